@@ -1,0 +1,148 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/money"
+)
+
+// Ledger tables. Balances are derived state kept in step with the journal in
+// the same transaction; the journal is the record of every movement.
+const (
+	TableLedgerBalances = "ledger_balances"
+	TableLedgerEntries  = "ledger_entries"
+)
+
+// Posting is one leg of a ledger entry (see accounts.Posting).
+type Posting = accounts.Posting
+
+// LedgerEntry is one balanced movement of money, written atomically with the
+// business change it belongs to.
+type LedgerEntry struct {
+	ID        string    `json:"id"`
+	Reference string    `json:"reference,omitempty"` // the business record: Transaction:..., Quote:...
+	Postings  []Posting `json:"postings"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+func balanceKey(account, currency string) string { return account + "|" + currency }
+
+// Balance returns the balance of a ledger account in currency (0 when it never
+// moved).
+func Balance(tx Tx, account, currency string) (int64, error) {
+	b, err := tx.Get(TableLedgerBalances, balanceKey(account, currency))
+	if errors.Is(err, ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(string(b), 10, 64)
+}
+
+// Post applies a balanced entry inside tx: it checks the postings with
+// accounts.CheckBalanced, updates each balance, and refuses (writing nothing
+// the caller keeps, since the caller's transaction then fails) any posting that
+// would take a non-external account below zero, with INSUFFICIENT_FUNDS.
+// entry.ID must be unique; a reused ID is ErrConflict.
+func Post(tx Tx, entry LedgerEntry) error {
+	if err := accounts.CheckBalanced(entry.Postings); err != nil {
+		return &Error{Code: CodeInternalError, Message: "unbalanced ledger entry", Err: err}
+	}
+	for _, p := range entry.Postings {
+		bal, err := Balance(tx, p.Account, p.Currency)
+		if err != nil {
+			return err
+		}
+		next, err := money.Add(bal, p.Amount)
+		if err != nil {
+			return &Error{Code: CodeAmountOutOfRange, Message: "balance would overflow", Err: err}
+		}
+		if next < 0 && !accounts.IsExternal(p.Account) {
+			return Errorf(CodeInsufficientFunds, "insufficient funds in %s: balance %d, needs %d", p.Account, bal, -p.Amount)
+		}
+		if err := tx.Put(TableLedgerBalances, balanceKey(p.Account, p.Currency), strconv.AppendInt(nil, next, 10)); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	return tx.Insert(TableLedgerEntries, entry.ID, b)
+}
+
+// CheckLedger verifies the ledger invariants over the whole store: replaying
+// the journal reproduces every stored balance, every currency sums to zero
+// over all ledger accounts, and no non-external account is negative. Tests call
+// it after every scenario.
+func CheckLedger(ctx context.Context, s Store) error {
+	return s.View(ctx, func(tx Tx) error {
+		replayed := map[string]int64{}
+		err := tx.Scan(TableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+			var e LedgerEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return false, err
+			}
+			if err := accounts.CheckBalanced(e.Postings); err != nil {
+				return false, fmt.Errorf("entry %s: %w", e.ID, err)
+			}
+			for _, p := range e.Postings {
+				replayed[balanceKey(p.Account, p.Currency)] += p.Amount
+			}
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		stored := map[string]int64{}
+		perCurrency := map[string]int64{}
+		err = tx.Scan(TableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
+			n, err := strconv.ParseInt(string(v), 10, 64)
+			if err != nil {
+				return false, err
+			}
+			stored[k] = n
+			acct, cur := splitBalanceKey(k)
+			perCurrency[cur] += n
+			if n < 0 && !accounts.IsExternal(acct) {
+				return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
+			}
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		for cur, s := range perCurrency {
+			if s != 0 {
+				return fmt.Errorf("ledger: %s does not sum to zero: %d", cur, s)
+			}
+		}
+		for k, n := range replayed {
+			if stored[k] != n {
+				return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, stored[k], n)
+			}
+		}
+		for k, n := range stored {
+			if replayed[k] != n {
+				return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, n, replayed[k])
+			}
+		}
+		return nil
+	})
+}
+
+func splitBalanceKey(k string) (account, currency string) {
+	for i := len(k) - 1; i >= 0; i-- {
+		if k[i] == '|' {
+			return k[:i], k[i+1:]
+		}
+	}
+	return k, ""
+}

@@ -1,0 +1,67 @@
+package money
+
+import (
+	"errors"
+
+	"github.com/shopspring/decimal"
+)
+
+// Rate is an exchange rate held as an exact decimal: sending-currency major
+// units per one receiving-currency major unit (spec 2.5). It marshals to JSON
+// as a number.
+type Rate struct{ d decimal.Decimal }
+
+// NewRate parses a decimal string such as "0.92" or "17.0543".
+func NewRate(s string) (Rate, error) {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return Rate{}, err
+	}
+	if !d.IsPositive() {
+		return Rate{}, errors.New("money: rate must be positive")
+	}
+	return Rate{d}, nil
+}
+
+// MustRate is NewRate for constants; it panics on a malformed rate.
+func MustRate(s string) Rate {
+	r, err := NewRate(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// RateOf wraps a decimal.
+func RateOf(d decimal.Decimal) Rate { return Rate{d} }
+
+// Decimal returns the rate as a decimal.
+func (r Rate) Decimal() decimal.Decimal { return r.d }
+
+// IsZero reports whether the rate is unset.
+func (r Rate) IsZero() bool { return r.d.IsZero() }
+
+// String renders the rate without exponent.
+func (r Rate) String() string { return r.d.String() }
+
+// MarshalJSON writes the rate as a JSON number.
+func (r Rate) MarshalJSON() ([]byte, error) { return []byte(r.d.String()), nil }
+
+// UnmarshalJSON accepts a JSON number or a numeric string.
+func (r *Rate) UnmarshalJSON(b []byte) error {
+	if len(b) > 1 && b[0] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	d, err := decimal.NewFromString(string(b))
+	if err != nil {
+		return err
+	}
+	r.d = d
+	return nil
+}
+
+// MinorRate converts r into a rate between minor units: how many sending minor
+// units one receiving minor unit costs.
+func (r Rate) MinorRate(sending, receiving Currency) decimal.Decimal {
+	return r.d.Shift(int32(sending.Decimals - receiving.Decimals))
+}

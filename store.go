@@ -1,0 +1,58 @@
+package payments
+
+import "context"
+
+// Store is the engine's persistence port: named tables of byte records, ordered
+// by key, changed only inside closure transactions.
+//
+// Update runs fn in a read-write transaction: when fn returns nil the changes
+// commit atomically and, for durable stores, are on stable storage when Update
+// returns; when fn returns an error or panics nothing persists and Update
+// returns that error (a panic is returned as an error, not re-raised). Writes
+// are serializable: no two Update calls interleave as seen by their fns. A
+// context cancelled before commit aborts the transaction with ctx.Err().
+//
+// View runs fn in a read-only snapshot and never sees uncommitted writes.
+//
+// Records returned by a Tx are copies the caller owns; a Tx must not be used
+// after its fn returns. The behaviours are pinned by storage/storetest, which
+// every implementation runs.
+type Store interface {
+	Update(ctx context.Context, fn func(Tx) error) error
+	View(ctx context.Context, fn func(Tx) error) error
+	// Close releases the store. Later calls return ErrClosed.
+	Close() error
+}
+
+// Tx is one transaction over the store's tables. Table names are plain
+// identifiers; a table springs into existence on its first write, and reading a
+// table never written is reading an empty table.
+type Tx interface {
+	// Get returns a copy of the record at key, or ErrNotFound.
+	Get(table, key string) ([]byte, error)
+	// Put creates or replaces the record at key. ErrReadOnly inside View.
+	Put(table, key string, value []byte) error
+	// Insert creates the record at key, or returns ErrConflict when one exists.
+	// It is how unique indexes are kept.
+	Insert(table, key string, value []byte) error
+	// Delete removes the record at key, or returns ErrNotFound.
+	Delete(table, key string) error
+	// Scan calls fn with each record of table in key order (byte-wise), as
+	// narrowed by opts, until fn returns false or an error (which Scan returns).
+	Scan(table string, opts ScanOptions, fn func(key string, value []byte) (bool, error)) error
+}
+
+// ScanOptions narrows a Scan. The zero value scans the whole table ascending.
+type ScanOptions struct {
+	// Prefix keeps only keys that start with it.
+	Prefix string
+	// After starts strictly after this key (ascending) or strictly before it
+	// (Reverse). Empty starts at the first (or last) key.
+	After string
+	// Reverse scans in descending key order.
+	Reverse bool
+}
+
+// TableOutbox holds events written in the same transaction as the change they
+// describe; the engine hands them to the Notifier after commit.
+const TableOutbox = "outbox"
