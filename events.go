@@ -1,0 +1,252 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Event is one state change, delivered to the Notifier in the reference's
+// webhook envelope: {id, type, timestamp, data}. ID ("Webhook:<uuid>") stays
+// the same across retries, so receivers dedupe on it.
+type Event struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	Timestamp time.Time       `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
+// up to Max, giving up after MaxAge (the event then moves to the dead-letter
+// table, TableOutboxDead).
+type RetryPolicy struct {
+	Initial time.Duration // zero: 1 second
+	Max     time.Duration // zero: 30 minutes
+	MaxAge  time.Duration // zero: 7 days
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.Initial <= 0 {
+		p.Initial = time.Second
+	}
+	if p.Max <= 0 {
+		p.Max = 30 * time.Minute
+	}
+	if p.MaxAge <= 0 {
+		p.MaxAge = 7 * 24 * time.Hour
+	}
+	return p
+}
+
+// Backoff returns the wait after the given number of failed attempts.
+func (p RetryPolicy) Backoff(attempts int) time.Duration {
+	d := p.Initial
+	for i := 1; i < attempts && d < p.Max; i++ {
+		d *= 2
+	}
+	return min(d, p.Max)
+}
+
+// EventTest is the type of the test event sent to a newly configured webhook
+// endpoint and by the sandbox's test-webhook operation; its data is {}.
+const EventTest = "TEST"
+
+// WebhookSender is the optional capability of a Notifier that delivers to the
+// platform's configured webhook endpoint (see package webhooks). When the
+// Notifier has it and an endpoint is configured, the engine calls Send with
+// the current endpoint instead of Notify.
+type WebhookSender interface {
+	Send(ctx context.Context, endpoint string, ev Event) (Delivery, error)
+}
+
+// Delivery is what a webhook endpoint answered.
+type Delivery struct {
+	Status int    `json:"status"`
+	Body   string `json:"body"`
+}
+
+// TableOutboxDead holds events whose delivery was abandoned.
+const TableOutboxDead = "outbox_dead"
+
+// outboxRecord is an Event waiting for delivery.
+type outboxRecord struct {
+	Event         Event     `json:"event"`
+	Attempts      int       `json:"attempts"`
+	NextAttemptAt time.Time `json:"nextAttemptAt"`
+	LastError     string    `json:"lastError,omitempty"`
+}
+
+// emit writes an event to the outbox inside the transaction; it is delivered
+// only if the transaction commits.
+func (t *txn) emit(typ string, data any) error {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	id, err := t.e.newID("Webhook")
+	if err != nil {
+		return err
+	}
+	now := t.e.Now()
+	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: now, Data: raw}, NextAttemptAt: now}
+	t.emitted = true
+	return insertJSON(t.Tx, TableOutbox, id, rec)
+}
+
+func (e *Engine) poke() {
+	select {
+	case e.kick <- struct{}{}:
+	default:
+	}
+}
+
+// dispatchLoop delivers due events whenever a commit wrote some, and at least
+// once a second for retries; it also purges expired idempotency records.
+func (e *Engine) dispatchLoop() {
+	defer close(e.done)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { <-e.stop; cancel() }()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-e.kick:
+		case <-tick.C:
+			e.purgeIdempotency(ctx)
+		}
+		if _, err := e.Flush(ctx); err != nil && ctx.Err() == nil {
+			e.log.Warn("outbox delivery pass failed", "err", err)
+		}
+	}
+}
+
+// Flush delivers every outbox event that is due now, in order, and returns how
+// many were delivered. Failed deliveries are rescheduled with backoff. The
+// dispatcher calls it in the background; tests call it to deliver at once.
+func (e *Engine) Flush(ctx context.Context) (int, error) {
+	e.flushMu.Lock()
+	defer e.flushMu.Unlock()
+	now := e.Now()
+	var due []outboxRecord
+	err := e.store.View(ctx, func(tx Tx) error {
+		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+			var r outboxRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return false, err
+			}
+			if !r.NextAttemptAt.After(now) {
+				due = append(due, r)
+			}
+			return len(due) < 256, nil
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	if len(due) == 0 {
+		return 0, nil
+	}
+	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
+	if ws, ok := e.notifier.(WebhookSender); ok {
+		cfg, err := e.PlatformConfig(ctx)
+		if err != nil {
+			return 0, err
+		}
+		if endpoint := cfg.WebhookEndpoint; endpoint != "" {
+			deliver = func(ev Event) error { _, err := ws.Send(ctx, endpoint, ev); return err }
+		}
+	}
+	delivered := 0
+	for _, r := range due {
+		if ctx.Err() != nil {
+			return delivered, ctx.Err()
+		}
+		derr := deliver(r.Event)
+		err := e.store.Update(ctx, func(tx Tx) error {
+			if _, err := tx.Get(TableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
+				return nil // delivered by a concurrent pass
+			}
+			if derr == nil {
+				return tx.Delete(TableOutbox, r.Event.ID)
+			}
+			r.Attempts++
+			r.LastError = derr.Error()
+			r.NextAttemptAt = e.Now().Add(e.cfg.Retry.Backoff(r.Attempts))
+			if errors.Is(derr, ErrPermanent) || r.Event.Type == EventTest || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
+				if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
+					return err
+				}
+				return putJSON(tx, TableOutboxDead, r.Event.ID, r)
+			}
+			return putJSON(tx, TableOutbox, r.Event.ID, r)
+		})
+		if err != nil {
+			return delivered, err
+		}
+		if derr == nil {
+			delivered++
+		} else {
+			e.log.Info("event delivery failed", "event", r.Event.ID, "type", r.Event.Type, "attempts", r.Attempts, "err", derr)
+		}
+	}
+	return delivered, nil
+}
+
+// PendingEvents returns the events still waiting for delivery, oldest first.
+func (e *Engine) PendingEvents(ctx context.Context) ([]Event, error) {
+	var out []Event
+	err := e.store.View(ctx, func(tx Tx) error {
+		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+			var r outboxRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return false, err
+			}
+			out = append(out, r.Event)
+			return true, nil
+		})
+	})
+	return out, err
+}
+
+// TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test).
+type TestWebhookResult struct {
+	URL            string `json:"url"`
+	ResponseStatus int    `json:"response_status"`
+	ResponseBody   string `json:"response_body"`
+}
+
+// SendTestWebhook sends a TEST event to the configured endpoint now, without
+// the outbox. WEBHOOK_ENDPOINT_NOT_SET without an endpoint;
+// WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
+// other than 2xx.
+func (e *Engine) SendTestWebhook(ctx context.Context) (*TestWebhookResult, error) {
+	if err := e.requireSandbox(); err != nil {
+		return nil, err
+	}
+	cfg, err := e.PlatformConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.WebhookEndpoint == "" {
+		return nil, Errorf(CodeWebhookEndpointNotSet, "no webhookEndpoint is configured; set one with PATCH /config")
+	}
+	ws, ok := e.notifier.(WebhookSender)
+	if !ok {
+		return nil, Errorf(CodeWebhookDeliveryError, "this engine has no webhook sender configured")
+	}
+	id, err := e.newID("Webhook")
+	if err != nil {
+		return nil, err
+	}
+	d, err := ws.Send(ctx, cfg.WebhookEndpoint, Event{ID: id, Type: EventTest, Timestamp: e.Now(), Data: json.RawMessage(`{}`)})
+	res := &TestWebhookResult{URL: cfg.WebhookEndpoint, ResponseStatus: d.Status, ResponseBody: d.Body}
+	if err != nil {
+		return nil, &Error{Code: CodeWebhookDeliveryError, Message: "the test webhook could not be delivered: " + err.Error(),
+			Details: map[string]any{"url": res.URL, "response_status": res.ResponseStatus, "response_body": res.ResponseBody}, Err: err}
+	}
+	return res, nil
+}

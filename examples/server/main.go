@@ -1,0 +1,193 @@
+// Command server runs the payments sandbox: the whole REST API on a local
+// address, backed by a bbolt file (or memory with -memory).
+//
+//	go run ./examples/server
+//	go run ./examples/server -addr 127.0.0.1:9090 -db /tmp/pay.db
+//	go run ./examples/server -memory -token myclient:mysecret-at-least-16
+//
+// On first start it seeds an unregulated platform and an API token with every
+// permission, and prints the base URL, the credential and a ready curl line.
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/httpapi"
+	"github.com/paygrid/payments/storage/boltstore"
+	"github.com/paygrid/payments/storage/memstore"
+	"github.com/paygrid/payments/webhooks"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command-line settings.
+type options struct {
+	addr, db, basePath, token string
+	memory                    bool
+}
+
+func parseFlags(args []string, getenv func(string) string, out io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
+	fs.StringVar(&o.db, "db", "payments-sandbox.db", "bbolt database file")
+	fs.BoolVar(&o.memory, "memory", false, "keep everything in memory instead of -db")
+	fs.StringVar(&o.basePath, "base-path", "/2025-10-13", "path prefix of the API")
+	fs.StringVar(&o.token, "token", getenv("PAYMENTS_API_TOKEN"), "fixed API credential clientId:secret (env PAYMENTS_API_TOKEN)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.token != "" && !strings.Contains(o.token, ":") {
+		return o, errors.New("-token must be clientId:secret")
+	}
+	return o, nil
+}
+
+// run serves until ctx is cancelled. ready, when set, receives the base URL
+// once the listener is up (tests use it).
+func run(ctx context.Context, args []string, getenv func(string) string, out io.Writer, ready chan<- string) error {
+	o, err := parseFlags(args, getenv, out)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	var store payments.Store
+	if o.memory {
+		store = memstore.New()
+	} else {
+		bs, err := boltstore.Open(o.db, nil)
+		if err != nil {
+			return fmt.Errorf("open %s: %w", o.db, err)
+		}
+		store = bs
+	}
+	defer store.Close()
+
+	key, err := webhookKey(o)
+	if err != nil {
+		return err
+	}
+	sender, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true})
+	if err != nil {
+		return err
+	}
+	eng, err := payments.New(payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: sender})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+
+	cred, err := ensureToken(ctx, eng, o.token)
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String() + o.basePath
+	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger})
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
+
+	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
+	if cred != "" {
+		fmt.Fprintf(out, "API token (clientId:secret): %s\n", cred)
+		fmt.Fprintf(out, "try: curl -u '%s' %s/config\n", cred, base)
+	} else {
+		fmt.Fprintln(out, "using the API token created at first start (its secret was printed then; pass -token id:secret to fix one)")
+	}
+	pub, _ := webhooks.PublicKeyPEM(sender.PublicKey())
+	fmt.Fprintf(out, "webhooks are signed (%s); verify with this public key:\n%s", webhooks.SignatureHeader, pub)
+	if ready != nil {
+		ready <- base
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	fmt.Fprintln(out, "shutting down")
+	return srv.Shutdown(shutdownCtx)
+}
+
+// webhookKey loads the webhook signing key kept beside the database file, or
+// creates it; with -memory the key lives only as long as the process.
+func webhookKey(o options) (*ecdsa.PrivateKey, error) {
+	if o.memory {
+		return webhooks.GenerateKey()
+	}
+	path := o.db + ".webhook-key.pem"
+	if b, err := os.ReadFile(path); err == nil {
+		return webhooks.ParsePrivateKeyPEM(string(b))
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	key, err := webhooks.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	p, err := webhooks.MarshalPrivateKeyPEM(key)
+	if err != nil {
+		return nil, err
+	}
+	return key, os.WriteFile(path, []byte(p), 0o600)
+}
+
+// ensureToken makes sure a usable credential exists and returns the one to
+// print: the fixed one, a newly created one on first start, or "" when tokens
+// already exist.
+func ensureToken(ctx context.Context, eng *payments.Engine, fixed string) (string, error) {
+	all := []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}
+	if fixed != "" {
+		id, secret, _ := strings.Cut(fixed, ":")
+		if _, err := eng.Authenticate(ctx, id, secret); err == nil {
+			return fixed, nil
+		}
+		tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all, ClientID: id, ClientSecret: secret})
+		if err != nil {
+			return "", fmt.Errorf("-token: %w", err)
+		}
+		return tok.Credential(), nil
+	}
+	page, err := eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
+	if err != nil {
+		return "", err
+	}
+	if page.TotalCount > 0 {
+		return "", nil
+	}
+	tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all})
+	if err != nil {
+		return "", err
+	}
+	return tok.Credential(), nil
+}

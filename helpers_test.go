@@ -1,0 +1,83 @@
+package payments_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/sandbox"
+	"github.com/paygrid/payments/storage/memstore"
+	"github.com/stretchr/testify/require"
+)
+
+// recorder is a Notifier that records events and can be told to fail.
+type recorder struct {
+	mu     sync.Mutex
+	events []payments.Event
+	fail   error
+	calls  int
+}
+
+func (r *recorder) Notify(_ context.Context, ev payments.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	if r.fail != nil {
+		return r.fail
+	}
+	r.events = append(r.events, ev)
+	return nil
+}
+
+func (r *recorder) types() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, e := range r.events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+type env struct {
+	eng   *payments.Engine
+	clock *sandbox.Clock
+	rec   *recorder
+	store payments.Store
+}
+
+// newEnv returns a sandbox engine on memstore with a controllable clock and a
+// recording notifier; mutate lets a test adjust the config.
+func newEnv(t testing.TB, mutate ...func(*payments.Config)) *env {
+	t.Helper()
+	clock := sandbox.NewClock(timeZero())
+	rec := &recorder{}
+	store := memstore.New()
+	cfg := payments.Config{Store: store, Now: clock.Now, Notifier: rec, Sandbox: true}
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	eng, err := payments.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = eng.Close(); _ = store.Close() })
+	return &env{eng: eng, clock: clock, rec: rec, store: store}
+}
+
+// requireCode asserts err carries code and, when fields are given, that
+// exactly those fields are reported.
+func requireCode(t testing.TB, err error, code payments.Code, fields ...string) {
+	t.Helper()
+	require.Error(t, err)
+	require.Equal(t, code, payments.CodeOf(err), "error: %v", err)
+	if len(fields) == 0 {
+		return
+	}
+	var pe *payments.Error
+	require.ErrorAs(t, err, &pe)
+	var got []string
+	for _, f := range pe.Fields {
+		got = append(got, f.Field)
+	}
+	require.ElementsMatch(t, fields, got)
+}

@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/paygrid/payments"
+)
+
+// errorBody is the spec's error body: the reference's {status, code, message,
+// details} plus the spec's reason (equal to message).
+type errorBody struct {
+	Status  int            `json:"status"`
+	Code    payments.Code  `json:"code"`
+	Message string         `json:"message"`
+	Reason  string         `json:"reason"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// encodeError renders err as the error body and its status from the one
+// code-to-status table (payments.Code.Status).
+func encodeError(err error) (int, []byte) {
+	code := payments.CodeOf(err)
+	msg := payments.MessageOf(err)
+	body := errorBody{Status: code.Status(), Code: code, Message: msg, Reason: msg}
+	var e *payments.Error
+	if errors.As(err, &e) {
+		if len(e.Details) > 0 {
+			body.Details = map[string]any{}
+			for k, v := range e.Details {
+				body.Details[k] = v
+			}
+		}
+		if len(e.Fields) > 0 {
+			if body.Details == nil {
+				body.Details = map[string]any{}
+			}
+			body.Details["errors"] = e.Fields
+		}
+	}
+	b, _ := encodeJSON(body)
+	return body.Status, b
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	status, b := encodeError(err)
+	writeRaw(w, status, b)
+}
+
+// writeRaw writes an encoded JSON body (none for a nil body).
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	if body != nil {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// encodeJSON marshals v without HTML escaping, newline-terminated.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,213 @@
+// Package httpapi serves the payments REST surface over a *payments.Engine as
+// an http.Handler that the caller mounts anywhere. It holds no business rules:
+// each handler decodes the request, makes one engine call and encodes the
+// result; every error goes through one writer in the spec's error body.
+//
+//	mux := http.NewServeMux()
+//	mux.Handle("/2025-10-13/", httpapi.New(engine, httpapi.Config{BasePath: "/2025-10-13"}))
+//
+// Authentication is HTTP Basic with an API token ("clientId:clientSecret").
+// Any token may read; writes need the permission each route names (MANAGE for
+// configuration, tokens and customers, TRANSACT for quotes). Every POST honours
+// an Idempotency-Key header (see payments.Engine.Idempotent).
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/paygrid/payments"
+)
+
+// Config configures the handler. The zero value serves the API at the root
+// path with a 1 MiB body limit.
+type Config struct {
+	// BasePath is prefixed to every route, e.g. "/2025-10-13". No trailing slash.
+	BasePath string
+	// MaxBodyBytes caps request bodies (413 above it). Zero means 1 MiB.
+	MaxBodyBytes int64
+	// MaxUploadBytes caps document uploads. Zero means 10 MiB.
+	MaxUploadBytes int64
+	// Logger receives request errors. Nil discards.
+	Logger *slog.Logger
+}
+
+// Handler is the REST API. Create it with New.
+type Handler struct {
+	eng     *payments.Engine
+	cfg     Config
+	mux     *http.ServeMux
+	paths   *http.ServeMux // every route path on any method, to tell 405 from 404
+	allowed map[string][]string
+}
+
+// New builds the API handler over eng.
+func New(eng *payments.Engine, cfg Config) *Handler {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = 10 << 20
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	cfg.BasePath = strings.TrimRight(cfg.BasePath, "/")
+	h := &Handler{eng: eng, cfg: cfg, mux: http.NewServeMux(), paths: http.NewServeMux(), allowed: map[string][]string{}}
+	for _, rt := range h.routes() {
+		h.handle(rt)
+	}
+	return h
+}
+
+// route is one operation: method and path pattern (net/http syntax), the
+// permission a write needs, and the handler.
+type route struct {
+	method string
+	path   string
+	perm   payments.Permission // "" for reads any token may make
+	fn     handlerFunc
+	public bool // no credentials (agent device-code redemption)
+	upload bool // bodies up to MaxUploadBytes
+}
+
+// handlerFunc answers one request: the success status and the value to encode
+// as JSON (nil for no body), or an error for the one error writer.
+type handlerFunc func(r *request) (int, any, error)
+
+func (h *Handler) handle(rt route) {
+	pattern := rt.method + " " + h.cfg.BasePath + rt.path
+	h.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		h.serve(w, req, rt)
+	}))
+	p := h.cfg.BasePath + rt.path
+	if _, ok := h.allowed[p]; !ok {
+		h.paths.Handle(p, http.NotFoundHandler())
+	}
+	h.allowed[p] = append(h.allowed[p], rt.method)
+}
+
+// ServeHTTP dispatches to the route table, answering unknown paths with 404
+// NOT_FOUND, known paths on other methods with 405 METHOD_NOT_ALLOWED, and
+// panics with 500 INTERNAL_ERROR, all in the error body.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			h.cfg.Logger.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+			writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
+		}
+	}()
+	if _, pattern := h.mux.Handler(r); pattern != "" {
+		h.mux.ServeHTTP(w, r)
+		return
+	}
+	if _, pattern := h.paths.Handler(r); pattern != "" {
+		w.Header().Set("Allow", strings.Join(h.allowed[pattern], ", "))
+		writeError(w, payments.Errorf(payments.CodeMethodNotAllowed, "%s is not allowed on %s", r.Method, r.URL.Path))
+		return
+	}
+	writeError(w, payments.Errorf(payments.CodeNotFound, "no operation at %s %s", r.Method, r.URL.Path))
+}
+
+// serve authenticates, authorizes, applies idempotency to POSTs and runs the
+// route's handler.
+func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
+	r := &request{Request: hr, eng: h.eng, h: h}
+	if !rt.public {
+		tok, err := h.authenticate(hr)
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Basic realm="payments"`)
+			writeError(w, err)
+			return
+		}
+		if rt.perm != "" && !tok.Has(rt.perm) {
+			writeError(w, payments.Errorf(payments.CodeForbidden, "this API token lacks the %s permission", rt.perm))
+			return
+		}
+		r.token = tok
+	}
+	limit := h.cfg.MaxBodyBytes
+	if rt.upload {
+		limit = h.cfg.MaxUploadBytes
+	}
+	body, err := readBody(w, hr, limit)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	r.body = body
+	key := hr.Header.Get("Idempotency-Key")
+	if hr.Method != http.MethodPost || key == "" {
+		status, out := h.run(r, rt)
+		writeRaw(w, status, out)
+		return
+	}
+	scope := hr.Method + " " + hr.URL.Path
+	canonical := append([]byte(scope+"\n"), body...)
+	resp, replayed, err := h.eng.Idempotent(hr.Context(), scope, key, canonical, func() payments.Response {
+		status, out := h.run(r, rt)
+		return payments.Response{Status: status, Body: out}
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	writeRaw(w, resp.Status, resp.Body)
+}
+
+// run calls the handler and encodes its outcome.
+func (h *Handler) run(r *request, rt route) (status int, body []byte) {
+	status, v, err := rt.fn(r)
+	if err != nil {
+		if payments.CodeOf(err).Status() >= 500 {
+			h.cfg.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
+		return encodeError(err)
+	}
+	if v == nil {
+		return status, nil
+	}
+	b, err := encodeJSON(v)
+	if err != nil {
+		h.cfg.Logger.Error("encoding response", "err", err)
+		return encodeError(err)
+	}
+	return status, b
+}
+
+func (h *Handler) authenticate(r *http.Request) (*payments.Token, error) {
+	user, secret, ok := r.BasicAuth()
+	if !ok {
+		return nil, payments.Errorf(payments.CodeUnauthorized, "missing or malformed Basic credentials; send Authorization: Basic base64(clientId:clientSecret)")
+	}
+	return h.eng.Authenticate(r.Context(), user, secret)
+}
+
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, payments.Errorf(payments.CodeBodyTooLarge, "request body exceeds %d bytes", limit)
+	case err != nil:
+		return nil, payments.Errorf(payments.CodeInvalidInput, "could not read the request body")
+	}
+	return buf.Bytes(), nil
+}
+
+// ctx is a shorthand for the request context.
+func (r *request) ctx() context.Context { return r.Context() }

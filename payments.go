@@ -1,0 +1,171 @@
+// Package payments is an embeddable payments platform: customers and their
+// verification, internal and external accounts on a double-entry ledger,
+// quotes and transactions, and webhooks, behind a small set of ports.
+//
+// The Engine holds every business rule. It talks to the world through four
+// interfaces owned here: a Store (persistence; storage/memstore and
+// storage/boltstore implement it), a Rail (moves money outside the platform),
+// a KYCProvider (verifies customers) and a Notifier (delivers events). The
+// sandbox package provides a Rail and a KYCProvider driven by the spec's
+// suffix rules, and httpapi serves the REST surface over an Engine.
+//
+//	store := memstore.New()
+//	eng, err := payments.New(payments.Config{Store: store})
+//	if err != nil { ... }
+//	defer eng.Close()
+//	cfg, _ := eng.PlatformConfig(ctx)
+package payments
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Notifier delivers events after the transaction that wrote them committed.
+// Notify is called at least once per event, in the order events were written,
+// and may be called again for an event it already accepted (after a crash or a
+// failed acknowledgement), so receivers dedupe on Event.ID. A nil error means
+// the event is delivered; any error schedules a retry with backoff. An error
+// wrapping ErrPermanent stops retries at once.
+type Notifier interface {
+	Notify(ctx context.Context, ev Event) error
+}
+
+// NotifierFunc adapts a function to Notifier.
+type NotifierFunc func(ctx context.Context, ev Event) error
+
+// Notify calls f.
+func (f NotifierFunc) Notify(ctx context.Context, ev Event) error { return f(ctx, ev) }
+
+// ErrPermanent marks a Notifier error that must not be retried.
+var ErrPermanent = errors.New("payments: permanent delivery failure")
+
+// Config configures an Engine. Only Store is required; every other zero value
+// has a working default, described per field.
+type Config struct {
+	// Store persists everything. Required.
+	Store Store
+	// Notifier receives committed events. Nil discards them (they are still
+	// written to the outbox and removed once "delivered").
+	Notifier Notifier
+	// Now is the clock. Nil means time.Now. Tests inject a controllable clock
+	// so expiry and lifecycles advance without sleeping.
+	Now func() time.Time
+	// NewUUID returns time-ordered UUIDs for record ids. Nil means uuid.NewV7.
+	NewUUID func() (uuid.UUID, error)
+	// Logger receives operational logs. Nil discards them.
+	Logger *slog.Logger
+	// Platform seeds the platform configuration the first time the engine
+	// opens an empty store. Later starts keep what the store holds.
+	Platform PlatformSeed
+	// IdempotencyRetention is how long an idempotency key is remembered.
+	// Zero means 24 hours.
+	IdempotencyRetention time.Duration
+	// Retry is the delivery backoff of outbox events. Zero values get defaults.
+	Retry RetryPolicy
+	// Sandbox enables the sandbox-only operations (funding accounts, test
+	// webhooks, simulated payments). Off, they answer FORBIDDEN.
+	Sandbox bool
+}
+
+// Engine is the payments platform. It is safe for concurrent use. Create it
+// with New and release it with Close.
+type Engine struct {
+	store    Store
+	notifier Notifier
+	now      func() time.Time
+	newUUID  func() (uuid.UUID, error)
+	log      *slog.Logger
+	cfg      Config
+
+	kick      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	closeMu   sync.Once
+	flushMu   sync.Mutex
+	lastPurge time.Time
+}
+
+// New validates cfg, seeds the platform configuration on an empty store and
+// starts the background outbox dispatcher. Close stops it.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("payments: Config.Store is required")
+	}
+	if cfg.IdempotencyRetention < 0 {
+		return nil, errors.New("payments: Config.IdempotencyRetention must not be negative")
+	}
+	if cfg.IdempotencyRetention == 0 {
+		cfg.IdempotencyRetention = 24 * time.Hour
+	}
+	cfg.Retry = cfg.Retry.withDefaults()
+	e := &Engine{
+		store:    cfg.Store,
+		notifier: cfg.Notifier,
+		now:      cfg.Now,
+		newUUID:  cfg.NewUUID,
+		log:      cfg.Logger,
+		cfg:      cfg,
+		kick:     make(chan struct{}, 1),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.newUUID == nil {
+		e.newUUID = uuid.NewV7
+	}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	if e.notifier == nil {
+		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
+	}
+	if err := e.seedPlatform(context.Background(), cfg.Platform); err != nil {
+		return nil, err
+	}
+	go e.dispatchLoop()
+	e.poke()
+	return e, nil
+}
+
+// Close stops the dispatcher. It does not close the Store, which the caller
+// owns. Events not yet delivered stay in the outbox for the next start.
+func (e *Engine) Close() error {
+	e.closeMu.Do(func() {
+		close(e.stop)
+		<-e.done
+	})
+	return nil
+}
+
+// Store returns the engine's store (for invariant checks and tooling).
+func (e *Engine) Store() Store { return e.store }
+
+// Now returns the engine's clock reading in UTC, to the millisecond.
+func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
+
+// Sandbox reports whether sandbox-only operations are enabled.
+func (e *Engine) Sandbox() bool { return e.cfg.Sandbox }
+
+// newID returns "<prefix>:<time-ordered uuid>".
+func (e *Engine) newID(prefix string) (string, error) {
+	u, err := e.newUUID()
+	if err != nil {
+		return "", err
+	}
+	return prefix + ":" + u.String(), nil
+}
+
+func (e *Engine) requireSandbox() error {
+	if !e.cfg.Sandbox {
+		return Errorf(CodeForbidden, "sandbox operations are not available on this platform")
+	}
+	return nil
+}

@@ -1,0 +1,405 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/validate"
+)
+
+// TablePlatform holds the platform configuration (one record).
+const TablePlatform = "platform"
+
+const platformKey = "config"
+
+// PlatformConfig is the platform's configuration (the reference's
+// PlatformConfig plus skipVerificationPaperwork, which steers sandbox KYC).
+type PlatformConfig struct {
+	ID                              string                     `json:"id"`
+	UmaDomain                       string                     `json:"umaDomain,omitempty"`
+	ProxyUmaSubdomain               string                     `json:"proxyUmaSubdomain,omitempty"`
+	WebhookEndpoint                 string                     `json:"webhookEndpoint,omitempty"`
+	SupportedCurrencies             []CurrencyConfig           `json:"supportedCurrencies"`
+	IsRegulatedFinancialInstitution bool                       `json:"isRegulatedFinancialInstitution"`
+	SkipVerificationPaperwork       bool                       `json:"skipVerificationPaperwork"`
+	EmbeddedWalletConfig            *EmbeddedWalletConfig      `json:"embeddedWalletConfig,omitempty"`
+	CardTokenization2faConfig       *CardTokenization2FAConfig `json:"cardTokenization2faConfig,omitempty"`
+	FeeConfigs                      []FeeConfig                `json:"feeConfigs,omitempty"`
+	CreatedAt                       time.Time                  `json:"createdAt"`
+	UpdatedAt                       time.Time                  `json:"updatedAt"`
+}
+
+// CurrencyConfig is one supported currency with its per-transaction bounds
+// (maxAmount is the single-transaction maximum behind
+// TRANSACTION_SIZE_LIMIT_EXCEEDED).
+type CurrencyConfig struct {
+	CurrencyCode                              string              `json:"currencyCode"`
+	MinAmount                                 int64               `json:"minAmount"`
+	MaxAmount                                 int64               `json:"maxAmount"`
+	RequiredCounterpartyFields                []CounterpartyField `json:"requiredCounterpartyFields"`
+	ProviderRequiredCustomerFields            []string            `json:"providerRequiredCustomerFields,omitempty"`
+	ProviderRequiredCounterpartyCustomerField []string            `json:"providerRequiredCounterpartyCustomerFields,omitempty"`
+	EnabledTransactionTypes                   []string            `json:"enabledTransactionTypes"`
+}
+
+// CounterpartyField names customer information the platform wants about
+// counterparties.
+type CounterpartyField struct {
+	Name      string `json:"name"`
+	Mandatory bool   `json:"mandatory"`
+}
+
+// FeeConfig is a platform fee on transactions from SourceCurrency.
+type FeeConfig struct {
+	FeeType        string   `json:"feeType"`
+	SourceCurrency string   `json:"sourceCurrency"`
+	VariableFeeBps int      `json:"variableFeeBps"`
+	FixedFee       FixedFee `json:"fixedFee"`
+}
+
+// FixedFee is an amount in minor units of Currency.
+type FixedFee struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// EmbeddedWalletConfig brands embedded-wallet OTP messages.
+type EmbeddedWalletConfig struct {
+	AppName                 string `json:"appName,omitempty"`
+	OtpLength               int    `json:"otpLength,omitempty"`
+	Alphanumeric            bool   `json:"alphanumeric,omitempty"`
+	ExpirationSeconds       int    `json:"expirationSeconds,omitempty"`
+	SendFromEmailAddress    string `json:"sendFromEmailAddress,omitempty"`
+	SendFromEmailSenderName string `json:"sendFromEmailSenderName,omitempty"`
+	ReplyToEmailAddress     string `json:"replyToEmailAddress,omitempty"`
+	LogoURL                 string `json:"logoUrl,omitempty"`
+}
+
+// CardTokenization2FAConfig brands card-tokenization authentication messages.
+type CardTokenization2FAConfig struct {
+	DisplayName string `json:"displayName,omitempty"`
+	LogoURL     string `json:"logoUrl,omitempty"`
+	Email       *struct {
+		FromAddress    string `json:"fromAddress,omitempty"`
+		FromName       string `json:"fromName,omitempty"`
+		ReplyToAddress string `json:"replyToAddress,omitempty"`
+		Subject        string `json:"subject,omitempty"`
+		BodyText       string `json:"bodyText,omitempty"`
+	} `json:"email,omitempty"`
+	SMS *struct {
+		TemplateSid string `json:"templateSid,omitempty"`
+		BodyText    string `json:"bodyText,omitempty"`
+	} `json:"sms,omitempty"`
+}
+
+// PlatformSeed is the configuration a new platform starts with.
+type PlatformSeed struct {
+	// Regulated makes the platform a regulated financial institution.
+	Regulated bool
+	// SkipVerificationPaperwork lets the sandbox suffix decide KYC at creation
+	// on an unregulated platform (spec 3.3).
+	SkipVerificationPaperwork bool
+	// UmaDomain is the domain of generated UMA addresses. Empty: "sandbox.uma.money".
+	UmaDomain string
+	// WebhookEndpoint receives events. Empty: none.
+	WebhookEndpoint string
+	// Currencies the platform supports. Empty: USD, EUR, GBP, MXN, BRL, INR,
+	// CAD, PHP, BTC and USDC.
+	Currencies []string
+}
+
+// DefaultCurrencies are the currencies of a platform seeded without a list.
+var DefaultCurrencies = []string{"USD", "EUR", "GBP", "MXN", "BRL", "INR", "CAD", "PHP", "BTC", "USDC"}
+
+// defaultCurrencyConfig bounds a currency from one minor unit to a million
+// major units (ten for BTC).
+func defaultCurrencyConfig(code string) CurrencyConfig {
+	c, _ := money.Lookup(code)
+	maxMajor := int64(1_000_000)
+	if code == "BTC" {
+		maxMajor = 10
+	}
+	mx := maxMajor
+	for range c.Decimals {
+		mx *= 10
+	}
+	return CurrencyConfig{
+		CurrencyCode: code, MinAmount: 1, MaxAmount: mx,
+		RequiredCounterpartyFields: []CounterpartyField{},
+		EnabledTransactionTypes:    []string{"INCOMING", "OUTGOING"},
+	}
+}
+
+func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
+	return e.update(ctx, func(t *txn) error {
+		if _, err := t.Get(TablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		id, err := e.newID("PlatformConfig")
+		if err != nil {
+			return err
+		}
+		codes := seed.Currencies
+		if len(codes) == 0 {
+			codes = DefaultCurrencies
+		}
+		cfg := PlatformConfig{
+			ID: id, UmaDomain: seed.UmaDomain, WebhookEndpoint: seed.WebhookEndpoint,
+			IsRegulatedFinancialInstitution: seed.Regulated,
+			SkipVerificationPaperwork:       seed.SkipVerificationPaperwork,
+			CreatedAt:                       e.Now(), UpdatedAt: e.Now(),
+		}
+		if cfg.UmaDomain == "" {
+			cfg.UmaDomain = "sandbox.uma.money"
+		}
+		for _, code := range codes {
+			if !money.Known(code) {
+				return Errorf(CodeInvalidCurrency, "unknown platform currency %q", code)
+			}
+			cfg.SupportedCurrencies = append(cfg.SupportedCurrencies, defaultCurrencyConfig(code))
+		}
+		return putJSON(t, TablePlatform, platformKey, cfg)
+	})
+}
+
+// PlatformConfig returns the platform configuration.
+func (e *Engine) PlatformConfig(ctx context.Context) (*PlatformConfig, error) {
+	var cfg PlatformConfig
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, TablePlatform, platformKey, &cfg) })
+	return &cfg, notFound(err, CodePlatformNotFound, "platform", "config")
+}
+
+func (t *txn) platform() (*PlatformConfig, error) {
+	var cfg PlatformConfig
+	err := getJSON(t, TablePlatform, platformKey, &cfg)
+	return &cfg, notFound(err, CodePlatformNotFound, "platform", "config")
+}
+
+// PlatformConfigUpdate is a PATCH of the platform configuration: nil members
+// are left unchanged; EmbeddedWalletConfig and CardTokenization2faConfig are
+// merged member by member (JSON merge patch); FeeConfigs are merged by
+// (feeType, sourceCurrency), and both amounts 0 removes a fee config.
+// IsRegulatedFinancialInstitution is accepted on sandbox engines only.
+type PlatformConfigUpdate struct {
+	UmaDomain                       *string           `json:"umaDomain"`
+	WebhookEndpoint                 *string           `json:"webhookEndpoint"`
+	SupportedCurrencies             *[]CurrencyConfig `json:"supportedCurrencies"`
+	EmbeddedWalletConfig            json.RawMessage   `json:"embeddedWalletConfig"`
+	CardTokenization2faConfig       json.RawMessage   `json:"cardTokenization2faConfig"`
+	FeeConfigs                      []FeeConfig       `json:"feeConfigs"`
+	IsRegulatedFinancialInstitution *bool             `json:"isRegulatedFinancialInstitution"`
+	SkipVerificationPaperwork       *bool             `json:"skipVerificationPaperwork"`
+}
+
+var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
+
+// UpdatePlatformConfig applies u and returns the new configuration. Every
+// invalid member is reported at once; nothing changes on error.
+func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdate) (*PlatformConfig, error) {
+	var out *PlatformConfig
+	err := e.update(ctx, func(t *txn) error {
+		cfg, err := t.platform()
+		if err != nil {
+			return err
+		}
+		var fe validate.Errors
+		if u.UmaDomain != nil {
+			fe.Match("umaDomain", *u.UmaDomain, reDomain, "a lower-case domain name such as example.com")
+			fe.Required("umaDomain", *u.UmaDomain)
+			cfg.UmaDomain = *u.UmaDomain
+		}
+		newEndpoint := false
+		if u.WebhookEndpoint != nil {
+			if *u.WebhookEndpoint != "" {
+				checkURL(&fe, "webhookEndpoint", *u.WebhookEndpoint)
+			}
+			newEndpoint = *u.WebhookEndpoint != "" && *u.WebhookEndpoint != cfg.WebhookEndpoint
+			cfg.WebhookEndpoint = *u.WebhookEndpoint
+		}
+		if u.SupportedCurrencies != nil {
+			checkCurrencies(&fe, *u.SupportedCurrencies)
+			cfg.SupportedCurrencies = *u.SupportedCurrencies
+		}
+		if u.EmbeddedWalletConfig != nil {
+			if cfg.EmbeddedWalletConfig == nil {
+				cfg.EmbeddedWalletConfig = &EmbeddedWalletConfig{}
+			}
+			if err := mergePatch(cfg.EmbeddedWalletConfig, u.EmbeddedWalletConfig); err != nil {
+				fe.Add("embeddedWalletConfig", nil, "embeddedWalletConfig must be an object of the documented fields")
+			} else {
+				checkWallet(&fe, cfg.EmbeddedWalletConfig)
+			}
+		}
+		if u.CardTokenization2faConfig != nil {
+			if cfg.CardTokenization2faConfig == nil {
+				cfg.CardTokenization2faConfig = &CardTokenization2FAConfig{}
+			}
+			if err := mergePatch(cfg.CardTokenization2faConfig, u.CardTokenization2faConfig); err != nil {
+				fe.Add("cardTokenization2faConfig", nil, "cardTokenization2faConfig must be an object of the documented fields")
+			} else if l := cfg.CardTokenization2faConfig.LogoURL; l != "" && !strings.HasPrefix(l, "https://") {
+				fe.Add("cardTokenization2faConfig.logoUrl", &validate.Constraint{Pattern: "^https://"}, "logoUrl must be an https URL")
+			}
+		}
+		for i, fc := range u.FeeConfigs {
+			if !checkFee(&fe, validate.Index("feeConfigs", i), fc) {
+				continue
+			}
+			cfg.FeeConfigs = mergeFee(cfg.FeeConfigs, fc)
+		}
+		if u.SkipVerificationPaperwork != nil {
+			cfg.SkipVerificationPaperwork = *u.SkipVerificationPaperwork
+		}
+		if u.IsRegulatedFinancialInstitution != nil {
+			if !e.cfg.Sandbox && *u.IsRegulatedFinancialInstitution != cfg.IsRegulatedFinancialInstitution {
+				fe.Add("isRegulatedFinancialInstitution", nil, "isRegulatedFinancialInstitution is set by the operator and can be changed only in the sandbox")
+			}
+			cfg.IsRegulatedFinancialInstitution = *u.IsRegulatedFinancialInstitution
+		}
+		if err := Invalid(fe.Err()); err != nil {
+			return err
+		}
+		cfg.UpdatedAt = e.Now()
+		out = cfg
+		if newEndpoint { // the reference sends one TEST event to a new endpoint
+			if err := t.emit(EventTest, struct{}{}); err != nil {
+				return err
+			}
+		}
+		return putJSON(t, TablePlatform, platformKey, cfg)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkURL(fe *validate.Errors, field, raw string) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(raw) > 2048 {
+		fe.Format(field, "uri", field+" must be an absolute http(s) URL")
+	}
+}
+
+func checkCurrencies(fe *validate.Errors, list []CurrencyConfig) {
+	seen := map[string]bool{}
+	for i, c := range list {
+		p := validate.Index("supportedCurrencies", i)
+		if !money.Known(c.CurrencyCode) {
+			fe.Add(p+".currencyCode", nil, "currencyCode %q is not a supported currency", c.CurrencyCode)
+		} else if seen[c.CurrencyCode] {
+			fe.Add(p+".currencyCode", nil, "currency %s is listed twice", c.CurrencyCode)
+		}
+		seen[c.CurrencyCode] = true
+		if c.MinAmount < 0 {
+			fe.Add(p+".minAmount", nil, "minAmount must not be negative")
+		}
+		if c.MaxAmount < c.MinAmount {
+			fe.Add(p+".maxAmount", nil, "maxAmount must be at least minAmount")
+		}
+		if c.EnabledTransactionTypes == nil {
+			fe.Missing(p + ".enabledTransactionTypes")
+		}
+		for j, tt := range c.EnabledTransactionTypes {
+			fe.Enum(validate.Index(p+".enabledTransactionTypes", j), tt, "INCOMING", "OUTGOING")
+		}
+		for j, f := range c.RequiredCounterpartyFields {
+			fe.Enum(validate.Index(p+".requiredCounterpartyFields", j)+".name", f.Name, CustomerInfoFields...)
+		}
+	}
+}
+
+// CustomerInfoFields are the reference's CustomerInfoFieldName values.
+var CustomerInfoFields = []string{"FULL_NAME", "BIRTH_DATE", "NATIONALITY", "PHONE_NUMBER", "EMAIL", "POSTAL_ADDRESS",
+	"TAX_ID", "REGISTRATION_NUMBER", "USER_TYPE", "COUNTRY_OF_RESIDENCE", "ACCOUNT_IDENTIFIER", "FI_LEGAL_ENTITY_NAME",
+	"FI_ADDRESS", "PURPOSE_OF_PAYMENT", "ULTIMATE_INSTITUTION_COUNTRY", "IDENTIFIER", "BUSINESS_TYPE",
+	"COMPANY_LEGAL_NAME", "ID_TYPE", "ID_NUMBER"}
+
+func checkWallet(fe *validate.Errors, w *EmbeddedWalletConfig) {
+	fe.MaxLen("embeddedWalletConfig.appName", w.AppName, 255)
+	if w.OtpLength != 0 && (w.OtpLength < 4 || w.OtpLength > 12) {
+		fe.Add("embeddedWalletConfig.otpLength", nil, "otpLength must be between 4 and 12")
+	}
+	if w.ExpirationSeconds != 0 && (w.ExpirationSeconds < 1 || w.ExpirationSeconds > 86400) {
+		fe.Add("embeddedWalletConfig.expirationSeconds", nil, "expirationSeconds must be between 1 and 86400")
+	}
+	fe.Email("embeddedWalletConfig.sendFromEmailAddress", w.SendFromEmailAddress)
+	fe.Email("embeddedWalletConfig.replyToEmailAddress", w.ReplyToEmailAddress)
+}
+
+func checkFee(fe *validate.Errors, p string, fc FeeConfig) bool {
+	n := len(*fe)
+	fe.Enum(p+".feeType", fc.FeeType, "CROSS_CURRENCY_TRANSACTION")
+	fe.Required(p+".feeType", fc.FeeType)
+	if fc.SourceCurrency != "USD" {
+		fe.Add(p+".sourceCurrency", &validate.Constraint{Enum: []string{"USD"}}, "only USD fee configs are supported")
+	}
+	if fc.VariableFeeBps < 0 || fc.VariableFeeBps > 10000 {
+		fe.Add(p+".variableFeeBps", nil, "variableFeeBps must be between 0 and 10000")
+	}
+	if fc.FixedFee.Amount < 0 {
+		fe.Add(p+".fixedFee.amount", nil, "fixedFee.amount must not be negative")
+	}
+	if fc.FixedFee.Currency != fc.SourceCurrency {
+		fe.Add(p+".fixedFee.currency", nil, "fixedFee.currency must equal sourceCurrency")
+	}
+	return len(*fe) == n
+}
+
+func mergeFee(list []FeeConfig, fc FeeConfig) []FeeConfig {
+	out := list[:0:0]
+	for _, f := range list {
+		if f.FeeType != fc.FeeType || f.SourceCurrency != fc.SourceCurrency {
+			out = append(out, f)
+		}
+	}
+	if fc.VariableFeeBps != 0 || fc.FixedFee.Amount != 0 {
+		out = append(out, fc)
+	}
+	return out
+}
+
+// mergePatch applies a JSON merge patch (RFC 7386) to the JSON form of dst.
+func mergePatch(dst any, patch json.RawMessage) error {
+	cur, err := json.Marshal(dst)
+	if err != nil {
+		return err
+	}
+	var base, p map[string]any
+	if err := json.Unmarshal(cur, &base); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(patch, &p); err != nil || p == nil {
+		return errors.New("patch must be a JSON object")
+	}
+	merged, err := json.Marshal(mergeMaps(base, p))
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(merged)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(dst)
+}
+
+func mergeMaps(base, patch map[string]any) map[string]any {
+	if base == nil {
+		base = map[string]any{}
+	}
+	for k, v := range patch {
+		switch pv := v.(type) {
+		case nil:
+			delete(base, k)
+		case map[string]any:
+			bv, _ := base[k].(map[string]any)
+			base[k] = mergeMaps(bv, pv)
+		default:
+			base[k] = v
+		}
+	}
+	return base
+}

@@ -1,0 +1,224 @@
+package payments
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// Token tables: tokens by id, and an index from clientId to token id.
+const (
+	TableTokens       = "tokens"
+	TableTokenClients = "token_clients"
+)
+
+// Permission is what an API token may do.
+type Permission string
+
+// Permissions (reference enum Permission).
+const (
+	PermView     Permission = "VIEW"     // read everything
+	PermTransact Permission = "TRANSACT" // create and execute quotes
+	PermManage   Permission = "MANAGE"   // platform config, tokens, customers
+)
+
+// Token is an API token as the API shows it. The secret is never stored;
+// only its SHA-256 hash is, and it is shown once, in CreatedToken.
+type Token struct {
+	ID          string       `json:"id"`
+	Name        string       `json:"name"`
+	Permissions []Permission `json:"permissions"`
+	ClientID    string       `json:"clientId"`
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
+}
+
+// Has reports whether the token carries permission p.
+func (t *Token) Has(p Permission) bool {
+	for _, q := range t.Permissions {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// CreatedToken is a new token with its one-time secret.
+type CreatedToken struct {
+	Token
+	ClientSecret string `json:"clientSecret"`
+}
+
+// Credential returns the Basic-auth credential "clientId:clientSecret".
+func (c *CreatedToken) Credential() string { return c.ClientID + ":" + c.ClientSecret }
+
+type tokenRecord struct {
+	Token
+	SecretHash string `json:"secretHash"`
+}
+
+// CreateTokenRequest names a token and its permissions.
+type CreateTokenRequest struct {
+	Name        string       `json:"name"`
+	Permissions []Permission `json:"permissions"`
+	// ClientID and ClientSecret fix the credential instead of generating one
+	// (the sandbox server's -token flag). Not accepted over HTTP.
+	ClientID     string `json:"-"`
+	ClientSecret string `json:"-"`
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)
+	return hex.EncodeToString(b)
+}
+
+func hashSecret(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateToken creates an API token. The returned secret is not retrievable
+// again.
+func (e *Engine) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
+	var fe validate.Errors
+	if fe.Required("name", req.Name) {
+		fe.MaxLen("name", req.Name, 255)
+	}
+	if len(req.Permissions) == 0 {
+		fe.Add("permissions", &validate.Constraint{Enum: []string{"VIEW", "TRANSACT", "MANAGE"}}, "permissions must list at least one of VIEW, TRANSACT, MANAGE")
+	}
+	seen := map[Permission]bool{}
+	for i, p := range req.Permissions {
+		if fe.Enum(validate.Index("permissions", i), string(p), "VIEW", "TRANSACT", "MANAGE") && seen[p] {
+			fe.Add(validate.Index("permissions", i), nil, "permission %s is listed twice", p)
+		}
+		seen[p] = true
+	}
+	if req.ClientID != "" && (len(req.ClientID) > 128 || strings.ContainsAny(req.ClientID, ": ") || len(req.ClientSecret) < 16) {
+		fe.Add("clientId", nil, "a fixed credential needs a clientId without ':' and a secret of at least 16 characters")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	id, err := e.newID("Token")
+	if err != nil {
+		return nil, err
+	}
+	out := &CreatedToken{ClientSecret: req.ClientSecret}
+	out.Token = Token{ID: id, Name: req.Name, Permissions: req.Permissions, ClientID: req.ClientID, CreatedAt: e.Now(), UpdatedAt: e.Now()}
+	if out.ClientID == "" {
+		out.ClientID = randomHex(16)
+	}
+	if out.ClientSecret == "" {
+		out.ClientSecret = randomHex(18)
+	}
+	err = e.update(ctx, func(t *txn) error {
+		if err := claim(t, TableTokenClients, out.ClientID, id, Errorf(CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
+			return err
+		}
+		return insertJSON(t, TableTokens, id, tokenRecord{Token: out.Token, SecretHash: hashSecret(out.ClientSecret)})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// errUnauthorized is the single answer to every credential failure, so that
+// callers cannot tell a wrong id from a wrong secret.
+var errUnauthorized = &Error{Code: CodeUnauthorized, Message: "invalid API credentials"}
+
+// Authenticate checks a Basic-auth credential: user is the token's clientId
+// (or its id), secret its client secret, compared in constant time. Every
+// failure is UNAUTHORIZED.
+func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
+	if user == "" || secret == "" {
+		return nil, errUnauthorized
+	}
+	var rec tokenRecord
+	err := e.view(ctx, func(t *txn) error {
+		id := user
+		if !strings.HasPrefix(user, "Token:") {
+			b, err := t.Get(TableTokenClients, user)
+			if err != nil {
+				return err
+			}
+			id = string(b)
+		}
+		return getJSON(t, TableTokens, id, &rec)
+	})
+	want, _ := hex.DecodeString(rec.SecretHash)
+	if len(want) == 0 {
+		want = make([]byte, sha256.Size) // compare anyway: same work for unknown ids
+	}
+	got := sha256.Sum256([]byte(secret))
+	ok := subtle.ConstantTimeCompare(want, got[:]) == 1
+	if errors.Is(err, ErrNotFound) || (err == nil && !ok) {
+		return nil, errUnauthorized
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &rec.Token, nil
+}
+
+// Token returns the token with id.
+func (e *Engine) Token(ctx context.Context, id string) (*Token, error) {
+	var rec tokenRecord
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, TableTokens, id, &rec) })
+	if err != nil {
+		return nil, notFound(err, CodeTokenNotFound, "token", id)
+	}
+	return &rec.Token, nil
+}
+
+// TokenFilter narrows ListTokens; zero members match everything. Time bounds
+// are inclusive.
+type TokenFilter struct {
+	Name                        string
+	CreatedAfter, CreatedBefore time.Time
+	UpdatedAfter, UpdatedBefore time.Time
+}
+
+// ListTokens lists tokens, oldest first.
+func (e *Engine) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (Page[Token], error) {
+	var page Page[Token]
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		page, err = listTable(t, TableTokens, p, func(tok *Token) bool {
+			return (f.Name == "" || tok.Name == f.Name) &&
+				InRange(tok.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
+				InRange(tok.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
+		})
+		return err
+	})
+	return page, err
+}
+
+// DeleteToken revokes a token; its credential stops working at once.
+func (e *Engine) DeleteToken(ctx context.Context, id string) error {
+	return e.update(ctx, func(t *txn) error {
+		var rec tokenRecord
+		if err := getJSON(t, TableTokens, id, &rec); err != nil {
+			return notFound(err, CodeTokenNotFound, "token", id)
+		}
+		if err := t.Delete(TableTokenClients, rec.ClientID); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return t.Delete(TableTokens, id)
+	})
+}
+
+// InRange reports whether ts lies within the inclusive bounds; zero bounds are
+// open.
+func InRange(ts, after, before time.Time) bool {
+	return (after.IsZero() || !ts.Before(after)) && (before.IsZero() || !ts.After(before))
+}

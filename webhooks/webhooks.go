@@ -1,0 +1,259 @@
+// Package webhooks delivers engine events to the platform's webhook endpoint
+// over HTTP, signed with ECDSA P-256, and lets a receiving Go service verify
+// them. It is its own package because it is the one adapter that dials out
+// to the platform's servers; the engine only sees it as a payments.Notifier
+// with the payments.WebhookSender capability.
+//
+// Delivery: POST of the event envelope {id, type, timestamp, data} as JSON,
+// with header X-Service-Signature: {"v":"1","s":"<base64 DER signature>"}
+// over the exact body bytes (SHA-256). 2xx and 409 (already processed) end
+// delivery; anything else, including timeouts, is retried by the engine's
+// outbox with exponential backoff, keeping the event id.
+//
+// A receiver verifies with the platform's public key:
+//
+//	body, _ := io.ReadAll(r.Body)
+//	if err := webhooks.Verify(pub, body, r.Header.Get(webhooks.SignatureHeader)); err != nil {
+//		http.Error(w, "bad signature", http.StatusUnauthorized)
+//		return
+//	}
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"syscall"
+	"time"
+
+	"github.com/paygrid/payments"
+)
+
+// SignatureHeader carries the signature of a delivery.
+const SignatureHeader = "X-Service-Signature"
+
+// Config configures a Sender. Only Key is required.
+type Config struct {
+	// Key signs deliveries. Generate one with GenerateKey and keep it; the
+	// platform verifies with its public half (PublicKeyPEM).
+	Key *ecdsa.PrivateKey
+	// Timeout bounds one delivery attempt. Zero means 10 seconds.
+	Timeout time.Duration
+	// AllowPrivate permits endpoints on loopback, private, link-local and
+	// unspecified addresses. Off (the library default), such endpoints are
+	// refused when dialled, which also defeats DNS rebinding. The sandbox
+	// server turns it on so a local receiver works.
+	AllowPrivate bool
+	// Transport overrides the HTTP transport (tests). Nil builds one whose
+	// dialer enforces AllowPrivate.
+	Transport http.RoundTripper
+}
+
+// Sender signs and POSTs events. It implements payments.Notifier and
+// payments.WebhookSender.
+type Sender struct {
+	key    *ecdsa.PrivateKey
+	client *http.Client
+}
+
+var (
+	_ payments.Notifier      = (*Sender)(nil)
+	_ payments.WebhookSender = (*Sender)(nil)
+)
+
+// ErrPrivateAddress is returned for endpoints on non-public addresses when
+// Config.AllowPrivate is off.
+var ErrPrivateAddress = errors.New("webhooks: endpoint resolves to a non-public address")
+
+// New returns a Sender.
+func New(cfg Config) (*Sender, error) {
+	if cfg.Key == nil || cfg.Key.Curve != elliptic.P256() {
+		return nil, errors.New("webhooks: Config.Key must be a P-256 private key")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	tr := cfg.Transport
+	if tr == nil {
+		d := &net.Dialer{Timeout: cfg.Timeout}
+		if !cfg.AllowPrivate {
+			d.Control = refusePrivate
+		}
+		tr = &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: cfg.Timeout, ResponseHeaderTimeout: cfg.Timeout, MaxIdleConnsPerHost: 4}
+	}
+	return &Sender{key: cfg.Key, client: &http.Client{Transport: tr, Timeout: cfg.Timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}, nil
+}
+
+// refusePrivate runs at connect time, on the resolved address.
+func refusePrivate(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
+		return fmt.Errorf("%w: %s", ErrPrivateAddress, host)
+	}
+	return nil
+}
+
+// Notify is required by payments.Notifier; without an endpoint there is
+// nowhere to deliver, so the event is dropped. The engine calls Send instead
+// whenever a webhook endpoint is configured.
+func (s *Sender) Notify(context.Context, payments.Event) error { return nil }
+
+// Send delivers one event to endpoint and reports what the endpoint answered.
+// A 2xx or 409 answer is success; other answers and transport failures are
+// errors (retryable), except a refused private address, which wraps
+// payments.ErrPermanent.
+func (s *Sender) Send(ctx context.Context, endpoint string, ev payments.Event) (payments.Delivery, error) {
+	body, err := json.Marshal(ev)
+	if err != nil {
+		return payments.Delivery{}, err
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return payments.Delivery{}, fmt.Errorf("%w: invalid webhook endpoint %q", payments.ErrPermanent, endpoint)
+	}
+	sig, err := s.Sign(body)
+	if err != nil {
+		return payments.Delivery{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return payments.Delivery{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(SignatureHeader, sig)
+	res, err := s.client.Do(req)
+	if err != nil {
+		if errors.Is(err, ErrPrivateAddress) {
+			return payments.Delivery{}, errors.Join(payments.ErrPermanent, err)
+		}
+		return payments.Delivery{}, err
+	}
+	defer res.Body.Close()
+	reply, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	d := payments.Delivery{Status: res.StatusCode, Body: string(reply)}
+	if res.StatusCode/100 == 2 || res.StatusCode == http.StatusConflict {
+		return d, nil
+	}
+	return d, fmt.Errorf("webhook endpoint answered %d", res.StatusCode)
+}
+
+// Sign returns the signature header value for body.
+func (s *Sender) Sign(body []byte) (string, error) {
+	sum := sha256.Sum256(body)
+	der, err := ecdsa.SignASN1(rand.Reader, s.key, sum[:])
+	if err != nil {
+		return "", err
+	}
+	h, _ := json.Marshal(struct {
+		V string `json:"v"`
+		S string `json:"s"`
+	}{"1", base64.StdEncoding.EncodeToString(der)})
+	return string(h), nil
+}
+
+// PublicKey returns the verification key.
+func (s *Sender) PublicKey() *ecdsa.PublicKey { return &s.key.PublicKey }
+
+// ErrBadSignature is returned by Verify for any signature that does not
+// verify.
+var ErrBadSignature = errors.New("webhooks: invalid signature")
+
+// Verify checks a delivery's signature header against its raw body. It
+// accepts the JSON form {"v":"1","s":"<base64>"} and a bare base64 signature.
+func Verify(pub *ecdsa.PublicKey, body []byte, header string) error {
+	sigB64 := header
+	var h struct {
+		V string `json:"v"`
+		S string `json:"s"`
+	}
+	if json.Unmarshal([]byte(header), &h) == nil && h.S != "" {
+		if h.V != "1" {
+			return fmt.Errorf("%w: unknown version %q", ErrBadSignature, h.V)
+		}
+		sigB64 = h.S
+	}
+	der, err := base64.StdEncoding.DecodeString(sigB64)
+	if err != nil || len(der) == 0 {
+		return fmt.Errorf("%w: not base64", ErrBadSignature)
+	}
+	sum := sha256.Sum256(body)
+	if !ecdsa.VerifyASN1(pub, sum[:], der) {
+		return ErrBadSignature
+	}
+	return nil
+}
+
+// GenerateKey returns a new P-256 signing key.
+func GenerateKey() (*ecdsa.PrivateKey, error) { return ecdsa.GenerateKey(elliptic.P256(), rand.Reader) }
+
+// PublicKeyPEM encodes a public key as a PEM "PUBLIC KEY" (SPKI) block, the
+// form a platform stores to verify deliveries.
+func PublicKeyPEM(pub *ecdsa.PublicKey) (string, error) {
+	der, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		return "", err
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})), nil
+}
+
+// ParsePublicKeyPEM decodes a PEM SPKI P-256 public key.
+func ParsePublicKeyPEM(s string) (*ecdsa.PublicKey, error) {
+	b, _ := pem.Decode([]byte(s))
+	if b == nil {
+		return nil, errors.New("webhooks: no PEM block")
+	}
+	k, err := x509.ParsePKIXPublicKey(b.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	pub, ok := k.(*ecdsa.PublicKey)
+	if !ok || pub.Curve != elliptic.P256() {
+		return nil, errors.New("webhooks: not a P-256 public key")
+	}
+	return pub, nil
+}
+
+// MarshalPrivateKeyPEM and ParsePrivateKeyPEM persist a signing key (PKCS#8).
+func MarshalPrivateKeyPEM(k *ecdsa.PrivateKey) (string, error) {
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		return "", err
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})), nil
+}
+
+// ParsePrivateKeyPEM decodes a PKCS#8 P-256 private key.
+func ParsePrivateKeyPEM(s string) (*ecdsa.PrivateKey, error) {
+	b, _ := pem.Decode([]byte(s))
+	if b == nil {
+		return nil, errors.New("webhooks: no PEM block")
+	}
+	k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	pk, ok := k.(*ecdsa.PrivateKey)
+	if !ok || pk.Curve != elliptic.P256() {
+		return nil, errors.New("webhooks: not a P-256 private key")
+	}
+	return pk, nil
+}

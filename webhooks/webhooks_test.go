@@ -1,0 +1,146 @@
+package webhooks_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/webhooks"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type received struct {
+	body []byte
+	sig  string
+}
+
+// receiver is a real HTTP endpoint that records deliveries and answers with
+// the status the test sets.
+func receiver(t *testing.T) (*httptest.Server, func() []received, func(int)) {
+	var mu sync.Mutex
+	var got []received
+	status := 200
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, received{b, r.Header.Get(webhooks.SignatureHeader)})
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []received { mu.Lock(); defer mu.Unlock(); return append([]received(nil), got...) },
+		func(s int) { mu.Lock(); status = s; mu.Unlock() }
+}
+
+func newSender(t *testing.T, allowPrivate bool) (*webhooks.Sender, *ecdsa.PrivateKey) {
+	key, err := webhooks.GenerateKey()
+	require.NoError(t, err)
+	s, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: allowPrivate, Timeout: 2 * time.Second})
+	require.NoError(t, err)
+	return s, key
+}
+
+var ev = payments.Event{ID: "Webhook:0197", Type: "OUTGOING_PAYMENT.COMPLETED", Timestamp: time.Date(2025, 10, 13, 12, 0, 0, 0, time.UTC), Data: json.RawMessage(`{"id":"Transaction:1"}`)}
+
+func TestSend_SignedEnvelopeVerifies(t *testing.T) {
+	srv, got, _ := receiver(t)
+	s, key := newSender(t, true)
+	d, err := s.Send(context.Background(), srv.URL, ev)
+	require.NoError(t, err)
+	assert.Equal(t, 200, d.Status)
+	require.Len(t, got(), 1)
+	r := got()[0]
+	var env map[string]any
+	require.NoError(t, json.Unmarshal(r.body, &env))
+	assert.Equal(t, "Webhook:0197", env["id"])
+	assert.Equal(t, "OUTGOING_PAYMENT.COMPLETED", env["type"])
+	assert.Equal(t, "2025-10-13T12:00:00Z", env["timestamp"])
+	assert.Equal(t, map[string]any{"id": "Transaction:1"}, env["data"])
+
+	require.NoError(t, webhooks.Verify(&key.PublicKey, r.body, r.sig))
+	// The bare base64 form verifies too.
+	var h struct{ S string }
+	require.NoError(t, json.Unmarshal([]byte(r.sig), &h))
+	require.NoError(t, webhooks.Verify(&key.PublicKey, r.body, h.S))
+
+	t.Run("tampered body", func(t *testing.T) {
+		bad := append([]byte(nil), r.body...)
+		bad[len(bad)-2] ^= 1
+		assert.ErrorIs(t, webhooks.Verify(&key.PublicKey, bad, r.sig), webhooks.ErrBadSignature)
+	})
+	t.Run("other key", func(t *testing.T) {
+		other, _ := webhooks.GenerateKey()
+		assert.ErrorIs(t, webhooks.Verify(&other.PublicKey, r.body, r.sig), webhooks.ErrBadSignature)
+	})
+	t.Run("garbage header", func(t *testing.T) {
+		for _, h := range []string{"", "%%%", `{"v":"2","s":"AAAA"}`, base64.StdEncoding.EncodeToString([]byte("nope"))} {
+			assert.ErrorIs(t, webhooks.Verify(&key.PublicKey, r.body, h), webhooks.ErrBadSignature, h)
+		}
+	})
+}
+
+func TestSend_StatusHandling(t *testing.T) {
+	srv, _, setStatus := receiver(t)
+	s, _ := newSender(t, true)
+	for status, wantErr := range map[int]bool{200: false, 204: false, 409: false, 500: true, 400: true, 302: true} {
+		setStatus(status)
+		d, err := s.Send(context.Background(), srv.URL, ev)
+		assert.Equal(t, wantErr, err != nil, "status %d", status)
+		assert.Equal(t, status, d.Status)
+		if err != nil {
+			assert.False(t, errors.Is(err, payments.ErrPermanent), "retryable")
+		}
+	}
+}
+
+func TestSend_RefusesPrivateAddressesByDefault(t *testing.T) {
+	srv, got, _ := receiver(t)
+	s, _ := newSender(t, false)
+	_, err := s.Send(context.Background(), srv.URL, ev)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, payments.ErrPermanent)
+	assert.ErrorIs(t, err, webhooks.ErrPrivateAddress)
+	assert.Empty(t, got(), "nothing reached the loopback receiver")
+}
+
+func TestSend_TimeoutIsRetryable(t *testing.T) {
+	block := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-block }))
+	defer srv.Close()
+	defer close(block)
+	key, _ := webhooks.GenerateKey()
+	s, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true, Timeout: 50 * time.Millisecond})
+	require.NoError(t, err)
+	_, err = s.Send(context.Background(), srv.URL, ev)
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, payments.ErrPermanent))
+}
+
+func TestKeys_PEMRoundTrip(t *testing.T) {
+	key, _ := webhooks.GenerateKey()
+	pub, err := webhooks.PublicKeyPEM(&key.PublicKey)
+	require.NoError(t, err)
+	back, err := webhooks.ParsePublicKeyPEM(pub)
+	require.NoError(t, err)
+	assert.True(t, back.Equal(&key.PublicKey))
+	priv, err := webhooks.MarshalPrivateKeyPEM(key)
+	require.NoError(t, err)
+	k2, err := webhooks.ParsePrivateKeyPEM(priv)
+	require.NoError(t, err)
+	assert.True(t, k2.Equal(key))
+	_, err = webhooks.ParsePublicKeyPEM("nope")
+	assert.Error(t, err)
+	_, err = webhooks.New(webhooks.Config{})
+	assert.Error(t, err)
+}
