@@ -1,0 +1,408 @@
+// Package boltstore is a payments.Store on a bbolt file: durable, one bucket
+// per table, every commit fsynced before Update returns.
+//
+// Concurrent writers share commits. Update hands its function to one
+// committer goroutine, which takes every request already waiting (no timer,
+// unlike bbolt's Batch), runs them one after another inside a single bbolt
+// write transaction and commits once, so 64 concurrent callers pay for about
+// one fsync instead of 64. Each function runs under its own undo log: when it
+// fails, panics or its context is cancelled, its writes are undone inside the
+// shared transaction and the others still commit. Functions run exactly once.
+//
+//	store, err := boltstore.Open("payments.db", nil)
+//	if err != nil { ... }
+//	defer store.Close()
+package boltstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/paygrid/payments"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Options tune Open. A nil *Options means the defaults.
+type Options struct {
+	// Timeout bounds waiting for the file lock held by another process.
+	// Zero means 5 seconds.
+	Timeout time.Duration
+	// Mode is the file mode of a new database. Zero means 0600.
+	Mode os.FileMode
+	// MaxGroup caps how many Updates share one commit. Zero means 1024.
+	MaxGroup int
+}
+
+// Store is a bbolt-backed payments.Store. Open it with Open.
+type Store struct {
+	db       *bolt.DB
+	reqs     chan *request
+	maxGroup int
+
+	mu      sync.RWMutex // guards closed against sends on reqs
+	closed  bool
+	closing chan struct{}
+	stopped chan struct{}
+}
+
+var _ payments.Store = (*Store)(nil)
+
+type request struct {
+	ctx  context.Context
+	fn   func(payments.Tx) error
+	done chan error
+}
+
+// Open opens (creating if needed) the database at path and starts its
+// committer.
+func Open(path string, opts *Options) (*Store, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Second
+	}
+	if o.Mode == 0 {
+		o.Mode = 0o600
+	}
+	if o.MaxGroup <= 0 {
+		o.MaxGroup = 1024
+	}
+	db, err := bolt.Open(path, o.Mode, &bolt.Options{Timeout: o.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, reqs: make(chan *request, o.MaxGroup), maxGroup: o.MaxGroup,
+		closing: make(chan struct{}), stopped: make(chan struct{})}
+	go s.commitLoop()
+	return s, nil
+}
+
+// Update runs fn in a read-write transaction that is on disk when Update
+// returns nil. fn must not call Update itself (it would wait for its own
+// group forever).
+func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r := &request{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return payments.ErrClosed
+	}
+	s.reqs <- r
+	s.mu.RUnlock()
+	return <-r.done
+}
+
+// View runs fn in a read-only snapshot.
+func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	closed := s.closed
+	s.mu.RUnlock()
+	if closed {
+		return payments.ErrClosed
+	}
+	return s.db.View(func(btx *bolt.Tx) (err error) {
+		t := &tx{btx: btx}
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("boltstore: panic in transaction: %v", r)
+			}
+			t.done = true
+		}()
+		return fn(t)
+	})
+}
+
+// Close lets queued Updates finish, stops the committer and closes the file.
+// Later calls return payments.ErrClosed.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return payments.ErrClosed
+	}
+	s.closed = true
+	close(s.closing)
+	s.mu.Unlock()
+	<-s.stopped
+	return s.db.Close()
+}
+
+// commitLoop groups waiting Updates into shared commits.
+func (s *Store) commitLoop() {
+	defer close(s.stopped)
+	for {
+		var first *request
+		select {
+		case first = <-s.reqs:
+		case <-s.closing:
+			// No sender can add more (closed is set under the lock), so
+			// finish what is queued and stop.
+			for {
+				select {
+				case r := <-s.reqs:
+					s.commit([]*request{r})
+				default:
+					return
+				}
+			}
+		}
+		group := []*request{first}
+	fill:
+		for len(group) < s.maxGroup {
+			select {
+			case r := <-s.reqs:
+				group = append(group, r)
+			default:
+				break fill
+			}
+		}
+		s.commit(group)
+	}
+}
+
+// commit runs a group in one bbolt transaction and answers every caller
+// after the fsync.
+func (s *Store) commit(group []*request) {
+	errs := make([]error, len(group))
+	err := s.db.Update(func(btx *bolt.Tx) error {
+		for i, r := range group {
+			errs[i] = runOne(btx, r)
+		}
+		return nil
+	})
+	for i, r := range group {
+		if errs[i] == nil && err != nil {
+			errs[i] = err
+		}
+		r.done <- errs[i]
+	}
+}
+
+// runOne runs one caller's function under an undo log.
+func runOne(btx *bolt.Tx, r *request) (err error) {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	t := &tx{btx: btx, writable: true}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("boltstore: panic in transaction: %v", p)
+		}
+		if err == nil {
+			err = r.ctx.Err()
+		}
+		if err != nil {
+			if uerr := t.rollback(); uerr != nil {
+				err = errors.Join(err, uerr)
+			}
+		}
+		t.done = true
+	}()
+	return r.fn(t)
+}
+
+// undo restores one record to its state before a write.
+type undo struct {
+	table   string
+	key     []byte
+	prev    []byte
+	existed bool
+}
+
+type tx struct {
+	btx      *bolt.Tx
+	writable bool
+	done     bool
+	log      []undo
+}
+
+func (t *tx) check(write bool) error {
+	if t.done {
+		return errors.New("boltstore: transaction used after it ended")
+	}
+	if write && !t.writable {
+		return payments.ErrReadOnly
+	}
+	return nil
+}
+
+func clone(b []byte) []byte { return append([]byte{}, b...) }
+
+func (t *tx) Get(table, key string) ([]byte, error) {
+	if err := t.check(false); err != nil {
+		return nil, err
+	}
+	b := t.btx.Bucket([]byte(table))
+	if b == nil {
+		return nil, payments.ErrNotFound
+	}
+	v := b.Get([]byte(key))
+	if v == nil {
+		return nil, payments.ErrNotFound
+	}
+	return clone(v), nil
+}
+
+func (t *tx) bucket(table string) (*bolt.Bucket, error) {
+	return t.btx.CreateBucketIfNotExists([]byte(table))
+}
+
+func (t *tx) write(table, key string, value []byte, mustBeNew bool) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	b, err := t.bucket(table)
+	if err != nil {
+		return err
+	}
+	k := []byte(key)
+	prev := b.Get(k)
+	if prev != nil && mustBeNew {
+		return payments.ErrConflict
+	}
+	t.log = append(t.log, undo{table: table, key: k, prev: clone(prev), existed: prev != nil})
+	return b.Put(k, clone(value))
+}
+
+func (t *tx) Put(table, key string, value []byte) error { return t.write(table, key, value, false) }
+
+func (t *tx) Insert(table, key string, value []byte) error { return t.write(table, key, value, true) }
+
+func (t *tx) Delete(table, key string) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	b := t.btx.Bucket([]byte(table))
+	if b == nil {
+		return payments.ErrNotFound
+	}
+	k := []byte(key)
+	prev := b.Get(k)
+	if prev == nil {
+		return payments.ErrNotFound
+	}
+	t.log = append(t.log, undo{table: table, key: k, prev: clone(prev), existed: true})
+	return b.Delete(k)
+}
+
+// rollback undoes this caller's writes, newest first.
+func (t *tx) rollback() error {
+	for i := len(t.log) - 1; i >= 0; i-- {
+		u := t.log[i]
+		b := t.btx.Bucket([]byte(u.table))
+		if b == nil {
+			continue
+		}
+		var err error
+		if u.existed {
+			err = b.Put(u.key, u.prev)
+		} else {
+			err = b.Delete(u.key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	t.log = nil
+	return nil
+}
+
+func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, value []byte) (bool, error)) error {
+	if err := t.check(false); err != nil {
+		return err
+	}
+	b := t.btx.Bucket([]byte(table))
+	if b == nil {
+		return nil
+	}
+	prefix := []byte(opts.Prefix)
+	c := b.Cursor()
+	var k, v []byte
+	switch {
+	case !opts.Reverse && opts.After != "":
+		k, v = c.Seek([]byte(max(opts.After, opts.Prefix)))
+		if k != nil && string(k) == opts.After {
+			k, v = c.Next()
+		}
+	case !opts.Reverse:
+		k, v = c.Seek(prefix)
+	default:
+		k, v = seekBefore(c, opts)
+	}
+	type kv struct{ k, v []byte }
+	var buffered []kv // a writable tx must not change the bucket under its cursor
+	for ; k != nil; k, v = step(c, opts.Reverse) {
+		if !bytes.HasPrefix(k, prefix) {
+			if opts.Reverse && bytes.Compare(k, prefix) > 0 {
+				continue
+			}
+			break
+		}
+		if t.writable {
+			buffered = append(buffered, kv{clone(k), clone(v)})
+			continue
+		}
+		more, err := fn(string(k), clone(v))
+		if err != nil || !more {
+			return err
+		}
+	}
+	for _, e := range buffered {
+		more, err := fn(string(e.k), e.v)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func step(c *bolt.Cursor, reverse bool) ([]byte, []byte) {
+	if reverse {
+		return c.Prev()
+	}
+	return c.Next()
+}
+
+// seekBefore positions a descending scan on the last key below After (or,
+// without After, the last key with Prefix).
+func seekBefore(c *bolt.Cursor, opts payments.ScanOptions) ([]byte, []byte) {
+	bound := opts.After
+	if bound == "" && opts.Prefix != "" {
+		bound = prefixEnd(opts.Prefix)
+	}
+	if bound == "" {
+		return c.Last()
+	}
+	k, _ := c.Seek([]byte(bound))
+	if k == nil {
+		return c.Last()
+	}
+	return c.Prev()
+}
+
+// prefixEnd returns the smallest string greater than every string with prefix
+// p ("" when there is none).
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
+}
+

@@ -1,0 +1,132 @@
+package boltstore_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/storage/boltstore"
+	"github.com/paygrid/payments/storage/storetest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func harness() storetest.Harness {
+	paths := map[payments.Store]string{}
+	var mu sync.Mutex
+	open := func(t testing.TB, path string) payments.Store {
+		s, err := boltstore.Open(path, nil)
+		require.NoError(t, err)
+		mu.Lock()
+		paths[s] = path
+		mu.Unlock()
+		return s
+	}
+	return storetest.Harness{
+		New: func(t testing.TB) payments.Store { return open(t, filepath.Join(t.TempDir(), "store.db")) },
+		Reopen: func(t testing.TB, s payments.Store) payments.Store {
+			mu.Lock()
+			path := paths[s]
+			mu.Unlock()
+			require.NoError(t, s.Close())
+			return open(t, path)
+		},
+	}
+}
+
+func TestStore(t *testing.T) { storetest.Run(t, harness()) }
+
+func BenchmarkStore(b *testing.B) { storetest.Benchmark(b, harness(), true) }
+
+const crashEnv = "BOLTSTORE_CRASH_CHILD"
+
+// TestCrashChild is the child of TestKill9KeepsAcknowledgedWrites: it writes
+// from 8 goroutines and prints each key after Update returned nil.
+func TestCrashChild(t *testing.T) {
+	path := os.Getenv(crashEnv)
+	if path == "" {
+		t.Skip("run by TestKill9KeepsAcknowledgedWrites")
+	}
+	s, err := boltstore.Open(path, nil)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				key := fmt.Sprintf("w%d-%07d", w, i)
+				if err := s.Update(context.Background(), func(tx payments.Tx) error {
+					return tx.Put("acked", key, []byte(key))
+				}); err != nil {
+					return
+				}
+				mu.Lock()
+				fmt.Fprintln(out, key)
+				_ = out.Flush()
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestKill9KeepsAcknowledgedWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a child process")
+	}
+	path := filepath.Join(t.TempDir(), "crash.db")
+	for round := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), crashEnv+"="+path)
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		var acked []string
+		sc := bufio.NewScanner(stdout)
+		deadline := time.Now().Add(10 * time.Second)
+		for sc.Scan() {
+			if line := sc.Text(); len(line) > 1 && line[0] == 'w' {
+				acked = append(acked, line)
+			}
+			if len(acked) >= 300 || time.Now().After(deadline) {
+				break
+			}
+		}
+		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+		// Read what was acknowledged before the kill landed.
+		for sc.Scan() {
+			if line := sc.Text(); len(line) > 1 && line[0] == 'w' {
+				acked = append(acked, line)
+			}
+		}
+		_ = cmd.Wait()
+		require.NotEmpty(t, acked, "round %d: the child acknowledged nothing", round)
+
+		s, err := boltstore.Open(path, nil)
+		require.NoError(t, err)
+		missing := 0
+		require.NoError(t, s.View(context.Background(), func(tx payments.Tx) error {
+			for _, k := range acked {
+				if _, err := tx.Get("acked", k); err != nil {
+					missing++
+				}
+			}
+			return nil
+		}))
+		require.NoError(t, s.Close())
+		assert.Zero(t, missing, "round %d: %d of %d acknowledged writes lost", round, missing, len(acked))
+		t.Logf("round %d: %s acknowledged writes survived kill -9", round, strconv.Itoa(len(acked)))
+	}
+}
