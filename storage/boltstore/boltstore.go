@@ -405,4 +405,3 @@ func prefixEnd(p string) string {
 	}
 	return ""
 }
-
