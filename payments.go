@@ -50,6 +50,12 @@ var ErrPermanent = errors.New("payments: permanent delivery failure")
 type Config struct {
 	// Store persists everything. Required.
 	Store Store
+	// KYC verifies customers. Nil means the sandbox-free default of the
+	// customers area (documented on KYCProvider).
+	KYC KYCProvider
+	// Rail delivers outgoing payments. Nil means the default of the
+	// money-movement area (documented on Rail).
+	Rail Rail
 	// Notifier receives committed events. Nil discards them (they are still
 	// written to the outbox and removed once "delivered").
 	Notifier Notifier
@@ -78,6 +84,8 @@ type Config struct {
 type Engine struct {
 	store    Store
 	notifier Notifier
+	kyc      KYCProvider
+	rail     Rail
 	now      func() time.Time
 	newUUID  func() (uuid.UUID, error)
 	log      *slog.Logger
@@ -123,6 +131,12 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
+	}
+	if e.kyc = cfg.KYC; e.kyc == nil {
+		e.kyc = defaultKYC{}
+	}
+	if e.rail = cfg.Rail; e.rail == nil {
+		e.rail = defaultRail{}
 	}
 	if e.notifier == nil {
 		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })

@@ -14,6 +14,9 @@ func (h *Handler) routes() []route {
 	var all []route
 	for _, area := range [][]route{
 		platformRoutes(),
+		customerRoutes(),
+		accountRoutes(),
+		transferRoutes(),
 	} {
 		all = append(all, area...)
 	}

@@ -1,0 +1,6 @@
+package httpapi
+
+// accountRoutes serve the accounts area.
+func accountRoutes() []route {
+	return nil
+}

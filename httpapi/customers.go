@@ -1,0 +1,6 @@
+package httpapi
+
+// customerRoutes serve the customers area.
+func customerRoutes() []route {
+	return nil
+}

@@ -1,0 +1,6 @@
+package httpapi
+
+// transferRoutes serve the transfers area.
+func transferRoutes() []route {
+	return nil
+}

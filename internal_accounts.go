@@ -1,0 +1,118 @@
+package payments
+
+import (
+	"time"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/money"
+)
+
+// Internal account tables: records by id, and the index
+// "<owner>|<currency>|<id>" -> id (owner is the customer id, or "platform").
+const (
+	TableInternalAccounts        = "internal_accounts"
+	TableInternalAccountsByOwner = "internal_accounts_by_owner"
+)
+
+// PlatformOwner is the owner key of the platform's own internal accounts.
+const PlatformOwner = "platform"
+
+// Internal account types (reference InternalAccountType).
+const (
+	InternalFiat   = "INTERNAL_FIAT"
+	InternalCrypto = "INTERNAL_CRYPTO"
+)
+
+// InternalAccount is an account held on the platform's ledger. Its ledger
+// account name is its ID: the available balance is Balance(ID), funds held
+// for in-flight payments are Balance(accounts.Held(ID)). The fields here are
+// the ones every area relies on; the accounts area adds the rest.
+type InternalAccount struct {
+	ID         string    `json:"id"`
+	CustomerID string    `json:"customerId,omitempty"` // empty: the platform's own
+	Type       string    `json:"type"`
+	Status     string    `json:"status"`
+	Currency   string    `json:"currency"`
+	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
+// Owner returns the owner key of the account.
+func (a *InternalAccount) Owner() string {
+	if a.CustomerID == "" {
+		return PlatformOwner
+	}
+	return a.CustomerID
+}
+
+// SandboxFundingAccount is the ledger account sandbox funding draws from.
+const SandboxFundingAccount = accounts.ExternalPrefix + "sandbox-funding"
+
+// openInternalAccounts opens, inside t, one ACTIVE internal account per
+// currency for owner (a customer id, or PlatformOwner), skipping currencies
+// the owner already has an account in.
+func (t *txn) openInternalAccounts(owner string, currencies []string) ([]*InternalAccount, error) {
+	var opened []*InternalAccount
+	for _, cur := range currencies {
+		if _, err := t.primaryInternalAccount(owner, cur); err == nil {
+			continue
+		} else if CodeOf(err) != CodeAccountNotFound {
+			return nil, err
+		}
+		id, err := t.e.newID("InternalAccount")
+		if err != nil {
+			return nil, err
+		}
+		typ := InternalFiat
+		if c, _ := money.Lookup(cur); c.Crypto {
+			typ = InternalCrypto
+		}
+		a := &InternalAccount{ID: id, Type: typ, Status: "ACTIVE", Currency: cur, CreatedAt: t.e.Now(), UpdatedAt: t.e.Now()}
+		if owner != PlatformOwner {
+			a.CustomerID = owner
+		}
+		if err := insertJSON(t, TableInternalAccounts, id, a); err != nil {
+			return nil, err
+		}
+		if err := t.Insert(TableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
+			return nil, err
+		}
+		opened = append(opened, a)
+	}
+	return opened, nil
+}
+
+// internalAccount loads an internal account: ACCOUNT_NOT_FOUND when absent.
+func (t *txn) internalAccount(id string) (*InternalAccount, error) {
+	var a InternalAccount
+	if err := getJSON(t, TableInternalAccounts, id, &a); err != nil {
+		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
+	}
+	return &a, nil
+}
+
+// primaryInternalAccount returns owner's first internal account in currency:
+// ACCOUNT_NOT_FOUND when it has none.
+func (t *txn) primaryInternalAccount(owner, currency string) (*InternalAccount, error) {
+	var id string
+	err := t.Scan(TableInternalAccountsByOwner, ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
+		id = string(v)
+		return false, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if id == "" {
+		return nil, Errorf(CodeAccountNotFound, "%s has no internal account in %s", owner, currency)
+	}
+	return t.internalAccount(id)
+}
+
+// balances returns the available and held balances of an internal account.
+func (t *txn) balances(a *InternalAccount) (available, held int64, err error) {
+	if available, err = Balance(t, a.ID, a.Currency); err != nil {
+		return 0, 0, err
+	}
+	held, err = Balance(t, accounts.Held(a.ID), a.Currency)
+	return available, held, err
+}
