@@ -3,13 +3,17 @@ package payments
 import (
 	"errors"
 	"time"
+
+	"github.com/paygrid/payments/customers"
 )
 
-// Customer tables: records by id, and the unique index from UMA address to
-// customer id (also used to find the receiver of incoming UMA payments).
+// Customer tables: records by id, the unique index from UMA address to
+// customer id (also used to find the receiver of incoming UMA payments), and
+// the unique index of active platformCustomerIds.
 const (
-	TableCustomers   = "customers"
-	TableCustomerUma = "customer_uma"
+	TableCustomers           = "customers"
+	TableCustomerUma         = "customer_uma"
+	TableCustomerPlatformIDs = "customer_platform_ids"
 )
 
 // CustomerType is INDIVIDUAL or BUSINESS.
@@ -25,7 +29,7 @@ const (
 // individuals, kybStatus for businesses; the same enum).
 type KYCStatus string
 
-// Verification statuses.
+// Verification statuses of a customer.
 const (
 	KYCUnverified KYCStatus = "UNVERIFIED"
 	KYCPending    KYCStatus = "PENDING"
@@ -34,35 +38,76 @@ const (
 	KYCHold       KYCStatus = "HOLD"
 )
 
+// Final reports whether s is terminal: APPROVED and REJECTED never change
+// through verification again (spec 3.3 rule 1).
+func (s KYCStatus) Final() bool { return s == KYCApproved || s == KYCRejected }
+
 // AgreementProviderEndUserTerms is the agreement type an unregulated platform's
 // customers must accept before customer-scoped money movement.
 const AgreementProviderEndUserTerms = "PROVIDER_END_USER_TERMS"
 
-// AgreementConsent records the acceptance of one agreement.
+// AgreementConsent records the acceptance of one agreement (the shape of the
+// reference's EndUserTermsConsentRequest plus its type).
 type AgreementConsent struct {
-	Type             string    `json:"type"`
+	Type             string    `json:"type,omitempty"`
 	TermsVersion     string    `json:"termsVersion"`
 	AcceptedAt       time.Time `json:"acceptedAt"`
-	IPAddress        string    `json:"ipAddress,omitempty"`
-	AcceptanceMethod string    `json:"acceptanceMethod,omitempty"`
+	IPAddress        string    `json:"ipAddress"`
+	AcceptanceMethod string    `json:"acceptanceMethod"`
 }
 
-// Customer is a platform's customer, an individual or a business. The fields
-// here are the ones every area relies on; the customers area adds the rest.
+// ContactVerification is the state of a customer's email and phone checks;
+// present only when the customer's provider requires them.
+type ContactVerification struct {
+	Email string `json:"email,omitempty"` // PENDING or VERIFIED
+	Phone string `json:"phone,omitempty"`
+}
+
+// Contact verification states.
+const (
+	ContactPending  = "PENDING"
+	ContactVerified = "VERIFIED"
+)
+
+// Customer is a platform's customer, an individual or a business, as the API
+// shows it. The write-only tax identifier is stored beside it, never in it.
 type Customer struct {
-	ID                 string             `json:"id"`
-	PlatformCustomerID string             `json:"platformCustomerId"`
-	CustomerType       CustomerType       `json:"customerType"`
-	UmaAddress         string             `json:"umaAddress"`
-	Region             string             `json:"region,omitempty"`
-	Currencies         []string           `json:"currencies,omitempty"`
-	KYCStatus          KYCStatus          `json:"kycStatus,omitempty"`
-	KYBStatus          KYCStatus          `json:"kybStatus,omitempty"`
-	FullName           string             `json:"fullName,omitempty"`
-	AgreementConsents  []AgreementConsent `json:"agreementConsents,omitempty"`
-	IsDeleted          bool               `json:"isDeleted"`
-	CreatedAt          time.Time          `json:"createdAt"`
-	UpdatedAt          time.Time          `json:"updatedAt"`
+	ID                 string       `json:"id"`
+	PlatformCustomerID string       `json:"platformCustomerId"`
+	CustomerType       CustomerType `json:"customerType"`
+	UmaAddress         string       `json:"umaAddress"`
+	Region             string       `json:"region,omitempty"`
+	Currencies         []string     `json:"currencies,omitempty"`
+	Email              string       `json:"email,omitempty"`
+	PhoneNumber        string       `json:"phoneNumber,omitempty"`
+	KYCStatus          KYCStatus    `json:"kycStatus,omitempty"`
+	KYBStatus          KYCStatus    `json:"kybStatus,omitempty"`
+	customers.Profile
+	AgreementConsents []AgreementConsent `json:"agreementConsents,omitempty"`
+	// EndUserTermsConsent mirrors the PROVIDER_END_USER_TERMS entry of
+	// AgreementConsents (the reference's deprecated single-purpose field).
+	EndUserTermsConsent *AgreementConsent    `json:"endUserTermsConsent,omitempty"`
+	BeneficialOwners    []BeneficialOwner    `json:"beneficialOwners,omitempty"` // businesses, filled on read
+	ContactVerification *ContactVerification `json:"contactVerification,omitempty"`
+	IsDeleted           bool                 `json:"isDeleted"`
+	CreatedAt           time.Time            `json:"createdAt"`
+	UpdatedAt           time.Time            `json:"updatedAt"`
+}
+
+// Status returns kycStatus for individuals and kybStatus for businesses.
+func (c *Customer) Status() KYCStatus {
+	if c.CustomerType == CustomerBusiness {
+		return c.KYBStatus
+	}
+	return c.KYCStatus
+}
+
+func (c *Customer) setStatus(s KYCStatus) {
+	if c.CustomerType == CustomerBusiness {
+		c.KYBStatus = s
+	} else {
+		c.KYCStatus = s
+	}
 }
 
 // AcceptedEndUserTerms reports whether the customer accepted the provider's
@@ -76,13 +121,43 @@ func (c *Customer) AcceptedEndUserTerms() bool {
 	return false
 }
 
+// customerRecord is a Customer as stored: with the write-only identifier and
+// the verification history the sandbox rules need.
+type customerRecord struct {
+	Customer
+	Identifier string `json:"identifier,omitempty"`
+	// ResolveErrorsSeen: a submission came back RESOLVE_ERRORS, so the next
+	// complete one is a fixed-and-resubmitted packet (spec 3.3 rule 5).
+	ResolveErrorsSeen bool `json:"resolveErrorsSeen,omitempty"`
+}
+
 // customer loads a customer: CUSTOMER_NOT_FOUND when absent.
 func (t *txn) customer(id string) (*Customer, error) {
-	var c Customer
-	if err := getJSON(t, TableCustomers, id, &c); err != nil {
+	r, err := t.customerRecord(id)
+	if err != nil {
+		return nil, err
+	}
+	return &r.Customer, nil
+}
+
+func (t *txn) customerRecord(id string) (*customerRecord, error) {
+	var r customerRecord
+	if err := getJSON(t, TableCustomers, id, &r); err != nil {
 		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
 	}
-	return &c, nil
+	return &r, nil
+}
+
+// liveCustomer loads a customer that is not deleted (410 CUSTOMER_DELETED).
+func (t *txn) liveCustomer(id string) (*customerRecord, error) {
+	r, err := t.customerRecord(id)
+	if err != nil {
+		return nil, err
+	}
+	if r.IsDeleted {
+		return nil, Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
+	}
+	return r, nil
 }
 
 // customerByUma finds the customer holding a UMA address: UMA_NOT_FOUND when
@@ -102,20 +177,17 @@ func (t *txn) customerByUma(addr string) (*Customer, error) {
 // is not deleted, and on an unregulated platform has accepted the provider's
 // end-user terms (END_USER_TERMS_NOT_ACCEPTED otherwise).
 func (t *txn) transactingCustomer(id string) (*Customer, error) {
-	c, err := t.customer(id)
+	r, err := t.liveCustomer(id)
 	if err != nil {
 		return nil, err
-	}
-	if c.IsDeleted {
-		return nil, Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
 	}
 	p, err := t.platform()
 	if err != nil {
 		return nil, err
 	}
-	if !p.IsRegulatedFinancialInstitution && !c.AcceptedEndUserTerms() {
+	if !p.IsRegulatedFinancialInstitution && !r.AcceptedEndUserTerms() {
 		return nil, Errorf(CodeEndUserTermsNotAccepted,
 			"customer %s has not accepted the provider's end-user terms (agreementConsents type %s)", id, AgreementProviderEndUserTerms)
 	}
-	return c, nil
+	return &r.Customer, nil
 }

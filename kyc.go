@@ -1,24 +1,84 @@
 package payments
 
-import "context"
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"math/big"
 
-// KYCProvider verifies customers. The engine asks it for the status of a new
-// customer and for the outcome of a verification submission; it keeps the
-// resulting state itself. The sandbox package implements the spec's suffix
-// rules (spec 3.3); a production adapter calls a real provider.
+	"github.com/paygrid/payments/customers"
+)
+
+// KYCProvider verifies customers. The engine keeps every state; the provider
+// only decides: the status a new customer starts in, the outcome of a
+// verification submission, and which contact details must be verified by
+// one-time code first. The sandbox package implements the spec's suffix
+// rules (sandbox.KYC); a production adapter calls a real provider.
 //
-// The customers area refines this port; its methods return *Error values for
-// business failures and plain errors for outages.
+// A nil Config.KYC gives the engine's default provider: individuals start
+// UNVERIFIED (APPROVED on a regulated platform, which verifies its own
+// customers), businesses UNVERIFIED; an incomplete packet is RESOLVE_ERRORS
+// and a complete one waits in PENDING_MANUAL_REVIEW for an operator; no
+// contact verification is required.
 type KYCProvider interface {
 	// InitialStatus returns the kycStatus (individuals) or kybStatus
-	// (businesses) a customer gets at creation on a platform of the given
-	// kind.
+	// (businesses) of a customer being created on platform p.
 	InitialStatus(ctx context.Context, c *Customer, p *PlatformConfig) (KYCStatus, error)
+	// Review decides a verification submission. It is called only for
+	// customers whose status is not final.
+	Review(ctx context.Context, s *KYCSubmission) (KYCDecision, error)
+	// ContactChecks reports which of the customer's contact details must be
+	// verified by one-time code (EU customers, for example).
+	ContactChecks(c *Customer) (email, phone bool)
+	// ContactCode issues the one-time code sent to the customer's email or
+	// phone ("EMAIL" or "PHONE"); delivering it is the provider's job.
+	ContactCode(ctx context.Context, c *Customer, channel string) (string, error)
+}
+
+// KYCSubmission is what a provider reviews: the customer, the platform, the
+// problems the engine found in the packet (empty when complete), whether an
+// earlier submission came back RESOLVE_ERRORS, and a business's owners.
+type KYCSubmission struct {
+	Customer     *Customer
+	Platform     *PlatformConfig
+	Problems     []customers.Problem
+	Resubmission bool
+	Owners       []BeneficialOwner
+}
+
+// KYCDecision is a provider's answer to a submission. CustomerStatus is the
+// customer's new kycStatus/kybStatus; OwnerStatuses the new kycStatus of
+// beneficial owners by id (businesses resolved terminally).
+type KYCDecision struct {
+	Status         VerificationStatus
+	Problems       []customers.Problem
+	CustomerStatus KYCStatus
+	OwnerStatuses  map[string]KYCStatus
 }
 
 // defaultKYC is the provider of an engine configured without one.
 type defaultKYC struct{}
 
 func (defaultKYC) InitialStatus(_ context.Context, c *Customer, p *PlatformConfig) (KYCStatus, error) {
+	if p.IsRegulatedFinancialInstitution && c.CustomerType == CustomerIndividual {
+		return KYCApproved, nil
+	}
 	return KYCUnverified, nil
+}
+
+func (defaultKYC) Review(_ context.Context, s *KYCSubmission) (KYCDecision, error) {
+	if len(s.Problems) > 0 {
+		return KYCDecision{Status: VerificationResolveErrors, Problems: s.Problems, CustomerStatus: s.Customer.Status()}, nil
+	}
+	return KYCDecision{Status: VerificationPendingManualReview, CustomerStatus: KYCPending}, nil
+}
+
+func (defaultKYC) ContactChecks(*Customer) (bool, bool) { return false, false }
+
+func (defaultKYC) ContactCode(context.Context, *Customer, string) (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%06d", n.Int64()), nil
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/httpapi"
+	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/memstore"
 	"github.com/paygrid/payments/webhooks"
@@ -94,7 +95,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	eng, err := payments.New(payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: sender})
+	eng, err := payments.New(payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: sender, KYC: sandbox.KYC{}})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,215 @@
+package payments
+
+import (
+	"context"
+	"time"
+
+	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
+)
+
+// Beneficial owner tables: records by id, and the index
+// "<customer id>|<owner id>" -> owner id.
+const (
+	TableBeneficialOwners           = "beneficial_owners"
+	TableBeneficialOwnersByCustomer = "beneficial_owners_by_customer"
+)
+
+// OwnerPersonalInfo identifies a beneficial owner (reference
+// BeneficialOwnerPersonalInfo). Identifier is write-only.
+type OwnerPersonalInfo struct {
+	FirstName         string             `json:"firstName,omitempty"`
+	MiddleName        string             `json:"middleName,omitempty"`
+	LastName          string             `json:"lastName,omitempty"`
+	BirthDate         string             `json:"birthDate,omitempty"`
+	Nationality       string             `json:"nationality,omitempty"`
+	Email             string             `json:"email,omitempty"`
+	PhoneNumber       string             `json:"phoneNumber,omitempty"`
+	Address           *customers.Address `json:"address,omitempty"`
+	IDType            string             `json:"idType,omitempty"`
+	Identifier        string             `json:"identifier,omitempty"`
+	CountryOfIssuance string             `json:"countryOfIssuance,omitempty"`
+}
+
+// BeneficialOwner is a person who owns or controls a business customer.
+type BeneficialOwner struct {
+	ID                  string            `json:"id"`
+	CustomerID          string            `json:"customerId"`
+	Roles               []string          `json:"roles"`
+	OwnershipPercentage int               `json:"ownershipPercentage"`
+	PersonalInfo        OwnerPersonalInfo `json:"personalInfo"`
+	KYCStatus           KYCStatus         `json:"kycStatus"`
+	CreatedAt           time.Time         `json:"createdAt"`
+	UpdatedAt           time.Time         `json:"updatedAt"`
+}
+
+// OwnerRoles are the reference's BeneficialOwnerRole values.
+var OwnerRoles = []string{"UBO", "DIRECTOR", "COMPANY_OFFICER", "CONTROL_PERSON", "TRUSTEE", "GENERAL_PARTNER"}
+
+// OwnerInput creates or (members left zero keep their values) updates a
+// beneficial owner. OwnershipPercentage is a pointer so that 0 can be set.
+type OwnerInput struct {
+	CustomerID          string            `json:"customerId,omitempty"`
+	Roles               []string          `json:"roles,omitempty"`
+	OwnershipPercentage *int              `json:"ownershipPercentage,omitempty"`
+	PersonalInfo        OwnerPersonalInfo `json:"personalInfo"`
+}
+
+// CreateBeneficialOwner adds an owner to a business customer. The owner
+// starts UNVERIFIED and is resolved with its business (spec 3.3 rule 5).
+func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
+	var out *BeneficialOwner
+	err := e.update(ctx, func(t *txn) error {
+		var fe validate.Errors
+		if !fe.Required("customerId", in.CustomerID) {
+			return Invalid(fe)
+		}
+		c, err := t.liveCustomer(in.CustomerID)
+		if err != nil {
+			return err
+		}
+		if c.CustomerType != CustomerBusiness {
+			fe.Add("customerId", nil, "beneficial owners belong to BUSINESS customers; %s is %s", c.ID, c.CustomerType)
+		}
+		id, err := e.newID("BeneficialOwner")
+		if err != nil {
+			return err
+		}
+		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: e.Now(), UpdatedAt: e.Now()}
+		if err := e.applyOwner(fe, o, in); err != nil {
+			return err
+		}
+		if err := insertJSON(t, TableBeneficialOwners, id, o); err != nil {
+			return err
+		}
+		out = o.view()
+		return t.Insert(TableBeneficialOwnersByCustomer, c.ID+"|"+id, []byte(id))
+	})
+	return out, err
+}
+
+// UpdateBeneficialOwner changes the members set in in.
+func (e *Engine) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
+	var out *BeneficialOwner
+	err := e.update(ctx, func(t *txn) error {
+		o, err := t.owner(id)
+		if err != nil {
+			return err
+		}
+		var fe validate.Errors
+		if in.CustomerID != "" && in.CustomerID != o.CustomerID {
+			fe.Add("customerId", nil, "an owner cannot move to another customer")
+		}
+		if err := e.applyOwner(fe, o, in); err != nil {
+			return err
+		}
+		o.UpdatedAt = e.Now()
+		out = o.view()
+		return putJSON(t, TableBeneficialOwners, id, o)
+	})
+	return out, err
+}
+
+func (e *Engine) applyOwner(fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
+	if in.Roles != nil {
+		o.Roles = in.Roles
+	}
+	if in.OwnershipPercentage != nil {
+		o.OwnershipPercentage = *in.OwnershipPercentage
+	}
+	pi := &o.PersonalInfo
+	pinfo := in.PersonalInfo
+	if pinfo.Address != nil {
+		pi.Address = pinfo.Address
+	}
+	for _, m := range []struct{ dst, src *string }{{&pi.FirstName, &pinfo.FirstName}, {&pi.MiddleName, &pinfo.MiddleName},
+		{&pi.LastName, &pinfo.LastName}, {&pi.BirthDate, &pinfo.BirthDate}, {&pi.Nationality, &pinfo.Nationality},
+		{&pi.Email, &pinfo.Email}, {&pi.PhoneNumber, &pinfo.PhoneNumber}, {&pi.IDType, &pinfo.IDType},
+		{&pi.Identifier, &pinfo.Identifier}, {&pi.CountryOfIssuance, &pinfo.CountryOfIssuance}} {
+		if *m.src != "" {
+			*m.dst = *m.src
+		}
+	}
+	if len(o.Roles) == 0 {
+		fe.Add("roles", &validate.Constraint{Enum: OwnerRoles}, "roles must list at least one role")
+	}
+	for i, r := range o.Roles {
+		fe.Enum(validate.Index("roles", i), r, OwnerRoles...)
+	}
+	if o.OwnershipPercentage < 0 || o.OwnershipPercentage > 100 {
+		fe.Add("ownershipPercentage", nil, "ownershipPercentage must be between 0 and 100")
+	}
+	const p = "personalInfo."
+	for _, f := range [][2]string{{"firstName", pi.FirstName}, {"lastName", pi.LastName}, {"birthDate", pi.BirthDate},
+		{"nationality", pi.Nationality}, {"idType", pi.IDType}, {"identifier", pi.Identifier}} {
+		fe.Required(p+f[0], f[1])
+	}
+	if pi.Address == nil {
+		fe.Missing(p + "address")
+	}
+	customers.ValidateBirthDate(&fe, p+"birthDate", pi.BirthDate, e.Now())
+	fe.Country(p+"nationality", pi.Nationality)
+	fe.Email(p+"email", pi.Email)
+	fe.Phone(p+"phoneNumber", pi.PhoneNumber)
+	customers.ValidateAddress(&fe, p+"address", pi.Address)
+	customers.ValidateIdentifier(&fe, p, pi.IDType, pi.Identifier, pi.CountryOfIssuance)
+	return Invalid(fe.Err())
+}
+
+// view hides the write-only identifier.
+func (o *BeneficialOwner) view() *BeneficialOwner {
+	c := *o
+	c.PersonalInfo.Identifier = ""
+	return &c
+}
+
+func (t *txn) owner(id string) (*BeneficialOwner, error) {
+	var o BeneficialOwner
+	if err := getJSON(t, TableBeneficialOwners, id, &o); err != nil {
+		return nil, notFound(err, CodeNotFound, "beneficial owner", id)
+	}
+	return &o, nil
+}
+
+// ownersOf returns a business's owners (identifiers hidden), oldest first.
+func (t *txn) ownersOf(customerID string) ([]BeneficialOwner, error) {
+	page, err := listIndex[BeneficialOwner](t, TableBeneficialOwnersByCustomer, customerID+"|", ListParams{Limit: MaxLimit},
+		nil, func(id string) ([]byte, error) { return t.Get(TableBeneficialOwners, id) })
+	for i := range page.Data {
+		page.Data[i] = *page.Data[i].view()
+	}
+	return page.Data, err
+}
+
+// BeneficialOwner returns one owner.
+func (e *Engine) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
+	var out *BeneficialOwner
+	err := e.view(ctx, func(t *txn) error {
+		o, err := t.owner(id)
+		if err == nil {
+			out = o.view()
+		}
+		return err
+	})
+	return out, err
+}
+
+// ListBeneficialOwners lists the owners of a customer, oldest first.
+func (e *Engine) ListBeneficialOwners(ctx context.Context, customerID string, p ListParams) (Page[BeneficialOwner], error) {
+	var page Page[BeneficialOwner]
+	if customerID == "" {
+		var fe validate.Errors
+		fe.Missing("customerId")
+		return page, Invalid(fe)
+	}
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		page, err = listIndex[BeneficialOwner](t, TableBeneficialOwnersByCustomer, customerID+"|", p, nil,
+			func(id string) ([]byte, error) { return t.Get(TableBeneficialOwners, id) })
+		for i := range page.Data {
+			page.Data[i] = *page.Data[i].view()
+		}
+		return err
+	})
+	return page, err
+}

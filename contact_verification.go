@@ -1,0 +1,121 @@
+package payments
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"time"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// TableContactCodes holds outstanding one-time codes by "<customer>|<channel>".
+const TableContactCodes = "contact_codes"
+
+// Contact channels.
+const (
+	ChannelEmail = "EMAIL"
+	ChannelPhone = "PHONE"
+)
+
+// Contact-code limits: a code lives ContactCodeTTL and allows
+// ContactCodeAttempts wrong tries before a new one must be requested.
+const (
+	ContactCodeTTL      = 10 * time.Minute
+	ContactCodeAttempts = 5
+)
+
+type contactCode struct {
+	Hash      string    `json:"hash"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	Attempts  int       `json:"attempts"`
+}
+
+// contactTarget loads a customer whose provider requires verifying channel:
+// CONFLICT for customers whose provider does not use contact verification.
+func (t *txn) contactTarget(customerID, channel string) (*customerRecord, error) {
+	r, err := t.liveCustomer(customerID)
+	if err != nil {
+		return nil, err
+	}
+	email, phone := t.e.kyc.ContactChecks(&r.Customer)
+	if (channel == ChannelEmail && !email) || (channel == ChannelPhone && !phone) || r.ContactVerification == nil {
+		return nil, Errorf(CodeConflict, "customer %s's provider does not require %s verification", customerID, channel)
+	}
+	return r, nil
+}
+
+// SendContactCode issues a one-time code for the customer's email or phone
+// (channel EMAIL or PHONE); a new code replaces an outstanding one.
+func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string) error {
+	return e.update(ctx, func(t *txn) error {
+		r, err := t.contactTarget(customerID, channel)
+		if err != nil {
+			return err
+		}
+		code, err := e.kyc.ContactCode(ctx, &r.Customer, channel)
+		if err != nil {
+			return err
+		}
+		return putJSON(t, TableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: e.Now().Add(ContactCodeTTL)})
+	})
+}
+
+// ConfirmContactCode checks a one-time code and marks the channel VERIFIED.
+// A wrong, expired or missing code is INVALID_INPUT on field "code"; after
+// ContactCodeAttempts wrong tries the code is spent (RATE_LIMITED) and a new
+// one must be requested.
+func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
+	var out *Customer
+	var failure error
+	err := e.update(ctx, func(t *txn) error {
+		r, err := t.contactTarget(customerID, channel)
+		if err != nil {
+			return err
+		}
+		var fe validate.Errors
+		if !fe.Required("code", code) {
+			return Invalid(fe)
+		}
+		key := customerID + "|" + channel
+		var cc contactCode
+		if err := getJSON(t, TableContactCodes, key, &cc); errors.Is(err, ErrNotFound) {
+			fe.Add("code", nil, "no code is outstanding; request one first")
+			return Invalid(fe)
+		} else if err != nil {
+			return err
+		}
+		switch {
+		case e.Now().After(cc.ExpiresAt):
+			fe.Add("code", nil, "the code expired; request a new one")
+			failure = Invalid(fe)
+			return t.Delete(TableContactCodes, key) // commit the removal, answer the failure
+		case subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(cc.Hash)) != 1:
+			cc.Attempts++
+			if cc.Attempts >= ContactCodeAttempts {
+				failure = Errorf(CodeRateLimited, "too many wrong codes; request a new one")
+				return t.Delete(TableContactCodes, key)
+			}
+			fe.Add("code", nil, "the code is wrong; %d attempts left", ContactCodeAttempts-cc.Attempts)
+			failure = Invalid(fe)
+			return putJSON(t, TableContactCodes, key, cc)
+		}
+		if channel == ChannelEmail {
+			r.ContactVerification.Email = ContactVerified
+		} else {
+			r.ContactVerification.Phone = ContactVerified
+		}
+		r.UpdatedAt = e.Now()
+		if err := t.Delete(TableContactCodes, key); err != nil {
+			return err
+		}
+		if out, err = t.customerView(r); err != nil {
+			return err
+		}
+		return putJSON(t, TableCustomers, r.ID, r)
+	})
+	if err == nil && failure != nil {
+		return nil, failure
+	}
+	return out, err
+}

@@ -1,0 +1,83 @@
+package payments
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// Customer returns a customer, deleted ones included (isDeleted true); a
+// business comes with its beneficial owners.
+func (e *Engine) Customer(ctx context.Context, id string) (*Customer, error) {
+	var out *Customer
+	err := e.view(ctx, func(t *txn) error {
+		r, err := t.customerRecord(id)
+		if err != nil {
+			return err
+		}
+		out, err = t.customerView(r)
+		return err
+	})
+	return out, err
+}
+
+// customerView is r as the API shows it.
+func (t *txn) customerView(r *customerRecord) (*Customer, error) {
+	c := r.Customer
+	if c.CustomerType == CustomerBusiness {
+		owners, err := t.ownersOf(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		c.BeneficialOwners = owners
+	}
+	return &c, nil
+}
+
+// CustomerFilter narrows ListCustomers; zero members match everything. Time
+// bounds are inclusive. Deleted customers are listed only with
+// IncludeDeleted.
+type CustomerFilter struct {
+	PlatformCustomerID          string
+	CustomerType                CustomerType
+	Region                      string
+	Currency                    string
+	UmaAddress                  string
+	KYCStatus                   KYCStatus // kycStatus or kybStatus
+	CreatedAfter, CreatedBefore time.Time
+	UpdatedAfter, UpdatedBefore time.Time
+	IncludeDeleted              bool
+}
+
+func (f *CustomerFilter) match(c *customerRecord) bool {
+	return (f.IncludeDeleted || !c.IsDeleted) &&
+		(f.PlatformCustomerID == "" || c.PlatformCustomerID == f.PlatformCustomerID) &&
+		(f.CustomerType == "" || c.CustomerType == f.CustomerType) &&
+		(f.Region == "" || c.Region == f.Region) &&
+		(f.Currency == "" || len(c.Currencies) == 0 || slices.Contains(c.Currencies, f.Currency)) &&
+		(f.UmaAddress == "" || c.UmaAddress == f.UmaAddress) &&
+		(f.KYCStatus == "" || c.Status() == f.KYCStatus) &&
+		InRange(c.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
+		InRange(c.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
+}
+
+// ListCustomers lists customers, oldest first.
+func (e *Engine) ListCustomers(ctx context.Context, f CustomerFilter, p ListParams) (Page[Customer], error) {
+	var page Page[Customer]
+	err := e.view(ctx, func(t *txn) error {
+		recs, err := listTable(t, TableCustomers, p, f.match)
+		if err != nil {
+			return err
+		}
+		page = Page[Customer]{Data: make([]Customer, 0, len(recs.Data)), HasMore: recs.HasMore, NextCursor: recs.NextCursor, TotalCount: recs.TotalCount}
+		for i := range recs.Data {
+			c, err := t.customerView(&recs.Data[i])
+			if err != nil {
+				return err
+			}
+			page.Data = append(page.Data, *c)
+		}
+		return nil
+	})
+	return page, err
+}

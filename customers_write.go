@@ -1,0 +1,314 @@
+package payments
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
+)
+
+// CustomerInput is the body of customer create and update. On update, the
+// members left zero keep their stored values; nested profile objects merge
+// member by member. Identifier is write-only; EndUserTermsConsent is the
+// deprecated single-purpose form of an AgreementConsents entry of type
+// PROVIDER_END_USER_TERMS (sending both is rejected).
+type CustomerInput struct {
+	CustomerType       CustomerType `json:"customerType"`
+	PlatformCustomerID string       `json:"platformCustomerId,omitempty"`
+	Region             string       `json:"region,omitempty"`
+	Currencies         []string     `json:"currencies,omitempty"`
+	Email              string       `json:"email,omitempty"`
+	PhoneNumber        string       `json:"phoneNumber,omitempty"`
+	UmaAddress         string       `json:"umaAddress,omitempty"`
+	KYCStatus          KYCStatus    `json:"kycStatus,omitempty"`
+	KYBStatus          KYCStatus    `json:"kybStatus,omitempty"`
+	customers.Profile
+	Identifier          string             `json:"identifier,omitempty"`
+	AgreementConsents   []AgreementConsent `json:"agreementConsents,omitempty"`
+	EndUserTermsConsent *AgreementConsent  `json:"endUserTermsConsent,omitempty"`
+}
+
+var (
+	reUma         = regexp.MustCompile(`^\$[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
+	kycStatusEnum = []string{"UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"}
+)
+
+// CreateCustomer creates an individual or business customer, opens its
+// internal accounts (one per requested currency the platform supports, or
+// per platform currency) and asks the KYC provider for its starting status.
+// Every invalid field is reported at once; a taken platformCustomerId is
+// CONFLICT and a taken umaAddress UMA_ADDRESS_EXISTS.
+func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Customer, error) {
+	var out *Customer
+	err := e.update(ctx, func(t *txn) error {
+		p, err := t.platform()
+		if err != nil {
+			return err
+		}
+		id, err := e.newID("Customer")
+		if err != nil {
+			return err
+		}
+		r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: e.Now(), UpdatedAt: e.Now()}}
+		var fe validate.Errors
+		if in.CustomerType == "" {
+			fe.Missing("customerType")
+		} else if !fe.Enum("customerType", string(in.CustomerType), "INDIVIDUAL", "BUSINESS") {
+			return Invalid(fe)
+		}
+		e.applyCustomerInput(&fe, r, &in, p)
+		if in.KYCStatus != "" || in.KYBStatus != "" {
+			field, s := "kycStatus", in.KYCStatus
+			if in.CustomerType == CustomerBusiness || in.KYBStatus != "" {
+				field, s = "kybStatus", in.KYBStatus
+			}
+			if fe.Enum(field, string(s), kycStatusEnum...) && !p.IsRegulatedFinancialInstitution {
+				fe.Add(field, nil, "%s can be set at creation only by a regulated platform; submit a verification instead", field)
+			}
+		}
+		if err := e.finishCustomerInput(fe, r, &in); err != nil {
+			return err
+		}
+		if r.PlatformCustomerID == "" {
+			r.PlatformCustomerID = strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16]
+		}
+		if r.UmaAddress == "" {
+			r.UmaAddress = "$" + r.PlatformCustomerID + "@" + p.UmaDomain
+			if !reUma.MatchString(r.UmaAddress) {
+				r.UmaAddress = "$c" + strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16] + "@" + p.UmaDomain
+			}
+		}
+		status := in.KYCStatus
+		if in.KYBStatus != "" {
+			status = in.KYBStatus
+		}
+		if status == "" {
+			if status, err = e.kyc.InitialStatus(ctx, &r.Customer, p); err != nil {
+				return err
+			}
+		}
+		r.setStatus(status)
+		if err := t.claimCustomerKeys(r, "", ""); err != nil {
+			return err
+		}
+		if err := putJSON(t, TableCustomers, id, r); err != nil {
+			return err
+		}
+		if _, err := t.openInternalAccounts(id, customerCurrencies(r, p)); err != nil {
+			return err
+		}
+		out = &r.Customer
+		return nil
+	})
+	return out, err
+}
+
+// UpdateCustomer applies a partial update. customerType is required and must
+// match the customer's. Renaming never recomputes a verification status.
+func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
+	var out *Customer
+	err := e.update(ctx, func(t *txn) error {
+		p, err := t.platform()
+		if err != nil {
+			return err
+		}
+		r, err := t.liveCustomer(id)
+		if err != nil {
+			return err
+		}
+		oldUma, oldPID := r.UmaAddress, r.PlatformCustomerID
+		var fe validate.Errors
+		if in.CustomerType == "" {
+			fe.Missing("customerType")
+		} else if in.CustomerType != r.CustomerType {
+			fe.Add("customerType", &validate.Constraint{Enum: []string{string(r.CustomerType)}}, "customerType cannot change; this customer is %s", r.CustomerType)
+		}
+		if in.KYCStatus != "" || in.KYBStatus != "" {
+			fe.Add("kycStatus", nil, "the verification status changes only through verification")
+		}
+		e.applyCustomerInput(&fe, r, &in, p)
+		if err := e.finishCustomerInput(fe, r, &in); err != nil {
+			return err
+		}
+		r.UpdatedAt = e.Now()
+		if err := t.claimCustomerKeys(r, oldUma, oldPID); err != nil {
+			return err
+		}
+		if err := putJSON(t, TableCustomers, id, r); err != nil {
+			return err
+		}
+		if _, err := t.openInternalAccounts(id, customerCurrencies(r, p)); err != nil {
+			return err
+		}
+		out, err = t.customerView(r)
+		return err
+	})
+	return out, err
+}
+
+// DeleteCustomer marks a customer deleted and returns it. Its UMA address and
+// platformCustomerId become free; a second delete is CUSTOMER_DELETED.
+func (e *Engine) DeleteCustomer(ctx context.Context, id string) (*Customer, error) {
+	var out *Customer
+	err := e.update(ctx, func(t *txn) error {
+		r, err := t.liveCustomer(id)
+		if err != nil {
+			return err
+		}
+		for _, k := range [][2]string{{TableCustomerUma, r.UmaAddress}, {TableCustomerPlatformIDs, r.PlatformCustomerID}} {
+			if err := t.Delete(k[0], k[1]); err != nil {
+				return err
+			}
+		}
+		r.IsDeleted, r.UpdatedAt = true, e.Now()
+		if err := putJSON(t, TableCustomers, id, r); err != nil {
+			return err
+		}
+		out, err = t.customerView(r)
+		return err
+	})
+	return out, err
+}
+
+// applyCustomerInput copies the members set in in onto r and records every
+// invalid one.
+func (e *Engine) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&r.PlatformCustomerID, in.PlatformCustomerID)
+	set(&r.Region, in.Region)
+	set(&r.UmaAddress, in.UmaAddress)
+	set(&r.Identifier, in.Identifier)
+	if in.Email != "" && in.Email != r.Email && r.ContactVerification != nil && r.ContactVerification.Email != "" {
+		r.ContactVerification.Email = ContactPending
+	}
+	if in.PhoneNumber != "" && in.PhoneNumber != r.PhoneNumber && r.ContactVerification != nil && r.ContactVerification.Phone != "" {
+		r.ContactVerification.Phone = ContactPending
+	}
+	set(&r.Email, in.Email)
+	set(&r.PhoneNumber, in.PhoneNumber)
+	if in.Currencies != nil {
+		r.Currencies = in.Currencies
+		if len(in.Currencies) == 0 {
+			fe.Add("currencies", nil, "currencies must list at least one currency when present")
+		}
+		for i, c := range in.Currencies {
+			if !slices.ContainsFunc(p.SupportedCurrencies, func(s CurrencyConfig) bool { return s.CurrencyCode == c }) {
+				fe.Add(validate.Index("currencies", i), nil, "currency %q is not supported by this platform", c)
+			}
+		}
+	}
+	r.Profile.Merge(in.Profile)
+	fe.MaxLen("platformCustomerId", r.PlatformCustomerID, 255)
+	fe.Country("region", r.Region)
+	if fe.MaxLen("email", r.Email, customers.MaxEmail) {
+		fe.Email("email", r.Email)
+	}
+	fe.Phone("phoneNumber", r.PhoneNumber)
+	fe.Match("umaAddress", r.UmaAddress, reUma, "a UMA address such as $alice@example.com")
+	if r.CustomerType == CustomerBusiness {
+		r.Profile.ValidateBusiness(fe, e.Now())
+		if in.Identifier != "" {
+			fe.Add("identifier", nil, "identifier is only for INDIVIDUAL customers; use businessInfo.taxId")
+		}
+	} else {
+		r.Profile.ValidateIndividual(fe, r.Identifier, e.Now())
+	}
+	email, phone := e.kyc.ContactChecks(&r.Customer)
+	if email || phone {
+		if r.ContactVerification == nil {
+			r.ContactVerification = &ContactVerification{}
+		}
+		if email && r.ContactVerification.Email == "" {
+			r.ContactVerification.Email = ContactPending
+		}
+		if phone && r.ContactVerification.Phone == "" {
+			r.ContactVerification.Phone = ContactPending
+		}
+		if email && r.Email == "" {
+			fe.Add("email", nil, "email is required for customers in region %s, which verifies it before identity verification", r.Region)
+		}
+		if phone && r.PhoneNumber == "" {
+			fe.Add("phoneNumber", nil, "phoneNumber is required for customers in region %s, which verifies it before identity verification", r.Region)
+		}
+	}
+}
+
+// finishCustomerInput validates and records the consents, then turns the
+// collected field errors into the answer: INVALID_INPUT, or
+// END_USER_TERMS_VERSION_NOT_FOUND when the only problem is the version.
+func (e *Engine) finishCustomerInput(fe validate.Errors, r *customerRecord, in *CustomerInput) error {
+	consents := in.AgreementConsents
+	if in.EndUserTermsConsent != nil {
+		if in.AgreementConsents != nil {
+			fe.Add("endUserTermsConsent", nil, "endUserTermsConsent is deprecated and cannot be sent together with agreementConsents")
+		}
+		c := *in.EndUserTermsConsent
+		c.Type = AgreementProviderEndUserTerms
+		consents = []AgreementConsent{c}
+	}
+	unknownVersion := checkConsents(&fe, consents, in.EndUserTermsConsent != nil)
+	if err := Invalid(fe.Err()); err != nil {
+		return err
+	}
+	if unknownVersion != "" {
+		var vf validate.Errors
+		vf.Add(unknownVersion, &validate.Constraint{Enum: EndUserTermsVersions}, "termsVersion is not a version of the end-user terms; current is %s", CurrentEndUserTerms.Version)
+		return InvalidAs(CodeEndUserTermsVersionNotFound, vf)
+	}
+	for _, c := range consents {
+		r.AgreementConsents = mergeConsent(r.AgreementConsents, c)
+	}
+	r.EndUserTermsConsent = nil
+	for i := range r.AgreementConsents {
+		if r.AgreementConsents[i].Type == AgreementProviderEndUserTerms {
+			c := r.AgreementConsents[i]
+			c.Type = ""
+			r.EndUserTermsConsent = &c
+		}
+	}
+	return nil
+}
+
+// claimCustomerKeys keeps the unique indexes in step with r, releasing the
+// old values when they changed.
+func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error {
+	if r.UmaAddress != oldUma {
+		if oldUma != "" {
+			if err := t.Delete(TableCustomerUma, oldUma); err != nil {
+				return err
+			}
+		}
+		if err := claim(t, TableCustomerUma, r.UmaAddress, r.ID, Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)); err != nil {
+			return err
+		}
+	}
+	if r.PlatformCustomerID != oldPID {
+		if oldPID != "" {
+			if err := t.Delete(TableCustomerPlatformIDs, oldPID); err != nil {
+				return err
+			}
+		}
+		return claim(t, TableCustomerPlatformIDs, r.PlatformCustomerID, r.ID,
+			Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID))
+	}
+	return nil
+}
+
+// customerCurrencies are the currencies a customer gets internal accounts in.
+func customerCurrencies(r *customerRecord, p *PlatformConfig) []string {
+	if len(r.Currencies) > 0 {
+		return r.Currencies
+	}
+	out := make([]string, 0, len(p.SupportedCurrencies))
+	for _, c := range p.SupportedCurrencies {
+		out = append(out, c.CurrencyCode)
+	}
+	return out
+}

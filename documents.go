@@ -1,0 +1,250 @@
+package payments
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
+)
+
+// Document tables: metadata by id, file bytes by id, and the unique index
+// "<holder>|<documentType>|<side>" -> id (one document of a type and side
+// per holder; PUT replaces it).
+const (
+	TableDocuments         = "documents"
+	TableDocumentFiles     = "document_files"
+	TableDocumentsByHolder = "documents_by_holder"
+)
+
+// MaxDocumentBytes caps one uploaded file (413 PAYLOAD_TOO_LARGE above it).
+const MaxDocumentBytes = 10 << 20
+
+// Document is an uploaded verification document (its file is kept apart).
+type Document struct {
+	ID               string    `json:"id"`
+	DocumentHolder   string    `json:"documentHolder"`
+	DocumentType     string    `json:"documentType"`
+	Side             string    `json:"side,omitempty"`
+	Country          string    `json:"country"`
+	DocumentNumber   string    `json:"documentNumber,omitempty"`
+	IssuingAuthority string    `json:"issuingAuthority,omitempty"`
+	FileName         string    `json:"fileName"`
+	CreatedAt        time.Time `json:"createdAt"`
+	UpdatedAt        time.Time `json:"updatedAt"`
+}
+
+// DocumentUpload is an upload (POST) or replacement (PUT; DocumentHolder is
+// then ignored). Content is the file; its type is sniffed from its bytes.
+type DocumentUpload struct {
+	DocumentHolder   string
+	DocumentType     string
+	Side             string
+	Country          string
+	DocumentNumber   string
+	IssuingAuthority string
+	FileName         string
+	Content          []byte
+}
+
+// sniff returns the media type of an accepted file (JPEG, PNG or PDF), or "".
+func sniff(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}):
+		return "image/jpeg"
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(b, []byte("%PDF-")):
+		return "application/pdf"
+	}
+	return ""
+}
+
+func (in *DocumentUpload) check(fe *validate.Errors) string {
+	if fe.Required("documentType", in.DocumentType) {
+		fe.Enum("documentType", in.DocumentType, customers.DocumentTypes...)
+	}
+	fe.Enum("side", in.Side, "FRONT", "BACK")
+	if fe.Required("country", in.Country) {
+		fe.Country("country", in.Country)
+	}
+	fe.MaxLen("fileName", in.FileName, 255)
+	kind := sniff(in.Content)
+	if len(in.Content) == 0 {
+		fe.Add("file", nil, "file is required")
+	} else if kind == "" {
+		fe.Add("file", &validate.Constraint{Enum: []string{"image/jpeg", "image/png", "application/pdf"}}, "file must be a JPEG, PNG or PDF")
+	}
+	return kind
+}
+
+func docKey(holder, typ, side string) string { return holder + "|" + typ + "|" + side }
+
+// UploadDocument stores a document for a customer or beneficial owner:
+// DOCUMENT_HOLDER_NOT_FOUND for an unknown holder, DOCUMENT_ALREADY_EXISTS
+// when the holder has one of that type and side (replace it with PUT).
+func (e *Engine) UploadDocument(ctx context.Context, in DocumentUpload) (*Document, error) {
+	if len(in.Content) > MaxDocumentBytes {
+		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
+	}
+	var out *Document
+	err := e.update(ctx, func(t *txn) error {
+		var fe validate.Errors
+		fe.Required("documentHolder", in.DocumentHolder)
+		kind := in.check(&fe)
+		if err := Invalid(fe.Err()); err != nil {
+			return err
+		}
+		if err := t.requireHolder(in.DocumentHolder); err != nil {
+			return err
+		}
+		id, err := e.newID("Document")
+		if err != nil {
+			return err
+		}
+		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: e.Now()}
+		d.fill(in, kind, e.Now())
+		if err := claim(t, TableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
+			Errorf(CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
+			return err
+		}
+		out = d
+		return t.saveDocument(d, in.Content)
+	})
+	return out, err
+}
+
+// ReplaceDocument replaces a document's file and metadata.
+func (e *Engine) ReplaceDocument(ctx context.Context, id string, in DocumentUpload) (*Document, error) {
+	if len(in.Content) > MaxDocumentBytes {
+		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
+	}
+	var out *Document
+	err := e.update(ctx, func(t *txn) error {
+		d, err := t.document(id)
+		if err != nil {
+			return err
+		}
+		var fe validate.Errors
+		kind := in.check(&fe)
+		if err := Invalid(fe.Err()); err != nil {
+			return err
+		}
+		oldKey := docKey(d.DocumentHolder, d.DocumentType, d.Side)
+		d.fill(in, kind, e.Now())
+		if newKey := docKey(d.DocumentHolder, d.DocumentType, d.Side); newKey != oldKey {
+			if err := t.Delete(TableDocumentsByHolder, oldKey); err != nil {
+				return err
+			}
+			if err := claim(t, TableDocumentsByHolder, newKey, id, Errorf(CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
+				return err
+			}
+		}
+		out = d
+		return t.saveDocument(d, in.Content)
+	})
+	return out, err
+}
+
+func (d *Document) fill(in DocumentUpload, kind string, now time.Time) {
+	d.DocumentType, d.Side, d.Country = in.DocumentType, in.Side, in.Country
+	d.DocumentNumber, d.IssuingAuthority, d.FileName = in.DocumentNumber, in.IssuingAuthority, in.FileName
+	d.UpdatedAt = now
+	if d.FileName == "" {
+		d.FileName = strings.ToLower(d.DocumentType) + map[string]string{"image/jpeg": ".jpg", "image/png": ".png", "application/pdf": ".pdf"}[kind]
+	}
+}
+
+func (t *txn) saveDocument(d *Document, content []byte) error {
+	if err := putJSON(t, TableDocuments, d.ID, d); err != nil {
+		return err
+	}
+	return t.Put(TableDocumentFiles, d.ID, content)
+}
+
+// requireHolder checks that a document holder (a customer or a beneficial
+// owner) exists.
+func (t *txn) requireHolder(holder string) error {
+	var err error
+	switch {
+	case strings.HasPrefix(holder, "Customer:"):
+		_, err = t.liveCustomer(holder)
+	case strings.HasPrefix(holder, "BeneficialOwner:"):
+		_, err = t.owner(holder)
+	default:
+		err = ErrNotFound
+	}
+	if CodeOf(err) == CodeCustomerNotFound || CodeOf(err) == CodeNotFound {
+		return Errorf(CodeDocumentHolderNotFound, "document holder %s not found", holder)
+	}
+	return err
+}
+
+func (t *txn) document(id string) (*Document, error) {
+	var d Document
+	if err := getJSON(t, TableDocuments, id, &d); err != nil {
+		return nil, notFound(err, CodeNotFound, "document", id)
+	}
+	return &d, nil
+}
+
+// documentTypes lists the document types a holder has uploaded.
+func (t *txn) documentTypes(holder string) ([]string, error) {
+	var out []string
+	err := t.Scan(TableDocumentsByHolder, ScanOptions{Prefix: holder + "|"}, func(k string, _ []byte) (bool, error) {
+		parts := strings.Split(k, "|")
+		out = append(out, parts[len(parts)-2])
+		return true, nil
+	})
+	return out, err
+}
+
+// Document returns a document's metadata.
+func (e *Engine) Document(ctx context.Context, id string) (*Document, error) {
+	var out *Document
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		out, err = t.document(id)
+		return err
+	})
+	return out, err
+}
+
+// ListDocuments lists documents, oldest first, optionally of one holder.
+func (e *Engine) ListDocuments(ctx context.Context, holder string, p ListParams) (Page[Document], error) {
+	var page Page[Document]
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		page, err = listTable(t, TableDocuments, p, func(d *Document) bool { return holder == "" || d.DocumentHolder == holder })
+		return err
+	})
+	return page, err
+}
+
+// DeleteDocument removes a document. A document of a customer whose
+// verification is under review or decided is CONFLICT: it is evidence.
+func (e *Engine) DeleteDocument(ctx context.Context, id string) error {
+	return e.update(ctx, func(t *txn) error {
+		d, err := t.document(id)
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.DocumentHolder, "Customer:") {
+			c, err := t.customer(d.DocumentHolder)
+			if err != nil {
+				return err
+			}
+			if c.Status() != KYCUnverified {
+				return Errorf(CodeConflict, "document %s was submitted for verification and cannot be deleted", id)
+			}
+		}
+		for _, k := range [][2]string{{TableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side)}, {TableDocuments, id}, {TableDocumentFiles, id}} {
+			if err := t.Delete(k[0], k[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,68 @@
+package payments
+
+import (
+	"slices"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// EndUserTerms is a version of the provider's end-user terms.
+type EndUserTerms struct {
+	Version string `json:"version"`
+	URL     string `json:"url"`
+}
+
+// CurrentEndUserTerms is the version customers accept today;
+// EndUserTermsVersions lists every version a consent may name.
+var (
+	CurrentEndUserTerms  = EndUserTerms{Version: "2025-10-13", URL: "https://terms.sandbox.uma.money/end-user-terms/2025-10-13"}
+	EndUserTermsVersions = []string{"2024-06-01", "2025-10-13"}
+)
+
+// CurrentTerms returns the current end-user terms (GET /customers/end-user-terms).
+func (e *Engine) CurrentTerms() EndUserTerms { return CurrentEndUserTerms }
+
+// checkConsents validates consent entries (at most one per type) and returns
+// the field path of the first unknown terms version, if that is the only kind
+// of problem worth a dedicated code.
+func checkConsents(fe *validate.Errors, list []AgreementConsent, deprecated bool) (unknownVersion string) {
+	seen := map[string]bool{}
+	for i, c := range list {
+		p := validate.Index("agreementConsents", i) + "."
+		if deprecated {
+			p = "endUserTermsConsent."
+		} else if fe.Required(p+"type", c.Type) && fe.Enum(p+"type", c.Type, AgreementProviderEndUserTerms) {
+			if seen[c.Type] {
+				fe.Add(p+"type", nil, "agreementConsents holds at most one entry per type; %s is listed twice", c.Type)
+			}
+			seen[c.Type] = true
+		}
+		fe.Required(p+"termsVersion", c.TermsVersion)
+		if c.AcceptedAt.IsZero() {
+			fe.Missing(p + "acceptedAt")
+		}
+		if fe.Required(p+"ipAddress", c.IPAddress) {
+			fe.MaxLen(p+"ipAddress", c.IPAddress, 45)
+		}
+		if fe.Required(p+"acceptanceMethod", c.AcceptanceMethod) {
+			fe.Enum(p+"acceptanceMethod", c.AcceptanceMethod, "CHECKBOX", "CLICK_TO_ACCEPT")
+		}
+		if c.TermsVersion != "" && !slices.Contains(EndUserTermsVersions, c.TermsVersion) && unknownVersion == "" {
+			unknownVersion = p + "termsVersion"
+		}
+	}
+	return unknownVersion
+}
+
+// mergeConsent keeps one entry per type: the latest acceptance.
+func mergeConsent(list []AgreementConsent, c AgreementConsent) []AgreementConsent {
+	for i := range list {
+		if list[i].Type == c.Type {
+			if !c.AcceptedAt.Before(list[i].AcceptedAt) {
+				list[i] = c
+			}
+			return list
+		}
+	}
+	return append(list, c)
+}

@@ -1,0 +1,220 @@
+package payments
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
+)
+
+// Verification tables: submissions by id.
+const TableVerifications = "verifications"
+
+// VerificationStatus is the outcome of a verification submission.
+type VerificationStatus string
+
+// Verification statuses (reference VerificationStatus).
+const (
+	VerificationResolveErrors        VerificationStatus = "RESOLVE_ERRORS"
+	VerificationPendingManualReview  VerificationStatus = "PENDING_MANUAL_REVIEW"
+	VerificationInProgress           VerificationStatus = "IN_PROGRESS"
+	VerificationApproved             VerificationStatus = "APPROVED"
+	VerificationRejected             VerificationStatus = "REJECTED"
+	VerificationReadyForVerification VerificationStatus = "READY_FOR_VERIFICATION"
+)
+
+// VerificationError is one problem of a submission, on the customer or one
+// of its beneficial owners (ResourceID).
+type VerificationError struct {
+	ResourceID string `json:"resourceId"`
+	customers.Problem
+}
+
+// Verification is one KYC/KYB submission and its outcome.
+type Verification struct {
+	ID                 string              `json:"id"`
+	CustomerID         string              `json:"customerId"`
+	VerificationStatus VerificationStatus  `json:"verificationStatus"`
+	Errors             []VerificationError `json:"errors"`
+	CreatedAt          time.Time           `json:"createdAt"`
+	UpdatedAt          time.Time           `json:"updatedAt"`
+}
+
+// SubmitVerification submits a customer for KYC (individuals) or KYB
+// (businesses). The engine checks the packet (spec 3.3 rule 4: profile
+// fields, identity or business documents, beneficial owners) and the KYC
+// provider decides. A customer whose status is final answers INVALID_INPUT
+// (spec 3.3 rules 1 and 4); one with unverified contact details CONFLICT.
+// Status changes emit CUSTOMER.KYC_* / KYB_* and every submission a
+// VERIFICATION.<status> event.
+func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+	var out *Verification
+	err := e.update(ctx, func(t *txn) error {
+		var fe validate.Errors
+		if !fe.Required("customerId", customerID) {
+			return Invalid(fe)
+		}
+		r, err := t.liveCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		if r.Status().Final() {
+			return Errorf(CodeInvalidInput, "customer %s is %s; a final verification status cannot be resubmitted", r.ID, r.Status())
+		}
+		if cv := r.ContactVerification; cv != nil && (cv.Email == ContactPending || cv.Phone == ContactPending) {
+			return Errorf(CodeConflict, "customer %s must verify its email and phone before identity verification", r.ID)
+		}
+		p, err := t.platform()
+		if err != nil {
+			return err
+		}
+		sub, err := t.packet(r, p)
+		if err != nil {
+			return err
+		}
+		d, err := e.kyc.Review(ctx, sub)
+		if err != nil {
+			return err
+		}
+		id, err := e.newID("Verification")
+		if err != nil {
+			return err
+		}
+		v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: e.Now(), UpdatedAt: e.Now()}
+		for _, pr := range d.Problems {
+			v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
+		}
+		r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
+		if err := t.setCustomerStatus(r, d.CustomerStatus); err != nil {
+			return err
+		}
+		for ownerID, s := range d.OwnerStatuses {
+			o, err := t.owner(ownerID)
+			if err != nil {
+				return err
+			}
+			o.KYCStatus, o.UpdatedAt = s, e.Now()
+			if err := putJSON(t, TableBeneficialOwners, ownerID, o); err != nil {
+				return err
+			}
+		}
+		if err := putJSON(t, TableCustomers, r.ID, r); err != nil {
+			return err
+		}
+		if err := insertJSON(t, TableVerifications, id, v); err != nil {
+			return err
+		}
+		out = v
+		return t.emit("VERIFICATION."+string(v.VerificationStatus), v)
+	})
+	return out, err
+}
+
+// packet gathers what the provider reviews.
+func (t *txn) packet(r *customerRecord, p *PlatformConfig) (*KYCSubmission, error) {
+	docs, err := t.documentTypes(r.ID)
+	if err != nil {
+		return nil, err
+	}
+	sub := &KYCSubmission{Customer: &r.Customer, Platform: p, Resubmission: r.ResolveErrorsSeen}
+	if r.CustomerType == CustomerBusiness {
+		if sub.Owners, err = t.ownersOf(r.ID); err != nil {
+			return nil, err
+		}
+		sub.Problems = customers.BusinessProblems(&r.Profile, docs, len(sub.Owners))
+	} else {
+		sub.Problems = customers.IndividualProblems(&r.Profile, r.Identifier != "", docs)
+	}
+	return sub, nil
+}
+
+// setCustomerStatus changes a customer's kycStatus/kybStatus and emits the
+// matching CUSTOMER.* event; no event when it stays the same.
+func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
+	if s == "" || s == r.Status() {
+		return nil
+	}
+	r.setStatus(s)
+	r.UpdatedAt = t.e.Now()
+	kind := "KYC"
+	if r.CustomerType == CustomerBusiness {
+		kind = "KYB"
+	}
+	if s == KYCApproved || s == KYCRejected || s == KYCPending {
+		view, err := t.customerView(r)
+		if err != nil {
+			return err
+		}
+		return t.emit("CUSTOMER."+kind+"_"+string(s), view)
+	}
+	return nil
+}
+
+// Verification returns one submission.
+func (e *Engine) Verification(ctx context.Context, id string) (*Verification, error) {
+	var v Verification
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, TableVerifications, id, &v) })
+	if err != nil {
+		return nil, notFound(err, CodeVerificationNotFound, "verification", id)
+	}
+	return &v, nil
+}
+
+// ListVerifications lists submissions, oldest first, narrowed by customer
+// and status when given.
+func (e *Engine) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p ListParams) (Page[Verification], error) {
+	var page Page[Verification]
+	var fe validate.Errors
+	fe.Enum("verificationStatus", string(status), "RESOLVE_ERRORS", "PENDING_MANUAL_REVIEW", "IN_PROGRESS", "APPROVED", "REJECTED", "READY_FOR_VERIFICATION")
+	if err := Invalid(fe.Err()); err != nil {
+		return page, err
+	}
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		page, err = listTable(t, TableVerifications, p, func(v *Verification) bool {
+			return (customerID == "" || v.CustomerID == customerID) && (status == "" || v.VerificationStatus == status)
+		})
+		return err
+	})
+	return page, err
+}
+
+// KYCLink is a hosted verification link (reference KycLinkResponse).
+type KYCLink struct {
+	KYCURL    string    `json:"kycUrl"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	Provider  string    `json:"provider"`
+	Token     string    `json:"token,omitempty"`
+}
+
+// CreateKYCLink returns a hosted-flow link for a customer whose status is
+// not final; it expires after 24 hours. redirectURI, when set, must be an
+// absolute http(s) URL.
+func (e *Engine) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
+	var out *KYCLink
+	err := e.view(ctx, func(t *txn) error {
+		var fe validate.Errors
+		if redirectURI != "" {
+			checkURL(&fe, "redirectUri", redirectURI)
+		}
+		if err := Invalid(fe.Err()); err != nil {
+			return err
+		}
+		r, err := t.liveCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		if r.Status().Final() {
+			return Errorf(CodeInvalidInput, "customer %s is %s; there is nothing left to verify", r.ID, r.Status())
+		}
+		if cv := r.ContactVerification; cv != nil && slices.Contains([]string{cv.Email, cv.Phone}, ContactPending) {
+			return Errorf(CodeConflict, "customer %s must verify its email and phone first", r.ID)
+		}
+		tok := randomHex(16)
+		out = &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: e.Now().Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}
+		return nil
+	})
+	return out, err
+}
