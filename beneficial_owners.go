@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/paygrid/payments/customers"
@@ -156,10 +157,13 @@ func (e *Engine) applyOwner(fe validate.Errors, o *BeneficialOwner, in OwnerInpu
 	return Invalid(fe.Err())
 }
 
-// view hides the write-only identifier.
+// view masks the identifier to its last four characters (the reference
+// requires the member; the full number is never shown again).
 func (o *BeneficialOwner) view() *BeneficialOwner {
 	c := *o
-	c.PersonalInfo.Identifier = ""
+	if id := c.PersonalInfo.Identifier; len(id) > 4 {
+		c.PersonalInfo.Identifier = strings.Repeat("*", len(id)-4) + id[len(id)-4:]
+	}
 	return &c
 }
 

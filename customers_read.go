@@ -43,7 +43,8 @@ type CustomerFilter struct {
 	Region                      string
 	Currency                    string
 	UmaAddress                  string
-	KYCStatus                   KYCStatus // kycStatus or kybStatus
+	KYCStatus                   KYCStatus // individuals' kycStatus
+	KYBStatus                   KYCStatus // businesses' kybStatus
 	CreatedAfter, CreatedBefore time.Time
 	UpdatedAfter, UpdatedBefore time.Time
 	IncludeDeleted              bool
@@ -56,7 +57,8 @@ func (f *CustomerFilter) match(c *customerRecord) bool {
 		(f.Region == "" || c.Region == f.Region) &&
 		(f.Currency == "" || len(c.Currencies) == 0 || slices.Contains(c.Currencies, f.Currency)) &&
 		(f.UmaAddress == "" || c.UmaAddress == f.UmaAddress) &&
-		(f.KYCStatus == "" || c.Status() == f.KYCStatus) &&
+		(f.KYCStatus == "" || (c.CustomerType == CustomerIndividual && c.KYCStatus == f.KYCStatus)) &&
+		(f.KYBStatus == "" || (c.CustomerType == CustomerBusiness && c.KYBStatus == f.KYBStatus)) &&
 		InRange(c.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
 		InRange(c.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 }

@@ -204,6 +204,7 @@ func (e *Engine) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *
 			}
 		}
 	}
+	in.Profile.EmptyLists(fe)
 	r.Profile.Merge(in.Profile)
 	fe.MaxLen("platformCustomerId", r.PlatformCustomerID, 255)
 	fe.Country("region", r.Region)

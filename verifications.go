@@ -87,6 +87,9 @@ func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Ve
 			v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
 		}
 		r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
+		if err := t.emit("VERIFICATION."+string(v.VerificationStatus), v); err != nil {
+			return err
+		}
 		if err := t.setCustomerStatus(r, d.CustomerStatus); err != nil {
 			return err
 		}
@@ -107,7 +110,7 @@ func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Ve
 			return err
 		}
 		out = v
-		return t.emit("VERIFICATION."+string(v.VerificationStatus), v)
+		return nil
 	})
 	return out, err
 }

@@ -75,6 +75,22 @@ type BusinessInfo struct {
 	PrimaryContactLastName           string   `json:"primaryContactLastName,omitempty"`
 }
 
+// EmptyLists reports the list members present but empty in a request
+// (each needs at least one item); Merge cannot see them, since an empty
+// list reads as absent.
+func (p *Profile) EmptyLists(fe *validate.Errors) {
+	lists := map[string][]string{"sourceOfFundsCategories": p.SourceOfFundsCategories, "sourceOfWealthCategories": p.SourceOfWealthCategories}
+	if b := p.BusinessInfo; b != nil {
+		lists["businessInfo.sourceOfFundsCategories"] = b.SourceOfFundsCategories
+		lists["businessInfo.countriesOfOperation"] = b.CountriesOfOperation
+	}
+	for _, f := range []string{"sourceOfFundsCategories", "sourceOfWealthCategories", "businessInfo.sourceOfFundsCategories", "businessInfo.countriesOfOperation"} {
+		if l, ok := lists[f]; ok && l != nil && len(l) == 0 {
+			fe.Add(f, nil, "%s must list at least one item when present", f)
+		}
+	}
+}
+
 // Merge applies the members set in patch onto p: a member absent from the
 // patch (zero) keeps p's value; nested objects merge member by member.
 func (p *Profile) Merge(patch Profile) {
@@ -132,8 +148,7 @@ func ValidateIdentifier(fe *validate.Errors, prefix, idType, identifier, country
 	if fe.Enum(prefix+"idType", idType, IDTypes...) && idType != "" && idType != "SSN" && idType != "ITIN" {
 		fe.Add(prefix+"idType", &validate.Constraint{Enum: []string{"SSN", "ITIN"}}, "%sidType %s cannot onboard an individual; only SSN and ITIN are accepted", prefix, idType)
 	}
-	if identifier != "" {
-		fe.MaxLen(prefix+"identifier", identifier, MaxIdentifier)
+	if identifier != "" && fe.MaxLen(prefix+"identifier", identifier, MaxIdentifier) {
 		switch idType {
 		case "":
 			fe.Add(prefix+"idType", nil, "%sidType is required with an identifier", prefix)
@@ -161,9 +176,6 @@ func ValidateBirthDate(fe *validate.Errors, field, v string, now time.Time) {
 // present, each from allowed) and its OTHER description: required exactly
 // when OTHER is chosen.
 func categories(fe *validate.Errors, field string, list []string, allowed []string, descField, desc string) {
-	if list != nil && len(list) == 0 {
-		fe.Add(field, nil, "%s must list at least one category when present", field)
-	}
 	other := false
 	for i, c := range list {
 		fe.Enum(validate.Index(field, i), c, allowed...)

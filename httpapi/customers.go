@@ -55,7 +55,7 @@ func listCustomers(r *request) (int, any, error) {
 	f := payments.CustomerFilter{
 		PlatformCustomerID: q.str("platformCustomerId"), CustomerType: payments.CustomerType(q.str("customerType")),
 		Region: q.str("region"), Currency: q.str("currency"), UmaAddress: q.str("umaAddress"),
-		KYCStatus:    payments.KYCStatus(q.str("kycStatus") + q.str("kybStatus")),
+		KYCStatus: payments.KYCStatus(q.str("kycStatus")), KYBStatus: payments.KYCStatus(q.str("kybStatus")),
 		CreatedAfter: q.time("createdAfter"), CreatedBefore: q.time("createdBefore"),
 		UpdatedAfter: q.time("updatedAfter"), UpdatedBefore: q.time("updatedBefore"),
 	}

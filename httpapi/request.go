@@ -48,7 +48,7 @@ func decodeError(err error) error {
 	var fe validate.Errors
 	switch {
 	case errors.As(err, &typeErr):
-		field := typeErr.Field
+		field := jsonPath(typeErr.Field)
 		if field == "" {
 			return payments.Errorf(payments.CodeInvalidInput, "the request body must be a JSON %s", typeErr.Type.Kind())
 		}
@@ -67,6 +67,19 @@ func decodeError(err error) error {
 		return payments.Invalid(fe)
 	}
 	return payments.Errorf(payments.CodeInvalidInput, "invalid request body: %v", err)
+}
+
+// jsonPath drops the Go names of embedded structs from a decoder field path
+// ("Profile.fullName" -> "fullName"): JSON members start lower-case.
+func jsonPath(field string) string {
+	parts := strings.Split(field, ".")
+	out := parts[:0]
+	for _, p := range parts {
+		if p != "" && !(p[0] >= 'A' && p[0] <= 'Z') {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ".")
 }
 
 func jsonKind(goKind string) string {

@@ -128,7 +128,10 @@ func (c *Checker) problems(req *http.Request, reqBody []byte, resp *http.Respons
 		Options:    opts,
 	}
 	var out []string
-	if m == modeAll && resp.StatusCode < 400 {
+	// kin-openapi cannot decode the reference's multipart schemas (allOf with
+	// a binary part), so uploads have their responses checked only.
+	multipartReq := strings.HasPrefix(req.Header.Get("Content-Type"), "multipart/")
+	if m == modeAll && resp.StatusCode < 400 && !multipartReq {
 		if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
 			out = collect(out, err, "request")
 		}
