@@ -1,0 +1,93 @@
+package accounts_test
+
+import (
+	"testing"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/validate"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// goodMembers are valid values for every accountInfo member.
+func goodMembers(t testing.TB, typ string) map[string]any {
+	addr := map[string]string{"EVM": "0x52908400098527886e0f7030069857d2e4169ee7", "SOLANA": "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+		"TRON": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "SPARK": sparkAddress(t, append([]byte{3}, make([]byte, 32)...))}[accounts.Chain(typ)]
+	iban := map[string]string{"AED_ACCOUNT": "AE070331234567890123456", "DKK_ACCOUNT": "DK5000400440116243", "ILS_ACCOUNT": "IL620108000000099999999",
+		"TRY_ACCOUNT": "TR330006100519786457841326", "PKR_ACCOUNT": "PK36SCBL0000001123456702", "EGP_ACCOUNT": "EG380019000500000000263180002"}[typ]
+	if iban == "" {
+		iban = "DE89370400440532013000"
+	}
+	return map[string]any{"iban": iban, "swiftCode": "DEUTDEFF", "routingNumber": "021000021", "intermediaryRoutingNumber": "011000015",
+		"clabeNumber": "032180000118359719", "sortCode": "123456", "ifsc": "HDFC0001234", "accountNumber": "12345678",
+		"phoneNumber": "+254712345678", "provider": "MPESA", "bankName": "Bank", "branchCode": "001", "bankCode": "004",
+		"bankAccountType": "CHECKING", "pixKey": "testuser.001@pix.com.br", "pixKeyType": "EMAIL", "taxId": "123", "region": "CM",
+		"vpa": "user@upi", "rail": "UPI", "country": "DE", "intermediaryBankName": "IB", "fiToFiInformation": "memo",
+		"address": addr, "vaspName": "Coinbase", "invoice": invoice(t), "bolt12": "lno1pgqpvggr53478rgx3s4uy", "lightningAddress": "a@b.co"}
+}
+
+func TestVariants_EveryAccountType(t *testing.T) {
+	require.Len(t, accounts.Variants, 50, "spec 2.1 lists 50 account types")
+	for _, typ := range accounts.AccountTypes() {
+		v := accounts.Variants[typ]
+		t.Run(typ, func(t *testing.T) {
+			members := goodMembers(t, typ)
+			info := map[string]any{"accountType": typ}
+			for _, f := range append(append([]string{}, v.Required...), v.Optional...) {
+				info[f] = members[f]
+			}
+			if v.Beneficiary != "" {
+				info["beneficiary"] = map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe", "countryOfResidence": "DE"}
+			}
+			got, issues := accounts.CheckInfo(info, v.Currency, validate.IsCountry)
+			assert.Equal(t, typ, got)
+			assert.Empty(t, issues, "a valid %s", typ)
+
+			for _, f := range v.Required {
+				bad := clone(info)
+				delete(bad, f)
+				_, issues := accounts.CheckInfo(bad, v.Currency, validate.IsCountry)
+				assert.Contains(t, fields(issues), "accountInfo."+f, "%s without %s", typ, f)
+			}
+			if v.Beneficiary == "required" {
+				bad := clone(info)
+				delete(bad, "beneficiary")
+				_, issues := accounts.CheckInfo(bad, v.Currency, validate.IsCountry)
+				assert.Equal(t, []string{"accountInfo.beneficiary"}, fields(issues))
+			}
+		})
+	}
+}
+
+func TestVariants_IdentifierIssues(t *testing.T) {
+	_, issues := accounts.CheckInfo(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "123", "routingNumber": "021000022",
+		"beneficiary": map[string]any{"beneficiaryType": "BUSINESS", "legalName": "Acme"}}, "USD", validate.IsCountry)
+	require.Len(t, issues, 1)
+	assert.Equal(t, "accountInfo.routingNumber", issues[0].Field)
+	assert.True(t, issues[0].Identifier)
+
+	_, issues = accounts.CheckInfo(map[string]any{"accountType": "EUR_ACCOUNT", "iban": 7, "extra": "x",
+		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "J"}}, "USD", validate.IsCountry)
+	assert.ElementsMatch(t, []string{"accountInfo.iban", "accountInfo.extra", "currency", "accountInfo.beneficiary.countryOfResidence"}, fields(issues))
+
+	_, issues = accounts.CheckInfo(map[string]any{"accountType": "LIGHTNING"}, "BTC", validate.IsCountry)
+	assert.Equal(t, []string{"accountInfo.invoice"}, fields(issues))
+	_, issues = accounts.CheckInfo(map[string]any{"accountType": "CARRIER_PIGEON"}, "USD", validate.IsCountry)
+	assert.Equal(t, []string{"accountInfo.accountType"}, fields(issues))
+}
+
+func clone(m map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func fields(issues []accounts.Issue) []string {
+	var out []string
+	for _, i := range issues {
+		out = append(out, i.Field)
+	}
+	return out
+}
