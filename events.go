@@ -117,6 +117,9 @@ func (e *Engine) dispatchLoop() {
 		case <-e.kick:
 		case <-tick.C:
 			e.purgeIdempotency(ctx)
+			if _, err := e.ProcessDue(ctx); err != nil && ctx.Err() == nil {
+				e.log.Warn("processing due work failed", "err", err)
+			}
 		}
 		if _, err := e.Flush(ctx); err != nil && ctx.Err() == nil {
 			e.log.Warn("outbox delivery pass failed", "err", err)

@@ -5,8 +5,14 @@ import (
 	"time"
 )
 
-// TableExternalAccounts holds external accounts by id.
-const TableExternalAccounts = "external_accounts"
+// External account tables: records by id, the index "<owner>|<id>" -> id
+// (owner is the customer id or "platform"), and the unique index of
+// equivalent accounts.
+const (
+	TableExternalAccounts        = "external_accounts"
+	TableExternalAccountsByOwner = "external_accounts_by_owner"
+	TableExternalAccountsUnique  = "external_accounts_unique"
+)
 
 // ExternalAccountStatus is the status of an external account (spec 3.1).
 type ExternalAccountStatus string
@@ -28,9 +34,8 @@ type BeneficiaryVerifiedData struct {
 
 // ExternalAccount is a bank account or wallet outside the platform, owned by
 // a customer or (CustomerID empty) by the platform. AccountInfo is the
-// validated accountInfo object as the API shows it, discriminated by its
-// accountType member. The fields here are the ones every area relies on; the
-// accounts area adds the rest.
+// validated accountInfo object as the API shows it (with paymentRails for
+// bank accounts), discriminated by its accountType member.
 type ExternalAccount struct {
 	ID                            string                   `json:"id"`
 	CustomerID                    string                   `json:"customerId,omitempty"`
@@ -48,24 +53,27 @@ type ExternalAccount struct {
 
 // identifierFields are the accountInfo members that can hold an account's
 // primary identifier, most specific first.
-var identifierFields = []string{"iban", "clabeNumber", "accountNumber", "address", "pixKey", "phoneNumber",
+var identifierFields = []string{"iban", "clabeNumber", "accountNumber", "address", "pixKey", "phoneNumber", "vpa",
 	"invoice", "bolt12", "lightningAddress", "swiftCode"}
+
+// Info returns the accountInfo members (a fresh map).
+func (a *ExternalAccount) Info() map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(a.AccountInfo, &m)
+	return m
+}
 
 // AccountType returns accountInfo.accountType.
 func (a *ExternalAccount) AccountType() string {
-	var v struct {
-		AccountType string `json:"accountType"`
-	}
-	_ = json.Unmarshal(a.AccountInfo, &v)
-	return v.AccountType
+	s, _ := a.Info()["accountType"].(string)
+	return s
 }
 
 // Identifier returns the account's primary identifier (account number, IBAN,
 // CLABE, wallet address, ...): the sandbox steers scenarios by its last three
 // characters.
 func (a *ExternalAccount) Identifier() string {
-	var m map[string]any
-	_ = json.Unmarshal(a.AccountInfo, &m)
+	m := a.Info()
 	for _, f := range identifierFields {
 		if s, ok := m[f].(string); ok && s != "" {
 			return s
@@ -74,22 +82,70 @@ func (a *ExternalAccount) Identifier() string {
 	return ""
 }
 
-// externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.
-func (t *txn) externalAccount(id string) (*ExternalAccount, error) {
-	var a ExternalAccount
-	if err := getJSON(t, TableExternalAccounts, id, &a); err != nil {
-		return nil, notFound(err, CodeAccountNotFound, "external account", id)
+// Owner returns the owner key of the account.
+func (a *ExternalAccount) Owner() string {
+	if a.CustomerID == "" {
+		return PlatformOwner
 	}
-	return &a, nil
+	return a.CustomerID
 }
 
-// usableDestination reports whether money may be sent to a now: nil, or the
-// reason it may not (EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED,
-// BANK_ACCOUNT_VALIDATION_PENDING, ...). The accounts area owns the rules.
+// externalRecord is an ExternalAccount as stored, with the engine's own
+// state beside it.
+type externalRecord struct {
+	ExternalAccount
+	UniqueKey         string               `json:"uniqueKey"`
+	Trusted           bool                 `json:"trusted,omitempty"`
+	ValidationEndsAt  time.Time            `json:"validationEndsAt,omitzero"`
+	Challenge         *OwnershipChallenge  `json:"challenge,omitempty"`
+	TrustChallenge    *trustChallenge      `json:"trustChallenge,omitempty"`
+}
+
+// externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.
+func (t *txn) externalAccount(id string) (*ExternalAccount, error) {
+	r, err := t.externalRecord(id)
+	if err != nil {
+		return nil, err
+	}
+	return &r.ExternalAccount, nil
+}
+
+func (t *txn) externalRecord(id string) (*externalRecord, error) {
+	var r externalRecord
+	if err := getJSON(t, TableExternalAccounts, id, &r); err != nil {
+		return nil, notFound(err, CodeAccountNotFound, "external account", id)
+	}
+	return &r, nil
+}
+
+// OwnershipThreshold is the largest amount (in minor units) that may be sent
+// to a wallet still PENDING_OWNERSHIP_VERIFICATION (a transfer under the
+// regulatory threshold, spec 3.1): the equivalent of 1,000 major units.
+const OwnershipThreshold int64 = 1_000
+
+// usableDestination reports whether amount (minor units of a.Currency) may be
+// sent to a now: INVALID_BANK_ACCOUNT for inactive accounts,
+// EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED for wallets whose ownership is
+// unproven above OwnershipThreshold major units (or that failed it),
+// BANK_ACCOUNT_VALIDATION_PENDING during micro-entry validation.
 func (t *txn) usableDestination(a *ExternalAccount, amount int64) error {
+	r, err := t.externalRecord(a.ID)
+	if err != nil {
+		return err
+	}
 	switch a.Status {
 	case ExternalInactive:
 		return Errorf(CodeInvalidBankAccount, "external account %s is inactive", a.ID)
+	case ExternalUnverified:
+		return Errorf(CodeExternalAccountVerificationReq, "external account %s failed ownership verification; start a new challenge", a.ID)
+	case ExternalPendingOwnershipVerification:
+		if amount > majorUnits(a.Currency, OwnershipThreshold) {
+			return Errorf(CodeExternalAccountVerificationReq, "verify the ownership of wallet %s before sending more than %d %s", a.ID, OwnershipThreshold, a.Currency)
+		}
+	}
+	if t.e.Now().Before(r.ValidationEndsAt) {
+		return &Error{Code: CodeBankAccountValidationPending, Message: "the account is still being validated by micro-entry; retry after " + r.ValidationEndsAt.Format(time.RFC3339),
+			Details: map[string]any{"validationEndsAt": r.ValidationEndsAt}}
 	}
 	return nil
 }

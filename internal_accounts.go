@@ -77,6 +77,9 @@ func (t *txn) openInternalAccounts(owner string, currencies []string) ([]*Intern
 		if err := t.Insert(TableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
 			return nil, err
 		}
+		if err := t.Insert(TableDepositReferences, depositReference(id), []byte(id)); err != nil {
+			return nil, err
+		}
 		opened = append(opened, a)
 	}
 	return opened, nil

@@ -33,6 +33,9 @@ type KYCProvider interface {
 	// ContactCode issues the one-time code sent to the customer's email or
 	// phone ("EMAIL" or "PHONE"); delivering it is the provider's job.
 	ContactCode(ctx context.Context, c *Customer, channel string) (string, error)
+	// SCARequired reports whether the customer's region applies Strong
+	// Customer Authentication; SCA operations answer CONFLICT otherwise.
+	SCARequired(c *Customer) bool
 }
 
 // KYCSubmission is what a provider reviews: the customer, the platform, the
@@ -74,6 +77,8 @@ func (defaultKYC) Review(_ context.Context, s *KYCSubmission) (KYCDecision, erro
 }
 
 func (defaultKYC) ContactChecks(*Customer) (bool, bool) { return false, false }
+
+func (defaultKYC) SCARequired(*Customer) bool { return false }
 
 func (defaultKYC) ContactCode(context.Context, *Customer, string) (string, error) {
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))

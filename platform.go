@@ -164,6 +164,9 @@ func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
 			}
 			cfg.SupportedCurrencies = append(cfg.SupportedCurrencies, defaultCurrencyConfig(code))
 		}
+		if _, err := t.openInternalAccounts(PlatformOwner, codes); err != nil {
+			return err
+		}
 		return putJSON(t, TablePlatform, platformKey, cfg)
 	})
 }
@@ -225,6 +228,15 @@ func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdat
 		if u.SupportedCurrencies != nil {
 			checkCurrencies(&fe, *u.SupportedCurrencies)
 			cfg.SupportedCurrencies = *u.SupportedCurrencies
+			if len(fe) == 0 {
+				codes := make([]string, len(cfg.SupportedCurrencies))
+				for i, c := range cfg.SupportedCurrencies {
+					codes[i] = c.CurrencyCode
+				}
+				if _, err := t.openInternalAccounts(PlatformOwner, codes); err != nil {
+					return err
+				}
+			}
 		}
 		if u.EmbeddedWalletConfig != nil {
 			if cfg.EmbeddedWalletConfig == nil {

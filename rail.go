@@ -1,24 +1,43 @@
 package payments
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
-// Rail moves money between the platform and the world outside it: it
-// delivers outgoing payments to external accounts and UMA addresses and
-// reports how they settle. The sandbox package implements one steered by the
-// spec's account suffixes and UMA test addresses; real rail adapters live in
-// package rails.
+// Rail moves money between the platform and the world outside it: it checks
+// new external accounts the way the payment networks would, delivers
+// outgoing payments and reports how they settle. The sandbox package
+// implements one steered by the spec's account suffixes (sandbox.Rail).
 //
-// The money-movement area refines this port.
+// A nil Config.Rail gives the engine's default rail, which checks nothing
+// (beneficiary names UNSUPPORTED, no micro-entry validation) and accepts
+// every payment.
 type Rail interface {
 	// Name identifies the rail in ledger account names and logs.
 	Name() string
+	// CheckAccount runs the network checks on a new external account:
+	// beneficiary-name verification and bank-account validation. An *Error
+	// rejects the account (such as INVALID_BANK_ACCOUNT).
+	CheckAccount(ctx context.Context, a *ExternalAccount) (AccountCheck, error)
 	// Send starts delivery of an outgoing payment. It must not block on
 	// settlement: outcomes arrive through the engine's settlement calls.
 	Send(ctx context.Context, p OutgoingPayment) error
 }
 
-// OutgoingPayment is what a Rail is asked to deliver. The money-movement area
-// fills it in.
+// AccountCheck is what a rail learned about a new external account.
+type AccountCheck struct {
+	// BeneficiaryStatus is the name-match result (MATCHED, PARTIAL_MATCH,
+	// NOT_MATCHED, UNSUPPORTED, CHECKED_BY_RECEIVING_FI, PENDING), or "".
+	BeneficiaryStatus string
+	// VerifiedName is the holder's name as the rail returned it, if any.
+	VerifiedName string
+	// ValidationPeriod is how long micro-entry validation takes; the account
+	// cannot receive money before it ends (BANK_ACCOUNT_VALIDATION_PENDING).
+	ValidationPeriod time.Duration
+}
+
+// OutgoingPayment is what a Rail is asked to deliver.
 type OutgoingPayment struct {
 	TransactionID string
 	Currency      string
@@ -29,5 +48,9 @@ type OutgoingPayment struct {
 type defaultRail struct{}
 
 func (defaultRail) Name() string { return "default" }
+
+func (defaultRail) CheckAccount(context.Context, *ExternalAccount) (AccountCheck, error) {
+	return AccountCheck{BeneficiaryStatus: "UNSUPPORTED"}, nil
+}
 
 func (defaultRail) Send(context.Context, OutgoingPayment) error { return nil }

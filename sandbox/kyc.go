@@ -139,3 +139,6 @@ func (KYC) ContactChecks(c *payments.Customer) (email, phone bool) {
 func (KYC) ContactCode(context.Context, *payments.Customer, string) (string, error) {
 	return ContactCode, nil
 }
+
+// SCARequired implements payments.KYCProvider: EU/EEA customers.
+func (KYC) SCARequired(c *payments.Customer) bool { return euRegions[strings.ToUpper(c.Region)] }

@@ -1,0 +1,111 @@
+package payments
+
+import (
+	"context"
+	"crypto/subtle"
+	"time"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// ScaChallenge is a Strong Customer Authentication challenge to satisfy.
+type ScaChallenge struct {
+	ID               string    `json:"id"`
+	ExpiresAt        time.Time `json:"expiresAt"`
+	Factor           string    `json:"factor"`
+	AvailableFactors []string  `json:"availableFactors"`
+	Purpose          string    `json:"purpose,omitempty"`
+}
+
+// trustChallenge is an outstanding trust or untrust request.
+type trustChallenge struct {
+	ScaChallenge
+	Trust    bool   `json:"trust"`
+	CodeHash string `json:"codeHash"`
+}
+
+// TrustStart answers a trust or untrust request.
+type TrustStart struct {
+	ScaChallenge *ScaChallenge `json:"scaChallenge,omitempty"`
+}
+
+// TrustResult answers a confirmed trust or untrust.
+type TrustResult struct {
+	Trusted bool `json:"trusted"`
+}
+
+// StartTrust begins trusting (trust true) or untrusting a customer's
+// external account: an SMS_OTP challenge valid 5 minutes, confirmed with
+// ConfirmTrust. Customers outside SCA regions get CONFLICT.
+func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+	var out *TrustStart
+	err := e.update(ctx, func(t *txn) error {
+		r, c, err := t.trustTarget(id)
+		if err != nil {
+			return err
+		}
+		if r.Trusted == trust {
+			return Errorf(CodeConflict, "external account %s is already %s", id, map[bool]string{true: "trusted", false: "untrusted"}[trust])
+		}
+		code, err := e.kyc.ContactCode(ctx, c, "SCA")
+		if err != nil {
+			return err
+		}
+		cid, err := e.newID("ScaChallenge")
+		if err != nil {
+			return err
+		}
+		purpose := "TRUST_BENEFICIARY"
+		if !trust {
+			purpose = "UNTRUST_BENEFICIARY"
+		}
+		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: e.Now().Add(5 * time.Minute),
+			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: hashSecret(code)}
+		ch := r.TrustChallenge.ScaChallenge
+		out = &TrustStart{ScaChallenge: &ch}
+		return putJSON(t, TableExternalAccounts, id, r)
+	})
+	return out, err
+}
+
+// ConfirmTrust completes the outstanding trust or untrust challenge with its
+// one-time code. trust says which flow the caller confirms.
+func (e *Engine) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+	var out *TrustResult
+	err := e.update(ctx, func(t *txn) error {
+		r, _, err := t.trustTarget(id)
+		if err != nil {
+			return err
+		}
+		ch := r.TrustChallenge
+		if ch == nil || ch.Trust != trust || e.Now().After(ch.ExpiresAt) {
+			return Errorf(CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
+		}
+		var fe validate.Errors
+		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(ch.CodeHash)) != 1 {
+			if len(fe) == 0 {
+				fe.Add("code", nil, "the code is wrong")
+			}
+			return Invalid(fe)
+		}
+		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, e.Now()
+		out = &TrustResult{Trusted: trust}
+		return putJSON(t, TableExternalAccounts, id, r)
+	})
+	return out, err
+}
+
+func (t *txn) trustTarget(id string) (*externalRecord, *Customer, error) {
+	r, err := t.sideAccount(id, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := t.customer(r.CustomerID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !t.e.kyc.SCARequired(c) {
+		return nil, nil, Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
+	}
+	return r, c, nil
+}

@@ -1,0 +1,252 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/validate"
+)
+
+// ExternalAccountInput creates an external account. CustomerID is required
+// on the customer routes and must be empty on the platform routes.
+type ExternalAccountInput struct {
+	CustomerID               string          `json:"customerId,omitempty"`
+	Currency                 string          `json:"currency"`
+	PlatformAccountID        string          `json:"platformAccountId,omitempty"`
+	OwnershipType            string          `json:"ownershipType,omitempty"`
+	DefaultUmaDepositAccount bool            `json:"defaultUmaDepositAccount,omitempty"`
+	AccountInfo              json.RawMessage `json:"accountInfo"`
+}
+
+// majorUnits converts n major units of currency to minor units.
+func majorUnits(currency string, n int64) int64 {
+	c, _ := money.Lookup(currency)
+	for range c.Decimals {
+		n *= 10
+	}
+	return n
+}
+
+// needsOwnershipProof reports whether a new account starts
+// PENDING_OWNERSHIP_VERIFICATION: first-party self-custody wallets (no
+// vaspName) on chains whose signatures the engine verifies.
+func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
+	vasp, _ := info["vaspName"].(string)
+	switch accounts.Chain(typ) {
+	case "EVM", "SOLANA", "SPARK":
+		return ownership == "FIRST_PARTY" && vasp == ""
+	}
+	return false
+}
+
+// CreateExternalAccount validates and stores an external account for a
+// customer (platform false) or for the platform. Missing or malformed
+// members are INVALID_INPUT; identifiers that fail their checksum or format
+// INVALID_BANK_ACCOUNT; an equivalent existing account of the same owner
+// DUPLICATE_EXTERNAL_ACCOUNT. The rail's checks set the beneficiary
+// verification and may hold a new US account in micro-entry validation.
+func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountInput, platform bool) (*ExternalAccount, error) {
+	var fe validate.Errors
+	switch {
+	case platform && in.CustomerID != "":
+		fe.Add("customerId", nil, "platform external accounts have no customerId; use /customers/external-accounts")
+	case !platform && in.CustomerID == "":
+		fe.Missing("customerId")
+	}
+	if fe.Required("currency", in.Currency) && !money.Known(in.Currency) {
+		fe.Add("currency", nil, "currency %q is not a known currency code", in.Currency)
+	}
+	fe.Enum("ownershipType", in.OwnershipType, "FIRST_PARTY", "THIRD_PARTY")
+	fe.MaxLen("platformAccountId", in.PlatformAccountID, 255)
+	if platform && in.DefaultUmaDepositAccount {
+		fe.Add("defaultUmaDepositAccount", nil, "only a customer's account can be its default UMA deposit account")
+	}
+	var info map[string]any
+	if len(in.AccountInfo) == 0 || json.Unmarshal(in.AccountInfo, &info) != nil || info == nil {
+		fe.Add("accountInfo", nil, "accountInfo is required and must be an object with an accountType")
+		return nil, Invalid(fe)
+	}
+	typ, issues := accounts.CheckInfo(info, in.Currency, validate.IsCountry)
+	code := CodeInvalidInput
+	if len(fe) == 0 && len(issues) > 0 {
+		code = CodeInvalidBankAccount
+	}
+	for _, is := range issues {
+		fe.Add(is.Field, nil, "%s", is.Message)
+		if !is.Identifier {
+			code = CodeInvalidInput
+		}
+	}
+	if err := InvalidAs(code, fe.Err()); err != nil {
+		return nil, err
+	}
+	if v := accounts.Variants[typ]; len(v.Rails) > 0 {
+		info["paymentRails"] = v.Rails
+	}
+	infoJSON, _ := json.Marshal(info)
+	var out *ExternalAccount
+	err := e.update(ctx, func(t *txn) error {
+		owner := PlatformOwner
+		if !platform {
+			c, err := t.liveCustomer(in.CustomerID)
+			if err != nil {
+				return err
+			}
+			owner = c.ID
+		}
+		id, err := e.newID("ExternalAccount")
+		if err != nil {
+			return err
+		}
+		r := &externalRecord{ExternalAccount: ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: ExternalActive,
+			PlatformAccountID: in.PlatformAccountID, OwnershipType: in.OwnershipType, Currency: in.Currency,
+			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: e.Now(), UpdatedAt: e.Now()}}
+		if needsOwnershipProof(typ, in.OwnershipType, info) {
+			r.Status = ExternalPendingOwnershipVerification
+		}
+		check, err := e.rail.CheckAccount(ctx, &r.ExternalAccount)
+		if err != nil {
+			return err
+		}
+		r.BeneficiaryVerificationStatus = check.BeneficiaryStatus
+		if check.VerifiedName != "" {
+			r.BeneficiaryVerifiedData = &BeneficiaryVerifiedData{FullName: check.VerifiedName}
+		}
+		if check.ValidationPeriod > 0 {
+			r.ValidationEndsAt = e.Now().Add(check.ValidationPeriod)
+		}
+		r.UniqueKey = owner + "|" + typ + "|" + strings.ToLower(r.Identifier())
+		if rn, ok := info["routingNumber"].(string); ok {
+			r.UniqueKey += "|" + rn
+		}
+		if err := claim(t, TableExternalAccountsUnique, r.UniqueKey, id,
+			Errorf(CodeDuplicateExternalAccount, "an equivalent %s external account already exists for this owner", typ)); err != nil {
+			return err
+		}
+		if r.DefaultUmaDepositAccount {
+			if err := t.clearDefaultDeposit(owner); err != nil {
+				return err
+			}
+		}
+		if err := t.Insert(TableExternalAccountsByOwner, owner+"|"+id, []byte(id)); err != nil {
+			return err
+		}
+		out = &r.ExternalAccount
+		return insertJSON(t, TableExternalAccounts, id, r)
+	})
+	return out, err
+}
+
+// clearDefaultDeposit unsets defaultUmaDepositAccount on owner's accounts: a
+// new default takes over.
+func (t *txn) clearDefaultDeposit(owner string) error {
+	var ids []string
+	err := t.Scan(TableExternalAccountsByOwner, ScanOptions{Prefix: owner + "|"}, func(_ string, v []byte) (bool, error) {
+		ids = append(ids, string(v))
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		r, err := t.externalRecord(id)
+		if err != nil {
+			return err
+		}
+		if r.DefaultUmaDepositAccount {
+			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.e.Now()
+			if err := putJSON(t, TableExternalAccounts, id, r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// defaultDepositAccount returns the customer's default UMA deposit account,
+// or nil when it has none.
+func (t *txn) defaultDepositAccount(customerID string) (*ExternalAccount, error) {
+	var found *ExternalAccount
+	err := t.Scan(TableExternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
+		a, err := t.externalAccount(string(v))
+		if err != nil {
+			return false, err
+		}
+		if a.DefaultUmaDepositAccount {
+			found = a
+			return false, nil
+		}
+		return true, nil
+	})
+	return found, err
+}
+
+// ExternalAccountFilter narrows ListExternalAccounts.
+type ExternalAccountFilter struct {
+	CustomerID string
+	Currency   string
+}
+
+// ListExternalAccounts lists customers' accounts (platform false; all
+// customers unless CustomerID) or the platform's, oldest first.
+func (e *Engine) ListExternalAccounts(ctx context.Context, f ExternalAccountFilter, platform bool, p ListParams) (Page[ExternalAccount], error) {
+	var page Page[ExternalAccount]
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		page, err = listTable(t, TableExternalAccounts, p, func(a *ExternalAccount) bool {
+			return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
+				(f.Currency == "" || a.Currency == f.Currency)
+		})
+		return err
+	})
+	return page, err
+}
+
+// ExternalAccount returns an account of the given side (customer or
+// platform): ACCOUNT_NOT_FOUND for the other side's.
+func (e *Engine) ExternalAccount(ctx context.Context, id string, platform bool) (*ExternalAccount, error) {
+	var out *ExternalAccount
+	err := e.view(ctx, func(t *txn) error {
+		a, err := t.sideAccount(id, platform)
+		if err == nil {
+			out = &a.ExternalAccount
+		}
+		return err
+	})
+	return out, err
+}
+
+func (t *txn) sideAccount(id string, platform bool) (*externalRecord, error) {
+	r, err := t.externalRecord(id)
+	if err != nil {
+		return nil, err
+	}
+	if (r.CustomerID == "") != platform {
+		return nil, Errorf(CodeAccountNotFound, "external account %s not found", id)
+	}
+	return r, nil
+}
+
+// DeleteExternalAccount removes an account; a trusted beneficiary is
+// BENEFICIARY_TRUSTED (untrust it first).
+func (e *Engine) DeleteExternalAccount(ctx context.Context, id string, platform bool) error {
+	return e.update(ctx, func(t *txn) error {
+		r, err := t.sideAccount(id, platform)
+		if err != nil {
+			return err
+		}
+		if r.Trusted {
+			return Errorf(CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
+		}
+		for _, k := range [][2]string{{TableExternalAccountsUnique, r.UniqueKey}, {TableExternalAccountsByOwner, r.Owner() + "|" + id}, {TableExternalAccounts, id}} {
+			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,4 @@
+package httpapi
+
+// receiverRoutes serve receiver lookups and the directories.
+func receiverRoutes() []route { return nil }

@@ -1,0 +1,185 @@
+package payments
+
+import (
+	"context"
+	"strings"
+
+	"github.com/btcsuite/btcd/btcutil/bech32"
+	"github.com/mr-tron/base58"
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/validate"
+)
+
+// TableDepositReferences maps a funding reference to its internal account.
+const TableDepositReferences = "deposit_references"
+
+// CurrencyAmount is an amount with its currency (reference CurrencyAmount).
+type CurrencyAmount struct {
+	Amount   int64        `json:"amount"`
+	Currency CurrencyInfo `json:"currency"`
+}
+
+// CurrencyInfo describes a currency (reference Currency).
+type CurrencyInfo struct {
+	Code     string `json:"code"`
+	Name     string `json:"name"`
+	Symbol   string `json:"symbol"`
+	Decimals int    `json:"decimals"`
+}
+
+func amountOf(currency string, n int64) CurrencyAmount {
+	c, _ := money.Lookup(currency)
+	return CurrencyAmount{Amount: n, Currency: CurrencyInfo{Code: c.Code, Name: c.Name, Symbol: c.Symbol, Decimals: c.Decimals}}
+}
+
+// PaymentInstructions tell a payer how to fund an account or a quote.
+type PaymentInstructions struct {
+	InstructionsNotes   string         `json:"instructionsNotes,omitempty"`
+	IsPlatformAccount   bool           `json:"isPlatformAccount,omitempty"`
+	AccountOrWalletInfo map[string]any `json:"accountOrWalletInfo"`
+}
+
+// InternalAccountView is an internal account as the API shows it: its
+// available balance (balance), available plus held (totalBalance), and how
+// to fund it.
+type InternalAccountView struct {
+	InternalAccount
+	Balance                    CurrencyAmount        `json:"balance"`
+	TotalBalance               CurrencyAmount        `json:"totalBalance"`
+	FundingPaymentInstructions []PaymentInstructions `json:"fundingPaymentInstructions"`
+}
+
+// depositReference is the unique reference a payer quotes to fund account id.
+func depositReference(id string) string {
+	u := strings.ReplaceAll(strings.TrimPrefix(id, "InternalAccount:"), "-", "")
+	return "PG" + strings.ToUpper(u[len(u)-14:])
+}
+
+// fundingInstructions are the sandbox's instructions for funding a.
+func fundingInstructions(a *InternalAccount) []PaymentInstructions {
+	ref := depositReference(a.ID)
+	seed := []byte(strings.ReplaceAll(strings.TrimPrefix(a.ID, "InternalAccount:"), "-", ""))[:32]
+	info := map[string]any{"reference": ref}
+	switch a.Currency {
+	case "USD":
+		info = map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "8" + ref[len(ref)-11:], "routingNumber": "021000021",
+			"bankName": "Sandbox Bank", "paymentRails": []string{"ACH", "WIRE", "RTP", "FEDNOW"}}
+	case "EUR":
+		info = map[string]any{"accountType": "EUR_ACCOUNT", "iban": "DE89370400440532013000", "swiftCode": "DEUTDEFF", "paymentRails": []string{"SEPA", "SEPA_INSTANT"}}
+	case "MXN":
+		info = map[string]any{"accountType": "MXN_ACCOUNT", "clabeNumber": "032180000118359719", "paymentRails": []string{"SPEI"}}
+	case "GBP":
+		info = map[string]any{"accountType": "GBP_ACCOUNT", "sortCode": "040004", "accountNumber": "12345678", "paymentRails": []string{"FASTER_PAYMENTS"}}
+	case "USDC", "USDT":
+		return []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": "SOLANA_WALLET", "address": base58.Encode(seed), "assetType": a.Currency}}}
+	case "BTC":
+		data, _ := bech32.ConvertBits(append([]byte{0x0a, 33, 0x02}, seed...), 8, 5, true)
+		addr, _ := bech32.EncodeM("sparkrt", data)
+		return []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": "SPARK_WALLET", "address": addr, "assetType": "BTC"}}}
+	default:
+		info = map[string]any{"accountType": "SWIFT_ACCOUNT", "country": "US", "swiftCode": "CHASUS33", "bankName": "Sandbox Bank",
+			"accountHolderName": "Sandbox FBO " + a.Owner(), "accountNumber": "8" + ref[len(ref)-11:], "paymentRails": []string{"SWIFT"}}
+	}
+	info["reference"] = ref
+	return []PaymentInstructions{{InstructionsNotes: "Quote the reference " + ref + " so the deposit reaches this account.",
+		IsPlatformAccount: a.CustomerID == "", AccountOrWalletInfo: info}}
+}
+
+// accountView builds the API view of a.
+func (t *txn) accountView(a *InternalAccount) (*InternalAccountView, error) {
+	avail, held, err := t.balances(a)
+	if err != nil {
+		return nil, err
+	}
+	return &InternalAccountView{InternalAccount: *a, Balance: amountOf(a.Currency, avail),
+		TotalBalance: amountOf(a.Currency, avail+held), FundingPaymentInstructions: fundingInstructions(a)}, nil
+}
+
+// InternalAccountFilter narrows ListInternalAccounts.
+type InternalAccountFilter struct {
+	CustomerID string
+	Currency   string
+	Type       string
+}
+
+// ListInternalAccounts lists customers' internal accounts (platform false)
+// or the platform's, oldest first.
+func (e *Engine) ListInternalAccounts(ctx context.Context, f InternalAccountFilter, platform bool, p ListParams) (Page[InternalAccountView], error) {
+	var out Page[InternalAccountView]
+	var fe validate.Errors
+	fe.Enum("type", f.Type, InternalFiat, InternalCrypto, "EMBEDDED_WALLET")
+	if err := Invalid(fe.Err()); err != nil {
+		return out, err
+	}
+	err := e.view(ctx, func(t *txn) error {
+		page, err := listTable(t, TableInternalAccounts, p, func(a *InternalAccount) bool {
+			return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
+				(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)
+		})
+		if err != nil {
+			return err
+		}
+		out = Page[InternalAccountView]{Data: make([]InternalAccountView, 0, len(page.Data)), HasMore: page.HasMore, NextCursor: page.NextCursor, TotalCount: page.TotalCount}
+		for i := range page.Data {
+			v, err := t.accountView(&page.Data[i])
+			if err != nil {
+				return err
+			}
+			out.Data = append(out.Data, *v)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// InternalAccount returns one internal account with its balances.
+func (e *Engine) InternalAccount(ctx context.Context, id string) (*InternalAccountView, error) {
+	var out *InternalAccountView
+	err := e.view(ctx, func(t *txn) error {
+		a, err := t.internalAccount(id)
+		if err != nil {
+			return err
+		}
+		out, err = t.accountView(a)
+		return err
+	})
+	return out, err
+}
+
+// MaxSandboxFunding caps one sandbox funding (wire-facts 1.13).
+const MaxSandboxFunding int64 = 100_000_000_000
+
+// FundInternalAccount credits amount to an internal account from the
+// sandbox funding source (sandbox engines only) and emits
+// INTERNAL_ACCOUNT.BALANCE_UPDATED.
+func (e *Engine) FundInternalAccount(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+	if err := e.requireSandbox(); err != nil {
+		return nil, err
+	}
+	var fe validate.Errors
+	if amount < 1 || amount > MaxSandboxFunding {
+		fe.Add("amount", nil, "amount must be between 1 and %d", MaxSandboxFunding)
+		return nil, Invalid(fe)
+	}
+	var out *InternalAccountView
+	err := e.update(ctx, func(t *txn) error {
+		a, err := t.internalAccount(id)
+		if err != nil {
+			return err
+		}
+		eid, err := e.newID("LedgerEntry")
+		if err != nil {
+			return err
+		}
+		if err := Post(t, LedgerEntry{ID: eid, Reference: id, CreatedAt: e.Now(),
+			Postings: accounts.Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
+			return err
+		}
+		if out, err = t.accountView(a); err != nil {
+			return err
+		}
+		return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
+	})
+	return out, err
+}

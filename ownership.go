@@ -1,0 +1,197 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/validate"
+	"github.com/paygrid/payments/walletauth"
+)
+
+// TableLivenessDue indexes LIVENESS challenges by completion time:
+// "<RFC 3339 time>|<account id>" -> account id.
+const TableLivenessDue = "liveness_due"
+
+// Ownership challenge methods and lifetimes.
+const (
+	MethodWalletSignature = "WALLET_SIGNATURE"
+	MethodLiveness        = "LIVENESS"
+	// SignatureChallengeTTL is how long a messageToSign may be signed.
+	SignatureChallengeTTL = 10 * time.Minute
+	// LivenessDelay is how long the sandbox liveness check takes.
+	LivenessDelay = time.Minute
+)
+
+// OwnershipChallenge asks the holder of a self-custody wallet to prove it:
+// sign MessageToSign (WALLET_SIGNATURE) before ExpiresAt, or complete a
+// liveness check at VerificationLink (LIVENESS).
+type OwnershipChallenge struct {
+	Method           string    `json:"method"`
+	MessageToSign    string    `json:"messageToSign,omitempty"`
+	VerificationLink string    `json:"verificationLink,omitempty"`
+	ExpiresAt        time.Time `json:"expiresAt"`
+}
+
+// CreateOwnershipChallenge starts an ownership proof for a wallet account
+// that needs one (PENDING_OWNERSHIP_VERIFICATION, or UNVERIFIED after a
+// failed attempt); others are CONFLICT. A new challenge replaces an
+// outstanding one. method is WALLET_SIGNATURE (default) or LIVENESS.
+func (e *Engine) CreateOwnershipChallenge(ctx context.Context, id string, platform bool, method string) (*OwnershipChallenge, error) {
+	var fe validate.Errors
+	if method == "" {
+		method = MethodWalletSignature
+	}
+	if !fe.Enum("method", method, MethodWalletSignature, MethodLiveness) {
+		return nil, Invalid(fe)
+	}
+	var out *OwnershipChallenge
+	err := e.update(ctx, func(t *txn) error {
+		r, err := t.sideAccount(id, platform)
+		if err != nil {
+			return err
+		}
+		if r.Status != ExternalPendingOwnershipVerification && r.Status != ExternalUnverified {
+			return Errorf(CodeConflict, "external account %s is %s; only wallets awaiting ownership verification take a challenge", id, r.Status)
+		}
+		nonce := randomHex(16)
+		ch := &OwnershipChallenge{Method: method}
+		if method == MethodWalletSignature {
+			ch.ExpiresAt = e.Now().Add(SignatureChallengeTTL)
+			ch.MessageToSign = fmt.Sprintf("I control the wallet %s registered as %s.\nNonce: %s\nExpires: %s",
+				r.Identifier(), id, nonce, ch.ExpiresAt.Format(time.RFC3339))
+		} else {
+			ch.ExpiresAt = e.Now().Add(24 * time.Hour)
+			ch.VerificationLink = "https://liveness.sandbox.uma.money/check/" + nonce
+			due := dueKey(e.Now().Add(LivenessDelay), id)
+			if err := t.Put(TableLivenessDue, due, []byte(id)); err != nil {
+				return err
+			}
+		}
+		r.Challenge, r.UpdatedAt = ch, e.Now()
+		out = ch
+		return putJSON(t, TableExternalAccounts, id, r)
+	})
+	return out, err
+}
+
+// VerifyOwnership checks a signature over the outstanding WALLET_SIGNATURE
+// challenge: EIP-191 (hex) for EVM wallets, Bitcoin message signatures
+// (base64; scheme bip137 or electrum) against a Spark wallet's identity key,
+// base58 Ed25519 for Solana. Valid before expiry: ACTIVE. Invalid or
+// expired: the account becomes UNVERIFIED, the challenge is spent and the
+// answer is INVALID_INPUT. Without an outstanding challenge: CONFLICT.
+func (e *Engine) VerifyOwnership(ctx context.Context, id string, platform bool, signature, scheme string) (*ExternalAccount, error) {
+	var out *ExternalAccount
+	var failure error
+	err := e.update(ctx, func(t *txn) error {
+		r, err := t.sideAccount(id, platform)
+		if err != nil {
+			return err
+		}
+		ch := r.Challenge
+		if ch == nil || ch.Method != MethodWalletSignature {
+			return Errorf(CodeConflict, "no WALLET_SIGNATURE challenge is outstanding for %s; start one with POST .../challenge", id)
+		}
+		var fe validate.Errors
+		if !fe.Required("signature", signature) || !fe.Enum("signatureScheme", scheme, walletauth.SchemeBIP137, walletauth.SchemeElectrum) {
+			return Invalid(fe)
+		}
+		verr := checkOwnership(r, []byte(ch.MessageToSign), signature, scheme)
+		if e.Now().After(ch.ExpiresAt) {
+			verr = fmt.Errorf("the challenge expired at %s; start a new one", ch.ExpiresAt.Format(time.RFC3339))
+		}
+		r.Challenge = nil
+		status := ExternalActive
+		if verr != nil {
+			status = ExternalUnverified
+			fe.Add("signature", nil, "ownership not proven: %v", verr)
+			failure = Invalid(fe)
+		}
+		if err := t.setExternalStatus(r, status); err != nil {
+			return err
+		}
+		out = &r.ExternalAccount
+		return nil
+	})
+	if err == nil && failure != nil {
+		return nil, failure
+	}
+	return out, err
+}
+
+// checkOwnership verifies signature over msg with the wallet's key.
+func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) error {
+	addr := r.Identifier()
+	switch accounts.Chain(r.AccountType()) {
+	case "EVM":
+		return walletauth.VerifyEIP191(addr, msg, signature)
+	case "SOLANA":
+		return walletauth.VerifySolana(addr, msg, signature)
+	case "SPARK":
+		key, err := accounts.SparkIdentityKey(addr)
+		if err != nil {
+			return err
+		}
+		if scheme == "" {
+			scheme = walletauth.SchemeBIP137
+		}
+		return walletauth.VerifyBitcoinKey(key, msg, signature, scheme)
+	}
+	return fmt.Errorf("wallets of type %s cannot prove ownership by signature", r.AccountType())
+}
+
+// setExternalStatus stores r with status and emits
+// EXTERNAL_ACCOUNT.STATUS_UPDATED when the status changed.
+func (t *txn) setExternalStatus(r *externalRecord, s ExternalAccountStatus) error {
+	changed := r.Status != s
+	r.Status, r.UpdatedAt = s, t.e.Now()
+	if err := putJSON(t, TableExternalAccounts, r.ID, r); err != nil {
+		return err
+	}
+	if !changed {
+		return nil
+	}
+	return t.emit("EXTERNAL_ACCOUNT.STATUS_UPDATED", r.ExternalAccount)
+}
+
+// completeLiveness finishes the LIVENESS checks due by now: in the sandbox
+// every liveness check passes and the wallet becomes ACTIVE.
+func (e *Engine) completeLiveness(ctx context.Context) (int, error) {
+	now := dueKey(e.Now(), "~") // "~" sorts after every id
+	n := 0
+	err := e.update(ctx, func(t *txn) error {
+		var due []string
+		err := t.Scan(TableLivenessDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			if k > now {
+				return false, nil
+			}
+			due = append(due, k)
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range due {
+			v, err := t.Get(TableLivenessDue, k)
+			if err != nil {
+				return err
+			}
+			if err := t.Delete(TableLivenessDue, k); err != nil {
+				return err
+			}
+			r, err := t.externalRecord(string(v))
+			if err != nil || r.Challenge == nil || r.Challenge.Method != MethodLiveness {
+				continue // deleted or re-challenged since
+			}
+			r.Challenge = nil
+			if err := t.setExternalStatus(r, ExternalActive); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
