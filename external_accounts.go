@@ -94,11 +94,11 @@ func (a *ExternalAccount) Owner() string {
 // state beside it.
 type externalRecord struct {
 	ExternalAccount
-	UniqueKey         string               `json:"uniqueKey"`
-	Trusted           bool                 `json:"trusted,omitempty"`
-	ValidationEndsAt  time.Time            `json:"validationEndsAt,omitzero"`
-	Challenge         *OwnershipChallenge  `json:"challenge,omitempty"`
-	TrustChallenge    *trustChallenge      `json:"trustChallenge,omitempty"`
+	UniqueKey        string              `json:"uniqueKey"`
+	Trusted          bool                `json:"trusted,omitempty"`
+	ValidationEndsAt time.Time           `json:"validationEndsAt,omitzero"`
+	Challenge        *OwnershipChallenge `json:"challenge,omitempty"`
+	TrustChallenge   *trustChallenge     `json:"trustChallenge,omitempty"`
 }
 
 // externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.

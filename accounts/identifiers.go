@@ -254,5 +254,6 @@ var reBolt12 = regexp.MustCompile(`^lno1[02-9ac-hj-np-z]+$`)
 
 // BOLT12 checks a Lightning offer: "lno1" and bech32 characters (offers
 // carry no checksum).
-func BOLT12(s string) error { return matchErr(reBolt12, strings.ToLower(strings.ReplaceAll(s, "+", ""))) }
-
+func BOLT12(s string) error {
+	return matchErr(reBolt12, strings.ToLower(strings.ReplaceAll(s, "+", "")))
+}

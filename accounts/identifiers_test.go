@@ -45,47 +45,47 @@ func invoice(t testing.TB) string {
 
 func TestIdentifiers_PublishedVectors(t *testing.T) {
 	good := map[string]func(string) error{
-		"DE89370400440532013000":      accounts.IBAN,
-		"GB82 WEST 1234 5698 7654 32": accounts.IBAN,
-		"FR1420041010050500013M02606": accounts.IBAN,
-		"NO9386011117947":             accounts.IBAN,
-		"032180000118359719":          accounts.CLABE,
-		"002010077777777771":          accounts.CLABE,
-		"021000021":                   accounts.ABA,
-		"011000015":                   accounts.ABA,
-		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed": accounts.EVM,
-		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359": accounts.EVM,
-		"0x52908400098527886e0f7030069857d2e4169ee7": accounts.EVM,
-		"11111111111111111111111111111111":           accounts.Solana,
+		"DE89370400440532013000":                       accounts.IBAN,
+		"GB82 WEST 1234 5698 7654 32":                  accounts.IBAN,
+		"FR1420041010050500013M02606":                  accounts.IBAN,
+		"NO9386011117947":                              accounts.IBAN,
+		"032180000118359719":                           accounts.CLABE,
+		"002010077777777771":                           accounts.CLABE,
+		"021000021":                                    accounts.ABA,
+		"011000015":                                    accounts.ABA,
+		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed":   accounts.EVM,
+		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359":   accounts.EVM,
+		"0x52908400098527886e0f7030069857d2e4169ee7":   accounts.EVM,
+		"11111111111111111111111111111111":             accounts.Solana,
 		"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": accounts.Solana,
 		"TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t":           accounts.Tron,
-		"12-34-56":                  accounts.SortCode,
-		"HDFC0001234":               accounts.IFSC,
-		"alice@getalby.com":         accounts.LightningAddress,
-		"lno1pgqpvggr53478rgx3s4uy": accounts.BOLT12,
+		"12-34-56":                                     accounts.SortCode,
+		"HDFC0001234":                                  accounts.IFSC,
+		"alice@getalby.com":                            accounts.LightningAddress,
+		"lno1pgqpvggr53478rgx3s4uy":                    accounts.BOLT12,
 	}
 	for s, fn := range good {
 		assert.NoError(t, fn(s), s)
 	}
 	bad := map[string]func(string) error{
-		"DE89370400440532013001":  accounts.IBAN,   // mod 97
-		"DE8937040044053201300":   accounts.IBAN,   // length for DE
-		"XX89370400440532013000":  accounts.IBAN,   // country
-		"032180000118359718":      accounts.CLABE,  // check digit
-		"03218000011835971":       accounts.CLABE,  // length
-		"021000022":               accounts.ABA,    // checksum
-		"02100002a":               accounts.ABA,    // digits
-		"0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed": accounts.EVM, // EIP-55 case
-		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe":  accounts.EVM, // length
+		"DE89370400440532013001":                     accounts.IBAN,  // mod 97
+		"DE8937040044053201300":                      accounts.IBAN,  // length for DE
+		"XX89370400440532013000":                     accounts.IBAN,  // country
+		"032180000118359718":                         accounts.CLABE, // check digit
+		"03218000011835971":                          accounts.CLABE, // length
+		"021000022":                                  accounts.ABA,   // checksum
+		"02100002a":                                  accounts.ABA,   // digits
+		"0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed": accounts.EVM,   // EIP-55 case
+		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe":  accounts.EVM,   // length
 		"0OIl1111111111111111111111111111":           accounts.Solana,
 		"1111111111111111111111111111111":            accounts.Solana, // 31 bytes
 		"TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u":         accounts.Tron,   // checksum
-		"invalid_address":         accounts.Spark,
-		"1234567":                 accounts.SortCode,
-		"HDFC1001234":             accounts.IFSC,
-		"alice@localhost":         accounts.LightningAddress,
-		"lnbc1notaninvoice":       accounts.BOLT11,
-		"lno1InvalidOfferWithB":   accounts.BOLT12,
+		"invalid_address":                            accounts.Spark,
+		"1234567":                                    accounts.SortCode,
+		"HDFC1001234":                                accounts.IFSC,
+		"alice@localhost":                            accounts.LightningAddress,
+		"lnbc1notaninvoice":                          accounts.BOLT11,
+		"lno1InvalidOfferWithB":                      accounts.BOLT12,
 	}
 	for s, fn := range bad {
 		assert.Error(t, fn(s), s)

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/paygrid/payments"
@@ -41,8 +42,7 @@ type Handler struct {
 	eng     *payments.Engine
 	cfg     Config
 	mux     *http.ServeMux
-	paths   *http.ServeMux // every route path on any method, to tell 405 from 404
-	allowed map[string][]string
+	methods []string // every method some route uses, to tell 405 from 404
 }
 
 // New builds the API handler over eng.
@@ -57,7 +57,7 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BasePath = strings.TrimRight(cfg.BasePath, "/")
-	h := &Handler{eng: eng, cfg: cfg, mux: http.NewServeMux(), paths: http.NewServeMux(), allowed: map[string][]string{}}
+	h := &Handler{eng: eng, cfg: cfg, mux: http.NewServeMux()}
 	for _, rt := range h.routes() {
 		h.handle(rt)
 	}
@@ -84,11 +84,22 @@ func (h *Handler) handle(rt route) {
 	h.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		h.serve(w, req, rt)
 	}))
-	p := h.cfg.BasePath + rt.path
-	if _, ok := h.allowed[p]; !ok {
-		h.paths.Handle(p, http.NotFoundHandler())
+	if !slices.Contains(h.methods, rt.method) {
+		h.methods = append(h.methods, rt.method)
 	}
-	h.allowed[p] = append(h.allowed[p], rt.method)
+}
+
+// allowedMethods lists the methods some route serves r's path with.
+func (h *Handler) allowedMethods(r *http.Request) []string {
+	var out []string
+	for _, m := range h.methods {
+		probe := *r
+		probe.Method = m
+		if _, pattern := h.mux.Handler(&probe); pattern != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // ServeHTTP dispatches to the route table, answering unknown paths with 404
@@ -108,8 +119,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.mux.ServeHTTP(w, r)
 		return
 	}
-	if _, pattern := h.paths.Handler(r); pattern != "" {
-		w.Header().Set("Allow", strings.Join(h.allowed[pattern], ", "))
+	if allowed := h.allowedMethods(r); len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
 		writeError(w, payments.Errorf(payments.CodeMethodNotAllowed, "%s is not allowed on %s", r.Method, r.URL.Path))
 		return
 	}
