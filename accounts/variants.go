@@ -173,13 +173,29 @@ func CheckInfo(info map[string]any, currency string, knownCountry func(string) b
 		}
 	}
 	for k, s := range str {
-		if err := checkMember(typ, k, s, knownCountry); err != nil {
+		if err := checkShape(shapes[typ][k], s); err != nil {
+			add(k, true, "%v", err)
+		} else if err := checkMember(typ, k, s, knownCountry); err != nil {
 			add(k, true, "%v", err)
 		}
 	}
 	out = append(out, checkBeneficiary(info["beneficiary"], v, typ, knownCountry)...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return typ, out
+}
+
+// checkShape applies the reference's pattern, length and enumeration.
+func checkShape(sh shape, s string) error {
+	n := len([]rune(s))
+	switch {
+	case sh.min > 0 && n < sh.min, sh.max > 0 && n > sh.max:
+		return fmt.Errorf("must be %d to %d characters", sh.min, sh.max)
+	case len(sh.enum) > 0 && !slices.Contains(sh.enum, s):
+		return fmt.Errorf("must be one of %s", strings.Join(sh.enum, ", "))
+	case sh.pattern != "" && !regexp.MustCompile(sh.pattern).MatchString(s):
+		return fmt.Errorf("must match %s", sh.pattern)
+	}
+	return nil
 }
 
 // checkMember validates one identifier member.

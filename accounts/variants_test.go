@@ -18,10 +18,22 @@ func goodMembers(t testing.TB, typ string) map[string]any {
 	if iban == "" {
 		iban = "DE89370400440532013000"
 	}
+	phone := map[string]string{"RWF_ACCOUNT": "+250712345678", "TZS_ACCOUNT": "+255712345678", "ZMW_ACCOUNT": "+260712345678",
+		"IDR_ACCOUNT": "+6281234567890"}[typ]
+	if phone == "" {
+		phone = "+254712345678"
+	}
+	number, region := "1234567890", "CM"
+	if typ == "GBP_ACCOUNT" {
+		number = "12345678"
+	}
+	if typ == "XOF_ACCOUNT" {
+		region = "SN"
+	}
 	return map[string]any{"iban": iban, "swiftCode": "DEUTDEFF", "routingNumber": "021000021", "intermediaryRoutingNumber": "011000015",
-		"clabeNumber": "032180000118359719", "sortCode": "123456", "ifsc": "HDFC0001234", "accountNumber": "12345678",
-		"phoneNumber": "+254712345678", "provider": "MPESA", "bankName": "Bank", "branchCode": "001", "bankCode": "004",
-		"bankAccountType": "CHECKING", "pixKey": "testuser.001@pix.com.br", "pixKeyType": "EMAIL", "taxId": "123", "region": "CM",
+		"clabeNumber": "032180000118359719", "sortCode": "123456", "ifsc": "HDFC0001234", "accountNumber": number,
+		"phoneNumber": phone, "provider": "MPESA", "bankName": "Bank", "branchCode": "00012", "bankCode": "004",
+		"bankAccountType": "CHECKING", "pixKey": "testuser.001@pix.com.br", "pixKeyType": "EMAIL", "taxId": "12345678901", "region": region,
 		"vpa": "user@upi", "rail": "UPI", "country": "DE", "intermediaryBankName": "IB", "fiToFiInformation": "memo",
 		"address": addr, "vaspName": "Coinbase", "invoice": invoice(t), "bolt12": "lno1pgqpvggr53478rgx3s4uy", "lightningAddress": "a@b.co"}
 }
