@@ -1,9 +1,18 @@
 package payments
 
-import "time"
+import (
+	"context"
+	"regexp"
+	"time"
+
+	"github.com/paygrid/payments/money"
+)
 
 // TableLookups holds receiver lookups by id.
 const TableLookups = "lookups"
+
+// LookupTTL is how long a quote may refer to a lookup.
+const LookupTTL = 15 * time.Minute
 
 // PayerDataField is one piece of sender information a receiver requires.
 type PayerDataField struct {
@@ -11,12 +20,14 @@ type PayerDataField struct {
 	Mandatory bool   `json:"mandatory"`
 }
 
-// LookupCurrency is a currency a looked-up receiver accepts.
+// LookupCurrency is a currency a looked-up receiver accepts (reference
+// CurrencyPreference); EstimatedExchangeRate is in units of the sender's
+// currency per unit of this one, for display only.
 type LookupCurrency struct {
-	Currency              string  `json:"currency"`
-	EstimatedExchangeRate float64 `json:"estimatedExchangeRate"`
-	Min                   int64   `json:"min"`
-	Max                   int64   `json:"max"`
+	Currency              CurrencyInfo `json:"currency"`
+	EstimatedExchangeRate float64      `json:"estimatedExchangeRate"`
+	Min                   int64        `json:"min"`
+	Max                   int64        `json:"max"`
 }
 
 // Lookup is the result of a receiver lookup (GET /receiver/uma/{address} or
@@ -27,18 +38,164 @@ type Lookup struct {
 	ID                      string           `json:"lookupId"`
 	ReceiverUmaAddress      string           `json:"receiverUmaAddress,omitempty"`
 	AccountID               string           `json:"accountId,omitempty"`
-	CustomerID              string           `json:"customerId,omitempty"` // the sender it was made for, if any
+	ReceiverCustomerID      string           `json:"-"`
+	CustomerID              string           `json:"-"` // the sender it was made for, if any
 	SupportedCurrencies     []LookupCurrency `json:"supportedCurrencies"`
 	RequiredPayerDataFields []PayerDataField `json:"requiredPayerDataFields"`
-	CreatedAt               time.Time        `json:"createdAt"`
-	ExpiresAt               time.Time        `json:"expiresAt"`
+	CreatedAt               time.Time        `json:"-"`
+	ExpiresAt               time.Time        `json:"-"`
 }
 
-// lookup loads a lookup: LOOKUP_REQUEST_NOT_FOUND when absent.
+// lookupRecord stores a Lookup with the members the API does not show.
+type lookupRecord struct {
+	Lookup
+	ReceiverCustomerID string    `json:"receiverCustomerId,omitempty"`
+	CustomerID         string    `json:"customerId,omitempty"`
+	CreatedAt          time.Time `json:"createdAt"`
+	ExpiresAt          time.Time `json:"expiresAt"`
+}
+
+// lookup loads a lookup: LOOKUP_REQUEST_NOT_FOUND when absent or expired.
 func (t *txn) lookup(id string) (*Lookup, error) {
-	var l Lookup
-	if err := getJSON(t, TableLookups, id, &l); err != nil {
+	var r lookupRecord
+	if err := getJSON(t, TableLookups, id, &r); err != nil {
 		return nil, notFound(err, CodeLookupRequestNotFound, "lookup", id)
 	}
+	if t.e.Now().After(r.ExpiresAt) {
+		return nil, Errorf(CodeLookupRequestNotFound, "lookup %s expired; look the receiver up again", id)
+	}
+	l := r.Lookup
+	l.ReceiverCustomerID, l.CustomerID, l.CreatedAt, l.ExpiresAt = r.ReceiverCustomerID, r.CustomerID, r.CreatedAt, r.ExpiresAt
 	return &l, nil
+}
+
+// reUmaAddress accepts "$user@domain" (the "$" may be omitted on input).
+var reUmaAddress = regexp.MustCompile(`^\$?[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
+
+// LookupUMA resolves a UMA address for a sender (customerID may be empty:
+// the platform sends): a customer of this platform, or a receiver the
+// Directory knows. Malformed addresses are INVALID_UMA_ADDRESS; nobody
+// receiving there is UMA_NOT_FOUND.
+func (e *Engine) LookupUMA(ctx context.Context, address, customerID string) (*Lookup, error) {
+	if !reUmaAddress.MatchString(address) {
+		return nil, Errorf(CodeInvalidUmaAddress, "%q is not a UMA address such as $alice@example.com", address)
+	}
+	if address[0] != '$' {
+		address = "$" + address
+	}
+	l := &Lookup{ReceiverUmaAddress: address, RequiredPayerDataFields: []PayerDataField{}}
+	var currencies []string
+	var p *PlatformConfig
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		if p, err = t.platform(); err != nil {
+			return err
+		}
+		c, err := t.customerByUma(address)
+		if err != nil && CodeOf(err) != CodeUmaNotFound {
+			return err
+		}
+		if c != nil && !c.IsDeleted {
+			l.ReceiverCustomerID = c.ID
+			currencies = c.Currencies
+			if len(currencies) == 0 {
+				currencies = platformCodes(p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if l.ReceiverCustomerID == "" {
+		r, err := e.directory().LookupUMA(ctx, address)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, Errorf(CodeUmaNotFound, "nobody receives at %s", address)
+		}
+		currencies, l.RequiredPayerDataFields = r.Currencies, append(l.RequiredPayerDataFields, r.RequiredPayerDataFields...)
+	}
+	return e.saveLookup(ctx, l, customerID, currencies, p)
+}
+
+// LookupExternalAccount prepares a payment to an external account: the
+// lookup names the account and what the sender must tell about itself (the
+// platform's required counterparty fields for the account's currency).
+func (e *Engine) LookupExternalAccount(ctx context.Context, accountID, customerID string) (*Lookup, error) {
+	l := &Lookup{AccountID: accountID, RequiredPayerDataFields: []PayerDataField{}}
+	var cur string
+	var p *PlatformConfig
+	err := e.view(ctx, func(t *txn) error {
+		a, err := t.externalAccount(accountID)
+		if err != nil {
+			return err
+		}
+		cur = a.Currency
+		p, err = t.platform()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range p.SupportedCurrencies {
+		if c.CurrencyCode == cur {
+			for _, f := range c.RequiredCounterpartyFields {
+				l.RequiredPayerDataFields = append(l.RequiredPayerDataFields, PayerDataField(f))
+			}
+		}
+	}
+	return e.saveLookup(ctx, l, customerID, []string{cur}, p)
+}
+
+// saveLookup fills the currencies (estimated rates from USD, or the sender's
+// first currency) and stores the lookup.
+func (e *Engine) saveLookup(ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
+	id, err := e.newID("Lookup")
+	if err != nil {
+		return nil, err
+	}
+	l.ID, l.CustomerID, l.CreatedAt, l.ExpiresAt = id, customerID, e.Now(), e.Now().Add(LookupTTL)
+	l.SupportedCurrencies = []LookupCurrency{}
+	for _, code := range currencies {
+		c, ok := money.Lookup(code)
+		if !ok {
+			continue
+		}
+		lc := LookupCurrency{Currency: CurrencyInfo{Code: c.Code, Name: c.Name, Symbol: c.Symbol, Decimals: c.Decimals}, Min: 1, Max: money.MaxAmount}
+		for _, pc := range p.SupportedCurrencies {
+			if pc.CurrencyCode == code {
+				lc.Min, lc.Max = pc.MinAmount, pc.MaxAmount
+			}
+		}
+		if r, _, err := e.rate(ctx, "USD", code); err == nil {
+			lc.EstimatedExchangeRate, _ = r.Decimal().Float64()
+		}
+		l.SupportedCurrencies = append(l.SupportedCurrencies, lc)
+	}
+	rec := lookupRecord{Lookup: *l, ReceiverCustomerID: l.ReceiverCustomerID, CustomerID: customerID, CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt}
+	err = e.update(ctx, func(t *txn) error { return insertJSON(t, TableLookups, id, rec) })
+	return l, err
+}
+
+func platformCodes(p *PlatformConfig) []string {
+	out := make([]string, len(p.SupportedCurrencies))
+	for i, c := range p.SupportedCurrencies {
+		out[i] = c.CurrencyCode
+	}
+	return out
+}
+
+// VASPs lists the directory's virtual-asset service providers.
+func (e *Engine) VASPs(ctx context.Context) ([]VASP, error) { return e.directory().VASPs(ctx) }
+
+// Discoveries lists payout banks by country and currency.
+func (e *Engine) Discoveries(ctx context.Context, country, currency string) ([]Discovery, error) {
+	return e.directory().Discoveries(ctx, country, currency)
+}
+
+// UMAProviders lists UMA providers.
+func (e *Engine) UMAProviders(ctx context.Context) ([]UMAProvider, error) {
+	return e.directory().UMAProviders(ctx)
 }

@@ -56,6 +56,12 @@ type Config struct {
 	// Rail delivers outgoing payments. Nil means the default of the
 	// money-movement area (documented on Rail).
 	Rail Rail
+	// Rates supplies exchange rates (cached RateCacheTTL). Nil quotes only
+	// same-currency pairs.
+	Rates RateSource
+	// Directory resolves UMA addresses at other providers and lists VASPs,
+	// discoveries and UMA providers. Nil knows nothing beyond the platform.
+	Directory Directory
 	// Notifier receives committed events. Nil discards them (they are still
 	// written to the outbox and removed once "delivered").
 	Notifier Notifier
@@ -91,6 +97,7 @@ type Engine struct {
 	log      *slog.Logger
 	cfg      Config
 
+	rates     rateCache
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}

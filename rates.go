@@ -1,0 +1,184 @@
+package payments
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/quotes"
+	"github.com/paygrid/payments/validate"
+)
+
+// RateSource supplies exchange rates. The sandbox package has a
+// deterministic one (sandbox.Rates); a production adapter calls a
+// liquidity provider. A nil Config.Rates quotes only same-currency pairs.
+type RateSource interface {
+	// Rate returns the mid-market rate of a pair as units of from per one
+	// unit of to (the spec's direction), or QUOTE_RATE_UNAVAILABLE.
+	Rate(ctx context.Context, from, to string) (money.Rate, error)
+}
+
+// RateCacheTTL is how long a rate is reused before the source is asked again.
+const RateCacheTTL = 5 * time.Minute
+
+type cachedRate struct {
+	rate money.Rate
+	at   time.Time
+}
+
+// rateCache memoizes a RateSource on the engine clock.
+type rateCache struct {
+	mu sync.Mutex
+	m  map[[2]string]cachedRate
+}
+
+// rate returns the (cached) rate of a pair and when it was fetched.
+func (e *Engine) rate(ctx context.Context, from, to string) (money.Rate, time.Time, error) {
+	if from == to {
+		return money.MustRate("1"), e.Now(), nil
+	}
+	if e.cfg.Rates == nil {
+		return money.Rate{}, time.Time{}, Errorf(CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
+	}
+	key := [2]string{from, to}
+	e.rates.mu.Lock()
+	c, ok := e.rates.m[key]
+	e.rates.mu.Unlock()
+	if ok && e.Now().Sub(c.at) < RateCacheTTL {
+		return c.rate, c.at, nil
+	}
+	r, err := e.cfg.Rates.Rate(ctx, from, to)
+	if err != nil {
+		return money.Rate{}, time.Time{}, err
+	}
+	c = cachedRate{rate: r, at: e.Now()}
+	e.rates.mu.Lock()
+	if e.rates.m == nil {
+		e.rates.m = map[[2]string]cachedRate{}
+	}
+	e.rates.m[key] = c
+	e.rates.mu.Unlock()
+	return r, c.at, nil
+}
+
+// ExchangeRate is a quoted rate for sending SendingAmount (reference
+// ExchangeRate): the rate is fee-exclusive, the amounts include the
+// platform's fees.
+type ExchangeRate struct {
+	SourceCurrency         CurrencyInfo `json:"sourceCurrency"`
+	SendingAmount          int64        `json:"sendingAmount"`
+	MinSendingAmount       int64        `json:"minSendingAmount"`
+	MaxSendingAmount       int64        `json:"maxSendingAmount"`
+	DestinationCurrency    CurrencyInfo `json:"destinationCurrency"`
+	DestinationPaymentRail string       `json:"destinationPaymentRail"`
+	ReceivingAmount        int64        `json:"receivingAmount"`
+	ExchangeRate           money.Rate   `json:"exchangeRate"`
+	Fees                   RateFees     `json:"fees"`
+	UpdatedAt              time.Time    `json:"updatedAt"`
+}
+
+// RateFees are the fees of an ExchangeRate, in sending minor units.
+type RateFees struct {
+	Fixed int64 `json:"fixed"`
+	Total int64 `json:"total"`
+}
+
+// platformFees returns the platform's configured fees on transfers from
+// source to another currency.
+func platformFees(p *PlatformConfig, source, dest string) quotes.Fees {
+	var f quotes.Fees
+	if source == dest {
+		return f
+	}
+	for _, fc := range p.FeeConfigs {
+		if fc.SourceCurrency == source && fc.FeeType == "CROSS_CURRENCY_TRANSACTION" {
+			f.PlatformFixed, f.PlatformBps = fc.FixedFee.Amount, int64(fc.VariableFeeBps)
+		}
+	}
+	return f
+}
+
+// defaultRail names the destination rail a currency is paid out on.
+func payoutRail(currency string) string {
+	switch currency {
+	case "USD":
+		return "ACH"
+	case "EUR":
+		return "SEPA_INSTANT"
+	case "MXN":
+		return "SPEI"
+	case "GBP":
+		return "FASTER_PAYMENTS"
+	case "INR":
+		return "UPI"
+	case "BRL":
+		return "PIX"
+	case "BTC":
+		return "LIGHTNING"
+	case "USDC", "USDT":
+		return "SOLANA"
+	}
+	return "BANK_TRANSFER"
+}
+
+// ExchangeRates quotes source to each destination (every other platform
+// currency when none is given) for sendingAmount (0 means 10000 minor
+// units), including the platform's fees.
+func (e *Engine) ExchangeRates(ctx context.Context, source string, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+	p, err := e.PlatformConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var fe validate.Errors
+	supported := map[string]CurrencyConfig{}
+	for _, c := range p.SupportedCurrencies {
+		supported[c.CurrencyCode] = c
+	}
+	src, ok := supported[source]
+	if source == "" {
+		fe.Missing("sourceCurrency")
+	} else if !ok {
+		fe.Add("sourceCurrency", nil, "sourceCurrency %q is not supported by this platform", source)
+	}
+	if sendingAmount == 0 {
+		sendingAmount = 10_000
+	}
+	if sendingAmount < 0 || sendingAmount > money.MaxAmount {
+		fe.Add("sendingAmount", nil, "sendingAmount must be between 1 and %d", money.MaxAmount)
+	}
+	if len(destinations) == 0 {
+		for _, c := range p.SupportedCurrencies {
+			if c.CurrencyCode != source {
+				destinations = append(destinations, c.CurrencyCode)
+			}
+		}
+	}
+	for i, d := range destinations {
+		if _, ok := supported[d]; !ok {
+			fe.Add(validate.Index("destinationCurrency", i), nil, "destinationCurrency %q is not supported by this platform", d)
+		}
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	out := make([]ExchangeRate, 0, len(destinations))
+	sc, _ := money.Lookup(source)
+	for _, d := range destinations {
+		r, at, err := e.rate(ctx, source, d)
+		if err != nil {
+			return nil, err
+		}
+		dc, _ := money.Lookup(d)
+		fees := platformFees(p, source, d)
+		a, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: sendingAmount, Rate: r.Decimal(),
+			SendingDecimals: sc.Decimals, ReceivingDecimals: dc.Decimals, Fees: fees})
+		if err != nil {
+			a = quotes.Amounts{FeesIncluded: fees.PlatformFixed}
+		}
+		out = append(out, ExchangeRate{SourceCurrency: amountOf(source, 0).Currency, SendingAmount: sendingAmount, MinSendingAmount: src.MinAmount,
+			MaxSendingAmount: src.MaxAmount, DestinationCurrency: amountOf(d, 0).Currency, DestinationPaymentRail: payoutRail(d),
+			ReceivingAmount: a.Receiving, ExchangeRate: r, Fees: RateFees{Fixed: fees.PlatformFixed, Total: a.FeesIncluded}, UpdatedAt: at})
+	}
+	return out, nil
+}
