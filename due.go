@@ -16,5 +16,10 @@ func dueKey(t time.Time, id string) string { return t.UTC().Format(dueLayout) + 
 // moved. The dispatcher calls it every second; tests that advance a sandbox
 // clock call it to move on at once, without sleeping.
 func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
-	return e.completeLiveness(ctx)
+	n, err := e.completeLiveness(ctx)
+	if err != nil {
+		return n, err
+	}
+	m, err := e.settleDue(ctx)
+	return n + m, err
 }

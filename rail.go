@@ -11,8 +11,8 @@ import (
 // implements one steered by the spec's account suffixes (sandbox.Rail).
 //
 // A nil Config.Rail gives the engine's default rail, which checks nothing
-// (beneficiary names UNSUPPORTED, no micro-entry validation) and accepts
-// every payment.
+// (beneficiary names UNSUPPORTED, no micro-entry validation) and settles
+// every payment at once.
 type Rail interface {
 	// Name identifies the rail in ledger account names and logs.
 	Name() string
@@ -20,9 +20,28 @@ type Rail interface {
 	// beneficiary-name verification and bank-account validation. An *Error
 	// rejects the account (such as INVALID_BANK_ACCOUNT).
 	CheckAccount(ctx context.Context, a *ExternalAccount) (AccountCheck, error)
-	// Send starts delivery of an outgoing payment. It must not block on
-	// settlement: outcomes arrive through the engine's settlement calls.
-	Send(ctx context.Context, p OutgoingPayment) error
+	// Send plans the delivery of an outgoing payment. It is called inside
+	// the transaction that executes the payment and must not block on the
+	// network: it returns the settlement steps, which the engine applies on
+	// its clock (steps due at once in the same transaction). A production
+	// rail returns no steps and reports outcomes through Engine.Settle.
+	Send(ctx context.Context, p OutgoingPayment) ([]SettlementStep, error)
+}
+
+// Settlement outcomes of a step.
+const (
+	SettleCompleted = "COMPLETED" // delivered
+	SettleFailed    = "FAILED"    // not delivered; the sender is refunded
+	SettleReturned  = "RETURNED"  // delivered, then sent back; the sender is refunded
+)
+
+// SettlementStep is one future state change of an outgoing payment.
+type SettlementStep struct {
+	After         time.Duration `json:"after"`
+	Outcome       string        `json:"outcome"`
+	FailureReason string        `json:"failureReason,omitempty"`
+	RefundReason  string        `json:"refundReason,omitempty"`
+	RefundFails   bool          `json:"refundFails,omitempty"`
 }
 
 // AccountCheck is what a rail learned about a new external account.
@@ -37,11 +56,15 @@ type AccountCheck struct {
 	ValidationPeriod time.Duration
 }
 
-// OutgoingPayment is what a Rail is asked to deliver.
+// OutgoingPayment is what a Rail is asked to deliver: Amount of Currency
+// to an external account or a UMA address.
 type OutgoingPayment struct {
 	TransactionID string
 	Currency      string
 	Amount        int64
+	Rail          string
+	Destination   *ExternalAccount // nil for UMA payments
+	UmaAddress    string
 }
 
 // defaultRail is the rail of an engine configured without one.
@@ -53,4 +76,6 @@ func (defaultRail) CheckAccount(context.Context, *ExternalAccount) (AccountCheck
 	return AccountCheck{BeneficiaryStatus: "UNSUPPORTED"}, nil
 }
 
-func (defaultRail) Send(context.Context, OutgoingPayment) error { return nil }
+func (defaultRail) Send(context.Context, OutgoingPayment) ([]SettlementStep, error) {
+	return []SettlementStep{{Outcome: SettleCompleted}}, nil
+}

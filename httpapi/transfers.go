@@ -1,6 +1,190 @@
 package httpapi
 
-// transferRoutes serve the transfers area.
+import (
+	"net/http"
+	"time"
+
+	"github.com/paygrid/payments"
+)
+
+// transferRoutes serve quotes, transactions, transfers and the sandbox's
+// money simulators.
 func transferRoutes() []route {
-	return nil
+	return []route{
+		{method: "POST", path: "/quotes", perm: transact, fn: createQuote},
+		{method: "GET", path: "/quotes/{quoteId}", fn: getQuote},
+		{method: "POST", path: "/quotes/{quoteId}/execute", perm: transact, fn: executeQuote},
+		{method: "GET", path: "/transactions", fn: listTransactions},
+		{method: "GET", path: "/transactions/{transactionId}", fn: getTransaction},
+		{method: "POST", path: "/transactions/{transactionId}/approve", perm: transact, fn: decideIncoming(true)},
+		{method: "POST", path: "/transactions/{transactionId}/reject", perm: transact, fn: decideIncoming(false)},
+		{method: "POST", path: "/transactions/{transactionId}/confirm", perm: transact, fn: confirmTransaction},
+		{method: "POST", path: "/transactions/{transactionId}/cancel", perm: transact, fn: cancelTransaction},
+		{method: "POST", path: "/transfer-out", perm: transact, fn: transferOut},
+		{method: "POST", path: "/transfer-in", perm: transact, fn: transferIn},
+		{method: "POST", path: "/sandbox/send", perm: transact, fn: sandboxSend},
+		{method: "POST", path: "/sandbox/receive", perm: transact, fn: sandboxReceive},
+		{method: "POST", path: "/sandbox/uma/receive", perm: transact, fn: sandboxReceive},
+		{method: "POST", path: "/sandbox/webhooks/test", perm: manage, fn: testWebhook},
+	}
+}
+
+func createQuote(r *request) (int, any, error) {
+	var in payments.QuoteRequest
+	if err := r.decode(&in); err != nil {
+		return fail(err)
+	}
+	q, err := r.eng.CreateQuote(r.ctx(), in)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusCreated, q)
+}
+
+func getQuote(r *request) (int, any, error) {
+	q, err := r.eng.Quote(r.ctx(), r.path("quoteId"))
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, q)
+}
+
+func executeQuote(r *request) (int, any, error) {
+	q, err := r.eng.ExecuteQuote(r.ctx(), r.path("quoteId"))
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, q)
+}
+
+func listTransactions(r *request) (int, any, error) {
+	q := r.query()
+	f := payments.TransactionFilter{CustomerID: q.str("customerId"), PlatformCustomerID: q.str("platformCustomerId"),
+		Status: q.str("status"), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
+		StartDate: q.time("startDate"), EndDate: q.time("endDate")}
+	p := q.page(true)
+	if err := q.err(); err != nil {
+		return fail(err)
+	}
+	page, err := r.eng.ListTransactions(r.ctx(), f, p)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, page)
+}
+
+func getTransaction(r *request) (int, any, error) {
+	tx, err := r.eng.Transaction(r.ctx(), r.path("transactionId"))
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, tx)
+}
+
+func decideIncoming(approve bool) handlerFunc {
+	return func(r *request) (int, any, error) {
+		tx, err := r.eng.DecideIncoming(r.ctx(), r.path("transactionId"), approve)
+		if err != nil {
+			return fail(err)
+		}
+		return ok(http.StatusOK, tx)
+	}
+}
+
+func confirmTransaction(r *request) (int, any, error) {
+	var in struct {
+		ReceiptDeliveryConfirmedAt time.Time `json:"receiptDeliveryConfirmedAt"`
+	}
+	if len(r.body) > 0 {
+		if err := r.decode(&in); err != nil {
+			return fail(err)
+		}
+	}
+	tx, err := r.eng.ConfirmReceipt(r.ctx(), r.path("transactionId"), in.ReceiptDeliveryConfirmedAt)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, tx)
+}
+
+func cancelTransaction(r *request) (int, any, error) {
+	tx, err := r.eng.CancelTransaction(r.ctx(), r.path("transactionId"))
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, tx)
+}
+
+type accountRef struct {
+	AccountID string `json:"accountId"`
+}
+
+func transferOut(r *request) (int, any, error) {
+	var in struct {
+		Source                accountRef `json:"source"`
+		Destination           accountRef `json:"destination"`
+		Amount                int64      `json:"amount"`
+		RemittanceInformation string     `json:"remittanceInformation"`
+		PurposeOfPayment      string     `json:"purposeOfPayment"`
+	}
+	if err := r.decode(&in); err != nil {
+		return fail(err)
+	}
+	tx, err := r.eng.TransferOut(r.ctx(), in.Source.AccountID, in.Destination.AccountID, in.Amount, in.RemittanceInformation, in.PurposeOfPayment)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusCreated, tx)
+}
+
+func transferIn(r *request) (int, any, error) {
+	var in struct {
+		Source      accountRef `json:"source"`
+		Destination accountRef `json:"destination"`
+		Amount      int64      `json:"amount"`
+	}
+	if err := r.decode(&in); err != nil {
+		return fail(err)
+	}
+	tx, err := r.eng.TransferIn(r.ctx(), in.Source.AccountID, in.Destination.AccountID, in.Amount)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusCreated, tx)
+}
+
+func sandboxSend(r *request) (int, any, error) {
+	var in struct {
+		QuoteID        string `json:"quoteId"`
+		CurrencyCode   string `json:"currencyCode"`
+		CurrencyAmount int64  `json:"currencyAmount"`
+	}
+	if err := r.decode(&in); err != nil {
+		return fail(err)
+	}
+	tx, err := r.eng.SandboxSend(r.ctx(), in.QuoteID, in.CurrencyCode, in.CurrencyAmount)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, tx)
+}
+
+func sandboxReceive(r *request) (int, any, error) {
+	var in payments.ReceiveRequest
+	if err := r.decode(&in); err != nil {
+		return fail(err)
+	}
+	tx, err := r.eng.SandboxReceive(r.ctx(), in)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, tx)
+}
+
+func testWebhook(r *request) (int, any, error) {
+	res, err := r.eng.SendTestWebhook(r.ctx())
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, res)
 }

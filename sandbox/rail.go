@@ -74,8 +74,44 @@ func (Rail) CheckAccount(_ context.Context, a *payments.ExternalAccount) (paymen
 	return check, nil
 }
 
-// Send implements payments.Rail.
-func (Rail) Send(context.Context, payments.OutgoingPayment) error { return nil }
+// SlowPayment is how long a 003 payment and $pending.long.usd take.
+const SlowPayment = 6 * time.Minute
+
+// ReturnAfter is when a 005 payment comes back.
+const ReturnAfter = 10 * time.Minute
+
+// payoutRules are the outcomes of destination suffixes (wire-facts 1.6).
+var payoutRules = map[string][]payments.SettlementStep{
+	"002": {{Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TRANSACTION_FAILED"}},
+	"003": {{After: SlowPayment, Outcome: payments.SettleCompleted}},
+	"004": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_CANNOT_RECEIVE", RefundReason: "TRANSACTION_FAILED"}},
+	"005": {{Outcome: payments.SettleCompleted}, {After: ReturnAfter, Outcome: payments.SettleReturned, FailureReason: "PAYOUT_RETURNED", RefundReason: "PAYOUT_RETURNED"}},
+	"006": {{Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}},
+	"007": {{Outcome: payments.SettleFailed, FailureReason: "COUNTERPARTY_POST_TX_FAILED", RefundFails: true}},
+}
+
+// Send implements payments.Rail: external destinations settle by the suffix
+// of their identifier (002 fails, 003 completes after six minutes, 004
+// cannot receive, 005 completes then is returned, 006 is cancelled, 007
+// fails and its refund fails too; others complete at once); UMA test
+// addresses by their name ($pending.long.* after six minutes,
+// $fail.compliance.* rejected).
+func (Rail) Send(_ context.Context, p payments.OutgoingPayment) ([]payments.SettlementStep, error) {
+	if p.Destination == nil {
+		user, _ := UMAUser(p.UmaAddress)
+		switch {
+		case strings.HasPrefix(user, "pending.long."):
+			return []payments.SettlementStep{{After: SlowPayment, Outcome: payments.SettleCompleted}}, nil
+		case strings.HasPrefix(user, "fail.compliance."):
+			return []payments.SettlementStep{{Outcome: payments.SettleFailed, FailureReason: "COMPLIANCE_REJECTED", RefundReason: "TRANSACTION_FAILED"}}, nil
+		}
+		return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+	}
+	if steps, ok := payoutRules[Suffix(p.Destination.Identifier())]; ok {
+		return steps, nil
+	}
+	return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+}
 
 func beneficiaryName(a *payments.ExternalAccount) string {
 	info := a.Info()
@@ -85,4 +121,24 @@ func beneficiaryName(a *payments.ExternalAccount) string {
 	}
 	n, _ := b["legalName"].(string)
 	return n
+}
+
+var _ payments.Puller = Rail{}
+
+// pullRules are the outcomes of pulls from external accounts by suffix
+// (wire-facts 1.5, and the spec's 009: completes, then is returned).
+var pullRules = map[string][]payments.SettlementStep{
+	"002": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
+	"003": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_INVALID"}},
+	"004": {{Outcome: payments.SettleFailed, FailureReason: "COMPLIANCE_REJECTED"}},
+	"005": {{Outcome: payments.SettleFailed, FailureReason: "TIMEOUT"}},
+	"009": {{Outcome: payments.SettleCompleted}, {Outcome: payments.SettleReturned, FailureReason: "PAYMENT_RETURNED"}},
+}
+
+// Pull implements payments.Puller: the source account's suffix decides.
+func (Rail) Pull(_ context.Context, from *payments.ExternalAccount, _ int64) ([]payments.SettlementStep, error) {
+	if steps, ok := pullRules[Suffix(from.Identifier())]; ok {
+		return steps, nil
+	}
+	return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
 }

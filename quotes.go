@@ -1,0 +1,385 @@
+package payments
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/quotes"
+	"github.com/paygrid/payments/validate"
+)
+
+// TableQuotes holds quotes by id.
+const TableQuotes = "quotes"
+
+// Quote statuses (spec 3.2).
+const (
+	QuotePending              = "PENDING"
+	QuotePendingAuthorization = "PENDING_AUTHORIZATION"
+	QuoteProcessing           = "PROCESSING"
+	QuoteCompleted            = "COMPLETED"
+	QuoteFailed               = "FAILED"
+	QuoteExpired              = "EXPIRED"
+)
+
+// QuoteSource is where a quote's money comes from: an internal account
+// (sourceType ACCOUNT) or a payment made when the quote is funded
+// (REALTIME_FUNDING).
+type QuoteSource struct {
+	SourceType    string `json:"sourceType"`
+	AccountID     string `json:"accountId,omitempty"`
+	CustomerID    string `json:"customerId,omitempty"`
+	Currency      string `json:"currency,omitempty"`
+	CryptoNetwork string `json:"cryptoNetwork,omitempty"`
+}
+
+// QuoteDestination is where it goes: an internal or external account
+// (destinationType ACCOUNT) or a UMA address (UMA_ADDRESS).
+type QuoteDestination struct {
+	DestinationType string `json:"destinationType"`
+	AccountID       string `json:"accountId,omitempty"`
+	PaymentRail     string `json:"paymentRail,omitempty"`
+	UmaAddress      string `json:"umaAddress,omitempty"`
+	Currency        string `json:"currency,omitempty"`
+}
+
+// FeeOverride replaces the platform's configured fees on one quote (USD
+// sources only; the fixed fee in the source currency).
+type FeeOverride struct {
+	PlatformFixedFee       FixedFee `json:"platformFixedFee"`
+	PlatformVariableFeeBps *int64   `json:"platformVariableFeeBps"`
+}
+
+// QuoteRequest is the body of POST /quotes.
+type QuoteRequest struct {
+	LookupID              string           `json:"lookupId,omitempty"`
+	Source                QuoteSource      `json:"source"`
+	Destination           QuoteDestination `json:"destination"`
+	LockedCurrencySide    string           `json:"lockedCurrencySide"`
+	LockedCurrencyAmount  int64            `json:"lockedCurrencyAmount"`
+	ImmediatelyExecute    bool             `json:"immediatelyExecute,omitempty"`
+	Description           string           `json:"description,omitempty"`
+	RemittanceInformation string           `json:"remittanceInformation,omitempty"`
+	PurposeOfPayment      string           `json:"purposeOfPayment,omitempty"`
+	PlatformFeeOverride   *FeeOverride     `json:"platformFeeOverride,omitempty"`
+	ScaFactor             string           `json:"scaFactor,omitempty"`
+	SenderCustomerInfo    map[string]any   `json:"senderCustomerInfo,omitempty"`
+}
+
+// RateDetails break the rate and fees down (reference OutgoingRateDetails,
+// with the Service renames).
+type RateDetails struct {
+	CounterpartyMultiplier      money.Rate `json:"counterpartyMultiplier"`
+	CounterpartyFixedFee        int64      `json:"counterpartyFixedFee"`
+	ServiceApiMultiplier        money.Rate `json:"serviceApiMultiplier"`
+	ServiceApiFixedFee          int64      `json:"serviceApiFixedFee"`
+	ServiceApiVariableFeeRate   money.Rate `json:"serviceApiVariableFeeRate"`
+	ServiceApiVariableFeeAmount int64      `json:"serviceApiVariableFeeAmount"`
+}
+
+// Quote is a locked rate and fee for one transfer (spec 2.5).
+type Quote struct {
+	ID                   string                `json:"id"`
+	Status               string                `json:"status"`
+	CreatedAt            time.Time             `json:"createdAt"`
+	ExpiresAt            time.Time             `json:"expiresAt"`
+	Source               QuoteSource           `json:"source"`
+	Destination          QuoteDestination      `json:"destination"`
+	SendingCurrency      CurrencyInfo          `json:"sendingCurrency"`
+	ReceivingCurrency    CurrencyInfo          `json:"receivingCurrency"`
+	TotalSendingAmount   int64                 `json:"totalSendingAmount"`
+	TotalReceivingAmount int64                 `json:"totalReceivingAmount"`
+	ExchangeRate         money.Rate            `json:"exchangeRate"`
+	FeesIncluded         int64                 `json:"feesIncluded"`
+	PlatformFeesIncluded int64                 `json:"platformFeesIncluded"`
+	PaymentInstructions  []PaymentInstructions `json:"paymentInstructions,omitempty"`
+	TransactionID        string                `json:"transactionId"`
+	RateDetails          *RateDetails          `json:"rateDetails,omitempty"`
+	PurposeOfPayment     string                `json:"purposeOfPayment,omitempty"`
+}
+
+// quoteRecord is a Quote as stored, with what execution needs.
+type quoteRecord struct {
+	Quote
+	CustomerID            string `json:"customerId,omitempty"` // the sender, "" for the platform
+	ReceiverCustomerID    string `json:"receiverCustomerId,omitempty"`
+	DestinationInternal   bool   `json:"destinationInternal,omitempty"`
+	ServiceFees           int64  `json:"serviceFees"`
+	Description           string `json:"description,omitempty"`
+	RemittanceInformation string `json:"remittanceInformation,omitempty"`
+	Rail                  string `json:"rail"`
+}
+
+// Limits of spec 8.
+const (
+	MaxDescription           = 1024
+	MaxRemittanceInformation = 80
+)
+
+// PurposesOfPayment are the spec's purposeOfPayment values; chinaPurposes
+// the ones a business payout to China may use.
+var (
+	PurposesOfPayment = []string{"GIFT", "SELF", "GOODS_OR_SERVICES", "EDUCATION", "HEALTH_OR_MEDICAL", "REAL_ESTATE_PURCHASE",
+		"TAX_PAYMENT", "LOAN_PAYMENT", "UTILITY_BILL", "DONATION", "TRAVEL", "FAMILY_SUPPORT", "SALARY_PAYMENT",
+		"EXPORTED_GOODS_PREPAYMENT", "EXPORTED_GOODS_POSTPAYMENT", "SERVICE_CHARGES", "OFFICE_EXPENSES", "DELIVERY_FEES",
+		"HOTEL_ACCOMMODATION", "COMMISSION_ON_GOODS", "COMMISSION_ON_SERVICES", "ACCOUNTING_SERVICES", "EXHIBITION_SERVICES", "OTHER"}
+	chinaPurposes = []string{"EXPORTED_GOODS_PREPAYMENT", "EXPORTED_GOODS_POSTPAYMENT", "COMMISSION_ON_GOODS", "COMMISSION_ON_SERVICES",
+		"ACCOUNTING_SERVICES", "EXHIBITION_SERVICES", "OFFICE_EXPENSES", "DELIVERY_FEES", "TRAVEL", "HOTEL_ACCOMMODATION"}
+)
+
+// checkShape validates the request members that need no store.
+func (req *QuoteRequest) checkShape(fe *validate.Errors) {
+	s, d := req.Source, req.Destination
+	switch s.SourceType {
+	case "ACCOUNT":
+		fe.Required("source.accountId", s.AccountID)
+	case "REALTIME_FUNDING":
+		if fe.Required("source.currency", s.Currency) && (s.Currency == "USDC" || s.Currency == "USDT") {
+			fe.Required("source.cryptoNetwork", s.CryptoNetwork)
+		}
+		if req.ImmediatelyExecute {
+			fe.Add("immediatelyExecute", nil, "a real-time funded quote executes when its funds arrive; immediatelyExecute needs an account source")
+		}
+	default:
+		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT", "REALTIME_FUNDING"}}, "source.sourceType must be ACCOUNT or REALTIME_FUNDING")
+	}
+	switch d.DestinationType {
+	case "ACCOUNT":
+		fe.Required("destination.accountId", d.AccountID)
+	case "UMA_ADDRESS":
+		fe.Required("destination.umaAddress", d.UmaAddress)
+		fe.Required("lookupId", req.LookupID)
+	default:
+		fe.Add("destination.destinationType", &validate.Constraint{Enum: []string{"ACCOUNT", "UMA_ADDRESS"}}, "destination.destinationType must be ACCOUNT or UMA_ADDRESS")
+	}
+	if fe.Required("lockedCurrencySide", req.LockedCurrencySide) {
+		fe.Enum("lockedCurrencySide", req.LockedCurrencySide, quotes.Sending, quotes.Receiving)
+	}
+	if req.LockedCurrencyAmount < 1 || req.LockedCurrencyAmount > money.MaxAmount {
+		fe.Add("lockedCurrencyAmount", nil, "lockedCurrencyAmount must be between 1 and %d", money.MaxAmount)
+	}
+	fe.MaxLen("description", req.Description, MaxDescription)
+	fe.MaxLen("remittanceInformation", req.RemittanceInformation, MaxRemittanceInformation)
+	fe.Enum("purposeOfPayment", req.PurposeOfPayment, PurposesOfPayment...)
+	if fe.Enum("scaFactor", req.ScaFactor, "SMS_OTP", "PASSKEY", "TOTP") && req.ScaFactor == "TOTP" {
+		fe.Add("scaFactor", &validate.Constraint{Enum: []string{"SMS_OTP", "PASSKEY"}}, "scaFactor TOTP is not accepted; use SMS_OTP or PASSKEY")
+	}
+	if o := req.PlatformFeeOverride; o != nil {
+		if o.PlatformVariableFeeBps == nil || *o.PlatformVariableFeeBps < 0 || *o.PlatformVariableFeeBps > 10_000 {
+			fe.Add("platformFeeOverride.platformVariableFeeBps", nil, "platformVariableFeeBps must be between 0 and 10000")
+		}
+		if o.PlatformFixedFee.Amount < 0 {
+			fe.Add("platformFeeOverride.platformFixedFee.amount", nil, "the fixed fee must not be negative")
+		}
+	}
+}
+
+// CreateQuote prices a transfer and stores the quote with its PENDING
+// transaction. With ImmediatelyExecute it also executes it (see
+// ExecuteQuote). Field problems are INVALID_INPUT; unsupported currencies
+// INVALID_CURRENCY; amounts below the currency's minimum AMOUNT_OUT_OF_RANGE
+// and above its maximum TRANSACTION_SIZE_LIMIT_EXCEEDED; paying oneself
+// SELF_PAYMENT; a customer without accepted end-user terms
+// END_USER_TERMS_NOT_ACCEPTED.
+func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, error) {
+	var fe validate.Errors
+	req.checkShape(&fe)
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	var out *Quote
+	err := e.update(ctx, func(t *txn) error {
+		q, err := e.priceQuote(ctx, t, &req)
+		if err != nil {
+			return err
+		}
+		if err := insertJSON(t, TableQuotes, q.ID, q); err != nil {
+			return err
+		}
+		if err := t.insertTransaction(outgoingTransaction(q, e.Now())); err != nil {
+			return err
+		}
+		if err := t.Put(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
+			return err
+		}
+		if req.ImmediatelyExecute {
+			if err := e.execute(ctx, t, q); err != nil {
+				return err
+			}
+		}
+		out = &q.Quote
+		return nil
+	})
+	return out, err
+}
+
+// priceQuote resolves the parties, checks every rule and computes the
+// amounts.
+func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*quoteRecord, error) {
+	p, err := t.platform()
+	if err != nil {
+		return nil, err
+	}
+	q := &quoteRecord{Quote: Quote{Source: req.Source, Destination: req.Destination, PurposeOfPayment: req.PurposeOfPayment, Status: QuotePending},
+		Description: req.Description, RemittanceInformation: req.RemittanceInformation}
+	var sendCur, recvCur string
+	var fe validate.Errors
+	// Source.
+	if req.Source.SourceType == "ACCOUNT" {
+		if !strings.HasPrefix(req.Source.AccountID, "InternalAccount:") {
+			return nil, Errorf(CodeFundingSourceIneligible, "source.accountId must be an internal account; external accounts fund quotes through REALTIME_FUNDING")
+		}
+		a, err := t.internalAccount(req.Source.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		sendCur, q.CustomerID = a.Currency, a.CustomerID
+	} else {
+		sendCur, q.CustomerID = req.Source.Currency, req.Source.CustomerID
+	}
+	if q.CustomerID != "" {
+		if _, err := t.transactingCustomer(q.CustomerID); err != nil {
+			return nil, err
+		}
+	}
+	// Destination.
+	q.Rail = "INTERNAL"
+	switch {
+	case req.Destination.DestinationType == "UMA_ADDRESS":
+		l, err := t.lookup(req.LookupID)
+		if err != nil {
+			return nil, err
+		}
+		if l.ReceiverUmaAddress != strings.TrimSpace(req.Destination.UmaAddress) && l.ReceiverUmaAddress != "$"+req.Destination.UmaAddress {
+			fe.Add("lookupId", nil, "lookup %s was made for %s, not %s", l.ID, l.ReceiverUmaAddress, req.Destination.UmaAddress)
+		}
+		for _, f := range l.RequiredPayerDataFields {
+			if v, ok := req.SenderCustomerInfo[f.Name]; f.Mandatory && (!ok || v == nil || v == "") {
+				fe.Add("senderCustomerInfo."+f.Name, nil, "the receiver requires %s in senderCustomerInfo", f.Name)
+			}
+		}
+		recvCur = req.Destination.Currency
+		if recvCur == "" && len(l.SupportedCurrencies) > 0 {
+			recvCur = l.SupportedCurrencies[0].Currency.Code
+		}
+		q.ReceiverCustomerID, q.Rail = l.ReceiverCustomerID, "UMA"
+		if q.ReceiverCustomerID != "" {
+			q.DestinationInternal = true
+			if q.ReceiverCustomerID == q.CustomerID {
+				return nil, Errorf(CodeSelfPayment, "a customer cannot pay its own UMA address")
+			}
+		}
+	case strings.HasPrefix(req.Destination.AccountID, "InternalAccount:"):
+		a, err := t.internalAccount(req.Destination.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		if a.ID == req.Source.AccountID {
+			return nil, Errorf(CodeSelfPayment, "source and destination are the same account")
+		}
+		recvCur, q.DestinationInternal, q.ReceiverCustomerID = a.Currency, true, a.CustomerID
+	default:
+		a, err := t.externalAccount(req.Destination.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		recvCur = a.Currency
+		q.Rail = req.Destination.PaymentRail
+		if q.Rail == "" {
+			q.Rail = payoutRail(a.Currency)
+		}
+		if ch := accounts.Chain(a.AccountType()); ch != "" {
+			q.Rail = ch
+		}
+		if a.Currency == "CNY" && strings.Contains(string(a.AccountInfo), `"BUSINESS"`) && !contains(chinaPurposes, req.PurposeOfPayment) {
+			fe.Add("purposeOfPayment", &validate.Constraint{Enum: chinaPurposes}, "a business payout to China needs one of the trade purposes of payment")
+		}
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	// Currencies and limits.
+	cfgOf := map[string]CurrencyConfig{}
+	for _, c := range p.SupportedCurrencies {
+		cfgOf[c.CurrencyCode] = c
+	}
+	for _, c := range []string{sendCur, recvCur} {
+		if _, ok := cfgOf[c]; !ok {
+			return nil, Errorf(CodeInvalidCurrency, "currency %q is not supported by this platform", c)
+		}
+	}
+	fees := platformFees(p, sendCur, recvCur)
+	if o := req.PlatformFeeOverride; o != nil {
+		if sendCur != "USD" {
+			fe.Add("platformFeeOverride", nil, "platformFeeOverride is supported only when the source currency is USD")
+		} else if o.PlatformFixedFee.Currency != sendCur {
+			fe.Add("platformFeeOverride.platformFixedFee.currency", nil, "the fixed fee must be in the source currency %s", sendCur)
+		}
+		if err := Invalid(fe.Err()); err != nil {
+			return nil, err
+		}
+		fees.PlatformFixed, fees.PlatformBps = o.PlatformFixedFee.Amount, *o.PlatformVariableFeeBps
+	}
+	r, _, err := e.rate(ctx, sendCur, recvCur)
+	if err != nil {
+		return nil, err
+	}
+	sc, _ := money.Lookup(sendCur)
+	rc, _ := money.Lookup(recvCur)
+	amt, err := quotes.Compute(quotes.Input{LockedSide: req.LockedCurrencySide, Amount: req.LockedCurrencyAmount, Rate: r.Decimal(),
+		SendingDecimals: sc.Decimals, ReceivingDecimals: rc.Decimals, Fees: fees})
+	if err != nil {
+		return nil, Errorf(CodeAmountOutOfRange, "the amount does not cover the fees of this transfer")
+	}
+	if amt.Sending < cfgOf[sendCur].MinAmount {
+		return nil, Errorf(CodeAmountOutOfRange, "the sending amount %d is below the %s minimum %d", amt.Sending, sendCur, cfgOf[sendCur].MinAmount)
+	}
+	if amt.Sending > cfgOf[sendCur].MaxAmount || amt.Receiving > cfgOf[recvCur].MaxAmount {
+		return nil, Errorf(CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
+	}
+	if !q.DestinationInternal && req.Destination.DestinationType == "ACCOUNT" {
+		a, _ := t.externalAccount(req.Destination.AccountID)
+		if err := t.usableDestination(a, amt.Receiving); err != nil {
+			return nil, err
+		}
+	}
+	if q.ID, err = e.newID("Quote"); err != nil {
+		return nil, err
+	}
+	if q.TransactionID, err = e.newID("Transaction"); err != nil {
+		return nil, err
+	}
+	q.CreatedAt, q.ExpiresAt = e.Now(), e.Now().Add(quotes.TTL(q.Rail))
+	q.SendingCurrency, q.ReceivingCurrency = amountOf(sendCur, 0).Currency, amountOf(recvCur, 0).Currency
+	q.TotalSendingAmount, q.TotalReceivingAmount, q.ExchangeRate = amt.Sending, amt.Receiving, r
+	q.FeesIncluded, q.PlatformFeesIncluded, q.ServiceFees = amt.FeesIncluded, amt.PlatformFees, amt.FeesIncluded-amt.PlatformFees
+	q.RateDetails = &RateDetails{CounterpartyMultiplier: money.MustRate("1"), ServiceApiMultiplier: r, ServiceApiVariableFeeRate: money.MustRate("0")}
+	if req.Source.SourceType == "REALTIME_FUNDING" {
+		q.PaymentInstructions = quoteInstructions(q)
+	}
+	return q, nil
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteInstructions tell the payer of a real-time funded quote where to pay;
+// the reference is the quote id (POST /sandbox/send simulates the payment).
+func quoteInstructions(q *quoteRecord) []PaymentInstructions {
+	ins := fundingInstructions(&InternalAccount{ID: "InternalAccount:" + strings.TrimPrefix(q.ID, "Quote:"), CustomerID: q.CustomerID, Currency: q.SendingCurrency.Code})
+	for i := range ins {
+		if _, ok := ins[i].AccountOrWalletInfo["reference"]; ok {
+			ins[i].AccountOrWalletInfo["reference"] = q.ID
+		}
+		ins[i].InstructionsNotes = "Pay the total sending amount, quoting " + q.ID + "."
+	}
+	return ins
+}

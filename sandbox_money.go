@@ -1,0 +1,247 @@
+package payments
+
+import (
+	"context"
+	"strings"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/validate"
+)
+
+// Quote returns a quote; a PENDING quote past its expiry reads EXPIRED.
+func (e *Engine) Quote(ctx context.Context, id string) (*Quote, error) {
+	var out *Quote
+	err := e.view(ctx, func(t *txn) error {
+		q, err := t.quote(id)
+		if err != nil {
+			return err
+		}
+		if q.Status == QuotePending && e.Now().After(q.ExpiresAt) {
+			q.Status = QuoteExpired
+		}
+		out = &q.Quote
+		return nil
+	})
+	return out, err
+}
+
+// SandboxSend simulates the payer funding a real-time funded quote (POST
+// /sandbox/send): currency must be the quote's sending currency and amount
+// (0 means the total) must equal the sending total, else the transaction
+// fails with FUNDING_AMOUNT_MISMATCH and the money goes back. A funded quote
+// then settles like an executed one.
+func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+	if err := e.requireSandbox(); err != nil {
+		return nil, err
+	}
+	var out *Transaction
+	var failure error
+	err := e.update(ctx, func(t *txn) error {
+		var fe validate.Errors
+		fe.Required("quoteId", quoteID)
+		fe.Required("currencyCode", currency)
+		if err := Invalid(fe.Err()); err != nil {
+			return err
+		}
+		q, err := t.quote(quoteID)
+		if err != nil {
+			return err
+		}
+		if q.Source.SourceType != "REALTIME_FUNDING" {
+			return Errorf(CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
+		}
+		if expired, err := t.expireIfDue(q); err != nil || expired {
+			failure = Errorf(CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
+			return err
+		}
+		if q.Status != QuotePending {
+			return Errorf(CodeConflict, "quote %s is %s; it was funded already", quoteID, q.Status)
+		}
+		if currency != q.SendingCurrency.Code {
+			fe.Add("currencyCode", nil, "currencyCode must be the quote's sending currency %s", q.SendingCurrency.Code)
+			return Invalid(fe)
+		}
+		if amount == 0 {
+			amount = q.TotalSendingAmount
+		}
+		if err := t.post(q.TransactionID, accounts.Transfer(SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
+			return err
+		}
+		if amount != q.TotalSendingAmount {
+			q.TotalSendingAmount = amount // refund exactly what arrived
+			q.Status = QuoteProcessing
+			tx, err := t.transaction(q.TransactionID)
+			if err != nil {
+				return err
+			}
+			tx.Status = TxProcessing
+			if err := t.applyStep(q, tx, SettlementStep{Outcome: SettleFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "FUNDING_AMOUNT_MISMATCH"}); err != nil {
+				return err
+			}
+			out = tx
+			return putJSON(t, TableQuotes, q.ID, q)
+		}
+		if err := e.startDelivery(ctx, t, q); err != nil {
+			return err
+		}
+		out, err = t.transaction(q.TransactionID)
+		return err
+	})
+	if err == nil && failure != nil {
+		return nil, failure
+	}
+	return out, err
+}
+
+// ReceiveRequest simulates an incoming UMA payment (POST /sandbox/receive
+// and /sandbox/uma/receive).
+type ReceiveRequest struct {
+	SenderUmaAddress        string `json:"senderUmaAddress"`
+	ReceiverUmaAddress      string `json:"receiverUmaAddress,omitempty"`
+	CustomerID              string `json:"customerId,omitempty"`
+	ReceivingCurrencyCode   string `json:"receivingCurrencyCode"`
+	ReceivingCurrencyAmount int64  `json:"receivingCurrencyAmount"`
+}
+
+// SandboxReceive deposits an incoming UMA payment from a sandbox
+// counterparty: to the receiver's defaultUmaDepositAccount external account
+// when it has one, else to its primary internal account in the currency.
+// Unknown sender or receiver is UMA_NOT_FOUND / CUSTOMER_NOT_FOUND; a
+// $fail.compliance sender's payment fails (COMPLIANCE_REJECTED).
+func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+	if err := e.requireSandbox(); err != nil {
+		return nil, err
+	}
+	var fe validate.Errors
+	fe.Required("senderUmaAddress", req.SenderUmaAddress)
+	fe.Required("receivingCurrencyCode", req.ReceivingCurrencyCode)
+	if req.ReceivingCurrencyAmount < 1 || req.ReceivingCurrencyAmount > MaxSandboxFunding {
+		fe.Add("receivingCurrencyAmount", nil, "receivingCurrencyAmount must be between 1 and %d", MaxSandboxFunding)
+	}
+	if (req.ReceiverUmaAddress == "") == (req.CustomerID == "") {
+		fe.Add("receiverUmaAddress", nil, "name the receiver by exactly one of receiverUmaAddress and customerId")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	sender, err := e.directory().LookupUMA(ctx, req.SenderUmaAddress)
+	if err != nil {
+		return nil, err
+	}
+	if sender == nil {
+		return nil, Errorf(CodeUmaNotFound, "no sandbox counterparty sends from %s", req.SenderUmaAddress)
+	}
+	var out *Transaction
+	err = e.update(ctx, func(t *txn) error {
+		var c *Customer
+		var err error
+		if req.CustomerID != "" {
+			c, err = t.transactingCustomer(req.CustomerID)
+		} else if c, err = t.customerByUma(req.ReceiverUmaAddress); err == nil {
+			c, err = t.transactingCustomer(c.ID)
+		}
+		if err != nil {
+			return err
+		}
+		id, err := e.newID("Transaction")
+		if err != nil {
+			return err
+		}
+		recv := amountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
+		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
+			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
+			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
+			CreatedAt:   e.Now(), UpdatedAt: e.Now()}
+		dest, err := t.defaultDepositAccount(c.ID)
+		if err != nil {
+			return err
+		}
+		ledgerDest := ""
+		if dest != nil {
+			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: dest.ID, Currency: recv.Currency.Code}
+			ledgerDest = accounts.ExternalPrefix + "rail:" + e.rail.Name()
+		} else {
+			a, err := t.primaryInternalAccount(c.ID, recv.Currency.Code)
+			if err != nil {
+				return err
+			}
+			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: a.ID, Currency: recv.Currency.Code}
+			ledgerDest = a.ID
+		}
+		if err := t.insertTransaction(tx); err != nil {
+			return err
+		}
+		if err := t.saveTx(tx, "PENDING"); err != nil {
+			return err
+		}
+		out = tx
+		if strings.Contains(req.SenderUmaAddress, "fail.compliance") {
+			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
+			return t.saveTx(tx, "FAILED")
+		}
+		if err := t.post(id, accounts.Transfer(ledgerUMA, ledgerDest, recv.Currency.Code, recv.Amount)); err != nil {
+			return err
+		}
+		now := e.Now()
+		tx.Status, tx.SettledAt = TxCompleted, &now
+		if err := t.saveTx(tx, "COMPLETED"); err != nil {
+			return err
+		}
+		if dest == nil {
+			return t.creditEvent(ledgerDest)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CancelTransaction cancels an outgoing payment that has not settled yet (a
+// slow payout still in flight): the sender is refunded and the transaction
+// fails. Anything else is TRANSACTION_NOT_CANCELLABLE.
+func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction, error) {
+	var out *Transaction
+	err := e.update(ctx, func(t *txn) error {
+		tx, err := t.transaction(id)
+		if err != nil {
+			return err
+		}
+		var due []string
+		if err := t.Scan(TableSettlementsDue, ScanOptions{}, func(k string, v []byte) (bool, error) {
+			if strings.Contains(k, "|"+id+"|") {
+				due = append(due, k)
+			}
+			return true, nil
+		}); err != nil {
+			return err
+		}
+		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || len(due) == 0 {
+			return Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status)
+		}
+		for _, k := range due {
+			if err := t.Delete(TableSettlementsDue, k); err != nil {
+				return err
+			}
+		}
+		q, err := t.quote(tx.QuoteID)
+		if err != nil {
+			return err
+		}
+		if err := t.applyStep(q, tx, SettlementStep{Outcome: SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
+			return err
+		}
+		out = tx
+		return putJSON(t, TableQuotes, q.ID, q)
+	})
+	return out, err
+}
+
+// DecideIncoming approves or rejects an incoming payment waiting for the
+// platform. The sandbox approves incoming payments itself, so every
+// transaction answers TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
+func (e *Engine) DecideIncoming(ctx context.Context, id string, approve bool) (*Transaction, error) {
+	tx, err := e.Transaction(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return nil, Errorf(CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
+}

@@ -1,0 +1,354 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/paygrid/payments/accounts"
+)
+
+// Settlement tables: steps due by time ("<time>|<tx id>|<n>" -> step), and
+// pending quotes by expiry ("<time>|<quote id>").
+const (
+	TableSettlementsDue = "settlements_due"
+	TableQuoteExpiry    = "quote_expiry"
+)
+
+// Ledger accounts outside the platform that money movement uses.
+const (
+	ledgerFX          = accounts.ExternalPrefix + "fx"
+	ledgerServiceFees = accounts.ExternalPrefix + "service-fees"
+	ledgerUMA         = accounts.ExternalPrefix + "uma"
+	ledgerReturns     = accounts.ExternalPrefix + "returns"
+)
+
+type dueStep struct {
+	TransactionID string         `json:"transactionId"`
+	QuoteID       string         `json:"quoteId"`
+	Step          SettlementStep `json:"step"`
+}
+
+// holdAccount is where an executed quote's money waits: the source's held
+// sub-account, or an in-flight account for real-time funding.
+func (q *quoteRecord) holdAccount() string {
+	if q.Source.SourceType == "ACCOUNT" {
+		return accounts.Held(q.Source.AccountID)
+	}
+	return "inflight:" + q.TransactionID
+}
+
+// refundAccount is where a failed quote's money goes back to.
+func (q *quoteRecord) refundAccount() string {
+	if q.Source.SourceType == "ACCOUNT" {
+		return q.Source.AccountID
+	}
+	return SandboxFundingAccount
+}
+
+// post writes one balanced ledger entry for reference.
+func (t *txn) post(reference string, postings ...[]Posting) error {
+	id, err := t.e.newID("LedgerEntry")
+	if err != nil {
+		return err
+	}
+	var all []Posting
+	for _, p := range postings {
+		all = append(all, p...)
+	}
+	return Post(t, LedgerEntry{ID: id, Reference: reference, Postings: all, CreatedAt: t.e.Now()})
+}
+
+// ExecuteQuote executes a PENDING quote whose source is an internal account:
+// in one store transaction it checks the quote has not expired
+// (QUOTE_EXPIRED, which also marks it EXPIRED), moves the sending total to
+// held (INSUFFICIENT_FUNDS when the balance does not cover it, nothing
+// changed), marks quote and transaction PROCESSING and hands the payment to
+// the rail. A quote executes at most once: any later call is CONFLICT.
+func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
+	var out *Quote
+	var failure error
+	err := e.update(ctx, func(t *txn) error {
+		q, err := t.quote(id)
+		if err != nil {
+			return err
+		}
+		if q.Source.SourceType != "ACCOUNT" {
+			return Errorf(CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
+		}
+		if expired, err := t.expireIfDue(q); err != nil || expired {
+			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+			return err
+		}
+		if err := e.execute(ctx, t, q); err != nil {
+			return err
+		}
+		out = &q.Quote
+		return nil
+	})
+	if err == nil && failure != nil {
+		return nil, failure
+	}
+	return out, err
+}
+
+func (t *txn) quote(id string) (*quoteRecord, error) {
+	var q quoteRecord
+	if err := getJSON(t, TableQuotes, id, &q); err != nil {
+		return nil, notFound(err, CodeQuoteNotFound, "quote", id)
+	}
+	return &q, nil
+}
+
+// expireIfDue marks a PENDING quote past its expiry EXPIRED (with its
+// transaction, emitting OUTGOING_PAYMENT.EXPIRED).
+func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
+	if q.Status != QuotePending || !t.e.Now().After(q.ExpiresAt) {
+		return false, nil
+	}
+	q.Status = QuoteExpired
+	if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+		return true, err
+	}
+	tx, err := t.transaction(q.TransactionID)
+	if err != nil {
+		return true, err
+	}
+	tx.Status, tx.FailureReason = TxExpired, "QUOTE_EXPIRED"
+	return true, t.saveTx(tx, "EXPIRED")
+}
+
+// execute moves the money to held and starts delivery (the caller checked
+// source type and expiry).
+func (e *Engine) execute(ctx context.Context, t *txn, q *quoteRecord) error {
+	if q.Status != QuotePending {
+		return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
+	}
+	if q.CustomerID != "" {
+		if _, err := t.transactingCustomer(q.CustomerID); err != nil {
+			return err
+		}
+	}
+	if err := t.post(q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
+		return err
+	}
+	return e.startDelivery(ctx, t, q)
+}
+
+// startDelivery marks a funded quote PROCESSING and plans its settlement.
+func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) error {
+	_ = t.Delete(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	q.Status = QuoteProcessing
+	tx, err := t.transaction(q.TransactionID)
+	if err != nil {
+		return err
+	}
+	if err := t.saveTx(tx, "PENDING"); err != nil {
+		return err
+	}
+	tx.Status = TxProcessing
+	if err := t.saveTx(tx, "PROCESSING"); err != nil {
+		return err
+	}
+	steps := []SettlementStep{{Outcome: SettleCompleted}}
+	if !q.DestinationInternal {
+		p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress}
+		if q.Destination.DestinationType == "ACCOUNT" {
+			if p.Destination, err = t.externalAccount(q.Destination.AccountID); err != nil {
+				return err
+			}
+		}
+		if steps, err = e.rail.Send(ctx, p); err != nil {
+			return err
+		}
+	}
+	for n, s := range steps {
+		if s.After > 0 {
+			b, _ := json.Marshal(dueStep{TransactionID: tx.ID, QuoteID: q.ID, Step: s})
+			if err := t.Put(TableSettlementsDue, dueKey(e.Now().Add(s.After), tx.ID)+"|"+string(rune('a'+n)), b); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := t.applyStep(q, tx, s); err != nil {
+			return err
+		}
+	}
+	return putJSON(t, TableQuotes, q.ID, q)
+}
+
+// destinationLedger is the ledger account a payout lands in.
+func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
+	switch {
+	case q.DestinationInternal && q.Destination.DestinationType == "UMA_ADDRESS":
+		a, err := t.primaryInternalAccount(q.ReceiverCustomerID, q.ReceivingCurrency.Code)
+		if err != nil {
+			return "", err
+		}
+		return a.ID, nil
+	case q.DestinationInternal:
+		return q.Destination.AccountID, nil
+	case q.Destination.DestinationType == "UMA_ADDRESS":
+		return ledgerUMA, nil
+	}
+	return accounts.ExternalPrefix + "rail:" + t.e.rail.Name(), nil
+}
+
+// applyStep applies one settlement outcome to an executed quote.
+func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error {
+	hold, sc, rc := q.holdAccount(), q.SendingCurrency.Code, q.ReceivingCurrency.Code
+	switch s.Outcome {
+	case SettleCompleted:
+		if tx.Status != TxProcessing {
+			return nil
+		}
+		dest, err := q.destinationLedger(t)
+		if err != nil {
+			return err
+		}
+		net := q.TotalSendingAmount - q.FeesIncluded
+		var legs [][]Posting
+		if q.PlatformFeesIncluded > 0 {
+			pa, err := t.primaryInternalAccount(PlatformOwner, sc)
+			if err != nil {
+				return err
+			}
+			legs = append(legs, accounts.Transfer(hold, pa.ID, sc, q.PlatformFeesIncluded))
+		}
+		if q.ServiceFees > 0 {
+			legs = append(legs, accounts.Transfer(hold, ledgerServiceFees, sc, q.ServiceFees))
+		}
+		if sc == rc && net == q.TotalReceivingAmount {
+			legs = append(legs, accounts.Transfer(hold, dest, sc, net))
+		} else {
+			legs = append(legs, accounts.Transfer(hold, ledgerFX, sc, net), accounts.Transfer(ledgerFX, dest, rc, q.TotalReceivingAmount))
+		}
+		if err := t.post(tx.ID, legs...); err != nil {
+			return err
+		}
+		now := t.e.Now()
+		q.Status, tx.Status, tx.SettledAt = QuoteCompleted, TxCompleted, &now
+		if err := t.saveTx(tx, "COMPLETED"); err != nil {
+			return err
+		}
+		if q.DestinationInternal {
+			return t.creditEvent(dest)
+		}
+		return nil
+	case SettleFailed, SettleReturned:
+		from := hold
+		if s.Outcome == SettleReturned {
+			if tx.Status != TxCompleted {
+				return nil
+			}
+			from = ledgerReturns
+		} else if tx.Status != TxProcessing {
+			return nil
+		}
+		q.Status, tx.Status, tx.FailureReason = QuoteFailed, TxFailed, s.FailureReason
+		if err := t.saveTx(tx, "FAILED"); err != nil {
+			return err
+		}
+		tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.e.Now(), Status: "PENDING", Reason: s.RefundReason}
+		if err := t.saveTx(tx, "REFUND_PENDING"); err != nil {
+			return err
+		}
+		if s.RefundFails {
+			tx.Refund.Status = "FAILED"
+			return t.saveTx(tx, "REFUND_FAILED") // the money stays held: it is not spendable
+		}
+		if err := t.post(tx.ID, accounts.Transfer(from, q.refundAccount(), sc, q.TotalSendingAmount)); err != nil {
+			return err
+		}
+		now := t.e.Now()
+		tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
+		if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
+			return err
+		}
+		if q.Source.SourceType == "ACCOUNT" {
+			return t.creditEvent(q.Source.AccountID)
+		}
+	}
+	return nil
+}
+
+// creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account.
+func (t *txn) creditEvent(id string) error {
+	a, err := t.internalAccount(id)
+	if err != nil {
+		return err
+	}
+	v, err := t.accountView(a)
+	if err != nil {
+		return err
+	}
+	return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
+}
+
+// settleDue applies the settlement steps and quote expiries due by now.
+func (e *Engine) settleDue(ctx context.Context) (int, error) {
+	now := dueKey(e.Now(), "~")
+	n := 0
+	err := e.update(ctx, func(t *txn) error {
+		var steps []string
+		if err := t.Scan(TableSettlementsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			if k > now {
+				return false, nil
+			}
+			steps = append(steps, k)
+			return true, nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range steps {
+			var d dueStep
+			if err := getJSON(t, TableSettlementsDue, k, &d); err != nil {
+				return err
+			}
+			if err := t.Delete(TableSettlementsDue, k); err != nil {
+				return err
+			}
+			q, err := t.quote(d.QuoteID)
+			if err != nil {
+				return err
+			}
+			tx, err := t.transaction(d.TransactionID)
+			if err != nil {
+				return err
+			}
+			if err := t.applyStep(q, tx, d.Step); err != nil {
+				return err
+			}
+			if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+				return err
+			}
+			n++
+		}
+		var expiring []string
+		if err := t.Scan(TableQuoteExpiry, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			if k > now {
+				return false, nil
+			}
+			expiring = append(expiring, k)
+			return true, nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range expiring {
+			if err := t.Delete(TableQuoteExpiry, k); err != nil {
+				return err
+			}
+			q, err := t.quote(k[strings.IndexByte(k, '|')+1:])
+			if err != nil {
+				return err
+			}
+			if expired, err := t.expireIfDue(q); err != nil {
+				return err
+			} else if expired {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}

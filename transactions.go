@@ -1,0 +1,173 @@
+package payments
+
+import (
+	"context"
+	"time"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// Transaction tables: records by id.
+const TableTransactions = "transactions"
+
+// Transaction statuses (reference TransactionStatus).
+const (
+	TxPending    = "PENDING"
+	TxProcessing = "PROCESSING"
+	TxCompleted  = "COMPLETED"
+	TxFailed     = "FAILED"
+	TxExpired    = "EXPIRED"
+	TxRejected   = "REJECTED"
+)
+
+// TxParty is a transaction's source or destination (reference
+// Transaction{Source,Destination}OneOf).
+type TxParty struct {
+	SourceType      string `json:"sourceType,omitempty"`
+	DestinationType string `json:"destinationType,omitempty"`
+	AccountID       string `json:"accountId,omitempty"`
+	UmaAddress      string `json:"umaAddress,omitempty"`
+	Currency        string `json:"currency,omitempty"`
+	CustomerID      string `json:"customerId,omitempty"`
+}
+
+// Refund is the refund of a failed outgoing payment.
+type Refund struct {
+	Reference   string     `json:"reference"`
+	InitiatedAt time.Time  `json:"initiatedAt"`
+	SettledAt   *time.Time `json:"settledAt,omitempty"`
+	Status      string     `json:"status"` // PENDING, COMPLETED, FAILED
+	Reason      string     `json:"reason,omitempty"`
+}
+
+// Transaction is an incoming or outgoing payment (reference
+// IncomingTransaction / OutgoingTransaction).
+type Transaction struct {
+	ID                         string          `json:"id"`
+	Status                     string          `json:"status"`
+	Type                       string          `json:"type"`      // INCOMING or OUTGOING
+	Direction                  string          `json:"direction"` // CREDIT or DEBIT
+	Source                     TxParty         `json:"source"`
+	Destination                TxParty         `json:"destination"`
+	CustomerID                 string          `json:"customerId"`
+	PlatformCustomerID         string          `json:"platformCustomerId"`
+	SentAmount                 *CurrencyAmount `json:"sentAmount,omitempty"`
+	ReceivedAmount             *CurrencyAmount `json:"receivedAmount,omitempty"`
+	ExchangeRate               *float64        `json:"exchangeRate,omitempty"`
+	Fees                       *int64          `json:"fees,omitempty"`
+	PlatformFees               *int64          `json:"platformFees,omitempty"`
+	QuoteID                    string          `json:"quoteId,omitempty"`
+	Description                string          `json:"description,omitempty"`
+	FailureReason              string          `json:"failureReason,omitempty"`
+	Refund                     *Refund         `json:"refund,omitempty"`
+	SettledAt                  *time.Time      `json:"settledAt,omitempty"`
+	ReceiptDeliveryConfirmedAt *time.Time      `json:"receiptDeliveryConfirmedAt,omitempty"`
+	CreatedAt                  time.Time       `json:"createdAt"`
+	UpdatedAt                  time.Time       `json:"updatedAt"`
+}
+
+// outgoingTransaction is the PENDING transaction of a new quote.
+func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
+	rate, _ := q.ExchangeRate.Decimal().Float64()
+	fees, pf := q.FeesIncluded, q.PlatformFeesIncluded
+	src := TxParty{SourceType: q.Source.SourceType, AccountID: q.Source.AccountID, Currency: q.SendingCurrency.Code, CustomerID: q.Source.CustomerID}
+	if src.SourceType == "REALTIME_FUNDING" {
+		src.AccountID = ""
+	} else {
+		src.CustomerID = ""
+	}
+	dst := TxParty{DestinationType: q.Destination.DestinationType, AccountID: q.Destination.AccountID, UmaAddress: q.Destination.UmaAddress, Currency: q.ReceivingCurrency.Code}
+	sent, recv := amountOf(q.SendingCurrency.Code, q.TotalSendingAmount), amountOf(q.ReceivingCurrency.Code, q.TotalReceivingAmount)
+	return &Transaction{ID: q.TransactionID, Status: TxPending, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
+		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
+		QuoteID: q.ID, Description: q.Description, CreatedAt: now, UpdatedAt: now}
+}
+
+// insertTransaction stores a new transaction, filling platformCustomerId.
+func (t *txn) insertTransaction(tx *Transaction) error {
+	if tx.CustomerID != "" && tx.PlatformCustomerID == "" {
+		if c, err := t.customer(tx.CustomerID); err == nil {
+			tx.PlatformCustomerID = c.PlatformCustomerID
+		}
+	}
+	return insertJSON(t, TableTransactions, tx.ID, tx)
+}
+
+func (t *txn) transaction(id string) (*Transaction, error) {
+	var tx Transaction
+	if err := getJSON(t, TableTransactions, id, &tx); err != nil {
+		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
+	}
+	return &tx, nil
+}
+
+// setTxStatus stores tx with a new status and emits
+// <INCOMING|OUTGOING>_PAYMENT.<event>.
+func (t *txn) saveTx(tx *Transaction, event string) error {
+	tx.UpdatedAt = t.e.Now()
+	if err := putJSON(t, TableTransactions, tx.ID, tx); err != nil {
+		return err
+	}
+	if event == "" {
+		return nil
+	}
+	return t.emit(tx.Type+"_PAYMENT."+event, tx)
+}
+
+// Transaction returns one transaction.
+func (e *Engine) Transaction(ctx context.Context, id string) (*Transaction, error) {
+	var out *Transaction
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		out, err = t.transaction(id)
+		return err
+	})
+	return out, err
+}
+
+// TransactionFilter narrows ListTransactions (reference filters).
+type TransactionFilter struct {
+	CustomerID, PlatformCustomerID, Status, Type string
+	AccountIdentifier                            string // either side's account
+	StartDate, EndDate                           time.Time
+}
+
+// ListTransactions lists transactions, newest first unless p says otherwise.
+func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p ListParams) (Page[Transaction], error) {
+	var fe validate.Errors
+	fe.Enum("status", f.Status, "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED")
+	fe.Enum("type", f.Type, "INCOMING", "OUTGOING")
+	if err := Invalid(fe.Err()); err != nil {
+		return Page[Transaction]{}, err
+	}
+	var page Page[Transaction]
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		page, err = listTable(t, TableTransactions, p, func(tx *Transaction) bool {
+			return (f.CustomerID == "" || tx.CustomerID == f.CustomerID) && (f.PlatformCustomerID == "" || tx.PlatformCustomerID == f.PlatformCustomerID) &&
+				(f.Status == "" || tx.Status == f.Status) && (f.Type == "" || tx.Type == f.Type) &&
+				(f.AccountIdentifier == "" || tx.Source.AccountID == f.AccountIdentifier || tx.Destination.AccountID == f.AccountIdentifier) &&
+				InRange(tx.CreatedAt, f.StartDate, f.EndDate)
+		})
+		return err
+	})
+	return page, err
+}
+
+// ConfirmReceipt records when the receipt was delivered (default now).
+func (e *Engine) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
+	var out *Transaction
+	err := e.update(ctx, func(t *txn) error {
+		tx, err := t.transaction(id)
+		if err != nil {
+			return err
+		}
+		if at.IsZero() {
+			at = e.Now()
+		}
+		tx.ReceiptDeliveryConfirmedAt = &at
+		out = tx
+		return t.saveTx(tx, "")
+	})
+	return out, err
+}
