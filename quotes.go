@@ -71,11 +71,11 @@ type QuoteRequest struct {
 // RateDetails break the rate and fees down (reference OutgoingRateDetails,
 // with the Service renames).
 type RateDetails struct {
-	CounterpartyMultiplier      money.Rate `json:"counterpartyMultiplier"`
+	CounterpartyMultiplier      float64    `json:"counterpartyMultiplier"`
 	CounterpartyFixedFee        int64      `json:"counterpartyFixedFee"`
 	ServiceApiMultiplier        money.Rate `json:"serviceApiMultiplier"`
 	ServiceApiFixedFee          int64      `json:"serviceApiFixedFee"`
-	ServiceApiVariableFeeRate   money.Rate `json:"serviceApiVariableFeeRate"`
+	ServiceApiVariableFeeRate   float64    `json:"serviceApiVariableFeeRate"`
 	ServiceApiVariableFeeAmount int64      `json:"serviceApiVariableFeeAmount"`
 }
 
@@ -355,7 +355,9 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	q.SendingCurrency, q.ReceivingCurrency = amountOf(sendCur, 0).Currency, amountOf(recvCur, 0).Currency
 	q.TotalSendingAmount, q.TotalReceivingAmount, q.ExchangeRate = amt.Sending, amt.Receiving, r
 	q.FeesIncluded, q.PlatformFeesIncluded, q.ServiceFees = amt.FeesIncluded, amt.PlatformFees, amt.FeesIncluded-amt.PlatformFees
-	q.RateDetails = &RateDetails{CounterpartyMultiplier: money.MustRate("1"), ServiceApiMultiplier: r, ServiceApiVariableFeeRate: money.MustRate("0")}
+	q.RateDetails = &RateDetails{CounterpartyMultiplier: 1, ServiceApiMultiplier: r, ServiceApiFixedFee: fees.ServiceFixed,
+		ServiceApiVariableFeeAmount: amt.ServiceVariable}
+	q.RateDetails.ServiceApiVariableFeeRate, _ = fees.ServiceRate.Float64()
 	if req.Source.SourceType == "REALTIME_FUNDING" {
 		q.PaymentInstructions = quoteInstructions(q)
 	}

@@ -75,7 +75,7 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 				return err
 			}
 			tx.Status = TxProcessing
-			if err := t.applyStep(q, tx, SettlementStep{Outcome: SettleFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "FUNDING_AMOUNT_MISMATCH"}); err != nil {
+			if err := t.applyStep(q, tx, SettlementStep{Outcome: SettleFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}); err != nil {
 				return err
 			}
 			out = tx

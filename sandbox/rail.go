@@ -85,7 +85,7 @@ var payoutRules = map[string][]payments.SettlementStep{
 	"002": {{Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TRANSACTION_FAILED"}},
 	"003": {{After: SlowPayment, Outcome: payments.SettleCompleted}},
 	"004": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_CANNOT_RECEIVE", RefundReason: "TRANSACTION_FAILED"}},
-	"005": {{Outcome: payments.SettleCompleted}, {After: ReturnAfter, Outcome: payments.SettleReturned, FailureReason: "PAYOUT_RETURNED", RefundReason: "PAYOUT_RETURNED"}},
+	"005": {{Outcome: payments.SettleCompleted}, {After: ReturnAfter, Outcome: payments.SettleReturned, FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}},
 	"006": {{Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}},
 	"007": {{Outcome: payments.SettleFailed, FailureReason: "COUNTERPARTY_POST_TX_FAILED", RefundFails: true}},
 }
@@ -129,10 +129,10 @@ var _ payments.Puller = Rail{}
 // (wire-facts 1.5, and the spec's 009: completes, then is returned).
 var pullRules = map[string][]payments.SettlementStep{
 	"002": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
-	"003": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_INVALID"}},
+	"003": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
 	"004": {{Outcome: payments.SettleFailed, FailureReason: "COMPLIANCE_REJECTED"}},
-	"005": {{Outcome: payments.SettleFailed, FailureReason: "TIMEOUT"}},
-	"009": {{Outcome: payments.SettleCompleted}, {Outcome: payments.SettleReturned, FailureReason: "PAYMENT_RETURNED"}},
+	"005": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
+	"009": {{Outcome: payments.SettleCompleted}, {Outcome: payments.SettleReturned, FailureReason: "COLLECTION_FAILED"}},
 }
 
 // Pull implements payments.Puller: the source account's suffix decides.
