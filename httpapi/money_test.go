@@ -184,7 +184,7 @@ func TestQuotes_SandboxSuffixes(t *testing.T) {
 			s := moneyServer(t)
 			id, acct := s.funded(10000)
 			q := s.do("POST", "/quotes", map[string]any{"source": map[string]any{"sourceType": "ACCOUNT", "accountId": acct},
-				"destination": map[string]any{"destinationType": "ACCOUNT", "accountId": s.eurAccount(id, tc.iban)},
+				"destination":        map[string]any{"destinationType": "ACCOUNT", "accountId": s.eurAccount(id, tc.iban)},
 				"lockedCurrencySide": "SENDING", "lockedCurrencyAmount": 10000, "immediatelyExecute": true})
 			require.Equal(t, 201, q.Status, "%s", q.Raw)
 			if tc.advance {
@@ -235,7 +235,7 @@ func TestQuotes_UMAAndRealTimeFunding(t *testing.T) {
 	id, acct := s.funded(50000)
 	l := s.do("GET", "/receiver/uma/"+sandbox.UMASuccessEUR, nil)
 	body := map[string]any{"lookupId": l.Body["lookupId"], "source": map[string]any{"sourceType": "ACCOUNT", "accountId": acct},
-		"destination": map[string]any{"destinationType": "UMA_ADDRESS", "umaAddress": sandbox.UMASuccessEUR, "currency": "EUR"},
+		"destination":        map[string]any{"destinationType": "UMA_ADDRESS", "umaAddress": sandbox.UMASuccessEUR, "currency": "EUR"},
 		"lockedCurrencySide": "RECEIVING", "lockedCurrencyAmount": 1000}
 	requireError(t, s.do("POST", "/quotes", body), 400, payments.CodeInvalidInput, "senderCustomerInfo.FULL_NAME")
 	body["senderCustomerInfo"] = map[string]any{"FULL_NAME": "Jane Doe"}
@@ -256,7 +256,7 @@ func TestQuotes_UMAAndRealTimeFunding(t *testing.T) {
 	assert.Equal(t, "COMPLIANCE_REJECTED", s.do("GET", "/transactions/"+fq.Body["transactionId"].(string), nil).Body["failureReason"])
 
 	rt := s.do("POST", "/quotes", map[string]any{"source": map[string]any{"sourceType": "REALTIME_FUNDING", "currency": "USD", "customerId": id},
-		"destination": map[string]any{"destinationType": "ACCOUNT", "accountId": s.eurAccount(id, "DE89370400440532013000")},
+		"destination":        map[string]any{"destinationType": "ACCOUNT", "accountId": s.eurAccount(id, "DE89370400440532013000")},
 		"lockedCurrencySide": "SENDING", "lockedCurrencyAmount": 2000})
 	require.Equal(t, 201, rt.Status, "%s", rt.Raw)
 	require.NotEmpty(t, rt.Body["paymentInstructions"])
