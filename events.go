@@ -163,18 +163,29 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 			deliver = func(ev Event) error { _, err := ws.Send(ctx, endpoint, ev); return err }
 		}
 	}
-	delivered := 0
+	// Deliver every due event, then record all outcomes in one commit: a
+	// crash in between re-delivers, which at-least-once allows.
+	derrs := make([]error, 0, len(due))
 	for _, r := range due {
 		if ctx.Err() != nil {
-			return delivered, ctx.Err()
+			break
 		}
-		derr := deliver(r.Event)
-		err := e.store.Update(ctx, func(tx Tx) error {
+		derrs = append(derrs, deliver(r.Event))
+	}
+	delivered := 0
+	err = e.store.Update(ctx, func(tx Tx) error {
+		delivered = 0
+		for i, derr := range derrs {
+			r := due[i]
 			if _, err := tx.Get(TableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
-				return nil // delivered by a concurrent pass
+				continue // delivered by a concurrent pass
 			}
 			if derr == nil {
-				return tx.Delete(TableOutbox, r.Event.ID)
+				delivered++
+				if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
+					return err
+				}
+				continue
 			}
 			r.Attempts++
 			r.LastError = derr.Error()
@@ -183,18 +194,27 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 				if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
 					return err
 				}
-				return putJSON(tx, TableOutboxDead, r.Event.ID, r)
+				if err := putJSON(tx, TableOutboxDead, r.Event.ID, r); err != nil {
+					return err
+				}
+				continue
 			}
-			return putJSON(tx, TableOutbox, r.Event.ID, r)
-		})
-		if err != nil {
-			return delivered, err
+			if err := putJSON(tx, TableOutbox, r.Event.ID, r); err != nil {
+				return err
+			}
 		}
-		if derr == nil {
-			delivered++
-		} else {
-			e.log.Info("event delivery failed", "event", r.Event.ID, "type", r.Event.Type, "attempts", r.Attempts, "err", derr)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for i, derr := range derrs {
+		if derr != nil {
+			e.log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "err", derr)
 		}
+	}
+	if len(derrs) < len(due) {
+		return delivered, ctx.Err()
 	}
 	return delivered, nil
 }

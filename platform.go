@@ -178,10 +178,18 @@ func (e *Engine) PlatformConfig(ctx context.Context) (*PlatformConfig, error) {
 	return &cfg, notFound(err, CodePlatformNotFound, "platform", "config")
 }
 
+// platform returns the platform configuration, decoded once per
+// transaction; a caller that changes it stores it back in the same one.
 func (t *txn) platform() (*PlatformConfig, error) {
+	if t.plat != nil {
+		return t.plat, nil
+	}
 	var cfg PlatformConfig
-	err := getJSON(t, TablePlatform, platformKey, &cfg)
-	return &cfg, notFound(err, CodePlatformNotFound, "platform", "config")
+	if err := getJSON(t, TablePlatform, platformKey, &cfg); err != nil {
+		return nil, notFound(err, CodePlatformNotFound, "platform", "config")
+	}
+	t.plat = &cfg
+	return t.plat, nil
 }
 
 // PlatformConfigUpdate is a PATCH of the platform configuration: nil members

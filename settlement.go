@@ -335,11 +335,14 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 			return err
 		}
 		for _, k := range expiring {
-			if err := t.Delete(TableQuoteExpiry, k); err != nil {
-				return err
-			}
 			q, err := t.quote(k[strings.IndexByte(k, '|')+1:])
 			if err != nil {
+				return err
+			}
+			if q.Status == QuotePending && !e.Now().After(q.ExpiresAt) {
+				continue // due this very millisecond: expires on the next pass
+			}
+			if err := t.Delete(TableQuoteExpiry, k); err != nil {
 				return err
 			}
 			if expired, err := t.expireIfDue(q); err != nil {

@@ -12,6 +12,7 @@ type txn struct {
 	Tx
 	e       *Engine
 	emitted bool
+	plat    *PlatformConfig // decoded once per transaction
 }
 
 // update runs fn in a read-write store transaction and wakes the dispatcher

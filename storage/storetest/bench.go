@@ -28,7 +28,7 @@ func Benchmark(b *testing.B, h Harness, compareRawBolt bool) {
 		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
 			var raw float64
 			if compareRawBolt {
-				raw = rawBolt(b, callers)
+				raw = RawBolt(b, callers)
 			}
 			s := h.New(b)
 			defer s.Close()
@@ -91,9 +91,10 @@ func parallel(b *testing.B, callers int, op func() error) float64 {
 	return float64(b.N) / elapsed.Seconds()
 }
 
-// rawBolt runs the same workload on a bare bbolt file: read two balances,
+// RawBolt runs the same workload on a bare bbolt file (db.Update for one
+// caller, db.Batch for more) and returns its operations per second: read two balances,
 // write them back changed, append the journal entry and the record.
-func rawBolt(b *testing.B, callers int) float64 {
+func RawBolt(b *testing.B, callers int) float64 {
 	db, err := bolt.Open(filepath.Join(b.TempDir(), "raw.db"), 0o600, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -1,0 +1,150 @@
+package payments_test
+
+import (
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/sandbox"
+	"github.com/paygrid/payments/storage/boltstore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// moneyEnv is a sandbox engine with every sandbox provider.
+func moneyEnv(t testing.TB, mutate ...func(*payments.Config)) *env {
+	return newEnv(t, append([]func(*payments.Config){func(c *payments.Config) {
+		c.KYC, c.Rail, c.Rates, c.Directory = sandbox.KYC{}, sandbox.Rail{}, sandbox.Rates{}, sandbox.Directory{}
+	}}, mutate...)...)
+}
+
+// usdAccount creates a customer using USD and returns its USD account.
+func (e *env) usdAccount(t testing.TB, name string) string {
+	t.Helper()
+	in := fullIndividual(name)
+	in.Currencies = []string{"USD"}
+	c, err := e.eng.CreateCustomer(ctx, in)
+	require.NoError(t, err)
+	page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	require.NoError(t, err)
+	return page.Data[0].ID
+}
+
+func transfer(from, to string, amount int64, execute bool) payments.QuoteRequest {
+	return payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: from},
+		Destination:        payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: to},
+		LockedCurrencySide: "SENDING", LockedCurrencyAmount: amount, ImmediatelyExecute: execute}
+}
+
+func stores(t *testing.T) map[string]func(*payments.Config) {
+	return map[string]func(*payments.Config){
+		"memstore": func(*payments.Config) {},
+		"boltstore": func(c *payments.Config) {
+			s, err := boltstore.Open(filepath.Join(t.TempDir(), "p.db"), nil)
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = s.Close() })
+			c.Store = s
+		},
+	}
+}
+
+// TestEngine_ConcurrentSpending: 64 goroutines spending one unit each from
+// an account funded for exactly K units succeed exactly K times.
+func TestEngine_ConcurrentSpending(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := moneyEnv(t, store)
+			from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
+			const K = 40
+			_, err := e.eng.FundInternalAccount(ctx, from, K)
+			require.NoError(t, err)
+			var ok, insufficient atomic.Int64
+			var wg sync.WaitGroup
+			for range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := e.eng.CreateQuote(ctx, transfer(from, to, 1, true))
+					switch payments.CodeOf(err) {
+					case "":
+						ok.Add(1)
+					case payments.CodeInsufficientFunds:
+						insufficient.Add(1)
+					default:
+						t.Errorf("unexpected error: %v", err)
+					}
+				}()
+			}
+			wg.Wait()
+			assert.EqualValues(t, K, ok.Load())
+			assert.EqualValues(t, 64-K, insufficient.Load())
+			a, err := e.eng.InternalAccount(ctx, from)
+			require.NoError(t, err)
+			assert.Zero(t, a.TotalBalance.Amount)
+			b, err := e.eng.InternalAccount(ctx, to)
+			require.NoError(t, err)
+			assert.EqualValues(t, K, b.Balance.Amount)
+			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+		})
+	}
+}
+
+// TestEngine_ConcurrentExecute: 50 concurrent executes of one quote execute
+// it once.
+func TestEngine_ConcurrentExecute(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := moneyEnv(t, store)
+			from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
+			_, err := e.eng.FundInternalAccount(ctx, from, 1000)
+			require.NoError(t, err)
+			q, err := e.eng.CreateQuote(ctx, transfer(from, to, 300, false))
+			require.NoError(t, err)
+			var ok, conflict atomic.Int64
+			var wg sync.WaitGroup
+			for range 50 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := e.eng.ExecuteQuote(ctx, q.ID)
+					switch payments.CodeOf(err) {
+					case "":
+						ok.Add(1)
+					case payments.CodeConflict:
+						conflict.Add(1)
+					default:
+						t.Errorf("unexpected error: %v", err)
+					}
+				}()
+			}
+			wg.Wait()
+			assert.EqualValues(t, 1, ok.Load())
+			assert.EqualValues(t, 49, conflict.Load())
+			a, err := e.eng.InternalAccount(ctx, from)
+			require.NoError(t, err)
+			assert.EqualValues(t, 700, a.TotalBalance.Amount)
+			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+		})
+	}
+}
+
+func TestEngine_QuoteExpirySweep(t *testing.T) {
+	e := moneyEnv(t)
+	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
+	q, err := e.eng.CreateQuote(ctx, transfer(from, to, 1, false))
+	require.NoError(t, err)
+	e.clock.Advance(q.ExpiresAt.Sub(q.CreatedAt))
+	n, err := e.eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n, "not yet past expiresAt")
+	e.clock.Advance(1e9)
+	n, err = e.eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	tx, err := e.eng.Transaction(ctx, q.TransactionID)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxExpired, tx.Status)
+	assert.Contains(t, flushTypes(t, e), "OUTGOING_PAYMENT.EXPIRED")
+}
