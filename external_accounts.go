@@ -128,11 +128,8 @@ const OwnershipThreshold int64 = 1_000
 // EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED for wallets whose ownership is
 // unproven above OwnershipThreshold major units (or that failed it),
 // BANK_ACCOUNT_VALIDATION_PENDING during micro-entry validation.
-func (t *txn) usableDestination(a *ExternalAccount, amount int64) error {
-	r, err := t.externalRecord(a.ID)
-	if err != nil {
-		return err
-	}
+func (t *txn) usableDestination(r *externalRecord, amount int64) error {
+	a := &r.ExternalAccount
 	switch a.Status {
 	case ExternalInactive:
 		return Errorf(CodeInvalidBankAccount, "external account %s is inactive", a.ID)

@@ -98,6 +98,7 @@ type Engine struct {
 	cfg      Config
 
 	rates     rateCache
+	platCache platformCache
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}

@@ -1,12 +1,14 @@
 package payments
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/paygrid/payments/money"
@@ -180,16 +182,38 @@ func (e *Engine) PlatformConfig(ctx context.Context) (*PlatformConfig, error) {
 
 // platform returns the platform configuration, decoded once per
 // transaction; a caller that changes it stores it back in the same one.
+// The engine also remembers the last decoded record by its bytes, so an
+// unchanged configuration is never decoded twice. Callers must not change
+// nested members in place (UpdatePlatformConfig decodes its own copy).
 func (t *txn) platform() (*PlatformConfig, error) {
 	if t.plat != nil {
 		return t.plat, nil
 	}
-	var cfg PlatformConfig
-	if err := getJSON(t, TablePlatform, platformKey, &cfg); err != nil {
+	raw, err := t.Get(TablePlatform, platformKey)
+	if err != nil {
 		return nil, notFound(err, CodePlatformNotFound, "platform", "config")
 	}
+	pc := &t.e.platCache
+	pc.mu.Lock()
+	if pc.cfg == nil || !bytes.Equal(pc.raw, raw) {
+		var cfg PlatformConfig
+		if err := json.Unmarshal(raw, &cfg); err != nil {
+			pc.mu.Unlock()
+			return nil, err
+		}
+		pc.raw, pc.cfg = raw, &cfg
+	}
+	cfg := *pc.cfg
+	pc.mu.Unlock()
 	t.plat = &cfg
 	return t.plat, nil
+}
+
+// platformCache is the engine's last decoded platform configuration.
+type platformCache struct {
+	mu  sync.Mutex
+	raw []byte
+	cfg *PlatformConfig
 }
 
 // PlatformConfigUpdate is a PATCH of the platform configuration: nil members
@@ -215,10 +239,11 @@ var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdate) (*PlatformConfig, error) {
 	var out *PlatformConfig
 	err := e.update(ctx, func(t *txn) error {
-		cfg, err := t.platform()
-		if err != nil {
-			return err
+		var cfg *PlatformConfig
+		if err := getJSON(t, TablePlatform, platformKey, &cfg); err != nil {
+			return notFound(err, CodePlatformNotFound, "platform", "config")
 		}
+		t.plat = cfg
 		var fe validate.Errors
 		if u.UmaDomain != nil {
 			fe.Match("umaDomain", *u.UmaDomain, reDomain, "a lower-case domain name such as example.com")

@@ -104,6 +104,7 @@ type Quote struct {
 type quoteRecord struct {
 	Quote
 	CustomerID            string `json:"customerId,omitempty"` // the sender, "" for the platform
+	PlatformCustomerID    string `json:"platformCustomerId,omitempty"`
 	ReceiverCustomerID    string `json:"receiverCustomerId,omitempty"`
 	DestinationInternal   bool   `json:"destinationInternal,omitempty"`
 	ServiceFees           int64  `json:"serviceFees"`
@@ -189,30 +190,39 @@ func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, err
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	var out *Quote
-	err := e.update(ctx, func(t *txn) error {
-		q, err := e.priceQuote(ctx, t, &req)
-		if err != nil {
-			return err
-		}
+	// Pricing only reads, so it runs in a read transaction, in parallel with
+	// other requests; the write transaction is short. Execution rechecks
+	// everything money depends on in its own transaction.
+	var q *quoteRecord
+	err := e.view(ctx, func(t *txn) error {
+		var err error
+		q, err = e.priceQuote(ctx, t, &req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	tx := outgoingTransaction(q, e.Now())
+	tx.PlatformCustomerID = q.PlatformCustomerID
+	err = e.update(ctx, func(t *txn) error {
 		if err := insertJSON(t, TableQuotes, q.ID, q); err != nil {
 			return err
 		}
-		if err := t.insertTransaction(outgoingTransaction(q, e.Now())); err != nil {
+		if err := insertJSON(t, TableTransactions, tx.ID, tx); err != nil {
 			return err
 		}
 		if err := t.Put(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
 			return err
 		}
 		if req.ImmediatelyExecute {
-			if err := e.execute(ctx, t, q); err != nil {
-				return err
-			}
+			return e.execute(ctx, t, q)
 		}
-		out = &q.Quote
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return &q.Quote, nil
 }
 
 // priceQuote resolves the parties, checks every rule and computes the
@@ -225,6 +235,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	q := &quoteRecord{Quote: Quote{Source: req.Source, Destination: req.Destination, PurposeOfPayment: req.PurposeOfPayment, Status: QuotePending},
 		Description: req.Description, RemittanceInformation: req.RemittanceInformation}
 	var sendCur, recvCur string
+	var destExt *externalRecord
 	var fe validate.Errors
 	// Source.
 	if req.Source.SourceType == "ACCOUNT" {
@@ -240,9 +251,11 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		sendCur, q.CustomerID = req.Source.Currency, req.Source.CustomerID
 	}
 	if q.CustomerID != "" {
-		if _, err := t.transactingCustomer(q.CustomerID); err != nil {
+		c, err := t.transactingCustomer(q.CustomerID)
+		if err != nil {
 			return nil, err
 		}
+		q.PlatformCustomerID = c.PlatformCustomerID
 	}
 	// Destination.
 	q.Rail = "INTERNAL"
@@ -281,10 +294,12 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		}
 		recvCur, q.DestinationInternal, q.ReceiverCustomerID = a.Currency, true, a.CustomerID
 	default:
-		a, err := t.externalAccount(req.Destination.AccountID)
+		r, err := t.externalRecord(req.Destination.AccountID)
 		if err != nil {
 			return nil, err
 		}
+		destExt = r
+		a := &r.ExternalAccount
 		recvCur = a.Currency
 		q.Rail = req.Destination.PaymentRail
 		if q.Rail == "" {
@@ -339,9 +354,8 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	if amt.Sending > cfgOf[sendCur].MaxAmount || amt.Receiving > cfgOf[recvCur].MaxAmount {
 		return nil, Errorf(CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
 	}
-	if !q.DestinationInternal && req.Destination.DestinationType == "ACCOUNT" {
-		a, _ := t.externalAccount(req.Destination.AccountID)
-		if err := t.usableDestination(a, amt.Receiving); err != nil {
+	if destExt != nil {
+		if err := t.usableDestination(destExt, amt.Receiving); err != nil {
 			return nil, err
 		}
 	}
