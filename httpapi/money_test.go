@@ -302,3 +302,66 @@ func TestIncomingPayments(t *testing.T) {
 	assert.Equal(t, 4000.0, bal)
 	require.NoError(t, payments.CheckLedger(ctx, s.store))
 }
+
+// TestSandboxScenarios_UMAAndPulls covers every UMA test address and every
+// transfer-in suffix with its states and event sequence.
+func TestSandboxScenarios_UMAAndPulls(t *testing.T) {
+	for _, tc := range []struct {
+		address, currency string
+		advance           bool
+		events            []string
+	}{
+		{sandbox.UMASuccessUSD, "USD", false, []string{"PENDING", "PROCESSING", "COMPLETED"}},
+		{sandbox.UMASuccessEUR, "EUR", false, []string{"PENDING", "PROCESSING", "COMPLETED"}},
+		{sandbox.UMASuccessMXN, "MXN", false, []string{"PENDING", "PROCESSING", "COMPLETED"}},
+		{sandbox.UMAPendingLongUSD, "USD", true, []string{"PENDING", "PROCESSING", "COMPLETED"}},
+		{sandbox.UMAFailComplianceUS, "USD", false, []string{"PENDING", "PROCESSING", "FAILED", "REFUND_PENDING", "REFUND_COMPLETED"}},
+	} {
+		t.Run(tc.address, func(t *testing.T) {
+			s := moneyServer(t)
+			_, acct := s.funded(100000)
+			l := s.do("GET", "/receiver/uma/"+tc.address, nil)
+			q := s.do("POST", "/quotes", map[string]any{"lookupId": l.Body["lookupId"], "source": map[string]any{"sourceType": "ACCOUNT", "accountId": acct},
+				"destination": map[string]any{"destinationType": "UMA_ADDRESS", "umaAddress": tc.address}, "senderCustomerInfo": map[string]any{"FULL_NAME": "Jane"},
+				"lockedCurrencySide": "SENDING", "lockedCurrencyAmount": 1000, "immediatelyExecute": true})
+			require.Equal(t, 201, q.Status, "%s", q.Raw)
+			assert.Equal(t, tc.currency, q.Body["receivingCurrency"].(map[string]any)["code"])
+			txID := q.Body["transactionId"].(string)
+			if tc.advance {
+				assert.Equal(t, "PROCESSING", s.do("GET", "/transactions/"+txID, nil).Body["status"])
+				s.clock.Advance(sandbox.SlowPayment)
+				_, err := s.eng.ProcessDue(ctx)
+				require.NoError(t, err)
+			}
+			var want []string
+			for _, e := range tc.events {
+				want = append(want, "OUTGOING_PAYMENT."+e)
+			}
+			assert.Equal(t, want, s.eventsOf(txID))
+			require.NoError(t, payments.CheckLedger(ctx, s.store))
+		})
+	}
+	for sfx, want := range map[string][]string{
+		"002": {"PENDING", "FAILED"}, "003": {"PENDING", "FAILED"}, "004": {"PENDING", "FAILED"}, "005": {"PENDING", "FAILED"},
+		"009": {"PENDING", "COMPLETED", "FAILED"}, "001": {"PENDING", "COMPLETED"},
+	} {
+		t.Run("transfer-in "+sfx, func(t *testing.T) {
+			s := moneyServer(t)
+			id, acct := s.funded(0)
+			ext := s.do("POST", "/customers/external-accounts", usdAccount(id, "555666"+sfx))
+			in := s.do("POST", "/transfer-in", map[string]any{"source": map[string]any{"accountId": ext.Body["id"]}, "destination": map[string]any{"accountId": acct}, "amount": 300})
+			require.Equal(t, 201, in.Status, "%s", in.Raw)
+			var events []string
+			for _, e := range want {
+				events = append(events, "INCOMING_PAYMENT."+e)
+			}
+			assert.Equal(t, events, s.eventsOf(in.Body["id"].(string)))
+			bal, _ := s.usdBalance(acct)
+			if want[len(want)-1] == "COMPLETED" {
+				assert.Equal(t, 300.0, bal)
+			} else {
+				assert.Zero(t, bal)
+			}
+		})
+	}
+}
