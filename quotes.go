@@ -98,19 +98,22 @@ type Quote struct {
 	TransactionID        string                `json:"transactionId"`
 	RateDetails          *RateDetails          `json:"rateDetails,omitempty"`
 	PurposeOfPayment     string                `json:"purposeOfPayment,omitempty"`
+	ScaChallenge         *ScaChallenge         `json:"scaChallenge,omitempty"`
 }
 
 // quoteRecord is a Quote as stored, with what execution needs.
 type quoteRecord struct {
 	Quote
-	CustomerID            string `json:"customerId,omitempty"` // the sender, "" for the platform
-	PlatformCustomerID    string `json:"platformCustomerId,omitempty"`
-	ReceiverCustomerID    string `json:"receiverCustomerId,omitempty"`
-	DestinationInternal   bool   `json:"destinationInternal,omitempty"`
-	ServiceFees           int64  `json:"serviceFees"`
-	Description           string `json:"description,omitempty"`
-	RemittanceInformation string `json:"remittanceInformation,omitempty"`
-	Rail                  string `json:"rail"`
+	CustomerID            string                `json:"customerId,omitempty"` // the sender, "" for the platform
+	PlatformCustomerID    string                `json:"platformCustomerId,omitempty"`
+	ReceiverCustomerID    string                `json:"receiverCustomerId,omitempty"`
+	DestinationInternal   bool                  `json:"destinationInternal,omitempty"`
+	ServiceFees           int64                 `json:"serviceFees"`
+	Description           string                `json:"description,omitempty"`
+	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
+	Rail                  string                `json:"rail"`
+	ScaCodeHash           string                `json:"scaCodeHash,omitempty"`
+	HeldInstructions      []PaymentInstructions `json:"heldInstructions,omitempty"`
 }
 
 // Limits of spec 8.
@@ -374,6 +377,9 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	q.RateDetails.ServiceApiVariableFeeRate, _ = fees.ServiceRate.Float64()
 	if req.Source.SourceType == "REALTIME_FUNDING" {
 		q.PaymentInstructions = quoteInstructions(q)
+		if err := e.requireSCA(ctx, t, q); err != nil {
+			return nil, err
+		}
 	}
 	return q, nil
 }

@@ -55,7 +55,7 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 			return err
 		}
 		if q.Status != QuotePending {
-			return Errorf(CodeConflict, "quote %s is %s; it was funded already", quoteID, q.Status)
+			return Errorf(CodeConflict, "quote %s is %s; only an authorized, unfunded quote can be funded", quoteID, q.Status)
 		}
 		if currency != q.SendingCurrency.Code {
 			fe.Add("currencyCode", nil, "currencyCode must be the quote's sending currency %s", q.SendingCurrency.Code)

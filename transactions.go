@@ -78,7 +78,11 @@ func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
 	}
 	dst := TxParty{DestinationType: q.Destination.DestinationType, AccountID: q.Destination.AccountID, UmaAddress: q.Destination.UmaAddress, Currency: q.ReceivingCurrency.Code}
 	sent, recv := amountOf(q.SendingCurrency.Code, q.TotalSendingAmount), amountOf(q.ReceivingCurrency.Code, q.TotalReceivingAmount)
-	return &Transaction{ID: q.TransactionID, Status: TxPending, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
+	status := TxPending
+	if q.Status == QuotePendingAuthorization {
+		status = "PENDING_AUTHORIZATION"
+	}
+	return &Transaction{ID: q.TransactionID, Status: status, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
 		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
 		QuoteID: q.ID, Description: q.Description, CreatedAt: now, UpdatedAt: now}
 }

@@ -365,3 +365,27 @@ func TestSandboxScenarios_UMAAndPulls(t *testing.T) {
 		})
 	}
 }
+
+// TestQuotes_SCA: an EU customer's real-time funded quote waits for
+// authorization; the instructions come with it.
+func TestQuotes_SCA(t *testing.T) {
+	s := moneyServer(t)
+	eu := s.customer(set("region", "DE"), set("currencies", []string{"USD", "EUR"}))
+	body := map[string]any{"source": map[string]any{"sourceType": "REALTIME_FUNDING", "currency": "USD", "customerId": eu},
+		"destination": map[string]any{"destinationType": "ACCOUNT", "accountId": s.eurAccount(eu, "DE89370400440532013000")},
+		"lockedCurrencySide": "SENDING", "lockedCurrencyAmount": 2000, "scaFactor": "SMS_OTP"}
+	q := s.do("POST", "/quotes", body)
+	require.Equal(t, 202, q.Status, "%s", q.Raw)
+	assert.Equal(t, "PENDING_AUTHORIZATION", q.Body["status"])
+	assert.NotNil(t, q.Body["scaChallenge"])
+	assert.Nil(t, q.Body["paymentInstructions"], "withheld until authorized")
+	qid := q.Body["id"].(string)
+	requireError(t, s.do("POST", "/sandbox/send", map[string]any{"quoteId": qid, "currencyCode": "USD"}), 409, payments.CodeConflict)
+	requireError(t, s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "000000"}), 400, payments.CodeInvalidInput, "code")
+	a := s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"})
+	require.Equal(t, 200, a.Status, "%s", a.Raw)
+	assert.Equal(t, "PENDING", a.Body["status"])
+	assert.NotEmpty(t, a.Body["paymentInstructions"])
+	requireError(t, s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"}), 409, payments.CodeConflict)
+	assert.Equal(t, "COMPLETED", s.do("POST", "/sandbox/send", map[string]any{"quoteId": qid, "currencyCode": "USD"}).Body["status"])
+}

@@ -14,6 +14,7 @@ func transferRoutes() []route {
 		{method: "POST", path: "/quotes", perm: transact, fn: createQuote},
 		{method: "GET", path: "/quotes/{quoteId}", fn: getQuote},
 		{method: "POST", path: "/quotes/{quoteId}/execute", perm: transact, fn: executeQuote},
+		{method: "POST", path: "/quotes/{quoteId}/authorize", perm: transact, fn: authorizeQuote},
 		{method: "GET", path: "/transactions", fn: listTransactions},
 		{method: "GET", path: "/transactions/{transactionId}", fn: getTransaction},
 		{method: "POST", path: "/transactions/{transactionId}/approve", perm: transact, fn: decideIncoming(true)},
@@ -38,7 +39,24 @@ func createQuote(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if q.Status == payments.QuotePendingAuthorization {
+		return ok(http.StatusAccepted, q)
+	}
 	return ok(http.StatusCreated, q)
+}
+
+func authorizeQuote(r *request) (int, any, error) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := r.decode(&in); err != nil {
+		return fail(err)
+	}
+	q, err := r.eng.AuthorizeQuote(r.ctx(), r.path("quoteId"), in.Code)
+	if err != nil {
+		return fail(err)
+	}
+	return ok(http.StatusOK, q)
 }
 
 func getQuote(r *request) (int, any, error) {

@@ -1,0 +1,69 @@
+package payments
+
+import (
+	"context"
+	"crypto/subtle"
+	"time"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// ScaChallengeTTL is how long a quote's SCA challenge may be satisfied.
+const ScaChallengeTTL = 5 * time.Minute
+
+// requireSCA puts a real-time funded quote of a customer in an SCA region
+// (spec 3.2) into PENDING_AUTHORIZATION: an SMS_OTP challenge is attached
+// and the payment instructions are withheld until AuthorizeQuote.
+func (e *Engine) requireSCA(ctx context.Context, t *txn, q *quoteRecord) error {
+	if q.CustomerID == "" {
+		return nil
+	}
+	c, err := t.customer(q.CustomerID)
+	if err != nil || !e.kyc.SCARequired(c) {
+		return err
+	}
+	code, err := e.kyc.ContactCode(ctx, c, "SCA")
+	if err != nil {
+		return err
+	}
+	id, err := e.newID("ScaChallenge")
+	if err != nil {
+		return err
+	}
+	q.Status = QuotePendingAuthorization
+	q.ScaChallenge = &ScaChallenge{ID: id, ExpiresAt: e.Now().Add(ScaChallengeTTL), Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: "PAYOUT"}
+	q.ScaCodeHash, q.HeldInstructions, q.PaymentInstructions = hashSecret(code), q.PaymentInstructions, nil
+	return nil
+}
+
+// AuthorizeQuote satisfies a quote's SCA challenge with its one-time code:
+// the quote becomes PENDING and its payment instructions are issued. A quote
+// that is not PENDING_AUTHORIZATION is CONFLICT; a wrong code INVALID_INPUT;
+// an expired challenge SCA_SESSION_REQUIRED (request a new quote).
+func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, error) {
+	var out *Quote
+	err := e.update(ctx, func(t *txn) error {
+		q, err := t.quote(id)
+		if err != nil {
+			return err
+		}
+		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil {
+			return Errorf(CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
+		}
+		if e.Now().After(q.ScaChallenge.ExpiresAt) {
+			return Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
+		}
+		var fe validate.Errors
+		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(q.ScaCodeHash)) != 1 {
+			if len(fe) == 0 {
+				fe.Add("code", nil, "the code is wrong")
+			}
+			return Invalid(fe)
+		}
+		q.Status, q.ScaChallenge, q.ScaCodeHash = QuotePending, nil, ""
+		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
+		out = &q.Quote
+		return putJSON(t, TableQuotes, id, q)
+	})
+	return out, err
+}
