@@ -3,10 +3,7 @@ package payments_test
 import (
 	"fmt"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/sandbox"
@@ -46,25 +43,10 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 				if _, err := eng.FundInternalAccount(ctx, from, payments.MaxSandboxFunding); err != nil {
 					b.Fatal(err)
 				}
-				var next atomic.Int64
-				var wg sync.WaitGroup
-				b.ResetTimer()
-				start := time.Now()
-				for range callers {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for next.Add(1) <= int64(b.N) {
-							if _, err := eng.CreateQuote(ctx, transfer(from, to, 1, true)); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				wg.Wait()
-				rate := float64(b.N) / time.Since(start).Seconds()
-				b.StopTimer()
+				rate := storetest.Parallel(b, callers, func() error {
+					_, err := eng.CreateQuote(ctx, transfer(from, to, 1, true))
+					return err
+				})
 				b.ReportMetric(rate, "quotes/s")
 				if raw > 0 {
 					b.ReportMetric(raw, "raw-ops/s")

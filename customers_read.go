@@ -71,15 +71,8 @@ func (e *Engine) ListCustomers(ctx context.Context, f CustomerFilter, p ListPara
 		if err != nil {
 			return err
 		}
-		page = Page[Customer]{Data: make([]Customer, 0, len(recs.Data)), HasMore: recs.HasMore, NextCursor: recs.NextCursor, TotalCount: recs.TotalCount}
-		for i := range recs.Data {
-			c, err := t.customerView(&recs.Data[i])
-			if err != nil {
-				return err
-			}
-			page.Data = append(page.Data, *c)
-		}
-		return nil
+		page, err = mapPage(recs, t.customerView)
+		return err
 	})
 	return page, err
 }

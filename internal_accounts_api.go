@@ -120,15 +120,8 @@ func (e *Engine) ListInternalAccounts(ctx context.Context, f InternalAccountFilt
 		if err != nil {
 			return err
 		}
-		out = Page[InternalAccountView]{Data: make([]InternalAccountView, 0, len(page.Data)), HasMore: page.HasMore, NextCursor: page.NextCursor, TotalCount: page.TotalCount}
-		for i := range page.Data {
-			v, err := t.accountView(&page.Data[i])
-			if err != nil {
-				return err
-			}
-			out.Data = append(out.Data, *v)
-		}
-		return nil
+		out, err = mapPage(page, t.accountView)
+		return err
 	})
 	return out, err
 }

@@ -109,3 +109,16 @@ func listIndex[T any](tx Tx, table, prefix string, p ListParams, match func(*T) 
 	})
 	return page, err
 }
+
+// mapPage converts the items of a page with fn, keeping its paging members.
+func mapPage[T, U any](p Page[T], fn func(*T) (*U, error)) (Page[U], error) {
+	out := Page[U]{Data: make([]U, 0, len(p.Data)), HasMore: p.HasMore, NextCursor: p.NextCursor, TotalCount: p.TotalCount}
+	for i := range p.Data {
+		u, err := fn(&p.Data[i])
+		if err != nil {
+			return out, err
+		}
+		out.Data = append(out.Data, *u)
+	}
+	return out, nil
+}

@@ -372,7 +372,7 @@ func TestQuotes_SCA(t *testing.T) {
 	s := moneyServer(t)
 	eu := s.customer(set("region", "DE"), set("currencies", []string{"USD", "EUR"}))
 	body := map[string]any{"source": map[string]any{"sourceType": "REALTIME_FUNDING", "currency": "USD", "customerId": eu},
-		"destination": map[string]any{"destinationType": "ACCOUNT", "accountId": s.eurAccount(eu, "DE89370400440532013000")},
+		"destination":        map[string]any{"destinationType": "ACCOUNT", "accountId": s.eurAccount(eu, "DE89370400440532013000")},
 		"lockedCurrencySide": "SENDING", "lockedCurrencyAmount": 2000, "scaFactor": "SMS_OTP"}
 	q := s.do("POST", "/quotes", body)
 	require.Equal(t, 202, q.Status, "%s", q.Raw)

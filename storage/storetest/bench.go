@@ -35,7 +35,7 @@ func Benchmark(b *testing.B, h Harness, compareRawBolt bool) {
 			fund(b, s, "E:fund-a", "bench:a", 1<<40)
 			fund(b, s, "E:fund-b", "bench:b", 1<<40)
 			var seq atomic.Int64
-			rate := parallel(b, callers, func() error {
+			rate := Parallel(b, callers, func() error {
 				n := seq.Add(1)
 				return s.Update(ctx, func(tx payments.Tx) error { return transferOp(tx, n) })
 			})
@@ -66,9 +66,10 @@ func transferOp(tx payments.Tx, n int64) error {
 	return tx.Put("bench_records", id, []byte(`{"status":"COMPLETED"}`))
 }
 
-// parallel runs b.N calls of op spread over callers goroutines and returns
-// the achieved operations per second.
-func parallel(b *testing.B, callers int, op func() error) float64 {
+// Parallel runs b.N calls of op spread over callers goroutines and returns
+// the achieved operations per second. Other benchmarks of the module use it
+// for the same measurement.
+func Parallel(b *testing.B, callers int, op func() error) float64 {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	b.ResetTimer()
@@ -127,7 +128,7 @@ func RawBolt(b *testing.B, callers int) float64 {
 		return nil
 	}
 	if callers == 1 {
-		return parallel(b, 1, func() error { return db.Update(op) })
+		return Parallel(b, 1, func() error { return db.Update(op) })
 	}
-	return parallel(b, callers, func() error { return db.Batch(op) })
+	return Parallel(b, callers, func() error { return db.Batch(op) })
 }
