@@ -99,6 +99,7 @@ type Engine struct {
 
 	rates     rateCache
 	platCache platformCache
+	auth      authCache
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}

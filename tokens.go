@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/paygrid/payments/validate"
@@ -139,9 +140,17 @@ var errUnauthorized = &Error{Code: CodeUnauthorized, Message: "invalid API crede
 // Authenticate checks a Basic-auth credential: user is the token's clientId
 // (or its id), secret its client secret, compared in constant time. Every
 // failure is UNAUTHORIZED.
+//
+// Verified credentials are remembered for authCacheTTL so that busy clients
+// do not pay a store read per request; revoking a token forgets them all.
 func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
 	if user == "" || secret == "" {
 		return nil, errUnauthorized
+	}
+	got := sha256.Sum256([]byte(secret))
+	gen := e.auth.generation()
+	if tok, ok := e.auth.lookup(user, got, e.now()); ok {
+		return tok, nil
 	}
 	var rec tokenRecord
 	err := e.view(ctx, func(t *txn) error {
@@ -159,7 +168,6 @@ func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token,
 	if len(want) == 0 {
 		want = make([]byte, sha256.Size) // compare anyway: same work for unknown ids
 	}
-	got := sha256.Sum256([]byte(secret))
 	ok := subtle.ConstantTimeCompare(want, got[:]) == 1
 	if errors.Is(err, ErrNotFound) || (err == nil && !ok) {
 		return nil, errUnauthorized
@@ -167,7 +175,61 @@ func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token,
 	if err != nil {
 		return nil, err
 	}
+	e.auth.remember(user, got, &rec.Token, e.now(), gen)
 	return &rec.Token, nil
+}
+
+// authCacheTTL bounds how long a verified credential is remembered.
+const authCacheTTL = time.Minute
+
+type authEntry struct {
+	hash [sha256.Size]byte
+	tok  *Token
+	at   time.Time
+}
+
+// authCache remembers verified credentials by user. Its generation moves
+// on every revocation, so a verification that raced a revocation is not
+// remembered.
+type authCache struct {
+	mu  sync.Mutex
+	m   map[string]authEntry
+	gen uint64
+}
+
+func (c *authCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+func (c *authCache) lookup(user string, hash [sha256.Size]byte, now time.Time) (*Token, bool) {
+	c.mu.Lock()
+	en, ok := c.m[user]
+	c.mu.Unlock()
+	if !ok || now.Sub(en.at) > authCacheTTL || subtle.ConstantTimeCompare(en.hash[:], hash[:]) != 1 {
+		return nil, false
+	}
+	return en.tok, true
+}
+
+func (c *authCache) remember(user string, hash [sha256.Size]byte, tok *Token, now time.Time, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if c.m == nil || len(c.m) > 10_000 {
+		c.m = map[string]authEntry{}
+	}
+	c.m[user] = authEntry{hash: hash, tok: tok, at: now}
+}
+
+func (c *authCache) forget() {
+	c.mu.Lock()
+	c.m = nil
+	c.gen++
+	c.mu.Unlock()
 }
 
 // Token returns the token with id.
@@ -205,6 +267,7 @@ func (e *Engine) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (P
 
 // DeleteToken revokes a token; its credential stops working at once.
 func (e *Engine) DeleteToken(ctx context.Context, id string) error {
+	defer e.auth.forget()
 	return e.update(ctx, func(t *txn) error {
 		var rec tokenRecord
 		if err := getJSON(t, TableTokens, id, &rec); err != nil {
