@@ -21,5 +21,9 @@ func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
 		return n, err
 	}
 	m, err := e.settleDue(ctx)
-	return n + m, err
+	if err != nil {
+		return n + m, err
+	}
+	k, err := e.expireApprovals(ctx)
+	return n + m + k, err
 }

@@ -148,3 +148,41 @@ func TestEngine_QuoteExpirySweep(t *testing.T) {
 	assert.Equal(t, payments.TxExpired, tx.Status)
 	assert.Contains(t, flushTypes(t, e), "OUTGOING_PAYMENT.EXPIRED")
 }
+
+// TestEngine_IncomingApproval: with IncomingApproval an incoming UMA payment
+// waits for the platform: approved it lands, rejected it does not, and
+// unanswered it times out after ApprovalWindow.
+func TestEngine_IncomingApproval(t *testing.T) {
+	e := moneyEnv(t, func(c *payments.Config) { c.IncomingApproval = true })
+	in := fullIndividual("Jane Doe")
+	in.Currencies, in.UmaAddress = []string{"USD"}, "$jane@sandbox.uma.money"
+	c, err := e.eng.CreateCustomer(ctx, in)
+	require.NoError(t, err)
+	receive := func() *payments.Transaction {
+		tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
+			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
+		require.NoError(t, err)
+		require.Equal(t, payments.TxPending, tx.Status)
+		return tx
+	}
+	approved, rejected, ignored := receive(), receive(), receive()
+	tx, err := e.eng.DecideIncoming(ctx, approved.ID, true)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxCompleted, tx.Status)
+	tx, err = e.eng.DecideIncoming(ctx, rejected.ID, false)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxRejected, tx.Status)
+	_, err = e.eng.DecideIncoming(ctx, approved.ID, true)
+	requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
+
+	e.clock.Advance(payments.ApprovalWindow + 1e9)
+	_, err = e.eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	tx, err = e.eng.Transaction(ctx, ignored.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "PAYMENT_APPROVAL_TIMED_OUT", tx.FailureReason)
+	page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	require.NoError(t, err)
+	assert.EqualValues(t, 500, page.Data[0].Balance.Amount, "only the approved payment landed")
+	require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+}

@@ -80,6 +80,11 @@ type Config struct {
 	IdempotencyRetention time.Duration
 	// Retry is the delivery backoff of outbox events. Zero values get defaults.
 	Retry RetryPolicy
+	// IncomingApproval makes incoming UMA payments wait in PENDING for the
+	// platform's decision (ApproveIncoming / RejectIncoming, or POST
+	// /transactions/{id}/approve|reject) for ApprovalWindow, after which
+	// they fail with PAYMENT_APPROVAL_TIMED_OUT. Off, they complete at once.
+	IncomingApproval bool
 	// Sandbox enables the sandbox-only operations (funding accounts, test
 	// webhooks, simulated payments). Off, they answer FORBIDDEN.
 	Sandbox bool

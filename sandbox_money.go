@@ -2,7 +2,9 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"time"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/validate"
@@ -107,7 +109,8 @@ type ReceiveRequest struct {
 // counterparty: to the receiver's defaultUmaDepositAccount external account
 // when it has one, else to its primary internal account in the currency.
 // Unknown sender or receiver is UMA_NOT_FOUND / CUSTOMER_NOT_FOUND; a
-// $fail.compliance sender's payment fails (COMPLIANCE_REJECTED).
+// $fail.compliance sender's payment fails (COMPLIANCE_REJECTED). With
+// Config.IncomingApproval the payment waits in PENDING for DecideIncoming.
 func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
@@ -156,17 +159,14 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 		if err != nil {
 			return err
 		}
-		ledgerDest := ""
 		if dest != nil {
 			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: dest.ID, Currency: recv.Currency.Code}
-			ledgerDest = accounts.ExternalPrefix + "rail:" + e.rail.Name()
 		} else {
 			a, err := t.primaryInternalAccount(c.ID, recv.Currency.Code)
 			if err != nil {
 				return err
 			}
 			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: a.ID, Currency: recv.Currency.Code}
-			ledgerDest = a.ID
 		}
 		if err := t.insertTransaction(tx); err != nil {
 			return err
@@ -179,18 +179,14 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
 			return t.saveTx(tx, "FAILED")
 		}
-		if err := t.post(id, accounts.Transfer(ledgerUMA, ledgerDest, recv.Currency.Code, recv.Amount)); err != nil {
-			return err
+		if e.cfg.IncomingApproval {
+			key := dueKey(e.Now().Add(ApprovalWindow), id)
+			if err := t.Put(TableApprovalsDue, key, []byte(id)); err != nil {
+				return err
+			}
+			return t.Put(TableApprovals, id, []byte(key))
 		}
-		now := e.Now()
-		tx.Status, tx.SettledAt = TxCompleted, &now
-		if err := t.saveTx(tx, "COMPLETED"); err != nil {
-			return err
-		}
-		if dest == nil {
-			return t.creditEvent(ledgerDest)
-		}
-		return nil
+		return t.creditIncoming(tx)
 	})
 	return out, err
 }
@@ -235,13 +231,100 @@ func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction
 	return out, err
 }
 
-// DecideIncoming approves or rejects an incoming payment waiting for the
-// platform. The sandbox approves incoming payments itself, so every
-// transaction answers TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
+// Approval tables: payments waiting for the platform by id, and by deadline.
+const (
+	TableApprovals    = "approvals"
+	TableApprovalsDue = "approvals_due"
+)
+
+// ApprovalWindow is how long an incoming payment waits for the platform.
+const ApprovalWindow = 5 * time.Second
+
+// DecideIncoming approves (crediting the receiver) or rejects an incoming
+// payment waiting for the platform (Config.IncomingApproval). Anything else
+// is TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
 func (e *Engine) DecideIncoming(ctx context.Context, id string, approve bool) (*Transaction, error) {
-	tx, err := e.Transaction(ctx, id)
-	if err != nil {
-		return nil, err
+	var out *Transaction
+	err := e.update(ctx, func(t *txn) error {
+		tx, err := t.transaction(id)
+		if err != nil {
+			return err
+		}
+		deadline, err := t.Get(TableApprovals, id)
+		if errors.Is(err, ErrNotFound) {
+			return Errorf(CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
+		}
+		if err != nil {
+			return err
+		}
+		for _, k := range []([2]string){{TableApprovals, id}, {TableApprovalsDue, string(deadline)}} {
+			if err := t.Delete(k[0], k[1]); err != nil {
+				return err
+			}
+		}
+		out = tx
+		if !approve {
+			tx.Status = TxRejected
+			return t.saveTx(tx, "FAILED")
+		}
+		return t.creditIncoming(tx)
+	})
+	return out, err
+}
+
+// creditIncoming books an accepted incoming UMA payment to its destination.
+func (t *txn) creditIncoming(tx *Transaction) error {
+	dest, internal := accounts.ExternalPrefix+"rail:"+t.e.rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
+	if internal {
+		dest = tx.Destination.AccountID
 	}
-	return nil, Errorf(CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
+	if err := t.post(tx.ID, accounts.Transfer(ledgerUMA, dest, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount)); err != nil {
+		return err
+	}
+	now := t.e.Now()
+	tx.Status, tx.SettledAt = TxCompleted, &now
+	if err := t.saveTx(tx, "COMPLETED"); err != nil {
+		return err
+	}
+	if internal {
+		return t.creditEvent(dest)
+	}
+	return nil
+}
+
+// expireApprovals fails the incoming payments whose approval window passed.
+func (e *Engine) expireApprovals(ctx context.Context) (int, error) {
+	now := dueKey(e.Now(), "~")
+	n := 0
+	err := e.update(ctx, func(t *txn) error {
+		var due []string
+		if err := t.Scan(TableApprovalsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			if k > now {
+				return false, nil
+			}
+			due = append(due, k)
+			return true, nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range due {
+			id := k[strings.IndexByte(k, '|')+1:]
+			for _, d := range [][2]string{{TableApprovalsDue, k}, {TableApprovals, id}} {
+				if err := t.Delete(d[0], d[1]); err != nil {
+					return err
+				}
+			}
+			tx, err := t.transaction(id)
+			if err != nil {
+				return err
+			}
+			tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
+			if err := t.saveTx(tx, "FAILED"); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
 }
