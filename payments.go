@@ -105,6 +105,7 @@ type Engine struct {
 	rates     rateCache
 	platCache platformCache
 	auth      authCache
+	customers customerCache
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}
