@@ -3,7 +3,6 @@ package payments_test
 import (
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/paygrid/payments"
@@ -50,6 +49,26 @@ func stores(t *testing.T) map[string]func(*payments.Config) {
 	}
 }
 
+// concurrently runs fn from n goroutines at once and counts the error codes
+// ("" for success).
+func concurrently(n int, fn func() error) map[payments.Code]int {
+	var mu sync.Mutex
+	codes := map[payments.Code]int{}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := payments.CodeOf(fn())
+			mu.Lock()
+			codes[c]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return codes
+}
+
 // TestEngine_ConcurrentSpending: 64 goroutines spending one unit each from
 // an account funded for exactly K units succeed exactly K times.
 func TestEngine_ConcurrentSpending(t *testing.T) {
@@ -60,26 +79,11 @@ func TestEngine_ConcurrentSpending(t *testing.T) {
 			const K = 40
 			_, err := e.eng.FundInternalAccount(ctx, from, K)
 			require.NoError(t, err)
-			var ok, insufficient atomic.Int64
-			var wg sync.WaitGroup
-			for range 64 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					_, err := e.eng.CreateQuote(ctx, transfer(from, to, 1, true))
-					switch payments.CodeOf(err) {
-					case "":
-						ok.Add(1)
-					case payments.CodeInsufficientFunds:
-						insufficient.Add(1)
-					default:
-						t.Errorf("unexpected error: %v", err)
-					}
-				}()
-			}
-			wg.Wait()
-			assert.EqualValues(t, K, ok.Load())
-			assert.EqualValues(t, 64-K, insufficient.Load())
+			codes := concurrently(64, func() error {
+				_, err := e.eng.CreateQuote(ctx, transfer(from, to, 1, true))
+				return err
+			})
+			assert.Equal(t, map[payments.Code]int{"": K, payments.CodeInsufficientFunds: 64 - K}, codes)
 			a, err := e.eng.InternalAccount(ctx, from)
 			require.NoError(t, err)
 			assert.Zero(t, a.TotalBalance.Amount)
@@ -102,26 +106,11 @@ func TestEngine_ConcurrentExecute(t *testing.T) {
 			require.NoError(t, err)
 			q, err := e.eng.CreateQuote(ctx, transfer(from, to, 300, false))
 			require.NoError(t, err)
-			var ok, conflict atomic.Int64
-			var wg sync.WaitGroup
-			for range 50 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					_, err := e.eng.ExecuteQuote(ctx, q.ID)
-					switch payments.CodeOf(err) {
-					case "":
-						ok.Add(1)
-					case payments.CodeConflict:
-						conflict.Add(1)
-					default:
-						t.Errorf("unexpected error: %v", err)
-					}
-				}()
-			}
-			wg.Wait()
-			assert.EqualValues(t, 1, ok.Load())
-			assert.EqualValues(t, 49, conflict.Load())
+			codes := concurrently(50, func() error {
+				_, err := e.eng.ExecuteQuote(ctx, q.ID)
+				return err
+			})
+			assert.Equal(t, map[payments.Code]int{"": 1, payments.CodeConflict: 49}, codes)
 			a, err := e.eng.InternalAccount(ctx, from)
 			require.NoError(t, err)
 			assert.EqualValues(t, 700, a.TotalBalance.Amount)
