@@ -12,6 +12,9 @@ type Clock struct {
 	t  time.Time
 }
 
+// timeZero asks NewClock for its default start.
+var timeZero time.Time
+
 // NewClock returns a clock reading start (the zero time means
 // 2025-10-13T12:00:00Z).
 func NewClock(start time.Time) *Clock {

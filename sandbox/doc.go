@@ -1,9 +1,12 @@
 // Package sandbox provides what a test or a local sandbox needs around a
-// payments.Engine: a controllable clock, and (as the engine grows) the sandbox
-// Rail and KYCProvider driven by the spec's suffix rules and a ready-made
-// in-memory engine.
+// payments.Engine: a controllable clock, and the sandbox KYC provider, rail,
+// rate source and directory, each steered by one table of the spec's suffix
+// rules and test addresses. New assembles them into a ready-made in-memory
+// engine:
 //
-//	clock := sandbox.NewClock(time.Time{})
-//	eng, _ := payments.New(payments.Config{Store: memstore.New(), Now: clock.Now})
-//	clock.Advance(5 * time.Minute) // quotes expire, lifecycles move on
+//	eng, clock, err := sandbox.New()
+//	if err != nil { ... }
+//	defer eng.Close()
+//	clock.Advance(6 * time.Minute) // quotes expire, payments settle
+//	eng.ProcessDue(ctx)            // apply what is due, without sleeping
 package sandbox
