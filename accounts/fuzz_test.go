@@ -61,3 +61,20 @@ func FuzzCheckInfo(f *testing.F) {
 		_, _ = accounts.CheckInfo(map[string]any{"accountType": typ, k: v}, "USD", nil)
 	})
 }
+
+// FuzzParseBOLT11: the invoice decoder never panics, and what it accepts
+// has a payment hash, a 33-byte payee and a non-negative amount.
+func FuzzParseBOLT11(f *testing.F) {
+	for _, s := range []string{specDonation, specCoffee, "lnbc1", "lntbs10p1qqqq", "lightning:lnbcrt1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		inv, err := accounts.ParseBOLT11(s)
+		if err != nil {
+			return
+		}
+		if len(inv.Payee) != 33 || inv.AmountMsat < 0 || inv.Expiry < 0 {
+			t.Fatalf("accepted %q as %+v", s, inv)
+		}
+	})
+}

@@ -233,21 +233,11 @@ func decodeBech32(s string) (string, []byte, error) {
 	return hrp, data, nil
 }
 
-// BOLT11 checks a Lightning invoice: a bech32 string (no length limit)
-// whose human-readable part is ln + a network prefix and optional amount,
-// carrying at least a timestamp and a signature.
+// BOLT11 checks a Lightning invoice: see ParseBOLT11 for what is verified.
+// The invoice's expiry is not checked here: it matters when paying.
 func BOLT11(s string) error {
-	hrp, data, err := decodeBech32(strings.TrimPrefix(strings.ToLower(s), "lightning:"))
-	if err != nil {
-		return err
-	}
-	if !strings.HasPrefix(hrp, "ln") || len(hrp) < 4 {
-		return ErrFormat
-	}
-	if len(data) < 7+104 { // 35-bit timestamp + 520-bit signature
-		return ErrFormat
-	}
-	return nil
+	_, err := ParseBOLT11(s)
+	return err
 }
 
 var reBolt12 = regexp.MustCompile(`^lno1[02-9ac-hj-np-z]+$`)
