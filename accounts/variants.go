@@ -280,8 +280,14 @@ func checkBeneficiary(raw any, v Variant, typ string, knownCountry func(string) 
 		if s("fullName") == "" {
 			add(".fullName", "is required")
 		}
-		if (typ == "EUR_ACCOUNT" || v.Wallet) && s("countryOfResidence") == "" {
-			add(".countryOfResidence", "is required")
+		need := individualRequires[typ]
+		if v.Wallet {
+			need = []string{"countryOfResidence"}
+		}
+		for _, k := range need {
+			if _, set := b[k]; !set {
+				add("."+k, "is required for an individual beneficiary of "+typ)
+			}
 		}
 	case "BUSINESS":
 		if s("legalName") == "" {
@@ -295,8 +301,48 @@ func checkBeneficiary(raw any, v Variant, typ string, knownCountry func(string) 
 			add("."+k, "must be an ISO 3166-1 alpha-2 country code")
 		}
 	}
-	if p := s("phoneNumber"); p != "" && !rePhone.MatchString(p) {
+	if _, set := b["phoneNumber"]; set && !rePhone.MatchString(s("phoneNumber")) {
 		add(".phoneNumber", "must be an E.164 phone number")
+	}
+	if a, set := b["address"]; set {
+		for _, is := range checkAddress(a, knownCountry) {
+			add(".address"+is.Field, is.Message)
+		}
+	}
+	return out
+}
+
+// individualRequires lists the members an INDIVIDUAL beneficiary of an
+// accountType needs besides fullName (the reference's per-currency
+// beneficiary schemas); wallets need countryOfResidence.
+var individualRequires = map[string][]string{
+	"AED_ACCOUNT": {"address"},
+	"EUR_ACCOUNT": {"countryOfResidence"},
+	"GTQ_ACCOUNT": {"countryOfResidence", "phoneNumber"},
+	"JMD_ACCOUNT": {"address", "phoneNumber"},
+}
+
+// checkAddress validates a beneficiary's postal address: an object with
+// line1, postalCode and an ISO country (the reference's Address); Field is
+// relative to the address ("" or ".line1").
+func checkAddress(raw any, knownCountry func(string) bool) []Issue {
+	a, ok := raw.(map[string]any)
+	if !ok {
+		return []Issue{{Message: "must be an object"}}
+	}
+	var out []Issue
+	for k, v := range a {
+		if _, isStr := v.(string); !isStr {
+			out = append(out, Issue{Field: "." + k, Message: "must be a string"})
+		}
+	}
+	for _, k := range []string{"line1", "postalCode", "country"} {
+		if s, isStr := a[k].(string); (isStr || a[k] == nil) && strings.TrimSpace(s) == "" {
+			out = append(out, Issue{Field: "." + k, Message: "is required"})
+		}
+	}
+	if c, _ := a["country"].(string); c != "" && knownCountry != nil && !knownCountry(c) {
+		out = append(out, Issue{Field: ".country", Message: "must be an ISO 3166-1 alpha-2 country code"})
 	}
 	return out
 }

@@ -49,7 +49,7 @@ func TestVariants_EveryAccountType(t *testing.T) {
 				info[f] = members[f]
 			}
 			if v.Beneficiary != "" {
-				info["beneficiary"] = map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe", "countryOfResidence": "DE"}
+				info["beneficiary"] = fullBeneficiary()
 			}
 			got, issues := accounts.CheckInfo(info, v.Currency, validate.IsCountry)
 			assert.Equal(t, typ, got)
@@ -86,6 +86,53 @@ func TestVariants_IdentifierIssues(t *testing.T) {
 	assert.Equal(t, []string{"accountInfo.invoice"}, fields(issues))
 	_, issues = accounts.CheckInfo(map[string]any{"accountType": "CARRIER_PIGEON"}, "USD", validate.IsCountry)
 	assert.Equal(t, []string{"accountInfo.accountType"}, fields(issues))
+}
+
+// fullBeneficiary is an individual beneficiary with every member any
+// accountType may require.
+func fullBeneficiary() map[string]any {
+	return map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe", "countryOfResidence": "DE",
+		"phoneNumber": "+4915112345678", "address": map[string]any{"line1": "Main St 1", "postalCode": "10115", "country": "DE"}}
+}
+
+func TestVariants_BeneficiaryPerType(t *testing.T) {
+	minimal := map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe"}
+	for typ, want := range map[string][]string{
+		"AED_ACCOUNT":     {"accountInfo.beneficiary.address"},
+		"EUR_ACCOUNT":     {"accountInfo.beneficiary.countryOfResidence"},
+		"GTQ_ACCOUNT":     {"accountInfo.beneficiary.countryOfResidence", "accountInfo.beneficiary.phoneNumber"},
+		"JMD_ACCOUNT":     {"accountInfo.beneficiary.address", "accountInfo.beneficiary.phoneNumber"},
+		"BASE_WALLET":     {"accountInfo.beneficiary.countryOfResidence"},
+		"USD_ACCOUNT":     nil,
+		"ARBITRUM_WALLET": {"accountInfo.beneficiary.countryOfResidence"},
+	} {
+		v := accounts.Variants[typ]
+		info := map[string]any{"accountType": typ, "beneficiary": minimal}
+		members := goodMembers(t, typ)
+		for _, f := range v.Required {
+			info[f] = members[f]
+		}
+		_, issues := accounts.CheckInfo(info, v.Currency, validate.IsCountry)
+		assert.ElementsMatch(t, want, fields(issues), typ)
+
+		// A business beneficiary needs only its legal name.
+		info["beneficiary"] = map[string]any{"beneficiaryType": "BUSINESS", "legalName": "Acme"}
+		_, issues = accounts.CheckInfo(info, v.Currency, validate.IsCountry)
+		assert.Empty(t, issues, typ)
+	}
+
+	t.Run("ErrAddress", func(t *testing.T) {
+		b := fullBeneficiary()
+		b["address"] = map[string]any{"line1": " ", "postalCode": 10115, "country": "XX", "city": "Berlin"}
+		b["phoneNumber"] = "015112345678"
+		v := accounts.Variants["AED_ACCOUNT"]
+		_, issues := accounts.CheckInfo(map[string]any{"accountType": "AED_ACCOUNT", "iban": "AE070331234567890123456", "beneficiary": b}, v.Currency, validate.IsCountry)
+		assert.ElementsMatch(t, []string{"accountInfo.beneficiary.address.line1", "accountInfo.beneficiary.address.postalCode",
+			"accountInfo.beneficiary.address.country", "accountInfo.beneficiary.phoneNumber"}, fields(issues))
+		b["address"] = "Main St 1"
+		_, issues = accounts.CheckInfo(map[string]any{"accountType": "AED_ACCOUNT", "iban": "AE070331234567890123456", "beneficiary": b}, v.Currency, validate.IsCountry)
+		assert.ElementsMatch(t, []string{"accountInfo.beneficiary.address", "accountInfo.beneficiary.phoneNumber"}, fields(issues))
+	})
 }
 
 func clone(m map[string]any) map[string]any {
