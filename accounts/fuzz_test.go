@@ -1,6 +1,7 @@
 package accounts_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/paygrid/payments/accounts"
@@ -75,6 +76,25 @@ func FuzzParseBOLT11(f *testing.F) {
 		}
 		if len(inv.Payee) != 33 || inv.AmountMsat < 0 || inv.Expiry < 0 {
 			t.Fatalf("accepted %q as %+v", s, inv)
+		}
+	})
+}
+
+// FuzzBankCodes: BIC, sort code and IFSC never panic, and what they accept
+// has the length its scheme fixes.
+func FuzzBankCodes(f *testing.F) {
+	for _, s := range []string{"DEUTDEFF", "DEUTDEFF500", "12-34-56", "HDFC0001234", "DEUT1EFF", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if accounts.SWIFT(s, nil) == nil && len(s) != 8 && len(s) != 11 {
+			t.Fatalf("accepted BIC %q", s)
+		}
+		if accounts.SortCode(s) == nil && len(strings.ReplaceAll(s, "-", "")) != 6 {
+			t.Fatalf("accepted sort code %q", s)
+		}
+		if accounts.IFSC(s) == nil && len(s) != 11 {
+			t.Fatalf("accepted IFSC %q", s)
 		}
 	})
 }

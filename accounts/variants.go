@@ -184,6 +184,19 @@ func CheckInfo(info map[string]any, currency string, knownCountry func(string) b
 	return typ, out
 }
 
+// shapePatterns holds every shape's pattern compiled once.
+var shapePatterns = func() map[string]*regexp.Regexp {
+	out := map[string]*regexp.Regexp{}
+	for _, members := range shapes {
+		for _, sh := range members {
+			if sh.pattern != "" && out[sh.pattern] == nil {
+				out[sh.pattern] = regexp.MustCompile(sh.pattern)
+			}
+		}
+	}
+	return out
+}()
+
 // checkShape applies the reference's pattern, length and enumeration.
 func checkShape(sh shape, s string) error {
 	n := len([]rune(s))
@@ -192,7 +205,7 @@ func checkShape(sh shape, s string) error {
 		return fmt.Errorf("must be %d to %d characters", sh.min, sh.max)
 	case len(sh.enum) > 0 && !slices.Contains(sh.enum, s):
 		return fmt.Errorf("must be one of %s", strings.Join(sh.enum, ", "))
-	case sh.pattern != "" && !regexp.MustCompile(sh.pattern).MatchString(s):
+	case sh.pattern != "" && !shapePatterns[sh.pattern].MatchString(s):
 		return fmt.Errorf("must match %s", sh.pattern)
 	}
 	return nil

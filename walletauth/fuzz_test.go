@@ -27,6 +27,9 @@ func FuzzVerifyBitcoinAndSolana(f *testing.F) {
 		if walletauth.VerifyBitcoinKey(pub, []byte(msg), sig, walletauth.SchemeBIP137) == nil && len(pub) != 33 {
 			t.Fatalf("accepted a signature for a %d-byte key", len(pub))
 		}
+		if walletauth.VerifyBitcoinKey(pub, []byte(msg), sig, walletauth.SchemeElectrum) == nil && len(pub) != 33 {
+			t.Fatalf("accepted an Electrum signature for a %d-byte key", len(pub))
+		}
 		_ = walletauth.VerifySolana(string(pub), []byte(msg), sig)
 	})
 }
