@@ -70,11 +70,13 @@ var msatPer = map[byte]int64{0: 100_000_000_000, 'm': 100_000_000, 'u': 100_000,
 // the signature recovers.
 func ParseBOLT11(s string) (Invoice, error) {
 	var inv Invoice
-	s = strings.TrimPrefix(strings.ToLower(s), "lightning:")
-	if strings.ToLower(s) != s && strings.ToUpper(s) != s {
-		return inv, ErrFormat
+	if len(s) >= 10 && strings.EqualFold(s[:10], "lightning:") {
+		s = s[10:]
 	}
-	hrp, data, version, err := bech32.DecodeNoLimitWithVersion(s)
+	if strings.ToLower(s) != s && strings.ToUpper(s) != s {
+		return inv, ErrFormat // bech32 forbids mixed case
+	}
+	hrp, data, version, err := bech32.DecodeNoLimitWithVersion(strings.ToLower(s))
 	if err != nil {
 		if strings.Contains(err.Error(), "checksum") {
 			return inv, ErrChecksum

@@ -133,6 +133,10 @@ func TestParseBOLT11_GeneratedKeys(t *testing.T) {
 		require.NoError(t, err)
 		assert.ErrorIs(t, accounts.BOLT11(s), accounts.ErrFormat)
 	})
+	t.Run("ErrMixedCase", func(t *testing.T) {
+		assert.ErrorIs(t, accounts.BOLT11("lnBC"+specDonation[4:]), accounts.ErrFormat)
+		assert.NoError(t, accounts.BOLT11("Lightning:"+specDonation))
+	})
 	t.Run("ErrBech32m", func(t *testing.T) {
 		_, words, err := bech32.DecodeNoLimit(signInvoice(t, key, "lnbc", 1, p))
 		require.NoError(t, err)
