@@ -108,6 +108,7 @@ type quoteRecord struct {
 	PlatformCustomerID    string                `json:"platformCustomerId,omitempty"`
 	ReceiverCustomerID    string                `json:"receiverCustomerId,omitempty"`
 	DestinationInternal   bool                  `json:"destinationInternal,omitempty"`
+	SourceExternal        bool                  `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
 	ServiceFees           int64                 `json:"serviceFees"`
 	Description           string                `json:"description,omitempty"`
 	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
@@ -241,16 +242,24 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	var destExt *externalRecord
 	var fe validate.Errors
 	// Source.
-	if req.Source.SourceType == "ACCOUNT" {
+	switch {
+	case req.Source.SourceType == "ACCOUNT" && strings.HasPrefix(req.Source.AccountID, "ExternalAccount:"):
+		a, err := t.pullSource(req.Source.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		sendCur, q.CustomerID, q.SourceExternal = a.Currency, a.CustomerID, true
+	case req.Source.SourceType == "ACCOUNT":
 		if !strings.HasPrefix(req.Source.AccountID, "InternalAccount:") {
-			return nil, Errorf(CodeFundingSourceIneligible, "source.accountId must be an internal account; external accounts fund quotes through REALTIME_FUNDING")
+			fe.Add("source.accountId", nil, "source.accountId must be an internal account or an external account that supports direct pull")
+			return nil, Invalid(fe)
 		}
 		a, err := t.internalAccount(req.Source.AccountID)
 		if err != nil {
 			return nil, err
 		}
 		sendCur, q.CustomerID = a.Currency, a.CustomerID
-	} else {
+	default:
 		sendCur, q.CustomerID = req.Source.Currency, req.Source.CustomerID
 	}
 	if q.CustomerID != "" {
@@ -297,6 +306,9 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		}
 		recvCur, q.DestinationInternal, q.ReceiverCustomerID = a.Currency, true, a.CustomerID
 	default:
+		if req.Destination.AccountID == req.Source.AccountID {
+			return nil, Errorf(CodeSelfPayment, "source and destination are the same account")
+		}
 		r, err := t.externalRecord(req.Destination.AccountID)
 		if err != nil {
 			return nil, err

@@ -32,15 +32,20 @@ type dueStep struct {
 // holdAccount is where an executed quote's money waits: the source's held
 // sub-account, or an in-flight account for real-time funding.
 func (q *quoteRecord) holdAccount() string {
-	if q.Source.SourceType == "ACCOUNT" {
+	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
 		return accounts.Held(q.Source.AccountID)
 	}
 	return "inflight:" + q.TransactionID
 }
 
-// refundAccount is where a failed quote's money goes back to.
-func (q *quoteRecord) refundAccount() string {
-	if q.Source.SourceType == "ACCOUNT" {
+// refundAccount is where a failed quote's money goes back to: the source
+// internal account, the rail a pull came through (to the pulled account),
+// or the sandbox funding account for real-time funding.
+func (q *quoteRecord) refundAccount(rail string) string {
+	switch {
+	case q.SourceExternal:
+		return accounts.ExternalPrefix + "rail:" + rail
+	case q.Source.SourceType == "ACCOUNT":
 		return q.Source.AccountID
 	}
 	return SandboxFundingAccount
@@ -59,12 +64,13 @@ func (t *txn) post(reference string, postings ...[]Posting) error {
 	return Post(t, LedgerEntry{ID: id, Reference: reference, Postings: all, CreatedAt: t.e.Now()})
 }
 
-// ExecuteQuote executes a PENDING quote whose source is an internal account:
-// in one store transaction it checks the quote has not expired
-// (QUOTE_EXPIRED, which also marks it EXPIRED), moves the sending total to
-// held (INSUFFICIENT_FUNDS when the balance does not cover it, nothing
-// changed), marks quote and transaction PROCESSING and hands the payment to
-// the rail. A quote executes at most once: any later call is CONFLICT.
+// ExecuteQuote executes a PENDING quote whose source is an account: in one
+// store transaction it checks the quote has not expired (QUOTE_EXPIRED,
+// which also marks it EXPIRED), moves the sending total to held
+// (INSUFFICIENT_FUNDS when the balance does not cover it, nothing changed)
+// or, for an external source, pulls it through the rail (quote_pull.go),
+// marks quote and transaction PROCESSING and hands the payment to the rail.
+// A quote executes at most once: any later call is CONFLICT.
 func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
 	var out *Quote
 	var failure error
@@ -128,6 +134,9 @@ func (e *Engine) execute(ctx context.Context, t *txn, q *quoteRecord) error {
 		if _, err := t.transactingCustomer(q.CustomerID); err != nil {
 			return err
 		}
+	}
+	if q.SourceExternal {
+		return e.executePull(ctx, t, q)
 	}
 	if err := t.post(q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
 		return err
@@ -257,7 +266,7 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 			tx.Refund.Status = "FAILED"
 			return t.saveTx(tx, "REFUND_FAILED") // the money stays held: it is not spendable
 		}
-		if err := t.post(tx.ID, accounts.Transfer(from, q.refundAccount(), sc, q.TotalSendingAmount)); err != nil {
+		if err := t.post(tx.ID, accounts.Transfer(from, q.refundAccount(t.e.rail.Name()), sc, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		now := t.e.Now()
@@ -265,7 +274,7 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 		if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
 			return err
 		}
-		if q.Source.SourceType == "ACCOUNT" {
+		if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
 			return t.creditEvent(q.Source.AccountID)
 		}
 	}
