@@ -109,6 +109,7 @@ type quoteRecord struct {
 	ReceiverCustomerID    string                `json:"receiverCustomerId,omitempty"`
 	DestinationInternal   bool                  `json:"destinationInternal,omitempty"`
 	SourceExternal        bool                  `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
+	Transfer              bool                  `json:"transfer,omitempty"`       // made by TransferOut
 	ServiceFees           int64                 `json:"serviceFees"`
 	Description           string                `json:"description,omitempty"`
 	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
@@ -189,6 +190,11 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 // SELF_PAYMENT; a customer without accepted end-user terms
 // END_USER_TERMS_NOT_ACCEPTED.
 func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, error) {
+	return e.createQuote(ctx, req, false)
+}
+
+// createQuote is CreateQuote; transfer marks the quotes of TransferOut.
+func (e *Engine) createQuote(ctx context.Context, req QuoteRequest, transfer bool) (*Quote, error) {
 	var fe validate.Errors
 	req.checkShape(&fe)
 	if err := Invalid(fe.Err()); err != nil {
@@ -206,6 +212,7 @@ func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, err
 	if err != nil {
 		return nil, err
 	}
+	q.Transfer = transfer
 	tx := outgoingTransaction(q, e.Now())
 	tx.PlatformCustomerID = q.PlatformCustomerID
 	err = e.update(ctx, func(t *txn) error {

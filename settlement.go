@@ -161,7 +161,7 @@ func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) erro
 	}
 	steps := []SettlementStep{{Outcome: SettleCompleted}}
 	if !q.DestinationInternal {
-		p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress}
+		p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 		if q.Destination.DestinationType == "ACCOUNT" {
 			if p.Destination, err = t.externalAccount(q.Destination.AccountID); err != nil {
 				return err

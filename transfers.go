@@ -20,9 +20,9 @@ type Puller interface {
 // in the same currency (the deprecated POST /transfer-out): a quote that
 // executes at once, on the same ledger and lifecycle.
 func (e *Engine) TransferOut(ctx context.Context, sourceID, destinationID string, amount int64, remittance, purpose string) (*Transaction, error) {
-	q, err := e.CreateQuote(ctx, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: sourceID},
+	q, err := e.createQuote(ctx, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: sourceID},
 		Destination: QuoteDestination{DestinationType: "ACCOUNT", AccountID: destinationID}, LockedCurrencySide: "SENDING",
-		LockedCurrencyAmount: amount, ImmediatelyExecute: true, RemittanceInformation: remittance, PurposeOfPayment: purpose})
+		LockedCurrencyAmount: amount, ImmediatelyExecute: true, RemittanceInformation: remittance, PurposeOfPayment: purpose}, true)
 	if err != nil {
 		return nil, err
 	}
