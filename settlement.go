@@ -294,7 +294,8 @@ func (t *txn) creditEvent(id string) error {
 	return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
 }
 
-// settleDue applies the settlement steps and quote expiries due by now.
+// settleDue applies the settlement steps, quote expiries and transfer-in
+// pull steps due by now.
 func (e *Engine) settleDue(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~")
 	n := 0
@@ -360,7 +361,9 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 				n++
 			}
 		}
-		return nil
+		m, err := t.pullsDue(now)
+		n += m
+		return err
 	})
 	return n, err
 }

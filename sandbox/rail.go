@@ -153,12 +153,13 @@ func beneficiaryName(a *payments.ExternalAccount) string {
 var _ payments.Puller = Rail{}
 
 // pullRules are the outcomes of pulls from external accounts by suffix
-// (wire-facts 1.5, and the spec's 009: completes, then is returned).
+// (wire-facts 1.5: 005 stays pending for TransferTimeout, then fails; and
+// the spec's 009: completes, then is returned).
 var pullRules = map[string][]payments.SettlementStep{
 	"002": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
 	"003": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
 	"004": {{Outcome: payments.SettleFailed, FailureReason: "COMPLIANCE_REJECTED"}},
-	"005": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
+	"005": {{After: TransferTimeout, Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
 	"009": {{Outcome: payments.SettleCompleted}, {Outcome: payments.SettleReturned, FailureReason: "COLLECTION_FAILED"}},
 }
 
