@@ -110,6 +110,7 @@ type quoteRecord struct {
 	DestinationInternal   bool                  `json:"destinationInternal,omitempty"`
 	SourceExternal        bool                  `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
 	Transfer              bool                  `json:"transfer,omitempty"`       // made by TransferOut
+	PendingSent           bool                  `json:"pendingSent,omitempty"`    // OUTGOING_PAYMENT.PENDING already emitted
 	ServiceFees           int64                 `json:"serviceFees"`
 	Description           string                `json:"description,omitempty"`
 	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
@@ -221,6 +222,11 @@ func (e *Engine) createQuote(ctx context.Context, req QuoteRequest, transfer boo
 		}
 		if err := insertJSON(t, TableTransactions, tx.ID, tx); err != nil {
 			return err
+		}
+		if q.Status == QuotePendingAuthorization {
+			if err := t.emitAuthorizationPending(q, tx); err != nil {
+				return err
+			}
 		}
 		if err := t.Put(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
 			return err

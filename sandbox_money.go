@@ -10,7 +10,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Quote returns a quote; a PENDING quote past its expiry reads EXPIRED.
+// Quote returns a quote; a PENDING quote past its expiry reads EXPIRED, one
+// whose SCA challenge lapsed FAILED.
 func (e *Engine) Quote(ctx context.Context, id string) (*Quote, error) {
 	var out *Quote
 	err := e.view(ctx, func(t *txn) error {
@@ -18,8 +19,12 @@ func (e *Engine) Quote(ctx context.Context, id string) (*Quote, error) {
 		if err != nil {
 			return err
 		}
-		if q.Status == QuotePending && e.Now().After(q.ExpiresAt) {
-			q.Status = QuoteExpired
+		if q.lapsed(e.Now()) { // as the next ProcessDue will record it
+			status := QuoteExpired
+			if q.Status == QuotePendingAuthorization {
+				status = QuoteFailed
+			}
+			q.Status, q.ScaChallenge = status, nil
 		}
 		out = &q.Quote
 		return nil

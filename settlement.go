@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/paygrid/payments/accounts"
 )
@@ -106,11 +107,38 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 	return &q, nil
 }
 
-// expireIfDue marks a PENDING quote past its expiry EXPIRED (with its
-// transaction, emitting OUTGOING_PAYMENT.EXPIRED).
+// lapsed reports whether a quote still waiting for execution or for
+// authorization can no longer go on at now: past its expiry, or (waiting
+// for authorization) past its SCA challenge's expiry.
+func (q *quoteRecord) lapsed(now time.Time) bool {
+	switch q.Status {
+	case QuotePending:
+		return now.After(q.ExpiresAt)
+	case QuotePendingAuthorization:
+		return now.After(q.ExpiresAt) || q.ScaChallenge != nil && now.After(q.ScaChallenge.ExpiresAt)
+	}
+	return false
+}
+
+// expireIfDue ends a lapsed quote with its transaction: a PENDING one
+// EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
+// satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
+// wire-facts 2.7).
 func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
-	if q.Status != QuotePending || !t.e.Now().After(q.ExpiresAt) {
+	if !q.lapsed(t.e.Now()) {
 		return false, nil
+	}
+	if q.Status == QuotePendingAuthorization {
+		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = QuoteFailed, nil, "", nil
+		if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+			return true, err
+		}
+		tx, err := t.transaction(q.TransactionID)
+		if err != nil {
+			return true, err
+		}
+		tx.Status, tx.FailureReason = TxFailed, "SCA_NOT_COMPLETED"
+		return true, t.saveTx(tx, "FAILED")
 	}
 	q.Status = QuoteExpired
 	if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
@@ -152,7 +180,11 @@ func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) erro
 	if err != nil {
 		return err
 	}
-	if err := t.saveTx(tx, "PENDING"); err != nil {
+	pending := "PENDING"
+	if q.PendingSent {
+		pending = "" // already announced (SCA)
+	}
+	if err := t.saveTx(tx, pending); err != nil {
 		return err
 	}
 	tx.Status = TxProcessing
@@ -349,7 +381,7 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			if q.Status == QuotePending && !e.Now().After(q.ExpiresAt) {
+			if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(e.Now()) {
 				continue // due this very millisecond: expires on the next pass
 			}
 			if err := t.Delete(TableQuoteExpiry, k); err != nil {

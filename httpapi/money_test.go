@@ -401,5 +401,9 @@ func TestQuotes_SCA(t *testing.T) {
 	assert.Equal(t, "PENDING", a.Body["status"])
 	assert.NotEmpty(t, a.Body["paymentInstructions"])
 	requireError(t, s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"}), 409, payments.CodeConflict)
+	txID := q.Body["transactionId"].(string)
+	assert.Equal(t, "PENDING", s.do("GET", "/transactions/"+txID, nil).Body["status"], "authorized, waiting for its funds")
 	assert.Equal(t, "COMPLETED", s.do("POST", "/sandbox/send", map[string]any{"quoteId": qid, "currencyCode": "USD"}).Body["status"])
+	assert.Equal(t, []string{"OUTGOING_PAYMENT.PENDING", "OUTGOING_PAYMENT.PENDING_AUTHORIZATION", "OUTGOING_PAYMENT.PROCESSING",
+		"OUTGOING_PAYMENT.COMPLETED"}, s.eventsOf(txID))
 }
