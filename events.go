@@ -52,6 +52,14 @@ func (p RetryPolicy) Backoff(attempts int) time.Duration {
 // endpoint and by the sandbox's test-webhook operation; its data is {}.
 const EventTest = "TEST"
 
+// notRetried reports the event types delivered at most once (wire-facts
+// 3.3): TEST, and INCOMING_PAYMENT.PENDING, the in-flow approval request,
+// whose payment is decided through the approve and reject operations (or
+// times out) instead. A failed one goes to the dead letters.
+func notRetried(typ string) bool {
+	return typ == EventTest || typ == "INCOMING_PAYMENT.PENDING"
+}
+
 // WebhookSender is the optional capability of a Notifier that delivers to the
 // platform's configured webhook endpoint (see package webhooks). When the
 // Notifier has it and an endpoint is configured, the engine calls Send with
@@ -190,7 +198,7 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 			r.Attempts++
 			r.LastError = derr.Error()
 			r.NextAttemptAt = e.Now().Add(e.cfg.Retry.Backoff(r.Attempts))
-			if errors.Is(derr, ErrPermanent) || r.Event.Type == EventTest || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
+			if errors.Is(derr, ErrPermanent) || notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
 				if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
 					return err
 				}
