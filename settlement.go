@@ -326,8 +326,8 @@ func (t *txn) creditEvent(id string) error {
 	return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
 }
 
-// settleDue applies the settlement steps, quote expiries and transfer-in
-// pull steps due by now.
+// settleDue applies the settlement steps, quote expiries, transfer-in pull
+// steps and delayed sandbox incoming payments due by now.
 func (e *Engine) settleDue(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~")
 	n := 0
@@ -394,6 +394,11 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 			}
 		}
 		m, err := t.pullsDue(now)
+		n += m
+		if err != nil {
+			return err
+		}
+		m, err = t.incomingDue(now)
 		n += m
 		return err
 	})
