@@ -169,6 +169,9 @@ func (e *Engine) execute(ctx context.Context, t *txn, q *quoteRecord) error {
 	if err := t.post(q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
 		return err
 	}
+	if err := t.creditEvent(q.Source.AccountID); err != nil { // the available balance dropped
+		return err
+	}
 	return e.startDelivery(ctx, t, q)
 }
 
@@ -313,7 +316,8 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 	return nil
 }
 
-// creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account.
+// creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
+// whose balance changed (credited, debited or held).
 func (t *txn) creditEvent(id string) error {
 	a, err := t.internalAccount(id)
 	if err != nil {
