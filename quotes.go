@@ -272,6 +272,15 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 			return nil, err
 		}
 		sendCur, q.CustomerID = a.Currency, a.CustomerID
+		// A platform (FBO) account pays on behalf of the customer the
+		// request names; a customer's account only for its owner.
+		switch cid := req.Source.CustomerID; {
+		case cid != "" && a.CustomerID == "":
+			q.CustomerID = cid
+		case cid != "" && cid != a.CustomerID:
+			fe.Add("source.customerId", nil, "account %s belongs to another customer", a.ID)
+			return nil, Invalid(fe)
+		}
 	default:
 		sendCur, q.CustomerID = req.Source.Currency, req.Source.CustomerID
 	}
