@@ -52,6 +52,15 @@ func (p RetryPolicy) Backoff(attempts int) time.Duration {
 // endpoint and by the sandbox's test-webhook operation; its data is {}.
 const EventTest = "TEST"
 
+// notRetried reports the event types delivered at most once (wire-facts
+// 3.3): TEST, and INCOMING_PAYMENT.PENDING, the in-flow approval request,
+// whose payment is decided by the endpoint's answer (incoming_approval.go),
+// the approve and reject operations, or the timeout instead. A failed one
+// goes to the dead letters.
+func notRetried(typ string) bool {
+	return typ == EventTest || typ == "INCOMING_PAYMENT.PENDING"
+}
+
 // WebhookSender is the optional capability of a Notifier that delivers to the
 // platform's configured webhook endpoint (see package webhooks). When the
 // Notifier has it and an endpoint is configured, the engine calls Send with
@@ -153,6 +162,9 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	if len(due) == 0 {
 		return 0, nil
 	}
+	// answers collects what the endpoint said to approval requests, applied
+	// once the outcomes are recorded (incoming_approval.go).
+	var answers []approvalAnswer
 	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
 	if ws, ok := e.notifier.(WebhookSender); ok {
 		cfg, err := e.PlatformConfig(ctx)
@@ -160,7 +172,13 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 			return 0, err
 		}
 		if endpoint := cfg.WebhookEndpoint; endpoint != "" {
-			deliver = func(ev Event) error { _, err := ws.Send(ctx, endpoint, ev); return err }
+			deliver = func(ev Event) error {
+				d, err := ws.Send(ctx, endpoint, ev)
+				if ev.Type == approvalRequest && e.cfg.IncomingApproval {
+					answers = append(answers, approvalAnswer{event: ev, delivery: d, err: err})
+				}
+				return err
+			}
 		}
 	}
 	// Deliver every due event, then record all outcomes in one commit: a
@@ -190,7 +208,7 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 			r.Attempts++
 			r.LastError = derr.Error()
 			r.NextAttemptAt = e.Now().Add(e.cfg.Retry.Backoff(r.Attempts))
-			if errors.Is(derr, ErrPermanent) || r.Event.Type == EventTest || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
+			if errors.Is(derr, ErrPermanent) || notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
 				if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
 					return err
 				}
@@ -208,6 +226,7 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	e.applyApprovalAnswers(ctx, answers)
 	for i, derr := range derrs {
 		if derr != nil {
 			e.log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "err", derr)

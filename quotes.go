@@ -108,6 +108,9 @@ type quoteRecord struct {
 	PlatformCustomerID    string                `json:"platformCustomerId,omitempty"`
 	ReceiverCustomerID    string                `json:"receiverCustomerId,omitempty"`
 	DestinationInternal   bool                  `json:"destinationInternal,omitempty"`
+	SourceExternal        bool                  `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
+	Transfer              bool                  `json:"transfer,omitempty"`       // made by TransferOut
+	PendingSent           bool                  `json:"pendingSent,omitempty"`    // OUTGOING_PAYMENT.PENDING already emitted
 	ServiceFees           int64                 `json:"serviceFees"`
 	Description           string                `json:"description,omitempty"`
 	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
@@ -188,6 +191,11 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 // SELF_PAYMENT; a customer without accepted end-user terms
 // END_USER_TERMS_NOT_ACCEPTED.
 func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, error) {
+	return e.createQuote(ctx, req, false)
+}
+
+// createQuote is CreateQuote; transfer marks the quotes of TransferOut.
+func (e *Engine) createQuote(ctx context.Context, req QuoteRequest, transfer bool) (*Quote, error) {
 	var fe validate.Errors
 	req.checkShape(&fe)
 	if err := Invalid(fe.Err()); err != nil {
@@ -205,6 +213,7 @@ func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, err
 	if err != nil {
 		return nil, err
 	}
+	q.Transfer = transfer
 	tx := outgoingTransaction(q, e.Now())
 	tx.PlatformCustomerID = q.PlatformCustomerID
 	err = e.update(ctx, func(t *txn) error {
@@ -213,6 +222,11 @@ func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, err
 		}
 		if err := insertJSON(t, TableTransactions, tx.ID, tx); err != nil {
 			return err
+		}
+		if q.Status == QuotePendingAuthorization {
+			if err := t.emitAuthorizationPending(q, tx); err != nil {
+				return err
+			}
 		}
 		if err := t.Put(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
 			return err
@@ -241,16 +255,33 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	var destExt *externalRecord
 	var fe validate.Errors
 	// Source.
-	if req.Source.SourceType == "ACCOUNT" {
+	switch {
+	case req.Source.SourceType == "ACCOUNT" && strings.HasPrefix(req.Source.AccountID, "ExternalAccount:"):
+		a, err := t.pullSource(req.Source.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		sendCur, q.CustomerID, q.SourceExternal = a.Currency, a.CustomerID, true
+	case req.Source.SourceType == "ACCOUNT":
 		if !strings.HasPrefix(req.Source.AccountID, "InternalAccount:") {
-			return nil, Errorf(CodeFundingSourceIneligible, "source.accountId must be an internal account; external accounts fund quotes through REALTIME_FUNDING")
+			fe.Add("source.accountId", nil, "source.accountId must be an internal account or an external account that supports direct pull")
+			return nil, Invalid(fe)
 		}
 		a, err := t.internalAccount(req.Source.AccountID)
 		if err != nil {
 			return nil, err
 		}
 		sendCur, q.CustomerID = a.Currency, a.CustomerID
-	} else {
+		// A platform (FBO) account pays on behalf of the customer the
+		// request names; a customer's account only for its owner.
+		switch cid := req.Source.CustomerID; {
+		case cid != "" && a.CustomerID == "":
+			q.CustomerID = cid
+		case cid != "" && cid != a.CustomerID:
+			fe.Add("source.customerId", nil, "account %s belongs to another customer", a.ID)
+			return nil, Invalid(fe)
+		}
+	default:
 		sendCur, q.CustomerID = req.Source.Currency, req.Source.CustomerID
 	}
 	if q.CustomerID != "" {
@@ -297,6 +328,9 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		}
 		recvCur, q.DestinationInternal, q.ReceiverCustomerID = a.Currency, true, a.CustomerID
 	default:
+		if req.Destination.AccountID == req.Source.AccountID {
+			return nil, Errorf(CodeSelfPayment, "source and destination are the same account")
+		}
 		r, err := t.externalRecord(req.Destination.AccountID)
 		if err != nil {
 			return nil, err

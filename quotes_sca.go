@@ -31,7 +31,11 @@ func (e *Engine) requireSCA(ctx context.Context, t *txn, q *quoteRecord) error {
 		return err
 	}
 	q.Status = QuotePendingAuthorization
-	q.ScaChallenge = &ScaChallenge{ID: id, ExpiresAt: e.Now().Add(ScaChallengeTTL), Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: "PAYOUT"}
+	exp := e.Now().Add(ScaChallengeTTL)
+	if q.ExpiresAt.Before(exp) {
+		exp = q.ExpiresAt // a challenge cannot outlive the rate it authorizes
+	}
+	q.ScaChallenge = &ScaChallenge{ID: id, ExpiresAt: exp, Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: "PAYOUT"}
 	q.ScaCodeHash, q.HeldInstructions, q.PaymentInstructions = hashSecret(code), q.PaymentInstructions, nil
 	return nil
 }
@@ -39,19 +43,22 @@ func (e *Engine) requireSCA(ctx context.Context, t *txn, q *quoteRecord) error {
 // AuthorizeQuote satisfies a quote's SCA challenge with its one-time code:
 // the quote becomes PENDING and its payment instructions are issued. A quote
 // that is not PENDING_AUTHORIZATION is CONFLICT; a wrong code INVALID_INPUT;
-// an expired challenge SCA_SESSION_REQUIRED (request a new quote).
+// an expired challenge SCA_SESSION_REQUIRED (request a new quote), which
+// also fails the quote (SCA_NOT_COMPLETED, see expireIfDue).
 func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, error) {
 	var out *Quote
+	var failure error
 	err := e.update(ctx, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
 			return err
 		}
+		if expired, err := t.expireIfDue(q); err != nil || expired {
+			failure = Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
+			return err
+		}
 		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil {
 			return Errorf(CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
-		}
-		if e.Now().After(q.ScaChallenge.ExpiresAt) {
-			return Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 		}
 		var fe validate.Errors
 		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(q.ScaCodeHash)) != 1 {
@@ -63,7 +70,34 @@ func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, e
 		q.Status, q.ScaChallenge, q.ScaCodeHash = QuotePending, nil, ""
 		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
 		out = &q.Quote
+		tx, err := t.transaction(q.TransactionID)
+		if err != nil {
+			return err
+		}
+		tx.Status = TxPending // waiting for its funds; PROCESSING follows
+		if err := t.saveTx(tx, ""); err != nil {
+			return err
+		}
 		return putJSON(t, TableQuotes, id, q)
 	})
+	if err == nil && failure != nil {
+		return nil, failure
+	}
 	return out, err
+}
+
+// emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
+// .PENDING_AUTHORIZATION for a new quote waiting for SCA (wire-facts 2.7),
+// so delivery later starts at PROCESSING.
+func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
+	pending := *tx
+	pending.Status = TxPending
+	if err := t.emit("OUTGOING_PAYMENT.PENDING", &pending); err != nil {
+		return err
+	}
+	q.PendingSent = true
+	if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+		return err
+	}
+	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
 }

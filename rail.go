@@ -65,6 +65,9 @@ type OutgoingPayment struct {
 	Rail          string
 	Destination   *ExternalAccount // nil for UMA payments
 	UmaAddress    string
+	// Transfer marks a same-currency transfer (the deprecated POST
+	// /transfer-out), which sandbox rails steer by their own table.
+	Transfer bool
 }
 
 // defaultRail is the rail of an engine configured without one.

@@ -10,7 +10,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Quote returns a quote; a PENDING quote past its expiry reads EXPIRED.
+// Quote returns a quote; a PENDING quote past its expiry reads EXPIRED, one
+// whose SCA challenge lapsed FAILED.
 func (e *Engine) Quote(ctx context.Context, id string) (*Quote, error) {
 	var out *Quote
 	err := e.view(ctx, func(t *txn) error {
@@ -18,8 +19,12 @@ func (e *Engine) Quote(ctx context.Context, id string) (*Quote, error) {
 		if err != nil {
 			return err
 		}
-		if q.Status == QuotePending && e.Now().After(q.ExpiresAt) {
-			q.Status = QuoteExpired
+		if q.lapsed(e.Now()) { // as the next ProcessDue will record it
+			status := QuoteExpired
+			if q.Status == QuotePendingAuthorization {
+				status = QuoteFailed
+			}
+			q.Status, q.ScaChallenge = status, nil
 		}
 		out = &q.Quote
 		return nil
@@ -109,8 +114,10 @@ type ReceiveRequest struct {
 // counterparty: to the receiver's defaultUmaDepositAccount external account
 // when it has one, else to its primary internal account in the currency.
 // Unknown sender or receiver is UMA_NOT_FOUND / CUSTOMER_NOT_FOUND; a
-// $fail.compliance sender's payment fails (COMPLIANCE_REJECTED). With
-// Config.IncomingApproval the payment waits in PENDING for DecideIncoming.
+// $fail.compliance sender's payment fails (COMPLIANCE_REJECTED); a
+// $pending.long sender's stays PENDING for SandboxSlowIncoming, then
+// completes (ProcessDue). With Config.IncomingApproval the payment waits in
+// PENDING for DecideIncoming.
 func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
@@ -178,6 +185,9 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 		if strings.Contains(req.SenderUmaAddress, "fail.compliance") {
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
 			return t.saveTx(tx, "FAILED")
+		}
+		if strings.Contains(req.SenderUmaAddress, "pending.long") && !e.cfg.IncomingApproval {
+			return t.Put(TableIncomingDue, dueKey(e.Now().Add(SandboxSlowIncoming), id), []byte(id))
 		}
 		if e.cfg.IncomingApproval {
 			key := dueKey(e.Now().Add(ApprovalWindow), id)
@@ -327,4 +337,43 @@ func (e *Engine) expireApprovals(ctx context.Context) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// TableIncomingDue holds incoming sandbox payments credited later
+// ("<time>|<tx id>" -> tx id).
+const TableIncomingDue = "incoming_due"
+
+// SandboxSlowIncoming is how long an incoming payment from a $pending.long
+// sandbox sender stays PENDING (as long as the outgoing slow payment).
+const SandboxSlowIncoming = 6 * time.Minute
+
+// incomingDue credits the delayed incoming payments due by now (a dueKey
+// bound).
+func (t *txn) incomingDue(now string) (int, error) {
+	var keys []string
+	if err := t.Scan(TableIncomingDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		if k > now {
+			return false, nil
+		}
+		keys = append(keys, k)
+		return true, nil
+	}); err != nil {
+		return 0, err
+	}
+	for _, k := range keys {
+		if err := t.Delete(TableIncomingDue, k); err != nil {
+			return 0, err
+		}
+		tx, err := t.transaction(k[strings.IndexByte(k, '|')+1:])
+		if err != nil {
+			return 0, err
+		}
+		if tx.Status != TxPending {
+			continue
+		}
+		if err := t.creditIncoming(tx); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
 }

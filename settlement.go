@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/paygrid/payments/accounts"
 )
@@ -32,15 +33,20 @@ type dueStep struct {
 // holdAccount is where an executed quote's money waits: the source's held
 // sub-account, or an in-flight account for real-time funding.
 func (q *quoteRecord) holdAccount() string {
-	if q.Source.SourceType == "ACCOUNT" {
+	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
 		return accounts.Held(q.Source.AccountID)
 	}
 	return "inflight:" + q.TransactionID
 }
 
-// refundAccount is where a failed quote's money goes back to.
-func (q *quoteRecord) refundAccount() string {
-	if q.Source.SourceType == "ACCOUNT" {
+// refundAccount is where a failed quote's money goes back to: the source
+// internal account, the rail a pull came through (to the pulled account),
+// or the sandbox funding account for real-time funding.
+func (q *quoteRecord) refundAccount(rail string) string {
+	switch {
+	case q.SourceExternal:
+		return accounts.ExternalPrefix + "rail:" + rail
+	case q.Source.SourceType == "ACCOUNT":
 		return q.Source.AccountID
 	}
 	return SandboxFundingAccount
@@ -59,12 +65,13 @@ func (t *txn) post(reference string, postings ...[]Posting) error {
 	return Post(t, LedgerEntry{ID: id, Reference: reference, Postings: all, CreatedAt: t.e.Now()})
 }
 
-// ExecuteQuote executes a PENDING quote whose source is an internal account:
-// in one store transaction it checks the quote has not expired
-// (QUOTE_EXPIRED, which also marks it EXPIRED), moves the sending total to
-// held (INSUFFICIENT_FUNDS when the balance does not cover it, nothing
-// changed), marks quote and transaction PROCESSING and hands the payment to
-// the rail. A quote executes at most once: any later call is CONFLICT.
+// ExecuteQuote executes a PENDING quote whose source is an account: in one
+// store transaction it checks the quote has not expired (QUOTE_EXPIRED,
+// which also marks it EXPIRED), moves the sending total to held
+// (INSUFFICIENT_FUNDS when the balance does not cover it, nothing changed)
+// or, for an external source, pulls it through the rail (quote_pull.go),
+// marks quote and transaction PROCESSING and hands the payment to the rail.
+// A quote executes at most once: any later call is CONFLICT.
 func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
 	var out *Quote
 	var failure error
@@ -100,11 +107,38 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 	return &q, nil
 }
 
-// expireIfDue marks a PENDING quote past its expiry EXPIRED (with its
-// transaction, emitting OUTGOING_PAYMENT.EXPIRED).
+// lapsed reports whether a quote still waiting for execution or for
+// authorization can no longer go on at now: past its expiry, or (waiting
+// for authorization) past its SCA challenge's expiry.
+func (q *quoteRecord) lapsed(now time.Time) bool {
+	switch q.Status {
+	case QuotePending:
+		return now.After(q.ExpiresAt)
+	case QuotePendingAuthorization:
+		return now.After(q.ExpiresAt) || q.ScaChallenge != nil && now.After(q.ScaChallenge.ExpiresAt)
+	}
+	return false
+}
+
+// expireIfDue ends a lapsed quote with its transaction: a PENDING one
+// EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
+// satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
+// wire-facts 2.7).
 func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
-	if q.Status != QuotePending || !t.e.Now().After(q.ExpiresAt) {
+	if !q.lapsed(t.e.Now()) {
 		return false, nil
+	}
+	if q.Status == QuotePendingAuthorization {
+		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = QuoteFailed, nil, "", nil
+		if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+			return true, err
+		}
+		tx, err := t.transaction(q.TransactionID)
+		if err != nil {
+			return true, err
+		}
+		tx.Status, tx.FailureReason = TxFailed, "SCA_NOT_COMPLETED"
+		return true, t.saveTx(tx, "FAILED")
 	}
 	q.Status = QuoteExpired
 	if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
@@ -129,7 +163,13 @@ func (e *Engine) execute(ctx context.Context, t *txn, q *quoteRecord) error {
 			return err
 		}
 	}
+	if q.SourceExternal {
+		return e.executePull(ctx, t, q)
+	}
 	if err := t.post(q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
+		return err
+	}
+	if err := t.creditEvent(q.Source.AccountID); err != nil { // the available balance dropped
 		return err
 	}
 	return e.startDelivery(ctx, t, q)
@@ -143,7 +183,11 @@ func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) erro
 	if err != nil {
 		return err
 	}
-	if err := t.saveTx(tx, "PENDING"); err != nil {
+	pending := "PENDING"
+	if q.PendingSent {
+		pending = "" // already announced (SCA)
+	}
+	if err := t.saveTx(tx, pending); err != nil {
 		return err
 	}
 	tx.Status = TxProcessing
@@ -152,7 +196,7 @@ func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) erro
 	}
 	steps := []SettlementStep{{Outcome: SettleCompleted}}
 	if !q.DestinationInternal {
-		p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress}
+		p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 		if q.Destination.DestinationType == "ACCOUNT" {
 			if p.Destination, err = t.externalAccount(q.Destination.AccountID); err != nil {
 				return err
@@ -257,7 +301,7 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 			tx.Refund.Status = "FAILED"
 			return t.saveTx(tx, "REFUND_FAILED") // the money stays held: it is not spendable
 		}
-		if err := t.post(tx.ID, accounts.Transfer(from, q.refundAccount(), sc, q.TotalSendingAmount)); err != nil {
+		if err := t.post(tx.ID, accounts.Transfer(from, q.refundAccount(t.e.rail.Name()), sc, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		now := t.e.Now()
@@ -265,14 +309,15 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 		if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
 			return err
 		}
-		if q.Source.SourceType == "ACCOUNT" {
+		if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
 			return t.creditEvent(q.Source.AccountID)
 		}
 	}
 	return nil
 }
 
-// creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account.
+// creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
+// whose balance changed (credited, debited or held).
 func (t *txn) creditEvent(id string) error {
 	a, err := t.internalAccount(id)
 	if err != nil {
@@ -285,7 +330,8 @@ func (t *txn) creditEvent(id string) error {
 	return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
 }
 
-// settleDue applies the settlement steps and quote expiries due by now.
+// settleDue applies the settlement steps, quote expiries, transfer-in pull
+// steps and delayed sandbox incoming payments due by now.
 func (e *Engine) settleDue(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~")
 	n := 0
@@ -339,7 +385,7 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			if q.Status == QuotePending && !e.Now().After(q.ExpiresAt) {
+			if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(e.Now()) {
 				continue // due this very millisecond: expires on the next pass
 			}
 			if err := t.Delete(TableQuoteExpiry, k); err != nil {
@@ -351,7 +397,14 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 				n++
 			}
 		}
-		return nil
+		m, err := t.pullsDue(now)
+		n += m
+		if err != nil {
+			return err
+		}
+		m, err = t.incomingDue(now)
+		n += m
+		return err
 	})
 	return n, err
 }

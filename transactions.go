@@ -129,11 +129,37 @@ func (e *Engine) Transaction(ctx context.Context, id string) (*Transaction, erro
 	return out, err
 }
 
-// TransactionFilter narrows ListTransactions (reference filters).
+// TransactionFilter narrows ListTransactions (reference filters). An
+// account identifier is an account id or a UMA address; Reference matches
+// the quote id (the reference of real-time funding instructions) or the
+// refund's reference.
 type TransactionFilter struct {
 	CustomerID, PlatformCustomerID, Status, Type string
-	AccountIdentifier                            string // either side's account
+	AccountIdentifier                            string // either side
+	SenderAccountIdentifier                      string
+	ReceiverAccountIdentifier                    string
+	Reference                                    string
 	StartDate, EndDate                           time.Time
+}
+
+// is reports whether the party is the account or UMA address id.
+func (p TxParty) is(id string) bool { return id == p.AccountID || id == p.UmaAddress }
+
+// matches reports whether tx passes every filter that is set.
+func (f *TransactionFilter) matches(tx *Transaction) bool {
+	set := func(v string) bool { return v != "" }
+	switch {
+	case set(f.CustomerID) && tx.CustomerID != f.CustomerID,
+		set(f.PlatformCustomerID) && tx.PlatformCustomerID != f.PlatformCustomerID,
+		set(f.Status) && tx.Status != f.Status,
+		set(f.Type) && tx.Type != f.Type,
+		set(f.AccountIdentifier) && !tx.Source.is(f.AccountIdentifier) && !tx.Destination.is(f.AccountIdentifier),
+		set(f.SenderAccountIdentifier) && !tx.Source.is(f.SenderAccountIdentifier),
+		set(f.ReceiverAccountIdentifier) && !tx.Destination.is(f.ReceiverAccountIdentifier),
+		set(f.Reference) && tx.QuoteID != f.Reference && (tx.Refund == nil || tx.Refund.Reference != f.Reference):
+		return false
+	}
+	return InRange(tx.CreatedAt, f.StartDate, f.EndDate)
 }
 
 // ListTransactions lists transactions, newest first unless p says otherwise.
@@ -147,12 +173,7 @@ func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p Li
 	var page Page[Transaction]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listTable(t, TableTransactions, p, func(tx *Transaction) bool {
-			return (f.CustomerID == "" || tx.CustomerID == f.CustomerID) && (f.PlatformCustomerID == "" || tx.PlatformCustomerID == f.PlatformCustomerID) &&
-				(f.Status == "" || tx.Status == f.Status) && (f.Type == "" || tx.Type == f.Type) &&
-				(f.AccountIdentifier == "" || tx.Source.AccountID == f.AccountIdentifier || tx.Destination.AccountID == f.AccountIdentifier) &&
-				InRange(tx.CreatedAt, f.StartDate, f.EndDate)
-		})
+		page, err = listTable(t, TableTransactions, p, f.matches)
 		return err
 	})
 	return page, err

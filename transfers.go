@@ -2,16 +2,19 @@ package payments
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/validate"
 )
 
 // Puller is the optional capability of a Rail that pulls money from
-// external accounts (ACH debits), used by transfer-in. Its steps are
-// applied at once, in order: COMPLETED credits the account, FAILED refuses
-// the pull, RETURNED takes a completed one back. A rail without it
-// completes every pull.
+// external accounts (ACH debits), used by transfer-in and by quotes funded
+// by a direct pull. Its steps are applied in order: COMPLETED credits the
+// account, FAILED refuses the pull, RETURNED takes a completed one back.
+// Transfer-in applies a step with After > 0 that much later on the engine
+// clock (ProcessDue); a quote's pull resolves when the quote executes, so
+// there delays are ignored. A rail without it completes every pull.
 type Puller interface {
 	Pull(ctx context.Context, from *ExternalAccount, amount int64) ([]SettlementStep, error)
 }
@@ -20,9 +23,9 @@ type Puller interface {
 // in the same currency (the deprecated POST /transfer-out): a quote that
 // executes at once, on the same ledger and lifecycle.
 func (e *Engine) TransferOut(ctx context.Context, sourceID, destinationID string, amount int64, remittance, purpose string) (*Transaction, error) {
-	q, err := e.CreateQuote(ctx, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: sourceID},
+	q, err := e.createQuote(ctx, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: sourceID},
 		Destination: QuoteDestination{DestinationType: "ACCOUNT", AccountID: destinationID}, LockedCurrencySide: "SENDING",
-		LockedCurrencyAmount: amount, ImmediatelyExecute: true, RemittanceInformation: remittance, PurposeOfPayment: purpose})
+		LockedCurrencyAmount: amount, ImmediatelyExecute: true, RemittanceInformation: remittance, PurposeOfPayment: purpose}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -81,35 +84,101 @@ func (e *Engine) TransferIn(ctx context.Context, sourceID, destinationID string,
 				return err
 			}
 		}
-		rail := accounts.ExternalPrefix + "rail:" + e.rail.Name()
-		for _, s := range steps {
-			switch {
-			case s.Outcome == SettleCompleted && tx.Status == TxPending:
-				if err := t.post(id, accounts.Transfer(rail, ia.ID, ia.Currency, amount)); err != nil {
+		moved := false
+		for n, s := range steps {
+			if s.After > 0 {
+				b, _ := json.Marshal(duePull{TransactionID: id, AccountID: ia.ID, Amount: amount, Step: s})
+				if err := t.Put(TablePullsDue, dueKey(e.Now().Add(s.After), id)+"|"+string(rune('a'+n)), b); err != nil {
 					return err
 				}
-				now := e.Now()
-				tx.Status, tx.SettledAt = TxCompleted, &now
-				if err := t.saveTx(tx, "COMPLETED"); err != nil {
-					return err
-				}
-			case s.Outcome == SettleReturned && tx.Status == TxCompleted:
-				if err := t.post(id, accounts.Transfer(ia.ID, rail, ia.Currency, amount)); err != nil {
-					return err
-				}
-				tx.Status, tx.FailureReason = TxFailed, s.FailureReason
-				if err := t.saveTx(tx, "FAILED"); err != nil {
-					return err
-				}
-			case s.Outcome == SettleFailed && tx.Status == TxPending:
-				tx.Status, tx.FailureReason = TxFailed, s.FailureReason
-				if err := t.saveTx(tx, "FAILED"); err != nil {
-					return err
-				}
+				continue
 			}
+			m, err := t.applyPull(tx, ia.ID, amount, s)
+			if err != nil {
+				return err
+			}
+			moved = moved || m
 		}
 		out = tx
+		if !moved {
+			return nil
+		}
 		return t.creditEvent(ia.ID)
 	})
 	return out, err
+}
+
+// TablePullsDue holds the delayed steps of transfer-in pulls
+// ("<time>|<tx id>|<n>" -> step), applied by ProcessDue.
+const TablePullsDue = "pulls_due"
+
+type duePull struct {
+	TransactionID string         `json:"transactionId"`
+	AccountID     string         `json:"accountId"`
+	Amount        int64          `json:"amount"`
+	Step          SettlementStep `json:"step"`
+}
+
+// applyPull applies one step of a transfer-in pull: COMPLETED credits the
+// internal account from the rail, FAILED refuses a pending pull, RETURNED
+// takes a completed one back. Steps that do not fit the transaction's
+// status are ignored. moved reports a balance change.
+func (t *txn) applyPull(tx *Transaction, accountID string, amount int64, s SettlementStep) (moved bool, err error) {
+	rail := accounts.ExternalPrefix + "rail:" + t.e.rail.Name()
+	switch {
+	case s.Outcome == SettleCompleted && tx.Status == TxPending:
+		if err := t.post(tx.ID, accounts.Transfer(rail, accountID, tx.ReceivedAmount.Currency.Code, amount)); err != nil {
+			return false, err
+		}
+		now := t.e.Now()
+		tx.Status, tx.SettledAt = TxCompleted, &now
+		return true, t.saveTx(tx, "COMPLETED")
+	case s.Outcome == SettleReturned && tx.Status == TxCompleted:
+		if err := t.post(tx.ID, accounts.Transfer(accountID, rail, tx.ReceivedAmount.Currency.Code, amount)); err != nil {
+			return false, err
+		}
+		tx.Status, tx.FailureReason = TxFailed, s.FailureReason
+		return true, t.saveTx(tx, "FAILED")
+	case s.Outcome == SettleFailed && tx.Status == TxPending:
+		tx.Status, tx.FailureReason = TxFailed, s.FailureReason
+		return false, t.saveTx(tx, "FAILED")
+	}
+	return false, nil
+}
+
+// pullsDue applies the transfer-in steps due by now (a dueKey bound).
+func (t *txn) pullsDue(now string) (int, error) {
+	var keys []string
+	if err := t.Scan(TablePullsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		if k > now {
+			return false, nil
+		}
+		keys = append(keys, k)
+		return true, nil
+	}); err != nil {
+		return 0, err
+	}
+	for _, k := range keys {
+		var d duePull
+		if err := getJSON(t, TablePullsDue, k, &d); err != nil {
+			return 0, err
+		}
+		if err := t.Delete(TablePullsDue, k); err != nil {
+			return 0, err
+		}
+		tx, err := t.transaction(d.TransactionID)
+		if err != nil {
+			return 0, err
+		}
+		moved, err := t.applyPull(tx, d.AccountID, d.Amount, d.Step)
+		if err != nil {
+			return 0, err
+		}
+		if moved {
+			if err := t.creditEvent(d.AccountID); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(keys), nil
 }

@@ -351,6 +351,19 @@ func TestSandboxScenarios_UMAAndPulls(t *testing.T) {
 			ext := s.do("POST", "/customers/external-accounts", usdAccount(id, "555666"+sfx))
 			in := s.do("POST", "/transfer-in", map[string]any{"source": map[string]any{"accountId": ext.Body["id"]}, "destination": map[string]any{"accountId": acct}, "amount": 300})
 			require.Equal(t, 201, in.Status, "%s", in.Raw)
+			if sfx == "005" { // pending for about 30 s, then fails (wire-facts 1.5)
+				assert.Equal(t, "PENDING", in.Body["status"])
+				s.clock.Advance(sandbox.TransferTimeout - 1e9)
+				_, err := s.eng.ProcessDue(ctx)
+				require.NoError(t, err)
+				assert.Equal(t, "PENDING", s.do("GET", "/transactions/"+in.Body["id"].(string), nil).Body["status"])
+				s.clock.Advance(1e9)
+				_, err = s.eng.ProcessDue(ctx)
+				require.NoError(t, err)
+				got := s.do("GET", "/transactions/"+in.Body["id"].(string), nil)
+				assert.Equal(t, "FAILED", got.Body["status"])
+				assert.Equal(t, "COLLECTION_FAILED", got.Body["failureReason"])
+			}
 			var events []string
 			for _, e := range want {
 				events = append(events, "INCOMING_PAYMENT."+e)
@@ -362,6 +375,7 @@ func TestSandboxScenarios_UMAAndPulls(t *testing.T) {
 			} else {
 				assert.Zero(t, bal)
 			}
+			require.NoError(t, payments.CheckLedger(ctx, s.store))
 		})
 	}
 }
@@ -387,5 +401,9 @@ func TestQuotes_SCA(t *testing.T) {
 	assert.Equal(t, "PENDING", a.Body["status"])
 	assert.NotEmpty(t, a.Body["paymentInstructions"])
 	requireError(t, s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"}), 409, payments.CodeConflict)
+	txID := q.Body["transactionId"].(string)
+	assert.Equal(t, "PENDING", s.do("GET", "/transactions/"+txID, nil).Body["status"], "authorized, waiting for its funds")
 	assert.Equal(t, "COMPLETED", s.do("POST", "/sandbox/send", map[string]any{"quoteId": qid, "currencyCode": "USD"}).Body["status"])
+	assert.Equal(t, []string{"OUTGOING_PAYMENT.PENDING", "OUTGOING_PAYMENT.PENDING_AUTHORIZATION", "OUTGOING_PAYMENT.PROCESSING",
+		"OUTGOING_PAYMENT.COMPLETED"}, s.eventsOf(txID))
 }

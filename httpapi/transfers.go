@@ -79,7 +79,8 @@ func listTransactions(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.TransactionFilter{CustomerID: q.str("customerId"), PlatformCustomerID: q.str("platformCustomerId"),
 		Status: q.str("status"), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
-		StartDate: q.time("startDate"), EndDate: q.time("endDate")}
+		SenderAccountIdentifier: q.str("senderAccountIdentifier"), ReceiverAccountIdentifier: q.str("receiverAccountIdentifier"),
+		Reference: q.str("reference"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
 	p := q.page(true)
 	if err := q.err(); err != nil {
 		return fail(err)

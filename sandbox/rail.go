@@ -90,12 +90,14 @@ var payoutRules = map[string][]payments.SettlementStep{
 	"007": {{Outcome: payments.SettleFailed, FailureReason: "COUNTERPARTY_POST_TX_FAILED", RefundFails: true}},
 }
 
-// Send implements payments.Rail: external destinations settle by the suffix
-// of their identifier (002 fails, 003 completes after six minutes, 004
-// cannot receive, 005 completes then is returned, 006 is cancelled, 007
-// fails and its refund fails too; others complete at once); UMA test
-// addresses by their name ($pending.long.* after six minutes,
-// $fail.compliance.* rejected).
+// Send implements payments.Rail: external destinations of quotes settle by
+// the suffix of their identifier (002 fails, 003 completes after six
+// minutes, 004 cannot receive, 005 completes then is returned, 006 is
+// cancelled, 007 fails and its refund fails too; others complete at once),
+// except that crypto wallets take the transfer table's 003 and 005;
+// transfers (p.Transfer) settle by transferRules; UMA test addresses by
+// their name ($pending.long.* after six minutes, $fail.compliance.*
+// rejected).
 func (Rail) Send(_ context.Context, p payments.OutgoingPayment) ([]payments.SettlementStep, error) {
 	if p.Destination == nil {
 		user, _ := UMAUser(p.UmaAddress)
@@ -107,10 +109,35 @@ func (Rail) Send(_ context.Context, p payments.OutgoingPayment) ([]payments.Sett
 		}
 		return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
 	}
-	if steps, ok := payoutRules[Suffix(p.Destination.Identifier())]; ok {
+	sfx := Suffix(p.Destination.Identifier())
+	if p.Transfer || strings.HasSuffix(p.Destination.AccountType(), "_WALLET") {
+		if steps, ok := transferRules[sfx]; ok && (p.Transfer || sfx == "003" || sfx == "005") {
+			return steps, nil
+		}
+		if p.Transfer {
+			return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+		}
+	}
+	if steps, ok := payoutRules[sfx]; ok {
 		return steps, nil
 	}
 	return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+}
+
+// TransferTimeout is how long a 005 transfer (and a 005 wallet payout)
+// stays PROCESSING before it fails.
+const TransferTimeout = 30 * time.Second
+
+// transferRules are the outcomes of same-currency transfer destinations by
+// suffix (wire-facts 1.5: 002 cannot receive, 003 closed or invalid, 004
+// rejected by the bank, 005 times out after about 30 s, each refunded).
+// Crypto wallet destinations of quotes follow its 003 (wallet unavailable)
+// and 005 rows.
+var transferRules = map[string][]payments.SettlementStep{
+	"002": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_CANNOT_RECEIVE", RefundReason: "TRANSACTION_FAILED"}},
+	"003": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_INVALID", RefundReason: "TRANSACTION_FAILED"}},
+	"004": {{Outcome: payments.SettleFailed, FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}},
+	"005": {{After: TransferTimeout, Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TIMEOUT"}},
 }
 
 func beneficiaryName(a *payments.ExternalAccount) string {
@@ -126,12 +153,13 @@ func beneficiaryName(a *payments.ExternalAccount) string {
 var _ payments.Puller = Rail{}
 
 // pullRules are the outcomes of pulls from external accounts by suffix
-// (wire-facts 1.5, and the spec's 009: completes, then is returned).
+// (wire-facts 1.5: 005 stays pending for TransferTimeout, then fails; and
+// the spec's 009: completes, then is returned).
 var pullRules = map[string][]payments.SettlementStep{
 	"002": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
 	"003": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
 	"004": {{Outcome: payments.SettleFailed, FailureReason: "COMPLIANCE_REJECTED"}},
-	"005": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
+	"005": {{After: TransferTimeout, Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
 	"009": {{Outcome: payments.SettleCompleted}, {Outcome: payments.SettleReturned, FailureReason: "COLLECTION_FAILED"}},
 }
 

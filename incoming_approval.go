@@ -1,0 +1,125 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+)
+
+// The platform answers an incoming payment's approval request, the
+// INCOMING_PAYMENT.PENDING webhook, in the HTTP response to that delivery
+// (wire-facts 3.5), or later through POST /transactions/{id}/approve and
+// /reject. With Config.IncomingApproval the engine reads the answer of each
+// PENDING delivery it makes through a WebhookSender:
+//
+//	200 (any 2xx but 202)  approve: the payment is credited (COMPLETED)
+//	202                    decide later through approve/reject within
+//	                       ApprovalWindow, else PAYMENT_APPROVAL_TIMED_OUT
+//	409                    "already processed": treated like 202
+//	403                    reject: REJECTED, nothing is credited
+//	anything else          FAILED with PAYMENT_APPROVAL_WEBHOOK_ERROR; this
+//	                       includes 422 (the sandbox counterparty cannot send
+//	                       more payer data), other statuses, timeouts and
+//	                       refused addresses
+//
+// Without a WebhookSender or a configured endpoint there is no answer to
+// read, so the payment waits for the API decision or the timeout. An answer
+// for a payment no longer waiting (decided through the API, timed out, or
+// not under approval at all) changes nothing: the approval record is
+// claimed in the same store transaction that settles the payment, so a
+// payment is decided exactly once.
+
+// approvalRequest is the event type that asks the platform for a decision.
+const approvalRequest = "INCOMING_PAYMENT.PENDING"
+
+// approvalAnswer is what the endpoint answered to one approval request.
+type approvalAnswer struct {
+	event    Event
+	delivery Delivery
+	err      error
+}
+
+// decision is what an answer asks for.
+type decision int
+
+const (
+	decideLater decision = iota
+	decideApprove
+	decideReject
+	decideFail
+)
+
+// decisionOf maps a delivery outcome onto a decision (see the table above).
+func decisionOf(d Delivery, err error) decision {
+	switch {
+	case d.Status == http.StatusAccepted || d.Status == http.StatusConflict:
+		return decideLater
+	case err == nil && d.Status/100 == 2:
+		return decideApprove
+	case d.Status == http.StatusForbidden:
+		return decideReject
+	default:
+		return decideFail
+	}
+}
+
+// applyApprovalAnswers decides the payments whose approval requests were just
+// delivered. It runs after the outbox pass has committed; a failure here
+// leaves the payment waiting, so it still times out.
+func (e *Engine) applyApprovalAnswers(ctx context.Context, answers []approvalAnswer) {
+	for _, a := range answers {
+		var ref struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(a.event.Data, &ref); err != nil || ref.ID == "" {
+			continue
+		}
+		d := decisionOf(a.delivery, a.err)
+		if d == decideLater {
+			continue
+		}
+		if err := e.decideByWebhook(ctx, ref.ID, d); err != nil && ctx.Err() == nil {
+			e.log.Warn("applying the approval webhook's answer failed", "transaction", ref.ID, "err", err)
+		}
+	}
+}
+
+// decideByWebhook applies d to transaction id if it still waits for approval.
+func (e *Engine) decideByWebhook(ctx context.Context, id string, d decision) error {
+	return e.update(ctx, func(t *txn) error {
+		waiting, err := t.claimApproval(id)
+		if err != nil || !waiting {
+			return err
+		}
+		tx, err := t.transaction(id)
+		if err != nil {
+			return err
+		}
+		switch d {
+		case decideApprove:
+			return t.creditIncoming(tx)
+		case decideReject:
+			tx.Status = TxRejected
+		default:
+			tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_WEBHOOK_ERROR"
+		}
+		return t.saveTx(tx, "FAILED")
+	})
+}
+
+// claimApproval removes id's approval records and reports whether the
+// payment was waiting for the platform.
+func (t *txn) claimApproval(id string) (bool, error) {
+	deadline, err := t.Get(TableApprovals, id)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := t.Delete(TableApprovals, id); err != nil {
+		return false, err
+	}
+	return true, t.Delete(TableApprovalsDue, string(deadline))
+}

@@ -1,0 +1,87 @@
+package payments_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/money"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// countingRates is a RateSource that counts its calls and answers the rate
+// currently set.
+type countingRates struct {
+	mu    sync.Mutex
+	calls int
+	rate  string
+}
+
+func (c *countingRates) Rate(context.Context, string, string) (money.Rate, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	return money.MustRate(c.rate), nil
+}
+
+func (c *countingRates) set(rate string) (calls int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rate = rate
+	return c.calls
+}
+
+// TestEngine_ExchangeRatesCache: a rate is fetched once and reused for
+// RateCacheTTL on the engine clock, by GET /exchange-rates and quotes alike;
+// after that the source is asked again and the new rate shows.
+func TestEngine_ExchangeRatesCache(t *testing.T) {
+	src := &countingRates{rate: "1.25"}
+	e := moneyEnv(t, func(c *payments.Config) { c.Rates = src })
+	start := e.eng.Now()
+
+	rates, err := e.eng.ExchangeRates(ctx, "USD", []string{"EUR"}, 10_000)
+	require.NoError(t, err)
+	require.Len(t, rates, 1)
+	assert.EqualValues(t, 8000, rates[0].ReceivingAmount, "10000 cents at 1.25 USD per EUR")
+	assert.True(t, rates[0].UpdatedAt.Equal(start))
+	assert.Equal(t, 1, src.set("2"), "the first request asks the source")
+
+	e.clock.Advance(payments.RateCacheTTL - time.Second)
+	rates, err = e.eng.ExchangeRates(ctx, "USD", []string{"EUR"}, 10_000)
+	require.NoError(t, err)
+	assert.EqualValues(t, 8000, rates[0].ReceivingAmount, "still the cached rate")
+	assert.True(t, rates[0].UpdatedAt.Equal(start), "updatedAt is when the rate was fetched")
+	assert.Equal(t, 1, src.set("2"))
+
+	e.clock.Advance(time.Second)
+	rates, err = e.eng.ExchangeRates(ctx, "USD", []string{"EUR"}, 10_000)
+	require.NoError(t, err)
+	assert.EqualValues(t, 5000, rates[0].ReceivingAmount, "refetched after RateCacheTTL")
+	assert.True(t, rates[0].UpdatedAt.Equal(start.Add(payments.RateCacheTTL)))
+	assert.Equal(t, 2, src.set("2"))
+
+	t.Run("QuotesShareTheCache", func(t *testing.T) {
+		from := e.usdAccount(t, "Ann Payer")
+		_, err := e.eng.FundInternalAccount(ctx, from, 10_000)
+		require.NoError(t, err)
+		in := fullIndividual("Bo Payee")
+		in.Currencies = []string{"EUR"}
+		c, err := e.eng.CreateCustomer(ctx, in)
+		require.NoError(t, err)
+		page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Currency: "EUR"}, false, payments.ListParams{})
+		require.NoError(t, err)
+		q, err := e.eng.CreateQuote(ctx, transfer(from, page.Data[0].ID, 10_000, false))
+		require.NoError(t, err)
+		assert.Equal(t, "2", q.ExchangeRate.String())
+		assert.EqualValues(t, 5000, q.TotalReceivingAmount)
+		assert.Equal(t, 2, src.set("2"), "the quote used the cached rate")
+	})
+	t.Run("ErrInvalidInput", func(t *testing.T) {
+		_, err := e.eng.ExchangeRates(ctx, "XXX", []string{"EUR", "YYY"}, -1)
+		requireCode(t, err, payments.CodeInvalidInput, "sourceCurrency", "destinationCurrency.1", "sendingAmount")
+		assert.Equal(t, 2, src.set("2"), "invalid requests never reach the source")
+	})
+}
