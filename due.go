@@ -27,3 +27,17 @@ func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
 	k, err := e.expireApprovals(ctx)
 	return n + m + k, err
 }
+
+// dueKeys lists the keys of a due table whose time is at or before now (a
+// dueKey bound), in time order.
+func (t *txn) dueKeys(table, now string) ([]string, error) {
+	var keys []string
+	err := t.Scan(table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		if k > now {
+			return false, nil
+		}
+		keys = append(keys, k)
+		return true, nil
+	})
+	return keys, err
+}

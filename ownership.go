@@ -162,14 +162,7 @@ func (e *Engine) completeLiveness(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~") // "~" sorts after every id
 	n := 0
 	err := e.update(ctx, func(t *txn) error {
-		var due []string
-		err := t.Scan(TableLivenessDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			if k > now {
-				return false, nil
-			}
-			due = append(due, k)
-			return true, nil
-		})
+		due, err := t.dueKeys(TableLivenessDue, now)
 		if err != nil {
 			return err
 		}

@@ -307,14 +307,8 @@ func (e *Engine) expireApprovals(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~")
 	n := 0
 	err := e.update(ctx, func(t *txn) error {
-		var due []string
-		if err := t.Scan(TableApprovalsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			if k > now {
-				return false, nil
-			}
-			due = append(due, k)
-			return true, nil
-		}); err != nil {
+		due, err := t.dueKeys(TableApprovalsDue, now)
+		if err != nil {
 			return err
 		}
 		for _, k := range due {
@@ -350,14 +344,8 @@ const SandboxSlowIncoming = 6 * time.Minute
 // incomingDue credits the delayed incoming payments due by now (a dueKey
 // bound).
 func (t *txn) incomingDue(now string) (int, error) {
-	var keys []string
-	if err := t.Scan(TableIncomingDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-		if k > now {
-			return false, nil
-		}
-		keys = append(keys, k)
-		return true, nil
-	}); err != nil {
+	keys, err := t.dueKeys(TableIncomingDue, now)
+	if err != nil {
 		return 0, err
 	}
 	for _, k := range keys {

@@ -336,14 +336,8 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~")
 	n := 0
 	err := e.update(ctx, func(t *txn) error {
-		var steps []string
-		if err := t.Scan(TableSettlementsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			if k > now {
-				return false, nil
-			}
-			steps = append(steps, k)
-			return true, nil
-		}); err != nil {
+		steps, err := t.dueKeys(TableSettlementsDue, now)
+		if err != nil {
 			return err
 		}
 		for _, k := range steps {
@@ -370,14 +364,8 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 			}
 			n++
 		}
-		var expiring []string
-		if err := t.Scan(TableQuoteExpiry, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			if k > now {
-				return false, nil
-			}
-			expiring = append(expiring, k)
-			return true, nil
-		}); err != nil {
+		expiring, err := t.dueKeys(TableQuoteExpiry, now)
+		if err != nil {
 			return err
 		}
 		for _, k := range expiring {

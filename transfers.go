@@ -148,14 +148,8 @@ func (t *txn) applyPull(tx *Transaction, accountID string, amount int64, s Settl
 
 // pullsDue applies the transfer-in steps due by now (a dueKey bound).
 func (t *txn) pullsDue(now string) (int, error) {
-	var keys []string
-	if err := t.Scan(TablePullsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-		if k > now {
-			return false, nil
-		}
-		keys = append(keys, k)
-		return true, nil
-	}); err != nil {
+	keys, err := t.dueKeys(TablePullsDue, now)
+	if err != nil {
 		return 0, err
 	}
 	for _, k := range keys {
