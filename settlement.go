@@ -301,7 +301,16 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 			tx.Refund.Status = "FAILED"
 			return t.saveTx(tx, "REFUND_FAILED") // the money stays held: it is not spendable
 		}
-		if err := t.post(tx.ID, accounts.Transfer(from, q.refundAccount(t.e.rail.Name()), sc, q.TotalSendingAmount)); err != nil {
+		to := q.refundAccount(t.e.rail.Name())
+		legs := [][]Posting{accounts.Transfer(from, to, sc, q.TotalSendingAmount)}
+		feeBack := ""
+		if s.Outcome == SettleReturned {
+			var err error
+			if legs, feeBack, err = t.returnLegs(q, to); err != nil {
+				return err
+			}
+		}
+		if err := t.post(tx.ID, legs...); err != nil {
 			return err
 		}
 		now := t.e.Now()
@@ -309,11 +318,44 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 		if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
 			return err
 		}
+		if feeBack != "" {
+			if err := t.creditEvent(feeBack); err != nil {
+				return err
+			}
+		}
 		if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
 			return t.creditEvent(q.Source.AccountID)
 		}
 	}
 	return nil
+}
+
+// returnLegs refunds a payout that completed and then came back (bank
+// return): the fees credited at completion are reversed (wire-facts 2.4),
+// the platform's fee from its internal account and the service's from the
+// service-fee account, and the rest comes back through the returns account.
+// When the platform account no longer holds its fee, the returns account
+// covers it instead, so a return never fails on the platform's balance.
+// feeBack names the platform account when its fee was taken back.
+func (t *txn) returnLegs(q *quoteRecord, to string) (legs [][]Posting, feeBack string, err error) {
+	sc, rest := q.SendingCurrency.Code, q.TotalSendingAmount
+	if pf := q.PlatformFeesIncluded; pf > 0 {
+		pa, err := t.primaryInternalAccount(PlatformOwner, sc)
+		if err != nil {
+			return nil, "", err
+		}
+		available, _, err := t.balances(pa)
+		if err != nil {
+			return nil, "", err
+		}
+		if available >= pf {
+			legs, feeBack, rest = append(legs, accounts.Transfer(pa.ID, to, sc, pf)), pa.ID, rest-pf
+		}
+	}
+	if q.ServiceFees > 0 {
+		legs, rest = append(legs, accounts.Transfer(ledgerServiceFees, to, sc, q.ServiceFees)), rest-q.ServiceFees
+	}
+	return append(legs, accounts.Transfer(ledgerReturns, to, sc, rest)), feeBack, nil
 }
 
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
