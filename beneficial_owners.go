@@ -60,7 +60,7 @@ type OwnerInput struct {
 // starts UNVERIFIED and is resolved with its business (spec 3.3 rule 5).
 func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
 	var out *BeneficialOwner
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, in, &out, func(t *txn) error {
 		var fe validate.Errors
 		if !fe.Required("customerId", in.CustomerID) {
 			return Invalid(fe)
@@ -72,10 +72,7 @@ func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Ben
 		if c.CustomerType != CustomerBusiness {
 			fe.Add("customerId", nil, "beneficial owners belong to BUSINESS customers; %s is %s", c.ID, c.CustomerType)
 		}
-		id, err := e.newID("BeneficialOwner")
-		if err != nil {
-			return err
-		}
+		id := t.newID("BeneficialOwner")
 		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: e.Now(), UpdatedAt: e.Now()}
 		if err := e.applyOwner(fe, o, in); err != nil {
 			return err
@@ -92,7 +89,7 @@ func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Ben
 // UpdateBeneficialOwner changes the members set in in.
 func (e *Engine) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
 	var out *BeneficialOwner
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
 		o, err := t.owner(id)
 		if err != nil {
 			return err

@@ -81,55 +81,142 @@ func (e *Engine) ImportCustomers(ctx context.Context, file []byte) (*BulkJob, er
 		}
 		rows = append(rows, rec)
 	}
-	id, err := e.newID("BulkJob")
+	var job *BulkJob
+	err = once(ctx, e, file, &job, func(t *txn) error {
+		id := t.newID("BulkJob")
+		job = &BulkJob{ID: id, Status: "PROCESSING", Progress: BulkProgress{Total: len(rows)}, Errors: []BulkRowError{}, CreatedAt: t.now}
+		if err := insertJSON(t, TableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: col, Rows: rows}); err != nil {
+			return err
+		}
+		return t.Put(tableBulkJobsDue, id, nil)
+	})
 	if err != nil {
 		return nil, err
 	}
-	job := &BulkJob{ID: id, Status: "PROCESSING", Progress: BulkProgress{Total: len(rows)}, Errors: []BulkRowError{}, CreatedAt: e.Now()}
-	if err := e.update(ctx, func(t *txn) error { return insertJSON(t, TableBulkJobs, id, job) }); err != nil {
+	// The job is finished before answering; a retried import (which
+	// replays the answer above) or the due worker finishes one a crash
+	// interrupted.
+	if err := e.runBulkJob(ctx, job.ID); err != nil {
 		return nil, err
 	}
-	for i, rec := range rows {
+	return job, nil
+}
+
+// bulkJobRecord is a job as stored, with the rows still to import.
+type bulkJobRecord struct {
+	BulkJob
+	Columns map[string]int `json:"columns"`
+	Rows    [][]string     `json:"rows"`
+}
+
+// tableBulkJobsDue lists the jobs not finished yet.
+const tableBulkJobsDue = "bulk_jobs_due"
+
+// runBulkJob imports the rows of a job from where it stands. Each row is
+// created through an idempotency key of its own (the job and the row
+// number), so a row that committed before a crash is replayed, never
+// created twice; the job's progress is then recorded, and the last row
+// completes the job with its event.
+func (e *Engine) runBulkJob(ctx context.Context, id string) error {
+	var rec bulkJobRecord
+	if err := e.view(ctx, func(t *txn) error { return getJSON(t, TableBulkJobs, id, &rec) }); err != nil {
+		return err
+	}
+	for i := rec.Progress.Processed; i < len(rec.Rows); i++ {
+		row := rec.Rows[i]
 		get := func(name string) string {
-			if j, ok := col[name]; ok && j < len(rec) {
-				return strings.TrimSpace(rec[j])
+			if j, ok := rec.Columns[name]; ok && j < len(row) {
+				return strings.TrimSpace(row[j])
 			}
 			return ""
 		}
 		in := bulkInput(get)
-		job.Progress.Processed++
-		if _, err := e.CreateCustomer(ctx, in); err != nil {
-			if CodeOf(err).Status() >= 500 {
-				return nil, err
-			}
-			corr := in.PlatformCustomerID
-			if corr == "" {
-				corr = "row " + strconv.Itoa(i+1)
-			}
-			re := BulkRowError{CorrelationID: corr, Code: CodeOf(err), Message: MessageOf(err)}
-			var pe *Error
-			if errors.As(err, &pe) && len(pe.Fields) > 0 {
-				re.Details = map[string]any{"errors": pe.Fields}
-			}
-			job.Errors = append(job.Errors, re)
-			job.Progress.Failed++
-			continue
-		}
-		job.Progress.Successful++
-	}
-	now := e.Now()
-	job.Status, job.CompletedAt = "COMPLETED", &now
-	event := "BULK_UPLOAD.COMPLETED"
-	if job.Progress.Total > 0 && job.Progress.Successful == 0 {
-		job.Status, event = "FAILED", "BULK_UPLOAD.FAILED"
-	}
-	err = e.update(ctx, func(t *txn) error {
-		if err := putJSON(t, TableBulkJobs, id, job); err != nil {
+		h, err := e.WithIdempotency(Idempotency{Scope: "bulk-import", Key: id + "#" + strconv.Itoa(i)})
+		if err != nil {
 			return err
 		}
-		return t.emit(event, job)
+		_, rowErr := h.CreateCustomer(ctx, in)
+		if rowErr != nil && CodeOf(rowErr).Status() >= 500 {
+			return rowErr
+		}
+		err = e.update(ctx, func(t *txn) error {
+			var cur bulkJobRecord
+			if err := getJSON(t, TableBulkJobs, id, &cur); err != nil {
+				return err
+			}
+			if cur.Progress.Processed != i {
+				return nil // recorded by a concurrent runner
+			}
+			cur.Progress.Processed++
+			if rowErr != nil {
+				corr := in.PlatformCustomerID
+				if corr == "" {
+					corr = "row " + strconv.Itoa(i+1)
+				}
+				re := BulkRowError{CorrelationID: corr, Code: CodeOf(rowErr), Message: MessageOf(rowErr)}
+				var pe *Error
+				if errors.As(rowErr, &pe) && len(pe.Fields) > 0 {
+					re.Details = map[string]any{"errors": pe.Fields}
+				}
+				cur.Errors = append(cur.Errors, re)
+				cur.Progress.Failed++
+			} else {
+				cur.Progress.Successful++
+			}
+			if cur.Progress.Processed == len(cur.Rows) {
+				return t.finishBulkJob(&cur)
+			}
+			return putJSON(t, TableBulkJobs, id, cur)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if len(rec.Rows) == 0 && rec.Status == "PROCESSING" {
+		return e.update(ctx, func(t *txn) error {
+			var cur bulkJobRecord
+			if err := getJSON(t, TableBulkJobs, id, &cur); err != nil || cur.Status != "PROCESSING" {
+				return err
+			}
+			return t.finishBulkJob(&cur)
+		})
+	}
+	return nil
+}
+
+// finishBulkJob completes a job whose rows are all processed.
+func (t *txn) finishBulkJob(j *bulkJobRecord) error {
+	now := t.now
+	j.Status, j.CompletedAt = "COMPLETED", &now
+	event := "BULK_UPLOAD.COMPLETED"
+	if j.Progress.Total > 0 && j.Progress.Successful == 0 {
+		j.Status, event = "FAILED", "BULK_UPLOAD.FAILED"
+	}
+	j.Rows = nil
+	if err := putJSON(t, TableBulkJobs, j.ID, j); err != nil {
+		return err
+	}
+	if err := t.Delete(tableBulkJobsDue, j.ID); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return t.emit(event, j.BulkJob)
+}
+
+// resumeBulkJobs finishes the jobs a crash interrupted.
+func (e *Engine) resumeBulkJobs(ctx context.Context) (int, error) {
+	var ids []string
+	err := e.view(ctx, func(t *txn) error {
+		return t.Scan(tableBulkJobsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			ids = append(ids, k)
+			return len(ids) < 16, nil
+		})
 	})
-	return job, err
+	for _, id := range ids {
+		if err := e.runBulkJob(ctx, id); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), err
 }
 
 // bulkInput maps one CSV row to a customer request.

@@ -48,7 +48,7 @@ func (t *txn) contactTarget(customerID, channel string) (*customerRecord, error)
 // SendContactCode issues a one-time code for the customer's email or phone
 // (channel EMAIL or PHONE); a new code replaces an outstanding one.
 func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string) error {
-	return e.update(ctx, func(t *txn) error {
+	return once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *txn) error {
 		r, err := t.contactTarget(customerID, channel)
 		if err != nil {
 			return err
@@ -68,7 +68,7 @@ func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string
 func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
 	var out *Customer
 	var failure error
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{customerID, channel, code}, &out, keeping(&failure, func(t *txn) error {
 		r, err := t.contactTarget(customerID, channel)
 		if err != nil {
 			return err
@@ -113,9 +113,6 @@ func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, co
 			return err
 		}
 		return putJSON(t, TableCustomers, r.ID, r)
-	})
-	if err == nil && failure != nil {
-		return nil, failure
-	}
+	}))
 	return out, err
 }

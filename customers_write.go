@@ -43,15 +43,12 @@ var (
 // CONFLICT and a taken umaAddress UMA_ADDRESS_EXISTS.
 func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Customer, error) {
 	var out *Customer
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, in, &out, func(t *txn) error {
 		p, err := t.platform()
 		if err != nil {
 			return err
 		}
-		id, err := e.newID("Customer")
-		if err != nil {
-			return err
-		}
+		id := t.newID("Customer")
 		r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: e.Now(), UpdatedAt: e.Now()}}
 		var fe validate.Errors
 		if in.CustomerType == "" {
@@ -110,7 +107,7 @@ func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Custome
 // match the customer's. Renaming never recomputes a verification status.
 func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
 	var out *Customer
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
 		p, err := t.platform()
 		if err != nil {
 			return err
@@ -153,7 +150,7 @@ func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 // platformCustomerId become free; a second delete is CUSTOMER_DELETED.
 func (e *Engine) DeleteCustomer(ctx context.Context, id string) (*Customer, error) {
 	var out *Customer
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, id, &out, func(t *txn) error {
 		r, err := t.liveCustomer(id)
 		if err != nil {
 			return err

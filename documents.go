@@ -90,7 +90,7 @@ func (e *Engine) UploadDocument(ctx context.Context, in DocumentUpload) (*Docume
 		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
 	var out *Document
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, in, &out, func(t *txn) error {
 		var fe validate.Errors
 		fe.Required("documentHolder", in.DocumentHolder)
 		kind := in.check(&fe)
@@ -100,10 +100,7 @@ func (e *Engine) UploadDocument(ctx context.Context, in DocumentUpload) (*Docume
 		if err := t.requireHolder(in.DocumentHolder); err != nil {
 			return err
 		}
-		id, err := e.newID("Document")
-		if err != nil {
-			return err
-		}
+		id := t.newID("Document")
 		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: e.Now()}
 		d.fill(in, kind, e.Now())
 		if err := claim(t, TableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
@@ -122,7 +119,7 @@ func (e *Engine) ReplaceDocument(ctx context.Context, id string, in DocumentUplo
 		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
 	var out *Document
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
 		d, err := t.document(id)
 		if err != nil {
 			return err
@@ -226,7 +223,7 @@ func (e *Engine) ListDocuments(ctx context.Context, holder string, p ListParams)
 // DeleteDocument removes a document. A document of a customer whose
 // verification is under review or decided is CONFLICT: it is evidence.
 func (e *Engine) DeleteDocument(ctx context.Context, id string) error {
-	return e.update(ctx, func(t *txn) error {
+	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
 		d, err := t.document(id)
 		if err != nil {
 			return err

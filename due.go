@@ -25,19 +25,23 @@ func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
 		return n + m, err
 	}
 	k, err := e.expireApprovals(ctx)
-	return n + m + k, err
+	if err != nil {
+		return n + m + k, err
+	}
+	b, err := e.resumeBulkJobs(ctx)
+	return n + m + k + b, err
 }
 
-// dueKeys lists the keys of a due table whose time is at or before now (a
-// dueKey bound), in time order.
-func (t *txn) dueKeys(table, now string) ([]string, error) {
+// dueKeys lists, in time order, up to limit keys of a due table whose time
+// is at or before now (a dueKey bound); limit 0 means no bound.
+func (t *txn) dueKeys(table, now string, limit int) ([]string, error) {
 	var keys []string
 	err := t.Scan(table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
 		if k > now {
 			return false, nil
 		}
 		keys = append(keys, k)
-		return true, nil
+		return limit == 0 || len(keys) < limit, nil
 	})
 	return keys, err
 }

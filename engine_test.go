@@ -2,10 +2,10 @@ package payments_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -167,86 +167,122 @@ func TestEngine_ListTokens_Pagination(t *testing.T) {
 	requireCode(t, err, payments.CodeInvalidInput, "cursor")
 }
 
-func TestEngine_Idempotent(t *testing.T) {
-	e := newEnv(t)
-	var runs atomic.Int32
-	do := func() payments.Response {
-		runs.Add(1)
-		return payments.Response{Status: 201, Body: []byte(`{"n":1}`)}
+// jsonOf is v as JSON, the form an answer is recorded and replayed in.
+func jsonOf(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// idem returns a handle of eng for one request with key.
+func idem(t testing.TB, eng *payments.Engine, key string) *payments.Engine {
+	t.Helper()
+	h, err := eng.WithIdempotency(payments.Idempotency{Scope: "test", Key: key})
+	require.NoError(t, err)
+	return h
+}
+
+func TestEngine_WithIdempotency(t *testing.T) {
+	e := moneyEnv(t)
+	acct := e.usdAccount(t, "Idem Payer")
+	balance := func() int64 {
+		t.Helper()
+		v, err := e.eng.InternalAccount(ctx, acct)
+		require.NoError(t, err)
+		return v.Balance.Amount
 	}
-	r1, replayed, err := e.eng.Idempotent(ctx, "POST /x", "k1", []byte("body"), do)
+
+	h1 := idem(t, e.eng, "k1")
+	first, err := h1.FundInternalAccount(ctx, acct, 500)
 	require.NoError(t, err)
-	assert.False(t, replayed)
-	r2, replayed, err := e.eng.Idempotent(ctx, "POST /x", "k1", []byte("body"), do)
+	assert.False(t, h1.Replayed())
+	h2 := idem(t, e.eng, "k1")
+	again, err := h2.FundInternalAccount(ctx, acct, 500)
 	require.NoError(t, err)
-	assert.True(t, replayed)
-	assert.Equal(t, r1, r2)
-	assert.EqualValues(t, 1, runs.Load())
+	assert.True(t, h2.Replayed())
+	assert.Equal(t, jsonOf(t, first), jsonOf(t, again), "a replay returns the first answer")
+	assert.EqualValues(t, 500, balance(), "money moved once")
 
 	t.Run("ErrConflict on another request", func(t *testing.T) {
-		_, _, err := e.eng.Idempotent(ctx, "POST /x", "k1", []byte("other"), do)
+		_, err := idem(t, e.eng, "k1").FundInternalAccount(ctx, acct, 501)
 		requireCode(t, err, payments.CodeConflict)
-		assert.EqualValues(t, 1, runs.Load())
+		assert.EqualValues(t, 500, balance())
 	})
 	t.Run("ErrInvalidInput on a long key", func(t *testing.T) {
-		_, _, err := e.eng.Idempotent(ctx, "POST /x", strings.Repeat("k", 256), nil, do)
+		_, err := e.eng.WithIdempotency(payments.Idempotency{Key: strings.Repeat("k", 256)})
 		requireCode(t, err, payments.CodeInvalidInput, "Idempotency-Key")
 	})
 	t.Run("scopes are separate", func(t *testing.T) {
-		_, replayed, err := e.eng.Idempotent(ctx, "POST /y", "k1", []byte("other"), do)
+		h, err := e.eng.WithIdempotency(payments.Idempotency{Scope: "other", Key: "k1"})
 		require.NoError(t, err)
-		assert.False(t, replayed)
+		_, err = h.FundInternalAccount(ctx, acct, 500)
+		require.NoError(t, err)
+		assert.False(t, h.Replayed())
+		assert.EqualValues(t, 1000, balance())
 	})
-	t.Run("server errors are not remembered", func(t *testing.T) {
-		fail := func() payments.Response { runs.Add(1); return payments.Response{Status: 500} }
-		before := runs.Load()
-		_, _, _ = e.eng.Idempotent(ctx, "POST /z", "k", nil, fail)
-		_, replayed, _ := e.eng.Idempotent(ctx, "POST /z", "k", nil, fail)
-		assert.False(t, replayed)
-		assert.Equal(t, before+2, runs.Load())
+	t.Run("a request that did not commit runs when retried", func(t *testing.T) {
+		_, err := idem(t, e.eng, "k-missing").FundInternalAccount(ctx, "InternalAccount:nope", 1)
+		requireCode(t, err, payments.CodeAccountNotFound)
+		h := idem(t, e.eng, "k-missing")
+		_, err = h.FundInternalAccount(ctx, "InternalAccount:nope", 1)
+		requireCode(t, err, payments.CodeAccountNotFound)
+		assert.False(t, h.Replayed())
+	})
+	t.Run("a refusal that committed is replayed", func(t *testing.T) {
+		dest := e.usdAccount(t, "Idem Payee")
+		q, err := e.eng.CreateQuote(ctx, transfer(acct, dest, 100, false))
+		require.NoError(t, err)
+		e.clock.Advance(time.Hour)
+		_, err = idem(t, e.eng, "k-expired").ExecuteQuote(ctx, q.ID)
+		requireCode(t, err, payments.CodeQuoteExpired)
+		h := idem(t, e.eng, "k-expired")
+		_, err = h.ExecuteQuote(ctx, q.ID)
+		requireCode(t, err, payments.CodeQuoteExpired)
+		assert.True(t, h.Replayed())
 	})
 	t.Run("keys expire after the retention", func(t *testing.T) {
-		before := runs.Load()
 		e.clock.Advance(24*time.Hour + time.Second)
-		_, replayed, err := e.eng.Idempotent(ctx, "POST /x", "k1", []byte("other body now fine"), do)
+		_, err := e.eng.ProcessDue(ctx)
 		require.NoError(t, err)
-		assert.False(t, replayed)
-		assert.Equal(t, before+1, runs.Load())
+		h := idem(t, e.eng, "k1")
+		_, err = h.FundInternalAccount(ctx, acct, 7)
+		require.NoError(t, err)
+		assert.False(t, h.Replayed())
+		assert.EqualValues(t, 1007, balance())
 	})
 }
 
-func TestEngine_Idempotent_ConcurrentExecuteOnce(t *testing.T) {
-	e := newEnv(t)
-	var runs atomic.Int32
-	release := make(chan struct{})
-	do := func() payments.Response {
-		runs.Add(1)
-		<-release
-		return payments.Response{Status: 200, Body: []byte(`{"ok":true}`)}
-	}
-	var wg sync.WaitGroup
-	results := make(chan payments.Response, 50)
-	for range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, _, err := e.eng.Idempotent(ctx, "POST /q", "same", []byte("b"), do)
-			if assert.NoError(t, err) {
-				results <- r
+// TestEngine_WithIdempotency_Concurrent: 50 concurrent requests with one key
+// move money once and all get the first answer.
+func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := moneyEnv(t, store)
+			src, dst := e.usdAccount(t, "Payer"), e.usdAccount(t, "Payee")
+			_, err := e.eng.FundInternalAccount(ctx, src, 1000)
+			require.NoError(t, err)
+			var mu sync.Mutex
+			var answers []*payments.Quote
+			codes := concurrently(50, func() error {
+				q, err := idem(t, e.eng, "pay-once").CreateQuote(ctx, transfer(src, dst, 1000, true))
+				if err == nil {
+					mu.Lock()
+					answers = append(answers, q)
+					mu.Unlock()
+				}
+				return err
+			})
+			assert.Equal(t, map[payments.Code]int{"": 50}, codes)
+			for _, q := range answers {
+				assert.Equal(t, answers[0].ID, q.ID)
 			}
-		}()
+			v, err := e.eng.InternalAccount(ctx, src)
+			require.NoError(t, err)
+			assert.Zero(t, v.Balance.Amount)
+			require.NoError(t, payments.CheckLedger(ctx, e.store))
+		})
 	}
-	time.Sleep(20 * time.Millisecond) // let the waiters pile up behind the first (not a correctness wait)
-	close(release)
-	wg.Wait()
-	close(results)
-	assert.EqualValues(t, 1, runs.Load())
-	n := 0
-	for r := range results {
-		assert.JSONEq(t, `{"ok":true}`, string(r.Body))
-		n++
-	}
-	assert.Equal(t, 50, n)
 }
 
 func TestEngine_Outbox(t *testing.T) {

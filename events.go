@@ -93,11 +93,8 @@ func (t *txn) emit(typ string, data any) error {
 	if err != nil {
 		return err
 	}
-	id, err := t.e.newID("Webhook")
-	if err != nil {
-		return err
-	}
-	now := t.e.Now()
+	id := t.newID("Webhook")
+	now := t.now
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: now, Data: raw}, NextAttemptAt: now}
 	t.emitted = true
 	return insertJSON(t.Tx, TableOutbox, id, rec)

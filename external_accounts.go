@@ -140,7 +140,7 @@ func (t *txn) usableDestination(r *externalRecord, amount int64) error {
 			return Errorf(CodeExternalAccountVerificationReq, "verify the ownership of wallet %s before sending more than %d %s", a.ID, OwnershipThreshold, a.Currency)
 		}
 	}
-	if t.e.Now().Before(r.ValidationEndsAt) {
+	if t.now.Before(r.ValidationEndsAt) {
 		return &Error{Code: CodeBankAccountValidationPending, Message: "the account is still being validated by micro-entry; retry after " + r.ValidationEndsAt.Format(time.RFC3339),
 			Details: map[string]any{"validationEndsAt": r.ValidationEndsAt}}
 	}

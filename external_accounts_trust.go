@@ -39,7 +39,7 @@ type TrustResult struct {
 // ConfirmTrust. Customers outside SCA regions get CONFLICT.
 func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	var out *TrustStart
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, trust}, &out, func(t *txn) error {
 		r, c, err := t.trustTarget(id)
 		if err != nil {
 			return err
@@ -51,10 +51,7 @@ func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustS
 		if err != nil {
 			return err
 		}
-		cid, err := e.newID("ScaChallenge")
-		if err != nil {
-			return err
-		}
+		cid := t.newID("ScaChallenge")
 		purpose := "TRUST_BENEFICIARY"
 		if !trust {
 			purpose = "UNTRUST_BENEFICIARY"
@@ -72,7 +69,7 @@ func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustS
 // one-time code. trust says which flow the caller confirms.
 func (e *Engine) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
 	var out *TrustResult
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, trust, code}, &out, func(t *txn) error {
 		r, _, err := t.trustTarget(id)
 		if err != nil {
 			return err

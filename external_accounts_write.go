@@ -89,7 +89,7 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 	}
 	infoJSON, _ := json.Marshal(info)
 	var out *ExternalAccount
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{in, platform}, &out, func(t *txn) error {
 		owner := PlatformOwner
 		if !platform {
 			c, err := t.liveCustomer(in.CustomerID)
@@ -98,10 +98,7 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 			}
 			owner = c.ID
 		}
-		id, err := e.newID("ExternalAccount")
-		if err != nil {
-			return err
-		}
+		id := t.newID("ExternalAccount")
 		r := &externalRecord{ExternalAccount: ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: ExternalActive,
 			PlatformAccountID: in.PlatformAccountID, OwnershipType: in.OwnershipType, Currency: in.Currency,
 			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: e.Now(), UpdatedAt: e.Now()}}
@@ -158,7 +155,7 @@ func (t *txn) clearDefaultDeposit(owner string) error {
 			return err
 		}
 		if r.DefaultUmaDepositAccount {
-			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.e.Now()
+			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.now
 			if err := putJSON(t, TableExternalAccounts, id, r); err != nil {
 				return err
 			}
@@ -234,7 +231,7 @@ func (t *txn) sideAccount(id string, platform bool) (*externalRecord, error) {
 // DeleteExternalAccount removes an account; a trusted beneficiary is
 // BENEFICIARY_TRUSTED (untrust it first).
 func (e *Engine) DeleteExternalAccount(ctx context.Context, id string, platform bool) error {
-	return e.update(ctx, func(t *txn) error {
+	return once(ctx, e, []any{id, platform}, &struct{}{}, func(t *txn) error {
 		r, err := t.sideAccount(id, platform)
 		if err != nil {
 			return err

@@ -3,142 +3,298 @@ package payments
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/paygrid/payments/validate"
 )
 
-// TableIdempotency holds idempotency records.
-const TableIdempotency = "idempotency"
+// Idempotency tables: the records by scope and key, and their keys by
+// expiry so that purging reads only what expired.
+const (
+	tableIdempotency       = "idempotency"
+	tableIdempotencyExpiry = "idempotency_expiry"
+)
 
 // MaxIdempotencyKeyLength is the longest accepted key (spec section 8).
 const MaxIdempotencyKeyLength = 255
 
-// Response is the outcome of an idempotent operation as the caller will
-// replay it: for the HTTP layer a status code and the encoded body.
-type Response struct {
-	Status int    `json:"status"`
-	Body   []byte `json:"body,omitempty"` // exact bytes, replayed verbatim
+// Idempotency names one client request so that the engine carries it out at
+// most once. Scope separates key spaces (the HTTP layer uses the method and
+// path); Key is the client's idempotency key; Request identifies the
+// request's content (the HTTP layer passes the body): the same key with
+// another Request is CONFLICT. An empty Request makes each operation
+// fingerprint its own typed input.
+type Idempotency struct {
+	Scope   string
+	Key     string
+	Request []byte
 }
 
-// idempotencyRecord remembers one key: the hash of the request that claimed
-// it and, once finished, the response to replay.
-type idempotencyRecord struct {
-	Hash      string    `json:"hash"`
-	Done      bool      `json:"done"`
-	Response  Response  `json:"response"`
-	CreatedAt time.Time `json:"createdAt"`
+// idemState is the per-request state of a handle made by WithIdempotency.
+type idemState struct {
+	Idempotency
+	calls    int  // write operations run through the handle so far
+	replayed bool // the last one replayed a recorded answer
 }
 
-// pendingLease bounds how long a claimed-but-unfinished key blocks others.
-// Past it (the process died mid-request) the key answers CONFLICT rather than
-// running the operation a second time.
-const pendingLease = time.Minute
+// idemRecord is what a key remembers: the fingerprint of the request that
+// used it and the answer the operation gave, both written in the
+// operation's own transaction.
+type idemRecord struct {
+	Hash      []byte          `json:"hash"`
+	Answer    json.RawMessage `json:"answer,omitempty"`
+	Err       *storedError    `json:"error,omitempty"`
+	ExpiresAt time.Time       `json:"expiresAt"`
+}
 
-// Idempotent runs do at most once per (scope, key) within the retention
-// window. request is the canonical request (for HTTP: method, path and body);
-// its hash is stored with the key.
+// storedError is an *Error answer as recorded.
+type storedError struct {
+	Code    Code           `json:"code"`
+	Message string         `json:"message"`
+	Fields  []FieldError   `json:"fields,omitempty"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// WithIdempotency returns a handle on the same engine whose write
+// operations are carried out at most once for k.Key within
+// Config.IdempotencyRetention.
 //
-// The first call claims the key, runs do and stores its Response; repeating
-// the same key with the same request replays that Response (replayed true)
-// without running do. The same key with another request is CONFLICT and
-// changes nothing. Concurrent calls with one key wait for the first to finish
-// and then replay it. A Response with status >= 500 is not stored, so the
-// request can be retried. An empty key runs do directly.
-func (e *Engine) Idempotent(ctx context.Context, scope, key string, request []byte, do func() Response) (resp Response, replayed bool, err error) {
-	if key == "" {
-		return do(), false, nil
+// The first operation made through the handle writes its answer under the
+// key in the operation's own store transaction, so the answer is durable
+// exactly when the operation is. Repeating the request (a new handle with
+// the same Scope, Key and Request, making the same calls) returns that
+// answer without running the operation again, even after a crash; Replayed
+// then reports true. The same key with another Request is CONFLICT and
+// changes nothing. A request that never committed (it failed, or the
+// process died before commit) simply runs when retried. A handle is meant
+// for one request: its n-th write operation is matched with the n-th of
+// the first request. An empty key returns e unchanged; a key longer than
+// MaxIdempotencyKeyLength is INVALID_INPUT.
+func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
+	if k.Key == "" {
+		return e, nil
 	}
-	if len(key) > MaxIdempotencyKeyLength {
+	if len(k.Key) > MaxIdempotencyKeyLength {
 		var fe validate.Errors
-		fe.MaxLen("Idempotency-Key", key, MaxIdempotencyKeyLength)
-		return Response{}, false, Invalid(fe)
+		fe.MaxLen("Idempotency-Key", k.Key, MaxIdempotencyKeyLength)
+		return nil, Invalid(fe)
 	}
-	sum := sha256.Sum256(request)
-	hash := hex.EncodeToString(sum[:])
-	rkey := scope + "\x00" + key
-	wait := time.Millisecond
-	for {
-		var rec idempotencyRecord
-		claimed := false
-		err := e.update(ctx, func(t *txn) error {
-			err := getJSON(t, TableIdempotency, rkey, &rec)
-			if err == nil && e.Now().Sub(rec.CreatedAt) < e.cfg.IdempotencyRetention {
+	return &Engine{core: e.core, idem: &idemState{Idempotency: k}}, nil
+}
+
+// Replayed reports whether the last write operation made through this
+// handle returned a recorded answer instead of running.
+func (e *Engine) Replayed() bool { return e.idem != nil && e.idem.replayed }
+
+// keep marks an error whose operation still commits its writes: the
+// transaction function returns keep(err) when the decision itself changed
+// state (a quote found expired is marked EXPIRED, then refused).
+func keep(err error) error { return keptError{err} }
+
+type keptError struct{ err error }
+
+func (k keptError) Error() string { return k.err.Error() }
+func (k keptError) Unwrap() error { return k.err }
+
+// idemCall is one write operation of a handle: the record key and the
+// fingerprint of its request.
+type idemCall struct {
+	key  string
+	hash []byte
+}
+
+// call starts the next write operation of the handle, or returns nil on a
+// handle without a key.
+func (e *Engine) call(input any) (*idemCall, error) {
+	s := e.idem
+	if s == nil {
+		return nil, nil
+	}
+	s.replayed = false
+	s.calls++
+	req := s.Request
+	if req == nil {
+		b, err := json.Marshal(input)
+		if err != nil {
+			return nil, err
+		}
+		req = b
+	}
+	sum := sha256.Sum256(req)
+	key := s.Scope + "\x00" + s.Key
+	if s.calls > 1 {
+		key += "\x00" + strconv.Itoa(s.calls)
+	}
+	return &idemCall{key: key, hash: sum[:]}, nil
+}
+
+// recorded returns the answer recorded for c, if any: found reports a live
+// record; a record of another request is CONFLICT.
+func recorded[T any](tx Tx, c *idemCall, now time.Time) (v T, found bool, err error) {
+	b, err := tx.Get(tableIdempotency, c.key)
+	if errors.Is(err, ErrNotFound) {
+		return v, false, nil
+	}
+	if err != nil {
+		return v, false, err
+	}
+	var r idemRecord
+	if err := json.Unmarshal(b, &r); err != nil {
+		return v, false, err
+	}
+	if !now.Before(r.ExpiresAt) {
+		return v, false, nil
+	}
+	if string(r.Hash) != string(c.hash) {
+		return v, true, Errorf(CodeConflict, "this Idempotency-Key was already used with a different request")
+	}
+	if r.Err != nil {
+		return v, true, &Error{Code: r.Err.Code, Message: r.Err.Message, Fields: r.Err.Fields, Details: r.Err.Details}
+	}
+	if len(r.Answer) > 0 {
+		err = json.Unmarshal(r.Answer, &v)
+	}
+	return v, true, err
+}
+
+// replayed answers a repeated request before its operation gathers anything
+// from the outside world: ok reports that *out (or err) is the answer
+// recorded for the handle's next write operation, which then does not run.
+func replayed[T any](ctx context.Context, e *Engine, input any, out *T) (ok bool, err error) {
+	if e.idem == nil {
+		return false, nil
+	}
+	c, err := e.call(input)
+	if err != nil {
+		return true, err
+	}
+	err = e.store.View(ctx, func(tx Tx) error {
+		*out, ok, err = recorded[T](tx, c, e.Now())
+		return err
+	})
+	if !ok {
+		e.idem.calls-- // the operation's own write makes this call
+		return false, err
+	}
+	e.idem.replayed = CodeOf(err) != CodeConflict
+	return true, err
+}
+
+// once runs one write operation: fn in a single store transaction, which
+// the store may run more than once, leaving the operation's answer in *out.
+// On a handle with an idempotency key the answer (*out, or an error fn kept
+// with keep) is recorded in that same transaction, and a recorded answer is
+// returned instead of running fn. input is the operation's typed request,
+// fingerprinted when the handle carries no request bytes.
+func once[T any](ctx context.Context, e *Engine, input any, out *T, fn func(t *txn) error) error {
+	c, err := e.call(input)
+	if err != nil {
+		return err
+	}
+	var answer error
+	err = e.update(ctx, func(t *txn) error {
+		answer = nil
+		if c != nil {
+			v, found, err := recorded[T](t, c, t.now)
+			if found {
+				*out, answer = v, err
+				e.idem.replayed = CodeOf(err) != CodeConflict
 				return nil
 			}
-			if err != nil && !errors.Is(err, ErrNotFound) {
+			if err != nil {
 				return err
 			}
-			rec = idempotencyRecord{Hash: hash, CreatedAt: e.Now()}
-			claimed = true
-			return putJSON(t, TableIdempotency, rkey, rec)
-		})
+		}
+		err := fn(t)
+		var k keptError
+		if errors.As(err, &k) {
+			answer, err = k.err, nil
+		}
+		if err != nil || c == nil {
+			return err
+		}
+		return t.recordAnswer(c, *out, answer)
+	})
+	if err != nil {
+		return err
+	}
+	return answer
+}
+
+// recordAnswer writes the idempotency record of c with its answer.
+func (t *txn) recordAnswer(c *idemCall, v any, answerErr error) error {
+	r := idemRecord{Hash: c.hash, ExpiresAt: t.now.Add(t.e.cfg.IdempotencyRetention)}
+	if answerErr != nil {
+		var pe *Error
+		if !errors.As(answerErr, &pe) {
+			return answerErr // not a client answer: roll back
+		}
+		r.Err = &storedError{Code: pe.Code, Message: pe.Message, Fields: pe.Fields, Details: pe.Details}
+	} else {
+		b, err := json.Marshal(v)
 		if err != nil {
-			return Response{}, false, err
+			return err
 		}
-		switch {
-		case rec.Hash != hash:
-			return Response{}, false, Errorf(CodeConflict, "Idempotency-Key %q was already used with a different request", key)
-		case claimed:
-			return e.finishIdempotent(ctx, rkey, rec, do())
-		case rec.Done:
-			return rec.Response, true, nil
-		case e.Now().Sub(rec.CreatedAt) > pendingLease:
-			return Response{}, false, Errorf(CodeConflict, "the request with Idempotency-Key %q was interrupted; use a new key", key)
-		}
-		select {
-		case <-ctx.Done():
-			return Response{}, false, ctx.Err()
-		case <-time.After(wait):
-		}
-		wait = min(wait*2, 50*time.Millisecond)
+		r.Answer = b
 	}
+	if err := putJSON(t, tableIdempotency, c.key, r); err != nil {
+		return err
+	}
+	return t.Put(tableIdempotencyExpiry, dueKey(r.ExpiresAt, c.key), nil)
 }
 
-func (e *Engine) finishIdempotent(ctx context.Context, rkey string, rec idempotencyRecord, resp Response) (Response, bool, error) {
-	err := e.update(context.WithoutCancel(ctx), func(t *txn) error {
-		if resp.Status >= 500 {
-			return t.Delete(TableIdempotency, rkey)
-		}
-		rec.Done, rec.Response = true, resp
-		return putJSON(t, TableIdempotency, rkey, rec)
-	})
-	return resp, false, err
-}
-
-// purgeIdempotency deletes records past the retention window, at most once a
-// minute.
+// purgeIdempotency deletes the records whose retention ended, oldest first,
+// a bounded batch per call.
 func (e *Engine) purgeIdempotency(ctx context.Context) {
-	now := e.Now()
-	if now.Sub(e.lastPurge) < time.Minute {
-		return
-	}
-	e.lastPurge = now
-	var expired []string
-	_ = e.store.View(ctx, func(tx Tx) error {
-		return tx.Scan(TableIdempotency, ScanOptions{}, func(k string, v []byte) (bool, error) {
-			var r idempotencyRecord
-			if json.Unmarshal(v, &r) == nil && now.Sub(r.CreatedAt) >= e.cfg.IdempotencyRetention {
-				expired = append(expired, k)
-			}
-			return true, nil
-		})
-	})
-	if len(expired) == 0 {
-		return
-	}
-	err := e.store.Update(ctx, func(tx Tx) error {
-		for _, k := range expired {
-			if err := tx.Delete(TableIdempotency, k); err != nil && !errors.Is(err, ErrNotFound) {
+	err := e.update(ctx, func(t *txn) error {
+		keys, err := t.dueKeys(tableIdempotencyExpiry, dueKey(t.now, "~"), 500)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := t.Delete(tableIdempotencyExpiry, k); err != nil {
 				return err
+			}
+			rk := k[len(dueLayout)+1:]
+			b, err := t.Get(tableIdempotency, rk)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			var r idemRecord
+			if err := json.Unmarshal(b, &r); err != nil {
+				return err
+			}
+			if !t.now.Before(r.ExpiresAt) { // not re-used since
+				if err := t.Delete(tableIdempotency, rk); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		e.log.Warn("idempotency purge failed", "err", err)
+	}
+}
+
+// keeping adapts a transaction function that reports a refusal in *failure
+// while its writes must still commit (a code attempt counted, a quote marked
+// expired): the refusal becomes the operation's kept answer.
+func keeping(failure *error, fn func(t *txn) error) func(t *txn) error {
+	return func(t *txn) error {
+		*failure = nil
+		if err := fn(t); err != nil {
+			return err
+		}
+		if *failure != nil {
+			return keep(*failure)
+		}
+		return nil
 	}
 }

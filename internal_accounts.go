@@ -59,15 +59,12 @@ func (t *txn) openInternalAccounts(owner string, currencies []string) ([]*Intern
 		} else if CodeOf(err) != CodeAccountNotFound {
 			return nil, err
 		}
-		id, err := t.e.newID("InternalAccount")
-		if err != nil {
-			return nil, err
-		}
+		id := t.newID("InternalAccount")
 		typ := InternalFiat
 		if c, _ := money.Lookup(cur); c.Crypto {
 			typ = InternalCrypto
 		}
-		a := &InternalAccount{ID: id, Type: typ, Status: "ACTIVE", Currency: cur, CreatedAt: t.e.Now(), UpdatedAt: t.e.Now()}
+		a := &InternalAccount{ID: id, Type: typ, Status: "ACTIVE", Currency: cur, CreatedAt: t.now, UpdatedAt: t.now}
 		if owner != PlatformOwner {
 			a.CustomerID = owner
 		}

@@ -156,15 +156,12 @@ func (e *Engine) FundInternalAccount(ctx context.Context, id string, amount int6
 		return nil, Invalid(fe)
 	}
 	var out *InternalAccountView
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, amount}, &out, func(t *txn) error {
 		a, err := t.internalAccount(id)
 		if err != nil {
 			return err
 		}
-		eid, err := e.newID("LedgerEntry")
-		if err != nil {
-			return err
-		}
+		eid := t.newID("LedgerEntry")
 		if err := Post(t, LedgerEntry{ID: eid, Reference: id, CreatedAt: e.Now(),
 			Postings: accounts.Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
 			return err

@@ -61,7 +61,7 @@ func (t *txn) lookup(id string) (*Lookup, error) {
 	if err := getJSON(t, TableLookups, id, &r); err != nil {
 		return nil, notFound(err, CodeLookupRequestNotFound, "lookup", id)
 	}
-	if t.e.Now().After(r.ExpiresAt) {
+	if t.now.After(r.ExpiresAt) {
 		return nil, Errorf(CodeLookupRequestNotFound, "lookup %s expired; look the receiver up again", id)
 	}
 	l := r.Lookup

@@ -47,7 +47,7 @@ func (e *Engine) CreateOwnershipChallenge(ctx context.Context, id string, platfo
 		return nil, Invalid(fe)
 	}
 	var out *OwnershipChallenge
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, platform, method}, &out, func(t *txn) error {
 		r, err := t.sideAccount(id, platform)
 		if err != nil {
 			return err
@@ -85,7 +85,7 @@ func (e *Engine) CreateOwnershipChallenge(ctx context.Context, id string, platfo
 func (e *Engine) VerifyOwnership(ctx context.Context, id string, platform bool, signature, scheme string) (*ExternalAccount, error) {
 	var out *ExternalAccount
 	var failure error
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, platform, signature, scheme}, &out, keeping(&failure, func(t *txn) error {
 		r, err := t.sideAccount(id, platform)
 		if err != nil {
 			return err
@@ -114,10 +114,7 @@ func (e *Engine) VerifyOwnership(ctx context.Context, id string, platform bool, 
 		}
 		out = &r.ExternalAccount
 		return nil
-	})
-	if err == nil && failure != nil {
-		return nil, failure
-	}
+	}))
 	return out, err
 }
 
@@ -146,7 +143,7 @@ func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) err
 // EXTERNAL_ACCOUNT.STATUS_UPDATED when the status changed.
 func (t *txn) setExternalStatus(r *externalRecord, s ExternalAccountStatus) error {
 	changed := r.Status != s
-	r.Status, r.UpdatedAt = s, t.e.Now()
+	r.Status, r.UpdatedAt = s, t.now
 	if err := putJSON(t, TableExternalAccounts, r.ID, r); err != nil {
 		return err
 	}
@@ -162,7 +159,7 @@ func (e *Engine) completeLiveness(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~") // "~" sorts after every id
 	n := 0
 	err := e.update(ctx, func(t *txn) error {
-		due, err := t.dueKeys(TableLivenessDue, now)
+		due, err := t.dueKeys(TableLivenessDue, now, 0)
 		if err != nil {
 			return err
 		}

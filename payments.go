@@ -92,7 +92,17 @@ type Config struct {
 
 // Engine is the payments platform. It is safe for concurrent use. Create it
 // with New and release it with Close.
+//
+// An Engine value is a handle on one shared core: WithIdempotency returns
+// another handle on the same core whose write operations run at most once
+// for a client's idempotency key (idempotency.go).
 type Engine struct {
+	*core
+	idem *idemState // nil on the engine New returns
+}
+
+// core is the state every handle of one engine shares.
+type core struct {
 	store    Store
 	notifier Notifier
 	kyc      KYCProvider
@@ -127,7 +137,7 @@ func New(cfg Config) (*Engine, error) {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	e := &Engine{
+	e := &Engine{core: &core{
 		store:    cfg.Store,
 		notifier: cfg.Notifier,
 		now:      cfg.Now,
@@ -137,7 +147,7 @@ func New(cfg Config) (*Engine, error) {
 		kick:     make(chan struct{}, 1),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
-	}
+	}}
 	if e.now == nil {
 		e.now = time.Now
 	}

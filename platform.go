@@ -143,10 +143,7 @@ func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
 		if _, err := t.Get(TablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		id, err := e.newID("PlatformConfig")
-		if err != nil {
-			return err
-		}
+		id := t.newID("PlatformConfig")
 		codes := seed.Currencies
 		if len(codes) == 0 {
 			codes = DefaultCurrencies
@@ -238,7 +235,7 @@ var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 // invalid member is reported at once; nothing changes on error.
 func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdate) (*PlatformConfig, error) {
 	var out *PlatformConfig
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, u, &out, func(t *txn) error {
 		var cfg *PlatformConfig
 		if err := getJSON(t, TablePlatform, platformKey, &cfg); err != nil {
 			return notFound(err, CodePlatformNotFound, "platform", "config")

@@ -46,7 +46,7 @@ func (t *txn) pullSource(id string) (*ExternalAccount, error) {
 	if a.Status == ExternalInactive {
 		return nil, Errorf(CodeInvalidBankAccount, "external account %s is inactive", id)
 	}
-	if t.e.Now().Before(r.ValidationEndsAt) {
+	if t.now.Before(r.ValidationEndsAt) {
 		return nil, &Error{Code: CodeBankAccountValidationPending, Message: "the account is still being validated by micro-entry; retry after " + r.ValidationEndsAt.Format(time.RFC3339),
 			Details: map[string]any{"validationEndsAt": r.ValidationEndsAt}}
 	}

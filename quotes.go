@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -191,15 +192,21 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 // SELF_PAYMENT; a customer without accepted end-user terms
 // END_USER_TERMS_NOT_ACCEPTED.
 func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, error) {
-	return e.createQuote(ctx, req, false)
+	return createQuote(ctx, e, req, false, func(_ *txn, q *quoteRecord) (*Quote, error) { return &q.Quote, nil })
 }
 
-// createQuote is CreateQuote; transfer marks the quotes of TransferOut.
-func (e *Engine) createQuote(ctx context.Context, req QuoteRequest, transfer bool) (*Quote, error) {
+// createQuote is CreateQuote; transfer marks the quotes of TransferOut, and
+// answer gives the operation's answer from the committed quote (inside the
+// transaction, so that an idempotent retry replays it).
+func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transfer bool, answer func(*txn, *quoteRecord) (T, error)) (T, error) {
+	var out T
 	var fe validate.Errors
 	req.checkShape(&fe)
 	if err := Invalid(fe.Err()); err != nil {
-		return nil, err
+		return out, err
+	}
+	if ok, err := replayed(ctx, e, req, &out); ok {
+		return out, err
 	}
 	// Pricing only reads, so it runs in a read transaction, in parallel with
 	// other requests; the write transaction is short. Execution rechecks
@@ -211,12 +218,13 @@ func (e *Engine) createQuote(ctx context.Context, req QuoteRequest, transfer boo
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	q.Transfer = transfer
-	tx := outgoingTransaction(q, e.Now())
+	tx := outgoingTransaction(q, q.CreatedAt)
 	tx.PlatformCustomerID = q.PlatformCustomerID
-	err = e.update(ctx, func(t *txn) error {
+	err = once(ctx, e, req, &out, func(t *txn) error {
+		q, tx := clone(q), clone(tx)
 		if err := insertJSON(t, TableQuotes, q.ID, q); err != nil {
 			return err
 		}
@@ -232,14 +240,29 @@ func (e *Engine) createQuote(ctx context.Context, req QuoteRequest, transfer boo
 			return err
 		}
 		if req.ImmediatelyExecute {
-			return e.execute(ctx, t, q)
+			if err := e.execute(ctx, t, q); err != nil {
+				return err
+			}
 		}
-		return nil
+		var err error
+		out, err = answer(t, q)
+		return err
 	})
+	return out, err
+}
+
+// clone returns a deep copy of v through JSON, so that a retried
+// transaction function starts from the same values.
+func clone[T any](v *T) *T {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, err
+		panic(err)
 	}
-	return &q.Quote, nil
+	var c T
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(err)
+	}
+	return &c
 }
 
 // priceQuote resolves the parties, checks every rule and computes the

@@ -48,7 +48,7 @@ func (e *Engine) requireSCA(ctx context.Context, t *txn, q *quoteRecord) error {
 func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, error) {
 	var out *Quote
 	var failure error
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, code}, &out, keeping(&failure, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
 			return err
@@ -79,10 +79,7 @@ func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, e
 			return err
 		}
 		return putJSON(t, TableQuotes, id, q)
-	})
-	if err == nil && failure != nil {
-		return nil, failure
-	}
+	}))
 	return out, err
 }
 

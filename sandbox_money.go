@@ -43,7 +43,7 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 	}
 	var out *Transaction
 	var failure error
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{quoteID, currency, amount}, &out, keeping(&failure, func(t *txn) error {
 		var fe validate.Errors
 		fe.Required("quoteId", quoteID)
 		fe.Required("currencyCode", currency)
@@ -93,10 +93,7 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 		}
 		out, err = t.transaction(q.TransactionID)
 		return err
-	})
-	if err == nil && failure != nil {
-		return nil, failure
-	}
+	}))
 	return out, err
 }
 
@@ -142,7 +139,7 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 		return nil, Errorf(CodeUmaNotFound, "no sandbox counterparty sends from %s", req.SenderUmaAddress)
 	}
 	var out *Transaction
-	err = e.update(ctx, func(t *txn) error {
+	err = once(ctx, e, req, &out, func(t *txn) error {
 		var c *Customer
 		var err error
 		if req.CustomerID != "" {
@@ -153,10 +150,7 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 		if err != nil {
 			return err
 		}
-		id, err := e.newID("Transaction")
-		if err != nil {
-			return err
-		}
+		id := t.newID("Transaction")
 		recv := amountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
 		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
@@ -206,7 +200,7 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 // fails. Anything else is TRANSACTION_NOT_CANCELLABLE.
 func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction, error) {
 	var out *Transaction
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, id, &out, func(t *txn) error {
 		tx, err := t.transaction(id)
 		if err != nil {
 			return err
@@ -255,7 +249,7 @@ const ApprovalWindow = 5 * time.Second
 // is TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
 func (e *Engine) DecideIncoming(ctx context.Context, id string, approve bool) (*Transaction, error) {
 	var out *Transaction
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, approve}, &out, func(t *txn) error {
 		tx, err := t.transaction(id)
 		if err != nil {
 			return err
@@ -291,7 +285,7 @@ func (t *txn) creditIncoming(tx *Transaction) error {
 	if err := t.post(tx.ID, accounts.Transfer(ledgerUMA, dest, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount)); err != nil {
 		return err
 	}
-	now := t.e.Now()
+	now := t.now
 	tx.Status, tx.SettledAt = TxCompleted, &now
 	if err := t.saveTx(tx, "COMPLETED"); err != nil {
 		return err
@@ -307,7 +301,7 @@ func (e *Engine) expireApprovals(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~")
 	n := 0
 	err := e.update(ctx, func(t *txn) error {
-		due, err := t.dueKeys(TableApprovalsDue, now)
+		due, err := t.dueKeys(TableApprovalsDue, now, 0)
 		if err != nil {
 			return err
 		}
@@ -344,7 +338,7 @@ const SandboxSlowIncoming = 6 * time.Minute
 // incomingDue credits the delayed incoming payments due by now (a dueKey
 // bound).
 func (t *txn) incomingDue(now string) (int, error) {
-	keys, err := t.dueKeys(TableIncomingDue, now)
+	keys, err := t.dueKeys(TableIncomingDue, now, 0)
 	if err != nil {
 		return 0, err
 	}

@@ -54,15 +54,12 @@ func (q *quoteRecord) refundAccount(rail string) string {
 
 // post writes one balanced ledger entry for reference.
 func (t *txn) post(reference string, postings ...[]Posting) error {
-	id, err := t.e.newID("LedgerEntry")
-	if err != nil {
-		return err
-	}
+	id := t.newID("LedgerEntry")
 	var all []Posting
 	for _, p := range postings {
 		all = append(all, p...)
 	}
-	return Post(t, LedgerEntry{ID: id, Reference: reference, Postings: all, CreatedAt: t.e.Now()})
+	return Post(t, LedgerEntry{ID: id, Reference: reference, Postings: all, CreatedAt: t.now})
 }
 
 // ExecuteQuote executes a PENDING quote whose source is an account: in one
@@ -75,7 +72,7 @@ func (t *txn) post(reference string, postings ...[]Posting) error {
 func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
 	var out *Quote
 	var failure error
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, id, &out, keeping(&failure, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
 			return err
@@ -92,10 +89,7 @@ func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
 		}
 		out = &q.Quote
 		return nil
-	})
-	if err == nil && failure != nil {
-		return nil, failure
-	}
+	}))
 	return out, err
 }
 
@@ -125,7 +119,7 @@ func (q *quoteRecord) lapsed(now time.Time) bool {
 // satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
 // wire-facts 2.7).
 func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
-	if !q.lapsed(t.e.Now()) {
+	if !q.lapsed(t.now) {
 		return false, nil
 	}
 	if q.Status == QuotePendingAuthorization {
@@ -270,7 +264,7 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 		if err := t.post(tx.ID, legs...); err != nil {
 			return err
 		}
-		now := t.e.Now()
+		now := t.now
 		q.Status, tx.Status, tx.SettledAt = QuoteCompleted, TxCompleted, &now
 		if err := t.saveTx(tx, "COMPLETED"); err != nil {
 			return err
@@ -293,7 +287,7 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 		if err := t.saveTx(tx, "FAILED"); err != nil {
 			return err
 		}
-		tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.e.Now(), Status: "PENDING", Reason: s.RefundReason}
+		tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.now, Status: "PENDING", Reason: s.RefundReason}
 		if err := t.saveTx(tx, "REFUND_PENDING"); err != nil {
 			return err
 		}
@@ -313,7 +307,7 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 		if err := t.post(tx.ID, legs...); err != nil {
 			return err
 		}
-		now := t.e.Now()
+		now := t.now
 		tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
 		if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
 			return err
@@ -378,7 +372,7 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 	now := dueKey(e.Now(), "~")
 	n := 0
 	err := e.update(ctx, func(t *txn) error {
-		steps, err := t.dueKeys(TableSettlementsDue, now)
+		steps, err := t.dueKeys(TableSettlementsDue, now, 0)
 		if err != nil {
 			return err
 		}
@@ -406,7 +400,7 @@ func (e *Engine) settleDue(ctx context.Context) (int, error) {
 			}
 			n++
 		}
-		expiring, err := t.dueKeys(TableQuoteExpiry, now)
+		expiring, err := t.dueKeys(TableQuoteExpiry, now, 0)
 		if err != nil {
 			return err
 		}

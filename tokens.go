@@ -121,16 +121,20 @@ func (e *Engine) CreateToken(ctx context.Context, req CreateTokenRequest) (*Crea
 	if out.ClientSecret == "" {
 		out.ClientSecret = randomHex(18)
 	}
-	err = e.update(ctx, func(t *txn) error {
+	// The answer, secret included, is what a retry with the same
+	// idempotency key replays.
+	var created *CreatedToken
+	err = once(ctx, e, req, &created, func(t *txn) error {
 		if err := claim(t, TableTokenClients, out.ClientID, id, Errorf(CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
 			return err
 		}
+		created = out
 		return insertJSON(t, TableTokens, id, tokenRecord{Token: out.Token, SecretHash: hashSecret(out.ClientSecret)})
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return created, nil
 }
 
 // errUnauthorized is the single answer to every credential failure, so that
@@ -268,7 +272,7 @@ func (e *Engine) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (P
 // DeleteToken revokes a token; its credential stops working at once.
 func (e *Engine) DeleteToken(ctx context.Context, id string) error {
 	defer e.auth.forget()
-	return e.update(ctx, func(t *txn) error {
+	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
 		var rec tokenRecord
 		if err := getJSON(t, TableTokens, id, &rec); err != nil {
 			return notFound(err, CodeTokenNotFound, "token", id)

@@ -108,7 +108,7 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 // setTxStatus stores tx with a new status and emits
 // <INCOMING|OUTGOING>_PAYMENT.<event>.
 func (t *txn) saveTx(tx *Transaction, event string) error {
-	tx.UpdatedAt = t.e.Now()
+	tx.UpdatedAt = t.now
 	if err := putJSON(t, TableTransactions, tx.ID, tx); err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p Li
 // ConfirmReceipt records when the receipt was delivered (default now).
 func (e *Engine) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
 	var out *Transaction
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{id, at}, &out, func(t *txn) error {
 		tx, err := t.transaction(id)
 		if err != nil {
 			return err

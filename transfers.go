@@ -23,13 +23,10 @@ type Puller interface {
 // in the same currency (the deprecated POST /transfer-out): a quote that
 // executes at once, on the same ledger and lifecycle.
 func (e *Engine) TransferOut(ctx context.Context, sourceID, destinationID string, amount int64, remittance, purpose string) (*Transaction, error) {
-	q, err := e.createQuote(ctx, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: sourceID},
+	return createQuote(ctx, e, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: sourceID},
 		Destination: QuoteDestination{DestinationType: "ACCOUNT", AccountID: destinationID}, LockedCurrencySide: "SENDING",
-		LockedCurrencyAmount: amount, ImmediatelyExecute: true, RemittanceInformation: remittance, PurposeOfPayment: purpose}, true)
-	if err != nil {
-		return nil, err
-	}
-	return e.Transaction(ctx, q.TransactionID)
+		LockedCurrencyAmount: amount, ImmediatelyExecute: true, RemittanceInformation: remittance, PurposeOfPayment: purpose}, true,
+		func(t *txn, q *quoteRecord) (*Transaction, error) { return t.transaction(q.TransactionID) })
 }
 
 // TransferIn pulls amount from a customer's external account into its
@@ -46,7 +43,7 @@ func (e *Engine) TransferIn(ctx context.Context, sourceID, destinationID string,
 		return nil, err
 	}
 	var out *Transaction
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *txn) error {
 		ext, err := t.externalAccount(sourceID)
 		if err != nil {
 			return err
@@ -64,10 +61,7 @@ func (e *Engine) TransferIn(ctx context.Context, sourceID, destinationID string,
 				return err
 			}
 		}
-		id, err := e.newID("Transaction")
-		if err != nil {
-			return err
-		}
+		id := t.newID("Transaction")
 		recv := amountOf(ia.Currency, amount)
 		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
@@ -130,7 +124,7 @@ func (t *txn) applyPull(tx *Transaction, accountID string, amount int64, s Settl
 		if err := t.post(tx.ID, accounts.Transfer(rail, accountID, tx.ReceivedAmount.Currency.Code, amount)); err != nil {
 			return false, err
 		}
-		now := t.e.Now()
+		now := t.now
 		tx.Status, tx.SettledAt = TxCompleted, &now
 		return true, t.saveTx(tx, "COMPLETED")
 	case s.Outcome == SettleReturned && tx.Status == TxCompleted:
@@ -148,7 +142,7 @@ func (t *txn) applyPull(tx *Transaction, accountID string, amount int64, s Settl
 
 // pullsDue applies the transfer-in steps due by now (a dueKey bound).
 func (t *txn) pullsDue(now string) (int, error) {
-	keys, err := t.dueKeys(TablePullsDue, now)
+	keys, err := t.dueKeys(TablePullsDue, now, 0)
 	if err != nil {
 		return 0, err
 	}

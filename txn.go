@@ -2,25 +2,73 @@ package payments
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"time"
+
+	"github.com/google/uuid"
 )
 
-// txn wraps a store transaction with the engine's helpers: typed records and
-// the outbox. Events emitted in it are handed to the dispatcher after commit.
+// txn wraps a store transaction with the engine's helpers: typed records,
+// the outbox, and the operation's fixed clock reading and id sequence.
+//
+// A transaction function must be deterministic so that a store may run it
+// more than once (retries, group commit): it reads the time from t.now and
+// draws ids from t.newID, both fixed before the store transaction begins,
+// and does no I/O. Events emitted in it are handed to the dispatcher after
+// commit.
 type txn struct {
 	Tx
 	e       *Engine
+	now     time.Time // the operation's clock reading
+	ids     idSeq     // the operation's ids
 	emitted bool
 	plat    *PlatformConfig // decoded once per transaction
 }
 
+// idSeq derives an operation's record ids from one time-ordered UUID drawn
+// before its transaction: the n-th id adds n to the UUID's random tail, so a
+// retried transaction function draws the same ids in the same order.
+type idSeq struct {
+	base uuid.UUID
+	n    uint64
+}
+
+// newID returns "<prefix>:<uuid>", the next id of the operation.
+func (t *txn) newID(prefix string) string {
+	u := t.ids.base
+	tail := binary.BigEndian.Uint64(u[8:]) + t.ids.n
+	t.ids.n++
+	// Keep the RFC 9562 variant bits of byte 8.
+	binary.BigEndian.PutUint64(u[8:], tail)
+	u[8] = u[8]&0x3f | 0x80
+	return prefix + ":" + u.String()
+}
+
+// begin fixes what an operation's transaction function may read of the
+// world: the clock and the base of its ids.
+func (e *Engine) begin() (time.Time, idSeq, error) {
+	u, err := e.newUUID()
+	if err != nil {
+		return time.Time{}, idSeq{}, err
+	}
+	// Leave room for the ids one operation derives before the tail wraps.
+	u[8] &^= 0x3f
+	return e.Now(), idSeq{base: u}, nil
+}
+
 // update runs fn in a read-write store transaction and wakes the dispatcher
-// when it committed events.
+// when it committed events. fn may run more than once; each run starts from
+// the same clock reading and id sequence.
 func (e *Engine) update(ctx context.Context, fn func(t *txn) error) error {
+	now, ids, err := e.begin()
+	if err != nil {
+		return err
+	}
 	var emitted bool
-	err := e.store.Update(ctx, func(tx Tx) error {
-		t := &txn{Tx: tx, e: e}
+	err = e.store.Update(ctx, func(tx Tx) error {
+		t := &txn{Tx: tx, e: e, now: now, ids: ids}
 		err := fn(t)
 		emitted = t.emitted
 		return err
@@ -33,7 +81,8 @@ func (e *Engine) update(ctx context.Context, fn func(t *txn) error) error {
 
 // view runs fn in a read-only store transaction.
 func (e *Engine) view(ctx context.Context, fn func(t *txn) error) error {
-	return e.store.View(ctx, func(tx Tx) error { return fn(&txn{Tx: tx, e: e}) })
+	now := e.Now()
+	return e.store.View(ctx, func(tx Tx) error { return fn(&txn{Tx: tx, e: e, now: now}) })
 }
 
 // getJSON decodes the record at key into v.

@@ -51,7 +51,7 @@ type Verification struct {
 // VERIFICATION.<status> event.
 func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
 	var out *Verification
-	err := e.update(ctx, func(t *txn) error {
+	err := once(ctx, e, customerID, &out, func(t *txn) error {
 		var fe validate.Errors
 		if !fe.Required("customerId", customerID) {
 			return Invalid(fe)
@@ -78,10 +78,7 @@ func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Ve
 		if err != nil {
 			return err
 		}
-		id, err := e.newID("Verification")
-		if err != nil {
-			return err
-		}
+		id := t.newID("Verification")
 		v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: e.Now(), UpdatedAt: e.Now()}
 		for _, pr := range d.Problems {
 			v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
@@ -140,7 +137,7 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 		return nil
 	}
 	r.setStatus(s)
-	r.UpdatedAt = t.e.Now()
+	r.UpdatedAt = t.now
 	kind := "KYC"
 	if r.CustomerType == CustomerBusiness {
 		kind = "KYB"

@@ -9,7 +9,8 @@
 // Authentication is HTTP Basic with an API token ("clientId:clientSecret").
 // Any token may read; writes need the permission each route names (MANAGE for
 // configuration, tokens and customers, TRANSACT for quotes). Every POST honours
-// an Idempotency-Key header (see payments.Engine.Idempotent).
+// an Idempotency-Key header (see payments.Engine.WithIdempotency): the
+// operation's answer is recorded in its own transaction and replayed.
 package httpapi
 
 import (
@@ -160,20 +161,17 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		writeRaw(w, status, out)
 		return
 	}
-	scope := hr.Method + " " + hr.URL.Path
-	canonical := append([]byte(scope+"\n"), body...)
-	resp, replayed, err := h.eng.Idempotent(hr.Context(), scope, key, canonical, func() payments.Response {
-		status, out := h.run(r, rt)
-		return payments.Response{Status: status, Body: out}
-	})
+	eng, err := h.eng.WithIdempotency(payments.Idempotency{Scope: hr.Method + " " + hr.URL.Path, Key: key, Request: append([]byte("body:"), body...)})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	if replayed {
+	r.eng = eng
+	status, out := h.run(r, rt)
+	if eng.Replayed() {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
-	writeRaw(w, resp.Status, resp.Body)
+	writeRaw(w, status, out)
 }
 
 // run calls the handler and encodes its outcome.
