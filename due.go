@@ -2,6 +2,8 @@ package payments
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -11,25 +13,190 @@ const dueLayout = "2006-01-02T15:04:05.000Z"
 // dueKey is the key of work due at t for id in a "due" table.
 func dueKey(t time.Time, id string) string { return t.UTC().Format(dueLayout) + "|" + id }
 
+// dueAt is the due time of a dueKey.
+func dueAt(key string) time.Time {
+	if len(key) < len(dueLayout) {
+		return time.Time{}
+	}
+	t, _ := time.Parse(dueLayout, key[:len(dueLayout)])
+	return t
+}
+
+// Due-work bookkeeping: retry state of items that failed to apply, and the
+// dead letters of items that kept failing.
+const (
+	tableDueRetry = "due_retry"
+	tableDueDead  = "due_dead"
+)
+
+// maxDueAttempts is how many times an item is tried before it is parked in
+// the dead letters.
+const maxDueAttempts = 6
+
+// dueBatch bounds the items one pass reads from one table.
+const dueBatch = 256
+
+// dueWork is one table of work due on the engine clock, keyed by dueKey,
+// and how one of its items applies. apply runs in the item's own
+// transaction after the item was deleted; it returns whether anything moved.
+type dueWork struct {
+	table string
+	apply func(t *txn, key string, value []byte) (bool, error)
+}
+
+// dueWorks lists every table of due work, in the order a pass runs them.
+func (e *Engine) dueWorks() []dueWork {
+	return []dueWork{
+		{TableSettlementsDue, (*txn).applySettlementDue},
+		{TablePullsDue, (*txn).applyPullDue},
+		{TableIncomingDue, (*txn).applyIncomingDue},
+		{TableQuoteExpiry, (*txn).applyQuoteExpiry},
+		{TableApprovalsDue, (*txn).applyApprovalTimeout},
+		{TableLivenessDue, (*txn).applyLivenessDue},
+	}
+}
+
 // ProcessDue runs the asynchronous work that is due on the engine's clock
-// (sandbox liveness checks, payment lifecycles) and returns how many items
-// moved. The dispatcher calls it every second; tests that advance a sandbox
-// clock call it to move on at once, without sleeping.
+// (settlement steps, expiries, timeouts, sandbox liveness checks, resumed
+// bulk imports) and returns how many items moved. Each item applies in its
+// own transaction: one that fails is retried with backoff and, after
+// maxDueAttempts, parked in the dead letters (DeadLetters) with its reason;
+// it never holds up another item. The dispatcher calls ProcessDue every
+// second; tests that advance a sandbox clock call it to move on at once.
 func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
-	n, err := e.completeLiveness(ctx)
-	if err != nil {
-		return n, err
-	}
-	m, err := e.settleDue(ctx)
-	if err != nil {
-		return n + m, err
-	}
-	k, err := e.expireApprovals(ctx)
-	if err != nil {
-		return n + m + k, err
+	n := 0
+	for _, w := range e.dueWorks() {
+		m, err := e.runDue(ctx, w)
+		n += m
+		if err != nil {
+			return n, err
+		}
 	}
 	b, err := e.resumeBulkJobs(ctx)
-	return n + m + k + b, err
+	return n + b, err
+}
+
+// runDue applies the items of w due now, each in its own transaction.
+func (e *Engine) runDue(ctx context.Context, w dueWork) (int, error) {
+	now := e.Now()
+	var keys []string
+	err := e.view(ctx, func(t *txn) error {
+		bound := dueKey(now, "~")
+		return t.Scan(w.table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			if k > bound {
+				return false, nil
+			}
+			var r dueRetry
+			if err := getJSON(t, tableDueRetry, w.table+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
+				return true, nil // backing off
+			}
+			keys = append(keys, k)
+			return len(keys) < dueBatch, nil
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, k := range keys {
+		moved := false
+		err := e.update(ctx, func(t *txn) error {
+			moved = false
+			v, err := t.Get(w.table, k)
+			if errors.Is(err, ErrNotFound) {
+				return nil // applied by a concurrent pass or an operation
+			}
+			if err != nil {
+				return err
+			}
+			if err := t.Delete(w.table, k); err != nil {
+				return err
+			}
+			if err := t.Delete(tableDueRetry, w.table+"\x00"+k); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+			moved, err = w.apply(t, k, v)
+			return err
+		})
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		if err != nil {
+			e.dueFailed(ctx, w.table, k, err)
+			continue
+		}
+		if moved {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// dueRetry is the retry state of a due item that failed to apply.
+type dueRetry struct {
+	Attempts      int       `json:"attempts"`
+	NextAttemptAt time.Time `json:"nextAttemptAt"`
+	LastError     string    `json:"lastError"`
+}
+
+// DeadLetter is a due item that kept failing and was set aside: its table,
+// key and stored value, how often it was tried and the last reason.
+type DeadLetter struct {
+	Table    string    `json:"table"`
+	Key      string    `json:"key"`
+	Value    []byte    `json:"value"`
+	Attempts int       `json:"attempts"`
+	Reason   string    `json:"reason"`
+	ParkedAt time.Time `json:"parkedAt"`
+}
+
+// dueFailed records a failed attempt at an item: it is retried after a
+// backoff, and parked in the dead letters after maxDueAttempts.
+func (e *Engine) dueFailed(ctx context.Context, table, key string, cause error) {
+	e.log.Warn("due work failed", "table", table, "key", key, "err", cause)
+	rk := table + "\x00" + key
+	err := e.update(ctx, func(t *txn) error {
+		var r dueRetry
+		if err := getJSON(t, tableDueRetry, rk, &r); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		r.Attempts++
+		r.LastError = cause.Error()
+		r.NextAttemptAt = t.now.Add(e.cfg.Retry.Backoff(r.Attempts))
+		if r.Attempts < maxDueAttempts {
+			return putJSON(t, tableDueRetry, rk, r)
+		}
+		v, err := t.Get(table, key)
+		if err != nil {
+			return err
+		}
+		for _, d := range [][2]string{{table, key}, {tableDueRetry, rk}} {
+			if err := t.Delete(d[0], d[1]); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return putJSON(t, tableDueDead, rk, DeadLetter{Table: table, Key: key, Value: v, Attempts: r.Attempts, Reason: r.LastError, ParkedAt: t.now})
+	})
+	if err != nil && ctx.Err() == nil {
+		e.log.Error("recording a due-work failure failed", "table", table, "key", key, "err", err)
+	}
+}
+
+// DeadLetters lists the due items that kept failing, oldest key first, for
+// operators to inspect (see also the outbox's dead events).
+func (e *Engine) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
+	var out []DeadLetter
+	err := e.view(ctx, func(t *txn) error {
+		return t.Scan(tableDueDead, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+			var d DeadLetter
+			if err := json.Unmarshal(v, &d); err != nil {
+				return false, err
+			}
+			out = append(out, d)
+			return len(out) < 1000, nil
+		})
+	})
+	return out, err
 }
 
 // dueKeys lists, in time order, up to limit keys of a due table whose time

@@ -1,6 +1,8 @@
 package payments
 
-import "context"
+import (
+	"context"
+)
 
 // Test seams for the external test package (the export_test.go pattern):
 // they write records the way the owning area does, so tests of one area can
@@ -30,3 +32,14 @@ func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...str
 func (e *Engine) SeedExternalAccount(ctx context.Context, a ExternalAccount) error {
 	return e.update(ctx, func(t *txn) error { return insertJSON(t, TableExternalAccounts, a.ID, a) })
 }
+
+// SeedDue stores a raw item of a due-work table, as its area would.
+func (e *Engine) SeedDue(ctx context.Context, table, key string, value []byte) error {
+	return e.update(ctx, func(t *txn) error { return t.Put(table, key, value) })
+}
+
+// DueKey is the key of an item due at t for id.
+var DueKey = dueKey
+
+// MaxDueAttempts is how often a due item is tried before it is parked.
+const MaxDueAttempts = maxDueAttempts

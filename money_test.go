@@ -154,7 +154,7 @@ func TestEngine_IncomingApproval(t *testing.T) {
 		require.Equal(t, payments.TxPending, tx.Status)
 		return tx
 	}
-	approved, rejected, ignored := receive(), receive(), receive()
+	approved, rejected, ignored, late := receive(), receive(), receive(), receive()
 	tx, err := e.eng.DecideIncoming(ctx, approved.ID, true)
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxCompleted, tx.Status)
@@ -165,6 +165,12 @@ func TestEngine_IncomingApproval(t *testing.T) {
 	requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
 
 	e.clock.Advance(payments.ApprovalWindow + 1e9)
+	// Judged by the deadline, not by when the worker last ran.
+	_, err = e.eng.DecideIncoming(ctx, late.ID, true)
+	requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
+	tx, err = e.eng.Transaction(ctx, late.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "PAYMENT_APPROVAL_TIMED_OUT", tx.FailureReason)
 	_, err = e.eng.ProcessDue(ctx)
 	require.NoError(t, err)
 	tx, err = e.eng.Transaction(ctx, ignored.ID)

@@ -153,35 +153,13 @@ func (t *txn) setExternalStatus(r *externalRecord, s ExternalAccountStatus) erro
 	return t.emit("EXTERNAL_ACCOUNT.STATUS_UPDATED", r.ExternalAccount)
 }
 
-// completeLiveness finishes the LIVENESS checks due by now: in the sandbox
+// applyLivenessDue finishes a LIVENESS check that came due: in the sandbox
 // every liveness check passes and the wallet becomes ACTIVE.
-func (e *Engine) completeLiveness(ctx context.Context) (int, error) {
-	now := dueKey(e.Now(), "~") // "~" sorts after every id
-	n := 0
-	err := e.update(ctx, func(t *txn) error {
-		due, err := t.dueKeys(TableLivenessDue, now, 0)
-		if err != nil {
-			return err
-		}
-		for _, k := range due {
-			v, err := t.Get(TableLivenessDue, k)
-			if err != nil {
-				return err
-			}
-			if err := t.Delete(TableLivenessDue, k); err != nil {
-				return err
-			}
-			r, err := t.externalRecord(string(v))
-			if err != nil || r.Challenge == nil || r.Challenge.Method != MethodLiveness {
-				continue // deleted or re-challenged since
-			}
-			r.Challenge = nil
-			if err := t.setExternalStatus(r, ExternalActive); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	return n, err
+func (t *txn) applyLivenessDue(_ string, v []byte) (bool, error) {
+	r, err := t.externalRecord(string(v))
+	if err != nil || r.Challenge == nil || r.Challenge.Method != MethodLiveness {
+		return false, nil // deleted or re-challenged since
+	}
+	r.Challenge = nil
+	return true, t.setExternalStatus(r, ExternalActive)
 }

@@ -205,20 +205,27 @@ func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction
 		if err != nil {
 			return err
 		}
-		var due []string
-		if err := t.Scan(TableSettlementsDue, ScanOptions{}, func(k string, v []byte) (bool, error) {
-			if strings.Contains(k, "|"+id+"|") {
-				due = append(due, k)
-			}
-			return true, nil
-		}); err != nil {
+		// Steps whose time has come apply first: a payment due to settle
+		// before now is not cancellable, whenever the worker last ran.
+		waiting, err := t.catchUp(id)
+		if err != nil {
 			return err
 		}
-		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || len(due) == 0 {
-			return Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status)
+		if tx, err = t.transaction(id); err != nil {
+			return err
+		}
+		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || !waiting {
+			return keep(Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
+		}
+		due, err := t.settlementsDue(id)
+		if err != nil {
+			return err
 		}
 		for _, k := range due {
 			if err := t.Delete(TableSettlementsDue, k); err != nil {
+				return err
+			}
+			if err := t.Delete(tableSettlementsByTx, id+"|"+k); err != nil {
 				return err
 			}
 		}
@@ -261,10 +268,19 @@ func (e *Engine) DecideIncoming(ctx context.Context, id string, approve bool) (*
 		if err != nil {
 			return err
 		}
-		for _, k := range []([2]string){{TableApprovals, id}, {TableApprovalsDue, string(deadline)}} {
-			if err := t.Delete(k[0], k[1]); err != nil {
+		if err := t.Delete(TableApprovalsDue, string(deadline)); err != nil {
+			return err
+		}
+		if !dueAt(string(deadline)).After(t.now) {
+			// The window closed: the timeout stands, whenever the worker
+			// last ran.
+			if _, err := t.applyApprovalTimeout(string(deadline), nil); err != nil {
 				return err
 			}
+			return keep(Errorf(CodeTransactionNotPendingPlatformApproval, "the approval window of transaction %s closed at %s", tx.ID, dueAt(string(deadline)).Format(time.RFC3339)))
+		}
+		if err := t.Delete(TableApprovals, id); err != nil {
+			return err
 		}
 		out = tx
 		if !approve {
@@ -296,37 +312,6 @@ func (t *txn) creditIncoming(tx *Transaction) error {
 	return nil
 }
 
-// expireApprovals fails the incoming payments whose approval window passed.
-func (e *Engine) expireApprovals(ctx context.Context) (int, error) {
-	now := dueKey(e.Now(), "~")
-	n := 0
-	err := e.update(ctx, func(t *txn) error {
-		due, err := t.dueKeys(TableApprovalsDue, now, 0)
-		if err != nil {
-			return err
-		}
-		for _, k := range due {
-			id := k[strings.IndexByte(k, '|')+1:]
-			for _, d := range [][2]string{{TableApprovalsDue, k}, {TableApprovals, id}} {
-				if err := t.Delete(d[0], d[1]); err != nil {
-					return err
-				}
-			}
-			tx, err := t.transaction(id)
-			if err != nil {
-				return err
-			}
-			tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
-			if err := t.saveTx(tx, "FAILED"); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	return n, err
-}
-
 // TableIncomingDue holds incoming sandbox payments credited later
 // ("<time>|<tx id>" -> tx id).
 const TableIncomingDue = "incoming_due"
@@ -335,27 +320,29 @@ const TableIncomingDue = "incoming_due"
 // sandbox sender stays PENDING (as long as the outgoing slow payment).
 const SandboxSlowIncoming = 6 * time.Minute
 
-// incomingDue credits the delayed incoming payments due by now (a dueKey
-// bound).
-func (t *txn) incomingDue(now string) (int, error) {
-	keys, err := t.dueKeys(TableIncomingDue, now, 0)
+// applyIncomingDue credits a delayed incoming sandbox payment.
+func (t *txn) applyIncomingDue(key string, _ []byte) (bool, error) {
+	tx, err := t.transaction(key[strings.IndexByte(key, '|')+1:])
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	for _, k := range keys {
-		if err := t.Delete(TableIncomingDue, k); err != nil {
-			return 0, err
-		}
-		tx, err := t.transaction(k[strings.IndexByte(k, '|')+1:])
-		if err != nil {
-			return 0, err
-		}
-		if tx.Status != TxPending {
-			continue
-		}
-		if err := t.creditIncoming(tx); err != nil {
-			return 0, err
-		}
+	if tx.Status != TxPending {
+		return false, nil
 	}
-	return len(keys), nil
+	return true, t.creditIncoming(tx)
+}
+
+// applyApprovalTimeout fails an incoming payment whose approval window
+// passed (PAYMENT_APPROVAL_TIMED_OUT).
+func (t *txn) applyApprovalTimeout(key string, _ []byte) (bool, error) {
+	id := key[strings.IndexByte(key, '|')+1:]
+	if err := t.Delete(TableApprovals, id); err != nil && !errors.Is(err, ErrNotFound) {
+		return false, err
+	}
+	tx, err := t.transaction(id)
+	if err != nil {
+		return false, err
+	}
+	tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
+	return true, t.saveTx(tx, "FAILED")
 }

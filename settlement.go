@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -14,6 +15,9 @@ import (
 const (
 	TableSettlementsDue = "settlements_due"
 	TableQuoteExpiry    = "quote_expiry"
+	// tableSettlementsByTx indexes the waiting steps by transaction
+	// ("<tx id>|<settlements_due key>").
+	tableSettlementsByTx = "settlements_by_tx"
 )
 
 // Ledger accounts outside the platform that money movement uses.
@@ -203,7 +207,11 @@ func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) erro
 	for n, s := range steps {
 		if s.After > 0 {
 			b, _ := json.Marshal(dueStep{TransactionID: tx.ID, QuoteID: q.ID, Step: s})
-			if err := t.Put(TableSettlementsDue, dueKey(e.Now().Add(s.After), tx.ID)+"|"+string(rune('a'+n)), b); err != nil {
+			k := dueKey(t.now.Add(s.After), tx.ID) + "|" + string(rune('a'+n))
+			if err := t.Put(TableSettlementsDue, k, b); err != nil {
+				return err
+			}
+			if err := t.Put(tableSettlementsByTx, tx.ID+"|"+k, nil); err != nil {
 				return err
 			}
 			continue
@@ -366,69 +374,80 @@ func (t *txn) creditEvent(id string) error {
 	return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
 }
 
-// settleDue applies the settlement steps, quote expiries, transfer-in pull
-// steps and delayed sandbox incoming payments due by now.
-func (e *Engine) settleDue(ctx context.Context) (int, error) {
-	now := dueKey(e.Now(), "~")
-	n := 0
-	err := e.update(ctx, func(t *txn) error {
-		steps, err := t.dueKeys(TableSettlementsDue, now, 0)
-		if err != nil {
-			return err
-		}
-		for _, k := range steps {
-			var d dueStep
-			if err := getJSON(t, TableSettlementsDue, k, &d); err != nil {
-				return err
-			}
-			if err := t.Delete(TableSettlementsDue, k); err != nil {
-				return err
-			}
-			q, err := t.quote(d.QuoteID)
-			if err != nil {
-				return err
-			}
-			tx, err := t.transaction(d.TransactionID)
-			if err != nil {
-				return err
-			}
-			if err := t.applyStep(q, tx, d.Step); err != nil {
-				return err
-			}
-			if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
-				return err
-			}
-			n++
-		}
-		expiring, err := t.dueKeys(TableQuoteExpiry, now, 0)
-		if err != nil {
-			return err
-		}
-		for _, k := range expiring {
-			q, err := t.quote(k[strings.IndexByte(k, '|')+1:])
-			if err != nil {
-				return err
-			}
-			if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(e.Now()) {
-				continue // due this very millisecond: expires on the next pass
-			}
-			if err := t.Delete(TableQuoteExpiry, k); err != nil {
-				return err
-			}
-			if expired, err := t.expireIfDue(q); err != nil {
-				return err
-			} else if expired {
-				n++
-			}
-		}
-		m, err := t.pullsDue(now)
-		n += m
-		if err != nil {
-			return err
-		}
-		m, err = t.incomingDue(now)
-		n += m
-		return err
+// applySettlementDue applies one settlement step that came due.
+func (t *txn) applySettlementDue(key string, v []byte) (bool, error) {
+	var d dueStep
+	if err := json.Unmarshal(v, &d); err != nil {
+		return false, err
+	}
+	if err := t.Delete(tableSettlementsByTx, d.TransactionID+"|"+key); err != nil && !errors.Is(err, ErrNotFound) {
+		return false, err
+	}
+	q, err := t.quote(d.QuoteID)
+	if err != nil {
+		return false, err
+	}
+	tx, err := t.transaction(d.TransactionID)
+	if err != nil {
+		return false, err
+	}
+	if err := t.applyStep(q, tx, d.Step); err != nil {
+		return false, err
+	}
+	return true, putJSON(t, TableQuotes, q.ID, q)
+}
+
+// applyQuoteExpiry ends a quote whose time ran out unexecuted.
+func (t *txn) applyQuoteExpiry(key string, _ []byte) (bool, error) {
+	q, err := t.quote(key[strings.IndexByte(key, '|')+1:])
+	if err != nil {
+		return false, err
+	}
+	if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(t.now) {
+		// Due this very millisecond: it expires on the next pass.
+		return false, t.Put(TableQuoteExpiry, key, []byte(q.ID))
+	}
+	return t.expireIfDue(q)
+}
+
+// settlementsDue lists the settlement steps of one transaction still
+// waiting, by due key (tableSettlementsByTx).
+func (t *txn) settlementsDue(txID string) ([]string, error) {
+	var keys []string
+	err := t.Scan(tableSettlementsByTx, ScanOptions{Prefix: txID + "|"}, func(k string, _ []byte) (bool, error) {
+		keys = append(keys, k[len(txID)+1:])
+		return true, nil
 	})
-	return n, err
+	return keys, err
+}
+
+// catchUp applies the settlement steps of a transaction whose due time has
+// passed, so that a decision about the transaction is judged by due time,
+// not by when the worker last ran. It reports whether steps are still
+// waiting in the future.
+func (t *txn) catchUp(txID string) (waiting bool, err error) {
+	keys, err := t.settlementsDue(txID)
+	if err != nil {
+		return false, err
+	}
+	for _, k := range keys {
+		if dueAt(k).After(t.now) {
+			waiting = true
+			continue
+		}
+		v, err := t.Get(TableSettlementsDue, k)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if err := t.Delete(TableSettlementsDue, k); err != nil {
+			return false, err
+		}
+		if _, err := t.applySettlementDue(k, v); err != nil {
+			return false, err
+		}
+	}
+	return waiting, nil
 }

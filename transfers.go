@@ -140,33 +140,19 @@ func (t *txn) applyPull(tx *Transaction, accountID string, amount int64, s Settl
 	return false, nil
 }
 
-// pullsDue applies the transfer-in steps due by now (a dueKey bound).
-func (t *txn) pullsDue(now string) (int, error) {
-	keys, err := t.dueKeys(TablePullsDue, now, 0)
+// applyPullDue applies one transfer-in step that came due.
+func (t *txn) applyPullDue(_ string, v []byte) (bool, error) {
+	var d duePull
+	if err := json.Unmarshal(v, &d); err != nil {
+		return false, err
+	}
+	tx, err := t.transaction(d.TransactionID)
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	for _, k := range keys {
-		var d duePull
-		if err := getJSON(t, TablePullsDue, k, &d); err != nil {
-			return 0, err
-		}
-		if err := t.Delete(TablePullsDue, k); err != nil {
-			return 0, err
-		}
-		tx, err := t.transaction(d.TransactionID)
-		if err != nil {
-			return 0, err
-		}
-		moved, err := t.applyPull(tx, d.AccountID, d.Amount, d.Step)
-		if err != nil {
-			return 0, err
-		}
-		if moved {
-			if err := t.creditEvent(d.AccountID); err != nil {
-				return 0, err
-			}
-		}
+	moved, err := t.applyPull(tx, d.AccountID, d.Amount, d.Step)
+	if err != nil || !moved {
+		return true, err
 	}
-	return len(keys), nil
+	return true, t.creditEvent(d.AccountID)
 }

@@ -228,6 +228,19 @@ func TestQuotes_SandboxSuffixes(t *testing.T) {
 		requireError(t, s.do("POST", "/transactions/"+txID+"/approve", nil), 409, payments.CodeTransactionNotPendingPlatformApproval)
 		require.Equal(t, 200, s.do("POST", "/transactions/"+txID+"/confirm", nil).Status)
 	})
+	t.Run("a slow payment past its completion time is not cancellable", func(t *testing.T) {
+		s := moneyServer(t)
+		id, acct := s.funded(10000)
+		q := s.do("POST", "/quotes", quoteBody(acct, s.eurAccount(id, deIBAN("003")), 10000))
+		require.Equal(t, 200, s.do("POST", "/quotes/"+q.Body["id"].(string)+"/execute", nil).Status)
+		txID := q.Body["transactionId"].(string)
+		s.clock.Advance(sandbox.SlowPayment) // whether or not the worker ran since
+		requireError(t, s.do("POST", "/transactions/"+txID+"/cancel", nil), 409, payments.CodeTransactionNotCancellable)
+		assert.Equal(t, "COMPLETED", s.do("GET", "/transactions/"+txID, nil).Body["status"])
+		_, total := s.usdBalance(acct)
+		assert.Zero(t, total, "the payment completed and was not refunded")
+		require.NoError(t, payments.CheckLedger(ctx, s.store))
+	})
 }
 
 func TestQuotes_UMAAndRealTimeFunding(t *testing.T) {
