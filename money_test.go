@@ -8,6 +8,7 @@ import (
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
+	"github.com/paygrid/payments/storage/storetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,6 +47,9 @@ func stores(t *testing.T) map[string]func(*payments.Config) {
 			t.Cleanup(func() { _ = s.Close() })
 			c.Store = s
 		},
+		// Every transaction function runs twice, the first run discarded:
+		// the engine's functions must be retryable.
+		"retrying": func(c *payments.Config) { c.Store = storetest.Twice(c.Store) },
 	}
 }
 

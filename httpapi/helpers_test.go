@@ -13,6 +13,7 @@ import (
 	"github.com/paygrid/payments/internal/wirecheck"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/memstore"
+	"github.com/paygrid/payments/storage/storetest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,7 +34,9 @@ func newServer(t testing.TB, mutate ...func(*payments.Config)) *server {
 	t.Helper()
 	clock := sandbox.NewClock(timeZero)
 	store := memstore.New()
-	cfg := payments.Config{Store: store, Now: clock.Now, Sandbox: true}
+	// Every transaction function runs twice, the first run discarded, so
+	// every HTTP test also proves the engine's transactions retryable.
+	cfg := payments.Config{Store: storetest.Twice(store), Now: clock.Now, Sandbox: true}
 	for _, m := range mutate {
 		m(&cfg)
 	}

@@ -1,0 +1,33 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+
+	"github.com/paygrid/payments"
+)
+
+// Twice wraps a store so that every Update runs its function twice: once
+// in a transaction that is then rolled back, and once for real. It is how a
+// store that retries (optimistic concurrency, serialization failures, bbolt
+// Batch) looks to the engine; running the engine's tests over it proves
+// that the engine's transaction functions are deterministic and retryable.
+func Twice(s payments.Store) payments.Store { return twice{s} }
+
+type twice struct{ payments.Store }
+
+var errDiscard = errors.New("storetest: first run discarded")
+
+// Update runs fn in a discarded transaction, then in the real one.
+func (s twice) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	err := s.Store.Update(ctx, func(tx payments.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return errDiscard
+	})
+	if !errors.Is(err, errDiscard) {
+		return err
+	}
+	return s.Store.Update(ctx, fn)
+}
