@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 )
 
@@ -107,29 +108,50 @@ func (e *Engine) poke() {
 	}
 }
 
-// dispatchLoop delivers due events whenever a commit wrote some, and at least
-// once a second for retries; it also purges expired idempotency records.
-func (e *Engine) dispatchLoop() {
+// workers runs the engine's two background workers until Close: webhook
+// delivery, woken by every commit that wrote events and at least once a
+// second for retries; and due work (settlement steps, expiries, timeouts,
+// idempotency purges) once a second. They are separate so that a slow
+// webhook endpoint never delays settlement.
+func (e *Engine) workers() {
 	defer close(e.done)
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { <-e.stop; cancel() }()
-	for {
-		select {
-		case <-e.stop:
-			return
-		case <-e.kick:
-		case <-tick.C:
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		e.loop(ctx, e.kick, func() {
+			if _, err := e.Flush(ctx); err != nil && ctx.Err() == nil {
+				e.log.Warn("outbox delivery pass failed", "err", err)
+			}
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		e.loop(ctx, nil, func() {
 			e.purgeIdempotency(ctx)
 			if _, err := e.ProcessDue(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("processing due work failed", "err", err)
 			}
+		})
+	}()
+	wg.Wait()
+}
+
+// loop calls pass once a second and whenever wake fires, until ctx ends.
+func (e *Engine) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		case <-tick.C:
 		}
-		if _, err := e.Flush(ctx); err != nil && ctx.Err() == nil {
-			e.log.Warn("outbox delivery pass failed", "err", err)
-		}
+		pass()
 	}
 }
 

@@ -125,7 +125,7 @@ type core struct {
 }
 
 // New validates cfg, seeds the platform configuration on an empty store and
-// starts the background outbox dispatcher. Close stops it.
+// starts the background workers (webhook delivery and due work). Close stops them.
 func New(cfg Config) (*Engine, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("payments: Config.Store is required")
@@ -169,12 +169,12 @@ func New(cfg Config) (*Engine, error) {
 	if err := e.seedPlatform(context.Background(), cfg.Platform); err != nil {
 		return nil, err
 	}
-	go e.dispatchLoop()
+	go e.workers()
 	e.poke()
 	return e, nil
 }
 
-// Close stops the dispatcher. It does not close the Store, which the caller
+// Close stops the background workers. It does not close the Store, which the caller
 // owns. Events not yet delivered stay in the outbox for the next start.
 func (e *Engine) Close() error {
 	e.closeMu.Do(func() {
