@@ -1,0 +1,23 @@
+// Package crashtest holds the crash loop of the payments engine: a sandbox
+// server on boltstore runs in a child process, the test sends it concurrent
+// POSTs with idempotency keys, kills it with SIGKILL at random moments and
+// restarts it on the same database file, again and again.
+//
+// After every restart each request that was in flight is retried with its
+// key and body, and a sample of acknowledged ones is sent again. The
+// idempotency contract (DESIGN.md, "Idempotency is part of the operation")
+// says what must come back: an acknowledged request replays its first answer
+// byte for byte with Idempotent-Replayed: true; an in-flight one replays the
+// answer it committed, or runs now if it never committed. No acknowledged
+// write may be lost, no money may move twice, and payments.CheckLedger must
+// pass on the file the killed process left.
+//
+// Everything lives in the package's tests (crashtest_test.go and its
+// helpers); go test ./... runs it, testing.Short skips it. The child is the
+// test binary itself, re-executed with -test.run=^TestCrashChild$ and the
+// environment variable CRASHTEST_CHILD_DB naming the database.
+//
+// Settings (environment): CRASHTEST_ROUNDS is the number of kill/restart
+// rounds (default 50 when CI=true, 10 otherwise); CRASHTEST_SEED fixes the
+// random choices of workload and kill delays.
+package crashtest
