@@ -44,7 +44,7 @@ type harness struct {
 
 	failures atomic.Int64
 	mu       sync.Mutex // guards stats
-	stats    struct{ lost, replayedOnRetry, ranOnRetry, replays int }
+	stats    struct{ lost, replayedOnRetry, ranOnRetry, stuck, conflicts, replays int }
 }
 
 // failf reports a broken expectation without stopping the test.
@@ -120,11 +120,12 @@ func TestCrashLoop(t *testing.T) {
 	}
 
 	h.finalChecks()
-	h.kill(done + 1)
+	h.kill("the final kill")
 	h.checkLedger("after the final kill")
-	t.Logf("%d kill/restart rounds in %s, final checks in %s: %d requests journaled, %d caught in flight (%d had committed and replayed, %d ran on retry), %d answers replayed",
+	t.Logf("%d kill/restart rounds in %s, final checks in %s: %d requests journaled, %d caught in flight "+
+		"(retried: %d replayed their committed answer, %d ran, %d got no answer within %s, %d answered 409), %d answers replayed",
 		done, loop.Round(time.Millisecond), (time.Since(began) - loop).Round(time.Millisecond), len(h.journal.calls),
-		h.stats.lost, h.stats.replayedOnRetry, h.stats.ranOnRetry, h.stats.replays)
+		h.stats.lost, h.stats.replayedOnRetry, h.stats.ranOnRetry, h.stats.stuck, retryTimeout, h.stats.conflicts, h.stats.replays)
 }
 
 // start runs a new child on the database and points the client at it.
@@ -139,13 +140,13 @@ func (h *harness) start() {
 
 // kill stops the child with SIGKILL; it must have been running and must not
 // have reported trouble.
-func (h *harness) kill(round int) {
+func (h *harness) kill(when string) {
 	h.t.Helper()
 	if !h.child.kill() {
-		h.failf("round %d: the child had exited by itself before the kill:\n%s", round, h.child.output.String())
+		h.failf("%s: the child had exited by itself before it:\n%s", when, h.child.output.String())
 	}
 	if s := h.child.trouble(); s != "" {
-		h.failf("round %d: the child reported:\n%s", round, s)
+		h.failf("%s: the child reported:\n%s", when, s)
 	}
 	h.api.close()
 	h.child = nil
@@ -217,7 +218,7 @@ func (h *harness) round(n int) {
 		wg.Go(func() { lost[i] = w.run(stop, h, n) })
 	}
 	time.Sleep(minKillDelay + time.Duration(h.rng.Int64N(int64(maxKillDelay-minKillDelay))))
-	h.kill(n) // breaks the requests in flight: nothing cancels them on the client's side
+	h.kill(fmt.Sprintf("kill %d", n)) // breaks the requests in flight: nothing cancels them on the client's side
 	close(stop)
 	wg.Wait()
 
@@ -231,6 +232,8 @@ func (h *harness) round(n int) {
 // retryLost sends every call that was in flight again, with its key and
 // body, all at once. Each must answer at once with the answer it committed
 // before the kill (replayed) or run now; either way with its success status.
+// A worker has at most one call in flight, so each goroutine updates its own
+// worker.
 func (h *harness) retryLost(round int, lost []*call) {
 	h.t.Helper()
 	var wg sync.WaitGroup
@@ -244,40 +247,46 @@ func (h *harness) retryLost(round int, lost []*call) {
 			ctx, cancel := context.WithTimeout(context.Background(), retryTimeout)
 			defer cancel()
 			ans, err := h.api.post(ctx, c)
-			w := h.workers[i]
-			switch {
-			case err != nil:
-				c.Unknown = fmt.Sprintf("retry got no answer within %s: %v", retryTimeout, err)
-				h.failf("round %d: %s was in flight at the kill; its retry got no answer within %s (%v); want the committed answer replayed, or the request run, at once",
-					round, c, retryTimeout, err)
-			case ans.Status == http.StatusConflict:
-				c.Unknown = "retry answered 409 " + errorCode(ans.Body)
-				h.failf("round %d: %s was in flight at the kill; its retry answered %s; want %d: the committed answer replayed, or the request run",
-					round, c, ans, c.Want)
-			case ans.Status >= 500:
-				c.Unknown = "retry answered " + strconv.Itoa(ans.Status)
-				h.failf("round %d: %s was in flight at the kill; its retry answered %s; want %d", round, c, ans, c.Want)
-			default:
-				if ans.Status != c.Want {
-					h.failf("round %d: %s was in flight at the kill; its retry answered %s; want %d", round, c, ans, c.Want)
-				}
-				c.Answer = ans
-			}
-			if c.Answer == nil {
-				w.lose(c)
+			if c.Answer = h.judgeRetry(round, c, ans, err); c.Answer == nil {
+				h.workers[i].lose(c)
 				return
 			}
-			h.mu.Lock()
-			if ans.Replayed {
-				h.stats.replayedOnRetry++
-			} else {
-				h.stats.ranOnRetry++
-			}
-			h.mu.Unlock()
-			w.apply(h, c)
+			h.workers[i].apply(h, c)
 		})
 	}
 	wg.Wait()
+}
+
+// judgeRetry checks the retry of a call lost in a kill and returns the
+// answer to keep as committed, or nil when the outcome stays unknown.
+func (h *harness) judgeRetry(round int, c *call, ans *answer, err error) *answer {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	const lost = "round %d: %s was in flight at the kill; its retry "
+	switch {
+	case err != nil:
+		h.stats.stuck++
+		c.Unknown = fmt.Sprintf("retry got no answer within %s", retryTimeout)
+		h.failf(lost+"got no answer within %s (%v); want the committed answer replayed, or the request run, at once", round, c, retryTimeout, err)
+		return nil
+	case ans.Status == http.StatusConflict:
+		h.stats.conflicts++
+		c.Unknown = "retry answered 409 " + errorCode(ans.Body)
+		h.failf(lost+"answered %s; want %d: the committed answer replayed, or the request run", round, c, ans, c.Want)
+		return nil
+	case ans.Status >= 500:
+		c.Unknown = "retry answered " + strconv.Itoa(ans.Status)
+		h.failf(lost+"answered %s; want %d", round, c, ans, c.Want)
+		return nil
+	case ans.Status != c.Want:
+		h.failf(lost+"answered %s; want %d", round, c, ans, c.Want)
+	}
+	if ans.Replayed {
+		h.stats.replayedOnRetry++
+	} else {
+		h.stats.ranOnRetry++
+	}
+	return ans
 }
 
 // replayAnswered re-sends up to n answered calls (all when n < 0): each must

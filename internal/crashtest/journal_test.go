@@ -170,6 +170,7 @@ func errorCode(body []byte) string {
 // clip shortens a body for a message.
 func clip(b []byte) string {
 	const max = 400
+	b = bytes.TrimSpace(b)
 	if len(b) > max {
 		return string(b[:max]) + fmt.Sprintf("...(%d bytes)", len(b))
 	}

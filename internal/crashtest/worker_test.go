@@ -29,6 +29,7 @@ type worker struct {
 	unknownFund  int64
 	unknownSpend int64
 	quote        *pendingQuote // created, to execute next
+	unknown      []*call       // calls whose outcome is unknown
 }
 
 // pendingQuote is a created quote awaiting execution.
@@ -162,6 +163,7 @@ func (w *worker) apply(h *harness, c *call) {
 
 // lose records that c's outcome is unknown: it may or may not have run.
 func (w *worker) lose(c *call) {
+	w.unknown = append(w.unknown, c)
 	switch c.Kind {
 	case opFund:
 		w.unknownFund += c.Amount
