@@ -54,12 +54,21 @@ var (
 var simRegressionSeeds = []struct {
 	seed  uint64
 	store string
-}{}
+}{
+	// knownBugExpiredQuoteIsConflict: step 37 lets a quote expire, then
+	// executing it answers CONFLICT instead of QUOTE_EXPIRED.
+	{309689372594955804, "memstore"},
+}
 
 // TestSimulation runs the seeded sequences. See the file comment.
 func TestSimulation(t *testing.T) {
 	if s, store := simReplaySeed(); s != 0 {
-		if err := simRun(t.TempDir(), store, s, t.Logf); err != nil {
+		simStats.reset()
+		err := simRun(t.TempDir(), store, s, t.Logf)
+		for _, line := range simStats.knownBugs() {
+			t.Logf("KNOWN BUG tolerated (switch on): %s", line)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -125,6 +134,9 @@ func TestSimulation(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("simulation: %d sequences in %v\n%s", len(jobs), time.Since(start).Round(time.Millisecond), simStats.report())
+	for _, line := range simStats.knownBugs() {
+		t.Logf("KNOWN BUG tolerated (switch on): %s", line)
+	}
 	if len(failures) > 0 {
 		t.Fatalf("simulation base seed %d: %d failing sequence(s) (stopped after 5):\n%s", base, len(failures), strings.Join(failures, "\n"))
 	}
@@ -325,7 +337,7 @@ func (w *simWorld) randomStep() {
 		{"execute twice concurrently", simIf(len(m.quotes) > 0, 5, 0), w.opExecuteTwice},
 		{"transfer out", simIf(len(m.externals) > 0, 6, 0), w.opTransferOut},
 		{"transfer in", simIf(len(m.externals) > 0, 4, 0), w.opTransferIn},
-		{"cancel", simIf(len(m.txs) > 0, 5, 0), w.opCancel},
+		{"cancel", simIf(len(m.txs) > 0, simIf(m.processing(w.clock.Now()), 25, 5), 0), w.opCancel},
 		{"advance clock", 10, w.opAdvance},
 		{"let a quote expire", simIf(len(m.quotes) > 0, 3, 0), w.opExpireQuote},
 		{"settle everything", 2, w.settleAll},
@@ -429,14 +441,40 @@ func errCode(err error) payments.Code {
 var simStats simCounter
 
 type simCounter struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu   sync.Mutex
+	n    map[string]int
+	bugs map[string]string // switch -> first seed that needed it
 }
 
 func (c *simCounter) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.n = map[string]int{}
+	c.n, c.bugs = map[string]int{}, map[string]string{}
+}
+
+// knownBug records that a knownBug switch hid a failure of seed.
+func (c *simCounter) knownBug(name string, seed uint64, store string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		return
+	}
+	c.n["known bug: "+name]++
+	if _, ok := c.bugs[name]; !ok {
+		c.bugs[name] = fmt.Sprintf("-sim.seed=%d -sim.store=%s", seed, store)
+	}
+}
+
+// knownBugs describes the switches that hid failures, with a seed each.
+func (c *simCounter) knownBugs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for name, seed := range c.bugs {
+		out = append(out, fmt.Sprintf("%s hid %d failure(s); e.g. %s", name, c.n["known bug: "+name], seed))
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (c *simCounter) add(k string) {
