@@ -84,6 +84,9 @@ func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
 		if q.Source.SourceType != "ACCOUNT" {
 			return Errorf(CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
 		}
+		if q.Status == QuoteExpired { // expired by the sweep: the same answer as before it ran
+			return Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+		}
 		if expired, err := t.expireIfDue(q); err != nil || expired {
 			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			return err

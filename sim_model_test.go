@@ -19,12 +19,10 @@ package payments_test
 // clock stands still) and the final state after more than three days.
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/paygrid/payments"
@@ -38,7 +36,7 @@ import (
 // EXPIRED; a quote executes once"). With the switch on the simulation
 // accepts CONFLICT for a swept quote; turn it off once the engine answers
 // QUOTE_EXPIRED in both cases.
-var knownBugExpiredQuoteIsConflict = true
+var knownBugExpiredQuoteIsConflict = false
 
 // simCurrencies are the currencies customers hold; externals are USD or EUR.
 var simCurrencies = []string{"USD", "EUR", "MXN"}
@@ -144,12 +142,10 @@ func (t *simTx) state(now time.Time) simState {
 	return simPending
 }
 
-// simKey is an idempotency key the sequence used.
-type simKey struct {
-	key, request string
-	resp         payments.Response
-	at           time.Time
-	rerun        func() payments.Response // the operation, model-aware, for a key past retention
+// simAnswer is an operation's outcome in the form the model compares.
+type simAnswer struct {
+	Status int
+	Body   []byte
 }
 
 type simModel struct {
@@ -159,7 +155,6 @@ type simModel struct {
 	externals []*simExternal
 	txs       []*simTx
 	quotes    []*simTx // the quote-based ones
-	keys      []*simKey
 }
 
 func newSimModel() *simModel {
@@ -517,7 +512,7 @@ func (w *simWorld) opCreateQuote(immediate bool) {
 
 // createQuote creates the drafted quote, checks the answer against the
 // model and records it; the Response is what an idempotent retry replays.
-func (w *simWorld) createQuote(d quoteDraft) payments.Response {
+func (w *simWorld) createQuote(d quoteDraft) simAnswer {
 	srcCur := w.model.accounts[d.src].cur
 	avail := w.available(d.src)
 	q, err := w.eng.CreateQuote(simCtx, d.req)
@@ -651,11 +646,11 @@ func (w *simWorld) checkPricing(d *quoteDraft, q *payments.Quote, srcCur string)
 }
 
 // simResponse encodes an operation's outcome as an idempotent call stores it.
-func simResponse(id, status string, code payments.Code) payments.Response {
+func simResponse(id, status string, code payments.Code) simAnswer {
 	if code != "" {
-		return payments.Response{Status: 409, Body: []byte(code)}
+		return simAnswer{Status: 409, Body: []byte(code)}
 	}
-	return payments.Response{Status: 200, Body: []byte(id + " " + status)}
+	return simAnswer{Status: 200, Body: []byte(id + " " + status)}
 }
 
 // pickQuote picks a quote, mostly one still waiting for execution.
@@ -699,7 +694,7 @@ func (w *simWorld) acceptable(got, want payments.Code) bool {
 
 // applyExecute checks an execute's answer against want and records a
 // success in the model.
-func (w *simWorld) applyExecute(t *simTx, want payments.Code, q *payments.Quote, err error) payments.Response {
+func (w *simWorld) applyExecute(t *simTx, want payments.Code, q *payments.Quote, err error) simAnswer {
 	got := errCode(err)
 	if !w.acceptable(got, want) {
 		w.failf("executing %s: got %q (%v), want %q (available %d, send %d, expires %s, now %s)", t, got, err, want,
@@ -913,136 +908,5 @@ func (w *simWorld) opExpireQuote() {
 	q, err := w.eng.ExecuteQuote(simCtx, t.quoteID)
 	w.applyExecute(t, payments.CodeQuoteExpired, q, err)
 	w.note("executing it: %q", errCode(err))
-	w.check(false)
-}
-
-// ---- idempotency (Engine.Idempotent, as the HTTP layer uses it) ----
-
-func (w *simWorld) newKey() string { return fmt.Sprintf("sim-%d-%d", w.step, len(w.model.keys)) }
-
-func (w *simWorld) idempotent(key, request string, do func() payments.Response) (payments.Response, bool) {
-	resp, replayed, err := w.eng.Idempotent(simCtx, "sim", key, []byte(request), do)
-	w.must(err, "Idempotent "+key)
-	return resp, replayed
-}
-
-// opIdemExecute executes a quote under a new key, sometimes from two
-// goroutines at once: the operation runs once and both get its answer.
-func (w *simWorld) opIdemExecute() {
-	t := w.pickQuote()
-	k := &simKey{key: w.newKey(), request: "POST /quotes/" + t.quoteID + "/execute", at: w.clock.Now()}
-	k.rerun = func() payments.Response {
-		want := w.expectExecute(t)
-		q, err := w.eng.ExecuteQuote(simCtx, t.quoteID)
-		return w.applyExecute(t, want, q, err)
-	}
-	if w.rng.IntN(10) < 4 {
-		want := w.expectExecute(t)
-		var (
-			calls    atomic.Int32
-			q        *payments.Quote
-			qerr     error
-			wg       sync.WaitGroup
-			resps    [2]payments.Response
-			replayed [2]bool
-			errs     [2]error
-		)
-		do := func() payments.Response {
-			calls.Add(1)
-			q, qerr = w.eng.ExecuteQuote(simCtx, t.quoteID)
-			id, status := "", ""
-			if q != nil {
-				id, status = q.ID, q.Status
-			}
-			return simResponse(id, status, errCode(qerr))
-		}
-		for i := range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				resps[i], replayed[i], errs[i] = w.eng.Idempotent(simCtx, "sim", k.key, []byte(k.request), do)
-			}()
-		}
-		wg.Wait()
-		w.must(errors.Join(errs[0], errs[1]), "concurrent Idempotent")
-		if calls.Load() != 1 || replayed[0] == replayed[1] || string(resps[0].Body) != string(resps[1].Body) {
-			w.failf("two concurrent calls with key %s: %d executions, replayed %v, answers %q and %q", k.key, calls.Load(), replayed, resps[0].Body, resps[1].Body)
-		}
-		k.resp = w.applyExecute(t, want, q, qerr)
-		if string(k.resp.Body) != string(resps[0].Body) {
-			w.failf("key %s stored %q for %q", k.key, resps[0].Body, k.resp.Body)
-		}
-	} else {
-		var replayed bool
-		k.resp, replayed = w.idempotent(k.key, k.request, k.rerun)
-		if replayed {
-			w.failf("a new key %s was replayed", k.key)
-		}
-	}
-	w.model.keys = append(w.model.keys, k)
-	w.note("execute %s with key %s: %q", t, k.key, k.resp.Body)
-	w.check(false)
-}
-
-// opIdemCreate creates (and executes) a quote under a new key.
-func (w *simWorld) opIdemCreate() {
-	d, ok := w.draftQuote(true)
-	if !ok {
-		w.note("nothing to quote")
-		return
-	}
-	k := &simKey{key: w.newKey(), request: fmt.Sprintf("POST /quotes %+v", d.req), at: w.clock.Now()}
-	k.rerun = func() payments.Response { return w.createQuote(d) }
-	var replayed bool
-	if k.resp, replayed = w.idempotent(k.key, k.request, k.rerun); replayed {
-		w.failf("a new key %s was replayed", k.key)
-	}
-	w.model.keys = append(w.model.keys, k)
-	w.note("create and execute with key %s: %q", k.key, k.resp.Body)
-	w.check(false)
-}
-
-// opIdemRetry repeats a key's request: within the retention (24 h) it
-// replays the stored answer and moves nothing; after, it runs again.
-func (w *simWorld) opIdemRetry() {
-	k := simPick(w, w.model.keys)
-	age := w.clock.Now().Sub(k.at)
-	if age < 24*time.Hour {
-		called := false
-		resp, replayed := w.idempotent(k.key, k.request, func() payments.Response { called = true; return payments.Response{Status: 599} })
-		if called || !replayed || resp.Status != k.resp.Status || string(resp.Body) != string(k.resp.Body) {
-			w.failf("retrying key %s after %v: ran again %v, replayed %v, answer %d %q, want %d %q", k.key, age, called, replayed,
-				resp.Status, resp.Body, k.resp.Status, k.resp.Body)
-		}
-		w.note("retried key %s after %v: replayed %q", k.key, age, resp.Body)
-	} else {
-		resp, replayed := w.idempotent(k.key, k.request, k.rerun)
-		if replayed {
-			w.failf("key %s replayed after %v, past the 24 h retention", k.key, age)
-		}
-		k.resp, k.at = resp, w.clock.Now()
-		simStats.add("key retried past retention")
-		w.note("retried key %s after %v (expired): ran again, %q", k.key, age, resp.Body)
-	}
-	w.check(false)
-}
-
-// opIdemMismatch reuses a live key for another request: CONFLICT, nothing
-// runs.
-func (w *simWorld) opIdemMismatch() {
-	k := simPick(w, w.model.keys)
-	if age := w.clock.Now().Sub(k.at); age >= 24*time.Hour {
-		w.note("key %s expired", k.key)
-		return
-	}
-	called := false
-	_, _, err := w.eng.Idempotent(simCtx, "sim", k.key, []byte(k.request+" (changed)"), func() payments.Response {
-		called = true
-		return payments.Response{Status: 200}
-	})
-	if called || errCode(err) != payments.CodeConflict {
-		w.failf("key %s reused for another request: ran %v, error %v, want CONFLICT", k.key, called, err)
-	}
-	w.note("reused key %s for another request: CONFLICT", k.key)
 	w.check(false)
 }

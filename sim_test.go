@@ -342,10 +342,6 @@ func (w *simWorld) randomStep() {
 		{"let a quote expire", simIf(len(m.quotes) > 0, 3, 0), w.opExpireQuote},
 		{"settle everything", 2, w.settleAll},
 		{"restart", 3, w.restart},
-		{"idempotent execute", simIf(len(m.quotes) > 0, 4, 0), w.opIdemExecute},
-		{"idempotent create and execute", simIf(len(m.customers) > 0, 3, 0), w.opIdemCreate},
-		{"idempotent retry", simIf(len(m.keys) > 0, 5, 0), w.opIdemRetry},
-		{"idempotent key reuse", simIf(len(m.keys) > 0, 2, 0), w.opIdemMismatch},
 	}
 	total := 0
 	for _, o := range ops {
