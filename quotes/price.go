@@ -56,14 +56,15 @@ func newPricer(in Input) (*pricer, error) {
 	if f.PlatformBps < 0 || f.PlatformBps > 10_000 {
 		return nil, fmt.Errorf("%w: the platform's variable fee must be within 0..10000 bps", ErrFees)
 	}
-	if f.ServiceRate.IsNegative() || f.ServiceRate.GreaterThan(decimal.NewFromInt(1)) || !f.ServiceRate.Shift(18).IsInteger() {
-		return nil, fmt.Errorf("%w: the service's variable fee must be a fraction within 0..1 with at most 18 decimals", ErrFees)
+	service, err := serviceRate(f.ServiceRate)
+	if err != nil {
+		return nil, err
 	}
 	p := &pricer{
 		fixed:         big.NewInt(f.PlatformFixed + f.ServiceFixed), // both <= MaxAmount: no overflow
 		platformFixed: f.PlatformFixed,
 		bps:           big.NewInt(f.PlatformBps),
-		service:       f.ServiceRate.Shift(18).BigInt(),
+		service:       service,
 	}
 	p.variable = new(big.Int).Mul(p.bps, bpsToScale)
 	p.variable.Add(p.variable, p.service)
@@ -82,6 +83,24 @@ func newPricer(in Input) (*pricer, error) {
 		p.rateDen = pow10(-exp)
 	}
 	return p, nil
+}
+
+// serviceRate returns rate over feeScale. Its exponent is checked before
+// any decimal arithmetic, which would otherwise rescale by 10^exponent.
+func serviceRate(rate decimal.Decimal) (*big.Int, error) {
+	bad := fmt.Errorf("%w: the service's variable fee must be a fraction within 0..1 with at most 18 decimals", ErrFees)
+	if rate.IsZero() {
+		return new(big.Int), nil
+	}
+	digits, exp := int64(rate.NumDigits()), int64(rate.Exponent())
+	// Beyond 10, or with more than 18 decimals even after trailing zeros.
+	if rate.IsNegative() || digits+exp > 1 || exp < -18-digits {
+		return nil, bad
+	}
+	if rate.GreaterThan(decimal.NewFromInt(1)) || !rate.Shift(18).IsInteger() {
+		return nil, bad
+	}
+	return rate.Shift(18).BigInt(), nil
 }
 
 // pow10 returns 10^n; n is small (bounded by the magnitude window and the
