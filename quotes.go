@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -405,7 +406,21 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	rc, _ := money.Lookup(recvCur)
 	amt, err := quotes.Compute(quotes.Input{LockedSide: req.LockedCurrencySide, Amount: req.LockedCurrencyAmount, Rate: r.Decimal(),
 		SendingDecimals: sc.Decimals, ReceivingDecimals: rc.Decimals, Fees: fees})
-	if err != nil {
+	switch {
+	case errors.Is(err, quotes.ErrRange):
+		// A figure that would not fit is the request's own amount's fault.
+		locked := sendCur
+		if req.LockedCurrencySide == quotes.Receiving {
+			locked = recvCur
+		}
+		fe.Add("lockedCurrencyAmount", nil, "at the current rate and fees, %d %s minor units gives an amount beyond %d minor units on the other side of the quote",
+			req.LockedCurrencyAmount, locked, money.MaxAmount)
+		return nil, Invalid(fe)
+	case errors.Is(err, quotes.ErrRate):
+		return nil, Errorf(CodeQuoteRateUnavailable, "the rate for %s to %s cannot price a quote", sendCur, recvCur)
+	case errors.Is(err, quotes.ErrFees):
+		return nil, Errorf(CodeAmountOutOfRange, "the fee settings of this transfer cannot be applied: %v", err)
+	case err != nil:
 		return nil, Errorf(CodeAmountOutOfRange, "the amount does not cover the fees of this transfer")
 	}
 	if amt.Sending < cfgOf[sendCur].MinAmount {

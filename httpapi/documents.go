@@ -19,6 +19,11 @@ type form struct {
 	fileName string
 }
 
+// errMalformedMultipart answers a multipart body that does not parse (the
+// parser's own message names Go internals, not the request).
+var errMalformedMultipart = payments.Errorf(payments.CodeInvalidInput,
+	"malformed multipart/form-data body: every part needs headers and must end with the boundary of the Content-Type")
+
 // multipart parses the buffered body as multipart/form-data.
 func (r *request) multipart() (*form, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -33,11 +38,11 @@ func (r *request) multipart() (*form, error) {
 			return f, nil
 		}
 		if err != nil {
-			return nil, payments.Errorf(payments.CodeInvalidInput, "malformed multipart body: %v", err)
+			return nil, errMalformedMultipart
 		}
 		b, err := io.ReadAll(part)
 		if err != nil {
-			return nil, payments.Errorf(payments.CodeInvalidInput, "malformed multipart body: %v", err)
+			return nil, errMalformedMultipart
 		}
 		if part.FormName() == "file" {
 			f.file, f.fileName = b, part.FileName()

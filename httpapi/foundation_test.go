@@ -228,3 +228,20 @@ func TestMountUnderPrefix(t *testing.T) {
 	mux.ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
 	assert.Equal(t, 204, rec.Code)
 }
+
+func TestDecodeNamesEveryBadMember(t *testing.T) {
+	s := newServer(t)
+	before := s.customerCount()
+	requireError(t, s.do("POST", "/customers", `{"customerType":"INDIVIDUAL","fullName":7,"currencies":"USD","address":{"line1":1},`+
+		`"agreementConsents":[{"acceptedAt":"yesterday"}]}`), 400, payments.CodeInvalidInput,
+		"fullName", "currencies", "address.line1", "agreementConsents.0.acceptedAt")
+	requireError(t, s.do("POST", "/customers", `{"customerType":"INDIVIDUAL","fullName":7,"fullName":"Jo"}`), 400, payments.CodeInvalidInput, "fullName")
+	requireError(t, s.do("POST", "/customers", `{"customerType":"INDIVIDUAL","agreementConsents":{"a":1}}`), 400, payments.CodeInvalidInput, "agreementConsents")
+	requireError(t, s.do("POST", "/quotes", `{"lockedCurrencyAmount":1e308,"platformFeeOverride":{"platformVariableFeeBps":99999999999999999999}}`),
+		400, payments.CodeInvalidInput, "lockedCurrencyAmount", "platformFeeOverride.platformVariableFeeBps")
+	requireError(t, s.do("POST", "/quotes", `["not","an","object"]`), 400, payments.CodeInvalidInput)
+	r := s.do("POST", "/customers", "\ufeff{}")
+	requireError(t, r, 400, payments.CodeInvalidInput)
+	require.NotContains(t, string(r.Raw), "invalid character")
+	require.Equal(t, before, s.customerCount())
+}

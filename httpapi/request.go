@@ -2,10 +2,12 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -26,7 +28,8 @@ type request struct {
 
 // decode reads the JSON body into v. Unknown members are ignored, so clients
 // of newer API versions keep working; malformed JSON and members of the wrong
-// type are INVALID_INPUT naming the offending field.
+// type are INVALID_INPUT naming every offending field. No decoder message
+// reaches the client: they name Go types and fields, not the request's.
 func (r *request) decode(v any) error {
 	if len(bytes.TrimSpace(r.body)) == 0 {
 		return payments.Errorf(payments.CodeInvalidInput, "a JSON request body is required")
@@ -34,7 +37,7 @@ func (r *request) decode(v any) error {
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
+		return decodeError(r.body, v, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return payments.Errorf(payments.CodeInvalidInput, "the request body must hold a single JSON value")
@@ -42,20 +45,14 @@ func (r *request) decode(v any) error {
 	return nil
 }
 
-func decodeError(err error) error {
-	var typeErr *json.UnmarshalTypeError
+// decodeError turns a decoding failure into INVALID_INPUT: malformed JSON by
+// its byte offset, well-formed JSON of the wrong shape by re-checking the
+// body against v's type (checkJSON), which names every bad member.
+func decodeError(body []byte, v any, err error) error {
 	var syntaxErr *json.SyntaxError
-	var fe validate.Errors
 	switch {
-	case errors.As(err, &typeErr):
-		field := jsonPath(typeErr.Field)
-		if field == "" {
-			return payments.Errorf(payments.CodeInvalidInput, "the request body must be a JSON %s", typeErr.Type.Kind())
-		}
-		fe.Add(field, nil, "%s must be %s, not %s", field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
-		return payments.Invalid(fe)
 	case errors.As(err, &syntaxErr):
-		return payments.Errorf(payments.CodeInvalidInput, "malformed JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
+		return payments.Errorf(payments.CodeInvalidInput, "malformed JSON at byte %d", syntaxErr.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return payments.Errorf(payments.CodeInvalidInput, "malformed JSON: the body ends early")
 	}
@@ -63,39 +60,238 @@ func decodeError(err error) error {
 	if errors.As(err, &pe) {
 		return pe
 	}
-	if errors.As(err, &fe) {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if want := jsonKind(t); want != "" && !jsonIs(body, want) {
+		return payments.Errorf(payments.CodeInvalidInput, "the request body must be %s", want)
+	}
+	var fe validate.Errors
+	checkJSON(&fe, t, body, "")
+	if len(fe) > 0 {
 		return payments.Invalid(fe)
 	}
-	return payments.Errorf(payments.CodeInvalidInput, "invalid request body: %v", err)
+	return payments.Errorf(payments.CodeInvalidInput, "the request body does not have the shape this operation takes")
 }
 
-// jsonPath drops the Go names of embedded structs from a decoder field path
-// ("Profile.fullName" -> "fullName"): JSON members start lower-case.
-func jsonPath(field string) string {
-	parts := strings.Split(field, ".")
-	out := parts[:0]
-	for _, p := range parts {
-		if p != "" && !(p[0] >= 'A' && p[0] <= 'Z') {
-			out = append(out, p)
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	rawMessage      = reflect.TypeFor[json.RawMessage]()
+	timeType        = reflect.TypeFor[time.Time]()
+)
+
+// checkJSON adds an error to fe for every member of the JSON value raw (at
+// path) that cannot be decoded into a t: the wrong JSON type, a number out
+// of t's range, or a value t's own decoder refuses. null is always accepted
+// (it leaves the member unset). Paths are the request's member names,
+// dot-separated, with array indexes.
+func checkJSON(fe *validate.Errors, t reflect.Type, raw []byte, path string) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == rawMessage || t.Kind() == reflect.Interface {
+		return
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		if err := json.Unmarshal(raw, reflect.New(t).Interface()); err != nil {
+			if t == timeType {
+				fe.Format(path, "date-time", path+" must be an RFC 3339 date-time such as 2025-10-03T12:00:00Z")
+			} else {
+				fe.Add(path, nil, "%s has an invalid value", path)
+			}
+		}
+		return
+	}
+	want := jsonKind(t)
+	if !jsonIs(raw, want) {
+		fe.Add(path, nil, "%s must be %s, not %s", path, want, jsonKindOf(raw))
+		return
+	}
+	if reflect.PointerTo(t).Implements(textUnmarshaler) {
+		if err := json.Unmarshal(raw, reflect.New(t).Interface()); err != nil {
+			fe.Add(path, nil, "%s has an invalid value", path)
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if _, err := strconv.ParseInt(string(raw), 10, t.Bits()); err != nil {
+			numberError(fe, path, err, "an integer")
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if _, err := strconv.ParseUint(string(raw), 10, t.Bits()); err != nil {
+			numberError(fe, path, err, "a non-negative integer")
+		}
+	case reflect.Float32, reflect.Float64:
+		if _, err := strconv.ParseFloat(string(raw), t.Bits()); err != nil {
+			numberError(fe, path, err, "a number")
+		}
+	case reflect.Struct:
+		fields := jsonFields(t)
+		eachMember(raw, func(key string, val []byte) {
+			f, ok := fields[key]
+			if !ok {
+				for name, ff := range fields {
+					if strings.EqualFold(name, key) {
+						f, ok, key = ff, true, name
+						break
+					}
+				}
+			}
+			if ok {
+				checkJSON(fe, f.Type, val, joinPath(path, key))
+			}
+		})
+	case reflect.Map:
+		eachMember(raw, func(key string, val []byte) { checkJSON(fe, t.Elem(), val, joinPath(path, key)) })
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 && t.Kind() == reflect.Slice {
+			if err := json.Unmarshal(raw, new([]byte)); err != nil {
+				fe.Add(path, nil, "%s must be base64-encoded", path)
+			}
+			return
+		}
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) == nil {
+			for i, item := range items {
+				checkJSON(fe, t.Elem(), item, joinPath(path, strconv.Itoa(i)))
+			}
 		}
 	}
-	return strings.Join(out, ".")
 }
 
-func jsonKind(goKind string) string {
-	switch {
-	case strings.HasPrefix(goKind, "int"), strings.HasPrefix(goKind, "uint"):
-		return "an integer"
-	case strings.HasPrefix(goKind, "float"):
-		return "a number"
-	case goKind == "bool":
-		return "a boolean"
-	case goKind == "string":
-		return "a string"
-	case goKind == "slice", goKind == "array":
-		return "an array"
+func numberError(fe *validate.Errors, path string, err error, want string) {
+	if errors.Is(err, strconv.ErrRange) {
+		fe.Add(path, nil, "%s is out of range", path)
+		return
 	}
-	return "an object"
+	fe.Add(path, nil, "%s must be %s", path, want)
+}
+
+func joinPath(path, member string) string {
+	if path == "" {
+		return member
+	}
+	return path + "." + member
+}
+
+// jsonFields maps the JSON member names of struct t to its fields, with the
+// members of embedded structs promoted as encoding/json does.
+func jsonFields(t reflect.Type) map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			continue // its fields are visible on their own
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, taken := out[name]; !taken || len(f.Index) == 1 {
+			out[name] = f
+		}
+	}
+	return out
+}
+
+// eachMember calls fn with every member of the JSON object raw, in order
+// and duplicates included.
+func eachMember(raw []byte, fn func(key string, val []byte)) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return
+		}
+		key, _ := tok.(string)
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return
+		}
+		fn(key, val)
+	}
+}
+
+// jsonKind names the JSON type a Go type decodes from ("" for any).
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "a string"
+		}
+		return "an array"
+	case reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return ""
+}
+
+// jsonIs reports whether the JSON value raw is of the kind jsonKind names.
+func jsonIs(raw []byte, kind string) bool {
+	raw = bytes.TrimSpace(raw)
+	got := jsonKindOf(raw)
+	switch {
+	case kind == "", got == "null":
+		return true
+	case kind == "an integer":
+		return got == "a number"
+	}
+	return got == kind
+}
+
+// jsonKindOf names the JSON type of raw from its first byte.
+func jsonKindOf(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // query collects query-parameter errors so that every bad one is reported.

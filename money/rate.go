@@ -65,3 +65,23 @@ func (r *Rate) UnmarshalJSON(b []byte) error {
 func (r Rate) MinorRate(sending, receiving Currency) decimal.Decimal {
 	return r.d.Shift(int32(sending.Decimals - receiving.Decimals))
 }
+
+// RatioDigits is how many significant digits Ratio keeps, at least, of a
+// quotient that has no short finite decimal form.
+const RatioDigits = 24
+
+// Ratio returns the rate num/den: exact when the quotient has a finite
+// decimal form of about RatioDigits significant digits, otherwise
+// truncated (never rounded up) after RatioDigits or RatioDigits+1 digits. Truncating keeps a
+// conversion of an exact multiple exact in both directions: 99500 cents at
+// Ratio(4, 69) USD per MXN is 1716375 centavos, rounded down, and 1716375
+// centavos cost 99500 cents, rounded up. num and den must be positive.
+func Ratio(num, den decimal.Decimal) (Rate, error) {
+	if !num.IsPositive() || !den.IsPositive() {
+		return Rate{}, errors.New("money: a ratio needs a positive numerator and denominator")
+	}
+	// The quotient's leading digit is at 10^(magnitude-1) or 10^(magnitude-2).
+	magnitude := int64(num.NumDigits()) + int64(num.Exponent()) - int64(den.NumDigits()) - int64(den.Exponent())
+	q, _ := num.QuoRem(den, int32(RatioDigits-magnitude))
+	return Rate{q}, nil
+}

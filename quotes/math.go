@@ -13,6 +13,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/paygrid/payments/money"
 	"github.com/shopspring/decimal"
 )
 
@@ -22,8 +23,17 @@ const (
 	Receiving = "RECEIVING"
 )
 
+// MaxAmount is the largest figure, in minor units, that a quote may carry
+// on either side: the spec's limit on lockedCurrencyAmount.
+const MaxAmount = money.MaxAmount
+
+// MaxDecimals is the largest currency exponent Compute accepts.
+const MaxDecimals = 18
+
 // Fees are the fee parts of a quote, in sending-currency minor units or as
 // rates of the variable base (the sending amount less the fixed fees).
+// Fixed fees lie in 0..MaxAmount, PlatformBps in 0..10000 and ServiceRate
+// in 0..1 with at most 18 decimals; other settings are ErrFees.
 type Fees struct {
 	PlatformFixed int64           // the platform's fixed fee
 	PlatformBps   int64           // the platform's variable fee, basis points
@@ -31,24 +41,36 @@ type Fees struct {
 	ServiceRate   decimal.Decimal // the service's variable fee, a fraction (0.003)
 }
 
-// Amounts is the outcome of the arithmetic.
+// Amounts is the outcome of the arithmetic. Every figure lies in
+// 0..MaxAmount; the fees never exceed Sending.
 type Amounts struct {
 	Sending          int64 // totalSendingAmount
 	Receiving        int64 // totalReceivingAmount
 	FeesIncluded     int64 // every fee part
 	PlatformFees     int64 // platformFeesIncluded (part of FeesIncluded)
 	ServiceVariable  int64 // the service's variable fee amount
-	PlatformVariable int64
+	PlatformVariable int64 // the platform's variable fee amount
 }
 
 // Errors of the arithmetic.
 var (
+	// ErrTooSmall is an amount that the fees consume entirely, or that
+	// converts to less than one minor unit.
 	ErrTooSmall = errors.New("quotes: the amount does not cover the fees")
-	ErrRate     = errors.New("quotes: the exchange rate must be positive")
+	// ErrRate is a rate that is not positive, or currency exponents
+	// outside 0..MaxDecimals.
+	ErrRate = errors.New("quotes: the exchange rate must be positive")
+	// ErrRange is a locked amount outside 1..MaxAmount, or one whose
+	// other side (or total with fees) would exceed MaxAmount.
+	ErrRange = errors.New("quotes: an amount of the quote is outside 1..9000000000000000")
+	// ErrFees is a fee setting outside the ranges documented on Fees.
+	ErrFees = errors.New("quotes: a fee setting is out of range")
 )
 
 // Input is what a quote's amounts are computed from. Rate is in major units
 // (sending per receiving); the decimals are the currencies' exponents.
+// LockedSide Receiving locks the receiving amount; any other value locks
+// the sending amount.
 type Input struct {
 	LockedSide                         string
 	Amount                             int64
@@ -57,67 +79,23 @@ type Input struct {
 	Fees                               Fees
 }
 
-var (
-	half     = decimal.NewFromFloat(0.5)
-	tenThous = decimal.NewFromInt(10_000)
-)
-
-// roundHalfUp rounds a non-negative decimal to an integer, halves up.
-func roundHalfUp(d decimal.Decimal) int64 { return d.Add(half).Floor().IntPart() }
-
-// fees computes the fee parts of a sending amount.
-func (in Input) fees(send int64) Amounts {
-	fixed := in.Fees.PlatformFixed + in.Fees.ServiceFixed
-	base := decimal.NewFromInt(send - fixed)
-	pv := roundHalfUp(base.Mul(decimal.NewFromInt(in.Fees.PlatformBps)).Div(tenThous))
-	sv := roundHalfUp(base.Mul(in.Fees.ServiceRate))
-	return Amounts{Sending: send, FeesIncluded: fixed + pv + sv, PlatformFees: in.Fees.PlatformFixed + pv,
-		PlatformVariable: pv, ServiceVariable: sv}
-}
-
-// minorRate converts the major-unit rate to sending minor units per
-// receiving minor unit.
-func (in Input) minorRate() decimal.Decimal {
-	return in.Rate.Shift(int32(in.SendingDecimals - in.ReceivingDecimals))
-}
-
 // Compute returns the amounts of a quote. With the sending side locked the
-// fees come out of Amount; with the receiving side locked the sending
-// amount is the smallest that delivers Amount after fees.
+// fees come out of Amount and the rest converts at the rate, rounded down.
+// With the receiving side locked the sending amount is the smallest whose
+// net, after fees, pays for Amount at the rate (see solveBase for the one
+// exception: both variable fees together above two thirds).
+//
+// Every product and sum is computed in math/big and range-checked against
+// MaxAmount before it is returned; nothing loops on the input values.
 func Compute(in Input) (Amounts, error) {
-	if !in.Rate.IsPositive() {
-		return Amounts{}, ErrRate
+	p, err := newPricer(in)
+	if err != nil {
+		return Amounts{}, err
 	}
-	mr := in.minorRate()
 	if in.LockedSide == Receiving {
-		net := decimal.NewFromInt(in.Amount).Mul(mr).Ceil().IntPart()
-		v := decimal.NewFromInt(in.Fees.PlatformBps).Div(tenThous).Add(in.Fees.ServiceRate)
-		send := decimal.NewFromInt(net).Div(decimal.NewFromInt(1).Sub(v)).Ceil().IntPart() + in.Fees.PlatformFixed + in.Fees.ServiceFixed
-		for send > 0 {
-			a := in.fees(send)
-			if send-a.FeesIncluded >= net {
-				// Step down while a smaller amount still delivers.
-				if b := in.fees(send - 1); send-1-b.FeesIncluded >= net {
-					send--
-					continue
-				}
-				a.Receiving = in.Amount
-				return a, nil
-			}
-			send++
-		}
-		return Amounts{}, ErrTooSmall
+		return p.receivingLocked(in.Amount)
 	}
-	a := in.fees(in.Amount)
-	net := in.Amount - a.FeesIncluded
-	if net <= 0 {
-		return Amounts{}, ErrTooSmall
-	}
-	a.Receiving = decimal.NewFromInt(net).Div(mr).Floor().IntPart()
-	if a.Receiving <= 0 {
-		return Amounts{}, ErrTooSmall
-	}
-	return a, nil
+	return p.sendingLocked(in.Amount)
 }
 
 // instantRails settle in seconds; their quotes live InstantTTL.

@@ -9,60 +9,178 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestCompute_WorkedExamples are wire-facts 2.4's examples: 100000 cents
-// with a 500-cent fee.
+// usd prices from US cents into a currency with recvDec decimals.
+func usd(side string, amount int64, rate string, recvDec int, fees quotes.Fees) quotes.Input {
+	return quotes.Input{LockedSide: side, Amount: amount, Rate: decimal.RequireFromString(rate),
+		SendingDecimals: 2, ReceivingDecimals: recvDec, Fees: fees}
+}
+
+// TestCompute_WorkedExamples are wire-facts 2.4's examples at the rates
+// printed there: 100000 cents with a 500-cent fee, sending locked, deliver
+// the documented amount; locking that amount costs 100000 cents.
 func TestCompute_WorkedExamples(t *testing.T) {
 	for _, tc := range []struct {
+		name      string
 		rate      string
 		recvDec   int
 		receiving int64
 	}{
-		{"1.08695652", 2, 91540},       // USD -> EUR
-		{"0.05797101", 2, 1716375},     // USD -> MXN
-		{"120048.01920768", 8, 828835}, // USD -> BTC (sats)
+		{"USD-EUR", "1.08695652", 2, 91540},
+		{"USD-MXN", "0.05797101", 2, 1716375},
+		{"USD-BTC", "120048.01920768", 8, 828835}, // satoshis
 	} {
-		a, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 100000, Rate: decimal.RequireFromString(tc.rate),
-			SendingDecimals: 2, ReceivingDecimals: tc.recvDec, Fees: quotes.Fees{ServiceFixed: 500}})
-		require.NoError(t, err)
-		assert.Equal(t, int64(500), a.FeesIncluded)
-		assert.Equal(t, tc.receiving, a.Receiving, tc.rate)
+		t.Run(tc.name, func(t *testing.T) {
+			want := quotes.Amounts{Sending: 100_000, Receiving: tc.receiving, FeesIncluded: 500}
+			a, err := quotes.Compute(usd(quotes.Sending, 100_000, tc.rate, tc.recvDec, quotes.Fees{ServiceFixed: 500}))
+			require.NoError(t, err)
+			assert.Equal(t, want, a)
+			a, err = quotes.Compute(usd(quotes.Receiving, tc.receiving, tc.rate, tc.recvDec, quotes.Fees{ServiceFixed: 500}))
+			require.NoError(t, err)
+			assert.Equal(t, want, a)
+		})
 	}
 }
 
 // TestCompute_FeeComposition is the assessing-fees example: 1000 cents,
 // platform 30 bps + 50 cents, service 100 bps; each part rounded on its own.
 func TestCompute_FeeComposition(t *testing.T) {
-	a, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 1000, Rate: decimal.NewFromInt(1),
-		SendingDecimals: 2, ReceivingDecimals: 2, Fees: quotes.Fees{PlatformFixed: 50, PlatformBps: 30, ServiceRate: decimal.RequireFromString("0.01")}})
+	fees := quotes.Fees{PlatformFixed: 50, PlatformBps: 30, ServiceRate: decimal.RequireFromString("0.01")}
+	a, err := quotes.Compute(usd(quotes.Sending, 1000, "1", 2, fees))
 	require.NoError(t, err)
-	assert.Equal(t, int64(3), a.PlatformVariable)
-	assert.Equal(t, int64(10), a.ServiceVariable)
-	assert.Equal(t, int64(53), a.PlatformFees)
-	assert.Equal(t, int64(63), a.FeesIncluded)
-	assert.Equal(t, int64(937), a.Receiving)
+	assert.Equal(t, quotes.Amounts{Sending: 1000, Receiving: 937, FeesIncluded: 63, PlatformFees: 53, ServiceVariable: 10, PlatformVariable: 3}, a)
+	// Locking the 937 it delivers costs one cent less: at 999 cents the
+	// service's 1% of 949 rounds down to 9.
+	a, err = quotes.Compute(usd(quotes.Receiving, 937, "1", 2, fees))
+	require.NoError(t, err)
+	assert.Equal(t, quotes.Amounts{Sending: 999, Receiving: 937, FeesIncluded: 62, PlatformFees: 53, ServiceVariable: 9, PlatformVariable: 3}, a)
 }
 
+// TestCompute_ReceivingLocked: the sending amount is the smallest that
+// delivers; one cent less does not.
 func TestCompute_ReceivingLocked(t *testing.T) {
-	in := quotes.Input{LockedSide: quotes.Receiving, Amount: 91540, Rate: decimal.RequireFromString("1.08695652"),
-		SendingDecimals: 2, ReceivingDecimals: 2, Fees: quotes.Fees{PlatformFixed: 50, PlatformBps: 30, ServiceFixed: 25}}
-	a, err := quotes.Compute(in)
+	for name, fees := range map[string]quotes.Fees{
+		"Fixed and bps":      {PlatformFixed: 50, PlatformBps: 30, ServiceFixed: 25},
+		"Service rate":       {ServiceRate: decimal.RequireFromString("0.0035")},
+		"Both variable":      {PlatformBps: 30, ServiceRate: decimal.RequireFromString("0.003")},
+		"9999 bps":           {PlatformBps: 9999},
+		"Both, two thirds":   {PlatformBps: 3333, ServiceRate: decimal.RequireFromString("0.3333")},
+		"Fixed above amount": {PlatformFixed: 1_000_000},
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := usd(quotes.Receiving, 91540, "1.08695652", 2, fees)
+			a, err := quotes.Compute(in)
+			require.NoError(t, err)
+			assert.Equal(t, int64(91540), a.Receiving)
+			in.LockedSide, in.Amount = quotes.Sending, a.Sending
+			back, err := quotes.Compute(in)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, back.Receiving, int64(91540))
+			assert.Equal(t, a.FeesIncluded, back.FeesIncluded, "the fees are those of the sending amount")
+			in.Amount = a.Sending - 1
+			if less, err := quotes.Compute(in); err == nil {
+				assert.Less(t, less.Receiving, int64(91540))
+			}
+		})
+	}
+}
+
+// TestCompute_BothVariableFeesDip: with two variable fees the net of a
+// sending amount can fall when it grows by one (both parts round up
+// together); the solve still finds the smallest amount that delivers.
+func TestCompute_BothVariableFeesDip(t *testing.T) {
+	fees := quotes.Fees{PlatformBps: 5000, ServiceRate: decimal.RequireFromString("0.3")}
+	nets := []int64{}
+	for send := int64(1); send <= 5; send++ {
+		a, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: send, Rate: decimal.NewFromInt(1), Fees: fees})
+		if err != nil {
+			nets = append(nets, 0)
+			continue
+		}
+		nets = append(nets, a.Sending-a.FeesIncluded)
+	}
+	assert.Equal(t, []int64{0, 0, 0, 1, 0}, nets)
+	a, err := quotes.Compute(quotes.Input{LockedSide: quotes.Receiving, Amount: 1, Rate: decimal.NewFromInt(1), Fees: fees})
 	require.NoError(t, err)
-	assert.Equal(t, int64(91540), a.Receiving)
-	// The smallest sending amount that delivers: one cent less does not.
-	in.LockedSide, in.Amount = quotes.Sending, a.Sending
-	back, err := quotes.Compute(in)
+	assert.Equal(t, int64(4), a.Sending)
+}
+
+// TestCompute_Range: no figure beyond 9000000000000000 on either side is
+// ever returned; such a quote is ErrRange, not a wrapped int64.
+func TestCompute_Range(t *testing.T) {
+	const max = quotes.MaxAmount
+	// 0.015 USDC at a rate that makes it more pence than the limit.
+	_, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 15_000, Rate: decimal.RequireFromString("0.000000000000000001"),
+		SendingDecimals: 6, ReceivingDecimals: 2})
+	assert.ErrorIs(t, err, quotes.ErrRange)
+	for name, in := range map[string]quotes.Input{
+		"Sending beyond":          {LockedSide: quotes.Sending, Amount: max + 1, Rate: decimal.NewFromInt(1)},
+		"Receiving beyond":        {LockedSide: quotes.Receiving, Amount: max + 1, Rate: decimal.NewFromInt(1)},
+		"Zero":                    {LockedSide: quotes.Sending, Amount: 0, Rate: decimal.NewFromInt(1)},
+		"Converts beyond":         {LockedSide: quotes.Sending, Amount: max, Rate: decimal.RequireFromString("0.99999")},
+		"Costs beyond":            {LockedSide: quotes.Receiving, Amount: max, Rate: decimal.RequireFromString("1.00001")},
+		"Fees push beyond":        {LockedSide: quotes.Receiving, Amount: max, Rate: decimal.NewFromInt(1), Fees: quotes.Fees{PlatformFixed: 1}},
+		"JPY to 8 decimals":       {LockedSide: quotes.Sending, Amount: max, Rate: decimal.RequireFromString("0.0067"), ReceivingDecimals: 8},
+		"Huge rate, receiving":    {LockedSide: quotes.Receiving, Amount: 1, Rate: decimal.New(1, 100)},
+		"Tiny rate, sending":      {LockedSide: quotes.Sending, Amount: 1, Rate: decimal.New(1, -100)},
+		"Extreme exponent":        {LockedSide: quotes.Sending, Amount: 1, Rate: decimal.New(1, -2_000_000_000)},
+		"Extreme exponent, large": {LockedSide: quotes.Receiving, Amount: 1, Rate: decimal.New(1, 2_000_000_000)},
+	} {
+		_, err := quotes.Compute(in)
+		assert.ErrorIs(t, err, quotes.ErrRange, name)
+	}
+	// The limits themselves are fine.
+	a, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: max, Rate: decimal.NewFromInt(1)})
 	require.NoError(t, err)
-	assert.GreaterOrEqual(t, back.Receiving, int64(91540))
-	in.Amount = a.Sending - 1
-	less, err := quotes.Compute(in)
+	assert.Equal(t, quotes.Amounts{Sending: max, Receiving: max}, a)
+	a, err = quotes.Compute(quotes.Input{LockedSide: quotes.Receiving, Amount: max, Rate: decimal.NewFromInt(1)})
 	require.NoError(t, err)
-	assert.Less(t, less.Receiving, int64(91540))
+	assert.Equal(t, quotes.Amounts{Sending: max, Receiving: max}, a)
+	// A huge rate delivers nothing; a tiny one needs one unit.
+	_, err = quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: max, Rate: decimal.New(1, 100)})
+	assert.ErrorIs(t, err, quotes.ErrTooSmall)
+	a, err = quotes.Compute(quotes.Input{LockedSide: quotes.Receiving, Amount: 5, Rate: decimal.New(1, -100)})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), a.Sending)
+}
+
+// TestCompute_FeeSettings: fees that take everything are ErrTooSmall,
+// settings outside their ranges ErrFees.
+func TestCompute_FeeSettings(t *testing.T) {
+	one := decimal.NewFromInt(1)
+	for name, in := range map[string]quotes.Input{
+		"10000 bps, sending":       {LockedSide: quotes.Sending, Amount: 1_000_000, Rate: one, Fees: quotes.Fees{PlatformBps: 10_000}},
+		"10000 bps, receiving":     {LockedSide: quotes.Receiving, Amount: 1_000_000, Rate: one, Fees: quotes.Fees{PlatformBps: 10_000}},
+		"Both 100%, receiving":     {LockedSide: quotes.Receiving, Amount: 1, Rate: one, Fees: quotes.Fees{PlatformBps: 5000, ServiceRate: decimal.RequireFromString("0.5")}},
+		"Fixed above amount":       {LockedSide: quotes.Sending, Amount: 100, Rate: one, Fees: quotes.Fees{PlatformFixed: 60, ServiceFixed: 60}},
+		"Fixed equal to amount":    {LockedSide: quotes.Sending, Amount: 100, Rate: one, Fees: quotes.Fees{PlatformFixed: 100}},
+		"Less than a unit":         {LockedSide: quotes.Sending, Amount: 1, Rate: decimal.NewFromInt(2)},
+		"Service rate 1, sending":  {LockedSide: quotes.Sending, Amount: 100, Rate: one, Fees: quotes.Fees{ServiceRate: one}},
+		"Fixed fee at the maximum": {LockedSide: quotes.Sending, Amount: quotes.MaxAmount, Rate: one, Fees: quotes.Fees{ServiceFixed: quotes.MaxAmount}},
+	} {
+		_, err := quotes.Compute(in)
+		assert.ErrorIs(t, err, quotes.ErrTooSmall, name)
+	}
+	for name, f := range map[string]quotes.Fees{
+		"Negative fixed":      {PlatformFixed: -1},
+		"Fixed beyond max":    {ServiceFixed: quotes.MaxAmount + 1},
+		"Negative bps":        {PlatformBps: -1},
+		"bps beyond 10000":    {PlatformBps: 10_001},
+		"Negative rate":       {ServiceRate: decimal.RequireFromString("-0.001")},
+		"Rate beyond 1":       {ServiceRate: decimal.RequireFromString("1.5")},
+		"Rate too precise":    {ServiceRate: decimal.New(1, -19)},
+		"Rate of huge digits": {ServiceRate: decimal.New(1, 1_000_000_000)},
+	} {
+		_, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 100, Rate: one, Fees: f})
+		assert.ErrorIs(t, err, quotes.ErrFees, name)
+	}
 }
 
 func TestCompute_Errors(t *testing.T) {
-	_, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 100, Rate: decimal.NewFromInt(1), Fees: quotes.Fees{PlatformFixed: 100}})
-	assert.ErrorIs(t, err, quotes.ErrTooSmall)
-	_, err = quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 100})
+	_, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 100})
+	assert.ErrorIs(t, err, quotes.ErrRate)
+	_, err = quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 100, Rate: decimal.NewFromInt(1), SendingDecimals: 19})
+	assert.ErrorIs(t, err, quotes.ErrRate)
+	_, err = quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: 100, Rate: decimal.NewFromInt(1), ReceivingDecimals: -1})
 	assert.ErrorIs(t, err, quotes.ErrRate)
 	assert.Less(t, quotes.TTL("LIGHTNING"), quotes.TTL("SWIFT"))
 }

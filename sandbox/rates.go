@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"strings"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/money"
@@ -9,13 +10,24 @@ import (
 )
 
 // usdValue is the sandbox's fixed value in US dollars of one unit of each
-// currency (wire-facts 1.15: 1 USD = 0.92 EUR = 17.25 MXN = 82.5 INR, 1 BTC
-// = 120,048.02 USD).
+// currency, as an exact decimal or an exact ratio "num/den" (wire-facts
+// 1.15: 1 USD = 0.92 EUR = 17.25 MXN = 82.5 INR, and 833 satoshis, so that
+// 1 BTC = 100000000/833 = 120,048.02 USD). Rates are derived from these
+// ratios, so the worked examples of wire-facts 2.4 come out to the unit.
 var usdValue = map[string]string{
-	"USD": "1", "USDC": "1", "USDT": "1", "EUR": "1.0869565217391304", "MXN": "0.0579710144927536",
-	"INR": "0.0121212121212121", "BTC": "120048.0192076831", "GBP": "1.27", "BRL": "0.18", "CAD": "0.73",
-	"PHP": "0.0172", "NGN": "0.00065", "KES": "0.0077", "COP": "0.00025", "ZAR": "0.055", "SGD": "0.74",
-	"HKD": "0.128", "AUD": "0.66", "JPY": "0.0067", "CNY": "0.14", "CHF": "1.13", "DKK": "0.1457",
+	"USD": "1", "USDC": "1", "USDT": "1", "EUR": "25/23", "MXN": "4/69", "INR": "2/165", "BTC": "100000000/833",
+	"GBP": "1.27", "BRL": "0.18", "CAD": "0.73", "PHP": "0.0172", "NGN": "0.00065", "KES": "0.0077", "COP": "0.00025",
+	"ZAR": "0.055", "SGD": "0.74", "HKD": "0.128", "AUD": "0.66", "JPY": "0.0067", "CNY": "0.14", "CHF": "1.13",
+	"DKK": "0.1457",
+}
+
+// ratio parses a usdValue entry into numerator and denominator.
+func ratio(s string) (num, den decimal.Decimal) {
+	n, d, ok := strings.Cut(s, "/")
+	if !ok {
+		d = "1"
+	}
+	return decimal.RequireFromString(n), decimal.RequireFromString(d)
 }
 
 // Rates is the sandbox's deterministic rate source. Pairs without a value
@@ -25,13 +37,15 @@ type Rates struct{}
 var _ payments.RateSource = Rates{}
 
 // Rate implements payments.RateSource: units of from per one unit of to,
-// rounded to 12 significant decimals.
+// usdValue[to] / usdValue[from] as money.Ratio gives it (exact, or
+// truncated after 24 significant digits).
 func (Rates) Rate(_ context.Context, from, to string) (money.Rate, error) {
 	f, okF := usdValue[from]
 	t, okT := usdValue[to]
 	if !okF || !okT {
 		return money.Rate{}, payments.Errorf(payments.CodeQuoteRateUnavailable, "the sandbox has no rate for %s to %s", from, to)
 	}
-	r := decimal.RequireFromString(t).DivRound(decimal.RequireFromString(f), 12)
-	return money.RateOf(r), nil
+	fn, fd := ratio(f)
+	tn, td := ratio(t)
+	return money.Ratio(tn.Mul(fd), td.Mul(fn))
 }
