@@ -177,12 +177,16 @@ func (t *txn) owner(id string) (*BeneficialOwner, error) {
 
 // ownersOf returns a business's owners (identifiers hidden), oldest first.
 func (t *txn) ownersOf(customerID string) ([]BeneficialOwner, error) {
-	page, err := listIndex[BeneficialOwner](t, TableBeneficialOwnersByCustomer, customerID+"|", ListParams{Limit: MaxLimit},
-		nil, func(id string) ([]byte, error) { return t.Get(TableBeneficialOwners, id) })
+	page, err := list(t, ownersQuery(customerID), ListParams{Limit: MaxLimit})
 	for i := range page.Data {
 		page.Data[i] = *page.Data[i].view()
 	}
 	return page.Data, err
+}
+
+// ownersQuery lists a business's owners.
+func ownersQuery(customerID string) listQuery[BeneficialOwner] {
+	return listQuery[BeneficialOwner]{Table: TableBeneficialOwners, Index: ixCustomer, Value: customerID}
 }
 
 // BeneficialOwner returns one owner.
@@ -208,8 +212,7 @@ func (e *Engine) ListBeneficialOwners(ctx context.Context, customerID string, p 
 	}
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listIndex[BeneficialOwner](t, TableBeneficialOwnersByCustomer, customerID+"|", p, nil,
-			func(id string) ([]byte, error) { return t.Get(TableBeneficialOwners, id) })
+		page, err = list(t, ownersQuery(customerID), p)
 		for i := range page.Data {
 			page.Data[i] = *page.Data[i].view()
 		}
