@@ -9,12 +9,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Beneficial owner tables: records by id, and the index
-// "<customer id>|<owner id>" -> owner id.
-const (
-	TableBeneficialOwners           = "beneficial_owners"
-	TableBeneficialOwnersByCustomer = "beneficial_owners_by_customer"
-)
+// TableBeneficialOwners holds owners by id (listed by customer through the
+// ixCustomer index, index.go).
+const TableBeneficialOwners = "beneficial_owners"
 
 // OwnerPersonalInfo identifies a beneficial owner (reference
 // BeneficialOwnerPersonalInfo). Identifier is write-only.
@@ -80,11 +77,8 @@ func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Ben
 		if err := e.applyOwner(fe, o, in); err != nil {
 			return err
 		}
-		if err := insertJSON(t, TableBeneficialOwners, id, o); err != nil {
-			return err
-		}
 		out = o.view()
-		return t.Insert(TableBeneficialOwnersByCustomer, c.ID+"|"+id, []byte(id))
+		return insertJSON(t, TableBeneficialOwners, id, o)
 	})
 	return out, err
 }
