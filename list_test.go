@@ -21,7 +21,7 @@ func seedTx(i, customers int, status func(int) string) payments.Transaction {
 	return payments.Transaction{ID: fmt.Sprintf("Transaction:%08d", i), Status: status(i), Type: "OUTGOING", Direction: "DEBIT",
 		CustomerID: fmt.Sprintf("Customer:c%d", i%customers), Source: payments.TxParty{SourceType: "ACCOUNT", AccountID: "InternalAccount:a"},
 		Destination: payments.TxParty{DestinationType: "ACCOUNT", AccountID: fmt.Sprintf("ExternalAccount:x%d", i%7)},
-		CreatedAt: at, UpdatedAt: at}
+		CreatedAt:   at, UpdatedAt: at}
 }
 
 func completed(int) string { return payments.TxCompleted }
