@@ -142,6 +142,7 @@ type indexDef[T any] struct {
 	values func(*T) []string
 }
 
+// ix declares the index name whose values for a record are values(record).
 func ix[T any](name string, values func(*T) []string) indexDef[T] {
 	return indexDef[T]{name, values}
 }
