@@ -56,3 +56,69 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkListTransactions measures a page of GET /transactions?limit=20
+// (the engine call the handler makes: newest first) at 1k and 200k
+// transactions on memstore and boltstore, unfiltered, by customer (20
+// customers), by a sparse status (1 in 1000, its own index) and by a customer
+// with none of that status (a post-filter: the page stops at its bound of
+// 100×limit entries examined). Each 200k case
+// reports x-1k, its ns/op over the same case at 1k (target <= 2).
+func BenchmarkListTransactions(b *testing.B) {
+	sparse := func(i int) string {
+		if i%1000 == 999 {
+			return payments.TxFailed
+		}
+		return payments.TxCompleted
+	}
+	cases := []struct {
+		name string
+		f    payments.TransactionFilter
+	}{
+		{"all", payments.TransactionFilter{}},
+		{"customer", payments.TransactionFilter{CustomerID: "Customer:c7"}},
+		{"sparse-status", payments.TransactionFilter{Status: payments.TxFailed}},
+		{"customer+sparse-status", payments.TransactionFilter{CustomerID: "Customer:c7", Status: payments.TxFailed}},
+	}
+	for _, storeName := range []string{"memstore", "boltstore"} {
+		at1k := map[string]float64{}
+		for _, size := range []int{1000, 200000} {
+			b.Run(fmt.Sprintf("%s/n=%dk", storeName, size/1000), func(b *testing.B) {
+				var store payments.Store = memstore.New()
+				if storeName == "boltstore" {
+					s, err := boltstore.Open(filepath.Join(b.TempDir(), "bench.db"), nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					store = s
+				}
+				defer store.Close()
+				eng, err := payments.New(payments.Config{Store: store})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer eng.Close()
+				if err := eng.SeedTransactions(ctx, size, 5000, func(i int) payments.Transaction { return seedTx(i, 20, sparse) }); err != nil {
+					b.Fatal(err)
+				}
+				for _, c := range cases {
+					b.Run(c.name, func(b *testing.B) {
+						p := payments.ListParams{Limit: 20, Desc: true}
+						for b.Loop() {
+							page, err := eng.ListTransactions(ctx, c.f, p)
+							if err != nil || (len(page.Data) == 0 && c.name != "customer+sparse-status") {
+								b.Fatalf("%d items, %v", len(page.Data), err)
+							}
+						}
+						ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+						if size == 1000 {
+							at1k[c.name] = ns
+						} else if at1k[c.name] > 0 {
+							b.ReportMetric(ns/at1k[c.name], "x-1k")
+						}
+					})
+				}
+			})
+		}
+	}
+}

@@ -9,12 +9,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Beneficial owner tables: records by id, and the index
-// "<customer id>|<owner id>" -> owner id.
-const (
-	TableBeneficialOwners           = "beneficial_owners"
-	TableBeneficialOwnersByCustomer = "beneficial_owners_by_customer"
-)
+// TableBeneficialOwners holds owners by id (listed by customer through the
+// ixCustomer index, index.go).
+const TableBeneficialOwners = "beneficial_owners"
 
 // OwnerPersonalInfo identifies a beneficial owner (reference
 // BeneficialOwnerPersonalInfo). Identifier is write-only.
@@ -77,11 +74,8 @@ func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Ben
 		if err := e.applyOwner(fe, o, in); err != nil {
 			return err
 		}
-		if err := insertJSON(t, TableBeneficialOwners, id, o); err != nil {
-			return err
-		}
 		out = o.view()
-		return t.Insert(TableBeneficialOwnersByCustomer, c.ID+"|"+id, []byte(id))
+		return insertJSON(t, TableBeneficialOwners, id, o)
 	})
 	return out, err
 }
@@ -174,12 +168,16 @@ func (t *txn) owner(id string) (*BeneficialOwner, error) {
 
 // ownersOf returns a business's owners (identifiers hidden), oldest first.
 func (t *txn) ownersOf(customerID string) ([]BeneficialOwner, error) {
-	page, err := listIndex[BeneficialOwner](t, TableBeneficialOwnersByCustomer, customerID+"|", ListParams{Limit: MaxLimit},
-		nil, func(id string) ([]byte, error) { return t.Get(TableBeneficialOwners, id) })
+	page, err := list(t, ownersQuery(customerID), ListParams{Limit: MaxLimit})
 	for i := range page.Data {
 		page.Data[i] = *page.Data[i].view()
 	}
 	return page.Data, err
+}
+
+// ownersQuery lists a business's owners.
+func ownersQuery(customerID string) listQuery[BeneficialOwner] {
+	return listQuery[BeneficialOwner]{Table: TableBeneficialOwners, Index: ixCustomer, Value: customerID}
 }
 
 // BeneficialOwner returns one owner.
@@ -205,8 +203,7 @@ func (e *Engine) ListBeneficialOwners(ctx context.Context, customerID string, p 
 	}
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listIndex[BeneficialOwner](t, TableBeneficialOwnersByCustomer, customerID+"|", p, nil,
-			func(id string) ([]byte, error) { return t.Get(TableBeneficialOwners, id) })
+		page, err = list(t, ownersQuery(customerID), p)
 		for i := range page.Data {
 			page.Data[i] = *page.Data[i].view()
 		}

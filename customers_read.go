@@ -63,11 +63,30 @@ func (f *CustomerFilter) match(c *customerRecord) bool {
 		InRange(c.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 }
 
+// query reads the index of the most selective indexed filter (deleted
+// customers, region, currency and update times are checked on the records).
+func (f *CustomerFilter) query() listQuery[customerRecord] {
+	q := listQuery[customerRecord]{Table: TableCustomers, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore, Match: f.match}
+	var kyc, kyb string
+	if f.KYCStatus != "" {
+		kyc = customerStatusValue(CustomerIndividual, f.KYCStatus)
+	}
+	if f.KYBStatus != "" {
+		kyb = customerStatusValue(CustomerBusiness, f.KYBStatus)
+	}
+	return q.narrowest(
+		[2]string{ixUma, f.UmaAddress},
+		[2]string{ixPlatform, f.PlatformCustomerID},
+		[2]string{ixStatus, kyc},
+		[2]string{ixStatus, kyb},
+		[2]string{ixType, string(f.CustomerType)})
+}
+
 // ListCustomers lists customers, oldest first.
 func (e *Engine) ListCustomers(ctx context.Context, f CustomerFilter, p ListParams) (Page[Customer], error) {
 	var page Page[Customer]
 	err := e.view(ctx, func(t *txn) error {
-		recs, err := listTable(t, TableCustomers, p, f.match)
+		recs, err := list(t, f.query(), p)
 		if err != nil {
 			return err
 		}

@@ -214,7 +214,7 @@ func (e *Engine) ListDocuments(ctx context.Context, holder string, p ListParams)
 	var page Page[Document]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listTable(t, TableDocuments, p, func(d *Document) bool { return holder == "" || d.DocumentHolder == holder })
+		page, err = list(t, listQuery[Document]{Table: TableDocuments, Index: ixAll}.narrowest([2]string{ixHolder, holder}), p)
 		return err
 	})
 	return page, err

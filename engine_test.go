@@ -137,7 +137,7 @@ func TestEngine_ListTokens_Pagination(t *testing.T) {
 		for {
 			page, err := e.eng.ListTokens(ctx, payments.TokenFilter{}, p)
 			require.NoError(t, err)
-			assert.Equal(t, 45, page.TotalCount)
+			assert.Nil(t, page.TotalCount, "a list longer than its first page has no count")
 			for _, tk := range page.Data {
 				assert.False(t, seen[tk.ID], "duplicate %s", tk.ID)
 				seen[tk.ID] = true
@@ -158,7 +158,8 @@ func TestEngine_ListTokens_Pagination(t *testing.T) {
 	}
 	page, err := e.eng.ListTokens(ctx, payments.TokenFilter{Name: "b"}, payments.ListParams{Limit: 100})
 	require.NoError(t, err)
-	assert.Equal(t, 15, page.TotalCount)
+	require.NotNil(t, page.TotalCount, "a first page holding every match counts them")
+	assert.Equal(t, 15, *page.TotalCount)
 	assert.False(t, page.HasMore)
 
 	_, err = e.eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 101})

@@ -194,10 +194,12 @@ func (e *Engine) ListExternalAccounts(ctx context.Context, f ExternalAccountFilt
 	var page Page[ExternalAccount]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listTable(t, TableExternalAccounts, p, func(a *ExternalAccount) bool {
-			return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
-				(f.Currency == "" || a.Currency == f.Currency)
-		})
+		q := listQuery[ExternalAccount]{Table: TableExternalAccounts, Index: ixSide, Value: sideOf(platform),
+			Match: func(a *ExternalAccount) bool {
+				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
+					(f.Currency == "" || a.Currency == f.Currency)
+			}}
+		page, err = list(t, q.narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
 		return err
 	})
 	return page, err

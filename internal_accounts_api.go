@@ -113,10 +113,12 @@ func (e *Engine) ListInternalAccounts(ctx context.Context, f InternalAccountFilt
 		return out, err
 	}
 	err := e.view(ctx, func(t *txn) error {
-		page, err := listTable(t, TableInternalAccounts, p, func(a *InternalAccount) bool {
-			return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
-				(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)
-		})
+		q := listQuery[InternalAccount]{Table: TableInternalAccounts, Index: ixSide, Value: sideOf(platform),
+			Match: func(a *InternalAccount) bool {
+				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
+					(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)
+			}}
+		page, err := list(t, q.narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
 		if err != nil {
 			return err
 		}

@@ -3,22 +3,31 @@ package payments
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/paygrid/payments/validate"
 )
 
 // Page is one page of a list, in the reference's envelope. NextCursor is set
 // only when HasMore; pass it back as ListParams.Cursor for the next page.
+//
+// TotalCount is set only when it is known without counting: on a first page
+// that holds every match (no cursor given, HasMore false), where it is
+// len(Data). Lists read an index a page at a time (a page costs O(limit +
+// log n)), and no counter is maintained, so a longer list has none; the
+// reference makes it optional.
 type Page[T any] struct {
 	Data       []T    `json:"data"`
 	HasMore    bool   `json:"hasMore"`
 	NextCursor string `json:"nextCursor,omitempty"`
-	TotalCount int    `json:"totalCount"`
+	TotalCount *int   `json:"totalCount,omitempty"`
 }
 
 // ListParams selects a page. Limit is 1..100 (0 means 20); Cursor is an opaque
-// value from a previous Page; Desc lists newest first.
+// value from a previous Page of the same list; Desc lists newest first.
 type ListParams struct {
 	Limit  int
 	Cursor string
@@ -31,8 +40,108 @@ const (
 	MaxLimit     = 100
 )
 
-// check validates the parameters and returns the decoded cursor key.
-func (p *ListParams) check() (string, error) {
+// scanFactor bounds the index entries one page examines to scanFactor ×
+// limit. A page whose filters reject more than that many entries stops
+// early with HasMore and a cursor where it stopped, so a sparse post-filter
+// costs several cheap requests, never one scan of the table.
+const scanFactor = 100
+
+// listQuery says where a list reads: the entries of one index of table
+// with one value (list the rest with ixAll's "" value), created between
+// From and To (inclusive, zero is open), and Match, the post-filter over the
+// decoded records (nil keeps all). Match holds every filter of the list,
+// those the index range already answers included: they cost a comparison.
+type listQuery[T any] struct {
+	Table, Index, Value string
+	From, To            time.Time
+	Match               func(*T) bool
+}
+
+// narrowest returns q reading the first of the (index, value) candidates
+// whose value is set, q's own index when none is. Lists name their indexed
+// filters most selective first.
+func (q listQuery[T]) narrowest(candidates ...[2]string) listQuery[T] {
+	for _, c := range candidates {
+		if c[1] != "" {
+			q.Index, q.Value = c[0], c[1]
+			break
+		}
+	}
+	return q
+}
+
+// list reads one page of q in creation order (newest first with p.Desc).
+// The cursor names the index and value it was made for and the key of the
+// last entry examined, so it resumes after that entry, and a cursor of
+// another list, filter or direction is INVALID_INPUT on cursor.
+func list[T any](tx Tx, q listQuery[T], p ListParams) (Page[T], error) {
+	if ti := indexes[q.Table]; ti == nil || !ti.names[q.Index] {
+		return Page[T]{}, fmt.Errorf("payments: %s has no index %q", q.Table, q.Index)
+	}
+	table, prefix := indexTable(q.Table, q.Index), escapeValue(q.Value)+"|"
+	after, err := p.check(table, prefix)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	var lo, hi string // the createdAt bounds as keys: every entry in range is > lo and < hi
+	if !q.From.IsZero() {
+		lo = prefix + sortKey(q.From)
+	}
+	if !q.To.IsZero() {
+		hi = prefix + sortKey(q.To) + "}" // '}' follows the '|' after the sort key
+	}
+	opts := ScanOptions{Prefix: prefix, Reverse: p.Desc, After: max(after, lo)}
+	if p.Desc {
+		opts.After = after
+		if hi != "" && (after == "" || hi < after) {
+			opts.After = hi
+		}
+	}
+	page := Page[T]{Data: []T{}}
+	budget := scanFactor * p.Limit
+	var last, examined string // the last entry returned, and examined
+	err = tx.Scan(table, opts, func(k string, _ []byte) (bool, error) {
+		if (p.Desc && lo != "" && k < lo) || (!p.Desc && hi != "" && k > hi) {
+			return false, nil
+		}
+		if len(page.Data) == p.Limit && q.Match == nil {
+			page.HasMore, page.NextCursor = true, p.cursorFor(table, last)
+			return false, nil
+		}
+		if budget == 0 {
+			page.HasMore, page.NextCursor = true, p.cursorFor(table, examined)
+			return false, nil
+		}
+		budget--
+		examined = k
+		b, err := tx.Get(q.Table, k[strings.LastIndexByte(k, '|')+1:])
+		if errors.Is(err, ErrNotFound) {
+			return true, nil
+		}
+		var item T
+		if err == nil {
+			err = json.Unmarshal(b, &item)
+		}
+		if err != nil || (q.Match != nil && !q.Match(&item)) {
+			return err == nil, err
+		}
+		if len(page.Data) == p.Limit {
+			page.HasMore, page.NextCursor = true, p.cursorFor(table, last)
+			return false, nil
+		}
+		page.Data, last = append(page.Data, item), k
+		return true, nil
+	})
+	if p.Cursor == "" && !page.HasMore {
+		n := len(page.Data)
+		page.TotalCount = &n
+	}
+	return page, err
+}
+
+// check validates the parameters and returns the index key the cursor
+// resumes after, which must be an entry of index table under prefix.
+func (p *ListParams) check(table, prefix string) (string, error) {
 	var fe validate.Errors
 	if p.Limit == 0 {
 		p.Limit = DefaultLimit
@@ -43,8 +152,9 @@ func (p *ListParams) check() (string, error) {
 	var after string
 	if p.Cursor != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(p.Cursor)
-		dir, key, ok := strings.Cut(string(raw), ":")
-		if err != nil || !ok || (dir == "d") != p.Desc || (dir != "a" && dir != "d") {
+		dir, rest, _ := strings.Cut(string(raw), ":")
+		t, key, _ := strings.Cut(rest, ":")
+		if err != nil || dir != p.direction() || t != table || !strings.HasPrefix(key, prefix) {
 			fe.Add("cursor", nil, "cursor is not a value returned by this list")
 		}
 		after = key
@@ -52,62 +162,16 @@ func (p *ListParams) check() (string, error) {
 	return after, Invalid(fe.Err())
 }
 
-func (p ListParams) cursorFor(key string) string {
-	dir := "a"
+func (p ListParams) direction() string {
 	if p.Desc {
-		dir = "d"
+		return "d"
 	}
-	return base64.RawURLEncoding.EncodeToString([]byte(dir + ":" + key))
+	return "a"
 }
 
-// listTable pages over the JSON records of table in key (creation) order,
-// keeping those match accepts (nil keeps all). TotalCount counts every match.
-func listTable[T any](tx Tx, table string, p ListParams, match func(*T) bool) (Page[T], error) {
-	return listIndex(tx, table, "", p, match, nil)
-}
-
-// listIndex is listTable over the keys of table that start with prefix; when
-// load is set the stored values are ids resolved through it.
-func listIndex[T any](tx Tx, table, prefix string, p ListParams, match func(*T) bool, load func(id string) ([]byte, error)) (Page[T], error) {
-	after, err := p.check()
-	if err != nil {
-		return Page[T]{}, err
-	}
-	page := Page[T]{Data: []T{}}
-	var lastKey string
-	started := after == ""
-	err = tx.Scan(table, ScanOptions{Prefix: prefix, Reverse: p.Desc}, func(k string, v []byte) (bool, error) {
-		if load != nil {
-			var err error
-			if v, err = load(string(v)); err != nil {
-				return false, err
-			}
-		}
-		var item T
-		if err := json.Unmarshal(v, &item); err != nil {
-			return false, err
-		}
-		if match != nil && !match(&item) {
-			return true, nil
-		}
-		page.TotalCount++
-		if !started {
-			started = (!p.Desc && k > after) || (p.Desc && k < after)
-		}
-		if !started {
-			return true, nil
-		}
-		switch {
-		case len(page.Data) < p.Limit:
-			page.Data = append(page.Data, item)
-			lastKey = k
-		case len(page.Data) == p.Limit && !page.HasMore:
-			page.HasMore = true
-			page.NextCursor = p.cursorFor(lastKey)
-		}
-		return true, nil
-	})
-	return page, err
+// cursorFor is the opaque cursor resuming after the entry key of table.
+func (p ListParams) cursorFor(table, key string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(p.direction() + ":" + table + ":" + key))
 }
 
 // mapPage converts the items of a page with fn, keeping its paging members.

@@ -166,6 +166,9 @@ func New(cfg Config) (*Engine, error) {
 	if e.notifier == nil {
 		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
 	}
+	if err := e.buildIndexes(context.Background()); err != nil {
+		return nil, err
+	}
 	if err := e.seedPlatform(context.Background(), cfg.Platform); err != nil {
 		return nil, err
 	}

@@ -259,11 +259,13 @@ func (e *Engine) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (P
 	var page Page[Token]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listTable(t, TableTokens, p, func(tok *Token) bool {
-			return (f.Name == "" || tok.Name == f.Name) &&
-				InRange(tok.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
-				InRange(tok.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
-		})
+		q := listQuery[Token]{Table: TableTokens, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore,
+			Match: func(tok *Token) bool {
+				return (f.Name == "" || tok.Name == f.Name) &&
+					InRange(tok.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
+					InRange(tok.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
+			}}
+		page, err = list(t, q.narrowest([2]string{ixName, f.Name}), p)
 		return err
 	})
 	return page, err

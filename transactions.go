@@ -162,6 +162,22 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 	return InRange(tx.CreatedAt, f.StartDate, f.EndDate)
 }
 
+// query reads the index of the most selective filter that has one (a
+// reference or an account identifier names a few transactions, a customer
+// more, a status or a type many) and checks every filter on the records.
+func (f *TransactionFilter) query() listQuery[Transaction] {
+	q := listQuery[Transaction]{Table: TableTransactions, Index: ixAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
+	return q.narrowest(
+		[2]string{ixReference, f.Reference},
+		[2]string{ixAccount, f.AccountIdentifier},
+		[2]string{ixAccount, f.SenderAccountIdentifier},
+		[2]string{ixAccount, f.ReceiverAccountIdentifier},
+		[2]string{ixCustomer, f.CustomerID},
+		[2]string{ixPlatform, f.PlatformCustomerID},
+		[2]string{ixStatus, f.Status},
+		[2]string{ixType, f.Type})
+}
+
 // ListTransactions lists transactions, newest first unless p says otherwise.
 func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p ListParams) (Page[Transaction], error) {
 	var fe validate.Errors
@@ -173,7 +189,7 @@ func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p Li
 	var page Page[Transaction]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listTable(t, TableTransactions, p, f.matches)
+		page, err = list(t, f.query(), p)
 		return err
 	})
 	return page, err

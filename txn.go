@@ -100,7 +100,7 @@ func putJSON(tx Tx, table, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return tx.Put(table, key, b)
+	return putIndexed(tx, table, key, v, b)
 }
 
 // insertJSON encodes v and creates it at key (ErrConflict when taken).
@@ -109,7 +109,7 @@ func insertJSON(tx Tx, table, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return tx.Insert(table, key, b)
+	return insertIndexed(tx, table, key, v, b)
 }
 
 // claim creates a unique-index entry; a taken one is reported as conflict.

@@ -173,9 +173,10 @@ func (e *Engine) ListVerifications(ctx context.Context, customerID string, statu
 	}
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = listTable(t, TableVerifications, p, func(v *Verification) bool {
+		q := listQuery[Verification]{Table: TableVerifications, Index: ixAll, Match: func(v *Verification) bool {
 			return (customerID == "" || v.CustomerID == customerID) && (status == "" || v.VerificationStatus == status)
-		})
+		}}
+		page, err = list(t, q.narrowest([2]string{ixCustomer, customerID}, [2]string{ixStatus, string(status)}), p)
 		return err
 	})
 	return page, err

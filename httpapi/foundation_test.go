@@ -205,7 +205,7 @@ func TestPagination(t *testing.T) {
 			assert.False(t, seen[id])
 			seen[id] = true
 		}
-		assert.EqualValues(t, 26, r.Body["totalCount"])
+		assert.NotContains(t, r.Body, "totalCount", "a list longer than one page is not counted")
 		if r.Body["hasMore"] != true {
 			break
 		}

@@ -39,7 +39,8 @@ func list[T any](data []T) payments.Page[T] {
 	if data == nil {
 		data = []T{}
 	}
-	return payments.Page[T]{Data: data, TotalCount: len(data)}
+	n := len(data)
+	return payments.Page[T]{Data: data, TotalCount: &n}
 }
 
 func listVASPs(r *request) (int, any, error) {

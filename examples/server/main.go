@@ -183,7 +183,7 @@ func ensureToken(ctx context.Context, eng *payments.Engine, fixed string) (strin
 	if err != nil {
 		return "", err
 	}
-	if page.TotalCount > 0 {
+	if len(page.Data) > 0 {
 		return "", nil
 	}
 	tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all})

@@ -329,51 +329,94 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 		return nil
 	}
 	prefix := []byte(opts.Prefix)
-	c := b.Cursor()
-	var k, v []byte
+	// A writable tx must not change the bucket under its cursor, so there
+	// the scan reads a batch of records, calls fn for them and seeks again
+	// after the batch: stopping early costs O(log n + batch), not the range.
+	batchMax := -1
+	if t.writable {
+		batchMax = scanBatch
+	}
+	type kv struct{ k, v []byte }
+	var batch []kv
+	for {
+		c := b.Cursor()
+		k, v := seek(c, opts)
+		batch = batch[:0]
+		for ; k != nil; k, v = step(c, opts.Reverse, k) {
+			if !bytes.HasPrefix(k, prefix) {
+				if opts.Reverse && bytes.Compare(k, prefix) > 0 {
+					continue
+				}
+				k = nil
+				break
+			}
+			if batchMax < 0 {
+				more, err := fn(string(k), clone(v))
+				if err != nil || !more {
+					return err
+				}
+				continue
+			}
+			if len(batch) == batchMax {
+				break
+			}
+			batch = append(batch, kv{clone(k), clone(v)})
+		}
+		for _, e := range batch {
+			more, err := fn(string(e.k), e.v)
+			if err != nil || !more {
+				return err
+			}
+		}
+		if k == nil || len(batch) == 0 {
+			return nil
+		}
+		opts.After = string(batch[len(batch)-1].k)
+	}
+}
+
+// scanBatch is how many records a writable Scan reads before seeking again.
+const scanBatch = 64
+
+// seek positions c on the first key a scan with opts visits.
+func seek(c *bolt.Cursor, opts payments.ScanOptions) ([]byte, []byte) {
 	switch {
 	case !opts.Reverse && opts.After != "":
-		k, v = c.Seek([]byte(max(opts.After, opts.Prefix)))
+		k, v := c.Seek([]byte(max(opts.After, opts.Prefix)))
 		if k != nil && string(k) == opts.After {
 			k, v = c.Next()
 		}
+		return k, v
 	case !opts.Reverse:
-		k, v = c.Seek(prefix)
+		return c.Seek([]byte(opts.Prefix))
 	default:
-		k, v = seekBefore(c, opts)
+		return seekBefore(c, opts)
 	}
-	type kv struct{ k, v []byte }
-	var buffered []kv // a writable tx must not change the bucket under its cursor
-	for ; k != nil; k, v = step(c, opts.Reverse) {
-		if !bytes.HasPrefix(k, prefix) {
-			if opts.Reverse && bytes.Compare(k, prefix) > 0 {
-				continue
-			}
-			break
-		}
-		if t.writable {
-			buffered = append(buffered, kv{clone(k), clone(v)})
-			continue
-		}
-		more, err := fn(string(k), clone(v))
-		if err != nil || !more {
-			return err
-		}
-	}
-	for _, e := range buffered {
-		more, err := fn(string(e.k), e.v)
-		if err != nil || !more {
-			return err
-		}
-	}
-	return nil
 }
 
-func step(c *bolt.Cursor, reverse bool) ([]byte, []byte) {
+func step(c *bolt.Cursor, reverse bool, at []byte) ([]byte, []byte) {
 	if reverse {
-		return c.Prev()
+		return prev(c, at)
 	}
 	return c.Next()
+}
+
+// prev steps c back from the key at. bbolt's Cursor.Prev returns nil on a
+// leaf emptied by deletes earlier in the same transaction (its Next skips
+// such leaves), so a nil is trusted only when no key below at exists; else
+// Prev is repeated, each call moving back past one empty leaf.
+func prev(c *bolt.Cursor, at []byte) ([]byte, []byte) {
+	k, v := c.Prev()
+	if k != nil {
+		return k, v
+	}
+	if first, _ := c.Bucket().Cursor().First(); first == nil || bytes.Compare(first, at) >= 0 {
+		return nil, nil
+	}
+	for i := 0; k == nil && i < 1<<20; i++ {
+		k, v = c.Prev()
+	}
+	return k, v
 }
 
 // seekBefore positions a descending scan on the last key below After (or,
@@ -390,7 +433,7 @@ func seekBefore(c *bolt.Cursor, opts payments.ScanOptions) ([]byte, []byte) {
 	if k == nil {
 		return c.Last()
 	}
-	return c.Prev()
+	return prev(c, []byte(bound))
 }
 
 // prefixEnd returns the smallest string greater than every string with prefix

@@ -11,7 +11,6 @@ package memstore
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -29,7 +28,7 @@ var _ payments.Store = (*Store)(nil)
 
 type table struct {
 	rows map[string][]byte
-	keys []string // sorted
+	keys keyList
 }
 
 // New returns an empty store.
@@ -106,6 +105,22 @@ type tx struct {
 
 func clone(b []byte) []byte { return append([]byte{}, b...) }
 
+// scanBatch is how many keys a Scan reads before seeking again.
+const scanBatch = 64
+
+// prefixEnd returns the smallest string greater than every string with prefix
+// p ("" when there is none).
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
+}
+
 func (t *tx) check(write bool) error {
 	if t.done {
 		return fmt.Errorf("memstore: transaction used after it ended")
@@ -175,20 +190,14 @@ func (t *tx) set(name, key string, v []byte) {
 	prev, existed := tb.rows[key]
 	t.log = append(t.log, undo{name, key, prev, existed})
 	if !existed {
-		i := sort.SearchStrings(tb.keys, key)
-		tb.keys = append(tb.keys, "")
-		copy(tb.keys[i+1:], tb.keys[i:])
-		tb.keys[i] = key
+		tb.keys.insert(key)
 	}
 	tb.rows[key] = v
 }
 
 func (tb *table) remove(key string) {
 	delete(tb.rows, key)
-	i := sort.SearchStrings(tb.keys, key)
-	if i < len(tb.keys) && tb.keys[i] == key {
-		tb.keys = append(tb.keys[:i], tb.keys[i+1:]...)
-	}
+	tb.keys.remove(key)
 }
 
 // rollback replays the undo log backwards.
@@ -198,10 +207,7 @@ func (t *tx) rollback() {
 		tb := t.s.tables[u.table]
 		if u.existed {
 			if _, ok := tb.rows[u.key]; !ok {
-				j := sort.SearchStrings(tb.keys, u.key)
-				tb.keys = append(tb.keys, "")
-				copy(tb.keys[j+1:], tb.keys[j:])
-				tb.keys[j] = u.key
+				tb.keys.insert(u.key)
 			}
 			tb.rows[u.key] = u.prev
 		} else {
@@ -219,42 +225,44 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 	if tb == nil {
 		return nil
 	}
-	// Iterate over a snapshot of the keys so fn may write to the table.
-	keys := tb.keys
-	var lo, hi int
-	if opts.Reverse {
-		lo = sort.SearchStrings(keys, opts.Prefix)
-		hi = len(keys)
-		if opts.After != "" {
-			hi = sort.SearchStrings(keys, opts.After)
-		}
-	} else {
-		lo = sort.SearchStrings(keys, max(opts.Prefix, opts.After))
-		if opts.After != "" && lo < len(keys) && keys[lo] == opts.After {
-			lo++
-		}
-		hi = len(keys)
+	// Keys are read in batches and the scan seeks again after each batch, so
+	// fn may write to the table (a batch is a snapshot; later keys are read
+	// as they are then) and stopping early costs O(log n + batch).
+	var batch []string
+	from, exclusive := max(opts.Prefix, opts.After), opts.After != "" && opts.After >= opts.Prefix
+	before := opts.After
+	if opts.Reverse && before == "" && opts.Prefix != "" {
+		before = prefixEnd(opts.Prefix)
 	}
-	snapshot := append([]string(nil), keys[lo:hi]...)
-	for i := range snapshot {
-		k := snapshot[i]
+	for {
 		if opts.Reverse {
-			k = snapshot[len(snapshot)-1-i]
+			batch = tb.keys.descend(batch[:0], before, scanBatch)
+		} else {
+			batch = tb.keys.ascend(batch[:0], from, exclusive, scanBatch)
 		}
-		if !strings.HasPrefix(k, opts.Prefix) {
-			if opts.Reverse {
+		if len(batch) == 0 {
+			return nil
+		}
+		for _, k := range batch {
+			if !strings.HasPrefix(k, opts.Prefix) {
+				if opts.Reverse && k > opts.Prefix {
+					continue
+				}
+				return nil
+			}
+			v, ok := tb.rows[k]
+			if !ok {
 				continue
 			}
-			break
+			more, err := fn(k, clone(v))
+			if err != nil || !more {
+				return err
+			}
 		}
-		v, ok := tb.rows[k]
-		if !ok {
-			continue
+		last := batch[len(batch)-1]
+		if len(batch) < scanBatch || (opts.Reverse && last == "") {
+			return nil
 		}
-		more, err := fn(k, clone(v))
-		if err != nil || !more {
-			return err
-		}
+		from, exclusive, before = last, true, last
 	}
-	return nil
 }

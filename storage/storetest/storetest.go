@@ -57,6 +57,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("FailedUpdatePersistsNothing", func(t *testing.T) { failedUpdate(t, h.open(t)) })
 	t.Run("Isolation", func(t *testing.T) { isolation(t, h.open(t)) })
 	t.Run("OrderAndCursors", func(t *testing.T) { order(t, h.open(t)) })
+	t.Run("ScanWhileWriting", func(t *testing.T) { scanWhileWriting(t, h.open(t)) })
 	t.Run("ConcurrentOverdraftNeverNegative", func(t *testing.T) { overdraft(t, h.open(t)) })
 	t.Run("QuoteExecutesOnce", func(t *testing.T) { executeOnce(t, h.open(t)) })
 	t.Run("LedgerBalanced", func(t *testing.T) { balanced(t, h.open(t)) })
@@ -245,6 +246,39 @@ func scanKeys(t testing.TB, s payments.Store, table string, opts payments.ScanOp
 		})
 	}))
 	return keys
+}
+
+// scanWhileWriting: inside Update, fn may write to the table it scans (here
+// deleting each visited key and adding one outside the scanned prefix), and
+// a long range, in both directions, is still visited once per key in order.
+func scanWhileWriting(t *testing.T, s payments.Store) {
+	const n = 300 // several store read batches
+	for _, reverse := range []bool{false, true} {
+		require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
+			for i := range n {
+				if err := tx.Put("w", fmt.Sprintf("a/%04d", i), []byte("x")); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+		var visited []string
+		require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
+			return tx.Scan("w", payments.ScanOptions{Prefix: "a/", Reverse: reverse}, func(k string, _ []byte) (bool, error) {
+				visited = append(visited, k)
+				if err := tx.Delete("w", k); err != nil {
+					return false, err
+				}
+				return true, tx.Put("w", "b/"+k, []byte("y"))
+			})
+		}))
+		require.Len(t, visited, n, "reverse=%v", reverse)
+		for i := 1; i < n; i++ {
+			assert.Equal(t, reverse, visited[i] < visited[i-1], "order at %d (reverse=%v)", i, reverse)
+		}
+		assert.Empty(t, scanKeys(t, s, "w", payments.ScanOptions{Prefix: "a/"}, 0))
+		assert.Len(t, scanKeys(t, s, "w", payments.ScanOptions{Prefix: "b/"}, 0), n)
+	}
 }
 
 func order(t *testing.T, s payments.Store) {

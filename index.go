@@ -1,0 +1,386 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Secondary indexes: every list reads one of them (list.go), so a page costs
+// O(limit + log n) whatever the size of the table.
+//
+// An index of a record table is a store table of its own, named
+// "<table>_ix_<name>", holding one empty-valued entry per value the record
+// has for it:
+//
+//	<value>|<sortKey>|<id>
+//
+// value is escaped so that it never contains '|' (escapeValue); sortKey is
+// the record's createdAt in milliseconds as 16 hex digits that sort like the
+// signed number (sortKey); id is the record's key. Within one value entries
+// are therefore in creation order, ties broken by id, and a createdAt range
+// is a key range. (Ids are UUIDv7 and time-ordered, but they are not the
+// creation order a list shows: a transaction's id is drawn when its quote is
+// created and the transaction is written when the quote executes, and a test
+// clock moves createdAt independently of the ids' wall-clock time.)
+//
+// Maintenance runs in the record's own transaction: putJSON and insertJSON
+// call putIndexed and insertIndexed, and txn.Delete removes a record's
+// entries with it. To find the entries of a record's previous version the
+// write reads and decodes the previous bytes (one Get of a record the
+// transaction usually read anyway, and one decode) instead of keeping a
+// per-record list of its index keys (one more Put on every write and a
+// second copy of every key); only entries that changed are written, so a
+// status change costs one Delete and one Put in the status index. An insert
+// has no previous version and reads nothing.
+
+// ixAll and the other names are index names; each table declares which it has.
+const (
+	ixAll       = "all"      // every record ("" value)
+	ixCustomer  = "customer" // customerId
+	ixPlatform  = "platform" // platformCustomerId
+	ixStatus    = "status"
+	ixType      = "type"
+	ixAccount   = "account"   // transactions: account id or UMA address, either side
+	ixReference = "reference" // transactions: quote id and refund reference
+	ixUma       = "uma"       // customers: UMA address
+	ixSide      = "side"      // accounts: "customer" or "platform"
+	ixCurrency  = "currency"  // accounts: side and currency
+	ixName      = "name"      // tokens
+	ixHolder    = "holder"    // documents: document holder
+)
+
+// indexes holds the index definitions of every indexed table.
+var indexes = map[string]*tableIndexes{
+	TableTransactions: indexed(TableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*Transaction) []string { return all }),
+		ix(ixCustomer, func(x *Transaction) []string { return values(x.CustomerID) }),
+		ix(ixPlatform, func(x *Transaction) []string { return values(x.PlatformCustomerID) }),
+		ix(ixStatus, func(x *Transaction) []string { return values(x.Status) }),
+		ix(ixType, func(x *Transaction) []string { return values(x.Type) }),
+		ix(ixAccount, func(x *Transaction) []string {
+			return values(x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
+		}),
+		ix(ixReference, func(x *Transaction) []string {
+			if x.Refund != nil {
+				return values(x.QuoteID, x.Refund.Reference)
+			}
+			return values(x.QuoteID)
+		})),
+	TableCustomers: indexed(TableCustomers, func(x *customerRecord) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*customerRecord) []string { return all }),
+		ix(ixPlatform, func(x *customerRecord) []string { return values(x.PlatformCustomerID) }),
+		ix(ixUma, func(x *customerRecord) []string { return values(x.UmaAddress) }),
+		ix(ixType, func(x *customerRecord) []string { return values(string(x.CustomerType)) }),
+		ix(ixStatus, func(x *customerRecord) []string { return values(customerStatusValue(x.CustomerType, x.Status())) })),
+	TableInternalAccounts: indexed(TableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
+		ix(ixSide, func(x *InternalAccount) []string { return values(sideOf(x.CustomerID == "")) }),
+		ix(ixCustomer, func(x *InternalAccount) []string { return values(x.CustomerID) }),
+		ix(ixCurrency, func(x *InternalAccount) []string { return values(currencyValue(x.CustomerID == "", x.Currency)) })),
+	TableExternalAccounts: indexed(TableExternalAccounts, func(x *externalRecord) time.Time { return x.CreatedAt },
+		ix(ixSide, func(x *externalRecord) []string { return values(sideOf(x.CustomerID == "")) }),
+		ix(ixCustomer, func(x *externalRecord) []string { return values(x.CustomerID) }),
+		ix(ixCurrency, func(x *externalRecord) []string { return values(currencyValue(x.CustomerID == "", x.Currency)) })),
+	TableTokens: indexed(TableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*tokenRecord) []string { return all }),
+		ix(ixName, func(x *tokenRecord) []string { return values(x.Name) })),
+	TableVerifications: indexed(TableVerifications, func(x *Verification) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*Verification) []string { return all }),
+		ix(ixCustomer, func(x *Verification) []string { return values(x.CustomerID) }),
+		ix(ixStatus, func(x *Verification) []string { return values(string(x.VerificationStatus)) })),
+	TableDocuments: indexed(TableDocuments, func(x *Document) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*Document) []string { return all }),
+		ix(ixHolder, func(x *Document) []string { return values(x.DocumentHolder) })),
+	TableBeneficialOwners: indexed(TableBeneficialOwners, func(x *BeneficialOwner) time.Time { return x.CreatedAt },
+		ix(ixCustomer, func(x *BeneficialOwner) []string { return values(x.CustomerID) })),
+}
+
+// all is the single value of an ixAll index.
+var all = []string{""}
+
+// values returns the non-empty vs without repeats.
+func values(vs ...string) []string {
+	out := vs[:0:0]
+	for _, v := range vs {
+		if v != "" && !contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// customerStatusValue is the ixStatus value of customers: a KYC filter
+// (individuals) and a KYB filter (businesses) each name one type.
+func customerStatusValue(typ CustomerType, s KYCStatus) string {
+	if s == "" {
+		return ""
+	}
+	return string(typ) + "/" + string(s)
+}
+
+// tableIndexes are the indexes of one record table.
+type tableIndexes struct {
+	table string
+	names map[string]bool
+	// entries returns the index entries of the record at id: from v when it
+	// is the table's record type (or a pointer to it), else decoded from b.
+	entries func(id string, v any, b []byte) ([]indexEntry, error)
+}
+
+// indexEntry is one entry: a key in an index table.
+type indexEntry struct{ table, key string }
+
+// indexDef names an index and the values a record has in it.
+type indexDef[T any] struct {
+	name   string
+	values func(*T) []string
+}
+
+// ix declares the index name whose values for a record are values(record).
+func ix[T any](name string, values func(*T) []string) indexDef[T] {
+	return indexDef[T]{name, values}
+}
+
+// indexed declares the indexes of table, whose records are T created at
+// created(record).
+func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T]) *tableIndexes {
+	ti := &tableIndexes{table: table, names: map[string]bool{}}
+	for _, d := range defs {
+		ti.names[d.name] = true
+	}
+	ti.entries = func(id string, v any, b []byte) ([]indexEntry, error) {
+		var rec *T
+		switch x := v.(type) {
+		case *T:
+			rec = x
+		case T:
+			rec = &x
+		default:
+			rec = new(T)
+			if err := json.Unmarshal(b, rec); err != nil {
+				return nil, err
+			}
+		}
+		sk := "|" + sortKey(created(rec)) + "|" + id
+		var out []indexEntry
+		for _, d := range defs {
+			for _, val := range d.values(rec) {
+				out = append(out, indexEntry{indexTable(table, d.name), escapeValue(val) + sk})
+			}
+		}
+		return out, nil
+	}
+	return ti
+}
+
+// indexTable names the store table of an index.
+func indexTable(table, name string) string { return table + "_ix_" + name }
+
+// sortKey is t in milliseconds as 16 hex digits ordered like the signed
+// number (the zero time sorts first).
+func sortKey(t time.Time) string {
+	s := strconv.FormatUint(uint64(t.UnixMilli())^1<<63, 16)
+	return strings.Repeat("0", 16-len(s)) + s
+}
+
+var valueEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
+
+// escapeValue keeps '|' out of an index value, so a value's prefix
+// "<value>|" never matches another value's entries.
+func escapeValue(v string) string { return valueEscaper.Replace(v) }
+
+// putIndexed stores the record b (v encoded) at key of table, replacing the
+// index entries of its previous version with v's.
+func putIndexed(tx Tx, table, key string, v any, b []byte) error {
+	if ti := indexes[table]; ti != nil {
+		var old []indexEntry
+		prev, err := tx.Get(table, key)
+		switch {
+		case err == nil:
+			if old, err = ti.entries(key, nil, prev); err != nil {
+				return err
+			}
+		case !errors.Is(err, ErrNotFound):
+			return err
+		}
+		next, err := ti.entries(key, v, b)
+		if err != nil {
+			return err
+		}
+		if err := updateEntries(tx, old, next); err != nil {
+			return err
+		}
+	}
+	return tx.Put(table, key, b)
+}
+
+// insertIndexed creates the record b (v encoded) at key of table
+// (ErrConflict when taken) with its index entries.
+func insertIndexed(tx Tx, table, key string, v any, b []byte) error {
+	if err := tx.Insert(table, key, b); err != nil {
+		return err
+	}
+	ti := indexes[table]
+	if ti == nil {
+		return nil
+	}
+	next, err := ti.entries(key, v, b)
+	if err != nil {
+		return err
+	}
+	return updateEntries(tx, nil, next)
+}
+
+// Delete removes the record at key and, in an indexed table, its index
+// entries: every engine delete goes through it.
+func (t *txn) Delete(table, key string) error {
+	if ti := indexes[table]; ti != nil {
+		b, err := t.Tx.Get(table, key)
+		if err != nil {
+			return err
+		}
+		old, err := ti.entries(key, nil, b)
+		if err != nil {
+			return err
+		}
+		if err := updateEntries(t.Tx, old, nil); err != nil {
+			return err
+		}
+	}
+	return t.Tx.Delete(table, key)
+}
+
+// updateEntries deletes the entries of old that next lacks and puts those of
+// next that old lacks.
+func updateEntries(tx Tx, old, next []indexEntry) error {
+	for _, e := range old {
+		if !containsEntry(next, e) {
+			if err := tx.Delete(e.table, e.key); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+	}
+	for _, e := range next {
+		if !containsEntry(old, e) {
+			if err := tx.Put(e.table, e.key, []byte{}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func containsEntry(es []indexEntry, e indexEntry) bool {
+	for _, x := range es {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// Index builds. A store written before the indexes existed (or under other
+// definitions) has records without entries: New builds them before serving.
+
+const (
+	// tableIndexMeta holds indexVersionKey: the indexVersion the entries
+	// were built for.
+	tableIndexMeta  = "index_meta"
+	indexVersionKey = "version"
+	// indexVersion names the definitions in indexes; change it whenever
+	// they change so the next start rebuilds.
+	indexVersion = "1"
+	// indexBuildBatch is how many records (or stale entries) one build
+	// transaction handles.
+	indexBuildBatch = 1000
+)
+
+// buildIndexes rebuilds every index when the store's index version is not
+// indexVersion, then records it: per table it clears the index tables and
+// writes the entries of every record, indexBuildBatch records per
+// transaction. A build interrupted by a crash starts again on the next New
+// (clearing, then writing, is idempotent); on an empty store it costs one
+// read per table.
+func (e *Engine) buildIndexes(ctx context.Context) error {
+	var version string
+	err := e.store.View(ctx, func(tx Tx) error {
+		b, err := tx.Get(tableIndexMeta, indexVersionKey)
+		version = string(b)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	if err != nil || version == indexVersion {
+		return err
+	}
+	tables := slices.Sorted(maps.Keys(indexes))
+	for _, table := range tables {
+		ti := indexes[table]
+		for _, name := range slices.Sorted(maps.Keys(ti.names)) {
+			if err := e.batches(ctx, indexTable(table, name), func(tx Tx, key string, _ []byte) error {
+				return tx.Delete(indexTable(table, name), key)
+			}); err != nil {
+				return err
+			}
+		}
+		if err := e.batches(ctx, table, func(tx Tx, key string, b []byte) error {
+			es, err := ti.entries(key, nil, b)
+			if err != nil {
+				return err
+			}
+			return updateEntries(tx, nil, es)
+		}); err != nil {
+			return fmt.Errorf("payments: building the indexes of %s: %w", table, err)
+		}
+	}
+	e.log.Info("payments: indexes built", "version", indexVersion, "tables", len(tables))
+	return e.store.Update(ctx, func(tx Tx) error {
+		return tx.Put(tableIndexMeta, indexVersionKey, []byte(indexVersion))
+	})
+}
+
+// batches calls fn for every record of table, in key order, indexBuildBatch
+// records per transaction. fn may delete the record it is given.
+func (e *Engine) batches(ctx context.Context, table string, fn func(tx Tx, key string, b []byte) error) error {
+	after := ""
+	for {
+		var n int
+		var last string
+		err := e.store.Update(ctx, func(tx Tx) error {
+			n, last = 0, after
+			return tx.Scan(table, ScanOptions{After: after}, func(k string, v []byte) (bool, error) {
+				n, last = n+1, k
+				return n < indexBuildBatch, fn(tx, k, v)
+			})
+		})
+		if err != nil || n < indexBuildBatch {
+			return err
+		}
+		after = last
+	}
+}
+
+// sideOf is the ixSide value of the platform's accounts (platform) or the
+// customers'.
+func sideOf(platform bool) string {
+	if platform {
+		return "platform"
+	}
+	return "customer"
+}
+
+// currencyValue is the ixCurrency value of one side's accounts in currency
+// ("" when currency is).
+func currencyValue(platform bool, currency string) string {
+	if currency == "" {
+		return ""
+	}
+	return sideOf(platform) + "/" + currency
+}

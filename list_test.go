@@ -1,0 +1,228 @@
+package payments_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/storage/boltstore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// seedTx is the i-th of a series of transactions created a millisecond
+// apart: customer "Customer:c<i%customers>", status from status(i).
+func seedTx(i, customers int, status func(int) string) payments.Transaction {
+	at := timeZero().Add(time.Duration(i) * time.Millisecond)
+	return payments.Transaction{ID: fmt.Sprintf("Transaction:%08d", i), Status: status(i), Type: "OUTGOING", Direction: "DEBIT",
+		CustomerID: fmt.Sprintf("Customer:c%d", i%customers), Source: payments.TxParty{SourceType: "ACCOUNT", AccountID: "InternalAccount:a"},
+		Destination: payments.TxParty{DestinationType: "ACCOUNT", AccountID: fmt.Sprintf("ExternalAccount:x%d", i%7)},
+		CreatedAt:   at, UpdatedAt: at}
+}
+
+func completed(int) string { return payments.TxCompleted }
+
+// allTx follows the cursors of a transaction list to its end and returns the
+// ids in order with the number of pages read.
+func allTx(t *testing.T, eng *payments.Engine, f payments.TransactionFilter, p payments.ListParams) ([]string, int) {
+	t.Helper()
+	var ids []string
+	pages := 0
+	for {
+		page, err := eng.ListTransactions(ctx, f, p)
+		require.NoError(t, err)
+		pages++
+		for _, tx := range page.Data {
+			ids = append(ids, tx.ID)
+		}
+		if !page.HasMore {
+			return ids, pages
+		}
+		p.Cursor = page.NextCursor
+	}
+}
+
+func TestEngine_ListTransactions_Index(t *testing.T) {
+	t.Run("StatusChangeMovesBetweenIndexPages", func(t *testing.T) {
+		e := newEnv(t)
+		require.NoError(t, e.eng.SeedTransactions(ctx, 30, 30, func(i int) payments.Transaction {
+			return seedTx(i, 3, func(int) string { return payments.TxPending })
+		}))
+		require.NoError(t, e.eng.SetTransactionStatus(ctx, "Transaction:00000007", payments.TxCompleted))
+		pending, _ := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxPending}, payments.ListParams{Limit: 4})
+		done, _ := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxCompleted}, payments.ListParams{Limit: 4})
+		assert.Len(t, pending, 29)
+		assert.NotContains(t, pending, "Transaction:00000007")
+		assert.Equal(t, []string{"Transaction:00000007"}, done)
+		byCustomer, _ := allTx(t, e.eng, payments.TransactionFilter{CustomerID: "Customer:c1", Status: payments.TxCompleted}, payments.ListParams{})
+		assert.Equal(t, []string{"Transaction:00000007"}, byCustomer, "the customer index is unchanged, the record's status is read")
+	})
+
+	t.Run("SparseFilterResumesViaCursor", func(t *testing.T) {
+		e := newEnv(t)
+		failed := map[int]bool{100: true, 1900: true, 2950: true}
+		require.NoError(t, e.eng.SeedTransactions(ctx, 3000, 1000, func(i int) payments.Transaction {
+			return seedTx(i, 1, func(i int) string {
+				if failed[i] {
+					return payments.TxFailed
+				}
+				return payments.TxCompleted
+			})
+		}))
+		// customerId is read from its index; the status is a post-filter
+		// matching 3 of 3000, and a page examines at most 100×limit entries.
+		f := payments.TransactionFilter{CustomerID: "Customer:c0", Status: payments.TxFailed}
+		page, err := e.eng.ListTransactions(ctx, f, payments.ListParams{Limit: 5})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"Transaction:00000100"}, idsOf(page.Data), "the first 500 entries hold one match")
+		assert.True(t, page.HasMore)
+		assert.Nil(t, page.TotalCount)
+		ids, pages := allTx(t, e.eng, f, payments.ListParams{Limit: 5})
+		assert.Equal(t, []string{"Transaction:00000100", "Transaction:00001900", "Transaction:00002950"}, ids)
+		assert.Equal(t, 6, pages, "3000 entries, 500 a page")
+		desc, _ := allTx(t, e.eng, f, payments.ListParams{Limit: 5, Desc: true})
+		assert.Equal(t, []string{"Transaction:00002950", "Transaction:00001900", "Transaction:00000100"}, desc)
+		bystatus, pages := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxFailed}, payments.ListParams{Limit: 5})
+		assert.Equal(t, ids, bystatus)
+		assert.Equal(t, 1, pages, "alone, the status is read from its index")
+	})
+
+	t.Run("DateRangeIsAnIndexRange", func(t *testing.T) {
+		e := newEnv(t)
+		require.NoError(t, e.eng.SeedTransactions(ctx, 50, 50, func(i int) payments.Transaction { return seedTx(i, 2, completed) }))
+		f := payments.TransactionFilter{CustomerID: "Customer:c1", StartDate: timeZero().Add(10 * time.Millisecond), EndDate: timeZero().Add(15 * time.Millisecond)}
+		for _, desc := range []bool{false, true} {
+			ids, _ := allTx(t, e.eng, f, payments.ListParams{Limit: 2, Desc: desc})
+			want := []string{"Transaction:00000011", "Transaction:00000013", "Transaction:00000015"}
+			if desc {
+				want = []string{want[2], want[1], want[0]}
+			}
+			assert.Equal(t, want, ids, "desc=%v", desc)
+		}
+	})
+
+	t.Run("CursorOfAnotherListRefused", func(t *testing.T) {
+		e := newEnv(t)
+		require.NoError(t, e.eng.SeedTransactions(ctx, 10, 10, func(i int) payments.Transaction { return seedTx(i, 2, completed) }))
+		for range 3 {
+			_, err := e.eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
+			require.NoError(t, err)
+		}
+		tokens, err := e.eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
+		require.NoError(t, err)
+		page, err := e.eng.ListTransactions(ctx, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 1})
+		require.NoError(t, err)
+		require.True(t, page.HasMore)
+		for name, c := range map[string]struct {
+			f payments.TransactionFilter
+			p payments.ListParams
+		}{
+			"token list":     {payments.TransactionFilter{}, payments.ListParams{Cursor: tokens.NextCursor}},
+			"other customer": {payments.TransactionFilter{CustomerID: "Customer:c1"}, payments.ListParams{Cursor: page.NextCursor}},
+			"other index":    {payments.TransactionFilter{Status: payments.TxCompleted}, payments.ListParams{Cursor: page.NextCursor}},
+			"other order":    {payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Cursor: page.NextCursor, Desc: true}},
+			"not base64":     {payments.TransactionFilter{}, payments.ListParams{Cursor: "!!"}},
+		} {
+			t.Run(name, func(t *testing.T) {
+				_, err := e.eng.ListTransactions(ctx, c.f, c.p)
+				requireCode(t, err, payments.CodeInvalidInput, "cursor")
+			})
+		}
+		_, err = e.eng.ListTransactions(ctx, payments.TransactionFilter{CustomerID: "Customer:c0", Type: "OUTGOING"}, payments.ListParams{Limit: 1, Cursor: page.NextCursor})
+		assert.NoError(t, err, "a post-filter added to the same index keeps the cursor valid")
+	})
+
+	t.Run("NoGapsOrDuplicatesWhileInserting", func(t *testing.T) {
+		e := newEnv(t)
+		const initial = 300
+		require.NoError(t, e.eng.SeedTransactions(ctx, initial, 100, func(i int) payments.Transaction { return seedTx(i, 1, completed) }))
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := range 3 {
+			wg.Go(func() {
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					n := 1000000 + w*100000 + i
+					// spread over the whole range, before and after the reader's position
+					_ = e.eng.SeedTransactions(ctx, 1, 1, func(int) payments.Transaction {
+						tx := seedTx(n, 1, completed)
+						tx.CreatedAt = timeZero().Add(time.Duration((i*37)%(initial+50)) * time.Millisecond)
+						return tx
+					})
+				}
+			})
+		}
+		for _, desc := range []bool{false, true} {
+			ids, _ := allTx(t, e.eng, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 7, Desc: desc})
+			seen := map[string]int{}
+			for _, id := range ids {
+				seen[id]++
+				assert.Equal(t, 1, seen[id], "duplicate %s", id)
+			}
+			for i := range initial {
+				assert.Equal(t, 1, seen[fmt.Sprintf("Transaction:%08d", i)], "record %d present from the start (desc=%v)", i, desc)
+			}
+		}
+		close(stop)
+		wg.Wait()
+	})
+}
+
+func idsOf(txs []payments.Transaction) []string {
+	var out []string
+	for _, tx := range txs {
+		out = append(out, tx.ID)
+	}
+	return out
+}
+
+// TestNew_BuildsIndexesOfAnOlderStore: a boltstore file whose records were
+// written without index entries (as before indexes existed) is indexed by
+// New, in batches, and lists from then on.
+func TestNew_BuildsIndexesOfAnOlderStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := boltstore.Open(path, nil)
+	require.NoError(t, err)
+	const n = 2500 // three build batches
+	require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
+		for i := range n {
+			rec := seedTx(i, 5, completed)
+			b, err := json.Marshal(rec)
+			if err != nil {
+				return err
+			}
+			if err := tx.Put(payments.TableTransactions, rec.ID, b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, s.Close())
+
+	s, err = boltstore.Open(path, nil)
+	require.NoError(t, err)
+	defer s.Close()
+	eng, err := payments.New(payments.Config{Store: s})
+	require.NoError(t, err)
+	ids, _ := allTx(t, eng, payments.TransactionFilter{CustomerID: "Customer:c3"}, payments.ListParams{Limit: 100})
+	assert.Len(t, ids, n/5)
+	all, _ := allTx(t, eng, payments.TransactionFilter{}, payments.ListParams{Limit: 100, Desc: true})
+	require.Len(t, all, n)
+	assert.Equal(t, "Transaction:00002499", all[0])
+	require.NoError(t, eng.Close())
+
+	// A later start finds the version marker; the lists stay whole.
+	eng, err = payments.New(payments.Config{Store: s})
+	require.NoError(t, err)
+	defer eng.Close()
+	ids, _ = allTx(t, eng, payments.TransactionFilter{Status: payments.TxCompleted}, payments.ListParams{Limit: 100})
+	assert.Len(t, ids, n)
+}
