@@ -24,15 +24,7 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 				if storeName == "boltstore" {
 					raw = storetest.RawBolt(b, callers)
 				}
-				var store payments.Store = memstore.New()
-				if storeName == "boltstore" {
-					s, err := boltstore.Open(filepath.Join(b.TempDir(), "bench.db"), nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					store = s
-				}
-				defer store.Close()
+				store := benchStore(b, storeName)
 				eng, err := payments.New(payments.Config{Store: store, Sandbox: true, KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}})
 				if err != nil {
 					b.Fatal(err)
@@ -84,15 +76,7 @@ func BenchmarkListTransactions(b *testing.B) {
 		at1k := map[string]float64{}
 		for _, size := range []int{1000, 200000} {
 			b.Run(fmt.Sprintf("%s/n=%dk", storeName, size/1000), func(b *testing.B) {
-				var store payments.Store = memstore.New()
-				if storeName == "boltstore" {
-					s, err := boltstore.Open(filepath.Join(b.TempDir(), "bench.db"), nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					store = s
-				}
-				defer store.Close()
+				store := benchStore(b, storeName)
 				eng, err := payments.New(payments.Config{Store: store})
 				if err != nil {
 					b.Fatal(err)
@@ -121,4 +105,20 @@ func BenchmarkListTransactions(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchStore opens the named store ("memstore" or "boltstore") for one
+// benchmark; it is closed when the benchmark ends.
+func benchStore(b *testing.B, name string) payments.Store {
+	b.Helper()
+	var store payments.Store = memstore.New()
+	if name == "boltstore" {
+		s, err := boltstore.Open(filepath.Join(b.TempDir(), "bench.db"), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		store = s
+	}
+	b.Cleanup(func() { _ = store.Close() })
+	return store
 }

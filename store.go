@@ -56,3 +56,17 @@ type ScanOptions struct {
 // TableOutbox holds events written in the same transaction as the change they
 // describe; the engine hands them to the Notifier after commit.
 const TableOutbox = "outbox"
+
+// PrefixEnd returns the smallest key greater than every key that starts with
+// prefix, or "" when there is none (a prefix of 0xff bytes). Store
+// implementations use it to bound a Prefix scan.
+func PrefixEnd(prefix string) string {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
+}

@@ -424,7 +424,7 @@ func prev(c *bolt.Cursor, at []byte) ([]byte, []byte) {
 func seekBefore(c *bolt.Cursor, opts payments.ScanOptions) ([]byte, []byte) {
 	bound := opts.After
 	if bound == "" && opts.Prefix != "" {
-		bound = prefixEnd(opts.Prefix)
+		bound = payments.PrefixEnd(opts.Prefix)
 	}
 	if bound == "" {
 		return c.Last()
@@ -434,17 +434,4 @@ func seekBefore(c *bolt.Cursor, opts payments.ScanOptions) ([]byte, []byte) {
 		return c.Last()
 	}
 	return prev(c, []byte(bound))
-}
-
-// prefixEnd returns the smallest string greater than every string with prefix
-// p ("" when there is none).
-func prefixEnd(p string) string {
-	b := []byte(p)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return ""
 }

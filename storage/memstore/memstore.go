@@ -108,19 +108,6 @@ func clone(b []byte) []byte { return append([]byte{}, b...) }
 // scanBatch is how many keys a Scan reads before seeking again.
 const scanBatch = 64
 
-// prefixEnd returns the smallest string greater than every string with prefix
-// p ("" when there is none).
-func prefixEnd(p string) string {
-	b := []byte(p)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return ""
-}
-
 func (t *tx) check(write bool) error {
 	if t.done {
 		return fmt.Errorf("memstore: transaction used after it ended")
@@ -232,7 +219,7 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 	from, exclusive := max(opts.Prefix, opts.After), opts.After != "" && opts.After >= opts.Prefix
 	before := opts.After
 	if opts.Reverse && before == "" && opts.Prefix != "" {
-		before = prefixEnd(opts.Prefix)
+		before = payments.PrefixEnd(opts.Prefix)
 	}
 	for {
 		if opts.Reverse {
