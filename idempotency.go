@@ -82,7 +82,7 @@ func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
 		fe.MaxLen("Idempotency-Key", k.Key, MaxIdempotencyKeyLength)
 		return nil, Invalid(fe)
 	}
-	return &Engine{core: e.core, idem: &idemState{Idempotency: k}}, nil
+	return handle(e.core, &idemState{Idempotency: k}), nil
 }
 
 // Replayed reports whether the last write operation made through this

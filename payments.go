@@ -96,9 +96,24 @@ type Config struct {
 // An Engine value is a handle on one shared core: WithIdempotency returns
 // another handle on the same core whose write operations run at most once
 // for a client's idempotency key (idempotency.go).
+//
+// Areas added since the core rebuild expose their operations as a group
+// field (eng.Cards.Create, ...) bound to the handle by bindAreas, so no type
+// carries more than a couple of dozen methods.
 type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns
+}
+
+// handle returns an engine handle on c with its area groups bound to it.
+func handle(c *core, idem *idemState) *Engine {
+	e := &Engine{core: c, idem: idem}
+	e.bindAreas()
+	return e
+}
+
+// bindAreas points every area group of e at e. Each area adds one line.
+func (e *Engine) bindAreas() {
 }
 
 // core is the state every handle of one engine shares.
@@ -137,7 +152,7 @@ func New(cfg Config) (*Engine, error) {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	e := &Engine{core: &core{
+	e := handle(&core{
 		store:    cfg.Store,
 		notifier: cfg.Notifier,
 		now:      cfg.Now,
@@ -147,7 +162,7 @@ func New(cfg Config) (*Engine, error) {
 		kick:     make(chan struct{}, 1),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
-	}}
+	}, nil)
 	if e.now == nil {
 		e.now = time.Now
 	}
