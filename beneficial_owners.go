@@ -70,7 +70,7 @@ func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Ben
 			fe.Add("customerId", nil, "beneficial owners belong to BUSINESS customers; %s is %s", c.ID, c.CustomerType)
 		}
 		id := t.newID("BeneficialOwner")
-		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: e.Now(), UpdatedAt: e.Now()}
+		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: t.now, UpdatedAt: t.now}
 		if err := e.applyOwner(fe, o, in); err != nil {
 			return err
 		}
@@ -95,7 +95,7 @@ func (e *Engine) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerI
 		if err := e.applyOwner(fe, o, in); err != nil {
 			return err
 		}
-		o.UpdatedAt = e.Now()
+		o.UpdatedAt = t.now
 		out = o.view()
 		return putJSON(t, TableBeneficialOwners, id, o)
 	})

@@ -57,7 +57,7 @@ func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string
 		if err != nil {
 			return err
 		}
-		return putJSON(t, TableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: e.Now().Add(ContactCodeTTL)})
+		return putJSON(t, TableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.now.Add(ContactCodeTTL)})
 	})
 }
 
@@ -86,7 +86,7 @@ func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, co
 			return err
 		}
 		switch {
-		case e.Now().After(cc.ExpiresAt):
+		case t.now.After(cc.ExpiresAt):
 			fe.Add("code", nil, "the code expired; request a new one")
 			failure = Invalid(fe)
 			return t.Delete(TableContactCodes, key) // commit the removal, answer the failure
@@ -105,7 +105,7 @@ func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, co
 		} else {
 			r.ContactVerification.Phone = ContactVerified
 		}
-		r.UpdatedAt = e.Now()
+		r.UpdatedAt = t.now
 		if err := t.Delete(TableContactCodes, key); err != nil {
 			return err
 		}

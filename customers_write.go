@@ -49,7 +49,7 @@ func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Custome
 			return err
 		}
 		id := t.newID("Customer")
-		r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: e.Now(), UpdatedAt: e.Now()}}
+		r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: t.now, UpdatedAt: t.now}}
 		var fe validate.Errors
 		if in.CustomerType == "" {
 			fe.Missing("customerType")
@@ -130,7 +130,7 @@ func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 		if err := e.finishCustomerInput(fe, r, &in); err != nil {
 			return err
 		}
-		r.UpdatedAt = e.Now()
+		r.UpdatedAt = t.now
 		if err := t.claimCustomerKeys(r, oldUma, oldPID); err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func (e *Engine) DeleteCustomer(ctx context.Context, id string) (*Customer, erro
 				return err
 			}
 		}
-		r.IsDeleted, r.UpdatedAt = true, e.Now()
+		r.IsDeleted, r.UpdatedAt = true, t.now
 		if err := putJSON(t, TableCustomers, id, r); err != nil {
 			return err
 		}

@@ -101,8 +101,8 @@ func (e *Engine) UploadDocument(ctx context.Context, in DocumentUpload) (*Docume
 			return err
 		}
 		id := t.newID("Document")
-		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: e.Now()}
-		d.fill(in, kind, e.Now())
+		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: t.now}
+		d.fill(in, kind, t.now)
 		if err := claim(t, TableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
 			Errorf(CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
 			return err
@@ -130,7 +130,7 @@ func (e *Engine) ReplaceDocument(ctx context.Context, id string, in DocumentUplo
 			return err
 		}
 		oldKey := docKey(d.DocumentHolder, d.DocumentType, d.Side)
-		d.fill(in, kind, e.Now())
+		d.fill(in, kind, t.now)
 		if newKey := docKey(d.DocumentHolder, d.DocumentType, d.Side); newKey != oldKey {
 			if err := t.Delete(TableDocumentsByHolder, oldKey); err != nil {
 				return err

@@ -48,7 +48,6 @@ type dueWork struct {
 func (e *Engine) dueWorks() []dueWork {
 	return []dueWork{
 		{TableSettlementsDue, (*txn).applySettlementDue},
-		{TablePullsDue, (*txn).applyPullDue},
 		{TableIncomingDue, (*txn).applyIncomingDue},
 		{TableQuoteExpiry, (*txn).applyQuoteExpiry},
 		{TableApprovalsDue, (*txn).applyApprovalTimeout},
@@ -57,13 +56,25 @@ func (e *Engine) dueWorks() []dueWork {
 }
 
 // ProcessDue runs the asynchronous work that is due on the engine's clock
-// (settlement steps, expiries, timeouts, sandbox liveness checks, resumed
-// bulk imports) and returns how many items moved. Each item applies in its
-// own transaction: one that fails is retried with backoff and, after
-// maxDueAttempts, parked in the dead letters (DeadLetters) with its reason;
-// it never holds up another item. The dispatcher calls ProcessDue every
-// second; tests that advance a sandbox clock call it to move on at once.
+// (settlement outcomes, expiries, timeouts, sandbox liveness checks,
+// resumed bulk imports, payments still to be handed to the rail) and
+// returns how many items moved. Each item applies in its own transaction:
+// one that fails is retried with backoff and, after maxDueAttempts, parked
+// in the dead letters (DeadLetters) with its reason; it never holds up
+// another item. Background workers run it every second (the rail's part on
+// a worker of its own); tests that advance a sandbox clock call it to move
+// on at once.
 func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
+	n, err := e.processDue(ctx)
+	if err != nil {
+		return n, err
+	}
+	m, err := e.handOverPending(ctx)
+	return n + m, err
+}
+
+// processDue is ProcessDue without the rail hand-overs.
+func (e *Engine) processDue(ctx context.Context) (int, error) {
 	n := 0
 	for _, w := range e.dueWorks() {
 		m, err := e.runDue(ctx, w)

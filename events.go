@@ -108,35 +108,48 @@ func (e *Engine) poke() {
 	}
 }
 
-// workers runs the engine's two background workers until Close: webhook
+// workers runs the engine's background workers until Close: webhook
 // delivery, woken by every commit that wrote events and at least once a
-// second for retries; and due work (settlement steps, expiries, timeouts,
-// idempotency purges) once a second. They are separate so that a slow
-// webhook endpoint never delays settlement.
+// second for retries; due work (settlement outcomes, expiries, timeouts,
+// idempotency purges) once a second; and hand-overs of payments to the
+// rail that were not taken right after commit, once a second. They are
+// separate so that a slow webhook endpoint or a slow rail never delays
+// settlement.
 func (e *Engine) workers() {
 	defer close(e.done)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { <-e.stop; cancel() }()
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		e.loop(ctx, e.kick, func() {
+	passes := []func(){
+		func() {
 			if _, err := e.Flush(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("outbox delivery pass failed", "err", err)
 			}
-		})
-	}()
-	go func() {
-		defer wg.Done()
-		e.loop(ctx, nil, func() {
+		},
+		func() {
 			e.purgeIdempotency(ctx)
-			if _, err := e.ProcessDue(ctx); err != nil && ctx.Err() == nil {
+			if _, err := e.processDue(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("processing due work failed", "err", err)
 			}
-		})
-	}()
+		},
+		func() {
+			if _, err := e.handOverPending(ctx); err != nil && ctx.Err() == nil {
+				e.log.Warn("handing payments to the rail failed", "err", err)
+			}
+		},
+	}
+	var wg sync.WaitGroup
+	for i, pass := range passes {
+		wake := (<-chan struct{})(nil)
+		if i == 0 {
+			wake = e.kick
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.loop(ctx, wake, pass)
+		}()
+	}
 	wg.Wait()
 }
 

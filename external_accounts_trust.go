@@ -56,7 +56,7 @@ func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustS
 		if !trust {
 			purpose = "UNTRUST_BENEFICIARY"
 		}
-		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: e.Now().Add(5 * time.Minute),
+		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.now.Add(5 * time.Minute),
 			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: hashSecret(code)}
 		ch := r.TrustChallenge.ScaChallenge
 		out = &TrustStart{ScaChallenge: &ch}
@@ -75,7 +75,7 @@ func (e *Engine) ConfirmTrust(ctx context.Context, id string, trust bool, code s
 			return err
 		}
 		ch := r.TrustChallenge
-		if ch == nil || ch.Trust != trust || e.Now().After(ch.ExpiresAt) {
+		if ch == nil || ch.Trust != trust || t.now.After(ch.ExpiresAt) {
 			return Errorf(CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
 		}
 		var fe validate.Errors
@@ -85,7 +85,7 @@ func (e *Engine) ConfirmTrust(ctx context.Context, id string, trust bool, code s
 			}
 			return Invalid(fe)
 		}
-		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, e.Now()
+		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.now
 		out = &TrustResult{Trusted: trust}
 		return putJSON(t, TableExternalAccounts, id, r)
 	})

@@ -88,8 +88,15 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 		info["paymentRails"] = v.Rails
 	}
 	infoJSON, _ := json.Marshal(info)
+	// The rail's network checks are consulted before the transaction, on
+	// the account as it will be stored.
+	check, err := e.rail.CheckAccount(ctx, &ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
+		Currency: in.Currency, PlatformAccountID: in.PlatformAccountID, AccountInfo: infoJSON})
+	if err != nil {
+		return nil, err
+	}
 	var out *ExternalAccount
-	err := once(ctx, e, []any{in, platform}, &out, func(t *txn) error {
+	err = once(ctx, e, []any{in, platform}, &out, func(t *txn) error {
 		owner := PlatformOwner
 		if !platform {
 			c, err := t.liveCustomer(in.CustomerID)
@@ -101,20 +108,16 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 		id := t.newID("ExternalAccount")
 		r := &externalRecord{ExternalAccount: ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: ExternalActive,
 			PlatformAccountID: in.PlatformAccountID, OwnershipType: in.OwnershipType, Currency: in.Currency,
-			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: e.Now(), UpdatedAt: e.Now()}}
+			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: t.now, UpdatedAt: t.now}}
 		if needsOwnershipProof(typ, in.OwnershipType, info) {
 			r.Status = ExternalPendingOwnershipVerification
-		}
-		check, err := e.rail.CheckAccount(ctx, &r.ExternalAccount)
-		if err != nil {
-			return err
 		}
 		r.BeneficiaryVerificationStatus = check.BeneficiaryStatus
 		if check.VerifiedName != "" {
 			r.BeneficiaryVerifiedData = &BeneficiaryVerifiedData{FullName: check.VerifiedName}
 		}
 		if check.ValidationPeriod > 0 {
-			r.ValidationEndsAt = e.Now().Add(check.ValidationPeriod)
+			r.ValidationEndsAt = t.now.Add(check.ValidationPeriod)
 		}
 		r.UniqueKey = owner + "|" + typ + "|" + strings.ToLower(r.Identifier())
 		if rn, ok := info["routingNumber"].(string); ok {

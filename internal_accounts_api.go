@@ -164,7 +164,7 @@ func (e *Engine) FundInternalAccount(ctx context.Context, id string, amount int6
 			return err
 		}
 		eid := t.newID("LedgerEntry")
-		if err := Post(t, LedgerEntry{ID: eid, Reference: id, CreatedAt: e.Now(),
+		if err := Post(t, LedgerEntry{ID: eid, Reference: id, CreatedAt: t.now,
 			Postings: accounts.Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
 			return err
 		}

@@ -29,6 +29,12 @@ type LedgerEntry struct {
 	Reference string    `json:"reference,omitempty"` // the business record: Transaction:..., Quote:...
 	Postings  []Posting `json:"postings"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Overdraft lets the entry take platform accounts below zero: money that
+	// left the platform and came back owed (a bank return of a payout whose
+	// fee the platform spent, an ACH return of a deposit the customer spent)
+	// is booked as a negative balance on the party that owes it instead of
+	// failing.
+	Overdraft bool `json:"overdraft,omitempty"`
 }
 
 func balanceKey(account, currency string) string { return account + "|" + currency }
@@ -49,7 +55,8 @@ func Balance(tx Tx, account, currency string) (int64, error) {
 // Post applies a balanced entry inside tx: it checks the postings with
 // accounts.CheckBalanced, updates each balance, and refuses (writing nothing
 // the caller keeps, since the caller's transaction then fails) any posting that
-// would take a non-external account below zero, with INSUFFICIENT_FUNDS.
+// would take a non-external account below zero, with INSUFFICIENT_FUNDS,
+// unless the entry is an Overdraft.
 // entry.ID must be unique; a reused ID is ErrConflict.
 func Post(tx Tx, entry LedgerEntry) error {
 	if err := accounts.CheckBalanced(entry.Postings); err != nil {
@@ -64,7 +71,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 		if err != nil {
 			return &Error{Code: CodeAmountOutOfRange, Message: "balance would overflow", Err: err}
 		}
-		if next < 0 && !accounts.IsExternal(p.Account) {
+		if next < 0 && next < bal && !accounts.IsExternal(p.Account) && !entry.Overdraft {
 			return Errorf(CodeInsufficientFunds, "insufficient funds in %s: balance %d, needs %d", p.Account, bal, -p.Amount)
 		}
 		if err := tx.Put(TableLedgerBalances, balanceKey(p.Account, p.Currency), strconv.AppendInt(nil, next, 10)); err != nil {
@@ -80,11 +87,13 @@ func Post(tx Tx, entry LedgerEntry) error {
 
 // CheckLedger verifies the ledger invariants over the whole store: replaying
 // the journal reproduces every stored balance, every currency sums to zero
-// over all ledger accounts, and no non-external account is negative. Tests call
+// over all ledger accounts, and no non-external account is negative unless an
+// Overdraft entry took it there. Tests call
 // it after every scenario.
 func CheckLedger(ctx context.Context, s Store) error {
 	return s.View(ctx, func(tx Tx) error {
 		replayed := map[string]int64{}
+		overdrawn := map[string]bool{}
 		err := tx.Scan(TableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			var e LedgerEntry
 			if err := json.Unmarshal(v, &e); err != nil {
@@ -95,6 +104,9 @@ func CheckLedger(ctx context.Context, s Store) error {
 			}
 			for _, p := range e.Postings {
 				replayed[balanceKey(p.Account, p.Currency)] += p.Amount
+				if e.Overdraft {
+					overdrawn[balanceKey(p.Account, p.Currency)] = true
+				}
 			}
 			return true, nil
 		})
@@ -111,7 +123,7 @@ func CheckLedger(ctx context.Context, s Store) error {
 			stored[k] = n
 			acct, cur := splitBalanceKey(k)
 			perCurrency[cur] += n
-			if n < 0 && !accounts.IsExternal(acct) {
+			if n < 0 && !accounts.IsExternal(acct) && !overdrawn[k] {
 				return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
 			}
 			return true, nil

@@ -58,18 +58,18 @@ func (e *Engine) CreateOwnershipChallenge(ctx context.Context, id string, platfo
 		nonce := randomHex(16)
 		ch := &OwnershipChallenge{Method: method}
 		if method == MethodWalletSignature {
-			ch.ExpiresAt = e.Now().Add(SignatureChallengeTTL)
+			ch.ExpiresAt = t.now.Add(SignatureChallengeTTL)
 			ch.MessageToSign = fmt.Sprintf("I control the wallet %s registered as %s.\nNonce: %s\nExpires: %s",
 				r.Identifier(), id, nonce, ch.ExpiresAt.Format(time.RFC3339))
 		} else {
-			ch.ExpiresAt = e.Now().Add(24 * time.Hour)
+			ch.ExpiresAt = t.now.Add(24 * time.Hour)
 			ch.VerificationLink = "https://liveness.sandbox.uma.money/check/" + nonce
-			due := dueKey(e.Now().Add(LivenessDelay), id)
+			due := dueKey(t.now.Add(LivenessDelay), id)
 			if err := t.Put(TableLivenessDue, due, []byte(id)); err != nil {
 				return err
 			}
 		}
-		r.Challenge, r.UpdatedAt = ch, e.Now()
+		r.Challenge, r.UpdatedAt = ch, t.now
 		out = ch
 		return putJSON(t, TableExternalAccounts, id, r)
 	})
@@ -99,7 +99,7 @@ func (e *Engine) VerifyOwnership(ctx context.Context, id string, platform bool, 
 			return Invalid(fe)
 		}
 		verr := checkOwnership(r, []byte(ch.MessageToSign), signature, scheme)
-		if e.Now().After(ch.ExpiresAt) {
+		if t.now.After(ch.ExpiresAt) {
 			verr = fmt.Errorf("the challenge expired at %s; start a new one", ch.ExpiresAt.Format(time.RFC3339))
 		}
 		r.Challenge = nil

@@ -103,6 +103,9 @@ type Config struct {
 type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns
+
+	// Rails is where rails report the outcomes of payments.
+	Rails Rails
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -114,6 +117,7 @@ func handle(c *core, idem *idemState) *Engine {
 
 // bindAreas points every area group of e at e. Each area adds one line.
 func (e *Engine) bindAreas() {
+	e.Rails = Rails{e}
 }
 
 // core is the state every handle of one engine shares.

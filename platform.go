@@ -152,7 +152,7 @@ func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
 			ID: id, UmaDomain: seed.UmaDomain, WebhookEndpoint: seed.WebhookEndpoint,
 			IsRegulatedFinancialInstitution: seed.Regulated,
 			SkipVerificationPaperwork:       seed.SkipVerificationPaperwork,
-			CreatedAt:                       e.Now(), UpdatedAt: e.Now(),
+			CreatedAt:                       t.now, UpdatedAt: t.now,
 		}
 		if cfg.UmaDomain == "" {
 			cfg.UmaDomain = "sandbox.uma.money"
@@ -306,7 +306,7 @@ func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdat
 		if err := Invalid(fe.Err()); err != nil {
 			return err
 		}
-		cfg.UpdatedAt = e.Now()
+		cfg.UpdatedAt = t.now
 		out = cfg
 		if newEndpoint { // the reference sends one TEST event to a new endpoint
 			if err := t.emit(EventTest, struct{}{}); err != nil {

@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"context"
 	"time"
 
 	"github.com/paygrid/payments/accounts"
@@ -12,17 +11,19 @@ import (
 // external account that "supports direct pull", such as an ACH debit of a
 // US bank account).
 //
-// Ledger design: executing such a quote asks the rail's Puller to collect
-// the total sending amount, and in the same store transaction that marks
-// the quote executed posts external:rail:<name> -> inflight:<transaction>.
-// From there settlement is the same as for any executed quote (fees to the
+// Ledger design: executing such a quote records a pull intent and leaves
+// the quote PROCESSING with its transaction PENDING; after commit the
+// engine asks the rail's Puller to collect the total sending amount. When
+// the rail reports it collected, external:rail:<name> -> inflight:<transaction>
+// is posted and delivery starts as for any executed quote (fees to the
 // platform's fee account, the net amount to the destination through the FX
-// accounts). A pull the bank refuses moves no money; one that is collected
-// and then returned (sandbox suffix 009) is posted both ways, so the ledger
-// shows it and nets to zero. Either way the transaction FAILS before
-// delivery with no refund, because nothing of the customer's was kept. A
-// later failure of the payout refunds the pulled money back to the rail,
-// the account it came from.
+// accounts). A pull the bank refuses moves no money and fails the payment,
+// with no refund, because nothing of the customer's was kept. One collected
+// and then returned before its payout was handed to the rail (sandbox
+// suffix 009) is posted both ways and fails the payment the same way. One
+// returned after the payout left is a debt of the customer: the amount is
+// booked on external:receivable:<customer>. A later failure of the payout
+// refunds the pulled money back to the rail, the account it came from.
 
 // PullableAccountTypes are the external account types a quote may pull its
 // funds from: US bank accounts, by ACH debit.
@@ -53,54 +54,70 @@ func (t *txn) pullSource(id string) (*ExternalAccount, error) {
 	return a, nil
 }
 
-// executePull collects a pull-funded quote's money and starts delivery,
-// or fails the quote when the pull does not end collected.
-func (e *Engine) executePull(ctx context.Context, t *txn, q *quoteRecord) error {
+// executePull asks the rail to collect a pull-funded quote's money: the
+// quote is PROCESSING and its transaction PENDING until the rail reports.
+func (t *txn) executePull(q *quoteRecord) error {
 	src, err := t.pullSource(q.Source.AccountID)
 	if err != nil {
 		return err
 	}
-	steps := []SettlementStep{{Outcome: SettleCompleted}}
-	if p, ok := e.rail.(Puller); ok {
-		if steps, err = p.Pull(ctx, src, q.TotalSendingAmount); err != nil {
-			return err
-		}
-	}
-	rail, hold, cur := accounts.ExternalPrefix+"rail:"+e.rail.Name(), q.holdAccount(), q.SendingCurrency.Code
-	collected, reason := false, ""
-	for _, s := range steps {
-		switch {
-		case s.Outcome == SettleCompleted && !collected:
-			if err := t.post(q.TransactionID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
-				return err
-			}
-			collected = true
-		case s.Outcome == SettleReturned && collected:
-			if err := t.post(q.TransactionID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
-				return err
-			}
-			collected, reason = false, s.FailureReason
-		case s.Outcome == SettleFailed && !collected:
-			reason = s.FailureReason
-		}
-	}
-	if collected {
-		return e.startDelivery(ctx, t, q)
-	}
-	return t.failUncollected(q, reason)
-}
-
-// failUncollected marks a quote whose funds never arrived FAILED, with its
-// transaction (OUTGOING_PAYMENT.PENDING then .FAILED).
-func (t *txn) failUncollected(q *quoteRecord, reason string) error {
 	_ = t.Delete(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
-	q.Status = QuoteFailed
+	q.Status = QuoteProcessing
 	tx, err := t.transaction(q.TransactionID)
 	if err != nil {
 		return err
 	}
-	if err := t.saveTx(tx, "PENDING"); err != nil {
+	if !q.PendingSent {
+		if err := t.saveTx(tx, "PENDING"); err != nil {
+			return err
+		}
+		q.PendingSent = true
+	}
+	if err := t.intendPull(PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
 		return err
+	}
+	return putJSON(t, TableQuotes, q.ID, q)
+}
+
+// settlePull applies an outcome of a quote's pull.
+func (t *txn) settlePull(q *quoteRecord, tx *Transaction, rep RailReport) error {
+	rail, hold, cur := accounts.ExternalPrefix+"rail:"+t.e.rail.Name(), q.holdAccount(), q.SendingCurrency.Code
+	switch {
+	case rep.Outcome == RailCompleted && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
+		if err := t.post(tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
+			return err
+		}
+		q.Collected = true
+		return t.startDelivery(q)
+	case rep.Outcome == RailFailed && !q.Collected && q.Status == QuoteProcessing:
+		return t.failUncollected(q, tx, rep.FailureReason)
+	case rep.Outcome == RailReturned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
+		q.Collected = false
+		withdrawn, err := t.withdrawIntent(paymentID(intentSend, tx.ID))
+		if err != nil {
+			return err
+		}
+		if !withdrawn || tx.Status != TxProcessing { // the payout left: the customer owes it
+			return t.post(tx.ID, accounts.Transfer(accounts.ExternalPrefix+"receivable:"+q.CustomerID, rail, cur, q.TotalSendingAmount))
+		}
+		if err := t.post(tx.ID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
+			return err
+		}
+		return t.failUncollected(q, tx, rep.FailureReason)
+	}
+	return nil
+}
+
+// failUncollected marks a quote whose funds never arrived (or went back
+// before delivery) FAILED, with its transaction.
+func (t *txn) failUncollected(q *quoteRecord, tx *Transaction, reason string) error {
+	_ = t.Delete(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	q.Status = QuoteFailed
+	if !q.PendingSent {
+		if err := t.saveTx(tx, "PENDING"); err != nil {
+			return err
+		}
+		q.PendingSent = true
 	}
 	tx.Status, tx.FailureReason = TxFailed, outgoingFailureReason(reason)
 	if err := t.saveTx(tx, "FAILED"); err != nil {

@@ -113,6 +113,7 @@ type quoteRecord struct {
 	SourceExternal        bool                  `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
 	Transfer              bool                  `json:"transfer,omitempty"`       // made by TransferOut
 	PendingSent           bool                  `json:"pendingSent,omitempty"`    // OUTGOING_PAYMENT.PENDING already emitted
+	Collected             bool                  `json:"collected,omitempty"`      // a direct pull's money arrived
 	ServiceFees           int64                 `json:"serviceFees"`
 	Description           string                `json:"description,omitempty"`
 	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
@@ -241,7 +242,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 			return err
 		}
 		if req.ImmediatelyExecute {
-			if err := e.execute(ctx, t, q); err != nil {
+			if err := t.execute(q); err != nil {
 				return err
 			}
 		}
@@ -440,7 +441,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	if q.TransactionID, err = e.newID("Transaction"); err != nil {
 		return nil, err
 	}
-	q.CreatedAt, q.ExpiresAt = e.Now(), e.Now().Add(quotes.TTL(q.Rail))
+	q.CreatedAt, q.ExpiresAt = t.now, t.now.Add(quotes.TTL(q.Rail))
 	q.SendingCurrency, q.ReceivingCurrency = amountOf(sendCur, 0).Currency, amountOf(recvCur, 0).Currency
 	q.TotalSendingAmount, q.TotalReceivingAmount, q.ExchangeRate = amt.Sending, amt.Receiving, r
 	q.FeesIncluded, q.PlatformFeesIncluded, q.ServiceFees = amt.FeesIncluded, amt.PlatformFees, amt.FeesIncluded-amt.PlatformFees

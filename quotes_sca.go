@@ -31,7 +31,7 @@ func (e *Engine) requireSCA(ctx context.Context, t *txn, q *quoteRecord) error {
 		return err
 	}
 	q.Status = QuotePendingAuthorization
-	exp := e.Now().Add(ScaChallengeTTL)
+	exp := t.now.Add(ScaChallengeTTL)
 	if q.ExpiresAt.Before(exp) {
 		exp = q.ExpiresAt // a challenge cannot outlive the rate it authorizes
 	}

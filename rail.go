@@ -6,12 +6,22 @@ import (
 )
 
 // Rail moves money between the platform and the world outside it: it checks
-// new external accounts the way the payment networks would, delivers
-// outgoing payments and reports how they settle. The sandbox package
-// implements one steered by the spec's account suffixes (sandbox.Rail).
+// new external accounts the way the payment networks would, and delivers
+// outgoing payments. The rails package documents the contract and holds its
+// conformance suite (rails/railtest); the sandbox package implements a rail
+// steered by the spec's account suffixes (sandbox.Rail).
+//
+// The engine never calls a rail inside a store transaction. CheckAccount is
+// consulted before the transaction that creates an external account. Send is
+// an intent: the transaction that executes a payment records it, and after
+// commit the engine hands the payment to Send, at least once (again after a
+// crash or an error), so Send must be idempotent on OutgoingPayment.ID. The
+// rail reports what became of the payment through the Reporter it is given
+// or, later, through Engine.Rails.Report (from a webhook of its network, a
+// poller, ...): one entry point, idempotent on the report's reference.
 //
 // A nil Config.Rail gives the engine's default rail, which checks nothing
-// (beneficiary names UNSUPPORTED, no micro-entry validation) and settles
+// (beneficiary names UNSUPPORTED, no micro-entry validation) and completes
 // every payment at once.
 type Rail interface {
 	// Name identifies the rail in ledger account names and logs.
@@ -20,28 +30,65 @@ type Rail interface {
 	// beneficiary-name verification and bank-account validation. An *Error
 	// rejects the account (such as INVALID_BANK_ACCOUNT).
 	CheckAccount(ctx context.Context, a *ExternalAccount) (AccountCheck, error)
-	// Send plans the delivery of an outgoing payment. It is called inside
-	// the transaction that executes the payment and must not block on the
-	// network: it returns the settlement steps, which the engine applies on
-	// its clock (steps due at once in the same transaction). A production
-	// rail returns no steps and reports outcomes through Engine.Settle.
-	Send(ctx context.Context, p OutgoingPayment) ([]SettlementStep, error)
+	// Send hands an outgoing payment to the rail. A nil error means the rail
+	// owns the payment: it reports its outcome through r, now or later. An
+	// error means the payment was not taken; the engine tries again with
+	// backoff and, after its last attempt, parks the payment in the dead
+	// letters (Engine.DeadLetters) for an operator, still PROCESSING: a
+	// payment the rail may have received is never failed by guesswork.
+	Send(ctx context.Context, p OutgoingPayment, r Reporter) error
 }
 
-// Settlement outcomes of a step.
+// Puller is the optional capability of a Rail that pulls money from
+// external accounts (ACH debits), used by transfer-in and by quotes funded
+// by a direct pull. Pull follows Send's contract: called after commit, at
+// least once, idempotent on PullRequest.ID, outcomes reported through r
+// (COMPLETED collected the money, FAILED refused the pull, RETURNED takes a
+// collected one back). A rail without it completes every pull at once.
+type Puller interface {
+	Pull(ctx context.Context, p PullRequest, r Reporter) error
+}
+
+// Reporter is the entry point through which a rail reports what became of
+// a payment it was given. Engine.Rails implements it.
+type Reporter interface {
+	// Report applies one outcome. It is idempotent: a report whose
+	// (PaymentID, Reference) was applied before changes nothing and returns
+	// nil. An unknown PaymentID is TRANSACTION_NOT_FOUND.
+	Report(ctx context.Context, r RailReport) error
+}
+
+// RailOutcome is what a rail reports about a payment.
+type RailOutcome string
+
+// Rail outcomes.
 const (
-	SettleCompleted = "COMPLETED" // delivered
-	SettleFailed    = "FAILED"    // not delivered; the sender is refunded
-	SettleReturned  = "RETURNED"  // delivered, then sent back; the sender is refunded
+	RailAccepted  RailOutcome = "ACCEPTED"  // taken by the network; nothing moves
+	RailCompleted RailOutcome = "COMPLETED" // delivered (a payout) or collected (a pull)
+	RailFailed    RailOutcome = "FAILED"    // not delivered; the sender is refunded
+	RailReturned  RailOutcome = "RETURNED"  // delivered, then sent back; the sender is refunded
 )
 
-// SettlementStep is one future state change of an outgoing payment.
-type SettlementStep struct {
-	After         time.Duration `json:"after"`
-	Outcome       string        `json:"outcome"`
-	FailureReason string        `json:"failureReason,omitempty"`
-	RefundReason  string        `json:"refundReason,omitempty"`
-	RefundFails   bool          `json:"refundFails,omitempty"`
+// RailReport is one outcome of a payment, as a rail reports it.
+type RailReport struct {
+	// PaymentID is OutgoingPayment.ID or PullRequest.ID.
+	PaymentID string `json:"paymentId"`
+	// Reference is the rail's own reference of this outcome (its event or
+	// trace id). Reports are applied once per (PaymentID, Reference); empty
+	// means the outcome itself is the reference.
+	Reference string      `json:"reference,omitempty"`
+	Outcome   RailOutcome `json:"outcome"`
+	// At is when the outcome takes effect on the engine's clock. Zero means
+	// when it is received; a future instant waits as due work, so the
+	// sandbox rail can announce a payment that settles in six minutes.
+	At time.Time `json:"at,omitzero"`
+	// FailureReason is the transaction's failureReason (FAILED, RETURNED).
+	FailureReason string `json:"failureReason,omitempty"`
+	// RefundReason is the refund's reason, when the sender is refunded.
+	RefundReason string `json:"refundReason,omitempty"`
+	// RefundFails reports that the refund itself could not be made: the
+	// money stays held (REFUND_FAILED).
+	RefundFails bool `json:"refundFails,omitempty"`
 }
 
 // AccountCheck is what a rail learned about a new external account.
@@ -59,6 +106,8 @@ type AccountCheck struct {
 // OutgoingPayment is what a Rail is asked to deliver: Amount of Currency
 // to an external account or a UMA address.
 type OutgoingPayment struct {
+	// ID identifies the payment to the rail; reports name it.
+	ID            string
 	TransactionID string
 	Currency      string
 	Amount        int64
@@ -68,6 +117,21 @@ type OutgoingPayment struct {
 	// Transfer marks a same-currency transfer (the deprecated POST
 	// /transfer-out), which sandbox rails steer by their own table.
 	Transfer bool
+	// SubmittedAt is when the payment was executed on the engine's clock.
+	SubmittedAt time.Time
+}
+
+// PullRequest is what a Puller is asked to collect: Amount of Currency
+// from an external account.
+type PullRequest struct {
+	// ID identifies the pull to the rail; reports name it.
+	ID            string
+	TransactionID string
+	From          *ExternalAccount
+	Currency      string
+	Amount        int64
+	// SubmittedAt is when the pull was requested on the engine's clock.
+	SubmittedAt time.Time
 }
 
 // defaultRail is the rail of an engine configured without one.
@@ -79,6 +143,6 @@ func (defaultRail) CheckAccount(context.Context, *ExternalAccount) (AccountCheck
 	return AccountCheck{BeneficiaryStatus: "UNSUPPORTED"}, nil
 }
 
-func (defaultRail) Send(context.Context, OutgoingPayment) ([]SettlementStep, error) {
-	return []SettlementStep{{Outcome: SettleCompleted}}, nil
+func (defaultRail) Send(ctx context.Context, p OutgoingPayment, r Reporter) error {
+	return r.Report(ctx, RailReport{PaymentID: p.ID, Outcome: RailCompleted})
 }

@@ -19,7 +19,7 @@ func (e *Engine) Quote(ctx context.Context, id string) (*Quote, error) {
 		if err != nil {
 			return err
 		}
-		if q.lapsed(e.Now()) { // as the next ProcessDue will record it
+		if q.lapsed(t.now) { // as the next ProcessDue will record it
 			status := QuoteExpired
 			if q.Status == QuotePendingAuthorization {
 				status = QuoteFailed
@@ -75,20 +75,21 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 			return err
 		}
 		if amount != q.TotalSendingAmount {
-			q.TotalSendingAmount = amount // refund exactly what arrived
+			// The wrong amount arrived: all of it goes back to the payer and
+			// the payment fails; the quote keeps the figures it was made with.
 			q.Status = QuoteProcessing
 			tx, err := t.transaction(q.TransactionID)
 			if err != nil {
 				return err
 			}
 			tx.Status = TxProcessing
-			if err := t.applyStep(q, tx, SettlementStep{Outcome: SettleFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}); err != nil {
+			if err := t.failAndRefund(q, tx, RailReport{Outcome: RailFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
 				return err
 			}
 			out = tx
 			return putJSON(t, TableQuotes, q.ID, q)
 		}
-		if err := e.startDelivery(ctx, t, q); err != nil {
+		if err := t.startDelivery(q); err != nil {
 			return err
 		}
 		out, err = t.transaction(q.TransactionID)
@@ -155,7 +156,7 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
 			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
-			CreatedAt:   e.Now(), UpdatedAt: e.Now()}
+			CreatedAt:   t.now, UpdatedAt: t.now}
 		dest, err := t.defaultDepositAccount(c.ID)
 		if err != nil {
 			return err
@@ -181,10 +182,10 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 			return t.saveTx(tx, "FAILED")
 		}
 		if strings.Contains(req.SenderUmaAddress, "pending.long") && !e.cfg.IncomingApproval {
-			return t.Put(TableIncomingDue, dueKey(e.Now().Add(SandboxSlowIncoming), id), []byte(id))
+			return t.Put(TableIncomingDue, dueKey(t.now.Add(SandboxSlowIncoming), id), []byte(id))
 		}
 		if e.cfg.IncomingApproval {
-			key := dueKey(e.Now().Add(ApprovalWindow), id)
+			key := dueKey(t.now.Add(ApprovalWindow), id)
 			if err := t.Put(TableApprovalsDue, key, []byte(id)); err != nil {
 				return err
 			}
@@ -233,7 +234,7 @@ func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction
 		if err != nil {
 			return err
 		}
-		if err := t.applyStep(q, tx, SettlementStep{Outcome: SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
+		if err := t.applyStep(q, tx, RailReport{Outcome: RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
 			return err
 		}
 		out = tx

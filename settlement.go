@@ -10,7 +10,8 @@ import (
 	"github.com/paygrid/payments/accounts"
 )
 
-// Settlement tables: steps due by time ("<time>|<tx id>|<n>" -> step), and
+// Settlement tables: rail outcomes due by time ("<time>|<tx id>|<payment
+// id>|<reference>" -> RailReport), and
 // pending quotes by expiry ("<time>|<quote id>").
 const (
 	TableSettlementsDue = "settlements_due"
@@ -25,14 +26,7 @@ const (
 	ledgerFX          = accounts.ExternalPrefix + "fx"
 	ledgerServiceFees = accounts.ExternalPrefix + "service-fees"
 	ledgerUMA         = accounts.ExternalPrefix + "uma"
-	ledgerReturns     = accounts.ExternalPrefix + "returns"
 )
-
-type dueStep struct {
-	TransactionID string         `json:"transactionId"`
-	QuoteID       string         `json:"quoteId"`
-	Step          SettlementStep `json:"step"`
-}
 
 // holdAccount is where an executed quote's money waits: the source's held
 // sub-account, or an in-flight account for real-time funding.
@@ -58,12 +52,23 @@ func (q *quoteRecord) refundAccount(rail string) string {
 
 // post writes one balanced ledger entry for reference.
 func (t *txn) post(reference string, postings ...[]Posting) error {
-	id := t.newID("LedgerEntry")
+	return Post(t, t.entry(reference, postings))
+}
+
+// postOverdraft writes one balanced ledger entry that may take platform
+// accounts below zero (LedgerEntry.Overdraft).
+func (t *txn) postOverdraft(reference string, postings ...[]Posting) error {
+	e := t.entry(reference, postings)
+	e.Overdraft = true
+	return Post(t, e)
+}
+
+func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 	var all []Posting
 	for _, p := range postings {
 		all = append(all, p...)
 	}
-	return Post(t, LedgerEntry{ID: id, Reference: reference, Postings: all, CreatedAt: t.now})
+	return LedgerEntry{ID: t.newID("LedgerEntry"), Reference: reference, Postings: all, CreatedAt: t.now}
 }
 
 // ExecuteQuote executes a PENDING quote whose source is an account: in one
@@ -91,7 +96,7 @@ func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
 			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			return err
 		}
-		if err := e.execute(ctx, t, q); err != nil {
+		if err := t.execute(q); err != nil {
 			return err
 		}
 		out = &q.Quote
@@ -155,7 +160,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 
 // execute moves the money to held and starts delivery (the caller checked
 // source type and expiry).
-func (e *Engine) execute(ctx context.Context, t *txn, q *quoteRecord) error {
+func (t *txn) execute(q *quoteRecord) error {
 	if q.Status != QuotePending {
 		return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 	}
@@ -165,7 +170,7 @@ func (e *Engine) execute(ctx context.Context, t *txn, q *quoteRecord) error {
 		}
 	}
 	if q.SourceExternal {
-		return e.executePull(ctx, t, q)
+		return t.executePull(q)
 	}
 	if err := t.post(q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
 		return err
@@ -173,11 +178,13 @@ func (e *Engine) execute(ctx context.Context, t *txn, q *quoteRecord) error {
 	if err := t.creditEvent(q.Source.AccountID); err != nil { // the available balance dropped
 		return err
 	}
-	return e.startDelivery(ctx, t, q)
+	return t.startDelivery(q)
 }
 
-// startDelivery marks a funded quote PROCESSING and plans its settlement.
-func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) error {
+// startDelivery marks a funded quote PROCESSING and delivers it: a payment
+// to an internal account completes here; any other is handed to the rail
+// after commit (an intent), which reports how it settles (Rails.Report).
+func (t *txn) startDelivery(q *quoteRecord) error {
 	_ = t.Delete(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
 	q.Status = QuoteProcessing
 	tx, err := t.transaction(q.TransactionID)
@@ -186,7 +193,7 @@ func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) erro
 	}
 	pending := "PENDING"
 	if q.PendingSent {
-		pending = "" // already announced (SCA)
+		pending = "" // already announced (SCA, direct pull)
 	}
 	if err := t.saveTx(tx, pending); err != nil {
 		return err
@@ -195,33 +202,20 @@ func (e *Engine) startDelivery(ctx context.Context, t *txn, q *quoteRecord) erro
 	if err := t.saveTx(tx, "PROCESSING"); err != nil {
 		return err
 	}
-	steps := []SettlementStep{{Outcome: SettleCompleted}}
-	if !q.DestinationInternal {
-		p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
-		if q.Destination.DestinationType == "ACCOUNT" {
-			if p.Destination, err = t.externalAccount(q.Destination.AccountID); err != nil {
-				return err
-			}
+	if q.DestinationInternal {
+		if err := t.applyStep(q, tx, RailReport{Outcome: RailCompleted}); err != nil {
+			return err
 		}
-		if steps, err = e.rail.Send(ctx, p); err != nil {
+		return putJSON(t, TableQuotes, q.ID, q)
+	}
+	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
+	if q.Destination.DestinationType == "ACCOUNT" {
+		if p.Destination, err = t.externalAccount(q.Destination.AccountID); err != nil {
 			return err
 		}
 	}
-	for n, s := range steps {
-		if s.After > 0 {
-			b, _ := json.Marshal(dueStep{TransactionID: tx.ID, QuoteID: q.ID, Step: s})
-			k := dueKey(t.now.Add(s.After), tx.ID) + "|" + string(rune('a'+n))
-			if err := t.Put(TableSettlementsDue, k, b); err != nil {
-				return err
-			}
-			if err := t.Put(tableSettlementsByTx, tx.ID+"|"+k, nil); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := t.applyStep(q, tx, s); err != nil {
-			return err
-		}
+	if err := t.intendSend(p); err != nil {
+		return err
 	}
 	return putJSON(t, TableQuotes, q.ID, q)
 }
@@ -243,11 +237,12 @@ func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
 	return accounts.ExternalPrefix + "rail:" + t.e.rail.Name(), nil
 }
 
-// applyStep applies one settlement outcome to an executed quote.
-func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error {
+// applyStep applies one outcome of its payout to an executed quote.
+// Outcomes that do not fit the transaction's status change nothing.
+func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s RailReport) error {
 	hold, sc, rc := q.holdAccount(), q.SendingCurrency.Code, q.ReceivingCurrency.Code
 	switch s.Outcome {
-	case SettleCompleted:
+	case RailCompleted:
 		if tx.Status != TxProcessing {
 			return nil
 		}
@@ -284,83 +279,96 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s SettlementStep) error
 			return t.creditEvent(dest)
 		}
 		return nil
-	case SettleFailed, SettleReturned:
-		from := hold
-		if s.Outcome == SettleReturned {
+	case RailFailed, RailReturned:
+		if s.Outcome == RailReturned {
 			if tx.Status != TxCompleted {
 				return nil
 			}
-			from = ledgerReturns
 		} else if tx.Status != TxProcessing {
 			return nil
 		}
-		q.Status, tx.Status, tx.FailureReason = QuoteFailed, TxFailed, s.FailureReason
-		if err := t.saveTx(tx, "FAILED"); err != nil {
+		return t.failAndRefund(q, tx, s, q.TotalSendingAmount)
+	}
+	return nil
+}
+
+// failAndRefund fails an executed quote's transaction with s's reason and
+// refunds amount from hold to the sender (or, for a bank return, undoes
+// the completion's legs), unless s says the refund fails: then the money
+// stays held, not spendable.
+func (t *txn) failAndRefund(q *quoteRecord, tx *Transaction, s RailReport, amount int64) error {
+	q.Status, tx.Status, tx.FailureReason = QuoteFailed, TxFailed, s.FailureReason
+	if err := t.saveTx(tx, "FAILED"); err != nil {
+		return err
+	}
+	tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.now, Status: "PENDING", Reason: s.RefundReason}
+	if err := t.saveTx(tx, "REFUND_PENDING"); err != nil {
+		return err
+	}
+	if s.RefundFails {
+		tx.Refund.Status = "FAILED"
+		return t.saveTx(tx, "REFUND_FAILED")
+	}
+	to := q.refundAccount(t.e.rail.Name())
+	feeBack := ""
+	if s.Outcome == RailReturned {
+		legs, fb, err := t.returnLegs(q, to)
+		if err != nil {
 			return err
 		}
-		tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.now, Status: "PENDING", Reason: s.RefundReason}
-		if err := t.saveTx(tx, "REFUND_PENDING"); err != nil {
+		if err := t.postOverdraft(tx.ID, legs...); err != nil {
 			return err
 		}
-		if s.RefundFails {
-			tx.Refund.Status = "FAILED"
-			return t.saveTx(tx, "REFUND_FAILED") // the money stays held: it is not spendable
-		}
-		to := q.refundAccount(t.e.rail.Name())
-		legs := [][]Posting{accounts.Transfer(from, to, sc, q.TotalSendingAmount)}
-		feeBack := ""
-		if s.Outcome == SettleReturned {
-			var err error
-			if legs, feeBack, err = t.returnLegs(q, to); err != nil {
-				return err
-			}
-		}
-		if err := t.post(tx.ID, legs...); err != nil {
+		feeBack = fb
+	} else if err := t.post(tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
+		return err
+	}
+	now := t.now
+	tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
+	if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
+		return err
+	}
+	if feeBack != "" {
+		if err := t.creditEvent(feeBack); err != nil {
 			return err
 		}
-		now := t.now
-		tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
-		if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
-			return err
-		}
-		if feeBack != "" {
-			if err := t.creditEvent(feeBack); err != nil {
-				return err
-			}
-		}
-		if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
-			return t.creditEvent(q.Source.AccountID)
-		}
+	}
+	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
+		return t.creditEvent(q.Source.AccountID)
 	}
 	return nil
 }
 
 // returnLegs refunds a payout that completed and then came back (bank
-// return): the fees credited at completion are reversed (wire-facts 2.4),
-// the platform's fee from its internal account and the service's from the
-// service-fee account, and the rest comes back through the returns account.
-// When the platform account no longer holds its fee, the returns account
-// covers it instead, so a return never fails on the platform's balance.
-// feeBack names the platform account when its fee was taken back.
+// return), undoing each leg of its completion (wire-facts 2.4): the
+// destination-currency leg comes back from the destination through the FX
+// account, and the fees credited at completion are taken back, the
+// platform's from its internal account and the service's from the
+// service-fee account. A platform that already spent its fee is left with
+// the shortfall as a negative balance (the legs are posted as an
+// overdraft), never the refund. feeBack names the platform account when its
+// fee was taken back.
 func (t *txn) returnLegs(q *quoteRecord, to string) (legs [][]Posting, feeBack string, err error) {
-	sc, rest := q.SendingCurrency.Code, q.TotalSendingAmount
+	sc, rc := q.SendingCurrency.Code, q.ReceivingCurrency.Code
+	dest, err := q.destinationLedger(t)
+	if err != nil {
+		return nil, "", err
+	}
 	if pf := q.PlatformFeesIncluded; pf > 0 {
 		pa, err := t.primaryInternalAccount(PlatformOwner, sc)
 		if err != nil {
 			return nil, "", err
 		}
-		available, _, err := t.balances(pa)
-		if err != nil {
-			return nil, "", err
-		}
-		if available >= pf {
-			legs, feeBack, rest = append(legs, accounts.Transfer(pa.ID, to, sc, pf)), pa.ID, rest-pf
-		}
+		legs, feeBack = append(legs, accounts.Transfer(pa.ID, to, sc, pf)), pa.ID
 	}
 	if q.ServiceFees > 0 {
-		legs, rest = append(legs, accounts.Transfer(ledgerServiceFees, to, sc, q.ServiceFees)), rest-q.ServiceFees
+		legs = append(legs, accounts.Transfer(ledgerServiceFees, to, sc, q.ServiceFees))
 	}
-	return append(legs, accounts.Transfer(ledgerReturns, to, sc, rest)), feeBack, nil
+	net := q.TotalSendingAmount - q.FeesIncluded
+	if sc == rc && net == q.TotalReceivingAmount {
+		return append(legs, accounts.Transfer(dest, to, sc, net)), feeBack, nil
+	}
+	return append(legs, accounts.Transfer(dest, ledgerFX, rc, q.TotalReceivingAmount), accounts.Transfer(ledgerFX, to, sc, net)), feeBack, nil
 }
 
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
@@ -377,27 +385,17 @@ func (t *txn) creditEvent(id string) error {
 	return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
 }
 
-// applySettlementDue applies one settlement step that came due.
+// applySettlementDue applies a rail outcome whose time came.
 func (t *txn) applySettlementDue(key string, v []byte) (bool, error) {
-	var d dueStep
-	if err := json.Unmarshal(v, &d); err != nil {
+	var rep RailReport
+	if err := json.Unmarshal(v, &rep); err != nil {
 		return false, err
 	}
-	if err := t.Delete(tableSettlementsByTx, d.TransactionID+"|"+key); err != nil && !errors.Is(err, ErrNotFound) {
+	_, txID := splitPaymentID(rep.PaymentID)
+	if err := t.Delete(tableSettlementsByTx, txID+"|"+key); err != nil && !errors.Is(err, ErrNotFound) {
 		return false, err
 	}
-	q, err := t.quote(d.QuoteID)
-	if err != nil {
-		return false, err
-	}
-	tx, err := t.transaction(d.TransactionID)
-	if err != nil {
-		return false, err
-	}
-	if err := t.applyStep(q, tx, d.Step); err != nil {
-		return false, err
-	}
-	return true, putJSON(t, TableQuotes, q.ID, q)
+	return true, t.settle(rep)
 }
 
 // applyQuoteExpiry ends a quote whose time ran out unexecuted.

@@ -204,7 +204,7 @@ func (e *Engine) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*
 			return err
 		}
 		if at.IsZero() {
-			at = e.Now()
+			at = t.now
 		}
 		tx.ReceiptDeliveryConfirmedAt = &at
 		out = tx

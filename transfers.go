@@ -2,22 +2,10 @@ package payments
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/validate"
 )
-
-// Puller is the optional capability of a Rail that pulls money from
-// external accounts (ACH debits), used by transfer-in and by quotes funded
-// by a direct pull. Its steps are applied in order: COMPLETED credits the
-// account, FAILED refuses the pull, RETURNED takes a completed one back.
-// Transfer-in applies a step with After > 0 that much later on the engine
-// clock (ProcessDue); a quote's pull resolves when the quote executes, so
-// there delays are ignored. A rail without it completes every pull.
-type Puller interface {
-	Pull(ctx context.Context, from *ExternalAccount, amount int64) ([]SettlementStep, error)
-}
 
 // TransferOut sends amount from an internal account to an external account
 // in the same currency (the deprecated POST /transfer-out): a quote that
@@ -65,94 +53,51 @@ func (e *Engine) TransferIn(ctx context.Context, sourceID, destinationID string,
 		recv := amountOf(ia.Currency, amount)
 		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
-			Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: e.Now(), UpdatedAt: e.Now()}
+			Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.now, UpdatedAt: t.now}
 		if err := t.insertTransaction(tx); err != nil {
 			return err
 		}
 		if err := t.saveTx(tx, "PENDING"); err != nil {
 			return err
 		}
-		steps := []SettlementStep{{Outcome: SettleCompleted}}
-		if p, ok := e.rail.(Puller); ok {
-			if steps, err = p.Pull(ctx, ext, amount); err != nil {
-				return err
-			}
-		}
-		moved := false
-		for n, s := range steps {
-			if s.After > 0 {
-				b, _ := json.Marshal(duePull{TransactionID: id, AccountID: ia.ID, Amount: amount, Step: s})
-				if err := t.Put(TablePullsDue, dueKey(e.Now().Add(s.After), id)+"|"+string(rune('a'+n)), b); err != nil {
-					return err
-				}
-				continue
-			}
-			m, err := t.applyPull(tx, ia.ID, amount, s)
-			if err != nil {
-				return err
-			}
-			moved = moved || m
-		}
 		out = tx
-		if !moved {
-			return nil
-		}
-		return t.creditEvent(ia.ID)
+		return t.intendPull(PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 	})
 	return out, err
 }
 
-// TablePullsDue holds the delayed steps of transfer-in pulls
-// ("<time>|<tx id>|<n>" -> step), applied by ProcessDue.
-const TablePullsDue = "pulls_due"
-
-type duePull struct {
-	TransactionID string         `json:"transactionId"`
-	AccountID     string         `json:"accountId"`
-	Amount        int64          `json:"amount"`
-	Step          SettlementStep `json:"step"`
-}
-
-// applyPull applies one step of a transfer-in pull: COMPLETED credits the
-// internal account from the rail, FAILED refuses a pending pull, RETURNED
-// takes a completed one back. Steps that do not fit the transaction's
-// status are ignored. moved reports a balance change.
-func (t *txn) applyPull(tx *Transaction, accountID string, amount int64, s SettlementStep) (moved bool, err error) {
+// settleTransferIn applies an outcome of a transfer-in pull: COMPLETED
+// credits the internal account from the rail, FAILED refuses a pending
+// pull, RETURNED takes a completed one back, even when the customer spent
+// the money meanwhile (a late ACH return): the account then carries a
+// negative balance, the customer's debt. Outcomes that do not fit the
+// transaction's status change nothing.
+func (t *txn) settleTransferIn(tx *Transaction, rep RailReport) error {
 	rail := accounts.ExternalPrefix + "rail:" + t.e.rail.Name()
+	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
-	case s.Outcome == SettleCompleted && tx.Status == TxPending:
-		if err := t.post(tx.ID, accounts.Transfer(rail, accountID, tx.ReceivedAmount.Currency.Code, amount)); err != nil {
-			return false, err
+	case rep.Outcome == RailCompleted && tx.Status == TxPending:
+		if err := t.post(tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
+			return err
 		}
 		now := t.now
 		tx.Status, tx.SettledAt = TxCompleted, &now
-		return true, t.saveTx(tx, "COMPLETED")
-	case s.Outcome == SettleReturned && tx.Status == TxCompleted:
-		if err := t.post(tx.ID, accounts.Transfer(accountID, rail, tx.ReceivedAmount.Currency.Code, amount)); err != nil {
-			return false, err
+		if err := t.saveTx(tx, "COMPLETED"); err != nil {
+			return err
 		}
-		tx.Status, tx.FailureReason = TxFailed, s.FailureReason
-		return true, t.saveTx(tx, "FAILED")
-	case s.Outcome == SettleFailed && tx.Status == TxPending:
-		tx.Status, tx.FailureReason = TxFailed, s.FailureReason
-		return false, t.saveTx(tx, "FAILED")
+	case rep.Outcome == RailReturned && tx.Status == TxCompleted:
+		if err := t.postOverdraft(tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
+			return err
+		}
+		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
+		if err := t.saveTx(tx, "FAILED"); err != nil {
+			return err
+		}
+	case rep.Outcome == RailFailed && tx.Status == TxPending:
+		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
+		return t.saveTx(tx, "FAILED")
+	default:
+		return nil
 	}
-	return false, nil
-}
-
-// applyPullDue applies one transfer-in step that came due.
-func (t *txn) applyPullDue(_ string, v []byte) (bool, error) {
-	var d duePull
-	if err := json.Unmarshal(v, &d); err != nil {
-		return false, err
-	}
-	tx, err := t.transaction(d.TransactionID)
-	if err != nil {
-		return false, err
-	}
-	moved, err := t.applyPull(tx, d.AccountID, d.Amount, d.Step)
-	if err != nil || !moved {
-		return true, err
-	}
-	return true, t.creditEvent(d.AccountID)
+	return t.creditEvent(account)
 }

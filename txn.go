@@ -24,6 +24,7 @@ type txn struct {
 	now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
+	intents []string        // rail intents written, handed over after commit
 	plat    *PlatformConfig // decoded once per transaction
 }
 
@@ -58,25 +59,40 @@ func (e *Engine) begin() (time.Time, idSeq, error) {
 	return e.Now(), idSeq{base: u}, nil
 }
 
-// update runs fn in a read-write store transaction and wakes the dispatcher
-// when it committed events. fn may run more than once; each run starts from
-// the same clock reading and id sequence.
+// update runs fn in a read-write store transaction (commit) and, once it
+// committed, hands the payments it intended to the rail (dispatch).
 func (e *Engine) update(ctx context.Context, fn func(t *txn) error) error {
+	intents, err := e.commit(ctx, fn)
+	if err == nil {
+		e.dispatch(ctx, intents)
+	}
+	return err
+}
+
+// commit runs fn in a read-write store transaction, wakes the webhook
+// worker when it committed events and returns the rail intents it wrote.
+// fn may run more than once; each run starts from the same clock reading
+// and id sequence.
+func (e *Engine) commit(ctx context.Context, fn func(t *txn) error) ([]string, error) {
 	now, ids, err := e.begin()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var emitted bool
+	var intents []string
 	err = e.store.Update(ctx, func(tx Tx) error {
 		t := &txn{Tx: tx, e: e, now: now, ids: ids}
 		err := fn(t)
-		emitted = t.emitted
+		emitted, intents = t.emitted, t.intents
 		return err
 	})
-	if err == nil && emitted {
+	if err != nil {
+		return nil, err
+	}
+	if emitted {
 		e.poke()
 	}
-	return err
+	return intents, nil
 }
 
 // view runs fn in a read-only store transaction.

@@ -79,7 +79,7 @@ func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Ve
 			return err
 		}
 		id := t.newID("Verification")
-		v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: e.Now(), UpdatedAt: e.Now()}
+		v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.now, UpdatedAt: t.now}
 		for _, pr := range d.Problems {
 			v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
 		}
@@ -95,7 +95,7 @@ func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Ve
 			if err != nil {
 				return err
 			}
-			o.KYCStatus, o.UpdatedAt = s, e.Now()
+			o.KYCStatus, o.UpdatedAt = s, t.now
 			if err := putJSON(t, TableBeneficialOwners, ownerID, o); err != nil {
 				return err
 			}
@@ -214,7 +214,7 @@ func (e *Engine) CreateKYCLink(ctx context.Context, customerID, redirectURI stri
 			return Errorf(CodeConflict, "customer %s must verify its email and phone first", r.ID)
 		}
 		tok := randomHex(16)
-		out = &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: e.Now().Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}
+		out = &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: t.now.Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}
 		return nil
 	})
 	return out, err

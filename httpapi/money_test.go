@@ -97,7 +97,8 @@ func TestQuotes_HappyPathUSDToEUR(t *testing.T) {
 
 	x := s.do("POST", "/quotes/"+q.Body["id"].(string)+"/execute", nil)
 	require.Equal(t, 200, x.Status, "%s", x.Raw)
-	assert.Equal(t, "COMPLETED", x.Body["status"])
+	assert.Equal(t, "PROCESSING", x.Body["status"], "answered as committed, before the rail reports")
+	assert.Equal(t, "COMPLETED", s.do("GET", "/quotes/"+q.Body["id"].(string), nil).Body["status"], "the sandbox rail reported at once")
 	requireError(t, s.do("POST", "/quotes/"+q.Body["id"].(string)+"/execute", nil), 409, payments.CodeConflict)
 	bal, total := s.usdBalance(acct)
 	assert.Zero(t, bal)
@@ -257,7 +258,8 @@ func TestQuotes_UMAAndRealTimeFunding(t *testing.T) {
 	assert.EqualValues(t, 1000, q.Body["totalReceivingAmount"])
 	assert.EqualValues(t, 1087, q.Body["totalSendingAmount"], "10 EUR at 1.0869565 USD/EUR, rounded up")
 	x := s.do("POST", "/quotes/"+q.Body["id"].(string)+"/execute", nil)
-	assert.Equal(t, "COMPLETED", x.Body["status"])
+	assert.Equal(t, "PROCESSING", x.Body["status"])
+	assert.Equal(t, "COMPLETED", s.do("GET", "/quotes/"+q.Body["id"].(string), nil).Body["status"])
 	noLookup := map[string]any{"source": body["source"], "destination": body["destination"], "lockedCurrencySide": "SENDING", "lockedCurrencyAmount": 100}
 	requireError(t, s.do("POST", "/quotes", noLookup), 400, payments.CodeInvalidInput, "lookupId")
 
@@ -276,7 +278,8 @@ func TestQuotes_UMAAndRealTimeFunding(t *testing.T) {
 	requireError(t, s.do("POST", "/sandbox/send", map[string]any{"quoteId": rt.Body["id"], "currencyCode": "EUR"}), 400, payments.CodeInvalidInput, "currencyCode")
 	sent := s.do("POST", "/sandbox/send", map[string]any{"quoteId": rt.Body["id"], "currencyCode": "USD"})
 	require.Equal(t, 200, sent.Status, "%s", sent.Raw)
-	assert.Equal(t, "COMPLETED", sent.Body["status"])
+	assert.Equal(t, "PROCESSING", sent.Body["status"])
+	assert.Equal(t, "COMPLETED", s.do("GET", "/transactions/"+sent.Body["id"].(string), nil).Body["status"])
 	requireError(t, s.do("POST", "/sandbox/send", map[string]any{"quoteId": rt.Body["id"], "currencyCode": "USD"}), 409, payments.CodeConflict)
 	require.NoError(t, payments.CheckLedger(ctx, s.store))
 }
@@ -306,11 +309,13 @@ func TestIncomingPayments(t *testing.T) {
 	in := s.do("POST", "/transfer-in", map[string]any{"source": map[string]any{"accountId": s.do("POST", "/customers/external-accounts", usdAccount(id, "111222009")).Body["id"]},
 		"destination": map[string]any{"accountId": acct}, "amount": 700})
 	require.Equal(t, 201, in.Status, "%s", in.Raw)
-	assert.Equal(t, "FAILED", in.Body["status"])
+	assert.Equal(t, "PENDING", in.Body["status"], "answered before the rail reports")
+	assert.Equal(t, "FAILED", s.do("GET", "/transactions/"+in.Body["id"].(string), nil).Body["status"])
 	assert.Equal(t, []string{"INCOMING_PAYMENT.PENDING", "INCOMING_PAYMENT.COMPLETED", "INCOMING_PAYMENT.FAILED"}, s.eventsOf(in.Body["id"].(string)))
 	out := s.do("POST", "/transfer-out", map[string]any{"source": map[string]any{"accountId": acct}, "destination": map[string]any{"accountId": e.Body["id"]}, "amount": 1000})
 	require.Equal(t, 201, out.Status, "%s", out.Raw)
-	assert.Equal(t, "COMPLETED", out.Body["status"])
+	assert.Equal(t, "PROCESSING", out.Body["status"])
+	assert.Equal(t, "COMPLETED", s.do("GET", "/transactions/"+out.Body["id"].(string), nil).Body["status"])
 	bal, _ = s.usdBalance(acct)
 	assert.Equal(t, 4000.0, bal)
 	require.NoError(t, payments.CheckLedger(ctx, s.store))
@@ -416,7 +421,8 @@ func TestQuotes_SCA(t *testing.T) {
 	requireError(t, s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"}), 409, payments.CodeConflict)
 	txID := q.Body["transactionId"].(string)
 	assert.Equal(t, "PENDING", s.do("GET", "/transactions/"+txID, nil).Body["status"], "authorized, waiting for its funds")
-	assert.Equal(t, "COMPLETED", s.do("POST", "/sandbox/send", map[string]any{"quoteId": qid, "currencyCode": "USD"}).Body["status"])
+	assert.Equal(t, "PROCESSING", s.do("POST", "/sandbox/send", map[string]any{"quoteId": qid, "currencyCode": "USD"}).Body["status"])
+	assert.Equal(t, "COMPLETED", s.do("GET", "/transactions/"+txID, nil).Body["status"])
 	assert.Equal(t, []string{"OUTGOING_PAYMENT.PENDING", "OUTGOING_PAYMENT.PENDING_AUTHORIZATION", "OUTGOING_PAYMENT.PROCESSING",
 		"OUTGOING_PAYMENT.COMPLETED"}, s.eventsOf(txID))
 }

@@ -44,7 +44,7 @@ func TestQuotes_DirectPullSource(t *testing.T) {
 		{"collected and paid", "001", "000", "COMPLETED", "", []string{"PENDING", "PROCESSING", "COMPLETED"}, true},
 		{"002 pull refused", "002", "000", "FAILED", "QUOTE_EXECUTION_FAILED", []string{"PENDING", "FAILED"}, false},
 		{"004 rejected by the bank", "004", "000", "FAILED", "COMPLIANCE_REJECTED", []string{"PENDING", "FAILED"}, false},
-		{"009 collected then returned", "009", "000", "FAILED", "QUOTE_EXECUTION_FAILED", []string{"PENDING", "FAILED"}, false},
+		{"009 collected then returned", "009", "000", "FAILED", "QUOTE_EXECUTION_FAILED", []string{"PENDING", "PROCESSING", "FAILED"}, false},
 		{"payout 002 refunded to the pulled account", "001", "002", "FAILED", "QUOTE_EXECUTION_FAILED",
 			[]string{"PENDING", "PROCESSING", "FAILED", "REFUND_PENDING", "REFUND_COMPLETED"}, false},
 	} {
@@ -91,7 +91,8 @@ func TestQuotes_DirectPullSource(t *testing.T) {
 		assert.Equal(t, "PENDING", q.Body["status"])
 		x := s.do("POST", "/quotes/"+q.Body["id"].(string)+"/execute", nil)
 		require.Equal(t, 200, x.Status, "%s", x.Raw)
-		assert.Equal(t, "COMPLETED", x.Body["status"])
+		assert.Equal(t, "PROCESSING", x.Body["status"], "pulling")
+		assert.Equal(t, "COMPLETED", s.do("GET", "/quotes/"+q.Body["id"].(string), nil).Body["status"])
 		requireError(t, s.do("POST", "/quotes/"+q.Body["id"].(string)+"/execute", nil), 409, payments.CodeConflict)
 		bal, _ := s.usdBalance(acct)
 		assert.Equal(t, x.Body["totalReceivingAmount"], bal)

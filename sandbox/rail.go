@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -81,13 +82,39 @@ const SlowPayment = 6 * time.Minute
 const ReturnAfter = 10 * time.Minute
 
 // payoutRules are the outcomes of destination suffixes (wire-facts 1.6).
-var payoutRules = map[string][]payments.SettlementStep{
-	"002": {{Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TRANSACTION_FAILED"}},
-	"003": {{After: SlowPayment, Outcome: payments.SettleCompleted}},
-	"004": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_CANNOT_RECEIVE", RefundReason: "TRANSACTION_FAILED"}},
-	"005": {{Outcome: payments.SettleCompleted}, {After: ReturnAfter, Outcome: payments.SettleReturned, FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}},
-	"006": {{Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}},
-	"007": {{Outcome: payments.SettleFailed, FailureReason: "COUNTERPARTY_POST_TX_FAILED", RefundFails: true}},
+var payoutRules = map[string][]step{
+	"002": {{Outcome: payments.RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TRANSACTION_FAILED"}},
+	"003": {{After: SlowPayment, Outcome: payments.RailCompleted}},
+	"004": {{Outcome: payments.RailFailed, FailureReason: "ACCOUNT_CANNOT_RECEIVE", RefundReason: "TRANSACTION_FAILED"}},
+	"005": {{Outcome: payments.RailCompleted}, {After: ReturnAfter, Outcome: payments.RailReturned, FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}},
+	"006": {{Outcome: payments.RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}},
+	"007": {{Outcome: payments.RailFailed, FailureReason: "COUNTERPARTY_POST_TX_FAILED", RefundFails: true}},
+}
+
+// step is one outcome of a sandbox payment, After its submission.
+type step struct {
+	After         time.Duration
+	Outcome       payments.RailOutcome
+	FailureReason string
+	RefundReason  string
+	RefundFails   bool
+}
+
+// report announces steps to r, each taking effect After the payment's
+// submission on the engine clock, with references that make a repeated
+// hand-over report nothing new.
+func report(ctx context.Context, r payments.Reporter, paymentID string, submitted time.Time, steps []step) error {
+	for n, s := range steps {
+		rep := payments.RailReport{PaymentID: paymentID, Reference: fmt.Sprintf("sandbox-%d-%s", n, s.Outcome), Outcome: s.Outcome,
+			FailureReason: s.FailureReason, RefundReason: s.RefundReason, RefundFails: s.RefundFails}
+		if s.After > 0 {
+			rep.At = submitted.Add(s.After)
+		}
+		if err := r.Report(ctx, rep); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Send implements payments.Rail: external destinations of quotes settle by
@@ -97,32 +124,40 @@ var payoutRules = map[string][]payments.SettlementStep{
 // except that crypto wallets take the transfer table's 003 and 005;
 // transfers (p.Transfer) settle by transferRules; UMA test addresses by
 // their name ($pending.long.* after six minutes, $fail.compliance.*
-// rejected).
-func (Rail) Send(_ context.Context, p payments.OutgoingPayment) ([]payments.SettlementStep, error) {
+// rejected). It reports every outcome at once, the later ones with the
+// time they take effect.
+func (Rail) Send(ctx context.Context, p payments.OutgoingPayment, r payments.Reporter) error {
+	return report(ctx, r, p.ID, p.SubmittedAt, sendSteps(p))
+}
+
+func sendSteps(p payments.OutgoingPayment) []step {
 	if p.Destination == nil {
 		user, _ := UMAUser(p.UmaAddress)
 		switch {
 		case strings.HasPrefix(user, "pending.long."):
-			return []payments.SettlementStep{{After: SlowPayment, Outcome: payments.SettleCompleted}}, nil
+			return []step{{After: SlowPayment, Outcome: payments.RailCompleted}}
 		case strings.HasPrefix(user, "fail.compliance."):
-			return []payments.SettlementStep{{Outcome: payments.SettleFailed, FailureReason: "COMPLIANCE_REJECTED", RefundReason: "TRANSACTION_FAILED"}}, nil
+			return []step{{Outcome: payments.RailFailed, FailureReason: "COMPLIANCE_REJECTED", RefundReason: "TRANSACTION_FAILED"}}
 		}
-		return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+		return completed
 	}
 	sfx := Suffix(p.Destination.Identifier())
 	if p.Transfer || strings.HasSuffix(p.Destination.AccountType(), "_WALLET") {
 		if steps, ok := transferRules[sfx]; ok && (p.Transfer || sfx == "003" || sfx == "005") {
-			return steps, nil
+			return steps
 		}
 		if p.Transfer {
-			return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+			return completed
 		}
 	}
 	if steps, ok := payoutRules[sfx]; ok {
-		return steps, nil
+		return steps
 	}
-	return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+	return completed
 }
+
+// completed is the outcome of a payment no rule steers.
+var completed = []step{{Outcome: payments.RailCompleted}}
 
 // TransferTimeout is how long a 005 transfer (and a 005 wallet payout)
 // stays PROCESSING before it fails.
@@ -133,11 +168,11 @@ const TransferTimeout = 30 * time.Second
 // rejected by the bank, 005 times out after about 30 s, each refunded).
 // Crypto wallet destinations of quotes follow its 003 (wallet unavailable)
 // and 005 rows.
-var transferRules = map[string][]payments.SettlementStep{
-	"002": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_CANNOT_RECEIVE", RefundReason: "TRANSACTION_FAILED"}},
-	"003": {{Outcome: payments.SettleFailed, FailureReason: "ACCOUNT_INVALID", RefundReason: "TRANSACTION_FAILED"}},
-	"004": {{Outcome: payments.SettleFailed, FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}},
-	"005": {{After: TransferTimeout, Outcome: payments.SettleFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TIMEOUT"}},
+var transferRules = map[string][]step{
+	"002": {{Outcome: payments.RailFailed, FailureReason: "ACCOUNT_CANNOT_RECEIVE", RefundReason: "TRANSACTION_FAILED"}},
+	"003": {{Outcome: payments.RailFailed, FailureReason: "ACCOUNT_INVALID", RefundReason: "TRANSACTION_FAILED"}},
+	"004": {{Outcome: payments.RailFailed, FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}},
+	"005": {{After: TransferTimeout, Outcome: payments.RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TIMEOUT"}},
 }
 
 func beneficiaryName(a *payments.ExternalAccount) string {
@@ -155,18 +190,19 @@ var _ payments.Puller = Rail{}
 // pullRules are the outcomes of pulls from external accounts by suffix
 // (wire-facts 1.5: 005 stays pending for TransferTimeout, then fails; and
 // the spec's 009: completes, then is returned).
-var pullRules = map[string][]payments.SettlementStep{
-	"002": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
-	"003": {{Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
-	"004": {{Outcome: payments.SettleFailed, FailureReason: "COMPLIANCE_REJECTED"}},
-	"005": {{After: TransferTimeout, Outcome: payments.SettleFailed, FailureReason: "COLLECTION_FAILED"}},
-	"009": {{Outcome: payments.SettleCompleted}, {Outcome: payments.SettleReturned, FailureReason: "COLLECTION_FAILED"}},
+var pullRules = map[string][]step{
+	"002": {{Outcome: payments.RailFailed, FailureReason: "COLLECTION_FAILED"}},
+	"003": {{Outcome: payments.RailFailed, FailureReason: "COLLECTION_FAILED"}},
+	"004": {{Outcome: payments.RailFailed, FailureReason: "COMPLIANCE_REJECTED"}},
+	"005": {{After: TransferTimeout, Outcome: payments.RailFailed, FailureReason: "COLLECTION_FAILED"}},
+	"009": {{Outcome: payments.RailCompleted}, {Outcome: payments.RailReturned, FailureReason: "COLLECTION_FAILED"}},
 }
 
 // Pull implements payments.Puller: the source account's suffix decides.
-func (Rail) Pull(_ context.Context, from *payments.ExternalAccount, _ int64) ([]payments.SettlementStep, error) {
-	if steps, ok := pullRules[Suffix(from.Identifier())]; ok {
-		return steps, nil
+func (Rail) Pull(ctx context.Context, p payments.PullRequest, r payments.Reporter) error {
+	steps, ok := pullRules[Suffix(p.From.Identifier())]
+	if !ok {
+		steps = completed
 	}
-	return []payments.SettlementStep{{Outcome: payments.SettleCompleted}}, nil
+	return report(ctx, r, p.ID, p.SubmittedAt, steps)
 }
