@@ -1,0 +1,324 @@
+package payments_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/rails/railtest"
+	"github.com/paygrid/payments/sandbox"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// manualRail takes every payment and reports nothing: the test reports for
+// it through Engine.Rails.Report, as a production adapter's webhook would.
+// block, when set, holds Send until it is closed.
+type manualRail struct {
+	sandbox.Rail
+	mu      sync.Mutex
+	taken   []string
+	entered chan string
+	block   chan struct{}
+	fail    error
+}
+
+func (r *manualRail) Name() string { return "manual" }
+
+func (r *manualRail) Send(ctx context.Context, p payments.OutgoingPayment, _ payments.Reporter) error {
+	return r.take(ctx, p.ID)
+}
+
+func (r *manualRail) Pull(ctx context.Context, p payments.PullRequest, _ payments.Reporter) error {
+	return r.take(ctx, p.ID)
+}
+
+func (r *manualRail) take(ctx context.Context, id string) error {
+	if r.entered != nil {
+		r.entered <- id
+	}
+	if r.block != nil {
+		select {
+		case <-r.block:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if r.fail != nil {
+		return r.fail
+	}
+	r.mu.Lock()
+	r.taken = append(r.taken, id)
+	r.mu.Unlock()
+	return nil
+}
+
+// externalUSD creates a US bank account ending in suffix for customer.
+func (e *env) externalUSD(t testing.TB, customer, suffix string) string {
+	t.Helper()
+	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "12345" + suffix, "routingNumber": "021000021",
+		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe"}})
+	a, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: customer, Currency: "USD", AccountInfo: info}, false)
+	require.NoError(t, err)
+	return a.ID
+}
+
+func (e *env) available(t testing.TB, account string) int64 {
+	t.Helper()
+	v, err := e.eng.InternalAccount(ctx, account)
+	require.NoError(t, err)
+	return v.Balance.Amount
+}
+
+func (e *env) txStatus(t testing.TB, id string) string {
+	t.Helper()
+	tx, err := e.eng.Transaction(ctx, id)
+	require.NoError(t, err)
+	return tx.Status
+}
+
+// payout funds a new customer's USD account with funds and executes a
+// payout of amount to a new external account ending in suffix.
+func (e *env) payout(t testing.TB, funds, amount int64, suffix string) (account, txID string) {
+	t.Helper()
+	account = e.usdAccount(t, "Payer")
+	ia, err := e.eng.InternalAccount(ctx, account)
+	require.NoError(t, err)
+	_, err = e.eng.FundInternalAccount(ctx, account, funds)
+	require.NoError(t, err)
+	q, err := e.eng.CreateQuote(ctx, transfer(account, e.externalUSD(t, ia.CustomerID, suffix), amount, true))
+	require.NoError(t, err)
+	assert.Equal(t, payments.QuoteProcessing, q.Status, "answered as committed")
+	return account, q.TransactionID
+}
+
+// TestRails_ReportEntryPoint: outcomes reach the engine only through
+// Rails.Report, each applied once per reference; later ones wait as due work.
+func TestRails_ReportEntryPoint(t *testing.T) {
+	rail := &manualRail{}
+	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct, txID := e.payout(t, 10_000, 4_000, "000")
+	pid := "send:" + txID
+	assert.Equal(t, []string{pid}, rail.taken, "handed to the rail once, after commit")
+	assert.Equal(t, payments.TxProcessing, e.txStatus(t, txID))
+
+	requireCode(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Outcome: "LOST"}), payments.CodeInvalidInput, "outcome")
+	requireCode(t, e.eng.Rails.Report(ctx, payments.RailReport{Outcome: payments.RailCompleted}), payments.CodeInvalidInput, "paymentId")
+	requireCode(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: "send:Transaction:nope", Outcome: payments.RailCompleted}), payments.CodeTransactionNotFound)
+
+	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "bank-ack-1", Outcome: payments.RailAccepted}))
+	assert.Equal(t, payments.TxProcessing, e.txStatus(t, txID), "accepted moves nothing")
+	completed := payments.RailReport{PaymentID: pid, Reference: "bank-settled-1", Outcome: payments.RailCompleted}
+	require.NoError(t, e.eng.Rails.Report(ctx, completed))
+	assert.Equal(t, payments.TxCompleted, e.txStatus(t, txID))
+	_, err := e.eng.Flush(ctx)
+	require.NoError(t, err)
+	events := len(e.rec.types())
+	require.NoError(t, e.eng.Rails.Report(ctx, completed), "a redelivered report is fine")
+	_, err = e.eng.Flush(ctx)
+	require.NoError(t, err)
+	assert.Len(t, e.rec.types(), events, "and changes nothing")
+
+	returned := payments.RailReport{PaymentID: pid, Reference: "bank-return-1", Outcome: payments.RailReturned,
+		At: e.clock.Now().Add(time.Hour), FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}
+	require.NoError(t, e.eng.Rails.Report(ctx, returned))
+	assert.Equal(t, payments.TxCompleted, e.txStatus(t, txID), "a return announced for later waits")
+	e.clock.Advance(time.Hour)
+	_, err = e.eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxFailed, e.txStatus(t, txID))
+	assert.EqualValues(t, 10_000, e.available(t, acct), "the sender has everything back")
+	require.NoError(t, payments.CheckLedger(ctx, e.store))
+}
+
+// TestRails_SlowRailNeverStallsUnrelatedWrites: while the rail holds one
+// payment's hand-over, other operations commit, payments included.
+func TestRails_SlowRailNeverStallsUnrelatedWrites(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			rail := &manualRail{entered: make(chan string, 8), block: make(chan struct{})}
+			e := moneyEnv(t, store, func(c *payments.Config) { c.Rail = rail })
+			payer := e.usdAccount(t, "Payer")
+			ia, err := e.eng.InternalAccount(ctx, payer)
+			require.NoError(t, err)
+			_, err = e.eng.FundInternalAccount(ctx, payer, 10_000)
+			require.NoError(t, err)
+			ext := e.externalUSD(t, ia.CustomerID, "000")
+			done := make(chan error, 1)
+			go func() {
+				_, err := e.eng.CreateQuote(ctx, transfer(payer, ext, 1_000, true))
+				done <- err
+			}()
+			<-rail.entered // the payout committed and its hand-over is stuck in the rail
+
+			other := e.usdAccount(t, "Other")
+			_, err = e.eng.FundInternalAccount(ctx, other, 5_000)
+			require.NoError(t, err)
+			q, err := e.eng.CreateQuote(ctx, transfer(other, payer, 2_000, true))
+			require.NoError(t, err, "an unrelated payment commits while the rail is stuck")
+			assert.Equal(t, payments.QuoteCompleted, q.Status)
+			assert.EqualValues(t, 10_000-1_000+2_000, e.available(t, payer))
+			select {
+			case err := <-done:
+				t.Fatalf("the stuck hand-over returned early: %v", err)
+			default:
+			}
+			close(rail.block)
+			require.NoError(t, <-done)
+			require.NoError(t, payments.CheckLedger(ctx, e.store))
+		})
+	}
+}
+
+// TestRails_FailingRailRetriesThenParks: a payment the rail does not take
+// stays PROCESSING with its money held, is retried with backoff and finally
+// parked in the dead letters; a rail that recovers takes it on a retry.
+func TestRails_FailingRailRetriesThenParks(t *testing.T) {
+	rail := &manualRail{fail: errors.New("bank API unavailable")}
+	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct, txID := e.payout(t, 10_000, 4_000, "000")
+	_, recovering := e.payout(t, 1_000, 1_000, "000")
+	pending, err := e.eng.Rails.Pending(ctx, 10)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"send:" + txID, "send:" + recovering}, pending)
+	for attempt := 2; attempt < payments.MaxDueAttempts; attempt++ {
+		e.clock.Advance(time.Hour)
+		_, err := e.eng.ProcessDue(ctx)
+		require.NoError(t, err)
+	}
+	rail.mu.Lock()
+	rail.fail = nil
+	rail.mu.Unlock()
+	e.clock.Advance(time.Hour)
+	_, err = e.eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	// Both were refused MaxDueAttempts-1 times, then taken.
+	assert.Empty(t, mustPending(t, e))
+	assert.Len(t, rail.taken, 2)
+
+	rail.mu.Lock()
+	rail.fail = errors.New("bank API unavailable")
+	rail.mu.Unlock()
+	_, parked := e.payout(t, 1_000, 500, "000")
+	for range payments.MaxDueAttempts {
+		e.clock.Advance(time.Hour)
+		_, err := e.eng.ProcessDue(ctx)
+		require.NoError(t, err)
+	}
+	assert.Empty(t, mustPending(t, e))
+	dead, err := e.eng.DeadLetters(ctx)
+	require.NoError(t, err)
+	require.Len(t, dead, 1)
+	assert.Equal(t, "send:"+parked, dead[0].Key)
+	assert.Contains(t, dead[0].Reason, "bank API unavailable")
+	assert.Equal(t, payments.TxProcessing, e.txStatus(t, parked), "never failed by guesswork: the bank may hold it")
+	assert.EqualValues(t, 6_000, e.available(t, acct))
+	require.NoError(t, payments.CheckLedger(ctx, e.store))
+}
+
+func mustPending(t *testing.T, e *env) []string {
+	t.Helper()
+	p, err := e.eng.Rails.Pending(ctx, 10)
+	require.NoError(t, err)
+	return p
+}
+
+// TestRails_LateReturnOfSpentDeposit: an ACH pull returned after the
+// customer spent the money leaves the customer's account negative (its
+// debt), instead of failing the return; the next deposit pays it down.
+func TestRails_LateReturnOfSpentDeposit(t *testing.T) {
+	rail := &manualRail{}
+	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct := e.usdAccount(t, "Spender")
+	ia, err := e.eng.InternalAccount(ctx, acct)
+	require.NoError(t, err)
+	in, err := e.eng.TransferIn(ctx, e.externalUSD(t, ia.CustomerID, "000"), acct, 1_000)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxPending, in.Status)
+	pid := "pull:" + in.ID
+	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-1", Outcome: payments.RailCompleted}))
+	other := e.usdAccount(t, "Payee")
+	_, err = e.eng.CreateQuote(ctx, transfer(acct, other, 800, true))
+	require.NoError(t, err)
+	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-return-R01", Outcome: payments.RailReturned, FailureReason: "PAYOUT_RETURNED"}))
+	assert.Equal(t, payments.TxFailed, e.txStatus(t, in.ID))
+	assert.EqualValues(t, -800, e.available(t, acct), "the customer owes what it spent")
+	_, err = e.eng.CreateQuote(ctx, transfer(acct, other, 1, true))
+	requireCode(t, err, payments.CodeInsufficientFunds)
+	_, err = e.eng.FundInternalAccount(ctx, acct, 500)
+	require.NoError(t, err)
+	assert.EqualValues(t, -300, e.available(t, acct), "a deposit pays the debt down")
+	require.NoError(t, payments.CheckLedger(ctx, e.store))
+}
+
+// slowRail reports every payment from another goroutine after a delay.
+type slowRail struct {
+	sandbox.Rail
+	delay time.Duration
+}
+
+func (r slowRail) Name() string { return "slow" }
+
+func (r slowRail) Send(_ context.Context, p payments.OutgoingPayment, rep payments.Reporter) error {
+	go func() {
+		time.Sleep(r.delay)
+		_ = rep.Report(context.Background(), payments.RailReport{PaymentID: p.ID, Reference: "slow-1", Outcome: payments.RailCompleted})
+	}()
+	return nil
+}
+
+// flakyRail refuses the first hand-over of every payment.
+type flakyRail struct {
+	sandbox.Rail
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (r *flakyRail) Send(ctx context.Context, p payments.OutgoingPayment, rep payments.Reporter) error {
+	r.mu.Lock()
+	first := !r.seen[p.ID]
+	r.seen[p.ID] = true
+	r.mu.Unlock()
+	if first {
+		return errors.New("flaky: try again")
+	}
+	return r.Rail.Send(ctx, p, rep)
+}
+
+func (r *flakyRail) Pull(ctx context.Context, p payments.PullRequest, rep payments.Reporter) error {
+	return r.Rail.Pull(ctx, p, rep)
+}
+
+// TestRails_Conformance runs railtest on a deliberately slow and a
+// deliberately failing rail.
+func TestRails_Conformance(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	account := func(suffix string) *payments.ExternalAccount {
+		info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "12345" + suffix, "routingNumber": "021000021"})
+		return &payments.ExternalAccount{Currency: "USD", AccountInfo: info}
+	}
+	h := railtest.Harness{
+		Payment: func(n int) payments.OutgoingPayment {
+			return payments.OutgoingPayment{ID: fmt.Sprintf("send:T%d", n), Currency: "USD", Amount: 1, Destination: account("000"), SubmittedAt: at}
+		},
+		Pull: func(n int) payments.PullRequest {
+			return payments.PullRequest{ID: fmt.Sprintf("pull:T%d", n), Currency: "USD", Amount: 1, From: account("000"), SubmittedAt: at}
+		},
+		Account: func() *payments.ExternalAccount { return account("000") },
+	}
+	t.Run("slow", func(t *testing.T) {
+		h := h
+		h.Rail = slowRail{delay: 20 * time.Millisecond}
+		railtest.Run(t, h)
+	})
+	t.Run("failing", func(t *testing.T) {
+		h := h
+		h.Rail = &flakyRail{seen: map[string]bool{}}
+		railtest.Run(t, h)
+	})
+}
