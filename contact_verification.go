@@ -48,16 +48,17 @@ func (t *txn) contactTarget(customerID, channel string) (*customerRecord, error)
 // SendContactCode issues a one-time code for the customer's email or phone
 // (channel EMAIL or PHONE); a new code replaces an outstanding one.
 func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string) error {
+	code := e.kyc.ContactCode(channel)
 	return once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *txn) error {
 		r, err := t.contactTarget(customerID, channel)
 		if err != nil {
 			return err
 		}
-		code, err := e.kyc.ContactCode(ctx, &r.Customer, channel)
-		if err != nil {
+		if err := putJSON(t, TableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.now.Add(ContactCodeTTL)}); err != nil {
 			return err
 		}
-		return putJSON(t, TableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.now.Add(ContactCodeTTL)})
+		return t.intendCode(CodeMessage{ID: t.newID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
+			Code: code, Purpose: "CONTACT_VERIFICATION"})
 	})
 }
 

@@ -41,9 +41,31 @@ var (
 // per platform currency) and asks the KYC provider for its starting status.
 // Every invalid field is reported at once; a taken platformCustomerId is
 // CONFLICT and a taken umaAddress UMA_ADDRESS_EXISTS.
+//
+// The provider is consulted before the transaction, on the customer as the
+// input describes it and the platform as it stands (a platform
+// configuration changed in between is not noticed: it changes rarely, and
+// the status is the provider's starting point, not a verification).
 func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Customer, error) {
 	var out *Customer
-	err := once(ctx, e, in, &out, func(t *txn) error {
+	if ok, err := replayed(ctx, e, in, &out); ok {
+		return out, err
+	}
+	var initial KYCStatus
+	err := e.view(ctx, func(t *txn) error {
+		p, err := t.platform()
+		if err != nil {
+			return err
+		}
+		probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
+		e.applyCustomerInput(&validate.Errors{}, probe, &in, p)
+		initial, err = e.kyc.InitialStatus(ctx, &probe.Customer, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = once(ctx, e, in, &out, func(t *txn) error {
 		p, err := t.platform()
 		if err != nil {
 			return err
@@ -83,9 +105,7 @@ func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Custome
 			status = in.KYBStatus
 		}
 		if status == "" {
-			if status, err = e.kyc.InitialStatus(ctx, &r.Customer, p); err != nil {
-				return err
-			}
+			status = initial
 		}
 		r.setStatus(status)
 		if err := t.claimCustomerKeys(r, "", ""); err != nil {

@@ -39,6 +39,7 @@ type TrustResult struct {
 // ConfirmTrust. Customers outside SCA regions get CONFLICT.
 func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	var out *TrustStart
+	code := e.kyc.ContactCode("SCA")
 	err := once(ctx, e, []any{id, trust}, &out, func(t *txn) error {
 		r, c, err := t.trustTarget(id)
 		if err != nil {
@@ -47,14 +48,13 @@ func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustS
 		if r.Trusted == trust {
 			return Errorf(CodeConflict, "external account %s is already %s", id, map[bool]string{true: "trusted", false: "untrusted"}[trust])
 		}
-		code, err := e.kyc.ContactCode(ctx, c, "SCA")
-		if err != nil {
-			return err
-		}
 		cid := t.newID("ScaChallenge")
 		purpose := "TRUST_BENEFICIARY"
 		if !trust {
 			purpose = "UNTRUST_BENEFICIARY"
+		}
+		if err := t.intendCode(CodeMessage{ID: cid, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: purpose}); err != nil {
+			return err
 		}
 		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.now.Add(5 * time.Minute),
 			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: hashSecret(code)}

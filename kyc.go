@@ -30,9 +30,11 @@ type KYCProvider interface {
 	// ContactChecks reports which of the customer's contact details must be
 	// verified by one-time code (EU customers, for example).
 	ContactChecks(c *Customer) (email, phone bool)
-	// ContactCode issues the one-time code sent to the customer's email or
-	// phone ("EMAIL" or "PHONE"); delivering it is the provider's job.
-	ContactCode(ctx context.Context, c *Customer, channel string) (string, error)
+	// ContactCode chooses a new one-time code for channel (EMAIL, PHONE or
+	// SCA). It must not block: it is called before the transaction that
+	// stores the code's hash, and the code is delivered after commit by
+	// Config.Codes.
+	ContactCode(channel string) string
 	// SCARequired reports whether the customer's region applies Strong
 	// Customer Authentication; SCA operations answer CONFLICT otherwise.
 	SCARequired(c *Customer) bool
@@ -80,10 +82,7 @@ func (defaultKYC) ContactChecks(*Customer) (bool, bool) { return false, false }
 
 func (defaultKYC) SCARequired(*Customer) bool { return false }
 
-func (defaultKYC) ContactCode(context.Context, *Customer, string) (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%06d", n.Int64()), nil
+func (defaultKYC) ContactCode(string) string {
+	n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000)) // never fails (crypto/rand panics on failure since Go 1.24)
+	return fmt.Sprintf("%06d", n.Int64())
 }

@@ -62,6 +62,10 @@ type Config struct {
 	// Directory resolves UMA addresses at other providers and lists VASPs,
 	// discoveries and UMA providers. Nil knows nothing beyond the platform.
 	Directory Directory
+	// Codes delivers one-time codes (contact verification, SCA) after the
+	// transaction that issued them committed. Nil delivers nothing
+	// (documented on CodeSender).
+	Codes CodeSender
 	// Notifier receives committed events. Nil discards them (they are still
 	// written to the outbox and removed once "delivered").
 	Notifier Notifier

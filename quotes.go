@@ -68,6 +68,8 @@ type QuoteRequest struct {
 	PlatformFeeOverride   *FeeOverride     `json:"platformFeeOverride,omitempty"`
 	ScaFactor             string           `json:"scaFactor,omitempty"`
 	SenderCustomerInfo    map[string]any   `json:"senderCustomerInfo,omitempty"`
+
+	scaCode string // the one-time code of an SCA challenge, chosen before pricing
 }
 
 // RateDetails break the rate and fees down (reference OutgoingRateDetails,
@@ -213,6 +215,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	// Pricing only reads, so it runs in a read transaction, in parallel with
 	// other requests; the write transaction is short. Execution rechecks
 	// everything money depends on in its own transaction.
+	req.scaCode = e.kyc.ContactCode("SCA") // used if the quote needs SCA
 	var q *quoteRecord
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -234,6 +237,9 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 			return err
 		}
 		if q.Status == QuotePendingAuthorization {
+			if err := t.intendChallengeCode(q, req.scaCode); err != nil {
+				return err
+			}
 			if err := t.emitAuthorizationPending(q, tx); err != nil {
 				return err
 			}
@@ -450,7 +456,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	q.RateDetails.ServiceApiVariableFeeRate, _ = fees.ServiceRate.Float64()
 	if req.Source.SourceType == "REALTIME_FUNDING" {
 		q.PaymentInstructions = quoteInstructions(q)
-		if err := e.requireSCA(ctx, t, q); err != nil {
+		if err := e.requireSCA(t, q, req.scaCode); err != nil {
 			return nil, err
 		}
 	}

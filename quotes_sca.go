@@ -14,16 +14,15 @@ const ScaChallengeTTL = 5 * time.Minute
 // requireSCA puts a real-time funded quote of a customer in an SCA region
 // (spec 3.2) into PENDING_AUTHORIZATION: an SMS_OTP challenge is attached
 // and the payment instructions are withheld until AuthorizeQuote.
-func (e *Engine) requireSCA(ctx context.Context, t *txn, q *quoteRecord) error {
+// code is the challenge's one-time code, chosen before pricing; the
+// transaction that stores the quote hands it to the code sender
+// (intendChallengeCode).
+func (e *Engine) requireSCA(t *txn, q *quoteRecord, code string) error {
 	if q.CustomerID == "" {
 		return nil
 	}
 	c, err := t.customer(q.CustomerID)
 	if err != nil || !e.kyc.SCARequired(c) {
-		return err
-	}
-	code, err := e.kyc.ContactCode(ctx, c, "SCA")
-	if err != nil {
 		return err
 	}
 	id, err := e.newID("ScaChallenge")
@@ -38,6 +37,16 @@ func (e *Engine) requireSCA(ctx context.Context, t *txn, q *quoteRecord) error {
 	q.ScaChallenge = &ScaChallenge{ID: id, ExpiresAt: exp, Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: "PAYOUT"}
 	q.ScaCodeHash, q.HeldInstructions, q.PaymentInstructions = hashSecret(code), q.PaymentInstructions, nil
 	return nil
+}
+
+// intendChallengeCode delivers the code of a new quote's SCA challenge
+// after commit.
+func (t *txn) intendChallengeCode(q *quoteRecord, code string) error {
+	c, err := t.customer(q.CustomerID)
+	if err != nil {
+		return err
+	}
+	return t.intendCode(CodeMessage{ID: q.ScaChallenge.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: "PAYOUT"})
 }
 
 // AuthorizeQuote satisfies a quote's SCA challenge with its one-time code:

@@ -1,7 +1,9 @@
 package payments
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -49,67 +51,107 @@ type Verification struct {
 // (spec 3.3 rules 1 and 4); one with unverified contact details CONFLICT.
 // Status changes emit CUSTOMER.KYC_* / KYB_* and every submission a
 // VERIFICATION.<status> event.
+//
+// The provider is consulted before the transaction, on the packet as it
+// stood; the transaction applies its decision only if the packet is still
+// the same, and otherwise the review runs again (a few times, then
+// CONFLICT).
 func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+	var fe validate.Errors
+	if !fe.Required("customerId", customerID) {
+		return nil, Invalid(fe)
+	}
 	var out *Verification
-	err := once(ctx, e, customerID, &out, func(t *txn) error {
-		var fe validate.Errors
-		if !fe.Required("customerId", customerID) {
-			return Invalid(fe)
-		}
-		r, err := t.liveCustomer(customerID)
-		if err != nil {
-			return err
-		}
-		if r.Status().Final() {
-			return Errorf(CodeInvalidInput, "customer %s is %s; a final verification status cannot be resubmitted", r.ID, r.Status())
-		}
-		if cv := r.ContactVerification; cv != nil && (cv.Email == ContactPending || cv.Phone == ContactPending) {
-			return Errorf(CodeConflict, "customer %s must verify its email and phone before identity verification", r.ID)
-		}
-		p, err := t.platform()
-		if err != nil {
-			return err
-		}
-		sub, err := t.packet(r, p)
-		if err != nil {
-			return err
-		}
-		d, err := e.kyc.Review(ctx, sub)
-		if err != nil {
-			return err
-		}
-		id := t.newID("Verification")
-		v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.now, UpdatedAt: t.now}
-		for _, pr := range d.Problems {
-			v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
-		}
-		r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
-		if err := t.emit("VERIFICATION."+string(v.VerificationStatus), v); err != nil {
-			return err
-		}
-		if err := t.setCustomerStatus(r, d.CustomerStatus); err != nil {
-			return err
-		}
-		for ownerID, s := range d.OwnerStatuses {
-			o, err := t.owner(ownerID)
+	if ok, err := replayed(ctx, e, customerID, &out); ok {
+		return out, err
+	}
+	for attempt := 1; ; attempt++ {
+		var reviewed []byte
+		var d KYCDecision
+		err := e.view(ctx, func(t *txn) error {
+			_, sub, err := t.verificationTarget(customerID)
 			if err != nil {
 				return err
 			}
-			o.KYCStatus, o.UpdatedAt = s, t.now
-			if err := putJSON(t, TableBeneficialOwners, ownerID, o); err != nil {
+			reviewed, _ = json.Marshal(sub)
+			d, err = e.kyc.Review(ctx, sub)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		err = once(ctx, e, customerID, &out, func(t *txn) error {
+			r, sub, err := t.verificationTarget(customerID)
+			if err != nil {
 				return err
 			}
+			if now, _ := json.Marshal(sub); !bytes.Equal(now, reviewed) {
+				return errPacketChanged
+			}
+			return t.applyReview(r, d, &out)
+		})
+		if err == errPacketChanged && attempt < 3 {
+			continue
 		}
-		if err := putJSON(t, TableCustomers, r.ID, r); err != nil {
+		return out, err
+	}
+}
+
+// errPacketChanged refuses a review whose packet changed meanwhile.
+var errPacketChanged = Errorf(CodeConflict, "the customer changed while its verification was under review; submit again")
+
+// verificationTarget loads a customer that may be submitted, with its packet.
+func (t *txn) verificationTarget(customerID string) (*customerRecord, *KYCSubmission, error) {
+	r, err := t.liveCustomer(customerID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Status().Final() {
+		return nil, nil, Errorf(CodeInvalidInput, "customer %s is %s; a final verification status cannot be resubmitted", r.ID, r.Status())
+	}
+	if cv := r.ContactVerification; cv != nil && (cv.Email == ContactPending || cv.Phone == ContactPending) {
+		return nil, nil, Errorf(CodeConflict, "customer %s must verify its email and phone before identity verification", r.ID)
+	}
+	p, err := t.platform()
+	if err != nil {
+		return nil, nil, err
+	}
+	sub, err := t.packet(r, p)
+	return r, sub, err
+}
+
+// applyReview records a provider's decision on r's submission.
+func (t *txn) applyReview(r *customerRecord, d KYCDecision, out **Verification) error {
+	id := t.newID("Verification")
+	v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.now, UpdatedAt: t.now}
+	for _, pr := range d.Problems {
+		v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
+	}
+	r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
+	if err := t.emit("VERIFICATION."+string(v.VerificationStatus), v); err != nil {
+		return err
+	}
+	if err := t.setCustomerStatus(r, d.CustomerStatus); err != nil {
+		return err
+	}
+	for ownerID, s := range d.OwnerStatuses {
+		o, err := t.owner(ownerID)
+		if err != nil {
 			return err
 		}
-		if err := insertJSON(t, TableVerifications, id, v); err != nil {
+		o.KYCStatus, o.UpdatedAt = s, t.now
+		if err := putJSON(t, TableBeneficialOwners, ownerID, o); err != nil {
 			return err
 		}
-		out = v
-		return nil
-	})
-	return out, err
+	}
+	if err := putJSON(t, TableCustomers, r.ID, r); err != nil {
+		return err
+	}
+	if err := insertJSON(t, TableVerifications, id, v); err != nil {
+		return err
+	}
+	*out = v
+	return nil
 }
 
 // packet gathers what the provider reviews.

@@ -136,9 +136,7 @@ func (KYC) ContactChecks(c *payments.Customer) (email, phone bool) {
 }
 
 // ContactCode implements payments.KYCProvider with the fixed ContactCode.
-func (KYC) ContactCode(context.Context, *payments.Customer, string) (string, error) {
-	return ContactCode, nil
-}
+func (KYC) ContactCode(string) string { return ContactCode }
 
 // SCARequired implements payments.KYCProvider: EU/EEA customers.
 func (KYC) SCARequired(c *payments.Customer) bool { return euRegions[strings.ToUpper(c.Region)] }

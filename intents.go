@@ -10,32 +10,39 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// The rail boundary, engine side. A transaction that executes a payment
-// writes an intent (tableRailIntents) instead of calling the rail; after
-// commit the engine hands the payment to the rail (dispatch), and a worker
-// hands over whatever is left after an error or a crash, at least once.
+// Side effects as intents. A transaction that executes a payment, or
+// issues a one-time code, writes an intent (tableIntents) instead of
+// calling the rail or the code sender; after commit the engine hands it
+// over (dispatch), and a worker hands over whatever is left after an error
+// or a crash, at least once.
+//
+// The rail boundary, engine side:
 // Outcomes come back through Rails.Report, each applied once (tableRailReports)
 // in its own transaction; one that takes effect later waits as due work in
 // TableSettlementsDue.
 const (
-	tableRailIntents = "rail_intents" // payment id -> railIntent
+	tableIntents     = "intents"      // intent id -> intent
 	tableRailReports = "rail_reports" // payment id \x00 reference -> time applied
 )
 
-// Kinds of rail intent, the prefix of a payment id ("send:<transaction id>").
+// Kinds of intent, the prefix of an intent id ("send:<transaction id>").
 const (
-	intentSend = "send"
-	intentPull = "pull"
+	intentSend = "send" // a payout, to Rail.Send
+	intentPull = "pull" // a collection, to Puller.Pull
+	intentCode = "code" // a one-time code, to CodeSender.SendCode
 )
 
 // railDispatchTimeout bounds one hand-over of a payment to the rail made
 // right after commit; a rail slower than that is left to the worker.
 const railDispatchTimeout = 10 * time.Second
 
-// railIntent is a payment waiting to be handed to the rail.
-type railIntent struct {
+// intent is a side effect waiting to be handed over.
+type intent struct {
 	Send *OutgoingPayment `json:"send,omitempty"`
 	Pull *PullRequest     `json:"pull,omitempty"`
+	// Code holds the plain one-time code until it is delivered; the
+	// record it authorizes keeps only its hash.
+	Code *CodeMessage `json:"code,omitempty"`
 }
 
 func paymentID(kind, txID string) string { return kind + ":" + txID }
@@ -49,17 +56,17 @@ func splitPaymentID(id string) (kind, txID string) {
 // intendSend records that p is to be handed to the rail after commit.
 func (t *txn) intendSend(p OutgoingPayment) error {
 	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.now
-	return t.intend(p.ID, railIntent{Send: &p})
+	return t.intend(p.ID, intent{Send: &p})
 }
 
 // intendPull records that p is to be collected through the rail after commit.
 func (t *txn) intendPull(p PullRequest) error {
 	p.ID, p.SubmittedAt = paymentID(intentPull, p.TransactionID), t.now
-	return t.intend(p.ID, railIntent{Pull: &p})
+	return t.intend(p.ID, intent{Pull: &p})
 }
 
-func (t *txn) intend(id string, in railIntent) error {
-	if err := putJSON(t, tableRailIntents, id, in); err != nil {
+func (t *txn) intend(id string, in intent) error {
+	if err := putJSON(t, tableIntents, id, in); err != nil {
 		return err
 	}
 	t.intents = append(t.intents, id)
@@ -69,7 +76,7 @@ func (t *txn) intend(id string, in railIntent) error {
 // withdrawIntent removes a payment not yet handed to the rail, and reports
 // whether there was one.
 func (t *txn) withdrawIntent(id string) (bool, error) {
-	err := t.Delete(tableRailIntents, id)
+	err := t.Delete(tableIntents, id)
 	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}
@@ -100,10 +107,16 @@ func (r Rails) Report(ctx context.Context, rep RailReport) error {
 func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 	var ids []string
 	err := r.e.view(ctx, func(t *txn) error {
-		return t.Scan(tableRailIntents, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			ids = append(ids, k)
-			return len(ids) < limit, nil
-		})
+		for _, kind := range []string{intentPull, intentSend} {
+			err := t.Scan(tableIntents, ScanOptions{Prefix: kind + ":"}, func(k string, _ []byte) (bool, error) {
+				ids = append(ids, k)
+				return len(ids) < limit, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return ids, err
 }
@@ -217,7 +230,7 @@ func (e *Engine) dispatch(ctx context.Context, ids []string) {
 		id := ids[0]
 		ids = ids[1:]
 		if err := e.handOver(ctx, id, &ids); err != nil {
-			e.dueFailed(context.WithoutCancel(ctx), tableRailIntents, id, err)
+			e.dueFailed(context.WithoutCancel(ctx), tableIntents, id, err)
 		}
 	}
 }
@@ -226,8 +239,8 @@ func (e *Engine) dispatch(ctx context.Context, ids []string) {
 // it, removes the intent. A payment already handed over or withdrawn is
 // skipped.
 func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) error {
-	var in railIntent
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableRailIntents, id, &in) })
+	var in intent
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableIntents, id, &in) })
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}
@@ -244,6 +257,8 @@ func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) erro
 		} else {
 			err = r.Report(ctx, RailReport{PaymentID: id, Outcome: RailCompleted})
 		}
+	case in.Code != nil && e.cfg.Codes != nil:
+		err = e.cfg.Codes.SendCode(ctx, *in.Code)
 	}
 	if err != nil {
 		return err
@@ -252,23 +267,22 @@ func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) erro
 		if _, err := t.withdrawIntent(id); err != nil {
 			return err
 		}
-		if err := t.Delete(tableDueRetry, tableRailIntents+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := t.Delete(tableDueRetry, tableIntents+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		return nil
 	})
 }
 
-// handOverPending hands the waiting payments whose backoff has passed to
-// the rail; the rail worker and ProcessDue call it. It returns how many
-// were taken.
+// handOverPending hands the waiting intents whose backoff has passed over;
+// the intent worker and ProcessDue call it. It returns how many were taken.
 func (e *Engine) handOverPending(ctx context.Context) (int, error) {
 	now := e.Now()
 	var ids []string
 	err := e.view(ctx, func(t *txn) error {
-		return t.Scan(tableRailIntents, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		return t.Scan(tableIntents, ScanOptions{}, func(k string, _ []byte) (bool, error) {
 			var r dueRetry
-			if err := getJSON(t, tableDueRetry, tableRailIntents+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
+			if err := getJSON(t, tableDueRetry, tableIntents+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
 				return true, nil // backing off
 			}
 			ids = append(ids, k)
@@ -279,15 +293,16 @@ func (e *Engine) handOverPending(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	e.dispatch(ctx, ids)
-	left, err := e.Rails.Pending(ctx, dueBatch)
-	if err != nil {
-		return 0, err
-	}
-	taken := len(ids)
-	for _, id := range ids {
-		if contains(left, id) {
-			taken--
+	taken := 0
+	err = e.view(ctx, func(t *txn) error {
+		for _, id := range ids {
+			if _, err := t.Get(tableIntents, id); errors.Is(err, ErrNotFound) {
+				taken++
+			} else if err != nil {
+				return err
+			}
 		}
-	}
-	return taken, nil
+		return nil
+	})
+	return taken, err
 }
