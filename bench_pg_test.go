@@ -43,8 +43,14 @@ func BenchmarkProcesses(b *testing.B) {
 				}
 				b.Run(fmt.Sprintf("%s/%s/procs=%d", storeName, workload, procs), func(b *testing.B) {
 					engines := benchProcesses(b, storeName, procs)
+					before := pgStats(engines)
 					rate := quoteLoad(b, engines, callers, hot)
 					b.ReportMetric(rate, "quotes/s")
+					if storeName == "pgstore" {
+						after := pgStats(engines)
+						b.ReportMetric(float64(after.Retries-before.Retries)/float64(b.N), "retries/quote")
+						b.ReportMetric(float64(after.Statements-before.Statements)/float64(b.N), "stmts/quote")
+					}
 					if procs == 1 {
 						oneProc = rate
 					} else if oneProc > 0 {
@@ -133,3 +139,17 @@ func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) 
 	return rate
 }
 
+
+// pgStats sums the counters of the engines' pgstores.
+func pgStats(engines []*payments.Engine) pgstore.Stats {
+	var sum pgstore.Stats
+	for _, e := range engines {
+		if s, ok := e.Store().(*pgstore.Store); ok {
+			st := s.Stats()
+			sum.Commits += st.Commits
+			sum.Retries += st.Retries
+			sum.Statements += st.Statements
+		}
+	}
+	return sum
+}

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,6 +63,24 @@ type Store struct {
 
 	mu     sync.RWMutex
 	closed bool
+
+	commits, retries, statements atomic.Int64
+}
+
+// Stats counts what the store did since Open.
+type Stats struct {
+	// Commits is the number of Updates committed.
+	Commits int64
+	// Retries is the number of Update attempts run again after a
+	// serialization failure or deadlock.
+	Retries int64
+	// Statements is the number of SQL statements transactions ran.
+	Statements int64
+}
+
+// Stats returns the store's counters.
+func (s *Store) Stats() Stats {
+	return Stats{Commits: s.commits.Load(), Retries: s.retries.Load(), Statements: s.statements.Load()}
 }
 
 var (
@@ -145,8 +164,12 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) error {
 	for attempt := 1; ; attempt++ {
 		err, retry := s.attempt(ctx, c, fn)
 		if !retry {
+			if err == nil {
+				s.commits.Add(1)
+			}
 			return err
 		}
+		s.retries.Add(1)
 		if attempt >= s.maxAttempts {
 			return fmt.Errorf("%w (%d attempts): %w", ErrTooManyRetries, attempt, err)
 		}
@@ -169,7 +192,7 @@ func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) e
 	if err != nil {
 		return err, false
 	}
-	t := &tx{ctx: ctx, ptx: ptx, writable: true}
+	t := &tx{ctx: ctx, ptx: ptx, writable: true, stmts: &s.statements}
 	ferr := t.run(fn)
 	rollback := func() { _ = ptx.Rollback(context.Background()) }
 	switch {
@@ -205,7 +228,7 @@ func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) error {
 		return err
 	}
 	defer func() { _ = ptx.Rollback(context.Background()) }()
-	t := &tx{ctx: ctx, ptx: ptx}
+	t := &tx{ctx: ctx, ptx: ptx, stmts: &s.statements}
 	if err := t.run(fn); err != nil {
 		return err
 	}

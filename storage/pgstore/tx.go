@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
@@ -21,6 +22,7 @@ type tx struct {
 	// every statement, and a serialization failure means run fn again
 	// whatever fn made of the error.
 	failed error
+	stmts  *atomic.Int64
 }
 
 // run calls fn, turning a panic into an error.
@@ -35,6 +37,7 @@ func (t *tx) run(fn func(payments.Tx) error) (err error) {
 }
 
 func (t *tx) check(write bool) error {
+	t.stmts.Add(1)
 	if t.done {
 		return errors.New("pgstore: transaction used after it ended")
 	}
