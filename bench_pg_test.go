@@ -139,7 +139,6 @@ func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) 
 	return rate
 }
 
-
 // pgStats sums the counters of the engines' pgstores.
 func pgStats(engines []*payments.Engine) pgstore.Stats {
 	var sum pgstore.Stats
