@@ -210,6 +210,10 @@ func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) e
 		rollback()
 		return t.failed, false
 	}
+	if err := t.flush(); err != nil {
+		rollback()
+		return err, retryable(err)
+	}
 	if err := ptx.Commit(ctx); err != nil {
 		return err, retryable(err)
 	}

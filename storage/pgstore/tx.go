@@ -13,6 +13,15 @@ import (
 )
 
 // tx is one transaction seen through payments.Tx.
+//
+// It remembers every record it read or wrote (known), so reading a record
+// again or reading one's own write costs no statement and, under
+// SERIALIZABLE, takes no predicate lock that a concurrent writer of a
+// neighbouring key would conflict with. Puts, and Deletes of records known
+// to exist, are buffered and sent together, in one round trip, before the
+// next Scan and at commit; Inserts, and Deletes of records not known, run
+// at once because their answer (ErrConflict, ErrNotFound) depends on the
+// database.
 type tx struct {
 	ctx      context.Context
 	ptx      pgx.Tx
@@ -23,6 +32,18 @@ type tx struct {
 	// whatever fn made of the error.
 	failed error
 	stmts  *atomic.Int64
+
+	known   map[tkey]record
+	pending map[tkey]bool // buffered writes; the value is in known
+}
+
+// tkey names a record.
+type tkey struct{ table, key string }
+
+// record is what a transaction knows of one record.
+type record struct {
+	v      []byte
+	exists bool
 }
 
 // run calls fn, turning a panic into an error.
@@ -37,7 +58,6 @@ func (t *tx) run(fn func(payments.Tx) error) (err error) {
 }
 
 func (t *tx) check(write bool) error {
-	t.stmts.Add(1)
 	if t.done {
 		return errors.New("pgstore: transaction used after it ended")
 	}
@@ -55,19 +75,138 @@ func (t *tx) fail(err error) error {
 	return err
 }
 
+// remember records what the transaction knows of a record.
+func (t *tx) remember(k tkey, v []byte, exists bool) {
+	if t.known == nil {
+		t.known = map[tkey]record{}
+	}
+	t.known[k] = record{v: v, exists: exists}
+}
+
+func clone(b []byte) []byte { return append([]byte{}, b...) }
+
 func (t *tx) Get(table, key string) ([]byte, error) {
 	if err := t.check(false); err != nil {
 		return nil, err
 	}
+	k := tkey{table, key}
+	if r, ok := t.known[k]; ok {
+		if !r.exists {
+			return nil, payments.ErrNotFound
+		}
+		return clone(r.v), nil
+	}
+	t.stmts.Add(1)
 	var v []byte
 	err := t.ptx.QueryRow(t.ctx, "SELECT v FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key)).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
+		t.remember(k, nil, false)
 		return nil, payments.ErrNotFound
 	}
 	if err != nil {
 		return nil, t.fail(err)
 	}
+	t.remember(k, clone(v), true)
 	return v, nil
+}
+
+func (t *tx) Put(table, key string, v []byte) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	k := tkey{table, key}
+	t.remember(k, clone(v), true)
+	if t.pending == nil {
+		t.pending = map[tkey]bool{}
+	}
+	t.pending[k] = true
+	return nil
+}
+
+func (t *tx) Insert(table, key string, v []byte) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	k := tkey{table, key}
+	if r, ok := t.known[k]; ok && r.exists {
+		return payments.ErrConflict
+	}
+	t.stmts.Add(1)
+	tag, err := t.ptx.Exec(t.ctx, `INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)
+		ON CONFLICT (tbl, k) DO NOTHING`, table, []byte(key), clone(v))
+	if err != nil {
+		return t.fail(err)
+	}
+	if tag.RowsAffected() == 0 {
+		return payments.ErrConflict
+	}
+	if t.pending[k] {
+		delete(t.pending, k) // a buffered delete the insert replaced
+	}
+	t.remember(k, clone(v), true)
+	return nil
+}
+
+func (t *tx) Delete(table, key string) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	k := tkey{table, key}
+	if r, ok := t.known[k]; ok {
+		if !r.exists {
+			return payments.ErrNotFound
+		}
+		t.remember(k, nil, false)
+		if t.pending == nil {
+			t.pending = map[tkey]bool{}
+		}
+		t.pending[k] = true
+		return nil
+	}
+	t.stmts.Add(1)
+	tag, err := t.ptx.Exec(t.ctx, "DELETE FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key))
+	if err != nil {
+		return t.fail(err)
+	}
+	t.remember(k, nil, false)
+	if tag.RowsAffected() == 0 {
+		return payments.ErrNotFound
+	}
+	return nil
+}
+
+// flush sends the buffered writes: one upsert and one delete statement, in
+// one round trip.
+func (t *tx) flush() error {
+	if t.failed != nil || len(t.pending) == 0 {
+		return t.failed
+	}
+	var upTables, delTables []string
+	var upKeys, upValues, delKeys [][]byte
+	for k := range t.pending {
+		r := t.known[k]
+		if r.exists {
+			upTables, upKeys, upValues = append(upTables, k.table), append(upKeys, []byte(k.key)), append(upValues, value(r.v))
+		} else {
+			delTables, delKeys = append(delTables, k.table), append(delKeys, []byte(k.key))
+		}
+	}
+	clear(t.pending)
+	b := &pgx.Batch{}
+	if len(upKeys) > 0 {
+		b.Queue(`INSERT INTO payments_kv (tbl, k, v)
+			SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[])
+			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`, upTables, upKeys, upValues)
+	}
+	if len(delKeys) > 0 {
+		b.Queue(`DELETE FROM payments_kv WHERE (tbl, k) IN
+			(SELECT * FROM unnest($1::text[], $2::bytea[]))`, delTables, delKeys)
+	}
+	t.stmts.Add(1)
+	if err := t.ptx.SendBatch(t.ctx, b).Close(); err != nil {
+		return t.fail(err)
+	}
+	return nil
 }
 
 // value never passes nil, which pgx would send as NULL.
@@ -76,47 +215,6 @@ func value(v []byte) []byte {
 		return []byte{}
 	}
 	return v
-}
-
-func (t *tx) Put(table, key string, v []byte) error {
-	if err := t.check(true); err != nil {
-		return err
-	}
-	_, err := t.ptx.Exec(t.ctx, `INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)
-		ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`, table, []byte(key), value(v))
-	if err != nil {
-		return t.fail(err)
-	}
-	return nil
-}
-
-func (t *tx) Insert(table, key string, v []byte) error {
-	if err := t.check(true); err != nil {
-		return err
-	}
-	tag, err := t.ptx.Exec(t.ctx, `INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)
-		ON CONFLICT (tbl, k) DO NOTHING`, table, []byte(key), value(v))
-	if err != nil {
-		return t.fail(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return payments.ErrConflict
-	}
-	return nil
-}
-
-func (t *tx) Delete(table, key string) error {
-	if err := t.check(true); err != nil {
-		return err
-	}
-	tag, err := t.ptx.Exec(t.ctx, "DELETE FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key))
-	if err != nil {
-		return t.fail(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return payments.ErrNotFound
-	}
-	return nil
 }
 
 // Scan batch sizes: a scan reads firstBatch records, then twice as many each
@@ -140,6 +238,11 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 	size := firstBatch
 	after := opts.After
 	for {
+		// fn may have written (buffered) since the last batch.
+		if err := t.flush(); err != nil {
+			return err
+		}
+		t.stmts.Add(1)
 		query, args := scanQuery(table, opts.Prefix, after, opts.Reverse, size)
 		rows, err := t.ptx.Query(t.ctx, query, args...)
 		if err != nil {
