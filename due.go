@@ -108,8 +108,23 @@ func (e *Engine) runDue(ctx context.Context, w dueWork) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// With several processes on one store, apply only the items this one
+	// claimed (claims.go); the item's transaction decides anyway, the claim
+	// spares the others the duplicate work.
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = "due/" + w.table + "/" + k
+	}
+	mine, err := e.claimWork(ctx, names)
+	if err != nil {
+		return 0, err
+	}
+	defer e.releaseWork(mine)
 	n := 0
-	for _, k := range keys {
+	for i, k := range keys {
+		if mine != nil && !mine[names[i]] {
+			continue
+		}
 		moved := false
 		err := e.update(ctx, func(t *txn) error {
 			moved = false

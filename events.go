@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 )
@@ -190,6 +191,21 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	})
 	if err != nil {
 		return 0, err
+	}
+	// With several processes on one store, deliver only the events this
+	// one claimed (claims.go); a claim is given up once the outcome is
+	// recorded, or expires if this process dies first.
+	names := make([]string, len(due))
+	for i, r := range due {
+		names[i] = "outbox/" + r.Event.ID
+	}
+	mine, err := e.claimWork(ctx, names)
+	if err != nil {
+		return 0, err
+	}
+	defer e.releaseWork(mine)
+	if mine != nil {
+		due = slices.DeleteFunc(due, func(r outboxRecord) bool { return !mine["outbox/"+r.Event.ID] })
 	}
 	if len(due) == 0 {
 		return 0, nil

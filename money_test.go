@@ -1,11 +1,13 @@
 package payments_test
 
 import (
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/storetest"
@@ -39,7 +41,7 @@ func transfer(from, to string, amount int64, execute bool) payments.QuoteRequest
 }
 
 func stores(t *testing.T) map[string]func(*payments.Config) {
-	return map[string]func(*payments.Config){
+	m := map[string]func(*payments.Config){
 		"memstore": func(*payments.Config) {},
 		"boltstore": func(c *payments.Config) {
 			s, err := boltstore.Open(filepath.Join(t.TempDir(), "p.db"), nil)
@@ -51,6 +53,11 @@ func stores(t *testing.T) map[string]func(*payments.Config) {
 		// the engine's functions must be retryable.
 		"retrying": func(c *payments.Config) { c.Store = storetest.Twice(c.Store) },
 	}
+	// PostgreSQL, when PAYMENTS_TEST_POSTGRES names a test database.
+	if os.Getenv(pgtest.EnvDSN) != "" {
+		m["pgstore"] = func(c *payments.Config) { c.Store = pgtest.Open(t) }
+	}
+	return m
 }
 
 // concurrently runs fn from n goroutines at once and counts the error codes

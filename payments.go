@@ -145,6 +145,7 @@ type core struct {
 	closeMu   sync.Once
 	flushMu   sync.Mutex
 	lastPurge time.Time
+	owner     string // this process's name on work claims (claims.go)
 }
 
 // New validates cfg, seeds the platform configuration on an empty store and
@@ -180,6 +181,7 @@ func New(cfg Config) (*Engine, error) {
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
 	}
+	e.owner = "engine:" + uuid.NewString()
 	if e.kyc = cfg.KYC; e.kyc == nil {
 		e.kyc = defaultKYC{}
 	}

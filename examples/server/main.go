@@ -1,9 +1,11 @@
 // Command server runs the payments sandbox: the whole REST API on a local
-// address, backed by a bbolt file (or memory with -memory).
+// address, backed by a bbolt file, memory with -memory, or PostgreSQL with
+// -postgres (several servers may share one database).
 //
 //	go run ./examples/server
 //	go run ./examples/server -addr 127.0.0.1:9090 -db /tmp/pay.db
 //	go run ./examples/server -memory -token myclient:mysecret-at-least-16
+//	go run ./examples/server -postgres 'postgres://user@localhost/payments' -token myclient:mysecret-at-least-16
 //
 // On first start it seeds an unregulated platform and an API token with every
 // permission, and prints the base URL, the credential and a ready curl line.
@@ -30,6 +32,7 @@ import (
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/memstore"
+	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/paygrid/payments/webhooks"
 )
 
@@ -45,6 +48,7 @@ func main() {
 // options are the command-line settings.
 type options struct {
 	addr, db, basePath, token string
+	postgres, pgSchema        string
 	memory                    bool
 }
 
@@ -55,10 +59,15 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.db, "db", "payments-sandbox.db", "bbolt database file")
 	fs.BoolVar(&o.memory, "memory", false, "keep everything in memory instead of -db")
+	fs.StringVar(&o.postgres, "postgres", getenv("PAYMENTS_POSTGRES"), "PostgreSQL DSN to use instead of -db, shared by any number of servers (env PAYMENTS_POSTGRES)")
+	fs.StringVar(&o.pgSchema, "postgres-schema", getenv("PAYMENTS_POSTGRES_SCHEMA"), "PostgreSQL schema of the tables; empty means the DSN's default (env PAYMENTS_POSTGRES_SCHEMA)")
 	fs.StringVar(&o.basePath, "base-path", "/2025-10-13", "path prefix of the API")
 	fs.StringVar(&o.token, "token", getenv("PAYMENTS_API_TOKEN"), "fixed API credential clientId:secret (env PAYMENTS_API_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.memory && o.postgres != "" {
+		return o, errors.New("-memory and -postgres exclude each other")
 	}
 	if o.token != "" && !strings.Contains(o.token, ":") {
 		return o, errors.New("-token must be clientId:secret")
@@ -76,9 +85,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	var store payments.Store
-	if o.memory {
+	switch {
+	case o.memory:
 		store = memstore.New()
-	} else {
+	case o.postgres != "":
+		ps, err := pgstore.Open(ctx, o.postgres, &pgstore.Options{Schema: o.pgSchema})
+		if err != nil {
+			return err
+		}
+		store = ps
+	default:
 		bs, err := boltstore.Open(o.db, nil)
 		if err != nil {
 			return fmt.Errorf("open %s: %w", o.db, err)
@@ -141,9 +157,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 }
 
 // webhookKey loads the webhook signing key kept beside the database file, or
-// creates it; with -memory the key lives only as long as the process.
+// creates it; with -memory or -postgres the key lives only as long as the
+// process (each server prints its public key).
 func webhookKey(o options) (*ecdsa.PrivateKey, error) {
-	if o.memory {
+	if o.memory || o.postgres != "" {
 		return webhooks.GenerateKey()
 	}
 	path := o.db + ".webhook-key.pem"

@@ -1,0 +1,310 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/paygrid/payments"
+)
+
+// tx is one transaction seen through payments.Tx.
+//
+// It remembers every record it read or wrote (known), so reading a record
+// again or reading one's own write costs no statement and, under
+// SERIALIZABLE, takes no predicate lock that a concurrent writer of a
+// neighbouring key would conflict with. Puts, and Deletes of records known
+// to exist, are buffered and sent together, in one round trip, before the
+// next Scan and at commit; Inserts, and Deletes of records not known, run
+// at once because their answer (ErrConflict, ErrNotFound) depends on the
+// database.
+type tx struct {
+	ctx      context.Context
+	ptx      pgx.Tx
+	writable bool
+	done     bool
+	// failed is the first database error: after it PostgreSQL refuses
+	// every statement, and a serialization failure means run fn again
+	// whatever fn made of the error.
+	failed error
+	stmts  *atomic.Int64
+
+	known   map[tkey]record
+	pending map[tkey]bool // buffered writes; the value is in known
+}
+
+// tkey names a record.
+type tkey struct{ table, key string }
+
+// record is what a transaction knows of one record.
+type record struct {
+	v      []byte
+	exists bool
+}
+
+// run calls fn, turning a panic into an error.
+func (t *tx) run(fn func(payments.Tx) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("pgstore: panic in transaction: %v", p)
+		}
+		t.done = true
+	}()
+	return fn(t)
+}
+
+func (t *tx) check(write bool) error {
+	if t.done {
+		return errors.New("pgstore: transaction used after it ended")
+	}
+	if write && !t.writable {
+		return payments.ErrReadOnly
+	}
+	return t.failed
+}
+
+// fail records a database error.
+func (t *tx) fail(err error) error {
+	if t.failed == nil {
+		t.failed = err
+	}
+	return err
+}
+
+// remember records what the transaction knows of a record.
+func (t *tx) remember(k tkey, v []byte, exists bool) {
+	if t.known == nil {
+		t.known = map[tkey]record{}
+	}
+	t.known[k] = record{v: v, exists: exists}
+}
+
+func clone(b []byte) []byte { return append([]byte{}, b...) }
+
+func (t *tx) Get(table, key string) ([]byte, error) {
+	if err := t.check(false); err != nil {
+		return nil, err
+	}
+	k := tkey{table, key}
+	if r, ok := t.known[k]; ok {
+		if !r.exists {
+			return nil, payments.ErrNotFound
+		}
+		return clone(r.v), nil
+	}
+	t.stmts.Add(1)
+	var v []byte
+	err := t.ptx.QueryRow(t.ctx, "SELECT v FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key)).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		t.remember(k, nil, false)
+		return nil, payments.ErrNotFound
+	}
+	if err != nil {
+		return nil, t.fail(err)
+	}
+	t.remember(k, clone(v), true)
+	return v, nil
+}
+
+func (t *tx) Put(table, key string, v []byte) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	k := tkey{table, key}
+	t.remember(k, clone(v), true)
+	if t.pending == nil {
+		t.pending = map[tkey]bool{}
+	}
+	t.pending[k] = true
+	return nil
+}
+
+func (t *tx) Insert(table, key string, v []byte) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	k := tkey{table, key}
+	if r, ok := t.known[k]; ok && r.exists {
+		return payments.ErrConflict
+	}
+	t.stmts.Add(1)
+	tag, err := t.ptx.Exec(t.ctx, `INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)
+		ON CONFLICT (tbl, k) DO NOTHING`, table, []byte(key), clone(v))
+	if err != nil {
+		return t.fail(err)
+	}
+	if tag.RowsAffected() == 0 {
+		return payments.ErrConflict
+	}
+	if t.pending[k] {
+		delete(t.pending, k) // a buffered delete the insert replaced
+	}
+	t.remember(k, clone(v), true)
+	return nil
+}
+
+func (t *tx) Delete(table, key string) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	k := tkey{table, key}
+	if r, ok := t.known[k]; ok {
+		if !r.exists {
+			return payments.ErrNotFound
+		}
+		t.remember(k, nil, false)
+		if t.pending == nil {
+			t.pending = map[tkey]bool{}
+		}
+		t.pending[k] = true
+		return nil
+	}
+	t.stmts.Add(1)
+	tag, err := t.ptx.Exec(t.ctx, "DELETE FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key))
+	if err != nil {
+		return t.fail(err)
+	}
+	t.remember(k, nil, false)
+	if tag.RowsAffected() == 0 {
+		return payments.ErrNotFound
+	}
+	return nil
+}
+
+// flush sends the buffered writes: one upsert and one delete statement, in
+// one round trip.
+func (t *tx) flush() error {
+	if t.failed != nil || len(t.pending) == 0 {
+		return t.failed
+	}
+	var upTables, delTables []string
+	var upKeys, upValues, delKeys [][]byte
+	for k := range t.pending {
+		r := t.known[k]
+		if r.exists {
+			upTables, upKeys, upValues = append(upTables, k.table), append(upKeys, []byte(k.key)), append(upValues, value(r.v))
+		} else {
+			delTables, delKeys = append(delTables, k.table), append(delKeys, []byte(k.key))
+		}
+	}
+	clear(t.pending)
+	b := &pgx.Batch{}
+	if len(upKeys) > 0 {
+		b.Queue(`INSERT INTO payments_kv (tbl, k, v)
+			SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[])
+			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`, upTables, upKeys, upValues)
+	}
+	if len(delKeys) > 0 {
+		b.Queue(`DELETE FROM payments_kv WHERE (tbl, k) IN
+			(SELECT * FROM unnest($1::text[], $2::bytea[]))`, delTables, delKeys)
+	}
+	t.stmts.Add(1)
+	if err := t.ptx.SendBatch(t.ctx, b).Close(); err != nil {
+		return t.fail(err)
+	}
+	return nil
+}
+
+// value never passes nil, which pgx would send as NULL.
+func value(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}
+
+// Scan batch sizes: a scan reads firstBatch records, then twice as many each
+// time up to maxBatch, seeking again after the last key it handed to fn. So
+// a scan that stops early (a page of a list) reads little, and fn may write
+// to the table it scans.
+const (
+	firstBatch = 32
+	maxBatch   = 1024
+)
+
+func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, value []byte) (bool, error)) error {
+	if err := t.check(false); err != nil {
+		return err
+	}
+	type kv struct {
+		k string
+		v []byte
+	}
+	batch := make([]kv, 0, firstBatch)
+	size := firstBatch
+	after := opts.After
+	for {
+		// fn may have written (buffered) since the last batch.
+		if err := t.flush(); err != nil {
+			return err
+		}
+		t.stmts.Add(1)
+		query, args := scanQuery(table, opts.Prefix, after, opts.Reverse, size)
+		rows, err := t.ptx.Query(t.ctx, query, args...)
+		if err != nil {
+			return t.fail(err)
+		}
+		batch = batch[:0]
+		for rows.Next() {
+			var k, v []byte
+			if err := rows.Scan(&k, &v); err != nil {
+				rows.Close()
+				return t.fail(err)
+			}
+			batch = append(batch, kv{string(k), v})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return t.fail(err)
+		}
+		for _, e := range batch {
+			more, err := fn(e.k, e.v)
+			if err != nil || !more {
+				return err
+			}
+		}
+		if len(batch) < size {
+			return nil
+		}
+		after = batch[len(batch)-1].k
+		size = min(size*2, maxBatch)
+	}
+}
+
+// scanQuery builds the range query of one scan batch. Each combination of
+// bounds gets its own statement text, so every prepared plan is a plain
+// index range scan.
+func scanQuery(table, prefix, after string, reverse bool, limit int) (string, []any) {
+	var q strings.Builder
+	q.WriteString("SELECT k, v FROM payments_kv WHERE tbl = $1")
+	args := []any{table}
+	arg := func(cond string, v any) {
+		args = append(args, v)
+		q.WriteString(" AND k " + cond + " $" + strconv.Itoa(len(args)))
+	}
+	if prefix != "" {
+		arg(">=", []byte(prefix))
+		if end := payments.PrefixEnd(prefix); end != "" {
+			arg("<", []byte(end))
+		}
+	}
+	if after != "" {
+		if reverse {
+			arg("<", []byte(after))
+		} else {
+			arg(">", []byte(after))
+		}
+	}
+	if reverse {
+		q.WriteString(" ORDER BY k DESC")
+	} else {
+		q.WriteString(" ORDER BY k")
+	}
+	args = append(args, limit)
+	q.WriteString(" LIMIT $" + strconv.Itoa(len(args)))
+	return q.String(), args
+}
