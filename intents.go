@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -291,6 +292,20 @@ func (e *Engine) handOverPending(ctx context.Context) (int, error) {
 	})
 	if err != nil {
 		return 0, err
+	}
+	// With several processes on one store, hand over only the intents this
+	// one claimed (claims.go).
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = "intent/" + id
+	}
+	mine, err := e.claimWork(ctx, names)
+	if err != nil {
+		return 0, err
+	}
+	defer e.releaseWork(mine)
+	if mine != nil {
+		ids = slices.DeleteFunc(ids, func(id string) bool { return !mine["intent/"+id] })
 	}
 	e.dispatch(ctx, ids)
 	taken := 0
