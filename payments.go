@@ -1,19 +1,3 @@
-// Package payments is an embeddable payments platform: customers and their
-// verification, internal and external accounts on a double-entry ledger,
-// quotes and transactions, and webhooks, behind a small set of ports.
-//
-// The Engine holds every business rule. It talks to the world through four
-// interfaces owned here: a Store (persistence; storage/memstore and
-// storage/boltstore implement it), a Rail (moves money outside the platform),
-// a KYCProvider (verifies customers) and a Notifier (delivers events). The
-// sandbox package provides a Rail and a KYCProvider driven by the spec's
-// suffix rules, and httpapi serves the REST surface over an Engine.
-//
-//	store := memstore.New()
-//	eng, err := payments.New(payments.Config{Store: store})
-//	if err != nil { ... }
-//	defer eng.Close()
-//	cfg, _ := eng.PlatformConfig(ctx)
 package payments
 
 import (
