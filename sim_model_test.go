@@ -734,6 +734,49 @@ func (w *simWorld) opExecute() {
 	w.check(false)
 }
 
+// opExecuteIdempotent executes a quote through a handle with an
+// idempotency key and retries the key, sometimes across a restart: the
+// retry gives the first answer and moves nothing; a committed key reused
+// for another quote is CONFLICT and changes nothing.
+func (w *simWorld) opExecuteIdempotent() {
+	t := w.pickQuote()
+	want := w.expectExecute(t)
+	k := payments.Idempotency{Scope: "POST /quotes/{id}/execute", Key: fmt.Sprintf("sim-%d", w.rng.Int64())}
+	h, err := w.eng.WithIdempotency(k)
+	if err != nil {
+		w.failf("WithIdempotency: %v", err)
+		return
+	}
+	q, err := h.ExecuteQuote(simCtx, t.quoteID)
+	first := w.applyExecute(t, want, q, err)
+	w.note("executed %s with key %s: %q (model %q)", t, k.Key, errCode(err), want)
+	w.check(false)
+	if w.rng.IntN(3) == 0 {
+		w.restart()
+	}
+	h, _ = w.eng.WithIdempotency(k)
+	q, err = h.ExecuteQuote(simCtx, t.quoteID)
+	again := simResponse("", "", errCode(err))
+	if err == nil {
+		again = simResponse(q.ID, q.Status, "")
+	}
+	if string(again.Body) != string(first.Body) {
+		w.failf("retrying key %s answered %q, first %q", k.Key, again.Body, first.Body)
+	}
+	if want == "" && !h.Replayed() {
+		w.failf("retrying key %s ran again instead of replaying", k.Key)
+	}
+	w.check(false)
+	if other := w.pickQuote(); want == "" && other != t {
+		h, _ = w.eng.WithIdempotency(k)
+		_, err := h.ExecuteQuote(simCtx, other.quoteID)
+		if errCode(err) != payments.CodeConflict {
+			w.failf("key %s reused for %s: got %q, want CONFLICT", k.Key, other, errCode(err))
+		}
+		w.check(false)
+	}
+}
+
 // opExecuteTwice executes one quote from two goroutines at once: it
 // executes at most once and the money moves once.
 func (w *simWorld) opExecuteTwice() {

@@ -335,6 +335,7 @@ func (w *simWorld) randomStep() {
 		{"create and execute", simIf(len(m.customers) > 0, 8, 0), func() { w.opCreateQuote(true) }},
 		{"execute", simIf(len(m.quotes) > 0, 12, 0), w.opExecute},
 		{"execute twice concurrently", simIf(len(m.quotes) > 0, 5, 0), w.opExecuteTwice},
+		{"execute with a key and retry", simIf(len(m.quotes) > 0, 6, 0), w.opExecuteIdempotent},
 		{"transfer out", simIf(len(m.externals) > 0, 6, 0), w.opTransferOut},
 		{"transfer in", simIf(len(m.externals) > 0, 4, 0), w.opTransferIn},
 		{"cancel", simIf(len(m.txs) > 0, simIf(m.processing(w.clock.Now()), 25, 5), 0), w.opCancel},
