@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"time"
 
 	"github.com/paygrid/payments"
@@ -108,7 +109,7 @@ func (Issuer) CheckFundingSource(context.Context, string) error { return nil }
 
 // RevealCard mints a dummy embed URL that expires after RevealTTL.
 func (i Issuer) RevealCard(_ context.Context, card *payments.Card) (payments.CardReveal, error) {
-	return payments.CardReveal{PanEmbedURL: "https://embed.sandbox.invalid/iframe/" + card.ID + "?t=" + token(),
+	return payments.CardReveal{PanEmbedURL: "https://embed.sandbox.invalid/iframe/" + url.PathEscape(card.ID) + "?t=" + token(),
 		ExpiresAt: i.now().UTC().Add(RevealTTL).Truncate(time.Millisecond)}, nil
 }
 
