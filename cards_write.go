@@ -229,7 +229,9 @@ func (t *txn) addCardCount(key string, delta int) error {
 // CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE), its funding sources (checked as
 // at issue, in the card's currency) and its spending limit. At least one
 // must be given. A state change emits CARD.STATE_CHANGE, new funding
-// sources CARD.FUNDING_SOURCE_CHANGE; closing frees the card's slot.
+// sources CARD.FUNDING_SOURCE_CHANGE; closing frees the card's slot. Open
+// authorizations of a closed card keep their holds and still clear (late
+// presentments are force-posted), but it authorizes nothing new.
 func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*Card, error) {
 	iss, err := c.issuer()
 	if err != nil {
