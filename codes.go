@@ -98,6 +98,9 @@ const (
 	CodeDocumentAlreadyExists                 Code = "DOCUMENT_ALREADY_EXISTS"
 	CodeDuplicateExternalAccount              Code = "DUPLICATE_EXTERNAL_ACCOUNT"
 	CodeWalletNotProvisioned                  Code = "WALLET_NOT_PROVISIONED"
+	CodeCardAlreadyClosed                     Code = "CARD_ALREADY_CLOSED"
+	CodeCardNotMutable                        Code = "CARD_NOT_MUTABLE"
+	CodeCardLimitReached                      Code = "CARD_LIMIT_REACHED"
 )
 
 // 423, 429, 5xx
@@ -156,7 +159,8 @@ func init() {
 	group(405, CodeMethodNotAllowed)
 	group(409, CodeConflict, CodeTransactionNotPendingPlatformApproval, CodeTransactionNotCancellable,
 		CodeUmaAddressExists, CodeScaSessionRequired, CodeBeneficiaryTrusted, CodeBankAccountValidationPending,
-		CodeInvalidStateTransition, CodeDocumentAlreadyExists, CodeDuplicateExternalAccount, CodeWalletNotProvisioned)
+		CodeInvalidStateTransition, CodeDocumentAlreadyExists, CodeDuplicateExternalAccount, CodeWalletNotProvisioned,
+		CodeCardAlreadyClosed, CodeCardNotMutable, CodeCardLimitReached)
 	group(410, CodeCustomerDeleted)
 	group(413, CodeBodyTooLarge)
 	group(423, CodeAccountLocked)

@@ -52,6 +52,8 @@ func (e *Engine) dueWorks() []dueWork {
 		{TableQuoteExpiry, (*txn).applyQuoteExpiry},
 		{TableApprovalsDue, (*txn).applyApprovalTimeout},
 		{TableLivenessDue, (*txn).applyLivenessDue},
+		{tableCardActivations, (*txn).applyCardActivation},
+		{tableCardPullsDue, (*txn).applyCardPullDue},
 	}
 }
 

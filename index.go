@@ -44,16 +44,16 @@ import (
 const (
 	ixAll       = "all"      // every record ("" value)
 	ixCustomer  = "customer" // customerId
-	ixPlatform  = "platform" // platformCustomerId
+	ixPlatform  = "platform" // platformCustomerId; cards: platformCardId
 	ixStatus    = "status"
 	ixType      = "type"
-	ixAccount   = "account"   // transactions: account id or UMA address, either side
+	ixAccount   = "account"   // transactions: account id or UMA address, either side; cards: funding sources
 	ixReference = "reference" // transactions: quote id and refund reference
 	ixUma       = "uma"       // customers: UMA address
 	ixSide      = "side"      // accounts: "customer" or "platform"
 	ixCurrency  = "currency"  // accounts: side and currency
 	ixName      = "name"      // tokens
-	ixHolder    = "holder"    // documents: document holder
+	ixHolder    = "holder"    // documents: document holder; cards: cardholder
 )
 
 // indexes holds the index definitions of every indexed table.
@@ -97,6 +97,12 @@ var indexes = map[string]*tableIndexes{
 	TableDocuments: indexed(TableDocuments, func(x *Document) time.Time { return x.CreatedAt },
 		ix(ixAll, func(*Document) []string { return all }),
 		ix(ixHolder, func(x *Document) []string { return values(x.DocumentHolder) })),
+	tableCards: indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*Card) []string { return all }),
+		ix(ixHolder, func(x *Card) []string { return values(x.CardholderID) }),
+		ix(ixAccount, func(x *Card) []string { return values(x.FundingSources...) }),
+		ix(ixPlatform, func(x *Card) []string { return values(x.PlatformCardID) }),
+		ix(ixStatus, func(x *Card) []string { return values(string(x.State)) })),
 	TableBeneficialOwners: indexed(TableBeneficialOwners, func(x *BeneficialOwner) time.Time { return x.CreatedAt },
 		ix(ixCustomer, func(x *BeneficialOwner) []string { return values(x.CustomerID) })),
 }
@@ -295,7 +301,7 @@ const (
 	indexVersionKey = "version"
 	// indexVersion names the definitions in indexes; change it whenever
 	// they change so the next start rebuilds.
-	indexVersion = "1"
+	indexVersion = "2"
 	// indexBuildBatch is how many records (or stale entries) one build
 	// transaction handles.
 	indexBuildBatch = 1000

@@ -73,6 +73,16 @@ type Config struct {
 	// /transactions/{id}/approve|reject) for ApprovalWindow, after which
 	// they fail with PAYMENT_APPROVAL_TIMED_OUT. Off, they complete at once.
 	IncomingApproval bool
+	// CardIssuer issues cards and, when it is also a CardSimulator, runs
+	// the sandbox card network (cards.go). Nil: the card operations answer
+	// NOT_IMPLEMENTED, as environments without a card issuer do.
+	CardIssuer CardIssuer
+	// CardLimits bounds live cards (every state but CLOSED; closing a card
+	// frees its slot): MaxLive over the platform and PerCardholder per
+	// cardholder, CARD_LIMIT_REACHED beyond them. Zero members mean 10,000
+	// live cards per platform and one per cardholder
+	// (cards.DefaultMaxLive, cards.DefaultPerCardholder).
+	CardLimits CardLimits
 	// Sandbox enables the sandbox-only operations (funding accounts, test
 	// webhooks, simulated payments). Off, they answer FORBIDDEN.
 	Sandbox bool
@@ -94,6 +104,8 @@ type Engine struct {
 
 	// Rails is where rails report the outcomes of payments.
 	Rails Rails
+	// Cards issues and manages cards and runs the sandbox card network.
+	Cards Cards
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -106,6 +118,7 @@ func handle(c *core, idem *idemState) *Engine {
 // bindAreas points every area group of e at e. Each area adds one line.
 func (e *Engine) bindAreas() {
 	e.Rails = Rails{e}
+	e.Cards = Cards{e}
 }
 
 // core is the state every handle of one engine shares.
@@ -140,6 +153,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.IdempotencyRetention < 0 {
 		return nil, errors.New("payments: Config.IdempotencyRetention must not be negative")
+	}
+	if cfg.CardLimits.MaxLive < 0 || cfg.CardLimits.PerCardholder < 0 {
+		return nil, errors.New("payments: Config.CardLimits must not be negative")
 	}
 	if cfg.IdempotencyRetention == 0 {
 		cfg.IdempotencyRetention = 24 * time.Hour

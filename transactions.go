@@ -1,7 +1,9 @@
 package payments
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/paygrid/payments/validate"
@@ -41,7 +43,8 @@ type Refund struct {
 }
 
 // Transaction is an incoming or outgoing payment (reference
-// IncomingTransaction / OutgoingTransaction).
+// IncomingTransaction / OutgoingTransaction), or a card transaction (type
+// CARD, Card set), which is encoded as the reference's CardTransaction.
 type Transaction struct {
 	ID                         string          `json:"id"`
 	Status                     string          `json:"status"`
@@ -64,6 +67,46 @@ type Transaction struct {
 	ReceiptDeliveryConfirmedAt *time.Time      `json:"receiptDeliveryConfirmedAt,omitempty"`
 	CreatedAt                  time.Time       `json:"createdAt"`
 	UpdatedAt                  time.Time       `json:"updatedAt"`
+	// Card is the card transaction a CARD transaction is; the members
+	// above then repeat its id, status, direction, customer, funding
+	// account (Source.AccountID) and times, for filters and indexes.
+	Card *CardTransaction `json:"-"`
+}
+
+// MarshalJSON encodes a card transaction as the reference's
+// CardTransaction and any other as itself.
+func (x Transaction) MarshalJSON() ([]byte, error) {
+	if x.Card != nil {
+		return json.Marshal(x.Card)
+	}
+	type plain Transaction
+	return json.Marshal(plain(x))
+}
+
+// cardType marks an encoded card transaction. Inside a JSON string quotes
+// are escaped, so the bytes occur only as a member.
+var cardType = []byte(`"type":"CARD"`)
+
+// UnmarshalJSON decodes what MarshalJSON wrote.
+func (x *Transaction) UnmarshalJSON(b []byte) error {
+	if bytes.Contains(b, cardType) {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(b, &head); err != nil {
+			return err
+		}
+		if head.Type == "CARD" {
+			var c CardTransaction
+			if err := json.Unmarshal(b, &c); err != nil {
+				return err
+			}
+			*x = *c.transaction()
+			return nil
+		}
+	}
+	type plain Transaction
+	return json.Unmarshal(b, (*plain)(x))
 }
 
 // outgoingTransaction is the PENDING transaction of a new quote.
@@ -181,8 +224,9 @@ func (f *TransactionFilter) query() listQuery[Transaction] {
 // ListTransactions lists transactions, newest first unless p says otherwise.
 func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p ListParams) (Page[Transaction], error) {
 	var fe validate.Errors
-	fe.Enum("status", f.Status, "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED")
-	fe.Enum("type", f.Type, "INCOMING", "OUTGOING")
+	fe.Enum("status", f.Status, "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
+		"AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "EXCEPTION")
+	fe.Enum("type", f.Type, "INCOMING", "OUTGOING", "CARD")
 	if err := Invalid(fe.Err()); err != nil {
 		return Page[Transaction]{}, err
 	}

@@ -17,6 +17,7 @@ func (h *Handler) routes() []route {
 		customerRoutes(),
 		accountRoutes(),
 		transferRoutes(),
+		cardRoutes(),
 	} {
 		all = append(all, area...)
 	}

@@ -1,0 +1,266 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/validate"
+)
+
+// Card tables: cards by id, and the live-card counters the limits read
+// ("live" and "holder|<customer id>").
+const (
+	tableCards      = "cards"
+	tableCardCounts = "card_counts"
+)
+
+// CardIssuer is the port to the card issuer (the issuer of record and its
+// processor). The engine owns every card rule (cards package); the issuer
+// answers what only it knows. Its methods are called before the
+// operation's store transaction, so their answers must not depend on the
+// engine's state; an issuer that provisions for real must treat IssueCard
+// as idempotent on CardIssueRequest.CardID (the operation may still refuse
+// the card afterwards, for KYC or a limit, and a retry asks again).
+type CardIssuer interface {
+	// IssueCard provisions a card and reports how: active at once, after
+	// a delay, pending, or rejected. An error is returned to the caller
+	// as is (an *Error keeps its code).
+	IssueCard(ctx context.Context, req CardIssueRequest) (CardIssue, error)
+	// CheckFundingSource reports whether the issuer accepts the internal
+	// account as a card's funding source: nil, or an *Error with code
+	// FUNDING_SOURCE_INELIGIBLE.
+	CheckFundingSource(ctx context.Context, accountID string) error
+	// RevealCard mints a short-lived URL of the processor's iframe that
+	// shows the card's PAN, CVV and expiry. The card details never cross
+	// the engine: only the URL does, and it is never stored.
+	RevealCard(ctx context.Context, card *Card) (CardReveal, error)
+}
+
+// CardSimulator is the optional capability of a CardIssuer with a sandbox
+// network: it answers a simulated card event (the sandbox simulators) with
+// the issuer's transaction token and how the network steers the event.
+type CardSimulator interface {
+	SimulateCardEvent(ctx context.Context, ev CardEvent) (CardEventOutcome, error)
+}
+
+// CardIssueRequest is what the issuer learns of a new card.
+type CardIssueRequest struct {
+	CardID               string
+	CardholderID         string
+	PlatformCardID       string // as requested: empty when the platform gave none
+	Form                 string
+	ThreeDSecurePassword string // forwarded, never stored
+}
+
+// CardIssue is the issuer's answer to a card request.
+type CardIssue struct {
+	Provisioning    cards.Provisioning
+	ActivationDelay time.Duration // for cards.ProvisionDelayed
+	Brand           string        // VISA or MASTERCARD
+	Last4           string
+	ExpMonth        int
+	ExpYear         int
+	ProcessorRef    string
+	IssuerRef       string
+}
+
+// CardReveal is a minted reveal URL and when it stops loading (reference
+// CardRevealResponse).
+type CardReveal struct {
+	PanEmbedURL string    `json:"panEmbedUrl"`
+	ExpiresAt   time.Time `json:"expiresAt"`
+}
+
+// CardEvent is one simulated network event on a card.
+type CardEvent struct {
+	Kind              CardEventKind
+	CardID            string
+	CardTransactionID string        // events on an existing transaction
+	Merchant          *CardMerchant // authorization-family events
+	Amount            int64
+}
+
+// CardEventOutcome is how the issuer's network answers a simulated event:
+// its transaction token, and for authorization-family events a network
+// decline, a delay before the funding pull confirms, or a confirmation
+// that fails after the pull succeeded.
+type CardEventOutcome struct {
+	Token         string
+	Decline       string // cards.Decline* or "" (approved by the network)
+	PullDelay     time.Duration
+	ConfirmFailed bool
+}
+
+// CardLimits bounds the live cards of the platform and of each cardholder
+// (Config.CardLimits; zero members take the cards package's defaults).
+type CardLimits = cards.Limits
+
+// Card is a debit card bound to internal accounts (reference Card).
+type Card struct {
+	ID                     string        `json:"id"`
+	CardholderID           string        `json:"cardholderId"`
+	PlatformCardID         string        `json:"platformCardId,omitempty"`
+	State                  cards.State   `json:"state"`
+	StateReason            *cards.Reason `json:"stateReason"`
+	Brand                  string        `json:"brand,omitempty"`
+	Form                   string        `json:"form"`
+	Last4                  string        `json:"last4,omitempty"`
+	ExpMonth               int           `json:"expMonth,omitempty"`
+	ExpYear                int           `json:"expYear,omitempty"`
+	FundingSources         []string      `json:"fundingSources"`
+	MaxSpendPerTransaction *int64        `json:"maxSpendPerTransaction"`
+	Currency               string        `json:"currency,omitempty"`
+	ProcessorRef           string        `json:"processorRef,omitempty"`
+	IssuerRef              string        `json:"issuerRef,omitempty"`
+	CreatedAt              time.Time     `json:"createdAt"`
+	UpdatedAt              time.Time     `json:"updatedAt"`
+}
+
+// CreateCardRequest issues a card (reference CardCreateRequest).
+type CreateCardRequest struct {
+	CardholderID           string   `json:"cardholderId"`
+	PlatformCardID         string   `json:"platformCardId,omitempty"`
+	ThreeDSecurePassword   string   `json:"threeDSecurePassword,omitempty"`
+	Form                   string   `json:"form"`
+	FundingSources         []string `json:"fundingSources"`
+	MaxSpendPerTransaction *int64   `json:"maxSpendPerTransaction,omitempty"`
+}
+
+// UpdateCardRequest changes a card (reference CardUpdateRequest): any of
+// its state, its funding sources (replacing them, in priority order) and
+// its spending limit.
+type UpdateCardRequest struct {
+	State                  cards.State   `json:"state,omitempty"`
+	FundingSources         []string      `json:"fundingSources,omitempty"`
+	MaxSpendPerTransaction OptionalInt64 `json:"maxSpendPerTransaction"`
+}
+
+// OptionalInt64 is a JSON member that may be absent (Set false), null (Set,
+// Value nil: clear it) or an integer (Set, Value: set it).
+type OptionalInt64 struct {
+	Set   bool
+	Value *int64
+}
+
+// UnmarshalJSON records that the member was present, and its value.
+func (o *OptionalInt64) UnmarshalJSON(b []byte) error {
+	o.Set, o.Value = true, nil
+	if string(b) == "null" {
+		return nil
+	}
+	var n int64
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	o.Value = &n
+	return nil
+}
+
+// MarshalJSON writes the value (null when unset or cleared).
+func (o OptionalInt64) MarshalJSON() ([]byte, error) { return json.Marshal(o.Value) }
+
+// CardFilter narrows Cards.List (reference listCards filters): by
+// cardholder, by a funding-source account, by platform card id and by
+// state. Zero members match everything.
+type CardFilter struct {
+	CardholderID   string
+	AccountID      string
+	PlatformCardID string
+	State          cards.State
+}
+
+// Cards is the card area of the engine: issuance, the state machine,
+// reveal, and the sandbox card network simulators (eng.Cards.Create, ...).
+type Cards struct{ e *Engine }
+
+// issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
+// environments without a card issuer).
+func (c Cards) issuer() (CardIssuer, error) {
+	if c.e.cfg.CardIssuer == nil {
+		return nil, Errorf(CodeNotImplemented, "cards are not enabled: no card issuer is configured")
+	}
+	return c.e.cfg.CardIssuer, nil
+}
+
+// Get returns the card with id (NOT_FOUND when absent).
+func (c Cards) Get(ctx context.Context, id string) (*Card, error) {
+	if _, err := c.issuer(); err != nil {
+		return nil, err
+	}
+	var out *Card
+	err := c.e.view(ctx, func(t *txn) error {
+		var err error
+		out, err = t.card(id)
+		return err
+	})
+	return out, err
+}
+
+// List lists cards, newest first unless p says otherwise, from the index
+// of the most selective filter given.
+func (c Cards) List(ctx context.Context, f CardFilter, p ListParams) (Page[Card], error) {
+	if _, err := c.issuer(); err != nil {
+		return Page[Card]{}, err
+	}
+	if f.State != "" && !f.State.Valid() {
+		var fe validate.Errors
+		fe.Enum("state", string(f.State), cardStateNames()...)
+		return Page[Card]{}, Invalid(fe.Err())
+	}
+	var page Page[Card]
+	err := c.e.view(ctx, func(t *txn) error {
+		q := listQuery[Card]{Table: tableCards, Index: ixAll, Match: func(x *Card) bool {
+			return (f.CardholderID == "" || x.CardholderID == f.CardholderID) &&
+				(f.AccountID == "" || contains(x.FundingSources, f.AccountID)) &&
+				(f.PlatformCardID == "" || x.PlatformCardID == f.PlatformCardID) &&
+				(f.State == "" || x.State == f.State)
+		}}
+		var err error
+		page, err = list(t, q.narrowest(
+			[2]string{ixPlatform, f.PlatformCardID},
+			[2]string{ixAccount, f.AccountID},
+			[2]string{ixHolder, f.CardholderID},
+			[2]string{ixStatus, string(f.State)}), p)
+		return err
+	})
+	return page, err
+}
+
+func cardStateNames() []string {
+	out := make([]string, len(cards.States))
+	for i, s := range cards.States {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// card loads a card (NOT_FOUND when absent).
+func (t *txn) card(id string) (*Card, error) {
+	var c Card
+	if err := getJSON(t, tableCards, id, &c); err != nil {
+		return nil, notFound(err, CodeNotFound, "card", id)
+	}
+	return &c, nil
+}
+
+// saveCard stores c, stamping updatedAt, and emits event ("" for none)
+// with the card as its data.
+func (t *txn) saveCard(c *Card, event string) error {
+	c.UpdatedAt = t.now
+	if err := putJSON(t, tableCards, c.ID, c); err != nil {
+		return err
+	}
+	if event == "" {
+		return nil
+	}
+	return t.emit(event, c)
+}
+
+// Card events (reference webhooks card-state-change and
+// card-funding-source-change).
+const (
+	EventCardStateChange         = "CARD.STATE_CHANGE"
+	EventCardFundingSourceChange = "CARD.FUNDING_SOURCE_CHANGE"
+)

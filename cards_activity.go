@@ -1,0 +1,491 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/validate"
+)
+
+// Card activity tables: the money position of every card transaction (its
+// hold, what settled and what is owed; the Transaction shows the public
+// part), and delayed funding pulls due on the engine clock.
+const (
+	tableCardPositions = "card_positions"
+	tableCardPullsDue  = "card_pulls_due"
+)
+
+// Ledger accounts of card money: the card network (where clearings settle
+// and returns come from), and per funding account the receivable that
+// carries what the network settled but the account could not pay.
+const ledgerCardNetwork = accounts.ExternalPrefix + "card-network"
+
+func cardReceivable(account string) string {
+	return accounts.ExternalPrefix + "card-receivable:" + account
+}
+
+// CardEventKind names a simulated card network event; its value is the
+// last segment of the simulator's path.
+type CardEventKind string
+
+// Card network events the sandbox simulates.
+const (
+	CardAuthorization                CardEventKind = "authorization"
+	CardClearing                     CardEventKind = "clearing"
+	CardReturn                       CardEventKind = "return"
+	CardBalanceInquiry               CardEventKind = "balance_inquiry"
+	CardCreditAuthorization          CardEventKind = "credit_authorization"
+	CardFinancialAuthorization       CardEventKind = "financial_authorization"
+	CardFinancialCreditAuthorization CardEventKind = "financial_credit_authorization"
+	CardAuthorizationAdvice          CardEventKind = "authorization_advice"
+	CardCreditAuthorizationAdvice    CardEventKind = "credit_authorization_advice"
+	CardReturnReversal               CardEventKind = "return_reversal"
+)
+
+// CardEventKinds lists every simulated event.
+var CardEventKinds = []CardEventKind{CardAuthorization, CardClearing, CardReturn, CardBalanceInquiry,
+	CardCreditAuthorization, CardFinancialAuthorization, CardFinancialCreditAuthorization,
+	CardAuthorizationAdvice, CardCreditAuthorizationAdvice, CardReturnReversal}
+
+// authorizes reports whether k opens a new card transaction (the
+// authorization family and the balance inquiry); the others act on one.
+func (k CardEventKind) authorizes() bool {
+	switch k {
+	case CardClearing, CardReturn, CardAuthorizationAdvice, CardReturnReversal:
+		return false
+	}
+	return true
+}
+
+// credits reports whether k is a credit to the card.
+func (k CardEventKind) credits() bool {
+	return k == CardCreditAuthorization || k == CardFinancialCreditAuthorization || k == CardCreditAuthorizationAdvice
+}
+
+// CardMerchant is the merchant of a card transaction (reference
+// CardMerchant).
+type CardMerchant struct {
+	Descriptor string `json:"descriptor"`
+	MCC        string `json:"mcc,omitempty"`
+	Country    string `json:"country,omitempty"`
+}
+
+// CardSimulation is the body of a sandbox card simulator: the members its
+// kind takes (reference SandboxCard*Request).
+type CardSimulation struct {
+	Amount            *int64        `json:"amount,omitempty"`
+	Currency          *CurrencyCode `json:"currency,omitempty"`
+	Merchant          *CardMerchant `json:"merchant,omitempty"`
+	CardTransactionID string        `json:"cardTransactionId,omitempty"`
+}
+
+// CurrencyCode names a currency in a request ({"code": "USD"}).
+type CurrencyCode struct {
+	Code string `json:"code"`
+}
+
+// CardSimulationResult is the answer of a simulator: the issuer's token
+// (all the reference's 202 body shows), and for the engine's callers the
+// card transaction the event created or changed, or the reason an
+// authorization was declined (no transaction is recorded for a decline).
+type CardSimulationResult struct {
+	IssuerTransactionToken string           `json:"issuerTransactionToken"`
+	Transaction            *CardTransaction `json:"transaction,omitempty"`
+	Decline                string           `json:"decline,omitempty"`
+}
+
+// CardTransaction is a card authorization and everything that reconciles
+// against it (reference CardTransaction). It is listed with the other
+// transactions (Transaction.Card) with type CARD.
+type CardTransaction struct {
+	Type                   string          `json:"type"`
+	ID                     string          `json:"id"`
+	CardID                 string          `json:"cardId"`
+	CustomerID             string          `json:"customerId"`
+	PlatformCustomerID     string          `json:"platformCustomerId"`
+	IssuerTransactionToken string          `json:"issuerTransactionToken,omitempty"`
+	Status                 cards.TxStatus  `json:"status"`
+	Direction              string          `json:"direction"`
+	Merchant               CardMerchant    `json:"merchant"`
+	AuthorizedAmount       CurrencyAmount  `json:"authorizedAmount"`
+	SettledAmount          *CurrencyAmount `json:"settledAmount,omitempty"`
+	RefundedAmount         *CurrencyAmount `json:"refundedAmount,omitempty"`
+	AccountID              string          `json:"accountId"`
+	PullSummary            CardPullSummary `json:"pullSummary"`
+	RefundSummary          CardSummary     `json:"refundSummary"`
+	SettlementSummary      CardSummary     `json:"settlementSummary"`
+	AuthorizedAt           time.Time       `json:"authorizedAt"`
+	LastEventAt            *time.Time      `json:"lastEventAt,omitempty"`
+	CreatedAt              time.Time       `json:"createdAt"`
+	UpdatedAt              time.Time       `json:"updatedAt"`
+}
+
+// CardPullSummary counts the pulls from the funding source (reference
+// CardPullSummary).
+type CardPullSummary struct {
+	Count        int   `json:"count"`
+	TotalAmount  int64 `json:"totalAmount"`
+	PendingCount int   `json:"pendingCount"`
+}
+
+// CardSummary counts refunds or settlements (reference CardRefundSummary,
+// CardSettlementSummary).
+type CardSummary struct {
+	Count       int   `json:"count"`
+	TotalAmount int64 `json:"totalAmount"`
+}
+
+// EventCardTransaction prefixes the card-transaction events:
+// CARD_TRANSACTION.<status> on every change of a card transaction.
+const EventCardTransaction = "CARD_TRANSACTION."
+
+// cardPosition is the stored money state of a card transaction.
+type cardPosition struct {
+	cards.Position
+	CardID    string `json:"cardId"`
+	AccountID string `json:"accountId"`
+	Currency  string `json:"currency"`
+}
+
+// transaction is the Transaction that lists x.
+func (x *CardTransaction) transaction() *Transaction {
+	return &Transaction{ID: x.ID, Status: string(x.Status), Type: "CARD", Direction: x.Direction,
+		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,
+		CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, Card: x}
+}
+
+// show copies the position's public part into x.
+func (x *CardTransaction) show(p *cardPosition, now time.Time) {
+	x.Status, x.Direction = p.Status, p.Direction
+	x.AuthorizedAmount = amountOf(p.Currency, p.Authorized)
+	settled, refunded := amountOf(p.Currency, p.Settled), amountOf(p.Currency, p.Refunded)
+	x.SettledAmount, x.RefundedAmount = &settled, &refunded
+	x.PullSummary = CardPullSummary{Count: p.Pulls, TotalAmount: p.PullTotal}
+	if p.PendingPull {
+		x.PullSummary.PendingCount = 1
+	}
+	x.RefundSummary = CardSummary{Count: p.Returns, TotalAmount: p.Refunded}
+	x.SettlementSummary = CardSummary{Count: p.Clearings, TotalAmount: p.Settled}
+	at := now
+	x.LastEventAt, x.UpdatedAt = &at, now
+}
+
+// Simulate runs a sandbox card network event on card cardID (POST
+// /sandbox/cards/{id}/simulate/<kind>). The issuer's simulator answers
+// first (its token and the steering of the merchant descriptor's suffix);
+// then one transaction applies the event:
+//
+//   - the authorization family and the balance inquiry are decided on the
+//     card (FROZEN declines CARD_PAUSED, a card not ACTIVE declines), the
+//     network's answer, the spending limit and the funds of the first
+//     funding source that covers the amount; an approval opens a card
+//     transaction that holds (authorization), pulls and settles (financial
+//     authorization) or awaits its credit (credit authorizations);
+//   - clearing, return, authorization advice and return reversal act on
+//     an existing card transaction of the card by the cards package's
+//     arithmetic (an event that does not apply is INVALID_INPUT).
+//
+// Money moves through the ledger in the same transaction; a settlement
+// the funding source cannot pay is owed by the cardholder (a receivable)
+// and the transaction is an EXCEPTION. Each change emits
+// CARD_TRANSACTION.<status>. Outside the sandbox it is FORBIDDEN.
+func (c Cards) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (*CardSimulationResult, error) {
+	if err := c.e.requireSandbox(); err != nil {
+		return nil, err
+	}
+	iss, err := c.issuer()
+	if err != nil {
+		return nil, err
+	}
+	sim, ok := iss.(CardSimulator)
+	if !ok {
+		return nil, Errorf(CodeNotImplemented, "the card issuer has no sandbox network")
+	}
+	if err := checkSimulation(kind, in); err != nil {
+		return nil, err
+	}
+	ev := CardEvent{Kind: kind, CardID: cardID, CardTransactionID: in.CardTransactionID, Merchant: in.Merchant}
+	if in.Amount != nil {
+		ev.Amount = *in.Amount
+	}
+	outcome, err := sim.SimulateCardEvent(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	var out *CardSimulationResult
+	err = once(ctx, c.e, []any{cardID, kind, in}, &out, func(t *txn) error {
+		out = &CardSimulationResult{IssuerTransactionToken: outcome.Token}
+		card, err := t.card(cardID)
+		if err != nil {
+			return err
+		}
+		if kind.authorizes() {
+			return t.cardAuthorization(card, ev, in, outcome, out)
+		}
+		return t.cardReconcile(card, ev, out)
+	})
+	return out, err
+}
+
+// checkSimulation validates a simulator body for its kind, naming every
+// bad member.
+func checkSimulation(kind CardEventKind, in CardSimulation) error {
+	var fe validate.Errors
+	known := false
+	for _, k := range CardEventKinds {
+		known = known || k == kind
+	}
+	if !known {
+		return Errorf(CodeNotFound, "no card simulator %q", kind)
+	}
+	amount := func(min int64) {
+		switch {
+		case in.Amount == nil:
+			fe.Missing("amount")
+		case *in.Amount < min:
+			fe.Add("amount", &validate.Constraint{}, "amount must be at least %d", min)
+		}
+	}
+	merchant := func() {
+		if in.Merchant == nil {
+			fe.Missing("merchant")
+		} else {
+			fe.Required("merchant.descriptor", in.Merchant.Descriptor)
+		}
+	}
+	switch kind {
+	case CardBalanceInquiry:
+		merchant()
+	case CardClearing:
+		fe.Required("cardTransactionId", in.CardTransactionID)
+		amount(0)
+	case CardReturn, CardAuthorizationAdvice:
+		fe.Required("cardTransactionId", in.CardTransactionID)
+		amount(1)
+	case CardReturnReversal:
+		fe.Required("cardTransactionId", in.CardTransactionID)
+	default:
+		amount(1)
+		if in.Currency == nil {
+			fe.Missing("currency")
+		} else {
+			fe.Required("currency.code", in.Currency.Code)
+		}
+		merchant()
+	}
+	return Invalid(fe.Err())
+}
+
+// cardAuthorization decides an authorization-family event and, approved,
+// records its card transaction.
+func (t *txn) cardAuthorization(card *Card, ev CardEvent, in CardSimulation, outcome CardEventOutcome, out *CardSimulationResult) error {
+	if in.Currency != nil && in.Currency.Code != card.Currency {
+		var fe validate.Errors
+		fe.Add("currency.code", nil, "the card transacts in %s, not %s", card.Currency, in.Currency.Code)
+		return Invalid(fe)
+	}
+	decline := ""
+	switch {
+	case card.State == cards.Frozen:
+		decline = cards.DeclineCardPaused
+	case card.State != cards.Active:
+		decline = cards.DeclineCardNotActive
+	case outcome.Decline != "":
+		decline = outcome.Decline
+	}
+	if decline != "" {
+		out.Decline = decline
+		return nil
+	}
+	need := ev.Amount
+	if ev.Kind.credits() {
+		need = 0 // a credit lands on the first source
+	}
+	acct, available, err := t.pickFundingSource(card, need)
+	if err != nil {
+		return err
+	}
+	var pos cards.Position
+	var mv cards.Movement
+	switch ev.Kind {
+	case CardCreditAuthorization, CardCreditAuthorizationAdvice, CardFinancialCreditAuthorization:
+		pos, mv = cards.CreditAuthorize(ev.Amount, ev.Kind == CardFinancialCreditAuthorization, outcome.ConfirmFailed)
+	case CardFinancialAuthorization:
+		pos, mv, decline = cards.FinancialAuthorize(ev.Amount, available, card.MaxSpendPerTransaction, outcome.ConfirmFailed)
+	default: // authorization, balance inquiry (amount 0)
+		pos, mv, decline = cards.Authorize(ev.Amount, available, card.MaxSpendPerTransaction, outcome.ConfirmFailed)
+	}
+	if decline != "" {
+		out.Decline = decline
+		return nil
+	}
+	holder, err := t.customer(card.CardholderID)
+	if err != nil {
+		return err
+	}
+	pos.PendingPull = outcome.PullDelay > 0 && (mv.Hold > 0 || mv.Pull > 0)
+	p := &cardPosition{Position: pos, CardID: card.ID, AccountID: acct, Currency: card.Currency}
+	x := &CardTransaction{Type: "CARD", ID: t.newID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
+		PlatformCustomerID: holder.PlatformCustomerID, IssuerTransactionToken: outcome.Token, Merchant: *in.Merchant,
+		AccountID: acct, AuthorizedAt: t.now, CreatedAt: t.now}
+	x.show(p, t.now)
+	if err := t.moveCardMoney(x.ID, p, mv); err != nil {
+		return err
+	}
+	if err := putJSON(t, tableCardPositions, x.ID, p); err != nil {
+		return err
+	}
+	if err := t.insertTransaction(x.transaction()); err != nil {
+		return err
+	}
+	out.Transaction = x
+	if pos.PendingPull {
+		// The authorization is announced when its pull confirms.
+		return t.Put(tableCardPullsDue, dueKey(t.now.Add(outcome.PullDelay), x.ID), []byte(x.ID))
+	}
+	return t.emit(EventCardTransaction+string(x.Status), x)
+}
+
+// pickFundingSource returns the card's first ACTIVE funding source (in
+// priority order) whose available funds cover amount, or, when none does,
+// the first ACTIVE one (whose funds then decide the decline).
+func (t *txn) pickFundingSource(card *Card, amount int64) (string, int64, error) {
+	first, firstAvail := "", int64(0)
+	for _, id := range card.FundingSources {
+		a, err := t.internalAccount(id)
+		if CodeOf(err) == CodeAccountNotFound || (err == nil && a.Status != "ACTIVE") {
+			continue
+		}
+		if err != nil {
+			return "", 0, err
+		}
+		avail, err := Balance(t, a.ID, a.Currency)
+		if err != nil {
+			return "", 0, err
+		}
+		if avail >= amount {
+			return a.ID, avail, nil
+		}
+		if first == "" {
+			first, firstAvail = a.ID, avail
+		}
+	}
+	if first == "" {
+		return "", 0, Errorf(CodeFundingSourceIneligible, "card %s has no active funding source", card.ID)
+	}
+	return first, firstAvail, nil
+}
+
+// cardReconcile applies a clearing, return, advice or return reversal to
+// an existing card transaction of card.
+func (t *txn) cardReconcile(card *Card, ev CardEvent, out *CardSimulationResult) error {
+	tx, err := t.transaction(ev.CardTransactionID)
+	if err == nil && (tx.Card == nil || tx.Card.CardID != card.ID) {
+		err = Errorf(CodeTransactionNotFound, "card %s has no card transaction %s", card.ID, ev.CardTransactionID)
+	}
+	if err != nil {
+		return err
+	}
+	var p cardPosition
+	if err := getJSON(t, tableCardPositions, tx.ID, &p); err != nil {
+		return err
+	}
+	available, err := Balance(t, p.AccountID, p.Currency)
+	if err != nil {
+		return err
+	}
+	var pos cards.Position
+	var mv cards.Movement
+	switch ev.Kind {
+	case CardClearing:
+		pos, mv, err = cards.Clear(p.Position, ev.Amount, available)
+	case CardReturn:
+		pos, mv, err = cards.Return(p.Position, ev.Amount)
+	case CardAuthorizationAdvice:
+		pos, mv, err = cards.Advise(p.Position, ev.Amount, available)
+	default:
+		pos, mv, err = cards.ReverseReturn(p.Position, available)
+	}
+	if errors.Is(err, cards.ErrNotApplicable) {
+		return Errorf(CodeInvalidInput, "%s", strings.TrimPrefix(err.Error(), cards.ErrNotApplicable.Error()+": "))
+	}
+	if err != nil {
+		return err
+	}
+	p.Position = pos
+	if err := t.moveCardMoney(tx.ID, &p, mv); err != nil {
+		return err
+	}
+	if err := putJSON(t, tableCardPositions, tx.ID, &p); err != nil {
+		return err
+	}
+	x := tx.Card
+	x.show(&p, t.now)
+	out.Transaction = x
+	return t.saveCardTx(x)
+}
+
+// saveCardTx stores a changed card transaction and emits its event.
+func (t *txn) saveCardTx(x *CardTransaction) error {
+	if err := putJSON(t, TableTransactions, x.ID, x.transaction()); err != nil {
+		return err
+	}
+	return t.emit(EventCardTransaction+string(x.Status), x)
+}
+
+// moveCardMoney posts the ledger entry of one card event's movement and
+// announces the funding account's new balance when it changed.
+func (t *txn) moveCardMoney(ref string, p *cardPosition, mv cards.Movement) error {
+	acct, cur := p.AccountID, p.Currency
+	held := accounts.Held(acct)
+	var legs [][]Posting
+	add := func(from, to string, n int64) {
+		if n > 0 {
+			legs = append(legs, accounts.Transfer(from, to, cur, n))
+		}
+	}
+	add(acct, held, mv.Hold)
+	add(held, acct, mv.Release)
+	add(held, ledgerCardNetwork, mv.Capture)
+	add(acct, ledgerCardNetwork, mv.Pull)
+	add(cardReceivable(acct), ledgerCardNetwork, mv.Shortfall)
+	add(ledgerCardNetwork, acct, mv.Credit)
+	add(ledgerCardNetwork, cardReceivable(acct), mv.Repay)
+	if len(legs) == 0 {
+		return nil
+	}
+	if err := t.post(ref, legs...); err != nil {
+		return err
+	}
+	if mv.Hold+mv.Release+mv.Capture+mv.Pull+mv.Credit == 0 {
+		return nil
+	}
+	return t.creditEvent(acct)
+}
+
+// applyCardPullDue confirms a delayed funding pull: the transaction's
+// pending pull count drops to zero and it is announced.
+func (t *txn) applyCardPullDue(_ string, v []byte) (bool, error) {
+	id := string(v)
+	var p cardPosition
+	if err := getJSON(t, tableCardPositions, id, &p); err != nil {
+		return false, err
+	}
+	if !p.PendingPull {
+		return false, nil
+	}
+	p.PendingPull = false
+	if err := putJSON(t, tableCardPositions, id, &p); err != nil {
+		return false, err
+	}
+	tx, err := t.transaction(id)
+	if err != nil {
+		return false, err
+	}
+	tx.Card.show(&p, t.now)
+	return true, t.saveCardTx(tx.Card)
+}

@@ -1,0 +1,198 @@
+package payments_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/sandbox"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cardEnv is a sandbox engine with the sandbox card issuer on a platform
+// whose individuals are APPROVED at creation.
+func cardEnv(t testing.TB, mutate ...func(*payments.Config)) *env {
+	return moneyEnv(t, append([]func(*payments.Config){func(c *payments.Config) {
+		c.CardIssuer = sandbox.Issuer{Now: c.Now}
+		c.Platform.SkipVerificationPaperwork = true
+	}}, mutate...)...)
+}
+
+// fundedCard returns a card on a new cardholder's USD account holding funds.
+func (e *env) fundedCard(t testing.TB, funds int64) (card *payments.Card, acct string) {
+	t.Helper()
+	acct = e.usdAccount(t, "Ann Holder")
+	if funds > 0 {
+		_, err := e.eng.FundInternalAccount(ctx, acct, funds)
+		require.NoError(t, err)
+	}
+	a, err := e.eng.InternalAccount(ctx, acct)
+	require.NoError(t, err)
+	card, err = e.eng.Cards.Create(ctx, payments.CreateCardRequest{CardholderID: a.CustomerID, Form: "VIRTUAL", FundingSources: []string{acct}})
+	require.NoError(t, err)
+	require.Equal(t, cards.Active, card.State)
+	return card, acct
+}
+
+func purchase(amount int64, descriptor string) payments.CardSimulation {
+	return payments.CardSimulation{Amount: &amount, Currency: &payments.CurrencyCode{Code: "USD"},
+		Merchant: &payments.CardMerchant{Descriptor: descriptor}}
+}
+
+// TestCards_ConcurrentAuthorizations: 64 concurrent authorizations of 300
+// against 10,000 approve exactly 33 and never overspend, on every store.
+func TestCards_ConcurrentAuthorizations(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := cardEnv(t, store)
+			card, acct := e.fundedCard(t, 10000)
+			var approved []string
+			declines := map[string]int{}
+			results := make(chan *payments.CardSimulationResult, 64)
+			codes := concurrently(64, func() error {
+				res, err := e.eng.Cards.Simulate(ctx, card.ID, payments.CardAuthorization, purchase(300, "SHOP"))
+				if err == nil {
+					results <- res
+				}
+				return err
+			})
+			close(results)
+			assert.Equal(t, map[payments.Code]int{"": 64}, codes)
+			for r := range results {
+				if r.Decline != "" {
+					declines[r.Decline]++
+				} else {
+					approved = append(approved, r.Transaction.ID)
+				}
+			}
+			assert.Len(t, approved, 33)
+			assert.Equal(t, map[string]int{cards.DeclineInsufficientFunds: 31}, declines)
+			a, err := e.eng.InternalAccount(ctx, acct)
+			require.NoError(t, err)
+			assert.EqualValues(t, 100, a.Balance.Amount)
+			assert.EqualValues(t, 10000, a.TotalBalance.Amount)
+			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+
+			// Clearing every one concurrently, each with a tip the rest
+			// of the balance covers only in part: nothing goes negative.
+			tip := int64(310)
+			ids := make(chan string, len(approved))
+			for _, id := range approved {
+				ids <- id
+			}
+			codes = concurrently(len(approved), func() error {
+				_, err := e.eng.Cards.Simulate(ctx, card.ID, payments.CardClearing, payments.CardSimulation{CardTransactionID: <-ids, Amount: &tip})
+				return err
+			})
+			assert.Equal(t, map[payments.Code]int{"": len(approved)}, codes)
+			a, err = e.eng.InternalAccount(ctx, acct)
+			require.NoError(t, err)
+			assert.EqualValues(t, 0, a.TotalBalance.Amount, "10 tips of 10 were pulled, the rest owed")
+			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+		})
+	}
+}
+
+func TestCards_NotImplementedWithoutIssuer(t *testing.T) {
+	e := moneyEnv(t)
+	_, err := e.eng.Cards.Create(ctx, payments.CreateCardRequest{})
+	requireCode(t, err, payments.CodeNotImplemented)
+	_, err = e.eng.Cards.Get(ctx, "Card:x")
+	requireCode(t, err, payments.CodeNotImplemented)
+	_, err = e.eng.Cards.List(ctx, payments.CardFilter{}, payments.ListParams{})
+	requireCode(t, err, payments.CodeNotImplemented)
+	_, err = e.eng.Cards.Simulate(ctx, "Card:x", payments.CardAuthorization, purchase(1, "X"))
+	requireCode(t, err, payments.CodeNotImplemented)
+	_, err = payments.New(payments.Config{Store: e.store, CardLimits: payments.CardLimits{MaxLive: -1}})
+	require.Error(t, err)
+}
+
+func TestCards_SimulatorsNeedTheSandbox(t *testing.T) {
+	e := cardEnv(t, func(c *payments.Config) { c.Sandbox = false })
+	_, err := e.eng.Cards.Simulate(ctx, "Card:x", payments.CardAuthorization, purchase(1, "X"))
+	requireCode(t, err, payments.CodeForbidden)
+}
+
+func TestCards_RevealNeedsAnActor(t *testing.T) {
+	e := cardEnv(t)
+	card, _ := e.fundedCard(t, 0)
+	_, err := e.eng.Cards.Reveal(ctx, card.ID, "")
+	requireCode(t, err, payments.CodeForbidden)
+	rv, err := e.eng.Cards.Reveal(ctx, card.ID, "Token:ops")
+	require.NoError(t, err)
+	assert.Equal(t, e.clock.Now().UTC().Add(sandbox.RevealTTL).Truncate(1e6), rv.ExpiresAt)
+	raw, err := json.Marshal(card)
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), rv.PanEmbedURL)
+}
+
+func TestCards_Idempotency(t *testing.T) {
+	e := cardEnv(t)
+	acct := e.usdAccount(t, "Ann Holder")
+	_, err := e.eng.FundInternalAccount(ctx, acct, 1000)
+	require.NoError(t, err)
+	a, err := e.eng.InternalAccount(ctx, acct)
+	require.NoError(t, err)
+	req := payments.CreateCardRequest{CardholderID: a.CustomerID, Form: "VIRTUAL", FundingSources: []string{acct}}
+	h := func() *payments.Engine {
+		k, err := e.eng.WithIdempotency(payments.Idempotency{Scope: "POST /cards", Key: "k1"})
+		require.NoError(t, err)
+		return k
+	}
+	c1, err := h().Cards.Create(ctx, req)
+	require.NoError(t, err)
+	c2, err := h().Cards.Create(ctx, req)
+	require.NoError(t, err, "a replay is not a second card (which the one-per-cardholder rule would refuse)")
+	assert.Equal(t, c1.ID, c2.ID)
+
+	sim := func() *payments.CardSimulationResult {
+		k, err := e.eng.WithIdempotency(payments.Idempotency{Scope: "POST sim", Key: "k2"})
+		require.NoError(t, err)
+		r, err := k.Cards.Simulate(ctx, c1.ID, payments.CardAuthorization, purchase(400, "SHOP"))
+		require.NoError(t, err)
+		return r
+	}
+	r1, r2 := sim(), sim()
+	assert.Equal(t, r1.IssuerTransactionToken, r2.IssuerTransactionToken)
+	page, err := e.eng.ListTransactions(ctx, payments.TransactionFilter{Type: "CARD"}, payments.ListParams{})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	got, err := e.eng.InternalAccount(ctx, acct)
+	require.NoError(t, err)
+	assert.EqualValues(t, 600, got.Balance.Amount, "held once")
+}
+
+// TestCards_TransactionsList: card transactions are listed with the others,
+// by type and account, and encode as the reference's CardTransaction.
+func TestCards_TransactionsList(t *testing.T) {
+	e := cardEnv(t)
+	card, acct := e.fundedCard(t, 1000)
+	res, err := e.eng.Cards.Simulate(ctx, card.ID, payments.CardAuthorization, purchase(250, "SHOP"))
+	require.NoError(t, err)
+	for _, f := range []payments.TransactionFilter{{Type: "CARD"}, {AccountIdentifier: acct, Type: "CARD"}, {Status: "AUTHORIZED"}, {CustomerID: card.CardholderID, Type: "CARD"}} {
+		page, err := e.eng.ListTransactions(ctx, f, payments.ListParams{})
+		require.NoError(t, err)
+		require.Len(t, page.Data, 1, "%+v", f)
+		require.NotNil(t, page.Data[0].Card)
+		assert.Equal(t, res.Transaction.ID, page.Data[0].ID)
+	}
+	page, err := e.eng.ListTransactions(ctx, payments.TransactionFilter{Type: "INCOMING"}, payments.ListParams{})
+	require.NoError(t, err)
+	for _, tx := range page.Data {
+		assert.Nil(t, tx.Card)
+	}
+	tx, err := e.eng.Transaction(ctx, res.Transaction.ID)
+	require.NoError(t, err)
+	raw, err := json.Marshal(tx)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(raw, &m))
+	assert.Equal(t, "CARD", m["type"])
+	assert.Equal(t, "SHOP", m["merchant"].(map[string]any)["descriptor"])
+	assert.NotContains(t, m, "source", "not an incoming or outgoing shape")
+	var back payments.Transaction
+	require.NoError(t, json.Unmarshal(raw, &back))
+	assert.Equal(t, *tx, back)
+}

@@ -1,0 +1,392 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/validate"
+)
+
+// tableCardActivations holds delayed activations due on the engine clock
+// (dueKey(time, card id) -> card id).
+const tableCardActivations = "card_activations_due"
+
+// Create issues a card (POST /cards). The request is validated field by
+// field; the issuer is asked before the transaction (CardIssuer); then, in
+// one transaction, the cardholder must be APPROVED
+// (CARDHOLDER_KYC_NOT_APPROVED), every funding source must be one of the
+// cardholder's active internal accounts in one card-eligible currency
+// (FUNDING_SOURCE_INELIGIBLE), and the live-card limits must leave a slot
+// (CARD_LIMIT_REACHED). The card is stored in the state the issuer's answer
+// gives it (ACTIVE at once in the sandbox, PROCESSING while activation is
+// delayed or pending, CLOSED with ISSUER_REJECTED) and every transition
+// out of PROCESSING emits CARD.STATE_CHANGE.
+func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error) {
+	iss, err := c.issuer()
+	if err != nil {
+		return nil, err
+	}
+	var fe validate.Errors
+	fe.Required("cardholderId", req.CardholderID)
+	if fe.Required("form", req.Form) {
+		fe.Enum("form", req.Form, "VIRTUAL")
+	}
+	fe.MaxLen("platformCardId", req.PlatformCardID, 255)
+	fe.MaxLen("threeDSecurePassword", req.ThreeDSecurePassword, 255)
+	checkFundingList(&fe, req.FundingSources)
+	if req.MaxSpendPerTransaction != nil && *req.MaxSpendPerTransaction < 1 {
+		fe.Add("maxSpendPerTransaction", &validate.Constraint{}, "maxSpendPerTransaction must be at least 1")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	if err := checkIssuerSources(ctx, iss, req.FundingSources); err != nil {
+		return nil, err
+	}
+	id, err := c.e.newID("Card")
+	if err != nil {
+		return nil, err
+	}
+	platformCardID := req.PlatformCardID
+	if platformCardID == "" {
+		platformCardID = "card-" + id[len("Card:"):]
+	}
+	issue, err := iss.IssueCard(ctx, CardIssueRequest{CardID: id, CardholderID: req.CardholderID, PlatformCardID: req.PlatformCardID,
+		Form: req.Form, ThreeDSecurePassword: req.ThreeDSecurePassword})
+	if err != nil {
+		return nil, err
+	}
+	limits := c.e.cfg.CardLimits
+	// The answer (with the id drawn above) is what a retry with the same
+	// idempotency key replays.
+	var out *Card
+	err = once(ctx, c.e, req, &out, func(t *txn) error {
+		holder, err := t.customer(req.CardholderID)
+		if err != nil {
+			if CodeOf(err) != CodeCustomerNotFound {
+				return err
+			}
+			var fe validate.Errors
+			fe.Add("cardholderId", nil, "customer %s not found", req.CardholderID)
+			return Invalid(fe)
+		}
+		if holder.Status() != KYCApproved {
+			return Errorf(CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
+		}
+		currency, err := t.fundingCurrency(holder.ID, "", req.FundingSources)
+		if err != nil {
+			return err
+		}
+		if req.ThreeDSecurePassword != "" && currency != "EUR" {
+			var fe validate.Errors
+			fe.Add("threeDSecurePassword", nil, "a static 3-D Secure password is accepted only for EUR card programs")
+			return Invalid(fe)
+		}
+		live, err := t.cardCount("live")
+		if err != nil {
+			return err
+		}
+		held, err := t.cardCount("holder|" + holder.ID)
+		if err != nil {
+			return err
+		}
+		if err := limits.CheckIssue(live, held); err != nil {
+			return &Error{Code: CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
+		}
+		card := &Card{ID: id, CardholderID: holder.ID, PlatformCardID: platformCardID, State: cards.Processing, Brand: issue.Brand,
+			Form: req.Form, Last4: issue.Last4, ExpMonth: issue.ExpMonth, ExpYear: issue.ExpYear,
+			FundingSources: req.FundingSources, MaxSpendPerTransaction: req.MaxSpendPerTransaction, Currency: currency,
+			ProcessorRef: issue.ProcessorRef, IssuerRef: issue.IssuerRef, CreatedAt: t.now, UpdatedAt: t.now}
+		state, reason := cards.Provisioned(issue.Provisioning)
+		event := ""
+		if state != cards.Processing {
+			card.State, event = state, EventCardStateChange
+			if reason != "" {
+				card.StateReason = &reason
+			}
+		}
+		if card.State.Live() {
+			if err := t.addCardCount("live", 1); err != nil {
+				return err
+			}
+			if err := t.addCardCount("holder|"+holder.ID, 1); err != nil {
+				return err
+			}
+		}
+		if issue.Provisioning == cards.ProvisionDelayed {
+			if err := t.Put(tableCardActivations, dueKey(t.now.Add(issue.ActivationDelay), id), []byte(id)); err != nil {
+				return err
+			}
+		}
+		if err := insertJSON(t, tableCards, id, card); err != nil {
+			return err
+		}
+		if event != "" {
+			if err := t.emit(event, card); err != nil {
+				return err
+			}
+		}
+		out = card
+		return nil
+	})
+	return out, err
+}
+
+// orNone names an empty status.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// checkFundingList checks the shape of a fundingSources list: at least one
+// id, none empty, none repeated.
+func checkFundingList(fe *validate.Errors, ids []string) {
+	if len(ids) == 0 {
+		fe.Add("fundingSources", &validate.Constraint{}, "fundingSources must list at least one internal account id")
+		return
+	}
+	seen := map[string]bool{}
+	for i, id := range ids {
+		if fe.Required(validate.Index("fundingSources", i), id) && seen[id] {
+			fe.Add(validate.Index("fundingSources", i), nil, "funding source %s is listed twice", id)
+		}
+		seen[id] = true
+	}
+}
+
+// checkIssuerSources asks the issuer about every funding source, before the
+// transaction, naming each refused one.
+func checkIssuerSources(ctx context.Context, iss CardIssuer, ids []string) error {
+	var fe validate.Errors
+	for i, id := range ids {
+		if err := iss.CheckFundingSource(ctx, id); err != nil {
+			if CodeOf(err) != CodeFundingSourceIneligible {
+				return err
+			}
+			fe.Add(validate.Index("fundingSources", i), nil, "%s", MessageOf(err))
+		}
+	}
+	return InvalidAs(CodeFundingSourceIneligible, fe.Err())
+}
+
+// fundingCurrency checks that every id is an ACTIVE internal account of
+// holder in one card-eligible currency (want, when set: the card's) and
+// returns that currency; anything else is FUNDING_SOURCE_INELIGIBLE naming
+// each refused source.
+func (t *txn) fundingCurrency(holder, want string, ids []string) (string, error) {
+	var fe validate.Errors
+	currency := want
+	for i, id := range ids {
+		field := validate.Index("fundingSources", i)
+		a, err := t.internalAccount(id)
+		switch {
+		case CodeOf(err) == CodeAccountNotFound || (err == nil && a.CustomerID != holder):
+			fe.Add(field, nil, "%s is not an internal account of the cardholder", id)
+		case err != nil:
+			return "", err
+		case a.Status != "ACTIVE":
+			fe.Add(field, nil, "internal account %s is %s", id, a.Status)
+		case !cards.Eligible(a.Currency):
+			fe.Add(field, nil, "internal account %s is in %s, which cards are not issued in", id, a.Currency)
+		case currency != "" && a.Currency != currency:
+			fe.Add(field, nil, "internal account %s is in %s; every funding source must be in %s", id, a.Currency, currency)
+		default:
+			currency = a.Currency
+		}
+	}
+	return currency, InvalidAs(CodeFundingSourceIneligible, fe.Err())
+}
+
+// cardCount reads a live-card counter (0 when never set).
+func (t *txn) cardCount(key string) (int, error) {
+	b, err := t.Get(tableCardCounts, key)
+	if errors.Is(err, ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(string(b))
+}
+
+// addCardCount moves a live-card counter by delta.
+func (t *txn) addCardCount(key string, delta int) error {
+	n, err := t.cardCount(key)
+	if err != nil {
+		return err
+	}
+	return t.Put(tableCardCounts, key, []byte(strconv.Itoa(n+delta)))
+}
+
+// Update changes a card (PATCH /cards/{id}): its state by the state
+// machine of spec 3.4 (cards.CheckUpdate: INVALID_STATE_TRANSITION,
+// CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE), its funding sources (checked as
+// at issue, in the card's currency) and its spending limit. At least one
+// must be given. A state change emits CARD.STATE_CHANGE, new funding
+// sources CARD.FUNDING_SOURCE_CHANGE; closing frees the card's slot. Open
+// authorizations of a closed card keep their holds and still clear (late
+// presentments are force-posted), but it authorizes nothing new.
+func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*Card, error) {
+	iss, err := c.issuer()
+	if err != nil {
+		return nil, err
+	}
+	var fe validate.Errors
+	if req.State != "" {
+		fe.Enum("state", string(req.State), "ACTIVE", "FROZEN", "CLOSED")
+	}
+	if req.FundingSources != nil {
+		checkFundingList(&fe, req.FundingSources)
+	}
+	if req.MaxSpendPerTransaction.Value != nil && *req.MaxSpendPerTransaction.Value < 1 {
+		fe.Add("maxSpendPerTransaction", &validate.Constraint{}, "maxSpendPerTransaction must be at least 1, or null to clear it")
+	}
+	settings := req.FundingSources != nil || req.MaxSpendPerTransaction.Set
+	if req.State == "" && !settings {
+		fe.Add("state", nil, "give at least one of state, fundingSources and maxSpendPerTransaction")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	if req.FundingSources != nil {
+		if err := checkIssuerSources(ctx, iss, req.FundingSources); err != nil {
+			return nil, err
+		}
+	}
+	var out *Card
+	err = once(ctx, c.e, []any{id, req}, &out, func(t *txn) error {
+		card, err := t.card(id)
+		if err != nil {
+			return err
+		}
+		if err := cards.CheckUpdate(card.State, req.State, settings); err != nil {
+			return cardRefusal(err, card)
+		}
+		var events []string
+		if req.FundingSources != nil {
+			if _, err := t.fundingCurrency(card.CardholderID, card.Currency, req.FundingSources); err != nil {
+				return err
+			}
+			card.FundingSources = req.FundingSources
+			events = append(events, EventCardFundingSourceChange)
+		}
+		if req.MaxSpendPerTransaction.Set {
+			card.MaxSpendPerTransaction = req.MaxSpendPerTransaction.Value
+		}
+		if req.State != "" {
+			card.State = req.State
+			if req.State == cards.Closed {
+				reason := cards.ClosedByPlatform
+				card.StateReason = &reason
+				if err := t.freeCardSlot(card); err != nil {
+					return err
+				}
+			}
+			events = append(events, EventCardStateChange)
+		}
+		if err := t.saveCard(card, ""); err != nil {
+			return err
+		}
+		for _, ev := range events {
+			if err := t.emit(ev, card); err != nil {
+				return err
+			}
+		}
+		out = card
+		return nil
+	})
+	return out, err
+}
+
+// freeCardSlot gives back the live-card slots of a card that closes.
+func (t *txn) freeCardSlot(card *Card) error {
+	if err := t.addCardCount("live", -1); err != nil {
+		return err
+	}
+	return t.addCardCount("holder|"+card.CardholderID, -1)
+}
+
+// cardRefusal maps a refusal of the cards package to its coded error.
+func cardRefusal(err error, card *Card) error {
+	switch {
+	case errors.Is(err, cards.ErrAlreadyClosed):
+		return Errorf(CodeCardAlreadyClosed, "card %s is already closed", card.ID)
+	case errors.Is(err, cards.ErrNotMutable):
+		return Errorf(CodeCardNotMutable, "card %s is closed and can no longer change", card.ID)
+	case errors.Is(err, cards.ErrInvalidTransition):
+		return Errorf(CodeInvalidStateTransition, "a %s card cannot move to the requested state; permitted are ACTIVE to FROZEN and back, and ACTIVE or FROZEN to CLOSED", card.State)
+	case errors.Is(err, cards.ErrCloseWithSettings):
+		var fe validate.Errors
+		fe.Add("state", nil, "fundingSources and maxSpendPerTransaction cannot be combined with state CLOSED")
+		return Invalid(fe)
+	}
+	return err
+}
+
+// Reveal mints a short-lived URL that shows the card's details to the
+// cardholder (POST /cards/{id}/reveal). The card resource never carries
+// it and the engine never stores it: the reveal is not replayed by an
+// idempotency key (a recorded answer would keep a bearer secret), and
+// only an audit record of who revealed which card, and when, is written.
+// actor names the requester (the API token); without one the reveal is
+// FORBIDDEN, as it is for a card that has no live details (PROCESSING,
+// PENDING_KYC or CLOSED).
+func (c Cards) Reveal(ctx context.Context, id, actor string) (*CardReveal, error) {
+	iss, err := c.issuer()
+	if err != nil {
+		return nil, err
+	}
+	if actor == "" {
+		return nil, Errorf(CodeForbidden, "a card reveal needs an attributable actor")
+	}
+	card, err := c.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if card.State != cards.Active && card.State != cards.Frozen {
+		return nil, Errorf(CodeForbidden, "the details of a %s card cannot be revealed", card.State)
+	}
+	rv, err := iss.RevealCard(ctx, card)
+	if err != nil {
+		return nil, err
+	}
+	auditID, err := c.e.newID("CardReveal")
+	if err != nil {
+		return nil, err
+	}
+	err = c.e.update(ctx, func(t *txn) error {
+		return putJSON(t, tableCardReveals, auditID, cardRevealAudit{CardID: id, Actor: actor, At: t.now, ExpiresAt: rv.ExpiresAt})
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.e.log.Info("card revealed", "card", id, "actor", actor)
+	return &rv, nil
+}
+
+// tableCardReveals is the audit log of card reveals.
+const tableCardReveals = "card_reveals"
+
+type cardRevealAudit struct {
+	CardID    string    `json:"cardId"`
+	Actor     string    `json:"actor"`
+	At        time.Time `json:"at"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// applyCardActivation activates a card whose delayed activation came due,
+// if it is still PROCESSING (a card closed meanwhile stays closed).
+func (t *txn) applyCardActivation(_ string, v []byte) (bool, error) {
+	card, err := t.card(string(v))
+	if err != nil || card.State != cards.Processing {
+		return false, err
+	}
+	card.State = cards.Active
+	return true, t.saveCard(card, EventCardStateChange)
+}
