@@ -103,6 +103,9 @@ type Config struct {
 type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns
+
+	// Agents manages agents and runs their actions (agents*.go).
+	Agents Agents
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -114,6 +117,7 @@ func handle(c *core, idem *idemState) *Engine {
 
 // bindAreas points every area group of e at e. Each area adds one line.
 func (e *Engine) bindAreas() {
+	e.Agents = Agents{e}
 }
 
 // core is the state every handle of one engine shares.

@@ -44,62 +44,70 @@ func (e *Engine) TransferIn(ctx context.Context, sourceID, destinationID string,
 	}
 	var out *Transaction
 	err := once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *txn) error {
-		ext, err := t.externalAccount(sourceID)
-		if err != nil {
-			return err
-		}
-		ia, err := t.internalAccount(destinationID)
-		if err != nil {
-			return err
-		}
-		if ext.CustomerID != ia.CustomerID || ext.Currency != ia.Currency {
-			fe.Add("destination.accountId", nil, "the internal account must belong to the external account's owner and hold %s", ext.Currency)
-			return Invalid(fe)
-		}
-		if ia.CustomerID != "" {
-			if _, err := t.transactingCustomer(ia.CustomerID); err != nil {
-				return err
-			}
-		}
-		id := t.newID("Transaction")
-		recv := amountOf(ia.Currency, amount)
-		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
-			Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
-			Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: e.Now(), UpdatedAt: e.Now()}
-		if err := t.insertTransaction(tx); err != nil {
-			return err
-		}
-		if err := t.saveTx(tx, "PENDING"); err != nil {
-			return err
-		}
-		steps := []SettlementStep{{Outcome: SettleCompleted}}
-		if p, ok := e.rail.(Puller); ok {
-			if steps, err = p.Pull(ctx, ext, amount); err != nil {
-				return err
-			}
-		}
-		moved := false
-		for n, s := range steps {
-			if s.After > 0 {
-				b, _ := json.Marshal(duePull{TransactionID: id, AccountID: ia.ID, Amount: amount, Step: s})
-				if err := t.Put(TablePullsDue, dueKey(e.Now().Add(s.After), id)+"|"+string(rune('a'+n)), b); err != nil {
-					return err
-				}
-				continue
-			}
-			m, err := t.applyPull(tx, ia.ID, amount, s)
-			if err != nil {
-				return err
-			}
-			moved = moved || m
-		}
-		out = tx
-		if !moved {
-			return nil
-		}
-		return t.creditEvent(ia.ID)
+		var err error
+		out, err = e.transferIn(ctx, t, sourceID, destinationID, amount, "")
+		return err
 	})
 	return out, err
+}
+
+// transferIn is TransferIn inside the caller's transaction; agentID names
+// the agent making it ("" for the platform).
+func (e *Engine) transferIn(ctx context.Context, t *txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
+	var fe validate.Errors
+	ext, err := t.externalAccount(sourceID)
+	if err != nil {
+		return nil, err
+	}
+	ia, err := t.internalAccount(destinationID)
+	if err != nil {
+		return nil, err
+	}
+	if ext.CustomerID != ia.CustomerID || ext.Currency != ia.Currency {
+		fe.Add("destination.accountId", nil, "the internal account must belong to the external account's owner and hold %s", ext.Currency)
+		return nil, Invalid(fe)
+	}
+	if ia.CustomerID != "" {
+		if _, err := t.transactingCustomer(ia.CustomerID); err != nil {
+			return nil, err
+		}
+	}
+	id := t.newID("Transaction")
+	recv := amountOf(ia.Currency, amount)
+	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
+		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
+		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.now, UpdatedAt: t.now, AgentID: agentID}
+	if err := t.insertTransaction(tx); err != nil {
+		return nil, err
+	}
+	if err := t.saveTx(tx, "PENDING"); err != nil {
+		return nil, err
+	}
+	steps := []SettlementStep{{Outcome: SettleCompleted}}
+	if p, ok := e.rail.(Puller); ok {
+		if steps, err = p.Pull(ctx, ext, amount); err != nil {
+			return nil, err
+		}
+	}
+	moved := false
+	for n, s := range steps {
+		if s.After > 0 {
+			b, _ := json.Marshal(duePull{TransactionID: id, AccountID: ia.ID, Amount: amount, Step: s})
+			if err := t.Put(TablePullsDue, dueKey(t.now.Add(s.After), id)+"|"+string(rune('a'+n)), b); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		m, err := t.applyPull(tx, ia.ID, amount, s)
+		if err != nil {
+			return nil, err
+		}
+		moved = moved || m
+	}
+	if !moved {
+		return tx, nil
+	}
+	return tx, t.creditEvent(ia.ID)
 }
 
 // TablePullsDue holds the delayed steps of transfer-in pulls
