@@ -13,6 +13,7 @@
 package agents
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/paygrid/payments/money"
@@ -201,14 +202,15 @@ func checkThresholds(fe *validate.Errors, field string, t *ApprovalThresholds) {
 	checkAmount(fe, validate.Path(field, "amount"), t.Amount, 0)
 }
 
-// SpendingLimitsUpdate is a partial update of the spending limits. A member
-// given as JSON null (Set true, Value nil) removes a nullable limit.
+// SpendingLimitsUpdate is a partial update of the spending limits
+// (reference AgentSpendingLimitsUpdate): nil members keep their value; a
+// nullable limit given as JSON null is removed.
 type SpendingLimitsUpdate struct {
-	Currency              *string
-	PerTransactionLimit   *int64
-	DailyLimit            Nullable
-	DailyTransactionLimit *int64
-	MonthlyLimit          Nullable
+	Currency              *string  `json:"currency,omitempty"`
+	PerTransactionLimit   *int64   `json:"perTransactionLimit,omitempty"`
+	DailyLimit            Nullable `json:"dailyLimit"`
+	DailyTransactionLimit *int64   `json:"dailyTransactionLimit,omitempty"`
+	MonthlyLimit          Nullable `json:"monthlyLimit"`
 }
 
 // Nullable is an optional member that may be null: Set reports it was
@@ -218,15 +220,33 @@ type Nullable struct {
 	Value *int64
 }
 
-// PolicyUpdate is a partial update of a policy: nil members keep their
-// value; Permissions, when given, replaces the list wholesale.
+// UnmarshalJSON records that the member was present (null included).
+func (n *Nullable) UnmarshalJSON(b []byte) error {
+	n.Set = true
+	if string(b) == "null" {
+		n.Value = nil
+		return nil
+	}
+	var v int64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	n.Value = &v
+	return nil
+}
+
+// MarshalJSON writes the value (null when unset or null).
+func (n Nullable) MarshalJSON() ([]byte, error) { return json.Marshal(n.Value) }
+
+// PolicyUpdate is a partial update of a policy (reference
+// AgentPolicyUpdateRequest): nil members keep their value; Permissions,
+// when given, replaces the list wholesale.
 type PolicyUpdate struct {
-	Permissions          []Permission
-	PermissionsSet       bool
-	DefaultExecutionMode *ExecutionMode
-	SpendingLimits       *SpendingLimitsUpdate
-	AccountRestrictions  *AccountRestrictions
-	ApprovalThresholds   *ApprovalThresholds
+	Permissions          *[]Permission         `json:"permissions,omitempty"`
+	DefaultExecutionMode *ExecutionMode        `json:"defaultExecutionMode,omitempty"`
+	SpendingLimits       *SpendingLimitsUpdate `json:"spendingLimits,omitempty"`
+	AccountRestrictions  *AccountRestrictions  `json:"accountRestrictions,omitempty"`
+	ApprovalThresholds   *ApprovalThresholds   `json:"approvalThresholds,omitempty"`
 }
 
 // Recast converts an amount of the old limits currency into the new one
@@ -239,15 +259,14 @@ type Recast func(amount int64) (int64, error)
 func Apply(p Policy, u PolicyUpdate, prefix string, recast Recast) (Policy, error) {
 	var fe validate.Errors
 	at := func(f string) string { return validate.Path(prefix, f) }
-	if u.PermissionsSet {
-		if u.Permissions == nil {
-			fe.Add(at("permissions"), nil, "permissions must be a list (it may be empty)")
-		}
-		checkPermissions(&fe, at("permissions"), u.Permissions)
-		p.Permissions = u.Permissions
+	if u.Permissions != nil {
+		checkPermissions(&fe, at("permissions"), *u.Permissions)
+		p.Permissions = append([]Permission{}, *u.Permissions...)
 	}
 	if m := u.DefaultExecutionMode; m != nil {
-		fe.Enum(at("defaultExecutionMode"), string(*m), string(Auto), string(ApprovalRequired))
+		if fe.Required(at("defaultExecutionMode"), string(*m)) {
+			fe.Enum(at("defaultExecutionMode"), string(*m), string(Auto), string(ApprovalRequired))
+		}
 		p.DefaultExecutionMode = *m
 	}
 	if s := u.SpendingLimits; s != nil {

@@ -17,6 +17,7 @@ func (h *Handler) routes() []route {
 		customerRoutes(),
 		accountRoutes(),
 		transferRoutes(),
+		agentRoutes(),
 	} {
 		all = append(all, area...)
 	}
