@@ -318,3 +318,111 @@ func TestAgents_QuotesExecuteAndExpiry(t *testing.T) {
 	assert.EqualValues(t, 99_000, bal)
 	require.NoError(t, payments.CheckLedger(ctx, s.store))
 }
+
+// TestAgents_BOLAMatrix: every /agents/me route given another customer's
+// objects (or another agent's) answers exactly as for objects that do not
+// exist, and lists never show them.
+func TestAgents_BOLAMatrix(t *testing.T) {
+	s := moneyServer(t)
+	type party struct{ cust, acct, ext, agent, token, quote, tx, action string }
+	mk := func() party {
+		var p party
+		p.cust, p.acct, p.ext, p.agent, p.token = moneyAgent(t, s, 10_000, policy(5000, 50_000))
+		q := s.as(p.token, "POST", "/agents/me/quotes", quoteBody(p.acct, p.ext, 100))
+		require.Equal(t, 201, q.Status, "%s", q.Raw)
+		p.quote = q.Body["id"].(string)
+		a := s.as(p.token, "POST", "/agents/me/transfer-out", transferBody(p.acct, p.ext, 100))
+		require.Equal(t, 201, a.Status, "%s", a.Raw)
+		p.action, p.tx = a.Body["id"].(string), a.Body["transaction"].(map[string]any)["id"].(string)
+		return p
+	}
+	a, b := mk(), mk()
+	// A second agent of a's customer sees the customer's objects but not
+	// the first agent's quotes and actions.
+	_, a2 := s.agent(a.cust, policy(5000, 50_000))
+
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+		missing            string // the same route with an id that does not exist
+		code               payments.Code
+	}{
+		{"transaction", "GET", "/agents/me/transactions/" + b.tx, nil, "/agents/me/transactions/Transaction:nope", payments.CodeTransactionNotFound},
+		{"quote", "GET", "/agents/me/quotes/" + b.quote, nil, "/agents/me/quotes/Quote:nope", payments.CodeQuoteNotFound},
+		{"execute", "POST", "/agents/me/quotes/" + b.quote + "/execute", nil, "/agents/me/quotes/Quote:nope/execute", payments.CodeQuoteNotFound},
+		{"action", "GET", "/agents/me/actions/" + b.action, nil, "/agents/me/actions/AgentAction:nope", payments.CodeNotFound},
+		{"external get", "GET", "/agents/me/external-accounts/" + b.ext, nil, "/agents/me/external-accounts/ExternalAccount:nope", payments.CodeAccountNotFound},
+		{"external delete", "DELETE", "/agents/me/external-accounts/" + b.ext, nil, "/agents/me/external-accounts/ExternalAccount:nope", payments.CodeAccountNotFound},
+		{"quote source", "POST", "/agents/me/quotes", quoteBody(b.acct, a.ext, 100), "", payments.CodeAccountNotFound},
+		{"quote destination", "POST", "/agents/me/quotes", quoteBody(a.acct, b.ext, 100), "", payments.CodeAccountNotFound},
+		{"transfer-out source", "POST", "/agents/me/transfer-out", transferBody(b.acct, a.ext, 100), "", payments.CodeAccountNotFound},
+		{"transfer-out destination", "POST", "/agents/me/transfer-out", transferBody(a.acct, b.ext, 100), "", payments.CodeAccountNotFound},
+		{"transfer-in source", "POST", "/agents/me/transfer-in", transferBody(b.ext, a.acct, 100), "", payments.CodeAccountNotFound},
+		{"transfer-in destination", "POST", "/agents/me/transfer-in", transferBody(a.ext, b.acct, 100), "", payments.CodeAccountNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := s.as(a.token, tc.method, tc.path, tc.body)
+			requireError(t, got, 404, tc.code)
+			if tc.missing != "" {
+				requireError(t, s.as(a.token, tc.method, tc.missing, tc.body), 404, tc.code)
+			}
+		})
+	}
+	// Another agent of the same customer: the customer's transaction yes,
+	// the first agent's quote and action no.
+	require.Equal(t, 200, s.as(a2, "GET", "/agents/me/transactions/"+a.tx, nil).Status)
+	requireError(t, s.as(a2, "GET", "/agents/me/quotes/"+a.quote, nil), 404, payments.CodeQuoteNotFound)
+	requireError(t, s.as(a2, "POST", "/agents/me/quotes/"+a.quote+"/execute", nil), 404, payments.CodeQuoteNotFound)
+	requireError(t, s.as(a2, "GET", "/agents/me/actions/"+a.action, nil), 404, payments.CodeNotFound)
+	requireError(t, s.as(a.token, "POST", "/agents/me/external-accounts", usdAccount(b.cust, "777888001")), 400, payments.CodeInvalidInput, "customerId")
+
+	// Lists hold only a's customer's objects.
+	for _, path := range []string{"/agents/me/transactions", "/agents/me/internal-accounts", "/agents/me/external-accounts", "/agents/me/actions"} {
+		r := s.as(a.token, "GET", path+"?limit=100", nil)
+		require.Equal(t, 200, r.Status, "%s: %s", path, r.Raw)
+		require.NotEmpty(t, r.Body["data"], path)
+		for _, v := range []string{b.cust, b.acct, b.ext, b.tx, b.action, b.agent} {
+			assert.NotContains(t, string(r.Raw), v, path)
+		}
+	}
+	assert.Empty(t, s.as(a2, "GET", "/agents/me/actions", nil).Body["data"], "actions are the agent's own")
+
+	// b's objects are intact.
+	require.Equal(t, 200, s.do("GET", "/customers/external-accounts/"+b.ext, nil).Status)
+}
+
+// TestAgents_Permissions: each operation needs its policy permission.
+func TestAgents_Permissions(t *testing.T) {
+	s := moneyServer(t)
+	_, acct, ext, _, full := moneyAgent(t, s, 10_000, policy(5000, 50_000))
+	q := s.as(full, "POST", "/agents/me/quotes", quoteBody(acct, ext, 100)).Body["id"].(string)
+	routes := []struct {
+		perm, method, path string
+		body               any
+	}{
+		{"VIEW_TRANSACTIONS", "GET", "/agents/me/transactions", nil},
+		{"VIEW_TRANSACTIONS", "GET", "/agents/me/internal-accounts", nil},
+		{"CREATE_QUOTES", "POST", "/agents/me/quotes", quoteBody(acct, ext, 100)},
+		{"EXECUTE_QUOTES", "POST", "/agents/me/quotes/" + q + "/execute", nil},
+		{"CREATE_TRANSFERS", "POST", "/agents/me/transfer-out", transferBody(acct, ext, 100)},
+		{"CREATE_TRANSFERS", "POST", "/agents/me/transfer-in", transferBody(ext, acct, 100)},
+		{"MANAGE_EXTERNAL_ACCOUNTS", "GET", "/agents/me/external-accounts", nil},
+		{"MANAGE_EXTERNAL_ACCOUNTS", "GET", "/agents/me/external-accounts/" + ext, nil},
+		{"MANAGE_EXTERNAL_ACCOUNTS", "DELETE", "/agents/me/external-accounts/" + ext, nil},
+	}
+	cust := s.do("GET", "/agents", nil).Body["data"].([]any)[0].(map[string]any)["customerId"].(string)
+	for _, rt := range routes {
+		var others []string
+		for _, p := range []string{"VIEW_TRANSACTIONS", "CREATE_TRANSFERS", "CREATE_QUOTES", "EXECUTE_QUOTES", "MANAGE_EXTERNAL_ACCOUNTS"} {
+			if p != rt.perm {
+				others = append(others, p)
+			}
+		}
+		_, tok := s.agent(cust, policy(5000, 50_000, set("permissions", others)))
+		r := s.as(tok, rt.method, rt.path, rt.body)
+		requireError(t, r, 403, payments.CodeForbidden)
+		assert.Equal(t, rt.perm, r.Body["details"].(map[string]any)["permission"], "%s %s", rt.method, rt.path)
+	}
+	bal, _ := s.usdBalance(acct)
+	assert.EqualValues(t, 10_000, bal, "no refused call moved money")
+}
