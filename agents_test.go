@@ -129,7 +129,7 @@ func TestAgents_UsageRollsOverOnTheClock(t *testing.T) {
 	require.NoError(t, out(1000))
 
 	e.clock.Set(time.Date(2026, 2, 2, 12, 0, 0, 0, time.UTC)) // a new day, same month
-	requireCode(t, out(501), payments.CodeForbidden)            // 1000 + 501 > the monthly 1500
+	requireCode(t, out(501), payments.CodeForbidden)          // 1000 + 501 > the monthly 1500
 	require.NoError(t, out(500))
 	me, err = e.eng.Agents.Me(ctx, agent.ID)
 	require.NoError(t, err)

@@ -52,15 +52,14 @@ type Refusal string
 
 // Refusals, as reported in an error's details.reason.
 const (
-	AccountNotAllowed        Refusal = "ACCOUNT_NOT_ALLOWED"
-	PerTransactionExceeded   Refusal = "PER_TRANSACTION_LIMIT_EXCEEDED"
-	AccountLimitExceeded     Refusal = "ACCOUNT_PER_TRANSACTION_LIMIT_EXCEEDED"
-	DailyLimitExceeded       Refusal = "DAILY_LIMIT_EXCEEDED"
-	DailyCountLimitExceeded  Refusal = "DAILY_TRANSACTION_LIMIT_EXCEEDED"
-	MonthlyLimitExceeded     Refusal = "MONTHLY_LIMIT_EXCEEDED"
-	PermissionMissing        Refusal = "PERMISSION_MISSING"
-	AgentPaused              Refusal = "AGENT_PAUSED"
-	AccountOfAnotherCustomer Refusal = "ACCOUNT_NOT_FOUND"
+	AccountNotAllowed       Refusal = "ACCOUNT_NOT_ALLOWED"
+	PerTransactionExceeded  Refusal = "PER_TRANSACTION_LIMIT_EXCEEDED"
+	AccountLimitExceeded    Refusal = "ACCOUNT_PER_TRANSACTION_LIMIT_EXCEEDED"
+	DailyLimitExceeded      Refusal = "DAILY_LIMIT_EXCEEDED"
+	DailyCountLimitExceeded Refusal = "DAILY_TRANSACTION_LIMIT_EXCEEDED"
+	MonthlyLimitExceeded    Refusal = "MONTHLY_LIMIT_EXCEEDED"
+	PermissionMissing       Refusal = "PERMISSION_MISSING"
+	AgentPaused             Refusal = "AGENT_PAUSED"
 )
 
 // Decision is the outcome of Evaluate: Refused names a broken hard limit
