@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/paygrid/payments/agents"
@@ -155,11 +156,15 @@ func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, e
 }
 
 // Delete deletes an agent: its credential and device codes stop working at
-// once, on every engine process. Its actions stay for the record.
+// once, on every engine process. Its actions stay for the record; those
+// still waiting for approval are REJECTED, since nobody can act on them.
 func (g Agents) Delete(ctx context.Context, id string) error {
 	return once(ctx, g.e, id, &struct{}{}, func(t *txn) error {
 		a, err := t.agent(id)
 		if err != nil {
+			return err
+		}
+		if err := t.rejectPending(id, "the agent was deleted"); err != nil {
 			return err
 		}
 		for _, k := range [][2]string{{tableAgentTokens, a.TokenHash}, {tableAgentDeviceCodes, a.DeviceCode}} {
@@ -371,4 +376,29 @@ func mulDiv(v, num, den int64) int64 {
 		return money.MaxAmount
 	}
 	return r.IntPart()
+}
+
+// rejectPending rejects every action of agentID still waiting for approval.
+func (t *txn) rejectPending(agentID, reason string) error {
+	var ids []string
+	err := t.Scan(indexTable(tableAgentActions, ixAgent), ScanOptions{Prefix: escapeValue(agentID) + "|"}, func(k string, _ []byte) (bool, error) {
+		ids = append(ids, k[strings.LastIndexByte(k, '|')+1:])
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		r, err := t.action(id)
+		if err != nil {
+			return err
+		}
+		if r.Status == agents.PendingApproval {
+			r.Status, r.RejectionReason = agents.Rejected, reason
+			if _, err := t.saveAction(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

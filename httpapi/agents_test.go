@@ -269,7 +269,17 @@ func TestAgents_TransfersLimitsAndApprovals(t *testing.T) {
 	require.Equal(t, 200, acts.Status, "%s", acts.Raw)
 	assert.Len(t, acts.Body["data"], 1)
 	assert.Len(t, s.as(token, "GET", "/agents/me/actions", nil).Body["data"], 5)
+	requireError(t, s.as(token, "GET", "/agents/me/actions?limit=0", nil), 400, payments.CodeInvalidInput, "limit")
 	requireError(t, s.as(token, "GET", "/agents/me/actions?status=MAYBE", nil), 400, payments.CodeInvalidInput, "status")
+
+	// Deleting the agent rejects what still waits for approval.
+	p4 := s.as(token, "POST", "/agents/me/transfer-out", transferBody(acct, ext, 820))
+	require.Equal(t, "PENDING_APPROVAL", p4.Body["status"], "%s", p4.Raw)
+	defer func() {
+		require.Equal(t, 204, s.do("DELETE", "/agents/"+agentID, nil).Status)
+		assert.Empty(t, s.do("GET", "/agents/approvals", nil).Body["data"])
+		requireError(t, s.do("POST", "/agents/"+agentID+"/actions/"+p4.Body["id"].(string)+"/approve", nil), 409, payments.CodeTransactionNotPendingPlatformApproval)
+	}()
 
 	// Transfer-in counts against the limits too.
 	in := s.as(token, "POST", "/agents/me/transfer-in", transferBody(ext, acct, 500))
