@@ -105,6 +105,13 @@ var indexes = map[string]*tableIndexes{
 		ix(ixStatus, func(x *Card) []string { return values(string(x.State)) })),
 	TableBeneficialOwners: indexed(TableBeneficialOwners, func(x *BeneficialOwner) time.Time { return x.CreatedAt },
 		ix(ixCustomer, func(x *BeneficialOwner) []string { return values(x.CustomerID) })),
+	tableAgents: indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*agentRecord) []string { return all }),
+		ix(ixCustomer, func(x *agentRecord) []string { return values(x.CustomerID) })),
+	tableAgentActions: indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },
+		ix(ixAgent, func(x *actionRecord) []string { return values(x.AgentID) }),
+		ix(ixCustomer, func(x *actionRecord) []string { return values(x.CustomerID) }),
+		ix(ixStatus, func(x *actionRecord) []string { return values(string(x.Status)) })),
 }
 
 // all is the single value of an ixAll index.

@@ -106,6 +106,8 @@ type Engine struct {
 	Rails Rails
 	// Cards issues and manages cards and runs the sandbox card network.
 	Cards Cards
+	// Agents manages agents and runs their actions (agents*.go).
+	Agents Agents
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -119,6 +121,7 @@ func handle(c *core, idem *idemState) *Engine {
 func (e *Engine) bindAreas() {
 	e.Rails = Rails{e}
 	e.Cards = Cards{e}
+	e.Agents = Agents{e}
 }
 
 // core is the state every handle of one engine shares.

@@ -70,6 +70,9 @@ type QuoteRequest struct {
 	SenderCustomerInfo    map[string]any   `json:"senderCustomerInfo,omitempty"`
 
 	scaCode string // the one-time code of an SCA challenge, chosen before pricing
+	// AgentID names the agent creating the quote on its customer's behalf
+	// (set by eng.Agents, never decoded from a request).
+	AgentID string `json:"-"`
 }
 
 // RateDetails break the rate and fees down (reference OutgoingRateDetails,
@@ -114,6 +117,7 @@ type quoteRecord struct {
 	DestinationInternal   bool                  `json:"destinationInternal,omitempty"`
 	SourceExternal        bool                  `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
 	Transfer              bool                  `json:"transfer,omitempty"`       // made by TransferOut
+	AgentID               string                `json:"agentId,omitempty"`        // the agent that created it
 	PendingSent           bool                  `json:"pendingSent,omitempty"`    // OUTGOING_PAYMENT.PENDING already emitted
 	Collected             bool                  `json:"collected,omitempty"`      // a direct pull's money arrived
 	ServiceFees           int64                 `json:"serviceFees"`
@@ -225,8 +229,9 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	if err != nil {
 		return out, err
 	}
-	q.Transfer = transfer
+	q.Transfer, q.AgentID = transfer, req.AgentID
 	tx := outgoingTransaction(q, q.CreatedAt)
+	tx.AgentID = req.AgentID
 	tx.PlatformCustomerID = q.PlatformCustomerID
 	err = once(ctx, e, req, &out, func(t *txn) error {
 		q, tx := clone(q), clone(tx)

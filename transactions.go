@@ -65,6 +65,7 @@ type Transaction struct {
 	Refund                     *Refund         `json:"refund,omitempty"`
 	SettledAt                  *time.Time      `json:"settledAt,omitempty"`
 	ReceiptDeliveryConfirmedAt *time.Time      `json:"receiptDeliveryConfirmedAt,omitempty"`
+	AgentID                    string          `json:"agentId,omitempty"` // the agent that made it, if one did
 	CreatedAt                  time.Time       `json:"createdAt"`
 	UpdatedAt                  time.Time       `json:"updatedAt"`
 	// Card is the card transaction a CARD transaction is; the members

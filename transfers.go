@@ -32,38 +32,47 @@ func (e *Engine) TransferIn(ctx context.Context, sourceID, destinationID string,
 	}
 	var out *Transaction
 	err := once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *txn) error {
-		ext, err := t.externalAccount(sourceID)
-		if err != nil {
-			return err
-		}
-		ia, err := t.internalAccount(destinationID)
-		if err != nil {
-			return err
-		}
-		if ext.CustomerID != ia.CustomerID || ext.Currency != ia.Currency {
-			fe.Add("destination.accountId", nil, "the internal account must belong to the external account's owner and hold %s", ext.Currency)
-			return Invalid(fe)
-		}
-		if ia.CustomerID != "" {
-			if _, err := t.transactingCustomer(ia.CustomerID); err != nil {
-				return err
-			}
-		}
-		id := t.newID("Transaction")
-		recv := amountOf(ia.Currency, amount)
-		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
-			Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
-			Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.now, UpdatedAt: t.now}
-		if err := t.insertTransaction(tx); err != nil {
-			return err
-		}
-		if err := t.saveTx(tx, "PENDING"); err != nil {
-			return err
-		}
-		out = tx
-		return t.intendPull(PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
+		var err error
+		out, err = t.transferIn(sourceID, destinationID, amount, "")
+		return err
 	})
 	return out, err
+}
+
+// transferIn is TransferIn inside the caller's transaction; agentID names
+// the agent making it ("" for the platform). The pull is handed to the rail
+// after commit.
+func (t *txn) transferIn(sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
+	var fe validate.Errors
+	ext, err := t.externalAccount(sourceID)
+	if err != nil {
+		return nil, err
+	}
+	ia, err := t.internalAccount(destinationID)
+	if err != nil {
+		return nil, err
+	}
+	if ext.CustomerID != ia.CustomerID || ext.Currency != ia.Currency {
+		fe.Add("destination.accountId", nil, "the internal account must belong to the external account's owner and hold %s", ext.Currency)
+		return nil, Invalid(fe)
+	}
+	if ia.CustomerID != "" {
+		if _, err := t.transactingCustomer(ia.CustomerID); err != nil {
+			return nil, err
+		}
+	}
+	id := t.newID("Transaction")
+	recv := amountOf(ia.Currency, amount)
+	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
+		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
+		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.now, UpdatedAt: t.now, AgentID: agentID}
+	if err := t.insertTransaction(tx); err != nil {
+		return nil, err
+	}
+	if err := t.saveTx(tx, "PENDING"); err != nil {
+		return nil, err
+	}
+	return tx, t.intendPull(PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 }
 
 // settleTransferIn applies an outcome of a transfer-in pull: COMPLETED

@@ -73,6 +73,7 @@ type route struct {
 	perm   payments.Permission // "" for reads any token may make
 	fn     handlerFunc
 	public bool // no credentials (agent device-code redemption)
+	agent  bool // the agent's Bearer credential instead of the platform's
 	upload bool // bodies up to MaxUploadBytes
 }
 
@@ -132,7 +133,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // route's handler.
 func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	r := &request{Request: hr, eng: h.eng, h: h}
-	if !rt.public {
+	scope := hr.Method + " " + hr.URL.Path
+	switch {
+	case rt.agent:
+		a, err := h.authenticateAgent(hr)
+		if err != nil {
+			if payments.CodeOf(err) == payments.CodeUnauthorized {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="payments"`)
+			}
+			writeError(w, err)
+			return
+		}
+		r.agent = a
+		// Idempotency keys of one agent never meet another's answers.
+		scope += " " + a.ID
+	case !rt.public:
 		tok, err := h.authenticate(hr)
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Basic realm="payments"`)
@@ -161,7 +176,7 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		writeRaw(w, status, out)
 		return
 	}
-	eng, err := h.eng.WithIdempotency(payments.Idempotency{Scope: hr.Method + " " + hr.URL.Path, Key: key, Request: append([]byte("body:"), body...)})
+	eng, err := h.eng.WithIdempotency(payments.Idempotency{Scope: scope, Key: key, Request: append([]byte("body:"), body...)})
 	if err != nil {
 		writeError(w, err)
 		return
@@ -200,6 +215,16 @@ func (h *Handler) authenticate(r *http.Request) (*payments.Token, error) {
 		return nil, payments.Errorf(payments.CodeUnauthorized, "missing or malformed Basic credentials; send Authorization: Basic base64(clientId:clientSecret)")
 	}
 	return h.eng.Authenticate(r.Context(), user, secret)
+}
+
+// authenticateAgent checks an agent's Bearer credential; platform (Basic)
+// credentials are refused on agent routes.
+func (h *Handler) authenticateAgent(r *http.Request) (*payments.Agent, error) {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return nil, payments.Errorf(payments.CodeUnauthorized, "agent operations take the agent's credential: send Authorization: Bearer <accessToken>")
+	}
+	return h.eng.Agents.Authenticate(r.Context(), strings.TrimSpace(token))
 }
 
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {

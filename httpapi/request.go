@@ -23,6 +23,7 @@ type request struct {
 	eng   *payments.Engine
 	h     *Handler
 	token *payments.Token
+	agent *payments.Agent // on agent routes, the agent the credential names
 	body  []byte
 }
 

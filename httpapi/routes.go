@@ -18,6 +18,7 @@ func (h *Handler) routes() []route {
 		accountRoutes(),
 		transferRoutes(),
 		cardRoutes(),
+		agentRoutes(),
 	} {
 		all = append(all, area...)
 	}

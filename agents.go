@@ -1,0 +1,239 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/money"
+	"github.com/shopspring/decimal"
+)
+
+// Agent tables: agents by id, device codes by code, agent credentials by the
+// hash of the access token, and actions by id.
+const (
+	tableAgents           = "agents"
+	tableAgentDeviceCodes = "agent_device_codes"
+	tableAgentTokens      = "agent_tokens"
+	tableAgentActions     = "agent_actions"
+)
+
+// ixAgent is the index of actions by agent.
+const ixAgent = "agent"
+
+// Agents is the agents area (spec 1, 2.4, 4.2; wire-facts 7): the
+// platform manages agents, device codes and approvals with its own
+// credentials; an agent acts for its one customer with the bearer
+// credential it got by redeeming a device code, under its policy. Bind it
+// as eng.Agents.
+type Agents struct{ e *Engine }
+
+// Agent is an agent as the API shows it (reference Agent). Usage is as of
+// the engine clock: counters of a past day or month read zero.
+type Agent struct {
+	ID          string        `json:"id"`
+	Name        string        `json:"name"`
+	CustomerID  string        `json:"customerId"`
+	IsPaused    bool          `json:"isPaused"`
+	IsConnected bool          `json:"isConnected"`
+	Policy      agents.Policy `json:"policy"`
+	Usage       agents.Usage  `json:"usage"`
+	CreatedAt   time.Time     `json:"createdAt"`
+	UpdatedAt   time.Time     `json:"updatedAt"`
+}
+
+// agentRecord is an Agent as stored: with the hash of its access token
+// (never the token) and its newest device code.
+type agentRecord struct {
+	Agent
+	TokenHash  string `json:"tokenHash,omitempty"`
+	DeviceCode string `json:"deviceCode,omitempty"`
+}
+
+// AgentDeviceCode is a device code (reference AgentDeviceCode).
+type AgentDeviceCode = agents.DeviceCode
+
+// AgentCreated answers POST /agents: the agent and its first device code.
+type AgentCreated struct {
+	Agent      Agent           `json:"agent"`
+	DeviceCode AgentDeviceCode `json:"deviceCode"`
+}
+
+// AgentCredential answers a redemption: the bearer access token, shown this
+// once (only its hash is stored).
+type AgentCredential struct {
+	AgentID     string        `json:"agentId"`
+	AgentName   string        `json:"agentName"`
+	AccessToken string        `json:"accessToken"`
+	Policy      agents.Policy `json:"policy"`
+}
+
+// AgentTransferDetails describe a transfer action (reference
+// AgentTransferDetails).
+type AgentTransferDetails struct {
+	Amount               int64  `json:"amount"`
+	Currency             string `json:"currency"`
+	SourceAccountID      string `json:"sourceAccountId"`
+	DestinationAccountID string `json:"destinationAccountId"`
+}
+
+// AgentAction is one money-moving request of an agent (reference
+// AgentAction): the quote it executes or the transfer it makes, and once
+// it ran, the resulting transaction as it stands now.
+type AgentAction struct {
+	ID                 string                `json:"id"`
+	AgentID            string                `json:"agentId"`
+	CustomerID         string                `json:"customerId"`
+	PlatformCustomerID string                `json:"platformCustomerId"`
+	Status             agents.ActionStatus   `json:"status"`
+	Type               agents.ActionType     `json:"type"`
+	Quote              *Quote                `json:"quote,omitempty"`
+	TransferDetails    *AgentTransferDetails `json:"transferDetails,omitempty"`
+	Transaction        *Transaction          `json:"transaction,omitempty"`
+	RejectionReason    string                `json:"rejectionReason,omitempty"`
+	CreatedAt          time.Time             `json:"createdAt"`
+	UpdatedAt          time.Time             `json:"updatedAt"`
+}
+
+// actionRecord is an action as stored: references instead of the quote and
+// transaction, which are read fresh when the action is shown.
+type actionRecord struct {
+	AgentAction
+	QuoteID       string `json:"quoteId,omitempty"`
+	TransactionID string `json:"transactionId,omitempty"`
+	// FailureReason says why an approved action could not run (logs and
+	// operators; the reference's AgentAction has no member for it).
+	FailureReason string `json:"failureReason,omitempty"`
+	// Remittance and Purpose are a transfer-out's remittanceInformation and
+	// purposeOfPayment.
+	Remittance string `json:"remittance,omitempty"`
+	Purpose    string `json:"purpose,omitempty"`
+}
+
+// eventAgentActionPending is the webhook an action waiting for approval emits.
+const eventAgentActionPending = "AGENT_ACTION.PENDING_APPROVAL"
+
+// agentView is a's Agent with its usage rolled to now.
+func agentView(a *agentRecord, now time.Time) *Agent {
+	out := a.Agent
+	out.Usage = agents.Roll(a.Usage, now)
+	return &out
+}
+
+func (t *txn) agent(id string) (*agentRecord, error) {
+	var a agentRecord
+	if err := getJSON(t, tableAgents, id, &a); err != nil {
+		return nil, notFound(err, CodeNotFound, "agent", id)
+	}
+	return &a, nil
+}
+
+// errAgentCredential answers every agent credential that no longer works.
+var errAgentCredential = &Error{Code: CodeUnauthorized, Message: "invalid or revoked agent credential"}
+
+// actingAgent reads the agent a credential authenticated as, in the
+// operation's own transaction, and checks it may act: a deleted agent is
+// UNAUTHORIZED, a paused one FORBIDDEN, and perm (when set) must be granted.
+func (t *txn) actingAgent(id string, perm agents.Permission) (*agentRecord, error) {
+	a, err := t.agent(id)
+	if CodeOf(err) == CodeNotFound {
+		return nil, errAgentCredential
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.TokenHash == "" {
+		return nil, errAgentCredential
+	}
+	if a.IsPaused {
+		return nil, &Error{Code: CodeForbidden, Message: "the agent is paused", Details: map[string]any{"reason": string(agents.AgentPaused)}}
+	}
+	if perm != "" && !a.Policy.Has(perm) {
+		return nil, &Error{Code: CodeForbidden, Message: "the agent's policy lacks the " + string(perm) + " permission",
+			Details: map[string]any{"reason": string(agents.PermissionMissing), "permission": string(perm)}}
+	}
+	return a, nil
+}
+
+// spendCheck evaluates s against a's policy and usage at t.now: a broken
+// hard limit is FORBIDDEN with details.reason, and nothing changes. With
+// consume, the usage the action adds is written with a, in t: concurrent
+// spends of one agent serialize on its record, so together they never pass
+// a limit. s must be in the policy's currencies of the time (limit and
+// threshold): otherwise the policy changed since it was converted and the
+// caller converts again (errPolicyMoved).
+func (t *txn) spendCheck(a *agentRecord, s agents.Spend, limitCur, thresholdCur string, consume bool) (agents.Decision, error) {
+	if a.Policy.SpendingLimits.Currency != limitCur || a.Policy.ThresholdCurrency() != thresholdCur {
+		return agents.Decision{}, errPolicyMoved
+	}
+	d := agents.Evaluate(&a.Policy, agents.Roll(a.Usage, t.now), s)
+	if d.Refused != "" {
+		return d, &Error{Code: CodeForbidden, Message: d.Message, Details: map[string]any{"reason": string(d.Refused)}}
+	}
+	if consume {
+		a.Usage = d.Usage
+		if err := putJSON(t, tableAgents, a.ID, a); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+// errPolicyMoved: the policy's currencies changed between converting an
+// action's amount and deciding it; the operation converts again.
+var errPolicyMoved = errors.New("payments: agent policy currency changed")
+
+// convertAmount converts amount minor units of from into to at the engine's
+// rate, rounding up (a limit is never passed by rounding).
+func (e *Engine) convertAmount(ctx context.Context, amount int64, from, to string) (int64, error) {
+	if from == to || to == "" {
+		return amount, nil
+	}
+	r, _, err := e.rate(ctx, from, to)
+	if err != nil {
+		return 0, err
+	}
+	fc, _ := money.Lookup(from)
+	tc, _ := money.Lookup(to)
+	mr := r.MinorRate(fc, tc) // from minor units per one to minor unit
+	if !mr.IsPositive() {
+		return 0, Errorf(CodeQuoteRateUnavailable, "no usable rate from %s to %s", from, to)
+	}
+	v := decimal.NewFromInt(amount).Div(mr).Ceil()
+	if v.GreaterThan(decimal.NewFromInt(money.MaxAmount)) {
+		return money.MaxAmount, nil
+	}
+	return v.IntPart(), nil
+}
+
+// spendOf converts an action's amount for a's policy. amounts holds the
+// action's own amounts by currency (a quote's sending and receiving totals),
+// used as they are where the policy names their currency ("the rate used by
+// the quote"); any other currency is converted from base's amount at the
+// engine's rate. accountID is the customer's account the action uses and
+// accountAmount the amount in its currency.
+func (e *Engine) spendOf(ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
+	limitCur, thresholdCur = a.Policy.SpendingLimits.Currency, a.Policy.ThresholdCurrency()
+	conv := func(to string) (int64, error) {
+		if v, ok := amounts[to]; ok {
+			return v, nil
+		}
+		return e.convertAmount(ctx, amounts[base], base, to)
+	}
+	s = agents.Spend{AccountID: accountID, AccountAmount: accountAmount}
+	if s.Amount, err = conv(limitCur); err != nil {
+		return s, "", "", err
+	}
+	s.ThresholdAmount, err = conv(thresholdCur)
+	return s, limitCur, thresholdCur, err
+}
+
+// retryCall lets the next write operation of the handle reuse the
+// idempotency record of the one that just rolled back (an operation that
+// decides again after errPolicyMoved is still one operation).
+func (e *Engine) retryCall() {
+	if e.idem != nil {
+		e.idem.calls--
+	}
+}

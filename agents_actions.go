@@ -1,0 +1,274 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/paygrid/payments/agents"
+)
+
+func (t *txn) action(id string) (*actionRecord, error) {
+	var r actionRecord
+	if err := getJSON(t, tableAgentActions, id, &r); err != nil {
+		return nil, notFound(err, CodeNotFound, "agent action", id)
+	}
+	return &r, nil
+}
+
+// actionView is the action with its quote and transaction as they stand.
+func (t *txn) actionView(r *actionRecord) (*AgentAction, error) {
+	out := r.AgentAction
+	if r.QuoteID != "" {
+		q, err := t.quote(r.QuoteID)
+		if err != nil {
+			return nil, err
+		}
+		out.Quote = &q.Quote
+	}
+	if r.TransactionID != "" {
+		tx, err := t.transaction(r.TransactionID)
+		if err != nil {
+			return nil, err
+		}
+		out.Transaction = tx
+	}
+	return &out, nil
+}
+
+// newAction builds an action of agent a.
+func (t *txn) newAction(id string, a *agentRecord, typ agents.ActionType, status agents.ActionStatus) (*actionRecord, error) {
+	c, err := t.customer(a.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	return &actionRecord{AgentAction: AgentAction{ID: id, AgentID: a.ID, CustomerID: a.CustomerID, PlatformCustomerID: c.PlatformCustomerID,
+		Status: status, Type: typ, CreatedAt: t.now, UpdatedAt: t.now}}, nil
+}
+
+// saveAction writes r (new or changed) and returns its view; a pending
+// action also emits AGENT_ACTION.PENDING_APPROVAL with the full action.
+func (t *txn) saveAction(r *actionRecord) (*AgentAction, error) {
+	r.UpdatedAt = t.now
+	if err := putJSON(t, tableAgentActions, r.ID, r); err != nil {
+		return nil, err
+	}
+	v, err := t.actionView(r)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status == agents.PendingApproval {
+		return v, t.emit(eventAgentActionPending, v)
+	}
+	return v, nil
+}
+
+// ApprovalFilter narrows Approvals; zero members match everything, dates are
+// inclusive bounds on createdAt.
+type ApprovalFilter struct {
+	AgentID, CustomerID string
+	StartDate, EndDate  time.Time
+}
+
+// Approvals lists the actions waiting for the platform's decision, newest
+// first unless p says otherwise.
+func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p ListParams) (Page[AgentAction], error) {
+	var out Page[AgentAction]
+	err := g.e.view(ctx, func(t *txn) error {
+		q := listQuery[actionRecord]{Table: tableAgentActions, Index: ixStatus, Value: string(agents.PendingApproval), From: f.StartDate, To: f.EndDate,
+			Match: func(r *actionRecord) bool {
+				return r.Status == agents.PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
+					(f.CustomerID == "" || r.CustomerID == f.CustomerID) && InRange(r.CreatedAt, f.StartDate, f.EndDate)
+			}}
+		page, err := list(t, q.narrowest([2]string{ixAgent, f.AgentID}, [2]string{ixCustomer, f.CustomerID}), p)
+		if err != nil {
+			return err
+		}
+		out, err = mapPage(page, t.actionView)
+		return err
+	})
+	return out, err
+}
+
+// pendingAction reads the action actionID of agentID that the platform is
+// deciding: NOT_FOUND when it is another agent's, and
+// TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once decided.
+func (t *txn) pendingAction(agentID, actionID string) (*actionRecord, error) {
+	r, err := t.action(actionID)
+	if err == nil && r.AgentID != agentID {
+		err = Errorf(CodeNotFound, "agent action %s not found", actionID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !agents.CanDecide(r.Status) {
+		return nil, Errorf(CodeTransactionNotPendingPlatformApproval, "agent action %s is %s, not PENDING_APPROVAL", actionID, r.Status)
+	}
+	return r, nil
+}
+
+// Reject ends a pending action without running it; reason (optional) is
+// kept as its rejectionReason.
+func (g Agents) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
+	var out *AgentAction
+	err := once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *txn) error {
+		r, err := t.pendingAction(agentID, actionID)
+		if err != nil {
+			return err
+		}
+		r.Status, r.RejectionReason = agents.Rejected, reason
+		out, err = t.saveAction(r)
+		return err
+	})
+	return out, err
+}
+
+// Approve runs a pending action: the agent's hard limits are checked again
+// and its usage counted in the transaction that moves the money. When the
+// action can no longer run (the quote expired, funds are short, a limit is
+// now passed) the action becomes FAILED and the answer is still 200.
+func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAction, error) {
+	e := g.e
+	for {
+		var r *actionRecord
+		var a *agentRecord
+		var q *quoteRecord
+		err := e.view(ctx, func(t *txn) error {
+			var err error
+			if r, err = t.pendingAction(agentID, actionID); err != nil {
+				return err
+			}
+			if a, err = t.agent(agentID); err != nil {
+				return err
+			}
+			if r.QuoteID != "" {
+				q, err = t.quote(r.QuoteID)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		var s agents.Spend
+		var lc, tc string
+		if q != nil {
+			s, lc, tc, err = e.spendOf(ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
+		} else {
+			d := r.TransferDetails
+			acct := d.SourceAccountID
+			if r.Type == agents.TransferIn {
+				acct = d.DestinationAccountID
+			}
+			s, lc, tc, err = e.spendOf(ctx, a, d.Currency, map[string]int64{d.Currency: d.Amount}, acct, d.Amount)
+		}
+		if err != nil {
+			return nil, err
+		}
+		// run is the approved action's work inside its transaction: it
+		// re-reads the action and the agent and counts the spend.
+		run := func(t *txn, move func(a *agentRecord) (txID string, err error)) (*AgentAction, error) {
+			r, err := t.pendingAction(agentID, actionID)
+			if err != nil {
+				return nil, err
+			}
+			a, err := t.agent(agentID)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := t.spendCheck(a, s, lc, tc, true); err != nil {
+				return nil, err
+			}
+			txID, err := move(a)
+			if err != nil {
+				return nil, err
+			}
+			r.Status, r.TransactionID = agents.Approved, txID
+			return t.saveAction(r)
+		}
+		var out *AgentAction
+		switch r.Type {
+		case agents.ExecuteQuote:
+			err = once(ctx, e, []any{"approve", actionID}, &out, func(t *txn) error {
+				var err error
+				out, err = run(t, func(*agentRecord) (string, error) {
+					q, err := t.quote(r.QuoteID)
+					if err != nil {
+						return "", err
+					}
+					if q.Status == QuoteExpired || q.lapsed(t.now) {
+						return "", Errorf(CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
+					}
+					return q.TransactionID, t.execute(q)
+				})
+				return err
+			})
+		case agents.TransferOut:
+			out, err = createQuote(ctx, e, r.transferQuote(), true, func(t *txn, q *quoteRecord) (*AgentAction, error) {
+				return run(t, func(*agentRecord) (string, error) { return q.TransactionID, nil })
+			})
+		case agents.TransferIn:
+			d := r.TransferDetails
+			err = once(ctx, e, []any{"approve", actionID}, &out, func(t *txn) error {
+				var err error
+				out, err = run(t, func(a *agentRecord) (string, error) {
+					tx, err := t.transferIn(d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
+					if err != nil {
+						return "", err
+					}
+					return tx.ID, nil
+				})
+				return err
+			})
+		}
+		switch {
+		case errors.Is(err, errPolicyMoved):
+			continue
+		case err == nil || !refusal(err):
+			return out, err
+		}
+		return g.failAction(ctx, agentID, actionID, MessageOf(err))
+	}
+}
+
+// refusal reports whether err is the engine refusing to run an approved
+// action (an answer to the client, not a fault), which makes it FAILED.
+func refusal(err error) bool {
+	var pe *Error
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case CodeTransactionNotPendingPlatformApproval, CodeNotFound:
+		return false
+	}
+	s := pe.Code.Status()
+	return s >= 400 && s < 500
+}
+
+// failAction marks a pending action FAILED with the reason it could not run.
+func (g Agents) failAction(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
+	var out *AgentAction
+	err := once(ctx, g.e, []any{"fail", actionID}, &out, func(t *txn) error {
+		r, err := t.pendingAction(agentID, actionID)
+		if err != nil {
+			return err
+		}
+		r.Status, r.FailureReason = agents.Failed, reason
+		out, err = t.saveAction(r)
+		return err
+	})
+	return out, err
+}
+
+// transferQuote is the same-currency quote of a transfer-out action.
+func (r *actionRecord) transferQuote() QuoteRequest {
+	d := r.TransferDetails
+	return QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: d.SourceAccountID},
+		Destination: QuoteDestination{DestinationType: "ACCOUNT", AccountID: d.DestinationAccountID}, LockedCurrencySide: "SENDING",
+		LockedCurrencyAmount: d.Amount, ImmediatelyExecute: true, RemittanceInformation: r.Remittance, PurposeOfPayment: r.Purpose, AgentID: r.AgentID}
+}
+
+// quoteAmounts are a quote's totals by currency.
+func quoteAmounts(q *quoteRecord) map[string]int64 {
+	return map[string]int64{q.ReceivingCurrency.Code: q.TotalReceivingAmount, q.SendingCurrency.Code: q.TotalSendingAmount}
+}

@@ -1,0 +1,404 @@
+package payments
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/validate"
+	"github.com/shopspring/decimal"
+)
+
+// AgentCreateRequest is the body of POST /agents (spec 4.2).
+type AgentCreateRequest struct {
+	Name       string         `json:"name"`
+	CustomerID string         `json:"customerId"`
+	Policy     *agents.Policy `json:"policy"`
+}
+
+// newDeviceCode draws a device code for agentID, valid from now.
+func newDeviceCode(agentID string, now time.Time) AgentDeviceCode {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics on failure since Go 1.24)
+	return AgentDeviceCode{Code: agents.FormatCode(b), AgentID: agentID, ExpiresAt: now.Add(agents.DeviceCodeTTL)}
+}
+
+// Create creates an agent for a customer with its first device code, which
+// the agent software redeems for its credential. Every invalid member is
+// listed (INVALID_INPUT), an unknown customer as customerId.
+func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreated, error) {
+	e := g.e
+	var fe validate.Errors
+	if fe.Required("name", req.Name) {
+		fe.MaxLen("name", req.Name, 255)
+	}
+	fe.Required("customerId", req.CustomerID)
+	if req.Policy == nil {
+		fe.Missing("policy")
+	} else {
+		agents.CheckPolicy(&fe, "policy", req.Policy)
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	id, err := e.newID("Agent")
+	if err != nil {
+		return nil, err
+	}
+	code := newDeviceCode(id, e.Now())
+	var out *AgentCreated
+	err = once(ctx, e, req, &out, func(t *txn) error {
+		if _, err := t.customer(req.CustomerID); err != nil {
+			if CodeOf(err) == CodeCustomerNotFound {
+				var fe validate.Errors
+				fe.Add("customerId", nil, "customer %s does not exist", req.CustomerID)
+				return Invalid(fe)
+			}
+			return err
+		}
+		a := &agentRecord{Agent: Agent{ID: id, Name: req.Name, CustomerID: req.CustomerID, Policy: *req.Policy,
+			Usage: agents.Roll(agents.Usage{}, t.now), CreatedAt: t.now, UpdatedAt: t.now}, DeviceCode: code.Code}
+		if err := insertJSON(t, tableAgents, id, a); err != nil {
+			return err
+		}
+		if err := insertJSON(t, tableAgentDeviceCodes, code.Code, code); err != nil {
+			return err
+		}
+		out = &AgentCreated{Agent: *agentView(a, t.now), DeviceCode: code}
+		return nil
+	})
+	return out, err
+}
+
+// AgentFilter narrows List; zero members match everything, time bounds are
+// inclusive.
+type AgentFilter struct {
+	CustomerID                  string
+	IsPaused, IsConnected       *bool
+	CreatedAfter, CreatedBefore time.Time
+	UpdatedAfter, UpdatedBefore time.Time
+}
+
+// List lists agents, oldest first.
+func (g Agents) List(ctx context.Context, f AgentFilter, p ListParams) (Page[Agent], error) {
+	var out Page[Agent]
+	err := g.e.view(ctx, func(t *txn) error {
+		q := listQuery[agentRecord]{Table: tableAgents, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore,
+			Match: func(a *agentRecord) bool {
+				return (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
+					(f.IsPaused == nil || a.IsPaused == *f.IsPaused) && (f.IsConnected == nil || a.IsConnected == *f.IsConnected) &&
+					InRange(a.CreatedAt, f.CreatedAfter, f.CreatedBefore) && InRange(a.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
+			}}
+		page, err := list(t, q.narrowest([2]string{ixCustomer, f.CustomerID}), p)
+		if err != nil {
+			return err
+		}
+		out, err = mapPage(page, func(a *agentRecord) (*Agent, error) { return agentView(a, t.now), nil })
+		return err
+	})
+	return out, err
+}
+
+// Get returns one agent (NOT_FOUND when there is none).
+func (g Agents) Get(ctx context.Context, id string) (*Agent, error) {
+	var out *Agent
+	err := g.e.view(ctx, func(t *txn) error {
+		a, err := t.agent(id)
+		if err == nil {
+			out = agentView(a, t.now)
+		}
+		return err
+	})
+	return out, err
+}
+
+// AgentUpdate is the body of PATCH /agents/{id}: nil members keep their value.
+type AgentUpdate struct {
+	Name     *string `json:"name,omitempty"`
+	IsPaused *bool   `json:"isPaused,omitempty"`
+}
+
+// Update renames, pauses or resumes an agent. Pausing takes effect at once
+// on every engine process: each agent call reads the agent in its own
+// transaction.
+func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, error) {
+	var fe validate.Errors
+	if u.Name == nil && u.IsPaused == nil {
+		fe.Add("name", nil, "give name or isPaused")
+	}
+	if u.Name != nil && fe.Required("name", *u.Name) {
+		fe.MaxLen("name", *u.Name, 255)
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	var out *Agent
+	err := once(ctx, g.e, []any{id, u}, &out, func(t *txn) error {
+		a, err := t.agent(id)
+		if err != nil {
+			return err
+		}
+		if u.Name != nil {
+			a.Name = *u.Name
+		}
+		if u.IsPaused != nil {
+			a.IsPaused = *u.IsPaused
+		}
+		a.UpdatedAt = t.now
+		out = agentView(a, t.now)
+		return putJSON(t, tableAgents, id, a)
+	})
+	return out, err
+}
+
+// Delete deletes an agent: its credential and device codes stop working at
+// once, on every engine process. Its actions stay for the record; those
+// still waiting for approval are REJECTED, since nobody can act on them.
+func (g Agents) Delete(ctx context.Context, id string) error {
+	return once(ctx, g.e, id, &struct{}{}, func(t *txn) error {
+		a, err := t.agent(id)
+		if err != nil {
+			return err
+		}
+		if err := t.rejectPending(id, "the agent was deleted"); err != nil {
+			return err
+		}
+		for _, k := range [][2]string{{tableAgentTokens, a.TokenHash}, {tableAgentDeviceCodes, a.DeviceCode}} {
+			if k[1] == "" {
+				continue
+			}
+			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return t.Delete(tableAgents, id)
+	})
+}
+
+// AgentPolicyUpdate is the body of PATCH /agents/{id}/policy (reference
+// AgentPolicyUpdateRequest), decoded by the HTTP layer into the pure update.
+type AgentPolicyUpdate = agents.PolicyUpdate
+
+// UpdatePolicy applies a partial policy update (permissions are replaced
+// wholesale); every invalid member is listed. Changing the spending limits'
+// currency without restating the limits recasts them at the engine's rate.
+// The new policy applies to the next action at once.
+func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate) (*Agent, error) {
+	e := g.e
+	for {
+		cur, err := g.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		from := cur.Policy.SpendingLimits.Currency
+		var recast agents.Recast
+		if s := u.SpendingLimits; s != nil && s.Currency != nil && *s.Currency != from && money.Known(*s.Currency) {
+			to := *s.Currency
+			// One rate fixed before the transaction, so a retried
+			// function recasts the same way.
+			unit, err := e.convertAmount(ctx, 1_000_000_000, from, to)
+			if err != nil {
+				return nil, err
+			}
+			recast = func(v int64) (int64, error) { return mulDiv(v, unit, 1_000_000_000), nil }
+		}
+		var out *Agent
+		err = once(ctx, e, []any{id, u}, &out, func(t *txn) error {
+			a, err := t.agent(id)
+			if err != nil {
+				return err
+			}
+			if a.Policy.SpendingLimits.Currency != from {
+				return errPolicyMoved
+			}
+			p, err := agents.Apply(a.Policy, u, "", recast)
+			var fe validate.Errors
+			if errors.As(err, &fe) {
+				return Invalid(fe)
+			}
+			if err != nil {
+				return err
+			}
+			a.Policy, a.UpdatedAt = p, t.now
+			out = agentView(a, t.now)
+			return putJSON(t, tableAgents, id, a)
+		})
+		if !errors.Is(err, errPolicyMoved) {
+			return out, err
+		}
+	}
+}
+
+// RegenerateDeviceCode issues a new device code for an agent that is not
+// connected, invalidating its unredeemed codes; a connected agent is
+// CONFLICT.
+func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*AgentDeviceCode, error) {
+	code := newDeviceCode(id, g.e.Now())
+	var out *AgentDeviceCode
+	err := once(ctx, g.e, id, &out, func(t *txn) error {
+		a, err := t.agent(id)
+		if err != nil {
+			return err
+		}
+		if a.IsConnected {
+			return Errorf(CodeConflict, "agent %s is connected; a device code is only issued to an agent that is not", id)
+		}
+		if a.DeviceCode != "" {
+			var old AgentDeviceCode
+			switch err := getJSON(t, tableAgentDeviceCodes, a.DeviceCode, &old); {
+			case err == nil:
+				old.Replaced = true
+				if err := putJSON(t, tableAgentDeviceCodes, old.Code, old); err != nil {
+					return err
+				}
+			case !errors.Is(err, ErrNotFound):
+				return err
+			}
+		}
+		a.DeviceCode, a.UpdatedAt = code.Code, t.now
+		if err := putJSON(t, tableAgents, id, a); err != nil {
+			return err
+		}
+		c := code
+		out = &c
+		return insertJSON(t, tableAgentDeviceCodes, code.Code, code)
+	})
+	return out, err
+}
+
+// AgentDeviceCodeStatus answers a device-code status poll.
+type AgentDeviceCodeStatus struct {
+	Code     string `json:"code"`
+	Redeemed bool   `json:"redeemed"`
+}
+
+// DeviceCodeStatus reports whether a device code was redeemed (NOT_FOUND
+// for an unknown code or one of a deleted agent).
+func (g Agents) DeviceCodeStatus(ctx context.Context, code string) (*AgentDeviceCodeStatus, error) {
+	var out *AgentDeviceCodeStatus
+	err := g.e.view(ctx, func(t *txn) error {
+		var c AgentDeviceCode
+		if err := getJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
+			return notFound(err, CodeNotFound, "device code", code)
+		}
+		out = &AgentDeviceCodeStatus{Code: c.Code, Redeemed: c.Redeemed}
+		return nil
+	})
+	return out, err
+}
+
+// Redeem exchanges a device code for the agent's bearer credential and
+// connects the agent. The credential is in this answer only: the store
+// keeps its SHA-256, and no idempotency record holds it (a repeated
+// redemption is refused). A redeemed, replaced or expired code is
+// INVALID_INPUT; an unknown one NOT_FOUND.
+func (g Agents) Redeem(ctx context.Context, code string) (*AgentCredential, error) {
+	var b [20]byte
+	_, _ = rand.Read(b[:])
+	token := agents.FormatToken(b)
+	hash := agents.HashToken(token)
+	var out *AgentCredential
+	err := g.e.update(ctx, func(t *txn) error {
+		var c AgentDeviceCode
+		if err := getJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
+			return notFound(err, CodeNotFound, "device code", code)
+		}
+		switch c.State(t.now) {
+		case agents.Redeemed:
+			return Errorf(CodeInvalidInput, "device code %s was already redeemed", code)
+		case agents.Replaced:
+			return Errorf(CodeInvalidInput, "device code %s was replaced by a newer code", code)
+		case agents.Expired:
+			return Errorf(CodeInvalidInput, "device code %s expired at %s", code, c.ExpiresAt.Format(time.RFC3339))
+		}
+		a, err := t.agent(c.AgentID)
+		if err != nil {
+			return notFound(err, CodeNotFound, "device code", code)
+		}
+		if a.TokenHash != "" {
+			if err := t.Delete(tableAgentTokens, a.TokenHash); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		c.Redeemed = true
+		a.TokenHash, a.IsConnected, a.UpdatedAt = hash, true, t.now
+		if err := putJSON(t, tableAgentDeviceCodes, code, c); err != nil {
+			return err
+		}
+		if err := putJSON(t, tableAgents, a.ID, a); err != nil {
+			return err
+		}
+		out = &AgentCredential{AgentID: a.ID, AgentName: a.Name, AccessToken: token, Policy: a.Policy}
+		return t.Insert(tableAgentTokens, hash, []byte(a.ID))
+	})
+	return out, err
+}
+
+// Authenticate checks an agent's bearer credential against the store (no
+// cache: a paused or deleted agent is refused at once on every process) and
+// returns the agent: UNAUTHORIZED for an unknown, revoked or deleted
+// credential, FORBIDDEN for a paused agent. The comparison with the stored
+// hash is in constant time.
+func (g Agents) Authenticate(ctx context.Context, token string) (*Agent, error) {
+	if token == "" {
+		return nil, errAgentCredential
+	}
+	var out *Agent
+	err := g.e.view(ctx, func(t *txn) error {
+		id, err := t.Get(tableAgentTokens, agents.HashToken(token))
+		if errors.Is(err, ErrNotFound) {
+			return errAgentCredential
+		}
+		if err != nil {
+			return err
+		}
+		a, err := t.actingAgent(string(id), "")
+		if err != nil {
+			return err
+		}
+		if !agents.TokenMatches(token, a.TokenHash) {
+			return errAgentCredential
+		}
+		out = agentView(a, t.now)
+		return nil
+	})
+	return out, err
+}
+
+// mulDiv returns v*num/den rounded down, capped at the largest amount.
+func mulDiv(v, num, den int64) int64 {
+	r := decimal.NewFromInt(v).Mul(decimal.NewFromInt(num)).Div(decimal.NewFromInt(den)).Floor()
+	if r.GreaterThan(decimal.NewFromInt(money.MaxAmount)) {
+		return money.MaxAmount
+	}
+	return r.IntPart()
+}
+
+// rejectPending rejects every action of agentID still waiting for approval.
+func (t *txn) rejectPending(agentID, reason string) error {
+	var ids []string
+	err := t.Scan(indexTable(tableAgentActions, ixAgent), ScanOptions{Prefix: escapeValue(agentID) + "|"}, func(k string, _ []byte) (bool, error) {
+		ids = append(ids, k[strings.LastIndexByte(k, '|')+1:])
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		r, err := t.action(id)
+		if err != nil {
+			return err
+		}
+		if r.Status == agents.PendingApproval {
+			r.Status, r.RejectionReason = agents.Rejected, reason
+			if _, err := t.saveAction(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,505 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/validate"
+)
+
+// The operations below are the agent's own (/agents/me): agentID is the
+// agent its credential authenticated as (Authenticate). Each reads the agent
+// again in its own transaction, so a pause or delete applies at once; each
+// is scoped to the agent's customer: another customer's object is the same
+// NOT_FOUND as a missing one.
+
+// acting reads agent agentID in a read transaction and checks perm.
+func (g Agents) acting(ctx context.Context, agentID string, perm agents.Permission) (*agentRecord, error) {
+	var a *agentRecord
+	err := g.e.view(ctx, func(t *txn) error {
+		var err error
+		a, err = t.actingAgent(agentID, perm)
+		return err
+	})
+	return a, err
+}
+
+// Me returns the agent itself, with its usage as of now.
+func (g Agents) Me(ctx context.Context, agentID string) (*Agent, error) {
+	a, err := g.acting(ctx, agentID, "")
+	if err != nil {
+		return nil, err
+	}
+	return agentView(a, g.e.Now()), nil
+}
+
+// Transactions lists the transactions of the agent's customer
+// (VIEW_TRANSACTIONS); f's customer members are ignored.
+func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionFilter, p ListParams) (Page[Transaction], error) {
+	var page Page[Transaction]
+	err := g.e.view(ctx, func(t *txn) error {
+		a, err := t.actingAgent(agentID, agents.ViewTransactions)
+		if err != nil {
+			return err
+		}
+		f.CustomerID, f.PlatformCustomerID = a.CustomerID, ""
+		page, err = list(t, f.query(), p)
+		return err
+	})
+	return page, err
+}
+
+// Transaction returns one transaction of the agent's customer
+// (VIEW_TRANSACTIONS).
+func (g Agents) Transaction(ctx context.Context, agentID, id string) (*Transaction, error) {
+	var out *Transaction
+	err := g.e.view(ctx, func(t *txn) error {
+		a, err := t.actingAgent(agentID, agents.ViewTransactions)
+		if err != nil {
+			return err
+		}
+		tx, err := t.transaction(id)
+		if err == nil && tx.CustomerID != a.CustomerID {
+			err = Errorf(CodeTransactionNotFound, "transaction %s not found", id)
+		}
+		out = tx
+		return err
+	})
+	return out, err
+}
+
+// InternalAccounts lists the internal accounts of the agent's customer
+// (VIEW_TRANSACTIONS: they carry balances).
+func (g Agents) InternalAccounts(ctx context.Context, agentID string, f InternalAccountFilter, p ListParams) (Page[InternalAccountView], error) {
+	a, err := g.acting(ctx, agentID, agents.ViewTransactions)
+	if err != nil {
+		return Page[InternalAccountView]{}, err
+	}
+	f.CustomerID = a.CustomerID
+	return g.e.ListInternalAccounts(ctx, f, false, p)
+}
+
+// ExternalAccounts lists the external accounts of the agent's customer
+// (MANAGE_EXTERNAL_ACCOUNTS).
+func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f ExternalAccountFilter, p ListParams) (Page[ExternalAccount], error) {
+	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
+	if err != nil {
+		return Page[ExternalAccount]{}, err
+	}
+	f.CustomerID = a.CustomerID
+	return g.e.ListExternalAccounts(ctx, f, false, p)
+}
+
+// ownExternal reads external account id of a's customer.
+func (t *txn) ownExternal(a *agentRecord, id string) (*externalRecord, error) {
+	r, err := t.externalRecord(id)
+	if err == nil && r.CustomerID != a.CustomerID {
+		err = Errorf(CodeAccountNotFound, "external account %s not found", id)
+	}
+	return r, err
+}
+
+// ownInternal reads internal account id of a's customer.
+func (t *txn) ownInternal(a *agentRecord, id string) (*InternalAccount, error) {
+	ia, err := t.internalAccount(id)
+	if err == nil && ia.CustomerID != a.CustomerID {
+		err = Errorf(CodeAccountNotFound, "internal account %s not found", id)
+	}
+	return ia, err
+}
+
+// ExternalAccount returns one external account of the agent's customer
+// (MANAGE_EXTERNAL_ACCOUNTS).
+func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*ExternalAccount, error) {
+	var out *ExternalAccount
+	err := g.e.view(ctx, func(t *txn) error {
+		a, err := t.actingAgent(agentID, agents.ManageExternalAccounts)
+		if err != nil {
+			return err
+		}
+		r, err := t.ownExternal(a, id)
+		if err == nil {
+			out = &r.ExternalAccount
+		}
+		return err
+	})
+	return out, err
+}
+
+// CreateExternalAccount adds an external account for the agent's customer
+// (MANAGE_EXTERNAL_ACCOUNTS); customerId may be omitted and must otherwise
+// be the agent's customer.
+func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in ExternalAccountInput) (*ExternalAccount, error) {
+	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
+	if err != nil {
+		return nil, err
+	}
+	if in.CustomerID != "" && in.CustomerID != a.CustomerID {
+		var fe validate.Errors
+		fe.Add("customerId", nil, "customerId must be the agent's customer (or omitted)")
+		return nil, Invalid(fe)
+	}
+	in.CustomerID = a.CustomerID
+	return g.e.CreateExternalAccount(ctx, in, false)
+}
+
+// DeleteExternalAccount deletes an external account of the agent's customer
+// (MANAGE_EXTERNAL_ACCOUNTS). An account's owner never changes, so checking
+// it first is as good as checking it in the delete's transaction.
+func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) error {
+	if _, err := g.ExternalAccount(ctx, agentID, id); err != nil {
+		return err
+	}
+	return g.e.DeleteExternalAccount(ctx, id, false)
+}
+
+// checkQuoteScope checks that every account a quote request names belongs
+// to a's customer (NOT_FOUND otherwise) and that the policy allows its
+// source (FORBIDDEN).
+func (t *txn) checkQuoteScope(a *agentRecord, req *QuoteRequest) error {
+	var fe validate.Errors
+	if req.Source.SourceType != "ACCOUNT" {
+		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT"}}, "an agent's quote is funded from an account of its customer")
+	}
+	if req.ImmediatelyExecute {
+		fe.Add("immediatelyExecute", nil, "an agent executes its quote with POST /agents/me/quotes/{quoteId}/execute, under its policy")
+	}
+	if c := req.Source.CustomerID; c != "" && c != a.CustomerID {
+		fe.Add("source.customerId", nil, "source.customerId must be the agent's customer (or omitted)")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return err
+	}
+	src := req.Source.AccountID
+	if strings.HasPrefix(src, "ExternalAccount:") {
+		if _, err := t.ownExternal(a, src); err != nil {
+			return err
+		}
+	} else if _, err := t.ownInternal(a, src); err != nil {
+		return err
+	}
+	if !a.Policy.Allows(src) {
+		return &Error{Code: CodeForbidden, Message: "the agent's policy does not allow account " + src, Details: map[string]any{"reason": string(agents.AccountNotAllowed)}}
+	}
+	if d := req.Destination; d.DestinationType == "ACCOUNT" {
+		var err error
+		if strings.HasPrefix(d.AccountID, "ExternalAccount:") {
+			_, err = t.ownExternal(a, d.AccountID)
+		} else {
+			_, err = t.ownInternal(a, d.AccountID)
+		}
+		return err
+	}
+	return nil
+}
+
+// CreateQuote prices a quote for the agent's customer (CREATE_QUOTES): its
+// accounts must be the customer's and its source one the policy allows.
+// It executes only through ExecuteQuote, where the policy applies.
+func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteRequest) (*Quote, error) {
+	err := g.e.view(ctx, func(t *txn) error {
+		a, err := t.actingAgent(agentID, agents.CreateQuotes)
+		if err != nil {
+			return err
+		}
+		return t.checkQuoteScope(a, &req)
+	})
+	if err != nil {
+		return nil, err
+	}
+	req.AgentID = agentID
+	return g.e.CreateQuote(ctx, req)
+}
+
+// agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any other).
+func (t *txn) agentQuote(agentID, id string) (*quoteRecord, error) {
+	q, err := t.quote(id)
+	if err == nil && q.AgentID != agentID {
+		err = Errorf(CodeQuoteNotFound, "quote %s not found", id)
+	}
+	return q, err
+}
+
+// Quote returns a quote the agent created.
+func (g Agents) Quote(ctx context.Context, agentID, id string) (*Quote, error) {
+	var out *Quote
+	err := g.e.view(ctx, func(t *txn) error {
+		if _, err := t.actingAgent(agentID, ""); err != nil {
+			return err
+		}
+		q, err := t.agentQuote(agentID, id)
+		if err == nil {
+			out = &q.Quote
+		}
+		return err
+	})
+	return out, err
+}
+
+// ExecuteQuote executes a quote the agent created (EXECUTE_QUOTES) under its
+// policy, in one transaction: a broken hard limit is FORBIDDEN with
+// nothing changed; an action that needs approval is recorded
+// PENDING_APPROVAL (webhook AGENT_ACTION.PENDING_APPROVAL) and the quote
+// waits; otherwise the spend is counted and the quote executes, and the
+// action is APPROVED with its transaction.
+func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
+	e := g.e
+	var out *AgentAction
+	if ok, err := replayed(ctx, e, quoteID, &out); ok {
+		return out, err
+	}
+	for {
+		var a *agentRecord
+		var q *quoteRecord
+		err := e.view(ctx, func(t *txn) error {
+			var err error
+			if a, err = t.actingAgent(agentID, agents.ExecuteQuotes); err != nil {
+				return err
+			}
+			q, err = t.agentQuote(agentID, quoteID)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		s, lc, tc, err := e.spendOf(ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
+		if err != nil {
+			return nil, err
+		}
+		id, err := e.newID("AgentAction")
+		if err != nil {
+			return nil, err
+		}
+		var failure error
+		err = once(ctx, e, quoteID, &out, keeping(&failure, func(t *txn) error {
+			a, err := t.actingAgent(agentID, agents.ExecuteQuotes)
+			if err != nil {
+				return err
+			}
+			q, err := t.agentQuote(agentID, quoteID)
+			if err != nil {
+				return err
+			}
+			if q.Status == QuoteExpired {
+				return Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+			}
+			if q.Status != QuotePending {
+				return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
+			}
+			if expired, err := t.expireIfDue(q); err != nil || expired {
+				failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+				return err
+			}
+			d, err := t.spendCheck(a, s, lc, tc, false)
+			if err != nil {
+				return err
+			}
+			r, err := t.newAction(id, a, agents.ExecuteQuote, agents.PendingApproval)
+			if err != nil {
+				return err
+			}
+			r.QuoteID = q.ID
+			if !d.NeedsApproval {
+				if _, err := t.spendCheck(a, s, lc, tc, true); err != nil {
+					return err
+				}
+				if err := t.execute(q); err != nil {
+					return err
+				}
+				r.Status, r.TransactionID = agents.Approved, q.TransactionID
+			}
+			out, err = t.saveAction(r)
+			return err
+		}))
+		if !errors.Is(err, errPolicyMoved) {
+			return out, err
+		}
+		e.retryCall()
+	}
+}
+
+// AgentTransfer is the body of POST /agents/me/transfer-out and transfer-in.
+type AgentTransfer struct {
+	SourceAccountID       string
+	DestinationAccountID  string
+	Amount                int64
+	RemittanceInformation string
+	PurposeOfPayment      string
+}
+
+// TransferOut sends money from an internal account of the agent's customer
+// to one of its external accounts (CREATE_TRANSFERS), under the policy as
+// ExecuteQuote describes.
+func (g Agents) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+	return g.transfer(ctx, agentID, agents.TransferOut, in)
+}
+
+// TransferIn pulls money from an external account of the agent's customer
+// into its internal account (CREATE_TRANSFERS), under the policy as
+// ExecuteQuote describes.
+func (g Agents) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+	return g.transfer(ctx, agentID, agents.TransferIn, in)
+}
+
+func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionType, in AgentTransfer) (*AgentAction, error) {
+	e := g.e
+	var fe validate.Errors
+	fe.Required("source.accountId", in.SourceAccountID)
+	fe.Required("destination.accountId", in.DestinationAccountID)
+	if in.Amount < 1 || in.Amount > money.MaxAmount {
+		fe.Add("amount", nil, "amount must be between 1 and %d", money.MaxAmount)
+	}
+	if typ == agents.TransferOut {
+		fe.MaxLen("remittanceInformation", in.RemittanceInformation, MaxRemittanceInformation)
+		fe.Enum("purposeOfPayment", in.PurposeOfPayment, PurposesOfPayment...)
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	// Every write of the operation fingerprints the same input, so that a
+	// replay is recognised whichever path recorded the answer.
+	var input any = in
+	quoteReq := (&actionRecord{AgentAction: AgentAction{AgentID: agentID, TransferDetails: &AgentTransferDetails{Amount: in.Amount,
+		SourceAccountID: in.SourceAccountID, DestinationAccountID: in.DestinationAccountID}}, Remittance: in.RemittanceInformation, Purpose: in.PurposeOfPayment}).transferQuote()
+	if typ == agents.TransferOut {
+		input = quoteReq
+	}
+	var out *AgentAction
+	if ok, err := replayed(ctx, e, input, &out); ok {
+		return out, err
+	}
+	internalID, externalID := in.SourceAccountID, in.DestinationAccountID
+	if typ == agents.TransferIn {
+		internalID, externalID = externalID, internalID
+	}
+	for {
+		var a *agentRecord
+		var ia *InternalAccount
+		err := e.view(ctx, func(t *txn) error {
+			var err error
+			if a, err = t.actingAgent(agentID, agents.CreateTransfers); err != nil {
+				return err
+			}
+			if ia, err = t.ownInternal(a, internalID); err != nil {
+				return err
+			}
+			_, err = t.ownExternal(a, externalID)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		s, lc, tc, err := e.spendOf(ctx, a, ia.Currency, map[string]int64{ia.Currency: in.Amount}, ia.ID, in.Amount)
+		if err != nil {
+			return nil, err
+		}
+		d := agents.Evaluate(&a.Policy, agents.Roll(a.Usage, e.Now()), s)
+		id, err := e.newID("AgentAction")
+		if err != nil {
+			return nil, err
+		}
+		details := &AgentTransferDetails{Amount: in.Amount, Currency: ia.Currency, SourceAccountID: in.SourceAccountID, DestinationAccountID: in.DestinationAccountID}
+		// decide runs in the transaction that moves the money (or records
+		// the pending action): it reads the agent again and decides for good.
+		decide := func(t *txn, wantApproval bool, txID func(a *agentRecord) (string, error)) (*AgentAction, error) {
+			a, err := t.actingAgent(agentID, agents.CreateTransfers)
+			if err != nil {
+				return nil, err
+			}
+			d, err := t.spendCheck(a, s, lc, tc, !wantApproval)
+			if err != nil {
+				return nil, err
+			}
+			if d.NeedsApproval != wantApproval {
+				return nil, errPolicyMoved // the policy changed: decide again
+			}
+			r, err := t.newAction(id, a, typ, agents.PendingApproval)
+			if err != nil {
+				return nil, err
+			}
+			r.TransferDetails, r.Remittance, r.Purpose = details, in.RemittanceInformation, in.PurposeOfPayment
+			if !wantApproval {
+				r.Status = agents.Approved
+				if r.TransactionID, err = txID(a); err != nil {
+					return nil, err
+				}
+			}
+			return t.saveAction(r)
+		}
+		switch {
+		case d.NeedsApproval || d.Refused != "":
+			err = once(ctx, e, input, &out, func(t *txn) error {
+				var err error
+				out, err = decide(t, true, nil)
+				return err
+			})
+		case typ == agents.TransferOut:
+			out, err = createQuote(ctx, e, quoteReq, true, func(t *txn, q *quoteRecord) (*AgentAction, error) {
+				return decide(t, false, func(*agentRecord) (string, error) { return q.TransactionID, nil })
+			})
+		default:
+			err = once(ctx, e, input, &out, func(t *txn) error {
+				var err error
+				out, err = decide(t, false, func(a *agentRecord) (string, error) {
+					tx, err := t.transferIn(in.SourceAccountID, in.DestinationAccountID, in.Amount, a.ID)
+					if err != nil {
+						return "", err
+					}
+					return tx.ID, nil
+				})
+				return err
+			})
+		}
+		if !errors.Is(err, errPolicyMoved) {
+			return out, err
+		}
+		e.retryCall()
+	}
+}
+
+// Action returns one of the agent's actions.
+func (g Agents) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
+	var out *AgentAction
+	err := g.e.view(ctx, func(t *txn) error {
+		if _, err := t.actingAgent(agentID, ""); err != nil {
+			return err
+		}
+		r, err := t.action(id)
+		if err == nil && r.AgentID != agentID {
+			err = Errorf(CodeNotFound, "agent action %s not found", id)
+		}
+		if err != nil {
+			return err
+		}
+		out, err = t.actionView(r)
+		return err
+	})
+	return out, err
+}
+
+// Actions lists the agent's actions, newest first, optionally in one status.
+func (g Agents) Actions(ctx context.Context, agentID string, status agents.ActionStatus, p ListParams) (Page[AgentAction], error) {
+	var out Page[AgentAction]
+	var fe validate.Errors
+	fe.Enum("status", string(status), agents.ActionStatuses...)
+	if err := Invalid(fe.Err()); err != nil {
+		return out, err
+	}
+	err := g.e.view(ctx, func(t *txn) error {
+		if _, err := t.actingAgent(agentID, ""); err != nil {
+			return err
+		}
+		q := listQuery[actionRecord]{Table: tableAgentActions, Index: ixAgent, Value: agentID,
+			Match: func(r *actionRecord) bool { return status == "" || r.Status == status }}
+		page, err := list(t, q, p)
+		if err != nil {
+			return err
+		}
+		out, err = mapPage(page, t.actionView)
+		return err
+	})
+	return out, err
+}

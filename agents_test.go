@@ -1,0 +1,154 @@
+package payments_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/agents"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func limit(n int64) *int64 { return &n }
+
+// agentEnv creates a customer with a funded USD account, an external USD
+// account and a connected agent with pol; it returns the account ids and
+// the agent.
+func agentEnv(t *testing.T, e *env, funds int64, pol agents.Policy) (acct, ext string, agent *payments.Agent) {
+	t.Helper()
+	acct = e.usdAccount(t, "Ann Agent")
+	if funds > 0 {
+		_, err := e.eng.FundInternalAccount(ctx, acct, funds)
+		require.NoError(t, err)
+	}
+	ia, err := e.eng.InternalAccount(ctx, acct)
+	require.NoError(t, err)
+	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "444555001", "routingNumber": "021000021",
+		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Ann Agent"}})
+	x, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: ia.CustomerID, Currency: "USD", AccountInfo: info}, false)
+	require.NoError(t, err)
+	created, err := e.eng.Agents.Create(ctx, payments.AgentCreateRequest{Name: "bot", CustomerID: ia.CustomerID, Policy: &pol})
+	require.NoError(t, err)
+	_, err = e.eng.Agents.Redeem(ctx, created.DeviceCode.Code)
+	require.NoError(t, err)
+	return acct, x.ID, &created.Agent
+}
+
+func autoPolicy(perTx int64, daily *int64) agents.Policy {
+	return agents.Policy{Permissions: []agents.Permission{agents.CreateQuotes, agents.ExecuteQuotes, agents.CreateTransfers, agents.ViewTransactions},
+		DefaultExecutionMode: agents.Auto, SpendingLimits: agents.SpendingLimits{Currency: "USD", PerTransactionLimit: perTx, DailyLimit: daily}}
+}
+
+// TestAgents_ConcurrentExecutesKeepTheDailyLimit: 64 agent executes at once
+// against a daily limit that covers 25 of them: exactly 25 run, the others
+// are FORBIDDEN, and the spend equals the money moved.
+func TestAgents_ConcurrentExecutesKeepTheDailyLimit(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := moneyEnv(t, store)
+			const funds = 1_000_000
+			acct, ext, agent := agentEnv(t, e, funds, autoPolicy(1000, limit(2500)))
+			var ids []string
+			var each int64
+			for range 64 {
+				q, err := e.eng.Agents.CreateQuote(ctx, agent.ID, transfer(acct, ext, 100, false))
+				require.NoError(t, err)
+				ids, each = append(ids, q.ID), q.TotalSendingAmount
+			}
+			require.EqualValues(t, 100, each)
+			next := make(chan string, len(ids))
+			for _, id := range ids {
+				next <- id
+			}
+			codes := concurrently(64, func() error {
+				a, err := e.eng.Agents.ExecuteQuote(ctx, agent.ID, <-next)
+				if err == nil && a.Status != agents.Approved {
+					t.Errorf("status %s", a.Status)
+				}
+				return err
+			})
+			assert.Equal(t, map[payments.Code]int{"": 25, payments.CodeForbidden: 39}, codes)
+			me, err := e.eng.Agents.Me(ctx, agent.ID)
+			require.NoError(t, err)
+			assert.EqualValues(t, 2500, me.Usage.DailySpend)
+			assert.EqualValues(t, 25, me.Usage.DailyTransactionCount)
+			a, err := e.eng.InternalAccount(ctx, acct)
+			require.NoError(t, err)
+			assert.EqualValues(t, funds-2500, a.TotalBalance.Amount)
+			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+		})
+	}
+}
+
+// TestAgents_ConcurrentTransfersKeepTheDailyCount: 64 transfer-outs at once
+// against a daily count of 10.
+func TestAgents_ConcurrentTransfersKeepTheDailyCount(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := moneyEnv(t, store)
+			pol := autoPolicy(1000, nil)
+			pol.SpendingLimits.DailyTransactionLimit = limit(10)
+			acct, ext, agent := agentEnv(t, e, 100_000, pol)
+			codes := concurrently(64, func() error {
+				_, err := e.eng.Agents.TransferOut(ctx, agent.ID, payments.AgentTransfer{SourceAccountID: acct, DestinationAccountID: ext, Amount: 7})
+				return err
+			})
+			assert.Equal(t, map[payments.Code]int{"": 10, payments.CodeForbidden: 54}, codes)
+			a, err := e.eng.InternalAccount(ctx, acct)
+			require.NoError(t, err)
+			assert.EqualValues(t, 100_000-70, a.TotalBalance.Amount)
+			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+		})
+	}
+}
+
+// TestAgents_UsageRollsOverOnTheClock: the daily counters reset at the
+// day's end and the monthly one at the month's, on the engine clock.
+func TestAgents_UsageRollsOverOnTheClock(t *testing.T) {
+	e := moneyEnv(t)
+	e.clock.Set(time.Date(2026, 1, 31, 23, 0, 0, 0, time.UTC))
+	pol := autoPolicy(1000, limit(1000))
+	pol.SpendingLimits.MonthlyLimit = limit(1500)
+	acct, ext, agent := agentEnv(t, e, 100_000, pol)
+	out := func(n int64) error {
+		_, err := e.eng.Agents.TransferOut(ctx, agent.ID, payments.AgentTransfer{SourceAccountID: acct, DestinationAccountID: ext, Amount: n})
+		return err
+	}
+	require.NoError(t, out(1000))
+	requireCode(t, out(1), payments.CodeForbidden)
+	me, err := e.eng.Agents.Me(ctx, agent.ID)
+	require.NoError(t, err)
+	assert.Equal(t, agents.Usage{DailyTransactionCount: 1, DailySpend: 1000, DailyResetDate: "2026-02-01", MonthlySpend: 1000, MonthlyResetMonth: "2026-02"}, me.Usage)
+
+	e.clock.Set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)) // a new day and month
+	me, err = e.eng.Agents.Me(ctx, agent.ID)
+	require.NoError(t, err)
+	assert.Equal(t, agents.Usage{DailyResetDate: "2026-02-02", MonthlyResetMonth: "2026-03"}, me.Usage)
+	require.NoError(t, out(1000))
+
+	e.clock.Set(time.Date(2026, 2, 2, 12, 0, 0, 0, time.UTC)) // a new day, same month
+	requireCode(t, out(501), payments.CodeForbidden)          // 1000 + 501 > the monthly 1500
+	require.NoError(t, out(500))
+	me, err = e.eng.Agents.Me(ctx, agent.ID)
+	require.NoError(t, err)
+	assert.EqualValues(t, 500, me.Usage.DailySpend)
+	assert.EqualValues(t, 1500, me.Usage.MonthlySpend)
+	require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+}
+
+// TestAgents_PolicyCurrencyConversion: a limit in EUR is compared with a
+// USD transfer converted at the engine's rate.
+func TestAgents_PolicyCurrencyConversion(t *testing.T) {
+	e := moneyEnv(t)
+	pol := autoPolicy(1000, nil)
+	pol.SpendingLimits.Currency = "EUR"
+	acct, ext, agent := agentEnv(t, e, 100_000, pol)
+	_, err := e.eng.Agents.TransferOut(ctx, agent.ID, payments.AgentTransfer{SourceAccountID: acct, DestinationAccountID: ext, Amount: 500})
+	require.NoError(t, err)
+	me, err := e.eng.Agents.Me(ctx, agent.ID)
+	require.NoError(t, err)
+	assert.NotEqualValues(t, 500, me.Usage.DailySpend, "counted in EUR")
+	assert.Positive(t, me.Usage.DailySpend)
+}
