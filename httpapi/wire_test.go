@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/sandbox"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -45,5 +46,70 @@ func TestWire_PatchEmailAndPhoneTogether(t *testing.T) {
 	r = s.do("PATCH", "/customers/"+id, map[string]any{"customerType": "INDIVIDUAL", "email": "new@example.com"})
 	require.Equal(t, 200, r.Status, "%s", r.Raw)
 	r = s.do("PATCH", "/customers/"+id, map[string]any{"customerType": "INDIVIDUAL", "phoneNumber": "+14155550999"})
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+}
+
+func TestWire_ExchangeRatesWithoutQuery(t *testing.T) {
+	s := sandboxServer(t)
+	r := s.do("GET", "/exchange-rates", nil)
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+	rows := r.Body["data"].([]any)
+	require.NotEmpty(t, rows)
+	sources := map[any]bool{}
+	for _, row := range rows {
+		m := row.(map[string]any)
+		sources[m["sourceCurrency"].(map[string]any)["code"]] = true
+		assert.NotEqual(t, m["sourceCurrency"], m["destinationCurrency"])
+	}
+	assert.Greater(t, len(sources), 1, "no sourceCurrency quotes every platform currency")
+	r = s.do("GET", "/exchange-rates?destinationCurrency=EUR", nil)
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+	for _, row := range r.Body["data"].([]any) {
+		assert.Equal(t, "EUR", row.(map[string]any)["destinationCurrency"].(map[string]any)["code"])
+	}
+}
+
+func TestWire_DirectoriesArePaged(t *testing.T) {
+	s := sandboxServer(t)
+	for _, path := range []string{"/vasps", "/uma-providers", "/discoveries?country=PH&currency=PHP"} {
+		sep := "?"
+		if len(path) > 14 {
+			sep = "&"
+		}
+		all := s.do("GET", path, nil)
+		require.Equal(t, 200, all.Status, "%s", all.Raw)
+		n := len(all.Body["data"].([]any))
+		require.GreaterOrEqual(t, n, 2, path)
+		var seen []any
+		cursor := ""
+		for pages := 0; ; pages++ {
+			require.Less(t, pages, n, path)
+			q := path + sep + "limit=1"
+			if cursor != "" {
+				q += "&cursor=" + cursor
+			}
+			r := s.do("GET", q, nil)
+			require.Equal(t, 200, r.Status, "%s", r.Raw)
+			require.Len(t, r.Body["data"], 1, path)
+			seen = append(seen, r.Body["data"].([]any)...)
+			if r.Body["hasMore"] != true {
+				break
+			}
+			cursor = r.Body["nextCursor"].(string)
+		}
+		assert.Equal(t, all.Body["data"], seen, path)
+		requireError(t, s.do("GET", path+sep+"limit=0", nil), 400, payments.CodeInvalidInput, "limit")
+		requireError(t, s.do("GET", path+sep+"limit=1000", nil), 400, payments.CodeInvalidInput, "limit")
+		requireError(t, s.do("GET", path+sep+"sortOrder=sideways", nil), 400, payments.CodeInvalidInput, "sortOrder")
+		requireError(t, s.do("GET", path+sep+"cursor=bogus", nil), 400, payments.CodeInvalidInput, "cursor")
+	}
+}
+
+func TestWire_LookupWithUnknownSender(t *testing.T) {
+	s := sandboxServer(t)
+	requireError(t, s.do("GET", "/receiver/uma/"+sandbox.UMASuccessEUR+"?customerId=Customer:nope", nil), 404, payments.CodeCustomerNotFound)
+	c := s.do("POST", "/customers", individual(set("platformCustomerId", "snd")))
+	require.Equal(t, 201, c.Status)
+	r := s.do("GET", "/receiver/uma/"+sandbox.UMASuccessEUR+"?customerId="+c.Body["id"].(string), nil)
 	require.Equal(t, 200, r.Status, "%s", r.Raw)
 }
