@@ -122,6 +122,13 @@ func payoutRail(currency string) string {
 	return "BANK_TRANSFER"
 }
 
+// PaymentRails are the reference's PaymentRail values: what a quote's or
+// transfer's destination.paymentRail may name (and then only a rail of the
+// destination account) and what a transaction's paymentRail reports.
+var PaymentRails = []string{"ACH", "ACH_COLOMBIA", "BANK_TRANSFER", "BRE_B", "CIPS", "FAST", "FASTER_PAYMENTS", "FEDNOW",
+	"INSTAPAY", "MOBILE_MONEY", "NEFT", "PAYNOW", "PESONET", "PIX", "RTGS", "RTP", "SEPA", "SEPA_INSTANT", "SPEI", "SWIFT",
+	"UNIONPAY", "UPI", "WIRE"}
+
 // fiatRail reports whether rail is one of the reference's PaymentRail
 // values (crypto networks are not).
 func fiatRail(rail string) bool { return rail != "LIGHTNING" && rail != "SOLANA" }

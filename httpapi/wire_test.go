@@ -113,3 +113,37 @@ func TestWire_LookupWithUnknownSender(t *testing.T) {
 	r := s.do("GET", "/receiver/uma/"+sandbox.UMASuccessEUR+"?customerId="+c.Body["id"].(string), nil)
 	require.Equal(t, 200, r.Status, "%s", r.Raw)
 }
+
+func TestWire_TransferOutPaymentRail(t *testing.T) {
+	s := moneyServer(t)
+	id, acct := s.funded(5000)
+	dest := s.do("POST", "/customers/external-accounts", usdAccount(id, "444555001"))
+	require.Equal(t, 201, dest.Status, "%s", dest.Raw)
+	send := func(rail string, amount any) response {
+		d := map[string]any{"accountId": dest.Body["id"]}
+		if rail != "" {
+			d["paymentRail"] = rail
+		}
+		b := map[string]any{"source": map[string]any{"accountId": acct}, "destination": d}
+		if amount != nil {
+			b["amount"] = amount
+		}
+		return s.do("POST", "/transfer-out", b)
+	}
+	requireError(t, send("CARRIER_PIGEON", 1000), 400, payments.CodeInvalidInput, "destination.paymentRail")
+	requireError(t, send("SEPA", 1000), 400, payments.CodeInvalidInput, "destination.paymentRail")
+	requireError(t, send("", nil), 400, payments.CodeInvalidInput, "amount")
+	requireError(t, send("", 0), 400, payments.CodeInvalidInput, "amount")
+	bal, _ := s.usdBalance(acct)
+	assert.EqualValues(t, 5000, bal, "refused transfers move nothing")
+
+	out := send("WIRE", 1000)
+	require.Equal(t, 201, out.Status, "%s", out.Raw)
+	assert.Equal(t, "WIRE", out.Body["paymentRail"])
+	tx := s.do("GET", "/transactions/"+out.Body["id"].(string), nil)
+	assert.Equal(t, "WIRE", tx.Body["paymentRail"], "the chosen rail is carried on the transaction")
+	out = send("", 1000)
+	require.Equal(t, 201, out.Status, "%s", out.Raw)
+	assert.Equal(t, "ACH", out.Body["paymentRail"], "the default rail of a USD account")
+	require.NoError(t, payments.CheckLedger(ctx, s.store))
+}
