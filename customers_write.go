@@ -146,6 +146,9 @@ func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 		if in.KYCStatus != "" || in.KYBStatus != "" {
 			fe.Add("kycStatus", nil, "the verification status changes only through verification")
 		}
+		if in.Email != "" && in.Email != r.Email && in.PhoneNumber != "" && in.PhoneNumber != r.PhoneNumber {
+			fe.Add("phoneNumber", nil, "email and phoneNumber cannot change in the same request; update them in separate PATCH calls")
+		}
 		e.applyCustomerInput(&fe, r, &in, p)
 		if err := e.finishCustomerInput(fe, r, &in); err != nil {
 			return err
@@ -297,24 +300,30 @@ func (e *Engine) finishCustomerInput(fe validate.Errors, r *customerRecord, in *
 // claimCustomerKeys keeps the unique indexes in step with r, releasing the
 // old values when they changed.
 func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error {
-	if r.UmaAddress != oldUma {
-		if oldUma != "" {
-			if err := t.Delete(TableCustomerUma, oldUma); err != nil {
-				return err
-			}
-		}
-		if err := claim(t, TableCustomerUma, r.UmaAddress, r.ID, Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)); err != nil {
-			return err
-		}
-	}
+	// The platform's own identifier is claimed first: a generated UMA
+	// address derives from it, so a taken platformCustomerId would otherwise
+	// surface as a taken UMA address.
 	if r.PlatformCustomerID != oldPID {
 		if oldPID != "" {
 			if err := t.Delete(TableCustomerPlatformIDs, oldPID); err != nil {
 				return err
 			}
 		}
-		return claim(t, TableCustomerPlatformIDs, r.PlatformCustomerID, r.ID,
-			Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID))
+		taken := Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
+		taken.Fields = []FieldError{{Field: "platformCustomerId", Message: taken.Message}}
+		if err := claim(t, TableCustomerPlatformIDs, r.PlatformCustomerID, r.ID, taken); err != nil {
+			return err
+		}
+	}
+	if r.UmaAddress != oldUma {
+		if oldUma != "" {
+			if err := t.Delete(TableCustomerUma, oldUma); err != nil {
+				return err
+			}
+		}
+		taken := Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
+		taken.Fields = []FieldError{{Field: "umaAddress", Message: taken.Message}}
+		return claim(t, TableCustomerUma, r.UmaAddress, r.ID, taken)
 	}
 	return nil
 }

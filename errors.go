@@ -3,6 +3,7 @@ package payments
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/paygrid/payments/validate"
 )
@@ -116,4 +117,26 @@ func notFound(err error, code Code, what, id string) error {
 		return &Error{Code: code, Message: fmt.Sprintf("%s %s not found", what, id), Err: err}
 	}
 	return err
+}
+
+// renameFields returns err with its field errors renamed by names (an
+// operation built on another reports the request's own field names).
+func renameFields(err error, names map[string]string) error {
+	var e *Error
+	if !errors.As(err, &e) || len(e.Fields) == 0 {
+		return err
+	}
+	out := *e
+	out.Fields = make([]FieldError, len(e.Fields))
+	for i, f := range e.Fields {
+		if n, ok := names[f.Field]; ok {
+			f.Message = strings.ReplaceAll(f.Message, f.Field, n)
+			f.Field = n
+		}
+		out.Fields[i] = f
+	}
+	if len(out.Fields) == 1 {
+		out.Message = out.Fields[0].Message
+	}
+	return &out
 }

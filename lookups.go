@@ -3,9 +3,11 @@ package payments
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/validate"
 )
 
 // TableLookups holds receiver lookups by id.
@@ -91,6 +93,9 @@ func (e *Engine) LookupUMA(ctx context.Context, address, customerID string) (*Lo
 		if p, err = t.platform(); err != nil {
 			return err
 		}
+		if err := t.senderCustomer(customerID); err != nil {
+			return err
+		}
 		c, err := t.customerByUma(address)
 		if err != nil && CodeOf(err) != CodeUmaNotFound {
 			return err
@@ -133,6 +138,9 @@ func (e *Engine) LookupExternalAccount(ctx context.Context, accountID, customerI
 			return err
 		}
 		cur = a.Currency
+		if err := t.senderCustomer(customerID); err != nil {
+			return err
+		}
 		p, err = t.platform()
 		return err
 	})
@@ -179,6 +187,23 @@ func (e *Engine) saveLookup(ctx context.Context, l *Lookup, customerID string, c
 	return l, err
 }
 
+// senderCustomer checks the optional sending customer of a lookup: an
+// unknown or deleted one is CUSTOMER_NOT_FOUND (the lookups answer 404, not
+// 410).
+func (t *txn) senderCustomer(id string) error {
+	if id == "" {
+		return nil
+	}
+	r, err := t.customerRecord(id)
+	if err != nil {
+		return err
+	}
+	if r.IsDeleted {
+		return Errorf(CodeCustomerNotFound, "customer %s is deleted", id)
+	}
+	return nil
+}
+
 func platformCodes(p *PlatformConfig) []string {
 	out := make([]string, len(p.SupportedCurrencies))
 	for i, c := range p.SupportedCurrencies {
@@ -187,15 +212,63 @@ func platformCodes(p *PlatformConfig) []string {
 	return out
 }
 
-// VASPs lists the directory's virtual-asset service providers.
-func (e *Engine) VASPs(ctx context.Context) ([]VASP, error) { return e.directory().VASPs(ctx) }
-
-// Discoveries lists payout banks by country and currency.
-func (e *Engine) Discoveries(ctx context.Context, country, currency string) ([]Discovery, error) {
-	return e.directory().Discoveries(ctx, country, currency)
+// VASPs lists the VASP directory a page at a time, in directory order
+// (reversed when p.Desc).
+func (e *Engine) VASPs(ctx context.Context, p ListParams) (Page[VASP], error) {
+	all, err := e.directory().VASPs(ctx)
+	if err != nil {
+		return Page[VASP]{}, err
+	}
+	return pageOf(all, "vasps", p)
 }
 
-// UMAProviders lists UMA providers.
-func (e *Engine) UMAProviders(ctx context.Context) ([]UMAProvider, error) {
-	return e.directory().UMAProviders(ctx)
+// Discoveries lists payout banks by country and currency a page at a time.
+func (e *Engine) Discoveries(ctx context.Context, country, currency string, p ListParams) (Page[Discovery], error) {
+	all, err := e.directory().Discoveries(ctx, country, currency)
+	if err != nil {
+		return Page[Discovery]{}, err
+	}
+	return pageOf(all, "discoveries", p)
+}
+
+// UMAProviders lists UMA providers a page at a time.
+func (e *Engine) UMAProviders(ctx context.Context, p ListParams) (Page[UMAProvider], error) {
+	all, err := e.directory().UMAProviders(ctx)
+	if err != nil {
+		return Page[UMAProvider]{}, err
+	}
+	return pageOf(all, "uma-providers", p)
+}
+
+// pageOf pages a list the Directory port answers whole (a short, external
+// list, not a table): the same limit and cursor rules as every other list,
+// with the cursor holding the position after the page. totalCount is set,
+// since the whole list is at hand.
+func pageOf[T any](all []T, name string, p ListParams) (Page[T], error) {
+	after, err := p.check(name, "")
+	if err != nil {
+		return Page[T]{}, err
+	}
+	start := 0
+	if after != "" {
+		n, err := strconv.Atoi(after)
+		if err != nil || n < 0 || n > len(all) {
+			return Page[T]{}, Invalid(validate.Errors{{Field: "cursor", Message: "cursor is not a value returned by this list"}})
+		}
+		start = n
+	}
+	ordered := all
+	if p.Desc {
+		ordered = make([]T, len(all))
+		for i, v := range all {
+			ordered[len(all)-1-i] = v
+		}
+	}
+	end := min(start+p.Limit, len(ordered))
+	total := len(all)
+	out := Page[T]{Data: append(make([]T, 0, end-start), ordered[start:end]...), TotalCount: &total}
+	if end < len(ordered) {
+		out.HasMore, out.NextCursor = true, p.cursorFor(name, strconv.Itoa(end))
+	}
+	return out, nil
 }

@@ -164,6 +164,7 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 	switch d.DestinationType {
 	case "ACCOUNT":
 		fe.Required("destination.accountId", d.AccountID)
+		fe.Enum("destination.paymentRail", d.PaymentRail, PaymentRails...)
 	case "UMA_ADDRESS":
 		fe.Required("destination.umaAddress", d.UmaAddress)
 		fe.Required("lookupId", req.LookupID)
@@ -377,6 +378,9 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		q.Rail = req.Destination.PaymentRail
 		if q.Rail == "" {
 			q.Rail = payoutRail(a.Currency)
+		} else if rails := accounts.Variants[a.AccountType()].Rails; !contains(rails, q.Rail) {
+			fe.Add("destination.paymentRail", &validate.Constraint{Enum: rails}, "destination.paymentRail %s is not a rail of this %s account (its rails: %s)",
+				q.Rail, a.Currency, strings.Join(rails, ", "))
 		}
 		if ch := accounts.Chain(a.AccountType()); ch != "" {
 			q.Rail = ch

@@ -122,9 +122,21 @@ func payoutRail(currency string) string {
 	return "BANK_TRANSFER"
 }
 
+// PaymentRails are the reference's PaymentRail values: what a quote's or
+// transfer's destination.paymentRail may name (and then only a rail of the
+// destination account) and what a transaction's paymentRail reports.
+var PaymentRails = []string{"ACH", "ACH_COLOMBIA", "BANK_TRANSFER", "BRE_B", "CIPS", "FAST", "FASTER_PAYMENTS", "FEDNOW",
+	"INSTAPAY", "MOBILE_MONEY", "NEFT", "PAYNOW", "PESONET", "PIX", "RTGS", "RTP", "SEPA", "SEPA_INSTANT", "SPEI", "SWIFT",
+	"UNIONPAY", "UPI", "WIRE"}
+
+// fiatRail reports whether rail is one of the reference's PaymentRail
+// values (crypto networks are not).
+func fiatRail(rail string) bool { return rail != "LIGHTNING" && rail != "SOLANA" }
+
 // ExchangeRates quotes source to each destination (every other platform
 // currency when none is given) for sendingAmount (0 means 10000 minor
-// units), including the platform's fees.
+// units), including the platform's fees. With no source it quotes every
+// platform currency, as every filter of GET /exchange-rates is optional.
 func (e *Engine) ExchangeRates(ctx context.Context, source string, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
 	p, err := e.PlatformConfig(ctx)
 	if err != nil {
@@ -135,24 +147,16 @@ func (e *Engine) ExchangeRates(ctx context.Context, source string, destinations 
 	for _, c := range p.SupportedCurrencies {
 		supported[c.CurrencyCode] = c
 	}
-	src, ok := supported[source]
-	if source == "" {
-		fe.Missing("sourceCurrency")
-	} else if !ok {
-		fe.Add("sourceCurrency", nil, "sourceCurrency %q is not supported by this platform", source)
+	if source != "" {
+		if _, ok := supported[source]; !ok {
+			fe.Add("sourceCurrency", nil, "sourceCurrency %q is not supported by this platform", source)
+		}
 	}
 	if sendingAmount == 0 {
 		sendingAmount = 10_000
 	}
 	if sendingAmount < 0 || sendingAmount > money.MaxAmount {
 		fe.Add("sendingAmount", nil, "sendingAmount must be between 1 and %d", money.MaxAmount)
-	}
-	if len(destinations) == 0 {
-		for _, c := range p.SupportedCurrencies {
-			if c.CurrencyCode != source {
-				destinations = append(destinations, c.CurrencyCode)
-			}
-		}
 	}
 	for i, d := range destinations {
 		if _, ok := supported[d]; !ok {
@@ -162,9 +166,46 @@ func (e *Engine) ExchangeRates(ctx context.Context, source string, destinations 
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
+	// Every filter is optional: no source means every supported currency,
+	// no destination every other supported currency.
+	sources := []string{source}
+	if source == "" {
+		sources = platformCodes(p)
+	}
+	var out []ExchangeRate
+	for _, source := range sources {
+		dests := destinations
+		if len(dests) == 0 {
+			// The unfiltered list holds the fiat corridors: the reference's
+			// destinationPaymentRail names no crypto network. A crypto
+			// destination asked for by name is still quoted.
+			for _, c := range p.SupportedCurrencies {
+				if c.CurrencyCode != source && fiatRail(payoutRail(c.CurrencyCode)) {
+					dests = append(dests, c.CurrencyCode)
+				}
+			}
+		}
+		rates, err := e.ratesFrom(ctx, p, supported[source], dests, sendingAmount)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rates...)
+	}
+	if out == nil {
+		out = []ExchangeRate{}
+	}
+	return out, nil
+}
+
+// ratesFrom prices sendingAmount of src in each of destinations.
+func (e *Engine) ratesFrom(ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+	source := src.CurrencyCode
 	out := make([]ExchangeRate, 0, len(destinations))
 	sc, _ := money.Lookup(source)
 	for _, d := range destinations {
+		if d == source {
+			continue
+		}
 		r, at, err := e.rate(ctx, source, d)
 		if err != nil {
 			return nil, err

@@ -857,7 +857,7 @@ func (w *simWorld) opTransferOut() {
 	}
 	avail := w.available(src)
 	amount := w.simAmount(avail)
-	tx, err := w.eng.TransferOut(simCtx, src, e.id, amount, "", "")
+	tx, err := w.eng.TransferOut(simCtx, payments.TransferOutRequest{SourceAccountID: src, DestinationAccountID: e.id, Amount: amount})
 	code := errCode(err)
 	w.note("transfer out %d from %s to %s (suffix %s): %q", amount, src, e.id, e.suffix, code)
 	switch {

@@ -60,6 +60,7 @@ type Transaction struct {
 	Fees                       *int64          `json:"fees,omitempty"`
 	PlatformFees               *int64          `json:"platformFees,omitempty"`
 	QuoteID                    string          `json:"quoteId,omitempty"`
+	PaymentRail                string          `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
 	Description                string          `json:"description,omitempty"`
 	FailureReason              string          `json:"failureReason,omitempty"`
 	Refund                     *Refund         `json:"refund,omitempty"`
@@ -128,7 +129,17 @@ func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
 	}
 	return &Transaction{ID: q.TransactionID, Status: status, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
 		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
-		QuoteID: q.ID, Description: q.Description, CreatedAt: now, UpdatedAt: now}
+		QuoteID: q.ID, PaymentRail: txRail(q.Rail), Description: q.Description, CreatedAt: now, UpdatedAt: now}
+}
+
+// txRail is the paymentRail a transaction reports: the quote's rail when it
+// is one of the reference's PaymentRail values, none for internal, UMA and
+// crypto-network payments.
+func txRail(rail string) string {
+	if contains(PaymentRails, rail) {
+		return rail
+	}
+	return ""
 }
 
 // insertTransaction stores a new transaction, filling platformCustomerId.

@@ -7,14 +7,27 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
+// TransferOutRequest is the body of the deprecated POST /transfer-out.
+type TransferOutRequest struct {
+	SourceAccountID       string
+	DestinationAccountID  string
+	PaymentRail           string // optional: one of the destination account's rails
+	Amount                int64
+	RemittanceInformation string
+	PurposeOfPayment      string
+}
+
 // TransferOut sends amount from an internal account to an external account
 // in the same currency (the deprecated POST /transfer-out): a quote that
-// executes at once, on the same ledger and lifecycle.
-func (e *Engine) TransferOut(ctx context.Context, sourceID, destinationID string, amount int64, remittance, purpose string) (*Transaction, error) {
-	return createQuote(ctx, e, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: sourceID},
-		Destination: QuoteDestination{DestinationType: "ACCOUNT", AccountID: destinationID}, LockedCurrencySide: "SENDING",
-		LockedCurrencyAmount: amount, ImmediatelyExecute: true, RemittanceInformation: remittance, PurposeOfPayment: purpose}, true,
+// executes at once, on the same ledger and lifecycle. Field errors name the
+// transfer's own fields (amount, not lockedCurrencyAmount).
+func (e *Engine) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
+	tx, err := createQuote(ctx, e, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: in.SourceAccountID},
+		Destination:        QuoteDestination{DestinationType: "ACCOUNT", AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
+		LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
+		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment}, true,
 		func(t *txn, q *quoteRecord) (*Transaction, error) { return t.transaction(q.TransactionID) })
+	return tx, renameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
 }
 
 // TransferIn pulls amount from a customer's external account into its

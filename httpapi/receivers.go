@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-
-	"github.com/paygrid/payments"
 )
 
 // receiverRoutes serve receiver lookups, the directories and exchange rates.
@@ -34,45 +32,43 @@ func lookupExternalAccount(r *request) (int, any, error) {
 	return ok(http.StatusOK, l)
 }
 
-// list is the page envelope of an unpaginated directory list.
-func list[T any](data []T) payments.Page[T] {
-	if data == nil {
-		data = []T{}
-	}
-	n := len(data)
-	return payments.Page[T]{Data: data, TotalCount: &n}
-}
-
 func listVASPs(r *request) (int, any, error) {
-	v, err := r.eng.VASPs(r.ctx())
+	q := r.query()
+	p := q.page(false)
+	if err := q.err(); err != nil {
+		return fail(err)
+	}
+	page, err := r.eng.VASPs(r.ctx(), p)
 	if err != nil {
 		return fail(err)
 	}
-	return ok(http.StatusOK, list(v))
+	return ok(http.StatusOK, page)
 }
 
 func listDiscoveries(r *request) (int, any, error) {
 	q := r.query()
-	d, err := r.eng.Discoveries(r.ctx(), q.str("country"), q.str("currency"))
+	p := q.page(false)
+	if err := q.err(); err != nil {
+		return fail(err)
+	}
+	page, err := r.eng.Discoveries(r.ctx(), q.str("country"), q.str("currency"), p)
 	if err != nil {
 		return fail(err)
 	}
-	return ok(http.StatusOK, map[string]any{"data": nonNil(d)})
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
+	return ok(http.StatusOK, page)
 }
 
 func listUMAProviders(r *request) (int, any, error) {
-	p, err := r.eng.UMAProviders(r.ctx())
+	q := r.query()
+	p := q.page(false)
+	if err := q.err(); err != nil {
+		return fail(err)
+	}
+	page, err := r.eng.UMAProviders(r.ctx(), p)
 	if err != nil {
 		return fail(err)
 	}
-	return ok(http.StatusOK, list(p))
+	return ok(http.StatusOK, page)
 }
 
 func exchangeRates(r *request) (int, any, error) {

@@ -138,18 +138,25 @@ type accountRef struct {
 	AccountID string `json:"accountId"`
 }
 
+type destinationRef struct {
+	AccountID   string `json:"accountId"`
+	PaymentRail string `json:"paymentRail"`
+}
+
 func transferOut(r *request) (int, any, error) {
 	var in struct {
-		Source                accountRef `json:"source"`
-		Destination           accountRef `json:"destination"`
-		Amount                int64      `json:"amount"`
-		RemittanceInformation string     `json:"remittanceInformation"`
-		PurposeOfPayment      string     `json:"purposeOfPayment"`
+		Source                accountRef     `json:"source"`
+		Destination           destinationRef `json:"destination"`
+		Amount                int64          `json:"amount"`
+		RemittanceInformation string         `json:"remittanceInformation"`
+		PurposeOfPayment      string         `json:"purposeOfPayment"`
 	}
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.TransferOut(r.ctx(), in.Source.AccountID, in.Destination.AccountID, in.Amount, in.RemittanceInformation, in.PurposeOfPayment)
+	tx, err := r.eng.TransferOut(r.ctx(), payments.TransferOutRequest{SourceAccountID: in.Source.AccountID,
+		DestinationAccountID: in.Destination.AccountID, PaymentRail: in.Destination.PaymentRail, Amount: in.Amount,
+		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment})
 	if err != nil {
 		return fail(err)
 	}

@@ -79,5 +79,7 @@ func (Directory) UMAProviders(context.Context) ([]payments.UMAProvider, error) {
 		{Name: "Sandbox UMA", SupportedRegions: []string{"US", "EU", "MX"}, Domain: "sandbox.uma.money", SupportedCurrencies: []payments.CurrencyInfo{
 			{Code: "USD", Name: "US Dollar", Symbol: "$", Decimals: 2}, {Code: "EUR", Name: "Euro", Symbol: "€", Decimals: 2},
 			{Code: "MXN", Name: "Mexican Peso", Symbol: "$", Decimals: 2}}, AllowListStatus: true},
+		{Name: "Sandbox UMA (Service domain)", SupportedRegions: []string{"US"}, Domain: "sandbox.grid.uma.money", SupportedCurrencies: []payments.CurrencyInfo{
+			{Code: "USD", Name: "US Dollar", Symbol: "$", Decimals: 2}}, AllowListStatus: true},
 	}, nil
 }
