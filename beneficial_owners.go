@@ -9,9 +9,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableBeneficialOwners holds owners by id (listed by customer through the
+// tableBeneficialOwners holds owners by id (listed by customer through the
 // ixCustomer index, index.go).
-const TableBeneficialOwners = "beneficial_owners"
+const tableBeneficialOwners = "beneficial_owners"
 
 // OwnerPersonalInfo identifies a beneficial owner (reference
 // BeneficialOwnerPersonalInfo). Identifier is write-only.
@@ -75,7 +75,7 @@ func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Ben
 			return err
 		}
 		out = o.view()
-		return insertJSON(t, TableBeneficialOwners, id, o)
+		return insertJSON(t, tableBeneficialOwners, id, o)
 	})
 	return out, err
 }
@@ -97,7 +97,7 @@ func (e *Engine) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerI
 		}
 		o.UpdatedAt = t.now
 		out = o.view()
-		return putJSON(t, TableBeneficialOwners, id, o)
+		return putJSON(t, tableBeneficialOwners, id, o)
 	})
 	return out, err
 }
@@ -160,7 +160,7 @@ func (o *BeneficialOwner) view() *BeneficialOwner {
 
 func (t *txn) owner(id string) (*BeneficialOwner, error) {
 	var o BeneficialOwner
-	if err := getJSON(t, TableBeneficialOwners, id, &o); err != nil {
+	if err := getJSON(t, tableBeneficialOwners, id, &o); err != nil {
 		return nil, notFound(err, CodeNotFound, "beneficial owner", id)
 	}
 	return &o, nil
@@ -177,7 +177,7 @@ func (t *txn) ownersOf(customerID string) ([]BeneficialOwner, error) {
 
 // ownersQuery lists a business's owners.
 func ownersQuery(customerID string) listQuery[BeneficialOwner] {
-	return listQuery[BeneficialOwner]{Table: TableBeneficialOwners, Index: ixCustomer, Value: customerID}
+	return listQuery[BeneficialOwner]{Table: tableBeneficialOwners, Index: ixCustomer, Value: customerID}
 }
 
 // BeneficialOwner returns one owner.

@@ -13,8 +13,8 @@ import (
 	"github.com/paygrid/payments/customers"
 )
 
-// TableBulkJobs holds customer import jobs by id.
-const TableBulkJobs = "bulk_jobs"
+// tableBulkJobs holds customer import jobs by id.
+const tableBulkJobs = "bulk_jobs"
 
 // BulkJob is a customer CSV import and its outcome (reference
 // BulkCustomerImportJob). Each row is created in its own transaction, so a
@@ -85,7 +85,7 @@ func (e *Engine) ImportCustomers(ctx context.Context, file []byte) (*BulkJob, er
 	err = once(ctx, e, file, &job, func(t *txn) error {
 		id := t.newID("BulkJob")
 		job = &BulkJob{ID: id, Status: "PROCESSING", Progress: BulkProgress{Total: len(rows)}, Errors: []BulkRowError{}, CreatedAt: t.now}
-		if err := insertJSON(t, TableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: col, Rows: rows}); err != nil {
+		if err := insertJSON(t, tableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: col, Rows: rows}); err != nil {
 			return err
 		}
 		return t.Put(tableBulkJobsDue, id, nil)
@@ -119,7 +119,7 @@ const tableBulkJobsDue = "bulk_jobs_due"
 // completes the job with its event.
 func (e *Engine) runBulkJob(ctx context.Context, id string) error {
 	var rec bulkJobRecord
-	if err := e.view(ctx, func(t *txn) error { return getJSON(t, TableBulkJobs, id, &rec) }); err != nil {
+	if err := e.view(ctx, func(t *txn) error { return getJSON(t, tableBulkJobs, id, &rec) }); err != nil {
 		return err
 	}
 	for i := rec.Progress.Processed; i < len(rec.Rows); i++ {
@@ -141,7 +141,7 @@ func (e *Engine) runBulkJob(ctx context.Context, id string) error {
 		}
 		err = e.update(ctx, func(t *txn) error {
 			var cur bulkJobRecord
-			if err := getJSON(t, TableBulkJobs, id, &cur); err != nil {
+			if err := getJSON(t, tableBulkJobs, id, &cur); err != nil {
 				return err
 			}
 			if cur.Progress.Processed != i {
@@ -166,7 +166,7 @@ func (e *Engine) runBulkJob(ctx context.Context, id string) error {
 			if cur.Progress.Processed == len(cur.Rows) {
 				return t.finishBulkJob(&cur)
 			}
-			return putJSON(t, TableBulkJobs, id, cur)
+			return putJSON(t, tableBulkJobs, id, cur)
 		})
 		if err != nil {
 			return err
@@ -175,7 +175,7 @@ func (e *Engine) runBulkJob(ctx context.Context, id string) error {
 	if len(rec.Rows) == 0 && rec.Status == "PROCESSING" {
 		return e.update(ctx, func(t *txn) error {
 			var cur bulkJobRecord
-			if err := getJSON(t, TableBulkJobs, id, &cur); err != nil || cur.Status != "PROCESSING" {
+			if err := getJSON(t, tableBulkJobs, id, &cur); err != nil || cur.Status != "PROCESSING" {
 				return err
 			}
 			return t.finishBulkJob(&cur)
@@ -193,7 +193,7 @@ func (t *txn) finishBulkJob(j *bulkJobRecord) error {
 		j.Status, event = "FAILED", "BULK_UPLOAD.FAILED"
 	}
 	j.Rows = nil
-	if err := putJSON(t, TableBulkJobs, j.ID, j); err != nil {
+	if err := putJSON(t, tableBulkJobs, j.ID, j); err != nil {
 		return err
 	}
 	if err := t.Delete(tableBulkJobsDue, j.ID); err != nil && !errors.Is(err, ErrNotFound) {
@@ -242,7 +242,7 @@ func bulkInput(get func(string) string) CustomerInput {
 // BulkJob returns an import job: BULK_UPLOAD_JOB_NOT_FOUND when unknown.
 func (e *Engine) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
 	var j BulkJob
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, TableBulkJobs, id, &j) })
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableBulkJobs, id, &j) })
 	if err != nil {
 		return nil, notFound(err, CodeBulkUploadJobNotFound, "bulk job", id)
 	}

@@ -431,7 +431,7 @@ func (t *txn) cardReconcile(card *Card, ev CardEvent, out *CardSimulationResult)
 
 // saveCardTx stores a changed card transaction and emits its event.
 func (t *txn) saveCardTx(x *CardTransaction) error {
-	if err := putJSON(t, TableTransactions, x.ID, x.transaction()); err != nil {
+	if err := putJSON(t, tableTransactions, x.ID, x.transaction()); err != nil {
 		return err
 	}
 	return t.emit(EventCardTransaction+string(x.Status), x)

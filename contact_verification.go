@@ -9,8 +9,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableContactCodes holds outstanding one-time codes by "<customer>|<channel>".
-const TableContactCodes = "contact_codes"
+// tableContactCodes holds outstanding one-time codes by "<customer>|<channel>".
+const tableContactCodes = "contact_codes"
 
 // Contact channels.
 const (
@@ -54,7 +54,7 @@ func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string
 		if err != nil {
 			return err
 		}
-		if err := putJSON(t, TableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.now.Add(ContactCodeTTL)}); err != nil {
+		if err := putJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.now.Add(ContactCodeTTL)}); err != nil {
 			return err
 		}
 		return t.intendCode(CodeMessage{ID: t.newID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
@@ -80,7 +80,7 @@ func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, co
 		}
 		key := customerID + "|" + channel
 		var cc contactCode
-		if err := getJSON(t, TableContactCodes, key, &cc); errors.Is(err, ErrNotFound) {
+		if err := getJSON(t, tableContactCodes, key, &cc); errors.Is(err, ErrNotFound) {
 			fe.Add("code", nil, "no code is outstanding; request one first")
 			return Invalid(fe)
 		} else if err != nil {
@@ -90,16 +90,16 @@ func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, co
 		case t.now.After(cc.ExpiresAt):
 			fe.Add("code", nil, "the code expired; request a new one")
 			failure = Invalid(fe)
-			return t.Delete(TableContactCodes, key) // commit the removal, answer the failure
+			return t.Delete(tableContactCodes, key) // commit the removal, answer the failure
 		case subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(cc.Hash)) != 1:
 			cc.Attempts++
 			if cc.Attempts >= ContactCodeAttempts {
 				failure = Errorf(CodeRateLimited, "too many wrong codes; request a new one")
-				return t.Delete(TableContactCodes, key)
+				return t.Delete(tableContactCodes, key)
 			}
 			fe.Add("code", nil, "the code is wrong; %d attempts left", ContactCodeAttempts-cc.Attempts)
 			failure = Invalid(fe)
-			return putJSON(t, TableContactCodes, key, cc)
+			return putJSON(t, tableContactCodes, key, cc)
 		}
 		if channel == ChannelEmail {
 			r.ContactVerification.Email = ContactVerified
@@ -107,13 +107,13 @@ func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, co
 			r.ContactVerification.Phone = ContactVerified
 		}
 		r.UpdatedAt = t.now
-		if err := t.Delete(TableContactCodes, key); err != nil {
+		if err := t.Delete(tableContactCodes, key); err != nil {
 			return err
 		}
 		if out, err = t.customerView(r); err != nil {
 			return err
 		}
-		return putJSON(t, TableCustomers, r.ID, r)
+		return putJSON(t, tableCustomers, r.ID, r)
 	}))
 	return out, err
 }

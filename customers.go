@@ -14,9 +14,9 @@ import (
 // customer id (also used to find the receiver of incoming UMA payments), and
 // the unique index of active platformCustomerIds.
 const (
-	TableCustomers           = "customers"
-	TableCustomerUma         = "customer_uma"
-	TableCustomerPlatformIDs = "customer_platform_ids"
+	tableCustomers           = "customers"
+	tableCustomerUma         = "customer_uma"
+	tableCustomerPlatformIDs = "customer_platform_ids"
 )
 
 // CustomerType is INDIVIDUAL or BUSINESS.
@@ -145,7 +145,7 @@ func (t *txn) customer(id string) (*Customer, error) {
 
 func (t *txn) customerRecord(id string) (*customerRecord, error) {
 	var r customerRecord
-	if err := getJSON(t, TableCustomers, id, &r); err != nil {
+	if err := getJSON(t, tableCustomers, id, &r); err != nil {
 		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
 	}
 	return &r, nil
@@ -166,7 +166,7 @@ func (t *txn) liveCustomer(id string) (*customerRecord, error) {
 // customerByUma finds the customer holding a UMA address: UMA_NOT_FOUND when
 // none does.
 func (t *txn) customerByUma(addr string) (*Customer, error) {
-	id, err := t.Get(TableCustomerUma, addr)
+	id, err := t.Get(tableCustomerUma, addr)
 	if errors.Is(err, ErrNotFound) {
 		return nil, Errorf(CodeUmaNotFound, "no customer holds UMA address %s", addr)
 	}
@@ -216,7 +216,7 @@ type cachedCustomer struct {
 const customerCacheSize = 4096
 
 func (c *customerCache) get(t *txn, id string) (*customerRecord, error) {
-	raw, err := t.Get(TableCustomers, id)
+	raw, err := t.Get(tableCustomers, id)
 	if err != nil {
 		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
 	}

@@ -66,7 +66,7 @@ func (f *CustomerFilter) match(c *customerRecord) bool {
 // query reads the index of the most selective indexed filter (deleted
 // customers, region, currency and update times are checked on the records).
 func (f *CustomerFilter) query() listQuery[customerRecord] {
-	q := listQuery[customerRecord]{Table: TableCustomers, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore, Match: f.match}
+	q := listQuery[customerRecord]{Table: tableCustomers, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore, Match: f.match}
 	var kyc, kyb string
 	if f.KYCStatus != "" {
 		kyc = customerStatusValue(CustomerIndividual, f.KYCStatus)

@@ -111,7 +111,7 @@ func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Custome
 		if err := t.claimCustomerKeys(r, "", ""); err != nil {
 			return err
 		}
-		if err := putJSON(t, TableCustomers, id, r); err != nil {
+		if err := putJSON(t, tableCustomers, id, r); err != nil {
 			return err
 		}
 		if _, err := t.openInternalAccounts(id, customerCurrencies(r, p)); err != nil {
@@ -157,7 +157,7 @@ func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 		if err := t.claimCustomerKeys(r, oldUma, oldPID); err != nil {
 			return err
 		}
-		if err := putJSON(t, TableCustomers, id, r); err != nil {
+		if err := putJSON(t, tableCustomers, id, r); err != nil {
 			return err
 		}
 		if _, err := t.openInternalAccounts(id, customerCurrencies(r, p)); err != nil {
@@ -178,13 +178,13 @@ func (e *Engine) DeleteCustomer(ctx context.Context, id string) (*Customer, erro
 		if err != nil {
 			return err
 		}
-		for _, k := range [][2]string{{TableCustomerUma, r.UmaAddress}, {TableCustomerPlatformIDs, r.PlatformCustomerID}} {
+		for _, k := range [][2]string{{tableCustomerUma, r.UmaAddress}, {tableCustomerPlatformIDs, r.PlatformCustomerID}} {
 			if err := t.Delete(k[0], k[1]); err != nil {
 				return err
 			}
 		}
 		r.IsDeleted, r.UpdatedAt = true, t.now
-		if err := putJSON(t, TableCustomers, id, r); err != nil {
+		if err := putJSON(t, tableCustomers, id, r); err != nil {
 			return err
 		}
 		out, err = t.customerView(r)
@@ -305,25 +305,25 @@ func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error 
 	// surface as a taken UMA address.
 	if r.PlatformCustomerID != oldPID {
 		if oldPID != "" {
-			if err := t.Delete(TableCustomerPlatformIDs, oldPID); err != nil {
+			if err := t.Delete(tableCustomerPlatformIDs, oldPID); err != nil {
 				return err
 			}
 		}
 		taken := Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
 		taken.Fields = []FieldError{{Field: "platformCustomerId", Message: taken.Message}}
-		if err := claim(t, TableCustomerPlatformIDs, r.PlatformCustomerID, r.ID, taken); err != nil {
+		if err := claim(t, tableCustomerPlatformIDs, r.PlatformCustomerID, r.ID, taken); err != nil {
 			return err
 		}
 	}
 	if r.UmaAddress != oldUma {
 		if oldUma != "" {
-			if err := t.Delete(TableCustomerUma, oldUma); err != nil {
+			if err := t.Delete(tableCustomerUma, oldUma); err != nil {
 				return err
 			}
 		}
 		taken := Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
 		taken.Fields = []FieldError{{Field: "umaAddress", Message: taken.Message}}
-		return claim(t, TableCustomerUma, r.UmaAddress, r.ID, taken)
+		return claim(t, tableCustomerUma, r.UmaAddress, r.ID, taken)
 	}
 	return nil
 }

@@ -14,9 +14,9 @@ import (
 // "<holder>|<documentType>|<side>" -> id (one document of a type and side
 // per holder; PUT replaces it).
 const (
-	TableDocuments         = "documents"
-	TableDocumentFiles     = "document_files"
-	TableDocumentsByHolder = "documents_by_holder"
+	tableDocuments         = "documents"
+	tableDocumentFiles     = "document_files"
+	tableDocumentsByHolder = "documents_by_holder"
 )
 
 // MaxDocumentBytes caps one uploaded file (413 PAYLOAD_TOO_LARGE above it).
@@ -103,7 +103,7 @@ func (e *Engine) UploadDocument(ctx context.Context, in DocumentUpload) (*Docume
 		id := t.newID("Document")
 		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: t.now}
 		d.fill(in, kind, t.now)
-		if err := claim(t, TableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
+		if err := claim(t, tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
 			Errorf(CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
 			return err
 		}
@@ -132,10 +132,10 @@ func (e *Engine) ReplaceDocument(ctx context.Context, id string, in DocumentUplo
 		oldKey := docKey(d.DocumentHolder, d.DocumentType, d.Side)
 		d.fill(in, kind, t.now)
 		if newKey := docKey(d.DocumentHolder, d.DocumentType, d.Side); newKey != oldKey {
-			if err := t.Delete(TableDocumentsByHolder, oldKey); err != nil {
+			if err := t.Delete(tableDocumentsByHolder, oldKey); err != nil {
 				return err
 			}
-			if err := claim(t, TableDocumentsByHolder, newKey, id, Errorf(CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
+			if err := claim(t, tableDocumentsByHolder, newKey, id, Errorf(CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
 				return err
 			}
 		}
@@ -155,10 +155,10 @@ func (d *Document) fill(in DocumentUpload, kind string, now time.Time) {
 }
 
 func (t *txn) saveDocument(d *Document, content []byte) error {
-	if err := putJSON(t, TableDocuments, d.ID, d); err != nil {
+	if err := putJSON(t, tableDocuments, d.ID, d); err != nil {
 		return err
 	}
-	return t.Put(TableDocumentFiles, d.ID, content)
+	return t.Put(tableDocumentFiles, d.ID, content)
 }
 
 // requireHolder checks that a document holder (a customer or a beneficial
@@ -181,7 +181,7 @@ func (t *txn) requireHolder(holder string) error {
 
 func (t *txn) document(id string) (*Document, error) {
 	var d Document
-	if err := getJSON(t, TableDocuments, id, &d); err != nil {
+	if err := getJSON(t, tableDocuments, id, &d); err != nil {
 		return nil, notFound(err, CodeNotFound, "document", id)
 	}
 	return &d, nil
@@ -190,7 +190,7 @@ func (t *txn) document(id string) (*Document, error) {
 // documentTypes lists the document types a holder has uploaded.
 func (t *txn) documentTypes(holder string) ([]string, error) {
 	var out []string
-	err := t.Scan(TableDocumentsByHolder, ScanOptions{Prefix: holder + "|"}, func(k string, _ []byte) (bool, error) {
+	err := t.Scan(tableDocumentsByHolder, ScanOptions{Prefix: holder + "|"}, func(k string, _ []byte) (bool, error) {
 		parts := strings.Split(k, "|")
 		out = append(out, parts[len(parts)-2])
 		return true, nil
@@ -214,7 +214,7 @@ func (e *Engine) ListDocuments(ctx context.Context, holder string, p ListParams)
 	var page Page[Document]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		page, err = list(t, listQuery[Document]{Table: TableDocuments, Index: ixAll}.narrowest([2]string{ixHolder, holder}), p)
+		page, err = list(t, listQuery[Document]{Table: tableDocuments, Index: ixAll}.narrowest([2]string{ixHolder, holder}), p)
 		return err
 	})
 	return page, err
@@ -237,7 +237,7 @@ func (e *Engine) DeleteDocument(ctx context.Context, id string) error {
 				return Errorf(CodeConflict, "document %s was submitted for verification and cannot be deleted", id)
 			}
 		}
-		for _, k := range [][2]string{{TableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side)}, {TableDocuments, id}, {TableDocumentFiles, id}} {
+		for _, k := range [][2]string{{tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side)}, {tableDocuments, id}, {tableDocumentFiles, id}} {
 			if err := t.Delete(k[0], k[1]); err != nil {
 				return err
 			}

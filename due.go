@@ -47,11 +47,11 @@ type dueWork struct {
 // dueWorks lists every table of due work, in the order a pass runs them.
 func (e *Engine) dueWorks() []dueWork {
 	return []dueWork{
-		{TableSettlementsDue, (*txn).applySettlementDue},
-		{TableIncomingDue, (*txn).applyIncomingDue},
-		{TableQuoteExpiry, (*txn).applyQuoteExpiry},
-		{TableApprovalsDue, (*txn).applyApprovalTimeout},
-		{TableLivenessDue, (*txn).applyLivenessDue},
+		{tableSettlementsDue, (*txn).applySettlementDue},
+		{tableIncomingDue, (*txn).applyIncomingDue},
+		{tableQuoteExpiry, (*txn).applyQuoteExpiry},
+		{tableApprovalsDue, (*txn).applyApprovalTimeout},
+		{tableLivenessDue, (*txn).applyLivenessDue},
 		{tableCardActivations, (*txn).applyCardActivation},
 		{tableCardPullsDue, (*txn).applyCardPullDue},
 	}

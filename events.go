@@ -21,7 +21,7 @@ type Event struct {
 
 // RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
 // up to Max, giving up after MaxAge (the event then moves to the dead-letter
-// table, TableOutboxDead).
+// table, tableOutboxDead).
 type RetryPolicy struct {
 	Initial time.Duration // zero: 1 second
 	Max     time.Duration // zero: 30 minutes
@@ -77,8 +77,8 @@ type Delivery struct {
 	Body   string `json:"body"`
 }
 
-// TableOutboxDead holds events whose delivery was abandoned.
-const TableOutboxDead = "outbox_dead"
+// tableOutboxDead holds events whose delivery was abandoned.
+const tableOutboxDead = "outbox_dead"
 
 // outboxRecord is an Event waiting for delivery.
 type outboxRecord struct {
@@ -99,7 +99,7 @@ func (t *txn) emit(typ string, data any) error {
 	now := t.now
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: now, Data: raw}, NextAttemptAt: now}
 	t.emitted = true
-	return insertJSON(t.Tx, TableOutbox, id, rec)
+	return insertJSON(t.Tx, tableOutbox, id, rec)
 }
 
 func (e *Engine) poke() {
@@ -178,7 +178,7 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	now := e.Now()
 	var due []outboxRecord
 	err := e.store.View(ctx, func(tx Tx) error {
-		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			var r outboxRecord
 			if err := json.Unmarshal(v, &r); err != nil {
 				return false, err
@@ -243,12 +243,12 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 		delivered = 0
 		for i, derr := range derrs {
 			r := due[i]
-			if _, err := tx.Get(TableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
+			if _, err := tx.Get(tableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
 				continue // delivered by a concurrent pass
 			}
 			if derr == nil {
 				delivered++
-				if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
+				if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
 					return err
 				}
 				continue
@@ -257,15 +257,15 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 			r.LastError = derr.Error()
 			r.NextAttemptAt = e.Now().Add(e.cfg.Retry.Backoff(r.Attempts))
 			if errors.Is(derr, ErrPermanent) || notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
-				if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
+				if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
 					return err
 				}
-				if err := putJSON(tx, TableOutboxDead, r.Event.ID, r); err != nil {
+				if err := putJSON(tx, tableOutboxDead, r.Event.ID, r); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := putJSON(tx, TableOutbox, r.Event.ID, r); err != nil {
+			if err := putJSON(tx, tableOutbox, r.Event.ID, r); err != nil {
 				return err
 			}
 		}
@@ -290,7 +290,7 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 func (e *Engine) PendingEvents(ctx context.Context) ([]Event, error) {
 	var out []Event
 	err := e.store.View(ctx, func(tx Tx) error {
-		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			var r outboxRecord
 			if err := json.Unmarshal(v, &r); err != nil {
 				return false, err

@@ -13,11 +13,11 @@ import (
 func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...string) ([]*InternalAccount, error) {
 	var out []*InternalAccount
 	err := e.update(ctx, func(t *txn) error {
-		if err := insertJSON(t, TableCustomers, c.ID, c); err != nil {
+		if err := insertJSON(t, tableCustomers, c.ID, c); err != nil {
 			return err
 		}
 		if c.UmaAddress != "" {
-			if err := t.Insert(TableCustomerUma, c.UmaAddress, []byte(c.ID)); err != nil {
+			if err := t.Insert(tableCustomerUma, c.UmaAddress, []byte(c.ID)); err != nil {
 				return err
 			}
 		}
@@ -30,7 +30,7 @@ func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...str
 
 // SeedExternalAccount stores a.
 func (e *Engine) SeedExternalAccount(ctx context.Context, a ExternalAccount) error {
-	return e.update(ctx, func(t *txn) error { return insertJSON(t, TableExternalAccounts, a.ID, a) })
+	return e.update(ctx, func(t *txn) error { return insertJSON(t, tableExternalAccounts, a.ID, a) })
 }
 
 // SeedDue stores a raw item of a due-work table, as its area would.
@@ -52,7 +52,7 @@ func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i i
 		err := e.update(ctx, func(t *txn) error {
 			for i := start; i < min(start+batch, n); i++ {
 				tx := mk(i)
-				if err := insertJSON(t, TableTransactions, tx.ID, &tx); err != nil {
+				if err := insertJSON(t, tableTransactions, tx.ID, &tx); err != nil {
 					return err
 				}
 			}
@@ -77,3 +77,10 @@ func (e *Engine) SetTransactionStatus(ctx context.Context, id, status string) er
 		return t.saveTx(tx, "")
 	})
 }
+
+// Table names the external tests seed or inspect directly.
+const (
+	TableTransactions   = tableTransactions
+	TableSettlementsDue = tableSettlementsDue
+	TableLivenessDue    = tableLivenessDue
+)

@@ -9,9 +9,9 @@ import (
 // (owner is the customer id or "platform"), and the unique index of
 // equivalent accounts.
 const (
-	TableExternalAccounts        = "external_accounts"
-	TableExternalAccountsByOwner = "external_accounts_by_owner"
-	TableExternalAccountsUnique  = "external_accounts_unique"
+	tableExternalAccounts        = "external_accounts"
+	tableExternalAccountsByOwner = "external_accounts_by_owner"
+	tableExternalAccountsUnique  = "external_accounts_unique"
 )
 
 // ExternalAccountStatus is the status of an external account (spec 3.1).
@@ -112,7 +112,7 @@ func (t *txn) externalAccount(id string) (*ExternalAccount, error) {
 
 func (t *txn) externalRecord(id string) (*externalRecord, error) {
 	var r externalRecord
-	if err := getJSON(t, TableExternalAccounts, id, &r); err != nil {
+	if err := getJSON(t, tableExternalAccounts, id, &r); err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "external account", id)
 	}
 	return &r, nil

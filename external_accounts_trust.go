@@ -60,7 +60,7 @@ func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustS
 			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: hashSecret(code)}
 		ch := r.TrustChallenge.ScaChallenge
 		out = &TrustStart{ScaChallenge: &ch}
-		return putJSON(t, TableExternalAccounts, id, r)
+		return putJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }
@@ -87,7 +87,7 @@ func (e *Engine) ConfirmTrust(ctx context.Context, id string, trust bool, code s
 		}
 		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.now
 		out = &TrustResult{Trusted: trust}
-		return putJSON(t, TableExternalAccounts, id, r)
+		return putJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }

@@ -123,7 +123,7 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 		if rn, ok := info["routingNumber"].(string); ok {
 			r.UniqueKey += "|" + rn
 		}
-		if err := claim(t, TableExternalAccountsUnique, r.UniqueKey, id,
+		if err := claim(t, tableExternalAccountsUnique, r.UniqueKey, id,
 			Errorf(CodeDuplicateExternalAccount, "an equivalent %s external account already exists for this owner", typ)); err != nil {
 			return err
 		}
@@ -132,11 +132,11 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 				return err
 			}
 		}
-		if err := t.Insert(TableExternalAccountsByOwner, owner+"|"+id, []byte(id)); err != nil {
+		if err := t.Insert(tableExternalAccountsByOwner, owner+"|"+id, []byte(id)); err != nil {
 			return err
 		}
 		out = &r.ExternalAccount
-		return insertJSON(t, TableExternalAccounts, id, r)
+		return insertJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }
@@ -145,7 +145,7 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 // new default takes over.
 func (t *txn) clearDefaultDeposit(owner string) error {
 	var ids []string
-	err := t.Scan(TableExternalAccountsByOwner, ScanOptions{Prefix: owner + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableExternalAccountsByOwner, ScanOptions{Prefix: owner + "|"}, func(_ string, v []byte) (bool, error) {
 		ids = append(ids, string(v))
 		return true, nil
 	})
@@ -159,7 +159,7 @@ func (t *txn) clearDefaultDeposit(owner string) error {
 		}
 		if r.DefaultUmaDepositAccount {
 			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.now
-			if err := putJSON(t, TableExternalAccounts, id, r); err != nil {
+			if err := putJSON(t, tableExternalAccounts, id, r); err != nil {
 				return err
 			}
 		}
@@ -171,7 +171,7 @@ func (t *txn) clearDefaultDeposit(owner string) error {
 // or nil when it has none.
 func (t *txn) defaultDepositAccount(customerID string) (*ExternalAccount, error) {
 	var found *ExternalAccount
-	err := t.Scan(TableExternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableExternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
 		a, err := t.externalAccount(string(v))
 		if err != nil {
 			return false, err
@@ -197,7 +197,7 @@ func (e *Engine) ListExternalAccounts(ctx context.Context, f ExternalAccountFilt
 	var page Page[ExternalAccount]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		q := listQuery[ExternalAccount]{Table: TableExternalAccounts, Index: ixSide, Value: sideOf(platform),
+		q := listQuery[ExternalAccount]{Table: tableExternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *ExternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency)
@@ -244,7 +244,7 @@ func (e *Engine) DeleteExternalAccount(ctx context.Context, id string, platform 
 		if r.Trusted {
 			return Errorf(CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
 		}
-		for _, k := range [][2]string{{TableExternalAccountsUnique, r.UniqueKey}, {TableExternalAccountsByOwner, r.Owner() + "|" + id}, {TableExternalAccounts, id}} {
+		for _, k := range [][2]string{{tableExternalAccountsUnique, r.UniqueKey}, {tableExternalAccountsByOwner, r.Owner() + "|" + id}, {tableExternalAccounts, id}} {
 			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, ErrNotFound) {
 				return err
 			}

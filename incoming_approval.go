@@ -111,15 +111,15 @@ func (e *Engine) decideByWebhook(ctx context.Context, id string, d decision) err
 // claimApproval removes id's approval records and reports whether the
 // payment was waiting for the platform.
 func (t *txn) claimApproval(id string) (bool, error) {
-	deadline, err := t.Get(TableApprovals, id)
+	deadline, err := t.Get(tableApprovals, id)
 	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	if err := t.Delete(TableApprovals, id); err != nil {
+	if err := t.Delete(tableApprovals, id); err != nil {
 		return false, err
 	}
-	return true, t.Delete(TableApprovalsDue, string(deadline))
+	return true, t.Delete(tableApprovalsDue, string(deadline))
 }

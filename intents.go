@@ -20,7 +20,7 @@ import (
 // The rail boundary, engine side:
 // Outcomes come back through Rails.Report, each applied once (tableRailReports)
 // in its own transaction; one that takes effect later waits as due work in
-// TableSettlementsDue.
+// tableSettlementsDue.
 const (
 	tableIntents     = "intents"      // intent id -> intent
 	tableRailReports = "rail_reports" // payment id \x00 reference -> time applied
@@ -168,7 +168,7 @@ func (t *txn) applyReport(rep RailReport) error {
 			return err
 		}
 		k := dueKey(rep.At, txID) + "|" + rep.PaymentID + "|" + rep.Reference
-		if err := t.Put(TableSettlementsDue, k, b); err != nil {
+		if err := t.Put(tableSettlementsDue, k, b); err != nil {
 			return err
 		}
 		return t.Put(tableSettlementsByTx, txID+"|"+k, nil)
@@ -198,7 +198,7 @@ func (t *txn) settle(rep RailReport) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(t, TableQuotes, q.ID, q)
+	return putJSON(t, tableQuotes, q.ID, q)
 }
 
 // reporter is the Reporter handed to a rail during a dispatch: reports

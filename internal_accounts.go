@@ -10,8 +10,8 @@ import (
 // Internal account tables: records by id, and the index
 // "<owner>|<currency>|<id>" -> id (owner is the customer id, or "platform").
 const (
-	TableInternalAccounts        = "internal_accounts"
-	TableInternalAccountsByOwner = "internal_accounts_by_owner"
+	tableInternalAccounts        = "internal_accounts"
+	tableInternalAccountsByOwner = "internal_accounts_by_owner"
 )
 
 // PlatformOwner is the owner key of the platform's own internal accounts.
@@ -68,13 +68,13 @@ func (t *txn) openInternalAccounts(owner string, currencies []string) ([]*Intern
 		if owner != PlatformOwner {
 			a.CustomerID = owner
 		}
-		if err := insertJSON(t, TableInternalAccounts, id, a); err != nil {
+		if err := insertJSON(t, tableInternalAccounts, id, a); err != nil {
 			return nil, err
 		}
-		if err := t.Insert(TableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
+		if err := t.Insert(tableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
 			return nil, err
 		}
-		if err := t.Insert(TableDepositReferences, depositReference(id), []byte(id)); err != nil {
+		if err := t.Insert(tableDepositReferences, depositReference(id), []byte(id)); err != nil {
 			return nil, err
 		}
 		opened = append(opened, a)
@@ -85,7 +85,7 @@ func (t *txn) openInternalAccounts(owner string, currencies []string) ([]*Intern
 // internalAccount loads an internal account: ACCOUNT_NOT_FOUND when absent.
 func (t *txn) internalAccount(id string) (*InternalAccount, error) {
 	var a InternalAccount
-	if err := getJSON(t, TableInternalAccounts, id, &a); err != nil {
+	if err := getJSON(t, tableInternalAccounts, id, &a); err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
 	}
 	return &a, nil
@@ -95,7 +95,7 @@ func (t *txn) internalAccount(id string) (*InternalAccount, error) {
 // ACCOUNT_NOT_FOUND when it has none.
 func (t *txn) primaryInternalAccount(owner, currency string) (*InternalAccount, error) {
 	var id string
-	err := t.Scan(TableInternalAccountsByOwner, ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableInternalAccountsByOwner, ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
 		id = string(v)
 		return false, nil
 	})

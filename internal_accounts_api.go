@@ -11,8 +11,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableDepositReferences maps a funding reference to its internal account.
-const TableDepositReferences = "deposit_references"
+// tableDepositReferences maps a funding reference to its internal account.
+const tableDepositReferences = "deposit_references"
 
 // CurrencyAmount is an amount with its currency (reference CurrencyAmount).
 type CurrencyAmount struct {
@@ -113,7 +113,7 @@ func (e *Engine) ListInternalAccounts(ctx context.Context, f InternalAccountFilt
 		return out, err
 	}
 	err := e.view(ctx, func(t *txn) error {
-		q := listQuery[InternalAccount]{Table: TableInternalAccounts, Index: ixSide, Value: sideOf(platform),
+		q := listQuery[InternalAccount]{Table: tableInternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *InternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)

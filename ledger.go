@@ -15,8 +15,8 @@ import (
 // Ledger tables. Balances are derived state kept in step with the journal in
 // the same transaction; the journal is the record of every movement.
 const (
-	TableLedgerBalances = "ledger_balances"
-	TableLedgerEntries  = "ledger_entries"
+	tableLedgerBalances = "ledger_balances"
+	tableLedgerEntries  = "ledger_entries"
 )
 
 // Posting is one leg of a ledger entry (see accounts.Posting).
@@ -42,7 +42,7 @@ func balanceKey(account, currency string) string { return account + "|" + curren
 // Balance returns the balance of a ledger account in currency (0 when it never
 // moved).
 func Balance(tx Tx, account, currency string) (int64, error) {
-	b, err := tx.Get(TableLedgerBalances, balanceKey(account, currency))
+	b, err := tx.Get(tableLedgerBalances, balanceKey(account, currency))
 	if errors.Is(err, ErrNotFound) {
 		return 0, nil
 	}
@@ -74,7 +74,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 		if next < 0 && next < bal && !accounts.IsExternal(p.Account) && !entry.Overdraft {
 			return Errorf(CodeInsufficientFunds, "insufficient funds in %s: balance %d, needs %d", p.Account, bal, -p.Amount)
 		}
-		if err := tx.Put(TableLedgerBalances, balanceKey(p.Account, p.Currency), strconv.AppendInt(nil, next, 10)); err != nil {
+		if err := tx.Put(tableLedgerBalances, balanceKey(p.Account, p.Currency), strconv.AppendInt(nil, next, 10)); err != nil {
 			return err
 		}
 	}
@@ -82,7 +82,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 	if err != nil {
 		return err
 	}
-	return tx.Insert(TableLedgerEntries, entry.ID, b)
+	return tx.Insert(tableLedgerEntries, entry.ID, b)
 }
 
 // CheckLedger verifies the ledger invariants over the whole store: replaying
@@ -94,7 +94,7 @@ func CheckLedger(ctx context.Context, s Store) error {
 	return s.View(ctx, func(tx Tx) error {
 		replayed := map[string]int64{}
 		overdrawn := map[string]bool{}
-		err := tx.Scan(TableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+		err := tx.Scan(tableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			var e LedgerEntry
 			if err := json.Unmarshal(v, &e); err != nil {
 				return false, err
@@ -115,7 +115,7 @@ func CheckLedger(ctx context.Context, s Store) error {
 		}
 		stored := map[string]int64{}
 		perCurrency := map[string]int64{}
-		err = tx.Scan(TableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
+		err = tx.Scan(tableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
 			n, err := strconv.ParseInt(string(v), 10, 64)
 			if err != nil {
 				return false, err

@@ -10,8 +10,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableLookups holds receiver lookups by id.
-const TableLookups = "lookups"
+// tableLookups holds receiver lookups by id.
+const tableLookups = "lookups"
 
 // LookupTTL is how long a quote may refer to a lookup.
 const LookupTTL = 15 * time.Minute
@@ -60,7 +60,7 @@ type lookupRecord struct {
 // lookup loads a lookup: LOOKUP_REQUEST_NOT_FOUND when absent or expired.
 func (t *txn) lookup(id string) (*Lookup, error) {
 	var r lookupRecord
-	if err := getJSON(t, TableLookups, id, &r); err != nil {
+	if err := getJSON(t, tableLookups, id, &r); err != nil {
 		return nil, notFound(err, CodeLookupRequestNotFound, "lookup", id)
 	}
 	if t.now.After(r.ExpiresAt) {
@@ -183,7 +183,7 @@ func (e *Engine) saveLookup(ctx context.Context, l *Lookup, customerID string, c
 		l.SupportedCurrencies = append(l.SupportedCurrencies, lc)
 	}
 	rec := lookupRecord{Lookup: *l, ReceiverCustomerID: l.ReceiverCustomerID, CustomerID: customerID, CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt}
-	err = e.update(ctx, func(t *txn) error { return insertJSON(t, TableLookups, id, rec) })
+	err = e.update(ctx, func(t *txn) error { return insertJSON(t, tableLookups, id, rec) })
 	return l, err
 }
 

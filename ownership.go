@@ -10,9 +10,9 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// TableLivenessDue indexes LIVENESS challenges by completion time:
+// tableLivenessDue indexes LIVENESS challenges by completion time:
 // "<RFC 3339 time>|<account id>" -> account id.
-const TableLivenessDue = "liveness_due"
+const tableLivenessDue = "liveness_due"
 
 // Ownership challenge methods and lifetimes.
 const (
@@ -65,13 +65,13 @@ func (e *Engine) CreateOwnershipChallenge(ctx context.Context, id string, platfo
 			ch.ExpiresAt = t.now.Add(24 * time.Hour)
 			ch.VerificationLink = "https://liveness.sandbox.uma.money/check/" + nonce
 			due := dueKey(t.now.Add(LivenessDelay), id)
-			if err := t.Put(TableLivenessDue, due, []byte(id)); err != nil {
+			if err := t.Put(tableLivenessDue, due, []byte(id)); err != nil {
 				return err
 			}
 		}
 		r.Challenge, r.UpdatedAt = ch, t.now
 		out = ch
-		return putJSON(t, TableExternalAccounts, id, r)
+		return putJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }
@@ -144,7 +144,7 @@ func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) err
 func (t *txn) setExternalStatus(r *externalRecord, s ExternalAccountStatus) error {
 	changed := r.Status != s
 	r.Status, r.UpdatedAt = s, t.now
-	if err := putJSON(t, TableExternalAccounts, r.ID, r); err != nil {
+	if err := putJSON(t, tableExternalAccounts, r.ID, r); err != nil {
 		return err
 	}
 	if !changed {

@@ -15,8 +15,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TablePlatform holds the platform configuration (one record).
-const TablePlatform = "platform"
+// tablePlatform holds the platform configuration (one record).
+const tablePlatform = "platform"
 
 const platformKey = "config"
 
@@ -140,7 +140,7 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 
 func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
 	return e.update(ctx, func(t *txn) error {
-		if _, err := t.Get(TablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
+		if _, err := t.Get(tablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		id := t.newID("PlatformConfig")
@@ -166,14 +166,14 @@ func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
 		if _, err := t.openInternalAccounts(PlatformOwner, codes); err != nil {
 			return err
 		}
-		return putJSON(t, TablePlatform, platformKey, cfg)
+		return putJSON(t, tablePlatform, platformKey, cfg)
 	})
 }
 
 // PlatformConfig returns the platform configuration.
 func (e *Engine) PlatformConfig(ctx context.Context) (*PlatformConfig, error) {
 	var cfg PlatformConfig
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, TablePlatform, platformKey, &cfg) })
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, tablePlatform, platformKey, &cfg) })
 	return &cfg, notFound(err, CodePlatformNotFound, "platform", "config")
 }
 
@@ -186,7 +186,7 @@ func (t *txn) platform() (*PlatformConfig, error) {
 	if t.plat != nil {
 		return t.plat, nil
 	}
-	raw, err := t.Get(TablePlatform, platformKey)
+	raw, err := t.Get(tablePlatform, platformKey)
 	if err != nil {
 		return nil, notFound(err, CodePlatformNotFound, "platform", "config")
 	}
@@ -237,7 +237,7 @@ func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdat
 	var out *PlatformConfig
 	err := once(ctx, e, u, &out, func(t *txn) error {
 		var cfg *PlatformConfig
-		if err := getJSON(t, TablePlatform, platformKey, &cfg); err != nil {
+		if err := getJSON(t, tablePlatform, platformKey, &cfg); err != nil {
 			return notFound(err, CodePlatformNotFound, "platform", "config")
 		}
 		t.plat = cfg
@@ -313,7 +313,7 @@ func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdat
 				return err
 			}
 		}
-		return putJSON(t, TablePlatform, platformKey, cfg)
+		return putJSON(t, tablePlatform, platformKey, cfg)
 	})
 	if err != nil {
 		return nil, err

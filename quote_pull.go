@@ -61,7 +61,7 @@ func (t *txn) executePull(q *quoteRecord) error {
 	if err != nil {
 		return err
 	}
-	_ = t.Delete(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
 	q.Status = QuoteProcessing
 	tx, err := t.transaction(q.TransactionID)
 	if err != nil {
@@ -76,7 +76,7 @@ func (t *txn) executePull(q *quoteRecord) error {
 	if err := t.intendPull(PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
 		return err
 	}
-	return putJSON(t, TableQuotes, q.ID, q)
+	return putJSON(t, tableQuotes, q.ID, q)
 }
 
 // settlePull applies an outcome of a quote's pull.
@@ -111,7 +111,7 @@ func (t *txn) settlePull(q *quoteRecord, tx *Transaction, rep RailReport) error 
 // failUncollected marks a quote whose funds never arrived (or went back
 // before delivery) FAILED, with its transaction.
 func (t *txn) failUncollected(q *quoteRecord, tx *Transaction, reason string) error {
-	_ = t.Delete(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
 	q.Status = QuoteFailed
 	if !q.PendingSent {
 		if err := t.saveTx(tx, "PENDING"); err != nil {
@@ -123,7 +123,7 @@ func (t *txn) failUncollected(q *quoteRecord, tx *Transaction, reason string) er
 	if err := t.saveTx(tx, "FAILED"); err != nil {
 		return err
 	}
-	return putJSON(t, TableQuotes, q.ID, q)
+	return putJSON(t, tableQuotes, q.ID, q)
 }
 
 // outgoingFailureReasons are the reference's OutgoingTransactionFailureReason

@@ -13,8 +13,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableQuotes holds quotes by id.
-const TableQuotes = "quotes"
+// tableQuotes holds quotes by id.
+const tableQuotes = "quotes"
 
 // Quote statuses (spec 3.2).
 const (
@@ -236,10 +236,10 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	tx.PlatformCustomerID = q.PlatformCustomerID
 	err = once(ctx, e, req, &out, func(t *txn) error {
 		q, tx := clone(q), clone(tx)
-		if err := insertJSON(t, TableQuotes, q.ID, q); err != nil {
+		if err := insertJSON(t, tableQuotes, q.ID, q); err != nil {
 			return err
 		}
-		if err := insertJSON(t, TableTransactions, tx.ID, tx); err != nil {
+		if err := insertJSON(t, tableTransactions, tx.ID, tx); err != nil {
 			return err
 		}
 		if q.Status == QuotePendingAuthorization {
@@ -250,7 +250,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 				return err
 			}
 		}
-		if err := t.Put(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
+		if err := t.Put(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
 			return err
 		}
 		if req.ImmediatelyExecute {

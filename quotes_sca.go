@@ -87,7 +87,7 @@ func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, e
 		if err := t.saveTx(tx, ""); err != nil {
 			return err
 		}
-		return putJSON(t, TableQuotes, id, q)
+		return putJSON(t, tableQuotes, id, q)
 	}))
 	return out, err
 }
@@ -102,7 +102,7 @@ func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
 		return err
 	}
 	q.PendingSent = true
-	if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
 		return err
 	}
 	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)

@@ -87,7 +87,7 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 				return err
 			}
 			out = tx
-			return putJSON(t, TableQuotes, q.ID, q)
+			return putJSON(t, tableQuotes, q.ID, q)
 		}
 		if err := t.startDelivery(q); err != nil {
 			return err
@@ -182,14 +182,14 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 			return t.saveTx(tx, "FAILED")
 		}
 		if strings.Contains(req.SenderUmaAddress, "pending.long") && !e.cfg.IncomingApproval {
-			return t.Put(TableIncomingDue, dueKey(t.now.Add(SandboxSlowIncoming), id), []byte(id))
+			return t.Put(tableIncomingDue, dueKey(t.now.Add(SandboxSlowIncoming), id), []byte(id))
 		}
 		if e.cfg.IncomingApproval {
 			key := dueKey(t.now.Add(ApprovalWindow), id)
-			if err := t.Put(TableApprovalsDue, key, []byte(id)); err != nil {
+			if err := t.Put(tableApprovalsDue, key, []byte(id)); err != nil {
 				return err
 			}
-			return t.Put(TableApprovals, id, []byte(key))
+			return t.Put(tableApprovals, id, []byte(key))
 		}
 		return t.creditIncoming(tx)
 	})
@@ -223,7 +223,7 @@ func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction
 			return err
 		}
 		for _, k := range due {
-			if err := t.Delete(TableSettlementsDue, k); err != nil {
+			if err := t.Delete(tableSettlementsDue, k); err != nil {
 				return err
 			}
 			if err := t.Delete(tableSettlementsByTx, id+"|"+k); err != nil {
@@ -238,15 +238,15 @@ func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction
 			return err
 		}
 		out = tx
-		return putJSON(t, TableQuotes, q.ID, q)
+		return putJSON(t, tableQuotes, q.ID, q)
 	})
 	return out, err
 }
 
 // Approval tables: payments waiting for the platform by id, and by deadline.
 const (
-	TableApprovals    = "approvals"
-	TableApprovalsDue = "approvals_due"
+	tableApprovals    = "approvals"
+	tableApprovalsDue = "approvals_due"
 )
 
 // ApprovalWindow is how long an incoming payment waits for the platform.
@@ -262,14 +262,14 @@ func (e *Engine) DecideIncoming(ctx context.Context, id string, approve bool) (*
 		if err != nil {
 			return err
 		}
-		deadline, err := t.Get(TableApprovals, id)
+		deadline, err := t.Get(tableApprovals, id)
 		if errors.Is(err, ErrNotFound) {
 			return Errorf(CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
 		}
 		if err != nil {
 			return err
 		}
-		if err := t.Delete(TableApprovalsDue, string(deadline)); err != nil {
+		if err := t.Delete(tableApprovalsDue, string(deadline)); err != nil {
 			return err
 		}
 		if !dueAt(string(deadline)).After(t.now) {
@@ -280,7 +280,7 @@ func (e *Engine) DecideIncoming(ctx context.Context, id string, approve bool) (*
 			}
 			return keep(Errorf(CodeTransactionNotPendingPlatformApproval, "the approval window of transaction %s closed at %s", tx.ID, dueAt(string(deadline)).Format(time.RFC3339)))
 		}
-		if err := t.Delete(TableApprovals, id); err != nil {
+		if err := t.Delete(tableApprovals, id); err != nil {
 			return err
 		}
 		out = tx
@@ -313,9 +313,9 @@ func (t *txn) creditIncoming(tx *Transaction) error {
 	return nil
 }
 
-// TableIncomingDue holds incoming sandbox payments credited later
+// tableIncomingDue holds incoming sandbox payments credited later
 // ("<time>|<tx id>" -> tx id).
-const TableIncomingDue = "incoming_due"
+const tableIncomingDue = "incoming_due"
 
 // SandboxSlowIncoming is how long an incoming payment from a $pending.long
 // sandbox sender stays PENDING (as long as the outgoing slow payment).
@@ -337,7 +337,7 @@ func (t *txn) applyIncomingDue(key string, _ []byte) (bool, error) {
 // passed (PAYMENT_APPROVAL_TIMED_OUT).
 func (t *txn) applyApprovalTimeout(key string, _ []byte) (bool, error) {
 	id := key[strings.IndexByte(key, '|')+1:]
-	if err := t.Delete(TableApprovals, id); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := t.Delete(tableApprovals, id); err != nil && !errors.Is(err, ErrNotFound) {
 		return false, err
 	}
 	tx, err := t.transaction(id)

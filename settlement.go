@@ -14,8 +14,8 @@ import (
 // id>|<reference>" -> RailReport), and
 // pending quotes by expiry ("<time>|<quote id>").
 const (
-	TableSettlementsDue = "settlements_due"
-	TableQuoteExpiry    = "quote_expiry"
+	tableSettlementsDue = "settlements_due"
+	tableQuoteExpiry    = "quote_expiry"
 	// tableSettlementsByTx indexes the waiting steps by transaction
 	// ("<tx id>|<settlements_due key>").
 	tableSettlementsByTx = "settlements_by_tx"
@@ -107,7 +107,7 @@ func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
 
 func (t *txn) quote(id string) (*quoteRecord, error) {
 	var q quoteRecord
-	if err := getJSON(t, TableQuotes, id, &q); err != nil {
+	if err := getJSON(t, tableQuotes, id, &q); err != nil {
 		return nil, notFound(err, CodeQuoteNotFound, "quote", id)
 	}
 	return &q, nil
@@ -136,7 +136,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 	}
 	if q.Status == QuotePendingAuthorization {
 		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = QuoteFailed, nil, "", nil
-		if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+		if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
 			return true, err
 		}
 		tx, err := t.transaction(q.TransactionID)
@@ -147,7 +147,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 		return true, t.saveTx(tx, "FAILED")
 	}
 	q.Status = QuoteExpired
-	if err := putJSON(t, TableQuotes, q.ID, q); err != nil {
+	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
 		return true, err
 	}
 	tx, err := t.transaction(q.TransactionID)
@@ -185,7 +185,7 @@ func (t *txn) execute(q *quoteRecord) error {
 // to an internal account completes here; any other is handed to the rail
 // after commit (an intent), which reports how it settles (Rails.Report).
 func (t *txn) startDelivery(q *quoteRecord) error {
-	_ = t.Delete(TableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
 	q.Status = QuoteProcessing
 	tx, err := t.transaction(q.TransactionID)
 	if err != nil {
@@ -206,7 +206,7 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 		if err := t.applyStep(q, tx, RailReport{Outcome: RailCompleted}); err != nil {
 			return err
 		}
-		return putJSON(t, TableQuotes, q.ID, q)
+		return putJSON(t, tableQuotes, q.ID, q)
 	}
 	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 	if q.Destination.DestinationType == "ACCOUNT" {
@@ -217,7 +217,7 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 	if err := t.intendSend(p); err != nil {
 		return err
 	}
-	return putJSON(t, TableQuotes, q.ID, q)
+	return putJSON(t, tableQuotes, q.ID, q)
 }
 
 // destinationLedger is the ledger account a payout lands in.
@@ -406,7 +406,7 @@ func (t *txn) applyQuoteExpiry(key string, _ []byte) (bool, error) {
 	}
 	if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(t.now) {
 		// Due this very millisecond: it expires on the next pass.
-		return false, t.Put(TableQuoteExpiry, key, []byte(q.ID))
+		return false, t.Put(tableQuoteExpiry, key, []byte(q.ID))
 	}
 	return t.expireIfDue(q)
 }
@@ -436,14 +436,14 @@ func (t *txn) catchUp(txID string) (waiting bool, err error) {
 			waiting = true
 			continue
 		}
-		v, err := t.Get(TableSettlementsDue, k)
+		v, err := t.Get(tableSettlementsDue, k)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return false, err
 		}
-		if err := t.Delete(TableSettlementsDue, k); err != nil {
+		if err := t.Delete(tableSettlementsDue, k); err != nil {
 			return false, err
 		}
 		if _, err := t.applySettlementDue(k, v); err != nil {

@@ -53,9 +53,9 @@ type ScanOptions struct {
 	Reverse bool
 }
 
-// TableOutbox holds events written in the same transaction as the change they
+// tableOutbox holds events written in the same transaction as the change they
 // describe; the engine hands them to the Notifier after commit.
-const TableOutbox = "outbox"
+const tableOutbox = "outbox"
 
 // PrefixEnd returns the smallest key greater than every key that starts with
 // prefix, or "" when there is none (a prefix of 0xff bytes). Store

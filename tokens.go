@@ -16,8 +16,8 @@ import (
 
 // Token tables: tokens by id, and an index from clientId to token id.
 const (
-	TableTokens       = "tokens"
-	TableTokenClients = "token_clients"
+	tableTokens       = "tokens"
+	tableTokenClients = "token_clients"
 )
 
 // Permission is what an API token may do.
@@ -125,11 +125,11 @@ func (e *Engine) CreateToken(ctx context.Context, req CreateTokenRequest) (*Crea
 	// idempotency key replays.
 	var created *CreatedToken
 	err = once(ctx, e, req, &created, func(t *txn) error {
-		if err := claim(t, TableTokenClients, out.ClientID, id, Errorf(CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
+		if err := claim(t, tableTokenClients, out.ClientID, id, Errorf(CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
 			return err
 		}
 		created = out
-		return insertJSON(t, TableTokens, id, tokenRecord{Token: out.Token, SecretHash: hashSecret(out.ClientSecret)})
+		return insertJSON(t, tableTokens, id, tokenRecord{Token: out.Token, SecretHash: hashSecret(out.ClientSecret)})
 	})
 	if err != nil {
 		return nil, err
@@ -160,13 +160,13 @@ func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token,
 	err := e.view(ctx, func(t *txn) error {
 		id := user
 		if !strings.HasPrefix(user, "Token:") {
-			b, err := t.Get(TableTokenClients, user)
+			b, err := t.Get(tableTokenClients, user)
 			if err != nil {
 				return err
 			}
 			id = string(b)
 		}
-		return getJSON(t, TableTokens, id, &rec)
+		return getJSON(t, tableTokens, id, &rec)
 	})
 	want, _ := hex.DecodeString(rec.SecretHash)
 	if len(want) == 0 {
@@ -239,7 +239,7 @@ func (c *authCache) forget() {
 // Token returns the token with id.
 func (e *Engine) Token(ctx context.Context, id string) (*Token, error) {
 	var rec tokenRecord
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, TableTokens, id, &rec) })
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableTokens, id, &rec) })
 	if err != nil {
 		return nil, notFound(err, CodeTokenNotFound, "token", id)
 	}
@@ -259,7 +259,7 @@ func (e *Engine) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (P
 	var page Page[Token]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		q := listQuery[Token]{Table: TableTokens, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore,
+		q := listQuery[Token]{Table: tableTokens, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore,
 			Match: func(tok *Token) bool {
 				return (f.Name == "" || tok.Name == f.Name) &&
 					InRange(tok.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
@@ -276,13 +276,13 @@ func (e *Engine) DeleteToken(ctx context.Context, id string) error {
 	defer e.auth.forget()
 	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
 		var rec tokenRecord
-		if err := getJSON(t, TableTokens, id, &rec); err != nil {
+		if err := getJSON(t, tableTokens, id, &rec); err != nil {
 			return notFound(err, CodeTokenNotFound, "token", id)
 		}
-		if err := t.Delete(TableTokenClients, rec.ClientID); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := t.Delete(tableTokenClients, rec.ClientID); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		return t.Delete(TableTokens, id)
+		return t.Delete(tableTokens, id)
 	})
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // Transaction tables: records by id.
-const TableTransactions = "transactions"
+const tableTransactions = "transactions"
 
 // Transaction statuses (reference TransactionStatus).
 const (
@@ -149,12 +149,12 @@ func (t *txn) insertTransaction(tx *Transaction) error {
 			tx.PlatformCustomerID = c.PlatformCustomerID
 		}
 	}
-	return insertJSON(t, TableTransactions, tx.ID, tx)
+	return insertJSON(t, tableTransactions, tx.ID, tx)
 }
 
 func (t *txn) transaction(id string) (*Transaction, error) {
 	var tx Transaction
-	if err := getJSON(t, TableTransactions, id, &tx); err != nil {
+	if err := getJSON(t, tableTransactions, id, &tx); err != nil {
 		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
 	}
 	return &tx, nil
@@ -164,7 +164,7 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 // <INCOMING|OUTGOING>_PAYMENT.<event>.
 func (t *txn) saveTx(tx *Transaction, event string) error {
 	tx.UpdatedAt = t.now
-	if err := putJSON(t, TableTransactions, tx.ID, tx); err != nil {
+	if err := putJSON(t, tableTransactions, tx.ID, tx); err != nil {
 		return err
 	}
 	if event == "" {
@@ -221,7 +221,7 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 // reference or an account identifier names a few transactions, a customer
 // more, a status or a type many) and checks every filter on the records.
 func (f *TransactionFilter) query() listQuery[Transaction] {
-	q := listQuery[Transaction]{Table: TableTransactions, Index: ixAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
+	q := listQuery[Transaction]{Table: tableTransactions, Index: ixAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
 	return q.narrowest(
 		[2]string{ixReference, f.Reference},
 		[2]string{ixAccount, f.AccountIdentifier},

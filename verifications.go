@@ -12,7 +12,7 @@ import (
 )
 
 // Verification tables: submissions by id.
-const TableVerifications = "verifications"
+const tableVerifications = "verifications"
 
 // VerificationStatus is the outcome of a verification submission.
 type VerificationStatus string
@@ -140,14 +140,14 @@ func (t *txn) applyReview(r *customerRecord, d KYCDecision, out **Verification) 
 			return err
 		}
 		o.KYCStatus, o.UpdatedAt = s, t.now
-		if err := putJSON(t, TableBeneficialOwners, ownerID, o); err != nil {
+		if err := putJSON(t, tableBeneficialOwners, ownerID, o); err != nil {
 			return err
 		}
 	}
-	if err := putJSON(t, TableCustomers, r.ID, r); err != nil {
+	if err := putJSON(t, tableCustomers, r.ID, r); err != nil {
 		return err
 	}
-	if err := insertJSON(t, TableVerifications, id, v); err != nil {
+	if err := insertJSON(t, tableVerifications, id, v); err != nil {
 		return err
 	}
 	*out = v
@@ -197,7 +197,7 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 // Verification returns one submission.
 func (e *Engine) Verification(ctx context.Context, id string) (*Verification, error) {
 	var v Verification
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, TableVerifications, id, &v) })
+	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableVerifications, id, &v) })
 	if err != nil {
 		return nil, notFound(err, CodeVerificationNotFound, "verification", id)
 	}
@@ -215,7 +215,7 @@ func (e *Engine) ListVerifications(ctx context.Context, customerID string, statu
 	}
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		q := listQuery[Verification]{Table: TableVerifications, Index: ixAll, Match: func(v *Verification) bool {
+		q := listQuery[Verification]{Table: tableVerifications, Index: ixAll, Match: func(v *Verification) bool {
 			return (customerID == "" || v.CustomerID == customerID) && (status == "" || v.VerificationStatus == status)
 		}}
 		page, err = list(t, q.narrowest([2]string{ixCustomer, customerID}, [2]string{ixStatus, string(status)}), p)

@@ -104,7 +104,7 @@ func RawBolt(b *testing.B, callers int) float64 {
 	var seq atomic.Int64
 	op := func(tx *bolt.Tx) error {
 		n := seq.Add(1)
-		bal, err := tx.CreateBucketIfNotExists([]byte(payments.TableLedgerBalances))
+		bal, err := tx.CreateBucketIfNotExists([]byte(tableLedgerBalances))
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func RawBolt(b *testing.B, callers int) float64 {
 		}
 		id := fmt.Sprintf("E:%012d", n)
 		entry, _ := json.Marshal(payments.LedgerEntry{ID: id, Postings: accounts.Transfer("bench:a", "bench:b", "USD", 1)})
-		for _, kv := range [][3]string{{payments.TableLedgerEntries, id, string(entry)}, {"bench_records", id, `{"status":"COMPLETED"}`}} {
+		for _, kv := range [][3]string{{tableLedgerEntries, id, string(entry)}, {"bench_records", id, `{"status":"COMPLETED"}`}} {
 			bk, err := tx.CreateBucketIfNotExists([]byte(kv[0]))
 			if err != nil {
 				return err
