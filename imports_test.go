@@ -15,7 +15,7 @@ const module = "github.com/paygrid/payments"
 // pure are the area packages that hold rules without I/O: they never import
 // the root package or any adapter.
 var pure = map[string]bool{"money": true, "validate": true, "accounts": true, "customers": true,
-	"quotes": true, "agents": true, "walletauth": true}
+	"quotes": true, "agents": true, "walletauth": true, "cards": true, "stablecoins": true}
 
 // adapters import the root; the root and the pure packages never import them.
 var adapters = []string{"storage", "sandbox", "rails", "httpapi", "webhooks", "examples", "internal"}
