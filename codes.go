@@ -43,6 +43,10 @@ const (
 	CodeDocumentRejectedUnsuitable      Code = "UNSUITABLE_DOCUMENT"
 	CodeDocumentRejectedIncomplete      Code = "INCOMPLETE"
 	CodeBodyTooLarge                    Code = "PAYLOAD_TOO_LARGE"
+	// CodeUnsupportedMediaType: a request body that is not declared as
+	// application/json (415). Not in the reference's enums; see the README's
+	// deliberate deviations.
+	CodeUnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE"
 )
 
 // 401, 403
@@ -163,6 +167,7 @@ func init() {
 		CodeCardAlreadyClosed, CodeCardNotMutable, CodeCardLimitReached)
 	group(410, CodeCustomerDeleted)
 	group(413, CodeBodyTooLarge)
+	group(415, CodeUnsupportedMediaType)
 	group(423, CodeAccountLocked)
 	group(429, CodeRateLimited)
 	group(500, CodeServiceSwitchError, CodeInternalError)

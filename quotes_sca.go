@@ -107,3 +107,25 @@ func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
 	}
 	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
 }
+
+// ExecuteOptions is the optional body of POST /quotes/{id}/execute: the
+// preferred factor of the SCA challenge the call issues (SMS_OTP or
+// PASSKEY; TOTP cannot carry dynamic linking and is refused).
+type ExecuteOptions struct {
+	ScaFactor string `json:"scaFactor,omitempty"`
+}
+
+// ExecuteQuoteWith validates opts (an invalid scaFactor is a field error,
+// checked before the quote is read) and executes the quote as ExecuteQuote
+// does. The sandbox issues every challenge by SMS_OTP, so a valid preference
+// changes nothing there.
+func (e *Engine) ExecuteQuoteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+	var fe validate.Errors
+	if fe.Enum("scaFactor", opts.ScaFactor, "SMS_OTP", "PASSKEY", "TOTP") && opts.ScaFactor == "TOTP" {
+		fe.Add("scaFactor", &validate.Constraint{Enum: []string{"SMS_OTP", "PASSKEY"}}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	return e.ExecuteQuote(ctx, id)
+}

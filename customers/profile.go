@@ -120,6 +120,9 @@ const (
 	MaxEmail       = 255
 	MaxIdentifier  = 100
 	MaxDescription = 500
+	// MaxAddressLine caps every member of an address; the reference sets no
+	// maxLength there, so this is the documented cap (README).
+	MaxAddressLine = 255
 )
 
 var (
@@ -136,6 +139,9 @@ func ValidateAddress(fe *validate.Errors, path string, a *Address) {
 	}
 	fe.Required(path+".line1", a.Line1)
 	fe.Required(path+".postalCode", a.PostalCode)
+	for _, m := range []struct{ name, v string }{{"line1", a.Line1}, {"line2", a.Line2}, {"city", a.City}, {"state", a.State}, {"postalCode", a.PostalCode}} {
+		fe.MaxLen(path+"."+m.name, m.v, MaxAddressLine)
+	}
 	if fe.Required(path+".country", a.Country) {
 		fe.Country(path+".country", a.Country)
 	}

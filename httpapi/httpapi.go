@@ -34,6 +34,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxUploadBytes caps document uploads. Zero means 10 MiB.
 	MaxUploadBytes int64
+	// MaxStringLength caps every string of a JSON request body, in
+	// characters. Zero means DefaultMaxStringLength.
+	MaxStringLength int
 	// Logger receives request errors. Nil discards.
 	Logger *slog.Logger
 }
@@ -53,6 +56,9 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 	}
 	if cfg.MaxUploadBytes <= 0 {
 		cfg.MaxUploadBytes = 10 << 20
+	}
+	if cfg.MaxStringLength <= 0 {
+		cfg.MaxStringLength = DefaultMaxStringLength
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -168,6 +174,12 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	if err != nil {
 		writeError(w, err)
 		return
+	}
+	if !rt.upload {
+		if err := checkBody(hr, body, h.cfg.MaxStringLength); err != nil {
+			writeError(w, err)
+			return
+		}
 	}
 	r.body = body
 	key := hr.Header.Get("Idempotency-Key")

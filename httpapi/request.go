@@ -46,6 +46,15 @@ func (r *request) decode(v any) error {
 	return nil
 }
 
+// decodeOptional is decode for operations whose body is optional: an
+// empty body leaves v as it is.
+func (r *request) decodeOptional(v any) error {
+	if len(bytes.TrimSpace(r.body)) == 0 {
+		return nil
+	}
+	return r.decode(v)
+}
+
 // decodeError turns a decoding failure into INVALID_INPUT: malformed JSON by
 // its byte offset, well-formed JSON of the wrong shape by re-checking the
 // body against v's type (checkJSON), which names every bad member.

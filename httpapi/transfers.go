@@ -68,7 +68,11 @@ func getQuote(r *request) (int, any, error) {
 }
 
 func executeQuote(r *request) (int, any, error) {
-	q, err := r.eng.ExecuteQuote(r.ctx(), r.path("quoteId"))
+	var in payments.ExecuteOptions
+	if err := r.decodeOptional(&in); err != nil {
+		return fail(err)
+	}
+	q, err := r.eng.ExecuteQuoteWith(r.ctx(), r.path("quoteId"), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -102,6 +106,12 @@ func getTransaction(r *request) (int, any, error) {
 
 func decideIncoming(approve bool) handlerFunc {
 	return func(r *request) (int, any, error) {
+		var in struct {
+			Reason string `json:"reason"` // kept by the platform; the engine needs none
+		}
+		if err := r.decodeOptional(&in); err != nil {
+			return fail(err)
+		}
 		tx, err := r.eng.DecideIncoming(r.ctx(), r.path("transactionId"), approve)
 		if err != nil {
 			return fail(err)
@@ -114,10 +124,8 @@ func confirmTransaction(r *request) (int, any, error) {
 	var in struct {
 		ReceiptDeliveryConfirmedAt time.Time `json:"receiptDeliveryConfirmedAt"`
 	}
-	if len(r.body) > 0 {
-		if err := r.decode(&in); err != nil {
-			return fail(err)
-		}
+	if err := r.decodeOptional(&in); err != nil {
+		return fail(err)
 	}
 	tx, err := r.eng.ConfirmReceipt(r.ctx(), r.path("transactionId"), in.ReceiptDeliveryConfirmedAt)
 	if err != nil {

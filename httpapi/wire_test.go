@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/paygrid/payments"
@@ -146,4 +147,78 @@ func TestWire_TransferOutPaymentRail(t *testing.T) {
 	require.Equal(t, 201, out.Status, "%s", out.Raw)
 	assert.Equal(t, "ACH", out.Body["paymentRail"], "the default rail of a USD account")
 	require.NoError(t, payments.CheckLedger(ctx, s.store))
+}
+
+func TestWire_ExecuteScaFactorIsChecked(t *testing.T) {
+	s := moneyServer(t)
+	id, acct := s.funded(5000)
+	dest := s.do("POST", "/customers/external-accounts", usdAccount(id, "444555001"))
+	q := s.do("POST", "/quotes", quoteBody(acct, dest.Body["id"].(string), 1000))
+	require.Equal(t, 201, q.Status, "%s", q.Raw)
+	qid := q.Body["id"].(string)
+	requireError(t, s.do("POST", "/quotes/"+qid+"/execute", map[string]any{"scaFactor": "FACE"}), 400, payments.CodeInvalidInput, "scaFactor")
+	requireError(t, s.do("POST", "/quotes/"+qid+"/execute", map[string]any{"scaFactor": "TOTP"}), 400, payments.CodeInvalidInput, "scaFactor")
+	requireError(t, s.do("POST", "/quotes/"+qid+"/execute", map[string]any{"scaFactor": 7}), 400, payments.CodeInvalidInput, "scaFactor")
+	requireError(t, s.do("POST", "/quotes/Quote:nope/execute", map[string]any{"scaFactor": "FACE"}), 400, payments.CodeInvalidInput, "scaFactor")
+	assert.Equal(t, "PENDING", s.do("GET", "/quotes/"+qid, nil).Body["status"], "a refused execute changes nothing")
+	r := s.do("POST", "/quotes/"+qid+"/execute", map[string]any{"scaFactor": "SMS_OTP"})
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+}
+
+func TestWire_ValidationComesBeforeState(t *testing.T) {
+	s := moneyServer(t)
+	id, acct := s.funded(5000)
+	dest := s.do("POST", "/customers/external-accounts", usdAccount(id, "444555001"))
+	out := s.do("POST", "/transfer-out", map[string]any{"source": map[string]any{"accountId": acct},
+		"destination": map[string]any{"accountId": dest.Body["id"]}, "amount": 1000})
+	require.Equal(t, 201, out.Status, "%s", out.Raw)
+	tx := out.Body["id"].(string)
+	requireError(t, s.do("POST", "/transactions/"+tx+"/reject", map[string]any{"reason": 5}), 400, payments.CodeInvalidInput, "reason")
+	requireError(t, s.do("POST", "/transactions/"+tx+"/approve", `{"reason":`), 400, payments.CodeInvalidInput)
+	requireError(t, s.do("POST", "/transactions/"+tx+"/cancel", `{"x":`), 400, payments.CodeInvalidInput)
+	requireError(t, s.do("POST", "/transactions/Transaction:nope/reject", map[string]any{"reason": 5}), 400, payments.CodeInvalidInput, "reason")
+	requireError(t, s.do("POST", "/transactions/"+tx+"/reject", map[string]any{"reason": "RESTRICTED_JURISDICTION"}), 409, payments.CodeTransactionNotPendingPlatformApproval)
+}
+
+func TestWire_ConfirmBadDateIsFieldError(t *testing.T) {
+	s := moneyServer(t)
+	for _, bad := range []string{"yesterday", "2025-13-40T00:00:00Z", "2025-10-03"} {
+		r := s.do("POST", "/transactions/Transaction:nope/confirm", map[string]any{"receiptDeliveryConfirmedAt": bad})
+		requireError(t, r, 400, payments.CodeInvalidInput, "receiptDeliveryConfirmedAt")
+		assert.NotContains(t, string(r.Raw), "2006-01-02", "no Go layout string reaches the client")
+		assert.NotContains(t, string(r.Raw), "parsing time")
+	}
+}
+
+func TestWire_HostileBodies(t *testing.T) {
+	s := newServer(t)
+	body := `{"customerType":"INDIVIDUAL","platformCustomerId":"h","fullName":"Jane Doe"}`
+	t.Run("media type", func(t *testing.T) {
+		requireError(t, s.do("POST", "/customers", body, "Content-Type", "text/plain"), 415, payments.CodeUnsupportedMediaType)
+		requireError(t, s.do("POST", "/customers", body, "Content-Type", ""), 415, payments.CodeUnsupportedMediaType)
+		requireError(t, s.do("POST", "/customers", body, "Content-Type", "application/x-www-form-urlencoded"), 415, payments.CodeUnsupportedMediaType)
+		r := s.do("POST", "/customers", body, "Content-Type", "application/json; charset=utf-8")
+		require.Equal(t, 201, r.Status, "%s", r.Raw)
+	})
+	t.Run("invalid UTF-8", func(t *testing.T) {
+		r := s.do("POST", "/customers", []byte("{\"customerType\":\"INDIVIDUAL\",\"platformCustomerId\":\"u\",\"fullName\":\"Jane \xff Doe\"}"))
+		requireError(t, r, 400, payments.CodeInvalidInput, "fullName")
+	})
+	t.Run("duplicate keys", func(t *testing.T) {
+		r := s.do("POST", "/customers", `{"customerType":"INDIVIDUAL","platformCustomerId":"d","fullName":"A","fullName":"B"}`)
+		requireError(t, r, 400, payments.CodeInvalidInput, "fullName")
+		r = s.do("POST", "/customers", `{"customerType":"INDIVIDUAL","platformCustomerId":"d","address":{"line1":"a","line1":"b","postalCode":"1","country":"US"}}`)
+		requireError(t, r, 400, payments.CodeInvalidInput, "address.line1")
+	})
+	t.Run("long strings", func(t *testing.T) {
+		long := strings.Repeat("a", 64<<10-200)
+		r := s.do("POST", "/customers", map[string]any{"customerType": "INDIVIDUAL", "platformCustomerId": "l", "fullName": "Jane",
+			"address": map[string]any{"line1": long, "postalCode": "1", "country": "US"}})
+		requireError(t, r, 400, payments.CodeInvalidInput, "address.line1")
+		r = s.do("POST", "/customers", map[string]any{"customerType": "INDIVIDUAL", "platformCustomerId": "l", "fullName": "Jane",
+			"address": map[string]any{"line1": "1 Main", "line2": strings.Repeat("b", 300), "postalCode": "1", "country": "US"}})
+		requireError(t, r, 400, payments.CodeInvalidInput, "address.line2")
+	})
+	before := s.customerCount()
+	assert.EqualValues(t, 1, before, "only the one well-formed request created a customer")
 }

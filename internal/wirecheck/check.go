@@ -345,7 +345,7 @@ func pointer(tokens []string) string {
 // permissions, state conflicts, limits, faults) even where the reference does
 // not list them for it.
 var genericStatus = map[int]bool{400: true, 401: true, 403: true, 404: true, 405: true, 409: true, 410: true,
-	413: true, 423: true, 429: true, 500: true, 501: true, 503: true}
+	413: true, 415: true, 423: true, 429: true, 500: true, 501: true, 503: true}
 
 // genericError validates an error body whose status the operation does not
 // declare: against the reference's Error<status> schema when it has one,
