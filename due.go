@@ -53,6 +53,7 @@ func (e *Engine) dueWorks() []dueWork {
 		{TableQuoteExpiry, (*txn).applyQuoteExpiry},
 		{TableApprovalsDue, (*txn).applyApprovalTimeout},
 		{TableLivenessDue, (*txn).applyLivenessDue},
+		{tableStablecoinOpsDue, (*txn).applyStablecoinOpDue},
 	}
 }
 

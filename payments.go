@@ -85,6 +85,10 @@ type Config struct {
 	// /transactions/{id}/approve|reject) for ApprovalWindow, after which
 	// they fail with PAYMENT_APPROVAL_TIMED_OUT. Off, they complete at once.
 	IncomingApproval bool
+	// Stablecoins is the stablecoin issuer platform behind the Stablecoins
+	// area. Nil refuses every stablecoin operation with
+	// STABLECOIN_PROVIDER_ERROR (documented on StablecoinProvider).
+	Stablecoins StablecoinProvider
 	// Sandbox enables the sandbox-only operations (funding accounts, test
 	// webhooks, simulated payments). Off, they answer FORBIDDEN.
 	Sandbox bool
@@ -103,6 +107,13 @@ type Config struct {
 type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns
+
+	// Stablecoins: provider-account links, registered tokens, mints and burns.
+	Stablecoins Stablecoins
+	// Invitations: UMA invitations, their claims and cancellations.
+	Invitations Invitations
+	// Crypto: crypto withdrawal estimates.
+	Crypto Crypto
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -114,18 +125,22 @@ func handle(c *core, idem *idemState) *Engine {
 
 // bindAreas points every area group of e at e. Each area adds one line.
 func (e *Engine) bindAreas() {
+	e.Stablecoins = Stablecoins{e}
+	e.Invitations = Invitations{e}
+	e.Crypto = Crypto{e}
 }
 
 // core is the state every handle of one engine shares.
 type core struct {
-	store    Store
-	notifier Notifier
-	kyc      KYCProvider
-	rail     Rail
-	now      func() time.Time
-	newUUID  func() (uuid.UUID, error)
-	log      *slog.Logger
-	cfg      Config
+	store       Store
+	notifier    Notifier
+	kyc         KYCProvider
+	rail        Rail
+	stablecoins StablecoinProvider
+	now         func() time.Time
+	newUUID     func() (uuid.UUID, error)
+	log         *slog.Logger
+	cfg         Config
 
 	rates     rateCache
 	platCache platformCache
@@ -177,6 +192,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if e.rail = cfg.Rail; e.rail == nil {
 		e.rail = defaultRail{}
+	}
+	if e.stablecoins = cfg.Stablecoins; e.stablecoins == nil {
+		e.stablecoins = noStablecoins{}
 	}
 	if e.notifier == nil {
 		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
