@@ -17,6 +17,8 @@ func (h *Handler) routes() []route {
 		customerRoutes(),
 		accountRoutes(),
 		transferRoutes(),
+		stablecoinRoutes(),
+		invitationRoutes(),
 	} {
 		all = append(all, area...)
 	}
