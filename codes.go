@@ -107,6 +107,35 @@ const (
 	CodeCardLimitReached                      Code = "CARD_LIMIT_REACHED"
 )
 
+// Stablecoin codes (spec section 7; the two with the maker's name use the
+// neutral word).
+const (
+	CodeStablecoinProviderAccountInvalid           Code = "STABLECOIN_PROVIDER_ACCOUNT_INVALID"
+	CodeStablecoinProviderAccountRevoked           Code = "STABLECOIN_PROVIDER_ACCOUNT_REVOKED"
+	CodeStablecoinProviderAccountSelectionRequired Code = "STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED"
+	CodeStablecoinAmountNotRepresentable           Code = "STABLECOIN_AMOUNT_NOT_REPRESENTABLE"
+	CodeStablecoinBurnSourceNotSupported           Code = "STABLECOIN_BURN_SOURCE_NOT_SUPPORTED"
+	CodeStablecoinExternalAccountLinkFailed        Code = "STABLECOIN_EXTERNAL_ACCOUNT_LINK_FAILED"
+	CodeStablecoinExternalAccountLinkMethodReq     Code = "STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED"
+	CodeStablecoinExternalAccountNotLinked         Code = "STABLECOIN_EXTERNAL_ACCOUNT_NOT_LINKED"
+	CodeStablecoinExternalAccountNotSupported      Code = "STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED"
+	CodeStablecoinExternalAccountProviderLinkFail  Code = "STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_FAILED"
+	CodeStablecoinExternalAccountProviderLinkReq   Code = "STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_REQUIRED"
+	CodeStablecoinServiceOperationsNotEnabled      Code = "STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED"
+	CodeStablecoinNotProvisioned                   Code = "STABLECOIN_NOT_PROVISIONED"
+	CodeStablecoinOperationNotSupported            Code = "STABLECOIN_OPERATION_NOT_SUPPORTED"
+	CodeStablecoinProviderError                    Code = "STABLECOIN_PROVIDER_ERROR"
+	CodeStablecoinProviderSourceNotLinked          Code = "STABLECOIN_PROVIDER_SOURCE_NOT_LINKED"
+	CodeStablecoinVerificationFailed               Code = "STABLECOIN_VERIFICATION_FAILED"
+	CodeStablecoinProviderAccountNotFound          Code = "STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND"
+	CodeStablecoinExternalAccountNotFound          Code = "STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND"
+	CodeStablecoinNotFound                         Code = "STABLECOIN_NOT_FOUND"
+	CodeStablecoinOperationNotFound                Code = "STABLECOIN_OPERATION_NOT_FOUND"
+	CodeStablecoinServiceEnablementNotRequestable  Code = "STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE"
+	CodeStablecoinSymbolAlreadyExists              Code = "STABLECOIN_SYMBOL_ALREADY_EXISTS"
+	CodeStablecoinTokenIdentifierAlreadyExists     Code = "STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS"
+)
+
 // 423, 429, 5xx
 const (
 	CodeAccountLocked      Code = "ACCOUNT_LOCKED"
@@ -165,6 +194,18 @@ func init() {
 		CodeUmaAddressExists, CodeScaSessionRequired, CodeBeneficiaryTrusted, CodeBankAccountValidationPending,
 		CodeInvalidStateTransition, CodeDocumentAlreadyExists, CodeDuplicateExternalAccount, CodeWalletNotProvisioned,
 		CodeCardAlreadyClosed, CodeCardNotMutable, CodeCardLimitReached)
+	group(400, CodeStablecoinProviderAccountInvalid, CodeStablecoinProviderAccountRevoked,
+		CodeStablecoinProviderAccountSelectionRequired, CodeStablecoinAmountNotRepresentable,
+		CodeStablecoinBurnSourceNotSupported, CodeStablecoinExternalAccountLinkFailed,
+		CodeStablecoinExternalAccountLinkMethodReq, CodeStablecoinExternalAccountNotLinked,
+		CodeStablecoinExternalAccountNotSupported, CodeStablecoinExternalAccountProviderLinkFail,
+		CodeStablecoinExternalAccountProviderLinkReq, CodeStablecoinServiceOperationsNotEnabled,
+		CodeStablecoinNotProvisioned, CodeStablecoinOperationNotSupported, CodeStablecoinProviderError,
+		CodeStablecoinProviderSourceNotLinked, CodeStablecoinVerificationFailed)
+	group(404, CodeStablecoinProviderAccountNotFound, CodeStablecoinExternalAccountNotFound,
+		CodeStablecoinNotFound, CodeStablecoinOperationNotFound)
+	group(409, CodeStablecoinServiceEnablementNotRequestable, CodeStablecoinSymbolAlreadyExists,
+		CodeStablecoinTokenIdentifierAlreadyExists)
 	group(410, CodeCustomerDeleted)
 	group(413, CodeBodyTooLarge)
 	group(415, CodeUnsupportedMediaType)

@@ -54,6 +54,7 @@ func (e *Engine) dueWorks() []dueWork {
 		{tableLivenessDue, (*txn).applyLivenessDue},
 		{tableCardActivations, (*txn).applyCardActivation},
 		{tableCardPullsDue, (*txn).applyCardPullDue},
+		{tableStablecoinOpsDue, (*txn).applyStablecoinOpDue},
 	}
 }
 

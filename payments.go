@@ -83,6 +83,10 @@ type Config struct {
 	// live cards per platform and one per cardholder
 	// (cards.DefaultMaxLive, cards.DefaultPerCardholder).
 	CardLimits CardLimits
+	// Stablecoins is the stablecoin issuer platform behind the Stablecoins
+	// area. Nil refuses every stablecoin operation with
+	// STABLECOIN_PROVIDER_ERROR (documented on StablecoinProvider).
+	Stablecoins StablecoinProvider
 	// Sandbox enables the sandbox-only operations (funding accounts, test
 	// webhooks, simulated payments). Off, they answer FORBIDDEN.
 	Sandbox bool
@@ -108,6 +112,12 @@ type Engine struct {
 	Cards Cards
 	// Agents manages agents and runs their actions (agents*.go).
 	Agents Agents
+	// Stablecoins: provider-account links, registered tokens, mints and burns.
+	Stablecoins Stablecoins
+	// Invitations: UMA invitations, their claims and cancellations.
+	Invitations Invitations
+	// Crypto: crypto withdrawal estimates.
+	Crypto Crypto
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -122,18 +132,22 @@ func (e *Engine) bindAreas() {
 	e.Rails = Rails{e}
 	e.Cards = Cards{e}
 	e.Agents = Agents{e}
+	e.Stablecoins = Stablecoins{e}
+	e.Invitations = Invitations{e}
+	e.Crypto = Crypto{e}
 }
 
 // core is the state every handle of one engine shares.
 type core struct {
-	store    Store
-	notifier Notifier
-	kyc      KYCProvider
-	rail     Rail
-	now      func() time.Time
-	newUUID  func() (uuid.UUID, error)
-	log      *slog.Logger
-	cfg      Config
+	store       Store
+	notifier    Notifier
+	kyc         KYCProvider
+	rail        Rail
+	stablecoins StablecoinProvider
+	now         func() time.Time
+	newUUID     func() (uuid.UUID, error)
+	log         *slog.Logger
+	cfg         Config
 
 	rates     rateCache
 	platCache platformCache
@@ -190,6 +204,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if e.rail = cfg.Rail; e.rail == nil {
 		e.rail = defaultRail{}
+	}
+	if e.stablecoins = cfg.Stablecoins; e.stablecoins == nil {
+		e.stablecoins = noStablecoins{}
 	}
 	if e.notifier == nil {
 		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })

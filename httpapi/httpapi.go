@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/validate"
 )
 
 // Config configures the handler. The zero value serves the API at the root
@@ -81,6 +82,9 @@ type route struct {
 	public bool // no credentials (agent device-code redemption)
 	agent  bool // the agent's Bearer credential instead of the platform's
 	upload bool // bodies up to MaxUploadBytes
+	// keyed routes require an Idempotency-Key header (400 INVALID_INPUT
+	// naming it when absent), as the reference marks on some POSTs.
+	keyed bool
 }
 
 // handlerFunc answers one request: the success status and the value to encode
@@ -183,6 +187,10 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	}
 	r.body = body
 	key := hr.Header.Get("Idempotency-Key")
+	if rt.keyed && key == "" {
+		writeError(w, payments.Invalid(validate.Errors{{Field: "Idempotency-Key", Message: "this operation requires an Idempotency-Key header (a unique value of at most 255 characters, such as a UUID)"}}))
+		return
+	}
 	if hr.Method != http.MethodPost || key == "" {
 		status, out := h.run(r, rt)
 		writeRaw(w, status, out)

@@ -19,6 +19,8 @@ func (h *Handler) routes() []route {
 		transferRoutes(),
 		cardRoutes(),
 		agentRoutes(),
+		stablecoinRoutes(),
+		invitationRoutes(),
 	} {
 		all = append(all, area...)
 	}

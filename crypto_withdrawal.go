@@ -1,0 +1,116 @@
+package payments
+
+import (
+	"context"
+	"errors"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/quotes"
+	"github.com/paygrid/payments/validate"
+)
+
+// Crypto is the crypto-withdrawal area. Reach it as eng.Crypto.
+type Crypto struct{ e *Engine }
+
+// WithdrawalFeeRequest asks what withdrawing Amount of Currency from a
+// crypto internal account to DestinationAddress on CryptoNetwork costs
+// (reference EstimateCryptoWithdrawalFeeRequest).
+type WithdrawalFeeRequest struct {
+	InternalAccountID  string `json:"internalAccountId"`
+	Currency           string `json:"currency"`
+	CryptoNetwork      string `json:"cryptoNetwork"`
+	Amount             int64  `json:"amount"`
+	DestinationAddress string `json:"destinationAddress"`
+}
+
+// WithdrawalFee is the estimate (reference
+// EstimateCryptoWithdrawalFeeResponse). NetworkFee is in the smallest unit
+// of NetworkFeeAsset and informational: the Service pays it. TotalFee and
+// NetAmount are exactly the feesIncluded and totalReceivingAmount of a
+// sending-locked quote of Amount from the account to a wallet of the
+// currency on that network.
+type WithdrawalFee struct {
+	NetworkFee      int64  `json:"networkFee"`
+	NetworkFeeAsset string `json:"networkFeeAsset"`
+	ApplicationFee  int64  `json:"applicationFee"`
+	TotalFee        int64  `json:"totalFee"`
+	NetAmount       int64  `json:"netAmount"`
+}
+
+// addressCheck validates a destination address for each network.
+var addressCheck = map[string]func(string) error{
+	"SOLANA": accounts.Solana, "ETHEREUM": accounts.EVM, "BASE": accounts.EVM, "ARBITRUM": accounts.EVM,
+	"POLYGON": accounts.EVM, "TRON": accounts.Tron, "SPARK": accounts.Spark,
+	"LIGHTNING": func(s string) error {
+		if accounts.BOLT11(s) == nil || accounts.LightningAddress(s) == nil {
+			return nil
+		}
+		return errors.New("not a BOLT11 invoice or lightning address")
+	},
+}
+
+// EstimateWithdrawalFee prices a withdrawal the way a quote from the
+// internal account to a wallet prices it (the platform's fees for the
+// currency pair and quotes.Compute, sending side locked): applicationFee
+// is the platform's part of the quote's fees, totalFee all of them,
+// netAmount what the wallet receives. An unknown account is
+// ACCOUNT_NOT_FOUND; bad fields (a network that does not carry the
+// currency, an address it would refuse, an account of another currency)
+// are INVALID_INPUT naming each; an amount the fees swallow is
+// AMOUNT_OUT_OF_RANGE.
+func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequest) (*WithdrawalFee, error) {
+	e := c.e
+	var fe validate.Errors
+	fe.Required("internalAccountId", req.InternalAccountID)
+	fe.Required("currency", req.Currency)
+	var fee quotes.NetworkFee
+	if fe.Required("cryptoNetwork", req.CryptoNetwork) && fe.Enum("cryptoNetwork", req.CryptoNetwork, quotes.Networks()...) && req.Currency != "" {
+		f, ok := quotes.Network(req.CryptoNetwork, req.Currency)
+		if !ok {
+			fe.Add("cryptoNetwork", nil, "%s does not carry %s", req.CryptoNetwork, req.Currency)
+		}
+		fee = f
+	}
+	if req.Amount < 1 || req.Amount > money.MaxAmount {
+		fe.Add("amount", nil, "amount must be between 1 and %d", money.MaxAmount)
+	}
+	if fe.Required("destinationAddress", req.DestinationAddress) {
+		if check := addressCheck[req.CryptoNetwork]; check != nil && check(req.DestinationAddress) != nil {
+			fe.Add("destinationAddress", nil, "destinationAddress is not a valid %s address", req.CryptoNetwork)
+		}
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	var acct *InternalAccount
+	var p *PlatformConfig
+	err := e.view(ctx, func(t *txn) (err error) {
+		if acct, err = t.internalAccount(req.InternalAccountID); err != nil {
+			return err
+		}
+		p, err = t.platform()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if acct.Currency != req.Currency {
+		fe.Add("currency", nil, "internal account %s holds %s, not %s", acct.ID, acct.Currency, req.Currency)
+		return nil, Invalid(fe)
+	}
+	// The same pricing as a quote to a wallet of this currency.
+	fees := platformFees(p, acct.Currency, req.Currency)
+	r, _, err := e.rate(ctx, acct.Currency, req.Currency)
+	if err != nil {
+		return nil, err
+	}
+	cur, _ := money.Lookup(req.Currency)
+	amt, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: req.Amount, Rate: r.Decimal(),
+		SendingDecimals: cur.Decimals, ReceivingDecimals: cur.Decimals, Fees: fees})
+	if err != nil {
+		return nil, Errorf(CodeAmountOutOfRange, "the amount does not cover the fees of this withdrawal")
+	}
+	return &WithdrawalFee{NetworkFee: fee.Amount, NetworkFeeAsset: fee.Asset, ApplicationFee: amt.PlatformFees,
+		TotalFee: amt.FeesIncluded, NetAmount: amt.Receiving}, nil
+}

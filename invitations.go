@@ -1,0 +1,240 @@
+package payments
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/validate"
+)
+
+// tableInvitations holds invitations by code.
+const tableInvitations = "invitations"
+
+// EventInvitationClaimed is the webhook sent when an invitation is claimed;
+// its data is the claimed Invitation.
+const EventInvitationClaimed = "INVITATION.CLAIMED"
+
+// InvitationURLBase prefixes an invitation's code in its URL.
+const InvitationURLBase = "https://uma.me/i/"
+
+// Invitation states (reference UmaInvitation.status).
+const (
+	InvitationPending   = "PENDING"
+	InvitationClaimed   = "CLAIMED"
+	InvitationExpired   = "EXPIRED"
+	InvitationCancelled = "CANCELLED"
+)
+
+// Invitation is a UMA invitation (reference UmaInvitation).
+type Invitation struct {
+	Code         string          `json:"code"`
+	CreatedAt    time.Time       `json:"createdAt"`
+	ClaimedAt    *time.Time      `json:"claimedAt,omitempty"`
+	URL          string          `json:"url"`
+	ExpiresAt    *time.Time      `json:"expiresAt,omitempty"`
+	InviterUma   string          `json:"inviterUma"`
+	InviteeUma   string          `json:"inviteeUma,omitempty"`
+	Status       string          `json:"status"`
+	FirstName    string          `json:"firstName,omitempty"`
+	AmountToSend *CurrencyAmount `json:"amountToSend,omitempty"`
+}
+
+// InvitationRequest creates an invitation (reference UmaInvitationCreateRequest).
+type InvitationRequest struct {
+	InviterUma   string     `json:"inviterUma"`
+	FirstName    string     `json:"firstName,omitempty"`
+	AmountToSend *int64     `json:"amountToSend,omitempty"`
+	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
+}
+
+// Invitations is the UMA invitations area: a customer invites someone by
+// link; claiming it tells the platform (INVITATION.CLAIMED) so that it can
+// send the promised amount. Reach it as eng.Invitations.
+type Invitations struct{ e *Engine }
+
+// statusAt is the invitation's state at now: a PENDING invitation past its
+// expiresAt is EXPIRED, judged by its own deadline whenever it is read.
+func (inv *Invitation) statusAt(now time.Time) string {
+	if inv.Status == InvitationPending && inv.ExpiresAt != nil && !now.Before(*inv.ExpiresAt) {
+		return InvitationExpired
+	}
+	return inv.Status
+}
+
+// Create creates a PENDING invitation from the customer holding
+// InviterUma. Invitations need a webhook endpoint to report claims to:
+// without one they are INVITATIONS_NOT_CONFIGURED. An inviter address that
+// is malformed or no customer's is INVALID_UMA_ADDRESS; the optional amount
+// is in the smallest unit of the inviter's first account currency.
+func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invitation, error) {
+	e := v.e
+	var fe validate.Errors
+	if fe.Required("inviterUma", req.InviterUma) {
+		fe.Match("inviterUma", req.InviterUma, reUma, "a UMA address such as $alice@example.com")
+	}
+	fe.MaxLen("firstName", req.FirstName, 255)
+	if req.AmountToSend != nil && (*req.AmountToSend < 1 || *req.AmountToSend > money.MaxAmount) {
+		fe.Add("amountToSend", nil, "amountToSend must be between 1 and %d", money.MaxAmount)
+	}
+	if req.ExpiresAt != nil && !req.ExpiresAt.After(e.Now()) {
+		fe.Format("expiresAt", "date-time", "expiresAt must be in the future")
+	}
+	if fe.Has("inviterUma") {
+		return nil, InvalidAs(CodeInvalidUmaAddress, fe.Err())
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	code := randomCode() // drawn before the transaction: retries keep it
+	var out *Invitation
+	err := once(ctx, e, req, &out, func(t *txn) error {
+		p, err := t.platform()
+		if err != nil {
+			return err
+		}
+		if p.WebhookEndpoint == "" {
+			return Errorf(CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
+		}
+		inviter, err := t.customerByUma(req.InviterUma)
+		if CodeOf(err) == CodeUmaNotFound {
+			return Errorf(CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
+		}
+		if err != nil {
+			return err
+		}
+		inv := &Invitation{Code: code, CreatedAt: t.now, URL: InvitationURLBase + code, InviterUma: req.InviterUma,
+			Status: InvitationPending, FirstName: req.FirstName}
+		if req.ExpiresAt != nil {
+			exp := req.ExpiresAt.UTC()
+			inv.ExpiresAt = &exp
+		}
+		if req.AmountToSend != nil {
+			cur, err := t.customerCurrency(inviter.ID, p)
+			if err != nil {
+				return err
+			}
+			amt := amountOf(cur, *req.AmountToSend)
+			inv.AmountToSend = &amt
+		}
+		out = inv
+		return insertJSON(t, tableInvitations, code, inv)
+	})
+	return out, err
+}
+
+// customerCurrency is the currency of a customer's first internal account,
+// or the platform's first supported currency.
+func (t *txn) customerCurrency(customerID string, p *PlatformConfig) (string, error) {
+	cur := ""
+	err := t.Scan(tableInternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
+		cur, _, _ = strings.Cut(strings.TrimPrefix(k, customerID+"|"), "|")
+		return false, nil
+	})
+	if cur == "" && len(p.SupportedCurrencies) > 0 {
+		cur = p.SupportedCurrencies[0].CurrencyCode
+	}
+	if cur == "" {
+		cur = "USD"
+	}
+	return cur, err
+}
+
+// randomCode returns a fresh invitation code: 12 hex digits.
+func randomCode() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Get returns an invitation by code (INVITATION_NOT_FOUND).
+func (v Invitations) Get(ctx context.Context, code string) (*Invitation, error) {
+	var inv *Invitation
+	err := v.e.view(ctx, func(t *txn) (err error) { inv, err = t.invitation(code); return err })
+	return inv, err
+}
+
+// invitation loads an invitation with its state at t.now.
+func (t *txn) invitation(code string) (*Invitation, error) {
+	var inv Invitation
+	if err := getJSON(t, tableInvitations, code, &inv); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil, Errorf(CodeInvitationNotFound, "invitation %s not found", code)
+		}
+		return nil, err
+	}
+	inv.Status = inv.statusAt(t.now)
+	return &inv, nil
+}
+
+// pendingInvitation refuses an invitation that is no longer PENDING:
+// INVITATION_ALREADY_CLAIMED, INVITATION_CANCELLED, or INVALID_INPUT for
+// an expired one.
+func pendingInvitation(inv *Invitation) error {
+	switch inv.Status {
+	case InvitationClaimed:
+		return Errorf(CodeInvitationAlreadyClaimed, "invitation %s was already claimed", inv.Code)
+	case InvitationCancelled:
+		return Errorf(CodeInvitationCancelled, "invitation %s was cancelled", inv.Code)
+	case InvitationExpired:
+		return Errorf(CodeInvalidInput, "invitation %s expired at %s", inv.Code, inv.ExpiresAt.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// Claim claims a PENDING invitation for inviteeUma (a well-formed UMA
+// address other than the inviter's, INVALID_UMA_ADDRESS otherwise): it
+// becomes CLAIMED and INVITATION.CLAIMED is sent to the platform in the
+// same transaction.
+func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invitation, error) {
+	var fe validate.Errors
+	if fe.Required("inviteeUma", inviteeUma) {
+		fe.Match("inviteeUma", inviteeUma, reUma, "a UMA address such as $alice@example.com")
+	}
+	if err := InvalidAs(CodeInvalidUmaAddress, fe.Err()); err != nil {
+		return nil, err
+	}
+	var out *Invitation
+	err := once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *txn) error {
+		inv, err := t.invitation(code)
+		if err != nil {
+			return err
+		}
+		if err := pendingInvitation(inv); err != nil {
+			return err
+		}
+		if strings.EqualFold(inviteeUma, inv.InviterUma) {
+			return Errorf(CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
+		}
+		now := t.now
+		inv.Status, inv.InviteeUma, inv.ClaimedAt = InvitationClaimed, inviteeUma, &now
+		out = inv
+		if err := putJSON(t, tableInvitations, code, inv); err != nil {
+			return err
+		}
+		return t.emit(EventInvitationClaimed, inv)
+	})
+	return out, err
+}
+
+// Cancel cancels a PENDING invitation; it can no longer be claimed.
+func (v Invitations) Cancel(ctx context.Context, code string) (*Invitation, error) {
+	var out *Invitation
+	err := once(ctx, v.e, code, &out, func(t *txn) error {
+		inv, err := t.invitation(code)
+		if err != nil {
+			return err
+		}
+		if err := pendingInvitation(inv); err != nil {
+			return err
+		}
+		inv.Status = InvitationCancelled
+		out = inv
+		return putJSON(t, tableInvitations, code, inv)
+	})
+	return out, err
+}

@@ -1,0 +1,380 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/stablecoins"
+)
+
+// opRecord is an operation as stored: the API view, its amounts as
+// numbers, its fiat currency, and the provider's plan.
+type opRecord struct {
+	StablecoinOperation
+	Units    int64            `json:"units"`
+	Cents    int64            `json:"cents"`
+	Currency string           `json:"currency"`
+	Steps    []StablecoinStep `json:"steps,omitempty"`
+	Next     int              `json:"next"` // the index of the step still to apply
+}
+
+// opDue is an item of tableStablecoinOpsDue: step Step of the operation,
+// or the end of its funding window.
+type opDue struct {
+	Op     string `json:"op"`
+	Step   int    `json:"step"`
+	Expiry bool   `json:"expiry,omitempty"`
+}
+
+// opDraft is what an operation's checks produce before it is planned.
+type opDraft struct {
+	coin        *Stablecoin
+	link        *linkRecord
+	units       int64
+	cents       int64
+	source      stablecoins.Source
+	destination stablecoins.Destination
+	plan        StablecoinPlanRequest
+}
+
+// Mint creates a mint of a PROVISIONED stablecoin through its provider
+// account link: the amount must map to whole cents
+// (STABLECOIN_AMOUNT_NOT_REPRESENTABLE), the funding source is a wire (the
+// operation then carries funding instructions and waits in PENDING_FUNDING)
+// or an ACH debit of a bank account in the token's base currency, and the
+// tokens go to a Spark wallet external account. When it COMPLETES its fiat
+// value enters the token's reserve account in the ledger.
+func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.MintRequest) (*StablecoinOperation, error) {
+	if err := Invalid(req.Validate()); err != nil {
+		return nil, err
+	}
+	return s.create(ctx, coinID, req, func(t *txn) (*opDraft, error) {
+		d, err := t.draft(coinID, req.Amount)
+		if err != nil {
+			return nil, err
+		}
+		if err := stablecoinError(stablecoins.CheckMint(d.coin, &req)); err != nil {
+			return nil, err
+		}
+		if id := req.FundingSource.ExternalAccountID; id != "" {
+			if err := t.stablecoinExternal(d.coin, stablecoins.RoleMintFunding, id, ""); err != nil {
+				return nil, err
+			}
+		}
+		if err := t.stablecoinExternal(d.coin, stablecoins.RoleMintDestination, req.Destination.AccountID, ""); err != nil {
+			return nil, err
+		}
+		d.source, d.destination = req.FundingSource, stablecoins.Destination{AccountID: req.Destination.AccountID}
+		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID = stablecoins.Mint, req.FundingSource, req.Destination.AccountID
+		return d, nil
+	}, req.Description)
+}
+
+// Burn creates a burn of a PROVISIONED stablecoin: its fiat value is
+// paid out of the token's reserve to a bank account in the base currency
+// on the named rail. The value is held in the ledger at creation (a burn
+// beyond what was minted is INSUFFICIENT_FUNDS), paid out when the burn
+// COMPLETES and released when it fails or expires. Tokens sent from an
+// external wallet (source EXTERNAL_ACCOUNT) are awaited in PENDING_FUNDING
+// at the deposit address of the funding instructions; the provider's own
+// balance needs no funding; Service internal accounts are
+// STABLECOIN_BURN_SOURCE_NOT_SUPPORTED (or _SERVICE_OPERATIONS_NOT_ENABLED).
+func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.BurnRequest) (*StablecoinOperation, error) {
+	if err := Invalid(req.Validate()); err != nil {
+		return nil, err
+	}
+	return s.create(ctx, coinID, req, func(t *txn) (*opDraft, error) {
+		d, err := t.draft(coinID, req.Amount)
+		if err != nil {
+			return nil, err
+		}
+		if err := stablecoinError(stablecoins.CheckBurn(d.coin, &req)); err != nil {
+			return nil, err
+		}
+		dst := req.Destination
+		if err := t.stablecoinExternal(d.coin, stablecoins.RoleBurnDestination, dst.ExternalAccountID, dst.Rail); err != nil {
+			return nil, err
+		}
+		d.source, d.destination = req.Source, stablecoins.Destination{AccountID: dst.ExternalAccountID, Rail: dst.Rail}
+		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID, d.plan.Rail = stablecoins.Burn, req.Source, dst.ExternalAccountID, dst.Rail
+		return d, nil
+	}, req.Description)
+}
+
+// draft loads what every operation needs: the stablecoin, its link (which
+// must still be ACTIVE) and the amount in units and cents.
+func (t *txn) draft(coinID, amount string) (*opDraft, error) {
+	coin, err := t.stablecoin(coinID)
+	if err != nil {
+		return nil, err
+	}
+	link, err := t.selectLink(coin.StablecoinProviderAccountID)
+	if err != nil {
+		return nil, err
+	}
+	units, cents, err := stablecoins.Amount("amount", amount, coin.Decimals)
+	if err != nil {
+		return nil, stablecoinError(err)
+	}
+	return &opDraft{coin: coin, link: link, units: units, cents: cents,
+		plan: StablecoinPlanRequest{ProviderTokenIdentifier: coin.ProviderTokenIdentifier, Amount: units, Cents: cents}}, nil
+}
+
+// stablecoinExternal checks an external account an operation names:
+// STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND when absent,
+// STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED when of the wrong kind, and the
+// usual refusals of an account that cannot be paid.
+func (t *txn) stablecoinExternal(coin *Stablecoin, role, id, rail string) error {
+	var r externalRecord
+	if err := getJSON(t, tableExternalAccounts, id, &r); err != nil {
+		return notFound(err, CodeStablecoinExternalAccountNotFound, "external account", id)
+	}
+	a := &r.ExternalAccount
+	var rails []string
+	if accounts.Chain(a.AccountType()) == "" {
+		if v, ok := accounts.Variants[a.AccountType()]; ok {
+			rails = v.Rails
+		}
+	}
+	if err := stablecoinError(stablecoins.CheckExternal(role, a.AccountType(), a.Currency, coin.BaseCurrency, rail, rails)); err != nil {
+		return err
+	}
+	if role == stablecoins.RoleBurnDestination {
+		return t.usableDestination(&r, 0)
+	}
+	if a.Status == ExternalInactive {
+		return Errorf(CodeInvalidBankAccount, "external account %s is inactive", a.ID)
+	}
+	return nil
+}
+
+// create runs an operation: checks in a read transaction, the provider's
+// plan, then one write transaction that checks again, records the
+// operation with its ledger hold and schedules its first step.
+func (s Stablecoins) create(ctx context.Context, coinID string, input any, check func(t *txn) (*opDraft, error), description string) (*StablecoinOperation, error) {
+	e := s.e
+	var out *StablecoinOperation
+	if ok, err := replayed(ctx, e, []any{coinID, input}, &out); ok {
+		return out, err
+	}
+	var d *opDraft
+	if err := e.view(ctx, func(t *txn) (err error) { d, err = check(t); return err }); err != nil {
+		return nil, err
+	}
+	plan, err := e.stablecoins.Plan(ctx, d.link.ref(), d.plan)
+	if err != nil {
+		return nil, providerError(err)
+	}
+	err = once(ctx, e, []any{coinID, input}, &out, func(t *txn) error {
+		d, err := check(t)
+		if err != nil {
+			return err
+		}
+		src, dst := d.source, d.destination
+		op := &opRecord{StablecoinOperation: StablecoinOperation{ID: t.newID("StablecoinOperation"), StablecoinID: d.coin.ID,
+			OperationType: d.plan.Type, Status: stablecoins.OpCreated, Amount: strconv.FormatInt(d.units, 10),
+			Provider: d.link.Provider, ProviderEnvironment: d.link.ProviderEnvironment, StablecoinProviderAccountID: d.link.ID,
+			Source: &src, Destination: &dst, Description: description, CreatedAt: t.now, UpdatedAt: t.now},
+			Units: d.units, Cents: d.cents, Currency: d.coin.BaseCurrency, Steps: plan.Steps}
+		if d.plan.Type == stablecoins.Burn {
+			op.EstimatedDelivery = &stablecoins.EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
+				Currency: d.coin.BaseCurrency, Timing: stablecoins.Timing(dst.Rail)}
+			if err := t.post(op.ID, stablecoins.BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
+				return err
+			}
+		}
+		if plan.FundingInstructions != nil {
+			op.Status, op.FundingInstructions = stablecoins.OpPendingFunding, plan.FundingInstructions
+			exp := t.now.Add(plan.FundingWindow)
+			op.ExpiresAt = &exp
+			if err := t.scheduleOp(exp, opDue{Op: op.ID, Expiry: true}); err != nil {
+				return err
+			}
+		} else if err := t.startSteps(op, t.now); err != nil {
+			return err
+		}
+		out = &op.StablecoinOperation
+		return insertJSON(t, tableStablecoinOps, op.ID, op)
+	})
+	return out, err
+}
+
+func (t *txn) scheduleOp(at time.Time, d opDue) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	return t.Put(tableStablecoinOpsDue, dueKey(at, d.Op+"|"+strconv.Itoa(d.Step)), b)
+}
+
+// startSteps schedules the operation's next step after from (applying
+// steps due at once in this transaction).
+func (t *txn) startSteps(op *opRecord, from time.Time) error {
+	for op.Next < len(op.Steps) && !stablecoins.Terminal(op.Status) {
+		st := op.Steps[op.Next]
+		if st.After > 0 {
+			return t.scheduleOp(from.Add(st.After), opDue{Op: op.ID, Step: op.Next})
+		}
+		if err := t.applyOpStep(op, from); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyOpStep moves op to its next step's state at the step's due time,
+// posting the ledger entries of a terminal state.
+func (t *txn) applyOpStep(op *opRecord, at time.Time) error {
+	st := op.Steps[op.Next]
+	op.Next++
+	if !stablecoins.CanMove(op.Status, st.Status) {
+		return Errorf(CodeInvalidStateTransition, "operation %s cannot move from %s to %s", op.ID, op.Status, st.Status)
+	}
+	op.Status, op.UpdatedAt = st.Status, t.now
+	if st.ProviderState != "" {
+		op.ProviderStatus = st.ProviderState
+	}
+	if st.Status == stablecoins.OpFailed {
+		op.FailureReason = st.FailureReason
+	}
+	return t.settleOp(op)
+}
+
+// settleOp posts the ledger entry of an operation that reached a terminal
+// state: a completed mint adds its value to the reserve; a completed burn
+// pays its held value out; a failed or expired burn releases it.
+func (t *txn) settleOp(op *opRecord) error {
+	coin := op.StablecoinID
+	switch {
+	case op.OperationType == stablecoins.Mint && op.Status == stablecoins.OpCompleted:
+		return t.post(op.ID, stablecoins.MintPostings(coin, op.Source.Type, op.Currency, op.Cents))
+	case op.OperationType == stablecoins.Burn && op.Status == stablecoins.OpCompleted:
+		return t.post(op.ID, stablecoins.BurnPayoutPostings(coin, op.Destination.Rail, op.Currency, op.Cents))
+	case op.OperationType == stablecoins.Burn && (op.Status == stablecoins.OpFailed || op.Status == stablecoins.OpExpired):
+		return t.post(op.ID, stablecoins.BurnReleasePostings(coin, op.Currency, op.Cents))
+	}
+	return nil
+}
+
+// applyStablecoinOpDue applies one due step or funding expiry.
+func (t *txn) applyStablecoinOpDue(key string, value []byte) (bool, error) {
+	var d opDue
+	if err := json.Unmarshal(value, &d); err != nil {
+		return false, err
+	}
+	op, err := t.stablecoinOp(d.Op)
+	if err != nil {
+		return false, err
+	}
+	at := dueAt(key)
+	switch {
+	case d.Expiry:
+		if op.Status != stablecoins.OpPendingFunding {
+			return false, nil // funded in time
+		}
+		op.Status, op.UpdatedAt = stablecoins.OpExpired, t.now
+		if err := t.settleOp(op); err != nil {
+			return false, err
+		}
+	case d.Step != op.Next || stablecoins.Terminal(op.Status) || op.Status == stablecoins.OpPendingFunding:
+		return false, nil
+	default:
+		if err := t.applyOpStep(op, at); err != nil {
+			return false, err
+		}
+		if err := t.startSteps(op, at); err != nil {
+			return false, err
+		}
+	}
+	return true, putJSON(t, tableStablecoinOps, op.ID, op)
+}
+
+// ReportFunding records that the provider received an operation's
+// funding (the issuer's wire for a mint, the tokens for an external-source
+// burn): a PENDING_FUNDING operation then takes the provider's steps. A
+// funding report for an operation in another state is
+// INVALID_STATE_TRANSITION; an expired one stays EXPIRED. In the sandbox it
+// stands for the provider's notification.
+func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*StablecoinOperation, error) {
+	var out *StablecoinOperation
+	err := once(ctx, s.e, opID, &out, func(t *txn) error {
+		op, err := t.stablecoinOp(opID)
+		if err != nil {
+			return err
+		}
+		if op.Status != stablecoins.OpPendingFunding || (op.ExpiresAt != nil && !t.now.Before(*op.ExpiresAt)) {
+			return Errorf(CodeInvalidStateTransition, "operation %s is %s, not awaiting funding", op.ID, op.Status)
+		}
+		op.Status, op.ExpiresAt, op.UpdatedAt = stablecoins.OpPendingProvider, nil, t.now
+		if err := t.startSteps(op, t.now); err != nil {
+			return err
+		}
+		out = &op.StablecoinOperation
+		return putJSON(t, tableStablecoinOps, op.ID, op)
+	})
+	return out, err
+}
+
+// Operation returns a mint or burn (STABLECOIN_OPERATION_NOT_FOUND).
+func (s Stablecoins) Operation(ctx context.Context, id string) (*StablecoinOperation, error) {
+	var op *opRecord
+	err := s.e.view(ctx, func(t *txn) (err error) { op, err = t.stablecoinOp(id); return err })
+	if err != nil {
+		return nil, err
+	}
+	return &op.StablecoinOperation, nil
+}
+
+func (t *txn) stablecoinOp(id string) (*opRecord, error) {
+	var r opRecord
+	if err := getJSON(t, tableStablecoinOps, id, &r); err != nil {
+		return nil, notFound(err, CodeStablecoinOperationNotFound, "stablecoin operation", id)
+	}
+	return &r, nil
+}
+
+// ListOperations lists a stablecoin's mints and burns (only one type when
+// opType is set), newest first unless p says otherwise.
+func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType stablecoins.OpType, p ListParams) (Page[StablecoinOperation], error) {
+	var page Page[StablecoinOperation]
+	err := s.e.view(ctx, func(t *txn) error {
+		if _, err := t.stablecoin(coinID); err != nil {
+			return err
+		}
+		q := listQuery[opRecord]{Table: tableStablecoinOps, Index: ixCoin, Value: coinID}
+		if opType != "" {
+			q.Index, q.Value = ixCoinType, coinID+"/"+string(opType)
+		}
+		recs, err := list(t, q, p)
+		if err != nil {
+			return err
+		}
+		page, err = mapPage(recs, func(r *opRecord) (*StablecoinOperation, error) { return &r.StablecoinOperation, nil })
+		return err
+	})
+	return page, err
+}
+
+// Reserve reports a stablecoin's fiat reserve in its base currency: the
+// value available to burns and the value held by burns in flight.
+func (s Stablecoins) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
+	err = s.e.view(ctx, func(t *txn) error {
+		c, err := t.stablecoin(coinID)
+		if err != nil {
+			return err
+		}
+		if available, err = Balance(t, stablecoins.Reserve(c.ID), c.BaseCurrency); err != nil {
+			return err
+		}
+		held, err = Balance(t, accounts.Held(stablecoins.Reserve(c.ID)), c.BaseCurrency)
+		return err
+	})
+	if errors.Is(err, ErrNotFound) {
+		err = Errorf(CodeStablecoinNotFound, "stablecoin %s not found", coinID)
+	}
+	return available, held, err
+}

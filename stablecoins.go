@@ -1,0 +1,395 @@
+package payments
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/paygrid/payments/stablecoins"
+)
+
+// Stablecoin area types (package stablecoins holds their rules).
+type (
+	// Stablecoin is a registered provider token.
+	Stablecoin = stablecoins.Stablecoin
+	// StablecoinProviderAccount is a provider-account link; its secret is
+	// write-only.
+	StablecoinProviderAccount = stablecoins.ProviderAccount
+	// StablecoinOperation is a mint or burn.
+	StablecoinOperation = stablecoins.Operation
+)
+
+// Stablecoin tables: links (with their write-only credentials), the unique
+// provider account of each link, registered tokens, the unique symbols and
+// token identifiers, operations, and operation steps due on the clock.
+const (
+	tableStablecoinLinks    = "stablecoin_links"
+	tableStablecoinLinkKeys = "stablecoin_link_keys"
+	tableStablecoins        = "stablecoins"
+	tableStablecoinSymbols  = "stablecoin_symbols"
+	tableStablecoinTokens   = "stablecoin_tokens"
+	tableStablecoinOps      = "stablecoin_ops"
+	tableStablecoinOpsDue   = "stablecoin_ops_due"
+)
+
+// Index names of the stablecoin tables.
+const (
+	ixOpsStatus = "ops"      // stablecoins: serviceOperationsStatus
+	ixCoin      = "coin"     // operations: stablecoinId
+	ixCoinType  = "coinType" // operations: stablecoinId/operationType
+)
+
+// Stablecoins is the stablecoin issuance area: provider-account links,
+// registered tokens, their Service-enablement state, and mints and burns,
+// whose fiat value moves through the ledger (the token's reserve account,
+// stablecoins.Reserve). Reach it as eng.Stablecoins.
+type Stablecoins struct{ e *Engine }
+
+// linkRecord is a link as stored: the API view plus the credentials the
+// provider is called with. The secret never leaves the engine.
+type linkRecord struct {
+	StablecoinProviderAccount
+	APIClientID     string `json:"apiClientId"`
+	APIClientSecret string `json:"apiClientSecret"`
+}
+
+func (r *linkRecord) ref() ProviderAccountRef {
+	return ProviderAccountRef{LinkID: r.ID, Provider: r.Provider, Environment: r.ProviderEnvironment,
+		ProviderAccountID: r.ProviderAccountID, APIClientID: r.APIClientID, APIClientSecret: r.APIClientSecret}
+}
+
+// env is the provider environment of the platform's mode.
+func (s Stablecoins) env() string {
+	if s.e.cfg.Sandbox {
+		return stablecoins.EnvSandbox
+	}
+	return stablecoins.EnvProduction
+}
+
+// stablecoinError maps a refusal of the stablecoins package to its code;
+// other errors pass unchanged.
+func stablecoinError(err error) error {
+	codes := []struct {
+		sentinel error
+		code     Code
+	}{
+		{stablecoins.ErrNoLink, CodeStablecoinProviderAccountNotFound},
+		{stablecoins.ErrSelectionRequired, CodeStablecoinProviderAccountSelectionRequired},
+		{stablecoins.ErrLinkInvalid, CodeStablecoinProviderAccountInvalid},
+		{stablecoins.ErrLinkRevoked, CodeStablecoinProviderAccountRevoked},
+		{stablecoins.ErrNotRequestable, CodeStablecoinServiceEnablementNotRequestable},
+		{stablecoins.ErrNotRepresentable, CodeStablecoinAmountNotRepresentable},
+		{stablecoins.ErrNotProvisioned, CodeStablecoinNotProvisioned},
+		{stablecoins.ErrOpsNotEnabled, CodeStablecoinServiceOperationsNotEnabled},
+		{stablecoins.ErrOpNotSupported, CodeStablecoinOperationNotSupported},
+		{stablecoins.ErrBurnSourceNotSupported, CodeStablecoinBurnSourceNotSupported},
+		{stablecoins.ErrExternalNotSupported, CodeStablecoinExternalAccountNotSupported},
+		{stablecoins.ErrTransition, CodeInvalidStateTransition},
+	}
+	for _, c := range codes {
+		if errors.Is(err, c.sentinel) {
+			return &Error{Code: c.code, Message: err.Error(), Err: err}
+		}
+	}
+	return Invalid(err) // field errors; nil stays nil
+}
+
+// providerError passes the provider's coded answers and SERVICE_UNAVAILABLE
+// through and answers anything else as STABLECOIN_PROVIDER_ERROR.
+func providerError(err error) error {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return &Error{Code: CodeStablecoinProviderError, Message: "the stablecoin provider could not complete the request", Err: err}
+}
+
+// LinkProviderAccount verifies API credentials with the provider and links
+// the account they open (ACTIVE). The secret is write-only: it is kept to
+// call the provider and never returned. The same provider account linked
+// twice is CONFLICT.
+func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.LinkRequest) (*StablecoinProviderAccount, error) {
+	e := s.e
+	if err := Invalid(req.Validate()); err != nil {
+		return nil, err
+	}
+	var out *StablecoinProviderAccount
+	if ok, err := replayed(ctx, e, req, &out); ok {
+		return out, err
+	}
+	info, err := e.stablecoins.VerifyAccount(ctx, s.env(), req)
+	if err != nil {
+		return nil, providerError(err)
+	}
+	err = once(ctx, e, req, &out, func(t *txn) error {
+		now := t.now
+		r := linkRecord{StablecoinProviderAccount: StablecoinProviderAccount{ID: t.newID("StablecoinProviderAccount"),
+			Provider: req.Provider, ProviderAccountID: info.ProviderAccountID, ProviderEnvironment: s.env(),
+			Status: stablecoins.LinkActive, LastVerifiedAt: &now, CreatedAt: now, UpdatedAt: now},
+			APIClientID: req.APIClientID, APIClientSecret: req.APIClientSecret}
+		key := r.Provider + "|" + r.ProviderEnvironment + "|" + r.ProviderAccountID
+		if err := claim(t, tableStablecoinLinkKeys, key, r.ID, Errorf(CodeConflict, "provider account %s is already linked", r.ProviderAccountID)); err != nil {
+			return err
+		}
+		out = &r.StablecoinProviderAccount
+		return insertJSON(t, tableStablecoinLinks, r.ID, r)
+	})
+	return out, err
+}
+
+// ProviderAccount returns a link (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
+func (s Stablecoins) ProviderAccount(ctx context.Context, id string) (*StablecoinProviderAccount, error) {
+	var r *linkRecord
+	err := s.e.view(ctx, func(t *txn) (err error) { r, err = t.stablecoinLink(id); return err })
+	if err != nil {
+		return nil, err
+	}
+	return &r.StablecoinProviderAccount, nil
+}
+
+func (t *txn) stablecoinLink(id string) (*linkRecord, error) {
+	var r linkRecord
+	if err := getJSON(t, tableStablecoinLinks, id, &r); err != nil {
+		return nil, notFound(err, CodeStablecoinProviderAccountNotFound, "stablecoin provider account", id)
+	}
+	return &r, nil
+}
+
+// ProviderAccountFilter narrows ListProviderAccounts; zero members match all.
+type ProviderAccountFilter struct {
+	Provider string
+	Status   stablecoins.LinkStatus
+}
+
+// ListProviderAccounts lists the platform's links, oldest first.
+func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p ListParams) (Page[StablecoinProviderAccount], error) {
+	var page Page[StablecoinProviderAccount]
+	err := s.e.view(ctx, func(t *txn) error {
+		q := listQuery[linkRecord]{Table: tableStablecoinLinks, Index: ixAll, Match: func(r *linkRecord) bool {
+			return (f.Provider == "" || r.Provider == f.Provider) && (f.Status == "" || r.Status == f.Status)
+		}}
+		recs, err := list(t, q.narrowest([2]string{ixStatus, string(f.Status)}), p)
+		if err != nil {
+			return err
+		}
+		page, err = mapPage(recs, func(r *linkRecord) (*StablecoinProviderAccount, error) { return &r.StablecoinProviderAccount, nil })
+		return err
+	})
+	return page, err
+}
+
+// SetProviderAccountStatus records what the provider or the operator
+// learned about a link: INVALID when its credentials stop verifying,
+// REVOKED when it was withdrawn, ACTIVE when it verifies again. Requests
+// naming a link that is not ACTIVE are refused with
+// STABLECOIN_PROVIDER_ACCOUNT_INVALID or _REVOKED.
+func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, status stablecoins.LinkStatus) (*StablecoinProviderAccount, error) {
+	var out *StablecoinProviderAccount
+	err := once(ctx, s.e, []string{id, string(status)}, &out, func(t *txn) error {
+		r, err := t.stablecoinLink(id)
+		if err != nil {
+			return err
+		}
+		switch status {
+		case stablecoins.LinkActive:
+			now := t.now
+			r.LastVerifiedAt = &now
+		case stablecoins.LinkInvalid, stablecoins.LinkRevoked:
+		default:
+			return Errorf(CodeInvalidInput, "status must be ACTIVE, INVALID or REVOKED")
+		}
+		r.Status, r.UpdatedAt = status, t.now
+		out = &r.StablecoinProviderAccount
+		return putJSON(t, tableStablecoinLinks, r.ID, r)
+	})
+	return out, err
+}
+
+// selectLink picks the link a request uses (stablecoins.Select) from the
+// status index: up to two ACTIVE links, and one INVALID and one REVOKED to
+// explain why none is usable.
+func (t *txn) selectLink(named string) (*linkRecord, error) {
+	if named != "" {
+		r, err := t.stablecoinLink(named)
+		if err != nil {
+			return nil, err
+		}
+		_, err = stablecoins.Select([]stablecoins.Link{{ID: r.ID, Status: r.Status}}, named)
+		return r, stablecoinError(err)
+	}
+	var links []stablecoins.Link
+	for _, st := range []struct {
+		status stablecoins.LinkStatus
+		n      int
+	}{{stablecoins.LinkActive, 2}, {stablecoins.LinkInvalid, 1}, {stablecoins.LinkRevoked, 1}} {
+		n := 0
+		err := t.Scan(indexTable(tableStablecoinLinks, ixStatus), ScanOptions{Prefix: escapeValue(string(st.status)) + "|"}, func(k string, _ []byte) (bool, error) {
+			links = append(links, stablecoins.Link{ID: k[strings.LastIndexByte(k, '|')+1:], Status: st.status})
+			n++
+			return n < st.n, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	l, err := stablecoins.Select(links, "")
+	if err != nil {
+		return nil, stablecoinError(err)
+	}
+	return t.stablecoinLink(l.ID)
+}
+
+// Register registers a token the linked provider account already issued.
+// The link is the one named, or the platform's only ACTIVE one (several:
+// STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED). The provider supplies
+// the token's name, symbol, decimals and issuance state; a symbol or token
+// identifier registered before is 409 STABLECOIN_SYMBOL_ALREADY_EXISTS or
+// STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS. It starts NOT_ENABLED for the
+// Service's operations.
+func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterRequest) (*Stablecoin, error) {
+	e := s.e
+	if err := Invalid(req.Validate()); err != nil {
+		return nil, err
+	}
+	var out *Stablecoin
+	if ok, err := replayed(ctx, e, req, &out); ok {
+		return out, err
+	}
+	var link *linkRecord
+	if err := e.view(ctx, func(t *txn) (err error) { link, err = t.selectLink(req.StablecoinProviderAccountID); return err }); err != nil {
+		return nil, err
+	}
+	tok, err := e.stablecoins.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
+	if err != nil {
+		return nil, providerError(err)
+	}
+	err = once(ctx, e, req, &out, func(t *txn) error {
+		l, err := t.selectLink(req.StablecoinProviderAccountID)
+		if err != nil {
+			return err
+		}
+		if l.ID != link.ID {
+			return Errorf(CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
+		}
+		c := Stablecoin{ID: t.newID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
+			Network: req.Network, Decimals: tok.Decimals, IssuanceStatus: tok.IssuanceStatus,
+			ServiceOperationsStatus: stablecoins.OpsNotEnabled, NetworkTokenIdentifier: req.NetworkTokenIdentifier,
+			Provider: l.Provider, StablecoinProviderAccountID: l.ID, ProviderEnvironment: l.ProviderEnvironment,
+			ProviderTokenIdentifier: req.ProviderTokenIdentifier, CreatedAt: t.now, UpdatedAt: t.now}
+		taken := Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "token %s is already registered", req.NetworkTokenIdentifier)
+		if err := claim(t, tableStablecoinTokens, "network|"+c.Network+"|"+c.NetworkTokenIdentifier, c.ID, taken); err != nil {
+			return err
+		}
+		taken = Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "provider token %s is already registered", req.ProviderTokenIdentifier)
+		if err := claim(t, tableStablecoinTokens, "provider|"+c.Provider+"|"+c.ProviderEnvironment+"|"+c.ProviderTokenIdentifier, c.ID, taken); err != nil {
+			return err
+		}
+		if err := claim(t, tableStablecoinSymbols, c.Symbol, c.ID, Errorf(CodeStablecoinSymbolAlreadyExists, "symbol %s is already registered", c.Symbol)); err != nil {
+			return err
+		}
+		out = &c
+		return insertJSON(t, tableStablecoins, c.ID, c)
+	})
+	return out, err
+}
+
+// Get returns a stablecoin (STABLECOIN_NOT_FOUND).
+func (s Stablecoins) Get(ctx context.Context, id string) (*Stablecoin, error) {
+	var c *Stablecoin
+	err := s.e.view(ctx, func(t *txn) (err error) { c, err = t.stablecoin(id); return err })
+	return c, err
+}
+
+func (t *txn) stablecoin(id string) (*Stablecoin, error) {
+	var c Stablecoin
+	if err := getJSON(t, tableStablecoins, id, &c); err != nil {
+		return nil, notFound(err, CodeStablecoinNotFound, "stablecoin", id)
+	}
+	return &c, nil
+}
+
+// StablecoinFilter narrows List; zero members match all.
+type StablecoinFilter struct {
+	IssuanceStatus          stablecoins.IssuanceStatus
+	ServiceOperationsStatus stablecoins.OpsStatus
+	Provider                string
+}
+
+// List lists registered stablecoins, oldest first.
+func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p ListParams) (Page[Stablecoin], error) {
+	var page Page[Stablecoin]
+	err := s.e.view(ctx, func(t *txn) error {
+		q := listQuery[Stablecoin]{Table: tableStablecoins, Index: ixAll, Match: func(c *Stablecoin) bool {
+			return (f.IssuanceStatus == "" || c.IssuanceStatus == f.IssuanceStatus) &&
+				(f.ServiceOperationsStatus == "" || c.ServiceOperationsStatus == f.ServiceOperationsStatus) &&
+				(f.Provider == "" || c.Provider == f.Provider)
+		}}
+		var err error
+		page, err = list(t, q.narrowest([2]string{ixOpsStatus, string(f.ServiceOperationsStatus)}, [2]string{ixStatus, string(f.IssuanceStatus)}), p)
+		return err
+	})
+	return page, err
+}
+
+// RequestEnablement asks the operator to enable a stablecoin for the
+// Service's operations (spec 3.4): from NOT_ENABLED it becomes
+// PENDING_APPROVAL, a repeat while PENDING_APPROVAL succeeds unchanged,
+// and from ENABLING, ENABLED or DISABLED it is 409
+// STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE.
+func (s Stablecoins) RequestEnablement(ctx context.Context, id string) (*Stablecoin, error) {
+	return s.moveOps(ctx, id, "request", func(c *Stablecoin) (stablecoins.OpsStatus, error) {
+		return stablecoins.RequestEnablement(c.ServiceOperationsStatus)
+	})
+}
+
+// SetOperationsStatus is the operator's move of a stablecoin's
+// enablement (stablecoins.OperatorSet: approve to ENABLING, finish to
+// ENABLED, decline to NOT_ENABLED, disable and re-enable); other moves are
+// INVALID_STATE_TRANSITION. An ENABLED stablecoin gets its Service
+// currency code, its symbol.
+func (s Stablecoins) SetOperationsStatus(ctx context.Context, id string, to stablecoins.OpsStatus) (*Stablecoin, error) {
+	return s.moveOps(ctx, id, string(to), func(c *Stablecoin) (stablecoins.OpsStatus, error) {
+		return to, stablecoins.OperatorSet(c.ServiceOperationsStatus, to)
+	})
+}
+
+func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(*Stablecoin) (stablecoins.OpsStatus, error)) (*Stablecoin, error) {
+	var out *Stablecoin
+	err := once(ctx, s.e, []string{id, input}, &out, func(t *txn) error {
+		c, err := t.stablecoin(id)
+		if err != nil {
+			return err
+		}
+		next, err := decide(c)
+		if err != nil {
+			return stablecoinError(err)
+		}
+		out = c
+		if next == c.ServiceOperationsStatus {
+			return nil
+		}
+		c.ServiceOperationsStatus, c.UpdatedAt = next, t.now
+		if next == stablecoins.OpsEnabled {
+			c.Currency = c.Symbol
+		}
+		return putJSON(t, tableStablecoins, c.ID, c)
+	})
+	return out, err
+}
+
+// SetIssuanceStatus records the provider's issuance state of a token
+// (PENDING_REVIEW, PROVISIONING, PROVISIONED, REJECTED, FAILED). Only a
+// PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED).
+func (s Stablecoins) SetIssuanceStatus(ctx context.Context, id string, status stablecoins.IssuanceStatus) (*Stablecoin, error) {
+	var out *Stablecoin
+	err := once(ctx, s.e, []string{id, string(status)}, &out, func(t *txn) error {
+		c, err := t.stablecoin(id)
+		if err != nil {
+			return err
+		}
+		c.IssuanceStatus, c.UpdatedAt = status, t.now
+		out = c
+		return putJSON(t, tableStablecoins, c.ID, c)
+	})
+	return out, err
+}
