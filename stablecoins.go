@@ -381,6 +381,12 @@ func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(
 // (PENDING_REVIEW, PROVISIONING, PROVISIONED, REJECTED, FAILED). Only a
 // PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED).
 func (s Stablecoins) SetIssuanceStatus(ctx context.Context, id string, status stablecoins.IssuanceStatus) (*Stablecoin, error) {
+	switch status {
+	case stablecoins.IssuancePendingReview, stablecoins.IssuanceProvisioning, stablecoins.IssuanceProvisioned,
+		stablecoins.IssuanceRejected, stablecoins.IssuanceFailed:
+	default:
+		return nil, Errorf(CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
+	}
 	var out *Stablecoin
 	err := once(ctx, s.e, []string{id, string(status)}, &out, func(t *txn) error {
 		c, err := t.stablecoin(id)

@@ -111,7 +111,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	eng, err := payments.New(payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: sender, KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{}, CardIssuer: sandbox.Issuer{}})
+	eng, err := payments.New(payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: sender, KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{},
+		Directory: sandbox.Directory{}, CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{}})
 	if err != nil {
 		return err
 	}
