@@ -222,3 +222,16 @@ func TestWire_HostileBodies(t *testing.T) {
 	before := s.customerCount()
 	assert.EqualValues(t, 1, before, "only the one well-formed request created a customer")
 }
+
+func TestWire_TokensGrantOnlyWhatTheyHold(t *testing.T) {
+	s := newServer(t)
+	manager := s.token(payments.PermView, payments.PermManage)
+	r := s.doAs(manager, "POST", "/tokens", map[string]any{"name": "escalate", "permissions": []string{"VIEW", "TRANSACT"}})
+	requireError(t, r, 403, payments.CodeForbidden)
+	list := s.do("GET", "/tokens?name=escalate", nil)
+	assert.Empty(t, list.Body["data"], "a refused grant creates no token")
+	r = s.doAs(manager, "POST", "/tokens", map[string]any{"name": "ok", "permissions": []string{"VIEW", "MANAGE"}})
+	require.Equal(t, 201, r.Status, "%s", r.Raw)
+	r = s.do("POST", "/tokens", map[string]any{"name": "admin-made", "permissions": []string{"TRANSACT"}})
+	require.Equal(t, 201, r.Status, "a token holding TRANSACT may grant it: %s", r.Raw)
+}
