@@ -235,3 +235,29 @@ func TestWire_TokensGrantOnlyWhatTheyHold(t *testing.T) {
 	r = s.do("POST", "/tokens", map[string]any{"name": "admin-made", "permissions": []string{"TRANSACT"}})
 	require.Equal(t, 201, r.Status, "a token holding TRANSACT may grant it: %s", r.Raw)
 }
+
+func TestWire_CheckDigitsAreASetting(t *testing.T) {
+	account := func(customer, typ, cur string, info map[string]any) map[string]any {
+		info["accountType"] = typ
+		info["beneficiary"] = map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe"}
+		return map[string]any{"customerId": customer, "currency": cur, "accountInfo": info}
+	}
+	cases := []struct {
+		typ, cur, field string
+		info            map[string]any
+	}{
+		{"MXN_ACCOUNT", "MXN", "accountInfo.clabeNumber", map[string]any{"clabeNumber": "014027000005555601"}},
+		{"MXN_ACCOUNT", "MXN", "accountInfo.clabeNumber", map[string]any{"clabeNumber": "123456789012345678"}},
+		{"USD_ACCOUNT", "USD", "accountInfo.routingNumber", map[string]any{"accountNumber": "123", "routingNumber": "123456789"}},
+	}
+	strict := newServer(t)
+	lenient := newServer(t, func(c *payments.Config) { c.SkipCheckDigits = true })
+	sid, lid := strict.customer(), lenient.customer()
+	for _, tc := range cases {
+		requireError(t, strict.do("POST", "/customers/external-accounts", account(sid, tc.typ, tc.cur, tc.info)), 400, payments.CodeInvalidBankAccount, tc.field)
+		r := lenient.do("POST", "/customers/external-accounts", account(lid, tc.typ, tc.cur, tc.info))
+		require.Equal(t, 201, r.Status, "the hosted sandbox's patterns accept %v: %s", tc.info, r.Raw)
+	}
+	requireError(t, lenient.do("POST", "/customers/external-accounts", account(lid, "MXN_ACCOUNT", "MXN", map[string]any{"clabeNumber": "12345"})),
+		400, payments.CodeInvalidBankAccount, "accountInfo.clabeNumber")
+}

@@ -28,6 +28,9 @@ func call(t *testing.T, cred, method, url, body string, headers ...string) (int,
 		id, secret, _ := strings.Cut(cred, ":")
 		req.SetBasicAuth(id, secret)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
