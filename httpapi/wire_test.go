@@ -261,3 +261,20 @@ func TestWire_CheckDigitsAreASetting(t *testing.T) {
 	requireError(t, lenient.do("POST", "/customers/external-accounts", account(lid, "MXN_ACCOUNT", "MXN", map[string]any{"clabeNumber": "12345"})),
 		400, payments.CodeInvalidBankAccount, "accountInfo.clabeNumber")
 }
+
+func TestWire_AccountsAfterConsentOnUnregulatedPlatforms(t *testing.T) {
+	s := newServer(t)
+	require.Equal(t, false, s.do("GET", "/config", nil).Body["isRegulatedFinancialInstitution"])
+	c := s.do("POST", "/customers", individual(set("platformCustomerId", "nc"), func(b map[string]any) { delete(b, "agreementConsents") }))
+	require.Equal(t, 201, c.Status, "%s", c.Raw)
+	id := c.Body["id"].(string)
+	accts := s.do("GET", "/customers/internal-accounts?customerId="+id, nil)
+	require.Equal(t, 200, accts.Status, "%s", accts.Raw)
+	assert.Empty(t, accts.Body["data"], "no internal accounts before the end-user terms are accepted")
+
+	p := s.do("PATCH", "/customers/"+id, map[string]any{"customerType": "INDIVIDUAL", "agreementConsents": []any{map[string]any{
+		"type": "PROVIDER_END_USER_TERMS", "termsVersion": "V1", "acceptedAt": "2025-10-01T10:00:00Z", "ipAddress": "203.0.113.7", "acceptanceMethod": "CHECKBOX"}}})
+	require.Equal(t, 200, p.Status, "%s", p.Raw)
+	accts = s.do("GET", "/customers/internal-accounts?customerId="+id, nil)
+	assert.NotEmpty(t, accts.Body["data"], "the consent provisions them")
+}
