@@ -114,7 +114,7 @@ func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Custome
 		if err := putJSON(t, tableCustomers, id, r); err != nil {
 			return err
 		}
-		if _, err := t.openInternalAccounts(id, customerCurrencies(r, p)); err != nil {
+		if err := t.provisionAccounts(r, p); err != nil {
 			return err
 		}
 		out = &r.Customer
@@ -160,7 +160,7 @@ func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 		if err := putJSON(t, tableCustomers, id, r); err != nil {
 			return err
 		}
-		if _, err := t.openInternalAccounts(id, customerCurrencies(r, p)); err != nil {
+		if err := t.provisionAccounts(r, p); err != nil {
 			return err
 		}
 		out, err = t.customerView(r)
@@ -326,6 +326,18 @@ func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error 
 		return claim(t, tableCustomerUma, r.UmaAddress, r.ID, taken)
 	}
 	return nil
+}
+
+// provisionAccounts opens the customer's internal accounts: at once on a
+// regulated platform, and on an unregulated one only once the customer has
+// accepted the end-user terms (wire-facts 1.15); the update that records
+// the consent opens them.
+func (t *txn) provisionAccounts(r *customerRecord, p *PlatformConfig) error {
+	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
+		return nil
+	}
+	_, err := t.openInternalAccounts(r.ID, customerCurrencies(r, p))
+	return err
 }
 
 // customerCurrencies are the currencies a customer gets internal accounts in.

@@ -70,7 +70,7 @@ func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountIn
 		fe.Add("accountInfo", nil, "accountInfo is required and must be an object with an accountType")
 		return nil, Invalid(fe)
 	}
-	typ, issues := accounts.CheckInfo(info, in.Currency, validate.IsCountry)
+	typ, issues := accounts.CheckInfoWith(info, in.Currency, validate.IsCountry, !e.cfg.SkipCheckDigits)
 	code := CodeInvalidInput
 	if len(fe) == 0 && len(issues) > 0 {
 		code = CodeInvalidBankAccount

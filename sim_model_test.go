@@ -383,8 +383,12 @@ func (w *simWorld) opCreateCustomer() {
 		sc.accounts[a.Currency] = a.ID
 		w.model.addAccount(a.ID, c.ID, a.Currency)
 	}
-	if len(sc.accounts) != len(curs) {
-		w.failf("customer %s with currencies %v got %d accounts", c.ID, curs, len(sc.accounts))
+	want := len(curs)
+	if !terms {
+		want = 0 // an unregulated platform opens accounts only after consent (wire-facts 1.15)
+	}
+	if len(sc.accounts) != want {
+		w.failf("customer %s with currencies %v (terms=%v) got %d accounts", c.ID, curs, terms, len(sc.accounts))
 	}
 	w.model.customers = append(w.model.customers, sc)
 	w.note("customer %s %v terms=%v", c.ID, curs, terms)
@@ -475,7 +479,16 @@ func (d *quoteDraft) String() string {
 // account. ok is false when the sequence has nothing to quote yet.
 func (w *simWorld) draftQuote(immediate bool) (d quoteDraft, ok bool) {
 	m := w.model
-	d.cust = simPick(w, m.customers)
+	var holders []*simCustomer
+	for _, c := range m.customers {
+		if len(c.accounts) > 0 {
+			holders = append(holders, c)
+		}
+	}
+	if len(holders) == 0 {
+		return d, false
+	}
+	d.cust = simPick(w, holders)
 	srcCur := simPick(w, sortedKeys(d.cust.accounts))
 	d.src = d.cust.accounts[srcCur]
 	var internal []string

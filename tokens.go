@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -73,6 +74,11 @@ type CreateTokenRequest struct {
 	// (the sandbox server's -token flag). Not accepted over HTTP.
 	ClientID     string `json:"-"`
 	ClientSecret string `json:"-"`
+	// Issuer is the token making the request, when one does (httpapi sets
+	// it). A token may grant only permissions it holds (VIEW, which every
+	// token has, aside): otherwise the answer is FORBIDDEN. Nil means the
+	// embedding program itself, which may grant anything.
+	Issuer *Token `json:"-"`
 }
 
 func randomHex(n int) string {
@@ -108,6 +114,13 @@ func (e *Engine) CreateToken(ctx context.Context, req CreateTokenRequest) (*Crea
 	}
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
+	}
+	if req.Issuer != nil {
+		for _, p := range req.Permissions {
+			if p != PermView && !req.Issuer.Has(p) {
+				return nil, Errorf(CodeForbidden, "this API token lacks the %s permission, so it cannot grant it", p)
+			}
+		}
 	}
 	id, err := e.newID("Token")
 	if err != nil {
@@ -156,21 +169,40 @@ func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token,
 	if tok, ok := e.auth.lookup(user, got, e.now()); ok {
 		return tok, nil
 	}
+	// An unknown client id costs what a known one with a wrong secret does:
+	// the same two reads, one record decoded (a decoy's) and one hash
+	// compared, so response times do not tell which client ids exist.
 	var rec tokenRecord
 	err := e.view(ctx, func(t *txn) error {
+		rec = tokenRecord{}
 		id := user
+		var missing error
 		if !strings.HasPrefix(user, "Token:") {
 			b, err := t.Get(tableTokenClients, user)
-			if err != nil {
+			switch {
+			case err == nil:
+				id = string(b)
+			case errors.Is(err, ErrNotFound):
+				id, missing = decoyTokenID, err
+			default:
 				return err
 			}
-			id = string(b)
 		}
-		return getJSON(t, tableTokens, id, &rec)
+		b, err := t.Get(tableTokens, id)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			b, missing = decoyToken, err
+		case err != nil:
+			return err
+		}
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return err
+		}
+		return missing
 	})
 	want, _ := hex.DecodeString(rec.SecretHash)
 	if len(want) == 0 {
-		want = make([]byte, sha256.Size) // compare anyway: same work for unknown ids
+		want = make([]byte, sha256.Size)
 	}
 	ok := subtle.ConstantTimeCompare(want, got[:]) == 1
 	if errors.Is(err, ErrNotFound) || (err == nil && !ok) {
@@ -182,6 +214,14 @@ func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token,
 	e.auth.remember(user, got, &rec.Token, e.now(), gen)
 	return &rec.Token, nil
 }
+
+// decoyTokenID and decoyToken stand in for the record of an unknown client
+// id (see Authenticate): a token record of the usual shape whose secret
+// hash no secret matches in practice.
+const decoyTokenID = "Token:00000000-0000-0000-0000-000000000000"
+
+var decoyToken, _ = json.Marshal(tokenRecord{Token: Token{ID: decoyTokenID, Name: "decoy",
+	Permissions: []Permission{PermView}}, SecretHash: randomHex(sha256.Size)})
 
 // authCacheTTL bounds how long a verified credential is remembered.
 const authCacheTTL = time.Minute

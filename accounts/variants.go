@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -131,8 +132,16 @@ var (
 
 // CheckInfo validates an accountInfo object (decoded JSON) for currency.
 // Paths are prefixed with "accountInfo.". knownCountry tells assigned
-// ISO 3166 codes.
+// ISO 3166 codes. Identifiers are checked in full, check digits included.
 func CheckInfo(info map[string]any, currency string, knownCountry func(string) bool) (string, []Issue) {
+	return CheckInfoWith(info, currency, knownCountry, true)
+}
+
+// CheckInfoWith is CheckInfo with a choice: with checkDigits false an
+// identifier that fails only its checksum (ErrChecksum: IBAN mod-97, ABA,
+// CLABE, crypto address checksums) passes; its shape, length and country
+// are still checked.
+func CheckInfoWith(info map[string]any, currency string, knownCountry func(string) bool, checkDigits bool) (string, []Issue) {
 	var out []Issue
 	add := func(field string, id bool, format string, args ...any) {
 		out = append(out, Issue{Field: "accountInfo." + field, Message: "accountInfo." + field + " " + fmt.Sprintf(format, args...), Identifier: id})
@@ -175,7 +184,7 @@ func CheckInfo(info map[string]any, currency string, knownCountry func(string) b
 	for k, s := range str {
 		if err := checkShape(shapes[typ][k], s); err != nil {
 			add(k, true, "%v", err)
-		} else if err := checkMember(typ, k, s, knownCountry); err != nil {
+		} else if err := checkMember(typ, k, s, knownCountry); err != nil && (checkDigits || !errors.Is(err, ErrChecksum)) {
 			add(k, true, "%v", err)
 		}
 	}

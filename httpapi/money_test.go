@@ -154,8 +154,10 @@ func TestQuotes_Errors(t *testing.T) {
 		requireError(t, s.do("POST", "/quotes", o), 400, payments.CodeInvalidInput, "platformFeeOverride.platformFixedFee.currency")
 	})
 	t.Run("END_USER_TERMS_NOT_ACCEPTED", func(t *testing.T) {
-		_, noTerms := s.funded(0, func(b map[string]any) { delete(b, "agreementConsents") })
-		requireError(t, s.do("POST", "/quotes", quoteBody(noTerms, dest, 100)), 403, payments.CodeEndUserTermsNotAccepted)
+		noTerms := s.customer(func(b map[string]any) { delete(b, "agreementConsents") })
+		body := quoteBody("", dest, 100)
+		body["source"] = map[string]any{"sourceType": "REALTIME_FUNDING", "customerId": noTerms, "currency": "USD"}
+		requireError(t, s.do("POST", "/quotes", body), 403, payments.CodeEndUserTermsNotAccepted)
 	})
 	t.Run("destination rules", func(t *testing.T) {
 		micro := s.do("POST", "/customers/external-accounts", usdAccount(id, "123456"+sandbox.MicroEntrySuffix))

@@ -43,6 +43,7 @@ func createToken(r *request) (int, any, error) {
 	if err := r.decode(&req); err != nil {
 		return fail(err)
 	}
+	req.Issuer = r.token
 	tok, err := r.eng.CreateToken(r.ctx(), req)
 	if err != nil {
 		return fail(err)

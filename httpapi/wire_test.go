@@ -222,3 +222,59 @@ func TestWire_HostileBodies(t *testing.T) {
 	before := s.customerCount()
 	assert.EqualValues(t, 1, before, "only the one well-formed request created a customer")
 }
+
+func TestWire_TokensGrantOnlyWhatTheyHold(t *testing.T) {
+	s := newServer(t)
+	manager := s.token(payments.PermView, payments.PermManage)
+	r := s.doAs(manager, "POST", "/tokens", map[string]any{"name": "escalate", "permissions": []string{"VIEW", "TRANSACT"}})
+	requireError(t, r, 403, payments.CodeForbidden)
+	list := s.do("GET", "/tokens?name=escalate", nil)
+	assert.Empty(t, list.Body["data"], "a refused grant creates no token")
+	r = s.doAs(manager, "POST", "/tokens", map[string]any{"name": "ok", "permissions": []string{"VIEW", "MANAGE"}})
+	require.Equal(t, 201, r.Status, "%s", r.Raw)
+	r = s.do("POST", "/tokens", map[string]any{"name": "admin-made", "permissions": []string{"TRANSACT"}})
+	require.Equal(t, 201, r.Status, "a token holding TRANSACT may grant it: %s", r.Raw)
+}
+
+func TestWire_CheckDigitsAreASetting(t *testing.T) {
+	account := func(customer, typ, cur string, info map[string]any) map[string]any {
+		info["accountType"] = typ
+		info["beneficiary"] = map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe"}
+		return map[string]any{"customerId": customer, "currency": cur, "accountInfo": info}
+	}
+	cases := []struct {
+		typ, cur, field string
+		info            map[string]any
+	}{
+		{"MXN_ACCOUNT", "MXN", "accountInfo.clabeNumber", map[string]any{"clabeNumber": "014027000005555601"}},
+		{"MXN_ACCOUNT", "MXN", "accountInfo.clabeNumber", map[string]any{"clabeNumber": "123456789012345678"}},
+		{"USD_ACCOUNT", "USD", "accountInfo.routingNumber", map[string]any{"accountNumber": "123", "routingNumber": "123456789"}},
+	}
+	strict := newServer(t)
+	lenient := newServer(t, func(c *payments.Config) { c.SkipCheckDigits = true })
+	sid, lid := strict.customer(), lenient.customer()
+	for _, tc := range cases {
+		requireError(t, strict.do("POST", "/customers/external-accounts", account(sid, tc.typ, tc.cur, tc.info)), 400, payments.CodeInvalidBankAccount, tc.field)
+		r := lenient.do("POST", "/customers/external-accounts", account(lid, tc.typ, tc.cur, tc.info))
+		require.Equal(t, 201, r.Status, "the hosted sandbox's patterns accept %v: %s", tc.info, r.Raw)
+	}
+	requireError(t, lenient.do("POST", "/customers/external-accounts", account(lid, "MXN_ACCOUNT", "MXN", map[string]any{"clabeNumber": "12345"})),
+		400, payments.CodeInvalidBankAccount, "accountInfo.clabeNumber")
+}
+
+func TestWire_AccountsAfterConsentOnUnregulatedPlatforms(t *testing.T) {
+	s := newServer(t)
+	require.Equal(t, false, s.do("GET", "/config", nil).Body["isRegulatedFinancialInstitution"])
+	c := s.do("POST", "/customers", individual(set("platformCustomerId", "nc"), func(b map[string]any) { delete(b, "agreementConsents") }))
+	require.Equal(t, 201, c.Status, "%s", c.Raw)
+	id := c.Body["id"].(string)
+	accts := s.do("GET", "/customers/internal-accounts?customerId="+id, nil)
+	require.Equal(t, 200, accts.Status, "%s", accts.Raw)
+	assert.Empty(t, accts.Body["data"], "no internal accounts before the end-user terms are accepted")
+
+	p := s.do("PATCH", "/customers/"+id, map[string]any{"customerType": "INDIVIDUAL", "agreementConsents": []any{map[string]any{
+		"type": "PROVIDER_END_USER_TERMS", "termsVersion": "V1", "acceptedAt": "2025-10-01T10:00:00Z", "ipAddress": "203.0.113.7", "acceptanceMethod": "CHECKBOX"}}})
+	require.Equal(t, 200, p.Status, "%s", p.Raw)
+	accts = s.do("GET", "/customers/internal-accounts?customerId="+id, nil)
+	assert.NotEmpty(t, accts.Body["data"], "the consent provisions them")
+}

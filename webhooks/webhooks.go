@@ -36,7 +36,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"syscall"
 	"time"
 
 	"github.com/paygrid/payments"
@@ -96,20 +95,6 @@ func New(cfg Config) (*Sender, error) {
 	}
 	return &Sender{key: cfg.Key, client: &http.Client{Transport: tr, Timeout: cfg.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}, nil
-}
-
-// refusePrivate runs at connect time, on the resolved address.
-func refusePrivate(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
-		return fmt.Errorf("%w: %s", ErrPrivateAddress, host)
-	}
-	return nil
 }
 
 // Notify is required by payments.Notifier; without an endpoint there is

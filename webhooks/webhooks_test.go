@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -143,4 +144,29 @@ func TestKeys_PEMRoundTrip(t *testing.T) {
 	assert.Error(t, err)
 	_, err = webhooks.New(webhooks.Config{})
 	assert.Error(t, err)
+}
+
+// TestIsSpecialPurpose: the IANA special-purpose ranges a hand-written
+// guard missed are refused, as are the usual private ones; public
+// addresses pass.
+func TestIsSpecialPurpose(t *testing.T) {
+	for _, s := range []string{"100.64.0.1", "100.127.255.254", "198.18.0.1", "198.19.255.255", "0.0.0.0", "0.1.2.3",
+		"192.0.0.8", "64:ff9b::a00:1", "64:ff9b::808:808", "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1",
+		"169.254.169.254", "::1", "fe80::1", "fc00::1", "::ffff:127.0.0.1", "::ffff:100.64.0.1", "192.0.2.1",
+		"240.0.0.1", "255.255.255.255", "224.0.0.1", "2001:db8::1", "ff02::1", "::"} {
+		assert.True(t, webhooks.IsSpecialPurpose(netip.MustParseAddr(s)), s)
+	}
+	for _, s := range []string{"8.8.8.8", "1.1.1.1", "100.63.255.255", "100.128.0.0", "198.20.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"} {
+		assert.False(t, webhooks.IsSpecialPurpose(netip.MustParseAddr(s)), s)
+	}
+}
+
+// TestSend_RefusesSpecialPurposeAtDialTime: the check runs on the dialled
+// address, so a literal in a special range is refused without a request.
+func TestSend_RefusesSpecialPurposeAtDialTime(t *testing.T) {
+	s, _ := newSender(t, false)
+	for _, host := range []string{"100.64.0.1", "198.18.0.1", "[64:ff9b::7f00:1]", "0.0.0.0"} {
+		_, err := s.Send(context.Background(), "http://"+host+":9/hook", payments.Event{ID: "Event:1", Type: "TEST"})
+		assert.ErrorIs(t, err, webhooks.ErrPrivateAddress, host)
+	}
 }

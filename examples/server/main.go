@@ -7,6 +7,15 @@
 //	go run ./examples/server -memory -token myclient:mysecret-at-least-16
 //	go run ./examples/server -postgres 'postgres://user@localhost/payments' -token myclient:mysecret-at-least-16
 //
+// By default it behaves like the hosted sandbox: incoming payments wait for
+// the platform's answer when its INCOMING_PAYMENT.PENDING webhook answers
+// 202 (-incoming-approval=false completes them at once), and bank
+// identifiers need only match the reference's published patterns
+// (-strict-check-digits also checks IBAN, routing-number and CLABE check
+// digits and crypto address checksums, as the library does by default).
+// Request bodies must arrive within -body-timeout; on SIGTERM, in-flight
+// requests get -shutdown-timeout before connections are closed.
+//
 // On first start it seeds an unregulated platform and an API token with every
 // permission, and prints the base URL, the credential and a ready curl line.
 package main
@@ -50,6 +59,10 @@ type options struct {
 	addr, db, basePath, token string
 	postgres, pgSchema        string
 	memory                    bool
+	incomingApproval          bool
+	strictCheckDigits         bool
+	bodyTimeout               time.Duration
+	shutdownTimeout           time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string, out io.Writer) (options, error) {
@@ -63,6 +76,10 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.StringVar(&o.pgSchema, "postgres-schema", getenv("PAYMENTS_POSTGRES_SCHEMA"), "PostgreSQL schema of the tables; empty means the DSN's default (env PAYMENTS_POSTGRES_SCHEMA)")
 	fs.StringVar(&o.basePath, "base-path", "/2025-10-13", "path prefix of the API")
 	fs.StringVar(&o.token, "token", getenv("PAYMENTS_API_TOKEN"), "fixed API credential clientId:secret (env PAYMENTS_API_TOKEN)")
+	fs.BoolVar(&o.incomingApproval, "incoming-approval", true, "incoming payments wait when the INCOMING_PAYMENT.PENDING webhook answers 202 (the reference's behaviour)")
+	fs.BoolVar(&o.strictCheckDigits, "strict-check-digits", false, "refuse bank identifiers whose check digits fail (the hosted sandbox checks only patterns)")
+	fs.DurationVar(&o.bodyTimeout, "body-timeout", 30*time.Second, "time allowed to read a request body")
+	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -111,8 +128,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	eng, err := payments.New(payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: sender, KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{},
-		Directory: sandbox.Directory{}, CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{}})
+	eng, err := payments.New(engineConfig(o, store, logger, sender))
 	if err != nil {
 		return err
 	}
@@ -128,8 +144,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return err
 	}
 	base := "http://" + ln.Addr().String() + o.basePath
-	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger})
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
+	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout})
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
 
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
 	if cred != "" {
@@ -151,10 +168,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	fmt.Fprintln(out, "shutting down")
-	return srv.Shutdown(shutdownCtx)
+	return shutdown(srv, o.shutdownTimeout)
+}
+
+// shutdown stops srv gracefully, giving in-flight requests up to timeout,
+// then closes every connection that is still open.
+func shutdown(srv *http.Server, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err := srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return srv.Close()
+	}
+	return err
+}
+
+// engineConfig is the sandbox engine's configuration for o.
+func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier payments.Notifier) payments.Config {
+	return payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: notifier,
+		KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
+		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
+		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits}
 }
 
 // webhookKey loads the webhook signing key kept beside the database file, or

@@ -58,7 +58,7 @@ type server struct {
 
 // startServer runs a server process on the Postgres schema and waits until
 // it listens.
-func startServer(t *testing.T, schema, cred string) *server {
+func startPGServer(t *testing.T, schema, cred string) *server {
 	t.Helper()
 	args := []string{"-addr", "127.0.0.1:0", "-postgres", pgtest.DSN(t), "-postgres-schema", schema, "-token", cred}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServerChild$", "-test.count=1")
@@ -219,8 +219,8 @@ func checkLedger(t *testing.T, schema, account string, want int64) {
 func TestPostgres_TwoProcesses(t *testing.T) {
 	schema := pgtest.Schema(t)
 	cred := "multi:secret-0123456789abcdef"
-	a := startServer(t, schema, cred)
-	b := startServer(t, schema, cred)
+	a := startPGServer(t, schema, cred)
+	b := startPGServer(t, schema, cred)
 	servers := []*server{a, b}
 	payer := usdAccount(t, a.base, cred, "payer@multi.example")
 	payee := usdAccount(t, b.base, cred, "payee@multi.example")
@@ -296,8 +296,8 @@ func TestPostgres_CrashOneProcess(t *testing.T) {
 	}
 	schema := pgtest.Schema(t)
 	cred := "crash:secret-0123456789abcdef"
-	a := startServer(t, schema, cred)
-	b := startServer(t, schema, cred)
+	a := startPGServer(t, schema, cred)
+	b := startPGServer(t, schema, cred)
 	const workers, funded = 4, 1_000_000
 	sink := usdAccount(t, b.base, cred, "sink@crash.example")
 	payers := make([]string, workers)
