@@ -26,6 +26,7 @@ type txn struct {
 	emitted bool
 	intents []string        // rail intents written, handed over after commit
 	plat    *PlatformConfig // decoded once per transaction
+	written map[string]written // indexed records written, by table and key (index.go)
 }
 
 // idSeq derives an operation's record ids from one time-ordered UUID drawn
@@ -110,9 +111,25 @@ func getJSON(tx Tx, table, key string, v any) error {
 	return json.Unmarshal(b, v)
 }
 
+// encodeRecord is json.Marshal(v) without the second pass encoding/json
+// makes over the output of a MarshalJSON method (validating and compacting
+// it) for record types whose MarshalJSON already returns json.Marshal's
+// compact output: the bytes are the same.
+func encodeRecord(v any) ([]byte, error) {
+	switch x := v.(type) {
+	case *Transaction:
+		if x != nil {
+			return x.MarshalJSON()
+		}
+	case Transaction:
+		return x.MarshalJSON()
+	}
+	return json.Marshal(v)
+}
+
 // putJSON encodes v and stores it at key.
 func putJSON(tx Tx, table, key string, v any) error {
-	b, err := json.Marshal(v)
+	b, err := encodeRecord(v)
 	if err != nil {
 		return err
 	}
@@ -121,7 +138,7 @@ func putJSON(tx Tx, table, key string, v any) error {
 
 // insertJSON encodes v and creates it at key (ErrConflict when taken).
 func insertJSON(tx Tx, table, key string, v any) error {
-	b, err := json.Marshal(v)
+	b, err := encodeRecord(v)
 	if err != nil {
 		return err
 	}
