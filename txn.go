@@ -24,8 +24,8 @@ type txn struct {
 	now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
-	intents []string        // rail intents written, handed over after commit
-	plat    *PlatformConfig // decoded once per transaction
+	intents []string           // rail intents written, handed over after commit
+	plat    *PlatformConfig    // decoded once per transaction
 	written map[string]written // indexed records written, by table and key (index.go)
 }
 
