@@ -3,7 +3,6 @@ package payments
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -177,7 +176,7 @@ func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 			rec = &x
 		default:
 			rec = new(T)
-			if err := json.Unmarshal(b, rec); err != nil {
+			if err := decodeRecord(b, rec); err != nil {
 				return nil, err
 			}
 		}

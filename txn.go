@@ -108,6 +108,17 @@ func getJSON(tx Tx, table, key string, v any) error {
 	if err != nil {
 		return err
 	}
+	return decodeRecord(b, v)
+}
+
+// decodeRecord is json.Unmarshal(b, v) without the two passes
+// encoding/json makes over b before it calls an UnmarshalJSON method
+// (validating b, then finding the value's end), for record types whose
+// UnmarshalJSON validates b itself: the result is the same.
+func decodeRecord(b []byte, v any) error {
+	if x, ok := v.(*Transaction); ok && x != nil {
+		return x.UnmarshalJSON(b)
+	}
 	return json.Unmarshal(b, v)
 }
 
