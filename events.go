@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,15 +92,52 @@ type outboxRecord struct {
 // emit writes an event to the outbox inside the transaction; it is delivered
 // only if the transaction commits.
 func (t *txn) emit(typ string, data any) error {
-	raw, err := json.Marshal(data)
+	raw, err := encodeRecord(data)
 	if err != nil {
 		return err
 	}
+	return t.emitEncoded(typ, raw)
+}
+
+// emitEncoded is emit with the data already encoded by encodeRecord (valid,
+// compact JSON).
+func (t *txn) emitEncoded(typ string, raw []byte) error {
 	id := t.newID("Webhook")
 	now := t.now
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: now, Data: raw}, NextAttemptAt: now}
 	t.emitted = true
-	return insertJSON(t.Tx, tableOutbox, id, rec)
+	b, err := rec.encode()
+	if err != nil {
+		return err
+	}
+	return insertIndexed(t.Tx, tableOutbox, id, rec, b)
+}
+
+// dataNull is how an outboxRecord without data encodes its event's data:
+// its last member, the only place these bytes can occur (inside a JSON
+// string a quote is escaped).
+var dataNull = []byte(`"data":null}`)
+
+// encode returns json.Marshal(r) without encoding/json's second pass over
+// the event's data (a json.RawMessage it validates and compacts byte by
+// byte): the record is encoded without its data, which is then put in place
+// of the null. Data must be compact, valid JSON, as encodeRecord returns.
+func (r outboxRecord) encode() ([]byte, error) {
+	data := r.Event.Data
+	r.Event.Data = nil
+	b, err := json.Marshal(r)
+	if err != nil || len(data) == 0 {
+		return b, err
+	}
+	i := bytes.Index(b, dataNull)
+	if i < 0 {
+		r.Event.Data = data
+		return json.Marshal(r)
+	}
+	i += len(`"data":`)
+	out := make([]byte, 0, len(b)+len(data))
+	out = append(append(append(out, b[:i]...), data...), b[i+len("null"):]...)
+	return out, nil
 }
 
 func (e *Engine) poke() {

@@ -1,8 +1,8 @@
 package payments
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -186,7 +186,7 @@ func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 			rec = &x
 		default:
 			rec = new(T)
-			if err := json.Unmarshal(b, rec); err != nil {
+			if err := decodeRecord(b, rec); err != nil {
 				return nil, err
 			}
 		}
@@ -226,7 +226,12 @@ func putIndexed(tx Tx, table, key string, v any, b []byte) error {
 		prev, err := tx.Get(table, key)
 		switch {
 		case err == nil:
-			if old, err = ti.entries(key, nil, prev); err != nil {
+			// A record written earlier in this transaction (a status
+			// saved several times in one operation) has its entries
+			// remembered: they are not decoded again from its bytes.
+			if w, ok := writtenEntries(tx, table, key, prev); ok {
+				old = w
+			} else if old, err = ti.entries(key, nil, prev); err != nil {
 				return err
 			}
 		case !errors.Is(err, ErrNotFound):
@@ -239,6 +244,7 @@ func putIndexed(tx Tx, table, key string, v any, b []byte) error {
 		if err := updateEntries(tx, old, next); err != nil {
 			return err
 		}
+		rememberEntries(tx, table, key, b, next)
 	}
 	return tx.Put(table, key, b)
 }
@@ -257,7 +263,47 @@ func insertIndexed(tx Tx, table, key string, v any, b []byte) error {
 	if err != nil {
 		return err
 	}
-	return updateEntries(tx, nil, next)
+	if err := updateEntries(tx, nil, next); err != nil {
+		return err
+	}
+	rememberEntries(tx, table, key, b, next)
+	return nil
+}
+
+// written is what a transaction wrote last at one key of an indexed table:
+// the record's bytes and their index entries.
+type written struct {
+	b       []byte
+	entries []indexEntry
+}
+
+// rememberEntries notes, in an engine transaction, that b with entries was
+// written at key of table.
+func rememberEntries(tx Tx, table, key string, b []byte, entries []indexEntry) {
+	t, ok := tx.(*txn)
+	if !ok {
+		return
+	}
+	if t.written == nil {
+		t.written = map[string]written{}
+	}
+	t.written[table+"\x00"+key] = written{b, entries}
+}
+
+// writtenEntries returns the index entries of the record prev at key of
+// table when this engine transaction wrote exactly these bytes there: the
+// entries are a function of the bytes, so a record changed since by other
+// means (or not written by this transaction) is decoded as usual.
+func writtenEntries(tx Tx, table, key string, prev []byte) ([]indexEntry, bool) {
+	t, ok := tx.(*txn)
+	if !ok || t.written == nil {
+		return nil, false
+	}
+	w, ok := t.written[table+"\x00"+key]
+	if !ok || !bytes.Equal(w.b, prev) {
+		return nil, false
+	}
+	return w.entries, true
 }
 
 // Delete removes the record at key and, in an indexed table, its index

@@ -2,7 +2,6 @@ package payments
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -120,7 +119,7 @@ func list[T any](tx Tx, q listQuery[T], p ListParams) (Page[T], error) {
 		}
 		var item T
 		if err == nil {
-			err = json.Unmarshal(b, &item)
+			err = decodeRecord(b, &item)
 		}
 		if err != nil || (q.Match != nil && !q.Match(&item)) {
 			return err == nil, err

@@ -234,12 +234,32 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	tx := outgoingTransaction(q, q.CreatedAt)
 	tx.AgentID = req.AgentID
 	tx.PlatformCustomerID = q.PlatformCustomerID
+	// The records are encoded once, before the transaction. Its function
+	// changes them (execution), so a run after the first starts from
+	// copies decoded from these bytes.
+	qb, err := json.Marshal(q)
+	if err != nil {
+		return out, err
+	}
+	txb, err := encodeRecord(tx)
+	if err != nil {
+		return out, err
+	}
+	runs := 0
 	err = once(ctx, e, req, &out, func(t *txn) error {
-		q, tx := clone(q), clone(tx)
-		if err := insertJSON(t, tableQuotes, q.ID, q); err != nil {
+		if runs++; runs > 1 {
+			q, tx = new(quoteRecord), new(Transaction)
+			if err := json.Unmarshal(qb, q); err != nil {
+				return err
+			}
+			if err := json.Unmarshal(txb, tx); err != nil {
+				return err
+			}
+		}
+		if err := insertIndexed(t, tableQuotes, q.ID, q, qb); err != nil {
 			return err
 		}
-		if err := insertJSON(t, tableTransactions, tx.ID, tx); err != nil {
+		if err := insertIndexed(t, tableTransactions, tx.ID, tx, txb); err != nil {
 			return err
 		}
 		if q.Status == QuotePendingAuthorization {
@@ -263,20 +283,6 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 		return err
 	})
 	return out, err
-}
-
-// clone returns a deep copy of v through JSON, so that a retried
-// transaction function starts from the same values.
-func clone[T any](v *T) *T {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	var c T
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic(err)
-	}
-	return &c
 }
 
 // priceQuote resolves the parties, checks every rule and computes the

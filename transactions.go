@@ -164,13 +164,18 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 // <INCOMING|OUTGOING>_PAYMENT.<event>.
 func (t *txn) saveTx(tx *Transaction, event string) error {
 	tx.UpdatedAt = t.now
-	if err := putJSON(t, tableTransactions, tx.ID, tx); err != nil {
+	b, err := encodeRecord(tx)
+	if err != nil {
+		return err
+	}
+	if err := putIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	if event == "" {
 		return nil
 	}
-	return t.emit(tx.Type+"_PAYMENT."+event, tx)
+	// The event's data is the record as stored: encoded once.
+	return t.emitEncoded(tx.Type+"_PAYMENT."+event, b)
 }
 
 // Transaction returns one transaction.

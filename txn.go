@@ -24,8 +24,9 @@ type txn struct {
 	now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
-	intents []string        // rail intents written, handed over after commit
-	plat    *PlatformConfig // decoded once per transaction
+	intents []string           // rail intents written, handed over after commit
+	plat    *PlatformConfig    // decoded once per transaction
+	written map[string]written // indexed records written, by table and key (index.go)
 }
 
 // idSeq derives an operation's record ids from one time-ordered UUID drawn
@@ -107,12 +108,39 @@ func getJSON(tx Tx, table, key string, v any) error {
 	if err != nil {
 		return err
 	}
+	return decodeRecord(b, v)
+}
+
+// decodeRecord is json.Unmarshal(b, v) without the two passes
+// encoding/json makes over b before it calls an UnmarshalJSON method
+// (validating b, then finding the value's end), for record types whose
+// UnmarshalJSON validates b itself: the result is the same.
+func decodeRecord(b []byte, v any) error {
+	if x, ok := v.(*Transaction); ok && x != nil {
+		return x.UnmarshalJSON(b)
+	}
 	return json.Unmarshal(b, v)
+}
+
+// encodeRecord is json.Marshal(v) without the second pass encoding/json
+// makes over the output of a MarshalJSON method (validating and compacting
+// it) for record types whose MarshalJSON already returns json.Marshal's
+// compact output: the bytes are the same.
+func encodeRecord(v any) ([]byte, error) {
+	switch x := v.(type) {
+	case *Transaction:
+		if x != nil {
+			return x.MarshalJSON()
+		}
+	case Transaction:
+		return x.MarshalJSON()
+	}
+	return json.Marshal(v)
 }
 
 // putJSON encodes v and stores it at key.
 func putJSON(tx Tx, table, key string, v any) error {
-	b, err := json.Marshal(v)
+	b, err := encodeRecord(v)
 	if err != nil {
 		return err
 	}
@@ -121,7 +149,7 @@ func putJSON(tx Tx, table, key string, v any) error {
 
 // insertJSON encodes v and creates it at key (ErrConflict when taken).
 func insertJSON(tx Tx, table, key string, v any) error {
-	b, err := json.Marshal(v)
+	b, err := encodeRecord(v)
 	if err != nil {
 		return err
 	}
