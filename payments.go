@@ -92,7 +92,7 @@ type Config struct {
 	Sandbox bool
 	// SkipCheckDigits accepts bank identifiers whose check digits fail
 	// (IBAN mod-97, US routing-number and CLABE checksums, and the checksums
-	// of crypto addresses) as long as they match the reference's published
+	// of wallet addresses) as long as they match the reference's published
 	// patterns and lengths, as the hosted sandbox does, so test data written
 	// against it (CLABE 123456789012345678) works. The zero value checks
 	// them: a typo is caught before money moves. See the README.

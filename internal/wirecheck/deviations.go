@@ -1,0 +1,43 @@
+package wirecheck
+
+// Deviation is one deliberate difference between what the server sends
+// and the public reference, which the checker accepts. ID is the key the
+// README's "Deliberate deviations from the reference" section lists it
+// under (a test keeps the two in step).
+type Deviation struct {
+	ID   string
+	What string
+	Why  string
+}
+
+// Deviations is the one list of the differences from the reference that
+// remain on purpose. The checker's adaptations (load.go: adapt,
+// adaptErrorSchemas, specErrorCodes; check.go: genericStatus) implement
+// exactly these; add an entry here and to the README before accepting
+// anything else.
+var Deviations = []Deviation{
+	{"error-reason", "Every error body also carries reason, equal to message.",
+		"The spec names the member reason (spec-vs-reference item 1); sending both serves clients of either."},
+	{"spec-error-codes", "Error codes of spec section 7 that the reference's ErrorNNN enums lack (specErrorCodes) are sent.",
+		"The spec wins where it is more precise (CUSTOMER_NOT_FOUND rather than NOT_FOUND, for instance)."},
+	{"generic-error-statuses", "Any operation may answer 400, 401, 403, 404, 405, 409, 410, 413, 415, 423, 429, 500, 501 or 503 with the error body, also where the reference lists fewer statuses (genericStatus), e.g. 400 from GET /uma-providers for a bad limit.",
+		"Validation, authentication, idempotency and limits apply to every operation alike; the reference lists only some of them per operation."},
+	{"unsupported-media-type", "A request body not sent as application/json is refused with 415 UNSUPPORTED_MEDIA_TYPE.",
+		"The reference states no media-type rule; accepting text/plain or untyped bodies lets browsers post cross-site without a preflight."},
+	{"paged-discoveries", "GET /discoveries takes limit, cursor and sortOrder and answers hasMore, nextCursor and totalCount.",
+		"Every list is paged alike (issue 16); the extra members are optional for clients."},
+	{"sandbox-receive-alias", "POST /sandbox/receive is served as an alias of POST /sandbox/uma/receive.",
+		"The spec's name for it (spec-vs-reference item 6)."},
+	{"skip-verification-paperwork", "The platform config carries skipVerificationPaperwork.",
+		"A spec setting (spec-vs-reference item 2)."},
+	{"crypto-rails", "GET /exchange-rates asked for a crypto destinationCurrency by name reports destinationPaymentRail LIGHTNING or SOLANA.",
+		"The reference's PaymentRail names no crypto network; the unfiltered list holds only fiat corridors, which conform."},
+	{"string-caps", "Strings the reference leaves unbounded are capped: address members at 255 characters, every other JSON string at 4096 (httpapi.DefaultMaxStringLength).",
+		"No member may carry a body-sized value (issue 16, item 18)."},
+	{"committed-answers", "Executing a quote (execute, immediatelyExecute, /sandbox/send, /transfer-out) answers the committed state, PROCESSING (a transfer in: PENDING), where the reference's docs show an instant rail answering COMPLETED.",
+		"The payment is handed to the rail after commit; answering what committed keeps an idempotent replay byte-identical. The sandbox rail reports before the call returns, so a GET right after shows COMPLETED."},
+	{"card-limit-409", "POST /cards answers 409 CARD_LIMIT_REACHED beyond the live-card limits.",
+		"Spec section 7 gives the code; the reference lists no 409 for the operation."},
+	{"closed-card-not-mutable", "Any change to a CLOSED card is 409 CARD_NOT_MUTABLE, un-freezing included.",
+		"Spec 3.4 says so; the reference's example answers INVALID_STATE_TRANSITION for un-freezing a closed card."},
+}
