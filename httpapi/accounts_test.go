@@ -98,6 +98,9 @@ func TestExternalAccounts_CRUD(t *testing.T) {
 	assert.Nil(t, p.Body["customerId"])
 	assert.EqualValues(t, 1, s.do("GET", "/platform/external-accounts", nil).Body["totalCount"])
 	requireError(t, s.do("POST", "/platform/external-accounts", usdAccount(id, "1")), 400, payments.CodeInvalidInput, "customerId")
+	pid := p.Body["id"].(string)
+	assert.Equal(t, 204, s.do("DELETE", "/platform/external-accounts/"+pid, nil).Status)
+	requireError(t, s.do("DELETE", "/platform/external-accounts/"+pid, nil), 404, payments.CodeAccountNotFound)
 
 	assert.Equal(t, 204, s.do("DELETE", "/customers/external-accounts/"+aid, nil).Status)
 	requireError(t, s.do("GET", "/customers/external-accounts/"+aid, nil), 404, payments.CodeAccountNotFound)
@@ -191,6 +194,29 @@ func TestExternalAccounts_EveryType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOwnership_PlatformWallet proves the platform's own wallet with a real
+// key, through the platform routes.
+func TestOwnership_PlatformWallet(t *testing.T) {
+	s := accountServer(t)
+	key, _ := secp256k1.GeneratePrivateKey()
+	r := s.do("POST", "/platform/external-accounts", map[string]any{"currency": "USDC", "ownershipType": "FIRST_PARTY",
+		"accountInfo": map[string]any{"accountType": "ETHEREUM_WALLET", "address": walletauth.EVMAddress(key.PubKey())}})
+	require.Equal(t, 201, r.Status, "%s", r.Raw)
+	require.Equal(t, "PENDING_OWNERSHIP_VERIFICATION", r.Body["status"])
+	path := "/platform/external-accounts/" + r.Body["id"].(string)
+	c := s.do("POST", path+"/challenge", map[string]any{"method": "WALLET_SIGNATURE"})
+	require.Equal(t, 201, c.Status, "%s", c.Raw)
+	msg := c.Body["messageToSign"].(string)
+	other, _ := secp256k1.GeneratePrivateKey()
+	requireError(t, s.do("POST", path+"/verify", map[string]any{"signature": walletauth.SignEIP191(other, []byte(msg))}), 400, payments.CodeInvalidInput, "signature")
+	c = s.do("POST", path+"/challenge", map[string]any{"method": "WALLET_SIGNATURE"}) // a failed attempt spends the challenge
+	require.Equal(t, 201, c.Status, "%s", c.Raw)
+	msg = c.Body["messageToSign"].(string)
+	ok := s.do("POST", path+"/verify", map[string]any{"signature": walletauth.SignEIP191(key, []byte(msg))})
+	require.Equal(t, 200, ok.Status, "%s", ok.Raw)
+	assert.Equal(t, "ACTIVE", ok.Body["status"])
 }
 
 // TestOwnership proves wallets with real keys: EVM (EIP-191), Solana

@@ -262,6 +262,10 @@ func TestBeneficialOwnersAndKYCLink(t *testing.T) {
 	oid := o.Body["id"].(string)
 	p := s.do("PATCH", "/beneficial-owners/"+oid, map[string]any{"ownershipPercentage": 40})
 	require.Equal(t, 200, p.Status, "%s", p.Raw)
+	g := s.do("GET", "/beneficial-owners/"+oid, nil)
+	require.Equal(t, 200, g.Status, "%s", g.Raw)
+	assert.Equal(t, string(p.Raw), string(g.Raw), "a read shows the update")
+	requireError(t, s.do("GET", "/beneficial-owners/BeneficialOwner:nope", nil), 404, payments.CodeNotFound)
 	assert.EqualValues(t, 40, p.Body["ownershipPercentage"])
 	requireError(t, s.do("PATCH", "/beneficial-owners/"+oid, map[string]any{"ownershipPercentage": 140, "roles": []string{"KING"}}), 400, payments.CodeInvalidInput, "ownershipPercentage", "roles.0")
 	requireError(t, s.do("POST", "/beneficial-owners", map[string]any{"customerId": bid, "roles": []string{}, "personalInfo": map[string]any{}}), 400, payments.CodeInvalidInput,

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -90,6 +92,28 @@ func (c *Checker) Check(tb testing.TB, req *http.Request, reqBody []byte, resp *
 	tb.Errorf("%s", b.String())
 }
 
+// covered holds the reference operations ("METHOD /path") that checked
+// exchanges reached, for Uncovered.
+var covered sync.Map
+
+// Uncovered returns the reference's operations that no exchange checked by
+// this process reached, sorted.
+func (c *Checker) Uncovered() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for path, item := range c.Document().Paths.Map() {
+		for method := range item.Operations() {
+			if _, ok := covered.Load(method + " " + path); !ok {
+				out = append(out, method+" "+path)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // problems returns the human-readable problems of one exchange.
 func (c *Checker) problems(req *http.Request, reqBody []byte, resp *http.Response, respBody []byte, m mode) []string {
 	ctx := context.Background()
@@ -115,6 +139,7 @@ func (c *Checker) problems(req *http.Request, reqBody []byte, resp *http.Respons
 		return []string{fmt.Sprintf("routing %s %s: %v", req.Method, u.Path, err)}
 	}
 
+	covered.Store(route.Method+" "+route.Path, true)
 	opts := &openapi3filter.Options{
 		MultiError:            true,
 		IncludeResponseStatus: true,

@@ -77,6 +77,17 @@ func Load(tb testing.TB) *Checker {
 	return loaded
 }
 
+// Loaded returns the Checker a test of this process loaded, or nil when
+// none did or the reference is absent (for a TestMain that reports
+// coverage after the tests ran).
+func Loaded() *Checker {
+	loadOnce.Do(func() { loaded, loadErr = load() })
+	if loadErr != nil {
+		return nil
+	}
+	return loaded
+}
+
 // Available reports whether c checks anything, that is whether the
 // reference was loaded. Tests that only make sense with the check (such as
 // this package's own) can skip on !Available().
