@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"mime"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -77,7 +78,7 @@ func scanJSON(fe *validate.Errors, raw []byte, path string, maxString, depth int
 				return
 			}
 			key, _ := tok.(string)
-			field := joinPath(path, key)
+			field := memberField(path, key)
 			if !utf8.Valid(raw[start:dec.InputOffset()]) {
 				fe.Add(field, nil, "a member name of %s is not valid UTF-8", orBody(path))
 			} else if seen[key] {
@@ -109,6 +110,25 @@ func scanJSON(fe *validate.Errors, raw []byte, path string, maxString, depth int
 		}
 	}
 }
+
+// memberField names member key of the object at path in a field error: its
+// path when key reads as a member name, else the object itself (a field
+// error never echoes a name that no request could define).
+func memberField(path, key string) string {
+	re := reMember
+	if path == "" {
+		re = reTopMember
+	}
+	if !utf8.ValidString(key) || !re.MatchString(key) {
+		return orBody(path)
+	}
+	return joinPath(path, key)
+}
+
+var (
+	reMember    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+	reTopMember = regexp.MustCompile(`^[a-z][A-Za-z0-9]{0,63}$`)
+)
 
 func orBody(path string) string {
 	if path == "" {
