@@ -244,6 +244,30 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	defer e.releaseWork(mine)
 	if mine != nil {
 		due = slices.DeleteFunc(due, func(r outboxRecord) bool { return !mine["outbox/"+r.Event.ID] })
+		// Another process may have delivered an event between the scan
+		// and the claim (it records the outcome before it releases its
+		// claim): deliver only what still waits.
+		err := e.store.View(ctx, func(tx Tx) error {
+			kept := due[:0]
+			for _, r := range due {
+				var cur outboxRecord
+				err := getJSON(tx, tableOutbox, r.Event.ID, &cur)
+				if errors.Is(err, ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if !cur.NextAttemptAt.After(now) {
+					kept = append(kept, cur)
+				}
+			}
+			due = kept
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
 	}
 	if len(due) == 0 {
 		return 0, nil
