@@ -140,6 +140,39 @@ func (r outboxRecord) encode() ([]byte, error) {
 	return out, nil
 }
 
+// The members around an encoded record's data (see decodeOutbox).
+var (
+	outboxHead     = []byte(`{"event":{"id":"`)
+	outboxData     = []byte(`,"data":`)
+	outboxAttempts = []byte(`},"attempts":`)
+)
+
+// decodeOutbox returns json.Unmarshal(b) into an outboxRecord without
+// encoding/json's passes over the event's data (validating it, then
+// skipping it, then copying it): a record as encode writes it is
+// {"event":{"id":…,"type":…,"timestamp":…,"data":DATA},"attempts":…,…}
+// and DATA, once checked valid, is taken as it is.
+// The head and the tail are decoded as JSON. The first `,"data":` and the
+// last `},"attempts":` are the members themselves: the strings before DATA
+// and after it cannot hold a bare quote. A record of another shape is
+// decoded by json.Unmarshal.
+func decodeOutbox(b []byte) (outboxRecord, error) {
+	var r outboxRecord
+	i, j := bytes.Index(b, outboxData), bytes.LastIndex(b, outboxAttempts)
+	if !bytes.HasPrefix(b, outboxHead) || i < 0 || j < i+len(outboxData) {
+		return r, json.Unmarshal(b, &r)
+	}
+	data := b[i+len(outboxData) : j]
+	head := append(append(make([]byte, 0, i+2), b[:i]...), "}}"...)
+	tail := append([]byte{'{'}, b[j+len(`},`):]...)
+	if len(data) == 0 || bytes.Equal(data, []byte("null")) || !json.Valid(data) || json.Unmarshal(head, &r) != nil || json.Unmarshal(tail, &r) != nil {
+		r = outboxRecord{}
+		return r, json.Unmarshal(b, &r)
+	}
+	r.Event.Data = append(json.RawMessage(nil), data...)
+	return r, nil
+}
+
 func (e *Engine) poke() {
 	select {
 	case e.kick <- struct{}{}:
@@ -217,8 +250,8 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	var due []outboxRecord
 	err := e.store.View(ctx, func(tx Tx) error {
 		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			var r outboxRecord
-			if err := json.Unmarshal(v, &r); err != nil {
+			r, err := decodeOutbox(v)
+			if err != nil {
 				return false, err
 			}
 			if !r.NextAttemptAt.After(now) {

@@ -65,7 +65,16 @@ func (a *ExternalAccount) Info() map[string]any {
 
 // AccountType returns accountInfo.accountType.
 func (a *ExternalAccount) AccountType() string {
-	s, _ := a.Info()["accountType"].(string)
+	// Only the top level is decoded (Info would build every nested object
+	// too): pricing asks for the type of every payout's account.
+	var top map[string]json.RawMessage
+	if json.Unmarshal(a.AccountInfo, &top) != nil {
+		return ""
+	}
+	var s string
+	if raw, ok := top["accountType"]; !ok || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
 	return s
 }
 

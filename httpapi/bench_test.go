@@ -190,7 +190,7 @@ func send(b *testing.B, client *http.Client, t target, n, clients int) time.Dura
 }
 
 // compare sends b.N requests to ours and to baseline through one client,
-// in four interleaved rounds, and reports both and their ratio.
+// in ten interleaved rounds, and reports both and their ratio.
 func compare(b *testing.B, ours, baseline target, clients int) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients + 8}}
 	defer client.CloseIdleConnections()
@@ -199,7 +199,7 @@ func compare(b *testing.B, ours, baseline target, clients int) {
 	send(b, client, ours, clients, clients)
 	b.ResetTimer()
 	var tOurs, tBase time.Duration
-	const rounds = 4
+	const rounds = 10
 	for i := range rounds {
 		n := b.N/rounds + min(1, max(0, b.N%rounds-i))
 		if n == 0 {
