@@ -125,6 +125,9 @@ type Engine struct {
 	Invitations Invitations
 	// Crypto: crypto withdrawal estimates.
 	Crypto Crypto
+	// SandboxControl: the sandbox's state export, import and reset, and its
+	// test clock's advance (sandbox_state.go).
+	SandboxControl SandboxControl
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -142,6 +145,7 @@ func (e *Engine) bindAreas() {
 	e.Stablecoins = Stablecoins{e}
 	e.Invitations = Invitations{e}
 	e.Crypto = Crypto{e}
+	e.SandboxControl = SandboxControl{e}
 }
 
 // core is the state every handle of one engine shares.
