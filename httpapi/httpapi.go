@@ -48,6 +48,10 @@ type Config struct {
 	MaxStringLength int
 	// Logger receives request errors. Nil discards.
 	Logger *slog.Logger
+	// TestClock, on a sandbox engine, is the clock the /sandbox/clock routes
+	// read and move (ours; sandbox.Controls implements it). Nil: those
+	// routes answer NOT_IMPLEMENTED.
+	TestClock TestClock
 }
 
 // Handler is the REST API. Create it with New.
