@@ -82,7 +82,7 @@ func pay(t *testing.T, s *sandbox.Server, customer, acct, number string, amount 
 	t.Helper()
 	ext := requireCall(t, s, "POST", "/customers/external-accounts", usdBank(customer, number))
 	q := requireCall(t, s, "POST", "/quotes", obj{"source": obj{"sourceType": "ACCOUNT", "accountId": acct},
-		"destination": obj{"destinationType": "ACCOUNT", "accountId": ext["id"]},
+		"destination":        obj{"destinationType": "ACCOUNT", "accountId": ext["id"]},
 		"lockedCurrencySide": "SENDING", "lockedCurrencyAmount": amount, "immediatelyExecute": true})
 	return q["transactionId"].(string)
 }
@@ -130,7 +130,9 @@ func TestServer_ClockAdvanceAcrossSettlement(t *testing.T) {
 		assert.False(t, events[i].Timestamp.Before(events[i-1].Timestamp), "%s at %s came after %s at %s",
 			events[i].Type, events[i].Timestamp, events[i-1].Type, events[i-1].Timestamp)
 	}
-	completed := slices.IndexFunc(events, func(ev payments.Event) bool { return ev.Type == "OUTGOING_PAYMENT.COMPLETED" && ev.Timestamp.Equal(start.Add(sandbox.SlowPayment)) })
+	completed := slices.IndexFunc(events, func(ev payments.Event) bool {
+		return ev.Type == "OUTGOING_PAYMENT.COMPLETED" && ev.Timestamp.Equal(start.Add(sandbox.SlowPayment))
+	})
 	failed := slices.IndexFunc(events, func(ev payments.Event) bool { return ev.Type == "OUTGOING_PAYMENT.FAILED" })
 	require.GreaterOrEqual(t, completed, 0, "the slow payment completed at +6m: %v", s.Webhooks.Types())
 	assert.Less(t, completed, failed, "the +6m settlement before the +10m return")
