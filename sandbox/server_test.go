@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -209,6 +210,23 @@ func TestServer_ClockOutsideSandbox(t *testing.T) {
 				requireAPIError(t, s.Call("POST", "/sandbox/reset", nil, nil), 403, payments.CodeForbidden)
 				requireAPIError(t, s.Call("GET", "/sandbox/state", nil, nil), 403, payments.CodeForbidden)
 			}
+		})
+	}
+}
+
+// TestServer_Parallel runs a server per parallel test: they share nothing.
+func TestServer_Parallel(t *testing.T) {
+	t.Parallel()
+	for i := range 6 {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel()
+			s := sandbox.NewServer(t)
+			for range i {
+				requireCall(t, s, "POST", "/customers", customerBody("Jane Doe"))
+			}
+			requireCall(t, s, "POST", "/sandbox/clock/advance", obj{"duration": strconv.Itoa(i+1) + "h"})
+			assert.EqualValues(t, i, requireCall(t, s, "GET", "/customers", nil)["totalCount"])
+			assert.Equal(t, start.Add(time.Duration(i+1)*time.Hour), s.Clock.Now())
 		})
 	}
 }
