@@ -177,9 +177,11 @@ func checkStateDocument(doc *SandboxState) error {
 		}
 		for i, r := range doc.Tables[table] {
 			if _, err := base64.StdEncoding.DecodeString(r.Base64); err != nil || (r.Value != nil && r.Base64 != "") || r.Key == "" {
-				fe.Add(validate.Index("tables."+table, i), nil, "needs a key and at most one of value (JSON) or base64")
+				field := validate.Index("tables."+table, i)
+				fe.Add(field, nil, "%s needs a key and at most one of value (JSON) or base64", field)
 			}
 		}
+		checkStateRecords(&fe, table, doc.Tables[table])
 	}
 	return Invalid(fe.Err())
 }

@@ -24,7 +24,7 @@ type obj = map[string]any
 var start = time.Date(2025, 10, 13, 12, 0, 0, 0, time.UTC)
 
 // requireCall makes a call that must succeed and returns its answer.
-func requireCall(t *testing.T, s *sandbox.Server, method, path string, in any) obj {
+func requireCall(t testing.TB, s *sandbox.Server, method, path string, in any) obj {
 	t.Helper()
 	var out obj
 	require.NoError(t, s.Call(method, path, in, &out), "%s %s", method, path)
@@ -68,7 +68,7 @@ func fieldsOf(t *testing.T, s *sandbox.Server, method, path string, in any) []st
 
 // funded onboards a customer with a USD account holding amount and returns
 // the customer and account ids.
-func funded(t *testing.T, s *sandbox.Server, amount int64) (string, string) {
+func funded(t testing.TB, s *sandbox.Server, amount int64) (string, string) {
 	t.Helper()
 	c := requireCall(t, s, "POST", "/customers", customerBody("Jane Doe"))
 	accts := requireCall(t, s, "GET", "/customers/internal-accounts?customerId="+c["id"].(string)+"&currency=USD", nil)
@@ -79,7 +79,7 @@ func funded(t *testing.T, s *sandbox.Server, amount int64) (string, string) {
 
 // pay sends amount from acct to a new USD bank account of customer whose
 // number ends in the sandbox suffix, and returns the transaction id.
-func pay(t *testing.T, s *sandbox.Server, customer, acct, number string, amount int64) string {
+func pay(t testing.TB, s *sandbox.Server, customer, acct, number string, amount int64) string {
 	t.Helper()
 	ext := requireCall(t, s, "POST", "/customers/external-accounts", usdBank(customer, number))
 	q := requireCall(t, s, "POST", "/quotes", obj{"source": obj{"sourceType": "ACCOUNT", "accountId": acct},
