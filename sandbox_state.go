@@ -148,7 +148,8 @@ func (s SandboxControl) Import(ctx context.Context, doc *SandboxState) error {
 			}
 		}
 		if err := rebuildIndexes(t.Tx); err != nil {
-			return Invalid(validate.Errors{{Field: "tables", Message: "a record cannot be read: " + err.Error()}})
+			s.e.log.Info("payments: sandbox import refused", "err", err)
+			return Invalid(validate.Errors{{Field: "tables", Message: "tables holds a record of an indexed table that cannot be read"}})
 		}
 		if err := checkLedger(t.Tx); err != nil {
 			return Invalid(validate.Errors{{Field: "tables." + tableLedgerEntries, Message: "the ledger does not balance: " + err.Error()}})
