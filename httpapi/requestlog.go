@@ -75,6 +75,9 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 		if sw.status >= 500 {
 			level = slog.LevelError
 		}
+		if !h.cfg.Logger.Enabled(r.Context(), level) {
+			return
+		}
 		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status), slog.Duration("duration", time.Since(began)), slog.String("request_id", id)}
 		if key := r.Header.Get("Idempotency-Key"); key != "" {
