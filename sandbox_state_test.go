@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paygrid/payments"
 )
@@ -62,4 +63,22 @@ func valueAt(vs *ast.ValueSpec, i int) ast.Expr {
 		return vs.Values[i]
 	}
 	return nil
+}
+
+// TestSandboxControl_ForbiddenOutsideSandbox: state and time control exist
+// only in sandbox mode.
+func TestSandboxControl_ForbiddenOutsideSandbox(t *testing.T) {
+	env := newEnv(t, func(c *payments.Config) { c.Sandbox = false })
+	ctl := env.eng.SandboxControl
+	_, err := ctl.Export(ctx)
+	requireCode(t, err, payments.CodeForbidden)
+	requireCode(t, ctl.Import(ctx, &payments.SandboxState{Format: payments.SandboxStateFormat}), payments.CodeForbidden)
+	_, err = ctl.Reset(ctx, true)
+	requireCode(t, err, payments.CodeForbidden)
+	moved := false
+	_, err = ctl.Advance(ctx, payments.ClockAdvance{Duration: time.Hour}, func(time.Time) { moved = true })
+	requireCode(t, err, payments.CodeForbidden)
+	if moved {
+		t.Fatal("the clock moved")
+	}
 }
