@@ -51,7 +51,8 @@ func (w *WebhookReceiver) PublicKey() *ecdsa.PublicKey { return w.pub }
 
 // Answer sets the status later verified deliveries get (200 at first): 202
 // to an INCOMING_PAYMENT.PENDING asks the platform to wait for the
-// decision; a 5xx makes the platform retry with backoff.
+// decision (on an engine with Config.IncomingApproval); a 5xx makes the
+// platform retry with backoff.
 func (w *WebhookReceiver) Answer(status int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
