@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,4 +44,22 @@ func TestWebhookReceiver(t *testing.T) {
 		_, ok = s.Webhooks.Wait("NO_SUCH_EVENT", 10*time.Millisecond)
 		assert.False(t, ok)
 	})
+}
+
+// TestWebhookReceiver_HoldsIncomingPayments answers 202 to the pending
+// webhook, so the payment waits for the platform's decision.
+func TestWebhookReceiver_HoldsIncomingPayments(t *testing.T) {
+	t.Parallel()
+	s := sandbox.NewServer(t, func(c *payments.Config) { c.IncomingApproval = true })
+	s.Webhooks.Answer(http.StatusAccepted)
+	body := customerBody("Jane Doe")
+	body["umaAddress"] = "$jane@sandbox.uma.money"
+	c := requireCall(t, s, "POST", "/customers", body)
+	in := requireCall(t, s, "POST", "/sandbox/uma/receive", obj{"senderUmaAddress": sandbox.UMASuccessUSD,
+		"customerId": c["id"], "receivingCurrencyCode": "USD", "receivingCurrencyAmount": 2_500})
+	require.NoError(t, s.RunDue())
+	id := in["id"].(string)
+	assert.Equal(t, "PENDING", requireCall(t, s, "GET", "/transactions/"+id, nil)["status"], "held for the decision")
+	requireCall(t, s, "POST", "/transactions/"+id+"/approve", nil)
+	assert.Equal(t, "COMPLETED", requireCall(t, s, "GET", "/transactions/"+id, nil)["status"])
 }
