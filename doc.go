@@ -69,4 +69,5 @@
 //	rails, intents          rails        rail.go, intents.go, otp.go, due.go
 //	money and currencies    money        rates.go
 //	signatures, passkeys    walletauth   ownership.go
+//	SCA                     customers    sca*.go, quotes_sca.go, external_accounts_trust.go
 package payments
