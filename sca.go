@@ -232,6 +232,16 @@ func (t *txn) scaState(id string) (*scaRecord, error) {
 
 func (t *txn) saveSCA(id string, st *scaRecord) error { return putJSON(t, tableSCA, id, st) }
 
+// requiredEnum is INVALID_INPUT unless v, the request's field, is present
+// and one of allowed.
+func requiredEnum(field, v string, allowed ...string) error {
+	var fe validate.Errors
+	if fe.Required(field, v) {
+		fe.Enum(field, v, allowed...)
+	}
+	return Invalid(fe.Err())
+}
+
 // lockedError is the 423 of a locked or suspended login, with the
 // reference's details.
 func lockedError(s customers.LoginSecurity) error {
@@ -368,11 +378,7 @@ func (p *scaPasskey) view() ScaFactorView {
 // confirm with the first code, or passkey registration options. A second
 // passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT.
 func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
-	var fe validate.Errors
-	if fe.Required("type", typ) {
-		fe.Enum("type", typ, customers.FactorTOTP, customers.FactorPasskey)
-	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := requiredEnum("type", typ, customers.FactorTOTP, customers.FactorPasskey); err != nil {
 		return nil, err
 	}
 	d := s.e.drawSCA()
@@ -551,11 +557,7 @@ func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) 
 // nothing, PASSKEY answers assertion options. TOTP and PASSKEY must be
 // enrolled (INVALID_INPUT on factor).
 func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
-	var fe validate.Errors
-	if fe.Required("factor", factor) {
-		fe.Enum("factor", factor, customers.Factors...)
-	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
 		return nil, err
 	}
 	d := s.e.drawSCA()
@@ -672,11 +674,7 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 // reset revokes the SCA session and clears the failed-login counter; a
 // failed login counts towards the lockout (customers.LockSteps).
 func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
-	var fe validate.Errors
-	if fe.Required("eventType", eventType) {
-		fe.Enum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt)
-	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := requiredEnum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt); err != nil {
 		return nil, err
 	}
 	var out *SecurityState

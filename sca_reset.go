@@ -46,11 +46,7 @@ type scaResetRecord struct {
 // enrolled (INVALID_INPUT on factor); at most customers.ResetsPerDay resets
 // start per customer in 24 hours (RATE_LIMITED).
 func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFactorResetStart, error) {
-	var fe validate.Errors
-	if fe.Required("factor", factor) {
-		fe.Enum("factor", factor, customers.Factors...)
-	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
 		return nil, err
 	}
 	token := b64url(randomBytes(24))

@@ -445,6 +445,19 @@ func TestSCA_ExecuteChallenge(t *testing.T) {
 	require.Equal(t, 202, im.Status, "%s", im.Raw)
 	assert.Equal(t, "PENDING_AUTHORIZATION", im.Body["status"])
 
+	// So is a transfer out, released through its quote.
+	usd := s.do("POST", "/customers/external-accounts", usdAccount(eu, "000123"))
+	require.Equal(t, 201, usd.Status, "%s", usd.Raw)
+	out := s.do("POST", "/transfer-out", map[string]any{"source": map[string]any{"accountId": acct},
+		"destination": map[string]any{"accountId": usd.Body["id"]}, "amount": 500})
+	require.Equal(t, 201, out.Status, "%s", out.Raw)
+	assert.Equal(t, "PENDING_AUTHORIZATION", out.Body["status"])
+	a = s.do("POST", "/quotes/"+out.Body["quoteId"].(string)+"/authorize", map[string]any{"code": "123456"})
+	require.Equal(t, 200, a.Status, "%s", a.Raw)
+	assert.Equal(t, "PROCESSING", a.Body["status"])
+	bal, _ = s.usdBalance(acct)
+	assert.EqualValues(t, 98_500, bal)
+
 	// A trusted beneficiary is paid without a challenge.
 	trust := "/customers/external-accounts/" + dest + "/trust"
 	require.Equal(t, 200, s.do("POST", trust, nil).Status)
