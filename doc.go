@@ -5,7 +5,7 @@
 //	eng, err := payments.New(payments.Config{Store: memstore.New()})
 //	if err != nil { ... }
 //	defer eng.Close()
-//	q, err := eng.CreateQuote(ctx, payments.QuoteRequest{...})
+//	q, err := eng.Quotes.Create(ctx, payments.QuoteRequest{...})
 //
 // The sandbox package builds a ready-made engine for tests (sandbox.New),
 // and httpapi serves the REST surface over any Engine.

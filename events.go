@@ -194,7 +194,7 @@ func (e *Engine) workers() {
 	go func() { <-e.stop; cancel() }()
 	passes := []func(){
 		func() {
-			if _, err := e.Flush(ctx); err != nil && ctx.Err() == nil {
+			if _, err := e.Webhooks.Flush(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("outbox delivery pass failed", "err", err)
 			}
 		},
@@ -243,7 +243,8 @@ func (e *Engine) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 // Flush delivers every outbox event that is due now, in order, and returns how
 // many were delivered. Failed deliveries are rescheduled with backoff. The
 // dispatcher calls it in the background; tests call it to deliver at once.
-func (e *Engine) Flush(ctx context.Context) (int, error) {
+func (wh Webhooks) Flush(ctx context.Context) (int, error) {
+	e := wh.e
 	e.flushMu.Lock()
 	defer e.flushMu.Unlock()
 	now := e.Now()
@@ -310,7 +311,7 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	var answers []approvalAnswer
 	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
 	if ws, ok := e.notifier.(WebhookSender); ok {
-		cfg, err := e.PlatformConfig(ctx)
+		cfg, err := e.Platform.Config(ctx)
 		if err != nil {
 			return 0, err
 		}
@@ -381,8 +382,9 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	return delivered, nil
 }
 
-// PendingEvents returns the events still waiting for delivery, oldest first.
-func (e *Engine) PendingEvents(ctx context.Context) ([]Event, error) {
+// Pending returns the events still waiting for delivery, oldest first.
+func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
+	e := wh.e
 	var out []Event
 	err := e.store.View(ctx, func(tx Tx) error {
 		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
@@ -404,15 +406,16 @@ type TestWebhookResult struct {
 	ResponseBody   string `json:"response_body"`
 }
 
-// SendTestWebhook sends a TEST event to the configured endpoint now, without
+// SendTest sends a TEST event to the configured endpoint now, without
 // the outbox. WEBHOOK_ENDPOINT_NOT_SET without an endpoint;
 // WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
 // other than 2xx.
-func (e *Engine) SendTestWebhook(ctx context.Context) (*TestWebhookResult, error) {
+func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
+	e := wh.e
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
 	}
-	cfg, err := e.PlatformConfig(ctx)
+	cfg, err := e.Platform.Config(ctx)
 	if err != nil {
 		return nil, err
 	}

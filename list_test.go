@@ -33,7 +33,7 @@ func allTx(t *testing.T, eng *payments.Engine, f payments.TransactionFilter, p p
 	var ids []string
 	pages := 0
 	for {
-		page, err := eng.ListTransactions(ctx, f, p)
+		page, err := eng.Transactions.List(ctx, f, p)
 		require.NoError(t, err)
 		pages++
 		for _, tx := range page.Data {
@@ -76,7 +76,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		// customerId is read from its index; the status is a post-filter
 		// matching 3 of 3000, and a page examines at most 100×limit entries.
 		f := payments.TransactionFilter{CustomerID: "Customer:c0", Status: payments.TxFailed}
-		page, err := e.eng.ListTransactions(ctx, f, payments.ListParams{Limit: 5})
+		page, err := e.eng.Transactions.List(ctx, f, payments.ListParams{Limit: 5})
 		require.NoError(t, err)
 		assert.Equal(t, []string{"Transaction:00000100"}, idsOf(page.Data), "the first 500 entries hold one match")
 		assert.True(t, page.HasMore)
@@ -109,12 +109,12 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		e := newEnv(t)
 		require.NoError(t, e.eng.SeedTransactions(ctx, 10, 10, func(i int) payments.Transaction { return seedTx(i, 2, completed) }))
 		for range 3 {
-			_, err := e.eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
+			_, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
 			require.NoError(t, err)
 		}
-		tokens, err := e.eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
+		tokens, err := e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
 		require.NoError(t, err)
-		page, err := e.eng.ListTransactions(ctx, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 1})
+		page, err := e.eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 1})
 		require.NoError(t, err)
 		require.True(t, page.HasMore)
 		for name, c := range map[string]struct {
@@ -128,11 +128,11 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 			"not base64":     {payments.TransactionFilter{}, payments.ListParams{Cursor: "!!"}},
 		} {
 			t.Run(name, func(t *testing.T) {
-				_, err := e.eng.ListTransactions(ctx, c.f, c.p)
+				_, err := e.eng.Transactions.List(ctx, c.f, c.p)
 				requireCode(t, err, payments.CodeInvalidInput, "cursor")
 			})
 		}
-		_, err = e.eng.ListTransactions(ctx, payments.TransactionFilter{CustomerID: "Customer:c0", Type: "OUTGOING"}, payments.ListParams{Limit: 1, Cursor: page.NextCursor})
+		_, err = e.eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0", Type: "OUTGOING"}, payments.ListParams{Limit: 1, Cursor: page.NextCursor})
 		assert.NoError(t, err, "a post-filter added to the same index keeps the cursor valid")
 	})
 

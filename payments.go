@@ -113,6 +113,15 @@ type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns
 
+	Customers    Customers
+	Documents    Documents
+	Accounts     Accounts
+	Quotes       Quotes
+	Transactions Transactions
+	Lookups      Lookups
+	Platform     Platform
+	Webhooks     Webhooks
+
 	// Rails is where rails report the outcomes of payments.
 	Rails Rails
 	// Cards issues and manages cards and runs the sandbox card network.
@@ -136,6 +145,8 @@ func handle(c *core, idem *idemState) *Engine {
 
 // bindAreas points every area group of e at e. Each area adds one line.
 func (e *Engine) bindAreas() {
+	e.Customers, e.Documents, e.Accounts, e.Quotes = Customers{e}, Documents{e}, Accounts{e}, Quotes{e}
+	e.Transactions, e.Lookups, e.Platform, e.Webhooks = Transactions{e}, Lookups{e}, Platform{e}, Webhooks{e}
 	e.Rails = Rails{e}
 	e.Cards = Cards{e}
 	e.Agents = Agents{e}

@@ -193,18 +193,19 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 	}
 }
 
-// CreateQuote prices a transfer and stores the quote with its PENDING
+// Create prices a transfer and stores the quote with its PENDING
 // transaction. With ImmediatelyExecute it also executes it (see
 // ExecuteQuote). Field problems are INVALID_INPUT; unsupported currencies
 // INVALID_CURRENCY; amounts below the currency's minimum AMOUNT_OUT_OF_RANGE
 // and above its maximum TRANSACTION_SIZE_LIMIT_EXCEEDED; paying oneself
 // SELF_PAYMENT; a customer without accepted end-user terms
 // END_USER_TERMS_NOT_ACCEPTED.
-func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, error) {
+func (qs Quotes) Create(ctx context.Context, req QuoteRequest) (*Quote, error) {
+	e := qs.e
 	return createQuote(ctx, e, req, false, func(_ *txn, q *quoteRecord) (*Quote, error) { return &q.Quote, nil })
 }
 
-// createQuote is CreateQuote; transfer marks the quotes of TransferOut, and
+// createQuote is Quotes.Create; transfer marks the quotes of TransferOut, and
 // answer gives the operation's answer from the committed quote (inside the
 // transaction, so that an idempotent retry replays it).
 func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transfer bool, answer func(*txn, *quoteRecord) (T, error)) (T, error) {

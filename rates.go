@@ -137,8 +137,9 @@ func fiatRail(rail string) bool { return rail != "LIGHTNING" && rail != "SOLANA"
 // currency when none is given) for sendingAmount (0 means 10000 minor
 // units), including the platform's fees. With no source it quotes every
 // platform currency, as every filter of GET /exchange-rates is optional.
-func (e *Engine) ExchangeRates(ctx context.Context, source string, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
-	p, err := e.PlatformConfig(ctx)
+func (qs Quotes) ExchangeRates(ctx context.Context, source string, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+	e := qs.e
+	p, err := e.Platform.Config(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -71,14 +71,15 @@ func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 	return LedgerEntry{ID: t.newID("LedgerEntry"), Reference: reference, Postings: all, CreatedAt: t.now}
 }
 
-// ExecuteQuote executes a PENDING quote whose source is an account: in one
+// Execute executes a PENDING quote whose source is an account: in one
 // store transaction it checks the quote has not expired (QUOTE_EXPIRED,
 // which also marks it EXPIRED), moves the sending total to held
 // (INSUFFICIENT_FUNDS when the balance does not cover it, nothing changed)
 // or, for an external source, pulls it through the rail (quote_pull.go),
 // marks quote and transaction PROCESSING and hands the payment to the rail.
 // A quote executes at most once: any later call is CONFLICT.
-func (e *Engine) ExecuteQuote(ctx context.Context, id string) (*Quote, error) {
+func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
+	e := qs.e
 	var out *Quote
 	var failure error
 	err := once(ctx, e, id, &out, keeping(&failure, func(t *txn) error {

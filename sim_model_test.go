@@ -232,7 +232,7 @@ func (w *simWorld) check(progress bool) {
 	// Transactions: exactly the model's, each in a state its path allows.
 	got := map[string]payments.Transaction{}
 	for cursor := ""; ; {
-		page, err := w.eng.ListTransactions(simCtx, payments.TransactionFilter{}, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
+		page, err := w.eng.Transactions.List(simCtx, payments.TransactionFilter{}, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
 		w.must(err, "ListTransactions")
 		for _, tx := range page.Data {
 			got[tx.ID] = tx
@@ -291,7 +291,7 @@ func (w *simWorld) check(progress bool) {
 			w.failf("%s shows amount %v, want %d", t, amount, t.send)
 		}
 		if t.quoteID != "" {
-			q, err := w.eng.Quote(simCtx, t.quoteID)
+			q, err := w.eng.Quotes.Get(simCtx, t.quoteID)
 			w.must(err, "Quote "+t.quoteID)
 			if q.Status != obs.status {
 				w.failf("quote %s is %s while its transaction %s is %s", q.ID, q.Status, t.id, obs)
@@ -303,7 +303,7 @@ func (w *simWorld) check(progress bool) {
 	seen := 0
 	for _, platform := range []bool{false, true} {
 		for cursor := ""; ; {
-			page, err := w.eng.ListInternalAccounts(simCtx, payments.InternalAccountFilter{}, platform, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
+			page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{}, platform, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
 			w.must(err, "ListInternalAccounts")
 			for _, a := range page.Data {
 				if _, ok := m.accounts[a.ID]; !ok {
@@ -368,12 +368,12 @@ func (w *simWorld) opCreateCustomer() {
 	if terms {
 		in.AgreementConsents = []payments.AgreementConsent{simConsent()}
 	}
-	c, err := w.eng.CreateCustomer(simCtx, in)
+	c, err := w.eng.Customers.Create(simCtx, in)
 	w.must(err, "CreateCustomer")
 	if c.KYCStatus != payments.KYCApproved {
 		w.failf("customer %q is %s, want APPROVED (sandbox suffix rule)", name, c.KYCStatus)
 	}
-	page, err := w.eng.ListInternalAccounts(simCtx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{Limit: payments.MaxLimit})
+	page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{Limit: payments.MaxLimit})
 	w.must(err, "ListInternalAccounts")
 	sc := &simCustomer{id: c.ID, terms: terms, accounts: map[string]string{}}
 	for _, a := range page.Data {
@@ -416,7 +416,7 @@ func (w *simWorld) opCreateExternal() {
 		cur, info = "EUR", fmt.Sprintf(`{"accountType":"EUR_ACCOUNT","iban":"%s",`, simIBAN(n, sfx))
 	}
 	info += `"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Sim Payee","countryOfResidence":"DE"}}`
-	ext, err := w.eng.CreateExternalAccount(simCtx, payments.ExternalAccountInput{CustomerID: c.id, Currency: cur, AccountInfo: []byte(info)}, false)
+	ext, err := w.eng.Accounts.CreateExternal(simCtx, payments.ExternalAccountInput{CustomerID: c.id, Currency: cur, AccountInfo: []byte(info)}, false)
 	w.must(err, "CreateExternalAccount "+info)
 	w.model.externals = append(w.model.externals, &simExternal{id: ext.ID, owner: c.id, cur: cur, suffix: sfx})
 	w.note("external %s %s suffix %s for %s", ext.ID, cur, sfx, c.id)
@@ -543,7 +543,7 @@ func (w *simWorld) opCreateQuote(immediate bool) {
 func (w *simWorld) createQuote(d quoteDraft) simAnswer {
 	srcCur := w.model.accounts[d.src].cur
 	avail := w.available(d.src)
-	q, err := w.eng.CreateQuote(simCtx, d.req)
+	q, err := w.eng.Quotes.Create(simCtx, d.req)
 	code := errCode(err)
 	cross := srcCur != d.dstCur
 	switch {
@@ -741,7 +741,7 @@ func (w *simWorld) applyExecute(t *simTx, want payments.Code, q *payments.Quote,
 func (w *simWorld) opExecute() {
 	t := w.pickQuote()
 	want := w.expectExecute(t)
-	q, err := w.eng.ExecuteQuote(simCtx, t.quoteID)
+	q, err := w.eng.Quotes.Execute(simCtx, t.quoteID)
 	w.applyExecute(t, want, q, err)
 	w.note("executed %s: %q (model %q)", t, errCode(err), want)
 	w.check(false)
@@ -760,7 +760,7 @@ func (w *simWorld) opExecuteIdempotent() {
 		w.failf("WithIdempotency: %v", err)
 		return
 	}
-	q, err := h.ExecuteQuote(simCtx, t.quoteID)
+	q, err := h.Quotes.Execute(simCtx, t.quoteID)
 	first := w.applyExecute(t, want, q, err)
 	w.note("executed %s with key %s: %q (model %q)", t, k.Key, errCode(err), want)
 	w.check(false)
@@ -768,7 +768,7 @@ func (w *simWorld) opExecuteIdempotent() {
 		w.restart()
 	}
 	h, _ = w.eng.WithIdempotency(k)
-	q, err = h.ExecuteQuote(simCtx, t.quoteID)
+	q, err = h.Quotes.Execute(simCtx, t.quoteID)
 	again := simResponse("", "", errCode(err))
 	if err == nil {
 		again = simResponse(q.ID, q.Status, "")
@@ -782,7 +782,7 @@ func (w *simWorld) opExecuteIdempotent() {
 	w.check(false)
 	if other := w.pickQuote(); want == "" && other != t {
 		h, _ = w.eng.WithIdempotency(k)
-		_, err := h.ExecuteQuote(simCtx, other.quoteID)
+		_, err := h.Quotes.Execute(simCtx, other.quoteID)
 		if errCode(err) != payments.CodeConflict {
 			w.failf("key %s reused for %s: got %q, want CONFLICT", k.Key, other, errCode(err))
 		}
@@ -804,7 +804,7 @@ func (w *simWorld) opExecuteTwice() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			qs[i], errs[i] = w.eng.ExecuteQuote(simCtx, t.quoteID)
+			qs[i], errs[i] = w.eng.Quotes.Execute(simCtx, t.quoteID)
 		}()
 	}
 	wg.Wait()
@@ -870,7 +870,7 @@ func (w *simWorld) opTransferOut() {
 	}
 	avail := w.available(src)
 	amount := w.simAmount(avail)
-	tx, err := w.eng.TransferOut(simCtx, payments.TransferOutRequest{SourceAccountID: src, DestinationAccountID: e.id, Amount: amount})
+	tx, err := w.eng.Transactions.TransferOut(simCtx, payments.TransferOutRequest{SourceAccountID: src, DestinationAccountID: e.id, Amount: amount})
 	code := errCode(err)
 	w.note("transfer out %d from %s to %s (suffix %s): %q", amount, src, e.id, e.suffix, code)
 	switch {
@@ -904,7 +904,7 @@ func (w *simWorld) opTransferIn() {
 		return
 	}
 	amount := 1 + w.rng.Int64N(300_000)
-	tx, err := w.eng.TransferIn(simCtx, e.id, dst, amount)
+	tx, err := w.eng.Transactions.TransferIn(simCtx, e.id, dst, amount)
 	code := errCode(err)
 	w.note("transfer in %d from %s (suffix %s) to %s: %q", amount, e.id, e.suffix, dst, code)
 	switch {
@@ -940,7 +940,7 @@ func (w *simWorld) opCancel() {
 		t = simPick(w, processing)
 	}
 	cancellable := !t.incoming && t.state(now) == simProcessing
-	tx, err := w.eng.CancelTransaction(simCtx, t.id)
+	tx, err := w.eng.Transactions.Cancel(simCtx, t.id)
 	code := errCode(err)
 	w.note("cancel %s (%s): %q", t, t.state(now), code)
 	switch {
@@ -976,7 +976,7 @@ func (w *simWorld) opExpireQuote() {
 	w.advance(t.expires.Sub(now) + time.Duration(1+w.rng.IntN(90_000))*time.Millisecond)
 	w.note("let %s expire (expires %s, now %s)", t, t.expires.Format(time.RFC3339Nano), w.clock.Now().Format(time.RFC3339Nano))
 	w.check(true)
-	q, err := w.eng.ExecuteQuote(simCtx, t.quoteID)
+	q, err := w.eng.Quotes.Execute(simCtx, t.quoteID)
 	w.applyExecute(t, payments.CodeQuoteExpired, q, err)
 	w.note("executing it: %q", errCode(err))
 	w.check(false)

@@ -178,8 +178,9 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 	return t.emitEncoded(tx.Type+"_PAYMENT."+event, b)
 }
 
-// Transaction returns one transaction.
-func (e *Engine) Transaction(ctx context.Context, id string) (*Transaction, error) {
+// Get returns one transaction.
+func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error) {
+	e := ts.e
 	var out *Transaction
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -189,7 +190,7 @@ func (e *Engine) Transaction(ctx context.Context, id string) (*Transaction, erro
 	return out, err
 }
 
-// TransactionFilter narrows ListTransactions (reference filters). An
+// TransactionFilter narrows Transactions.List (reference filters). An
 // account identifier is an account id or a UMA address; Reference matches
 // the quote id (the reference of real-time funding instructions) or the
 // refund's reference.
@@ -238,8 +239,9 @@ func (f *TransactionFilter) query() listQuery[Transaction] {
 		[2]string{ixType, f.Type})
 }
 
-// ListTransactions lists transactions, newest first unless p says otherwise.
-func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p ListParams) (Page[Transaction], error) {
+// List lists transactions, newest first unless p says otherwise.
+func (ts Transactions) List(ctx context.Context, f TransactionFilter, p ListParams) (Page[Transaction], error) {
+	e := ts.e
 	var fe validate.Errors
 	fe.Enum("status", f.Status, "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
 		"AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "EXCEPTION")
@@ -257,7 +259,8 @@ func (e *Engine) ListTransactions(ctx context.Context, f TransactionFilter, p Li
 }
 
 // ConfirmReceipt records when the receipt was delivered (default now).
-func (e *Engine) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
+func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
+	e := ts.e
 	var out *Transaction
 	err := once(ctx, e, []any{id, at}, &out, func(t *txn) error {
 		tx, err := t.transaction(id)

@@ -44,7 +44,7 @@ func listInternalAccounts(platform bool) handlerFunc {
 		if err := q.err(); err != nil {
 			return fail(err)
 		}
-		page, err := r.eng.ListInternalAccounts(r.ctx(), f, platform, p)
+		page, err := r.eng.Accounts.ListInternal(r.ctx(), f, platform, p)
 		if err != nil {
 			return fail(err)
 		}
@@ -72,7 +72,7 @@ func createExternalAccount(platform bool) handlerFunc {
 		if err := r.decode(&in); err != nil {
 			return fail(err)
 		}
-		a, err := r.eng.CreateExternalAccount(r.ctx(), in, platform)
+		a, err := r.eng.Accounts.CreateExternal(r.ctx(), in, platform)
 		if err != nil {
 			return fail(err)
 		}
@@ -88,7 +88,7 @@ func listExternalAccounts(platform bool) handlerFunc {
 		if err := q.err(); err != nil {
 			return fail(err)
 		}
-		page, err := r.eng.ListExternalAccounts(r.ctx(), f, platform, p)
+		page, err := r.eng.Accounts.ListExternal(r.ctx(), f, platform, p)
 		if err != nil {
 			return fail(err)
 		}
@@ -98,7 +98,7 @@ func listExternalAccounts(platform bool) handlerFunc {
 
 func getExternalAccount(platform bool) handlerFunc {
 	return func(r *request) (int, any, error) {
-		a, err := r.eng.ExternalAccount(r.ctx(), r.path("externalAccountId"), platform)
+		a, err := r.eng.Accounts.External(r.ctx(), r.path("externalAccountId"), platform)
 		if err != nil {
 			return fail(err)
 		}
@@ -108,7 +108,7 @@ func getExternalAccount(platform bool) handlerFunc {
 
 func deleteExternalAccount(platform bool) handlerFunc {
 	return func(r *request) (int, any, error) {
-		if err := r.eng.DeleteExternalAccount(r.ctx(), r.path("externalAccountId"), platform); err != nil {
+		if err := r.eng.Accounts.DeleteExternal(r.ctx(), r.path("externalAccountId"), platform); err != nil {
 			return fail(err)
 		}
 		return noContent()
@@ -125,7 +125,7 @@ func ownershipChallenge(platform bool) handlerFunc {
 				return fail(err)
 			}
 		}
-		ch, err := r.eng.CreateOwnershipChallenge(r.ctx(), r.path("externalAccountId"), platform, in.Method)
+		ch, err := r.eng.Accounts.CreateOwnershipChallenge(r.ctx(), r.path("externalAccountId"), platform, in.Method)
 		if err != nil {
 			return fail(err)
 		}
@@ -142,7 +142,7 @@ func verifyOwnership(platform bool) handlerFunc {
 		if err := r.decode(&in); err != nil {
 			return fail(err)
 		}
-		a, err := r.eng.VerifyOwnership(r.ctx(), r.path("externalAccountId"), platform, in.Signature, in.SignatureScheme)
+		a, err := r.eng.Accounts.VerifyOwnership(r.ctx(), r.path("externalAccountId"), platform, in.Signature, in.SignatureScheme)
 		if err != nil {
 			return fail(err)
 		}
@@ -152,7 +152,7 @@ func verifyOwnership(platform bool) handlerFunc {
 
 func startTrust(trust bool) handlerFunc {
 	return func(r *request) (int, any, error) {
-		out, err := r.eng.StartTrust(r.ctx(), r.path("externalAccountId"), trust)
+		out, err := r.eng.Accounts.StartTrust(r.ctx(), r.path("externalAccountId"), trust)
 		if err != nil {
 			return fail(err)
 		}
@@ -168,7 +168,7 @@ func confirmTrust(trust bool) handlerFunc {
 		if err := r.decode(&in); err != nil {
 			return fail(err)
 		}
-		out, err := r.eng.ConfirmTrust(r.ctx(), r.path("externalAccountId"), trust, in.Code)
+		out, err := r.eng.Accounts.ConfirmTrust(r.ctx(), r.path("externalAccountId"), trust, in.Code)
 		if err != nil {
 			return fail(err)
 		}

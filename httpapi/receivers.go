@@ -17,7 +17,7 @@ func receiverRoutes() []route {
 }
 
 func lookupUMA(r *request) (int, any, error) {
-	l, err := r.eng.LookupUMA(r.ctx(), r.path("receiverUmaAddress"), r.query().str("customerId"))
+	l, err := r.eng.Lookups.UMA(r.ctx(), r.path("receiverUmaAddress"), r.query().str("customerId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -25,7 +25,7 @@ func lookupUMA(r *request) (int, any, error) {
 }
 
 func lookupExternalAccount(r *request) (int, any, error) {
-	l, err := r.eng.LookupExternalAccount(r.ctx(), r.path("accountId"), r.query().str("customerId"))
+	l, err := r.eng.Lookups.ExternalAccount(r.ctx(), r.path("accountId"), r.query().str("customerId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -38,7 +38,7 @@ func listVASPs(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.VASPs(r.ctx(), p)
+	page, err := r.eng.Lookups.VASPs(r.ctx(), p)
 	if err != nil {
 		return fail(err)
 	}
@@ -51,7 +51,7 @@ func listDiscoveries(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.Discoveries(r.ctx(), q.str("country"), q.str("currency"), p)
+	page, err := r.eng.Lookups.Discoveries(r.ctx(), q.str("country"), q.str("currency"), p)
 	if err != nil {
 		return fail(err)
 	}
@@ -64,7 +64,7 @@ func listUMAProviders(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.UMAProviders(r.ctx(), p)
+	page, err := r.eng.Lookups.UMAProviders(r.ctx(), p)
 	if err != nil {
 		return fail(err)
 	}
@@ -77,7 +77,7 @@ func exchangeRates(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	rates, err := r.eng.ExchangeRates(r.ctx(), q.str("sourceCurrency"), q.strs("destinationCurrency"), amount)
+	rates, err := r.eng.Quotes.ExchangeRates(r.ctx(), q.str("sourceCurrency"), q.strs("destinationCurrency"), amount)
 	if err != nil {
 		return fail(err)
 	}
