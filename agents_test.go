@@ -27,7 +27,7 @@ func agentEnv(t *testing.T, e *env, funds int64, pol agents.Policy) (acct, ext s
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "444555001", "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Ann Agent"}})
-	x, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: ia.CustomerID, Currency: "USD", AccountInfo: info}, false)
+	x, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: ia.CustomerID, Currency: "USD", AccountInfo: info}, payments.CustomerScope)
 	require.NoError(t, err)
 	created, err := e.eng.Agents.Create(ctx, payments.AgentCreateRequest{Name: "bot", CustomerID: ia.CustomerID, Policy: &pol})
 	require.NoError(t, err)

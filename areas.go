@@ -39,3 +39,15 @@ type Platform struct{ e *Engine }
 
 // Webhooks reads and delivers the outbox of webhook events.
 type Webhooks struct{ e *Engine }
+
+// Scope says whose accounts an account operation addresses: the customers'
+// (the /customers and /internal-accounts routes) or the platform's own (the
+// /platform routes). An account of the other scope is NOT_FOUND.
+type Scope uint8
+
+const (
+	// CustomerScope addresses the accounts of the platform's customers.
+	CustomerScope Scope = iota
+	// PlatformScope addresses the platform's own accounts.
+	PlatformScope
+)

@@ -49,8 +49,9 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 // INVALID_BANK_ACCOUNT; an equivalent existing account of the same owner
 // DUPLICATE_EXTERNAL_ACCOUNT. The rail's checks set the beneficiary
 // verification and may hold a new US account in micro-entry validation.
-func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, platform bool) (*ExternalAccount, error) {
+func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*ExternalAccount, error) {
 	e := as.e
+	platform := scope == PlatformScope
 	var fe validate.Errors
 	switch {
 	case platform && in.CustomerID != "":
@@ -194,8 +195,9 @@ type ExternalAccountFilter struct {
 
 // ListExternal lists customers' accounts (platform false; all
 // customers unless CustomerID) or the platform's, oldest first.
-func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, platform bool, p ListParams) (Page[ExternalAccount], error) {
+func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p ListParams) (Page[ExternalAccount], error) {
 	e := as.e
+	platform := scope == PlatformScope
 	var page Page[ExternalAccount]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -212,8 +214,9 @@ func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, pl
 
 // External returns an account of the given side (customer or
 // platform): ACCOUNT_NOT_FOUND for the other side's.
-func (as Accounts) External(ctx context.Context, id string, platform bool) (*ExternalAccount, error) {
+func (as Accounts) External(ctx context.Context, id string, scope Scope) (*ExternalAccount, error) {
 	e := as.e
+	platform := scope == PlatformScope
 	var out *ExternalAccount
 	err := e.view(ctx, func(t *txn) error {
 		a, err := t.sideAccount(id, platform)
@@ -238,8 +241,9 @@ func (t *txn) sideAccount(id string, platform bool) (*externalRecord, error) {
 
 // DeleteExternal removes an account; a trusted beneficiary is
 // BENEFICIARY_TRUSTED (untrust it first).
-func (as Accounts) DeleteExternal(ctx context.Context, id string, platform bool) error {
+func (as Accounts) DeleteExternal(ctx context.Context, id string, scope Scope) error {
 	e := as.e
+	platform := scope == PlatformScope
 	return once(ctx, e, []any{id, platform}, &struct{}{}, func(t *txn) error {
 		r, err := t.sideAccount(id, platform)
 		if err != nil {

@@ -86,7 +86,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 			assert.Equal(t, tc.status, got.Status)
 			assert.Equal(t, tc.reason, got.FailureReason)
 			assert.EqualValues(t, tc.credit, e.balance(t, acct))
-			_, err = e.eng.Transactions.Decide(ctx, tx.ID, true)
+			_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 			if tc.pending {
 				require.NoError(t, err, "a 202 or 409 answer leaves the decision to the API")
 				assert.EqualValues(t, 500, e.balance(t, acct))
@@ -107,7 +107,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 		tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 700})
 		require.NoError(t, err)
-		_, err = e.eng.Transactions.Decide(ctx, tx.ID, true)
+		_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 		require.NoError(t, err)
 		close(sender.gate)                 // the 403 arrives after the approval
 		_, err = e.eng.Webhooks.Flush(ctx) // waits for any background pass
@@ -154,7 +154,7 @@ func (e *env) umaReceiver(t *testing.T) (string, string) {
 	in.Currencies = []string{"USD"}
 	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	return c.ID, page.Data[0].ID
 }

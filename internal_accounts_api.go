@@ -105,8 +105,9 @@ type InternalAccountFilter struct {
 
 // ListInternal lists customers' internal accounts (platform false)
 // or the platform's, oldest first.
-func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, platform bool, p ListParams) (Page[InternalAccountView], error) {
+func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p ListParams) (Page[InternalAccountView], error) {
 	e := as.e
+	platform := scope == PlatformScope
 	var out Page[InternalAccountView]
 	var fe validate.Errors
 	fe.Enum("type", f.Type, InternalFiat, InternalCrypto, "EMBEDDED_WALLET")

@@ -29,7 +29,7 @@ func (e *env) usdAccount(t testing.TB, name string) string {
 	in.Currencies = []string{"USD"}
 	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	return page.Data[0].ID
 }
@@ -166,18 +166,18 @@ func TestEngine_IncomingApproval(t *testing.T) {
 		return tx
 	}
 	approved, rejected, ignored, late := receive(), receive(), receive(), receive()
-	tx, err := e.eng.Transactions.Decide(ctx, approved.ID, true)
+	tx, err := e.eng.Transactions.Decide(ctx, approved.ID, payments.ApproveIncoming)
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxCompleted, tx.Status)
-	tx, err = e.eng.Transactions.Decide(ctx, rejected.ID, false)
+	tx, err = e.eng.Transactions.Decide(ctx, rejected.ID, payments.RejectIncoming)
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxRejected, tx.Status)
-	_, err = e.eng.Transactions.Decide(ctx, approved.ID, true)
+	_, err = e.eng.Transactions.Decide(ctx, approved.ID, payments.ApproveIncoming)
 	requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
 
 	e.clock.Advance(payments.ApprovalWindow + 1e9)
 	// Judged by the deadline, not by when the worker last ran.
-	_, err = e.eng.Transactions.Decide(ctx, late.ID, true)
+	_, err = e.eng.Transactions.Decide(ctx, late.ID, payments.ApproveIncoming)
 	requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
 	tx, err = e.eng.Transactions.Get(ctx, late.ID)
 	require.NoError(t, err)
@@ -187,7 +187,7 @@ func TestEngine_IncomingApproval(t *testing.T) {
 	tx, err = e.eng.Transactions.Get(ctx, ignored.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "PAYMENT_APPROVAL_TIMED_OUT", tx.FailureReason)
-	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	assert.EqualValues(t, 500, page.Data[0].Balance.Amount, "only the approved payment landed")
 	require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))

@@ -106,9 +106,11 @@ type Config struct {
 // another handle on the same core whose write operations run at most once
 // for a client's idempotency key (idempotency.go).
 //
-// Areas added since the core rebuild expose their operations as a group
-// field (eng.Cards.Create, ...) bound to the handle by bindAreas, so no type
-// carries more than a couple of dozen methods.
+// The operations are grouped by area in fields (eng.Customers.Create,
+// eng.Quotes.Execute, eng.Cards.Create, ...; areas.go) bound to the handle
+// by bindAreas, so no type carries more than a couple of dozen methods.
+// Engine itself keeps what spans areas: due work, dead letters, the clock
+// and the store.
 type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns

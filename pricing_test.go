@@ -22,7 +22,7 @@ func TestEngine_WorkedExamples(t *testing.T) {
 	in.Currencies = []string{"MXN"}
 	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	mxn := page.Data[0].ID
 

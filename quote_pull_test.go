@@ -16,7 +16,7 @@ func (e *env) pullSource(t testing.TB, acct, suffix string) string {
 	require.NoError(t, err)
 	ext, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: a.CustomerID, Currency: "USD",
 		AccountInfo: []byte(`{"accountType":"USD_ACCOUNT","accountNumber":"777888` + suffix + `","routingNumber":"021000021",
-			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Ann Payer"}}`)}, false)
+			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Ann Payer"}}`)}, payments.CustomerScope)
 	require.NoError(t, err)
 	return ext.ID
 }

@@ -63,7 +63,7 @@ func (e *env) externalUSD(t testing.TB, customer, suffix string) string {
 	t.Helper()
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "12345" + suffix, "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe"}})
-	a, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: customer, Currency: "USD", AccountInfo: info}, false)
+	a, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: customer, Currency: "USD", AccountInfo: info}, payments.CustomerScope)
 	require.NoError(t, err)
 	return a.ID
 }

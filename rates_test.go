@@ -71,7 +71,7 @@ func TestEngine_ExchangeRatesCache(t *testing.T) {
 		in.Currencies = []string{"EUR"}
 		c, err := e.eng.Customers.Create(ctx, in)
 		require.NoError(t, err)
-		page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Currency: "EUR"}, false, payments.ListParams{})
+		page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Currency: "EUR"}, payments.CustomerScope, payments.ListParams{})
 		require.NoError(t, err)
 		q, err := e.eng.Quotes.Create(ctx, transfer(from, page.Data[0].ID, 10_000, false))
 		require.NoError(t, err)

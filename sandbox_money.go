@@ -254,11 +254,25 @@ const (
 // ApprovalWindow is how long an incoming payment waits for the platform.
 const ApprovalWindow = 5 * time.Second
 
+// Decision is the platform's answer to an incoming payment waiting for it.
+type Decision uint8
+
+const (
+	// ApproveIncoming credits the receiver.
+	ApproveIncoming Decision = iota + 1
+	// RejectIncoming returns the payment to its sender.
+	RejectIncoming
+)
+
 // Decide approves (crediting the receiver) or rejects an incoming
 // payment waiting for the platform (Config.IncomingApproval). Anything else
 // is TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
-func (ts Transactions) Decide(ctx context.Context, id string, approve bool) (*Transaction, error) {
+func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Transaction, error) {
 	e := ts.e
+	if d != ApproveIncoming && d != RejectIncoming {
+		return nil, Errorf(CodeInvalidInput, "unknown decision %d", d)
+	}
+	approve := d == ApproveIncoming
 	var out *Transaction
 	err := once(ctx, e, []any{id, approve}, &out, func(t *txn) error {
 		tx, err := t.transaction(id)

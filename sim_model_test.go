@@ -301,13 +301,13 @@ func (w *simWorld) check(progress bool) {
 	// Balances: every customer and platform account in the sim currencies.
 	avail, held := m.balances(now)
 	seen := 0
-	for _, platform := range []bool{false, true} {
+	for _, scope := range []payments.Scope{payments.CustomerScope, payments.PlatformScope} {
 		for cursor := ""; ; {
-			page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{}, platform, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
+			page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{}, scope, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
 			w.must(err, "ListInternalAccounts")
 			for _, a := range page.Data {
 				if _, ok := m.accounts[a.ID]; !ok {
-					if !platform || a.Balance.Amount != 0 || a.TotalBalance.Amount != 0 {
+					if scope != payments.PlatformScope || a.Balance.Amount != 0 || a.TotalBalance.Amount != 0 {
 						w.failf("account %s (%s, customer %q) unknown to the model: balance %d, total %d", a.ID, a.Currency, a.CustomerID, a.Balance.Amount, a.TotalBalance.Amount)
 					}
 					continue
@@ -373,7 +373,7 @@ func (w *simWorld) opCreateCustomer() {
 	if c.KYCStatus != payments.KYCApproved {
 		w.failf("customer %q is %s, want APPROVED (sandbox suffix rule)", name, c.KYCStatus)
 	}
-	page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{Limit: payments.MaxLimit})
+	page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{Limit: payments.MaxLimit})
 	w.must(err, "ListInternalAccounts")
 	sc := &simCustomer{id: c.ID, terms: terms, accounts: map[string]string{}}
 	for _, a := range page.Data {
@@ -416,7 +416,7 @@ func (w *simWorld) opCreateExternal() {
 		cur, info = "EUR", fmt.Sprintf(`{"accountType":"EUR_ACCOUNT","iban":"%s",`, simIBAN(n, sfx))
 	}
 	info += `"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Sim Payee","countryOfResidence":"DE"}}`
-	ext, err := w.eng.Accounts.CreateExternal(simCtx, payments.ExternalAccountInput{CustomerID: c.id, Currency: cur, AccountInfo: []byte(info)}, false)
+	ext, err := w.eng.Accounts.CreateExternal(simCtx, payments.ExternalAccountInput{CustomerID: c.id, Currency: cur, AccountInfo: []byte(info)}, payments.CustomerScope)
 	w.must(err, "CreateExternalAccount "+info)
 	w.model.externals = append(w.model.externals, &simExternal{id: ext.ID, owner: c.id, cur: cur, suffix: sfx})
 	w.note("external %s %s suffix %s for %s", ext.ID, cur, sfx, c.id)

@@ -28,7 +28,7 @@ func TestEngine_OutboxRetryPolicy(t *testing.T) {
 	tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
 		ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
 	require.NoError(t, err)
-	_, err = e.eng.Transactions.Decide(ctx, tx.ID, true)
+	_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 	require.NoError(t, err)
 	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)

@@ -17,8 +17,8 @@ func transferRoutes() []route {
 		{method: "POST", path: "/quotes/{quoteId}/authorize", perm: transact, fn: authorizeQuote},
 		{method: "GET", path: "/transactions", fn: listTransactions},
 		{method: "GET", path: "/transactions/{transactionId}", fn: getTransaction},
-		{method: "POST", path: "/transactions/{transactionId}/approve", perm: transact, fn: decideIncoming(true)},
-		{method: "POST", path: "/transactions/{transactionId}/reject", perm: transact, fn: decideIncoming(false)},
+		{method: "POST", path: "/transactions/{transactionId}/approve", perm: transact, fn: decideIncoming(payments.ApproveIncoming)},
+		{method: "POST", path: "/transactions/{transactionId}/reject", perm: transact, fn: decideIncoming(payments.RejectIncoming)},
 		{method: "POST", path: "/transactions/{transactionId}/confirm", perm: transact, fn: confirmTransaction},
 		{method: "POST", path: "/transactions/{transactionId}/cancel", perm: transact, fn: cancelTransaction},
 		{method: "POST", path: "/transfer-out", perm: transact, fn: transferOut},
@@ -104,7 +104,7 @@ func getTransaction(r *request) (int, any, error) {
 	return ok(http.StatusOK, tx)
 }
 
-func decideIncoming(approve bool) handlerFunc {
+func decideIncoming(d payments.Decision) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {
 			Reason string `json:"reason"` // kept by the platform; the engine needs none
@@ -112,7 +112,7 @@ func decideIncoming(approve bool) handlerFunc {
 		if err := r.decodeOptional(&in); err != nil {
 			return fail(err)
 		}
-		tx, err := r.eng.Transactions.Decide(r.ctx(), r.path("transactionId"), approve)
+		tx, err := r.eng.Transactions.Decide(r.ctx(), r.path("transactionId"), d)
 		if err != nil {
 			return fail(err)
 		}

@@ -88,12 +88,12 @@ func Example() {
 		Currencies: []string{"USD"}, Profile: customers.Profile{FullName: "Jane Doe"},
 		AgreementConsents: []payments.AgreementConsent{{Type: payments.AgreementProviderEndUserTerms,
 			TermsVersion: payments.CurrentEndUserTerms.Version, AcceptedAt: clock.Now(), IPAddress: "203.0.113.7", AcceptanceMethod: "CHECKBOX"}}})
-	page, _ := eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, _ := eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	usd := page.Data[0].ID
 	_, _ = eng.FundInternalAccount(ctx, usd, 50_000)
 	ext, _ := eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: c.ID, Currency: "USD",
 		AccountInfo: []byte(`{"accountType":"USD_ACCOUNT","accountNumber":"123456000","routingNumber":"021000021",
-			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jane Doe"}}`)}, false)
+			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jane Doe"}}`)}, payments.CustomerScope)
 	q, err := eng.Quotes.Create(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
 		Destination: payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: ext.ID}, LockedCurrencySide: "SENDING",
 		LockedCurrencyAmount: 10_000, ImmediatelyExecute: true})
