@@ -57,7 +57,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 	cases := []struct {
 		name    string
 		reply   reply
-		status  string
+		status  payments.TransactionStatus
 		reason  string
 		credit  int64
 		pending bool

@@ -16,14 +16,18 @@ import (
 // tableQuotes holds quotes by id.
 const tableQuotes = "quotes"
 
-// Quote statuses (spec 3.2).
+// QuoteStatus is a quote's lifecycle state (spec 3.2); its state machine
+// is in package quotes.
+type QuoteStatus = quotes.Status
+
+// Quote statuses.
 const (
-	QuotePending              = "PENDING"
-	QuotePendingAuthorization = "PENDING_AUTHORIZATION"
-	QuoteProcessing           = "PROCESSING"
-	QuoteCompleted            = "COMPLETED"
-	QuoteFailed               = "FAILED"
-	QuoteExpired              = "EXPIRED"
+	QuotePending              = quotes.Pending
+	QuotePendingAuthorization = quotes.PendingAuthorization
+	QuoteProcessing           = quotes.Processing
+	QuoteCompleted            = quotes.Completed
+	QuoteFailed               = quotes.Failed
+	QuoteExpired              = quotes.Expired
 )
 
 // QuoteSource is where a quote's money comes from: an internal account
@@ -89,7 +93,7 @@ type RateDetails struct {
 // Quote is a locked rate and fee for one transfer (spec 2.5).
 type Quote struct {
 	ID                   string                `json:"id"`
-	Status               string                `json:"status"`
+	Status               QuoteStatus           `json:"status"`
 	CreatedAt            time.Time             `json:"createdAt"`
 	ExpiresAt            time.Time             `json:"expiresAt"`
 	Source               QuoteSource           `json:"source"`

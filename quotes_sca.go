@@ -88,7 +88,7 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 		if err := t.saveTx(tx, ""); err != nil {
 			return err
 		}
-		return putJSON(t, tableQuotes, id, q)
+		return t.saveQuote(q)
 	}))
 	return out, err
 }
@@ -103,7 +103,7 @@ func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
 		return err
 	}
 	q.PendingSent = true
-	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+	if err := t.saveQuote(q); err != nil {
 		return err
 	}
 	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)

@@ -75,7 +75,7 @@ func (e *env) available(t testing.TB, account string) int64 {
 	return v.Balance.Amount
 }
 
-func (e *env) txStatus(t testing.TB, id string) string {
+func (e *env) txStatus(t testing.TB, id string) payments.TransactionStatus {
 	t.Helper()
 	tx, err := e.eng.Transactions.Get(ctx, id)
 	require.NoError(t, err)

@@ -111,7 +111,18 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 	if err := getJSON(t, tableQuotes, id, &q); err != nil {
 		return nil, notFound(err, CodeQuoteNotFound, "quote", id)
 	}
+	t.readStatus(id, string(q.Status))
 	return &q, nil
+}
+
+// saveQuote stores a quote read in this transaction, refusing a status
+// change the quote state machine does not allow (quotes.Status.Check).
+func (t *txn) saveQuote(q *quoteRecord) error {
+	if err := QuoteStatus(t.statuses[q.ID]).Check(q.Status); err != nil {
+		return err
+	}
+	t.readStatus(q.ID, string(q.Status))
+	return putJSON(t, tableQuotes, q.ID, q)
 }
 
 // lapsed reports whether a quote still waiting for execution or for
@@ -137,7 +148,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 	}
 	if q.Status == QuotePendingAuthorization {
 		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = QuoteFailed, nil, "", nil
-		if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+		if err := t.saveQuote(q); err != nil {
 			return true, err
 		}
 		tx, err := t.transaction(q.TransactionID)
@@ -148,7 +159,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 		return true, t.saveTx(tx, "FAILED")
 	}
 	q.Status = QuoteExpired
-	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+	if err := t.saveQuote(q); err != nil {
 		return true, err
 	}
 	tx, err := t.transaction(q.TransactionID)
@@ -207,7 +218,7 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 		if err := t.applyStep(q, tx, RailReport{Outcome: RailCompleted}); err != nil {
 			return err
 		}
-		return putJSON(t, tableQuotes, q.ID, q)
+		return t.saveQuote(q)
 	}
 	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 	if q.Destination.DestinationType == "ACCOUNT" {
@@ -218,7 +229,7 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 	if err := t.intendSend(p); err != nil {
 		return err
 	}
-	return putJSON(t, tableQuotes, q.ID, q)
+	return t.saveQuote(q)
 }
 
 // destinationLedger is the ledger account a payout lands in.

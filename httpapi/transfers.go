@@ -82,7 +82,7 @@ func executeQuote(r *request) (int, any, error) {
 func listTransactions(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.TransactionFilter{CustomerID: q.str("customerId"), PlatformCustomerID: q.str("platformCustomerId"),
-		Status: q.str("status"), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
+		Status: payments.TransactionStatus(q.str("status")), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
 		SenderAccountIdentifier: q.str("senderAccountIdentifier"), ReceiverAccountIdentifier: q.str("receiverAccountIdentifier"),
 		Reference: q.str("reference"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
 	p := q.page(true)
