@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/quotes"
 )
 
 // Settlement tables: rail outcomes due by time ("<time>|<tx id>|<payment
@@ -252,34 +253,17 @@ func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
 // applyStep applies one outcome of its payout to an executed quote.
 // Outcomes that do not fit the transaction's status change nothing.
 func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s RailReport) error {
-	hold, sc, rc := q.holdAccount(), q.SendingCurrency.Code, q.ReceivingCurrency.Code
 	switch s.Outcome {
 	case RailCompleted:
 		if tx.Status != TxProcessing {
 			return nil
 		}
-		dest, err := q.destinationLedger(t)
+		st, err := t.settlement(q)
 		if err != nil {
 			return err
 		}
-		net := q.TotalSendingAmount - q.FeesIncluded
-		var legs [][]Posting
-		if q.PlatformFeesIncluded > 0 {
-			pa, err := t.primaryInternalAccount(PlatformOwner, sc)
-			if err != nil {
-				return err
-			}
-			legs = append(legs, accounts.Transfer(hold, pa.ID, sc, q.PlatformFeesIncluded))
-		}
-		if q.ServiceFees > 0 {
-			legs = append(legs, accounts.Transfer(hold, ledgerServiceFees, sc, q.ServiceFees))
-		}
-		if sc == rc && net == q.TotalReceivingAmount {
-			legs = append(legs, accounts.Transfer(hold, dest, sc, net))
-		} else {
-			legs = append(legs, accounts.Transfer(hold, ledgerFX, sc, net), accounts.Transfer(ledgerFX, dest, rc, q.TotalReceivingAmount))
-		}
-		if err := t.post(tx.ID, legs...); err != nil {
+		dest := st.Destination
+		if err := t.post(tx.ID, st.CompletionLegs()...); err != nil {
 			return err
 		}
 		now := t.now
@@ -351,36 +335,39 @@ func (t *txn) failAndRefund(q *quoteRecord, tx *Transaction, s RailReport, amoun
 	return nil
 }
 
+// settlement is q's executed payment as the ledger sees it
+// (quotes.Settlement): its hold, destination and fee accounts.
+func (t *txn) settlement(q *quoteRecord) (quotes.Settlement, error) {
+	dest, err := q.destinationLedger(t)
+	if err != nil {
+		return quotes.Settlement{}, err
+	}
+	s := quotes.Settlement{Hold: q.holdAccount(), Destination: dest, ServiceFees: ledgerServiceFees, FX: ledgerFX,
+		SendingCurrency: q.SendingCurrency.Code, ReceivingCurrency: q.ReceivingCurrency.Code,
+		Total: q.TotalSendingAmount, FeesIncluded: q.FeesIncluded, PlatformFee: q.PlatformFeesIncluded,
+		ServiceFee: q.ServiceFees, Received: q.TotalReceivingAmount}
+	if s.PlatformFee > 0 {
+		pa, err := t.primaryInternalAccount(PlatformOwner, s.SendingCurrency)
+		if err != nil {
+			return quotes.Settlement{}, err
+		}
+		s.PlatformFees = pa.ID
+	}
+	return s, nil
+}
+
 // returnLegs refunds a payout that completed and then came back (bank
-// return), undoing each leg of its completion (wire-facts 2.4): the
-// destination-currency leg comes back from the destination through the FX
-// account, and the fees credited at completion are taken back, the
-// platform's from its internal account and the service's from the
-// service-fee account. A platform that already spent its fee is left with
-// the shortfall as a negative balance (the legs are posted as an
+// return) to the sender's account to, undoing each leg of its completion
+// (quotes.Settlement.ReturnLegs). A platform that already spent its fee is
+// left with the shortfall as a negative balance (the legs are posted as an
 // overdraft), never the refund. feeBack names the platform account when its
 // fee was taken back.
 func (t *txn) returnLegs(q *quoteRecord, to string) (legs [][]Posting, feeBack string, err error) {
-	sc, rc := q.SendingCurrency.Code, q.ReceivingCurrency.Code
-	dest, err := q.destinationLedger(t)
+	s, err := t.settlement(q)
 	if err != nil {
 		return nil, "", err
 	}
-	if pf := q.PlatformFeesIncluded; pf > 0 {
-		pa, err := t.primaryInternalAccount(PlatformOwner, sc)
-		if err != nil {
-			return nil, "", err
-		}
-		legs, feeBack = append(legs, accounts.Transfer(pa.ID, to, sc, pf)), pa.ID
-	}
-	if q.ServiceFees > 0 {
-		legs = append(legs, accounts.Transfer(ledgerServiceFees, to, sc, q.ServiceFees))
-	}
-	net := q.TotalSendingAmount - q.FeesIncluded
-	if sc == rc && net == q.TotalReceivingAmount {
-		return append(legs, accounts.Transfer(dest, to, sc, net)), feeBack, nil
-	}
-	return append(legs, accounts.Transfer(dest, ledgerFX, rc, q.TotalReceivingAmount), accounts.Transfer(ledgerFX, to, sc, net)), feeBack, nil
+	return s.ReturnLegs(to), s.PlatformFees, nil
 }
 
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
