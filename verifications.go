@@ -179,6 +179,9 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 	if s == "" || s == r.Status() {
 		return nil
 	}
+	if err := r.Status().Check(s); err != nil {
+		return err
+	}
 	r.setStatus(s)
 	r.UpdatedAt = t.now
 	kind := "KYC"
