@@ -187,7 +187,7 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 		return nil
 	}
 	// The event's data is the record as stored: encoded once.
-	return t.emitEncoded(tx.Type+"_PAYMENT."+event, b)
+	return t.emitEncoded(EventType(tx.Type+"_PAYMENT."+event), b)
 }
 
 // Get returns one transaction.

@@ -282,7 +282,7 @@ func agentTransfer(in bool) handlerFunc {
 
 func agentInternalAccounts(r *request) (int, any, error) {
 	q := r.query()
-	f := payments.InternalAccountFilter{Currency: q.str("currency"), Type: q.str("type")}
+	f := payments.InternalAccountFilter{Currency: q.str("currency"), Type: payments.AccountType(q.str("type"))}
 	p := q.page(false)
 	if err := q.err(); err != nil {
 		return fail(err)

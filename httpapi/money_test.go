@@ -68,7 +68,7 @@ func (s *server) eventsOf(txID string) []string {
 	var out []string
 	for _, ev := range s.events() {
 		if (len(ev.Type) > 9 && ev.Type[:9] == "OUTGOING_" || len(ev.Type) > 9 && ev.Type[:9] == "INCOMING_") && contains(string(ev.Data), txID) {
-			out = append(out, ev.Type)
+			out = append(out, string(ev.Type))
 		}
 	}
 	return out
