@@ -904,7 +904,7 @@ func (w *simWorld) opTransferIn() {
 		return
 	}
 	amount := 1 + w.rng.Int64N(300_000)
-	tx, err := w.eng.Transactions.TransferIn(simCtx, e.id, dst, amount)
+	tx, err := w.eng.Transactions.TransferIn(simCtx, payments.TransferInRequest{SourceAccountID: e.id, DestinationAccountID: dst, Amount: amount})
 	code := errCode(err)
 	w.note("transfer in %d from %s (suffix %s) to %s: %q", amount, e.id, e.suffix, dst, code)
 	switch {

@@ -180,7 +180,7 @@ func transferIn(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.Transactions.TransferIn(r.ctx(), in.Source.AccountID, in.Destination.AccountID, in.Amount)
+	tx, err := r.eng.Transactions.TransferIn(r.ctx(), payments.TransferInRequest{SourceAccountID: in.Source.AccountID, DestinationAccountID: in.Destination.AccountID, Amount: in.Amount})
 	if err != nil {
 		return fail(err)
 	}
