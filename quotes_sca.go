@@ -103,7 +103,7 @@ func (t *txn) executeOrChallenge(q *quoteRecord, d scaDraw, preferred string) er
 	if err != nil {
 		return err
 	}
-	tx.Status = QuotePendingAuthorization
+	tx.Status = TxPendingAuthorization
 	if err := t.saveTx(tx, ""); err != nil {
 		return err
 	}
@@ -124,10 +124,10 @@ func (t *txn) trustedDestination(q *quoteRecord) bool {
 	return err == nil && r.Trusted && r.CustomerID == q.CustomerID
 }
 
-// AuthorizeQuote satisfies a quote's SMS_OTP challenge with its one-time
-// code (SCA.Authorize).
-func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, error) {
-	return e.SCA.Authorize(ctx, id, ScaAuthorization{Code: code})
+// Authorize satisfies a quote's SMS_OTP challenge with its one-time code
+// (SCA.Authorize).
+func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error) {
+	return qs.e.SCA.Authorize(ctx, id, ScaAuthorization{Code: code})
 }
 
 // Authorize satisfies a quote's SCA challenge with proof p: the code of an
@@ -190,7 +190,7 @@ func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quo
 		if err := t.saveTx(tx, ""); err != nil {
 			return err
 		}
-		return putJSON(t, tableQuotes, id, q)
+		return t.saveQuote(q)
 	}))
 	return out, err
 }
@@ -231,7 +231,7 @@ func (s SCA) Resend(ctx context.Context, id string) error {
 		if err := t.intendCode(CodeMessage{ID: t.newID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
 			return err
 		}
-		return putJSON(t, tableQuotes, id, q)
+		return t.saveQuote(q)
 	}))
 }
 
@@ -245,7 +245,7 @@ func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
 		return err
 	}
 	q.PendingSent = true
-	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+	if err := t.saveQuote(q); err != nil {
 		return err
 	}
 	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
@@ -258,11 +258,11 @@ type ExecuteOptions struct {
 	ScaFactor string `json:"scaFactor,omitempty"`
 }
 
-// ExecuteQuoteWith validates opts (an invalid scaFactor is a field error,
-// checked before the quote is read) and executes the quote as ExecuteQuote
-// does, except that a customer in an SCA region gets a challenge of the
-// preferred factor (customers.ChallengeFactor).
-func (e *Engine) ExecuteQuoteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+// ExecuteWith validates opts (an invalid scaFactor is a field error,
+// checked before the quote is read) and executes the quote as
+// Quotes.Execute does, except that a customer in an SCA region gets a
+// challenge of the preferred factor (customers.ChallengeFactor).
+func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
 	var fe validate.Errors
 	if fe.Enum("scaFactor", opts.ScaFactor, customers.Factors...) && opts.ScaFactor == customers.FactorTOTP {
 		fe.Add("scaFactor", &validate.Constraint{Enum: customers.ChallengeFactors}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
@@ -270,5 +270,5 @@ func (e *Engine) ExecuteQuoteWith(ctx context.Context, id string, opts ExecuteOp
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	return e.executeQuote(ctx, id, opts)
+	return qs.e.executeQuote(ctx, id, opts)
 }

@@ -16,15 +16,15 @@ func (e *env) euCustomer(t *testing.T, funds int64) (string, string, string) {
 	t.Helper()
 	in := fullIndividual("Erika Mustermann")
 	in.Region, in.Email, in.PhoneNumber, in.Currencies = "DE", "erika@example.com", "+4915112345678", []string{"USD", "EUR"}
-	c, err := e.eng.CreateCustomer(ctx, in)
+	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Currency: "USD"}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Currency: "USD"}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	acct := page.Data[0].ID
 	_, err = e.eng.FundInternalAccount(ctx, acct, funds)
 	require.NoError(t, err)
 	info := json.RawMessage(`{"accountType":"EUR_ACCOUNT","iban":"DE89370400440532013000","beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jo","countryOfResidence":"DE"}}`)
-	payee, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: c.ID, Currency: "EUR", AccountInfo: info}, false)
+	payee, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: c.ID, Currency: "EUR", AccountInfo: info}, payments.CustomerScope)
 	require.NoError(t, err)
 	return c.ID, acct, payee.ID
 }
@@ -68,20 +68,20 @@ func TestSCA_ConcurrentAuthorize(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := moneyEnv(t, store)
 			id, acct, payee := e.euCustomer(t, 10_000)
-			q, err := e.eng.CreateQuote(ctx, transfer(acct, payee, 1000, false))
+			q, err := e.eng.Quotes.Create(ctx, transfer(acct, payee, 1000, false))
 			require.NoError(t, err)
-			x, err := e.eng.ExecuteQuote(ctx, q.ID)
+			x, err := e.eng.Quotes.Execute(ctx, q.ID)
 			require.NoError(t, err)
 			require.Equal(t, payments.QuotePendingAuthorization, x.Status)
-			_, err = e.eng.AuthorizeQuote(ctx, q.ID, sandbox.ContactCode)
+			_, err = e.eng.Quotes.Authorize(ctx, q.ID, sandbox.ContactCode)
 			requireCode(t, err, payments.CodeScaSessionRequired)
 			e.scaLogin(t, id)
 			codes := concurrently(16, func() error {
-				_, err := e.eng.AuthorizeQuote(ctx, q.ID, sandbox.ContactCode)
+				_, err := e.eng.Quotes.Authorize(ctx, q.ID, sandbox.ContactCode)
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": 1, payments.CodeConflict: 15}, codes)
-			a, err := e.eng.InternalAccount(ctx, acct)
+			a, err := e.eng.Accounts.Internal(ctx, acct)
 			require.NoError(t, err)
 			assert.EqualValues(t, 9_000, a.Balance.Amount)
 			require.NoError(t, payments.CheckLedger(ctx, e.store))
