@@ -201,7 +201,8 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 
 // Create prices a transfer and stores the quote with its PENDING
 // transaction. With ImmediatelyExecute it also executes it (see
-// ExecuteQuote). Field problems are INVALID_INPUT; unsupported currencies
+// Quotes.Execute: a customer in an SCA region gets a challenge instead).
+// Field problems are INVALID_INPUT; unsupported currencies
 // INVALID_CURRENCY; amounts below the currency's minimum AMOUNT_OUT_OF_RANGE
 // and above its maximum TRANSACTION_SIZE_LIMIT_EXCEEDED; paying oneself
 // SELF_PAYMENT; a customer without accepted end-user terms
