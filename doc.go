@@ -77,4 +77,5 @@
 //	stablecoins           Stablecoins              stablecoins  enablement, decimals, mint and burn     stablecoin*.go
 //	signatures, passkeys  Accounts                 walletauth   wallet signatures, WebAuthn             ownership.go
 //	money, currencies     Quotes                   money        currencies, minor units                 rates.go
+//	SCA                   SCA, Quotes              customers    factor preference, lockout, TOTP, resets  sca*.go, quotes_sca.go, external_accounts_trust.go
 package payments

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/walletauth"
 )
 
 // Notifier delivers events after the transaction that wrote them committed.
@@ -97,6 +98,10 @@ type Config struct {
 	// against it (CLABE 123456789012345678) works. The zero value checks
 	// them: a typo is caught before money moves. See the README.
 	SkipCheckDigits bool
+	// SCAPasskeys is the WebAuthn relying party SCA passkeys are enrolled
+	// with and asserted against. The zero value is RP ID "localhost" with
+	// origins http://localhost:8080 and https://localhost.
+	SCAPasskeys walletauth.RelyingParty
 }
 
 // Engine is the payments platform. It is safe for concurrent use. Create it
@@ -136,6 +141,8 @@ type Engine struct {
 	Invitations Invitations
 	// Crypto: crypto withdrawal estimates.
 	Crypto Crypto
+	// SCA: Strong Customer Authentication factors, logins and resets.
+	SCA SCA
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -155,6 +162,7 @@ func (e *Engine) bindAreas() {
 	e.Stablecoins = Stablecoins{e}
 	e.Invitations = Invitations{e}
 	e.Crypto = Crypto{e}
+	e.SCA = SCA{e}
 }
 
 // core is the state every handle of one engine shares.

@@ -80,10 +80,16 @@ func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 // marks quote and transaction PROCESSING and hands the payment to the rail.
 // A quote executes at most once: any later call is CONFLICT.
 func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
-	e := qs.e
+	return qs.e.executeQuote(ctx, id, ExecuteOptions{})
+}
+
+// executeQuote is Quotes.Execute with the caller's SCA factor preference: a
+// customer in an SCA region gets a challenge instead (quotes_sca.go).
+func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
 	var out *Quote
 	var failure error
-	err := once(ctx, e, id, &out, keeping(&failure, func(t *txn) error {
+	d := e.drawChallenge()
+	err := once(ctx, e, []any{id, opts}, &out, keeping(&failure, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
 			return err
@@ -98,7 +104,7 @@ func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
 			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			return err
 		}
-		if err := t.execute(q); err != nil {
+		if err := t.executeOrChallenge(q, d, opts.ScaFactor); err != nil {
 			return err
 		}
 		out = &q.Quote

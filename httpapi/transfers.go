@@ -46,13 +46,11 @@ func createQuote(r *request) (int, any, error) {
 }
 
 func authorizeQuote(r *request) (int, any, error) {
-	var in struct {
-		Code string `json:"code"`
-	}
+	var in payments.ScaAuthorization
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	q, err := r.eng.Quotes.Authorize(r.ctx(), r.path("quoteId"), in.Code)
+	q, err := r.eng.SCA.Authorize(r.ctx(), r.path("quoteId"), in)
 	if err != nil {
 		return fail(err)
 	}
