@@ -346,6 +346,9 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 				if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
 					return err
 				}
+				if err := e.logDelivery(tx, r, DeliveryDelivered, now); err != nil {
+					return err
+				}
 				continue
 			}
 			r.Attempts++
@@ -356,6 +359,9 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 					return err
 				}
 				if err := putJSON(tx, tableOutboxDead, r.Event.ID, r); err != nil {
+					return err
+				}
+				if err := e.logDelivery(tx, r, DeliveryFailed, now); err != nil {
 					return err
 				}
 				continue
