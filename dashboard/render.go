@@ -44,6 +44,7 @@ type view struct {
 	Page       string // the page's route, for the navigation and forms
 	Now        time.Time
 	CanAdvance bool   // the clock can be advanced by this caller
+	RealTime   bool   // the clock cannot be advanced at all (Options.Advance is nil)
 	CSRF       string // the caller's form token ("" when not signed in)
 	Session    bool   // signed in by a login link (can log out)
 	Data       any
@@ -51,7 +52,8 @@ type view struct {
 
 // render writes page with data as the response, status first.
 func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, c *caller, status int, page, title string, data any) {
-	v := view{Title: title, Path: d.opts.Path, Page: strings.TrimPrefix(r.URL.Path, d.opts.Path), Now: d.opts.Now().UTC(), Data: data}
+	v := view{Title: title, Path: d.opts.Path, Page: strings.TrimPrefix(r.URL.Path, d.opts.Path), Now: d.opts.Now().UTC(),
+		RealTime: d.opts.Advance == nil, Data: data}
 	if c != nil {
 		v.CSRF, v.Session = d.csrf(c), c.token == nil
 		v.CanAdvance = d.opts.Advance != nil && c.canManage()
@@ -70,7 +72,7 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, c *caller, st
 // funcs are the templates' formatting helpers.
 var funcs = template.FuncMap{
 	"time":           formatTime,
-	"ptime":          func(t *time.Time) string { return formatTime(deref(t)) },
+	"ptime":          func(t *time.Time) template.HTML { return formatTime(deref(t)) },
 	"amount":         formatAmount,
 	"camount":        func(a *payments.CurrencyAmount) string { return formatAmount(deref(a).Amount, deref(a).Currency.Code) },
 	"json":           formatJSON,
@@ -81,6 +83,9 @@ var funcs = template.FuncMap{
 	"inc":            func(i int) int { return i + 1 },
 	"nav":            func() []navLink { return navigation },
 	"advancePresets": func() []string { return []string{"1m", "10m", "1h", "48h"} },
+	// current reports whether the navigation's route is the page or, for
+	// a detail page (transaction), its list (transactions).
+	"current": func(page, route string) bool { return page == route || page+"s" == route },
 }
 
 // navLink is one entry of the navigation bar.
@@ -100,12 +105,14 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-// formatTime shows t in UTC to the second, "—" for the zero time.
-func formatTime(t time.Time) string {
+// formatTime shows t in UTC to the second as a <time> element, "—" for
+// the zero time.
+func formatTime(t time.Time) template.HTML {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	t = t.UTC()
+	return template.HTML(`<time datetime="` + t.Format(time.RFC3339) + `">` + t.Format("2006-01-02 15:04:05 UTC") + `</time>`)
 }
 
 // formatAmount shows minor units as a decimal amount with its currency code.
