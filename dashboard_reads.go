@@ -12,10 +12,10 @@ import (
 // not offer (quotes, webhook deliveries), over the same indexes and
 // cursors as every other list.
 
-// tableEventLog keeps, in the sandbox, every event whose delivery ended:
-// delivered, or given up (its outbox record moved to tableOutboxDead). The
-// outbox holds only what still waits, so without it an event leaves no trace
-// once delivered. Keys are event ids.
+// tableEventLog keeps, when Config.EventHistory is set, every event whose
+// delivery ended: delivered, or given up (its outbox record moved to
+// tableOutboxDead). The outbox holds only what still waits, so without it
+// an event leaves no trace once delivered. Keys are event ids.
 const tableEventLog = "event_log"
 
 // ixResource indexes event-log records by the id of the record their data
@@ -65,11 +65,11 @@ func deliveryOf(r outboxRecord, status string) WebhookDelivery {
 	return d
 }
 
-// logDelivery records in the sandbox's event log that the delivery of r
-// ended in status at now. Flush calls it in the commit that removes r
-// from the outbox; other engines keep no log.
+// logDelivery records in the event log that the delivery of r ended in
+// status at now, when Config.EventHistory asks for the log. Flush calls it
+// in the commit that removes r from the outbox.
 func (e *Engine) logDelivery(tx Tx, r outboxRecord, status string, now time.Time) error {
-	if !e.cfg.Sandbox {
+	if !e.cfg.EventHistory {
 		return nil
 	}
 	d := deliveryOf(r, status)
@@ -86,9 +86,10 @@ type DeliveryFilter struct {
 }
 
 // ListDeliveries lists the events whose delivery ended (delivered or given
-// up) in the order they were emitted, newest first with p.Desc. Only a
-// sandbox engine keeps them (Config.Sandbox); others list none. Events
-// still waiting are listed by PendingDeliveries.
+// up) in the order they were emitted, newest first with p.Desc. Only an
+// engine with Config.EventHistory keeps them; others list none. Events
+// still waiting are listed by PendingDeliveries, those given up also by
+// DeadEvents.
 func (e *Engine) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (Page[WebhookDelivery], error) {
 	var fe validate.Errors
 	fe.Enum("status", f.Status, DeliveryDelivered, DeliveryFailed)

@@ -64,11 +64,11 @@ func TestEngine_ListQuotes(t *testing.T) {
 	}
 }
 
-// TestEngine_Deliveries: a sandbox engine keeps every event whose delivery
-// ended, by the record it describes and in order; pending events show
+// TestEngine_Deliveries: an engine with EventHistory keeps every event
+// whose delivery ended, by the record it describes and in order; pending events show
 // their attempts and next retry; events given up are dead.
 func TestEngine_Deliveries(t *testing.T) {
-	e := moneyEnv(t)
+	e := moneyEnv(t, func(c *payments.Config) { c.EventHistory = true })
 	a := e.usdAccount(t, "Ann Able")
 	_, err := e.eng.FundInternalAccount(ctx, a, 500)
 	require.NoError(t, err)
@@ -139,10 +139,10 @@ func TestEngine_Deliveries(t *testing.T) {
 	requireCode(t, err, payments.CodeInvalidInput, "limit")
 }
 
-// TestEngine_DeliveriesNotKeptOutsideTheSandbox: a production engine keeps
-// no event log (delivered events leave no trace, as before).
-func TestEngine_DeliveriesNotKeptOutsideTheSandbox(t *testing.T) {
-	e := newEnv(t, func(c *payments.Config) { c.Sandbox = false })
+// TestEngine_DeliveriesNotKeptByDefault: without EventHistory an engine
+// keeps no event log (a delivered event leaves no trace), sandbox or not.
+func TestEngine_DeliveriesNotKeptByDefault(t *testing.T) {
+	e := newEnv(t)
 	endpoint := "https://example.com/hooks"
 	_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &endpoint})
 	require.NoError(t, err)

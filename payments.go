@@ -97,6 +97,12 @@ type Config struct {
 	// against it (CLABE 123456789012345678) works. The zero value checks
 	// them: a typo is caught before money moves. See the README.
 	SkipCheckDigits bool
+	// EventHistory keeps a record of every event whose delivery ended
+	// (delivered or given up), with its attempts, for operators' tools
+	// such as package dashboard (Engine.ListDeliveries). Off, a delivered
+	// event leaves no trace. The history grows with every event and is
+	// never purged: meant for sandboxes.
+	EventHistory bool
 }
 
 // Engine is the payments platform. It is safe for concurrent use. Create it

@@ -34,7 +34,8 @@
 //	mux.Handle("/", httpapi.New(eng, httpapi.Config{}))
 //	fmt.Println("log in at", baseURL+d.LoginLink())
 //
-// The event history (quote, transaction and webhook pages) is kept by
-// sandbox engines only (payments.Config.Sandbox): see
-// payments.Engine.ListDeliveries.
+// The history of delivered events (quote, transaction and webhook pages)
+// is kept only by an engine with payments.Config.EventHistory set (see
+// payments.Engine.ListDeliveries); without it the pages show the events
+// still waiting and those given up.
 package dashboard

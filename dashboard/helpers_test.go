@@ -39,6 +39,7 @@ type env struct {
 func newEnv(t *testing.T, notify payments.NotifierFunc, mutate ...func(*dashboard.Options)) *env {
 	t.Helper()
 	eng, clock, err := sandbox.New(func(c *payments.Config) {
+		c.EventHistory = true
 		if notify != nil {
 			c.Notifier = notify
 		}

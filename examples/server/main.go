@@ -195,7 +195,8 @@ func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier
 	return payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: notifier,
 		KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
 		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
-		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits}
+		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits,
+		EventHistory: o.dashboard}
 }
 
 // webhookKey loads the webhook signing key kept beside the database file, or
