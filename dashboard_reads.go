@@ -77,9 +77,9 @@ func (e *Engine) logDelivery(tx Tx, r outboxRecord, status string, now time.Time
 	return putJSON(tx, tableEventLog, r.Event.ID, d)
 }
 
-// DeliveryFilter narrows ListDeliveries: Resource is the id of the record
-// the events describe (a transaction id lists that payment's events),
-// Status is DELIVERED or FAILED.
+// DeliveryFilter narrows Webhooks.ListDeliveries: Resource is the id of
+// the record the events describe (a transaction id lists that payment's
+// events), Status is DELIVERED or FAILED.
 type DeliveryFilter struct {
 	Resource string
 	Status   string
@@ -90,7 +90,8 @@ type DeliveryFilter struct {
 // engine with Config.EventHistory keeps them; others list none. Events
 // still waiting are listed by PendingDeliveries, those given up also by
 // DeadEvents.
-func (e *Engine) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (Page[WebhookDelivery], error) {
+func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (Page[WebhookDelivery], error) {
+	e := wh.e
 	var fe validate.Errors
 	fe.Enum("status", f.Status, DeliveryDelivered, DeliveryFailed)
 	if err := Invalid(fe.Err()); err != nil {
@@ -113,16 +114,16 @@ func (e *Engine) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListPar
 // waiting for delivery, in the order they were emitted, with their failed
 // attempts and the time of the next one; resource, when set, keeps those
 // whose data describes that record.
-func (e *Engine) PendingDeliveries(ctx context.Context, resource string, limit int) ([]WebhookDelivery, error) {
-	return e.scanDeliveries(ctx, tableOutbox, DeliveryPending, resource, limit)
+func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit int) ([]WebhookDelivery, error) {
+	return wh.e.scanDeliveries(ctx, tableOutbox, DeliveryPending, resource, limit)
 }
 
 // DeadEvents returns up to limit (1..1000, 0 means 100) events whose
 // delivery was given up (permanent failures, events delivered at most once,
 // and retries past RetryPolicy.MaxAge), oldest first: the outbox's
 // dead letters, as DeadLetters are those of due work.
-func (e *Engine) DeadEvents(ctx context.Context, limit int) ([]WebhookDelivery, error) {
-	return e.scanDeliveries(ctx, tableOutboxDead, DeliveryFailed, "", limit)
+func (wh Webhooks) DeadEvents(ctx context.Context, limit int) ([]WebhookDelivery, error) {
+	return wh.e.scanDeliveries(ctx, tableOutboxDead, DeliveryFailed, "", limit)
 }
 
 // scanDeliveries reads up to limit outbox records of table (keyed by event
@@ -151,15 +152,16 @@ func (e *Engine) scanDeliveries(ctx context.Context, table, status, resource str
 	return out, err
 }
 
-// QuoteFilter narrows ListQuotes: CustomerID is the sending customer
+// QuoteFilter narrows Quotes.List: CustomerID is the sending customer
 // (quotes the platform sends from its own accounts have none).
 type QuoteFilter struct {
 	CustomerID string
 }
 
-// ListQuotes lists quotes, newest first unless p says otherwise, as Quote
-// returns them (a PENDING quote past its expiry reads EXPIRED).
-func (e *Engine) ListQuotes(ctx context.Context, f QuoteFilter, p ListParams) (Page[Quote], error) {
+// List lists quotes, newest first unless p says otherwise, as Get returns
+// them (a PENDING quote past its expiry reads EXPIRED).
+func (qs Quotes) List(ctx context.Context, f QuoteFilter, p ListParams) (Page[Quote], error) {
+	e := qs.e
 	var out Page[Quote]
 	err := e.view(ctx, func(t *txn) error {
 		q := listQuery[quoteRecord]{Table: tableQuotes, Index: ixAll,

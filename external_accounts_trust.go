@@ -37,7 +37,8 @@ type TrustResult struct {
 // StartTrust begins trusting (trust true) or untrusting a customer's
 // external account: an SMS_OTP challenge valid 5 minutes, confirmed with
 // ConfirmTrust. Customers outside SCA regions get CONFLICT.
-func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+	e := as.e
 	var out *TrustStart
 	code := e.kyc.ContactCode("SCA")
 	err := once(ctx, e, []any{id, trust}, &out, func(t *txn) error {
@@ -67,7 +68,8 @@ func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustS
 
 // ConfirmTrust completes the outstanding trust or untrust challenge with its
 // one-time code. trust says which flow the caller confirms.
-func (e *Engine) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+	e := as.e
 	var out *TrustResult
 	err := once(ctx, e, []any{id, trust, code}, &out, func(t *txn) error {
 		r, _, err := t.trustTarget(id)

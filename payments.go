@@ -99,7 +99,7 @@ type Config struct {
 	SkipCheckDigits bool
 	// EventHistory keeps a record of every event whose delivery ended
 	// (delivered or given up), with its attempts, for operators' tools
-	// such as package dashboard (Engine.ListDeliveries). Off, a delivered
+	// such as package dashboard (Webhooks.ListDeliveries). Off, a delivered
 	// event leaves no trace. The history grows with every event and is
 	// never purged: meant for sandboxes.
 	EventHistory bool
@@ -112,12 +112,23 @@ type Config struct {
 // another handle on the same core whose write operations run at most once
 // for a client's idempotency key (idempotency.go).
 //
-// Areas added since the core rebuild expose their operations as a group
-// field (eng.Cards.Create, ...) bound to the handle by bindAreas, so no type
-// carries more than a couple of dozen methods.
+// The operations are grouped by area in fields (eng.Customers.Create,
+// eng.Quotes.Execute, eng.Cards.Create, ...; areas.go) bound to the handle
+// by bindAreas, so no type carries more than a couple of dozen methods.
+// Engine itself keeps what spans areas: due work, dead letters, the clock
+// and the store.
 type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns
+
+	Customers    Customers
+	Documents    Documents
+	Accounts     Accounts
+	Quotes       Quotes
+	Transactions Transactions
+	Lookups      Lookups
+	Platform     Platform
+	Webhooks     Webhooks
 
 	// Rails is where rails report the outcomes of payments.
 	Rails Rails
@@ -142,6 +153,8 @@ func handle(c *core, idem *idemState) *Engine {
 
 // bindAreas points every area group of e at e. Each area adds one line.
 func (e *Engine) bindAreas() {
+	e.Customers, e.Documents, e.Accounts, e.Quotes = Customers{e}, Documents{e}, Accounts{e}, Quotes{e}
+	e.Transactions, e.Lookups, e.Platform, e.Webhooks = Transactions{e}, Lookups{e}, Platform{e}, Webhooks{e}
 	e.Rails = Rails{e}
 	e.Cards = Cards{e}
 	e.Agents = Agents{e}

@@ -16,14 +16,18 @@ import (
 // tableQuotes holds quotes by id.
 const tableQuotes = "quotes"
 
-// Quote statuses (spec 3.2).
+// QuoteStatus is a quote's lifecycle state (spec 3.2); its state machine
+// is in package quotes.
+type QuoteStatus = quotes.Status
+
+// Quote statuses.
 const (
-	QuotePending              = "PENDING"
-	QuotePendingAuthorization = "PENDING_AUTHORIZATION"
-	QuoteProcessing           = "PROCESSING"
-	QuoteCompleted            = "COMPLETED"
-	QuoteFailed               = "FAILED"
-	QuoteExpired              = "EXPIRED"
+	QuotePending              = quotes.Pending
+	QuotePendingAuthorization = quotes.PendingAuthorization
+	QuoteProcessing           = quotes.Processing
+	QuoteCompleted            = quotes.Completed
+	QuoteFailed               = quotes.Failed
+	QuoteExpired              = quotes.Expired
 )
 
 // QuoteSource is where a quote's money comes from: an internal account
@@ -89,7 +93,7 @@ type RateDetails struct {
 // Quote is a locked rate and fee for one transfer (spec 2.5).
 type Quote struct {
 	ID                   string                `json:"id"`
-	Status               string                `json:"status"`
+	Status               QuoteStatus           `json:"status"`
 	CreatedAt            time.Time             `json:"createdAt"`
 	ExpiresAt            time.Time             `json:"expiresAt"`
 	Source               QuoteSource           `json:"source"`
@@ -193,18 +197,19 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 	}
 }
 
-// CreateQuote prices a transfer and stores the quote with its PENDING
+// Create prices a transfer and stores the quote with its PENDING
 // transaction. With ImmediatelyExecute it also executes it (see
 // ExecuteQuote). Field problems are INVALID_INPUT; unsupported currencies
 // INVALID_CURRENCY; amounts below the currency's minimum AMOUNT_OUT_OF_RANGE
 // and above its maximum TRANSACTION_SIZE_LIMIT_EXCEEDED; paying oneself
 // SELF_PAYMENT; a customer without accepted end-user terms
 // END_USER_TERMS_NOT_ACCEPTED.
-func (e *Engine) CreateQuote(ctx context.Context, req QuoteRequest) (*Quote, error) {
+func (qs Quotes) Create(ctx context.Context, req QuoteRequest) (*Quote, error) {
+	e := qs.e
 	return createQuote(ctx, e, req, false, func(_ *txn, q *quoteRecord) (*Quote, error) { return &q.Quote, nil })
 }
 
-// createQuote is CreateQuote; transfer marks the quotes of TransferOut, and
+// createQuote is Quotes.Create; transfer marks the quotes of TransferOut, and
 // answer gives the operation's answer from the committed quote (inside the
 // transaction, so that an idempotent retry replays it).
 func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transfer bool, answer func(*txn, *quoteRecord) (T, error)) (T, error) {

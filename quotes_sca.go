@@ -13,7 +13,7 @@ const ScaChallengeTTL = 5 * time.Minute
 
 // requireSCA puts a real-time funded quote of a customer in an SCA region
 // (spec 3.2) into PENDING_AUTHORIZATION: an SMS_OTP challenge is attached
-// and the payment instructions are withheld until AuthorizeQuote.
+// and the payment instructions are withheld until Quotes.Authorize.
 // code is the challenge's one-time code, chosen before pricing; the
 // transaction that stores the quote hands it to the code sender
 // (intendChallengeCode).
@@ -49,12 +49,13 @@ func (t *txn) intendChallengeCode(q *quoteRecord, code string) error {
 	return t.intendCode(CodeMessage{ID: q.ScaChallenge.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: "PAYOUT"})
 }
 
-// AuthorizeQuote satisfies a quote's SCA challenge with its one-time code:
+// Authorize satisfies a quote's SCA challenge with its one-time code:
 // the quote becomes PENDING and its payment instructions are issued. A quote
 // that is not PENDING_AUTHORIZATION is CONFLICT; a wrong code INVALID_INPUT;
 // an expired challenge SCA_SESSION_REQUIRED (request a new quote), which
 // also fails the quote (SCA_NOT_COMPLETED, see expireIfDue).
-func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, error) {
+func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error) {
+	e := qs.e
 	var out *Quote
 	var failure error
 	err := once(ctx, e, []any{id, code}, &out, keeping(&failure, func(t *txn) error {
@@ -87,7 +88,7 @@ func (e *Engine) AuthorizeQuote(ctx context.Context, id, code string) (*Quote, e
 		if err := t.saveTx(tx, ""); err != nil {
 			return err
 		}
-		return putJSON(t, tableQuotes, id, q)
+		return t.saveQuote(q)
 	}))
 	return out, err
 }
@@ -102,7 +103,7 @@ func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
 		return err
 	}
 	q.PendingSent = true
-	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+	if err := t.saveQuote(q); err != nil {
 		return err
 	}
 	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
@@ -115,11 +116,12 @@ type ExecuteOptions struct {
 	ScaFactor string `json:"scaFactor,omitempty"`
 }
 
-// ExecuteQuoteWith validates opts (an invalid scaFactor is a field error,
-// checked before the quote is read) and executes the quote as ExecuteQuote
+// ExecuteWith validates opts (an invalid scaFactor is a field error,
+// checked before the quote is read) and executes the quote as Quotes.Execute
 // does. The sandbox issues every challenge by SMS_OTP, so a valid preference
 // changes nothing there.
-func (e *Engine) ExecuteQuoteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+	e := qs.e
 	var fe validate.Errors
 	if fe.Enum("scaFactor", opts.ScaFactor, "SMS_OTP", "PASSKEY", "TOTP") && opts.ScaFactor == "TOTP" {
 		fe.Add("scaFactor", &validate.Constraint{Enum: []string{"SMS_OTP", "PASSKEY"}}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
@@ -127,5 +129,5 @@ func (e *Engine) ExecuteQuoteWith(ctx context.Context, id string, opts ExecuteOp
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	return e.ExecuteQuote(ctx, id)
+	return e.Quotes.Execute(ctx, id)
 }

@@ -43,7 +43,7 @@ func (d *Dashboard) authenticate(r *http.Request) *caller {
 	if !ok {
 		return nil
 	}
-	tok, err := d.opts.Engine.Authenticate(r.Context(), user, secret)
+	tok, err := d.opts.Engine.Platform.Authenticate(r.Context(), user, secret)
 	if err != nil {
 		return nil
 	}

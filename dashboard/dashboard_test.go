@@ -93,7 +93,7 @@ func TestDashboard_Auth(t *testing.T) {
 func TestDashboard_Pages(t *testing.T) {
 	e := newEnv(t, nil)
 	s := e.seed(t)
-	acct, err := e.eng.InternalAccount(ctx, s.account)
+	acct, err := e.eng.Accounts.Internal(ctx, s.account)
 	require.NoError(t, err)
 	page := func(path string) string {
 		t.Helper()
@@ -131,7 +131,7 @@ func TestDashboard_Pages(t *testing.T) {
 		assert.Contains(t, q, "OUTGOING_PAYMENT.")
 	})
 	t.Run("Transactions", func(t *testing.T) {
-		now, err := e.eng.Transaction(ctx, s.transaction.ID)
+		now, err := e.eng.Transactions.Get(ctx, s.transaction.ID)
 		require.NoError(t, err)
 		r := row(t, page("/dashboard/transactions"), s.transaction.ID)
 		assert.Contains(t, r, "OUTGOING")
@@ -139,7 +139,7 @@ func TestDashboard_Pages(t *testing.T) {
 		assert.Contains(t, r, s.account)
 	})
 	t.Run("TransactionEventsInOrder", func(t *testing.T) {
-		all, err := e.eng.ListDeliveries(ctx, payments.DeliveryFilter{Resource: s.transaction.ID}, payments.ListParams{})
+		all, err := e.eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Resource: s.transaction.ID}, payments.ListParams{})
 		require.NoError(t, err)
 		require.NotEmpty(t, all.Data)
 		body := page("/dashboard/transaction?id=" + url.QueryEscape(s.transaction.ID))
@@ -174,7 +174,7 @@ func TestDashboard_Pages(t *testing.T) {
 			_, err := e.eng.FundInternalAccount(ctx, s.account, 1)
 			require.NoError(t, err)
 		}
-		_, err := e.eng.Flush(ctx)
+		_, err := e.eng.Webhooks.Flush(ctx)
 		require.NoError(t, err)
 		body := page("/dashboard/webhooks")
 		m := strings.Index(body, `href="?cursor=`)
@@ -199,13 +199,13 @@ func TestDashboard_Webhooks(t *testing.T) {
 		return nil
 	})
 	e.seed(t)
-	_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: ptr("https://example.com/hooks")})
+	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: ptr("https://example.com/hooks")})
 	require.NoError(t, err)
 	e.clock.Advance(time.Minute)
-	_, err = e.eng.Flush(ctx)
+	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 
-	pending, err := e.eng.PendingDeliveries(ctx, "", 0)
+	pending, err := e.eng.Webhooks.PendingDeliveries(ctx, "", 0)
 	require.NoError(t, err)
 	require.NotEmpty(t, pending)
 	_, body := e.get(t, "/dashboard/webhooks", e.viewer)
@@ -218,7 +218,7 @@ func TestDashboard_Webhooks(t *testing.T) {
 		assert.True(t, strings.HasPrefix(p.Resource, "InternalAccount:"), p.Resource)
 	}
 
-	dead, err := e.eng.DeadEvents(ctx, 0)
+	dead, err := e.eng.Webhooks.DeadEvents(ctx, 0)
 	require.NoError(t, err)
 	require.Len(t, dead, 1, "the TEST event of the new endpoint")
 	_, body = e.get(t, "/dashboard/dead-letters", e.viewer)

@@ -36,6 +36,6 @@
 //
 // The history of delivered events (quote, transaction and webhook pages)
 // is kept only by an engine with payments.Config.EventHistory set (see
-// payments.Engine.ListDeliveries); without it the pages show the events
+// payments.Webhooks.ListDeliveries); without it the pages show the events
 // still waiting and those given up.
 package dashboard

@@ -47,17 +47,17 @@ func newEnv(t *testing.T, notify payments.NotifierFunc, mutate ...func(*dashboar
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = eng.Close() })
 	e := &env{eng: eng, clock: clock}
-	e.admin, err = eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "admin",
+	e.admin, err = eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "admin",
 		Permissions: []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}})
 	require.NoError(t, err)
-	e.viewer, err = eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "viewer", Permissions: []payments.Permission{payments.PermView}})
+	e.viewer, err = eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "viewer", Permissions: []payments.Permission{payments.PermView}})
 	require.NoError(t, err)
 	opts := dashboard.Options{Engine: eng, Advance: func(ctx context.Context, d time.Duration) error {
 		clock.Advance(d)
 		if _, err := eng.ProcessDue(ctx); err != nil {
 			return err
 		}
-		_, err := eng.Flush(ctx)
+		_, err := eng.Webhooks.Flush(ctx)
 		return err
 	}}
 	for _, m := range mutate {
@@ -88,7 +88,7 @@ func (e *env) seed(t *testing.T) seeded {
 	t.Helper()
 	var s seeded
 	var err error
-	s.customer, err = e.eng.CreateCustomer(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
+	s.customer, err = e.eng.Customers.Create(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
 		Identifier: "123-45-6789", Currencies: []string{"USD"},
 		AgreementConsents: []payments.AgreementConsent{{Type: payments.AgreementProviderEndUserTerms,
 			TermsVersion: payments.CurrentEndUserTerms.Version, AcceptedAt: time.Date(2025, 10, 1, 0, 0, 0, 0, time.UTC),
@@ -96,26 +96,26 @@ func (e *env) seed(t *testing.T) seeded {
 		Profile: customers.Profile{FullName: "Ada Lovelace", BirthDate: "1990-01-15", Nationality: "US", IDType: "SSN",
 			Address: &customers.Address{Line1: "1 Main St", City: "Austin", State: "TX", PostalCode: "78701", Country: "US"}}})
 	require.NoError(t, err)
-	accts, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: s.customer.ID}, false, payments.ListParams{})
+	accts, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: s.customer.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	s.account = accts.Data[0].ID
 	_, err = e.eng.FundInternalAccount(ctx, s.account, 100_000)
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "444555001", "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Ada Lovelace"}})
-	s.external, err = e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: s.customer.ID, Currency: "USD", AccountInfo: info}, false)
+	s.external, err = e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: s.customer.ID, Currency: "USD", AccountInfo: info}, payments.CustomerScope)
 	require.NoError(t, err)
 	quote := func(amount int64, execute bool) *payments.Quote {
-		q, err := e.eng.CreateQuote(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: s.account},
+		q, err := e.eng.Quotes.Create(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: s.account},
 			Destination:        payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: s.external.ID},
 			LockedCurrencySide: "SENDING", LockedCurrencyAmount: amount, ImmediatelyExecute: execute})
 		require.NoError(t, err)
 		return q
 	}
 	s.executed, s.pending = quote(12_345, true), quote(2_000, false)
-	s.transaction, err = e.eng.Transaction(ctx, s.executed.TransactionID)
+	s.transaction, err = e.eng.Transactions.Get(ctx, s.executed.TransactionID)
 	require.NoError(t, err)
-	_, err = e.eng.Flush(ctx)
+	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	return s
 }

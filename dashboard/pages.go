@@ -45,21 +45,21 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, c *caller) 
 	ctx, eng := r.Context(), d.opts.Engine
 	latest := payments.ListParams{Limit: 5, Desc: true}
 	var o overviewData
-	cfg, err := eng.PlatformConfig(ctx)
+	cfg, err := eng.Platform.Config(ctx)
 	if err != nil {
 		return err
 	}
 	o.Endpoint = cfg.WebhookEndpoint
-	cs, err := eng.ListCustomers(ctx, payments.CustomerFilter{}, latest)
+	cs, err := eng.Customers.List(ctx, payments.CustomerFilter{}, latest)
 	if err != nil {
 		return err
 	}
-	ts, err := eng.ListTransactions(ctx, payments.TransactionFilter{}, latest)
+	ts, err := eng.Transactions.List(ctx, payments.TransactionFilter{}, latest)
 	if err != nil {
 		return err
 	}
 	o.Customers, o.Transactions = cs.Data, ts.Data
-	if o.Pending, err = eng.PendingDeliveries(ctx, "", 5); err != nil {
+	if o.Pending, err = eng.Webhooks.PendingDeliveries(ctx, "", 5); err != nil {
 		return err
 	}
 	work, events, err := d.dead(ctx)
@@ -72,7 +72,7 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, c *caller) 
 }
 
 func (d *Dashboard) customers(w http.ResponseWriter, r *http.Request, c *caller) error {
-	p, err := d.opts.Engine.ListCustomers(r.Context(), payments.CustomerFilter{}, listParams(r))
+	p, err := d.opts.Engine.Customers.List(r.Context(), payments.CustomerFilter{}, listParams(r))
 	if err != nil {
 		return err
 	}
@@ -87,20 +87,20 @@ type accountsData[T any] struct {
 }
 
 // platformAndCustomers reads the platform's first accounts and a page of
-// the customers' accounts with list (ListInternalAccounts or
-// ListExternalAccounts).
-func platformAndCustomers[T, F any](r *http.Request, list func(context.Context, F, bool, payments.ListParams) (payments.Page[T], error)) (accountsData[T], error) {
+// the customers' accounts with list (Accounts.ListInternal or
+// Accounts.ListExternal).
+func platformAndCustomers[T, F any](r *http.Request, list func(context.Context, F, payments.Scope, payments.ListParams) (payments.Page[T], error)) (accountsData[T], error) {
 	var f F
-	plat, err := list(r.Context(), f, true, payments.ListParams{Limit: payments.MaxLimit})
+	plat, err := list(r.Context(), f, payments.PlatformScope, payments.ListParams{Limit: payments.MaxLimit})
 	if err != nil {
 		return accountsData[T]{}, err
 	}
-	cust, err := list(r.Context(), f, false, listParams(r))
+	cust, err := list(r.Context(), f, payments.CustomerScope, listParams(r))
 	return accountsData[T]{Platform: plat.Data, listed: listOf(cust)}, err
 }
 
 func (d *Dashboard) internalAccounts(w http.ResponseWriter, r *http.Request, c *caller) error {
-	data, err := platformAndCustomers(r, d.opts.Engine.ListInternalAccounts)
+	data, err := platformAndCustomers(r, d.opts.Engine.Accounts.ListInternal)
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (d *Dashboard) internalAccounts(w http.ResponseWriter, r *http.Request, c *
 }
 
 func (d *Dashboard) externalAccounts(w http.ResponseWriter, r *http.Request, c *caller) error {
-	data, err := platformAndCustomers(r, d.opts.Engine.ListExternalAccounts)
+	data, err := platformAndCustomers(r, d.opts.Engine.Accounts.ListExternal)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (d *Dashboard) externalAccounts(w http.ResponseWriter, r *http.Request, c *
 }
 
 func (d *Dashboard) quotes(w http.ResponseWriter, r *http.Request, c *caller) error {
-	p, err := d.opts.Engine.ListQuotes(r.Context(), payments.QuoteFilter{}, listParams(r))
+	p, err := d.opts.Engine.Quotes.List(r.Context(), payments.QuoteFilter{}, listParams(r))
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ type detail[T any] struct {
 }
 
 func (d *Dashboard) quote(w http.ResponseWriter, r *http.Request, c *caller) error {
-	q, err := d.opts.Engine.Quote(r.Context(), r.URL.Query().Get("id"))
+	q, err := d.opts.Engine.Quotes.Get(r.Context(), r.URL.Query().Get("id"))
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (d *Dashboard) quote(w http.ResponseWriter, r *http.Request, c *caller) err
 }
 
 func (d *Dashboard) transactions(w http.ResponseWriter, r *http.Request, c *caller) error {
-	p, err := d.opts.Engine.ListTransactions(r.Context(), payments.TransactionFilter{}, listParams(r))
+	p, err := d.opts.Engine.Transactions.List(r.Context(), payments.TransactionFilter{}, listParams(r))
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (d *Dashboard) transactions(w http.ResponseWriter, r *http.Request, c *call
 }
 
 func (d *Dashboard) transaction(w http.ResponseWriter, r *http.Request, c *caller) error {
-	tx, err := d.opts.Engine.Transaction(r.Context(), r.URL.Query().Get("id"))
+	tx, err := d.opts.Engine.Transactions.Get(r.Context(), r.URL.Query().Get("id"))
 	if err != nil {
 		return err
 	}
@@ -173,11 +173,11 @@ func (d *Dashboard) eventsOf(ctx context.Context, id string) ([]payments.Webhook
 	if id == "" {
 		return nil, nil
 	}
-	done, err := d.opts.Engine.ListDeliveries(ctx, payments.DeliveryFilter{Resource: id}, payments.ListParams{Limit: payments.MaxLimit})
+	done, err := d.opts.Engine.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Resource: id}, payments.ListParams{Limit: payments.MaxLimit})
 	if err != nil {
 		return nil, err
 	}
-	pending, err := d.opts.Engine.PendingDeliveries(ctx, id, payments.MaxLimit)
+	pending, err := d.opts.Engine.Webhooks.PendingDeliveries(ctx, id, payments.MaxLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -198,11 +198,11 @@ type webhooksData struct {
 }
 
 func (d *Dashboard) webhooks(w http.ResponseWriter, r *http.Request, c *caller) error {
-	pending, err := d.opts.Engine.PendingDeliveries(r.Context(), "", payments.MaxLimit)
+	pending, err := d.opts.Engine.Webhooks.PendingDeliveries(r.Context(), "", payments.MaxLimit)
 	if err != nil {
 		return err
 	}
-	done, err := d.opts.Engine.ListDeliveries(r.Context(), payments.DeliveryFilter{}, listParams(r))
+	done, err := d.opts.Engine.Webhooks.ListDeliveries(r.Context(), payments.DeliveryFilter{}, listParams(r))
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (d *Dashboard) dead(ctx context.Context) ([]payments.DeadLetter, []payments
 	if err != nil {
 		return nil, nil, err
 	}
-	events, err := d.opts.Engine.DeadEvents(ctx, 1000)
+	events, err := d.opts.Engine.Webhooks.DeadEvents(ctx, 1000)
 	return work, events, err
 }
 

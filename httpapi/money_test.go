@@ -63,12 +63,12 @@ func quoteBody(source, dest string, amount int64) map[string]any {
 // outgoingEvents returns the OUTGOING_PAYMENT.* event types delivered for tx.
 func (s *server) eventsOf(txID string) []string {
 	s.t.Helper()
-	_, err := s.eng.Flush(ctx)
+	_, err := s.eng.Webhooks.Flush(ctx)
 	require.NoError(s.t, err)
 	var out []string
 	for _, ev := range s.events() {
 		if (len(ev.Type) > 9 && ev.Type[:9] == "OUTGOING_" || len(ev.Type) > 9 && ev.Type[:9] == "INCOMING_") && contains(string(ev.Data), txID) {
-			out = append(out, ev.Type)
+			out = append(out, string(ev.Type))
 		}
 	}
 	return out

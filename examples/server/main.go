@@ -230,23 +230,23 @@ func ensureToken(ctx context.Context, eng *payments.Engine, fixed string) (strin
 	all := []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}
 	if fixed != "" {
 		id, secret, _ := strings.Cut(fixed, ":")
-		if _, err := eng.Authenticate(ctx, id, secret); err == nil {
+		if _, err := eng.Platform.Authenticate(ctx, id, secret); err == nil {
 			return fixed, nil
 		}
-		tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all, ClientID: id, ClientSecret: secret})
+		tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all, ClientID: id, ClientSecret: secret})
 		if err != nil {
 			return "", fmt.Errorf("-token: %w", err)
 		}
 		return tok.Credential(), nil
 	}
-	page, err := eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
+	page, err := eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
 	if err != nil {
 		return "", err
 	}
 	if len(page.Data) > 0 {
 		return "", nil
 	}
-	tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all})
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all})
 	if err != nil {
 		return "", err
 	}
