@@ -149,7 +149,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 	base := "http://" + ln.Addr().String() + o.basePath
 	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout})
-	handler, dashLine := withDashboard(o, eng, api, "http://"+ln.Addr().String(), logger)
+	// The server runs on real time: the dashboard's clock is read-only.
+	handler, dashLine := withDashboard(o, eng, api, nil, "http://"+ln.Addr().String(), logger)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
 
