@@ -23,11 +23,11 @@ func agentEnv(t *testing.T, e *env, funds int64, pol agents.Policy) (acct, ext s
 		_, err := e.eng.FundInternalAccount(ctx, acct, funds)
 		require.NoError(t, err)
 	}
-	ia, err := e.eng.InternalAccount(ctx, acct)
+	ia, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "444555001", "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Ann Agent"}})
-	x, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: ia.CustomerID, Currency: "USD", AccountInfo: info}, false)
+	x, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: ia.CustomerID, Currency: "USD", AccountInfo: info}, payments.CustomerScope)
 	require.NoError(t, err)
 	created, err := e.eng.Agents.Create(ctx, payments.AgentCreateRequest{Name: "bot", CustomerID: ia.CustomerID, Policy: &pol})
 	require.NoError(t, err)
@@ -74,7 +74,7 @@ func TestAgents_ConcurrentExecutesKeepTheDailyLimit(t *testing.T) {
 			require.NoError(t, err)
 			assert.EqualValues(t, 2500, me.Usage.DailySpend)
 			assert.EqualValues(t, 25, me.Usage.DailyTransactionCount)
-			a, err := e.eng.InternalAccount(ctx, acct)
+			a, err := e.eng.Accounts.Internal(ctx, acct)
 			require.NoError(t, err)
 			assert.EqualValues(t, funds-2500, a.TotalBalance.Amount)
 			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
@@ -96,7 +96,7 @@ func TestAgents_ConcurrentTransfersKeepTheDailyCount(t *testing.T) {
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": 10, payments.CodeForbidden: 54}, codes)
-			a, err := e.eng.InternalAccount(ctx, acct)
+			a, err := e.eng.Accounts.Internal(ctx, acct)
 			require.NoError(t, err)
 			assert.EqualValues(t, 100_000-70, a.TotalBalance.Amount)
 			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))

@@ -38,11 +38,11 @@ func TestAuthenticate_UnknownClientCostsTheSame(t *testing.T) {
 	eng, err := payments.New(payments.Config{Store: store, Sandbox: true})
 	require.NoError(t, err)
 	defer eng.Close()
-	tok, err := eng.CreateToken(context.Background(), payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
+	tok, err := eng.Platform.CreateToken(context.Background(), payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
 	require.NoError(t, err)
 	cost := func(user, secret string) int64 {
 		before := store.gets.Load()
-		_, err := eng.Authenticate(context.Background(), user, secret)
+		_, err := eng.Platform.Authenticate(context.Background(), user, secret)
 		require.Equal(t, payments.CodeUnauthorized, payments.CodeOf(err))
 		return store.gets.Load() - before
 	}

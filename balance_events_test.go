@@ -12,7 +12,7 @@ import (
 // balanceEvents returns the balances announced for account, in order.
 func (e *env) balanceEvents(t testing.TB, account string) []int64 {
 	t.Helper()
-	_, err := e.eng.Flush(ctx)
+	_, err := e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	e.rec.mu.Lock()
 	defer e.rec.mu.Unlock()
@@ -38,13 +38,13 @@ func TestEngine_BalanceEvents(t *testing.T) {
 	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
 	_, err := e.eng.FundInternalAccount(ctx, from, 1000)
 	require.NoError(t, err)
-	_, err = e.eng.CreateQuote(ctx, transfer(from, to, 300, true))
+	_, err = e.eng.Quotes.Create(ctx, transfer(from, to, 300, true))
 	require.NoError(t, err)
 	assert.Equal(t, []int64{1000, 700}, e.balanceEvents(t, from))
 	assert.Equal(t, []int64{300}, e.balanceEvents(t, to))
 
 	t.Run("ErrInsufficientFunds announces nothing", func(t *testing.T) {
-		_, err := e.eng.CreateQuote(ctx, transfer(from, to, 5000, true))
+		_, err := e.eng.Quotes.Create(ctx, transfer(from, to, 5000, true))
 		requireCode(t, err, payments.CodeInsufficientFunds)
 		assert.Equal(t, []int64{1000, 700}, e.balanceEvents(t, from))
 	})

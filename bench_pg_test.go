@@ -126,7 +126,7 @@ func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) 
 		go func() {
 			defer wg.Done()
 			for next.Add(1) <= int64(b.N) {
-				if _, err := eng.CreateQuote(ctx, transfer(from[i], to[i], 1, true)); err != nil {
+				if _, err := eng.Quotes.Create(ctx, transfer(from[i], to[i], 1, true)); err != nil {
 					b.Error(err)
 					return
 				}

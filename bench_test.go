@@ -44,7 +44,7 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 					b.Fatal(err)
 				}
 				rate := storetest.Parallel(b, callers, func() error {
-					_, err := eng.CreateQuote(ctx, transfer(from, to, 1, true))
+					_, err := eng.Quotes.Create(ctx, transfer(from, to, 1, true))
 					return err
 				})
 				b.ReportMetric(rate, "quotes/s")
@@ -73,7 +73,7 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 // client). Each 200k case reports x-1k, its ns/op over the same case at 1k
 // in the same run (the mean of its -count runs; target <= 2).
 func BenchmarkListTransactions(b *testing.B) {
-	sparse := func(i int) string {
+	sparse := func(i int) payments.TransactionStatus {
 		if i%1000 == 999 {
 			return payments.TxFailed
 		}
@@ -101,7 +101,7 @@ func BenchmarkListTransactions(b *testing.B) {
 				if err := eng.SeedTransactions(ctx, size, 5000, func(i int) payments.Transaction { return seedTx(i, 20, sparse) }); err != nil {
 					b.Fatal(err)
 				}
-				tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "bench", Permissions: []payments.Permission{payments.PermView}})
+				tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "bench", Permissions: []payments.Permission{payments.PermView}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -141,7 +141,7 @@ func BenchmarkListTransactions(b *testing.B) {
 					b.Run(c.name, func(b *testing.B) {
 						p := payments.ListParams{Limit: 20, Desc: true}
 						for b.Loop() {
-							page, err := eng.ListTransactions(ctx, c.f, p)
+							page, err := eng.Transactions.List(ctx, c.f, p)
 							if err != nil || (len(page.Data) == 0 && c.name != "customer+sparse-status") {
 								b.Fatalf("%d items, %v", len(page.Data), err)
 							}

@@ -55,7 +55,8 @@ type OwnerInput struct {
 
 // CreateBeneficialOwner adds an owner to a business customer. The owner
 // starts UNVERIFIED and is resolved with its business (spec 3.3 rule 5).
-func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
+func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
+	e := cs.e
 	var out *BeneficialOwner
 	err := once(ctx, e, in, &out, func(t *txn) error {
 		var fe validate.Errors
@@ -81,7 +82,8 @@ func (e *Engine) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Ben
 }
 
 // UpdateBeneficialOwner changes the members set in in.
-func (e *Engine) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
+func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
+	e := cs.e
 	var out *BeneficialOwner
 	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
 		o, err := t.owner(id)
@@ -181,7 +183,8 @@ func ownersQuery(customerID string) listQuery[BeneficialOwner] {
 }
 
 // BeneficialOwner returns one owner.
-func (e *Engine) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
+func (cs Customers) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
+	e := cs.e
 	var out *BeneficialOwner
 	err := e.view(ctx, func(t *txn) error {
 		o, err := t.owner(id)
@@ -194,7 +197,8 @@ func (e *Engine) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwn
 }
 
 // ListBeneficialOwners lists the owners of a customer, oldest first.
-func (e *Engine) ListBeneficialOwners(ctx context.Context, customerID string, p ListParams) (Page[BeneficialOwner], error) {
+func (cs Customers) ListBeneficialOwners(ctx context.Context, customerID string, p ListParams) (Page[BeneficialOwner], error) {
+	e := cs.e
 	var page Page[BeneficialOwner]
 	if customerID == "" {
 		var fe validate.Errors

@@ -50,13 +50,14 @@ var bulkColumns = []string{"umaAddress", "platformCustomerId", "customerType", "
 	"addressLine2", "city", "state", "postalCode", "country", "platformAccountId", "description", "email",
 	"businessLegalName", "businessRegistrationNumber", "businessTaxId", "businessIncorporatedOn"}
 
-// ImportCustomers reads a CSV of customers (the reference's columns; a
+// Import reads a CSV of customers (the reference's columns; a
 // umaAddress without its leading "$" gets one; businesses also need the
 // businessIncorporatedOn column, which the reference lacks) and creates each row as
 // CreateCustomer would. It processes the file before returning, so the job
 // it returns is already finished; the job stays readable with BulkJob. A
 // file that is not CSV, or lacks customerType, is INVALID_INPUT.
-func (e *Engine) ImportCustomers(ctx context.Context, file []byte) (*BulkJob, error) {
+func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
+	e := cs.e
 	rd := csv.NewReader(bytes.NewReader(file))
 	rd.FieldsPerRecord = -1
 	head, err := rd.Read()
@@ -135,7 +136,7 @@ func (e *Engine) runBulkJob(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		_, rowErr := h.CreateCustomer(ctx, in)
+		_, rowErr := h.Customers.Create(ctx, in)
 		if rowErr != nil && CodeOf(rowErr).Status() >= 500 {
 			return rowErr
 		}
@@ -188,7 +189,7 @@ func (e *Engine) runBulkJob(ctx context.Context, id string) error {
 func (t *txn) finishBulkJob(j *bulkJobRecord) error {
 	now := t.now
 	j.Status, j.CompletedAt = "COMPLETED", &now
-	event := "BULK_UPLOAD.COMPLETED"
+	event := EventType("BULK_UPLOAD.COMPLETED")
 	if j.Progress.Total > 0 && j.Progress.Successful == 0 {
 		j.Status, event = "FAILED", "BULK_UPLOAD.FAILED"
 	}
@@ -240,7 +241,8 @@ func bulkInput(get func(string) string) CustomerInput {
 }
 
 // BulkJob returns an import job: BULK_UPLOAD_JOB_NOT_FOUND when unknown.
-func (e *Engine) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
+func (cs Customers) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
+	e := cs.e
 	var j BulkJob
 	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableBulkJobs, id, &j) })
 	if err != nil {

@@ -28,7 +28,7 @@ func (e *env) fundedCard(t testing.TB, funds int64) (card *payments.Card, acct s
 		_, err := e.eng.FundInternalAccount(ctx, acct, funds)
 		require.NoError(t, err)
 	}
-	a, err := e.eng.InternalAccount(ctx, acct)
+	a, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
 	card, err = e.eng.Cards.Create(ctx, payments.CreateCardRequest{CardholderID: a.CustomerID, Form: "VIRTUAL", FundingSources: []string{acct}})
 	require.NoError(t, err)
@@ -69,7 +69,7 @@ func TestCards_ConcurrentAuthorizations(t *testing.T) {
 			}
 			assert.Len(t, approved, 33)
 			assert.Equal(t, map[string]int{cards.DeclineInsufficientFunds: 31}, declines)
-			a, err := e.eng.InternalAccount(ctx, acct)
+			a, err := e.eng.Accounts.Internal(ctx, acct)
 			require.NoError(t, err)
 			assert.EqualValues(t, 100, a.Balance.Amount)
 			assert.EqualValues(t, 10000, a.TotalBalance.Amount)
@@ -87,7 +87,7 @@ func TestCards_ConcurrentAuthorizations(t *testing.T) {
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": len(approved)}, codes)
-			a, err = e.eng.InternalAccount(ctx, acct)
+			a, err = e.eng.Accounts.Internal(ctx, acct)
 			require.NoError(t, err)
 			assert.EqualValues(t, 0, a.TotalBalance.Amount, "10 tips of 10 were pulled, the rest owed")
 			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
@@ -133,7 +133,7 @@ func TestCards_Idempotency(t *testing.T) {
 	acct := e.usdAccount(t, "Ann Holder")
 	_, err := e.eng.FundInternalAccount(ctx, acct, 1000)
 	require.NoError(t, err)
-	a, err := e.eng.InternalAccount(ctx, acct)
+	a, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
 	req := payments.CreateCardRequest{CardholderID: a.CustomerID, Form: "VIRTUAL", FundingSources: []string{acct}}
 	h := func() *payments.Engine {
@@ -156,10 +156,10 @@ func TestCards_Idempotency(t *testing.T) {
 	}
 	r1, r2 := sim(), sim()
 	assert.Equal(t, r1.IssuerTransactionToken, r2.IssuerTransactionToken)
-	page, err := e.eng.ListTransactions(ctx, payments.TransactionFilter{Type: "CARD"}, payments.ListParams{})
+	page, err := e.eng.Transactions.List(ctx, payments.TransactionFilter{Type: "CARD"}, payments.ListParams{})
 	require.NoError(t, err)
 	require.Len(t, page.Data, 1)
-	got, err := e.eng.InternalAccount(ctx, acct)
+	got, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
 	assert.EqualValues(t, 600, got.Balance.Amount, "held once")
 }
@@ -172,18 +172,18 @@ func TestCards_TransactionsList(t *testing.T) {
 	res, err := e.eng.Cards.Simulate(ctx, card.ID, payments.CardAuthorization, purchase(250, "SHOP"))
 	require.NoError(t, err)
 	for _, f := range []payments.TransactionFilter{{Type: "CARD"}, {AccountIdentifier: acct, Type: "CARD"}, {Status: "AUTHORIZED"}, {CustomerID: card.CardholderID, Type: "CARD"}} {
-		page, err := e.eng.ListTransactions(ctx, f, payments.ListParams{})
+		page, err := e.eng.Transactions.List(ctx, f, payments.ListParams{})
 		require.NoError(t, err)
 		require.Len(t, page.Data, 1, "%+v", f)
 		require.NotNil(t, page.Data[0].Card)
 		assert.Equal(t, res.Transaction.ID, page.Data[0].ID)
 	}
-	page, err := e.eng.ListTransactions(ctx, payments.TransactionFilter{Type: "INCOMING"}, payments.ListParams{})
+	page, err := e.eng.Transactions.List(ctx, payments.TransactionFilter{Type: "INCOMING"}, payments.ListParams{})
 	require.NoError(t, err)
 	for _, tx := range page.Data {
 		assert.Nil(t, tx.Card)
 	}
-	tx, err := e.eng.Transaction(ctx, res.Transaction.ID)
+	tx, err := e.eng.Transactions.Get(ctx, res.Transaction.ID)
 	require.NoError(t, err)
 	raw, err := json.Marshal(tx)
 	require.NoError(t, err)

@@ -50,7 +50,7 @@ func TestEngine_SharedStoreDeliversEachEventOnce(t *testing.T) {
 		_, err := engines[0].FundInternalAccount(ctx, acct, 100)
 		require.NoError(t, err)
 	}
-	pending, err := engines[1].PendingEvents(ctx)
+	pending, err := engines[1].Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	require.NotEmpty(t, pending)
 	time.Sleep(5 * time.Millisecond) // past the setup failures' backoff
@@ -61,7 +61,7 @@ func TestEngine_SharedStoreDeliversEachEventOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 20 {
-				_, err := eng.Flush(ctx)
+				_, err := eng.Webhooks.Flush(ctx)
 				assert.NoError(t, err)
 			}
 		}()

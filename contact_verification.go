@@ -47,7 +47,8 @@ func (t *txn) contactTarget(customerID, channel string) (*customerRecord, error)
 
 // SendContactCode issues a one-time code for the customer's email or phone
 // (channel EMAIL or PHONE); a new code replaces an outstanding one.
-func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string) error {
+func (cs Customers) SendContactCode(ctx context.Context, customerID, channel string) error {
+	e := cs.e
 	code := e.kyc.ContactCode(channel)
 	return once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *txn) error {
 		r, err := t.contactTarget(customerID, channel)
@@ -66,7 +67,8 @@ func (e *Engine) SendContactCode(ctx context.Context, customerID, channel string
 // A wrong, expired or missing code is INVALID_INPUT on field "code"; after
 // ContactCodeAttempts wrong tries the code is spent (RATE_LIMITED) and a new
 // one must be requested.
-func (e *Engine) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
+func (cs Customers) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
+	e := cs.e
 	var out *Customer
 	var failure error
 	err := once(ctx, e, []any{customerID, channel, code}, &out, keeping(&failure, func(t *txn) error {

@@ -30,7 +30,7 @@ func kycEnv(t testing.TB, kind string) *env {
 	case regulated:
 		u.IsRegulatedFinancialInstitution = &yes
 	}
-	_, err := e.eng.UpdatePlatformConfig(ctx, u)
+	_, err := e.eng.Platform.UpdateConfig(ctx, u)
 	require.NoError(t, err)
 	return e
 }
@@ -61,7 +61,7 @@ func fullBusiness(reg string) payments.CustomerInput {
 
 func (e *env) upload(t testing.TB, holder, docType string) *payments.Document {
 	t.Helper()
-	d, err := e.eng.UploadDocument(ctx, payments.DocumentUpload{DocumentHolder: holder, DocumentType: docType, Country: "US", Content: pngBytes})
+	d, err := e.eng.Documents.Upload(ctx, payments.DocumentUpload{DocumentHolder: holder, DocumentType: docType, Country: "US", Content: pngBytes})
 	require.NoError(t, err)
 	return d
 }
@@ -69,7 +69,7 @@ func (e *env) upload(t testing.TB, holder, docType string) *payments.Document {
 func (e *env) owner(t testing.TB, customerID, lastName string) *payments.BeneficialOwner {
 	t.Helper()
 	pct := 60
-	o, err := e.eng.CreateBeneficialOwner(ctx, payments.OwnerInput{CustomerID: customerID, Roles: []string{"UBO"}, OwnershipPercentage: &pct,
+	o, err := e.eng.Customers.CreateBeneficialOwner(ctx, payments.OwnerInput{CustomerID: customerID, Roles: []string{"UBO"}, OwnershipPercentage: &pct,
 		PersonalInfo: payments.OwnerPersonalInfo{FirstName: "Ada", LastName: lastName, BirthDate: "1980-02-02", Nationality: "US",
 			IDType: "SSN", Identifier: "111-22-3333", Address: &customers.Address{Line1: "1 Main", PostalCode: "1", Country: "US"}}})
 	require.NoError(t, err)

@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// Customer returns a customer, deleted ones included (isDeleted true); a
+// Get returns a customer, deleted ones included (isDeleted true); a
 // business comes with its beneficial owners.
-func (e *Engine) Customer(ctx context.Context, id string) (*Customer, error) {
+func (cs Customers) Get(ctx context.Context, id string) (*Customer, error) {
+	e := cs.e
 	var out *Customer
 	err := e.view(ctx, func(t *txn) error {
 		r, err := t.customerRecord(id)
@@ -34,7 +35,7 @@ func (t *txn) customerView(r *customerRecord) (*Customer, error) {
 	return &c, nil
 }
 
-// CustomerFilter narrows ListCustomers; zero members match everything. Time
+// CustomerFilter narrows Customers.List; zero members match everything. Time
 // bounds are inclusive. Deleted customers are listed only with
 // IncludeDeleted.
 type CustomerFilter struct {
@@ -82,8 +83,9 @@ func (f *CustomerFilter) query() listQuery[customerRecord] {
 		[2]string{ixType, string(f.CustomerType)})
 }
 
-// ListCustomers lists customers, oldest first.
-func (e *Engine) ListCustomers(ctx context.Context, f CustomerFilter, p ListParams) (Page[Customer], error) {
+// List lists customers, oldest first.
+func (cs Customers) List(ctx context.Context, f CustomerFilter, p ListParams) (Page[Customer], error) {
+	e := cs.e
 	var page Page[Customer]
 	err := e.view(ctx, func(t *txn) error {
 		recs, err := list(t, f.query(), p)

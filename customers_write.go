@@ -36,7 +36,7 @@ var (
 	kycStatusEnum = []string{"UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"}
 )
 
-// CreateCustomer creates an individual or business customer, opens its
+// Create creates an individual or business customer, opens its
 // internal accounts (one per requested currency the platform supports, or
 // per platform currency) and asks the KYC provider for its starting status.
 // Every invalid field is reported at once; a taken platformCustomerId is
@@ -46,7 +46,8 @@ var (
 // input describes it and the platform as it stands (a platform
 // configuration changed in between is not noticed: it changes rarely, and
 // the status is the provider's starting point, not a verification).
-func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Customer, error) {
+func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
+	e := cs.e
 	var out *Customer
 	if ok, err := replayed(ctx, e, in, &out); ok {
 		return out, err
@@ -123,9 +124,10 @@ func (e *Engine) CreateCustomer(ctx context.Context, in CustomerInput) (*Custome
 	return out, err
 }
 
-// UpdateCustomer applies a partial update. customerType is required and must
+// Update applies a partial update. customerType is required and must
 // match the customer's. Renaming never recomputes a verification status.
-func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
+func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
+	e := cs.e
 	var out *Customer
 	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
 		p, err := t.platform()
@@ -169,9 +171,10 @@ func (e *Engine) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 	return out, err
 }
 
-// DeleteCustomer marks a customer deleted and returns it. Its UMA address and
+// Delete marks a customer deleted and returns it. Its UMA address and
 // platformCustomerId become free; a second delete is CUSTOMER_DELETED.
-func (e *Engine) DeleteCustomer(ctx context.Context, id string) (*Customer, error) {
+func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
+	e := cs.e
 	var out *Customer
 	err := once(ctx, e, id, &out, func(t *txn) error {
 		r, err := t.liveCustomer(id)

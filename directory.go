@@ -8,7 +8,7 @@ import "context"
 // counterparties (sandbox.Directory). A nil Config.Directory knows no
 // outside receiver and lists nothing.
 type Directory interface {
-	// LookupUMA resolves a UMA address held outside the platform; nil (and
+	// Lookups.UMA resolves a UMA address held outside the platform; nil (and
 	// no error) when nobody receives there.
 	LookupUMA(ctx context.Context, address string) (*UMAReceiver, error)
 	// VASPs lists the virtual-asset service providers wallets may name.

@@ -82,10 +82,11 @@ func (in *DocumentUpload) check(fe *validate.Errors) string {
 
 func docKey(holder, typ, side string) string { return holder + "|" + typ + "|" + side }
 
-// UploadDocument stores a document for a customer or beneficial owner:
+// Upload stores a document for a customer or beneficial owner:
 // DOCUMENT_HOLDER_NOT_FOUND for an unknown holder, DOCUMENT_ALREADY_EXISTS
 // when the holder has one of that type and side (replace it with PUT).
-func (e *Engine) UploadDocument(ctx context.Context, in DocumentUpload) (*Document, error) {
+func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, error) {
+	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
 		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
@@ -113,8 +114,9 @@ func (e *Engine) UploadDocument(ctx context.Context, in DocumentUpload) (*Docume
 	return out, err
 }
 
-// ReplaceDocument replaces a document's file and metadata.
-func (e *Engine) ReplaceDocument(ctx context.Context, id string, in DocumentUpload) (*Document, error) {
+// Replace replaces a document's file and metadata.
+func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (*Document, error) {
+	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
 		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
@@ -198,8 +200,9 @@ func (t *txn) documentTypes(holder string) ([]string, error) {
 	return out, err
 }
 
-// Document returns a document's metadata.
-func (e *Engine) Document(ctx context.Context, id string) (*Document, error) {
+// Get returns a document's metadata.
+func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
+	e := ds.e
 	var out *Document
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -209,8 +212,9 @@ func (e *Engine) Document(ctx context.Context, id string) (*Document, error) {
 	return out, err
 }
 
-// ListDocuments lists documents, oldest first, optionally of one holder.
-func (e *Engine) ListDocuments(ctx context.Context, holder string, p ListParams) (Page[Document], error) {
+// List lists documents, oldest first, optionally of one holder.
+func (ds Documents) List(ctx context.Context, holder string, p ListParams) (Page[Document], error) {
+	e := ds.e
 	var page Page[Document]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -220,9 +224,10 @@ func (e *Engine) ListDocuments(ctx context.Context, holder string, p ListParams)
 	return page, err
 }
 
-// DeleteDocument removes a document. A document of a customer whose
+// Delete removes a document. A document of a customer whose
 // verification is under review or decided is CONFLICT: it is evidence.
-func (e *Engine) DeleteDocument(ctx context.Context, id string) error {
+func (ds Documents) Delete(ctx context.Context, id string) error {
+	e := ds.e
 	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
 		d, err := t.document(id)
 		if err != nil {

@@ -28,7 +28,7 @@ func TestNew_RequiresStore(t *testing.T) {
 
 func TestEngine_PlatformSeed(t *testing.T) {
 	e := newEnv(t)
-	cfg, err := e.eng.PlatformConfig(ctx)
+	cfg, err := e.eng.Platform.Config(ctx)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(cfg.ID, "PlatformConfig:"))
 	assert.False(t, cfg.IsRegulatedFinancialInstitution)
@@ -46,10 +46,10 @@ func TestEngine_PlatformSeed(t *testing.T) {
 func TestEngine_UpdatePlatformConfig(t *testing.T) {
 	t.Run("reports every invalid field and changes nothing", func(t *testing.T) {
 		e := newEnv(t)
-		before, _ := e.eng.PlatformConfig(ctx)
+		before, _ := e.eng.Platform.Config(ctx)
 		bad := "not a url"
 		dom := "Not_A_Domain"
-		_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{
+		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{
 			WebhookEndpoint: &bad, UmaDomain: &dom,
 			FeeConfigs:           []payments.FeeConfig{{FeeType: "OTHER", SourceCurrency: "EUR", VariableFeeBps: 20000, FixedFee: payments.FixedFee{Amount: -1, Currency: "USD"}}},
 			EmbeddedWalletConfig: []byte(`{"otpLength": 2}`),
@@ -57,15 +57,15 @@ func TestEngine_UpdatePlatformConfig(t *testing.T) {
 		requireCode(t, err, payments.CodeInvalidInput, "webhookEndpoint", "umaDomain", "feeConfigs.0.feeType",
 			"feeConfigs.0.sourceCurrency", "feeConfigs.0.variableFeeBps", "feeConfigs.0.fixedFee.amount",
 			"feeConfigs.0.fixedFee.currency", "embeddedWalletConfig.otpLength")
-		after, _ := e.eng.PlatformConfig(ctx)
+		after, _ := e.eng.Platform.Config(ctx)
 		assert.Equal(t, before, after)
 	})
 	t.Run("merges nested objects and fee configs", func(t *testing.T) {
 		e := newEnv(t)
-		_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{EmbeddedWalletConfig: []byte(`{"appName":"Acme","otpLength":6}`)})
+		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{EmbeddedWalletConfig: []byte(`{"appName":"Acme","otpLength":6}`)})
 		require.NoError(t, err)
 		fee := payments.FeeConfig{FeeType: "CROSS_CURRENCY_TRANSACTION", SourceCurrency: "USD", VariableFeeBps: 30, FixedFee: payments.FixedFee{Amount: 100, Currency: "USD"}}
-		cfg, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{
+		cfg, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{
 			EmbeddedWalletConfig: []byte(`{"otpLength":8}`), FeeConfigs: []payments.FeeConfig{fee},
 		})
 		require.NoError(t, err)
@@ -73,17 +73,17 @@ func TestEngine_UpdatePlatformConfig(t *testing.T) {
 		assert.Equal(t, 8, cfg.EmbeddedWalletConfig.OtpLength)
 		require.Len(t, cfg.FeeConfigs, 1)
 		fee.VariableFeeBps, fee.FixedFee.Amount = 0, 0
-		cfg, err = e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{fee}})
+		cfg, err = e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{fee}})
 		require.NoError(t, err)
 		assert.Empty(t, cfg.FeeConfigs, "zero amounts deactivate the fee config")
 	})
 	t.Run("platform kind is settable only in the sandbox", func(t *testing.T) {
 		yes := true
 		prod := newEnv(t, func(c *payments.Config) { c.Sandbox = false })
-		_, err := prod.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{IsRegulatedFinancialInstitution: &yes})
+		_, err := prod.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{IsRegulatedFinancialInstitution: &yes})
 		requireCode(t, err, payments.CodeInvalidInput, "isRegulatedFinancialInstitution")
 		sb := newEnv(t)
-		cfg, err := sb.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{IsRegulatedFinancialInstitution: &yes, SkipVerificationPaperwork: &yes})
+		cfg, err := sb.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{IsRegulatedFinancialInstitution: &yes, SkipVerificationPaperwork: &yes})
 		require.NoError(t, err)
 		assert.True(t, cfg.IsRegulatedFinancialInstitution)
 		assert.True(t, cfg.SkipVerificationPaperwork)
@@ -93,40 +93,40 @@ func TestEngine_UpdatePlatformConfig(t *testing.T) {
 func TestEngine_Tokens(t *testing.T) {
 	e := newEnv(t)
 	t.Run("ErrInvalidInput", func(t *testing.T) {
-		_, err := e.eng.CreateToken(ctx, payments.CreateTokenRequest{Permissions: []payments.Permission{"VIEW", "ROOT", "VIEW"}})
+		_, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Permissions: []payments.Permission{"VIEW", "ROOT", "VIEW"}})
 		requireCode(t, err, payments.CodeInvalidInput, "name", "permissions.1", "permissions.2")
 	})
-	tok, err := e.eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "ops", Permissions: []payments.Permission{payments.PermView}})
+	tok, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "ops", Permissions: []payments.Permission{payments.PermView}})
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(tok.ID, "Token:"))
 	assert.Len(t, tok.ClientID, 32)
 	assert.NotEmpty(t, tok.ClientSecret)
 
-	got, err := e.eng.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
+	got, err := e.eng.Platform.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
 	require.NoError(t, err)
 	assert.Equal(t, tok.ID, got.ID)
-	_, err = e.eng.Authenticate(ctx, tok.ID, tok.ClientSecret)
+	_, err = e.eng.Platform.Authenticate(ctx, tok.ID, tok.ClientSecret)
 	require.NoError(t, err, "the token id is accepted as the Basic user too")
 	for _, c := range [][2]string{{tok.ClientID, "wrong"}, {"nobody", tok.ClientSecret}, {"", ""}, {tok.ClientID, ""}} {
-		_, err = e.eng.Authenticate(ctx, c[0], c[1])
+		_, err = e.eng.Platform.Authenticate(ctx, c[0], c[1])
 		requireCode(t, err, payments.CodeUnauthorized)
 	}
 
-	read, err := e.eng.Token(ctx, tok.ID)
+	read, err := e.eng.Platform.Token(ctx, tok.ID)
 	require.NoError(t, err)
 	assert.Equal(t, tok.Token, *read)
-	require.NoError(t, e.eng.DeleteToken(ctx, tok.ID))
-	_, err = e.eng.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
+	require.NoError(t, e.eng.Platform.DeleteToken(ctx, tok.ID))
+	_, err = e.eng.Platform.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
 	requireCode(t, err, payments.CodeUnauthorized)
-	_, err = e.eng.Token(ctx, tok.ID)
+	_, err = e.eng.Platform.Token(ctx, tok.ID)
 	requireCode(t, err, payments.CodeTokenNotFound)
-	requireCode(t, e.eng.DeleteToken(ctx, tok.ID), payments.CodeTokenNotFound)
+	requireCode(t, e.eng.Platform.DeleteToken(ctx, tok.ID), payments.CodeTokenNotFound)
 }
 
 func TestEngine_ListTokens_Pagination(t *testing.T) {
 	e := newEnv(t)
 	for i := range 45 {
-		_, err := e.eng.CreateToken(ctx, payments.CreateTokenRequest{Name: []string{"a", "b", "c"}[i%3], Permissions: []payments.Permission{payments.PermView}})
+		_, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: []string{"a", "b", "c"}[i%3], Permissions: []payments.Permission{payments.PermView}})
 		require.NoError(t, err)
 	}
 	for _, desc := range []bool{false, true} {
@@ -135,7 +135,7 @@ func TestEngine_ListTokens_Pagination(t *testing.T) {
 		p := payments.ListParams{Desc: desc}
 		pages := 0
 		for {
-			page, err := e.eng.ListTokens(ctx, payments.TokenFilter{}, p)
+			page, err := e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, p)
 			require.NoError(t, err)
 			assert.Nil(t, page.TotalCount, "a list longer than its first page has no count")
 			for _, tk := range page.Data {
@@ -156,15 +156,15 @@ func TestEngine_ListTokens_Pagination(t *testing.T) {
 		assert.Len(t, seen, 45)
 		assert.Equal(t, 3, pages)
 	}
-	page, err := e.eng.ListTokens(ctx, payments.TokenFilter{Name: "b"}, payments.ListParams{Limit: 100})
+	page, err := e.eng.Platform.ListTokens(ctx, payments.TokenFilter{Name: "b"}, payments.ListParams{Limit: 100})
 	require.NoError(t, err)
 	require.NotNil(t, page.TotalCount, "a first page holding every match counts them")
 	assert.Equal(t, 15, *page.TotalCount)
 	assert.False(t, page.HasMore)
 
-	_, err = e.eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 101})
+	_, err = e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 101})
 	requireCode(t, err, payments.CodeInvalidInput, "limit")
-	_, err = e.eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Cursor: "garbage!"})
+	_, err = e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Cursor: "garbage!"})
 	requireCode(t, err, payments.CodeInvalidInput, "cursor")
 }
 
@@ -189,7 +189,7 @@ func TestEngine_WithIdempotency(t *testing.T) {
 	acct := e.usdAccount(t, "Idem Payer")
 	balance := func() int64 {
 		t.Helper()
-		v, err := e.eng.InternalAccount(ctx, acct)
+		v, err := e.eng.Accounts.Internal(ctx, acct)
 		require.NoError(t, err)
 		return v.Balance.Amount
 	}
@@ -232,13 +232,13 @@ func TestEngine_WithIdempotency(t *testing.T) {
 	})
 	t.Run("a refusal that committed is replayed", func(t *testing.T) {
 		dest := e.usdAccount(t, "Idem Payee")
-		q, err := e.eng.CreateQuote(ctx, transfer(acct, dest, 100, false))
+		q, err := e.eng.Quotes.Create(ctx, transfer(acct, dest, 100, false))
 		require.NoError(t, err)
 		e.clock.Advance(time.Hour)
-		_, err = idem(t, e.eng, "k-expired").ExecuteQuote(ctx, q.ID)
+		_, err = idem(t, e.eng, "k-expired").Quotes.Execute(ctx, q.ID)
 		requireCode(t, err, payments.CodeQuoteExpired)
 		h := idem(t, e.eng, "k-expired")
-		_, err = h.ExecuteQuote(ctx, q.ID)
+		_, err = h.Quotes.Execute(ctx, q.ID)
 		requireCode(t, err, payments.CodeQuoteExpired)
 		assert.True(t, h.Replayed())
 	})
@@ -266,7 +266,7 @@ func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
 			var mu sync.Mutex
 			var answers []*payments.Quote
 			codes := concurrently(50, func() error {
-				q, err := idem(t, e.eng, "pay-once").CreateQuote(ctx, transfer(src, dst, 1000, true))
+				q, err := idem(t, e.eng, "pay-once").Quotes.Create(ctx, transfer(src, dst, 1000, true))
 				if err == nil {
 					mu.Lock()
 					answers = append(answers, q)
@@ -278,7 +278,7 @@ func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
 			for _, q := range answers {
 				assert.Equal(t, answers[0].ID, q.ID)
 			}
-			v, err := e.eng.InternalAccount(ctx, src)
+			v, err := e.eng.Accounts.Internal(ctx, src)
 			require.NoError(t, err)
 			assert.Zero(t, v.Balance.Amount)
 			require.NoError(t, payments.CheckLedger(ctx, e.store))
@@ -289,20 +289,20 @@ func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
 func TestEngine_Outbox(t *testing.T) {
 	e := newEnv(t)
 	hook := "https://hooks.example.com/a"
-	_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &hook})
+	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &hook})
 	require.NoError(t, err)
-	_, err = e.eng.Flush(ctx)
+	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{payments.EventTest}, e.rec.types())
-	pending, err := e.eng.PendingEvents(ctx)
+	assert.Equal(t, []string{string(payments.EventTest)}, e.rec.types())
+	pending, err := e.eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, pending)
 
 	t.Run("a rejected change writes no event", func(t *testing.T) {
 		bad := "ftp://x"
-		_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &bad})
+		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &bad})
 		requireCode(t, err, payments.CodeInvalidInput, "webhookEndpoint")
-		pending, _ := e.eng.PendingEvents(ctx)
+		pending, _ := e.eng.Webhooks.Pending(ctx)
 		assert.Empty(t, pending)
 	})
 	t.Run("a failed TEST event is not retried", func(t *testing.T) {
@@ -310,11 +310,11 @@ func TestEngine_Outbox(t *testing.T) {
 		e.rec.fail = errors.New("receiver down")
 		e.rec.mu.Unlock()
 		other := "https://hooks.example.com/b"
-		_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &other})
+		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &other})
 		require.NoError(t, err)
-		_, err = e.eng.Flush(ctx)
+		_, err = e.eng.Webhooks.Flush(ctx)
 		require.NoError(t, err)
-		pending, _ := e.eng.PendingEvents(ctx)
+		pending, _ := e.eng.Webhooks.Pending(ctx)
 		assert.Empty(t, pending, "TEST deliveries are never retried (wire-facts 3.3)")
 	})
 	t.Run("permanent failures go to the dead letters", func(t *testing.T) {
@@ -322,10 +322,10 @@ func TestEngine_Outbox(t *testing.T) {
 		e.rec.fail = payments.ErrPermanent
 		e.rec.mu.Unlock()
 		third := "https://hooks.example.com/c"
-		_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &third})
+		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &third})
 		require.NoError(t, err)
-		_, _ = e.eng.Flush(ctx)
-		pending, _ := e.eng.PendingEvents(ctx)
+		_, _ = e.eng.Webhooks.Flush(ctx)
+		pending, _ := e.eng.Webhooks.Pending(ctx)
 		assert.Empty(t, pending)
 	})
 }

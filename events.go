@@ -10,12 +10,16 @@ import (
 	"time"
 )
 
+// EventType is a webhook event's type, such as OUTGOING_PAYMENT.COMPLETED
+// (reference WebhookType).
+type EventType string
+
 // Event is one state change, delivered to the Notifier in the reference's
 // webhook envelope: {id, type, timestamp, data}. ID ("Webhook:<uuid>") stays
 // the same across retries, so receivers dedupe on it.
 type Event struct {
 	ID        string          `json:"id"`
-	Type      string          `json:"type"`
+	Type      EventType       `json:"type"`
 	Timestamp time.Time       `json:"timestamp"`
 	Data      json.RawMessage `json:"data"`
 }
@@ -53,14 +57,14 @@ func (p RetryPolicy) Backoff(attempts int) time.Duration {
 
 // EventTest is the type of the test event sent to a newly configured webhook
 // endpoint and by the sandbox's test-webhook operation; its data is {}.
-const EventTest = "TEST"
+const EventTest EventType = "TEST"
 
 // notRetried reports the event types delivered at most once (wire-facts
 // 3.3): TEST, and INCOMING_PAYMENT.PENDING, the in-flow approval request,
 // whose payment is decided by the endpoint's answer (incoming_approval.go),
 // the approve and reject operations, or the timeout instead. A failed one
 // goes to the dead letters.
-func notRetried(typ string) bool {
+func notRetried(typ EventType) bool {
 	return typ == EventTest || typ == "INCOMING_PAYMENT.PENDING"
 }
 
@@ -91,7 +95,7 @@ type outboxRecord struct {
 
 // emit writes an event to the outbox inside the transaction; it is delivered
 // only if the transaction commits.
-func (t *txn) emit(typ string, data any) error {
+func (t *txn) emit(typ EventType, data any) error {
 	raw, err := encodeRecord(data)
 	if err != nil {
 		return err
@@ -101,7 +105,7 @@ func (t *txn) emit(typ string, data any) error {
 
 // emitEncoded is emit with the data already encoded by encodeRecord (valid,
 // compact JSON).
-func (t *txn) emitEncoded(typ string, raw []byte) error {
+func (t *txn) emitEncoded(typ EventType, raw []byte) error {
 	id := t.newID("Webhook")
 	now := t.now
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: now, Data: raw}, NextAttemptAt: now}
@@ -194,7 +198,7 @@ func (e *Engine) workers() {
 	go func() { <-e.stop; cancel() }()
 	passes := []func(){
 		func() {
-			if _, err := e.Flush(ctx); err != nil && ctx.Err() == nil {
+			if _, err := e.Webhooks.Flush(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("outbox delivery pass failed", "err", err)
 			}
 		},
@@ -243,7 +247,8 @@ func (e *Engine) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 // Flush delivers every outbox event that is due now, in order, and returns how
 // many were delivered. Failed deliveries are rescheduled with backoff. The
 // dispatcher calls it in the background; tests call it to deliver at once.
-func (e *Engine) Flush(ctx context.Context) (int, error) {
+func (wh Webhooks) Flush(ctx context.Context) (int, error) {
+	e := wh.e
 	e.flushMu.Lock()
 	defer e.flushMu.Unlock()
 	now := e.Now()
@@ -310,7 +315,7 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	var answers []approvalAnswer
 	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
 	if ws, ok := e.notifier.(WebhookSender); ok {
-		cfg, err := e.PlatformConfig(ctx)
+		cfg, err := e.Platform.Config(ctx)
 		if err != nil {
 			return 0, err
 		}
@@ -346,6 +351,9 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 				if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
 					return err
 				}
+				if err := e.logDelivery(tx, r, DeliveryDelivered, now); err != nil {
+					return err
+				}
 				continue
 			}
 			r.Attempts++
@@ -356,6 +364,9 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 					return err
 				}
 				if err := putJSON(tx, tableOutboxDead, r.Event.ID, r); err != nil {
+					return err
+				}
+				if err := e.logDelivery(tx, r, DeliveryFailed, now); err != nil {
 					return err
 				}
 				continue
@@ -381,8 +392,9 @@ func (e *Engine) Flush(ctx context.Context) (int, error) {
 	return delivered, nil
 }
 
-// PendingEvents returns the events still waiting for delivery, oldest first.
-func (e *Engine) PendingEvents(ctx context.Context) ([]Event, error) {
+// Pending returns the events still waiting for delivery, oldest first.
+func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
+	e := wh.e
 	var out []Event
 	err := e.store.View(ctx, func(tx Tx) error {
 		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
@@ -404,15 +416,16 @@ type TestWebhookResult struct {
 	ResponseBody   string `json:"response_body"`
 }
 
-// SendTestWebhook sends a TEST event to the configured endpoint now, without
+// SendTest sends a TEST event to the configured endpoint now, without
 // the outbox. WEBHOOK_ENDPOINT_NOT_SET without an endpoint;
 // WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
 // other than 2xx.
-func (e *Engine) SendTestWebhook(ctx context.Context) (*TestWebhookResult, error) {
+func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
+	e := wh.e
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
 	}
-	cfg, err := e.PlatformConfig(ctx)
+	cfg, err := e.Platform.Config(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func Example_onboardIndividual() {
 	eng, _ := payments.New(payments.Config{Store: memstore.New(), KYC: sandbox.KYC{}, Sandbox: true})
 	defer eng.Close()
 
-	c, err := eng.CreateCustomer(ctx, payments.CustomerInput{
+	c, err := eng.Customers.Create(ctx, payments.CustomerInput{
 		CustomerType: payments.CustomerIndividual,
 		Identifier:   "123-45-6789",
 		Profile: customers.Profile{FullName: "Jane Doe", BirthDate: "1990-01-15", Nationality: "US", IDType: "SSN",
@@ -33,13 +33,13 @@ func Example_onboardIndividual() {
 	}
 	fmt.Println("created:", c.KYCStatus)
 
-	_, err = eng.UploadDocument(ctx, payments.DocumentUpload{DocumentHolder: c.ID, DocumentType: "PASSPORT", Country: "US",
+	_, err = eng.Documents.Upload(ctx, payments.DocumentUpload{DocumentHolder: c.ID, DocumentType: "PASSPORT", Country: "US",
 		Content: []byte("%PDF-1.7 passport scan")})
 	if err != nil {
 		panic(err)
 	}
-	v, _ := eng.SubmitVerification(ctx, c.ID)
-	c, _ = eng.Customer(ctx, c.ID)
+	v, _ := eng.Customers.SubmitVerification(ctx, c.ID)
+	c, _ = eng.Customers.Get(ctx, c.ID)
 	fmt.Println("submitted:", v.VerificationStatus, c.KYCStatus)
 	// Output:
 	// created: UNVERIFIED

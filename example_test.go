@@ -20,13 +20,13 @@ func Example() {
 	}
 	defer eng.Close()
 
-	cfg, _ := eng.PlatformConfig(ctx)
+	cfg, _ := eng.Platform.Config(ctx)
 	fmt.Println("currencies:", len(cfg.SupportedCurrencies), "regulated:", cfg.IsRegulatedFinancialInstitution)
 
-	tok, _ := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "backend", Permissions: []payments.Permission{payments.PermView}})
-	_, err = eng.Authenticate(ctx, tok.ClientID, "wrong secret")
+	tok, _ := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "backend", Permissions: []payments.Permission{payments.PermView}})
+	_, err = eng.Platform.Authenticate(ctx, tok.ClientID, "wrong secret")
 	fmt.Println("wrong secret:", payments.CodeOf(err))
-	got, _ := eng.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
+	got, _ := eng.Platform.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
 	fmt.Println("authenticated:", got.Name, got.Permissions)
 	// Output:
 	// currencies: 2 regulated: false

@@ -15,6 +15,10 @@ type ScaChallenge struct {
 	Factor           string    `json:"factor"`
 	AvailableFactors []string  `json:"availableFactors"`
 	Purpose          string    `json:"purpose,omitempty"`
+	// PasskeyAssertionOptions are the WebAuthn request options of a
+	// PASSKEY challenge; PasskeyAllowedOrigins its origins.
+	PasskeyAssertionOptions map[string]any `json:"passkeyAssertionOptions,omitempty"`
+	PasskeyAllowedOrigins   []string       `json:"passkeyAllowedOrigins,omitempty"`
 }
 
 // trustChallenge is an outstanding trust or untrust request.
@@ -37,7 +41,8 @@ type TrustResult struct {
 // StartTrust begins trusting (trust true) or untrusting a customer's
 // external account: an SMS_OTP challenge valid 5 minutes, confirmed with
 // ConfirmTrust. Customers outside SCA regions get CONFLICT.
-func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+	e := as.e
 	var out *TrustStart
 	code := e.kyc.ContactCode("SCA")
 	err := once(ctx, e, []any{id, trust}, &out, func(t *txn) error {
@@ -67,7 +72,8 @@ func (e *Engine) StartTrust(ctx context.Context, id string, trust bool) (*TrustS
 
 // ConfirmTrust completes the outstanding trust or untrust challenge with its
 // one-time code. trust says which flow the caller confirms.
-func (e *Engine) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+	e := as.e
 	var out *TrustResult
 	err := once(ctx, e, []any{id, trust, code}, &out, func(t *txn) error {
 		r, _, err := t.trustTarget(id)

@@ -43,13 +43,15 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 	return false
 }
 
-// CreateExternalAccount validates and stores an external account for a
+// CreateExternal validates and stores an external account for a
 // customer (platform false) or for the platform. Missing or malformed
 // members are INVALID_INPUT; identifiers that fail their checksum or format
 // INVALID_BANK_ACCOUNT; an equivalent existing account of the same owner
 // DUPLICATE_EXTERNAL_ACCOUNT. The rail's checks set the beneficiary
 // verification and may hold a new US account in micro-entry validation.
-func (e *Engine) CreateExternalAccount(ctx context.Context, in ExternalAccountInput, platform bool) (*ExternalAccount, error) {
+func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*ExternalAccount, error) {
+	e := as.e
+	platform := scope == PlatformScope
 	var fe validate.Errors
 	switch {
 	case platform && in.CustomerID != "":
@@ -185,15 +187,17 @@ func (t *txn) defaultDepositAccount(customerID string) (*ExternalAccount, error)
 	return found, err
 }
 
-// ExternalAccountFilter narrows ListExternalAccounts.
+// ExternalAccountFilter narrows Accounts.ListExternal.
 type ExternalAccountFilter struct {
 	CustomerID string
 	Currency   string
 }
 
-// ListExternalAccounts lists customers' accounts (platform false; all
+// ListExternal lists customers' accounts (platform false; all
 // customers unless CustomerID) or the platform's, oldest first.
-func (e *Engine) ListExternalAccounts(ctx context.Context, f ExternalAccountFilter, platform bool, p ListParams) (Page[ExternalAccount], error) {
+func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p ListParams) (Page[ExternalAccount], error) {
+	e := as.e
+	platform := scope == PlatformScope
 	var page Page[ExternalAccount]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -208,9 +212,11 @@ func (e *Engine) ListExternalAccounts(ctx context.Context, f ExternalAccountFilt
 	return page, err
 }
 
-// ExternalAccount returns an account of the given side (customer or
+// External returns an account of the given side (customer or
 // platform): ACCOUNT_NOT_FOUND for the other side's.
-func (e *Engine) ExternalAccount(ctx context.Context, id string, platform bool) (*ExternalAccount, error) {
+func (as Accounts) External(ctx context.Context, id string, scope Scope) (*ExternalAccount, error) {
+	e := as.e
+	platform := scope == PlatformScope
 	var out *ExternalAccount
 	err := e.view(ctx, func(t *txn) error {
 		a, err := t.sideAccount(id, platform)
@@ -233,9 +239,11 @@ func (t *txn) sideAccount(id string, platform bool) (*externalRecord, error) {
 	return r, nil
 }
 
-// DeleteExternalAccount removes an account; a trusted beneficiary is
+// DeleteExternal removes an account; a trusted beneficiary is
 // BENEFICIARY_TRUSTED (untrust it first).
-func (e *Engine) DeleteExternalAccount(ctx context.Context, id string, platform bool) error {
+func (as Accounts) DeleteExternal(ctx context.Context, id string, scope Scope) error {
+	e := as.e
+	platform := scope == PlatformScope
 	return once(ctx, e, []any{id, platform}, &struct{}{}, func(t *txn) error {
 		r, err := t.sideAccount(id, platform)
 		if err != nil {

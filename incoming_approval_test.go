@@ -36,7 +36,7 @@ func (s *answeringSender) Send(_ context.Context, _ string, ev payments.Event) (
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.types = append(s.types, ev.Type)
+	s.types = append(s.types, string(ev.Type))
 	if ev.Type != "INCOMING_PAYMENT.PENDING" || len(s.replies) == 0 {
 		return payments.Delivery{Status: 200}, nil
 	}
@@ -57,7 +57,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 	cases := []struct {
 		name    string
 		reply   reply
-		status  string
+		status  payments.TransactionStatus
 		reason  string
 		credit  int64
 		pending bool
@@ -78,22 +78,22 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 			tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 				ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
 			require.NoError(t, err)
-			_, err = e.eng.Flush(ctx)
+			_, err = e.eng.Webhooks.Flush(ctx)
 			require.NoError(t, err)
 
-			got, err := e.eng.Transaction(ctx, tx.ID)
+			got, err := e.eng.Transactions.Get(ctx, tx.ID)
 			require.NoError(t, err)
 			assert.Equal(t, tc.status, got.Status)
 			assert.Equal(t, tc.reason, got.FailureReason)
 			assert.EqualValues(t, tc.credit, e.balance(t, acct))
-			_, err = e.eng.DecideIncoming(ctx, tx.ID, true)
+			_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 			if tc.pending {
 				require.NoError(t, err, "a 202 or 409 answer leaves the decision to the API")
 				assert.EqualValues(t, 500, e.balance(t, acct))
 			} else {
 				requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
 			}
-			_, err = e.eng.Flush(ctx)
+			_, err = e.eng.Webhooks.Flush(ctx)
 			require.NoError(t, err)
 			assert.Contains(t, sender.types, "INCOMING_PAYMENT.PENDING")
 			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
@@ -107,12 +107,12 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 		tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 700})
 		require.NoError(t, err)
-		_, err = e.eng.DecideIncoming(ctx, tx.ID, true)
+		_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 		require.NoError(t, err)
-		close(sender.gate)        // the 403 arrives after the approval
-		_, err = e.eng.Flush(ctx) // waits for any background pass
+		close(sender.gate)                 // the 403 arrives after the approval
+		_, err = e.eng.Webhooks.Flush(ctx) // waits for any background pass
 		require.NoError(t, err)
-		got, err := e.eng.Transaction(ctx, tx.ID)
+		got, err := e.eng.Transactions.Get(ctx, tx.ID)
 		require.NoError(t, err)
 		assert.Equal(t, payments.TxCompleted, got.Status)
 		assert.EqualValues(t, 700, e.balance(t, acct))
@@ -128,7 +128,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 300})
 		require.NoError(t, err)
 		assert.Equal(t, payments.TxCompleted, tx.Status)
-		_, err = e.eng.Flush(ctx)
+		_, err = e.eng.Webhooks.Flush(ctx)
 		require.NoError(t, err)
 		assert.EqualValues(t, 300, e.balance(t, acct))
 	})
@@ -144,7 +144,7 @@ func approvalEnv(t *testing.T, sender *answeringSender) *env {
 
 func setEndpoint(t *testing.T, e *env) {
 	url := "https://hooks.example.com/payments"
-	_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &url})
+	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &url})
 	require.NoError(t, err)
 }
 
@@ -152,15 +152,15 @@ func setEndpoint(t *testing.T, e *env) {
 func (e *env) umaReceiver(t *testing.T) (string, string) {
 	in := fullIndividual("Jane Doe")
 	in.Currencies = []string{"USD"}
-	c, err := e.eng.CreateCustomer(ctx, in)
+	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	return c.ID, page.Data[0].ID
 }
 
 func (e *env) balance(t *testing.T, account string) int64 {
-	a, err := e.eng.InternalAccount(ctx, account)
+	a, err := e.eng.Accounts.Internal(ctx, account)
 	require.NoError(t, err)
 	raw, _ := json.Marshal(a.Balance)
 	var b struct{ Amount int64 }

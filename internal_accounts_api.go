@@ -96,19 +96,21 @@ func (t *txn) accountView(a *InternalAccount) (*InternalAccountView, error) {
 		TotalBalance: amountOf(a.Currency, avail+held), FundingPaymentInstructions: fundingInstructions(a)}, nil
 }
 
-// InternalAccountFilter narrows ListInternalAccounts.
+// InternalAccountFilter narrows Accounts.ListInternal.
 type InternalAccountFilter struct {
 	CustomerID string
 	Currency   string
-	Type       string
+	Type       AccountType
 }
 
-// ListInternalAccounts lists customers' internal accounts (platform false)
+// ListInternal lists customers' internal accounts (platform false)
 // or the platform's, oldest first.
-func (e *Engine) ListInternalAccounts(ctx context.Context, f InternalAccountFilter, platform bool, p ListParams) (Page[InternalAccountView], error) {
+func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p ListParams) (Page[InternalAccountView], error) {
+	e := as.e
+	platform := scope == PlatformScope
 	var out Page[InternalAccountView]
 	var fe validate.Errors
-	fe.Enum("type", f.Type, InternalFiat, InternalCrypto, "EMBEDDED_WALLET")
+	fe.Enum("type", string(f.Type), string(InternalFiat), string(InternalCrypto), "EMBEDDED_WALLET")
 	if err := Invalid(fe.Err()); err != nil {
 		return out, err
 	}
@@ -128,8 +130,9 @@ func (e *Engine) ListInternalAccounts(ctx context.Context, f InternalAccountFilt
 	return out, err
 }
 
-// InternalAccount returns one internal account with its balances.
-func (e *Engine) InternalAccount(ctx context.Context, id string) (*InternalAccountView, error) {
+// Internal returns one internal account with its balances.
+func (as Accounts) Internal(ctx context.Context, id string) (*InternalAccountView, error) {
+	e := as.e
 	var out *InternalAccountView
 	err := e.view(ctx, func(t *txn) error {
 		a, err := t.internalAccount(id)

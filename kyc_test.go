@@ -34,11 +34,11 @@ func TestSandboxKYC_Individuals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.kind+"/"+tc.name, func(t *testing.T) {
 			e := kycEnv(t, tc.kind)
-			c, err := e.eng.CreateCustomer(ctx, fullIndividual(tc.name))
+			c, err := e.eng.Customers.Create(ctx, fullIndividual(tc.name))
 			require.NoError(t, err)
 			assert.Equal(t, tc.atCreation, c.KYCStatus)
 			e.upload(t, c.ID, "PASSPORT")
-			v, err := e.eng.SubmitVerification(ctx, c.ID)
+			v, err := e.eng.Customers.SubmitVerification(ctx, c.ID)
 			if tc.submit == "" {
 				requireCode(t, err, payments.CodeInvalidInput)
 			} else {
@@ -51,7 +51,7 @@ func TestSandboxKYC_Individuals(t *testing.T) {
 				}
 				assert.Equal(t, tc.firstErrorTypes, types)
 			}
-			got, err := e.eng.Customer(ctx, c.ID)
+			got, err := e.eng.Customers.Get(ctx, c.ID)
 			require.NoError(t, err)
 			assert.Equal(t, tc.after, got.KYCStatus)
 		})
@@ -65,12 +65,12 @@ func TestSandboxKYC_ResolveErrorsLoop(t *testing.T) {
 	for _, kind := range []string{unregulated, paperless, regulated} {
 		t.Run(kind, func(t *testing.T) {
 			e := kycEnv(t, kind)
-			c, err := e.eng.CreateCustomer(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
+			c, err := e.eng.Customers.Create(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
 				AgreementConsents: []payments.AgreementConsent{consent()}, Profile: fullIndividual("Bo 001").Profile})
 			require.NoError(t, err)
-			c, err = e.eng.UpdateCustomer(ctx, c.ID, payments.CustomerInput{CustomerType: payments.CustomerIndividual})
+			c, err = e.eng.Customers.Update(ctx, c.ID, payments.CustomerInput{CustomerType: payments.CustomerIndividual})
 			require.NoError(t, err)
-			v, err := e.eng.SubmitVerification(ctx, c.ID)
+			v, err := e.eng.Customers.SubmitVerification(ctx, c.ID)
 			require.NoError(t, err)
 			assert.Equal(t, payments.VerificationResolveErrors, v.VerificationStatus)
 			var problems []string
@@ -79,29 +79,29 @@ func TestSandboxKYC_ResolveErrorsLoop(t *testing.T) {
 			}
 			assert.ElementsMatch(t, []string{"MISSING_FIELD:identifier", "MISSING_IDENTITY_DOCUMENT:"}, problems)
 
-			_, err = e.eng.UpdateCustomer(ctx, c.ID, payments.CustomerInput{CustomerType: payments.CustomerIndividual, Identifier: "123-45-6789"})
+			_, err = e.eng.Customers.Update(ctx, c.ID, payments.CustomerInput{CustomerType: payments.CustomerIndividual, Identifier: "123-45-6789"})
 			require.NoError(t, err)
 			e.upload(t, c.ID, "PASSPORT")
-			v, err = e.eng.SubmitVerification(ctx, c.ID)
+			v, err = e.eng.Customers.SubmitVerification(ctx, c.ID)
 			require.NoError(t, err)
 			assert.Equal(t, payments.VerificationPendingManualReview, v.VerificationStatus)
-			got, _ := e.eng.Customer(ctx, c.ID)
+			got, _ := e.eng.Customers.Get(ctx, c.ID)
 			assert.Equal(t, payments.KYCPending, got.KYCStatus)
 		})
 	}
 	t.Run("unregulated: final statuses stay final, renaming recomputes nothing", func(t *testing.T) {
 		e := kycEnv(t, unregulated)
-		c, err := e.eng.CreateCustomer(ctx, fullIndividual("Cy 002"))
+		c, err := e.eng.Customers.Create(ctx, fullIndividual("Cy 002"))
 		require.NoError(t, err)
 		e.upload(t, c.ID, "NATIONAL_ID")
-		v, err := e.eng.SubmitVerification(ctx, c.ID)
+		v, err := e.eng.Customers.SubmitVerification(ctx, c.ID)
 		require.NoError(t, err)
 		require.Equal(t, payments.VerificationRejected, v.VerificationStatus)
-		renamed, err := e.eng.UpdateCustomer(ctx, c.ID, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
+		renamed, err := e.eng.Customers.Update(ctx, c.ID, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
 			Profile: fullIndividual("Cy Smith").Profile})
 		require.NoError(t, err)
 		assert.Equal(t, payments.KYCRejected, renamed.KYCStatus)
-		_, err = e.eng.SubmitVerification(ctx, c.ID)
+		_, err = e.eng.Customers.SubmitVerification(ctx, c.ID)
 		requireCode(t, err, payments.CodeInvalidInput)
 		assert.Equal(t, []string{"VERIFICATION.REJECTED", "CUSTOMER.KYC_REJECTED"}, flushTypes(t, e))
 	})
@@ -138,7 +138,7 @@ func TestSandboxKYC_Businesses(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			e := kycEnv(t, tc.kind)
-			c, err := e.eng.CreateCustomer(ctx, fullBusiness(tc.reg))
+			c, err := e.eng.Customers.Create(ctx, fullBusiness(tc.reg))
 			require.NoError(t, err)
 			assert.Equal(t, payments.KYCUnverified, c.KYBStatus)
 			var owners []*payments.BeneficialOwner
@@ -148,7 +148,7 @@ func TestSandboxKYC_Businesses(t *testing.T) {
 					owners = append(owners, e.owner(t, c.ID, ln))
 				}
 			}
-			v, err := e.eng.SubmitVerification(ctx, c.ID)
+			v, err := e.eng.Customers.SubmitVerification(ctx, c.ID)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, v.VerificationStatus)
 			if !tc.complete && tc.want == payments.VerificationResolveErrors {
@@ -160,12 +160,12 @@ func TestSandboxKYC_Businesses(t *testing.T) {
 				assert.Contains(t, types, "MISSING_BENEFICIAL_OWNER")
 			}
 			for i, want := range tc.owners {
-				o, err := e.eng.BeneficialOwner(ctx, owners[i].ID)
+				o, err := e.eng.Customers.BeneficialOwner(ctx, owners[i].ID)
 				require.NoError(t, err)
 				assert.Equal(t, want, o.KYCStatus, "owner %s", o.PersonalInfo.LastName)
 			}
 			if tc.want == payments.VerificationApproved || tc.want == payments.VerificationRejected {
-				_, err := e.eng.SubmitVerification(ctx, c.ID)
+				_, err := e.eng.Customers.SubmitVerification(ctx, c.ID)
 				requireCode(t, err, payments.CodeInvalidInput)
 			}
 		})
@@ -175,7 +175,7 @@ func TestSandboxKYC_Businesses(t *testing.T) {
 // flushTypes delivers the outbox and returns the event types delivered.
 func flushTypes(t testing.TB, e *env) []string {
 	t.Helper()
-	_, err := e.eng.Flush(ctx)
+	_, err := e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	return e.rec.types()
 }

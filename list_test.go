@@ -16,7 +16,7 @@ import (
 
 // seedTx is the i-th of a series of transactions created a millisecond
 // apart: customer "Customer:c<i%customers>", status from status(i).
-func seedTx(i, customers int, status func(int) string) payments.Transaction {
+func seedTx(i, customers int, status func(int) payments.TransactionStatus) payments.Transaction {
 	at := timeZero().Add(time.Duration(i) * time.Millisecond)
 	return payments.Transaction{ID: fmt.Sprintf("Transaction:%08d", i), Status: status(i), Type: "OUTGOING", Direction: "DEBIT",
 		CustomerID: fmt.Sprintf("Customer:c%d", i%customers), Source: payments.TxParty{SourceType: "ACCOUNT", AccountID: "InternalAccount:a"},
@@ -24,7 +24,7 @@ func seedTx(i, customers int, status func(int) string) payments.Transaction {
 		CreatedAt:   at, UpdatedAt: at}
 }
 
-func completed(int) string { return payments.TxCompleted }
+func completed(int) payments.TransactionStatus { return payments.TxCompleted }
 
 // allTx follows the cursors of a transaction list to its end and returns the
 // ids in order with the number of pages read.
@@ -33,7 +33,7 @@ func allTx(t *testing.T, eng *payments.Engine, f payments.TransactionFilter, p p
 	var ids []string
 	pages := 0
 	for {
-		page, err := eng.ListTransactions(ctx, f, p)
+		page, err := eng.Transactions.List(ctx, f, p)
 		require.NoError(t, err)
 		pages++
 		for _, tx := range page.Data {
@@ -50,7 +50,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 	t.Run("StatusChangeMovesBetweenIndexPages", func(t *testing.T) {
 		e := newEnv(t)
 		require.NoError(t, e.eng.SeedTransactions(ctx, 30, 30, func(i int) payments.Transaction {
-			return seedTx(i, 3, func(int) string { return payments.TxPending })
+			return seedTx(i, 3, func(int) payments.TransactionStatus { return payments.TxPending })
 		}))
 		require.NoError(t, e.eng.SetTransactionStatus(ctx, "Transaction:00000007", payments.TxCompleted))
 		pending, _ := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxPending}, payments.ListParams{Limit: 4})
@@ -66,7 +66,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		e := newEnv(t)
 		failed := map[int]bool{100: true, 1900: true, 2950: true}
 		require.NoError(t, e.eng.SeedTransactions(ctx, 3000, 1000, func(i int) payments.Transaction {
-			return seedTx(i, 1, func(i int) string {
+			return seedTx(i, 1, func(i int) payments.TransactionStatus {
 				if failed[i] {
 					return payments.TxFailed
 				}
@@ -76,7 +76,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		// customerId is read from its index; the status is a post-filter
 		// matching 3 of 3000, and a page examines at most 100×limit entries.
 		f := payments.TransactionFilter{CustomerID: "Customer:c0", Status: payments.TxFailed}
-		page, err := e.eng.ListTransactions(ctx, f, payments.ListParams{Limit: 5})
+		page, err := e.eng.Transactions.List(ctx, f, payments.ListParams{Limit: 5})
 		require.NoError(t, err)
 		assert.Equal(t, []string{"Transaction:00000100"}, idsOf(page.Data), "the first 500 entries hold one match")
 		assert.True(t, page.HasMore)
@@ -109,12 +109,12 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		e := newEnv(t)
 		require.NoError(t, e.eng.SeedTransactions(ctx, 10, 10, func(i int) payments.Transaction { return seedTx(i, 2, completed) }))
 		for range 3 {
-			_, err := e.eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
+			_, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
 			require.NoError(t, err)
 		}
-		tokens, err := e.eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
+		tokens, err := e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
 		require.NoError(t, err)
-		page, err := e.eng.ListTransactions(ctx, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 1})
+		page, err := e.eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 1})
 		require.NoError(t, err)
 		require.True(t, page.HasMore)
 		for name, c := range map[string]struct {
@@ -128,11 +128,11 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 			"not base64":     {payments.TransactionFilter{}, payments.ListParams{Cursor: "!!"}},
 		} {
 			t.Run(name, func(t *testing.T) {
-				_, err := e.eng.ListTransactions(ctx, c.f, c.p)
+				_, err := e.eng.Transactions.List(ctx, c.f, c.p)
 				requireCode(t, err, payments.CodeInvalidInput, "cursor")
 			})
 		}
-		_, err = e.eng.ListTransactions(ctx, payments.TransactionFilter{CustomerID: "Customer:c0", Type: "OUTGOING"}, payments.ListParams{Limit: 1, Cursor: page.NextCursor})
+		_, err = e.eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0", Type: "OUTGOING"}, payments.ListParams{Limit: 1, Cursor: page.NextCursor})
 		assert.NoError(t, err, "a post-filter added to the same index keeps the cursor valid")
 	})
 

@@ -74,11 +74,12 @@ func (t *txn) lookup(id string) (*Lookup, error) {
 // reUmaAddress accepts "$user@domain" (the "$" may be omitted on input).
 var reUmaAddress = regexp.MustCompile(`^\$?[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
 
-// LookupUMA resolves a UMA address for a sender (customerID may be empty:
+// UMA resolves a UMA address for a sender (customerID may be empty:
 // the platform sends): a customer of this platform, or a receiver the
 // Directory knows. Malformed addresses are INVALID_UMA_ADDRESS; nobody
 // receiving there is UMA_NOT_FOUND.
-func (e *Engine) LookupUMA(ctx context.Context, address, customerID string) (*Lookup, error) {
+func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup, error) {
+	e := ls.e
 	if !reUmaAddress.MatchString(address) {
 		return nil, Errorf(CodeInvalidUmaAddress, "%q is not a UMA address such as $alice@example.com", address)
 	}
@@ -125,10 +126,11 @@ func (e *Engine) LookupUMA(ctx context.Context, address, customerID string) (*Lo
 	return e.saveLookup(ctx, l, customerID, currencies, p)
 }
 
-// LookupExternalAccount prepares a payment to an external account: the
+// ExternalAccount prepares a payment to an external account: the
 // lookup names the account and what the sender must tell about itself (the
 // platform's required counterparty fields for the account's currency).
-func (e *Engine) LookupExternalAccount(ctx context.Context, accountID, customerID string) (*Lookup, error) {
+func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID string) (*Lookup, error) {
+	e := ls.e
 	l := &Lookup{AccountID: accountID, RequiredPayerDataFields: []PayerDataField{}}
 	var cur string
 	var p *PlatformConfig
@@ -214,7 +216,8 @@ func platformCodes(p *PlatformConfig) []string {
 
 // VASPs lists the VASP directory a page at a time, in directory order
 // (reversed when p.Desc).
-func (e *Engine) VASPs(ctx context.Context, p ListParams) (Page[VASP], error) {
+func (ls Lookups) VASPs(ctx context.Context, p ListParams) (Page[VASP], error) {
+	e := ls.e
 	all, err := e.directory().VASPs(ctx)
 	if err != nil {
 		return Page[VASP]{}, err
@@ -223,7 +226,8 @@ func (e *Engine) VASPs(ctx context.Context, p ListParams) (Page[VASP], error) {
 }
 
 // Discoveries lists payout banks by country and currency a page at a time.
-func (e *Engine) Discoveries(ctx context.Context, country, currency string, p ListParams) (Page[Discovery], error) {
+func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p ListParams) (Page[Discovery], error) {
+	e := ls.e
 	all, err := e.directory().Discoveries(ctx, country, currency)
 	if err != nil {
 		return Page[Discovery]{}, err
@@ -232,7 +236,8 @@ func (e *Engine) Discoveries(ctx context.Context, country, currency string, p Li
 }
 
 // UMAProviders lists UMA providers a page at a time.
-func (e *Engine) UMAProviders(ctx context.Context, p ListParams) (Page[UMAProvider], error) {
+func (ls Lookups) UMAProviders(ctx context.Context, p ListParams) (Page[UMAProvider], error) {
+	e := ls.e
 	all, err := e.directory().UMAProviders(ctx)
 	if err != nil {
 		return Page[UMAProvider]{}, err

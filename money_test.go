@@ -27,9 +27,9 @@ func (e *env) usdAccount(t testing.TB, name string) string {
 	t.Helper()
 	in := fullIndividual(name)
 	in.Currencies = []string{"USD"}
-	c, err := e.eng.CreateCustomer(ctx, in)
+	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	return page.Data[0].ID
 }
@@ -91,14 +91,14 @@ func TestEngine_ConcurrentSpending(t *testing.T) {
 			_, err := e.eng.FundInternalAccount(ctx, from, K)
 			require.NoError(t, err)
 			codes := concurrently(64, func() error {
-				_, err := e.eng.CreateQuote(ctx, transfer(from, to, 1, true))
+				_, err := e.eng.Quotes.Create(ctx, transfer(from, to, 1, true))
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": K, payments.CodeInsufficientFunds: 64 - K}, codes)
-			a, err := e.eng.InternalAccount(ctx, from)
+			a, err := e.eng.Accounts.Internal(ctx, from)
 			require.NoError(t, err)
 			assert.Zero(t, a.TotalBalance.Amount)
-			b, err := e.eng.InternalAccount(ctx, to)
+			b, err := e.eng.Accounts.Internal(ctx, to)
 			require.NoError(t, err)
 			assert.EqualValues(t, K, b.Balance.Amount)
 			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
@@ -115,14 +115,14 @@ func TestEngine_ConcurrentExecute(t *testing.T) {
 			from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
 			_, err := e.eng.FundInternalAccount(ctx, from, 1000)
 			require.NoError(t, err)
-			q, err := e.eng.CreateQuote(ctx, transfer(from, to, 300, false))
+			q, err := e.eng.Quotes.Create(ctx, transfer(from, to, 300, false))
 			require.NoError(t, err)
 			codes := concurrently(50, func() error {
-				_, err := e.eng.ExecuteQuote(ctx, q.ID)
+				_, err := e.eng.Quotes.Execute(ctx, q.ID)
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": 1, payments.CodeConflict: 49}, codes)
-			a, err := e.eng.InternalAccount(ctx, from)
+			a, err := e.eng.Accounts.Internal(ctx, from)
 			require.NoError(t, err)
 			assert.EqualValues(t, 700, a.TotalBalance.Amount)
 			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
@@ -133,7 +133,7 @@ func TestEngine_ConcurrentExecute(t *testing.T) {
 func TestEngine_QuoteExpirySweep(t *testing.T) {
 	e := moneyEnv(t)
 	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
-	q, err := e.eng.CreateQuote(ctx, transfer(from, to, 1, false))
+	q, err := e.eng.Quotes.Create(ctx, transfer(from, to, 1, false))
 	require.NoError(t, err)
 	e.clock.Advance(q.ExpiresAt.Sub(q.CreatedAt))
 	n, err := e.eng.ProcessDue(ctx)
@@ -143,7 +143,7 @@ func TestEngine_QuoteExpirySweep(t *testing.T) {
 	n, err = e.eng.ProcessDue(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
-	tx, err := e.eng.Transaction(ctx, q.TransactionID)
+	tx, err := e.eng.Transactions.Get(ctx, q.TransactionID)
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxExpired, tx.Status)
 	assert.Contains(t, flushTypes(t, e), "OUTGOING_PAYMENT.EXPIRED")
@@ -156,7 +156,7 @@ func TestEngine_IncomingApproval(t *testing.T) {
 	e := moneyEnv(t, func(c *payments.Config) { c.IncomingApproval = true })
 	in := fullIndividual("Jane Doe")
 	in.Currencies, in.UmaAddress = []string{"USD"}, "$jane@sandbox.uma.money"
-	c, err := e.eng.CreateCustomer(ctx, in)
+	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
 	receive := func() *payments.Transaction {
 		tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
@@ -166,28 +166,28 @@ func TestEngine_IncomingApproval(t *testing.T) {
 		return tx
 	}
 	approved, rejected, ignored, late := receive(), receive(), receive(), receive()
-	tx, err := e.eng.DecideIncoming(ctx, approved.ID, true)
+	tx, err := e.eng.Transactions.Decide(ctx, approved.ID, payments.ApproveIncoming)
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxCompleted, tx.Status)
-	tx, err = e.eng.DecideIncoming(ctx, rejected.ID, false)
+	tx, err = e.eng.Transactions.Decide(ctx, rejected.ID, payments.RejectIncoming)
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxRejected, tx.Status)
-	_, err = e.eng.DecideIncoming(ctx, approved.ID, true)
+	_, err = e.eng.Transactions.Decide(ctx, approved.ID, payments.ApproveIncoming)
 	requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
 
 	e.clock.Advance(payments.ApprovalWindow + 1e9)
 	// Judged by the deadline, not by when the worker last ran.
-	_, err = e.eng.DecideIncoming(ctx, late.ID, true)
+	_, err = e.eng.Transactions.Decide(ctx, late.ID, payments.ApproveIncoming)
 	requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
-	tx, err = e.eng.Transaction(ctx, late.ID)
+	tx, err = e.eng.Transactions.Get(ctx, late.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "PAYMENT_APPROVAL_TIMED_OUT", tx.FailureReason)
 	_, err = e.eng.ProcessDue(ctx)
 	require.NoError(t, err)
-	tx, err = e.eng.Transaction(ctx, ignored.ID)
+	tx, err = e.eng.Transactions.Get(ctx, ignored.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "PAYMENT_APPROVAL_TIMED_OUT", tx.FailureReason)
-	page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	assert.EqualValues(t, 500, page.Data[0].Balance.Amount, "only the approved payment landed")
 	require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))

@@ -44,26 +44,26 @@ func TestCodes_DeliveredAfterCommit(t *testing.T) {
 	e := moneyEnv(t, func(c *payments.Config) { c.Codes = box })
 	in := fullIndividual("Erika Mustermann")
 	in.Region, in.Email, in.PhoneNumber = "DE", "erika@example.com", "+4915112345678"
-	c, err := e.eng.CreateCustomer(ctx, in)
+	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
 
-	require.NoError(t, e.eng.SendContactCode(ctx, c.ID, payments.ChannelEmail))
+	require.NoError(t, e.eng.Customers.SendContactCode(ctx, c.ID, payments.ChannelEmail))
 	got := box.messages()
 	require.Len(t, got, 1)
 	assert.Equal(t, payments.CodeMessage{ID: got[0].ID, CustomerID: c.ID, Channel: payments.ChannelEmail, To: "erika@example.com",
 		Code: sandbox.ContactCode, Purpose: "CONTACT_VERIFICATION"}, got[0])
-	_, err = e.eng.ConfirmContactCode(ctx, c.ID, payments.ChannelEmail, got[0].Code)
+	_, err = e.eng.Customers.ConfirmContactCode(ctx, c.ID, payments.ChannelEmail, got[0].Code)
 	require.NoError(t, err, "the delivered code is the stored one")
 
-	us, err := e.eng.CreateCustomer(ctx, fullIndividual("Jane Doe"))
+	us, err := e.eng.Customers.Create(ctx, fullIndividual("Jane Doe"))
 	require.NoError(t, err)
-	requireCode(t, e.eng.SendContactCode(ctx, us.ID, payments.ChannelEmail), payments.CodeConflict)
+	requireCode(t, e.eng.Customers.SendContactCode(ctx, us.ID, payments.ChannelEmail), payments.CodeConflict)
 	assert.Len(t, box.messages(), 1, "no code for a request that did not commit")
 
 	box.mu.Lock()
 	box.fail = errors.New("SMS gateway down")
 	box.mu.Unlock()
-	require.NoError(t, e.eng.SendContactCode(ctx, c.ID, payments.ChannelPhone), "the code is issued; delivery is retried")
+	require.NoError(t, e.eng.Customers.SendContactCode(ctx, c.ID, payments.ChannelPhone), "the code is issued; delivery is retried")
 	assert.Len(t, box.messages(), 1)
 	box.mu.Lock()
 	box.fail = nil

@@ -35,11 +35,11 @@ func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
 	_, err := eng.FundInternalAccount(ctx, from, 1_000)
 	require.NoError(t, err)
-	_, err = eng.CreateQuote(ctx, transfer(from, to, 400, true))
+	_, err = eng.Quotes.Create(ctx, transfer(from, to, 400, true))
 	require.NoError(t, err)
-	_, err = eng.Flush(ctx)
+	_, err = eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	waiting, err := eng.PendingEvents(ctx)
+	waiting, err := eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	require.NotEmpty(t, waiting)
 	assert.Contains(t, eventTypes(waiting), "OUTGOING_PAYMENT.COMPLETED")
@@ -49,18 +49,18 @@ func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 	up := &recorder{}
 	eng, store = open(up)
 	defer func() { _ = eng.Close(); _ = store.Close() }()
-	_, err = eng.Flush(ctx)
+	_, err = eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, up.types(), "nothing is due before the backoff")
 
 	clock.Advance(time.Minute)
-	_, err = eng.Flush(ctx)
+	_, err = eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	up.mu.Lock()
 	got := append([]payments.Event(nil), up.events...)
 	up.mu.Unlock()
 	assert.Equal(t, eventIDs(waiting), eventIDs(got), "the same events, with the same ids")
-	left, err := eng.PendingEvents(ctx)
+	left, err := eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, left)
 	require.NoError(t, payments.CheckLedger(ctx, store))
@@ -69,7 +69,7 @@ func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 func eventTypes(evs []payments.Event) []string {
 	var out []string
 	for _, ev := range evs {
-		out = append(out, ev.Type)
+		out = append(out, string(ev.Type))
 	}
 	return out
 }

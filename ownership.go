@@ -38,7 +38,9 @@ type OwnershipChallenge struct {
 // that needs one (PENDING_OWNERSHIP_VERIFICATION, or UNVERIFIED after a
 // failed attempt); others are CONFLICT. A new challenge replaces an
 // outstanding one. method is WALLET_SIGNATURE (default) or LIVENESS.
-func (e *Engine) CreateOwnershipChallenge(ctx context.Context, id string, platform bool, method string) (*OwnershipChallenge, error) {
+func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (*OwnershipChallenge, error) {
+	e := as.e
+	platform := scope == PlatformScope
 	var fe validate.Errors
 	if method == "" {
 		method = MethodWalletSignature
@@ -82,7 +84,9 @@ func (e *Engine) CreateOwnershipChallenge(ctx context.Context, id string, platfo
 // base58 Ed25519 for Solana. Valid before expiry: ACTIVE. Invalid or
 // expired: the account becomes UNVERIFIED, the challenge is spent and the
 // answer is INVALID_INPUT. Without an outstanding challenge: CONFLICT.
-func (e *Engine) VerifyOwnership(ctx context.Context, id string, platform bool, signature, scheme string) (*ExternalAccount, error) {
+func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*ExternalAccount, error) {
+	e := as.e
+	platform := scope == PlatformScope
 	var out *ExternalAccount
 	var failure error
 	err := once(ctx, e, []any{id, platform, signature, scheme}, &out, keeping(&failure, func(t *txn) error {

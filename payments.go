@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/walletauth"
 )
 
 // Notifier delivers events after the transaction that wrote them committed.
@@ -97,6 +98,16 @@ type Config struct {
 	// against it (CLABE 123456789012345678) works. The zero value checks
 	// them: a typo is caught before money moves. See the README.
 	SkipCheckDigits bool
+	// SCAPasskeys is the WebAuthn relying party SCA passkeys are enrolled
+	// with and asserted against. The zero value is RP ID "localhost" with
+	// origins http://localhost:8080 and https://localhost.
+	SCAPasskeys walletauth.RelyingParty
+	// EventHistory keeps a record of every event whose delivery ended
+	// (delivered or given up), with its attempts, for operators' tools
+	// such as package dashboard (Webhooks.ListDeliveries). Off, a delivered
+	// event leaves no trace. The history grows with every event and is
+	// never purged: meant for sandboxes.
+	EventHistory bool
 }
 
 // Engine is the payments platform. It is safe for concurrent use. Create it
@@ -106,12 +117,23 @@ type Config struct {
 // another handle on the same core whose write operations run at most once
 // for a client's idempotency key (idempotency.go).
 //
-// Areas added since the core rebuild expose their operations as a group
-// field (eng.Cards.Create, ...) bound to the handle by bindAreas, so no type
-// carries more than a couple of dozen methods.
+// The operations are grouped by area in fields (eng.Customers.Create,
+// eng.Quotes.Execute, eng.Cards.Create, ...; areas.go) bound to the handle
+// by bindAreas, so no type carries more than a couple of dozen methods.
+// Engine itself keeps what spans areas: due work, dead letters, the clock
+// and the store.
 type Engine struct {
 	*core
 	idem *idemState // nil on the engine New returns
+
+	Customers    Customers
+	Documents    Documents
+	Accounts     Accounts
+	Quotes       Quotes
+	Transactions Transactions
+	Lookups      Lookups
+	Platform     Platform
+	Webhooks     Webhooks
 
 	// Rails is where rails report the outcomes of payments.
 	Rails Rails
@@ -125,6 +147,8 @@ type Engine struct {
 	Invitations Invitations
 	// Crypto: crypto withdrawal estimates.
 	Crypto Crypto
+	// SCA: Strong Customer Authentication factors, logins and resets.
+	SCA SCA
 	// SandboxControl: the sandbox's state export, import and reset, and its
 	// test clock's advance (sandbox_state.go).
 	SandboxControl SandboxControl
@@ -139,12 +163,15 @@ func handle(c *core, idem *idemState) *Engine {
 
 // bindAreas points every area group of e at e. Each area adds one line.
 func (e *Engine) bindAreas() {
+	e.Customers, e.Documents, e.Accounts, e.Quotes = Customers{e}, Documents{e}, Accounts{e}, Quotes{e}
+	e.Transactions, e.Lookups, e.Platform, e.Webhooks = Transactions{e}, Lookups{e}, Platform{e}, Webhooks{e}
 	e.Rails = Rails{e}
 	e.Cards = Cards{e}
 	e.Agents = Agents{e}
 	e.Stablecoins = Stablecoins{e}
 	e.Invitations = Invitations{e}
 	e.Crypto = Crypto{e}
+	e.SCA = SCA{e}
 	e.SandboxControl = SandboxControl{e}
 }
 

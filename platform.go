@@ -174,8 +174,9 @@ func (t *txn) seedPlatform(seed PlatformSeed) error {
 	return putJSON(t, tablePlatform, platformKey, cfg)
 }
 
-// PlatformConfig returns the platform configuration.
-func (e *Engine) PlatformConfig(ctx context.Context) (*PlatformConfig, error) {
+// Config returns the platform configuration.
+func (pl Platform) Config(ctx context.Context) (*PlatformConfig, error) {
+	e := pl.e
 	var cfg PlatformConfig
 	err := e.view(ctx, func(t *txn) error { return getJSON(t, tablePlatform, platformKey, &cfg) })
 	return &cfg, notFound(err, CodePlatformNotFound, "platform", "config")
@@ -185,7 +186,7 @@ func (e *Engine) PlatformConfig(ctx context.Context) (*PlatformConfig, error) {
 // transaction; a caller that changes it stores it back in the same one.
 // The engine also remembers the last decoded record by its bytes, so an
 // unchanged configuration is never decoded twice. Callers must not change
-// nested members in place (UpdatePlatformConfig decodes its own copy).
+// nested members in place (Platform.UpdateConfig decodes its own copy).
 func (t *txn) platform() (*PlatformConfig, error) {
 	if t.plat != nil {
 		return t.plat, nil
@@ -235,9 +236,10 @@ type PlatformConfigUpdate struct {
 
 var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
 
-// UpdatePlatformConfig applies u and returns the new configuration. Every
+// UpdateConfig applies u and returns the new configuration. Every
 // invalid member is reported at once; nothing changes on error.
-func (e *Engine) UpdatePlatformConfig(ctx context.Context, u PlatformConfigUpdate) (*PlatformConfig, error) {
+func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*PlatformConfig, error) {
+	e := pl.e
 	var out *PlatformConfig
 	err := once(ctx, e, u, &out, func(t *txn) error {
 		var cfg *PlatformConfig

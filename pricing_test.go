@@ -14,15 +14,15 @@ import (
 // centavos costs exactly 100000 cents.
 func TestEngine_WorkedExamples(t *testing.T) {
 	e := moneyEnv(t)
-	_, err := e.eng.UpdatePlatformConfig(ctx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{{
+	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{{
 		FeeType: "CROSS_CURRENCY_TRANSACTION", SourceCurrency: "USD", FixedFee: payments.FixedFee{Amount: 500, Currency: "USD"}}}})
 	require.NoError(t, err)
 	usd := e.usdAccount(t, "Sender")
 	in := fullIndividual("Receiver")
 	in.Currencies = []string{"MXN"}
-	c, err := e.eng.CreateCustomer(ctx, in)
+	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	mxn := page.Data[0].ID
 
@@ -31,7 +31,7 @@ func TestEngine_WorkedExamples(t *testing.T) {
 		amount int64
 	}{{"SENDING", 100_000}, {"RECEIVING", 1_716_375}} {
 		t.Run(tc.side, func(t *testing.T) {
-			q, err := e.eng.CreateQuote(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
+			q, err := e.eng.Quotes.Create(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
 				Destination:        payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: mxn},
 				LockedCurrencySide: tc.side, LockedCurrencyAmount: tc.amount})
 			require.NoError(t, err)

@@ -12,11 +12,11 @@ import (
 // account acct, whose account number ends in suffix.
 func (e *env) pullSource(t testing.TB, acct, suffix string) string {
 	t.Helper()
-	a, err := e.eng.InternalAccount(ctx, acct)
+	a, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
-	ext, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: a.CustomerID, Currency: "USD",
+	ext, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: a.CustomerID, Currency: "USD",
 		AccountInfo: []byte(`{"accountType":"USD_ACCOUNT","accountNumber":"777888` + suffix + `","routingNumber":"021000021",
-			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Ann Payer"}}`)}, false)
+			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Ann Payer"}}`)}, payments.CustomerScope)
 	require.NoError(t, err)
 	return ext.ID
 }
@@ -40,15 +40,15 @@ func TestEngine_ExecutePullQuote(t *testing.T) {
 		t.Run("ConcurrentExecute/"+name, func(t *testing.T) {
 			e := moneyEnv(t, store)
 			to := e.usdAccount(t, "Ann Payer")
-			q, err := e.eng.CreateQuote(ctx, transfer(e.pullSource(t, to, "001"), to, 300, false))
+			q, err := e.eng.Quotes.Create(ctx, transfer(e.pullSource(t, to, "001"), to, 300, false))
 			require.NoError(t, err)
 			codes := concurrently(50, func() error {
-				_, err := e.eng.ExecuteQuote(ctx, q.ID)
+				_, err := e.eng.Quotes.Execute(ctx, q.ID)
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": 1, payments.CodeConflict: 49}, codes)
 			assert.EqualValues(t, -300, e.railUSD(t), "pulled once")
-			a, err := e.eng.InternalAccount(ctx, to)
+			a, err := e.eng.Accounts.Internal(ctx, to)
 			require.NoError(t, err)
 			assert.Equal(t, q.TotalReceivingAmount, a.Balance.Amount)
 			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
@@ -58,13 +58,13 @@ func TestEngine_ExecutePullQuote(t *testing.T) {
 	t.Run("ErrQuoteExpired", func(t *testing.T) {
 		e := moneyEnv(t)
 		to := e.usdAccount(t, "Ann Payer")
-		q, err := e.eng.CreateQuote(ctx, transfer(e.pullSource(t, to, "001"), to, 300, false))
+		q, err := e.eng.Quotes.Create(ctx, transfer(e.pullSource(t, to, "001"), to, 300, false))
 		require.NoError(t, err)
 		e.clock.Advance(q.ExpiresAt.Sub(q.CreatedAt) + 1e9)
-		_, err = e.eng.ExecuteQuote(ctx, q.ID)
+		_, err = e.eng.Quotes.Execute(ctx, q.ID)
 		requireCode(t, err, payments.CodeQuoteExpired)
 		assert.Zero(t, e.railUSD(t), "nothing pulled")
-		tx, err := e.eng.Transaction(ctx, q.TransactionID)
+		tx, err := e.eng.Transactions.Get(ctx, q.TransactionID)
 		require.NoError(t, err)
 		assert.Equal(t, payments.TxExpired, tx.Status)
 	})
@@ -72,7 +72,7 @@ func TestEngine_ExecutePullQuote(t *testing.T) {
 	t.Run("ErrInvalidInput", func(t *testing.T) {
 		e := moneyEnv(t)
 		to := e.usdAccount(t, "Ann Payer")
-		_, err := e.eng.CreateQuote(ctx, transfer("Lookup:0198c6a4-0000-7000-8000-000000000000", to, 300, true))
+		_, err := e.eng.Quotes.Create(ctx, transfer("Lookup:0198c6a4-0000-7000-8000-000000000000", to, 300, true))
 		requireCode(t, err, payments.CodeInvalidInput, "source.accountId")
 	})
 }

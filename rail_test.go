@@ -63,21 +63,21 @@ func (e *env) externalUSD(t testing.TB, customer, suffix string) string {
 	t.Helper()
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "12345" + suffix, "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe"}})
-	a, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: customer, Currency: "USD", AccountInfo: info}, false)
+	a, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: customer, Currency: "USD", AccountInfo: info}, payments.CustomerScope)
 	require.NoError(t, err)
 	return a.ID
 }
 
 func (e *env) available(t testing.TB, account string) int64 {
 	t.Helper()
-	v, err := e.eng.InternalAccount(ctx, account)
+	v, err := e.eng.Accounts.Internal(ctx, account)
 	require.NoError(t, err)
 	return v.Balance.Amount
 }
 
-func (e *env) txStatus(t testing.TB, id string) string {
+func (e *env) txStatus(t testing.TB, id string) payments.TransactionStatus {
 	t.Helper()
-	tx, err := e.eng.Transaction(ctx, id)
+	tx, err := e.eng.Transactions.Get(ctx, id)
 	require.NoError(t, err)
 	return tx.Status
 }
@@ -87,11 +87,11 @@ func (e *env) txStatus(t testing.TB, id string) string {
 func (e *env) payout(t testing.TB, funds, amount int64, suffix string) (account, txID string) {
 	t.Helper()
 	account = e.usdAccount(t, "Payer")
-	ia, err := e.eng.InternalAccount(ctx, account)
+	ia, err := e.eng.Accounts.Internal(ctx, account)
 	require.NoError(t, err)
 	_, err = e.eng.FundInternalAccount(ctx, account, funds)
 	require.NoError(t, err)
-	q, err := e.eng.CreateQuote(ctx, transfer(account, e.externalUSD(t, ia.CustomerID, suffix), amount, true))
+	q, err := e.eng.Quotes.Create(ctx, transfer(account, e.externalUSD(t, ia.CustomerID, suffix), amount, true))
 	require.NoError(t, err)
 	assert.Equal(t, payments.QuoteProcessing, q.Status, "answered as committed")
 	return account, q.TransactionID
@@ -116,11 +116,11 @@ func TestRails_ReportEntryPoint(t *testing.T) {
 	completed := payments.RailReport{PaymentID: pid, Reference: "bank-settled-1", Outcome: payments.RailCompleted}
 	require.NoError(t, e.eng.Rails.Report(ctx, completed))
 	assert.Equal(t, payments.TxCompleted, e.txStatus(t, txID))
-	_, err := e.eng.Flush(ctx)
+	_, err := e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	events := len(e.rec.types())
 	require.NoError(t, e.eng.Rails.Report(ctx, completed), "a redelivered report is fine")
-	_, err = e.eng.Flush(ctx)
+	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	assert.Len(t, e.rec.types(), events, "and changes nothing")
 
@@ -144,14 +144,14 @@ func TestRails_SlowRailNeverStallsUnrelatedWrites(t *testing.T) {
 			rail := &manualRail{entered: make(chan string, 8), block: make(chan struct{})}
 			e := moneyEnv(t, store, func(c *payments.Config) { c.Rail = rail })
 			payer := e.usdAccount(t, "Payer")
-			ia, err := e.eng.InternalAccount(ctx, payer)
+			ia, err := e.eng.Accounts.Internal(ctx, payer)
 			require.NoError(t, err)
 			_, err = e.eng.FundInternalAccount(ctx, payer, 10_000)
 			require.NoError(t, err)
 			ext := e.externalUSD(t, ia.CustomerID, "000")
 			done := make(chan error, 1)
 			go func() {
-				_, err := e.eng.CreateQuote(ctx, transfer(payer, ext, 1_000, true))
+				_, err := e.eng.Quotes.Create(ctx, transfer(payer, ext, 1_000, true))
 				done <- err
 			}()
 			<-rail.entered // the payout committed and its hand-over is stuck in the rail
@@ -159,7 +159,7 @@ func TestRails_SlowRailNeverStallsUnrelatedWrites(t *testing.T) {
 			other := e.usdAccount(t, "Other")
 			_, err = e.eng.FundInternalAccount(ctx, other, 5_000)
 			require.NoError(t, err)
-			q, err := e.eng.CreateQuote(ctx, transfer(other, payer, 2_000, true))
+			q, err := e.eng.Quotes.Create(ctx, transfer(other, payer, 2_000, true))
 			require.NoError(t, err, "an unrelated payment commits while the rail is stuck")
 			assert.Equal(t, payments.QuoteCompleted, q.Status)
 			assert.EqualValues(t, 10_000-1_000+2_000, e.available(t, payer))
@@ -235,20 +235,20 @@ func TestRails_LateReturnOfSpentDeposit(t *testing.T) {
 	rail := &manualRail{}
 	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
 	acct := e.usdAccount(t, "Spender")
-	ia, err := e.eng.InternalAccount(ctx, acct)
+	ia, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
-	in, err := e.eng.TransferIn(ctx, e.externalUSD(t, ia.CustomerID, "000"), acct, 1_000)
+	in, err := e.eng.Transactions.TransferIn(ctx, payments.TransferInRequest{SourceAccountID: e.externalUSD(t, ia.CustomerID, "000"), DestinationAccountID: acct, Amount: 1_000})
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxPending, in.Status)
 	pid := "pull:" + in.ID
 	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-1", Outcome: payments.RailCompleted}))
 	other := e.usdAccount(t, "Payee")
-	_, err = e.eng.CreateQuote(ctx, transfer(acct, other, 800, true))
+	_, err = e.eng.Quotes.Create(ctx, transfer(acct, other, 800, true))
 	require.NoError(t, err)
 	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-return-R01", Outcome: payments.RailReturned, FailureReason: "PAYOUT_RETURNED"}))
 	assert.Equal(t, payments.TxFailed, e.txStatus(t, in.ID))
 	assert.EqualValues(t, -800, e.available(t, acct), "the customer owes what it spent")
-	_, err = e.eng.CreateQuote(ctx, transfer(acct, other, 1, true))
+	_, err = e.eng.Quotes.Create(ctx, transfer(acct, other, 1, true))
 	requireCode(t, err, payments.CodeInsufficientFunds)
 	_, err = e.eng.FundInternalAccount(ctx, acct, 500)
 	require.NoError(t, err)

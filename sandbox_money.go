@@ -10,23 +10,17 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Quote returns a quote; a PENDING quote past its expiry reads EXPIRED, one
+// Get returns a quote; a PENDING quote past its expiry reads EXPIRED, one
 // whose SCA challenge lapsed FAILED.
-func (e *Engine) Quote(ctx context.Context, id string) (*Quote, error) {
+func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
+	e := qs.e
 	var out *Quote
 	err := e.view(ctx, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
 			return err
 		}
-		if q.lapsed(t.now) { // as the next ProcessDue will record it
-			status := QuoteExpired
-			if q.Status == QuotePendingAuthorization {
-				status = QuoteFailed
-			}
-			q.Status, q.ScaChallenge = status, nil
-		}
-		out = &q.Quote
+		out = q.asRead(t.now)
 		return nil
 	})
 	return out, err
@@ -87,7 +81,7 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 				return err
 			}
 			out = tx
-			return putJSON(t, tableQuotes, q.ID, q)
+			return t.saveQuote(q)
 		}
 		if err := t.startDelivery(q); err != nil {
 			return err
@@ -115,7 +109,7 @@ type ReceiveRequest struct {
 // $fail.compliance sender's payment fails (COMPLIANCE_REJECTED); a
 // $pending.long sender's stays PENDING for SandboxSlowIncoming, then
 // completes (ProcessDue). With Config.IncomingApproval the payment waits in
-// PENDING for DecideIncoming.
+// PENDING for Transactions.Decide.
 func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
@@ -196,10 +190,11 @@ func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Trans
 	return out, err
 }
 
-// CancelTransaction cancels an outgoing payment that has not settled yet (a
+// Cancel cancels an outgoing payment that has not settled yet (a
 // slow payout still in flight): the sender is refunded and the transaction
 // fails. Anything else is TRANSACTION_NOT_CANCELLABLE.
-func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction, error) {
+func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, error) {
+	e := ts.e
 	var out *Transaction
 	err := once(ctx, e, id, &out, func(t *txn) error {
 		tx, err := t.transaction(id)
@@ -238,7 +233,7 @@ func (e *Engine) CancelTransaction(ctx context.Context, id string) (*Transaction
 			return err
 		}
 		out = tx
-		return putJSON(t, tableQuotes, q.ID, q)
+		return t.saveQuote(q)
 	})
 	return out, err
 }
@@ -252,10 +247,25 @@ const (
 // ApprovalWindow is how long an incoming payment waits for the platform.
 const ApprovalWindow = 5 * time.Second
 
-// DecideIncoming approves (crediting the receiver) or rejects an incoming
+// Decision is the platform's answer to an incoming payment waiting for it.
+type Decision uint8
+
+const (
+	// ApproveIncoming credits the receiver.
+	ApproveIncoming Decision = iota + 1
+	// RejectIncoming returns the payment to its sender.
+	RejectIncoming
+)
+
+// Decide approves (crediting the receiver) or rejects an incoming
 // payment waiting for the platform (Config.IncomingApproval). Anything else
 // is TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
-func (e *Engine) DecideIncoming(ctx context.Context, id string, approve bool) (*Transaction, error) {
+func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Transaction, error) {
+	e := ts.e
+	if d != ApproveIncoming && d != RejectIncoming {
+		return nil, Errorf(CodeInvalidInput, "unknown decision %d", d)
+	}
+	approve := d == ApproveIncoming
 	var out *Transaction
 	err := once(ctx, e, []any{id, approve}, &out, func(t *txn) error {
 		tx, err := t.transaction(id)

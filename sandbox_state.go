@@ -60,6 +60,7 @@ var stateTables = []string{
 	tablePlatform, tableQuoteExpiry, tableQuotes, tableRailReports, tableSettlementsByTx, tableSettlementsDue,
 	tableStablecoinLinkKeys, tableStablecoinLinks, tableStablecoinOps, tableStablecoinOpsDue,
 	tableStablecoinSymbols, tableStablecoinTokens, tableStablecoins, tableTransactions, tableVerifications,
+	tableEventLog, tableSCA, tableSCAResets,
 }
 
 // tokenTables hold the API tokens, which state control leaves alone unless
@@ -263,7 +264,7 @@ func (s SandboxControl) Reset(ctx context.Context, rotateToken bool) (*CreatedTo
 	if err != nil || !rotateToken {
 		return nil, err
 	}
-	return s.e.CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
+	return s.e.Platform.CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
 }
 
 // ClockAdvance asks to move a sandbox clock forward by Duration or to To
@@ -338,7 +339,7 @@ func (s SandboxControl) RunDue(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := s.e.Flush(ctx)
+		m, err := s.e.Webhooks.Flush(ctx)
 		if err != nil {
 			return err
 		}

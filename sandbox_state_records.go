@@ -40,6 +40,8 @@ var stateRecordTypes = map[string]func() any{
 	tableStablecoins:      func() any { return new(Stablecoin) },
 	tableTransactions:     func() any { return new(Transaction) },
 	tableVerifications:    func() any { return new(Verification) },
+	tableSCA:              func() any { return new(scaRecord) },
+	tableSCAResets:        func() any { return new(scaResetRecord) },
 }
 
 // checkStateRecords adds an error to fe for every record of a JSON table

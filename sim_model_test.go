@@ -45,13 +45,13 @@ var simCurrencies = []string{"USD", "EUR", "MXN"}
 var simSuffixes = []string{"000", "001", "002", "003", "004", "005", "006", "007", "009"}
 
 // simState is a transaction's status with its refund's status ("" for none).
-type simState struct{ status, refund string }
+type simState struct{ status, refund payments.TransactionStatus }
 
 func (s simState) String() string {
 	if s.refund == "" {
-		return s.status
+		return string(s.status)
 	}
-	return s.status + "/refund " + s.refund
+	return string(s.status + "/refund " + s.refund)
 }
 
 var (
@@ -136,7 +136,7 @@ func (t *simTx) String() string { return t.label + " " + t.id }
 // it committed, before the rail reported anything. A payment to an
 // internal account completes in that commit; one to the outside is
 // PROCESSING and a transfer in PENDING until the rail's reports apply.
-func (t *simTx) answered() string {
+func (t *simTx) answered() payments.TransactionStatus {
 	switch {
 	case t.incoming:
 		return payments.TxPending
@@ -232,7 +232,7 @@ func (w *simWorld) check(progress bool) {
 	// Transactions: exactly the model's, each in a state its path allows.
 	got := map[string]payments.Transaction{}
 	for cursor := ""; ; {
-		page, err := w.eng.ListTransactions(simCtx, payments.TransactionFilter{}, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
+		page, err := w.eng.Transactions.List(simCtx, payments.TransactionFilter{}, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
 		w.must(err, "ListTransactions")
 		for _, tx := range page.Data {
 			got[tx.ID] = tx
@@ -261,7 +261,7 @@ func (w *simWorld) check(progress bool) {
 		}
 		obs := simState{tx.Status, ""}
 		if tx.Refund != nil {
-			obs.refund = tx.Refund.Status
+			obs.refund = payments.TransactionStatus(tx.Refund.Status)
 		}
 		if !t.executed {
 			if want := t.state(now); obs != want {
@@ -291,9 +291,9 @@ func (w *simWorld) check(progress bool) {
 			w.failf("%s shows amount %v, want %d", t, amount, t.send)
 		}
 		if t.quoteID != "" {
-			q, err := w.eng.Quote(simCtx, t.quoteID)
+			q, err := w.eng.Quotes.Get(simCtx, t.quoteID)
 			w.must(err, "Quote "+t.quoteID)
-			if q.Status != obs.status {
+			if string(q.Status) != string(obs.status) {
 				w.failf("quote %s is %s while its transaction %s is %s", q.ID, q.Status, t.id, obs)
 			}
 		}
@@ -301,13 +301,13 @@ func (w *simWorld) check(progress bool) {
 	// Balances: every customer and platform account in the sim currencies.
 	avail, held := m.balances(now)
 	seen := 0
-	for _, platform := range []bool{false, true} {
+	for _, scope := range []payments.Scope{payments.CustomerScope, payments.PlatformScope} {
 		for cursor := ""; ; {
-			page, err := w.eng.ListInternalAccounts(simCtx, payments.InternalAccountFilter{}, platform, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
+			page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{}, scope, payments.ListParams{Limit: payments.MaxLimit, Cursor: cursor})
 			w.must(err, "ListInternalAccounts")
 			for _, a := range page.Data {
 				if _, ok := m.accounts[a.ID]; !ok {
-					if !platform || a.Balance.Amount != 0 || a.TotalBalance.Amount != 0 {
+					if scope != payments.PlatformScope || a.Balance.Amount != 0 || a.TotalBalance.Amount != 0 {
 						w.failf("account %s (%s, customer %q) unknown to the model: balance %d, total %d", a.ID, a.Currency, a.CustomerID, a.Balance.Amount, a.TotalBalance.Amount)
 					}
 					continue
@@ -368,12 +368,12 @@ func (w *simWorld) opCreateCustomer() {
 	if terms {
 		in.AgreementConsents = []payments.AgreementConsent{simConsent()}
 	}
-	c, err := w.eng.CreateCustomer(simCtx, in)
+	c, err := w.eng.Customers.Create(simCtx, in)
 	w.must(err, "CreateCustomer")
 	if c.KYCStatus != payments.KYCApproved {
 		w.failf("customer %q is %s, want APPROVED (sandbox suffix rule)", name, c.KYCStatus)
 	}
-	page, err := w.eng.ListInternalAccounts(simCtx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{Limit: payments.MaxLimit})
+	page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{Limit: payments.MaxLimit})
 	w.must(err, "ListInternalAccounts")
 	sc := &simCustomer{id: c.ID, terms: terms, accounts: map[string]string{}}
 	for _, a := range page.Data {
@@ -416,7 +416,7 @@ func (w *simWorld) opCreateExternal() {
 		cur, info = "EUR", fmt.Sprintf(`{"accountType":"EUR_ACCOUNT","iban":"%s",`, simIBAN(n, sfx))
 	}
 	info += `"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Sim Payee","countryOfResidence":"DE"}}`
-	ext, err := w.eng.CreateExternalAccount(simCtx, payments.ExternalAccountInput{CustomerID: c.id, Currency: cur, AccountInfo: []byte(info)}, false)
+	ext, err := w.eng.Accounts.CreateExternal(simCtx, payments.ExternalAccountInput{CustomerID: c.id, Currency: cur, AccountInfo: []byte(info)}, payments.CustomerScope)
 	w.must(err, "CreateExternalAccount "+info)
 	w.model.externals = append(w.model.externals, &simExternal{id: ext.ID, owner: c.id, cur: cur, suffix: sfx})
 	w.note("external %s %s suffix %s for %s", ext.ID, cur, sfx, c.id)
@@ -543,7 +543,7 @@ func (w *simWorld) opCreateQuote(immediate bool) {
 func (w *simWorld) createQuote(d quoteDraft) simAnswer {
 	srcCur := w.model.accounts[d.src].cur
 	avail := w.available(d.src)
-	q, err := w.eng.CreateQuote(simCtx, d.req)
+	q, err := w.eng.Quotes.Create(simCtx, d.req)
 	code := errCode(err)
 	cross := srcCur != d.dstCur
 	switch {
@@ -593,7 +593,7 @@ func (w *simWorld) createQuote(d quoteDraft) simAnswer {
 			w.failf("%v executed %d with only %d available", &d, q.TotalSendingAmount, avail)
 		}
 		t.executed = true
-		if q.Status != t.answered() {
+		if string(q.Status) != string(t.answered()) {
 			w.failf("%v: the executed quote is %s, want %s", &d, q.Status, t.answered())
 		}
 	} else if q.Status != payments.QuotePending {
@@ -603,7 +603,7 @@ func (w *simWorld) createQuote(d quoteDraft) simAnswer {
 	w.model.quotes = append(w.model.quotes, t)
 	w.note("%v: %s send %d receive %d fees %d (platform %d) -> %s", &d, q.ID, q.TotalSendingAmount, q.TotalReceivingAmount, q.FeesIncluded, q.PlatformFeesIncluded, q.Status)
 	w.check(false)
-	return simResponse(q.ID, q.Status, "")
+	return simResponse(q.ID, string(q.Status), "")
 }
 
 // simMaxAmount is the platform's default single-transaction maximum (a
@@ -732,16 +732,16 @@ func (w *simWorld) applyExecute(t *simTx, want payments.Code, q *payments.Quote,
 		return simResponse("", "", got)
 	}
 	t.executed, t.at = true, 0
-	if q.ID != t.quoteID || q.Status != t.answered() {
+	if q.ID != t.quoteID || string(q.Status) != string(t.answered()) {
 		w.failf("executing %s answered quote %s %s, want %s", t, q.ID, q.Status, t.answered())
 	}
-	return simResponse(q.ID, q.Status, "")
+	return simResponse(q.ID, string(q.Status), "")
 }
 
 func (w *simWorld) opExecute() {
 	t := w.pickQuote()
 	want := w.expectExecute(t)
-	q, err := w.eng.ExecuteQuote(simCtx, t.quoteID)
+	q, err := w.eng.Quotes.Execute(simCtx, t.quoteID)
 	w.applyExecute(t, want, q, err)
 	w.note("executed %s: %q (model %q)", t, errCode(err), want)
 	w.check(false)
@@ -760,7 +760,7 @@ func (w *simWorld) opExecuteIdempotent() {
 		w.failf("WithIdempotency: %v", err)
 		return
 	}
-	q, err := h.ExecuteQuote(simCtx, t.quoteID)
+	q, err := h.Quotes.Execute(simCtx, t.quoteID)
 	first := w.applyExecute(t, want, q, err)
 	w.note("executed %s with key %s: %q (model %q)", t, k.Key, errCode(err), want)
 	w.check(false)
@@ -768,10 +768,10 @@ func (w *simWorld) opExecuteIdempotent() {
 		w.restart()
 	}
 	h, _ = w.eng.WithIdempotency(k)
-	q, err = h.ExecuteQuote(simCtx, t.quoteID)
+	q, err = h.Quotes.Execute(simCtx, t.quoteID)
 	again := simResponse("", "", errCode(err))
 	if err == nil {
-		again = simResponse(q.ID, q.Status, "")
+		again = simResponse(q.ID, string(q.Status), "")
 	}
 	if string(again.Body) != string(first.Body) {
 		w.failf("retrying key %s answered %q, first %q", k.Key, again.Body, first.Body)
@@ -782,7 +782,7 @@ func (w *simWorld) opExecuteIdempotent() {
 	w.check(false)
 	if other := w.pickQuote(); want == "" && other != t {
 		h, _ = w.eng.WithIdempotency(k)
-		_, err := h.ExecuteQuote(simCtx, other.quoteID)
+		_, err := h.Quotes.Execute(simCtx, other.quoteID)
 		if errCode(err) != payments.CodeConflict {
 			w.failf("key %s reused for %s: got %q, want CONFLICT", k.Key, other, errCode(err))
 		}
@@ -804,7 +804,7 @@ func (w *simWorld) opExecuteTwice() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			qs[i], errs[i] = w.eng.ExecuteQuote(simCtx, t.quoteID)
+			qs[i], errs[i] = w.eng.Quotes.Execute(simCtx, t.quoteID)
 		}()
 	}
 	wg.Wait()
@@ -870,7 +870,7 @@ func (w *simWorld) opTransferOut() {
 	}
 	avail := w.available(src)
 	amount := w.simAmount(avail)
-	tx, err := w.eng.TransferOut(simCtx, payments.TransferOutRequest{SourceAccountID: src, DestinationAccountID: e.id, Amount: amount})
+	tx, err := w.eng.Transactions.TransferOut(simCtx, payments.TransferOutRequest{SourceAccountID: src, DestinationAccountID: e.id, Amount: amount})
 	code := errCode(err)
 	w.note("transfer out %d from %s to %s (suffix %s): %q", amount, src, e.id, e.suffix, code)
 	switch {
@@ -904,7 +904,7 @@ func (w *simWorld) opTransferIn() {
 		return
 	}
 	amount := 1 + w.rng.Int64N(300_000)
-	tx, err := w.eng.TransferIn(simCtx, e.id, dst, amount)
+	tx, err := w.eng.Transactions.TransferIn(simCtx, payments.TransferInRequest{SourceAccountID: e.id, DestinationAccountID: dst, Amount: amount})
 	code := errCode(err)
 	w.note("transfer in %d from %s (suffix %s) to %s: %q", amount, e.id, e.suffix, dst, code)
 	switch {
@@ -940,7 +940,7 @@ func (w *simWorld) opCancel() {
 		t = simPick(w, processing)
 	}
 	cancellable := !t.incoming && t.state(now) == simProcessing
-	tx, err := w.eng.CancelTransaction(simCtx, t.id)
+	tx, err := w.eng.Transactions.Cancel(simCtx, t.id)
 	code := errCode(err)
 	w.note("cancel %s (%s): %q", t, t.state(now), code)
 	switch {
@@ -976,7 +976,7 @@ func (w *simWorld) opExpireQuote() {
 	w.advance(t.expires.Sub(now) + time.Duration(1+w.rng.IntN(90_000))*time.Millisecond)
 	w.note("let %s expire (expires %s, now %s)", t, t.expires.Format(time.RFC3339Nano), w.clock.Now().Format(time.RFC3339Nano))
 	w.check(true)
-	q, err := w.eng.ExecuteQuote(simCtx, t.quoteID)
+	q, err := w.eng.Quotes.Execute(simCtx, t.quoteID)
 	w.applyExecute(t, payments.CodeQuoteExpired, q, err)
 	w.note("executing it: %q", errCode(err))
 	w.check(false)

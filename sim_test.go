@@ -292,9 +292,9 @@ var simFee = payments.FeeConfig{FeeType: "CROSS_CURRENCY_TRANSACTION", SourceCur
 // setup configures the platform fee and records the platform's accounts.
 func (w *simWorld) setup() {
 	w.op = "setup"
-	_, err := w.eng.UpdatePlatformConfig(simCtx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{simFee}})
+	_, err := w.eng.Platform.UpdateConfig(simCtx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{simFee}})
 	w.must(err, "UpdatePlatformConfig")
-	page, err := w.eng.ListInternalAccounts(simCtx, payments.InternalAccountFilter{}, true, payments.ListParams{Limit: payments.MaxLimit})
+	page, err := w.eng.Accounts.ListInternal(simCtx, payments.InternalAccountFilter{}, payments.PlatformScope, payments.ListParams{Limit: payments.MaxLimit})
 	w.must(err, "ListInternalAccounts(platform)")
 	for _, a := range page.Data {
 		if simContains(simCurrencies, a.Currency) {

@@ -27,7 +27,7 @@ func (e *env) issuer(t testing.TB) (coin, bank string) {
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "123456789", "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "BUSINESS", "legalName": "Issuer Inc"}})
-	b, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{Currency: "USD", AccountInfo: info}, true)
+	b, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{Currency: "USD", AccountInfo: info}, payments.PlatformScope)
 	require.NoError(t, err)
 	op, err := s.Mint(ctx, c.ID, stablecoins.MintRequest{Amount: "100000000", FundingSource: stablecoins.Source{Type: "ACH_DEBIT", ExternalAccountID: b.ID},
 		Destination: stablecoins.Destination{AccountID: e.sparkWallet(t)}})
@@ -52,7 +52,7 @@ func (e *env) sparkWallet(t testing.TB) string {
 	addr, err := bech32.EncodeM("spark", data)
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "SPARK_WALLET", "address": addr})
-	w, err := e.eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{Currency: "BTC", AccountInfo: info}, true)
+	w, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{Currency: "BTC", AccountInfo: info}, payments.PlatformScope)
 	require.NoError(t, err)
 	return w.ID
 }

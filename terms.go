@@ -23,7 +23,7 @@ var (
 )
 
 // CurrentTerms returns the current end-user terms (GET /customers/end-user-terms).
-func (e *Engine) CurrentTerms() EndUserTerms { return CurrentEndUserTerms }
+func (cs Customers) CurrentTerms() EndUserTerms { return CurrentEndUserTerms }
 
 // checkConsents validates consent entries (at most one per type) and returns
 // the field path of the first unknown terms version, if that is the only kind

@@ -94,7 +94,8 @@ func hashSecret(s string) string {
 
 // CreateToken creates an API token. The returned secret is not retrievable
 // again.
-func (e *Engine) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
+func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
+	e := pl.e
 	var fe validate.Errors
 	if fe.Required("name", req.Name) {
 		fe.MaxLen("name", req.Name, 255)
@@ -160,7 +161,8 @@ var errUnauthorized = &Error{Code: CodeUnauthorized, Message: "invalid API crede
 //
 // Verified credentials are remembered for authCacheTTL so that busy clients
 // do not pay a store read per request; revoking a token forgets them all.
-func (e *Engine) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
+func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
+	e := pl.e
 	if user == "" || secret == "" {
 		return nil, errUnauthorized
 	}
@@ -277,7 +279,8 @@ func (c *authCache) forget() {
 }
 
 // Token returns the token with id.
-func (e *Engine) Token(ctx context.Context, id string) (*Token, error) {
+func (pl Platform) Token(ctx context.Context, id string) (*Token, error) {
+	e := pl.e
 	var rec tokenRecord
 	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableTokens, id, &rec) })
 	if err != nil {
@@ -286,7 +289,7 @@ func (e *Engine) Token(ctx context.Context, id string) (*Token, error) {
 	return &rec.Token, nil
 }
 
-// TokenFilter narrows ListTokens; zero members match everything. Time bounds
+// TokenFilter narrows Platform.ListTokens; zero members match everything. Time bounds
 // are inclusive.
 type TokenFilter struct {
 	Name                        string
@@ -295,7 +298,8 @@ type TokenFilter struct {
 }
 
 // ListTokens lists tokens, oldest first.
-func (e *Engine) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (Page[Token], error) {
+func (pl Platform) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (Page[Token], error) {
+	e := pl.e
 	var page Page[Token]
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -312,7 +316,8 @@ func (e *Engine) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (P
 }
 
 // DeleteToken revokes a token; its credential stops working at once.
-func (e *Engine) DeleteToken(ctx context.Context, id string) error {
+func (pl Platform) DeleteToken(ctx context.Context, id string) error {
+	e := pl.e
 	defer e.auth.forget()
 	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
 		var rec tokenRecord

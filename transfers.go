@@ -21,7 +21,8 @@ type TransferOutRequest struct {
 // in the same currency (the deprecated POST /transfer-out): a quote that
 // executes at once, on the same ledger and lifecycle. Field errors name the
 // transfer's own fields (amount, not lockedCurrencyAmount).
-func (e *Engine) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
+func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
+	e := ts.e
 	tx, err := createQuote(ctx, e, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: in.SourceAccountID},
 		Destination:        QuoteDestination{DestinationType: "ACCOUNT", AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
 		LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
@@ -30,10 +31,20 @@ func (e *Engine) TransferOut(ctx context.Context, in TransferOutRequest) (*Trans
 	return tx, renameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
 }
 
-// TransferIn pulls amount from a customer's external account into its
+// TransferInRequest asks to pull Amount from a customer's external account
+// into its internal account of the same currency.
+type TransferInRequest struct {
+	SourceAccountID      string // the external account
+	DestinationAccountID string // the internal account
+	Amount               int64
+}
+
+// TransferIn pulls money from a customer's external account into its
 // internal account of the same currency (the deprecated POST /transfer-in),
 // emitting INCOMING_PAYMENT.* events.
-func (e *Engine) TransferIn(ctx context.Context, sourceID, destinationID string, amount int64) (*Transaction, error) {
+func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*Transaction, error) {
+	e := ts.e
+	sourceID, destinationID, amount := in.SourceAccountID, in.DestinationAccountID, in.Amount
 	var fe validate.Errors
 	fe.Required("source.accountId", sourceID)
 	fe.Required("destination.accountId", destinationID)

@@ -56,7 +56,8 @@ type Verification struct {
 // stood; the transaction applies its decision only if the packet is still
 // the same, and otherwise the review runs again (a few times, then
 // CONFLICT).
-func (e *Engine) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+	e := cs.e
 	var fe validate.Errors
 	if !fe.Required("customerId", customerID) {
 		return nil, Invalid(fe)
@@ -128,7 +129,7 @@ func (t *txn) applyReview(r *customerRecord, d KYCDecision, out **Verification) 
 		v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
 	}
 	r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
-	if err := t.emit("VERIFICATION."+string(v.VerificationStatus), v); err != nil {
+	if err := t.emit(EventType("VERIFICATION."+string(v.VerificationStatus)), v); err != nil {
 		return err
 	}
 	if err := t.setCustomerStatus(r, d.CustomerStatus); err != nil {
@@ -178,6 +179,9 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 	if s == "" || s == r.Status() {
 		return nil
 	}
+	if err := r.Status().Check(s); err != nil {
+		return err
+	}
 	r.setStatus(s)
 	r.UpdatedAt = t.now
 	kind := "KYC"
@@ -189,13 +193,14 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 		if err != nil {
 			return err
 		}
-		return t.emit("CUSTOMER."+kind+"_"+string(s), view)
+		return t.emit(EventType("CUSTOMER."+kind+"_"+string(s)), view)
 	}
 	return nil
 }
 
 // Verification returns one submission.
-func (e *Engine) Verification(ctx context.Context, id string) (*Verification, error) {
+func (cs Customers) Verification(ctx context.Context, id string) (*Verification, error) {
+	e := cs.e
 	var v Verification
 	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableVerifications, id, &v) })
 	if err != nil {
@@ -206,7 +211,8 @@ func (e *Engine) Verification(ctx context.Context, id string) (*Verification, er
 
 // ListVerifications lists submissions, oldest first, narrowed by customer
 // and status when given.
-func (e *Engine) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p ListParams) (Page[Verification], error) {
+func (cs Customers) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p ListParams) (Page[Verification], error) {
+	e := cs.e
 	var page Page[Verification]
 	var fe validate.Errors
 	fe.Enum("verificationStatus", string(status), "RESOLVE_ERRORS", "PENDING_MANUAL_REVIEW", "IN_PROGRESS", "APPROVED", "REJECTED", "READY_FOR_VERIFICATION")
@@ -235,7 +241,8 @@ type KYCLink struct {
 // CreateKYCLink returns a hosted-flow link for a customer whose status is
 // not final; it expires after 24 hours. redirectURI, when set, must be an
 // absolute http(s) URL.
-func (e *Engine) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
+func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
+	e := cs.e
 	var out *KYCLink
 	err := e.view(ctx, func(t *txn) error {
 		var fe validate.Errors

@@ -17,9 +17,9 @@ func TestEngine_OutboxRetryPolicy(t *testing.T) {
 	e := moneyEnv(t, func(c *payments.Config) { c.IncomingApproval = true })
 	in := fullIndividual("Jane Doe")
 	in.Currencies = []string{"USD"}
-	c, err := e.eng.CreateCustomer(ctx, in)
+	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	_, err = e.eng.Flush(ctx)
+	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 
 	e.rec.mu.Lock()
@@ -28,16 +28,16 @@ func TestEngine_OutboxRetryPolicy(t *testing.T) {
 	tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
 		ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
 	require.NoError(t, err)
-	_, err = e.eng.DecideIncoming(ctx, tx.ID, true)
+	_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 	require.NoError(t, err)
-	_, err = e.eng.Flush(ctx)
+	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 
-	pending, err := e.eng.PendingEvents(ctx)
+	pending, err := e.eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	var types []string
 	for _, ev := range pending {
-		types = append(types, ev.Type)
+		types = append(types, string(ev.Type))
 	}
 	assert.NotContains(t, types, "INCOMING_PAYMENT.PENDING")
 	assert.Contains(t, types, "INCOMING_PAYMENT.COMPLETED", "kept for retry")

@@ -11,8 +11,8 @@ import (
 // lookups and the directories.
 func accountRoutes() []route {
 	rs := []route{
-		{method: "GET", path: "/customers/internal-accounts", fn: listInternalAccounts(false)},
-		{method: "GET", path: "/platform/internal-accounts", fn: listInternalAccounts(true)},
+		{method: "GET", path: "/customers/internal-accounts", fn: listInternalAccounts(payments.CustomerScope)},
+		{method: "GET", path: "/platform/internal-accounts", fn: listInternalAccounts(payments.PlatformScope)},
 		{method: "POST", path: "/sandbox/internal-accounts/{accountId}/fund", perm: manage, fn: fundInternalAccount},
 		{method: "POST", path: "/customers/external-accounts/{externalAccountId}/trust", perm: manage, fn: startTrust(true)},
 		{method: "POST", path: "/customers/external-accounts/{externalAccountId}/trust/confirm", perm: manage, fn: confirmTrust(true)},
@@ -20,10 +20,10 @@ func accountRoutes() []route {
 		{method: "POST", path: "/customers/external-accounts/{externalAccountId}/untrust/confirm", perm: manage, fn: confirmTrust(false)},
 	}
 	for _, side := range []struct {
-		prefix   string
-		platform bool
-	}{{"/customers/external-accounts", false}, {"/platform/external-accounts", true}} {
-		p := side.platform
+		prefix string
+		scope  payments.Scope
+	}{{"/customers/external-accounts", payments.CustomerScope}, {"/platform/external-accounts", payments.PlatformScope}} {
+		p := side.scope
 		rs = append(rs,
 			route{method: "POST", path: side.prefix, perm: manage, fn: createExternalAccount(p)},
 			route{method: "GET", path: side.prefix, fn: listExternalAccounts(p)},
@@ -36,15 +36,15 @@ func accountRoutes() []route {
 	return append(rs, receiverRoutes()...)
 }
 
-func listInternalAccounts(platform bool) handlerFunc {
+func listInternalAccounts(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		q := r.query()
-		f := payments.InternalAccountFilter{CustomerID: q.str("customerId"), Currency: q.str("currency"), Type: q.str("type")}
+		f := payments.InternalAccountFilter{CustomerID: q.str("customerId"), Currency: q.str("currency"), Type: payments.AccountType(q.str("type"))}
 		p := q.page(false)
 		if err := q.err(); err != nil {
 			return fail(err)
 		}
-		page, err := r.eng.ListInternalAccounts(r.ctx(), f, platform, p)
+		page, err := r.eng.Accounts.ListInternal(r.ctx(), f, scope, p)
 		if err != nil {
 			return fail(err)
 		}
@@ -66,13 +66,13 @@ func fundInternalAccount(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
-func createExternalAccount(platform bool) handlerFunc {
+func createExternalAccount(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in payments.ExternalAccountInput
 		if err := r.decode(&in); err != nil {
 			return fail(err)
 		}
-		a, err := r.eng.CreateExternalAccount(r.ctx(), in, platform)
+		a, err := r.eng.Accounts.CreateExternal(r.ctx(), in, scope)
 		if err != nil {
 			return fail(err)
 		}
@@ -80,7 +80,7 @@ func createExternalAccount(platform bool) handlerFunc {
 	}
 }
 
-func listExternalAccounts(platform bool) handlerFunc {
+func listExternalAccounts(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		q := r.query()
 		f := payments.ExternalAccountFilter{CustomerID: q.str("customerId"), Currency: q.str("currency")}
@@ -88,7 +88,7 @@ func listExternalAccounts(platform bool) handlerFunc {
 		if err := q.err(); err != nil {
 			return fail(err)
 		}
-		page, err := r.eng.ListExternalAccounts(r.ctx(), f, platform, p)
+		page, err := r.eng.Accounts.ListExternal(r.ctx(), f, scope, p)
 		if err != nil {
 			return fail(err)
 		}
@@ -96,9 +96,9 @@ func listExternalAccounts(platform bool) handlerFunc {
 	}
 }
 
-func getExternalAccount(platform bool) handlerFunc {
+func getExternalAccount(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
-		a, err := r.eng.ExternalAccount(r.ctx(), r.path("externalAccountId"), platform)
+		a, err := r.eng.Accounts.External(r.ctx(), r.path("externalAccountId"), scope)
 		if err != nil {
 			return fail(err)
 		}
@@ -106,16 +106,16 @@ func getExternalAccount(platform bool) handlerFunc {
 	}
 }
 
-func deleteExternalAccount(platform bool) handlerFunc {
+func deleteExternalAccount(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
-		if err := r.eng.DeleteExternalAccount(r.ctx(), r.path("externalAccountId"), platform); err != nil {
+		if err := r.eng.Accounts.DeleteExternal(r.ctx(), r.path("externalAccountId"), scope); err != nil {
 			return fail(err)
 		}
 		return noContent()
 	}
 }
 
-func ownershipChallenge(platform bool) handlerFunc {
+func ownershipChallenge(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {
 			Method string `json:"method"`
@@ -125,7 +125,7 @@ func ownershipChallenge(platform bool) handlerFunc {
 				return fail(err)
 			}
 		}
-		ch, err := r.eng.CreateOwnershipChallenge(r.ctx(), r.path("externalAccountId"), platform, in.Method)
+		ch, err := r.eng.Accounts.CreateOwnershipChallenge(r.ctx(), r.path("externalAccountId"), scope, in.Method)
 		if err != nil {
 			return fail(err)
 		}
@@ -133,7 +133,7 @@ func ownershipChallenge(platform bool) handlerFunc {
 	}
 }
 
-func verifyOwnership(platform bool) handlerFunc {
+func verifyOwnership(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {
 			Signature       string `json:"signature"`
@@ -142,7 +142,7 @@ func verifyOwnership(platform bool) handlerFunc {
 		if err := r.decode(&in); err != nil {
 			return fail(err)
 		}
-		a, err := r.eng.VerifyOwnership(r.ctx(), r.path("externalAccountId"), platform, in.Signature, in.SignatureScheme)
+		a, err := r.eng.Accounts.VerifyOwnership(r.ctx(), r.path("externalAccountId"), scope, in.Signature, in.SignatureScheme)
 		if err != nil {
 			return fail(err)
 		}
@@ -152,7 +152,7 @@ func verifyOwnership(platform bool) handlerFunc {
 
 func startTrust(trust bool) handlerFunc {
 	return func(r *request) (int, any, error) {
-		out, err := r.eng.StartTrust(r.ctx(), r.path("externalAccountId"), trust)
+		out, err := r.eng.Accounts.StartTrust(r.ctx(), r.path("externalAccountId"), trust)
 		if err != nil {
 			return fail(err)
 		}
@@ -168,7 +168,7 @@ func confirmTrust(trust bool) handlerFunc {
 		if err := r.decode(&in); err != nil {
 			return fail(err)
 		}
-		out, err := r.eng.ConfirmTrust(r.ctx(), r.path("externalAccountId"), trust, in.Code)
+		out, err := r.eng.Accounts.ConfirmTrust(r.ctx(), r.path("externalAccountId"), trust, in.Code)
 		if err != nil {
 			return fail(err)
 		}

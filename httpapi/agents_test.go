@@ -216,7 +216,7 @@ func TestAgents_TransfersLimitsAndApprovals(t *testing.T) {
 	assert.Nil(t, pend.Body["transaction"])
 	assert.EqualValues(t, 900, pend.Body["transferDetails"].(map[string]any)["amount"])
 	actionID := pend.Body["id"].(string)
-	_, err := s.eng.Flush(ctx)
+	_, err := s.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	var hooks int
 	for _, ev := range s.events() {

@@ -62,7 +62,7 @@ func TestIncomingPayments_ApprovalWebhook(t *testing.T) {
 		return r.Body["id"].(string)
 	}
 	approved, rejected, async := receive(100), receive(200), receive(300)
-	_, err = s.eng.Flush(ctx)
+	_, err = s.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 
 	assert.Equal(t, "COMPLETED", s.do("GET", "/transactions/"+approved, nil).Body["status"])

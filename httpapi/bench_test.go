@@ -224,7 +224,7 @@ func benchServer(b *testing.B, store payments.Store) *server {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "bench", Permissions: []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}})
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "bench", Permissions: []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}})
 	if err != nil {
 		b.Fatal(err)
 	}

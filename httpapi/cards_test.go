@@ -92,12 +92,12 @@ func ref(txID string, amount ...int64) map[string]any {
 // cardEvents returns the CARD* event types delivered whose data holds id.
 func (s *server) cardEvents(id string) []string {
 	s.t.Helper()
-	_, err := s.eng.Flush(ctx)
+	_, err := s.eng.Webhooks.Flush(ctx)
 	require.NoError(s.t, err)
 	var out []string
 	for _, ev := range s.events() {
-		if strings.HasPrefix(ev.Type, "CARD") && strings.Contains(string(ev.Data), id) {
-			out = append(out, ev.Type)
+		if strings.HasPrefix(string(ev.Type), "CARD") && strings.Contains(string(ev.Data), id) {
+			out = append(out, string(ev.Type))
 		}
 	}
 	return out

@@ -11,10 +11,9 @@ import (
 )
 
 // notServed are the reference's operations this server does not serve yet:
-// embedded-wallet authentication (issue 10) and Strong Customer
-// Authentication (issue 11). Everything else must be reached by at least one
+// embedded-wallet authentication (issue 10). Everything else must be reached by at least one
 // wire-checked exchange in this package's tests.
-var notServed = []string{"/auth/", "/sca/", "/quotes/{quoteId}/authorize/resend",
+var notServed = []string{"/auth/",
 	"PATCH /internal-accounts/{id}", "/internal-accounts/{id}/export"}
 
 // TestMain runs the tests and then, on a full run with the reference

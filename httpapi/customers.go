@@ -43,7 +43,7 @@ func createCustomer(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	c, err := r.eng.CreateCustomer(r.ctx(), in)
+	c, err := r.eng.Customers.Create(r.ctx(), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -67,17 +67,19 @@ func listCustomers(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.ListCustomers(r.ctx(), f, p)
+	page, err := r.eng.Customers.List(r.ctx(), f, p)
 	if err != nil {
 		return fail(err)
 	}
 	return ok(http.StatusOK, page)
 }
 
-func getEndUserTerms(r *request) (int, any, error) { return ok(http.StatusOK, r.eng.CurrentTerms()) }
+func getEndUserTerms(r *request) (int, any, error) {
+	return ok(http.StatusOK, r.eng.Customers.CurrentTerms())
+}
 
 func getCustomer(r *request) (int, any, error) {
-	c, err := r.eng.Customer(r.ctx(), r.path("customerId"))
+	c, err := r.eng.Customers.Get(r.ctx(), r.path("customerId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -89,7 +91,7 @@ func updateCustomer(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	c, err := r.eng.UpdateCustomer(r.ctx(), r.path("customerId"), in)
+	c, err := r.eng.Customers.Update(r.ctx(), r.path("customerId"), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -97,7 +99,7 @@ func updateCustomer(r *request) (int, any, error) {
 }
 
 func deleteCustomer(r *request) (int, any, error) {
-	c, err := r.eng.DeleteCustomer(r.ctx(), r.path("customerId"))
+	c, err := r.eng.Customers.Delete(r.ctx(), r.path("customerId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -109,7 +111,7 @@ func importCustomers(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	job, err := r.eng.ImportCustomers(r.ctx(), form.file)
+	job, err := r.eng.Customers.Import(r.ctx(), form.file)
 	if err != nil {
 		return fail(err)
 	}
@@ -119,7 +121,7 @@ func importCustomers(r *request) (int, any, error) {
 }
 
 func getBulkJob(r *request) (int, any, error) {
-	job, err := r.eng.BulkJob(r.ctx(), r.path("jobId"))
+	job, err := r.eng.Customers.BulkJob(r.ctx(), r.path("jobId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -128,7 +130,7 @@ func getBulkJob(r *request) (int, any, error) {
 
 func sendContactCode(channel string) handlerFunc {
 	return func(r *request) (int, any, error) {
-		if err := r.eng.SendContactCode(r.ctx(), r.path("customerId"), channel); err != nil {
+		if err := r.eng.Customers.SendContactCode(r.ctx(), r.path("customerId"), channel); err != nil {
 			return fail(err)
 		}
 		return noContent()
@@ -143,7 +145,7 @@ func confirmContactCode(channel string) handlerFunc {
 		if err := r.decode(&in); err != nil {
 			return fail(err)
 		}
-		c, err := r.eng.ConfirmContactCode(r.ctx(), r.path("customerId"), channel, in.Code)
+		c, err := r.eng.Customers.ConfirmContactCode(r.ctx(), r.path("customerId"), channel, in.Code)
 		if err != nil {
 			return fail(err)
 		}
@@ -160,7 +162,7 @@ func createKYCLink(r *request) (int, any, error) {
 			return fail(err)
 		}
 	}
-	link, err := r.eng.CreateKYCLink(r.ctx(), r.path("customerId"), in.RedirectURI)
+	link, err := r.eng.Customers.CreateKYCLink(r.ctx(), r.path("customerId"), in.RedirectURI)
 	if err != nil {
 		return fail(err)
 	}

@@ -65,7 +65,7 @@ func uploadDocument(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	d, err := r.eng.UploadDocument(r.ctx(), f.upload())
+	d, err := r.eng.Documents.Upload(r.ctx(), f.upload())
 	if err != nil {
 		return fail(err)
 	}
@@ -77,7 +77,7 @@ func replaceDocument(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	d, err := r.eng.ReplaceDocument(r.ctx(), r.path("documentId"), f.upload())
+	d, err := r.eng.Documents.Replace(r.ctx(), r.path("documentId"), f.upload())
 	if err != nil {
 		return fail(err)
 	}
@@ -91,7 +91,7 @@ func listDocuments(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.ListDocuments(r.ctx(), holder, p)
+	page, err := r.eng.Documents.List(r.ctx(), holder, p)
 	if err != nil {
 		return fail(err)
 	}
@@ -99,7 +99,7 @@ func listDocuments(r *request) (int, any, error) {
 }
 
 func getDocument(r *request) (int, any, error) {
-	d, err := r.eng.Document(r.ctx(), r.path("documentId"))
+	d, err := r.eng.Documents.Get(r.ctx(), r.path("documentId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -107,7 +107,7 @@ func getDocument(r *request) (int, any, error) {
 }
 
 func deleteDocument(r *request) (int, any, error) {
-	if err := r.eng.DeleteDocument(r.ctx(), r.path("documentId")); err != nil {
+	if err := r.eng.Documents.Delete(r.ctx(), r.path("documentId")); err != nil {
 		return fail(err)
 	}
 	return noContent()

@@ -48,7 +48,7 @@ func TestAuth(t *testing.T) {
 		assert.Equal(t, 200, s.doAs(view, "GET", "/config", nil).Status)
 		requireError(t, s.doAs(view, "PATCH", "/config", map[string]any{"umaDomain": "x.example.com"}), 403, payments.CodeForbidden)
 		requireError(t, s.doAs(view, "POST", "/tokens", map[string]any{"name": "x", "permissions": []string{"VIEW"}}), 403, payments.CodeForbidden)
-		cfg, _ := s.eng.PlatformConfig(ctx)
+		cfg, _ := s.eng.Platform.Config(ctx)
 		assert.NotEqual(t, "x.example.com", cfg.UmaDomain)
 	})
 }

@@ -42,7 +42,7 @@ func newServer(t testing.TB, mutate ...func(*payments.Config)) *server {
 	}
 	eng, err := payments.New(cfg)
 	require.NoError(t, err)
-	tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "admin",
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "admin",
 		Permissions: []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}})
 	require.NoError(t, err)
 	h := httpapi.New(eng, httpapi.Config{BasePath: base, MaxBodyBytes: 64 << 10})
@@ -54,7 +54,7 @@ func newServer(t testing.TB, mutate ...func(*payments.Config)) *server {
 
 // token creates a credential with the given permissions.
 func (s *server) token(perms ...payments.Permission) string {
-	tok, err := s.eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: perms})
+	tok, err := s.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: perms})
 	require.NoError(s.t, err)
 	return tok.Credential()
 }

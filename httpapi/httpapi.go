@@ -254,7 +254,7 @@ func (h *Handler) authenticate(r *http.Request) (*payments.Token, error) {
 	if !ok {
 		return nil, payments.Errorf(payments.CodeUnauthorized, "missing or malformed Basic credentials; send Authorization: Basic base64(clientId:clientSecret)")
 	}
-	return h.eng.Authenticate(r.Context(), user, secret)
+	return h.eng.Platform.Authenticate(r.Context(), user, secret)
 }
 
 // authenticateAgent checks an agent's Bearer credential; platform (Basic)

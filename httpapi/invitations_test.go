@@ -53,7 +53,7 @@ func TestInvitations(t *testing.T) {
 		requireError(t, s.do("POST", "/invitations/"+code+"/claim", map[string]any{"inviteeUma": "$carol@other.example"}), 400, payments.CodeInvitationAlreadyClaimed)
 		requireError(t, s.do("POST", "/invitations/"+code+"/cancel", nil), 400, payments.CodeInvitationAlreadyClaimed)
 
-		_, err := s.eng.Flush(ctx)
+		_, err := s.eng.Webhooks.Flush(ctx)
 		require.NoError(t, err)
 		var claimed []payments.Event
 		for _, ev := range s.events() {

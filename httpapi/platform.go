@@ -19,7 +19,7 @@ func platformRoutes() []route {
 }
 
 func getConfig(r *request) (int, any, error) {
-	cfg, err := r.eng.PlatformConfig(r.ctx())
+	cfg, err := r.eng.Platform.Config(r.ctx())
 	if err != nil {
 		return fail(err)
 	}
@@ -31,7 +31,7 @@ func patchConfig(r *request) (int, any, error) {
 	if err := r.decode(&u); err != nil {
 		return fail(err)
 	}
-	cfg, err := r.eng.UpdatePlatformConfig(r.ctx(), u)
+	cfg, err := r.eng.Platform.UpdateConfig(r.ctx(), u)
 	if err != nil {
 		return fail(err)
 	}
@@ -44,7 +44,7 @@ func createToken(r *request) (int, any, error) {
 		return fail(err)
 	}
 	req.Issuer = r.token
-	tok, err := r.eng.CreateToken(r.ctx(), req)
+	tok, err := r.eng.Platform.CreateToken(r.ctx(), req)
 	if err != nil {
 		return fail(err)
 	}
@@ -62,7 +62,7 @@ func listTokens(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.ListTokens(r.ctx(), f, p)
+	page, err := r.eng.Platform.ListTokens(r.ctx(), f, p)
 	if err != nil {
 		return fail(err)
 	}
@@ -70,7 +70,7 @@ func listTokens(r *request) (int, any, error) {
 }
 
 func getToken(r *request) (int, any, error) {
-	tok, err := r.eng.Token(r.ctx(), r.path("tokenId"))
+	tok, err := r.eng.Platform.Token(r.ctx(), r.path("tokenId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -78,7 +78,7 @@ func getToken(r *request) (int, any, error) {
 }
 
 func deleteToken(r *request) (int, any, error) {
-	if err := r.eng.DeleteToken(r.ctx(), r.path("tokenId")); err != nil {
+	if err := r.eng.Platform.DeleteToken(r.ctx(), r.path("tokenId")); err != nil {
 		return fail(err)
 	}
 	return noContent()

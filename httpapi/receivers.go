@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+
+	"github.com/paygrid/payments"
 )
 
 // receiverRoutes serve receiver lookups, the directories and exchange rates.
@@ -17,7 +19,7 @@ func receiverRoutes() []route {
 }
 
 func lookupUMA(r *request) (int, any, error) {
-	l, err := r.eng.LookupUMA(r.ctx(), r.path("receiverUmaAddress"), r.query().str("customerId"))
+	l, err := r.eng.Lookups.UMA(r.ctx(), r.path("receiverUmaAddress"), r.query().str("customerId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -25,7 +27,7 @@ func lookupUMA(r *request) (int, any, error) {
 }
 
 func lookupExternalAccount(r *request) (int, any, error) {
-	l, err := r.eng.LookupExternalAccount(r.ctx(), r.path("accountId"), r.query().str("customerId"))
+	l, err := r.eng.Lookups.ExternalAccount(r.ctx(), r.path("accountId"), r.query().str("customerId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -38,7 +40,7 @@ func listVASPs(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.VASPs(r.ctx(), p)
+	page, err := r.eng.Lookups.VASPs(r.ctx(), p)
 	if err != nil {
 		return fail(err)
 	}
@@ -51,7 +53,7 @@ func listDiscoveries(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.Discoveries(r.ctx(), q.str("country"), q.str("currency"), p)
+	page, err := r.eng.Lookups.Discoveries(r.ctx(), q.str("country"), q.str("currency"), p)
 	if err != nil {
 		return fail(err)
 	}
@@ -64,7 +66,7 @@ func listUMAProviders(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.UMAProviders(r.ctx(), p)
+	page, err := r.eng.Lookups.UMAProviders(r.ctx(), p)
 	if err != nil {
 		return fail(err)
 	}
@@ -77,7 +79,7 @@ func exchangeRates(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	rates, err := r.eng.ExchangeRates(r.ctx(), q.str("sourceCurrency"), q.strs("destinationCurrency"), amount)
+	rates, err := r.eng.Quotes.ExchangeRates(r.ctx(), payments.RateQuery{Source: q.str("sourceCurrency"), Destinations: q.strs("destinationCurrency"), SendingAmount: amount})
 	if err != nil {
 		return fail(err)
 	}

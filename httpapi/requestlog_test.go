@@ -46,7 +46,7 @@ func TestRequestLogAndID(t *testing.T) {
 	eng, err := payments.New(payments.Config{Store: memstore.New(), Sandbox: true})
 	require.NoError(t, err)
 	defer eng.Close()
-	tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "a", Permissions: []payments.Permission{payments.PermManage}})
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "a", Permissions: []payments.Permission{payments.PermManage}})
 	require.NoError(t, err)
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))

@@ -28,7 +28,7 @@ func resetSandbox(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	cfg, err := r.eng.PlatformConfig(r.ctx())
+	cfg, err := r.eng.Platform.Config(r.ctx())
 	if err != nil {
 		return fail(err)
 	}

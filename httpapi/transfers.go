@@ -17,8 +17,8 @@ func transferRoutes() []route {
 		{method: "POST", path: "/quotes/{quoteId}/authorize", perm: transact, fn: authorizeQuote},
 		{method: "GET", path: "/transactions", fn: listTransactions},
 		{method: "GET", path: "/transactions/{transactionId}", fn: getTransaction},
-		{method: "POST", path: "/transactions/{transactionId}/approve", perm: transact, fn: decideIncoming(true)},
-		{method: "POST", path: "/transactions/{transactionId}/reject", perm: transact, fn: decideIncoming(false)},
+		{method: "POST", path: "/transactions/{transactionId}/approve", perm: transact, fn: decideIncoming(payments.ApproveIncoming)},
+		{method: "POST", path: "/transactions/{transactionId}/reject", perm: transact, fn: decideIncoming(payments.RejectIncoming)},
 		{method: "POST", path: "/transactions/{transactionId}/confirm", perm: transact, fn: confirmTransaction},
 		{method: "POST", path: "/transactions/{transactionId}/cancel", perm: transact, fn: cancelTransaction},
 		{method: "POST", path: "/transfer-out", perm: transact, fn: transferOut},
@@ -35,7 +35,7 @@ func createQuote(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	q, err := r.eng.CreateQuote(r.ctx(), in)
+	q, err := r.eng.Quotes.Create(r.ctx(), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -46,13 +46,11 @@ func createQuote(r *request) (int, any, error) {
 }
 
 func authorizeQuote(r *request) (int, any, error) {
-	var in struct {
-		Code string `json:"code"`
-	}
+	var in payments.ScaAuthorization
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	q, err := r.eng.AuthorizeQuote(r.ctx(), r.path("quoteId"), in.Code)
+	q, err := r.eng.SCA.Authorize(r.ctx(), r.path("quoteId"), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -60,7 +58,7 @@ func authorizeQuote(r *request) (int, any, error) {
 }
 
 func getQuote(r *request) (int, any, error) {
-	q, err := r.eng.Quote(r.ctx(), r.path("quoteId"))
+	q, err := r.eng.Quotes.Get(r.ctx(), r.path("quoteId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -72,7 +70,7 @@ func executeQuote(r *request) (int, any, error) {
 	if err := r.decodeOptional(&in); err != nil {
 		return fail(err)
 	}
-	q, err := r.eng.ExecuteQuoteWith(r.ctx(), r.path("quoteId"), in)
+	q, err := r.eng.Quotes.ExecuteWith(r.ctx(), r.path("quoteId"), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -82,14 +80,14 @@ func executeQuote(r *request) (int, any, error) {
 func listTransactions(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.TransactionFilter{CustomerID: q.str("customerId"), PlatformCustomerID: q.str("platformCustomerId"),
-		Status: q.str("status"), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
+		Status: payments.TransactionStatus(q.str("status")), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
 		SenderAccountIdentifier: q.str("senderAccountIdentifier"), ReceiverAccountIdentifier: q.str("receiverAccountIdentifier"),
 		Reference: q.str("reference"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
 	p := q.page(true)
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.ListTransactions(r.ctx(), f, p)
+	page, err := r.eng.Transactions.List(r.ctx(), f, p)
 	if err != nil {
 		return fail(err)
 	}
@@ -97,14 +95,14 @@ func listTransactions(r *request) (int, any, error) {
 }
 
 func getTransaction(r *request) (int, any, error) {
-	tx, err := r.eng.Transaction(r.ctx(), r.path("transactionId"))
+	tx, err := r.eng.Transactions.Get(r.ctx(), r.path("transactionId"))
 	if err != nil {
 		return fail(err)
 	}
 	return ok(http.StatusOK, tx)
 }
 
-func decideIncoming(approve bool) handlerFunc {
+func decideIncoming(d payments.Decision) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {
 			Reason string `json:"reason"` // kept by the platform; the engine needs none
@@ -112,7 +110,7 @@ func decideIncoming(approve bool) handlerFunc {
 		if err := r.decodeOptional(&in); err != nil {
 			return fail(err)
 		}
-		tx, err := r.eng.DecideIncoming(r.ctx(), r.path("transactionId"), approve)
+		tx, err := r.eng.Transactions.Decide(r.ctx(), r.path("transactionId"), d)
 		if err != nil {
 			return fail(err)
 		}
@@ -127,7 +125,7 @@ func confirmTransaction(r *request) (int, any, error) {
 	if err := r.decodeOptional(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.ConfirmReceipt(r.ctx(), r.path("transactionId"), in.ReceiptDeliveryConfirmedAt)
+	tx, err := r.eng.Transactions.ConfirmReceipt(r.ctx(), r.path("transactionId"), in.ReceiptDeliveryConfirmedAt)
 	if err != nil {
 		return fail(err)
 	}
@@ -135,7 +133,7 @@ func confirmTransaction(r *request) (int, any, error) {
 }
 
 func cancelTransaction(r *request) (int, any, error) {
-	tx, err := r.eng.CancelTransaction(r.ctx(), r.path("transactionId"))
+	tx, err := r.eng.Transactions.Cancel(r.ctx(), r.path("transactionId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -162,7 +160,7 @@ func transferOut(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.TransferOut(r.ctx(), payments.TransferOutRequest{SourceAccountID: in.Source.AccountID,
+	tx, err := r.eng.Transactions.TransferOut(r.ctx(), payments.TransferOutRequest{SourceAccountID: in.Source.AccountID,
 		DestinationAccountID: in.Destination.AccountID, PaymentRail: in.Destination.PaymentRail, Amount: in.Amount,
 		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment})
 	if err != nil {
@@ -180,7 +178,7 @@ func transferIn(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.TransferIn(r.ctx(), in.Source.AccountID, in.Destination.AccountID, in.Amount)
+	tx, err := r.eng.Transactions.TransferIn(r.ctx(), payments.TransferInRequest{SourceAccountID: in.Source.AccountID, DestinationAccountID: in.Destination.AccountID, Amount: in.Amount})
 	if err != nil {
 		return fail(err)
 	}
@@ -216,7 +214,7 @@ func sandboxReceive(r *request) (int, any, error) {
 }
 
 func testWebhook(r *request) (int, any, error) {
-	res, err := r.eng.SendTestWebhook(r.ctx())
+	res, err := r.eng.Webhooks.SendTest(r.ctx())
 	if err != nil {
 		return fail(err)
 	}

@@ -13,7 +13,7 @@ func submitVerification(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	v, err := r.eng.SubmitVerification(r.ctx(), in.CustomerID)
+	v, err := r.eng.Customers.SubmitVerification(r.ctx(), in.CustomerID)
 	if err != nil {
 		return fail(err)
 	}
@@ -27,7 +27,7 @@ func listVerifications(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.ListVerifications(r.ctx(), customerID, status, p)
+	page, err := r.eng.Customers.ListVerifications(r.ctx(), customerID, status, p)
 	if err != nil {
 		return fail(err)
 	}
@@ -35,7 +35,7 @@ func listVerifications(r *request) (int, any, error) {
 }
 
 func getVerification(r *request) (int, any, error) {
-	v, err := r.eng.Verification(r.ctx(), r.path("verificationId"))
+	v, err := r.eng.Customers.Verification(r.ctx(), r.path("verificationId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -47,7 +47,7 @@ func createOwner(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	o, err := r.eng.CreateBeneficialOwner(r.ctx(), in)
+	o, err := r.eng.Customers.CreateBeneficialOwner(r.ctx(), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -61,7 +61,7 @@ func listOwners(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	page, err := r.eng.ListBeneficialOwners(r.ctx(), customerID, p)
+	page, err := r.eng.Customers.ListBeneficialOwners(r.ctx(), customerID, p)
 	if err != nil {
 		return fail(err)
 	}
@@ -69,7 +69,7 @@ func listOwners(r *request) (int, any, error) {
 }
 
 func getOwner(r *request) (int, any, error) {
-	o, err := r.eng.BeneficialOwner(r.ctx(), r.path("beneficialOwnerId"))
+	o, err := r.eng.Customers.BeneficialOwner(r.ctx(), r.path("beneficialOwnerId"))
 	if err != nil {
 		return fail(err)
 	}
@@ -81,7 +81,7 @@ func updateOwner(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	o, err := r.eng.UpdateBeneficialOwner(r.ctx(), r.path("beneficialOwnerId"), in)
+	o, err := r.eng.Customers.UpdateBeneficialOwner(r.ctx(), r.path("beneficialOwnerId"), in)
 	if err != nil {
 		return fail(err)
 	}

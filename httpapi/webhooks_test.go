@@ -58,10 +58,10 @@ func TestWebhooks_EndToEnd(t *testing.T) {
 	id, acct := s.funded(5000)
 	q := s.do("POST", "/quotes", quoteBody(acct, s.eurAccount(id, "DE89370400440532013000"), 5000))
 	require.Equal(t, 200, s.do("POST", "/quotes/"+q.Body["id"].(string)+"/execute", nil).Status)
-	_, err = s.eng.Flush(ctx)
+	_, err = s.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 	s.clock.Advance(2e9) // past the first retry's backoff
-	_, err = s.eng.Flush(ctx)
+	_, err = s.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 
 	mu.Lock()
@@ -69,14 +69,14 @@ func TestWebhooks_EndToEnd(t *testing.T) {
 	var types []string
 	ids := map[string]int{}
 	for _, ev := range got {
-		types = append(types, ev.Type)
+		types = append(types, string(ev.Type))
 		ids[ev.ID]++
 	}
 	assert.Subset(t, types, []string{"TEST", "INTERNAL_ACCOUNT.BALANCE_UPDATED", "OUTGOING_PAYMENT.PENDING", "OUTGOING_PAYMENT.PROCESSING", "OUTGOING_PAYMENT.COMPLETED"})
 	for id, n := range ids {
 		assert.Equal(t, 1, n, "event %s accepted once", id)
 	}
-	pending, err := s.eng.PendingEvents(ctx)
+	pending, err := s.eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, pending, "the failed delivery was retried and accepted")
 }

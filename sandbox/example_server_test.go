@@ -199,7 +199,7 @@ func Example_webhookVerification() {
 		}
 		var ev payments.Event
 		_ = json.Unmarshal(body, &ev)
-		received <- ev.Type
+		received <- string(ev.Type)
 	}))
 	defer yours.Close()
 

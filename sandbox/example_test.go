@@ -21,32 +21,32 @@ func Example() {
 	}
 	defer eng.Close()
 
-	c, _ := eng.CreateCustomer(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
+	c, _ := eng.Customers.Create(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
 		Currencies: []string{"USD"}, Profile: customers.Profile{FullName: "Jane Doe"},
 		AgreementConsents: []payments.AgreementConsent{{Type: payments.AgreementProviderEndUserTerms,
 			TermsVersion: payments.CurrentEndUserTerms.Version, AcceptedAt: clock.Now(), IPAddress: "203.0.113.7", AcceptanceMethod: "CHECKBOX"}}})
-	page, _ := eng.ListInternalAccounts(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, false, payments.ListParams{})
+	page, _ := eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	usd := page.Data[0].ID
 	_, _ = eng.FundInternalAccount(ctx, usd, 50_000)
-	ext, err := eng.CreateExternalAccount(ctx, payments.ExternalAccountInput{CustomerID: c.ID, Currency: "USD",
+	ext, err := eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: c.ID, Currency: "USD",
 		AccountInfo: []byte(`{"accountType":"USD_ACCOUNT","accountNumber":"123456003","routingNumber":"021000021",
-			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jane Doe"}}`)}, false)
+			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jane Doe"}}`)}, payments.CustomerScope)
 	if err != nil {
 		panic(err)
 	}
-	q, err := eng.CreateQuote(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
+	q, err := eng.Quotes.Create(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
 		Destination: payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: ext.ID}, LockedCurrencySide: "SENDING",
 		LockedCurrencyAmount: 10_000, ImmediatelyExecute: true})
 	if err != nil {
 		panic(err)
 	}
-	tx, _ := eng.Transaction(ctx, q.TransactionID)
+	tx, _ := eng.Transactions.Get(ctx, q.TransactionID)
 	fmt.Println("after execution:", tx.Status)
 
 	clock.Advance(6 * time.Minute)
 	_, _ = eng.ProcessDue(ctx)
-	tx, _ = eng.Transaction(ctx, q.TransactionID)
-	a, _ := eng.InternalAccount(ctx, usd)
+	tx, _ = eng.Transactions.Get(ctx, q.TransactionID)
+	a, _ := eng.Accounts.Internal(ctx, usd)
 	fmt.Println("six minutes later:", tx.Status, "balance", a.Balance.Amount)
 	// Output:
 	// after execution: PROCESSING

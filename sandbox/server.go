@@ -77,7 +77,7 @@ func StartServer(mutate ...func(*payments.Config)) (*Server, error) {
 		recv.Close()
 		return nil, err
 	}
-	tok, err := eng.CreateToken(context.Background(), payments.CreateTokenRequest{Name: "sandbox",
+	tok, err := eng.Platform.CreateToken(context.Background(), payments.CreateTokenRequest{Name: "sandbox",
 		Permissions: []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}})
 	if err != nil {
 		_ = eng.Close()

@@ -97,7 +97,7 @@ func eventsOf(s *sandbox.Server, id string) []string {
 			ID string `json:"id"`
 		}
 		if json.Unmarshal(ev.Data, &d) == nil && d.ID == id {
-			out = append(out, ev.Type)
+			out = append(out, string(ev.Type))
 		}
 	}
 	return out
@@ -200,7 +200,7 @@ func TestServer_ClockOutsideSandbox(t *testing.T) {
 			eng, err := payments.New(payments.Config{Store: memstore.New(), Sandbox: tc.sandbox})
 			require.NoError(t, err)
 			defer eng.Close()
-			tok, err := eng.CreateToken(t.Context(), payments.CreateTokenRequest{Name: "a", Permissions: []payments.Permission{payments.PermManage}})
+			tok, err := eng.Platform.CreateToken(t.Context(), payments.CreateTokenRequest{Name: "a", Permissions: []payments.Permission{payments.PermManage}})
 			require.NoError(t, err)
 			srv := httptestServer(t, httpapi.New(eng, httpapi.Config{TestClock: tc.clock}))
 			s := &sandbox.Server{Server: srv, BaseURL: srv.URL, ClientID: tok.ClientID, ClientSecret: tok.ClientSecret}

@@ -96,7 +96,7 @@ func (w *WebhookReceiver) Events() []payments.Event {
 func (w *WebhookReceiver) Types() []string {
 	var out []string
 	for _, ev := range w.Events() {
-		out = append(out, ev.Type)
+		out = append(out, string(ev.Type))
 	}
 	return out
 }
@@ -110,7 +110,7 @@ func (w *WebhookReceiver) Rejected() int {
 
 // Wait returns the first received event of type typ, waiting for it up to
 // timeout; false when none came.
-func (w *WebhookReceiver) Wait(typ string, timeout time.Duration) (payments.Event, bool) {
+func (w *WebhookReceiver) Wait(typ payments.EventType, timeout time.Duration) (payments.Event, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	for {

@@ -21,6 +21,9 @@
 // 127.0.0.1:0), the credential and a ready curl line. Its clock follows real
 // time until the /sandbox/clock routes move or freeze it; -log-level sets
 // the structured log on stderr (a line per request at INFO).
+// The operator dashboard is served at /dashboard/ (-dashboard=false turns it
+// off), with a one-time login link printed at start; its clock button
+// advances the sandbox clock.
 package main
 
 import (
@@ -67,6 +70,7 @@ type options struct {
 	bodyTimeout               time.Duration
 	shutdownTimeout           time.Duration
 	logLevel                  slog.Level
+	dashboard                 bool
 }
 
 func parseFlags(args []string, getenv func(string) string, out io.Writer) (options, error) {
@@ -85,6 +89,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", 30*time.Second, "time allowed to read a request body")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
+	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -156,7 +161,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 	base := "http://" + ln.Addr().String() + o.basePath
 	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls})
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second,
+	handler, dashLine := withDashboard(o, eng, api, controls.AdvanceBy, "http://"+ln.Addr().String(), logger)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
 
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
@@ -166,6 +172,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	} else {
 		fmt.Fprintln(out, "using the API token created at first start (its secret was printed then; pass -token id:secret to fix one)")
 	}
+	fmt.Fprint(out, dashLine)
 	pub, _ := webhooks.PublicKeyPEM(sender.PublicKey())
 	fmt.Fprintf(out, "webhooks are signed (%s); verify with this public key:\n%s", webhooks.SignatureHeader, pub)
 	if ready != nil {
@@ -200,7 +207,8 @@ func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier
 	return payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: notifier,
 		KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
 		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
-		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits}
+		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits,
+		EventHistory: o.dashboard}
 }
 
 // webhookKey loads the webhook signing key kept beside the database file, or
@@ -234,23 +242,23 @@ func ensureToken(ctx context.Context, eng *payments.Engine, fixed string) (strin
 	all := []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}
 	if fixed != "" {
 		id, secret, _ := strings.Cut(fixed, ":")
-		if _, err := eng.Authenticate(ctx, id, secret); err == nil {
+		if _, err := eng.Platform.Authenticate(ctx, id, secret); err == nil {
 			return fixed, nil
 		}
-		tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all, ClientID: id, ClientSecret: secret})
+		tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all, ClientID: id, ClientSecret: secret})
 		if err != nil {
 			return "", fmt.Errorf("-token: %w", err)
 		}
 		return tok.Credential(), nil
 	}
-	page, err := eng.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
+	page, err := eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
 	if err != nil {
 		return "", err
 	}
 	if len(page.Data) > 0 {
 		return "", nil
 	}
-	tok, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all})
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "sandbox", Permissions: all})
 	if err != nil {
 		return "", err
 	}

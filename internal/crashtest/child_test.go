@@ -75,9 +75,9 @@ func serveChild(path, cred string, out io.Writer) error {
 	if !ok {
 		return errors.New(envChildCred + " must be clientId:secret")
 	}
-	if _, err := eng.Authenticate(ctx, id, secret); err != nil {
+	if _, err := eng.Platform.Authenticate(ctx, id, secret); err != nil {
 		all := []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}
-		if _, err := eng.CreateToken(ctx, payments.CreateTokenRequest{Name: "crashtest", Permissions: all,
+		if _, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "crashtest", Permissions: all,
 			ClientID: id, ClientSecret: secret}); err != nil {
 			return fmt.Errorf("create the token: %w", err)
 		}
