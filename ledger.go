@@ -91,63 +91,67 @@ func Post(tx Tx, entry LedgerEntry) error {
 // Overdraft entry took it there. Tests call
 // it after every scenario.
 func CheckLedger(ctx context.Context, s Store) error {
-	return s.View(ctx, func(tx Tx) error {
-		replayed := map[string]int64{}
-		overdrawn := map[string]bool{}
-		err := tx.Scan(tableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			var e LedgerEntry
-			if err := json.Unmarshal(v, &e); err != nil {
-				return false, err
-			}
-			if err := accounts.CheckBalanced(e.Postings); err != nil {
-				return false, fmt.Errorf("entry %s: %w", e.ID, err)
-			}
-			for _, p := range e.Postings {
-				replayed[balanceKey(p.Account, p.Currency)] += p.Amount
-				if e.Overdraft {
-					overdrawn[balanceKey(p.Account, p.Currency)] = true
-				}
-			}
-			return true, nil
-		})
-		if err != nil {
-			return err
+	return s.View(ctx, checkLedger)
+}
+
+// checkLedger is CheckLedger inside tx (an import checks the document it is
+// writing before it commits).
+func checkLedger(tx Tx) error {
+	replayed := map[string]int64{}
+	overdrawn := map[string]bool{}
+	err := tx.Scan(tableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+		var e LedgerEntry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return false, err
 		}
-		stored := map[string]int64{}
-		perCurrency := map[string]int64{}
-		err = tx.Scan(tableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
-			n, err := strconv.ParseInt(string(v), 10, 64)
-			if err != nil {
-				return false, err
-			}
-			stored[k] = n
-			acct, cur := splitBalanceKey(k)
-			perCurrency[cur] += n
-			if n < 0 && !accounts.IsExternal(acct) && !overdrawn[k] {
-				return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
-			}
-			return true, nil
-		})
-		if err != nil {
-			return err
+		if err := accounts.CheckBalanced(e.Postings); err != nil {
+			return false, fmt.Errorf("entry %s: %w", e.ID, err)
 		}
-		for cur, s := range perCurrency {
-			if s != 0 {
-				return fmt.Errorf("ledger: %s does not sum to zero: %d", cur, s)
+		for _, p := range e.Postings {
+			replayed[balanceKey(p.Account, p.Currency)] += p.Amount
+			if e.Overdraft {
+				overdrawn[balanceKey(p.Account, p.Currency)] = true
 			}
 		}
-		for k, n := range replayed {
-			if stored[k] != n {
-				return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, stored[k], n)
-			}
-		}
-		for k, n := range stored {
-			if replayed[k] != n {
-				return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, n, replayed[k])
-			}
-		}
-		return nil
+		return true, nil
 	})
+	if err != nil {
+		return err
+	}
+	stored := map[string]int64{}
+	perCurrency := map[string]int64{}
+	err = tx.Scan(tableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return false, err
+		}
+		stored[k] = n
+		acct, cur := splitBalanceKey(k)
+		perCurrency[cur] += n
+		if n < 0 && !accounts.IsExternal(acct) && !overdrawn[k] {
+			return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	for cur, s := range perCurrency {
+		if s != 0 {
+			return fmt.Errorf("ledger: %s does not sum to zero: %d", cur, s)
+		}
+	}
+	for k, n := range replayed {
+		if stored[k] != n {
+			return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, stored[k], n)
+		}
+	}
+	for k, n := range stored {
+		if replayed[k] != n {
+			return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, n, replayed[k])
+		}
+	}
+	return nil
 }
 
 func splitBalanceKey(k string) (account, currency string) {

@@ -149,6 +149,9 @@ type Engine struct {
 	Crypto Crypto
 	// SCA: Strong Customer Authentication factors, logins and resets.
 	SCA SCA
+	// SandboxControl: the sandbox's state export, import and reset, and its
+	// test clock's advance (sandbox_state.go).
+	SandboxControl SandboxControl
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -169,6 +172,7 @@ func (e *Engine) bindAreas() {
 	e.Invitations = Invitations{e}
 	e.Crypto = Crypto{e}
 	e.SCA = SCA{e}
+	e.SandboxControl = SandboxControl{e}
 }
 
 // core is the state every handle of one engine shares.

@@ -139,35 +139,39 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 }
 
 func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
-	return e.update(ctx, func(t *txn) error {
-		if _, err := t.Get(tablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
-			return err
+	return e.update(ctx, func(t *txn) error { return t.seedPlatform(seed) })
+}
+
+// seedPlatform writes the platform configuration of seed and opens the
+// platform's accounts, unless a configuration exists.
+func (t *txn) seedPlatform(seed PlatformSeed) error {
+	if _, err := t.Get(tablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	id := t.newID("PlatformConfig")
+	codes := seed.Currencies
+	if len(codes) == 0 {
+		codes = DefaultCurrencies
+	}
+	cfg := PlatformConfig{
+		ID: id, UmaDomain: seed.UmaDomain, WebhookEndpoint: seed.WebhookEndpoint,
+		IsRegulatedFinancialInstitution: seed.Regulated,
+		SkipVerificationPaperwork:       seed.SkipVerificationPaperwork,
+		CreatedAt:                       t.now, UpdatedAt: t.now,
+	}
+	if cfg.UmaDomain == "" {
+		cfg.UmaDomain = "sandbox.uma.money"
+	}
+	for _, code := range codes {
+		if !money.Known(code) {
+			return Errorf(CodeInvalidCurrency, "unknown platform currency %q", code)
 		}
-		id := t.newID("PlatformConfig")
-		codes := seed.Currencies
-		if len(codes) == 0 {
-			codes = DefaultCurrencies
-		}
-		cfg := PlatformConfig{
-			ID: id, UmaDomain: seed.UmaDomain, WebhookEndpoint: seed.WebhookEndpoint,
-			IsRegulatedFinancialInstitution: seed.Regulated,
-			SkipVerificationPaperwork:       seed.SkipVerificationPaperwork,
-			CreatedAt:                       t.now, UpdatedAt: t.now,
-		}
-		if cfg.UmaDomain == "" {
-			cfg.UmaDomain = "sandbox.uma.money"
-		}
-		for _, code := range codes {
-			if !money.Known(code) {
-				return Errorf(CodeInvalidCurrency, "unknown platform currency %q", code)
-			}
-			cfg.SupportedCurrencies = append(cfg.SupportedCurrencies, defaultCurrencyConfig(code))
-		}
-		if _, err := t.openInternalAccounts(PlatformOwner, codes); err != nil {
-			return err
-		}
-		return putJSON(t, tablePlatform, platformKey, cfg)
-	})
+		cfg.SupportedCurrencies = append(cfg.SupportedCurrencies, defaultCurrencyConfig(code))
+	}
+	if _, err := t.openInternalAccounts(PlatformOwner, codes); err != nil {
+		return err
+	}
+	return putJSON(t, tablePlatform, platformKey, cfg)
 }
 
 // Config returns the platform configuration.

@@ -46,8 +46,14 @@ type Config struct {
 	// MaxStringLength caps every string of a JSON request body, in
 	// characters. Zero means DefaultMaxStringLength.
 	MaxStringLength int
-	// Logger receives request errors. Nil discards.
+	// Logger receives a line per request at Info (method, path, status,
+	// duration, request id, idempotency key; Error for 5xx) and request
+	// errors. Nil discards.
 	Logger *slog.Logger
+	// TestClock, on a sandbox engine, is the clock the /sandbox/clock routes
+	// read and move (ours; sandbox.Controls implements it). Nil: those
+	// routes answer NOT_IMPLEMENTED.
+	TestClock TestClock
 }
 
 // Handler is the REST API. Create it with New.
@@ -127,8 +133,11 @@ func (h *Handler) allowedMethods(r *http.Request) []string {
 
 // ServeHTTP dispatches to the route table, answering unknown paths with 404
 // NOT_FOUND, known paths on other methods with 405 METHOD_NOT_ALLOWED, and
-// panics with 500 INTERNAL_ERROR, all in the error body.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// panics with 500 INTERNAL_ERROR, all in the error body. Every response
+// carries a request id (RequestIDHeader) and every request is logged.
+func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w, logRequest := h.observe(rw, r)
+	defer logRequest()
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {

@@ -22,6 +22,7 @@ func (h *Handler) routes() []route {
 		stablecoinRoutes(),
 		invitationRoutes(),
 		scaRoutes(),
+		sandboxRoutes(),
 	} {
 		all = append(all, area...)
 	}

@@ -5,29 +5,53 @@ import (
 	"time"
 )
 
-// Clock is a controllable clock for tests and the sandbox: it stands still
-// until told to move. Pass its Now method as payments.Config.Now.
+// Clock is a controllable clock for tests and the sandbox. It either stands
+// frozen at a reading (NewClock: tests) or follows real time with an offset
+// (NewRealClock: the sandbox server); Freeze and Resume switch between the
+// two without a jump. Pass its Now method as payments.Config.Now.
+//
+// A running clock never reads earlier than a reading it already gave, even
+// if the machine's wall clock steps back.
 type Clock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu      sync.Mutex
+	t       time.Time     // the reading while frozen; the last reading while running
+	offset  time.Duration // added to time.Now while running
+	running bool
+	wall    func() time.Time // real time (time.Now)
 }
 
 // timeZero asks NewClock for its default start.
 var timeZero time.Time
 
-// NewClock returns a clock reading start (the zero time means
-// 2025-10-13T12:00:00Z).
+// NewClock returns a frozen clock reading start (the zero time means
+// 2025-10-13T12:00:00Z). It moves only when told to.
 func NewClock(start time.Time) *Clock {
 	if start.IsZero() {
 		start = time.Date(2025, 10, 13, 12, 0, 0, 0, time.UTC)
 	}
-	return &Clock{t: start}
+	return &Clock{t: start, wall: time.Now}
+}
+
+// NewRealClock returns a clock that follows real time, with no offset until
+// it is advanced.
+func NewRealClock() *Clock {
+	return &Clock{running: true, wall: time.Now}
 }
 
 // Now returns the clock's reading.
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.read()
+}
+
+// read is Now with c.mu held.
+func (c *Clock) read() time.Time {
+	if c.running {
+		if t := c.wall().Round(0).Add(c.offset); t.After(c.t) {
+			c.t = t
+		}
+	}
 	return c.t
 }
 
@@ -35,13 +59,62 @@ func (c *Clock) Now() time.Time {
 func (c *Clock) Advance(d time.Duration) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-	return c.t
+	return c.set(c.read().Add(d))
 }
 
-// Set moves the clock to t.
+// AdvanceTo moves the clock forward to t and returns the new reading; a t
+// at or before the current reading leaves the clock where it is.
+func (c *Clock) AdvanceTo(t time.Time) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now := c.read(); !t.After(now) {
+		return now
+	}
+	return c.set(t)
+}
+
+// Set moves the clock to t, backwards too (tests that need it; the sandbox's
+// own controls only ever move forward).
 func (c *Clock) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.set(t)
+}
+
+// set makes the clock read t from now on, with c.mu held.
+func (c *Clock) set(t time.Time) time.Time {
 	c.t = t
+	if c.running {
+		c.offset = t.Sub(c.wall().Round(0))
+	}
+	return t
+}
+
+// Freeze stops the clock at its current reading and returns it.
+func (c *Clock) Freeze() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.read()
+	c.running = false
+	return now
+}
+
+// Resume lets a frozen clock follow real time again from its current
+// reading (no jump) and returns that reading.
+func (c *Clock) Resume() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.read()
+	if !c.running {
+		c.running = true
+		c.set(now)
+	}
+	return now
+}
+
+// Frozen reports whether the clock stands still.
+func (c *Clock) Frozen() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.running
 }

@@ -9,4 +9,27 @@
 //	defer eng.Close()
 //	clock.Advance(6 * time.Minute) // quotes expire, payments settle
 //	eng.ProcessDue(ctx)            // apply what is due, without sleeping
+//
+// # Testing a service over HTTP
+//
+// NewServer starts the whole REST API in process for one test, with a
+// seeded platform, an API token, a frozen Clock and a WebhookReceiver that
+// verifies the platform's signed webhooks; servers share nothing, so
+// parallel tests each run their own:
+//
+//	srv := sandbox.NewServer(t)
+//	// call srv.BaseURL with srv.ClientID and srv.ClientSecret ...
+//	srv.Controls.AdvanceBy(ctx, 6*time.Minute) // applies what falls due, delivers its webhooks
+//	ev, ok := srv.Webhooks.Wait("OUTGOING_PAYMENT.COMPLETED", time.Second)
+//
+// # The clock
+//
+// A Clock stands frozen (NewClock) or follows real time with an offset
+// (NewRealClock, the sandbox server's); Freeze and Resume switch between
+// the two. Controls pair a clock with its engine: Controls.Advance stops
+// the clock at each instant where work or a webhook delivery falls due on
+// the way and applies it (payments.SandboxControl.Advance), so everything
+// happens in order. Controls implements httpapi.TestClock, which serves it
+// under /sandbox/clock; Controls.Now and Controls.AdvanceBy are the plain
+// functions a dashboard needs.
 package sandbox

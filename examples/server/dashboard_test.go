@@ -34,7 +34,7 @@ func serve(t *testing.T, args ...string) (string, *syncBuffer) {
 
 // TestRun_Dashboard: the server mounts the dashboard at /dashboard/ and
 // prints a one-time login link that opens it; the API token opens it too;
-// the clock is read-only (the server runs on real time).
+// its clock button advances the sandbox clock.
 func TestRun_Dashboard(t *testing.T) {
 	base, out := serve(t)
 	origin := strings.TrimSuffix(base, "/2025-10-13")
@@ -55,8 +55,8 @@ func TestRun_Dashboard(t *testing.T) {
 	_ = res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, string(page), "<h1>Overview</h1>")
-	assert.Contains(t, string(page), "this server runs on real time")
-	assert.NotContains(t, string(page), "clock/advance")
+	assert.NotContains(t, string(page), "this server runs on real time")
+	assert.Contains(t, string(page), "clock/advance", "the sandbox clock can be advanced")
 
 	req, _ := http.NewRequest(http.MethodGet, origin+"/dashboard/accounts", nil)
 	req.SetBasicAuth("dash-client", "dash-secret-0123456789")

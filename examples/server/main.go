@@ -17,9 +17,13 @@
 // requests get -shutdown-timeout before connections are closed.
 //
 // On first start it seeds an unregulated platform and an API token with every
-// permission, and prints the base URL, the credential and a ready curl line.
+// permission, and prints the base URL (with the port chosen for -addr
+// 127.0.0.1:0), the credential and a ready curl line. Its clock follows real
+// time until the /sandbox/clock routes move or freeze it; -log-level sets
+// the structured log on stderr (a line per request at INFO).
 // The operator dashboard is served at /dashboard/ (-dashboard=false turns it
-// off), with a one-time login link printed at start.
+// off), with a one-time login link printed at start; its clock button
+// advances the sandbox clock.
 package main
 
 import (
@@ -65,6 +69,7 @@ type options struct {
 	strictCheckDigits         bool
 	bodyTimeout               time.Duration
 	shutdownTimeout           time.Duration
+	logLevel                  slog.Level
 	dashboard                 bool
 }
 
@@ -83,6 +88,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.BoolVar(&o.strictCheckDigits, "strict-check-digits", false, "refuse bank identifiers whose check digits fail (the hosted sandbox checks only patterns)")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", 30*time.Second, "time allowed to read a request body")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
+	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -103,7 +109,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: o.logLevel}))
 
 	var store payments.Store
 	switch {
@@ -132,11 +138,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	eng, err := payments.New(engineConfig(o, store, logger, sender))
+	// The sandbox clock follows real time until the /sandbox/clock routes
+	// move it forward or freeze it.
+	clock := sandbox.NewRealClock()
+	cfg := engineConfig(o, store, logger, sender)
+	cfg.Now, cfg.CardIssuer = clock.Now, sandbox.Issuer{Now: clock.Now}
+	eng, err := payments.New(cfg)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	controls := sandbox.NewControls(eng, clock)
 
 	cred, err := ensureToken(ctx, eng, o.token)
 	if err != nil {
@@ -148,9 +160,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return err
 	}
 	base := "http://" + ln.Addr().String() + o.basePath
-	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout})
-	// The server runs on real time: the dashboard's clock is read-only.
-	handler, dashLine := withDashboard(o, eng, api, nil, "http://"+ln.Addr().String(), logger)
+	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls})
+	handler, dashLine := withDashboard(o, eng, api, controls.AdvanceBy, "http://"+ln.Addr().String(), logger)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
 

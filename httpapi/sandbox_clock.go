@@ -1,0 +1,117 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/validate"
+)
+
+// TestClock is the sandbox's test clock, which the routes under
+// /sandbox/clock drive (ours, not in the reference). sandbox.Controls
+// implements it over a sandbox.Clock and the engine.
+type TestClock interface {
+	// Frozen reports whether the clock stands still.
+	Frozen() bool
+	// Advance moves the clock forward as a asks, applying everything due
+	// on the way (payments.SandboxControl.Advance), or returns its
+	// INVALID_INPUT.
+	Advance(ctx context.Context, a payments.ClockAdvance) error
+	// Freeze stops the clock; Resume lets it follow real time again from
+	// its reading.
+	Freeze()
+	Resume()
+}
+
+// sandboxRoutes are ours: the test clock and the control of the sandbox
+// state (sandbox_state.go), served under /sandbox/ in sandbox mode only.
+func sandboxRoutes() []route {
+	return []route{
+		{method: "GET", path: "/sandbox/clock", fn: getClock},
+		{method: "POST", path: "/sandbox/clock/advance", perm: manage, fn: advanceClock},
+		{method: "POST", path: "/sandbox/clock/freeze", perm: manage, fn: freezeClock},
+		{method: "POST", path: "/sandbox/clock/resume", perm: manage, fn: resumeClock},
+		{method: "POST", path: "/sandbox/reset", perm: manage, fn: resetSandbox},
+		{method: "GET", path: "/sandbox/state", perm: manage, fn: exportSandbox},
+		{method: "POST", path: "/sandbox/state", perm: manage, upload: true, fn: importSandbox},
+	}
+}
+
+// clockView is the answer of every clock route.
+type clockView struct {
+	Now    time.Time `json:"now"`
+	Frozen bool      `json:"frozen"`
+}
+
+// testClock returns the server's test clock: FORBIDDEN outside sandbox
+// mode, NOT_IMPLEMENTED when the server was built without one.
+func testClock(r *request) (TestClock, error) {
+	if !r.eng.Sandbox() {
+		return nil, payments.Errorf(payments.CodeForbidden, "sandbox operations are not available on this platform")
+	}
+	if r.h.cfg.TestClock == nil {
+		return nil, payments.Errorf(payments.CodeNotImplemented, "this server runs on real time: it has no test clock")
+	}
+	return r.h.cfg.TestClock, nil
+}
+
+// clockAnswer is the clock's reading after a clock route.
+func clockAnswer(r *request, c TestClock) (int, any, error) {
+	return ok(http.StatusOK, clockView{Now: r.eng.Now(), Frozen: c.Frozen()})
+}
+
+func getClock(r *request) (int, any, error) {
+	c, err := testClock(r)
+	if err != nil {
+		return fail(err)
+	}
+	return clockAnswer(r, c)
+}
+
+// advanceRequest is the body of POST /sandbox/clock/advance: a Go duration
+// ("6m", "48h") or an RFC 3339 instant.
+type advanceRequest struct {
+	Duration string    `json:"duration"`
+	To       time.Time `json:"to"`
+}
+
+func advanceClock(r *request) (int, any, error) {
+	c, err := testClock(r)
+	if err != nil {
+		return fail(err)
+	}
+	var in advanceRequest
+	if err := r.decode(&in); err != nil {
+		return fail(err)
+	}
+	a := payments.ClockAdvance{To: in.To}
+	if in.Duration != "" {
+		if a.Duration, err = time.ParseDuration(in.Duration); err != nil {
+			return fail(payments.Invalid(validate.Errors{{Field: "duration", Message: `duration must be a duration such as "90s", "6m" or "48h"`}}))
+		}
+	}
+	if err := c.Advance(r.ctx(), a); err != nil {
+		return fail(err)
+	}
+	return clockAnswer(r, c)
+}
+
+func freezeClock(r *request) (int, any, error) {
+	c, err := testClock(r)
+	if err != nil {
+		return fail(err)
+	}
+	c.Freeze()
+	return clockAnswer(r, c)
+}
+
+func resumeClock(r *request) (int, any, error) {
+	c, err := testClock(r)
+	if err != nil {
+		return fail(err)
+	}
+	c.Resume()
+	return clockAnswer(r, c)
+}

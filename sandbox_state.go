@@ -1,0 +1,391 @@
+package payments
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// SandboxControl is the sandbox's control of state and time (ours, not in
+// the reference): export the whole state as one document, import one to
+// start from a fixture, reset to a fresh platform, and move a test clock
+// forward applying everything due on the way. Every operation answers
+// FORBIDDEN outside sandbox mode and works through the Store port alone, so
+// it works on every store.
+type SandboxControl struct{ e *Engine }
+
+// SandboxStateFormat names the version of the SandboxState document.
+const SandboxStateFormat = "payments-sandbox-state/1"
+
+// SandboxState is the whole state of a sandbox engine as one JSON document:
+// every table's records in key order. API tokens are not part of it (the
+// credentials stay with the server that holds them), nor are index entries
+// (an import rebuilds them from the records).
+type SandboxState struct {
+	// Format is SandboxStateFormat.
+	Format string `json:"format"`
+	// ExportedAt is the engine clock's reading at export.
+	ExportedAt time.Time `json:"exportedAt"`
+	// Tables maps a table name to its records in key order.
+	Tables map[string][]StateRecord `json:"tables"`
+}
+
+// StateRecord is one record of a SandboxState table: Value holds it when it
+// is JSON (as almost every record is), Base64 when it is other bytes, and
+// neither when it is empty.
+type StateRecord struct {
+	Key    string          `json:"key"`
+	Value  json.RawMessage `json:"value,omitempty"`
+	Base64 string          `json:"base64,omitempty"`
+}
+
+// stateTables lists every table of engine state that an export carries and
+// a reset clears (a test keeps it in step with the table constants).
+var stateTables = []string{
+	tableAgentActions, tableAgentDeviceCodes, tableAgentTokens, tableAgents,
+	tableApprovals, tableApprovalsDue, tableBeneficialOwners, tableBulkJobs, tableBulkJobsDue,
+	tableCardActivations, tableCardCounts, tableCardPositions, tableCardPullsDue, tableCardReveals, tableCards,
+	tableContactCodes, tableCustomerPlatformIDs, tableCustomerUma, tableCustomers, tableDepositReferences,
+	tableDocumentFiles, tableDocuments, tableDocumentsByHolder, tableDueDead, tableDueRetry,
+	tableExternalAccounts, tableExternalAccountsByOwner, tableExternalAccountsUnique,
+	tableIdempotency, tableIdempotencyExpiry, tableIncomingDue, tableIntents,
+	tableInternalAccounts, tableInternalAccountsByOwner, tableInvitations,
+	tableLedgerBalances, tableLedgerEntries, tableLivenessDue, tableLookups, tableOutbox, tableOutboxDead,
+	tablePlatform, tableQuoteExpiry, tableQuotes, tableRailReports, tableSettlementsByTx, tableSettlementsDue,
+	tableStablecoinLinkKeys, tableStablecoinLinks, tableStablecoinOps, tableStablecoinOpsDue,
+	tableStablecoinSymbols, tableStablecoinTokens, tableStablecoins, tableTransactions, tableVerifications,
+	tableEventLog, tableSCA, tableSCAResets,
+}
+
+// tokenTables hold the API tokens, which state control leaves alone unless
+// a reset rotates them.
+var tokenTables = []string{tableTokens, tableTokenClients}
+
+// withIndexTables returns tables followed by the index tables of those that
+// are indexed.
+func withIndexTables(tables []string) []string {
+	out := slices.Clone(tables)
+	for _, table := range tables {
+		if ti := indexes[table]; ti != nil {
+			for _, name := range slices.Sorted(maps.Keys(ti.names)) {
+				out = append(out, indexTable(table, name))
+			}
+		}
+	}
+	return out
+}
+
+// Export returns the whole sandbox state as one document.
+func (s SandboxControl) Export(ctx context.Context) (*SandboxState, error) {
+	if err := s.e.requireSandbox(); err != nil {
+		return nil, err
+	}
+	doc := &SandboxState{Format: SandboxStateFormat, ExportedAt: s.e.Now(), Tables: map[string][]StateRecord{}}
+	err := s.e.store.View(ctx, func(tx Tx) error {
+		for _, table := range stateTables {
+			var recs []StateRecord
+			err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
+				recs = append(recs, encodeStateRecord(k, v))
+				return true, nil
+			})
+			if err != nil {
+				return err
+			}
+			if len(recs) > 0 {
+				doc.Tables[table] = recs
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// encodeStateRecord keeps v as JSON when encoding it again gives the same
+// bytes, else as base64.
+func encodeStateRecord(k string, v []byte) StateRecord {
+	if len(v) == 0 {
+		return StateRecord{Key: k}
+	}
+	if json.Valid(v) {
+		var buf bytes.Buffer
+		if json.Compact(&buf, v) == nil && bytes.Equal(buf.Bytes(), v) {
+			return StateRecord{Key: k, Value: v}
+		}
+	}
+	return StateRecord{Key: k, Base64: base64.StdEncoding.EncodeToString(v)}
+}
+
+// Import replaces the sandbox state with doc (the API tokens stay): every
+// table is cleared and refilled and the indexes are rebuilt, in one
+// transaction. A document of another format, naming an unknown table,
+// holding a record that is not valid, or whose ledger does not balance
+// (the checks of CheckLedger) is refused with INVALID_INPUT naming the
+// offending member, and nothing changes.
+func (s SandboxControl) Import(ctx context.Context, doc *SandboxState) error {
+	if err := s.e.requireSandbox(); err != nil {
+		return err
+	}
+	if err := checkStateDocument(doc); err != nil {
+		return err
+	}
+	err := s.e.update(ctx, func(t *txn) error {
+		if err := clearTables(t.Tx, withIndexTables(stateTables)); err != nil {
+			return err
+		}
+		for table, recs := range doc.Tables {
+			for _, r := range recs {
+				if err := t.Tx.Put(table, r.Key, decodeStateRecord(r)); err != nil {
+					return err
+				}
+			}
+		}
+		if err := rebuildIndexes(t.Tx); err != nil {
+			s.e.log.Info("payments: sandbox import refused", "err", err)
+			return Invalid(validate.Errors{{Field: "tables", Message: "tables holds a record of an indexed table that cannot be read"}})
+		}
+		if err := checkLedger(t.Tx); err != nil {
+			return Invalid(validate.Errors{{Field: "tables." + tableLedgerEntries, Message: "the ledger does not balance: " + err.Error()}})
+		}
+		return nil
+	})
+	if err == nil {
+		s.e.auth.forget()
+	}
+	return err
+}
+
+// checkStateDocument checks the shape of an import document.
+func checkStateDocument(doc *SandboxState) error {
+	var fe validate.Errors
+	if doc.Format != SandboxStateFormat {
+		fe.Add("format", nil, "format must be %s", SandboxStateFormat)
+	}
+	if doc.Tables[tablePlatform] == nil {
+		fe.Add("tables."+tablePlatform, nil, "tables.%s (the platform configuration) is required", tablePlatform)
+	}
+	for _, table := range slices.Sorted(maps.Keys(doc.Tables)) {
+		if !slices.Contains(stateTables, table) {
+			fe.Add("tables."+table, nil, "%s is not a table of the sandbox state (tokens and index entries are not imported)", table)
+			continue
+		}
+		for i, r := range doc.Tables[table] {
+			if _, err := base64.StdEncoding.DecodeString(r.Base64); err != nil || (r.Value != nil && r.Base64 != "") || r.Key == "" {
+				field := validate.Index("tables."+table, i)
+				fe.Add(field, nil, "%s needs a key and at most one of value (JSON) or base64", field)
+			}
+		}
+		checkStateRecords(&fe, table, doc.Tables[table])
+	}
+	return Invalid(fe.Err())
+}
+
+// decodeStateRecord returns the bytes of r (checked by checkStateDocument).
+func decodeStateRecord(r StateRecord) []byte {
+	if r.Value != nil {
+		var buf bytes.Buffer
+		if json.Compact(&buf, r.Value) == nil {
+			return buf.Bytes()
+		}
+		return r.Value
+	}
+	b, _ := base64.StdEncoding.DecodeString(r.Base64)
+	return b
+}
+
+// clearTables deletes every record of tables.
+func clearTables(tx Tx, tables []string) error {
+	for _, table := range tables {
+		var keys []string
+		err := tx.Scan(table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			keys = append(keys, k)
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := tx.Delete(table, k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rebuildIndexes writes the index entries of every record of the indexed
+// state tables (whose index tables are empty).
+func rebuildIndexes(tx Tx) error {
+	for _, table := range slices.Sorted(maps.Keys(indexes)) {
+		if slices.Contains(tokenTables, table) {
+			continue
+		}
+		err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
+			es, err := indexes[table].entries(k, nil, v)
+			if err != nil {
+				return false, err
+			}
+			return true, updateEntries(tx, nil, es)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reset returns the sandbox to a fresh platform, seeded as at first start
+// (Config.Platform). With rotateToken the API tokens go too and a new one
+// with every permission is created and returned; without, the tokens stay
+// and Reset returns nil.
+func (s SandboxControl) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, error) {
+	if err := s.e.requireSandbox(); err != nil {
+		return nil, err
+	}
+	tables := stateTables
+	if rotateToken {
+		tables = append(slices.Clone(tables), tokenTables...)
+	}
+	err := s.e.update(ctx, func(t *txn) error {
+		if err := clearTables(t.Tx, withIndexTables(tables)); err != nil {
+			return err
+		}
+		return t.seedPlatform(s.e.cfg.Platform)
+	})
+	s.e.auth.forget()
+	if err != nil || !rotateToken {
+		return nil, err
+	}
+	return s.e.Platform.CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
+}
+
+// ClockAdvance asks to move a sandbox clock forward by Duration or to To
+// (exactly one of them).
+type ClockAdvance struct {
+	// Duration is how far to move; it must be positive.
+	Duration time.Duration
+	// To is the instant to move to; it must not be before the clock's
+	// reading.
+	To time.Time
+}
+
+// maxDuePasses bounds the rounds of due work and deliveries one instant
+// gets (each round may make more work due at the same instant).
+const maxDuePasses = 64
+
+// Advance moves a sandbox clock forward as a asks, applying everything that
+// falls due on the way in order: it runs what is due now, then stops the
+// clock (through moveTo, which moves it forward to an instant and never
+// back) at each later instant some work or webhook delivery is due, runs
+// the due work and delivers the webhooks there (RunDue), and does the same
+// at the target. It returns the target
+// instant. A request that would move the clock backwards is INVALID_INPUT
+// naming "to" (or "duration"), and nothing moves.
+func (s SandboxControl) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.Time)) (time.Time, error) {
+	if err := s.e.requireSandbox(); err != nil {
+		return time.Time{}, err
+	}
+	now := s.e.Now()
+	var fe validate.Errors
+	switch {
+	case a.Duration != 0 && !a.To.IsZero():
+		fe.Add("to", nil, "give either duration or to, not both")
+	case a.Duration < 0:
+		fe.Add("duration", nil, "duration must be positive: the clock never moves backwards")
+	case a.Duration > 0:
+		a.To = now.Add(a.Duration)
+	case a.To.IsZero():
+		fe.Add("duration", nil, "duration (such as \"6m\") or to (an instant) is required")
+	case a.To.Before(now):
+		fe.Add("to", nil, "to is before the clock's reading %s: the clock never moves backwards", now.Format(time.RFC3339Nano))
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return time.Time{}, err
+	}
+	if err := s.RunDue(ctx); err != nil {
+		return time.Time{}, err
+	}
+	for at := now; ; {
+		next, ok, err := s.nextDueAfter(ctx, at)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if !ok || next.After(a.To) {
+			break
+		}
+		moveTo(next)
+		if err := s.RunDue(ctx); err != nil {
+			return time.Time{}, err
+		}
+		at = next
+	}
+	moveTo(a.To)
+	return a.To, s.RunDue(ctx)
+}
+
+// RunDue applies all work due on the engine clock and delivers the
+// webhooks due, round after round until nothing more moves.
+func (s SandboxControl) RunDue(ctx context.Context) error {
+	for range maxDuePasses {
+		n, err := s.e.ProcessDue(ctx)
+		if err != nil {
+			return err
+		}
+		m, err := s.e.Webhooks.Flush(ctx)
+		if err != nil {
+			return err
+		}
+		if n+m == 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// nextDueAfter returns the earliest instant after after at which some due
+// work applies or an outbox event is to be delivered, and false when none
+// waits.
+func (s SandboxControl) nextDueAfter(ctx context.Context, after time.Time) (time.Time, bool, error) {
+	var next time.Time
+	consider := func(t time.Time) {
+		if t.After(after) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	err := s.e.store.View(ctx, func(tx Tx) error {
+		for _, w := range s.e.dueWorks() {
+			err := tx.Scan(w.table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+				at := dueAt(k)
+				if !next.IsZero() && !at.Before(next) {
+					return false, nil
+				}
+				var r dueRetry
+				if err := getJSON(tx, tableDueRetry, w.table+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(at) {
+					at = r.NextAttemptAt
+				}
+				consider(at)
+				return true, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+			r, err := decodeOutbox(v)
+			if err != nil {
+				return false, err
+			}
+			consider(r.NextAttemptAt)
+			return true, nil
+		})
+	})
+	return next, !next.IsZero(), err
+}

@@ -1,0 +1,84 @@
+package payments_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+)
+
+// TestSandboxState_TablesComplete keeps the sandbox state's table list in
+// step with the tables the engine writes: every string constant of the root
+// package named table... must be exported and reset (or be a token table,
+// which state control leaves alone), so an export is the whole state.
+func TestSandboxState_TablesComplete(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := append(slices.Clone(payments.StateTables), payments.TokenTables...)
+	found := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok {
+				return true
+			}
+			for i, name := range vs.Names {
+				lit, ok := valueAt(vs, i).(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING || !strings.HasPrefix(name.Name, "table") || name.Name == "tableIndexMeta" {
+					continue
+				}
+				v, _ := strconv.Unquote(lit.Value)
+				found++
+				if !slices.Contains(known, v) {
+					t.Errorf("table %s (%q) is missing from stateTables in sandbox_state.go: exports would leave it out", name.Name, v)
+				}
+			}
+			return true
+		})
+	}
+	if found < 50 {
+		t.Fatalf("found only %d table constants: the scan is broken", found)
+	}
+}
+
+// valueAt is the i-th value of a const or var spec, or nil.
+func valueAt(vs *ast.ValueSpec, i int) ast.Expr {
+	if i < len(vs.Values) {
+		return vs.Values[i]
+	}
+	return nil
+}
+
+// TestSandboxControl_ForbiddenOutsideSandbox: state and time control exist
+// only in sandbox mode.
+func TestSandboxControl_ForbiddenOutsideSandbox(t *testing.T) {
+	env := newEnv(t, func(c *payments.Config) { c.Sandbox = false })
+	ctl := env.eng.SandboxControl
+	_, err := ctl.Export(ctx)
+	requireCode(t, err, payments.CodeForbidden)
+	requireCode(t, ctl.Import(ctx, &payments.SandboxState{Format: payments.SandboxStateFormat}), payments.CodeForbidden)
+	_, err = ctl.Reset(ctx, true)
+	requireCode(t, err, payments.CodeForbidden)
+	moved := false
+	_, err = ctl.Advance(ctx, payments.ClockAdvance{Duration: time.Hour}, func(time.Time) { moved = true })
+	requireCode(t, err, payments.CodeForbidden)
+	if moved {
+		t.Fatal("the clock moved")
+	}
+}
