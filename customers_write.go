@@ -339,8 +339,10 @@ func (t *txn) provisionAccounts(r *customerRecord, p *PlatformConfig) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}
-	_, err := t.openInternalAccounts(r.ID, customerCurrencies(r, p))
-	return err
+	if _, err := t.openInternalAccounts(r.ID, customerCurrencies(r, p)); err != nil {
+		return err
+	}
+	return t.provisionWallet(r, p)
 }
 
 // customerCurrencies are the currencies a customer gets internal accounts in.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/walletauth"
 )
 
 // Notifier delivers events after the transaction that wrote them committed.
@@ -97,6 +98,9 @@ type Config struct {
 	// against it (CLABE 123456789012345678) works. The zero value checks
 	// them: a typo is caught before money moves. See the README.
 	SkipCheckDigits bool
+	// WalletRelyingParty is the WebAuthn relying party embedded-wallet
+	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
+	WalletRelyingParty walletauth.RelyingParty
 }
 
 // Engine is the payments platform. It is safe for concurrent use. Create it
@@ -136,6 +140,9 @@ type Engine struct {
 	Invitations Invitations
 	// Crypto: crypto withdrawal estimates.
 	Crypto Crypto
+	// Wallets: embedded-wallet credentials, sessions and signed flows
+	// (wallet*.go, auth_*.go).
+	Wallets Wallets
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -155,6 +162,7 @@ func (e *Engine) bindAreas() {
 	e.Stablecoins = Stablecoins{e}
 	e.Invitations = Invitations{e}
 	e.Crypto = Crypto{e}
+	e.Wallets = Wallets{e}
 }
 
 // core is the state every handle of one engine shares.

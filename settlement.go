@@ -79,7 +79,12 @@ func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 // marks quote and transaction PROCESSING and hands the payment to the rail.
 // A quote executes at most once: any later call is CONFLICT.
 func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
-	e := qs.e
+	return qs.e.executeQuote(ctx, id, nil)
+}
+
+// executeQuote is Quotes.Execute; stamp is the wallet signature of a quote
+// paid from an embedded wallet (Wallets.ExecuteQuote).
+func (e *Engine) executeQuote(ctx context.Context, id string, stamp *string) (*Quote, error) {
 	var out *Quote
 	var failure error
 	err := once(ctx, e, id, &out, keeping(&failure, func(t *txn) error {
@@ -95,6 +100,9 @@ func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
 		}
 		if expired, err := t.expireIfDue(q); err != nil || expired {
 			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+			return err
+		}
+		if err := t.checkWalletSignature(q, stamp); err != nil {
 			return err
 		}
 		if err := t.execute(q); err != nil {

@@ -21,6 +21,7 @@ func (h *Handler) routes() []route {
 		agentRoutes(),
 		stablecoinRoutes(),
 		invitationRoutes(),
+		walletRoutes(),
 	} {
 		all = append(all, area...)
 	}
