@@ -151,8 +151,9 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 	var ch *SignedChallenge
 	var clientKey string
 	var failure error
-	err = e.update(ctx, keeping(&failure, func(t *txn) error {
-		s, ch, clientKey = nil, nil, ""
+	// A wrong OTP is answered as failure while its count commits.
+	err = e.update(ctx, func(t *txn) error {
+		s, ch, clientKey, failure = nil, nil, "", nil
 		c, err := t.credential(id)
 		if err != nil {
 			return err
@@ -183,7 +184,7 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 		}
 		s, err = t.openClientSession(c, clientKey, d)
 		return err
-	}))
+	})
 	if err != nil || failure != nil || ch != nil {
 		return nil, ch, firstErr(err, failure)
 	}

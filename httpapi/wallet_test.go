@@ -75,3 +75,92 @@ func TestWallet_OTPLoginAndSignedActions(t *testing.T) {
 		"Service-Wallet-Signature", stampOf(t, se.Key, first.Body["payloadToSign"].(string)), "Request-Id", first.Body["requestId"].(string)),
 		401, payments.CodeWalletSignatureInvalid)
 }
+
+func TestWallet_SignedRetryRefusals(t *testing.T) {
+	s := walletServer(t)
+	_, acct := s.wallet()
+	se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
+	path, body := "/internal-accounts/"+acct, map[string]any{"privateEnabled": true}
+	first := s.do("PATCH", path, body)
+	require.Equal(t, 202, first.Status, "%s", first.Raw)
+	payload, reqID := first.Body["payloadToSign"].(string), first.Body["requestId"].(string)
+	assert.NotEmpty(t, first.Body["expiresAt"])
+	good := stampOf(t, se.Key, payload)
+	retry := func(b any, headers ...string) response { return s.do("PATCH", path, b, headers...) }
+
+	requireError(t, retry(body, "Service-Wallet-Signature", good), 401, payments.CodeRequestIDMissing)
+	requireError(t, retry(body, "Request-Id", reqID), 401, payments.CodeWalletSignatureMissing)
+	requireError(t, retry(body, "Service-Wallet-Signature", good, "Request-Id", "Request:unknown"), 401, payments.CodeUnauthorized)
+	requireError(t, retry(map[string]any{"privateEnabled": false}, "Service-Wallet-Signature", good, "Request-Id", reqID), 401, payments.CodeWalletSignatureBodyMismatch)
+	requireError(t, retry(body, "Service-Wallet-Signature", "not-a-stamp", "Request-Id", reqID), 401, payments.CodeWalletSignatureMalformed)
+	requireError(t, retry(body, "Service-Wallet-Signature", stampOf(t, se.Key, payload+" "), "Request-Id", reqID), 401, payments.CodeWalletSignatureInvalid)
+	requireError(t, retry(body, "Service-Wallet-Signature", stampOf(t, newKey(t), payload), "Request-Id", reqID), 401, payments.CodeWalletSignatureInvalid)
+	// Another wallet's pending request is not this one's.
+	_, other := s.wallet(set("email", "other@example.com"), set("phoneNumber", "+14155550199"))
+	requireError(t, s.do("PATCH", "/internal-accounts/"+other, body, "Service-Wallet-Signature", good, "Request-Id", reqID), 401, payments.CodeUnauthorized)
+	assert.Equal(t, false, s.do("GET", "/customers/internal-accounts?type=EMBEDDED_WALLET&limit=100", nil).Body["data"].([]any)[0].(map[string]any)["privateEnabled"], "nothing changed")
+
+	ok := retry(body, "Service-Wallet-Signature", good, "Request-Id", reqID)
+	require.Equal(t, 200, ok.Status, "%s", ok.Raw)
+	requireError(t, retry(body, "Service-Wallet-Signature", good, "Request-Id", reqID), 401, payments.CodeUnauthorized, []string{}...)
+
+	// An expired request cannot be signed.
+	late := s.do("PATCH", path, body)
+	s.clock.Advance(payments.SignedRequestTTL + 1)
+	requireError(t, retry(body, "Service-Wallet-Signature", stampOf(t, se.Key, late.Body["payloadToSign"].(string)), "Request-Id", late.Body["requestId"].(string)), 401, payments.CodeUnauthorized)
+
+	// The sandbox's legacy literal is still accepted (spec 5).
+	lit := s.do("PATCH", path, map[string]any{"privateEnabled": false})
+	r := retry(map[string]any{"privateEnabled": false}, "Service-Wallet-Signature", payments.LegacyWalletSignature, "Request-Id", lit.Body["requestId"].(string))
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+	assert.Equal(t, false, r.Body["privateEnabled"])
+
+	// Bad input is 400 before any challenge; other accounts have no privacy.
+	requireError(t, s.do("PATCH", path, map[string]any{}), 400, payments.CodeInvalidInput, "privateEnabled")
+	requireError(t, s.do("PATCH", "/internal-accounts/InternalAccount:nope", body), 404, payments.CodeAccountNotFound)
+	requireError(t, s.do("POST", "/internal-accounts/"+acct+"/export", map[string]any{"clientPublicKey": pubHex(t, se.Key)}), 400, payments.CodeInvalidInput, "clientPublicKey")
+}
+
+func TestWallet_OTPCodes(t *testing.T) {
+	s := walletServer(t)
+	_, acct := s.wallet()
+	cred := s.credentialOf(acct, "EMAIL_OTP")
+	verify := func(body map[string]any) response { return s.do("POST", "/auth/credentials/"+cred+"/verify", body) }
+	ch := s.do("POST", "/auth/credentials/"+cred+"/challenge", map[string]any{})
+	require.Equal(t, 200, ch.Status, "%s", ch.Raw)
+	target := ch.Body["otpEncryptionTargetBundle"].(string)
+	tek := newKey(t)
+	for i := 1; i < payments.WalletOTPAttempts; i++ {
+		r := verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "123456", tek)})
+		requireError(t, r, 401, payments.CodeUnauthorized)
+		assert.Equal(t, "Invalid OTP code", r.Body["reason"])
+	}
+	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "123456", tek)}), 429, payments.CodeRateLimited)
+	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "000000", tek)}), 401, payments.CodeUnauthorized)
+
+	// A new challenge: a bundle sealed to the old target does not open.
+	ch = s.do("POST", "/auth/credentials/"+cred+"/challenge", nil)
+	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "000000", tek)}), 400, payments.CodeInvalidInput, "encryptedOtpBundle")
+	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": "{}"}), 400, payments.CodeInvalidInput, "encryptedOtpBundle")
+	requireError(t, verify(map[string]any{"type": "SMS_OTP", "encryptedOtpBundle": "{}"}), 400, payments.CodeInvalidInput, "type")
+	requireError(t, verify(map[string]any{"type": "EMAIL_OTP"}), 400, payments.CodeInvalidInput, "encryptedOtpBundle")
+	requireError(t, s.do("POST", "/auth/credentials/AuthMethod:nope/verify", map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": "{}"}), 404, payments.CodeAuthMethodNotFound)
+
+	// The retry must be stamped by the key sealed in the attempt.
+	body := map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, ch.Body["otpEncryptionTargetBundle"].(string), "000000", tek)}
+	first := verify(body)
+	require.Equal(t, 202, first.Status, "%s", first.Raw)
+	assert.Equal(t, "EMAIL_OTP", first.Body["type"])
+	requireError(t, s.do("POST", "/auth/credentials/"+cred+"/verify", body, "Service-Wallet-Signature", stampOf(t, newKey(t), first.Body["payloadToSign"].(string)),
+		"Request-Id", first.Body["requestId"].(string)), 401, payments.CodeWalletSignatureInvalid)
+	done := s.do("POST", "/auth/credentials/"+cred+"/verify", body, "Service-Wallet-Signature", stampOf(t, tek, first.Body["payloadToSign"].(string)),
+		"Request-Id", first.Body["requestId"].(string))
+	require.Equal(t, 200, done.Status, "%s", done.Raw)
+	assert.Nil(t, done.Body["encryptedSessionSigningKey"], "the client holds its key")
+	// The code is single use.
+	requireError(t, verify(body), 401, payments.CodeUnauthorized)
+	// An expired OTP is refused.
+	ch = s.do("POST", "/auth/credentials/"+cred+"/challenge", nil)
+	s.clock.Advance(payments.WalletOTPTTL + 1)
+	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, ch.Body["otpEncryptionTargetBundle"].(string), "000000", tek)}), 401, payments.CodeUnauthorized)
+}
