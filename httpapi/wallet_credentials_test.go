@@ -80,7 +80,11 @@ func TestWallet_AddCredentials(t *testing.T) {
 	for name, c := range map[string]map[string]any{
 		"other subject": s.claims("u-2", pubHex(t, k)),
 		"other nonce":   s.claims("u-1", pubHex(t, newKey(t))),
-		"stale":         func() map[string]any { c := s.claims("u-1", pubHex(t, k)); c["iat"] = s.clock.Now().Unix() - 70; return c }(),
+		"stale": func() map[string]any {
+			c := s.claims("u-1", pubHex(t, k))
+			c["iat"] = s.clock.Now().Unix() - 70
+			return c
+		}(),
 	} {
 		r := s.do("POST", "/auth/credentials/"+oauth+"/verify", map[string]any{"type": "OAUTH", "oidcToken": oidcToken(c), "clientPublicKey": pubHex(t, k)})
 		requireError(t, r, 401, payments.CodeUnauthorized)
