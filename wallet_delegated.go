@@ -106,7 +106,8 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 				op.op = "delegated.activate"
 			}
 		}
-		ch, p, err := t.signed(sig, op)
+		var p *pendingRequest
+		ch, p, err = t.signed(sig, op)
 		if ch != nil || err != nil {
 			return err
 		}

@@ -164,3 +164,79 @@ func TestWallet_OTPCodes(t *testing.T) {
 	s.clock.Advance(payments.WalletOTPTTL + 1)
 	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, ch.Body["otpEncryptionTargetBundle"].(string), "000000", tek)}), 401, payments.CodeUnauthorized)
 }
+
+func TestWallet_PayQuoteFromWallet(t *testing.T) {
+	s := walletServer(t)
+	id, acct := s.wallet(set("currencies", []string{"USD", "EUR"}))
+	se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
+	require.Equal(t, 200, s.do("POST", "/sandbox/internal-accounts/"+acct+"/fund", map[string]any{"amount": 50000}).Status)
+	dest := s.eurAccount(id, "DE89370400440532013000")
+
+	immediate := quoteBody(acct, dest, 10000)
+	immediate["immediatelyExecute"] = true
+	requireError(t, s.do("POST", "/quotes", immediate), 400, payments.CodeInvalidInput, "immediatelyExecute")
+
+	q := s.do("POST", "/quotes", quoteBody(acct, dest, 10000))
+	require.Equal(t, 201, q.Status, "%s", q.Raw)
+	ins := q.Body["paymentInstructions"].([]any)[0].(map[string]any)["accountOrWalletInfo"].(map[string]any)
+	assert.Equal(t, "EMBEDDED_WALLET", ins["accountType"])
+	payload := ins["payloadToSign"].(string)
+	assert.Contains(t, payload, q.Body["id"].(string))
+	exec := "/quotes/" + q.Body["id"].(string) + "/execute"
+	requireError(t, s.do("POST", exec, nil), 401, payments.CodeWalletSignatureMissing)
+	requireError(t, s.do("POST", exec, nil, "Service-Wallet-Signature", "garbage"), 401, payments.CodeWalletSignatureMalformed)
+	requireError(t, s.do("POST", exec, nil, "Service-Wallet-Signature", stampOf(t, newKey(t), payload)), 401, payments.CodeWalletSignatureInvalid)
+	requireError(t, s.do("POST", exec, nil, "Service-Wallet-Signature", stampOf(t, se.Key, payload+"x")), 401, payments.CodeWalletSignatureInvalid)
+	bal, _ := s.usdBalance(acct)
+	assert.EqualValues(t, 50000, bal, "nothing moved")
+
+	x := s.do("POST", exec, nil, "Service-Wallet-Signature", stampOf(t, se.Key, payload))
+	require.Equal(t, 200, x.Status, "%s", x.Raw)
+	assert.Equal(t, "COMPLETED", s.do("GET", "/quotes/"+q.Body["id"].(string), nil).Body["status"], "settled")
+	bal, _ = s.usdBalance(acct)
+	assert.EqualValues(t, 40000, bal)
+	require.NoError(t, payments.CheckLedger(ctx, s.store))
+
+	// The engine's plain Execute (agents, SCA) cannot pay from a wallet.
+	q2 := s.do("POST", "/quotes", quoteBody(acct, dest, 100))
+	_, err := s.eng.Quotes.Execute(ctx, q2.Body["id"].(string))
+	assert.Equal(t, payments.CodeWalletSignatureMissing, payments.CodeOf(err))
+}
+
+func TestWallet_DelegatedKeys(t *testing.T) {
+	s := cardServer(t)
+	require.Equal(t, 200, s.do("PATCH", "/config", map[string]any{"embeddedWalletConfig": map[string]any{"appName": "Acme"}}).Status)
+	holder, acct := s.wallet()
+	se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
+	card := s.card(holder, acct)
+	body := map[string]any{"cardId": card["id"], "internalAccountId": acct, "nickname": "Card payments key"}
+
+	leg1 := s.do("POST", "/auth/delegated-keys", body)
+	require.Equal(t, 202, leg1.Status, "%s", leg1.Raw)
+	leg2 := s.do("POST", "/auth/delegated-keys", body, "Service-Wallet-Signature", stampOf(t, se.Key, leg1.Body["payloadToSign"].(string)),
+		"Request-Id", leg1.Body["requestId"].(string))
+	require.Equal(t, 202, leg2.Status, "%s", leg2.Raw)
+	assert.NotEqual(t, leg1.Body["requestId"], leg2.Body["requestId"])
+	pending := s.do("GET", "/auth/delegated-keys?accountId="+acct, nil).Body["data"].([]any)
+	require.Len(t, pending, 1)
+	assert.Equal(t, "PENDING", pending[0].(map[string]any)["status"])
+	requireError(t, s.do("POST", "/auth/delegated-keys", body, "Service-Wallet-Signature", stampOf(t, newKey(t), leg2.Body["payloadToSign"].(string)),
+		"Request-Id", leg2.Body["requestId"].(string)), 401, payments.CodeWalletSignatureInvalid)
+	leg3 := s.do("POST", "/auth/delegated-keys", body, "Service-Wallet-Signature", stampOf(t, se.Key, leg2.Body["payloadToSign"].(string)),
+		"Request-Id", leg2.Body["requestId"].(string))
+	require.Equal(t, 201, leg3.Status, "%s", leg3.Raw)
+	assert.Equal(t, "ACTIVE", leg3.Body["status"])
+	assert.Len(t, leg3.Body["publicKey"], 66)
+	key := leg3.Body["id"].(string)
+	fs := leg3.Body["fundingSourceId"].(string)
+	assert.Equal(t, leg3.Raw, s.do("GET", "/auth/delegated-keys/"+key, nil).Raw)
+	assert.Len(t, s.do("GET", "/auth/delegated-keys?fundingSourceId="+fs, nil).Body["data"], 1)
+
+	requireError(t, s.do("POST", "/auth/delegated-keys", body), 409, payments.CodeConflict)
+	requireError(t, s.do("POST", "/auth/delegated-keys", map[string]any{"cardId": card["id"], "internalAccountId": acct}), 400, payments.CodeInvalidInput, "nickname")
+	requireError(t, s.do("GET", "/auth/delegated-keys", nil), 400, payments.CodeInvalidInput, "accountId")
+	require.Equal(t, 204, s.do("DELETE", "/auth/delegated-keys/"+key, nil).Status)
+	requireError(t, s.do("DELETE", "/auth/delegated-keys/"+key, nil), 400, payments.CodeInvalidInput, "id")
+	requireError(t, s.do("GET", "/auth/delegated-keys/DelegatedKey:nope", nil), 404, payments.CodeNotFound)
+	assert.Equal(t, 202, s.do("POST", "/auth/delegated-keys", body).Status, "a revoked key frees the funding source")
+}
