@@ -240,3 +240,62 @@ func TestWallet_DelegatedKeys(t *testing.T) {
 	requireError(t, s.do("GET", "/auth/delegated-keys/DelegatedKey:nope", nil), 404, payments.CodeNotFound)
 	assert.Equal(t, 202, s.do("POST", "/auth/delegated-keys", body).Status, "a revoked key frees the funding source")
 }
+
+func TestWallet_CustomerContactChange(t *testing.T) {
+	s := walletServer(t)
+	id, acct := s.wallet()
+	se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
+	_, _ = s.wallet(set("email", "taken@example.com"), set("phoneNumber", "+14155550100"))
+	path := "/customers/" + id
+
+	// A change that touches no credential applies at once.
+	r := s.do("PATCH", path, map[string]any{"customerType": "INDIVIDUAL", "fullName": "Jane Q. Doe"})
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+
+	requireError(t, s.do("PATCH", path, map[string]any{"customerType": "INDIVIDUAL", "email": "taken@example.com"}), 409, payments.CodeEmailOtpEmailAlreadyExists)
+	body := map[string]any{"customerType": "INDIVIDUAL", "email": "jane.new@example.com"}
+	first := s.do("PATCH", path, body)
+	require.Equal(t, 202, first.Status, "%s", first.Raw)
+	assert.Contains(t, first.Body["payloadToSign"], "ACTIVITY_TYPE_UPDATE_USER_EMAIL")
+	assert.Equal(t, "jane@example.com", s.do("GET", path, nil).Body["email"], "nothing changes before the signed retry")
+	requireError(t, s.do("PATCH", path, map[string]any{"customerType": "INDIVIDUAL", "email": "x@example.com"}, "Service-Wallet-Signature",
+		stampOf(t, se.Key, first.Body["payloadToSign"].(string)), "Request-Id", first.Body["requestId"].(string)), 401, payments.CodeWalletSignatureBodyMismatch)
+	done := s.do("PATCH", path, body, "Service-Wallet-Signature", stampOf(t, se.Key, first.Body["payloadToSign"].(string)),
+		"Request-Id", first.Body["requestId"].(string))
+	require.Equal(t, 200, done.Status, "%s", done.Raw)
+	assert.Equal(t, "jane.new@example.com", done.Body["email"])
+	assert.Equal(t, "jane.new@example.com", s.do("GET", "/auth/credentials?accountId="+acct, nil).Body["data"].([]any)[0].(map[string]any)["nickname"])
+
+	// The old email is free again, the new one taken.
+	_, third := s.wallet(set("email", "jane@example.com"), set("phoneNumber", "+14155550111"))
+	assert.Len(t, s.do("GET", "/auth/credentials?accountId="+third, nil).Body["data"], 1)
+
+	// The engine's plain Update cannot skip the signature.
+	_, err := s.eng.Customers.Update(ctx, id, payments.CustomerInput{CustomerType: "INDIVIDUAL", Email: "other@example.com"})
+	assert.Equal(t, payments.CodeWalletSignatureMissing, payments.CodeOf(err))
+
+	// Phone: tied once an SMS_OTP credential exists; a changed credential
+	// set between the legs is a conflict.
+	sms := s.signed(se.Key, "POST", "/auth/credentials", map[string]any{"type": "SMS_OTP", "accountId": acct})
+	require.Equal(t, 201, sms.Status, "%s", sms.Raw)
+	pb := map[string]any{"customerType": "INDIVIDUAL", "phoneNumber": "+14155550999"}
+	pf := s.do("PATCH", path, pb)
+	require.Equal(t, 202, pf.Status, "%s", pf.Raw)
+	require.Equal(t, 204, s.signed(se.Key, "DELETE", "/auth/credentials/"+sms.Body["id"].(string), nil).Status)
+	require.Equal(t, 201, s.signed(se.Key, "POST", "/auth/credentials", map[string]any{"type": "SMS_OTP", "accountId": acct}).Status)
+	requireError(t, s.do("PATCH", path, pb, "Service-Wallet-Signature", stampOf(t, se.Key, pf.Body["payloadToSign"].(string)), "Request-Id", pf.Body["requestId"].(string)),
+		409, payments.CodeSmsOtpCredentialSetChanged)
+	pr := s.signed(se.Key, "PATCH", path, pb)
+	require.Equal(t, 200, pr.Status, "%s", pr.Raw)
+	assert.Equal(t, "+14155550999", pr.Body["phoneNumber"])
+	assert.Equal(t, "+14155550999", s.credentialNickname(acct, "SMS_OTP"))
+}
+
+func (s *server) credentialNickname(acct, typ string) string {
+	for _, c := range s.do("GET", "/auth/credentials?accountId="+acct, nil).Body["data"].([]any) {
+		if m := c.(map[string]any); m["type"] == typ {
+			return m["nickname"].(string)
+		}
+	}
+	return ""
+}
