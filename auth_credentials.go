@@ -65,6 +65,25 @@ func decode64url(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
 }
 
+// checkOIDC checks an OIDC token by the sandbox's claim rules and, with
+// Config.OIDCKeys, its signature; outside the sandbox a signature must be
+// verifiable.
+func (e *Engine) checkOIDC(token, clientKey string) (walletauth.Identity, error) {
+	id, err := walletauth.CheckOIDC(token, e.Now(), clientKey)
+	if err != nil {
+		return id, oidcError(err, "oidcToken")
+	}
+	switch {
+	case e.cfg.OIDCKeys != nil:
+		if err := walletauth.VerifyOIDCSignature(token, e.cfg.OIDCKeys); err != nil {
+			return id, oidcError(err, "oidcToken")
+		}
+	case !e.cfg.Sandbox:
+		return id, Errorf(CodeUnauthorized, "the OIDC token's signature cannot be verified: the service has no issuer keys (Config.OIDCKeys)")
+	}
+	return id, nil
+}
+
 // oidcError maps a token check failure: malformed or an unsupported issuer
 // is 400 on field, any other failed check 401 naming it.
 func oidcError(err error, field string) error {
@@ -91,9 +110,9 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 	var activityType string
 	switch req.Type {
 	case CredentialOAuth:
-		id, err := walletauth.CheckOIDC(req.OidcToken, e.Now(), "")
+		id, err := e.checkOIDC(req.OidcToken, "")
 		if err != nil {
-			return nil, nil, oidcError(err, "oidcToken")
+			return nil, nil, err
 		}
 		c.Identity, c.Nickname = &id, id.Email
 		if c.Nickname == "" {

@@ -136,8 +136,8 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 	var identity walletauth.Identity
 	if req.Type == CredentialOAuth {
 		var err error
-		if identity, err = walletauth.CheckOIDC(req.OidcToken, e.Now(), req.ClientPublicKey); err != nil {
-			return nil, nil, oidcError(err, "oidcToken")
+		if identity, err = e.checkOIDC(req.OidcToken, req.ClientPublicKey); err != nil {
+			return nil, nil, err
 		}
 	}
 	if req.Type == CredentialPasskey && sig.RequestID == "" {

@@ -69,4 +69,5 @@
 //	rails, intents          rails        rail.go, intents.go, otp.go, due.go
 //	money and currencies    money        rates.go
 //	signatures, passkeys    walletauth   ownership.go
+//	embedded wallets        walletauth   wallet*.go, auth_*.go
 package payments

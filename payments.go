@@ -101,6 +101,10 @@ type Config struct {
 	// WalletRelyingParty is the WebAuthn relying party embedded-wallet
 	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
 	WalletRelyingParty walletauth.RelyingParty
+	// OIDCKeys finds the issuers' keys OAuth ID tokens are verified with.
+	// Nil: in the sandbox the signature is not checked (spec 5); outside
+	// it OAuth credentials are refused.
+	OIDCKeys walletauth.OIDCKeys
 }
 
 // Engine is the payments platform. It is safe for concurrent use. Create it

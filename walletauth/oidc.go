@@ -1,6 +1,7 @@
 package walletauth
 
 import (
+	"crypto"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -112,4 +113,23 @@ func supportedIssuer(iss string) bool {
 		}
 	}
 	return false
+}
+
+// OIDCKeys finds an issuer's public key by the token header's kid (a JWKS
+// lookup, typically cached by the caller).
+type OIDCKeys func(issuer, kid string) (crypto.PublicKey, error)
+
+// VerifyOIDCSignature checks a token's signature (RS256 or ES256) with the
+// key keys finds for its issuer and kid. Any failure is a TokenError.
+func VerifyOIDCSignature(token string, keys OIDCKeys) error {
+	p := jwt.NewParser(jwt.WithValidMethods([]string{"RS256", "ES256"}), jwt.WithoutClaimsValidation())
+	_, err := p.Parse(token, func(tk *jwt.Token) (any, error) {
+		iss, _ := tk.Claims.(jwt.MapClaims)["iss"].(string)
+		kid, _ := tk.Header["kid"].(string)
+		return keys(iss, kid)
+	})
+	if err != nil {
+		return &TokenError{"the OIDC token's signature does not verify with the issuer's key"}
+	}
+	return nil
 }

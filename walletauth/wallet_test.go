@@ -1,10 +1,12 @@
 package walletauth_test
 
 import (
+	"crypto"
 	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -208,4 +211,29 @@ func TestCheckOIDC(t *testing.T) {
 	assert.NoError(t, err, "5 seconds of skew past 60")
 	_, err = walletauth.CheckOIDC("sandbox-valid-oidc-token", now, "")
 	assert.ErrorIs(t, err, walletauth.ErrTokenMalformed, "the legacy literal is refused")
+}
+
+func TestVerifyOIDCSignature(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	require.NoError(t, err)
+	other, err := rsa.GenerateKey(rand.Reader, 2048)
+	require.NoError(t, err)
+	claims := jwt.MapClaims{"iss": "https://accounts.google.com", "sub": "u", "aud": "a"}
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
+	tok.Header["kid"] = "k1"
+	signed, err := tok.SignedString(key)
+	require.NoError(t, err)
+	keys := func(iss, kid string) (crypto.PublicKey, error) {
+		if iss != "https://accounts.google.com" || kid != "k1" {
+			return nil, errors.New("unknown key")
+		}
+		return &key.PublicKey, nil
+	}
+	require.NoError(t, walletauth.VerifyOIDCSignature(signed, keys))
+	bySomeoneElse, _ := jwt.NewWithClaims(jwt.SigningMethodRS256, claims).SignedString(other)
+	var te *walletauth.TokenError
+	assert.ErrorAs(t, walletauth.VerifyOIDCSignature(bySomeoneElse, keys), &te)
+	none, _ := jwt.NewWithClaims(jwt.SigningMethodNone, claims).SignedString(jwt.UnsafeAllowNoneSignatureType)
+	assert.ErrorAs(t, walletauth.VerifyOIDCSignature(none, keys), &te, "alg none is refused")
+	assert.ErrorAs(t, walletauth.VerifyOIDCSignature(jwtOf(map[string]any{"iss": "https://accounts.google.com"}), keys), &te, "a dummy signature")
 }
