@@ -279,13 +279,16 @@ func (t *txn) issueOTP(c *credentialRecord, d *walletDraws, cust *Customer) (str
 	if err != nil {
 		return "", err
 	}
-	ttl := WalletOTPTTL
-	if p, err := t.platform(); err != nil {
+	p, err := t.platform()
+	if err != nil {
 		return "", err
-	} else if w := p.EmbeddedWalletConfig; w != nil && w.ExpirationSeconds > 0 {
+	}
+	ttl := WalletOTPTTL
+	if w := p.EmbeddedWalletConfig; w != nil && w.ExpirationSeconds > 0 {
 		ttl = time.Duration(w.ExpirationSeconds) * time.Second
 	}
-	c.OTP = &otpChallenge{TargetKey: d.target, CodeHash: hashSecret(d.code), ExpiresAt: t.now.Add(ttl)}
+	code := d.otpCode(t.e.cfg.Sandbox, p.EmbeddedWalletConfig)
+	c.OTP = &otpChallenge{TargetKey: d.target, CodeHash: hashSecret(code), ExpiresAt: t.now.Add(ttl)}
 	c.UpdatedAt = t.now
 	if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 		return "", err
@@ -296,7 +299,7 @@ func (t *txn) issueOTP(c *credentialRecord, d *walletDraws, cust *Customer) (str
 			channel = ChannelPhone
 		}
 		if err := t.intendCode(CodeMessage{ID: c.ID + ":" + t.newID("Code"), CustomerID: cust.ID, Channel: channel,
-			To: c.Contact, Code: d.code, Purpose: "WALLET_LOGIN"}); err != nil {
+			To: c.Contact, Code: code, Purpose: "WALLET_LOGIN"}); err != nil {
 			return "", err
 		}
 	}

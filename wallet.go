@@ -160,11 +160,11 @@ type walletDraws struct {
 	target  []byte // an HPKE target key (private scalar)
 	session []byte // a server-made session key (legacy flow)
 	secret  []byte // a new wallet's secret
-	code    string // an OTP code
+	code    []byte // random bytes an OTP code is cut from (otpCode)
 }
 
 func (e *Engine) drawWallet() (*walletDraws, error) {
-	d := &walletDraws{secret: make([]byte, 32), code: SandboxOTPCode}
+	d := &walletDraws{secret: make([]byte, 32), code: make([]byte, 24)}
 	tk, err := walletauth.NewTargetKey()
 	if err != nil {
 		return nil, err
@@ -177,10 +177,32 @@ func (e *Engine) drawWallet() (*walletDraws, error) {
 	if _, err := rand.Read(d.secret); err != nil {
 		return nil, err
 	}
-	if !e.cfg.Sandbox {
-		d.code = e.kyc.ContactCode("WALLET")
+	if _, err := rand.Read(d.code); err != nil {
+		return nil, err
 	}
 	return d, nil
+}
+
+// otpCode is the OTP of a challenge: the sandbox's fixed code, or one cut
+// from the drawn bytes by the platform's embeddedWalletConfig (otpLength,
+// default 6; digits, or digits and capitals when alphanumeric).
+func (d *walletDraws) otpCode(sandbox bool, w *EmbeddedWalletConfig) string {
+	if sandbox {
+		return SandboxOTPCode
+	}
+	n, alphabet := 6, "0123456789"
+	if w != nil && w.OtpLength > 0 {
+		n = w.OtpLength
+	}
+	if w != nil && w.Alphanumeric {
+		alphabet = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+	}
+	out := make([]byte, n)
+	for i := range out {
+		v := int(d.code[2*i])<<8 | int(d.code[2*i+1]) // 16 bits: a negligible modulo bias
+		out[i] = alphabet[v%len(alphabet)]
+	}
+	return string(out)
 }
 
 // walletAccount loads an embedded wallet: ACCOUNT_NOT_FOUND when absent or
@@ -334,7 +356,7 @@ func (t *txn) openSession(c *credentialRecord, publicKey string) (*sessionRecord
 	return s, t.Put(tableWalletSessionsByAcct, c.AccountID+"|"+s.ID, []byte(s.ID))
 }
 
-// encodeJSON is json.Marshal for records whose encoding cannot fail.
+// mustJSON is json.Marshal for records whose encoding cannot fail.
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b

@@ -33,10 +33,13 @@ func TestWallet_ProductionOTPAndLiterals(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, creds, 1)
 
+	_, err = e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{EmbeddedWalletConfig: []byte(`{"otpLength":8,"alphanumeric":true}`)})
+	require.NoError(t, err)
 	ch, err := e.eng.Wallets.Challenge(ctx, creds[0].ID, payments.ChallengeRequest{})
 	require.NoError(t, err)
 	sent := box.messages()
 	require.Len(t, sent, 1)
+	assert.Len(t, sent[0].Code, 8, "the platform's otpLength")
 	assert.Equal(t, "jane@example.com", sent[0].To)
 	assert.Equal(t, payments.ChannelEmail, sent[0].Channel)
 

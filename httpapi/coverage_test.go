@@ -11,8 +11,7 @@ import (
 )
 
 // notServed are the reference's operations this server does not serve yet:
-// embedded-wallet authentication (issue 10) and Strong Customer
-// Authentication (issue 11). Everything else must be reached by at least one
+// Strong Customer Authentication (issue 11). Everything else must be reached by at least one
 // wire-checked exchange in this package's tests.
 var notServed = []string{"/sca/", "/quotes/{quoteId}/authorize/resend"}
 
