@@ -127,6 +127,7 @@ type quoteRecord struct {
 	ScaCodeHash           string                `json:"scaCodeHash,omitempty"`
 	HeldInstructions      []PaymentInstructions `json:"heldInstructions,omitempty"`
 	PayloadToSign         string                `json:"payloadToSign,omitempty"` // paid from an embedded wallet (wallet_accounts.go)
+	walletSigned          bool                  // the stamp over PayloadToSign verified in this transaction
 }
 
 // Limits of spec 8.

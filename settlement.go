@@ -173,6 +173,9 @@ func (t *txn) execute(q *quoteRecord) error {
 	if q.Status != QuotePending {
 		return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 	}
+	if q.PayloadToSign != "" && !q.walletSigned {
+		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
+	}
 	if q.CustomerID != "" {
 		if _, err := t.transactingCustomer(q.CustomerID); err != nil {
 			return err

@@ -124,7 +124,9 @@ func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, er
 
 // checkWalletSignature is the wallet check of a quote's execution: a
 // quote with a payloadToSign executes only with a stamp over it (stamp nil:
-// the caller had no way to send one).
+// the caller had no way to send one). t.execute refuses such a quote
+// unless this check passed, so no other path (agents) can pay from a
+// wallet unsigned.
 func (t *txn) checkWalletSignature(q *quoteRecord, stamp *string) error {
 	if q.PayloadToSign == "" {
 		return nil
@@ -132,5 +134,9 @@ func (t *txn) checkWalletSignature(q *quoteRecord, stamp *string) error {
 	if stamp == nil || *stamp == "" {
 		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: send the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
-	return t.checkStamp(*stamp, q.PayloadToSign, q.Source.AccountID, "", "")
+	if err := t.checkStamp(*stamp, q.PayloadToSign, q.Source.AccountID, "", ""); err != nil {
+		return err
+	}
+	q.walletSigned = true
+	return nil
 }
