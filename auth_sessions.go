@@ -188,8 +188,16 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 	if err != nil || failure != nil || ch != nil {
 		return nil, ch, firstErr(err, failure)
 	}
+	return sessionAnswer(s, clientKey, d)
+}
+
+// sessionAnswer is the session a login or refresh opened; in the legacy
+// flow it carries the session key sealed to the client's key (sealed after
+// commit: HPKE draws randomness).
+func sessionAnswer(s *sessionRecord, clientKey string, d *walletDraws) (*AuthSession, *SignedChallenge, error) {
 	out := s.AuthSession
 	if legacy(clientKey) {
+		var err error
 		if out.EncryptedSessionSigningKey, err = sealSessionKey(clientKey, d.session); err != nil {
 			return nil, nil, err
 		}
@@ -218,18 +226,11 @@ func (t *txn) openClientSession(c *credentialRecord, clientKey string, d *wallet
 		if err != nil {
 			return nil, err
 		}
-		key = hex.EncodeToString(compressPoint(sk.PublicKey().Bytes()))
+		key = hex.EncodeToString(walletauth.CompressPoint(sk.PublicKey().Bytes()))
 	} else if pub, _, err := walletauth.ParsePublicKey(clientKey); err == nil {
 		key, _ = walletauth.CompressedKey(pub)
 	}
 	return t.openSession(c, key)
-}
-
-func compressPoint(u []byte) []byte {
-	out := make([]byte, 33)
-	out[0] = 2 | u[64]&1
-	copy(out[1:], u[1:33])
-	return out
 }
 
 // sealSessionKey seals a legacy session's private scalar to the client's
@@ -382,11 +383,5 @@ func (w Wallets) RefreshSession(ctx context.Context, id string, req RefreshReque
 	if err != nil || ch != nil {
 		return nil, ch, err
 	}
-	out := ns.AuthSession
-	if legacy(req.ClientPublicKey) {
-		if out.EncryptedSessionSigningKey, err = sealSessionKey(req.ClientPublicKey, d.session); err != nil {
-			return nil, nil, err
-		}
-	}
-	return &out, nil, nil
+	return sessionAnswer(ns, req.ClientPublicKey, d)
 }

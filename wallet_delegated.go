@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/paygrid/payments/validate"
+	"github.com/paygrid/payments/walletauth"
 )
 
 // Delegated keys (reference DelegatedKey): a service-held P-256 key that
@@ -143,7 +144,7 @@ func (t *txn) newDelegatedKey(req CreateDelegatedKeyRequest, cardID, fs, account
 		return nil, err
 	}
 	k := &delegatedKeyRecord{DelegatedKey: DelegatedKey{ID: t.newID("DelegatedKey"), CardID: cardID, FundingSourceID: fs,
-		AccountID: accountID, PublicKey: hex.EncodeToString(compressPoint(sk.PublicKey().Bytes())), Nickname: req.Nickname,
+		AccountID: accountID, PublicKey: hex.EncodeToString(walletauth.CompressPoint(sk.PublicKey().Bytes())), Nickname: req.Nickname,
 		Status: DelegatedKeyPending, CreatedAt: t.now, UpdatedAt: t.now}, PrivateKey: d.session}
 	if err := putJSON(t, tableWalletDelegatedKeys, k.ID, k); err != nil {
 		return nil, err

@@ -228,7 +228,7 @@ func SealSessionKey(recipient []byte, scalar []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return base58Check(append(compress(enc), ct...)), nil
+	return base58Check(append(CompressPoint(enc), ct...)), nil
 }
 
 // OpenSessionKey decrypts a legacy encryptedSessionSigningKey.

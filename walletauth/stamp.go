@@ -106,11 +106,12 @@ func CompressedKey(pub *ecdsa.PublicKey) (string, error) {
 	if err != nil {
 		return "", ErrKey
 	}
-	return hex.EncodeToString(compress(b)), nil
+	return hex.EncodeToString(CompressPoint(b)), nil
 }
 
-// compress turns a 65-byte uncompressed P-256 point into 33 bytes.
-func compress(u []byte) []byte {
+// CompressPoint turns a 65-byte uncompressed P-256 point into its 33-byte
+// compressed form.
+func CompressPoint(u []byte) []byte {
 	out := make([]byte, 33)
 	out[0] = 2 | u[64]&1
 	copy(out[1:], u[1:33])
