@@ -121,7 +121,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 		activityType, params = "CREATE_OAUTH_PROVIDERS", map[string]any{"oauthProviders": []any{map[string]any{"oidcToken": req.OidcToken, "providerName": id.Issuer}}}
 	case CredentialPasskey:
 		challenge, _ := decode64url(req.Challenge)
-		pk, err := e.relyingParty().Register(challenge, *req.Attestation)
+		pk, err := e.walletRelyingParty().Register(challenge, *req.Attestation)
 		if err != nil {
 			return nil, nil, Errorf(CodeUnauthorized, "the passkey attestation does not verify (credential id, challenge, origin, relying party, user presence or signature)")
 		}

@@ -291,7 +291,7 @@ func (t *txn) assertPasskey(c *credentialRecord, a *walletauth.Assertion, reques
 		if a.CredentialID != c.CredentialID {
 			return "", Errorf(CodeUnauthorized, "the assertion is for another passkey")
 		}
-		count, err := t.e.relyingParty().Assert(*c.Passkey, []byte(walletauth.Digest([]byte(p.Payload))), *a)
+		count, err := t.e.walletRelyingParty().Assert(*c.Passkey, []byte(walletauth.Digest([]byte(p.Payload))), *a)
 		if err != nil {
 			return "", Errorf(CodeUnauthorized, "the passkey assertion does not verify (challenge, origin, relying party, user presence, signature or sign counter)")
 		}

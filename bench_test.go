@@ -73,7 +73,7 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 // client). Each 200k case reports x-1k, its ns/op over the same case at 1k
 // in the same run (the mean of its -count runs; target <= 2).
 func BenchmarkListTransactions(b *testing.B) {
-	sparse := func(i int) string {
+	sparse := func(i int) payments.TransactionStatus {
 		if i%1000 == 999 {
 			return payments.TxFailed
 		}

@@ -189,7 +189,7 @@ func (e *Engine) runBulkJob(ctx context.Context, id string) error {
 func (t *txn) finishBulkJob(j *bulkJobRecord) error {
 	now := t.now
 	j.Status, j.CompletedAt = "COMPLETED", &now
-	event := "BULK_UPLOAD.COMPLETED"
+	event := EventType("BULK_UPLOAD.COMPLETED")
 	if j.Progress.Total > 0 && j.Progress.Successful == 0 {
 		j.Status, event = "FAILED", "BULK_UPLOAD.FAILED"
 	}

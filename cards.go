@@ -247,7 +247,7 @@ func (t *txn) card(id string) (*Card, error) {
 
 // saveCard stores c, stamping updatedAt, and emits event ("" for none)
 // with the card as its data.
-func (t *txn) saveCard(c *Card, event string) error {
+func (t *txn) saveCard(c *Card, event EventType) error {
 	c.UpdatedAt = t.now
 	if err := putJSON(t, tableCards, c.ID, c); err != nil {
 		return err
@@ -261,6 +261,6 @@ func (t *txn) saveCard(c *Card, event string) error {
 // Card events (reference webhooks card-state-change and
 // card-funding-source-change).
 const (
-	EventCardStateChange         = "CARD.STATE_CHANGE"
-	EventCardFundingSourceChange = "CARD.FUNDING_SOURCE_CHANGE"
+	EventCardStateChange         EventType = "CARD.STATE_CHANGE"
+	EventCardFundingSourceChange EventType = "CARD.FUNDING_SOURCE_CHANGE"
 )

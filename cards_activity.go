@@ -141,7 +141,7 @@ type CardSummary struct {
 
 // EventCardTransaction prefixes the card-transaction events:
 // CARD_TRANSACTION.<status> on every change of a card transaction.
-const EventCardTransaction = "CARD_TRANSACTION."
+const EventCardTransaction EventType = "CARD_TRANSACTION."
 
 // cardPosition is the stored money state of a card transaction.
 type cardPosition struct {
@@ -153,7 +153,7 @@ type cardPosition struct {
 
 // transaction is the Transaction that lists x.
 func (x *CardTransaction) transaction() *Transaction {
-	return &Transaction{ID: x.ID, Status: string(x.Status), Type: "CARD", Direction: x.Direction,
+	return &Transaction{ID: x.ID, Status: TransactionStatus(x.Status), Type: "CARD", Direction: x.Direction,
 		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,
 		CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, Card: x}
 }
@@ -347,7 +347,7 @@ func (t *txn) cardAuthorization(card *Card, ev CardEvent, in CardSimulation, out
 		// The authorization is announced when its pull confirms.
 		return t.Put(tableCardPullsDue, dueKey(t.now.Add(outcome.PullDelay), x.ID), []byte(x.ID))
 	}
-	return t.emit(EventCardTransaction+string(x.Status), x)
+	return t.emit(EventCardTransaction+EventType(x.Status), x)
 }
 
 // pickFundingSource returns the card's first ACTIVE funding source (in
@@ -434,7 +434,7 @@ func (t *txn) saveCardTx(x *CardTransaction) error {
 	if err := putJSON(t, tableTransactions, x.ID, x.transaction()); err != nil {
 		return err
 	}
-	return t.emit(EventCardTransaction+string(x.Status), x)
+	return t.emit(EventCardTransaction+EventType(x.Status), x)
 }
 
 // moveCardMoney posts the ledger entry of one card event's movement and

@@ -102,7 +102,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 			FundingSources: req.FundingSources, MaxSpendPerTransaction: req.MaxSpendPerTransaction, Currency: currency,
 			ProcessorRef: issue.ProcessorRef, IssuerRef: issue.IssuerRef, CreatedAt: t.now, UpdatedAt: t.now}
 		state, reason := cards.Provisioned(issue.Provisioning)
-		event := ""
+		var event EventType
 		if state != cards.Processing {
 			card.State, event = state, EventCardStateChange
 			if reason != "" {
@@ -268,7 +268,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 		if err := cards.CheckUpdate(card.State, req.State, settings); err != nil {
 			return cardRefusal(err, card)
 		}
-		var events []string
+		var events []EventType
 		if req.FundingSources != nil {
 			if _, err := t.fundingCurrency(card.CardholderID, card.Currency, req.FundingSources); err != nil {
 				return err

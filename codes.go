@@ -105,6 +105,7 @@ const (
 	CodeCardAlreadyClosed                     Code = "CARD_ALREADY_CLOSED"
 	CodeCardNotMutable                        Code = "CARD_NOT_MUTABLE"
 	CodeCardLimitReached                      Code = "CARD_LIMIT_REACHED"
+	CodePasskeyAlreadyEnrolled                Code = "PASSKEY_ALREADY_ENROLLED"
 )
 
 // Stablecoin codes (spec section 7; the two with the maker's name use the
@@ -193,7 +194,7 @@ func init() {
 	group(409, CodeConflict, CodeTransactionNotPendingPlatformApproval, CodeTransactionNotCancellable,
 		CodeUmaAddressExists, CodeScaSessionRequired, CodeBeneficiaryTrusted, CodeBankAccountValidationPending,
 		CodeInvalidStateTransition, CodeDocumentAlreadyExists, CodeDuplicateExternalAccount, CodeWalletNotProvisioned,
-		CodeCardAlreadyClosed, CodeCardNotMutable, CodeCardLimitReached)
+		CodeCardAlreadyClosed, CodeCardNotMutable, CodeCardLimitReached, CodePasskeyAlreadyEnrolled)
 	group(400, CodeStablecoinProviderAccountInvalid, CodeStablecoinProviderAccountRevoked,
 		CodeStablecoinProviderAccountSelectionRequired, CodeStablecoinAmountNotRepresentable,
 		CodeStablecoinBurnSourceNotSupported, CodeStablecoinExternalAccountLinkFailed,

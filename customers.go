@@ -29,21 +29,18 @@ const (
 )
 
 // KYCStatus is the verification status of a customer (kycStatus for
-// individuals, kybStatus for businesses; the same enum).
-type KYCStatus string
+// individuals, kybStatus for businesses; the same enum). Its state machine
+// is in package customers.
+type KYCStatus = customers.Status
 
 // Verification statuses of a customer.
 const (
-	KYCUnverified KYCStatus = "UNVERIFIED"
-	KYCPending    KYCStatus = "PENDING"
-	KYCApproved   KYCStatus = "APPROVED"
-	KYCRejected   KYCStatus = "REJECTED"
-	KYCHold       KYCStatus = "HOLD"
+	KYCUnverified = customers.Unverified
+	KYCPending    = customers.Pending
+	KYCApproved   = customers.Approved
+	KYCRejected   = customers.Rejected
+	KYCHold       = customers.Hold
 )
-
-// Final reports whether s is terminal: APPROVED and REJECTED never change
-// through verification again (spec 3.3 rule 1).
-func (s KYCStatus) Final() bool { return s == KYCApproved || s == KYCRejected }
 
 // AgreementProviderEndUserTerms is the agreement type an unregulated platform's
 // customers must accept before customer-scoped money movement.

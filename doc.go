@@ -62,12 +62,21 @@
 //
 // # Where rules live
 //
-//	area                    package      root files
-//	customers, KYC/KYB      customers    customers*.go, verifications.go, kyc.go, documents.go
-//	accounts, ledger        accounts     internal_accounts*.go, external_accounts*.go, ledger.go
-//	quotes, pricing         quotes       quotes*.go, quote_pull.go, settlement.go, transfers.go
-//	rails, intents          rails        rail.go, intents.go, otp.go, due.go
-//	money and currencies    money        rates.go
-//	signatures, passkeys    walletauth   ownership.go
-//	embedded wallets        walletauth   wallet*.go, auth_*.go
+// The engine's operations are grouped by area (eng.Customers, eng.Quotes,
+// eng.Accounts, ...; areas.go). The rules they apply are pure functions of
+// the area packages, each testable without a store; the root files are the
+// transactional shell that reads state, calls them and writes the result.
+//
+//	area                  group                    package      rules there                             root files
+//	customers, KYC/KYB    Customers, Documents     customers    validation, requirements, status machine  customers*.go, verifications.go, kyc.go, documents.go
+//	accounts, ledger      Accounts                 accounts     postings, balance checks, identifiers   internal_accounts*.go, external_accounts*.go, ledger.go
+//	quotes, payments      Quotes, Transactions     quotes       pricing, TTLs, status machines, legs    quotes*.go, quote_pull.go, settlement.go, transfers.go
+//	rails, intents        Rails                    rails        the Rail contract and railtest          rail.go, intents.go, otp.go, due.go
+//	agents                Agents                   agents       policy, permissions, limits             agents*.go
+//	cards                 Cards                    cards        card state machine, limits, postings    cards*.go
+//	stablecoins           Stablecoins              stablecoins  enablement, decimals, mint and burn     stablecoin*.go
+//	signatures, passkeys  Accounts                 walletauth   wallet signatures, WebAuthn             ownership.go
+//	embedded wallets      Wallets                  walletauth   stamps, HPKE bundles, OIDC checks       wallet*.go, auth_*.go
+//	money, currencies     Quotes                   money        currencies, minor units                 rates.go
+//	SCA                   SCA, Quotes              customers    factor preference, lockout, TOTP, resets  sca*.go, quotes_sca.go, external_accounts_trust.go
 package payments

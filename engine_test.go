@@ -293,7 +293,7 @@ func TestEngine_Outbox(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{payments.EventTest}, e.rec.types())
+	assert.Equal(t, []string{string(payments.EventTest)}, e.rec.types())
 	pending, err := e.eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, pending)

@@ -10,12 +10,16 @@ import (
 	"time"
 )
 
+// EventType is a webhook event's type, such as OUTGOING_PAYMENT.COMPLETED
+// (reference WebhookType).
+type EventType string
+
 // Event is one state change, delivered to the Notifier in the reference's
 // webhook envelope: {id, type, timestamp, data}. ID ("Webhook:<uuid>") stays
 // the same across retries, so receivers dedupe on it.
 type Event struct {
 	ID        string          `json:"id"`
-	Type      string          `json:"type"`
+	Type      EventType       `json:"type"`
 	Timestamp time.Time       `json:"timestamp"`
 	Data      json.RawMessage `json:"data"`
 }
@@ -53,14 +57,14 @@ func (p RetryPolicy) Backoff(attempts int) time.Duration {
 
 // EventTest is the type of the test event sent to a newly configured webhook
 // endpoint and by the sandbox's test-webhook operation; its data is {}.
-const EventTest = "TEST"
+const EventTest EventType = "TEST"
 
 // notRetried reports the event types delivered at most once (wire-facts
 // 3.3): TEST, and INCOMING_PAYMENT.PENDING, the in-flow approval request,
 // whose payment is decided by the endpoint's answer (incoming_approval.go),
 // the approve and reject operations, or the timeout instead. A failed one
 // goes to the dead letters.
-func notRetried(typ string) bool {
+func notRetried(typ EventType) bool {
 	return typ == EventTest || typ == "INCOMING_PAYMENT.PENDING"
 }
 
@@ -91,7 +95,7 @@ type outboxRecord struct {
 
 // emit writes an event to the outbox inside the transaction; it is delivered
 // only if the transaction commits.
-func (t *txn) emit(typ string, data any) error {
+func (t *txn) emit(typ EventType, data any) error {
 	raw, err := encodeRecord(data)
 	if err != nil {
 		return err
@@ -101,7 +105,7 @@ func (t *txn) emit(typ string, data any) error {
 
 // emitEncoded is emit with the data already encoded by encodeRecord (valid,
 // compact JSON).
-func (t *txn) emitEncoded(typ string, raw []byte) error {
+func (t *txn) emitEncoded(typ EventType, raw []byte) error {
 	id := t.newID("Webhook")
 	now := t.now
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: now, Data: raw}, NextAttemptAt: now}

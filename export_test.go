@@ -67,7 +67,7 @@ func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i i
 
 // SetTransactionStatus changes a transaction's status the way the money
 // flows do (saveTx), without an event.
-func (e *Engine) SetTransactionStatus(ctx context.Context, id, status string) error {
+func (e *Engine) SetTransactionStatus(ctx context.Context, id string, status TransactionStatus) error {
 	return e.update(ctx, func(t *txn) error {
 		tx, err := t.transaction(id)
 		if err != nil {

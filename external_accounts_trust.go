@@ -15,6 +15,10 @@ type ScaChallenge struct {
 	Factor           string    `json:"factor"`
 	AvailableFactors []string  `json:"availableFactors"`
 	Purpose          string    `json:"purpose,omitempty"`
+	// PasskeyAssertionOptions are the WebAuthn request options of a
+	// PASSKEY challenge; PasskeyAllowedOrigins its origins.
+	PasskeyAssertionOptions map[string]any `json:"passkeyAssertionOptions,omitempty"`
+	PasskeyAllowedOrigins   []string       `json:"passkeyAllowedOrigins,omitempty"`
 }
 
 // trustChallenge is an outstanding trust or untrust request.

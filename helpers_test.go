@@ -35,7 +35,7 @@ func (r *recorder) types() []string {
 	defer r.mu.Unlock()
 	var out []string
 	for _, e := range r.events {
-		out = append(out, e.Type)
+		out = append(out, string(e.Type))
 	}
 	return out
 }

@@ -36,7 +36,7 @@ func (s *answeringSender) Send(_ context.Context, _ string, ev payments.Event) (
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.types = append(s.types, ev.Type)
+	s.types = append(s.types, string(ev.Type))
 	if ev.Type != "INCOMING_PAYMENT.PENDING" || len(s.replies) == 0 {
 		return payments.Delivery{Status: 200}, nil
 	}
@@ -57,7 +57,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 	cases := []struct {
 		name    string
 		reply   reply
-		status  string
+		status  payments.TransactionStatus
 		reason  string
 		credit  int64
 		pending bool

@@ -62,7 +62,7 @@ var indexes = map[string]*tableIndexes{
 		ix(ixAll, func(*Transaction) []string { return all }),
 		ix(ixCustomer, func(x *Transaction) []string { return values(x.CustomerID) }),
 		ix(ixPlatform, func(x *Transaction) []string { return values(x.PlatformCustomerID) }),
-		ix(ixStatus, func(x *Transaction) []string { return values(x.Status) }),
+		ix(ixStatus, func(x *Transaction) []string { return values(string(x.Status)) }),
 		ix(ixType, func(x *Transaction) []string { return values(x.Type) }),
 		ix(ixAccount, func(x *Transaction) []string {
 			return values(x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)

@@ -198,7 +198,7 @@ func (t *txn) settle(rep RailReport) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(t, tableQuotes, q.ID, q)
+	return t.saveQuote(q)
 }
 
 // reporter is the Reporter handed to a rail during a dispatch: reports

@@ -17,10 +17,14 @@ const (
 // PlatformOwner is the owner key of the platform's own internal accounts.
 const PlatformOwner = "platform"
 
-// Internal account types (reference InternalAccountType).
+// AccountType is an internal account's type (reference
+// InternalAccountType).
+type AccountType string
+
+// Internal account types.
 const (
-	InternalFiat   = "INTERNAL_FIAT"
-	InternalCrypto = "INTERNAL_CRYPTO"
+	InternalFiat   AccountType = "INTERNAL_FIAT"
+	InternalCrypto AccountType = "INTERNAL_CRYPTO"
 )
 
 // InternalAccount is an account held on the platform's ledger. Its ledger
@@ -28,13 +32,13 @@ const (
 // for in-flight payments are Balance(accounts.Held(ID)). The fields here are
 // the ones every area relies on; the accounts area adds the rest.
 type InternalAccount struct {
-	ID         string    `json:"id"`
-	CustomerID string    `json:"customerId,omitempty"` // empty: the platform's own
-	Type       string    `json:"type"`
-	Status     string    `json:"status"`
-	Currency   string    `json:"currency"`
-	CreatedAt  time.Time `json:"createdAt"`
-	UpdatedAt  time.Time `json:"updatedAt"`
+	ID         string      `json:"id"`
+	CustomerID string      `json:"customerId,omitempty"` // empty: the platform's own
+	Type       AccountType `json:"type"`
+	Status     string      `json:"status"`
+	Currency   string      `json:"currency"`
+	CreatedAt  time.Time   `json:"createdAt"`
+	UpdatedAt  time.Time   `json:"updatedAt"`
 
 	// PrivateEnabled is the privacy setting of an embedded wallet (nil on
 	// other accounts).

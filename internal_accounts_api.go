@@ -100,7 +100,7 @@ func (t *txn) accountView(a *InternalAccount) (*InternalAccountView, error) {
 type InternalAccountFilter struct {
 	CustomerID string
 	Currency   string
-	Type       string
+	Type       AccountType
 }
 
 // ListInternal lists customers' internal accounts (platform false)
@@ -110,7 +110,7 @@ func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, sc
 	platform := scope == PlatformScope
 	var out Page[InternalAccountView]
 	var fe validate.Errors
-	fe.Enum("type", f.Type, InternalFiat, InternalCrypto, "EMBEDDED_WALLET")
+	fe.Enum("type", string(f.Type), string(InternalFiat), string(InternalCrypto), "EMBEDDED_WALLET")
 	if err := Invalid(fe.Err()); err != nil {
 		return out, err
 	}

@@ -17,7 +17,7 @@ const tableInvitations = "invitations"
 
 // EventInvitationClaimed is the webhook sent when an invitation is claimed;
 // its data is the claimed Invitation.
-const EventInvitationClaimed = "INVITATION.CLAIMED"
+const EventInvitationClaimed EventType = "INVITATION.CLAIMED"
 
 // InvitationURLBase prefixes an invitation's code in its URL.
 const InvitationURLBase = "https://uma.me/i/"

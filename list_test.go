@@ -16,7 +16,7 @@ import (
 
 // seedTx is the i-th of a series of transactions created a millisecond
 // apart: customer "Customer:c<i%customers>", status from status(i).
-func seedTx(i, customers int, status func(int) string) payments.Transaction {
+func seedTx(i, customers int, status func(int) payments.TransactionStatus) payments.Transaction {
 	at := timeZero().Add(time.Duration(i) * time.Millisecond)
 	return payments.Transaction{ID: fmt.Sprintf("Transaction:%08d", i), Status: status(i), Type: "OUTGOING", Direction: "DEBIT",
 		CustomerID: fmt.Sprintf("Customer:c%d", i%customers), Source: payments.TxParty{SourceType: "ACCOUNT", AccountID: "InternalAccount:a"},
@@ -24,7 +24,7 @@ func seedTx(i, customers int, status func(int) string) payments.Transaction {
 		CreatedAt:   at, UpdatedAt: at}
 }
 
-func completed(int) string { return payments.TxCompleted }
+func completed(int) payments.TransactionStatus { return payments.TxCompleted }
 
 // allTx follows the cursors of a transaction list to its end and returns the
 // ids in order with the number of pages read.
@@ -50,7 +50,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 	t.Run("StatusChangeMovesBetweenIndexPages", func(t *testing.T) {
 		e := newEnv(t)
 		require.NoError(t, e.eng.SeedTransactions(ctx, 30, 30, func(i int) payments.Transaction {
-			return seedTx(i, 3, func(int) string { return payments.TxPending })
+			return seedTx(i, 3, func(int) payments.TransactionStatus { return payments.TxPending })
 		}))
 		require.NoError(t, e.eng.SetTransactionStatus(ctx, "Transaction:00000007", payments.TxCompleted))
 		pending, _ := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxPending}, payments.ListParams{Limit: 4})
@@ -66,7 +66,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		e := newEnv(t)
 		failed := map[int]bool{100: true, 1900: true, 2950: true}
 		require.NoError(t, e.eng.SeedTransactions(ctx, 3000, 1000, func(i int) payments.Transaction {
-			return seedTx(i, 1, func(i int) string {
+			return seedTx(i, 1, func(i int) payments.TransactionStatus {
 				if failed[i] {
 					return payments.TxFailed
 				}

@@ -69,7 +69,7 @@ func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 func eventTypes(evs []payments.Event) []string {
 	var out []string
 	for _, ev := range evs {
-		out = append(out, ev.Type)
+		out = append(out, string(ev.Type))
 	}
 	return out
 }

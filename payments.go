@@ -98,6 +98,10 @@ type Config struct {
 	// against it (CLABE 123456789012345678) works. The zero value checks
 	// them: a typo is caught before money moves. See the README.
 	SkipCheckDigits bool
+	// SCAPasskeys is the WebAuthn relying party SCA passkeys are enrolled
+	// with and asserted against. The zero value is RP ID "localhost" with
+	// origins http://localhost:8080 and https://localhost.
+	SCAPasskeys walletauth.RelyingParty
 	// WalletRelyingParty is the WebAuthn relying party embedded-wallet
 	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
 	WalletRelyingParty walletauth.RelyingParty
@@ -144,6 +148,8 @@ type Engine struct {
 	Invitations Invitations
 	// Crypto: crypto withdrawal estimates.
 	Crypto Crypto
+	// SCA: Strong Customer Authentication factors, logins and resets.
+	SCA SCA
 	// Wallets: embedded-wallet credentials, sessions and signed flows
 	// (wallet*.go, auth_*.go).
 	Wallets Wallets
@@ -166,6 +172,7 @@ func (e *Engine) bindAreas() {
 	e.Stablecoins = Stablecoins{e}
 	e.Invitations = Invitations{e}
 	e.Crypto = Crypto{e}
+	e.SCA = SCA{e}
 	e.Wallets = Wallets{e}
 }
 

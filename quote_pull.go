@@ -76,7 +76,7 @@ func (t *txn) executePull(q *quoteRecord) error {
 	if err := t.intendPull(PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
 		return err
 	}
-	return putJSON(t, tableQuotes, q.ID, q)
+	return t.saveQuote(q)
 }
 
 // settlePull applies an outcome of a quote's pull.
@@ -123,7 +123,7 @@ func (t *txn) failUncollected(q *quoteRecord, tx *Transaction, reason string) er
 	if err := t.saveTx(tx, "FAILED"); err != nil {
 		return err
 	}
-	return putJSON(t, tableQuotes, q.ID, q)
+	return t.saveQuote(q)
 }
 
 // outgoingFailureReasons are the reference's OutgoingTransactionFailureReason

@@ -16,14 +16,18 @@ import (
 // tableQuotes holds quotes by id.
 const tableQuotes = "quotes"
 
-// Quote statuses (spec 3.2).
+// QuoteStatus is a quote's lifecycle state (spec 3.2); its state machine
+// is in package quotes.
+type QuoteStatus = quotes.Status
+
+// Quote statuses.
 const (
-	QuotePending              = "PENDING"
-	QuotePendingAuthorization = "PENDING_AUTHORIZATION"
-	QuoteProcessing           = "PROCESSING"
-	QuoteCompleted            = "COMPLETED"
-	QuoteFailed               = "FAILED"
-	QuoteExpired              = "EXPIRED"
+	QuotePending              = quotes.Pending
+	QuotePendingAuthorization = quotes.PendingAuthorization
+	QuoteProcessing           = quotes.Processing
+	QuoteCompleted            = quotes.Completed
+	QuoteFailed               = quotes.Failed
+	QuoteExpired              = quotes.Expired
 )
 
 // QuoteSource is where a quote's money comes from: an internal account
@@ -69,7 +73,7 @@ type QuoteRequest struct {
 	ScaFactor             string           `json:"scaFactor,omitempty"`
 	SenderCustomerInfo    map[string]any   `json:"senderCustomerInfo,omitempty"`
 
-	scaCode string // the one-time code of an SCA challenge, chosen before pricing
+	sca scaDraw // the secrets of an SCA challenge, drawn before pricing
 	// AgentID names the agent creating the quote on its customer's behalf
 	// (set by eng.Agents, never decoded from a request).
 	AgentID string `json:"-"`
@@ -89,7 +93,7 @@ type RateDetails struct {
 // Quote is a locked rate and fee for one transfer (spec 2.5).
 type Quote struct {
 	ID                   string                `json:"id"`
-	Status               string                `json:"status"`
+	Status               QuoteStatus           `json:"status"`
 	CreatedAt            time.Time             `json:"createdAt"`
 	ExpiresAt            time.Time             `json:"expiresAt"`
 	Source               QuoteSource           `json:"source"`
@@ -125,9 +129,11 @@ type quoteRecord struct {
 	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
 	Rail                  string                `json:"rail"`
 	ScaCodeHash           string                `json:"scaCodeHash,omitempty"`
+	ScaNonce              []byte                `json:"scaNonce,omitempty"` // a PASSKEY challenge's WebAuthn challenge
+	ScaSends              []time.Time           `json:"scaSends,omitempty"` // when an SMS_OTP challenge's code was sent
 	HeldInstructions      []PaymentInstructions `json:"heldInstructions,omitempty"`
 	PayloadToSign         string                `json:"payloadToSign,omitempty"` // paid from an embedded wallet (wallet_accounts.go)
-	walletSigned          bool                  // the stamp over PayloadToSign verified in this transaction
+	WalletSigned          bool                  `json:"walletSigned,omitempty"`  // the stamp over PayloadToSign verified
 }
 
 // Limits of spec 8.
@@ -197,7 +203,8 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 
 // Create prices a transfer and stores the quote with its PENDING
 // transaction. With ImmediatelyExecute it also executes it (see
-// ExecuteQuote). Field problems are INVALID_INPUT; unsupported currencies
+// Quotes.Execute: a customer in an SCA region gets a challenge instead).
+// Field problems are INVALID_INPUT; unsupported currencies
 // INVALID_CURRENCY; amounts below the currency's minimum AMOUNT_OUT_OF_RANGE
 // and above its maximum TRANSACTION_SIZE_LIMIT_EXCEEDED; paying oneself
 // SELF_PAYMENT; a customer without accepted end-user terms
@@ -223,7 +230,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	// Pricing only reads, so it runs in a read transaction, in parallel with
 	// other requests; the write transaction is short. Execution rechecks
 	// everything money depends on in its own transaction.
-	req.scaCode = e.kyc.ContactCode("SCA") // used if the quote needs SCA
+	req.sca = e.drawChallenge() // used if the quote needs SCA
 	var q *quoteRecord
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -266,7 +273,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 			return err
 		}
 		if q.Status == QuotePendingAuthorization {
-			if err := t.intendChallengeCode(q, req.scaCode); err != nil {
+			if err := t.intendChallengeCode(q, req.sca.code); err != nil {
 				return err
 			}
 			if err := t.emitAuthorizationPending(q, tx); err != nil {
@@ -277,7 +284,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 			return err
 		}
 		if req.ImmediatelyExecute {
-			if err := t.execute(q); err != nil {
+			if err := t.executeOrChallenge(q, req.sca, req.ScaFactor); err != nil {
 				return err
 			}
 		}
@@ -484,7 +491,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	}
 	if req.Source.SourceType == "REALTIME_FUNDING" {
 		q.PaymentInstructions = quoteInstructions(q)
-		if err := e.requireSCA(t, q, req.scaCode); err != nil {
+		if err := e.requireSCA(t, q, req.sca, req.ScaFactor); err != nil {
 			return nil, err
 		}
 	}

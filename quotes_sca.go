@@ -2,22 +2,28 @@ package payments
 
 import (
 	"context"
-	"crypto/subtle"
+	"errors"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/validate"
 )
 
 // ScaChallengeTTL is how long a quote's SCA challenge may be satisfied.
 const ScaChallengeTTL = 5 * time.Minute
 
+// drawChallenge draws the secrets of a quote's SCA challenge before its
+// transaction: the SMS code and the WebAuthn challenge.
+func (e *Engine) drawChallenge() scaDraw {
+	return scaDraw{code: e.kyc.ContactCode("SCA"), nonce: randomBytes(32)}
+}
+
 // requireSCA puts a real-time funded quote of a customer in an SCA region
-// (spec 3.2) into PENDING_AUTHORIZATION: an SMS_OTP challenge is attached
-// and the payment instructions are withheld until Quotes.Authorize.
-// code is the challenge's one-time code, chosen before pricing; the
-// transaction that stores the quote hands it to the code sender
-// (intendChallengeCode).
-func (e *Engine) requireSCA(t *txn, q *quoteRecord, code string) error {
+// (spec 3.2) into PENDING_AUTHORIZATION: a challenge of the preferred factor
+// (customers.ChallengeFactor) is attached and the payment instructions are
+// withheld until the quote is authorized. The transaction that stores the
+// quote hands an SMS code to the code sender (intendChallengeCode).
+func (e *Engine) requireSCA(t *txn, q *quoteRecord, d scaDraw, preferred string) error {
 	if q.CustomerID == "" {
 		return nil
 	}
@@ -29,19 +35,41 @@ func (e *Engine) requireSCA(t *txn, q *quoteRecord, code string) error {
 	if err != nil {
 		return err
 	}
-	q.Status = QuotePendingAuthorization
+	return t.challengeQuote(q, id, d, preferred)
+}
+
+// challengeQuote attaches a new per-transaction challenge to q and moves it
+// to PENDING_AUTHORIZATION. The challenge lives ScaChallengeTTL, never
+// beyond the quote's rate; its proof is checked by SCA.Authorize.
+func (t *txn) challengeQuote(q *quoteRecord, id string, d scaDraw, preferred string) error {
+	st, err := t.scaState(q.CustomerID)
+	if err != nil {
+		return err
+	}
+	factor := customers.ChallengeFactor(preferred, st.Passkey != nil)
 	exp := t.now.Add(ScaChallengeTTL)
 	if q.ExpiresAt.Before(exp) {
 		exp = q.ExpiresAt // a challenge cannot outlive the rate it authorizes
 	}
-	q.ScaChallenge = &ScaChallenge{ID: id, ExpiresAt: exp, Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: "PAYOUT"}
-	q.ScaCodeHash, q.HeldInstructions, q.PaymentInstructions = hashSecret(code), q.PaymentInstructions, nil
+	ch := &ScaChallenge{ID: id, ExpiresAt: exp, Factor: factor, AvailableFactors: []string{factor}, Purpose: "PAYOUT"}
+	q.ScaCodeHash, q.ScaNonce, q.ScaSends = "", nil, nil
+	if factor == customers.FactorPasskey {
+		q.ScaNonce = d.nonce
+		ch.PasskeyAssertionOptions = assertionOptions(t.e.relyingParty(), st.Passkey, d.nonce, exp.Sub(t.now))
+	} else {
+		q.ScaCodeHash, q.ScaSends = hashSecret(d.code), []time.Time{t.now}
+	}
+	q.Status, q.ScaChallenge = QuotePendingAuthorization, ch
+	q.HeldInstructions, q.PaymentInstructions = q.PaymentInstructions, nil
 	return nil
 }
 
-// intendChallengeCode delivers the code of a new quote's SCA challenge
-// after commit.
+// intendChallengeCode delivers the code of a new SMS_OTP challenge after
+// commit.
 func (t *txn) intendChallengeCode(q *quoteRecord, code string) error {
+	if q.ScaChallenge.Factor != customers.FactorSMS {
+		return nil
+	}
 	c, err := t.customer(q.CustomerID)
 	if err != nil {
 		return err
@@ -49,16 +77,73 @@ func (t *txn) intendChallengeCode(q *quoteRecord, code string) error {
 	return t.intendCode(CodeMessage{ID: q.ScaChallenge.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: "PAYOUT"})
 }
 
-// Authorize satisfies a quote's SCA challenge with its one-time code:
-// the quote becomes PENDING and its payment instructions are issued. A quote
-// that is not PENDING_AUTHORIZATION is CONFLICT; a wrong code INVALID_INPUT;
-// an expired challenge SCA_SESSION_REQUIRED (request a new quote), which
-// also fails the quote (SCA_NOT_COMPLETED, see expireIfDue).
+// executeOrChallenge executes a PENDING quote, or, for a customer in an SCA
+// region paying anyone but a trusted beneficiary, holds it in
+// PENDING_AUTHORIZATION with a challenge: the transfer starts only once
+// SCA.Authorize satisfies it (reference POST /quotes/{quoteId}/execute,
+// "SCA required").
+func (t *txn) executeOrChallenge(q *quoteRecord, d scaDraw, preferred string) error {
+	if q.Status != QuotePending || q.CustomerID == "" {
+		return t.execute(q) // its answer for a quote in another state
+	}
+	c, err := t.customer(q.CustomerID)
+	if err != nil {
+		return err
+	}
+	if !t.e.kyc.SCARequired(c) || t.trustedDestination(q) {
+		return t.execute(q)
+	}
+	if _, err := t.transactingCustomer(q.CustomerID); err != nil {
+		return err
+	}
+	if err := t.challengeQuote(q, t.newID("ScaChallenge"), d, preferred); err != nil {
+		return err
+	}
+	tx, err := t.transaction(q.TransactionID)
+	if err != nil {
+		return err
+	}
+	tx.Status = TxPendingAuthorization
+	if err := t.saveTx(tx, ""); err != nil {
+		return err
+	}
+	if err := t.intendChallengeCode(q, d.code); err != nil {
+		return err
+	}
+	return t.emitAuthorizationPending(q, tx)
+}
+
+// trustedDestination reports whether q pays an external account its sender
+// trusts (external_accounts_trust.go), which skips the per-transaction
+// challenge.
+func (t *txn) trustedDestination(q *quoteRecord) bool {
+	if q.Destination.AccountID == "" {
+		return false
+	}
+	r, err := t.externalRecord(q.Destination.AccountID)
+	return err == nil && r.Trusted && r.CustomerID == q.CustomerID
+}
+
+// Authorize satisfies a quote's SMS_OTP challenge with its one-time code
+// (SCA.Authorize).
 func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error) {
-	e := qs.e
+	return qs.e.SCA.Authorize(ctx, id, ScaAuthorization{Code: code})
+}
+
+// Authorize satisfies a quote's SCA challenge with proof p: the code of an
+// SMS_OTP challenge or the passkey assertion of a PASSKEY one. A real-time
+// funded quote becomes PENDING and its payment instructions are issued; a
+// quote funded from an account executes. The customer needs an SCA login
+// session (SCA_SESSION_REQUIRED otherwise) and a login that is not locked
+// (ACCOUNT_LOCKED); a wrong proof counts as a failed attempt
+// (INVALID_INPUT, or ACCOUNT_LOCKED once it locks). A quote that is not
+// PENDING_AUTHORIZATION is CONFLICT; an expired challenge
+// SCA_SESSION_REQUIRED (request a new quote), which also fails the quote
+// (SCA_NOT_COMPLETED, see expireIfDue).
+func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
 	var out *Quote
 	var failure error
-	err := once(ctx, e, []any{id, code}, &out, keeping(&failure, func(t *txn) error {
+	err := once(ctx, s.e, []any{id, p}, &out, keeping(&failure, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
 			return err
@@ -70,16 +155,33 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil {
 			return Errorf(CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
 		}
-		var fe validate.Errors
-		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(q.ScaCodeHash)) != 1 {
-			if len(fe) == 0 {
-				fe.Add("code", nil, "the code is wrong")
-			}
-			return Invalid(fe)
+		_, st, err := t.scaCustomer(q.CustomerID)
+		if err != nil {
+			return err
 		}
-		q.Status, q.ScaChallenge, q.ScaCodeHash = QuotePending, nil, ""
-		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
+		if st.Security.Locked(t.now) {
+			return lockedError(st.Security)
+		}
+		if !st.sessionActive(t.now) {
+			return Errorf(CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
+		}
+		ch := &scaPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
+		switch err := t.checkProof(st, ch, p, scaDraw{}); {
+		case errors.Is(err, errWrongProof):
+			failure = t.proofFailed(st, proofField(ch.Factor))
+			return t.saveSCA(q.CustomerID, st)
+		case err != nil:
+			return err
+		}
+		if err := t.saveSCA(q.CustomerID, st); err != nil { // a passkey's counter
+			return err
+		}
+		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = QuotePending, nil, "", nil, nil
 		out = &q.Quote
+		if q.Source.SourceType == "ACCOUNT" {
+			return t.execute(q)
+		}
+		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
 		tx, err := t.transaction(q.TransactionID)
 		if err != nil {
 			return err
@@ -88,9 +190,49 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 		if err := t.saveTx(tx, ""); err != nil {
 			return err
 		}
-		return putJSON(t, tableQuotes, id, q)
+		return t.saveQuote(q)
 	}))
 	return out, err
+}
+
+// Resend sends a new code for a quote's SMS_OTP challenge, which keeps its
+// id and expiry. Sends are ScaResendInterval apart and at most ScaMaxSends
+// per challenge (RATE_LIMITED with the wait); a quote without a pending
+// SMS_OTP challenge, or of a customer outside SCA regions, is CONFLICT.
+func (s SCA) Resend(ctx context.Context, id string) error {
+	d := s.e.drawChallenge()
+	var failure error
+	return once(ctx, s.e, id, &struct{}{}, keeping(&failure, func(t *txn) error {
+		q, err := t.quote(id)
+		if err != nil {
+			return err
+		}
+		if q.CustomerID == "" {
+			return Errorf(CodeConflict, "quote %s has no customer to authenticate", id)
+		}
+		c, err := t.customer(q.CustomerID)
+		if err != nil {
+			return err
+		}
+		if !t.e.kyc.SCARequired(c) {
+			return Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
+		}
+		if expired, err := t.expireIfDue(q); err != nil || expired {
+			failure = Errorf(CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id)
+			return err
+		}
+		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
+			return Errorf(CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
+		}
+		if wait := customers.SendWait(q.ScaSends, t.now, ScaResendInterval, ScaMaxSends, ScaChallengeTTL); wait > 0 {
+			return rateLimited(wait, "codes sent for this challenge")
+		}
+		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.now), hashSecret(d.code)
+		if err := t.intendCode(CodeMessage{ID: t.newID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
+			return err
+		}
+		return t.saveQuote(q)
+	}))
 }
 
 // emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
@@ -103,7 +245,7 @@ func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
 		return err
 	}
 	q.PendingSent = true
-	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+	if err := t.saveQuote(q); err != nil {
 		return err
 	}
 	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
@@ -117,17 +259,16 @@ type ExecuteOptions struct {
 }
 
 // ExecuteWith validates opts (an invalid scaFactor is a field error,
-// checked before the quote is read) and executes the quote as Quotes.Execute
-// does. The sandbox issues every challenge by SMS_OTP, so a valid preference
-// changes nothing there.
+// checked before the quote is read) and executes the quote as
+// Quotes.Execute does, except that a customer in an SCA region gets a
+// challenge of the preferred factor (customers.ChallengeFactor).
 func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
-	e := qs.e
 	var fe validate.Errors
-	if fe.Enum("scaFactor", opts.ScaFactor, "SMS_OTP", "PASSKEY", "TOTP") && opts.ScaFactor == "TOTP" {
-		fe.Add("scaFactor", &validate.Constraint{Enum: []string{"SMS_OTP", "PASSKEY"}}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
+	if fe.Enum("scaFactor", opts.ScaFactor, customers.Factors...) && opts.ScaFactor == customers.FactorTOTP {
+		fe.Add("scaFactor", &validate.Constraint{Enum: customers.ChallengeFactors}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
 	}
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	return e.Quotes.Execute(ctx, id)
+	return qs.e.executeQuote(ctx, id, opts, nil)
 }

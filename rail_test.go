@@ -75,7 +75,7 @@ func (e *env) available(t testing.TB, account string) int64 {
 	return v.Balance.Amount
 }
 
-func (e *env) txStatus(t testing.TB, id string) string {
+func (e *env) txStatus(t testing.TB, id string) payments.TransactionStatus {
 	t.Helper()
 	tx, err := e.eng.Transactions.Get(ctx, id)
 	require.NoError(t, err)
@@ -237,7 +237,7 @@ func TestRails_LateReturnOfSpentDeposit(t *testing.T) {
 	acct := e.usdAccount(t, "Spender")
 	ia, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
-	in, err := e.eng.Transactions.TransferIn(ctx, e.externalUSD(t, ia.CustomerID, "000"), acct, 1_000)
+	in, err := e.eng.Transactions.TransferIn(ctx, payments.TransferInRequest{SourceAccountID: e.externalUSD(t, ia.CustomerID, "000"), DestinationAccountID: acct, Amount: 1_000})
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxPending, in.Status)
 	pid := "pull:" + in.ID

@@ -133,12 +133,18 @@ var PaymentRails = []string{"ACH", "ACH_COLOMBIA", "BANK_TRANSFER", "BRE_B", "CI
 // values (crypto networks are not).
 func fiatRail(rail string) bool { return rail != "LIGHTNING" && rail != "SOLANA" }
 
-// ExchangeRates quotes source to each destination (every other platform
-// currency when none is given) for sendingAmount (0 means 10000 minor
-// units), including the platform's fees. With no source it quotes every
-// platform currency, as every filter of GET /exchange-rates is optional.
-func (qs Quotes) ExchangeRates(ctx context.Context, source string, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+// RateQuery narrows Quotes.ExchangeRates; every member is optional.
+type RateQuery struct {
+	Source        string   // sending currency; "" quotes every platform currency
+	Destinations  []string // receiving currencies; none: every other one
+	SendingAmount int64    // minor units; 0 means 10000
+}
+
+// ExchangeRates quotes each source to each destination for the sending
+// amount, including the platform's fees (GET /exchange-rates).
+func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
 	e := qs.e
+	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
 	p, err := e.Platform.Config(ctx)
 	if err != nil {
 		return nil, err

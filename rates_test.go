@@ -42,7 +42,7 @@ func TestEngine_ExchangeRatesCache(t *testing.T) {
 	e := moneyEnv(t, func(c *payments.Config) { c.Rates = src })
 	start := e.eng.Now()
 
-	rates, err := e.eng.Quotes.ExchangeRates(ctx, "USD", []string{"EUR"}, 10_000)
+	rates, err := e.eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USD", Destinations: []string{"EUR"}, SendingAmount: 10_000})
 	require.NoError(t, err)
 	require.Len(t, rates, 1)
 	assert.EqualValues(t, 8000, rates[0].ReceivingAmount, "10000 cents at 1.25 USD per EUR")
@@ -50,14 +50,14 @@ func TestEngine_ExchangeRatesCache(t *testing.T) {
 	assert.Equal(t, 1, src.set("2"), "the first request asks the source")
 
 	e.clock.Advance(payments.RateCacheTTL - time.Second)
-	rates, err = e.eng.Quotes.ExchangeRates(ctx, "USD", []string{"EUR"}, 10_000)
+	rates, err = e.eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USD", Destinations: []string{"EUR"}, SendingAmount: 10_000})
 	require.NoError(t, err)
 	assert.EqualValues(t, 8000, rates[0].ReceivingAmount, "still the cached rate")
 	assert.True(t, rates[0].UpdatedAt.Equal(start), "updatedAt is when the rate was fetched")
 	assert.Equal(t, 1, src.set("2"))
 
 	e.clock.Advance(time.Second)
-	rates, err = e.eng.Quotes.ExchangeRates(ctx, "USD", []string{"EUR"}, 10_000)
+	rates, err = e.eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USD", Destinations: []string{"EUR"}, SendingAmount: 10_000})
 	require.NoError(t, err)
 	assert.EqualValues(t, 5000, rates[0].ReceivingAmount, "refetched after RateCacheTTL")
 	assert.True(t, rates[0].UpdatedAt.Equal(start.Add(payments.RateCacheTTL)))
@@ -80,7 +80,7 @@ func TestEngine_ExchangeRatesCache(t *testing.T) {
 		assert.Equal(t, 2, src.set("2"), "the quote used the cached rate")
 	})
 	t.Run("ErrInvalidInput", func(t *testing.T) {
-		_, err := e.eng.Quotes.ExchangeRates(ctx, "XXX", []string{"EUR", "YYY"}, -1)
+		_, err := e.eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "XXX", Destinations: []string{"EUR", "YYY"}, SendingAmount: -1})
 		requireCode(t, err, payments.CodeInvalidInput, "sourceCurrency", "destinationCurrency.1", "sendingAmount")
 		assert.Equal(t, 2, src.set("2"), "invalid requests never reach the source")
 	})

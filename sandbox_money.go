@@ -88,7 +88,7 @@ func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amou
 				return err
 			}
 			out = tx
-			return putJSON(t, tableQuotes, q.ID, q)
+			return t.saveQuote(q)
 		}
 		if err := t.startDelivery(q); err != nil {
 			return err
@@ -240,7 +240,7 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 			return err
 		}
 		out = tx
-		return putJSON(t, tableQuotes, q.ID, q)
+		return t.saveQuote(q)
 	})
 	return out, err
 }

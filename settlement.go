@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/quotes"
 )
 
 // Settlement tables: rail outcomes due by time ("<time>|<tx id>|<payment
@@ -79,15 +80,18 @@ func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 // marks quote and transaction PROCESSING and hands the payment to the rail.
 // A quote executes at most once: any later call is CONFLICT.
 func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
-	return qs.e.executeQuote(ctx, id, nil)
+	return qs.e.executeQuote(ctx, id, ExecuteOptions{}, nil)
 }
 
-// executeQuote is Quotes.Execute; stamp is the wallet signature of a quote
-// paid from an embedded wallet (Wallets.ExecuteQuote).
-func (e *Engine) executeQuote(ctx context.Context, id string, stamp *string) (*Quote, error) {
+// executeQuote is Quotes.Execute with the caller's SCA factor preference: a
+// customer in an SCA region gets a challenge instead (quotes_sca.go).
+// stamp is the wallet signature of a quote paid from an embedded wallet
+// (Wallets.ExecuteQuote).
+func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
 	var out *Quote
 	var failure error
-	err := once(ctx, e, id, &out, keeping(&failure, func(t *txn) error {
+	d := e.drawChallenge()
+	err := once(ctx, e, []any{id, opts}, &out, keeping(&failure, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
 			return err
@@ -105,7 +109,7 @@ func (e *Engine) executeQuote(ctx context.Context, id string, stamp *string) (*Q
 		if err := t.checkWalletSignature(q, stamp); err != nil {
 			return err
 		}
-		if err := t.execute(q); err != nil {
+		if err := t.executeOrChallenge(q, d, opts.ScaFactor); err != nil {
 			return err
 		}
 		out = &q.Quote
@@ -119,7 +123,18 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 	if err := getJSON(t, tableQuotes, id, &q); err != nil {
 		return nil, notFound(err, CodeQuoteNotFound, "quote", id)
 	}
+	t.readStatus(id, string(q.Status))
 	return &q, nil
+}
+
+// saveQuote stores a quote read in this transaction, refusing a status
+// change the quote state machine does not allow (quotes.Status.Check).
+func (t *txn) saveQuote(q *quoteRecord) error {
+	if err := QuoteStatus(t.statuses[q.ID]).Check(q.Status); err != nil {
+		return err
+	}
+	t.readStatus(q.ID, string(q.Status))
+	return putJSON(t, tableQuotes, q.ID, q)
 }
 
 // lapsed reports whether a quote still waiting for execution or for
@@ -145,7 +160,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 	}
 	if q.Status == QuotePendingAuthorization {
 		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = QuoteFailed, nil, "", nil
-		if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+		if err := t.saveQuote(q); err != nil {
 			return true, err
 		}
 		tx, err := t.transaction(q.TransactionID)
@@ -156,7 +171,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 		return true, t.saveTx(tx, "FAILED")
 	}
 	q.Status = QuoteExpired
-	if err := putJSON(t, tableQuotes, q.ID, q); err != nil {
+	if err := t.saveQuote(q); err != nil {
 		return true, err
 	}
 	tx, err := t.transaction(q.TransactionID)
@@ -173,7 +188,7 @@ func (t *txn) execute(q *quoteRecord) error {
 	if q.Status != QuotePending {
 		return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 	}
-	if q.PayloadToSign != "" && !q.walletSigned {
+	if q.PayloadToSign != "" && !q.WalletSigned {
 		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
 	if q.CustomerID != "" {
@@ -218,7 +233,7 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 		if err := t.applyStep(q, tx, RailReport{Outcome: RailCompleted}); err != nil {
 			return err
 		}
-		return putJSON(t, tableQuotes, q.ID, q)
+		return t.saveQuote(q)
 	}
 	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 	if q.Destination.DestinationType == "ACCOUNT" {
@@ -229,7 +244,7 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 	if err := t.intendSend(p); err != nil {
 		return err
 	}
-	return putJSON(t, tableQuotes, q.ID, q)
+	return t.saveQuote(q)
 }
 
 // destinationLedger is the ledger account a payout lands in.
@@ -252,34 +267,17 @@ func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
 // applyStep applies one outcome of its payout to an executed quote.
 // Outcomes that do not fit the transaction's status change nothing.
 func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s RailReport) error {
-	hold, sc, rc := q.holdAccount(), q.SendingCurrency.Code, q.ReceivingCurrency.Code
 	switch s.Outcome {
 	case RailCompleted:
 		if tx.Status != TxProcessing {
 			return nil
 		}
-		dest, err := q.destinationLedger(t)
+		st, err := t.settlement(q)
 		if err != nil {
 			return err
 		}
-		net := q.TotalSendingAmount - q.FeesIncluded
-		var legs [][]Posting
-		if q.PlatformFeesIncluded > 0 {
-			pa, err := t.primaryInternalAccount(PlatformOwner, sc)
-			if err != nil {
-				return err
-			}
-			legs = append(legs, accounts.Transfer(hold, pa.ID, sc, q.PlatformFeesIncluded))
-		}
-		if q.ServiceFees > 0 {
-			legs = append(legs, accounts.Transfer(hold, ledgerServiceFees, sc, q.ServiceFees))
-		}
-		if sc == rc && net == q.TotalReceivingAmount {
-			legs = append(legs, accounts.Transfer(hold, dest, sc, net))
-		} else {
-			legs = append(legs, accounts.Transfer(hold, ledgerFX, sc, net), accounts.Transfer(ledgerFX, dest, rc, q.TotalReceivingAmount))
-		}
-		if err := t.post(tx.ID, legs...); err != nil {
+		dest := st.Destination
+		if err := t.post(tx.ID, st.CompletionLegs()...); err != nil {
 			return err
 		}
 		now := t.now
@@ -351,36 +349,39 @@ func (t *txn) failAndRefund(q *quoteRecord, tx *Transaction, s RailReport, amoun
 	return nil
 }
 
+// settlement is q's executed payment as the ledger sees it
+// (quotes.Settlement): its hold, destination and fee accounts.
+func (t *txn) settlement(q *quoteRecord) (quotes.Settlement, error) {
+	dest, err := q.destinationLedger(t)
+	if err != nil {
+		return quotes.Settlement{}, err
+	}
+	s := quotes.Settlement{Hold: q.holdAccount(), Destination: dest, ServiceFees: ledgerServiceFees, FX: ledgerFX,
+		SendingCurrency: q.SendingCurrency.Code, ReceivingCurrency: q.ReceivingCurrency.Code,
+		Total: q.TotalSendingAmount, FeesIncluded: q.FeesIncluded, PlatformFee: q.PlatformFeesIncluded,
+		ServiceFee: q.ServiceFees, Received: q.TotalReceivingAmount}
+	if s.PlatformFee > 0 {
+		pa, err := t.primaryInternalAccount(PlatformOwner, s.SendingCurrency)
+		if err != nil {
+			return quotes.Settlement{}, err
+		}
+		s.PlatformFees = pa.ID
+	}
+	return s, nil
+}
+
 // returnLegs refunds a payout that completed and then came back (bank
-// return), undoing each leg of its completion (wire-facts 2.4): the
-// destination-currency leg comes back from the destination through the FX
-// account, and the fees credited at completion are taken back, the
-// platform's from its internal account and the service's from the
-// service-fee account. A platform that already spent its fee is left with
-// the shortfall as a negative balance (the legs are posted as an
+// return) to the sender's account to, undoing each leg of its completion
+// (quotes.Settlement.ReturnLegs). A platform that already spent its fee is
+// left with the shortfall as a negative balance (the legs are posted as an
 // overdraft), never the refund. feeBack names the platform account when its
 // fee was taken back.
 func (t *txn) returnLegs(q *quoteRecord, to string) (legs [][]Posting, feeBack string, err error) {
-	sc, rc := q.SendingCurrency.Code, q.ReceivingCurrency.Code
-	dest, err := q.destinationLedger(t)
+	s, err := t.settlement(q)
 	if err != nil {
 		return nil, "", err
 	}
-	if pf := q.PlatformFeesIncluded; pf > 0 {
-		pa, err := t.primaryInternalAccount(PlatformOwner, sc)
-		if err != nil {
-			return nil, "", err
-		}
-		legs, feeBack = append(legs, accounts.Transfer(pa.ID, to, sc, pf)), pa.ID
-	}
-	if q.ServiceFees > 0 {
-		legs = append(legs, accounts.Transfer(ledgerServiceFees, to, sc, q.ServiceFees))
-	}
-	net := q.TotalSendingAmount - q.FeesIncluded
-	if sc == rc && net == q.TotalReceivingAmount {
-		return append(legs, accounts.Transfer(dest, to, sc, net)), feeBack, nil
-	}
-	return append(legs, accounts.Transfer(dest, ledgerFX, rc, q.TotalReceivingAmount), accounts.Transfer(ledgerFX, to, sc, net)), feeBack, nil
+	return s.ReturnLegs(to), s.PlatformFees, nil
 }
 
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account

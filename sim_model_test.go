@@ -45,13 +45,13 @@ var simCurrencies = []string{"USD", "EUR", "MXN"}
 var simSuffixes = []string{"000", "001", "002", "003", "004", "005", "006", "007", "009"}
 
 // simState is a transaction's status with its refund's status ("" for none).
-type simState struct{ status, refund string }
+type simState struct{ status, refund payments.TransactionStatus }
 
 func (s simState) String() string {
 	if s.refund == "" {
-		return s.status
+		return string(s.status)
 	}
-	return s.status + "/refund " + s.refund
+	return string(s.status + "/refund " + s.refund)
 }
 
 var (
@@ -136,7 +136,7 @@ func (t *simTx) String() string { return t.label + " " + t.id }
 // it committed, before the rail reported anything. A payment to an
 // internal account completes in that commit; one to the outside is
 // PROCESSING and a transfer in PENDING until the rail's reports apply.
-func (t *simTx) answered() string {
+func (t *simTx) answered() payments.TransactionStatus {
 	switch {
 	case t.incoming:
 		return payments.TxPending
@@ -261,7 +261,7 @@ func (w *simWorld) check(progress bool) {
 		}
 		obs := simState{tx.Status, ""}
 		if tx.Refund != nil {
-			obs.refund = tx.Refund.Status
+			obs.refund = payments.TransactionStatus(tx.Refund.Status)
 		}
 		if !t.executed {
 			if want := t.state(now); obs != want {
@@ -293,7 +293,7 @@ func (w *simWorld) check(progress bool) {
 		if t.quoteID != "" {
 			q, err := w.eng.Quotes.Get(simCtx, t.quoteID)
 			w.must(err, "Quote "+t.quoteID)
-			if q.Status != obs.status {
+			if string(q.Status) != string(obs.status) {
 				w.failf("quote %s is %s while its transaction %s is %s", q.ID, q.Status, t.id, obs)
 			}
 		}
@@ -593,7 +593,7 @@ func (w *simWorld) createQuote(d quoteDraft) simAnswer {
 			w.failf("%v executed %d with only %d available", &d, q.TotalSendingAmount, avail)
 		}
 		t.executed = true
-		if q.Status != t.answered() {
+		if string(q.Status) != string(t.answered()) {
 			w.failf("%v: the executed quote is %s, want %s", &d, q.Status, t.answered())
 		}
 	} else if q.Status != payments.QuotePending {
@@ -603,7 +603,7 @@ func (w *simWorld) createQuote(d quoteDraft) simAnswer {
 	w.model.quotes = append(w.model.quotes, t)
 	w.note("%v: %s send %d receive %d fees %d (platform %d) -> %s", &d, q.ID, q.TotalSendingAmount, q.TotalReceivingAmount, q.FeesIncluded, q.PlatformFeesIncluded, q.Status)
 	w.check(false)
-	return simResponse(q.ID, q.Status, "")
+	return simResponse(q.ID, string(q.Status), "")
 }
 
 // simMaxAmount is the platform's default single-transaction maximum (a
@@ -732,10 +732,10 @@ func (w *simWorld) applyExecute(t *simTx, want payments.Code, q *payments.Quote,
 		return simResponse("", "", got)
 	}
 	t.executed, t.at = true, 0
-	if q.ID != t.quoteID || q.Status != t.answered() {
+	if q.ID != t.quoteID || string(q.Status) != string(t.answered()) {
 		w.failf("executing %s answered quote %s %s, want %s", t, q.ID, q.Status, t.answered())
 	}
-	return simResponse(q.ID, q.Status, "")
+	return simResponse(q.ID, string(q.Status), "")
 }
 
 func (w *simWorld) opExecute() {
@@ -771,7 +771,7 @@ func (w *simWorld) opExecuteIdempotent() {
 	q, err = h.Quotes.Execute(simCtx, t.quoteID)
 	again := simResponse("", "", errCode(err))
 	if err == nil {
-		again = simResponse(q.ID, q.Status, "")
+		again = simResponse(q.ID, string(q.Status), "")
 	}
 	if string(again.Body) != string(first.Body) {
 		w.failf("retrying key %s answered %q, first %q", k.Key, again.Body, first.Body)
@@ -904,7 +904,7 @@ func (w *simWorld) opTransferIn() {
 		return
 	}
 	amount := 1 + w.rng.Int64N(300_000)
-	tx, err := w.eng.Transactions.TransferIn(simCtx, e.id, dst, amount)
+	tx, err := w.eng.Transactions.TransferIn(simCtx, payments.TransferInRequest{SourceAccountID: e.id, DestinationAccountID: dst, Amount: amount})
 	code := errCode(err)
 	w.note("transfer in %d from %s (suffix %s) to %s: %q", amount, e.id, e.suffix, dst, code)
 	switch {

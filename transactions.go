@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/paygrid/payments/quotes"
 	"time"
 
 	"github.com/paygrid/payments/validate"
@@ -12,14 +13,19 @@ import (
 // Transaction tables: records by id.
 const tableTransactions = "transactions"
 
-// Transaction statuses (reference TransactionStatus).
+// TransactionStatus is a transaction's lifecycle state (reference
+// TransactionStatus); its state machine is in package quotes.
+type TransactionStatus = quotes.TxStatus
+
+// Transaction statuses.
 const (
-	TxPending    = "PENDING"
-	TxProcessing = "PROCESSING"
-	TxCompleted  = "COMPLETED"
-	TxFailed     = "FAILED"
-	TxExpired    = "EXPIRED"
-	TxRejected   = "REJECTED"
+	TxPending              = quotes.TxPending
+	TxPendingAuthorization = quotes.TxPendingAuthorization
+	TxProcessing           = quotes.TxProcessing
+	TxCompleted            = quotes.TxCompleted
+	TxFailed               = quotes.TxFailed
+	TxExpired              = quotes.TxExpired
+	TxRejected             = quotes.TxRejected
 )
 
 // TxParty is a transaction's source or destination (reference
@@ -46,29 +52,29 @@ type Refund struct {
 // IncomingTransaction / OutgoingTransaction), or a card transaction (type
 // CARD, Card set), which is encoded as the reference's CardTransaction.
 type Transaction struct {
-	ID                         string          `json:"id"`
-	Status                     string          `json:"status"`
-	Type                       string          `json:"type"`      // INCOMING or OUTGOING
-	Direction                  string          `json:"direction"` // CREDIT or DEBIT
-	Source                     TxParty         `json:"source"`
-	Destination                TxParty         `json:"destination"`
-	CustomerID                 string          `json:"customerId"`
-	PlatformCustomerID         string          `json:"platformCustomerId"`
-	SentAmount                 *CurrencyAmount `json:"sentAmount,omitempty"`
-	ReceivedAmount             *CurrencyAmount `json:"receivedAmount,omitempty"`
-	ExchangeRate               *float64        `json:"exchangeRate,omitempty"`
-	Fees                       *int64          `json:"fees,omitempty"`
-	PlatformFees               *int64          `json:"platformFees,omitempty"`
-	QuoteID                    string          `json:"quoteId,omitempty"`
-	PaymentRail                string          `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
-	Description                string          `json:"description,omitempty"`
-	FailureReason              string          `json:"failureReason,omitempty"`
-	Refund                     *Refund         `json:"refund,omitempty"`
-	SettledAt                  *time.Time      `json:"settledAt,omitempty"`
-	ReceiptDeliveryConfirmedAt *time.Time      `json:"receiptDeliveryConfirmedAt,omitempty"`
-	AgentID                    string          `json:"agentId,omitempty"` // the agent that made it, if one did
-	CreatedAt                  time.Time       `json:"createdAt"`
-	UpdatedAt                  time.Time       `json:"updatedAt"`
+	ID                         string            `json:"id"`
+	Status                     TransactionStatus `json:"status"`
+	Type                       string            `json:"type"`      // INCOMING or OUTGOING
+	Direction                  string            `json:"direction"` // CREDIT or DEBIT
+	Source                     TxParty           `json:"source"`
+	Destination                TxParty           `json:"destination"`
+	CustomerID                 string            `json:"customerId"`
+	PlatformCustomerID         string            `json:"platformCustomerId"`
+	SentAmount                 *CurrencyAmount   `json:"sentAmount,omitempty"`
+	ReceivedAmount             *CurrencyAmount   `json:"receivedAmount,omitempty"`
+	ExchangeRate               *float64          `json:"exchangeRate,omitempty"`
+	Fees                       *int64            `json:"fees,omitempty"`
+	PlatformFees               *int64            `json:"platformFees,omitempty"`
+	QuoteID                    string            `json:"quoteId,omitempty"`
+	PaymentRail                string            `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
+	Description                string            `json:"description,omitempty"`
+	FailureReason              string            `json:"failureReason,omitempty"`
+	Refund                     *Refund           `json:"refund,omitempty"`
+	SettledAt                  *time.Time        `json:"settledAt,omitempty"`
+	ReceiptDeliveryConfirmedAt *time.Time        `json:"receiptDeliveryConfirmedAt,omitempty"`
+	AgentID                    string            `json:"agentId,omitempty"` // the agent that made it, if one did
+	CreatedAt                  time.Time         `json:"createdAt"`
+	UpdatedAt                  time.Time         `json:"updatedAt"`
 	// Card is the card transaction a CARD transaction is; the members
 	// above then repeat its id, status, direction, customer, funding
 	// account (Source.AccountID) and times, for filters and indexes.
@@ -125,7 +131,7 @@ func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
 	sent, recv := amountOf(q.SendingCurrency.Code, q.TotalSendingAmount), amountOf(q.ReceivingCurrency.Code, q.TotalReceivingAmount)
 	status := TxPending
 	if q.Status == QuotePendingAuthorization {
-		status = "PENDING_AUTHORIZATION"
+		status = TxPendingAuthorization
 	}
 	return &Transaction{ID: q.TransactionID, Status: status, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
 		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
@@ -157,12 +163,18 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 	if err := getJSON(t, tableTransactions, id, &tx); err != nil {
 		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
 	}
+	t.readStatus(id, string(tx.Status))
 	return &tx, nil
 }
 
-// setTxStatus stores tx with a new status and emits
+// saveTx stores tx, refusing a status change the transaction state
+// machine does not allow (quotes.TxStatus.Check), and emits
 // <INCOMING|OUTGOING>_PAYMENT.<event>.
 func (t *txn) saveTx(tx *Transaction, event string) error {
+	if err := TransactionStatus(t.statuses[tx.ID]).Check(tx.Status); err != nil {
+		return err
+	}
+	t.readStatus(tx.ID, string(tx.Status))
 	tx.UpdatedAt = t.now
 	b, err := encodeRecord(tx)
 	if err != nil {
@@ -175,7 +187,7 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 		return nil
 	}
 	// The event's data is the record as stored: encoded once.
-	return t.emitEncoded(tx.Type+"_PAYMENT."+event, b)
+	return t.emitEncoded(EventType(tx.Type+"_PAYMENT."+event), b)
 }
 
 // Get returns one transaction.
@@ -195,12 +207,13 @@ func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error)
 // the quote id (the reference of real-time funding instructions) or the
 // refund's reference.
 type TransactionFilter struct {
-	CustomerID, PlatformCustomerID, Status, Type string
-	AccountIdentifier                            string // either side
-	SenderAccountIdentifier                      string
-	ReceiverAccountIdentifier                    string
-	Reference                                    string
-	StartDate, EndDate                           time.Time
+	CustomerID, PlatformCustomerID, Type string
+	Status                               TransactionStatus
+	AccountIdentifier                    string // either side
+	SenderAccountIdentifier              string
+	ReceiverAccountIdentifier            string
+	Reference                            string
+	StartDate, EndDate                   time.Time
 }
 
 // is reports whether the party is the account or UMA address id.
@@ -212,7 +225,7 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 	switch {
 	case set(f.CustomerID) && tx.CustomerID != f.CustomerID,
 		set(f.PlatformCustomerID) && tx.PlatformCustomerID != f.PlatformCustomerID,
-		set(f.Status) && tx.Status != f.Status,
+		f.Status != "" && tx.Status != f.Status,
 		set(f.Type) && tx.Type != f.Type,
 		set(f.AccountIdentifier) && !tx.Source.is(f.AccountIdentifier) && !tx.Destination.is(f.AccountIdentifier),
 		set(f.SenderAccountIdentifier) && !tx.Source.is(f.SenderAccountIdentifier),
@@ -235,7 +248,7 @@ func (f *TransactionFilter) query() listQuery[Transaction] {
 		[2]string{ixAccount, f.ReceiverAccountIdentifier},
 		[2]string{ixCustomer, f.CustomerID},
 		[2]string{ixPlatform, f.PlatformCustomerID},
-		[2]string{ixStatus, f.Status},
+		[2]string{ixStatus, string(f.Status)},
 		[2]string{ixType, f.Type})
 }
 
@@ -243,7 +256,7 @@ func (f *TransactionFilter) query() listQuery[Transaction] {
 func (ts Transactions) List(ctx context.Context, f TransactionFilter, p ListParams) (Page[Transaction], error) {
 	e := ts.e
 	var fe validate.Errors
-	fe.Enum("status", f.Status, "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
+	fe.Enum("status", string(f.Status), "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
 		"AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "EXCEPTION")
 	fe.Enum("type", f.Type, "INCOMING", "OUTGOING", "CARD")
 	if err := Invalid(fe.Err()); err != nil {

@@ -31,11 +31,20 @@ func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (
 	return tx, renameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
 }
 
-// TransferIn pulls amount from a customer's external account into its
+// TransferInRequest asks to pull Amount from a customer's external account
+// into its internal account of the same currency.
+type TransferInRequest struct {
+	SourceAccountID      string // the external account
+	DestinationAccountID string // the internal account
+	Amount               int64
+}
+
+// TransferIn pulls money from a customer's external account into its
 // internal account of the same currency (the deprecated POST /transfer-in),
 // emitting INCOMING_PAYMENT.* events.
-func (ts Transactions) TransferIn(ctx context.Context, sourceID, destinationID string, amount int64) (*Transaction, error) {
+func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*Transaction, error) {
 	e := ts.e
+	sourceID, destinationID, amount := in.SourceAccountID, in.DestinationAccountID, in.Amount
 	var fe validate.Errors
 	fe.Required("source.accountId", sourceID)
 	fe.Required("destination.accountId", destinationID)

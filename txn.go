@@ -27,6 +27,17 @@ type txn struct {
 	intents []string           // rail intents written, handed over after commit
 	plat    *PlatformConfig    // decoded once per transaction
 	written map[string]written // indexed records written, by table and key (index.go)
+	// statuses are the statuses quotes and transactions had when this
+	// transaction read them, by id, so saving one checks its state machine.
+	statuses map[string]string
+}
+
+// readStatus remembers the status record id had when it was read.
+func (t *txn) readStatus(id, status string) {
+	if t.statuses == nil {
+		t.statuses = map[string]string{}
+	}
+	t.statuses[id] = status
 }
 
 // idSeq derives an operation's record ids from one time-ordered UUID drawn

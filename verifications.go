@@ -129,7 +129,7 @@ func (t *txn) applyReview(r *customerRecord, d KYCDecision, out **Verification) 
 		v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
 	}
 	r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
-	if err := t.emit("VERIFICATION."+string(v.VerificationStatus), v); err != nil {
+	if err := t.emit(EventType("VERIFICATION."+string(v.VerificationStatus)), v); err != nil {
 		return err
 	}
 	if err := t.setCustomerStatus(r, d.CustomerStatus); err != nil {
@@ -179,6 +179,9 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 	if s == "" || s == r.Status() {
 		return nil
 	}
+	if err := r.Status().Check(s); err != nil {
+		return err
+	}
 	r.setStatus(s)
 	r.UpdatedAt = t.now
 	kind := "KYC"
@@ -190,7 +193,7 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 		if err != nil {
 			return err
 		}
-		return t.emit("CUSTOMER."+kind+"_"+string(s), view)
+		return t.emit(EventType("CUSTOMER."+kind+"_"+string(s)), view)
 	}
 	return nil
 }

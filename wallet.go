@@ -22,7 +22,7 @@ import (
 type Wallets struct{ e *Engine }
 
 // EmbeddedWallet is the internal account type of embedded wallets.
-const EmbeddedWallet = "EMBEDDED_WALLET"
+const EmbeddedWallet AccountType = "EMBEDDED_WALLET"
 
 // Credential types (reference AuthMethodType).
 const (
@@ -365,8 +365,8 @@ func mustJSON(v any) []byte {
 // DefaultWalletRelyingParty is the relying party of a local sandbox.
 var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost", "http://localhost:8080"}}
 
-// relyingParty is the WebAuthn relying party of wallet passkeys.
-func (e *Engine) relyingParty() walletauth.RelyingParty {
+// walletRelyingParty is the WebAuthn relying party of wallet passkeys.
+func (e *Engine) walletRelyingParty() walletauth.RelyingParty {
 	if e.cfg.WalletRelyingParty.ID == "" {
 		return DefaultWalletRelyingParty
 	}

@@ -119,7 +119,7 @@ func walletQuotePayload(q *quoteRecord) string {
 // (Service-Wallet-Signature; no Request-Id). Other quotes execute as
 // Quotes.Execute does and ignore the stamp.
 func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, error) {
-	return w.e.executeQuote(ctx, id, &stamp)
+	return w.e.executeQuote(ctx, id, ExecuteOptions{}, &stamp)
 }
 
 // checkWalletSignature is the wallet check of a quote's execution: a
@@ -137,6 +137,6 @@ func (t *txn) checkWalletSignature(q *quoteRecord, stamp *string) error {
 	if err := t.checkStamp(*stamp, q.PayloadToSign, q.Source.AccountID, "", ""); err != nil {
 		return err
 	}
-	q.walletSigned = true
+	q.WalletSigned = true
 	return nil
 }

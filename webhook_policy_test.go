@@ -37,7 +37,7 @@ func TestEngine_OutboxRetryPolicy(t *testing.T) {
 	require.NoError(t, err)
 	var types []string
 	for _, ev := range pending {
-		types = append(types, ev.Type)
+		types = append(types, string(ev.Type))
 	}
 	assert.NotContains(t, types, "INCOMING_PAYMENT.PENDING")
 	assert.Contains(t, types, "INCOMING_PAYMENT.COMPLETED", "kept for retry")

@@ -1,6 +1,8 @@
 // Package customers holds the customer rules of the platform, pure and
 // without I/O: the profile fields of individuals and businesses and their
-// validation, and the requirement set a verification packet must meet.
+// validation, the requirement set a verification packet must meet, and the
+// Strong Customer Authentication rules (sca.go: factor preference, the
+// failed-login lockout, send limits, TOTP codes and 2FA reset progress).
 //
 // The root package embeds Profile in payments.Customer; the engine merges
 // requests onto stored profiles and calls Validate on the result, so every

@@ -39,7 +39,7 @@ func accountRoutes() []route {
 func listInternalAccounts(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		q := r.query()
-		f := payments.InternalAccountFilter{CustomerID: q.str("customerId"), Currency: q.str("currency"), Type: q.str("type")}
+		f := payments.InternalAccountFilter{CustomerID: q.str("customerId"), Currency: q.str("currency"), Type: payments.AccountType(q.str("type"))}
 		p := q.page(false)
 		if err := q.err(); err != nil {
 			return fail(err)

@@ -182,7 +182,7 @@ func agentMe(r *request) (int, any, error) {
 
 func agentTransactions(r *request) (int, any, error) {
 	q := r.query()
-	f := payments.TransactionFilter{Status: q.str("status"), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
+	f := payments.TransactionFilter{Status: payments.TransactionStatus(q.str("status")), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
 		SenderAccountIdentifier: q.str("senderAccountIdentifier"), ReceiverAccountIdentifier: q.str("receiverAccountIdentifier"),
 		Reference: q.str("reference"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
 	p := q.page(true)
@@ -282,7 +282,7 @@ func agentTransfer(in bool) handlerFunc {
 
 func agentInternalAccounts(r *request) (int, any, error) {
 	q := r.query()
-	f := payments.InternalAccountFilter{Currency: q.str("currency"), Type: q.str("type")}
+	f := payments.InternalAccountFilter{Currency: q.str("currency"), Type: payments.AccountType(q.str("type"))}
 	p := q.page(false)
 	if err := q.err(); err != nil {
 		return fail(err)

@@ -96,8 +96,8 @@ func (s *server) cardEvents(id string) []string {
 	require.NoError(s.t, err)
 	var out []string
 	for _, ev := range s.events() {
-		if strings.HasPrefix(ev.Type, "CARD") && strings.Contains(string(ev.Data), id) {
-			out = append(out, ev.Type)
+		if strings.HasPrefix(string(ev.Type), "CARD") && strings.Contains(string(ev.Data), id) {
+			out = append(out, string(ev.Type))
 		}
 	}
 	return out

@@ -54,6 +54,7 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	if body != nil {
 		w.Header().Set("Content-Type", "application/json")
 	}
+	setRetryAfter(w.Header(), status, body)
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

@@ -68,7 +68,7 @@ func (s *server) eventsOf(txID string) []string {
 	var out []string
 	for _, ev := range s.events() {
 		if (len(ev.Type) > 9 && ev.Type[:9] == "OUTGOING_" || len(ev.Type) > 9 && ev.Type[:9] == "INCOMING_") && contains(string(ev.Data), txID) {
-			out = append(out, ev.Type)
+			out = append(out, string(ev.Type))
 		}
 	}
 	return out
@@ -415,6 +415,8 @@ func TestQuotes_SCA(t *testing.T) {
 	assert.Nil(t, q.Body["paymentInstructions"], "withheld until authorized")
 	qid := q.Body["id"].(string)
 	requireError(t, s.do("POST", "/sandbox/send", map[string]any{"quoteId": qid, "currencyCode": "USD"}), 409, payments.CodeConflict)
+	requireError(t, s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"}), 409, payments.CodeScaSessionRequired)
+	s.scaLogin(eu)
 	requireError(t, s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "000000"}), 400, payments.CodeInvalidInput, "code")
 	a := s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"})
 	require.Equal(t, 200, a.Status, "%s", a.Raw)

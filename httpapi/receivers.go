@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+
+	"github.com/paygrid/payments"
 )
 
 // receiverRoutes serve receiver lookups, the directories and exchange rates.
@@ -77,7 +79,7 @@ func exchangeRates(r *request) (int, any, error) {
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	rates, err := r.eng.Quotes.ExchangeRates(r.ctx(), q.str("sourceCurrency"), q.strs("destinationCurrency"), amount)
+	rates, err := r.eng.Quotes.ExchangeRates(r.ctx(), payments.RateQuery{Source: q.str("sourceCurrency"), Destinations: q.strs("destinationCurrency"), SendingAmount: amount})
 	if err != nil {
 		return fail(err)
 	}

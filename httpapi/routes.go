@@ -21,6 +21,7 @@ func (h *Handler) routes() []route {
 		agentRoutes(),
 		stablecoinRoutes(),
 		invitationRoutes(),
+		scaRoutes(),
 		walletRoutes(),
 	} {
 		all = append(all, area...)

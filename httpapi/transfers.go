@@ -46,13 +46,11 @@ func createQuote(r *request) (int, any, error) {
 }
 
 func authorizeQuote(r *request) (int, any, error) {
-	var in struct {
-		Code string `json:"code"`
-	}
+	var in payments.ScaAuthorization
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	q, err := r.eng.Quotes.Authorize(r.ctx(), r.path("quoteId"), in.Code)
+	q, err := r.eng.SCA.Authorize(r.ctx(), r.path("quoteId"), in)
 	if err != nil {
 		return fail(err)
 	}
@@ -88,7 +86,7 @@ func executeQuote(r *request) (int, any, error) {
 func listTransactions(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.TransactionFilter{CustomerID: q.str("customerId"), PlatformCustomerID: q.str("platformCustomerId"),
-		Status: q.str("status"), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
+		Status: payments.TransactionStatus(q.str("status")), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
 		SenderAccountIdentifier: q.str("senderAccountIdentifier"), ReceiverAccountIdentifier: q.str("receiverAccountIdentifier"),
 		Reference: q.str("reference"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
 	p := q.page(true)
@@ -186,7 +184,7 @@ func transferIn(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.Transactions.TransferIn(r.ctx(), in.Source.AccountID, in.Destination.AccountID, in.Amount)
+	tx, err := r.eng.Transactions.TransferIn(r.ctx(), payments.TransferInRequest{SourceAccountID: in.Source.AccountID, DestinationAccountID: in.Destination.AccountID, Amount: in.Amount})
 	if err != nil {
 		return fail(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/paygrid/payments/walletauth/passkeytest"
 )
 
-const origin = "http://localhost:8080"
+const walletOrigin = "http://localhost:8080"
 
 // claims are fresh OIDC claims for the server's clock, bound to key.
 func (s *server) claims(sub, key string) map[string]any {
@@ -34,7 +34,7 @@ func (s *server) registerPasskey(acct string, se session, a *passkeytest.Authent
 	s.t.Helper()
 	raw, _ := base64.RawURLEncoding.DecodeString(challenge)
 	return s.signed(se.Key, "POST", "/auth/credentials", map[string]any{"type": "PASSKEY", "accountId": acct, "nickname": "iPhone Face-ID",
-		"challenge": challenge, "attestation": a.Create(raw, origin)})
+		"challenge": challenge, "attestation": a.Create(raw, walletOrigin)})
 }
 
 // passkeyLogin runs the passkey login: challenge for clientKey, assertion,
@@ -44,7 +44,7 @@ func (s *server) passkeyLogin(cred string, a *passkeytest.Authenticator, clientK
 	ch := s.do("POST", "/auth/credentials/"+cred+"/challenge", map[string]any{"clientPublicKey": clientKey})
 	require.Equal(s.t, 200, ch.Status, "%s", ch.Raw)
 	return s.do("POST", "/auth/credentials/"+cred+"/verify", map[string]any{"type": "PASSKEY",
-		"assertion": a.Get([]byte(ch.Body["challenge"].(string)), origin)}, "Request-Id", ch.Body["requestId"].(string))
+		"assertion": a.Get([]byte(ch.Body["challenge"].(string)), walletOrigin)}, "Request-Id", ch.Body["requestId"].(string))
 }
 
 func TestWallet_AddCredentials(t *testing.T) {
@@ -118,7 +118,7 @@ func TestWallet_AddCredentials(t *testing.T) {
 	// Passkey refusals: no Request-Id, a stuck counter, user not present,
 	// the wrong challenge; the legacy literal is accepted in the sandbox.
 	ch := s.do("POST", "/auth/credentials/"+passkey+"/challenge", map[string]any{"clientPublicKey": pubHex(t, ck)})
-	requireError(t, s.do("POST", "/auth/credentials/"+passkey+"/verify", map[string]any{"type": "PASSKEY", "assertion": auth.Get([]byte(ch.Body["challenge"].(string)), origin)}),
+	requireError(t, s.do("POST", "/auth/credentials/"+passkey+"/verify", map[string]any{"type": "PASSKEY", "assertion": auth.Get([]byte(ch.Body["challenge"].(string)), walletOrigin)}),
 		401, payments.CodeRequestIDMissing)
 	require.Equal(t, 200, s.passkeyLogin(passkey, auth, pubHex(t, ck)).Status)
 	auth.StuckCounter = true
@@ -127,9 +127,9 @@ func TestWallet_AddCredentials(t *testing.T) {
 	requireError(t, s.passkeyLogin(passkey, auth, pubHex(t, ck)), 401, payments.CodeUnauthorized)
 	auth.Flags = passkeytest.FlagUserPresent | passkeytest.FlagUserVerified
 	ch = s.do("POST", "/auth/credentials/"+passkey+"/challenge", map[string]any{"clientPublicKey": pubHex(t, ck)})
-	requireError(t, s.do("POST", "/auth/credentials/"+passkey+"/verify", map[string]any{"type": "PASSKEY", "assertion": auth.Get([]byte("other"), origin)},
+	requireError(t, s.do("POST", "/auth/credentials/"+passkey+"/verify", map[string]any{"type": "PASSKEY", "assertion": auth.Get([]byte("other"), walletOrigin)},
 		"Request-Id", ch.Body["requestId"].(string)), 401, payments.CodeUnauthorized)
-	lit := auth.Get([]byte("x"), origin)
+	lit := auth.Get([]byte("x"), walletOrigin)
 	lit.Signature = payments.LegacyPasskeySignature
 	legacy := s.do("POST", "/auth/credentials/"+passkey+"/verify", map[string]any{"type": "PASSKEY", "assertion": lit}, "Request-Id", ch.Body["requestId"].(string))
 	require.Equal(t, 200, legacy.Status, "%s", legacy.Raw)

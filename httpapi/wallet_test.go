@@ -299,3 +299,25 @@ func (s *server) credentialNickname(acct, typ string) string {
 	}
 	return ""
 }
+
+// A wallet payment of a customer in an SCA region: the stamp is checked on
+// execute, the SCA challenge follows, and authorizing it releases the
+// payment without a second stamp.
+func TestWallet_PayQuoteWithSCA(t *testing.T) {
+	s := walletServer(t)
+	eu, acct := s.wallet(set("region", "DE"), set("currencies", []string{"USD", "EUR"}))
+	se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
+	require.Equal(t, 200, s.do("POST", "/sandbox/internal-accounts/"+acct+"/fund", map[string]any{"amount": 5000}).Status)
+	q := s.do("POST", "/quotes", quoteBody(acct, s.eurAccount(eu, "DE89370400440532013000"), 2000))
+	require.Equal(t, 201, q.Status, "%s", q.Raw)
+	payload := q.Body["paymentInstructions"].([]any)[0].(map[string]any)["accountOrWalletInfo"].(map[string]any)["payloadToSign"].(string)
+	qid := q.Body["id"].(string)
+	requireError(t, s.do("POST", "/quotes/"+qid+"/execute", nil), 401, payments.CodeWalletSignatureMissing)
+	x := s.do("POST", "/quotes/"+qid+"/execute", nil, "Service-Wallet-Signature", stampOf(t, se.Key, payload))
+	require.Equal(t, 200, x.Status, "%s", x.Raw)
+	assert.Equal(t, "PENDING_AUTHORIZATION", x.Body["status"])
+	s.scaLogin(eu)
+	a := s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"})
+	require.Equal(t, 200, a.Status, "%s", a.Raw)
+	assert.Equal(t, "COMPLETED", s.do("GET", "/quotes/"+qid, nil).Body["status"])
+}

@@ -69,7 +69,7 @@ func TestWebhooks_EndToEnd(t *testing.T) {
 	var types []string
 	ids := map[string]int{}
 	for _, ev := range got {
-		types = append(types, ev.Type)
+		types = append(types, string(ev.Type))
 		ids[ev.ID]++
 	}
 	assert.Subset(t, types, []string{"TEST", "INTERNAL_ACCOUNT.BALANCE_UPDATED", "OUTGOING_PAYMENT.PENDING", "OUTGOING_PAYMENT.PROCESSING", "OUTGOING_PAYMENT.COMPLETED"})

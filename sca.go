@@ -1,0 +1,699 @@
+package payments
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
+	"github.com/paygrid/payments/walletauth"
+)
+
+// SCA tables: each SCA customer's state by customer id, and 2FA resets by
+// reset id.
+const (
+	tableSCA       = "sca"
+	tableSCAResets = "sca_resets"
+)
+
+// SCA timing and limits. An SMS code may be sent again ScaResendInterval
+// after the last one, at most ScaMaxSends times per challenge (and per hour
+// for login codes); a login opens a session of ScaSessionTTL.
+const (
+	ScaSessionTTL     = 15 * time.Minute
+	ScaLoginTTL       = 5 * time.Minute
+	ScaEnrollTTL      = 10 * time.Minute
+	ScaResendInterval = 30 * time.Second
+	ScaMaxSends       = 5
+	scaSendWindow     = time.Hour
+	scaRecoveryCodes  = 8
+)
+
+// SCA groups the Strong Customer Authentication operations (reference tag
+// Strong Customer Authentication; spec 1, 3.2, 7): factors and their reset,
+// login sessions and security events. Every operation answers CONFLICT for
+// a customer outside an SCA region (KYCProvider.SCARequired). Quotes carry
+// their challenges (quotes_sca.go).
+type SCA struct{ e *Engine }
+
+// ScaFactorView is an enrolled factor (reference ScaFactorView).
+type ScaFactorView struct {
+	Factor       string `json:"factor"`
+	CredentialID string `json:"credentialId,omitempty"`
+	Name         string `json:"name,omitempty"`
+}
+
+// ScaFactorList lists a customer's factors (reference ScaFactorList).
+type ScaFactorList struct {
+	Factors []ScaFactorView `json:"factors"`
+}
+
+// ScaEnrollment is the material that finishes an enrollment (reference
+// ScaFactorEnrollStartOneOf): a TOTP secret, or passkey registration options.
+type ScaEnrollment struct {
+	Type                string         `json:"type"`
+	Secret              string         `json:"secret,omitempty"`
+	SecretBase32Encoded string         `json:"secretBase32Encoded,omitempty"`
+	TotpURI             string         `json:"totpUri,omitempty"`
+	Options             map[string]any `json:"options,omitempty"`
+	AllowedOrigins      []string       `json:"allowedOrigins,omitempty"`
+	RelyingPartyID      string         `json:"relyingPartyId,omitempty"`
+}
+
+// ScaFactorConfirm finishes an enrollment (reference
+// ScaFactorConfirmRequestOneOf): the TOTP secret and first code, or the
+// passkey credential and the origin it was made for.
+type ScaFactorConfirm struct {
+	Type       string                  `json:"type"`
+	Secret     string                  `json:"secret,omitempty"`
+	Code       string                  `json:"code,omitempty"`
+	Origin     string                  `json:"origin,omitempty"`
+	Credential *walletauth.Attestation `json:"credential,omitempty"`
+}
+
+// ScaFactorConfirmed is an enrollment's result (reference
+// ScaFactorConfirmResponseOneOf): TOTP recovery codes, shown once, or the
+// enrolled passkey.
+type ScaFactorConfirmed struct {
+	Type          string         `json:"type"`
+	RecoveryCodes []string       `json:"recoveryCodes,omitempty"`
+	Factor        *ScaFactorView `json:"factor,omitempty"`
+}
+
+// ScaAuthorization is the proof of an SCA challenge (reference
+// ScaAuthorization): a code (SMS_OTP, TOTP) or a passkey assertion with the
+// origin it was made for.
+type ScaAuthorization struct {
+	Code             string                `json:"code,omitempty"`
+	PasskeyAssertion *walletauth.Assertion `json:"passkeyAssertion,omitempty"`
+	Origin           string                `json:"origin,omitempty"`
+	EndUserIPAddress string                `json:"endUserIpAddress,omitempty"`
+}
+
+// ScaLoginStart is the material of a started login (reference ScaLoginStart).
+type ScaLoginStart struct {
+	Factor         string         `json:"factor"`
+	ChallengeID    string         `json:"challengeId,omitempty"`
+	ExpiresAt      *time.Time     `json:"expiresAt,omitempty"`
+	PasskeyOptions map[string]any `json:"passkeyOptions,omitempty"`
+	AllowedOrigins []string       `json:"allowedOrigins,omitempty"`
+	RelyingPartyID string         `json:"relyingPartyId,omitempty"`
+}
+
+// ScaLoginComplete finishes a login (reference ScaLoginCompleteRequest).
+type ScaLoginComplete struct {
+	ScaAuthorization
+	Factor      string `json:"factor"`
+	ChallengeID string `json:"challengeId,omitempty"`
+}
+
+// ScaSession is a completed login (reference ScaLoginComplete).
+type ScaSession struct {
+	Status           string     `json:"status"`
+	SessionExpiresAt *time.Time `json:"sessionExpiresAt,omitempty"`
+}
+
+// Security events (reference RecordSecurityEventRequest).
+const (
+	EventResetPasswordCompleted = "RESET_PASSWORD_COMPLETED"
+	EventFailedLoginAttempt     = "FAILED_LOGIN_ATTEMPT"
+)
+
+// SecurityState is the login-security state after a recorded event
+// (reference RecordSecurityEventResponse).
+type SecurityState struct {
+	EventType      string     `json:"eventType"`
+	Suspended      bool       `json:"suspended"`
+	LockedUntil    *time.Time `json:"lockedUntil"`
+	FailedAttempts int        `json:"failedAttempts"`
+}
+
+// scaRecord is an SCA customer's state.
+type scaRecord struct {
+	Security         customers.LoginSecurity `json:"security"`
+	SessionExpiresAt *time.Time              `json:"sessionExpiresAt,omitempty"`
+	TOTPSecret       []byte                  `json:"totpSecret,omitempty"`
+	RecoveryHashes   []string                `json:"recoveryHashes,omitempty"`
+	PendingTOTP      *scaPending             `json:"pendingTotp,omitempty"` // CodeHash: the offered secret's hash
+	Passkey          *scaPasskey             `json:"passkey,omitempty"`
+	Registration     *scaPending             `json:"registration,omitempty"` // an outstanding passkey registration
+	Login            *scaPending             `json:"login,omitempty"`
+	Sends            []time.Time             `json:"sends,omitempty"`  // login codes sent (send limit)
+	Resets           []time.Time             `json:"resets,omitempty"` // resets started (ResetsPerDay)
+	EnrolledAt       map[string]time.Time    `json:"enrolledAt,omitempty"`
+}
+
+// scaPending is an outstanding challenge: its factor, the hash of its code
+// or the WebAuthn challenge bytes, and its expiry.
+type scaPending struct {
+	ID        string    `json:"id,omitempty"`
+	Factor    string    `json:"factor"`
+	CodeHash  string    `json:"codeHash,omitempty"`
+	Nonce     []byte    `json:"nonce,omitempty"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// scaPasskey is an enrolled passkey.
+type scaPasskey struct {
+	walletauth.Passkey
+	Name string `json:"name,omitempty"`
+}
+
+// scaDraw is what an SCA operation draws before its transaction: a
+// one-time code, a WebAuthn challenge, a TOTP secret and the sandbox's fixed
+// TOTP code (empty outside the sandbox).
+type scaDraw struct {
+	code, sandboxTOTP string
+	nonce, secret     []byte
+	recovery          []string
+}
+
+func (e *Engine) drawSCA() scaDraw {
+	d := scaDraw{code: e.kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
+	if e.cfg.Sandbox {
+		d.sandboxTOTP = e.kyc.ContactCode("TOTP")
+	}
+	for range scaRecoveryCodes {
+		s := customers.Base32.EncodeToString(randomBytes(8))[:12]
+		d.recovery = append(d.recovery, s[:4]+"-"+s[4:8]+"-"+s[8:])
+	}
+	return d
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)
+	return b
+}
+
+func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// relyingParty is the WebAuthn relying party of SCA passkeys.
+func (e *Engine) relyingParty() walletauth.RelyingParty {
+	rp := e.cfg.SCAPasskeys
+	if rp.ID == "" {
+		rp = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost:8080", "https://localhost"}}
+	}
+	return rp
+}
+
+// scaCustomer loads the customer of an SCA operation and its SCA state:
+// INVALID_INPUT without an id, CONFLICT outside SCA regions.
+func (t *txn) scaCustomer(id string) (*customerRecord, *scaRecord, error) {
+	var fe validate.Errors
+	if !fe.Required("customerId", id) {
+		return nil, nil, Invalid(fe)
+	}
+	c, err := t.liveCustomer(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !t.e.kyc.SCARequired(&c.Customer) {
+		return nil, nil, Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
+	}
+	st, err := t.scaState(id)
+	return c, st, err
+}
+
+// scaState loads a customer's SCA state (empty when none is stored).
+func (t *txn) scaState(id string) (*scaRecord, error) {
+	var st scaRecord
+	if err := getJSON(t, tableSCA, id, &st); err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	return &st, nil
+}
+
+func (t *txn) saveSCA(id string, st *scaRecord) error { return putJSON(t, tableSCA, id, st) }
+
+// requiredEnum is INVALID_INPUT unless v, the request's field, is present
+// and one of allowed.
+func requiredEnum(field, v string, allowed ...string) error {
+	var fe validate.Errors
+	if fe.Required(field, v) {
+		fe.Enum(field, v, allowed...)
+	}
+	return Invalid(fe.Err())
+}
+
+// lockedError is the 423 of a locked or suspended login, with the
+// reference's details.
+func lockedError(s customers.LoginSecurity) error {
+	d := map[string]any{"suspended": s.Suspended, "failedAttempts": s.FailedAttempts}
+	msg := "the customer's login is suspended after too many failed attempts; a password reset lifts it"
+	if s.LockedUntil != nil {
+		d["lockedUntil"] = s.LockedUntil.UTC().Format(time.RFC3339)
+		msg = "the customer's login is locked after too many failed attempts until " + d["lockedUntil"].(string)
+	}
+	return &Error{Code: CodeAccountLocked, Message: msg, Details: d}
+}
+
+// rateLimited is the 429 of a send limit; the HTTP layer turns
+// details.retryAfterSeconds into the Retry-After header.
+func rateLimited(wait time.Duration, what string) error {
+	secs := int(math.Ceil(wait.Seconds()))
+	return &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many %s; retry in %d seconds", what, secs),
+		Details: map[string]any{"retryAfterSeconds": secs}}
+}
+
+// errWrongProof is checkProof's answer to a well-formed but wrong proof.
+var errWrongProof = errors.New("wrong proof")
+
+// checkProof checks p against the challenge ch of a customer in state st:
+// nil when it satisfies it, errWrongProof when it is wrong, INVALID_INPUT
+// for a proof of the wrong shape. A passkey's counter advances in st.
+func (t *txn) checkProof(st *scaRecord, ch *scaPending, p ScaAuthorization, d scaDraw) error {
+	var fe validate.Errors
+	if ch.Factor != customers.FactorPasskey {
+		if !fe.Required("code", p.Code) {
+			return Invalid(fe)
+		}
+		switch ch.Factor {
+		case customers.FactorTOTP:
+			if customers.TOTPValid(st.TOTPSecret, p.Code, t.now) || d.sandboxTOTP != "" && p.Code == d.sandboxTOTP || st.spendRecovery(p.Code) {
+				return nil
+			}
+		default:
+			if subtle.ConstantTimeCompare([]byte(hashSecret(p.Code)), []byte(ch.CodeHash)) == 1 {
+				return nil
+			}
+		}
+		return errWrongProof
+	}
+	if p.PasskeyAssertion == nil {
+		fe.Missing("passkeyAssertion")
+	}
+	rp := t.e.relyingParty()
+	if fe.Required("origin", p.Origin) && !contains(rp.Origins, p.Origin) {
+		fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return err
+	}
+	if st.Passkey == nil {
+		return errWrongProof
+	}
+	rp.Origins = []string{p.Origin}
+	count, err := rp.Assert(st.Passkey.Passkey, ch.Nonce, *p.PasskeyAssertion)
+	if err != nil {
+		return errWrongProof
+	}
+	st.Passkey.SignCount = count
+	return nil
+}
+
+// spendRecovery consumes a TOTP recovery code.
+func (st *scaRecord) spendRecovery(code string) bool {
+	for i, h := range st.RecoveryHashes {
+		if subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(h)) == 1 {
+			st.RecoveryHashes = append(st.RecoveryHashes[:i:i], st.RecoveryHashes[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// proofFailed counts a wrong proof against the customer: ACCOUNT_LOCKED
+// once the count locks the login, INVALID_INPUT on field otherwise.
+func (t *txn) proofFailed(st *scaRecord, field string) error {
+	st.Security.Fail(t.now)
+	if st.Security.Locked(t.now) {
+		return lockedError(st.Security)
+	}
+	var fe validate.Errors
+	fe.Add(field, nil, "the %s does not satisfy the challenge", field)
+	return Invalid(fe)
+}
+
+// proofField names the request field a wrong proof of factor is blamed on.
+func proofField(factor string) string {
+	if factor == customers.FactorPasskey {
+		return "passkeyAssertion"
+	}
+	return "code"
+}
+
+// sessionActive reports whether the customer holds an SCA login session.
+func (st *scaRecord) sessionActive(now time.Time) bool {
+	return st.SessionExpiresAt != nil && now.Before(*st.SessionExpiresAt)
+}
+
+// Factors lists a customer's factors: SMS_OTP always (their verified
+// phone), then TOTP and PASSKEY when enrolled.
+func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
+	var out *ScaFactorList
+	err := s.e.view(ctx, func(t *txn) error {
+		_, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		out = &ScaFactorList{Factors: st.factors()}
+		return nil
+	})
+	return out, err
+}
+
+func (st *scaRecord) factors() []ScaFactorView {
+	out := []ScaFactorView{{Factor: customers.FactorSMS}}
+	if st.TOTPSecret != nil {
+		out = append(out, ScaFactorView{Factor: customers.FactorTOTP})
+	}
+	if st.Passkey != nil {
+		out = append(out, st.Passkey.view())
+	}
+	return out
+}
+
+func (p *scaPasskey) view() ScaFactorView {
+	return ScaFactorView{Factor: customers.FactorPasskey, CredentialID: p.IDString(), Name: p.Name}
+}
+
+// Enroll starts enrolling a TOTP or PASSKEY factor (typ): a TOTP secret to
+// confirm with the first code, or passkey registration options. A second
+// passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT.
+func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
+	if err := requiredEnum("type", typ, customers.FactorTOTP, customers.FactorPasskey); err != nil {
+		return nil, err
+	}
+	d := s.e.drawSCA()
+	var out *ScaEnrollment
+	err := once(ctx, s.e, []any{customerID, typ}, &out, func(t *txn) error {
+		c, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		exp := t.now.Add(ScaEnrollTTL)
+		if typ == customers.FactorTOTP {
+			if st.TOTPSecret != nil {
+				return Errorf(CodeConflict, "customer %s already has a TOTP factor; reset it to enroll another", customerID)
+			}
+			st.PendingTOTP = &scaPending{Factor: typ, CodeHash: hashSecret(fmt.Sprintf("%x", d.secret)), ExpiresAt: exp}
+			account := c.Email
+			if account == "" {
+				account = c.ID
+			}
+			out = &ScaEnrollment{Type: typ, Secret: fmt.Sprintf("%x", d.secret), SecretBase32Encoded: customers.Base32.EncodeToString(d.secret),
+				TotpURI: customers.TOTPURI(d.secret, "Service", account)}
+			return t.saveSCA(customerID, st)
+		}
+		if st.Passkey != nil {
+			return Errorf(CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+		}
+		st.Registration = &scaPending{Factor: typ, Nonce: d.nonce, ExpiresAt: exp}
+		rp := t.e.relyingParty()
+		out = &ScaEnrollment{Type: typ, Options: registrationOptions(rp, &c.Customer, d.nonce), AllowedOrigins: rp.Origins, RelyingPartyID: rp.ID}
+		return t.saveSCA(customerID, st)
+	})
+	return out, err
+}
+
+// registrationOptions are the PublicKeyCredentialCreationOptions of a
+// passkey enrollment.
+func registrationOptions(rp walletauth.RelyingParty, c *Customer, nonce []byte) map[string]any {
+	name := c.FullName
+	if name == "" {
+		name = c.ID
+	}
+	return map[string]any{
+		"challenge": b64url(nonce),
+		"rp":        map[string]any{"id": rp.ID, "name": rp.ID},
+		"user":      map[string]any{"id": b64url([]byte(c.ID)), "name": c.ID, "displayName": name},
+		"pubKeyCredParams": []map[string]any{{"type": "public-key", "alg": -7}, {"type": "public-key", "alg": -8},
+			{"type": "public-key", "alg": -257}},
+		"timeout":                int(ScaEnrollTTL / time.Millisecond),
+		"attestation":            "none",
+		"authenticatorSelection": map[string]any{"residentKey": "preferred", "userVerification": "required"},
+	}
+}
+
+// assertionOptions are the PublicKeyCredentialRequestOptions of a passkey
+// challenge.
+func assertionOptions(rp walletauth.RelyingParty, p *scaPasskey, nonce []byte, ttl time.Duration) map[string]any {
+	allow := map[string]any{"type": "public-key", "id": p.IDString()}
+	if len(p.Transports) > 0 {
+		allow["transports"] = p.Transports
+	}
+	return map[string]any{"challenge": b64url(nonce), "rpId": rp.ID, "allowCredentials": []map[string]any{allow},
+		"userVerification": "required", "timeout": int(ttl / time.Millisecond)}
+}
+
+// Confirm finishes an enrollment: a TOTP factor with its secret and first
+// code (answering recovery codes, shown once), or a passkey with the
+// registration the device made. A wrong code or a registration that does
+// not verify is INVALID_INPUT.
+func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (*ScaFactorConfirmed, error) {
+	var fe validate.Errors
+	if fe.Required("type", in.Type) && fe.Enum("type", in.Type, customers.FactorTOTP, customers.FactorPasskey) {
+		if in.Type == customers.FactorTOTP {
+			fe.Required("secret", in.Secret)
+			fe.Required("code", in.Code)
+		} else {
+			fe.Required("origin", in.Origin)
+			if in.Credential == nil {
+				fe.Missing("credential")
+			}
+		}
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	d := s.e.drawSCA()
+	var out *ScaFactorConfirmed
+	err := once(ctx, s.e, []any{customerID, in}, &out, func(t *txn) error {
+		_, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		var fe validate.Errors
+		if in.Type == customers.FactorTOTP {
+			return t.confirmTOTP(customerID, st, in, d, &out)
+		}
+		if st.Passkey != nil {
+			return Errorf(CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+		}
+		reg := st.Registration
+		if reg == nil || t.now.After(reg.ExpiresAt) {
+			fe.Add("credential", nil, "no passkey enrollment is outstanding; start one with POST /sca/factors")
+			return Invalid(fe)
+		}
+		rp := t.e.relyingParty()
+		if !contains(rp.Origins, in.Origin) {
+			fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
+			return Invalid(fe)
+		}
+		rp.Origins = []string{in.Origin}
+		pk, err := rp.Register(reg.Nonce, *in.Credential)
+		if err != nil {
+			fe.Add("credential", nil, "%s", walletauth.ErrPasskey.Error())
+			return Invalid(fe)
+		}
+		st.Passkey, st.Registration = &scaPasskey{Passkey: pk}, nil
+		st.enrolled(customers.FactorPasskey, t.now)
+		v := st.Passkey.view()
+		out = &ScaFactorConfirmed{Type: in.Type, Factor: &v}
+		return t.saveSCA(customerID, st)
+	})
+	return out, err
+}
+
+func (st *scaRecord) enrolled(factor string, now time.Time) {
+	if st.EnrolledAt == nil {
+		st.EnrolledAt = map[string]time.Time{}
+	}
+	st.EnrolledAt[factor] = now
+}
+
+func (t *txn) confirmTOTP(customerID string, st *scaRecord, in ScaFactorConfirm, d scaDraw, out **ScaFactorConfirmed) error {
+	var fe validate.Errors
+	p := st.PendingTOTP
+	if p == nil || t.now.After(p.ExpiresAt) || subtle.ConstantTimeCompare([]byte(hashSecret(in.Secret)), []byte(p.CodeHash)) != 1 {
+		fe.Add("secret", nil, "the secret is not that of an outstanding TOTP enrollment; start one with POST /sca/factors")
+		return Invalid(fe)
+	}
+	var secret []byte
+	if _, err := fmt.Sscanf(in.Secret, "%x", &secret); err != nil {
+		return err
+	}
+	if !customers.TOTPValid(secret, in.Code, t.now) && (d.sandboxTOTP == "" || in.Code != d.sandboxTOTP) {
+		fe.Add("code", nil, "the code does not match the secret; enter the current code of the authenticator app")
+		return Invalid(fe)
+	}
+	st.TOTPSecret, st.PendingTOTP, st.RecoveryHashes = secret, nil, nil
+	for _, c := range d.recovery {
+		st.RecoveryHashes = append(st.RecoveryHashes, hashSecret(c))
+	}
+	st.enrolled(customers.FactorTOTP, t.now)
+	*out = &ScaFactorConfirmed{Type: customers.FactorTOTP, RecoveryCodes: d.recovery}
+	return t.saveSCA(customerID, st)
+}
+
+// DeleteFactor removes the customer's passkey by credential id (the only
+// factor with one): NOT_FOUND for any other id.
+func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
+	return once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *txn) error {
+		_, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		if st.Passkey == nil || st.Passkey.IDString() != credentialID {
+			return Errorf(CodeNotFound, "customer %s has no factor with credential id %s", customerID, credentialID)
+		}
+		st.Passkey = nil
+		if st.Login != nil && st.Login.Factor == customers.FactorPasskey {
+			st.Login = nil
+		}
+		return t.saveSCA(customerID, st)
+	})
+}
+
+// StartLogin begins an SCA login with factor: SMS_OTP sends a code (at most
+// ScaMaxSends an hour, ScaResendInterval apart: RATE_LIMITED), TOTP needs
+// nothing, PASSKEY answers assertion options. TOTP and PASSKEY must be
+// enrolled (INVALID_INPUT on factor).
+func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
+	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
+		return nil, err
+	}
+	d := s.e.drawSCA()
+	var out *ScaLoginStart
+	var failure error
+	err := once(ctx, s.e, []any{customerID, factor}, &out, keeping(&failure, func(t *txn) error {
+		c, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		if err := st.requireEnrolled(factor); err != nil {
+			return err
+		}
+		exp := t.now.Add(ScaLoginTTL)
+		st.Login = &scaPending{ID: t.newID("ScaChallenge"), Factor: factor, ExpiresAt: exp}
+		out = &ScaLoginStart{Factor: factor}
+		switch factor {
+		case customers.FactorSMS:
+			st.Sends = recent(st.Sends, t.now, scaSendWindow)
+			if wait := customers.SendWait(st.Sends, t.now, ScaResendInterval, ScaMaxSends, scaSendWindow); wait > 0 {
+				return rateLimited(wait, "login codes")
+			}
+			st.Sends = append(st.Sends, t.now)
+			st.Login.CodeHash = hashSecret(d.code)
+			out.ChallengeID, out.ExpiresAt = st.Login.ID, &exp
+			if err := t.intendCode(CodeMessage{ID: st.Login.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "LOGIN"}); err != nil {
+				return err
+			}
+		case customers.FactorPasskey:
+			st.Login.Nonce = d.nonce
+			rp := t.e.relyingParty()
+			out.PasskeyOptions, out.AllowedOrigins, out.RelyingPartyID = assertionOptions(rp, st.Passkey, d.nonce, ScaLoginTTL), rp.Origins, rp.ID
+		}
+		return t.saveSCA(customerID, st)
+	}))
+	return out, err
+}
+
+// recent keeps the instants of list within window before now.
+func recent(list []time.Time, now time.Time, window time.Duration) []time.Time {
+	var out []time.Time
+	for _, x := range list {
+		if now.Sub(x) < window {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// requireEnrolled refuses a TOTP or PASSKEY factor the customer lacks.
+func (st *scaRecord) requireEnrolled(factor string) error {
+	if (factor == customers.FactorTOTP && st.TOTPSecret == nil) || (factor == customers.FactorPasskey && st.Passkey == nil) {
+		var fe validate.Errors
+		fe.Add("factor", nil, "the customer has no %s factor enrolled", factor)
+		return Invalid(fe)
+	}
+	return nil
+}
+
+// CompleteLogin finishes the started login with its proof and opens an SCA
+// session of ScaSessionTTL. A wrong proof counts as a failed attempt
+// (customers.LockSteps): INVALID_INPUT, or ACCOUNT_LOCKED once locked; a
+// locked login is ACCOUNT_LOCKED before any check.
+func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (*ScaSession, error) {
+	var fe validate.Errors
+	if fe.Required("factor", in.Factor) {
+		fe.Enum("factor", in.Factor, customers.Factors...)
+	}
+	fe.Required("endUserIpAddress", in.EndUserIPAddress)
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	d := s.e.drawSCA()
+	var out *ScaSession
+	var failure error
+	err := once(ctx, s.e, []any{customerID, in}, &out, keeping(&failure, func(t *txn) error {
+		_, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		if st.Security.Locked(t.now) {
+			return lockedError(st.Security)
+		}
+		var fe validate.Errors
+		ch := st.Login
+		switch {
+		case ch == nil || t.now.After(ch.ExpiresAt):
+			fe.Add("factor", nil, "no login is outstanding (or it expired); start one with POST /sca/login/start")
+		case ch.Factor != in.Factor:
+			fe.Add("factor", &validate.Constraint{Enum: []string{ch.Factor}}, "the login was started with %s", ch.Factor)
+		case ch.Factor == customers.FactorSMS && in.ChallengeID != ch.ID:
+			fe.Add("challengeId", nil, "challengeId must be that of the started login")
+		}
+		if len(fe) > 0 {
+			return Invalid(fe)
+		}
+		switch err := t.checkProof(st, ch, in.ScaAuthorization, d); {
+		case errors.Is(err, errWrongProof):
+			failure = t.proofFailed(st, proofField(ch.Factor))
+			return t.saveSCA(customerID, st)
+		case err != nil:
+			return err
+		}
+		exp := t.now.Add(ScaSessionTTL)
+		st.Login, st.SessionExpiresAt = nil, &exp
+		st.Security.Clear()
+		out = &ScaSession{Status: "SUCCESS", SessionExpiresAt: &exp}
+		return t.saveSCA(customerID, st)
+	}))
+	return out, err
+}
+
+// RecordEvent records a client-side security event: a completed password
+// reset revokes the SCA session and clears the failed-login counter; a
+// failed login counts towards the lockout (customers.LockSteps).
+func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
+	if err := requiredEnum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt); err != nil {
+		return nil, err
+	}
+	var out *SecurityState
+	err := once(ctx, s.e, []any{customerID, eventType}, &out, func(t *txn) error {
+		_, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		if eventType == EventResetPasswordCompleted {
+			st.Security.Clear()
+			st.SessionExpiresAt, st.Login = nil, nil
+		} else {
+			st.Security.Fail(t.now)
+		}
+		out = &SecurityState{EventType: eventType, Suspended: st.Security.Suspended, FailedAttempts: st.Security.FailedAttempts}
+		if st.Security.Locked(t.now) {
+			out.LockedUntil = st.Security.LockedUntil
+		}
+		return t.saveSCA(customerID, st)
+	})
+	return out, err
+}

@@ -1,0 +1,167 @@
+package payments
+
+import (
+	"context"
+	"time"
+
+	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
+)
+
+// TwoFactorResetStart answers a started 2FA reset (reference
+// TwoFactorResetStart).
+type TwoFactorResetStart struct {
+	ResetID             string    `json:"resetId"`
+	LivenessAccessToken string    `json:"livenessAccessToken,omitempty"`
+	ExpiresAt           time.Time `json:"expiresAt"`
+}
+
+// TwoFactorResetStatus is a reset's progress (reference
+// TwoFactorResetStatus). EnrollmentStatus is null for an SMS_OTP reset.
+type TwoFactorResetStatus struct {
+	Status           string     `json:"status"`
+	Factor           string     `json:"factor"`
+	EnrollmentStatus *string    `json:"enrollmentStatus"`
+	ExpiresAt        time.Time  `json:"expiresAt"`
+	CompletedAt      *time.Time `json:"completedAt"`
+}
+
+// Mobile is the new number of an SMS_OTP reset (reference
+// TwoFactorResetCompleteRequest.mobile).
+type Mobile struct {
+	CountryCode string `json:"countryCode"`
+	Number      string `json:"number"`
+}
+
+type scaResetRecord struct {
+	ID          string     `json:"id"`
+	CustomerID  string     `json:"customerId"`
+	Factor      string     `json:"factor"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	CompletedAt *time.Time `json:"completedAt,omitempty"`
+}
+
+// StartReset begins recovering a lost factor through a liveness check
+// (customers.ResetStatus gives its progress). TOTP and PASSKEY must be
+// enrolled (INVALID_INPUT on factor); at most customers.ResetsPerDay resets
+// start per customer in 24 hours (RATE_LIMITED).
+func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFactorResetStart, error) {
+	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
+		return nil, err
+	}
+	token := b64url(randomBytes(24))
+	var out *TwoFactorResetStart
+	err := once(ctx, s.e, []any{customerID, factor}, &out, func(t *txn) error {
+		_, st, err := t.scaCustomer(customerID)
+		if err != nil {
+			return err
+		}
+		if err := st.requireEnrolled(factor); err != nil {
+			return err
+		}
+		st.Resets = recent(st.Resets, t.now, 24*time.Hour)
+		if wait := customers.SendWait(st.Resets, t.now, 0, customers.ResetsPerDay, 24*time.Hour); wait > 0 {
+			return rateLimited(wait, "2FA resets")
+		}
+		st.Resets = append(st.Resets, t.now)
+		r := scaResetRecord{ID: t.newID("ScaReset"), CustomerID: customerID, Factor: factor, CreatedAt: t.now}
+		if err := insertJSON(t, tableSCAResets, r.ID, r); err != nil {
+			return err
+		}
+		out = &TwoFactorResetStart{ResetID: r.ID, LivenessAccessToken: token, ExpiresAt: t.now.Add(customers.ResetWindow)}
+		return t.saveSCA(customerID, st)
+	})
+	return out, err
+}
+
+// scaReset loads a reset of the customer: NOT_FOUND for another's.
+func (t *txn) scaReset(customerID, id string) (*scaResetRecord, *scaRecord, error) {
+	_, st, err := t.scaCustomer(customerID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var r scaResetRecord
+	if err := getJSON(t, tableSCAResets, id, &r); err != nil || r.CustomerID != customerID {
+		return nil, nil, notFound(ErrNotFound, CodeNotFound, "2FA reset", id)
+	}
+	return &r, st, nil
+}
+
+// Reset reports a reset's status.
+func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorResetStatus, error) {
+	var out *TwoFactorResetStatus
+	err := s.e.view(ctx, func(t *txn) error {
+		r, st, err := t.scaReset(customerID, resetID)
+		if err != nil {
+			return err
+		}
+		out = &TwoFactorResetStatus{Status: customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.now), Factor: r.Factor,
+			ExpiresAt: r.CreatedAt.Add(customers.ResetWindow), CompletedAt: r.CompletedAt}
+		if r.Factor != customers.FactorSMS {
+			es := "PENDING"
+			if at, ok := st.EnrolledAt[r.Factor]; ok && r.CompletedAt != nil && at.After(*r.CompletedAt) {
+				es = "COMPLETED"
+			}
+			out.EnrollmentStatus = &es
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CompleteReset finishes a reset whose liveness passed (INVALID_INPUT
+// before, or once the reset ended): the TOTP or passkey factor is cleared
+// for re-enrollment; an SMS_OTP reset makes mobile the customer's number.
+func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) error {
+	return once(ctx, s.e, []any{customerID, resetID, mobile}, &struct{}{}, func(t *txn) error {
+		r, st, err := t.scaReset(customerID, resetID)
+		if err != nil {
+			return err
+		}
+		var fe validate.Errors
+		if status := customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.now); status != customers.ResetLivenessPassed {
+			return Errorf(CodeInvalidInput, "reset %s is %s; it can be completed once liveness passed", resetID, status)
+		}
+		switch r.Factor {
+		case customers.FactorSMS:
+			if mobile == nil {
+				fe.Missing("mobile")
+			} else if fe.Required("mobile.countryCode", mobile.CountryCode) && fe.Required("mobile.number", mobile.Number) {
+				fe.Phone("mobile.number", mobile.CountryCode+mobile.Number)
+			}
+			if err := Invalid(fe.Err()); err != nil {
+				return err
+			}
+			if err := t.setPhone(customerID, mobile.CountryCode+mobile.Number); err != nil {
+				return err
+			}
+		case customers.FactorTOTP:
+			st.TOTPSecret, st.RecoveryHashes, st.PendingTOTP = nil, nil, nil
+		case customers.FactorPasskey:
+			st.Passkey, st.Registration = nil, nil
+		}
+		if st.Login != nil && st.Login.Factor == r.Factor {
+			st.Login = nil
+		}
+		now := t.now
+		r.CompletedAt = &now
+		if err := putJSON(t, tableSCAResets, r.ID, r); err != nil {
+			return err
+		}
+		return t.saveSCA(customerID, st)
+	})
+}
+
+// setPhone makes phone the customer's verified number (an SMS_OTP reset,
+// gated by liveness).
+func (t *txn) setPhone(customerID, phone string) error {
+	c, err := t.liveCustomer(customerID)
+	if err != nil {
+		return err
+	}
+	c.PhoneNumber, c.UpdatedAt = phone, t.now
+	if c.ContactVerification != nil {
+		c.ContactVerification.Phone = ContactVerified
+	}
+	return putJSON(t, tableCustomers, c.ID, c)
+}
