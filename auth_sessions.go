@@ -75,6 +75,9 @@ func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest)
 			out.Challenge, out.RequestID, out.ExpiresAt = walletauth.Digest([]byte(ch.PayloadToSign)), ch.RequestID, &ch.ExpiresAt
 			return nil
 		}
+		if err := t.otpLocked(c); err != nil {
+			return err
+		}
 		cust, err := t.customer(c.CustomerID)
 		if err != nil {
 			return err
@@ -248,6 +251,9 @@ func sealSessionKey(clientKey string, scalar []byte) (string, error) {
 // code. A right code ends the challenge and issues the signed retry bound
 // to the attempt's key; a wrong one counts (failure, committed).
 func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
+	if err := t.otpLocked(c); err != nil {
+		return nil, err, nil
+	}
 	o := c.OTP
 	if o == nil || !t.now.Before(o.ExpiresAt) {
 		return nil, Errorf(CodeUnauthorized, "no OTP challenge is outstanding for this credential; request one with /challenge"), nil
@@ -262,9 +268,10 @@ func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallen
 	}
 	if !constantEqual(hashSecret(att.Code), o.CodeHash) {
 		o.Attempts++
-		failure := Errorf(CodeUnauthorized, "Invalid OTP code")
+		var failure error = Errorf(CodeUnauthorized, "Invalid OTP code")
 		if o.Attempts >= WalletOTPAttempts {
-			c.OTP, failure = nil, Errorf(CodeRateLimited, "too many wrong OTP codes; request a new one with /challenge")
+			until := t.now.Add(WalletOTPLockout)
+			c.OTP, c.LockedUntil, failure = nil, &until, rateLimited(WalletOTPLockout, "wrong OTP codes")
 		}
 		return nil, failure, putJSON(t, tableWalletCredentials, c.ID, c)
 	}

@@ -41,8 +41,11 @@ const (
 	// WalletOTPTTL is an OTP's validity unless the platform's
 	// embeddedWalletConfig.expirationSeconds says otherwise.
 	WalletOTPTTL = 300 * time.Second
-	// WalletOTPAttempts wrong codes end an OTP challenge (429 RATE_LIMITED).
+	// WalletOTPAttempts wrong codes end an OTP challenge and lock the
+	// credential's OTP logins for WalletOTPLockout (429 RATE_LIMITED with
+	// Retry-After).
 	WalletOTPAttempts = 5
+	WalletOTPLockout  = time.Minute
 	// SandboxOTPCode is the sandbox's fixed wallet OTP (wire-facts 1.8).
 	SandboxOTPCode = "000000"
 	// LegacyWalletSignature and LegacyPasskeySignature are the sandbox's
@@ -114,6 +117,16 @@ type credentialRecord struct {
 	Identity   *walletauth.Identity `json:"identity,omitempty"`
 	Passkey    *walletauth.Passkey  `json:"passkey,omitempty"`
 	OTP        *otpChallenge        `json:"otp,omitempty"`
+	// LockedUntil ends OTP logins for a while after too many wrong codes.
+	LockedUntil *time.Time `json:"lockedUntil,omitempty"`
+}
+
+// otpLocked is the 429 of a credential whose OTP logins are locked.
+func (t *txn) otpLocked(c *credentialRecord) error {
+	if c.LockedUntil == nil || !t.now.Before(*c.LockedUntil) {
+		return nil
+	}
+	return rateLimited(c.LockedUntil.Sub(t.now), "wrong OTP codes")
 }
 
 // otpChallenge is an outstanding OTP: the HPKE target key the client seals

@@ -135,7 +135,12 @@ func TestWallet_OTPCodes(t *testing.T) {
 		requireError(t, r, 401, payments.CodeUnauthorized)
 		assert.Equal(t, "Invalid OTP code", r.Body["reason"])
 	}
-	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "123456", tek)}), 429, payments.CodeRateLimited)
+	locked := verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "123456", tek)})
+	requireError(t, locked, 429, payments.CodeRateLimited)
+	assert.Equal(t, "60", locked.Header.Get("Retry-After"))
+	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "000000", tek)}), 429, payments.CodeRateLimited)
+	requireError(t, s.do("POST", "/auth/credentials/"+cred+"/challenge", nil), 429, payments.CodeRateLimited)
+	s.clock.Advance(payments.WalletOTPLockout)
 	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "000000", tek)}), 401, payments.CodeUnauthorized)
 
 	// A new challenge: a bundle sealed to the old target does not open.
