@@ -117,3 +117,54 @@ func TestWallet_OAuthSignatures(t *testing.T) {
 		})
 	}
 }
+
+// A signed retry is consumed once: of concurrent retries of one challenge
+// exactly one opens a session; concurrent wrong codes are all counted.
+func TestWallet_ConcurrentRetries(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, store)
+			in := fullIndividual("Jane Doe")
+			in.Email = "jane@example.com"
+			c, err := e.eng.Customers.Create(ctx, in)
+			require.NoError(t, err)
+			w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
+			require.NoError(t, err)
+			creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
+			require.NoError(t, err)
+			cred := creds[0].ID
+			tek, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			require.NoError(t, err)
+			pub, _ := walletauth.CompressedKey(&tek.PublicKey)
+			attempt := func(code string) payments.VerifyRequest {
+				ch, err := e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+				require.NoError(t, err)
+				b, err := walletauth.SealOTP(ch.OtpEncryptionTargetBundle, walletauth.OTPAttempt{Code: code, PublicKey: pub})
+				require.NoError(t, err)
+				return payments.VerifyRequest{Type: payments.CredentialEmailOTP, EncryptedOtpBundle: b}
+			}
+
+			req := attempt(payments.SandboxOTPCode)
+			_, sc, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{})
+			require.NoError(t, err)
+			stamp, err := walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
+			require.NoError(t, err)
+			codes := concurrently(16, func() error {
+				_, _, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+				return err
+			})
+			assert.Equal(t, map[payments.Code]int{"": 1, payments.CodeUnauthorized: 15}, codes)
+			sessions, err := e.eng.Wallets.Sessions(ctx, w.ID)
+			require.NoError(t, err)
+			assert.Len(t, sessions, 1)
+
+			wrong := attempt("999999")
+			codes = concurrently(16, func() error {
+				_, _, err := e.eng.Wallets.Verify(ctx, cred, wrong, payments.Signature{})
+				return err
+			})
+			assert.Equal(t, payments.WalletOTPAttempts-1, codes[payments.CodeUnauthorized], "%v", codes)
+			assert.Equal(t, 16-(payments.WalletOTPAttempts-1), codes[payments.CodeRateLimited], "%v", codes)
+		})
+	}
+}
