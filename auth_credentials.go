@@ -199,7 +199,7 @@ func (c *credentialRecord) isOTP() bool {
 // be added to a wallet that has existing: one EMAIL_OTP and one SMS_OTP per
 // wallet, tied to the customer's email or phone, which no other wallet's
 // OTP credential may hold; a WebAuthn credential id and a registration
-// challenge once.
+// challenge once; one passkey per customer.
 func (t *txn) checkNewCredential(c *credentialRecord, cust *Customer, existing []*credentialRecord, challenge string) error {
 	for _, x := range existing {
 		if x.Type == c.Type && c.Type == CredentialEmailOTP {
@@ -233,6 +233,9 @@ func (t *txn) checkNewCredential(c *credentialRecord, cust *Customer, existing [
 		}
 		if _, err := t.Get(tableWalletPasskeyChallenges, challenge); err == nil {
 			return Invalid(validate.Errors{{Field: "challenge", Message: "the registration challenge was already used"}})
+		}
+		if has, err := t.customerHasPasskey(cust.ID); err != nil || has {
+			return firstErr(err, Errorf(CodePasskeyAlreadyEnrolled, "the customer already has a passkey; one per customer (spec 8)"))
 		}
 	}
 	return nil
@@ -379,3 +382,21 @@ func (t *txn) removeCredential(c *credentialRecord) error {
 
 // constantEqual compares secrets in constant time.
 func constantEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// customerHasPasskey reports whether any wallet of the customer has a
+// passkey credential.
+func (t *txn) customerHasPasskey(customerID string) (bool, error) {
+	wallets, err := t.customerWallets(customerID)
+	for _, w := range wallets {
+		cs, err := t.credentials(w)
+		if err != nil {
+			return false, err
+		}
+		for _, c := range cs {
+			if c.Type == CredentialPasskey {
+				return true, nil
+			}
+		}
+	}
+	return false, err
+}

@@ -109,6 +109,7 @@ func TestWallet_AddCredentials(t *testing.T) {
 	// challenge reused.
 	requireError(t, s.registerPasskey(acct, psess, auth, "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21M"), 400, payments.CodePasskeyCredentialAlreadyExists)
 	requireError(t, s.registerPasskey(acct, psess, passkeytest.New("localhost"), "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21L"), 400, payments.CodeInvalidInput, "challenge")
+	requireError(t, s.registerPasskey(acct, psess, passkeytest.New("localhost"), "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21N"), 409, payments.CodePasskeyAlreadyEnrolled)
 	// A bad attestation (other origin) is refused before any challenge.
 	raw, _ := base64.RawURLEncoding.DecodeString("AAAA")
 	requireError(t, s.do("POST", "/auth/credentials", map[string]any{"type": "PASSKEY", "accountId": acct, "nickname": "x", "challenge": "AAAA",
