@@ -351,6 +351,9 @@ func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 				if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
 					return err
 				}
+				if err := e.logDelivery(tx, r, DeliveryDelivered, now); err != nil {
+					return err
+				}
 				continue
 			}
 			r.Attempts++
@@ -361,6 +364,9 @@ func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 					return err
 				}
 				if err := putJSON(tx, tableOutboxDead, r.Event.ID, r); err != nil {
+					return err
+				}
+				if err := e.logDelivery(tx, r, DeliveryFailed, now); err != nil {
 					return err
 				}
 				continue

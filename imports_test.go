@@ -18,7 +18,7 @@ var pure = map[string]bool{"money": true, "validate": true, "accounts": true, "c
 	"quotes": true, "agents": true, "walletauth": true, "cards": true, "stablecoins": true}
 
 // adapters import the root; the root and the pure packages never import them.
-var adapters = []string{"storage", "sandbox", "rails", "httpapi", "webhooks", "examples", "internal"}
+var adapters = []string{"storage", "sandbox", "rails", "httpapi", "webhooks", "examples", "internal", "dashboard"}
 
 // TestImports_DependencyDirection keeps the layering of STYLE.md true: pure
 // area packages import neither the root nor adapters, and the root imports

@@ -122,6 +122,13 @@ var indexes = map[string]*tableIndexes{
 		ix(ixAgent, func(x *actionRecord) []string { return values(x.AgentID) }),
 		ix(ixCustomer, func(x *actionRecord) []string { return values(x.CustomerID) }),
 		ix(ixStatus, func(x *actionRecord) []string { return values(string(x.Status)) })),
+	tableQuotes: indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
+		ix(ixAll, func(*quoteRecord) []string { return all }),
+		ix(ixCustomer, func(x *quoteRecord) []string { return values(x.CustomerID) })),
+	tableEventLog: indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
+		ix(ixAll, func(*WebhookDelivery) []string { return all }),
+		ix(ixResource, func(x *WebhookDelivery) []string { return values(x.Resource) }),
+		ix(ixStatus, func(x *WebhookDelivery) []string { return values(x.Status) })),
 }
 
 // all is the single value of an ixAll index.
@@ -364,7 +371,7 @@ const (
 	indexVersionKey = "version"
 	// indexVersion names the definitions in indexes; change it whenever
 	// they change so the next start rebuilds.
-	indexVersion = "2"
+	indexVersion = "3"
 	// indexBuildBatch is how many records (or stale entries) one build
 	// transaction handles.
 	indexBuildBatch = 1000

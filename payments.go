@@ -102,6 +102,12 @@ type Config struct {
 	// with and asserted against. The zero value is RP ID "localhost" with
 	// origins http://localhost:8080 and https://localhost.
 	SCAPasskeys walletauth.RelyingParty
+	// EventHistory keeps a record of every event whose delivery ended
+	// (delivered or given up), with its attempts, for operators' tools
+	// such as package dashboard (Webhooks.ListDeliveries). Off, a delivered
+	// event leaves no trace. The history grows with every event and is
+	// never purged: meant for sandboxes.
+	EventHistory bool
 	// WalletRelyingParty is the WebAuthn relying party embedded-wallet
 	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
 	WalletRelyingParty walletauth.RelyingParty

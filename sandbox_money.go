@@ -20,14 +20,7 @@ func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
 		if err != nil {
 			return err
 		}
-		if q.lapsed(t.now) { // as the next ProcessDue will record it
-			status := QuoteExpired
-			if q.Status == QuotePendingAuthorization {
-				status = QuoteFailed
-			}
-			q.Status, q.ScaChallenge = status, nil
-		}
-		out = &q.Quote
+		out = q.asRead(t.now)
 		return nil
 	})
 	return out, err

@@ -18,6 +18,8 @@
 //
 // On first start it seeds an unregulated platform and an API token with every
 // permission, and prints the base URL, the credential and a ready curl line.
+// The operator dashboard is served at /dashboard/ (-dashboard=false turns it
+// off), with a one-time login link printed at start.
 package main
 
 import (
@@ -63,6 +65,7 @@ type options struct {
 	strictCheckDigits         bool
 	bodyTimeout               time.Duration
 	shutdownTimeout           time.Duration
+	dashboard                 bool
 }
 
 func parseFlags(args []string, getenv func(string) string, out io.Writer) (options, error) {
@@ -80,6 +83,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.BoolVar(&o.strictCheckDigits, "strict-check-digits", false, "refuse bank identifiers whose check digits fail (the hosted sandbox checks only patterns)")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", 30*time.Second, "time allowed to read a request body")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
+	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -145,7 +149,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 	base := "http://" + ln.Addr().String() + o.basePath
 	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout})
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second,
+	// The server runs on real time: the dashboard's clock is read-only.
+	handler, dashLine := withDashboard(o, eng, api, nil, "http://"+ln.Addr().String(), logger)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
 
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
@@ -155,6 +161,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	} else {
 		fmt.Fprintln(out, "using the API token created at first start (its secret was printed then; pass -token id:secret to fix one)")
 	}
+	fmt.Fprint(out, dashLine)
 	pub, _ := webhooks.PublicKeyPEM(sender.PublicKey())
 	fmt.Fprintf(out, "webhooks are signed (%s); verify with this public key:\n%s", webhooks.SignatureHeader, pub)
 	if ready != nil {
@@ -189,7 +196,8 @@ func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier
 	return payments.Config{Store: store, Logger: logger, Sandbox: true, Notifier: notifier,
 		KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
 		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
-		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits}
+		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits,
+		EventHistory: o.dashboard}
 }
 
 // webhookKey loads the webhook signing key kept beside the database file, or

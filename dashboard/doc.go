@@ -1,0 +1,41 @@
+// Package dashboard is a server-rendered operator UI over a payments
+// engine: customers with their KYC state, internal accounts and balances,
+// external accounts, quotes and transactions with their events in order,
+// webhook deliveries (attempts, status, next retry), dead-lettered work,
+// and the clock with a form to advance it.
+//
+// It is a package of its own, beside package httpapi, because it is a
+// different surface with different rules: httpapi serves the reference's
+// REST API and nothing else (every exchange is checked against the
+// reference), while the dashboard serves HTML pages for a person, with
+// sessions, forms and CSRF protection. Both read the engine only through
+// its public methods.
+//
+// The pages are plain HTML rendered by html/template from templates
+// embedded in the binary, with one embedded stylesheet: no JavaScript, no
+// build step, no external assets.
+//
+// # Access
+//
+// Every page takes the platform's API credentials: HTTP Basic with the
+// token's client id and secret, as the REST API takes them. A browser can
+// instead open a one-time login link (Dashboard.LoginLink, which the
+// sandbox server prints at start): it sets a session cookie and is spent.
+// Advancing the clock needs a token with the MANAGE permission (or a
+// session). Every POST must come from the dashboard's own pages: it carries
+// a token bound to the caller, and a cross-origin Origin or Sec-Fetch-Site
+// header is refused.
+//
+// # Mounting
+//
+//	d := dashboard.New(dashboard.Options{Engine: eng})
+//	mux := http.NewServeMux()
+//	mux.Handle("/dashboard/", d)
+//	mux.Handle("/", httpapi.New(eng, httpapi.Config{}))
+//	fmt.Println("log in at", baseURL+d.LoginLink())
+//
+// The history of delivered events (quote, transaction and webhook pages)
+// is kept only by an engine with payments.Config.EventHistory set (see
+// payments.Webhooks.ListDeliveries); without it the pages show the events
+// still waiting and those given up.
+package dashboard
