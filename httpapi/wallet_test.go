@@ -14,10 +14,6 @@ import (
 func TestWallet_ProvisionedWithEmailOTP(t *testing.T) {
 	s := walletServer(t)
 	_, acct := s.wallet()
-	a := s.do("GET", "/customers/internal-accounts/"+acct, nil)
-	if a.Status == 404 {
-		a = s.do("GET", "/internal-accounts/"+acct, nil)
-	}
 	creds := s.do("GET", "/auth/credentials?accountId="+acct, nil)
 	require.Equal(t, 200, creds.Status, "%s", creds.Raw)
 	list := creds.Body["data"].([]any)
