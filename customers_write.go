@@ -130,45 +130,61 @@ func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*C
 	e := cs.e
 	var out *Customer
 	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
-		p, err := t.platform()
-		if err != nil {
-			return err
-		}
-		r, err := t.liveCustomer(id)
-		if err != nil {
-			return err
-		}
-		oldUma, oldPID := r.UmaAddress, r.PlatformCustomerID
-		var fe validate.Errors
-		if in.CustomerType == "" {
-			fe.Missing("customerType")
-		} else if in.CustomerType != r.CustomerType {
-			fe.Add("customerType", &validate.Constraint{Enum: []string{string(r.CustomerType)}}, "customerType cannot change; this customer is %s", r.CustomerType)
-		}
-		if in.KYCStatus != "" || in.KYBStatus != "" {
-			fe.Add("kycStatus", nil, "the verification status changes only through verification")
-		}
-		if in.Email != "" && in.Email != r.Email && in.PhoneNumber != "" && in.PhoneNumber != r.PhoneNumber {
-			fe.Add("phoneNumber", nil, "email and phoneNumber cannot change in the same request; update them in separate PATCH calls")
-		}
-		e.applyCustomerInput(&fe, r, &in, p)
-		if err := e.finishCustomerInput(fe, r, &in); err != nil {
-			return err
-		}
-		r.UpdatedAt = t.now
-		if err := t.claimCustomerKeys(r, oldUma, oldPID); err != nil {
-			return err
-		}
-		if err := putJSON(t, tableCustomers, id, r); err != nil {
-			return err
-		}
-		if err := t.provisionAccounts(r, p); err != nil {
-			return err
-		}
-		out, err = t.customerView(r)
+		var err error
+		out, err = t.updateCustomer(id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
+			_, err := t.walletContactChange(r, oldEmail, oldPhone, in, nil)
+			return false, err
+		})
 		return err
 	})
 	return out, err
+}
+
+// updateCustomer applies in to customer id. contact sees the record once
+// the input applied, before anything is written, with the previous email
+// and phone; when it says stop, nothing of the customer is written and
+// the customer returned is nil (a signed flow's challenge was issued).
+func (t *txn) updateCustomer(id string, in CustomerInput, contact func(r *customerRecord, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
+	e := t.e
+	p, err := t.platform()
+	if err != nil {
+		return nil, err
+	}
+	r, err := t.liveCustomer(id)
+	if err != nil {
+		return nil, err
+	}
+	oldUma, oldPID, oldEmail, oldPhone := r.UmaAddress, r.PlatformCustomerID, r.Email, r.PhoneNumber
+	var fe validate.Errors
+	if in.CustomerType == "" {
+		fe.Missing("customerType")
+	} else if in.CustomerType != r.CustomerType {
+		fe.Add("customerType", &validate.Constraint{Enum: []string{string(r.CustomerType)}}, "customerType cannot change; this customer is %s", r.CustomerType)
+	}
+	if in.KYCStatus != "" || in.KYBStatus != "" {
+		fe.Add("kycStatus", nil, "the verification status changes only through verification")
+	}
+	if in.Email != "" && in.Email != r.Email && in.PhoneNumber != "" && in.PhoneNumber != r.PhoneNumber {
+		fe.Add("phoneNumber", nil, "email and phoneNumber cannot change in the same request; update them in separate PATCH calls")
+	}
+	e.applyCustomerInput(&fe, r, &in, p)
+	if err := e.finishCustomerInput(fe, r, &in); err != nil {
+		return nil, err
+	}
+	if stop, err := contact(r, oldEmail, oldPhone); stop || err != nil {
+		return nil, err
+	}
+	r.UpdatedAt = t.now
+	if err := t.claimCustomerKeys(r, oldUma, oldPID); err != nil {
+		return nil, err
+	}
+	if err := putJSON(t, tableCustomers, id, r); err != nil {
+		return nil, err
+	}
+	if err := t.provisionAccounts(r, p); err != nil {
+		return nil, err
+	}
+	return t.customerView(r)
 }
 
 // Delete marks a customer deleted and returns it. Its UMA address and
@@ -339,8 +355,10 @@ func (t *txn) provisionAccounts(r *customerRecord, p *PlatformConfig) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}
-	_, err := t.openInternalAccounts(r.ID, customerCurrencies(r, p))
-	return err
+	if _, err := t.openInternalAccounts(r.ID, customerCurrencies(r, p)); err != nil {
+		return err
+	}
+	return t.provisionWallet(r, p)
 }
 
 // customerCurrencies are the currencies a customer gets internal accounts in.

@@ -76,6 +76,7 @@
 //	cards                 Cards                    cards        card state machine, limits, postings    cards*.go
 //	stablecoins           Stablecoins              stablecoins  enablement, decimals, mint and burn     stablecoin*.go
 //	signatures, passkeys  Accounts                 walletauth   wallet signatures, WebAuthn             ownership.go
+//	embedded wallets      Wallets                  walletauth   stamps, HPKE bundles, OIDC checks       wallet*.go, auth_*.go
 //	money, currencies     Quotes                   money        currencies, minor units                 rates.go
 //	SCA                   SCA, Quotes              customers    factor preference, lockout, TOTP, resets  sca*.go, quotes_sca.go, external_accounts_trust.go
 package payments

@@ -39,6 +39,10 @@ type InternalAccount struct {
 	Currency   string      `json:"currency"`
 	CreatedAt  time.Time   `json:"createdAt"`
 	UpdatedAt  time.Time   `json:"updatedAt"`
+
+	// PrivateEnabled is the privacy setting of an embedded wallet (nil on
+	// other accounts).
+	PrivateEnabled *bool `json:"privateEnabled,omitempty"`
 }
 
 // Owner returns the owner key of the account.

@@ -108,6 +108,13 @@ type Config struct {
 	// event leaves no trace. The history grows with every event and is
 	// never purged: meant for sandboxes.
 	EventHistory bool
+	// WalletRelyingParty is the WebAuthn relying party embedded-wallet
+	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
+	WalletRelyingParty walletauth.RelyingParty
+	// OIDCKeys finds the issuers' keys OAuth ID tokens are verified with.
+	// Nil: in the sandbox the signature is not checked (spec 5); outside
+	// it OAuth credentials are refused.
+	OIDCKeys walletauth.OIDCKeys
 }
 
 // Engine is the payments platform. It is safe for concurrent use. Create it
@@ -152,6 +159,9 @@ type Engine struct {
 	// SandboxControl: the sandbox's state export, import and reset, and its
 	// test clock's advance (sandbox_state.go).
 	SandboxControl SandboxControl
+	// Wallets: embedded-wallet credentials, sessions and signed flows
+	// (wallet*.go, auth_*.go).
+	Wallets Wallets
 }
 
 // handle returns an engine handle on c with its area groups bound to it.
@@ -173,6 +183,7 @@ func (e *Engine) bindAreas() {
 	e.Crypto = Crypto{e}
 	e.SCA = SCA{e}
 	e.SandboxControl = SandboxControl{e}
+	e.Wallets = Wallets{e}
 }
 
 // core is the state every handle of one engine shares.

@@ -132,6 +132,8 @@ type quoteRecord struct {
 	ScaNonce              []byte                `json:"scaNonce,omitempty"` // a PASSKEY challenge's WebAuthn challenge
 	ScaSends              []time.Time           `json:"scaSends,omitempty"` // when an SMS_OTP challenge's code was sent
 	HeldInstructions      []PaymentInstructions `json:"heldInstructions,omitempty"`
+	PayloadToSign         string                `json:"payloadToSign,omitempty"` // paid from an embedded wallet (wallet_accounts.go)
+	WalletSigned          bool                  `json:"walletSigned,omitempty"`  // the stamp over PayloadToSign verified
 }
 
 // Limits of spec 8.
@@ -305,6 +307,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	var sendCur, recvCur string
 	var destExt *externalRecord
 	var fe validate.Errors
+	var fromWallet bool
 	// Source.
 	switch {
 	case req.Source.SourceType == "ACCOUNT" && strings.HasPrefix(req.Source.AccountID, "ExternalAccount:"):
@@ -323,6 +326,11 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 			return nil, err
 		}
 		sendCur, q.CustomerID = a.Currency, a.CustomerID
+		if a.Type == EmbeddedWallet && req.ImmediatelyExecute {
+			fe.Add("immediatelyExecute", nil, "a quote paid from an embedded wallet executes only with the wallet's signature: create it without immediatelyExecute, then execute it with the Service-Wallet-Signature header")
+			return nil, Invalid(fe)
+		}
+		fromWallet = a.Type == EmbeddedWallet
 		// A platform (FBO) account pays on behalf of the customer the
 		// request names; a customer's account only for its owner.
 		switch cid := req.Source.CustomerID; {
@@ -477,6 +485,10 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	q.RateDetails = &RateDetails{CounterpartyMultiplier: 1, ServiceApiMultiplier: r, ServiceApiFixedFee: fees.ServiceFixed,
 		ServiceApiVariableFeeAmount: amt.ServiceVariable}
 	q.RateDetails.ServiceApiVariableFeeRate, _ = fees.ServiceRate.Float64()
+	if fromWallet {
+		q.PayloadToSign = walletQuotePayload(q)
+		q.PaymentInstructions = []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}
+	}
 	if req.Source.SourceType == "REALTIME_FUNDING" {
 		q.PaymentInstructions = quoteInstructions(q)
 		if err := e.requireSCA(t, q, req.sca, req.ScaFactor); err != nil {

@@ -270,5 +270,5 @@ func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	return qs.e.executeQuote(ctx, id, opts)
+	return qs.e.executeQuote(ctx, id, opts, nil)
 }

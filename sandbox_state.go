@@ -61,6 +61,9 @@ var stateTables = []string{
 	tableStablecoinLinkKeys, tableStablecoinLinks, tableStablecoinOps, tableStablecoinOpsDue,
 	tableStablecoinSymbols, tableStablecoinTokens, tableStablecoins, tableTransactions, tableVerifications,
 	tableEventLog, tableSCA, tableSCAResets,
+	tableWalletCredentials, tableWalletCredentialsByAcct, tableWalletEmails, tableWalletPhones,
+	tableWalletPasskeys, tableWalletPasskeyChallenges, tableWalletSessions, tableWalletSessionsByAcct,
+	tableWalletRequests, tableWalletSecrets, tableWalletsByCustomer, tableWalletDelegatedKeys, tableWalletDelegatedKeysByAcc,
 }
 
 // tokenTables hold the API tokens, which state control leaves alone unless

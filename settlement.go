@@ -80,12 +80,14 @@ func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 // marks quote and transaction PROCESSING and hands the payment to the rail.
 // A quote executes at most once: any later call is CONFLICT.
 func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
-	return qs.e.executeQuote(ctx, id, ExecuteOptions{})
+	return qs.e.executeQuote(ctx, id, ExecuteOptions{}, nil)
 }
 
 // executeQuote is Quotes.Execute with the caller's SCA factor preference: a
 // customer in an SCA region gets a challenge instead (quotes_sca.go).
-func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+// stamp is the wallet signature of a quote paid from an embedded wallet
+// (Wallets.ExecuteQuote).
+func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
 	var out *Quote
 	var failure error
 	d := e.drawChallenge()
@@ -102,6 +104,9 @@ func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOption
 		}
 		if expired, err := t.expireIfDue(q); err != nil || expired {
 			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+			return err
+		}
+		if err := t.checkWalletSignature(q, stamp); err != nil {
 			return err
 		}
 		if err := t.executeOrChallenge(q, d, opts.ScaFactor); err != nil {
@@ -182,6 +187,9 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 func (t *txn) execute(q *quoteRecord) error {
 	if q.Status != QuotePending {
 		return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
+	}
+	if q.PayloadToSign != "" && !q.WalletSigned {
+		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
 	if q.CustomerID != "" {
 		if _, err := t.transactingCustomer(q.CustomerID); err != nil {

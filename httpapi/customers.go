@@ -91,11 +91,8 @@ func updateCustomer(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	c, err := r.eng.Customers.Update(r.ctx(), r.path("customerId"), in)
-	if err != nil {
-		return fail(err)
-	}
-	return ok(http.StatusOK, c)
+	c, ch, err := r.eng.Wallets.UpdateCustomer(r.ctx(), r.path("customerId"), in, r.signature())
+	return signedAnswer(http.StatusOK, c, ch, err)
 }
 
 func deleteCustomer(r *request) (int, any, error) {

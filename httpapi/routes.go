@@ -23,6 +23,7 @@ func (h *Handler) routes() []route {
 		invitationRoutes(),
 		scaRoutes(),
 		sandboxRoutes(),
+		walletRoutes(),
 	} {
 		all = append(all, area...)
 	}

@@ -70,7 +70,13 @@ func executeQuote(r *request) (int, any, error) {
 	if err := r.decodeOptional(&in); err != nil {
 		return fail(err)
 	}
-	q, err := r.eng.Quotes.ExecuteWith(r.ctx(), r.path("quoteId"), in)
+	var q *payments.Quote
+	var err error
+	if stamp := r.Header.Get("Service-Wallet-Signature"); stamp != "" {
+		q, err = r.eng.Wallets.ExecuteQuote(r.ctx(), r.path("quoteId"), stamp)
+	} else {
+		q, err = r.eng.Quotes.ExecuteWith(r.ctx(), r.path("quoteId"), in)
+	}
 	if err != nil {
 		return fail(err)
 	}

@@ -40,4 +40,6 @@ var Deviations = []Deviation{
 		"Spec section 7 gives the code; the reference lists no 409 for the operation."},
 	{"closed-card-not-mutable", "Any change to a CLOSED card is 409 CARD_NOT_MUTABLE, un-freezing included.",
 		"Spec 3.4 says so; the reference's example answers INVALID_STATE_TRANSITION for un-freezing a closed card."},
+	{"wallet-export-secret", "POST /internal-accounts/{id}/export seals the wallet's 32-byte secret, where the reference's plaintext is a mnemonic.",
+		"The engine holds no BIP-39 word list; the sealed envelope, suite and info string are the reference's."},
 }

@@ -1,0 +1,397 @@
+package payments
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/paygrid/payments/walletauth"
+)
+
+// Embedded wallets (spec 1, 5 items 5-9; wire-facts 6): EMBEDDED_WALLET
+// internal accounts whose actions the wallet holder authorizes with a
+// session key. Credentials (EMAIL_OTP, SMS_OTP, PASSKEY, OAUTH) open
+// sessions; a session's P-256 key stamps the payloadToSign of every signed
+// flow (wallet_signed.go). The cryptography is in walletauth.
+
+// Wallets serves embedded-wallet authentication: credentials, sessions,
+// signed retries, delegated keys, wallet privacy and export, and payments
+// from embedded wallets.
+type Wallets struct{ e *Engine }
+
+// EmbeddedWallet is the internal account type of embedded wallets.
+const EmbeddedWallet AccountType = "EMBEDDED_WALLET"
+
+// Credential types (reference AuthMethodType).
+const (
+	CredentialEmailOTP = "EMAIL_OTP"
+	CredentialSmsOTP   = "SMS_OTP"
+	CredentialPasskey  = "PASSKEY"
+	CredentialOAuth    = "OAUTH"
+)
+
+// Lifetimes and limits of the wallet flows.
+const (
+	// WalletSessionTTL is how long a session may sign (wire-facts 6.1).
+	WalletSessionTTL = 15 * time.Minute
+	// SignedRequestTTL is how long a payloadToSign may be signed.
+	SignedRequestTTL = 5 * time.Minute
+	// WalletOTPTTL is an OTP's validity unless the platform's
+	// embeddedWalletConfig.expirationSeconds says otherwise.
+	WalletOTPTTL = 300 * time.Second
+	// WalletOTPAttempts wrong codes end an OTP challenge and lock the
+	// credential's OTP logins for WalletOTPLockout (429 RATE_LIMITED with
+	// Retry-After).
+	WalletOTPAttempts = 5
+	WalletOTPLockout  = time.Minute
+	// SandboxOTPCode is the sandbox's fixed wallet OTP (wire-facts 1.8).
+	SandboxOTPCode = "000000"
+	// LegacyWalletSignature and LegacyPasskeySignature are the sandbox's
+	// legacy literals, still accepted in the sandbox only (spec 5).
+	LegacyWalletSignature  = "sandbox-valid-signature"
+	LegacyPasskeySignature = "sandbox-valid-passkey-signature"
+)
+
+// Wallet tables.
+const (
+	tableWalletCredentials        = "wallet_credentials"           // AuthMethod id -> credentialRecord
+	tableWalletCredentialsByAcct  = "wallet_credentials_by_acct"   // account|id -> id
+	tableWalletEmails             = "wallet_otp_emails"            // email -> EMAIL_OTP credential id
+	tableWalletPhones             = "wallet_otp_phones"            // phone -> SMS_OTP credential id
+	tableWalletPasskeys           = "wallet_passkeys"              // WebAuthn credential id -> credential id
+	tableWalletPasskeyChallenges  = "wallet_passkey_challenges"    // used registration challenges
+	tableWalletSessions           = "wallet_sessions"              // Session id -> sessionRecord
+	tableWalletSessionsByAcct     = "wallet_sessions_by_acct"      // account|id -> id
+	tableWalletRequests           = "wallet_requests"              // Request id -> pendingRequest
+	tableWalletSecrets            = "wallet_secrets"               // account id -> walletSecret
+	tableWalletsByCustomer        = "wallets_by_customer"          // customer|account id -> account id
+	tableWalletDelegatedKeys      = "wallet_delegated_keys"        // DelegatedKey id -> delegatedKeyRecord
+	tableWalletDelegatedKeysByAcc = "wallet_delegated_keys_by_acc" // account|id -> id
+)
+
+// AuthMethod is a registered credential (reference AuthMethod).
+type AuthMethod struct {
+	ID           string    `json:"id"`
+	AccountID    string    `json:"accountId"`
+	Type         string    `json:"type"`
+	CredentialID string    `json:"credentialId,omitempty"` // PASSKEY: base64url WebAuthn id
+	Nickname     string    `json:"nickname"`
+	CreatedAt    time.Time `json:"createdAt"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+}
+
+// AuthMethodResponse is an AuthMethod with, for OTP credentials that start
+// a challenge, the HPKE target to seal the code to.
+type AuthMethodResponse struct {
+	AuthMethod
+	OtpEncryptionTargetBundle string `json:"otpEncryptionTargetBundle,omitempty"`
+}
+
+// PasskeyAuthChallenge starts a passkey authentication: challenge is the
+// lowercase hex SHA-256 of the session-creation payload, to be passed as
+// the UTF-8 bytes of the WebAuthn challenge.
+type PasskeyAuthChallenge struct {
+	AuthMethod
+	Challenge string    `json:"challenge"`
+	RequestID string    `json:"requestId"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// AuthSession is an active session (reference AuthSession): its id is a
+// Session id, and a legacy (uncompressed clientPublicKey) login also gets
+// the session's private key sealed to that key.
+type AuthSession struct {
+	AuthMethod
+	ID                         string    `json:"id"`
+	EncryptedSessionSigningKey string    `json:"encryptedSessionSigningKey,omitempty"`
+	ExpiresAt                  time.Time `json:"expiresAt"`
+}
+
+// credentialRecord is an AuthMethod as stored.
+type credentialRecord struct {
+	AuthMethod
+	CustomerID string               `json:"customerId"`
+	Contact    string               `json:"contact,omitempty"` // OTP: the email or phone number
+	Identity   *walletauth.Identity `json:"identity,omitempty"`
+	Passkey    *walletauth.Passkey  `json:"passkey,omitempty"`
+	OTP        *otpChallenge        `json:"otp,omitempty"`
+	// LockedUntil ends OTP logins for a while after too many wrong codes.
+	LockedUntil *time.Time `json:"lockedUntil,omitempty"`
+}
+
+// otpLocked is the 429 of a credential whose OTP logins are locked.
+func (t *txn) otpLocked(c *credentialRecord) error {
+	if c.LockedUntil == nil || !t.now.Before(*c.LockedUntil) {
+		return nil
+	}
+	return rateLimited(c.LockedUntil.Sub(t.now), "wrong OTP codes")
+}
+
+// otpChallenge is an outstanding OTP: the HPKE target key the client seals
+// its attempt to, and the code's hash.
+type otpChallenge struct {
+	TargetKey []byte    `json:"targetKey"`
+	CodeHash  string    `json:"codeHash"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	Attempts  int       `json:"attempts"`
+}
+
+// sessionRecord is a session as stored.
+type sessionRecord struct {
+	AuthSession
+	AuthMethodID string `json:"authMethodId"`
+	PublicKey    string `json:"publicKey"` // compressed hex: the key that signs
+	Revoked      bool   `json:"revoked,omitempty"`
+}
+
+func (s *sessionRecord) active(now time.Time) bool { return !s.Revoked && now.Before(s.ExpiresAt) }
+
+// walletSecret is what an export seals: the wallet's secret, drawn at the
+// first export.
+type walletSecret struct {
+	Secret []byte `json:"secret"`
+}
+
+// walletIDs are the reference's organization and user ids of a wallet.
+func walletIDs(accountID string) (org, user string) {
+	u := strings.ReplaceAll(strings.TrimPrefix(accountID, "InternalAccount:"), "-", "")
+	return "org_" + u, "user_" + u
+}
+
+// activity builds the payloadToSign of an action on wallet accountID.
+func activity(accountID, typ string, params map[string]any, now time.Time) string {
+	org, user := walletIDs(accountID)
+	params["userId"] = user
+	return walletauth.Activity(org, "ACTIVITY_TYPE_"+typ, params, now)
+}
+
+// walletDraws is the randomness of a wallet operation, drawn before its
+// transaction so the transaction function stays deterministic.
+type walletDraws struct {
+	target  []byte // an HPKE target key (private scalar)
+	session []byte // a server-made session key (legacy flow)
+	secret  []byte // a new wallet's secret
+	code    []byte // random bytes an OTP code is cut from (otpCode)
+}
+
+func (e *Engine) drawWallet() (*walletDraws, error) {
+	d := &walletDraws{secret: make([]byte, 32), code: make([]byte, 24)}
+	tk, err := walletauth.NewTargetKey()
+	if err != nil {
+		return nil, err
+	}
+	sk, err := walletauth.NewTargetKey()
+	if err != nil {
+		return nil, err
+	}
+	d.target, d.session = tk.Bytes(), sk.Bytes()
+	if _, err := rand.Read(d.secret); err != nil {
+		return nil, err
+	}
+	if _, err := rand.Read(d.code); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// otpCode is the OTP of a challenge: the sandbox's fixed code, or one cut
+// from the drawn bytes by the platform's embeddedWalletConfig (otpLength,
+// default 6; digits, or digits and capitals when alphanumeric).
+func (d *walletDraws) otpCode(sandbox bool, w *EmbeddedWalletConfig) string {
+	if sandbox {
+		return SandboxOTPCode
+	}
+	n, alphabet := 6, "0123456789"
+	if w != nil && w.OtpLength > 0 {
+		n = w.OtpLength
+	}
+	if w != nil && w.Alphanumeric {
+		alphabet = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+	}
+	out := make([]byte, n)
+	for i := range out {
+		v := int(d.code[2*i])<<8 | int(d.code[2*i+1]) // 16 bits: a negligible modulo bias
+		out[i] = alphabet[v%len(alphabet)]
+	}
+	return string(out)
+}
+
+// walletAccount loads an embedded wallet: ACCOUNT_NOT_FOUND when absent or
+// of another type.
+func (t *txn) walletAccount(id string) (*InternalAccount, error) {
+	a, err := t.internalAccount(id)
+	if err == nil && a.Type != EmbeddedWallet {
+		return nil, Errorf(CodeAccountNotFound, "internal account %s is not an embedded wallet", id)
+	}
+	return a, err
+}
+
+// openWallet opens a customer's embedded wallet in currency (its secret is
+// drawn at the first export), and the EMAIL_OTP credential tied to the customer's email when
+// that email is not tied to another wallet.
+func (t *txn) openWallet(c *Customer, currency string) (*InternalAccount, error) {
+	id := t.newID("InternalAccount")
+	off := false
+	a := &InternalAccount{ID: id, CustomerID: c.ID, Type: EmbeddedWallet, Status: "ACTIVE", Currency: currency,
+		PrivateEnabled: &off, CreatedAt: t.now, UpdatedAt: t.now}
+	if err := insertJSON(t, tableInternalAccounts, id, a); err != nil {
+		return nil, err
+	}
+	if err := t.Insert(tableInternalAccountsByOwner, c.ID+"|"+currency+"|"+id, []byte(id)); err != nil {
+		return nil, err
+	}
+	if err := t.Insert(tableDepositReferences, depositReference(id), []byte(id)); err != nil {
+		return nil, err
+	}
+	if err := t.Put(tableWalletsByCustomer, c.ID+"|"+id, []byte(id)); err != nil {
+		return nil, err
+	}
+	if c.Email == "" {
+		return a, nil
+	}
+	if _, err := t.Get(tableWalletEmails, c.Email); err == nil {
+		return a, nil
+	}
+	_, err := t.addCredential(a, c, &credentialRecord{AuthMethod: AuthMethod{Type: CredentialEmailOTP}})
+	return a, err
+}
+
+// Provision opens an embedded wallet for a customer in currency (the
+// customer's first currency when empty), with the EMAIL_OTP credential
+// tied to the customer's email. Customers created while the platform has
+// an embeddedWalletConfig get one automatically.
+func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*InternalAccountView, error) {
+	e := w.e
+	var out *InternalAccountView
+	err := e.update(ctx, func(t *txn) error {
+		r, err := t.customerRecord(customerID)
+		if err != nil {
+			return err
+		}
+		p, err := t.platform()
+		if err != nil {
+			return err
+		}
+		if currency == "" {
+			currency = customerCurrencies(r, p)[0]
+		}
+		a, err := t.openWallet(&r.Customer, currency)
+		if err != nil {
+			return err
+		}
+		out, err = t.accountView(a)
+		return err
+	})
+	return out, err
+}
+
+// provisionWallet opens the customer's embedded wallet when the platform
+// has an embeddedWalletConfig (called where the customer's internal
+// accounts are opened).
+func (t *txn) provisionWallet(r *customerRecord, p *PlatformConfig) error {
+	if p.EmbeddedWalletConfig == nil {
+		return nil
+	}
+	cur := customerCurrencies(r, p)
+	if len(cur) == 0 {
+		return nil
+	}
+	if ws, err := t.customerWallets(r.ID); err != nil || len(ws) > 0 {
+		return err
+	}
+	_, err := t.openWallet(&r.Customer, cur[0])
+	return err
+}
+
+// credential loads a credential: AUTH_METHOD_NOT_FOUND when absent.
+func (t *txn) credential(id string) (*credentialRecord, error) {
+	var c credentialRecord
+	if err := getJSON(t, tableWalletCredentials, id, &c); err != nil {
+		return nil, notFound(err, CodeAuthMethodNotFound, "authentication credential", id)
+	}
+	return &c, nil
+}
+
+// credentials lists the credentials of a wallet, oldest first.
+func (t *txn) credentials(accountID string) ([]*credentialRecord, error) {
+	var out []*credentialRecord
+	err := t.Scan(tableWalletCredentialsByAcct, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
+		c, err := t.credential(string(v))
+		if err != nil {
+			return false, err
+		}
+		out = append(out, c)
+		return true, nil
+	})
+	return out, err
+}
+
+// sessions lists the sessions of a wallet that are still active.
+func (t *txn) sessions(accountID string) ([]*sessionRecord, error) {
+	var out []*sessionRecord
+	err := t.Scan(tableWalletSessionsByAcct, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
+		var s sessionRecord
+		if err := getJSON(t, tableWalletSessions, string(v), &s); err != nil {
+			return false, err
+		}
+		if s.active(t.now) {
+			out = append(out, &s)
+		}
+		return true, nil
+	})
+	return out, err
+}
+
+// session loads an active session: SESSION_NOT_FOUND when absent, revoked
+// or expired.
+func (t *txn) session(id string) (*sessionRecord, error) {
+	var s sessionRecord
+	if err := getJSON(t, tableWalletSessions, id, &s); err != nil {
+		return nil, notFound(err, CodeSessionNotFound, "session", id)
+	}
+	if !s.active(t.now) {
+		return nil, Errorf(CodeSessionNotFound, "session %s is not active", id)
+	}
+	return &s, nil
+}
+
+// openSession starts a session for credential c signed by publicKey
+// (compressed hex).
+func (t *txn) openSession(c *credentialRecord, publicKey string) (*sessionRecord, error) {
+	s := &sessionRecord{AuthSession: AuthSession{AuthMethod: c.AuthMethod, ID: t.newID("Session"), ExpiresAt: t.now.Add(WalletSessionTTL)},
+		AuthMethodID: c.ID, PublicKey: publicKey}
+	s.CreatedAt, s.UpdatedAt = t.now, t.now
+	if err := putJSON(t, tableWalletSessions, s.ID, s); err != nil {
+		return nil, err
+	}
+	return s, t.Put(tableWalletSessionsByAcct, c.AccountID+"|"+s.ID, []byte(s.ID))
+}
+
+// mustJSON is json.Marshal for records whose encoding cannot fail.
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// DefaultWalletRelyingParty is the relying party of a local sandbox.
+var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost", "http://localhost:8080"}}
+
+// walletRelyingParty is the WebAuthn relying party of wallet passkeys.
+func (e *Engine) walletRelyingParty() walletauth.RelyingParty {
+	if e.cfg.WalletRelyingParty.ID == "" {
+		return DefaultWalletRelyingParty
+	}
+	return e.cfg.WalletRelyingParty
+}
+
+// customerWallets lists the ids of a customer's embedded wallets.
+func (t *txn) customerWallets(customerID string) ([]string, error) {
+	var out []string
+	err := t.Scan(tableWalletsByCustomer, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
+		out = append(out, string(v))
+		return true, nil
+	})
+	return out, err
+}

@@ -1,0 +1,142 @@
+package payments
+
+import (
+	"context"
+	"encoding/hex"
+
+	"github.com/paygrid/payments/validate"
+	"github.com/paygrid/payments/walletauth"
+)
+
+// UpdateInternalAccountRequest is the body of PATCH /internal-accounts/{id}
+// (reference InternalAccountUpdateRequest).
+type UpdateInternalAccountRequest struct {
+	PrivateEnabled *bool `json:"privateEnabled,omitempty"`
+}
+
+// UpdateInternalAccount sets an embedded wallet's privacy, a signed flow a
+// session of the wallet signs. The challenge is nil once updated.
+func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*InternalAccountView, *SignedChallenge, error) {
+	if req.PrivateEnabled == nil {
+		return nil, nil, Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
+	}
+	var out *InternalAccountView
+	var ch *SignedChallenge
+	err := w.e.update(ctx, func(t *txn) error {
+		out, ch = nil, nil
+		a, err := t.internalAccount(id)
+		if err != nil {
+			return err
+		}
+		if a.Type != EmbeddedWallet {
+			return Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
+		}
+		ch, _, err = t.signed(sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
+			activity: "UPDATE_WALLET", params: map[string]any{"privateEnabled": *req.PrivateEnabled}})
+		if ch != nil || err != nil {
+			return err
+		}
+		v := *req.PrivateEnabled
+		a.PrivateEnabled, a.UpdatedAt = &v, t.now
+		if err := putJSON(t, tableInternalAccounts, id, a); err != nil {
+			return err
+		}
+		out, err = t.accountView(a)
+		return err
+	})
+	return out, ch, err
+}
+
+// ExportRequest is the body of POST /internal-accounts/{id}/export.
+type ExportRequest struct {
+	ClientPublicKey string `json:"clientPublicKey"`
+}
+
+// WalletExport is the sealed export of a wallet (reference
+// InternalAccountExportResponse).
+type WalletExport struct {
+	ID                         string `json:"id"`
+	EncryptedWalletCredentials string `json:"encryptedWalletCredentials"`
+}
+
+// Export seals the wallet's secret to clientPublicKey (uncompressed P-256
+// hex) with HPKE, a signed flow a session of the wallet signs. The
+// sandbox's envelope has empty dataSignature and enclaveQuorumPublic.
+func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
+	e := w.e
+	var fe validate.Errors
+	if checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) && !legacy(req.ClientPublicKey) {
+		fe.Add("clientPublicKey", nil, "clientPublicKey must be an uncompressed P-256 key (130 hex characters, 04 prefix)")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, nil, err
+	}
+	d, err := e.drawWallet()
+	if err != nil {
+		return nil, nil, err
+	}
+	var secret walletSecret
+	var ch *SignedChallenge
+	err = e.update(ctx, func(t *txn) error {
+		ch = nil
+		a, err := t.walletAccount(id)
+		if err != nil {
+			return err
+		}
+		ch, _, err = t.signed(sig, signedOp{op: "account.export", target: id, accountID: id, body: req,
+			activity: "EXPORT_WALLET", params: map[string]any{"targetPublicKey": req.ClientPublicKey, "walletId": a.ID}})
+		if ch != nil || err != nil {
+			return err
+		}
+		if err := getJSON(t, tableWalletSecrets, id, &secret); err == nil {
+			return nil
+		}
+		secret = walletSecret{Secret: d.secret}
+		return putJSON(t, tableWalletSecrets, id, secret)
+	})
+	if err != nil || ch != nil {
+		return nil, ch, err
+	}
+	pub, _ := hex.DecodeString(req.ClientPublicKey)
+	org, _ := walletIDs(id)
+	sealed, err := walletauth.SealExport(pub, org, secret.Secret)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &WalletExport{ID: id, EncryptedWalletCredentials: sealed}, nil, nil
+}
+
+// walletQuotePayload is the payloadToSign of a quote paid from an
+// embedded wallet: it binds the quote, the wallet and the amounts.
+func walletQuotePayload(q *quoteRecord) string {
+	return activity(q.Source.AccountID, "SIGN_TRANSACTION_V2", map[string]any{"quoteId": q.ID, "signWith": q.Source.AccountID,
+		"totalSendingAmount": q.TotalSendingAmount, "sendingCurrency": q.SendingCurrency.Code,
+		"totalReceivingAmount": q.TotalReceivingAmount, "receivingCurrency": q.ReceivingCurrency.Code}, q.CreatedAt)
+}
+
+// ExecuteQuote executes a quote whose source is an embedded wallet, with
+// the stamp over its payloadToSign by an active session of that wallet
+// (Service-Wallet-Signature; no Request-Id). Other quotes execute as
+// Quotes.Execute does and ignore the stamp.
+func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, error) {
+	return w.e.executeQuote(ctx, id, ExecuteOptions{}, &stamp)
+}
+
+// checkWalletSignature is the wallet check of a quote's execution: a
+// quote with a payloadToSign executes only with a stamp over it (stamp nil:
+// the caller had no way to send one). t.execute refuses such a quote
+// unless this check passed, so no other path (agents) can pay from a
+// wallet unsigned.
+func (t *txn) checkWalletSignature(q *quoteRecord, stamp *string) error {
+	if q.PayloadToSign == "" {
+		return nil
+	}
+	if stamp == nil || *stamp == "" {
+		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: send the Service-Wallet-Signature header over its payloadToSign", q.ID)
+	}
+	if err := t.checkStamp(*stamp, q.PayloadToSign, q.Source.AccountID, "", ""); err != nil {
+		return err
+	}
+	q.WalletSigned = true
+	return nil
+}

@@ -1,0 +1,115 @@
+package payments
+
+import (
+	"context"
+	"sort"
+	"strings"
+)
+
+// Customer email and phone changes (reference PATCH /customers/{id}): a
+// change of the email tied to EMAIL_OTP credentials of the customer's
+// wallets, or of the phone tied to SMS_OTP credentials, is a signed flow
+// that a session of such a wallet signs; the signed retry updates the
+// customer and every tied credential in one transaction.
+
+// UpdateCustomer is Customers.Update for the HTTP route: a contact change
+// tied to wallet OTP credentials answers the challenge first (the customer
+// is nil) and applies on the signed retry; any other update applies at
+// once.
+func (w Wallets) UpdateCustomer(ctx context.Context, id string, in CustomerInput, sig Signature) (*Customer, *SignedChallenge, error) {
+	var out *Customer
+	var ch *SignedChallenge
+	err := w.e.update(ctx, func(t *txn) error {
+		out, ch = nil, nil
+		var err error
+		out, err = t.updateCustomer(id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
+			ch, err = t.walletContactChange(r, oldEmail, oldPhone, in, &sig)
+			return ch != nil, err
+		})
+		return err
+	})
+	return out, ch, err
+}
+
+// walletContactChange applies a contact change to the tied OTP
+// credentials. With sig nil (Customers.Update, which cannot answer a
+// challenge) a tied change is WALLET_SIGNATURE_MISSING. Without headers it
+// issues the challenge, binding the body and the set of tied credentials;
+// the signed retry checks that set is unchanged (*_CREDENTIAL_SET_CHANGED)
+// and moves every credential to the new contact. A contact tied to
+// another credential is EMAIL_OTP_EMAIL_ALREADY_EXISTS or
+// SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS.
+func (t *txn) walletContactChange(r *customerRecord, oldEmail, oldPhone string, in CustomerInput, sig *Signature) (*SignedChallenge, error) {
+	typ, old, next, table := CredentialEmailOTP, oldEmail, r.Email, tableWalletEmails
+	if r.Email == oldEmail {
+		typ, old, next, table = CredentialSmsOTP, oldPhone, r.PhoneNumber, tableWalletPhones
+	}
+	if old == next || old == "" {
+		return nil, nil
+	}
+	tied, err := t.tiedCredentials(r.ID, typ, old)
+	if err != nil || len(tied) == 0 {
+		return nil, err
+	}
+	if sig == nil {
+		return nil, Errorf(CodeWalletSignatureMissing, "the %s change is tied to wallet credentials: it needs the signed flow (Wallets.UpdateCustomer)", typ)
+	}
+	if _, err := t.Get(table, next); err == nil {
+		if typ == CredentialEmailOTP {
+			return nil, Errorf(CodeEmailOtpEmailAlreadyExists, "email %s is already tied to an EMAIL_OTP credential", next)
+		}
+		return nil, Errorf(CodeSmsOtpPhoneNumberAlreadyExists, "phone number %s is already tied to an SMS_OTP credential", next)
+	}
+	ids := make([]string, len(tied))
+	for i, c := range tied {
+		ids[i] = c.ID
+	}
+	activityType, params := otpActivity(typ, next)
+	ch, p, err := t.signed(*sig, signedOp{op: "customer.contact", target: r.ID, accountID: tied[0].AccountID, body: in,
+		activity: activityType, params: params, data: map[string]string{"credentials": strings.Join(ids, ",")}})
+	if ch != nil || err != nil {
+		return ch, err
+	}
+	if p.Data["credentials"] != strings.Join(ids, ",") {
+		if typ == CredentialEmailOTP {
+			return nil, Errorf(CodeEmailOtpCredentialSetChanged, "the EMAIL_OTP credentials tied to %s changed after the challenge; start again", old)
+		}
+		return nil, Errorf(CodeSmsOtpCredentialSetChanged, "the SMS_OTP credentials tied to %s changed after the challenge; start again", old)
+	}
+	for _, c := range tied {
+		if err := t.Delete(table, c.Contact); err != nil {
+			return nil, err
+		}
+		c.Contact, c.Nickname, c.UpdatedAt = next, next, t.now
+		if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
+			return nil, err
+		}
+		if err := t.Put(table, next, []byte(c.ID)); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// tiedCredentials are the credentials of type typ tied to contact on the
+// customer's wallets, by id.
+func (t *txn) tiedCredentials(customerID, typ, contact string) ([]*credentialRecord, error) {
+	wallets, err := t.customerWallets(customerID)
+	if err != nil {
+		return nil, err
+	}
+	var out []*credentialRecord
+	for _, w := range wallets {
+		cs, err := t.credentials(w)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			if c.Type == typ && c.Contact == contact {
+				out = append(out, c)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
