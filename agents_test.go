@@ -20,7 +20,7 @@ func agentEnv(t *testing.T, e *env, funds int64, pol agents.Policy) (acct, ext s
 	t.Helper()
 	acct = e.usdAccount(t, "Ann Agent")
 	if funds > 0 {
-		_, err := e.eng.FundInternalAccount(ctx, acct, funds)
+		_, err := e.eng.Sandbox.Fund(ctx, acct, funds)
 		require.NoError(t, err)
 	}
 	ia, err := e.eng.Accounts.Internal(ctx, acct)

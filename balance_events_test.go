@@ -36,7 +36,7 @@ func (e *env) balanceEvents(t testing.TB, account string) []int64 {
 func TestEngine_BalanceEvents(t *testing.T) {
 	e := moneyEnv(t)
 	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
-	_, err := e.eng.FundInternalAccount(ctx, from, 1000)
+	_, err := e.eng.Sandbox.Fund(ctx, from, 1000)
 	require.NoError(t, err)
 	_, err = e.eng.Quotes.Create(ctx, transfer(from, to, 300, true))
 	require.NoError(t, err)

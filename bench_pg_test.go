@@ -112,7 +112,7 @@ func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) 
 			continue
 		}
 		from[i] = e.usdAccount(b, fmt.Sprintf("Ann Payer%d", i))
-		if _, err := e.eng.FundInternalAccount(ctx, from[i], payments.MaxSandboxFunding); err != nil {
+		if _, err := e.eng.Sandbox.Fund(ctx, from[i], payments.MaxSandboxFunding); err != nil {
 			b.Fatal(err)
 		}
 	}

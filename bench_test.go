@@ -40,7 +40,7 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 				defer eng.Close()
 				e := &env{eng: eng}
 				from, to := e.usdAccount(b, "Ann Payer"), e.usdAccount(b, "Bo Payee")
-				if _, err := eng.FundInternalAccount(ctx, from, payments.MaxSandboxFunding); err != nil {
+				if _, err := eng.Sandbox.Fund(ctx, from, payments.MaxSandboxFunding); err != nil {
 					b.Fatal(err)
 				}
 				rate := storetest.Parallel(b, callers, func() error {

@@ -25,7 +25,7 @@ func (e *env) fundedCard(t testing.TB, funds int64) (card *payments.Card, acct s
 	t.Helper()
 	acct = e.usdAccount(t, "Ann Holder")
 	if funds > 0 {
-		_, err := e.eng.FundInternalAccount(ctx, acct, funds)
+		_, err := e.eng.Sandbox.Fund(ctx, acct, funds)
 		require.NoError(t, err)
 	}
 	a, err := e.eng.Accounts.Internal(ctx, acct)
@@ -131,7 +131,7 @@ func TestCards_RevealNeedsAnActor(t *testing.T) {
 func TestCards_Idempotency(t *testing.T) {
 	e := cardEnv(t)
 	acct := e.usdAccount(t, "Ann Holder")
-	_, err := e.eng.FundInternalAccount(ctx, acct, 1000)
+	_, err := e.eng.Sandbox.Fund(ctx, acct, 1000)
 	require.NoError(t, err)
 	a, err := e.eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)

@@ -47,7 +47,7 @@ func TestEngine_SharedStoreDeliversEachEventOnce(t *testing.T) {
 	e := &env{eng: engines[0]}
 	acct := e.usdAccount(t, "Ann Event")
 	for range 10 {
-		_, err := engines[0].FundInternalAccount(ctx, acct, 100)
+		_, err := engines[0].Sandbox.Fund(ctx, acct, 100)
 		require.NoError(t, err)
 	}
 	pending, err := engines[1].Webhooks.Pending(ctx)

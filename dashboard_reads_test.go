@@ -19,7 +19,7 @@ func TestEngine_ListQuotes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := moneyEnv(t, store)
 			a, b := e.usdAccount(t, "Ann Able"), e.usdAccount(t, "Bob Baker")
-			_, err := e.eng.FundInternalAccount(ctx, a, 10_000)
+			_, err := e.eng.Sandbox.Fund(ctx, a, 10_000)
 			require.NoError(t, err)
 			var ids []string
 			for i := range 3 {
@@ -70,9 +70,9 @@ func TestEngine_ListQuotes(t *testing.T) {
 func TestEngine_Deliveries(t *testing.T) {
 	e := moneyEnv(t, func(c *payments.Config) { c.EventHistory = true })
 	a := e.usdAccount(t, "Ann Able")
-	_, err := e.eng.FundInternalAccount(ctx, a, 500)
+	_, err := e.eng.Sandbox.Fund(ctx, a, 500)
 	require.NoError(t, err)
-	_, err = e.eng.FundInternalAccount(ctx, a, 700)
+	_, err = e.eng.Sandbox.Fund(ctx, a, 700)
 	require.NoError(t, err)
 	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestEngine_Deliveries(t *testing.T) {
 	e.rec.mu.Lock()
 	e.rec.fail = errors.New("503")
 	e.rec.mu.Unlock()
-	_, err = e.eng.FundInternalAccount(ctx, a, 1)
+	_, err = e.eng.Sandbox.Fund(ctx, a, 1)
 	require.NoError(t, err)
 	_, err = e.eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)

@@ -195,18 +195,18 @@ func TestEngine_WithIdempotency(t *testing.T) {
 	}
 
 	h1 := idem(t, e.eng, "k1")
-	first, err := h1.FundInternalAccount(ctx, acct, 500)
+	first, err := h1.Sandbox.Fund(ctx, acct, 500)
 	require.NoError(t, err)
 	assert.False(t, h1.Replayed())
 	h2 := idem(t, e.eng, "k1")
-	again, err := h2.FundInternalAccount(ctx, acct, 500)
+	again, err := h2.Sandbox.Fund(ctx, acct, 500)
 	require.NoError(t, err)
 	assert.True(t, h2.Replayed())
 	assert.Equal(t, jsonOf(t, first), jsonOf(t, again), "a replay returns the first answer")
 	assert.EqualValues(t, 500, balance(), "money moved once")
 
 	t.Run("ErrConflict on another request", func(t *testing.T) {
-		_, err := idem(t, e.eng, "k1").FundInternalAccount(ctx, acct, 501)
+		_, err := idem(t, e.eng, "k1").Sandbox.Fund(ctx, acct, 501)
 		requireCode(t, err, payments.CodeConflict)
 		assert.EqualValues(t, 500, balance())
 	})
@@ -217,16 +217,16 @@ func TestEngine_WithIdempotency(t *testing.T) {
 	t.Run("scopes are separate", func(t *testing.T) {
 		h, err := e.eng.WithIdempotency(payments.Idempotency{Scope: "other", Key: "k1"})
 		require.NoError(t, err)
-		_, err = h.FundInternalAccount(ctx, acct, 500)
+		_, err = h.Sandbox.Fund(ctx, acct, 500)
 		require.NoError(t, err)
 		assert.False(t, h.Replayed())
 		assert.EqualValues(t, 1000, balance())
 	})
 	t.Run("a request that did not commit runs when retried", func(t *testing.T) {
-		_, err := idem(t, e.eng, "k-missing").FundInternalAccount(ctx, "InternalAccount:nope", 1)
+		_, err := idem(t, e.eng, "k-missing").Sandbox.Fund(ctx, "InternalAccount:nope", 1)
 		requireCode(t, err, payments.CodeAccountNotFound)
 		h := idem(t, e.eng, "k-missing")
-		_, err = h.FundInternalAccount(ctx, "InternalAccount:nope", 1)
+		_, err = h.Sandbox.Fund(ctx, "InternalAccount:nope", 1)
 		requireCode(t, err, payments.CodeAccountNotFound)
 		assert.False(t, h.Replayed())
 	})
@@ -247,7 +247,7 @@ func TestEngine_WithIdempotency(t *testing.T) {
 		_, err := e.eng.ProcessDue(ctx)
 		require.NoError(t, err)
 		h := idem(t, e.eng, "k1")
-		_, err = h.FundInternalAccount(ctx, acct, 7)
+		_, err = h.Sandbox.Fund(ctx, acct, 7)
 		require.NoError(t, err)
 		assert.False(t, h.Replayed())
 		assert.EqualValues(t, 1007, balance())
@@ -261,7 +261,7 @@ func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := moneyEnv(t, store)
 			src, dst := e.usdAccount(t, "Payer"), e.usdAccount(t, "Payee")
-			_, err := e.eng.FundInternalAccount(ctx, src, 1000)
+			_, err := e.eng.Sandbox.Fund(ctx, src, 1000)
 			require.NoError(t, err)
 			var mu sync.Mutex
 			var answers []*payments.Quote

@@ -75,7 +75,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 			sender := &answeringSender{replies: []reply{tc.reply}}
 			e := approvalEnv(t, sender)
 			c, acct := e.umaReceiver(t)
-			tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
+			tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 				ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
 			require.NoError(t, err)
 			_, err = e.eng.Webhooks.Flush(ctx)
@@ -104,7 +104,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 		sender := &answeringSender{replies: []reply{{status: 403}}, gate: make(chan struct{})}
 		e := approvalEnv(t, sender)
 		c, acct := e.umaReceiver(t)
-		tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
+		tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 700})
 		require.NoError(t, err)
 		_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
@@ -124,7 +124,7 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 		e := moneyEnv(t, func(c *payments.Config) { c.Notifier = sender })
 		setEndpoint(t, e)
 		c, acct := e.umaReceiver(t)
-		tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
+		tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 300})
 		require.NoError(t, err)
 		assert.Equal(t, payments.TxCompleted, tx.Status)

@@ -148,10 +148,11 @@ func (as Accounts) Internal(ctx context.Context, id string) (*InternalAccountVie
 // MaxSandboxFunding caps one sandbox funding (wire-facts 1.13).
 const MaxSandboxFunding int64 = 100_000_000_000
 
-// FundInternalAccount credits amount to an internal account from the
+// Fund credits amount to an internal account from the
 // sandbox funding source (sandbox engines only) and emits
 // INTERNAL_ACCOUNT.BALANCE_UPDATED.
-func (e *Engine) FundInternalAccount(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+	e := s.e
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
 	}

@@ -88,7 +88,7 @@ func TestEngine_ConcurrentSpending(t *testing.T) {
 			e := moneyEnv(t, store)
 			from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
 			const K = 40
-			_, err := e.eng.FundInternalAccount(ctx, from, K)
+			_, err := e.eng.Sandbox.Fund(ctx, from, K)
 			require.NoError(t, err)
 			codes := concurrently(64, func() error {
 				_, err := e.eng.Quotes.Create(ctx, transfer(from, to, 1, true))
@@ -113,7 +113,7 @@ func TestEngine_ConcurrentExecute(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := moneyEnv(t, store)
 			from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
-			_, err := e.eng.FundInternalAccount(ctx, from, 1000)
+			_, err := e.eng.Sandbox.Fund(ctx, from, 1000)
 			require.NoError(t, err)
 			q, err := e.eng.Quotes.Create(ctx, transfer(from, to, 300, false))
 			require.NoError(t, err)
@@ -159,7 +159,7 @@ func TestEngine_IncomingApproval(t *testing.T) {
 	c, err := e.eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
 	receive := func() *payments.Transaction {
-		tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
+		tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
 		require.NoError(t, err)
 		require.Equal(t, payments.TxPending, tx.Status)

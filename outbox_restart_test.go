@@ -33,7 +33,7 @@ func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 	eng, store := open(down)
 	e := &env{eng: eng, clock: clock, rec: down, store: store}
 	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
-	_, err := eng.FundInternalAccount(ctx, from, 1_000)
+	_, err := eng.Sandbox.Fund(ctx, from, 1_000)
 	require.NoError(t, err)
 	_, err = eng.Quotes.Create(ctx, transfer(from, to, 400, true))
 	require.NoError(t, err)

@@ -156,9 +156,9 @@ type Engine struct {
 	Crypto Crypto
 	// SCA: Strong Customer Authentication factors, logins and resets.
 	SCA SCA
-	// SandboxControl: the sandbox's state export, import and reset, and its
+	// Sandbox: the sandbox's state export, import and reset, and its
 	// test clock's advance (sandbox_state.go).
-	SandboxControl SandboxControl
+	Sandbox Sandbox
 	// Wallets: embedded-wallet credentials, sessions and signed flows
 	// (wallet*.go, auth_*.go).
 	Wallets Wallets
@@ -182,7 +182,7 @@ func (e *Engine) bindAreas() {
 	e.Invitations = Invitations{e}
 	e.Crypto = Crypto{e}
 	e.SCA = SCA{e}
-	e.SandboxControl = SandboxControl{e}
+	e.Sandbox = Sandbox{e}
 	e.Wallets = Wallets{e}
 }
 
@@ -286,9 +286,6 @@ func (e *Engine) Store() Store { return e.store }
 
 // Now returns the engine's clock reading in UTC, to the millisecond.
 func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
-
-// Sandbox reports whether sandbox-only operations are enabled.
-func (e *Engine) Sandbox() bool { return e.cfg.Sandbox }
 
 // newID returns "<prefix>:<time-ordered uuid>".
 func (e *Engine) newID(prefix string) (string, error) {

@@ -65,7 +65,7 @@ func TestEngine_ExchangeRatesCache(t *testing.T) {
 
 	t.Run("QuotesShareTheCache", func(t *testing.T) {
 		from := e.usdAccount(t, "Ann Payer")
-		_, err := e.eng.FundInternalAccount(ctx, from, 10_000)
+		_, err := e.eng.Sandbox.Fund(ctx, from, 10_000)
 		require.NoError(t, err)
 		in := fullIndividual("Bo Payee")
 		in.Currencies = []string{"EUR"}

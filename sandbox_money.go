@@ -26,12 +26,13 @@ func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
 	return out, err
 }
 
-// SandboxSend simulates the payer funding a real-time funded quote (POST
+// Send simulates the payer funding a real-time funded quote (POST
 // /sandbox/send): currency must be the quote's sending currency and amount
 // (0 means the total) must equal the sending total, else the transaction
 // fails with FUNDING_AMOUNT_MISMATCH and the money goes back. A funded quote
 // then settles like an executed one.
-func (e *Engine) SandboxSend(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+	e := s.e
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ type ReceiveRequest struct {
 	ReceivingCurrencyAmount int64  `json:"receivingCurrencyAmount"`
 }
 
-// SandboxReceive deposits an incoming UMA payment from a sandbox
+// Receive deposits an incoming UMA payment from a sandbox
 // counterparty: to the receiver's defaultUmaDepositAccount external account
 // when it has one, else to its primary internal account in the currency.
 // Unknown sender or receiver is UMA_NOT_FOUND / CUSTOMER_NOT_FOUND; a
@@ -110,7 +111,8 @@ type ReceiveRequest struct {
 // $pending.long sender's stays PENDING for SandboxSlowIncoming, then
 // completes (ProcessDue). With Config.IncomingApproval the payment waits in
 // PENDING for Transactions.Decide.
-func (e *Engine) SandboxReceive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+	e := s.e
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
 	}

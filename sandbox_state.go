@@ -12,13 +12,18 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// SandboxControl is the sandbox's control of state and time (ours, not in
-// the reference): export the whole state as one document, import one to
-// start from a fixture, reset to a fresh platform, and move a test clock
-// forward applying everything due on the way. Every operation answers
-// FORBIDDEN outside sandbox mode and works through the Store port alone, so
-// it works on every store.
-type SandboxControl struct{ e *Engine }
+// Sandbox groups the sandbox-only operations: the simulations of the
+// reference's /sandbox routes (funding an internal account, a payer funding
+// a quote, an incoming payment) and, ours, the control of state and time:
+// export the whole state as one document, import one to start from a
+// fixture, reset to a fresh platform, and move a test clock forward
+// applying everything due on the way. Every operation refuses outside
+// sandbox mode, and works through the Store port alone, on every store.
+type Sandbox struct{ e *Engine }
+
+// Enabled reports whether sandbox-only operations are enabled
+// (Config.Sandbox).
+func (s Sandbox) Enabled() bool { return s.e.cfg.Sandbox }
 
 // SandboxStateFormat names the version of the SandboxState document.
 const SandboxStateFormat = "payments-sandbox-state/1"
@@ -85,7 +90,7 @@ func withIndexTables(tables []string) []string {
 }
 
 // Export returns the whole sandbox state as one document.
-func (s SandboxControl) Export(ctx context.Context) (*SandboxState, error) {
+func (s Sandbox) Export(ctx context.Context) (*SandboxState, error) {
 	if err := s.e.requireSandbox(); err != nil {
 		return nil, err
 	}
@@ -133,7 +138,7 @@ func encodeStateRecord(k string, v []byte) StateRecord {
 // holding a record that is not valid, or whose ledger does not balance
 // (the checks of CheckLedger) is refused with INVALID_INPUT naming the
 // offending member, and nothing changes.
-func (s SandboxControl) Import(ctx context.Context, doc *SandboxState) error {
+func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 	if err := s.e.requireSandbox(); err != nil {
 		return err
 	}
@@ -249,7 +254,7 @@ func rebuildIndexes(tx Tx) error {
 // (Config.Platform). With rotateToken the API tokens go too and a new one
 // with every permission is created and returned; without, the tokens stay
 // and Reset returns nil.
-func (s SandboxControl) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, error) {
+func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, error) {
 	if err := s.e.requireSandbox(); err != nil {
 		return nil, err
 	}
@@ -292,7 +297,7 @@ const maxDuePasses = 64
 // at the target. It returns the target
 // instant. A request that would move the clock backwards is INVALID_INPUT
 // naming "to" (or "duration"), and nothing moves.
-func (s SandboxControl) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.Time)) (time.Time, error) {
+func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.Time)) (time.Time, error) {
 	if err := s.e.requireSandbox(); err != nil {
 		return time.Time{}, err
 	}
@@ -336,7 +341,7 @@ func (s SandboxControl) Advance(ctx context.Context, a ClockAdvance, moveTo func
 
 // RunDue applies all work due on the engine clock and delivers the
 // webhooks due, round after round until nothing more moves.
-func (s SandboxControl) RunDue(ctx context.Context) error {
+func (s Sandbox) RunDue(ctx context.Context) error {
 	for range maxDuePasses {
 		n, err := s.e.ProcessDue(ctx)
 		if err != nil {
@@ -356,7 +361,7 @@ func (s SandboxControl) RunDue(ctx context.Context) error {
 // nextDueAfter returns the earliest instant after after at which some due
 // work applies or an outbox event is to be delivered, and false when none
 // waits.
-func (s SandboxControl) nextDueAfter(ctx context.Context, after time.Time) (time.Time, bool, error) {
+func (s Sandbox) nextDueAfter(ctx context.Context, after time.Time) (time.Time, bool, error) {
 	var next time.Time
 	consider := func(t time.Time) {
 		if t.After(after) && (next.IsZero() || t.Before(next)) {

@@ -65,11 +65,11 @@ func valueAt(vs *ast.ValueSpec, i int) ast.Expr {
 	return nil
 }
 
-// TestSandboxControl_ForbiddenOutsideSandbox: state and time control exist
+// TestSandbox_ForbiddenOutsideSandbox: state and time control exist
 // only in sandbox mode.
-func TestSandboxControl_ForbiddenOutsideSandbox(t *testing.T) {
+func TestSandbox_ForbiddenOutsideSandbox(t *testing.T) {
 	env := newEnv(t, func(c *payments.Config) { c.Sandbox = false })
-	ctl := env.eng.SandboxControl
+	ctl := env.eng.Sandbox
 	_, err := ctl.Export(ctx)
 	requireCode(t, err, payments.CodeForbidden)
 	requireCode(t, ctl.Import(ctx, &payments.SandboxState{Format: payments.SandboxStateFormat}), payments.CodeForbidden)

@@ -21,7 +21,7 @@ func (e *env) euCustomer(t *testing.T, funds int64) (string, string, string) {
 	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Currency: "USD"}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	acct := page.Data[0].ID
-	_, err = e.eng.FundInternalAccount(ctx, acct, funds)
+	_, err = e.eng.Sandbox.Fund(ctx, acct, funds)
 	require.NoError(t, err)
 	info := json.RawMessage(`{"accountType":"EUR_ACCOUNT","iban":"DE89370400440532013000","beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jo","countryOfResidence":"DE"}}`)
 	payee, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: c.ID, Currency: "EUR", AccountInfo: info}, payments.CustomerScope)

@@ -438,7 +438,7 @@ func (w *simWorld) opFund() {
 	id := simPick(w, ids)
 	amount := 1 + w.rng.Int64N(500_000)
 	want := w.available(id) + amount
-	v, err := w.eng.FundInternalAccount(simCtx, id, amount)
+	v, err := w.eng.Sandbox.Fund(simCtx, id, amount)
 	w.must(err, "FundInternalAccount")
 	w.model.accounts[id].funded += amount
 	if v.Balance.Amount != want {

@@ -25,7 +25,7 @@ func TestEngine_OutboxRetryPolicy(t *testing.T) {
 	e.rec.mu.Lock()
 	e.rec.fail = errors.New("receiver down")
 	e.rec.mu.Unlock()
-	tx, err := e.eng.SandboxReceive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
+	tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
 		ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
 	require.NoError(t, err)
 	_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)

@@ -171,7 +171,7 @@ func TestDashboard_Pages(t *testing.T) {
 	})
 	t.Run("Pagination", func(t *testing.T) {
 		for range 26 {
-			_, err := e.eng.FundInternalAccount(ctx, s.account, 1)
+			_, err := e.eng.Sandbox.Fund(ctx, s.account, 1)
 			require.NoError(t, err)
 		}
 		_, err := e.eng.Webhooks.Flush(ctx)

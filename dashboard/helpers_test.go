@@ -99,7 +99,7 @@ func (e *env) seed(t *testing.T) seeded {
 	accts, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: s.customer.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	s.account = accts.Data[0].ID
-	_, err = e.eng.FundInternalAccount(ctx, s.account, 100_000)
+	_, err = e.eng.Sandbox.Fund(ctx, s.account, 100_000)
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "444555001", "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Ada Lovelace"}})

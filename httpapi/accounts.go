@@ -59,7 +59,7 @@ func fundInternalAccount(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	a, err := r.eng.FundInternalAccount(r.ctx(), r.path("accountId"), in.Amount)
+	a, err := r.eng.Sandbox.Fund(r.ctx(), r.path("accountId"), in.Amount)
 	if err != nil {
 		return fail(err)
 	}

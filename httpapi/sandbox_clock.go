@@ -16,7 +16,7 @@ type TestClock interface {
 	// Frozen reports whether the clock stands still.
 	Frozen() bool
 	// Advance moves the clock forward as a asks, applying everything due
-	// on the way (payments.SandboxControl.Advance), or returns its
+	// on the way (payments.Sandbox.Advance), or returns its
 	// INVALID_INPUT.
 	Advance(ctx context.Context, a payments.ClockAdvance) error
 	// Freeze stops the clock; Resume lets it follow real time again from
@@ -48,7 +48,7 @@ type clockView struct {
 // testClock returns the server's test clock: FORBIDDEN outside sandbox
 // mode, NOT_IMPLEMENTED when the server was built without one.
 func testClock(r *request) (TestClock, error) {
-	if !r.eng.Sandbox() {
+	if !r.eng.Sandbox.Enabled() {
 		return nil, payments.Errorf(payments.CodeForbidden, "sandbox operations are not available on this platform")
 	}
 	if r.h.cfg.TestClock == nil {

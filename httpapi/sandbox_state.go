@@ -24,7 +24,7 @@ func resetSandbox(r *request) (int, any, error) {
 	if err := r.decodeOptional(&in); err != nil {
 		return fail(err)
 	}
-	tok, err := r.eng.SandboxControl.Reset(r.ctx(), in.RotateToken)
+	tok, err := r.eng.Sandbox.Reset(r.ctx(), in.RotateToken)
 	if err != nil {
 		return fail(err)
 	}
@@ -36,7 +36,7 @@ func resetSandbox(r *request) (int, any, error) {
 }
 
 func exportSandbox(r *request) (int, any, error) {
-	doc, err := r.eng.SandboxControl.Export(r.ctx())
+	doc, err := r.eng.Sandbox.Export(r.ctx())
 	if err != nil {
 		return fail(err)
 	}
@@ -48,7 +48,7 @@ func importSandbox(r *request) (int, any, error) {
 	if err := r.decode(&doc); err != nil {
 		return fail(err)
 	}
-	if err := r.eng.SandboxControl.Import(r.ctx(), &doc); err != nil {
+	if err := r.eng.Sandbox.Import(r.ctx(), &doc); err != nil {
 		return fail(err)
 	}
 	return noContent()

@@ -200,7 +200,7 @@ func sandboxSend(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.SandboxSend(r.ctx(), in.QuoteID, in.CurrencyCode, in.CurrencyAmount)
+	tx, err := r.eng.Sandbox.Send(r.ctx(), in.QuoteID, in.CurrencyCode, in.CurrencyAmount)
 	if err != nil {
 		return fail(err)
 	}
@@ -212,7 +212,7 @@ func sandboxReceive(r *request) (int, any, error) {
 	if err := r.decode(&in); err != nil {
 		return fail(err)
 	}
-	tx, err := r.eng.SandboxReceive(r.ctx(), in)
+	tx, err := r.eng.Sandbox.Receive(r.ctx(), in)
 	if err != nil {
 		return fail(err)
 	}

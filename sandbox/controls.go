@@ -10,7 +10,7 @@ import (
 
 // Controls drive a sandbox engine's test clock: Advance moves the Clock
 // forward applying, in order, every piece of due work and every webhook
-// delivery that falls due on the way (payments.SandboxControl.Advance).
+// delivery that falls due on the way (payments.Sandbox.Advance).
 // It implements httpapi.TestClock; its Now and AdvanceBy methods are the
 // plain functions a dashboard or a test needs. Advances are serialized.
 type Controls struct {
@@ -44,7 +44,7 @@ func (c *Controls) Resume() { c.Clock.Resume() }
 func (c *Controls) Advance(ctx context.Context, a payments.ClockAdvance) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, err := c.Engine.SandboxControl.Advance(ctx, a, func(t time.Time) { c.Clock.AdvanceTo(t) })
+	_, err := c.Engine.Sandbox.Advance(ctx, a, func(t time.Time) { c.Clock.AdvanceTo(t) })
 	return err
 }
 

@@ -28,7 +28,7 @@
 // (NewRealClock, the sandbox server's); Freeze and Resume switch between
 // the two. Controls pair a clock with its engine: Controls.Advance stops
 // the clock at each instant where work or a webhook delivery falls due on
-// the way and applies it (payments.SandboxControl.Advance), so everything
+// the way and applies it (payments.Sandbox.Advance), so everything
 // happens in order. Controls implements httpapi.TestClock, which serves it
 // under /sandbox/clock; Controls.Now and Controls.AdvanceBy are the plain
 // functions a dashboard needs.

@@ -27,7 +27,7 @@ func Example() {
 			TermsVersion: payments.CurrentEndUserTerms.Version, AcceptedAt: clock.Now(), IPAddress: "203.0.113.7", AcceptanceMethod: "CHECKBOX"}}})
 	page, _ := eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	usd := page.Data[0].ID
-	_, _ = eng.FundInternalAccount(ctx, usd, 50_000)
+	_, _ = eng.Sandbox.Fund(ctx, usd, 50_000)
 	ext, err := eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: c.ID, Currency: "USD",
 		AccountInfo: []byte(`{"accountType":"USD_ACCOUNT","accountNumber":"123456003","routingNumber":"021000021",
 			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jane Doe"}}`)}, payments.CustomerScope)

@@ -100,7 +100,7 @@ func (s *Server) Close() {
 // RunDue applies the work due on the clock now and delivers the webhooks
 // due, so that Webhooks holds every event written so far.
 func (s *Server) RunDue() error {
-	return s.Engine.SandboxControl.RunDue(context.Background())
+	return s.Engine.Sandbox.RunDue(context.Background())
 }
 
 // APIError is a non-2xx answer of Call: the status and the error body's
