@@ -32,9 +32,56 @@ type tx struct {
 	// whatever fn made of the error.
 	failed error
 	stmts  *atomic.Int64
+	hotKey int32 // the hot record that stopped the attempt
 
 	known   map[tkey]record
 	pending map[tkey]bool // buffered writes; the value is in known
+
+	// Contention (locks.go): the process's hot records, the locks this
+	// Update holds, the records read from the database and those written.
+	hot     *hotSet
+	locks   *locks
+	read    map[tkey]bool
+	written map[tkey]bool
+}
+
+// wrote records a write of k.
+func (t *tx) wrote(k tkey) {
+	if t.written == nil {
+		t.written = map[tkey]bool{}
+	}
+	t.written[k] = true
+}
+
+// contended returns the lock keys of the records the transaction read from
+// the database and wrote (those a conflict is about), except the ones it
+// holds. After errHotKey it is the hot record's alone.
+func (t *tx) contended() []int32 {
+	if errors.Is(t.failed, errHotKey) {
+		return []int32{t.hotKey}
+	}
+	var keys []int32
+	for k := range t.written {
+		if lk := lockOf(k); t.read[k] && !t.locks.held[lk] {
+			keys = append(keys, lk)
+		}
+	}
+	return keys
+}
+
+// checkHot stops the attempt when k is hot and this Update holds no lock
+// yet. (Once it holds some, it runs on: the records it locked order it
+// behind their other writers, and it stops at most once per Update.)
+func (t *tx) checkHot(k tkey) error {
+	if t.hot == nil || len(t.locks.held) > 0 {
+		return nil
+	}
+	lk := lockOf(k)
+	if t.locks.held[lk] || !t.hot.stop(lk) {
+		return nil
+	}
+	t.hotKey = lk
+	return t.fail(errHotKey)
 }
 
 // tkey names a record.
@@ -96,6 +143,9 @@ func (t *tx) Get(table, key string) ([]byte, error) {
 		}
 		return clone(r.v), nil
 	}
+	if err := t.checkHot(k); err != nil {
+		return nil, err
+	}
 	t.stmts.Add(1)
 	var v []byte
 	err := t.ptx.QueryRow(t.ctx, "SELECT v FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key)).Scan(&v)
@@ -107,6 +157,10 @@ func (t *tx) Get(table, key string) ([]byte, error) {
 		return nil, t.fail(err)
 	}
 	t.remember(k, clone(v), true)
+	if t.read == nil {
+		t.read = map[tkey]bool{}
+	}
+	t.read[k] = true
 	return v, nil
 }
 
@@ -120,6 +174,7 @@ func (t *tx) Put(table, key string, v []byte) error {
 		t.pending = map[tkey]bool{}
 	}
 	t.pending[k] = true
+	t.wrote(k)
 	return nil
 }
 
@@ -161,6 +216,7 @@ func (t *tx) Delete(table, key string) error {
 			t.pending = map[tkey]bool{}
 		}
 		t.pending[k] = true
+		t.wrote(k)
 		return nil
 	}
 	t.stmts.Add(1)
