@@ -165,8 +165,9 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 		s.pool.release(c, broken)
 	}()
 	failures := 0
+	eager := map[tkey]bool{}
 	for attempt := 1; ; attempt++ {
-		err, retry, want := s.attempt(ctx, c, fn, l)
+		err, retry, want := s.attempt(ctx, c, fn, l, eager)
 		if !retry {
 			if err == nil {
 				s.commits.Add(1)
@@ -177,6 +178,9 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 		s.retries.Add(1)
 		if attempt >= s.maxAttempts {
 			return fmt.Errorf("%w (%d attempts): %w", ErrTooManyRetries, attempt, err)
+		}
+		if errors.Is(err, errLateConflict) {
+			continue
 		}
 		if !errors.Is(err, errHotKey) {
 			failures++
@@ -199,16 +203,16 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 // a hot record touched without its lock. want names the records read and
 // rewritten without a lock (after a commit too, for hotSet.observe), or the
 // hot one: the locks to take before running again.
-func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, l *locks) (err error, retry bool, want []int32) {
+func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, l *locks, eager map[tkey]bool) (err error, retry bool, want []int32) {
 	ptx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable})
 	if err != nil {
 		return err, false, nil
 	}
-	t := &tx{ctx: ctx, ptx: ptx, writable: true, stmts: &s.statements, hot: &s.hot, locks: l}
+	t := &tx{ctx: ctx, ptx: ptx, writable: true, stmts: &s.statements, hot: &s.hot, locks: l, eager: eager}
 	ferr := t.run(fn)
 	rollback := func() { _ = ptx.Rollback(context.Background()) }
 	switch {
-	case t.failed != nil && (retryable(t.failed) || errors.Is(t.failed, errHotKey)):
+	case t.failed != nil && (retryable(t.failed) || errors.Is(t.failed, errHotKey) || errors.Is(t.failed, errLateConflict)):
 		rollback()
 		return t.failed, true, t.contended()
 	case ferr != nil:
@@ -224,7 +228,7 @@ func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) e
 	}
 	if err := t.flush(); err != nil {
 		rollback()
-		return err, retryable(err), t.contended()
+		return err, retryable(err) || errors.Is(err, errLateConflict), t.contended()
 	}
 	if err := ptx.Commit(ctx); err != nil {
 		return err, retryable(err), t.contended()

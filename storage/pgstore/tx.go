@@ -19,8 +19,10 @@ import (
 // SERIALIZABLE, takes no predicate lock that a concurrent writer of a
 // neighbouring key would conflict with. Puts, and Deletes of records known
 // to exist, are buffered and sent together, in one round trip, before the
-// next Scan and at commit; Inserts, and Deletes of records not known, run
-// at once because their answer (ErrConflict, ErrNotFound) depends on the
+// next Scan and at commit. Inserts are buffered too, betting that the
+// record does not exist (new ids): when one did, the attempt fails and the
+// next runs that Insert at once, answering ErrConflict. Deletes of records
+// not known run at once because their answer (ErrNotFound) depends on the
 // database.
 type tx struct {
 	ctx      context.Context
@@ -43,7 +45,16 @@ type tx struct {
 	locks   *locks
 	read    map[tkey]bool
 	written map[tkey]bool
+
+	// inserts are the buffered writes of Insert (flush checks the record
+	// did not exist); eager the records whose Insert runs at once, after an
+	// attempt found one existed. eager belongs to the Update.
+	inserts map[tkey]bool
+	eager   map[tkey]bool
 }
+
+// errLateConflict fails an attempt whose buffered Insert found its record.
+var errLateConflict = errors.New("pgstore: an inserted record existed")
 
 // wrote records a write of k.
 func (t *tx) wrote(k tkey) {
@@ -170,11 +181,7 @@ func (t *tx) Put(table, key string, v []byte) error {
 	}
 	k := tkey{table, key}
 	t.remember(k, clone(v), true)
-	if t.pending == nil {
-		t.pending = map[tkey]bool{}
-	}
-	t.pending[k] = true
-	t.wrote(k)
+	t.buffer(k)
 	return nil
 }
 
@@ -183,8 +190,22 @@ func (t *tx) Insert(table, key string, v []byte) error {
 		return err
 	}
 	k := tkey{table, key}
-	if r, ok := t.known[k]; ok && r.exists {
+	r, known := t.known[k]
+	switch {
+	case known && r.exists:
 		return payments.ErrConflict
+	case known && t.pending[k]:
+		// Deleted earlier in this transaction: a rewrite.
+		return t.Put(table, key, v)
+	case !t.eager[k]:
+		// Buffered like a Put; flush checks the record did not exist.
+		t.remember(k, clone(v), true)
+		t.buffer(k)
+		if t.inserts == nil {
+			t.inserts = map[tkey]bool{}
+		}
+		t.inserts[k] = true
+		return nil
 	}
 	t.stmts.Add(1)
 	tag, err := t.ptx.Exec(t.ctx, `INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)
@@ -195,11 +216,17 @@ func (t *tx) Insert(table, key string, v []byte) error {
 	if tag.RowsAffected() == 0 {
 		return payments.ErrConflict
 	}
-	if t.pending[k] {
-		delete(t.pending, k) // a buffered delete the insert replaced
-	}
 	t.remember(k, clone(v), true)
 	return nil
+}
+
+// buffer adds k to the writes flush sends.
+func (t *tx) buffer(k tkey) {
+	if t.pending == nil {
+		t.pending = map[tkey]bool{}
+	}
+	t.pending[k] = true
+	t.wrote(k)
 }
 
 func (t *tx) Delete(table, key string) error {
@@ -211,12 +238,14 @@ func (t *tx) Delete(table, key string) error {
 		if !r.exists {
 			return payments.ErrNotFound
 		}
-		t.remember(k, nil, false)
-		if t.pending == nil {
-			t.pending = map[tkey]bool{}
+		if t.inserts[k] {
+			// Check the buffered Insert before its record goes.
+			if err := t.flush(); err != nil {
+				return err
+			}
 		}
-		t.pending[k] = true
-		t.wrote(k)
+		t.remember(k, nil, false)
+		t.buffer(k)
 		return nil
 	}
 	t.stmts.Add(1)
@@ -231,38 +260,74 @@ func (t *tx) Delete(table, key string) error {
 	return nil
 }
 
-// flush sends the buffered writes: one upsert and one delete statement, in
-// one round trip.
+// flush sends the buffered writes in one round trip: one insert of the
+// records Insert buffered, one upsert and one delete statement. A buffered
+// Insert whose record existed after all fails the attempt with
+// errLateConflict; the next attempt runs that Insert at once (eager).
 func (t *tx) flush() error {
 	if t.failed != nil || len(t.pending) == 0 {
 		return t.failed
 	}
-	var upTables, delTables []string
-	var upKeys, upValues, delKeys [][]byte
+	var ins, up, del rows
 	for k := range t.pending {
 		r := t.known[k]
-		if r.exists {
-			upTables, upKeys, upValues = append(upTables, k.table), append(upKeys, []byte(k.key)), append(upValues, value(r.v))
-		} else {
-			delTables, delKeys = append(delTables, k.table), append(delKeys, []byte(k.key))
+		switch {
+		case t.inserts[k]:
+			ins.add(k, r.v)
+		case r.exists:
+			up.add(k, r.v)
+		default:
+			del.add(k, nil)
 		}
 	}
 	clear(t.pending)
+	clear(t.inserts)
 	b := &pgx.Batch{}
-	if len(upKeys) > 0 {
+	if len(ins.keys) > 0 {
 		b.Queue(`INSERT INTO payments_kv (tbl, k, v)
 			SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[])
-			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`, upTables, upKeys, upValues)
+			ON CONFLICT (tbl, k) DO NOTHING`, ins.tables, ins.keys, ins.values)
 	}
-	if len(delKeys) > 0 {
+	if len(up.keys) > 0 {
+		b.Queue(`INSERT INTO payments_kv (tbl, k, v)
+			SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[])
+			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`, up.tables, up.keys, up.values)
+	}
+	if len(del.keys) > 0 {
 		b.Queue(`DELETE FROM payments_kv WHERE (tbl, k) IN
-			(SELECT * FROM unnest($1::text[], $2::bytea[]))`, delTables, delKeys)
+			(SELECT * FROM unnest($1::text[], $2::bytea[]))`, del.tables, del.keys)
 	}
 	t.stmts.Add(1)
-	if err := t.ptx.SendBatch(t.ctx, b).Close(); err != nil {
+	br := t.ptx.SendBatch(t.ctx, b)
+	if len(ins.keys) > 0 {
+		tag, err := br.Exec()
+		if err == nil && tag.RowsAffected() < int64(len(ins.keys)) {
+			// Which ones existed is not worth a statement: the next
+			// attempt runs every Insert of this one at once.
+			for i, tbl := range ins.tables {
+				t.eager[tkey{tbl, string(ins.keys[i])}] = true
+			}
+			err = errLateConflict
+		}
+		if err != nil {
+			_ = br.Close()
+			return t.fail(err)
+		}
+	}
+	if err := br.Close(); err != nil {
 		return t.fail(err)
 	}
 	return nil
+}
+
+// rows are records of one statement of flush.
+type rows struct {
+	tables       []string
+	keys, values [][]byte
+}
+
+func (r *rows) add(k tkey, v []byte) {
+	r.tables, r.keys, r.values = append(r.tables, k.table), append(r.keys, []byte(k.key)), append(r.values, value(v))
 }
 
 // value never passes nil, which pgx would send as NULL.
