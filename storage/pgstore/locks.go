@@ -32,8 +32,11 @@ import (
 // which at most one such straggler runs at a time.
 
 // A record's heat is the rate at which transactions that read and rewrote
-// it without its lock failed serialization (a moving average over the last
-// few); it is hot from hotRate. While hot, one in probeEvery first attempts
+// it without its lock, or stopped at it, found its lock held by another
+// transaction when they took it after failing (a moving average over the
+// last few); it is hot from hotRate. So the records that concurrent
+// transactions really queue for turn hot, not those of a transaction that
+// failed on a false conflict (SSI's page-level predicate locks). While hot, one in probeEvery first attempts
 // still runs unlocked, so that its heat follows the load: a record nobody
 // fights over any more cools down. Records without a conflict for forgetAfter
 // are forgotten.
@@ -66,9 +69,8 @@ type heat struct {
 	probes int
 }
 
-// observe records the outcome of a transaction that read and rewrote keys
-// without their locks: conflicted or committed. Records that never
-// conflicted are not tracked.
+// observe records whether keys' locks were found busy (conflicted) or not.
+// Records never found busy are not tracked.
 func (h *hotSet) observe(keys []int32, conflicted bool) {
 	if len(keys) == 0 {
 		return
@@ -139,9 +141,12 @@ type locks struct {
 	held  map[int32]bool
 }
 
-// acquire gives up the held locks and takes those and want, in ascending
-// order, in one round trip: waiting for the current holders.
-func (l *locks) acquire(ctx context.Context, c *pgx.Conn, want []int32) error {
+// acquire gives up the held locks and takes those and want, and returns
+// the ones another transaction held. It tries them all without waiting
+// first; when some were busy it gives everything up again and waits for
+// them all in ascending order, in one round trip (so lockers never
+// deadlock).
+func (l *locks) acquire(ctx context.Context, c *pgx.Conn, want []int32) (busy []int32, err error) {
 	keys := want
 	for k := range l.held {
 		keys = append(keys, k)
@@ -149,17 +154,35 @@ func (l *locks) acquire(ctx context.Context, c *pgx.Conn, want []int32) error {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	if err := l.release(ctx, c); err != nil {
-		return err
+		return nil, err
 	}
-	// Counted as held before they are asked for, so that a batch that
-	// failed halfway is released all the same.
+	// Counted as held before they are asked for, so that a statement
+	// that failed halfway is released all the same.
 	l.held = make(map[int32]bool, len(keys))
-	b := &pgx.Batch{}
 	for _, k := range keys {
 		l.held[k] = true
+	}
+	rows, err := c.Query(ctx, "SELECT k FROM unnest($2::int[]) AS k WHERE NOT pg_try_advisory_lock($1::int, k)", l.space, keys)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var k int32
+		if err := rows.Scan(&k); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		busy = append(busy, k)
+	}
+	if err := rows.Err(); err != nil || len(busy) == 0 {
+		return busy, err
+	}
+	b := &pgx.Batch{}
+	b.Queue("SELECT pg_advisory_unlock_all()")
+	for _, k := range keys {
 		b.Queue("SELECT pg_advisory_lock($1::int, $2::int)", l.space, k)
 	}
-	return c.SendBatch(ctx, b).Close()
+	return busy, c.SendBatch(ctx, b).Close()
 }
 
 // release gives up every lock held.

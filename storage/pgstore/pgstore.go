@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -171,7 +172,6 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 		if !retry {
 			if err == nil {
 				s.commits.Add(1)
-				s.hot.observe(want, false)
 			}
 			return err
 		}
@@ -184,7 +184,6 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 		}
 		if !errors.Is(err, errHotKey) {
 			failures++
-			s.hot.observe(want, true)
 			if failures > 1 {
 				want = append(want, gateLock)
 			}
@@ -193,16 +192,19 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 			time.Sleep(time.Duration(rand.Int64N(int64(time.Millisecond))))
 			continue
 		}
-		if err := l.acquire(ctx, c, want); err != nil {
+		busy, err := l.acquire(ctx, c, want)
+		if err != nil {
 			return err
 		}
+		s.hot.observe(busy, true)
+		s.hot.observe(slices.DeleteFunc(want, func(k int32) bool { return slices.Contains(busy, k) }), false)
 	}
 }
 
 // attempt runs fn once; retry reports a serialization failure, a deadlock or
 // a hot record touched without its lock. want names the records read and
-// rewritten without a lock (after a commit too, for hotSet.observe), or the
-// hot one: the locks to take before running again.
+// rewritten without a lock, or the hot one: the locks to take before
+// running again.
 func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, l *locks, eager map[tkey]bool) (err error, retry bool, want []int32) {
 	ptx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable})
 	if err != nil {
@@ -233,7 +235,7 @@ func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) e
 	if err := ptx.Commit(ctx); err != nil {
 		return err, retryable(err), t.contended()
 	}
-	return nil, false, t.contended()
+	return nil, false, nil
 }
 
 // View runs fn in a read-only snapshot.
