@@ -11,35 +11,34 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Contention is scheduled with per-key advisory locks, so that transactions
-// on one hot record queue for it while the others run on.
+// Contention is scheduled with per-record advisory locks, so that
+// transactions on one hot record queue for it while the others run on.
 //
 // When a transaction fails serialization, the records it read and then
 // rewrote (a balance, a status: the ones concurrent transactions fight
 // over) are the ones it waits for: before running again it takes a session
-// advisory lock per such record, in ascending order after giving up the
-// ones it held (so lockers never deadlock), and keeps them until its commit
-// is durable: its snapshot is taken after the previous holder committed, so
-// it reads the latest version and commits. A first attempt that touches a
-// hot record while it holds no lock stops at once (errHotKey), before it
-// has done most of its work, and runs again under the record's lock: first
-// attempts do not storm the hot record either. The locks only order transactions;
-// correctness remains SERIALIZABLE's. A process that dies loses its locks
-// with its connections.
+// advisory lock per such record and keeps them until its commit is
+// durable, so its snapshot is taken after the previous holder committed:
+// it reads the latest version and commits. Locks are taken in ascending
+// order after giving up the ones held, so lockers never deadlock. A first
+// attempt that touches a hot record while it holds no lock stops at once
+// (errHotKey), before it has done most of its work, and runs again under
+// the record's lock: first attempts do not storm the hot record either.
+// The locks only order transactions; correctness remains SERIALIZABLE's. A
+// process that dies loses its locks with its connections.
 //
 // A transaction that failed twice (a conflict on records it did not
-// rewrite, page-level predicate locks) also takes the lock gateLock, with
-// which at most one such straggler runs at a time.
-
-// A record's heat is the rate at which transactions that read and rewrote
-// it without its lock, or stopped at it, found its lock held by another
-// transaction when they took it after failing (a moving average over the
-// last few); it is hot from hotRate. So the records that concurrent
-// transactions really queue for turn hot, not those of a transaction that
-// failed on a false conflict (SSI's page-level predicate locks). While hot, one in probeEvery first attempts
-// still runs unlocked, so that its heat follows the load: a record nobody
-// fights over any more cools down. Records without a conflict for forgetAfter
-// are forgotten.
+// rewrite: SSI's page-level predicate locks) also takes the lock gateLock,
+// with which at most one such straggler runs at a time.
+//
+// A record's heat is the rate at which transactions that wanted its lock
+// after failing or stopping found it held by another transaction (a moving
+// average over the last few); the record is hot from hotRate. So the
+// records that concurrent transactions really queue for turn hot, not
+// those of a transaction that failed on a false conflict. While a record is
+// hot, one in probeEvery first attempts still runs unlocked, so that its
+// heat follows the load: a record nobody fights over any more cools down.
+// Records not found busy for forgetAfter are forgotten.
 const (
 	hotRate     = 0.3
 	weight      = 0.2
