@@ -159,7 +159,7 @@ func (t *tx) Get(table, key string) ([]byte, error) {
 	}
 	t.stmts.Add(1)
 	var v []byte
-	err := t.ptx.QueryRow(t.ctx, "SELECT v FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key)).Scan(&v)
+	err := t.ptx.QueryRow(t.ctx, "SELECT v FROM payments_kv WHERE tbl = $1 AND k = $2", stored(table), []byte(key)).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
 		t.remember(k, nil, false)
 		return nil, payments.ErrNotFound
@@ -209,7 +209,7 @@ func (t *tx) Insert(table, key string, v []byte) error {
 	}
 	t.stmts.Add(1)
 	tag, err := t.ptx.Exec(t.ctx, `INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)
-		ON CONFLICT (tbl, k) DO NOTHING`, table, []byte(key), clone(v))
+		ON CONFLICT (tbl, k) DO NOTHING`, stored(table), []byte(key), clone(v))
 	if err != nil {
 		return t.fail(err)
 	}
@@ -249,7 +249,7 @@ func (t *tx) Delete(table, key string) error {
 		return nil
 	}
 	t.stmts.Add(1)
-	tag, err := t.ptx.Exec(t.ctx, "DELETE FROM payments_kv WHERE tbl = $1 AND k = $2", table, []byte(key))
+	tag, err := t.ptx.Exec(t.ctx, "DELETE FROM payments_kv WHERE tbl = $1 AND k = $2", stored(table), []byte(key))
 	if err != nil {
 		return t.fail(err)
 	}
@@ -304,8 +304,8 @@ func (t *tx) flush() error {
 		if err == nil && tag.RowsAffected() < int64(len(ins.keys)) {
 			// Which ones existed is not worth a statement: the next
 			// attempt runs every Insert of this one at once.
-			for i, tbl := range ins.tables {
-				t.eager[tkey{tbl, string(ins.keys[i])}] = true
+			for _, k := range ins.names {
+				t.eager[k] = true
 			}
 			err = errLateConflict
 		}
@@ -322,12 +322,37 @@ func (t *tx) flush() error {
 
 // rows are records of one statement of flush.
 type rows struct {
-	tables       []string
+	names        []tkey
+	tables       []string // as stored
 	keys, values [][]byte
 }
 
 func (r *rows) add(k tkey, v []byte) {
-	r.tables, r.keys, r.values = append(r.tables, k.table), append(r.keys, []byte(k.key)), append(r.values, value(v))
+	r.names = append(r.names, k)
+	r.tables, r.keys, r.values = append(r.tables, stored(k.table)), append(r.keys, []byte(k.key)), append(r.values, value(v))
+}
+
+// stored is the tbl value of an engine table. Records are ordered by (tbl,
+// k) in one B-tree, and SERIALIZABLE's predicate locks on it are per leaf
+// page: a page where every operation inserts (the tail of a table with
+// time-ordered keys) must not also hold records that operations read, or
+// every operation conflicts with every other (each read a page the other
+// wrote). The outbox's tail and the quote expiries' (written by every
+// quote) sat beside the platform's config, read by every operation, and
+// the ledger entries' beside the outbox's head, read by every delivery:
+// those three are stored after every other table (prefixed "zz", which
+// sorts after the engine's names in any collation), the outbox last, so
+// its tail is the B-tree's last page.
+func stored(table string) string {
+	switch table {
+	case "quote_expiry":
+		return "zz0_" + table
+	case "ledger_entries":
+		return "zz1_" + table
+	case "outbox":
+		return "zz2_" + table
+	}
+	return table
 }
 
 // value never passes nil, which pgx would send as NULL.
@@ -402,7 +427,7 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 func scanQuery(table, prefix, after string, reverse bool, limit int) (string, []any) {
 	var q strings.Builder
 	q.WriteString("SELECT k, v FROM payments_kv WHERE tbl = $1")
-	args := []any{table}
+	args := []any{stored(table)}
 	arg := func(cond string, v any) {
 		args = append(args, v)
 		q.WriteString(" AND k " + cond + " $" + strconv.Itoa(len(args)))
