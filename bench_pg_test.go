@@ -26,7 +26,9 @@ import (
 // process is an Engine with its own pgstore connection pool, as a separate
 // OS process would have. boltstore runs the same workload with all callers
 // in its one process (a bbolt file serves one process). Each case reports
-// quotes/s and, beyond one process, x-1proc: its speed-up over one process.
+// quotes/s and, beyond one process, x-1proc: its speed-up over one process;
+// each hot case x-distinct: its speed over the distinct case with as many
+// processes, in the same run.
 // The Postgres cases need PAYMENTS_TEST_POSTGRES.
 func BenchmarkProcesses(b *testing.B) {
 	callers := 4
@@ -34,6 +36,7 @@ func BenchmarkProcesses(b *testing.B) {
 		callers = n
 	}
 	for _, storeName := range []string{"boltstore", "pgstore"} {
+		distinct := map[int]float64{} // quotes/s on distinct accounts, by procs
 		for _, hot := range []bool{false, true} {
 			var oneProc float64
 			for _, procs := range []int{1, 2, 4} {
@@ -55,6 +58,11 @@ func BenchmarkProcesses(b *testing.B) {
 						oneProc = rate
 					} else if oneProc > 0 {
 						b.ReportMetric(rate/oneProc, "x-1proc")
+					}
+					if !hot {
+						distinct[procs] = rate
+					} else if distinct[procs] > 0 {
+						b.ReportMetric(rate/distinct[procs], "x-distinct")
 					}
 				})
 			}

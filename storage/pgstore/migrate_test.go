@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/stretchr/testify/assert"
@@ -66,4 +67,49 @@ func TestClaim(t *testing.T) {
 	got, err = s.Claim(ctx, "c", time.Minute, []string{"x", "y"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"x"}, got, "b's lease expired; y is still a's")
+}
+
+// TestOpen_MovesAppendTablesLast: a store written before migration 3 keeps
+// its outbox, ledger entries and quote expiries when opened again (the
+// migration stores them under their new names), and a store written after
+// it does not keep them under the engine's names.
+func TestOpen_MovesAppendTablesLast(t *testing.T) {
+	dsn, schema := pgtest.DSN(t), pgtest.Schema(t)
+	ctx := context.Background()
+	s, err := pgstore.Open(ctx, dsn, &pgstore.Options{Schema: schema})
+	require.NoError(t, err)
+	tables := []string{"outbox", "ledger_entries", "quote_expiry", "customers"}
+	require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
+		for _, tbl := range tables {
+			if err := tx.Insert(tbl, "k1", []byte(tbl)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, s.Close())
+	c, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer c.Close(ctx)
+	kv := pgx.Identifier{schema, "payments_kv"}.Sanitize()
+	var engineNamed int
+	require.NoError(t, c.QueryRow(ctx, "SELECT count(*) FROM "+kv+" WHERE tbl = ANY($1)", tables[:3]).Scan(&engineNamed))
+	assert.Zero(t, engineNamed, "append tables stored under the engine's names")
+	// Back to how a store before migration 3 had them.
+	_, err = c.Exec(ctx, "UPDATE "+kv+" SET tbl = substr(tbl, 5) WHERE tbl LIKE 'zz%'")
+	require.NoError(t, err)
+	_, err = c.Exec(ctx, "DELETE FROM "+pgx.Identifier{schema, "payments_schema_migrations"}.Sanitize()+" WHERE version >= 3")
+	require.NoError(t, err)
+
+	s, err = pgstore.Open(ctx, dsn, &pgstore.Options{Schema: schema})
+	require.NoError(t, err)
+	defer s.Close()
+	require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
+		for _, tbl := range tables {
+			v, err := tx.Get(tbl, "k1")
+			require.NoError(t, err, tbl)
+			assert.Equal(t, tbl, string(v))
+		}
+		return nil
+	}))
 }

@@ -5,10 +5,11 @@
 // functions are deterministic and retryable by contract, so a transaction
 // that PostgreSQL refuses with a serialization failure (SQLSTATE 40001) or a
 // deadlock (40P01) is simply run again: conflicts never reach the caller.
-// A transaction that failed once retries under a database-wide advisory
-// lock, the retry gate: concurrent losers queue there instead of retrying
-// against each other, so a hot row (one account paid out of by many
-// processes) keeps committing instead of storming. View runs in a
+// A transaction that failed runs again under advisory locks on the records
+// it fought over (locks.go): concurrent losers queue there instead of
+// retrying against each other, so a hot row (one account paid out of by
+// many processes) keeps committing instead of storming, while transactions
+// on other records run on. View runs in a
 // REPEATABLE READ READ ONLY snapshot.
 //
 // The schema (one ordered key-value table holding every engine table, and a
@@ -29,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,8 +60,9 @@ var ErrTooManyRetries = errors.New("pgstore: too many serialization failures")
 // Store is a PostgreSQL-backed payments.Store. Open it with Open.
 type Store struct {
 	pool        *pool
-	gateKey     int64
+	lockSpace   int32
 	maxAttempts int
+	hot         hotSet
 
 	mu     sync.RWMutex
 	closed bool
@@ -117,7 +120,7 @@ func Open(ctx context.Context, dsn string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{pool: newPool(cfg, o.MaxConns), gateKey: lockKey(o.Schema) + 1, maxAttempts: o.MaxAttempts}, nil
+	return &Store{pool: newPool(cfg, o.MaxConns), lockSpace: int32(lockKey(o.Schema)), maxAttempts: o.MaxAttempts}, nil
 }
 
 // Close closes the connections. Later calls return payments.ErrClosed.
@@ -148,21 +151,24 @@ func (s *Store) conn(ctx context.Context) (*pgx.Conn, error) {
 
 // Update runs fn in a SERIALIZABLE transaction, again as long as PostgreSQL
 // reports a serialization failure or deadlock, and returns when the commit
-// is durable (or fn's error).
-func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) error {
+// is durable (or fn's error). Runs again after a conflict wait for the locks
+// of the records fought over (locks.go).
+func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err error) {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return err
 	}
-	gated := false
+	l := &locks{space: s.lockSpace}
 	defer func() {
-		if gated && !c.IsClosed() {
-			_, _ = c.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", s.gateKey)
-		}
-		s.pool.release(c, false)
+		// A connection whose locks could not be given up is closed,
+		// which gives them up.
+		broken := l.release(context.Background(), c) != nil
+		s.pool.release(c, broken)
 	}()
+	failures := 0
+	eager := map[tkey]bool{}
 	for attempt := 1; ; attempt++ {
-		err, retry := s.attempt(ctx, c, fn)
+		err, retry, want := s.attempt(ctx, c, fn, l, eager)
 		if !retry {
 			if err == nil {
 				s.commits.Add(1)
@@ -173,51 +179,63 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) error {
 		if attempt >= s.maxAttempts {
 			return fmt.Errorf("%w (%d attempts): %w", ErrTooManyRetries, attempt, err)
 		}
-		if !gated {
-			// Queue behind the other retrying transactions: only one
-			// retries at a time, against first attempts alone.
-			if _, err := c.Exec(ctx, "SELECT pg_advisory_lock($1)", s.gateKey); err != nil {
-				return err
-			}
-			gated = true
-		} else {
-			time.Sleep(time.Duration(rand.Int64N(int64(time.Millisecond))))
+		if errors.Is(err, errLateConflict) {
+			continue
 		}
+		if !errors.Is(err, errHotKey) {
+			failures++
+			if failures > 1 {
+				want = append(want, gateLock)
+			}
+		}
+		if len(want) == 0 {
+			time.Sleep(time.Duration(rand.Int64N(int64(time.Millisecond))))
+			continue
+		}
+		busy, err := l.acquire(ctx, c, want)
+		if err != nil {
+			return err
+		}
+		s.hot.observe(busy, true)
+		s.hot.observe(slices.DeleteFunc(want, func(k int32) bool { return slices.Contains(busy, k) }), false)
 	}
 }
 
-// attempt runs fn once; retry reports a serialization failure or deadlock.
-func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error) (err error, retry bool) {
+// attempt runs fn once; retry reports a serialization failure, a deadlock or
+// a hot record touched without its lock. want names the records read and
+// rewritten without a lock, or the hot one: the locks to take before
+// running again.
+func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, l *locks, eager map[tkey]bool) (err error, retry bool, want []int32) {
 	ptx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable})
 	if err != nil {
-		return err, false
+		return err, false, nil
 	}
-	t := &tx{ctx: ctx, ptx: ptx, writable: true, stmts: &s.statements}
+	t := &tx{ctx: ctx, ptx: ptx, writable: true, stmts: &s.statements, hot: &s.hot, locks: l, eager: eager}
 	ferr := t.run(fn)
 	rollback := func() { _ = ptx.Rollback(context.Background()) }
 	switch {
-	case t.failed != nil && retryable(t.failed):
+	case t.failed != nil && (retryable(t.failed) || errors.Is(t.failed, errHotKey) || errors.Is(t.failed, errLateConflict)):
 		rollback()
-		return t.failed, true
+		return t.failed, true, t.contended()
 	case ferr != nil:
 		rollback()
-		return ferr, false
+		return ferr, false, nil
 	case ctx.Err() != nil:
 		rollback()
-		return ctx.Err(), false
+		return ctx.Err(), false, nil
 	case t.failed != nil:
 		// fn swallowed a database error; the transaction is aborted.
 		rollback()
-		return t.failed, false
+		return t.failed, false, nil
 	}
 	if err := t.flush(); err != nil {
 		rollback()
-		return err, retryable(err)
+		return err, retryable(err) || errors.Is(err, errLateConflict), t.contended()
 	}
 	if err := ptx.Commit(ctx); err != nil {
-		return err, retryable(err)
+		return err, retryable(err), t.contended()
 	}
-	return nil, false
+	return nil, false, nil
 }
 
 // View runs fn in a read-only snapshot.
