@@ -44,7 +44,7 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 }
 
 // CreateExternal validates and stores an external account for a
-// customer (platform false) or for the platform. Missing or malformed
+// customer (CustomerScope) or for the platform (PlatformScope). Missing or malformed
 // members are INVALID_INPUT; identifiers that fail their checksum or format
 // INVALID_BANK_ACCOUNT; an equivalent existing account of the same owner
 // DUPLICATE_EXTERNAL_ACCOUNT. The rail's checks set the beneficiary

@@ -103,8 +103,8 @@ type InternalAccountFilter struct {
 	Type       AccountType
 }
 
-// ListInternal lists customers' internal accounts (platform false)
-// or the platform's, oldest first.
+// ListInternal lists the internal accounts of scope, the customers' (CustomerScope)
+// or the platform's own (PlatformScope), oldest first.
 func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p ListParams) (Page[InternalAccountView], error) {
 	e := as.e
 	platform := scope == PlatformScope
