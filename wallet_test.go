@@ -22,12 +22,7 @@ import (
 func TestWallet_ProductionOTPAndLiterals(t *testing.T) {
 	box := &codeBox{}
 	e := newEnv(t, func(c *payments.Config) { c.Codes, c.Sandbox = box, false })
-	in := fullIndividual("Jane Doe")
-	in.Email = "jane@example.com"
-	c, err := e.eng.Customers.Create(ctx, in)
-	require.NoError(t, err)
-	w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
-	require.NoError(t, err)
+	w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
 	assert.Equal(t, payments.EmbeddedWallet, w.Type)
 	creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
 	require.NoError(t, err)
@@ -95,12 +90,7 @@ func TestWallet_OAuthSignatures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, func(c *payments.Config) { c.Sandbox, c.OIDCKeys = tc.sandbox, tc.keys })
-			in := fullIndividual("Jane Doe")
-			in.PhoneNumber = "+14155550123"
-			c, err := e.eng.Customers.Create(ctx, in)
-			require.NoError(t, err)
-			w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
-			require.NoError(t, err)
+			w := e.wallet(t, func(in *payments.CustomerInput) { in.PhoneNumber = "+14155550123" })
 			now := e.clock.Now()
 			claims := jwt.MapClaims{"iss": "https://accounts.google.com", "aud": "app", "sub": "u-1", "iat": now.Unix(), "exp": now.Unix() + 600}
 			tok, _ := jwt.NewWithClaims(jwt.SigningMethodRS256, claims).SignedString(key)
@@ -124,12 +114,7 @@ func TestWallet_ConcurrentRetries(t *testing.T) {
 	for name, store := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, store)
-			in := fullIndividual("Jane Doe")
-			in.Email = "jane@example.com"
-			c, err := e.eng.Customers.Create(ctx, in)
-			require.NoError(t, err)
-			w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
-			require.NoError(t, err)
+			w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
 			creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
 			require.NoError(t, err)
 			cred := creds[0].ID
@@ -167,4 +152,17 @@ func TestWallet_ConcurrentRetries(t *testing.T) {
 			assert.Equal(t, 16-(payments.WalletOTPAttempts-1), codes[payments.CodeRateLimited], "%v", codes)
 		})
 	}
+}
+
+// wallet creates "Jane Doe" (adjusted by mutate) and provisions her USD
+// embedded wallet.
+func (e *env) wallet(t *testing.T, mutate func(*payments.CustomerInput)) *payments.InternalAccountView {
+	t.Helper()
+	in := fullIndividual("Jane Doe")
+	mutate(&in)
+	c, err := e.eng.Customers.Create(ctx, in)
+	require.NoError(t, err)
+	w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
+	require.NoError(t, err)
+	return w
 }
