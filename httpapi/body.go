@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"mime"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,81 +53,163 @@ func checkBody(hr *http.Request, body []byte, maxString int) error {
 }
 
 // scanJSON records duplicate members, invalid UTF-8 and over-long strings
-// in the well-formed JSON value raw at path.
+// in the well-formed JSON value raw at path. It reads raw once, left to
+// right (json.Valid has already accepted it).
 func scanJSON(fe *validate.Errors, raw []byte, path string, maxString, depth int) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+	s := bodyScanner{fe: fe, raw: raw, max: maxString}
+	s.value(path, depth, true)
+}
+
+// bodyScanner walks one well-formed JSON value. report is false while it
+// skips a value nested deeper than maxJSONDepth (reported once, at its path).
+type bodyScanner struct {
+	fe  *validate.Errors
+	raw []byte
+	i   int
+	max int
+}
+
+func (s *bodyScanner) space() {
+	for s.i < len(s.raw) && (s.raw[s.i] == ' ' || s.raw[s.i] == '\t' || s.raw[s.i] == '\n' || s.raw[s.i] == '\r') {
+		s.i++
+	}
+}
+
+// value scans the value at s.i (after any space) found at path.
+func (s *bodyScanner) value(path string, depth int, report bool) {
+	s.space()
+	if s.i >= len(s.raw) {
 		return
 	}
-	if depth > maxJSONDepth {
-		fe.Add(path, nil, "the request body nests deeper than %d levels", maxJSONDepth)
-		return
+	if report && depth > maxJSONDepth {
+		s.fe.Add(path, nil, "the request body nests deeper than %d levels", maxJSONDepth)
+		report = false
 	}
-	switch raw[0] {
+	switch s.raw[s.i] {
 	case '{':
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		if _, err := dec.Token(); err != nil {
-			return
-		}
-		seen := map[string]bool{}
-		for dec.More() {
-			start := dec.InputOffset()
-			tok, err := dec.Token()
-			if err != nil {
+		s.i++
+		var seen map[string]bool
+		for {
+			s.space()
+			if s.i >= len(s.raw) || s.raw[s.i] == '}' {
+				s.i++
 				return
 			}
-			key, _ := tok.(string)
-			field := memberField(path, key)
-			if !utf8.Valid(raw[start:dec.InputOffset()]) {
-				fe.Add(field, nil, "a member name of %s is not valid UTF-8", orBody(path))
-			} else if seen[key] {
-				fe.Add(field, nil, "%s appears more than once", field)
+			if s.raw[s.i] == ',' {
+				s.i++
+				s.space()
 			}
-			seen[key] = true
-			var val json.RawMessage
-			if err := dec.Decode(&val); err != nil {
-				return
+			start := s.i
+			key := s.str()
+			field := ""
+			if report {
+				field = memberField(path, key)
+				if !utf8.Valid(s.raw[start:s.i]) {
+					s.fe.Add(field, nil, "a member name of %s is not valid UTF-8", orBody(path))
+				} else if seen[key] {
+					s.fe.Add(field, nil, "%s appears more than once", field)
+				}
+				if seen == nil {
+					seen = map[string]bool{}
+				}
+				seen[key] = true
 			}
-			scanJSON(fe, val, field, maxString, depth+1)
+			s.space()
+			s.i++ // ':'
+			s.value(field, depth+1, report)
 		}
 	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return
-		}
-		for i, item := range items {
-			scanJSON(fe, item, joinPath(path, strconv.Itoa(i)), maxString, depth+1)
+		s.i++
+		for n := 0; ; n++ {
+			s.space()
+			if s.i >= len(s.raw) || s.raw[s.i] == ']' {
+				s.i++
+				return
+			}
+			if s.raw[s.i] == ',' {
+				s.i++
+			}
+			elem := ""
+			if report {
+				elem = joinPath(path, strconv.Itoa(n))
+			}
+			s.value(elem, depth+1, report)
 		}
 	case '"':
-		if !utf8.Valid(raw) {
-			fe.Add(orBody(path), nil, "%s is not valid UTF-8", orBody(path))
+		start := s.i
+		v := s.str()
+		if !report {
 			return
 		}
-		var s string
-		if json.Unmarshal(raw, &s) == nil && utf8.RuneCountInString(s) > maxString {
-			fe.Add(orBody(path), &validate.Constraint{MaxLength: &maxString}, "%s must be at most %d characters", orBody(path), maxString)
+		if !utf8.Valid(s.raw[start:s.i]) {
+			s.fe.Add(orBody(path), nil, "%s is not valid UTF-8", orBody(path))
+		} else if utf8.RuneCountInString(v) > s.max {
+			s.fe.Add(orBody(path), &validate.Constraint{MaxLength: &s.max}, "%s must be at most %d characters", orBody(path), s.max)
+		}
+	default: // number, true, false, null
+		for s.i < len(s.raw) && !strings.ContainsRune(",]} \t\n\r", rune(s.raw[s.i])) {
+			s.i++
 		}
 	}
+}
+
+// str reads the string at s.i and returns its value (escapes decoded as
+// encoding/json decodes them); s.i ends past its closing quote.
+func (s *bodyScanner) str() string {
+	start := s.i
+	s.i++
+	escaped := false
+	for s.i < len(s.raw) && s.raw[s.i] != '"' {
+		if s.raw[s.i] == '\\' {
+			escaped = true
+			s.i++
+		}
+		s.i++
+	}
+	s.i++
+	if !escaped {
+		return string(s.raw[start+1 : s.i-1])
+	}
+	var v string
+	_ = json.Unmarshal(s.raw[start:s.i], &v)
+	return v
 }
 
 // memberField names member key of the object at path in a field error: its
 // path when key reads as a member name, else the object itself (a field
 // error never echoes a name that no request could define).
 func memberField(path, key string) string {
-	re := reMember
-	if path == "" {
-		re = reTopMember
-	}
-	if !utf8.ValidString(key) || !re.MatchString(key) {
+	if !memberName(key, path == "") {
 		return orBody(path)
 	}
 	return joinPath(path, key)
 }
 
-var (
-	reMember    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
-	reTopMember = regexp.MustCompile(`^[a-z][A-Za-z0-9]{0,63}$`)
-)
+// memberName reports whether key reads as a member name: 1 to 64 ASCII
+// letters, digits or underscores, not starting with a digit; at the top
+// level, a lower-case letter followed by letters and digits.
+func memberName(key string, top bool) bool {
+	if len(key) == 0 || len(key) > 64 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+		case c >= 'A' && c <= 'Z', c == '_':
+			if top && (i == 0 || c == '_') {
+				return false
+			}
+		case c >= '0' && c <= '9':
+			if i == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func orBody(path string) string {
 	if path == "" {
