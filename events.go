@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -144,37 +145,90 @@ func (r outboxRecord) encode() ([]byte, error) {
 	return out, nil
 }
 
-// The members around an encoded record's data (see decodeOutbox).
+// The members of an encoded record around its event's data (see
+// decodeOutbox).
 var (
-	outboxHead     = []byte(`{"event":{"id":"`)
-	outboxData     = []byte(`,"data":`)
-	outboxAttempts = []byte(`},"attempts":`)
+	outboxHead      = []byte(`{"event":{"id":"`)
+	outboxType      = []byte(`","type":"`)
+	outboxTimestamp = []byte(`","timestamp":"`)
+	outboxData      = []byte(`","data":`)
+	outboxAttempts  = []byte(`},"attempts":`)
+	outboxNext      = []byte(`,"nextAttemptAt":"`)
 )
 
 // decodeOutbox returns json.Unmarshal(b) into an outboxRecord without
 // encoding/json's passes over the event's data (validating it, then
-// skipping it, then copying it): a record as encode writes it is
-// {"event":{"id":…,"type":…,"timestamp":…,"data":DATA},"attempts":…,…}
-// and DATA, once checked valid, is taken as it is.
-// The head and the tail are decoded as JSON. The first `,"data":` and the
-// last `},"attempts":` are the members themselves: the strings before DATA
-// and after it cannot hold a bare quote. A record of another shape is
+// skipping it, then copying it). A record as encode writes it is
+// {"event":{"id":…,"type":…,"timestamp":…,"data":DATA},"attempts":…,
+// "nextAttemptAt":…[,"lastError":…]} and DATA, compact JSON encodeRecord
+// made, is taken as it is: the members around it are read in place. The
+// first `"data":` and the last `},"attempts":` are the members themselves:
+// the strings before DATA and after it cannot hold a bare quote. A record
+// of any other shape (a string with escapes, a member more or less) is
 // decoded by json.Unmarshal.
 func decodeOutbox(b []byte) (outboxRecord, error) {
+	if r, ok := decodeOutboxInPlace(b); ok {
+		return r, nil
+	}
 	var r outboxRecord
-	i, j := bytes.Index(b, outboxData), bytes.LastIndex(b, outboxAttempts)
-	if !bytes.HasPrefix(b, outboxHead) || i < 0 || j < i+len(outboxData) {
-		return r, json.Unmarshal(b, &r)
+	return r, json.Unmarshal(b, &r)
+}
+
+func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
+	rest, ok := bytes.CutPrefix(b, outboxHead)
+	if !ok {
+		return r, false
 	}
-	data := b[i+len(outboxData) : j]
-	head := append(append(make([]byte, 0, i+2), b[:i]...), "}}"...)
-	tail := append([]byte{'{'}, b[j+len(`},`):]...)
-	if len(data) == 0 || bytes.Equal(data, []byte("null")) || !json.Valid(data) || json.Unmarshal(head, &r) != nil || json.Unmarshal(tail, &r) != nil {
-		r = outboxRecord{}
-		return r, json.Unmarshal(b, &r)
+	// until returns the bytes of rest before sep and cuts them and sep
+	// off rest; they must hold no escape or quote.
+	until := func(sep []byte) ([]byte, bool) {
+		i := bytes.Index(rest, sep)
+		if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 || bytes.IndexByte(rest[:i], '"') >= 0 {
+			return nil, false
+		}
+		v := rest[:i]
+		rest = rest[i+len(sep):]
+		return v, true
 	}
-	r.Event.Data = append(json.RawMessage(nil), data...)
-	return r, nil
+	id, ok1 := until(outboxType)
+	typ, ok2 := until(outboxTimestamp)
+	ts, ok3 := until(outboxData)
+	j := bytes.LastIndex(rest, outboxAttempts)
+	if !ok1 || !ok2 || !ok3 || j <= 0 {
+		return r, false
+	}
+	data, tail := rest[:j], rest[j+len(outboxAttempts):]
+	attempts, tail, ok := bytes.Cut(tail, outboxNext)
+	n, err := strconv.Atoi(string(attempts))
+	if !ok || err != nil {
+		return r, false
+	}
+	rest = tail
+	next, ok := until([]byte(`"`))
+	if !ok {
+		return r, false
+	}
+	if len(rest) == 0 {
+		return r, false
+	}
+	if len(rest) != 1 || rest[0] != '}' {
+		// "lastError" (after a failed delivery): decoded as JSON.
+		var e struct {
+			LastError *string `json:"lastError"`
+		}
+		if rest[0] != ',' || json.Unmarshal(append([]byte{'{'}, rest[1:]...), &e) != nil || e.LastError == nil {
+			return r, false
+		}
+		r.LastError = *e.LastError
+	}
+	when, err1 := time.Parse(time.RFC3339Nano, string(ts))
+	nextAt, err2 := time.Parse(time.RFC3339Nano, string(next))
+	if err1 != nil || err2 != nil {
+		return r, false
+	}
+	r.Event = Event{ID: string(id), Type: EventType(typ), Timestamp: when, Data: bytes.Clone(data)}
+	r.Attempts, r.NextAttemptAt = n, nextAt
+	return r, true
 }
 
 func (e *Engine) poke() {
@@ -398,8 +452,8 @@ func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
 	var out []Event
 	err := e.store.View(ctx, func(tx Tx) error {
 		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			var r outboxRecord
-			if err := json.Unmarshal(v, &r); err != nil {
+			r, err := decodeOutbox(v)
+			if err != nil {
 				return false, err
 			}
 			out = append(out, r.Event)

@@ -65,14 +65,13 @@ func (a *ExternalAccount) Info() map[string]any {
 
 // AccountType returns accountInfo.accountType.
 func (a *ExternalAccount) AccountType() string {
-	// Only the top level is decoded (Info would build every nested object
+	// Only accountType is decoded (Info would build every nested object
 	// too): pricing asks for the type of every payout's account.
-	var top map[string]json.RawMessage
-	if json.Unmarshal(a.AccountInfo, &top) != nil {
-		return ""
+	var top struct {
+		AccountType json.RawMessage `json:"accountType"`
 	}
 	var s string
-	if raw, ok := top["accountType"]; !ok || json.Unmarshal(raw, &s) != nil {
+	if json.Unmarshal(a.AccountInfo, &top) != nil || json.Unmarshal(top.AccountType, &s) != nil {
 		return ""
 	}
 	return s
