@@ -1,10 +1,7 @@
 package payments
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/paygrid/payments/customers"
@@ -179,9 +176,9 @@ func (t *txn) customerByUma(addr string) (*Customer, error) {
 //
 // The customer it returns is shared and must not be changed.
 func (t *txn) transactingCustomer(id string) (*Customer, error) {
-	r, err := t.e.customers.get(t, id)
+	r, err := t.e.customers.get(t, tableCustomers, id)
 	if err != nil {
-		return nil, err
+		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
 	}
 	if r.IsDeleted {
 		return nil, Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
@@ -195,43 +192,4 @@ func (t *txn) transactingCustomer(id string) (*Customer, error) {
 			"customer %s has not accepted the provider's end-user terms (agreementConsents type %s)", id, AgreementProviderEndUserTerms)
 	}
 	return &r.Customer, nil
-}
-
-// customerCache keeps recently decoded customer records by id, reused while
-// the stored bytes are unchanged, for the read-only checks of every money
-// movement. It holds at most customerCacheSize records.
-type customerCache struct {
-	mu sync.Mutex
-	m  map[string]cachedCustomer
-}
-
-type cachedCustomer struct {
-	raw []byte
-	rec *customerRecord
-}
-
-const customerCacheSize = 4096
-
-func (c *customerCache) get(t *txn, id string) (*customerRecord, error) {
-	raw, err := t.Get(tableCustomers, id)
-	if err != nil {
-		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
-	}
-	c.mu.Lock()
-	hit, ok := c.m[id]
-	c.mu.Unlock()
-	if ok && bytes.Equal(hit.raw, raw) {
-		return hit.rec, nil
-	}
-	var r customerRecord
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= customerCacheSize {
-		c.m = map[string]cachedCustomer{}
-	}
-	c.m[id] = cachedCustomer{raw: raw, rec: &r}
-	c.mu.Unlock()
-	return &r, nil
 }

@@ -99,6 +99,17 @@ func (t *txn) internalAccount(id string) (*InternalAccount, error) {
 	return &a, nil
 }
 
+// sharedInternalAccount is internalAccount for reading only: the account it
+// returns may be shared with other transactions (Engine.accounts) and must
+// not be changed.
+func (t *txn) sharedInternalAccount(id string) (*InternalAccount, error) {
+	a, err := t.e.accounts.get(t, tableInternalAccounts, id)
+	if err != nil {
+		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
+	}
+	return a, nil
+}
+
 // primaryInternalAccount returns owner's first internal account in currency:
 // ACCOUNT_NOT_FOUND when it has none.
 func (t *txn) primaryInternalAccount(owner, currency string) (*InternalAccount, error) {

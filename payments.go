@@ -201,7 +201,8 @@ type core struct {
 	rates     rateCache
 	platCache platformCache
 	auth      authCache
-	customers customerCache
+	customers readCache[customerRecord]
+	accounts  readCache[InternalAccount]
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}

@@ -272,6 +272,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 		if err := insertIndexed(t, tableTransactions, tx.ID, tx, txb); err != nil {
 			return err
 		}
+		t.rememberTx(tx, txb)
 		if q.Status == QuotePendingAuthorization {
 			if err := t.intendChallengeCode(q, req.sca.code); err != nil {
 				return err
@@ -321,7 +322,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 			fe.Add("source.accountId", nil, "source.accountId must be an internal account or an external account that supports direct pull")
 			return nil, Invalid(fe)
 		}
-		a, err := t.internalAccount(req.Source.AccountID)
+		a, err := t.sharedInternalAccount(req.Source.AccountID)
 		if err != nil {
 			return nil, err
 		}
@@ -378,7 +379,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 			}
 		}
 	case strings.HasPrefix(req.Destination.AccountID, "InternalAccount:"):
-		a, err := t.internalAccount(req.Destination.AccountID)
+		a, err := t.sharedInternalAccount(req.Destination.AccountID)
 		if err != nil {
 			return nil, err
 		}

@@ -86,15 +86,12 @@ func (t *txn) executeOrChallenge(q *quoteRecord, d scaDraw, preferred string) er
 	if q.Status != QuotePending || q.CustomerID == "" {
 		return t.execute(q) // its answer for a quote in another state
 	}
-	c, err := t.customer(q.CustomerID)
+	c, err := t.transactingCustomer(q.CustomerID)
 	if err != nil {
 		return err
 	}
-	if !t.e.kyc.SCARequired(c) || t.trustedDestination(q) {
+	if sc := *c; !t.e.kyc.SCARequired(&sc) || t.trustedDestination(q) {
 		return t.execute(q)
-	}
-	if _, err := t.transactingCustomer(q.CustomerID); err != nil {
-		return err
 	}
 	if err := t.challengeQuote(q, t.newID("ScaChallenge"), d, preferred); err != nil {
 		return err

@@ -222,18 +222,22 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 	if q.PendingSent {
 		pending = "" // already announced (SCA, direct pull)
 	}
-	if err := t.saveTx(tx, pending); err != nil {
+	if _, err := t.announceTx(tx, pending); err != nil {
 		return err
 	}
 	tx.Status = TxProcessing
-	if err := t.saveTx(tx, "PROCESSING"); err != nil {
-		return err
-	}
 	if q.DestinationInternal {
+		// It completes at once: PROCESSING is announced, COMPLETED stored.
+		if _, err := t.announceTx(tx, "PROCESSING"); err != nil {
+			return err
+		}
 		if err := t.applyStep(q, tx, RailReport{Outcome: RailCompleted}); err != nil {
 			return err
 		}
 		return t.saveQuote(q)
+	}
+	if err := t.saveTx(tx, "PROCESSING"); err != nil {
+		return err
 	}
 	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 	if q.Destination.DestinationType == "ACCOUNT" {
@@ -387,7 +391,7 @@ func (t *txn) returnLegs(q *quoteRecord, to string) (legs [][]Posting, feeBack s
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
 // whose balance changed (credited, debited or held).
 func (t *txn) creditEvent(id string) error {
-	a, err := t.internalAccount(id)
+	a, err := t.sharedInternalAccount(id)
 	if err != nil {
 		return err
 	}

@@ -155,39 +155,80 @@ func (t *txn) insertTransaction(tx *Transaction) error {
 			tx.PlatformCustomerID = c.PlatformCustomerID
 		}
 	}
-	return insertJSON(t, tableTransactions, tx.ID, tx)
+	b, err := encodeRecord(tx)
+	if err != nil {
+		return err
+	}
+	if err := insertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
+		return err
+	}
+	t.rememberTx(tx, b)
+	return nil
 }
 
 func (t *txn) transaction(id string) (*Transaction, error) {
-	var tx Transaction
-	if err := getJSON(t, tableTransactions, id, &tx); err != nil {
+	b, err := t.Get(tableTransactions, id)
+	if err != nil {
 		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
 	}
+	tx := new(Transaction)
+	if s, ok := t.txs[id]; ok && bytes.Equal(s.b, b) {
+		// Stored earlier in this transaction: not decoded again.
+		*tx = *s.tx
+	} else if err := tx.UnmarshalJSON(b); err != nil {
+		return nil, err
+	}
 	t.readStatus(id, string(tx.Status))
-	return &tx, nil
+	return tx, nil
+}
+
+// storedTx is a transaction as this engine transaction stored it: its
+// bytes and the record they encode.
+type storedTx struct {
+	b  []byte
+	tx *Transaction
+}
+
+// rememberTx notes that tx, encoded as b, was stored at its id.
+func (t *txn) rememberTx(tx *Transaction, b []byte) {
+	if t.txs == nil {
+		t.txs = map[string]storedTx{}
+	}
+	c := *tx
+	t.txs[tx.ID] = storedTx{b, &c}
 }
 
 // saveTx stores tx, refusing a status change the transaction state
 // machine does not allow (quotes.TxStatus.Check), and emits
 // <INCOMING|OUTGOING>_PAYMENT.<event>.
 func (t *txn) saveTx(tx *Transaction, event string) error {
-	if err := TransactionStatus(t.statuses[tx.ID]).Check(tx.Status); err != nil {
-		return err
-	}
-	t.readStatus(tx.ID, string(tx.Status))
-	tx.UpdatedAt = t.now
-	b, err := encodeRecord(tx)
+	b, err := t.announceTx(tx, event)
 	if err != nil {
 		return err
 	}
 	if err := putIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
-	if event == "" {
-		return nil
+	t.rememberTx(tx, b)
+	return nil
+}
+
+// announceTx is saveTx without storing tx: for a status a payment passes
+// through on its way to the one the operation stores (PENDING and
+// PROCESSING of a payment to an internal account, which completes at
+// once). It returns tx encoded; the event's data is the record as it would
+// be stored.
+func (t *txn) announceTx(tx *Transaction, event string) ([]byte, error) {
+	if err := TransactionStatus(t.statuses[tx.ID]).Check(tx.Status); err != nil {
+		return nil, err
 	}
-	// The event's data is the record as stored: encoded once.
-	return t.emitEncoded(EventType(tx.Type+"_PAYMENT."+event), b)
+	t.readStatus(tx.ID, string(tx.Status))
+	tx.UpdatedAt = t.now
+	b, err := encodeRecord(tx)
+	if err != nil || event == "" {
+		return b, err
+	}
+	return b, t.emitEncoded(EventType(tx.Type+"_PAYMENT."+event), b)
 }
 
 // Get returns one transaction.

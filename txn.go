@@ -24,9 +24,10 @@ type txn struct {
 	now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
-	intents []string           // rail intents written, handed over after commit
-	plat    *PlatformConfig    // decoded once per transaction
-	written map[string]written // indexed records written, by table and key (index.go)
+	intents []string            // rail intents written, handed over after commit
+	plat    *PlatformConfig     // decoded once per transaction
+	written map[string]written  // indexed records written, by table and key (index.go)
+	txs     map[string]storedTx // transactions stored, by id (transactions.go)
 	// statuses are the statuses quotes and transactions had when this
 	// transaction read them, by id, so saving one checks its state machine.
 	statuses map[string]string

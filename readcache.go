@@ -1,0 +1,49 @@
+package payments
+
+import (
+	"bytes"
+	"sync"
+)
+
+// readCache keeps recently decoded records of one table by key, reused
+// while the stored bytes are unchanged, for the read-only checks of every
+// money movement (the paying customer, the accounts whose balances change):
+// a hit costs a comparison of bytes instead of decoding them. What get
+// returns is shared: callers read it and never modify it. A cache holds at
+// most readCacheSize records; it starts over when full.
+type readCache[T any] struct {
+	mu sync.Mutex
+	m  map[string]cachedRecord[T]
+}
+
+type cachedRecord[T any] struct {
+	raw []byte
+	rec *T
+}
+
+const readCacheSize = 4096
+
+// get returns the record at key of table as t reads it.
+func (c *readCache[T]) get(t *txn, table, key string) (*T, error) {
+	raw, err := t.Get(table, key)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	hit, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && bytes.Equal(hit.raw, raw) {
+		return hit.rec, nil
+	}
+	r := new(T)
+	if err := decodeRecord(raw, r); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= readCacheSize {
+		c.m = map[string]cachedRecord[T]{}
+	}
+	c.m[key] = cachedRecord[T]{raw: raw, rec: r}
+	c.mu.Unlock()
+	return r, nil
+}
