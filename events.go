@@ -397,18 +397,22 @@ func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 		delivered = 0
 		for i, derr := range derrs {
 			r := due[i]
-			if _, err := tx.Get(tableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
-				continue // delivered by a concurrent pass
-			}
 			if derr == nil {
-				delivered++
-				if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
+				err := tx.Delete(tableOutbox, r.Event.ID)
+				if errors.Is(err, ErrNotFound) {
+					continue // delivered by a concurrent pass
+				}
+				if err != nil {
 					return err
 				}
+				delivered++
 				if err := e.logDelivery(tx, r, DeliveryDelivered, now); err != nil {
 					return err
 				}
 				continue
+			}
+			if _, err := tx.Get(tableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
+				continue // delivered by a concurrent pass
 			}
 			r.Attempts++
 			r.LastError = derr.Error()
