@@ -147,8 +147,8 @@ func (t *txn) applyReport(rep RailReport) error {
 	if kind != intentSend && kind != intentPull {
 		return Errorf(CodeTransactionNotFound, "no payment %s", rep.PaymentID)
 	}
-	if _, err := t.transaction(txID); err != nil {
-		return err
+	if _, err := t.Get(tableTransactions, txID); err != nil {
+		return notFound(err, CodeTransactionNotFound, "transaction", txID)
 	}
 	seen := rep.PaymentID + "\x00" + rep.Reference
 	if _, err := t.Get(tableRailReports, seen); err == nil {
