@@ -126,6 +126,17 @@ func (t *txn) externalRecord(id string) (*externalRecord, error) {
 	return &r, nil
 }
 
+// sharedExternalRecord is externalRecord for reading only: the record it
+// returns may be shared with other transactions (Engine.externals) and must
+// not be changed.
+func (t *txn) sharedExternalRecord(id string) (*externalRecord, error) {
+	r, err := t.e.externals.get(t, tableExternalAccounts, id)
+	if err != nil {
+		return nil, notFound(err, CodeAccountNotFound, "external account", id)
+	}
+	return r, nil
+}
+
 // OwnershipThreshold is the largest amount (in minor units) that may be sent
 // to a wallet still PENDING_OWNERSHIP_VERIFICATION (a transfer under the
 // regulatory threshold, spec 3.1): the equivalent of 1,000 major units.

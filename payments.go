@@ -203,6 +203,7 @@ type core struct {
 	auth      authCache
 	customers readCache[customerRecord]
 	accounts  readCache[InternalAccount]
+	externals readCache[externalRecord]
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}

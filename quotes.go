@@ -391,21 +391,22 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		if req.Destination.AccountID == req.Source.AccountID {
 			return nil, Errorf(CodeSelfPayment, "source and destination are the same account")
 		}
-		r, err := t.externalRecord(req.Destination.AccountID)
+		r, err := t.sharedExternalRecord(req.Destination.AccountID)
 		if err != nil {
 			return nil, err
 		}
 		destExt = r
 		a := &r.ExternalAccount
+		typ := a.AccountType()
 		recvCur = a.Currency
 		q.Rail = req.Destination.PaymentRail
 		if q.Rail == "" {
 			q.Rail = payoutRail(a.Currency)
-		} else if rails := accounts.Variants[a.AccountType()].Rails; !contains(rails, q.Rail) {
+		} else if rails := accounts.Variants[typ].Rails; !contains(rails, q.Rail) {
 			fe.Add("destination.paymentRail", &validate.Constraint{Enum: rails}, "destination.paymentRail %s is not a rail of this %s account (its rails: %s)",
 				q.Rail, a.Currency, strings.Join(rails, ", "))
 		}
-		if ch := accounts.Chain(a.AccountType()); ch != "" {
+		if ch := accounts.Chain(typ); ch != "" {
 			q.Rail = ch
 		}
 		if a.Currency == "CNY" && strings.Contains(string(a.AccountInfo), `"BUSINESS"`) && !contains(chinaPurposes, req.PurposeOfPayment) {

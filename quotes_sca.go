@@ -117,7 +117,7 @@ func (t *txn) trustedDestination(q *quoteRecord) bool {
 	if q.Destination.AccountID == "" {
 		return false
 	}
-	r, err := t.externalRecord(q.Destination.AccountID)
+	r, err := t.sharedExternalRecord(q.Destination.AccountID)
 	return err == nil && r.Trusted && r.CustomerID == q.CustomerID
 }
 
