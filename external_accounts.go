@@ -107,7 +107,12 @@ type externalRecord struct {
 	ValidationEndsAt time.Time           `json:"validationEndsAt,omitzero"`
 	Challenge        *OwnershipChallenge `json:"challenge,omitempty"`
 	TrustChallenge   *trustChallenge     `json:"trustChallenge,omitempty"`
+	// accountType is AccountType(), derived once for a record shared
+	// through Engine.externals (prepare).
+	accountType string
 }
+
+func (r *externalRecord) prepare() { r.accountType = r.AccountType() }
 
 // externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.
 func (t *txn) externalAccount(id string) (*ExternalAccount, error) {

@@ -281,11 +281,15 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 				return err
 			}
 		}
-		if err := t.Put(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
-			return err
-		}
 		if req.ImmediatelyExecute {
 			if err := t.executeOrChallenge(q, req.sca, req.ScaFactor); err != nil {
+				return err
+			}
+		}
+		// Only a quote still waiting (for execution or authorization)
+		// can expire.
+		if q.Status == QuotePending || q.Status == QuotePendingAuthorization {
+			if err := t.Put(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
 				return err
 			}
 		}
@@ -397,7 +401,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		}
 		destExt = r
 		a := &r.ExternalAccount
-		typ := a.AccountType()
+		typ := r.accountType
 		recvCur = a.Currency
 		q.Rail = req.Destination.PaymentRail
 		if q.Rail == "" {

@@ -23,6 +23,10 @@ type cachedRecord[T any] struct {
 
 const readCacheSize = 4096
 
+// preparer is a record that derives what its readers ask for often once,
+// when it is decoded into a readCache (before it is shared).
+type preparer interface{ prepare() }
+
 // get returns the record at key of table as t reads it.
 func (c *readCache[T]) get(t *txn, table, key string) (*T, error) {
 	raw, err := t.Get(table, key)
@@ -38,6 +42,9 @@ func (c *readCache[T]) get(t *txn, table, key string) (*T, error) {
 	r := new(T)
 	if err := decodeRecord(raw, r); err != nil {
 		return nil, err
+	}
+	if p, ok := any(r).(preparer); ok {
+		p.prepare()
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= readCacheSize {
