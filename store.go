@@ -28,17 +28,22 @@ type Store interface {
 // identifiers; a table springs into existence on its first write, and reading a
 // table never written is reading an empty table.
 type Tx interface {
-	// Get returns a copy of the record at key, or ErrNotFound.
+	// Get returns the record at key, or ErrNotFound. The bytes stay valid
+	// after the transaction ends and are read-only: a store may share them
+	// with other readers, and a caller never modifies them.
 	Get(table, key string) ([]byte, error)
 	// Put creates or replaces the record at key. ErrReadOnly inside View.
+	// The store may keep value itself: the caller never modifies it after
+	// the call (the engine always passes a fresh encoding).
 	Put(table, key string, value []byte) error
 	// Insert creates the record at key, or returns ErrConflict when one exists.
-	// It is how unique indexes are kept.
+	// It is how unique indexes are kept. value is kept as Put keeps it.
 	Insert(table, key string, value []byte) error
 	// Delete removes the record at key, or returns ErrNotFound.
 	Delete(table, key string) error
 	// Scan calls fn with each record of table in key order (byte-wise), as
 	// narrowed by opts, until fn returns false or an error (which Scan returns).
+	// Values are read-only, as Get's are.
 	Scan(table string, opts ScanOptions, fn func(key string, value []byte) (bool, error)) error
 }
 

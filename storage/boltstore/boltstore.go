@@ -274,7 +274,8 @@ func (t *tx) write(table, key string, value []byte, mustBeNew bool) error {
 		return payments.ErrConflict
 	}
 	t.log = append(t.log, undo{table: table, key: k, prev: clone(prev), existed: prev != nil})
-	return b.Put(k, clone(value))
+	// bbolt reads value at commit; the caller never modifies it (Tx.Put).
+	return b.Put(k, value)
 }
 
 func (t *tx) Put(table, key string, value []byte) error { return t.write(table, key, value, false) }

@@ -1,8 +1,9 @@
 // Package memstore is an in-memory payments.Store: the sandbox default and the
 // store of most tests. Transactions are serializable (one writer at a time,
 // readers share a lock), a failed or panicking Update is rolled back through
-// an undo log, and records go in and out as copies, so aliasing bugs show up
-// here as they would on disk.
+// an undo log. Records are never changed in place: Put keeps the caller's
+// slice and Get and Scan return the stored one (the payments.Tx contract:
+// values are read-only on both sides), so reads allocate nothing.
 //
 //	store := memstore.New()
 //	eng, err := payments.New(payments.Config{Store: store})
@@ -103,7 +104,9 @@ type tx struct {
 	log      []undo
 }
 
-func clone(b []byte) []byte { return append([]byte{}, b...) }
+// keep returns value as the store keeps it: its capacity clipped, so that
+// an append by any holder copies instead of writing past its end.
+func keep(value []byte) []byte { return value[:len(value):len(value)] }
 
 // scanBatch is how many keys a Scan reads before seeking again.
 const scanBatch = 64
@@ -124,7 +127,7 @@ func (t *tx) Get(name, key string) ([]byte, error) {
 	}
 	if tb := t.s.tables[name]; tb != nil {
 		if v, ok := tb.rows[key]; ok {
-			return clone(v), nil
+			return v, nil
 		}
 	}
 	return nil, payments.ErrNotFound
@@ -134,7 +137,7 @@ func (t *tx) Put(name, key string, value []byte) error {
 	if err := t.check(true); err != nil {
 		return err
 	}
-	t.set(name, key, clone(value))
+	t.set(name, key, keep(value))
 	return nil
 }
 
@@ -147,7 +150,7 @@ func (t *tx) Insert(name, key string, value []byte) error {
 			return payments.ErrConflict
 		}
 	}
-	t.set(name, key, clone(value))
+	t.set(name, key, keep(value))
 	return nil
 }
 
@@ -241,7 +244,7 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 			if !ok {
 				continue
 			}
-			more, err := fn(k, clone(v))
+			more, err := fn(k, v)
 			if err != nil || !more {
 				return err
 			}
