@@ -255,6 +255,9 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	if err != nil {
 		return out, err
 	}
+	if req.ImmediatelyExecute {
+		ctx = WithContended(ctx, q.contended()...)
+	}
 	runs := 0
 	err = once(ctx, e, req, &out, func(t *txn) error {
 		if runs++; runs > 1 {

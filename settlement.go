@@ -38,6 +38,17 @@ func (q *quoteRecord) holdAccount() string {
 	return "inflight:" + q.TransactionID
 }
 
+// contended names the balances executing q draws on, which concurrent
+// payments from the same account rewrite too (WithContended): the source
+// account's and its hold's. Quotes funded otherwise have none.
+func (q *quoteRecord) contended() []RecordKey {
+	if q.Source.SourceType != "ACCOUNT" || q.SourceExternal {
+		return nil
+	}
+	cur := q.SendingCurrency.Code
+	return []RecordKey{{tableLedgerBalances, balanceKey(q.Source.AccountID, cur)}, {tableLedgerBalances, balanceKey(q.holdAccount(), cur)}}
+}
+
 // refundAccount is where a failed quote's money goes back to: the source
 // internal account, the rail a pull came through (to the pulled account),
 // or the sandbox funding account for real-time funding.

@@ -1,6 +1,9 @@
 package payments
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Store is the engine's persistence port: named tables of byte records, ordered
 // by key, changed only inside closure transactions.
@@ -56,6 +59,28 @@ type ScanOptions struct {
 	After string
 	// Reverse scans in descending key order.
 	Reverse bool
+}
+
+// RecordKey names one record of a store: its table and key.
+type RecordKey struct{ Table, Key string }
+
+type contendedKey struct{}
+
+// WithContended returns ctx carrying a hint for the store: the operation
+// run with it will read and rewrite these records, which concurrent
+// operations may rewrite too (the balance a payment draws on). A store that
+// schedules contention per record may take their locks before the
+// transaction begins, instead of learning it in a first attempt it then
+// throws away (pgstore); others ignore it. The transaction may touch other
+// records, or not these.
+func WithContended(ctx context.Context, keys ...RecordKey) context.Context {
+	return context.WithValue(ctx, contendedKey{}, slices.Concat(ContendedKeys(ctx), keys))
+}
+
+// ContendedKeys returns the records WithContended named in ctx.
+func ContendedKeys(ctx context.Context) []RecordKey {
+	keys, _ := ctx.Value(contendedKey{}).([]RecordKey)
+	return keys
 }
 
 // tableOutbox holds events written in the same transaction as the change they

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/paygrid/payments"
 )
 
 // Contention is scheduled with per-record advisory locks, so that
@@ -118,6 +120,25 @@ func (h *hotSet) stop(k int32) bool {
 	}
 	r.probes++
 	return r.probes%probeEvery != 0
+}
+
+// hotOf returns the lock keys of the hot records among keys. Unlike stop
+// it does not probe: a record locked in advance has its heat measured by
+// that lock (found busy or not).
+func (h *hotSet) hotOf(keys []payments.RecordKey) []int32 {
+	if len(keys) == 0 {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []int32
+	for _, k := range keys {
+		lk := lockOf(tkey{k.Table, k.Key})
+		if r := h.keys[lk]; r != nil && r.rate >= hotRate {
+			out = append(out, lk)
+		}
+	}
+	return out
 }
 
 // lockOf is the advisory lock key of a record (collisions only make

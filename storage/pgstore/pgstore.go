@@ -165,6 +165,17 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 		broken := l.release(context.Background(), c) != nil
 		s.pool.release(c, broken)
 	}()
+	// Records the caller named as contended (payments.WithContended) that
+	// are hot here are locked before the first attempt, which then does
+	// not stop at them (locks.go).
+	if want := s.hot.hotOf(payments.ContendedKeys(ctx)); len(want) > 0 {
+		busy, err := l.acquire(ctx, c, want)
+		if err != nil {
+			return err
+		}
+		s.hot.observe(busy, true)
+		s.hot.observe(slices.DeleteFunc(want, func(k int32) bool { return slices.Contains(busy, k) }), false)
+	}
 	failures := 0
 	eager := map[tkey]bool{}
 	for attempt := 1; ; attempt++ {
