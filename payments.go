@@ -204,6 +204,7 @@ type core struct {
 	customers readCache[customerRecord]
 	accounts  readCache[InternalAccount]
 	externals readCache[externalRecord]
+	contended contendedCache
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}

@@ -258,6 +258,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	if req.ImmediatelyExecute {
 		ctx = WithContended(ctx, q.contended()...)
 	}
+	id, keys := q.ID, q.contended() // q may be replaced by a rerun below
 	runs := 0
 	err = once(ctx, e, req, &out, func(t *txn) error {
 		if runs++; runs > 1 {
@@ -301,6 +302,9 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 		out, err = answer(t, q)
 		return err
 	})
+	if err == nil && !req.ImmediatelyExecute {
+		e.contended.put(id, keys)
+	}
 	return out, err
 }
 

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"bytes"
+	"context"
 	"sync"
 )
 
@@ -53,4 +54,37 @@ func (c *readCache[T]) get(t *txn, table, key string) (*T, error) {
 	c.m[key] = cachedRecord[T]{raw: raw, rec: r}
 	c.mu.Unlock()
 	return r, nil
+}
+
+// contendedCache remembers the balances the quotes this process created
+// draw on (quoteRecord.contended), so that executing one later names them
+// to the store (WithContended) without reading the quote first. A quote
+// created by another process, or forgotten when the cache started over,
+// executes without the hint. It holds at most readCacheSize quotes.
+type contendedCache struct {
+	mu sync.Mutex
+	m  map[string][]RecordKey
+}
+
+func (c *contendedCache) put(quoteID string, keys []RecordKey) {
+	if len(keys) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= readCacheSize {
+		c.m = map[string][]RecordKey{}
+	}
+	c.m[quoteID] = keys
+}
+
+// with returns ctx naming the balances quote quoteID draws on, if known.
+func (c *contendedCache) with(ctx context.Context, quoteID string) context.Context {
+	c.mu.Lock()
+	keys := c.m[quoteID]
+	c.mu.Unlock()
+	if len(keys) == 0 {
+		return ctx
+	}
+	return WithContended(ctx, keys...)
 }

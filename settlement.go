@@ -102,6 +102,7 @@ func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOption
 	var out *Quote
 	var failure error
 	d := e.drawChallenge()
+	ctx = e.contended.with(ctx, id)
 	err := once(ctx, e, []any{id, opts}, &out, keeping(&failure, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
