@@ -255,10 +255,10 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	if err != nil {
 		return out, err
 	}
-	if req.ImmediatelyExecute {
-		ctx = WithContended(ctx, q.contended()...)
-	}
 	id, keys := q.ID, q.contended() // q may be replaced by a rerun below
+	if req.ImmediatelyExecute {
+		ctx = WithContended(ctx, keys...)
+	}
 	runs := 0
 	err = once(ctx, e, req, &out, func(t *txn) error {
 		if runs++; runs > 1 {
@@ -302,7 +302,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 		out, err = answer(t, q)
 		return err
 	})
-	if err == nil && !req.ImmediatelyExecute {
+	if err == nil && !req.ImmediatelyExecute && len(keys) > 0 {
 		e.contended.put(id, keys)
 	}
 	return out, err

@@ -169,12 +169,9 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 	// are hot here are locked before the first attempt, which then does
 	// not stop at them (locks.go).
 	if want := s.hot.hotOf(payments.ContendedKeys(ctx)); len(want) > 0 {
-		busy, err := l.acquire(ctx, c, want)
-		if err != nil {
+		if err := s.lock(ctx, c, l, want); err != nil {
 			return err
 		}
-		s.hot.observe(busy, true)
-		s.hot.observe(slices.DeleteFunc(want, func(k int32) bool { return slices.Contains(busy, k) }), false)
 	}
 	failures := 0
 	eager := map[tkey]bool{}
@@ -203,13 +200,22 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 			time.Sleep(time.Duration(rand.Int64N(int64(time.Millisecond))))
 			continue
 		}
-		busy, err := l.acquire(ctx, c, want)
-		if err != nil {
+		if err := s.lock(ctx, c, l, want); err != nil {
 			return err
 		}
-		s.hot.observe(busy, true)
-		s.hot.observe(slices.DeleteFunc(want, func(k int32) bool { return slices.Contains(busy, k) }), false)
 	}
+}
+
+// lock takes the locks want (l.acquire) and records which of them another
+// transaction held, for their heat.
+func (s *Store) lock(ctx context.Context, c *pgx.Conn, l *locks, want []int32) error {
+	busy, err := l.acquire(ctx, c, want)
+	if err != nil {
+		return err
+	}
+	s.hot.observe(busy, true)
+	s.hot.observe(slices.DeleteFunc(want, func(k int32) bool { return slices.Contains(busy, k) }), false)
+	return nil
 }
 
 // attempt runs fn once; retry reports a serialization failure, a deadlock or

@@ -9,8 +9,8 @@
 //	}
 //
 // The behaviours: round trips and the ErrNotFound/ErrConflict sentinels;
-// returned values stay valid after their transaction and later writes; a failed or panicking Update persists nothing;
-// View never sees uncommitted writes and a cancelled context aborts; stable
+// returned values stay valid after their transaction and later writes; a
+// failed or panicking Update persists nothing; View never sees uncommitted writes and a cancelled context aborts; stable
 // order and gap-free cursors under concurrent inserts; concurrent overdrafts
 // never go negative and a quote executes once; only balanced ledger entries
 // commit; outbox events exist only for committed transactions; durable stores
