@@ -429,14 +429,13 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		return nil, err
 	}
 	// Currencies and limits.
-	cfgOf := map[string]CurrencyConfig{}
-	for _, c := range p.SupportedCurrencies {
-		cfgOf[c.CurrencyCode] = c
+	sendCfg, err := supportedCurrency(p, sendCur)
+	if err != nil {
+		return nil, err
 	}
-	for _, c := range []string{sendCur, recvCur} {
-		if _, ok := cfgOf[c]; !ok {
-			return nil, Errorf(CodeInvalidCurrency, "currency %q is not supported by this platform", c)
-		}
+	recvCfg, err := supportedCurrency(p, recvCur)
+	if err != nil {
+		return nil, err
 	}
 	fees := platformFees(p, sendCur, recvCur)
 	if o := req.PlatformFeeOverride; o != nil {
@@ -475,10 +474,10 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	case err != nil:
 		return nil, Errorf(CodeAmountOutOfRange, "the amount does not cover the fees of this transfer")
 	}
-	if amt.Sending < cfgOf[sendCur].MinAmount {
-		return nil, Errorf(CodeAmountOutOfRange, "the sending amount %d is below the %s minimum %d", amt.Sending, sendCur, cfgOf[sendCur].MinAmount)
+	if amt.Sending < sendCfg.MinAmount {
+		return nil, Errorf(CodeAmountOutOfRange, "the sending amount %d is below the %s minimum %d", amt.Sending, sendCur, sendCfg.MinAmount)
 	}
-	if amt.Sending > cfgOf[sendCur].MaxAmount || amt.Receiving > cfgOf[recvCur].MaxAmount {
+	if amt.Sending > sendCfg.MaxAmount || amt.Receiving > recvCfg.MaxAmount {
 		return nil, Errorf(CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
 	}
 	if destExt != nil {
@@ -532,4 +531,15 @@ func quoteInstructions(q *quoteRecord) []PaymentInstructions {
 		ins[i].InstructionsNotes = "Pay the total sending amount, quoting " + q.ID + "."
 	}
 	return ins
+}
+
+// supportedCurrency returns the platform's configuration of the currency
+// code, or INVALID_CURRENCY when the platform does not support it.
+func supportedCurrency(p *PlatformConfig, code string) (*CurrencyConfig, error) {
+	for i := range p.SupportedCurrencies {
+		if p.SupportedCurrencies[i].CurrencyCode == code {
+			return &p.SupportedCurrencies[i], nil
+		}
+	}
+	return nil, Errorf(CodeInvalidCurrency, "currency %q is not supported by this platform", code)
 }

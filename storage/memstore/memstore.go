@@ -23,6 +23,9 @@ type Store struct {
 	mu     sync.RWMutex
 	tables map[string]*table
 	closed bool
+	// undo is the undo log's buffer, reused by every Update (one runs at a
+	// time).
+	undo []undo
 }
 
 var _ payments.Store = (*Store)(nil)
@@ -31,6 +34,10 @@ type table struct {
 	rows map[string][]byte
 	keys keyList
 }
+
+// maxUndoKept bounds the undo buffer kept between Updates: a bulk import's
+// does not stay allocated.
+const maxUndoKept = 1024
 
 // New returns an empty store.
 func New() *Store { return &Store{tables: map[string]*table{}} }
@@ -45,7 +52,7 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 	if s.closed {
 		return payments.ErrClosed
 	}
-	tx := &tx{s: s, writable: true}
+	tx := &tx{s: s, writable: true, log: s.undo[:0]}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("memstore: panic in transaction: %v", r)
@@ -57,6 +64,10 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 			tx.rollback()
 		}
 		tx.done = true
+		if cap(tx.log) <= maxUndoKept {
+			clear(tx.log) // drop the references to replaced values
+			s.undo = tx.log[:0]
+		}
 	}()
 	return fn(tx)
 }
@@ -145,12 +156,13 @@ func (t *tx) Insert(name, key string, value []byte) error {
 	if err := t.check(true); err != nil {
 		return err
 	}
-	if tb := t.s.tables[name]; tb != nil {
-		if _, ok := tb.rows[key]; ok {
-			return payments.ErrConflict
-		}
+	tb := t.table(name)
+	if _, ok := tb.rows[key]; ok {
+		return payments.ErrConflict
 	}
-	t.set(name, key, keep(value))
+	t.log = append(t.log, undo{table: name, key: key})
+	tb.keys.insert(key)
+	tb.rows[key] = keep(value)
 	return nil
 }
 
@@ -171,12 +183,18 @@ func (t *tx) Delete(name, key string) error {
 	return nil
 }
 
-func (t *tx) set(name, key string, v []byte) {
+// table returns the table name, made on first use.
+func (t *tx) table(name string) *table {
 	tb := t.s.tables[name]
 	if tb == nil {
 		tb = &table{rows: map[string][]byte{}}
 		t.s.tables[name] = tb
 	}
+	return tb
+}
+
+func (t *tx) set(name, key string, v []byte) {
+	tb := t.table(name)
 	prev, existed := tb.rows[key]
 	t.log = append(t.log, undo{name, key, prev, existed})
 	if !existed {
@@ -204,7 +222,6 @@ func (t *tx) rollback() {
 			tb.remove(u.key)
 		}
 	}
-	t.log = nil
 }
 
 func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, value []byte) (bool, error)) error {
