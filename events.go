@@ -118,31 +118,10 @@ func (t *txn) emitEncoded(typ EventType, raw []byte) error {
 	return insertIndexed(t.Tx, tableOutbox, id, rec, b)
 }
 
-// dataNull is how an outboxRecord without data encodes its event's data:
-// its last member, the only place these bytes can occur (inside a JSON
-// string a quote is escaped).
-var dataNull = []byte(`"data":null}`)
-
-// encode returns json.Marshal(r) without encoding/json's second pass over
-// the event's data (a json.RawMessage it validates and compacts byte by
-// byte): the record is encoded without its data, which is then put in place
-// of the null. Data must be compact, valid JSON, as encodeRecord returns.
+// encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
+// valid JSON, as encodeRecord returns.
 func (r outboxRecord) encode() ([]byte, error) {
-	data := r.Event.Data
-	r.Event.Data = nil
-	b, err := json.Marshal(r)
-	if err != nil || len(data) == 0 {
-		return b, err
-	}
-	i := bytes.Index(b, dataNull)
-	if i < 0 {
-		r.Event.Data = data
-		return json.Marshal(r)
-	}
-	i += len(`"data":`)
-	out := make([]byte, 0, len(b)+len(data))
-	out = append(append(append(out, b[:i]...), data...), b[i+len("null"):]...)
-	return out, nil
+	return appendOutbox(make([]byte, 0, len(r.Event.Data)+192), &r)
 }
 
 // The members of an encoded record around its event's data (see

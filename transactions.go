@@ -87,8 +87,7 @@ func (x Transaction) MarshalJSON() ([]byte, error) {
 	if x.Card != nil {
 		return json.Marshal(x.Card)
 	}
-	type plain Transaction
-	return json.Marshal(plain(x))
+	return appendTransaction(make([]byte, 0, 768), &x)
 }
 
 // cardType marks an encoded card transaction. Inside a JSON string quotes
