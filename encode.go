@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -100,6 +101,26 @@ func stringMember(b []byte, name, s string, omitEmpty bool) []byte {
 	return appendString(member(b, name), s)
 }
 
+func boolMember(b []byte, name string, v bool) []byte {
+	if !v { // every bool member is omitempty
+		return b
+	}
+	return append(member(b, name), "true"...)
+}
+
+func floatMember(b []byte, name string, f float64) ([]byte, error) {
+	return appendFloat(member(b, name), f)
+}
+
+// marshaledMember appends the member name with json.Marshal(v).
+func marshaledMember(b []byte, name string, v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(member(b, name), raw...), nil
+}
+
 func intMember(b []byte, name string, n int64) []byte {
 	return strconv.AppendInt(member(b, name), n, 10)
 }
@@ -188,12 +209,14 @@ func appendParty(b []byte, p *TxParty) []byte {
 
 func appendCurrencyAmount(b []byte, a *CurrencyAmount) []byte {
 	b = intMember(append(b, '{'), "amount", a.Amount)
-	b = append(member(b, "currency"), '{')
-	b = stringMember(b, "code", a.Currency.Code, false)
-	b = stringMember(b, "name", a.Currency.Name, false)
-	b = stringMember(b, "symbol", a.Currency.Symbol, false)
-	b = intMember(b, "decimals", int64(a.Currency.Decimals))
-	return append(b, '}', '}')
+	return append(appendCurrencyInfo(member(b, "currency"), &a.Currency), '}')
+}
+
+func appendCurrencyInfo(b []byte, c *CurrencyInfo) []byte {
+	b = stringMember(append(b, '{'), "code", c.Code, false)
+	b = stringMember(b, "name", c.Name, false)
+	b = stringMember(b, "symbol", c.Symbol, false)
+	return append(intMember(b, "decimals", int64(c.Decimals)), '}')
 }
 
 // appendOutbox appends json.Marshal of an outbox record whose event data is
@@ -217,4 +240,176 @@ func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
 		return nil, err
 	}
 	return append(stringMember(b, "lastError", r.LastError, true), '}'), nil
+}
+
+// accountViewJSON returns json.Marshal(t.accountView(a)), the data of
+// INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
+// (fixed per account) encoded once per account and kept in e.funding.
+func (t *txn) accountViewJSON(a *InternalAccount) ([]byte, error) {
+	avail, held, err := t.balances(a)
+	if err != nil {
+		return nil, err
+	}
+	instructions, ok := t.e.funding.get(a.ID)
+	if !ok {
+		if instructions, err = json.Marshal(fundingInstructions(a)); err != nil {
+			return nil, err
+		}
+		t.e.funding.put(a.ID, instructions)
+	}
+	b := append(make([]byte, 0, 384+len(instructions)), '{')
+	b = stringMember(b, "id", a.ID, false)
+	b = stringMember(b, "customerId", a.CustomerID, true)
+	b = stringMember(b, "type", string(a.Type), false)
+	b = stringMember(b, "status", a.Status, false)
+	b = stringMember(b, "currency", a.Currency, false)
+	if b, err = timeMember(b, "createdAt", a.CreatedAt); err != nil {
+		return nil, err
+	}
+	if b, err = timeMember(b, "updatedAt", a.UpdatedAt); err != nil {
+		return nil, err
+	}
+	if a.PrivateEnabled != nil {
+		b = strconv.AppendBool(member(b, "privateEnabled"), *a.PrivateEnabled)
+	}
+	balance, total := amountOf(a.Currency, avail), amountOf(a.Currency, avail+held)
+	b = appendCurrencyAmount(member(b, "balance"), &balance)
+	b = appendCurrencyAmount(member(b, "totalBalance"), &total)
+	b = append(member(b, "fundingPaymentInstructions"), instructions...)
+	return append(b, '}'), nil
+}
+
+// appendLedgerEntry appends json.Marshal(e).
+func appendLedgerEntry(b []byte, e *LedgerEntry) ([]byte, error) {
+	b = stringMember(append(b, '{'), "id", e.ID, false)
+	b = stringMember(b, "reference", e.Reference, true)
+	b = member(b, "postings")
+	if e.Postings == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, p := range e.Postings {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = stringMember(append(b, '{'), "account", p.Account, false)
+			b = stringMember(b, "currency", p.Currency, false)
+			b = append(intMember(b, "amount", p.Amount), '}')
+		}
+		b = append(b, ']')
+	}
+	b, err := timeMember(b, "createdAt", e.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	b = boolMember(b, "overdraft", e.Overdraft)
+	return append(b, '}'), nil
+}
+
+// MarshalJSON encodes q as encoding/json would (see appendQuote).
+func (q Quote) MarshalJSON() ([]byte, error) {
+	b, err := appendQuote(make([]byte, 0, 1024), &q)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// MarshalJSON encodes the record as encoding/json would: the quote's
+// members, then the record's.
+func (q quoteRecord) MarshalJSON() ([]byte, error) {
+	b, err := appendQuote(make([]byte, 0, 1280), &q.Quote)
+	if err != nil {
+		return nil, err
+	}
+	b = stringMember(b, "customerId", q.CustomerID, true)
+	b = stringMember(b, "platformCustomerId", q.PlatformCustomerID, true)
+	b = stringMember(b, "receiverCustomerId", q.ReceiverCustomerID, true)
+	b = boolMember(b, "destinationInternal", q.DestinationInternal)
+	b = boolMember(b, "sourceExternal", q.SourceExternal)
+	b = boolMember(b, "transfer", q.Transfer)
+	b = stringMember(b, "agentId", q.AgentID, true)
+	b = boolMember(b, "pendingSent", q.PendingSent)
+	b = boolMember(b, "collected", q.Collected)
+	b = intMember(b, "serviceFees", q.ServiceFees)
+	b = stringMember(b, "description", q.Description, true)
+	b = stringMember(b, "remittanceInformation", q.RemittanceInformation, true)
+	b = stringMember(b, "rail", q.Rail, false)
+	b = stringMember(b, "scaCodeHash", q.ScaCodeHash, true)
+	if len(q.ScaNonce) > 0 {
+		b = member(b, "scaNonce")
+		b = append(base64.StdEncoding.AppendEncode(append(b, '"'), q.ScaNonce), '"')
+	}
+	if len(q.ScaSends) > 0 {
+		if b, err = marshaledMember(b, "scaSends", q.ScaSends); err != nil {
+			return nil, err
+		}
+	}
+	if len(q.HeldInstructions) > 0 {
+		if b, err = marshaledMember(b, "heldInstructions", q.HeldInstructions); err != nil {
+			return nil, err
+		}
+	}
+	b = stringMember(b, "payloadToSign", q.PayloadToSign, true)
+	b = boolMember(b, "walletSigned", q.WalletSigned)
+	return append(b, '}'), nil
+}
+
+// appendQuote appends json.Marshal(q) without its closing brace. Members
+// that are rare or hold maps (instructions, an SCA challenge) are left to
+// encoding/json.
+func appendQuote(b []byte, q *Quote) ([]byte, error) {
+	var err error
+	b = stringMember(append(b, '{'), "id", q.ID, false)
+	b = stringMember(b, "status", string(q.Status), false)
+	if b, err = timeMember(b, "createdAt", q.CreatedAt); err != nil {
+		return nil, err
+	}
+	if b, err = timeMember(b, "expiresAt", q.ExpiresAt); err != nil {
+		return nil, err
+	}
+	s := &q.Source
+	b = stringMember(append(member(b, "source"), '{'), "sourceType", s.SourceType, false)
+	b = stringMember(b, "accountId", s.AccountID, true)
+	b = stringMember(b, "customerId", s.CustomerID, true)
+	b = stringMember(b, "currency", s.Currency, true)
+	b = append(stringMember(b, "cryptoNetwork", s.CryptoNetwork, true), '}')
+	d := &q.Destination
+	b = stringMember(append(member(b, "destination"), '{'), "destinationType", d.DestinationType, false)
+	b = stringMember(b, "accountId", d.AccountID, true)
+	b = stringMember(b, "paymentRail", d.PaymentRail, true)
+	b = stringMember(b, "umaAddress", d.UmaAddress, true)
+	b = append(stringMember(b, "currency", d.Currency, true), '}')
+	b = appendCurrencyInfo(member(b, "sendingCurrency"), &q.SendingCurrency)
+	b = appendCurrencyInfo(member(b, "receivingCurrency"), &q.ReceivingCurrency)
+	b = intMember(b, "totalSendingAmount", q.TotalSendingAmount)
+	b = intMember(b, "totalReceivingAmount", q.TotalReceivingAmount)
+	b = append(member(b, "exchangeRate"), q.ExchangeRate.String()...)
+	b = intMember(b, "feesIncluded", q.FeesIncluded)
+	b = intMember(b, "platformFeesIncluded", q.PlatformFeesIncluded)
+	if len(q.PaymentInstructions) > 0 {
+		if b, err = marshaledMember(b, "paymentInstructions", q.PaymentInstructions); err != nil {
+			return nil, err
+		}
+	}
+	b = stringMember(b, "transactionId", q.TransactionID, false)
+	if r := q.RateDetails; r != nil {
+		if b, err = floatMember(append(member(b, "rateDetails"), '{'), "counterpartyMultiplier", r.CounterpartyMultiplier); err != nil {
+			return nil, err
+		}
+		b = intMember(b, "counterpartyFixedFee", r.CounterpartyFixedFee)
+		b = append(member(b, "serviceApiMultiplier"), r.ServiceApiMultiplier.String()...)
+		b = intMember(b, "serviceApiFixedFee", r.ServiceApiFixedFee)
+		if b, err = floatMember(b, "serviceApiVariableFeeRate", r.ServiceApiVariableFeeRate); err != nil {
+			return nil, err
+		}
+		b = append(intMember(b, "serviceApiVariableFeeAmount", r.ServiceApiVariableFeeAmount), '}')
+	}
+	b = stringMember(b, "purposeOfPayment", q.PurposeOfPayment, true)
+	if q.ScaChallenge != nil {
+		if b, err = marshaledMember(b, "scaChallenge", q.ScaChallenge); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }

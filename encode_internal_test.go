@@ -3,9 +3,14 @@ package payments
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/paygrid/payments/money"
+	"github.com/shopspring/decimal"
 )
 
 // plainTransaction is Transaction without its MarshalJSON: what
@@ -112,4 +117,151 @@ func TestAppendFloat(t *testing.T) {
 		model, modelErr := json.Marshal(f)
 		checkSame(t, ours, err, model, modelErr)
 	}
+}
+
+// Models of the hand-written encoders: the same types without their
+// MarshalJSON, encoded by encoding/json's reflection.
+type (
+	plainQuote       Quote
+	plainLedgerEntry LedgerEntry
+)
+
+// modelQuoteRecord is q as a struct of the same members whose embedded
+// quote is a plainQuote (a defined type of quoteRecord would still promote
+// Quote's MarshalJSON).
+func modelQuoteRecord(q *quoteRecord) any {
+	t := reflect.TypeFor[quoteRecord]()
+	fields := make([]reflect.StructField, t.NumField())
+	for i := range fields {
+		if fields[i] = t.Field(i); fields[i].Anonymous {
+			fields[i].Type = reflect.TypeFor[plainQuote]()
+		}
+	}
+	m := reflect.New(reflect.StructOf(fields)).Elem()
+	for i := range fields {
+		if fields[i].Anonymous {
+			m.Field(i).Set(reflect.ValueOf(plainQuote(q.Quote)))
+		} else {
+			m.Field(i).Set(reflect.ValueOf(q).Elem().Field(i))
+		}
+	}
+	return m.Interface()
+}
+
+// fill sets every field reachable from v that encoding/json encodes to a
+// value derived from n that no omitempty drops, so that comparing with the
+// model catches a member a hand-written encoder leaves out, including one
+// added to the type later.
+func fill(v reflect.Value, n int) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(fmt.Sprintf("s%d", n))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(int64(n) + 1)
+	case reflect.Uint8:
+		v.SetUint(uint64(n%200) + 1)
+	case reflect.Float64:
+		v.SetFloat(float64(n) + 0.25)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), n+1)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		fill(v.Index(0), n+1)
+		fill(v.Index(1), n+2)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k, n+1)
+		fill(e, n+2)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.Interface:
+		v.Set(reflect.ValueOf(fmt.Sprintf("i%d", n)))
+	case reflect.Struct:
+		switch v.Type() {
+		case reflect.TypeFor[time.Time]():
+			v.Set(reflect.ValueOf(time.Unix(1.7e9+int64(n), int64(n)*1001).UTC()))
+			return
+		case reflect.TypeFor[money.Rate]():
+			v.Set(reflect.ValueOf(money.RateOf(decimal.New(int64(n)*17+3, -3))))
+			return
+		}
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
+				fill(v.Field(i), n+i)
+			}
+		}
+	}
+}
+
+// TestEncodersCoverEveryMember compares each hand-written encoder with its
+// model on values with every member set, and on zero values.
+func TestEncodersCoverEveryMember(t *testing.T) {
+	for n := range 3 {
+		var x Transaction
+		var q quoteRecord
+		var l LedgerEntry
+		var o outboxRecord
+		if n > 0 {
+			for _, v := range []any{&x, &q, &l, &o} {
+				fill(reflect.ValueOf(v).Elem(), n)
+			}
+			o.Event.Data = json.RawMessage(`{"a":[1,"b"]}`)
+		}
+		check := func(name string, ours []byte, err error, model any) {
+			t.Helper()
+			want, wantErr := json.Marshal(model)
+			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) { checkSame(t, ours, err, want, wantErr) })
+		}
+		b, err := x.MarshalJSON()
+		check("Transaction", b, err, plainTransaction(x))
+		b, err = q.Quote.MarshalJSON()
+		check("Quote", b, err, plainQuote(q.Quote))
+		b, err = q.MarshalJSON()
+		check("quoteRecord", b, err, modelQuoteRecord(&q))
+		b, err = appendLedgerEntry(nil, &l)
+		check("LedgerEntry", b, err, plainLedgerEntry(l))
+		b, err = o.encode()
+		check("outboxRecord", b, err, o)
+	}
+}
+
+func FuzzAppendQuote(f *testing.F) {
+	f.Add("Quote:1", "PENDING", "<x> & \u2028", int64(1700000000), int64(1), int32(0), 0.25, "17.16375", int64(100), uint8(0xff))
+	f.Add("", "", "", int64(-62135596800), int64(0), int32(3600), math.NaN(), "-0.000001", int64(-1), uint8(0))
+	f.Fuzz(func(t *testing.T, id, status, text string, sec, nsec int64, off int32, f float64, rate string, n int64, present uint8) {
+		at := fuzzTime(sec, nsec, off)
+		r, err := money.NewRate(rate)
+		if err != nil {
+			r = money.Rate{}
+		}
+		has := func(bit uint8) bool { return present&bit != 0 }
+		q := quoteRecord{Quote: Quote{ID: id, Status: QuoteStatus(status), CreatedAt: at, ExpiresAt: at.Add(time.Duration(n)),
+			Source:      QuoteSource{SourceType: text, AccountID: id, CryptoNetwork: status},
+			Destination: QuoteDestination{DestinationType: status, UmaAddress: text, PaymentRail: id},
+			SendingCurrency: CurrencyInfo{Code: id, Name: text, Symbol: status, Decimals: int(n % 30)}, TotalSendingAmount: n,
+			TotalReceivingAmount: -n, ExchangeRate: r, FeesIncluded: sec, TransactionID: text, PurposeOfPayment: text},
+			CustomerID: text, AgentID: id, ServiceFees: n, Rail: status, Description: text, PendingSent: has(1), Collected: has(2)}
+		if has(4) {
+			q.RateDetails = &RateDetails{CounterpartyMultiplier: f, ServiceApiMultiplier: r, ServiceApiVariableFeeRate: -f, ServiceApiVariableFeeAmount: n}
+		}
+		if has(8) {
+			q.PaymentInstructions = []PaymentInstructions{{InstructionsNotes: text, AccountOrWalletInfo: map[string]any{id: text}}}
+		}
+		if has(16) {
+			q.ScaNonce, q.ScaSends = []byte(text), []time.Time{at}
+		}
+		if has(32) {
+			q.ScaChallenge = &ScaChallenge{ID: id, ExpiresAt: at, Factor: text}
+		}
+		ours, err := q.MarshalJSON()
+		model, modelErr := json.Marshal(modelQuoteRecord(&q))
+		checkSame(t, ours, err, model, modelErr)
+		ours, err = q.Quote.MarshalJSON()
+		model, modelErr = json.Marshal(plainQuote(q.Quote))
+		checkSame(t, ours, err, model, modelErr)
+	})
 }

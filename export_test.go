@@ -84,3 +84,25 @@ const (
 	TableSettlementsDue = tableSettlementsDue
 	TableLivenessDue    = tableLivenessDue
 )
+
+// AccountViewEncodings returns the INTERNAL_ACCOUNT.BALANCE_UPDATED data of
+// the internal account id as the engine encodes it (accountViewJSON) and as
+// encoding/json encodes the account's view: they must be the same bytes.
+func (e *Engine) AccountViewEncodings(ctx context.Context, id string) (fast, model []byte, err error) {
+	err = e.view(ctx, func(t *txn) error {
+		a, err := t.sharedInternalAccount(id)
+		if err != nil {
+			return err
+		}
+		if fast, err = t.accountViewJSON(a); err != nil {
+			return err
+		}
+		v, err := t.accountView(a)
+		if err != nil {
+			return err
+		}
+		model, err = encodeRecord(v)
+		return err
+	})
+	return fast, model, err
+}

@@ -78,7 +78,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 			return err
 		}
 	}
-	b, err := json.Marshal(entry)
+	b, err := appendLedgerEntry(make([]byte, 0, 256), &entry)
 	if err != nil {
 		return err
 	}

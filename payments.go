@@ -203,6 +203,7 @@ type core struct {
 	auth      authCache
 	customers readCache[customerRecord]
 	accounts  readCache[InternalAccount]
+	funding   bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
 	externals readCache[externalRecord]
 	contended contendedCache
 	kick      chan struct{}

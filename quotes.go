@@ -247,7 +247,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	// The records are encoded once, before the transaction. Its function
 	// changes them (execution), so a run after the first starts from
 	// copies decoded from these bytes.
-	qb, err := json.Marshal(q)
+	qb, err := q.MarshalJSON()
 	if err != nil {
 		return out, err
 	}

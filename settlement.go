@@ -407,11 +407,11 @@ func (t *txn) creditEvent(id string) error {
 	if err != nil {
 		return err
 	}
-	v, err := t.accountView(a)
+	v, err := t.accountViewJSON(a)
 	if err != nil {
 		return err
 	}
-	return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
+	return t.emitEncoded("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
 }
 
 // applySettlementDue applies a rail outcome whose time came.

@@ -146,6 +146,10 @@ func encodeRecord(v any) ([]byte, error) {
 		}
 	case Transaction:
 		return x.MarshalJSON()
+	case *quoteRecord:
+		if x != nil {
+			return x.MarshalJSON()
+		}
 	}
 	return json.Marshal(v)
 }
