@@ -265,3 +265,34 @@ func FuzzAppendQuote(f *testing.F) {
 		checkSame(t, ours, err, model, modelErr)
 	})
 }
+
+// TestTransactionCloneSharesNothing fills every member of a transaction and
+// checks that its clone holds no pointer, slice or map of the original: a
+// pointer member added later and not cloned fails here.
+func TestTransactionCloneSharesNothing(t *testing.T) {
+	var x Transaction
+	fill(reflect.ValueOf(&x).Elem(), 1)
+	c := x.clone()
+	if !reflect.DeepEqual(&x, c) {
+		t.Fatalf("clone differs:\n%+v\n%+v", x, *c)
+	}
+	var walk func(path string, a, b reflect.Value)
+	walk = func(path string, a, b reflect.Value) {
+		switch a.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map:
+			if !a.IsNil() && a.UnsafePointer() == b.UnsafePointer() {
+				t.Errorf("%s is shared", path)
+			}
+			if a.Kind() == reflect.Pointer && !a.IsNil() {
+				walk(path, a.Elem(), b.Elem())
+			}
+		case reflect.Struct:
+			for i := range a.NumField() {
+				if f := a.Type().Field(i); f.IsExported() && f.Name != "Card" {
+					walk(path+"."+f.Name, a.Field(i), b.Field(i))
+				}
+			}
+		}
+	}
+	walk("Transaction", reflect.ValueOf(x), reflect.ValueOf(*c))
+}

@@ -233,9 +233,10 @@ func putIndexed(tx Tx, table, key string, v any, b []byte) error {
 		prev, err := tx.Get(table, key)
 		switch {
 		case err == nil:
-			// A record written earlier in this transaction (a status
-			// saved several times in one operation) has its entries
-			// remembered: they are not decoded again from its bytes.
+			// A record this engine wrote (a status saved several times
+			// in one operation, or a payment settling after the operation
+			// that made it) has its entries remembered: they are not
+			// decoded again from its bytes.
 			if w, ok := writtenEntries(tx, table, key, prev); ok {
 				old = w
 			} else if old, err = ti.entries(key, nil, prev); err != nil {
@@ -285,28 +286,25 @@ type written struct {
 }
 
 // rememberEntries notes, in an engine transaction, that b with entries was
-// written at key of table.
+// written at key of table. The note is kept by the engine (Engine.written),
+// so a later operation changing the record finds the entries of its
+// previous version without decoding it.
 func rememberEntries(tx Tx, table, key string, b []byte, entries []indexEntry) {
-	t, ok := tx.(*txn)
-	if !ok {
-		return
+	if t, ok := tx.(*txn); ok {
+		t.e.written.put(table+"\x00"+key, written{b, entries})
 	}
-	if t.written == nil {
-		t.written = map[string]written{}
-	}
-	t.written[table+"\x00"+key] = written{b, entries}
 }
 
 // writtenEntries returns the index entries of the record prev at key of
-// table when this engine transaction wrote exactly these bytes there: the
-// entries are a function of the bytes, so a record changed since by other
-// means (or not written by this transaction) is decoded as usual.
+// table when the engine noted them for exactly these bytes: the entries
+// are a function of the bytes, so a record changed since by other means (or
+// by another process) is decoded as usual.
 func writtenEntries(tx Tx, table, key string, prev []byte) ([]indexEntry, bool) {
 	t, ok := tx.(*txn)
-	if !ok || t.written == nil {
+	if !ok {
 		return nil, false
 	}
-	w, ok := t.written[table+"\x00"+key]
+	w, ok := t.e.written.get(table + "\x00" + key)
 	if !ok || !bytes.Equal(w.b, prev) {
 		return nil, false
 	}

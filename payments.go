@@ -203,7 +203,9 @@ type core struct {
 	auth      authCache
 	customers readCache[customerRecord]
 	accounts  readCache[InternalAccount]
-	funding   bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
+	funding   bounded[[]byte]   // encoded funding instructions by internal account id (accountViewJSON)
+	written   bounded[written]  // index entries of records written, by table and key (index.go)
+	txs       bounded[storedTx] // transactions stored, by id (transactions.go)
 	externals readCache[externalRecord]
 	contended contendedCache
 	kick      chan struct{}

@@ -170,19 +170,22 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 	if err != nil {
 		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
 	}
-	tx := new(Transaction)
-	if s, ok := t.txs[id]; ok && bytes.Equal(s.b, b) {
-		// Stored earlier in this transaction: not decoded again.
-		*tx = *s.tx
-	} else if err := tx.UnmarshalJSON(b); err != nil {
-		return nil, err
+	var tx *Transaction
+	if s, ok := t.e.txs.get(id); ok && bytes.Equal(s.b, b) {
+		// Stored by this engine as these bytes: not decoded again.
+		tx = s.tx.clone()
+	} else {
+		tx = new(Transaction)
+		if err := tx.UnmarshalJSON(b); err != nil {
+			return nil, err
+		}
 	}
 	t.readStatus(id, string(tx.Status))
 	return tx, nil
 }
 
-// storedTx is a transaction as this engine transaction stored it: its
-// bytes and the record they encode.
+// storedTx is a transaction as this engine stored it: its bytes and the
+// record they encode.
 type storedTx struct {
 	b  []byte
 	tx *Transaction
@@ -190,11 +193,32 @@ type storedTx struct {
 
 // rememberTx notes that tx, encoded as b, was stored at its id.
 func (t *txn) rememberTx(tx *Transaction, b []byte) {
-	if t.txs == nil {
-		t.txs = map[string]storedTx{}
+	if tx.Card == nil { // a card transaction's card is not cloned
+		t.e.txs.put(tx.ID, storedTx{b, tx.clone()})
 	}
-	c := *tx
-	t.txs[tx.ID] = storedTx{b, &c}
+}
+
+// clone returns a copy of x that shares nothing a holder could change
+// through (TestTransactionCloneSharesNothing); a card transaction's Card is
+// shared.
+func (x *Transaction) clone() *Transaction {
+	c := *x
+	c.SentAmount, c.ReceivedAmount = clonePtr(x.SentAmount), clonePtr(x.ReceivedAmount)
+	c.ExchangeRate, c.Fees, c.PlatformFees = clonePtr(x.ExchangeRate), clonePtr(x.Fees), clonePtr(x.PlatformFees)
+	c.SettledAt, c.ReceiptDeliveryConfirmedAt = clonePtr(x.SettledAt), clonePtr(x.ReceiptDeliveryConfirmedAt)
+	if c.Refund = clonePtr(x.Refund); c.Refund != nil {
+		c.Refund.SettledAt = clonePtr(x.Refund.SettledAt)
+	}
+	return &c
+}
+
+// clonePtr returns a pointer to a copy of *p, or nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // saveTx stores tx, refusing a status change the transaction state

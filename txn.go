@@ -26,8 +26,6 @@ type txn struct {
 	emitted bool
 	intents []string            // rail intents written, handed over after commit
 	plat    *PlatformConfig     // decoded once per transaction
-	written map[string]written  // indexed records written, by table and key (index.go)
-	txs     map[string]storedTx // transactions stored, by id (transactions.go)
 	// statuses are the statuses quotes and transactions had when this
 	// transaction read them, by id, so saving one checks its state machine.
 	statuses map[string]string
