@@ -240,8 +240,8 @@ func FuzzAppendQuote(f *testing.F) {
 		}
 		has := func(bit uint8) bool { return present&bit != 0 }
 		q := quoteRecord{Quote: Quote{ID: id, Status: QuoteStatus(status), CreatedAt: at, ExpiresAt: at.Add(time.Duration(n)),
-			Source:      QuoteSource{SourceType: text, AccountID: id, CryptoNetwork: status},
-			Destination: QuoteDestination{DestinationType: status, UmaAddress: text, PaymentRail: id},
+			Source:          QuoteSource{SourceType: text, AccountID: id, CryptoNetwork: status},
+			Destination:     QuoteDestination{DestinationType: status, UmaAddress: text, PaymentRail: id},
 			SendingCurrency: CurrencyInfo{Code: id, Name: text, Symbol: status, Decimals: int(n % 30)}, TotalSendingAmount: n,
 			TotalReceivingAmount: -n, ExchangeRate: r, FeesIncluded: sec, TransactionID: text, PurposeOfPayment: text},
 			CustomerID: text, AgentID: id, ServiceFees: n, Rail: status, Description: text, PendingSent: has(1), Collected: has(2)}

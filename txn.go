@@ -24,8 +24,8 @@ type txn struct {
 	now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
-	intents []string            // rail intents written, handed over after commit
-	plat    *PlatformConfig     // decoded once per transaction
+	intents []string        // rail intents written, handed over after commit
+	plat    *PlatformConfig // decoded once per transaction
 	// statuses are the statuses quotes and transactions had when this
 	// transaction read them, by id, so saving one checks its state machine.
 	statuses map[string]string
