@@ -276,23 +276,42 @@ func TestTransactionCloneSharesNothing(t *testing.T) {
 	if !reflect.DeepEqual(&x, c) {
 		t.Fatalf("clone differs:\n%+v\n%+v", x, *c)
 	}
-	var walk func(path string, a, b reflect.Value)
-	walk = func(path string, a, b reflect.Value) {
-		switch a.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Map:
-			if !a.IsNil() && a.UnsafePointer() == b.UnsafePointer() {
-				t.Errorf("%s is shared", path)
-			}
-			if a.Kind() == reflect.Pointer && !a.IsNil() {
-				walk(path, a.Elem(), b.Elem())
-			}
-		case reflect.Struct:
-			for i := range a.NumField() {
-				if f := a.Type().Field(i); f.IsExported() && f.Name != "Card" {
-					walk(path+"."+f.Name, a.Field(i), b.Field(i))
-				}
+	checkSharesNothing(t, "Transaction", reflect.ValueOf(x), reflect.ValueOf(*c), "Card")
+}
+
+// TestQuoteCloneSharesNothing is TestTransactionCloneSharesNothing for a
+// quote without the members that make it not cloneable.
+func TestQuoteCloneSharesNothing(t *testing.T) {
+	var q quoteRecord
+	fill(reflect.ValueOf(&q).Elem(), 1)
+	q.PaymentInstructions, q.ScaChallenge, q.ScaNonce, q.ScaSends, q.HeldInstructions = nil, nil, nil, nil, nil
+	if !q.cloneable() {
+		t.Fatal("not cloneable")
+	}
+	c := q.clone()
+	if !reflect.DeepEqual(&q, c) {
+		t.Fatalf("clone differs:\n%+v\n%+v", q, *c)
+	}
+	checkSharesNothing(t, "quoteRecord", reflect.ValueOf(q), reflect.ValueOf(*c), "")
+}
+
+// checkSharesNothing fails for every pointer, slice or map reachable from a
+// through exported fields (but the one named skip) that b holds too.
+func checkSharesNothing(t *testing.T, path string, a, b reflect.Value, skip string) {
+	t.Helper()
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map:
+		if !a.IsNil() && a.UnsafePointer() == b.UnsafePointer() {
+			t.Errorf("%s is shared", path)
+		}
+		if a.Kind() == reflect.Pointer && !a.IsNil() {
+			checkSharesNothing(t, path, a.Elem(), b.Elem(), skip)
+		}
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if f := a.Type().Field(i); f.IsExported() && f.Name != skip {
+				checkSharesNothing(t, path+"."+f.Name, a.Field(i), b.Field(i), skip)
 			}
 		}
 	}
-	walk("Transaction", reflect.ValueOf(x), reflect.ValueOf(*c))
 }

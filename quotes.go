@@ -273,6 +273,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 		if err := insertIndexed(t, tableQuotes, q.ID, q, qb); err != nil {
 			return err
 		}
+		t.rememberQuote(q, qb)
 		if err := insertIndexed(t, tableTransactions, tx.ID, tx, txb); err != nil {
 			return err
 		}

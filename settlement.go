@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -131,12 +132,22 @@ func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOption
 }
 
 func (t *txn) quote(id string) (*quoteRecord, error) {
-	var q quoteRecord
-	if err := getJSON(t, tableQuotes, id, &q); err != nil {
+	b, err := t.Get(tableQuotes, id)
+	if err != nil {
 		return nil, notFound(err, CodeQuoteNotFound, "quote", id)
 	}
+	var q *quoteRecord
+	if s, ok := t.e.quotes.get(id); ok && bytes.Equal(s.b, b) {
+		// Stored by this engine as these bytes: not decoded again.
+		q = s.q.clone()
+	} else {
+		q = new(quoteRecord)
+		if err := decodeRecord(b, q); err != nil {
+			return nil, err
+		}
+	}
 	t.readStatus(id, string(q.Status))
-	return &q, nil
+	return q, nil
 }
 
 // saveQuote stores a quote read in this transaction, refusing a status
@@ -146,7 +157,45 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 		return err
 	}
 	t.readStatus(q.ID, string(q.Status))
-	return putJSON(t, tableQuotes, q.ID, q)
+	b, err := q.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	if err := putIndexed(t, tableQuotes, q.ID, q, b); err != nil {
+		return err
+	}
+	t.rememberQuote(q, b)
+	return nil
+}
+
+// storedQuote is a quote as this engine stored it: its bytes and the record
+// they encode.
+type storedQuote struct {
+	b []byte
+	q *quoteRecord
+}
+
+// rememberQuote notes that q was stored as b, for a later operation that
+// reads it (settling a payment after the request that executed it). Quotes
+// with challenges or instructions, whose maps clone does not copy, are
+// decoded as usual.
+func (t *txn) rememberQuote(q *quoteRecord, b []byte) {
+	if q.cloneable() {
+		t.e.quotes.put(q.ID, storedQuote{b, q.clone()})
+	}
+}
+
+func (q *quoteRecord) cloneable() bool {
+	return len(q.PaymentInstructions) == 0 && q.ScaChallenge == nil && len(q.ScaNonce) == 0 &&
+		len(q.ScaSends) == 0 && len(q.HeldInstructions) == 0
+}
+
+// clone returns a copy of a cloneable quote that shares nothing a holder
+// could change through (TestQuoteCloneSharesNothing).
+func (q *quoteRecord) clone() *quoteRecord {
+	c := *q
+	c.RateDetails = clonePtr(q.RateDetails)
+	return &c
 }
 
 // lapsed reports whether a quote still waiting for execution or for
@@ -253,9 +302,13 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 	}
 	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 	if q.Destination.DestinationType == "ACCOUNT" {
-		if p.Destination, err = t.externalAccount(q.Destination.AccountID); err != nil {
+		// Shared: the intent only encodes it (the rail gets a copy decoded
+		// from the stored intent).
+		r, err := t.sharedExternalRecord(q.Destination.AccountID)
+		if err != nil {
 			return err
 		}
+		p.Destination = &r.ExternalAccount
 	}
 	if err := t.intendSend(p); err != nil {
 		return err
