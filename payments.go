@@ -203,10 +203,10 @@ type core struct {
 	auth      authCache
 	customers readCache[customerRecord]
 	accounts  readCache[InternalAccount]
-	funding   bounded[[]byte]      // encoded funding instructions by internal account id (accountViewJSON)
-	written   bounded[written]     // index entries of records written, by table and key (index.go)
-	txs       bounded[storedTx]    // transactions stored, by id (transactions.go)
-	quotes    bounded[storedQuote] // quotes stored, by id (settlement.go)
+	funding   bounded[[]byte]          // encoded funding instructions by internal account id (accountViewJSON)
+	written   bounded[written]         // index entries of records written, by table and key (index.go)
+	txs       storedCache[Transaction] // transactions stored, by id (transactions.go)
+	quotes    storedCache[quoteRecord] // quotes stored, by id (settlement.go)
 	externals readCache[externalRecord]
 	contended contendedCache
 	kick      chan struct{}

@@ -67,6 +67,31 @@ func (c *readCache[T]) get(t *txn, table, key string) (*T, error) {
 	return r, nil
 }
 
+// storedCache remembers records this engine stored, by key, with their
+// bytes: reading the same bytes again (a later operation on the record)
+// gets a clone of the record instead of decoding them. Any other bytes are
+// decoded as usual.
+type storedCache[T any] struct{ bounded[cachedRecord[T]] }
+
+// remember notes that rec, which no one changes afterwards (a clone), was
+// stored as raw at key.
+func (c *storedCache[T]) remember(key string, raw []byte, rec *T) {
+	c.put(key, cachedRecord[T]{raw: raw, rec: rec})
+}
+
+// load returns the record raw at key encodes: a clone of the remembered one
+// when raw is what was stored, else decoded.
+func (c *storedCache[T]) load(key string, raw []byte, clone func(*T) *T) (*T, error) {
+	if hit, ok := c.get(key); ok && bytes.Equal(hit.raw, raw) {
+		return clone(hit.rec), nil
+	}
+	r := new(T)
+	if err := decodeRecord(raw, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // contendedCache remembers the balances the quotes this process created
 // draw on (quoteRecord.contended), so that executing one later names them
 // to the store (WithContended) without reading the quote first. A quote

@@ -1,7 +1,6 @@
 package payments
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,15 +135,9 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 	if err != nil {
 		return nil, notFound(err, CodeQuoteNotFound, "quote", id)
 	}
-	var q *quoteRecord
-	if s, ok := t.e.quotes.get(id); ok && bytes.Equal(s.b, b) {
-		// Stored by this engine as these bytes: not decoded again.
-		q = s.q.clone()
-	} else {
-		q = new(quoteRecord)
-		if err := decodeRecord(b, q); err != nil {
-			return nil, err
-		}
+	q, err := t.e.quotes.load(id, b, (*quoteRecord).clone)
+	if err != nil {
+		return nil, err
 	}
 	t.readStatus(id, string(q.Status))
 	return q, nil
@@ -168,20 +161,13 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 	return nil
 }
 
-// storedQuote is a quote as this engine stored it: its bytes and the record
-// they encode.
-type storedQuote struct {
-	b []byte
-	q *quoteRecord
-}
-
 // rememberQuote notes that q was stored as b, for a later operation that
 // reads it (settling a payment after the request that executed it). Quotes
 // with challenges or instructions, whose maps clone does not copy, are
 // decoded as usual.
 func (t *txn) rememberQuote(q *quoteRecord, b []byte) {
 	if q.cloneable() {
-		t.e.quotes.put(q.ID, storedQuote{b, q.clone()})
+		t.e.quotes.remember(q.ID, b, q.clone())
 	}
 }
 

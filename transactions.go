@@ -170,31 +170,18 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 	if err != nil {
 		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
 	}
-	var tx *Transaction
-	if s, ok := t.e.txs.get(id); ok && bytes.Equal(s.b, b) {
-		// Stored by this engine as these bytes: not decoded again.
-		tx = s.tx.clone()
-	} else {
-		tx = new(Transaction)
-		if err := tx.UnmarshalJSON(b); err != nil {
-			return nil, err
-		}
+	tx, err := t.e.txs.load(id, b, (*Transaction).clone)
+	if err != nil {
+		return nil, err
 	}
 	t.readStatus(id, string(tx.Status))
 	return tx, nil
 }
 
-// storedTx is a transaction as this engine stored it: its bytes and the
-// record they encode.
-type storedTx struct {
-	b  []byte
-	tx *Transaction
-}
-
 // rememberTx notes that tx, encoded as b, was stored at its id.
 func (t *txn) rememberTx(tx *Transaction, b []byte) {
 	if tx.Card == nil { // a card transaction's card is not cloned
-		t.e.txs.put(tx.ID, storedTx{b, tx.clone()})
+		t.e.txs.remember(tx.ID, b, tx.clone())
 	}
 }
 
