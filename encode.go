@@ -308,7 +308,7 @@ func appendLedgerEntry(b []byte, e *LedgerEntry) ([]byte, error) {
 
 // MarshalJSON encodes q as encoding/json would (see appendQuote).
 func (q Quote) MarshalJSON() ([]byte, error) {
-	b, err := appendQuote(make([]byte, 0, 1024), &q)
+	b, err := appendQuote(make([]byte, 0, 1280), &q)
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +318,7 @@ func (q Quote) MarshalJSON() ([]byte, error) {
 // MarshalJSON encodes the record as encoding/json would: the quote's
 // members, then the record's.
 func (q quoteRecord) MarshalJSON() ([]byte, error) {
-	b, err := appendQuote(make([]byte, 0, 1280), &q.Quote)
+	b, err := appendQuote(make([]byte, 0, 1408), &q.Quote)
 	if err != nil {
 		return nil, err
 	}

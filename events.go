@@ -121,7 +121,7 @@ func (t *txn) emitEncoded(typ EventType, raw []byte) error {
 // encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
 // valid JSON, as encodeRecord returns.
 func (r outboxRecord) encode() ([]byte, error) {
-	return appendOutbox(make([]byte, 0, len(r.Event.Data)+192), &r)
+	return appendOutbox(make([]byte, 0, len(r.Event.Data)+len(r.LastError)+256), &r)
 }
 
 // The members of an encoded record around its event's data (see
@@ -144,7 +144,8 @@ var (
 // first `"data":` and the last `},"attempts":` are the members themselves:
 // the strings before DATA and after it cannot hold a bare quote. A record
 // of any other shape (a string with escapes, a member more or less) is
-// decoded by json.Unmarshal.
+// decoded by json.Unmarshal. The event's data shares b's bytes: stored values
+// are read-only (see Tx).
 func decodeOutbox(b []byte) (outboxRecord, error) {
 	if r, ok := decodeOutboxInPlace(b); ok {
 		return r, nil
@@ -205,7 +206,7 @@ func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 	if err1 != nil || err2 != nil {
 		return r, false
 	}
-	r.Event = Event{ID: string(id), Type: EventType(typ), Timestamp: when, Data: bytes.Clone(data)}
+	r.Event = Event{ID: string(id), Type: EventType(typ), Timestamp: when, Data: data}
 	r.Attempts, r.NextAttemptAt = n, nextAt
 	return r, true
 }

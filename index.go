@@ -181,8 +181,10 @@ func ix[T any](name string, values func(*T) []string) indexDef[T] {
 // created(record).
 func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T]) *tableIndexes {
 	ti := &tableIndexes{table: table, names: map[string]bool{}}
-	for _, d := range defs {
+	tables := make([]string, len(defs))
+	for i, d := range defs {
 		ti.names[d.name] = true
+		tables[i] = indexTable(table, d.name)
 	}
 	ti.entries = func(id string, v any, b []byte) ([]indexEntry, error) {
 		var rec *T
@@ -198,10 +200,10 @@ func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 			}
 		}
 		sk := "|" + sortKey(created(rec)) + "|" + id
-		var out []indexEntry
-		for _, d := range defs {
+		out := make([]indexEntry, 0, len(defs)+2)
+		for i, d := range defs {
 			for _, val := range d.values(rec) {
-				out = append(out, indexEntry{indexTable(table, d.name), escapeValue(val) + sk})
+				out = append(out, indexEntry{tables[i], escapeValue(val) + sk})
 			}
 		}
 		return out, nil

@@ -78,7 +78,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 			return err
 		}
 	}
-	b, err := appendLedgerEntry(make([]byte, 0, 256), &entry)
+	b, err := appendLedgerEntry(make([]byte, 0, 192+96*len(entry.Postings)), &entry)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,8 @@ import (
 // and may be called again for an event it already accepted (after a crash or a
 // failed acknowledgement), so receivers dedupe on Event.ID. A nil error means
 // the event is delivered; any error schedules a retry with backoff. An error
-// wrapping ErrPermanent stops retries at once.
+// wrapping ErrPermanent stops retries at once. ev.Data may share memory with
+// the store's copy of the event: keep it as long as needed, never modify it.
 type Notifier interface {
 	Notify(ctx context.Context, ev Event) error
 }

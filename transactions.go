@@ -87,7 +87,7 @@ func (x Transaction) MarshalJSON() ([]byte, error) {
 	if x.Card != nil {
 		return json.Marshal(x.Card)
 	}
-	return appendTransaction(make([]byte, 0, 768), &x)
+	return appendTransaction(make([]byte, 0, 1152), &x)
 }
 
 // cardType marks an encoded card transaction. Inside a JSON string quotes
