@@ -96,7 +96,7 @@ var _ Reporter = Rails{}
 // returns. A report without PaymentID or with an unknown Outcome is
 // INVALID_INPUT.
 func (r Rails) Report(ctx context.Context, rep RailReport) error {
-	intents, err := r.e.report(ctx, rep)
+	intents, err := r.e.report(ctx, rep, nil)
 	if err == nil {
 		r.e.dispatch(ctx, intents)
 	}
@@ -123,7 +123,10 @@ func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 }
 
 // report applies rep in its own transaction and returns the intents it wrote.
-func (e *Engine) report(ctx context.Context, rep RailReport) ([]string, error) {
+// With a hand-over in progress (h), a report for its payment also removes
+// the payment's intent in that transaction: the rail has taken the payment,
+// so handOver need not commit again.
+func (e *Engine) report(ctx context.Context, rep RailReport, h *handing) ([]string, error) {
 	var fe validate.Errors
 	fe.Required("paymentId", rep.PaymentID)
 	switch rep.Outcome {
@@ -137,7 +140,19 @@ func (e *Engine) report(ctx context.Context, rep RailReport) ([]string, error) {
 	if rep.Reference == "" {
 		rep.Reference = string(rep.Outcome)
 	}
-	return e.commit(ctx, func(t *txn) error { return t.applyReport(rep) })
+	if h == nil || rep.PaymentID != h.id {
+		return e.commit(ctx, func(t *txn) error { return t.applyReport(rep) })
+	}
+	intents, err := e.commit(ctx, func(t *txn) error {
+		if err := t.takeIntent(h.id); err != nil {
+			return err
+		}
+		return t.applyReport(rep)
+	})
+	if err == nil {
+		h.taken = true
+	}
+	return intents, err
 }
 
 // applyReport applies rep once: at once, or as due work when it takes
@@ -201,15 +216,23 @@ func (t *txn) settle(rep RailReport) error {
 	return t.saveQuote(q)
 }
 
-// reporter is the Reporter handed to a rail during a dispatch: reports
+// reporter is the Reporter handed to a rail during a hand-over: reports
 // apply at once, and the intents they write join the dispatch's queue.
 type reporter struct {
 	e      *Engine
 	follow *[]string
+	h      *handing
+}
+
+// handing is one payment being handed to the rail: its intent's id, and
+// whether a report of the rail removed the intent already.
+type handing struct {
+	id    string
+	taken bool
 }
 
 func (r reporter) Report(ctx context.Context, rep RailReport) error {
-	intents, err := r.e.report(ctx, rep)
+	intents, err := r.e.report(ctx, rep, r.h)
 	*r.follow = append(*r.follow, intents...)
 	return err
 }
@@ -248,7 +271,8 @@ func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) erro
 	if err != nil {
 		return err
 	}
-	r := reporter{e: e, follow: follow}
+	h := &handing{id: id}
+	r := reporter{e: e, follow: follow, h: h}
 	switch {
 	case in.Send != nil:
 		err = e.rail.Send(ctx, *in.Send, r)
@@ -261,18 +285,22 @@ func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) erro
 	case in.Code != nil && e.cfg.Codes != nil:
 		err = e.cfg.Codes.SendCode(ctx, *in.Code)
 	}
-	if err != nil {
+	if err != nil || h.taken {
 		return err
 	}
-	return e.update(ctx, func(t *txn) error {
-		if _, err := t.withdrawIntent(id); err != nil {
-			return err
-		}
-		if err := t.Delete(tableDueRetry, tableIntents+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		return nil
-	})
+	return e.update(ctx, func(t *txn) error { return t.takeIntent(id) })
+}
+
+// takeIntent removes the intent id, handed to the rail, with its backoff
+// record.
+func (t *txn) takeIntent(id string) error {
+	if _, err := t.withdrawIntent(id); err != nil {
+		return err
+	}
+	if err := t.Delete(tableDueRetry, tableIntents+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return nil
 }
 
 // handOverPending hands the waiting intents whose backoff has passed over;
