@@ -214,7 +214,11 @@ func runOne(btx *bolt.Tx, r *request) (err error) {
 	return r.fn(t)
 }
 
-// undo restores one record to its state before a write.
+// undo restores one record to its state before a write. prev is the value
+// as bbolt returned it, not a copy: it points into the memory map or at the
+// slice an earlier Put stored, both valid until the shared transaction's
+// commit (bbolt maps more of the file only while committing), and a
+// rollback happens before that.
 type undo struct {
 	table   string
 	key     []byte
@@ -273,7 +277,7 @@ func (t *tx) write(table, key string, value []byte, mustBeNew bool) error {
 	if prev != nil && mustBeNew {
 		return payments.ErrConflict
 	}
-	t.log = append(t.log, undo{table: table, key: k, prev: clone(prev), existed: prev != nil})
+	t.log = append(t.log, undo{table: table, key: k, prev: prev, existed: prev != nil})
 	// bbolt reads value at commit; the caller never modifies it (Tx.Put).
 	return b.Put(k, value)
 }
@@ -295,7 +299,7 @@ func (t *tx) Delete(table, key string) error {
 	if prev == nil {
 		return payments.ErrNotFound
 	}
-	t.log = append(t.log, undo{table: table, key: k, prev: clone(prev), existed: true})
+	t.log = append(t.log, undo{table: table, key: k, prev: prev, existed: true})
 	return b.Delete(k)
 }
 
