@@ -270,14 +270,9 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 				return err
 			}
 		}
-		if err := insertIndexed(t, tableQuotes, q.ID, q, qb); err != nil {
-			return err
-		}
-		t.rememberQuote(q, qb)
-		if err := insertIndexed(t, tableTransactions, tx.ID, tx, txb); err != nil {
-			return err
-		}
-		t.rememberTx(tx, txb)
+		// Both are drafts until saved (txn.drafts): executed at once,
+		// each is stored once, COMPLETED or PROCESSING.
+		t.drafts = drafts{quote: q.clone(), quoteB: qb, tx: tx.clone(), txB: txb}
 		if q.Status == QuotePendingAuthorization {
 			if err := t.intendChallengeCode(q, req.sca.code); err != nil {
 				return err
@@ -298,6 +293,9 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 			if err := t.executeOrChallenge(q, req.sca, req.ScaFactor); err != nil {
 				return err
 			}
+		}
+		if err := t.storeDrafts(); err != nil {
+			return err
 		}
 		var err error
 		out, err = answer(t, q)

@@ -131,13 +131,20 @@ func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOption
 }
 
 func (t *txn) quote(id string) (*quoteRecord, error) {
-	b, err := t.Get(tableQuotes, id)
-	if err != nil {
-		return nil, notFound(err, CodeQuoteNotFound, "quote", id)
-	}
-	q, err := t.e.quotes.load(id, b, (*quoteRecord).clone)
-	if err != nil {
-		return nil, err
+	var q *quoteRecord
+	if d := t.drafts.quote; d != nil && d.ID == id {
+		q = new(quoteRecord)
+		if err := json.Unmarshal(t.drafts.quoteB, q); err != nil {
+			return nil, err
+		}
+	} else {
+		b, err := t.Get(tableQuotes, id)
+		if err != nil {
+			return nil, notFound(err, CodeQuoteNotFound, "quote", id)
+		}
+		if q, err = t.e.quotes.load(id, b, (*quoteRecord).clone); err != nil {
+			return nil, err
+		}
 	}
 	t.readStatus(id, string(q.Status))
 	return q, nil
@@ -154,7 +161,11 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := putIndexed(t, tableQuotes, q.ID, q, b); err != nil {
+	store := putIndexed
+	if d := t.drafts.quote; d != nil && d.ID == q.ID {
+		t.drafts.quote, store = nil, insertIndexed
+	}
+	if err := store(t, tableQuotes, q.ID, q, b); err != nil {
 		return err
 	}
 	t.rememberQuote(q, b)

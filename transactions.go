@@ -166,6 +166,11 @@ func (t *txn) insertTransaction(tx *Transaction) error {
 }
 
 func (t *txn) transaction(id string) (*Transaction, error) {
+	if d := t.drafts.tx; d != nil && d.ID == id {
+		tx := d.clone()
+		t.readStatus(id, string(tx.Status))
+		return tx, nil
+	}
 	b, err := t.Get(tableTransactions, id)
 	if err != nil {
 		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
@@ -216,7 +221,11 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 	if err != nil {
 		return err
 	}
-	if err := putIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
+	store := putIndexed
+	if d := t.drafts.tx; d != nil && d.ID == tx.ID {
+		t.drafts.tx, store = nil, insertIndexed
+	}
+	if err := store(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	t.rememberTx(tx, b)

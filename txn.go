@@ -29,6 +29,38 @@ type txn struct {
 	// statuses are the statuses quotes and transactions had when this
 	// transaction read them, by id, so saving one checks its state machine.
 	statuses map[string]string
+	drafts   drafts
+}
+
+// drafts are the quote and transaction a quote request creates, held back
+// until the operation saves them (see createQuote): a quote executed by the
+// request that creates it is stored once, in its final state, instead of
+// being stored PENDING and then stored again.
+type drafts struct {
+	quote  *quoteRecord // as created; nil once stored
+	quoteB []byte       // its encoding
+	tx     *Transaction // as created (a copy); nil once stored
+	txB    []byte
+}
+
+// storeDrafts stores the drafts not saved yet, as they were created.
+func (t *txn) storeDrafts() error {
+	d := &t.drafts
+	if q := d.quote; q != nil {
+		d.quote = nil
+		if err := insertIndexed(t, tableQuotes, q.ID, q, d.quoteB); err != nil {
+			return err
+		}
+		t.rememberQuote(q, d.quoteB)
+	}
+	if tx := d.tx; tx != nil {
+		d.tx = nil
+		if err := insertIndexed(t, tableTransactions, tx.ID, tx, d.txB); err != nil {
+			return err
+		}
+		t.rememberTx(tx, d.txB)
+	}
+	return nil
 }
 
 // readStatus remembers the status record id had when it was read.
