@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -222,6 +223,20 @@ func appendCurrencyInfo(b []byte, c *CurrencyInfo) []byte {
 // appendOutbox appends json.Marshal of an outbox record whose event data is
 // compact, valid JSON (as encodeRecord returns) or absent.
 func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
+	b, err := appendOutboxHead(b, r)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Event.Data) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, r.Event.Data...)
+	}
+	return appendOutboxTail(b, r)
+}
+
+// appendOutboxHead appends the encoding of r up to its event's data.
+func appendOutboxHead(b []byte, r *outboxRecord) ([]byte, error) {
 	var err error
 	b = append(member(append(b, '{'), "event"), '{')
 	b = stringMember(b, "id", r.Event.ID, false)
@@ -229,14 +244,14 @@ func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
 	if b, err = timeMember(b, "timestamp", r.Event.Timestamp); err != nil {
 		return nil, err
 	}
-	b = member(b, "data")
-	if len(r.Event.Data) == 0 {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, r.Event.Data...)
-	}
+	return member(b, "data"), nil
+}
+
+// appendOutboxTail appends the encoding of r after its event's data.
+func appendOutboxTail(b []byte, r *outboxRecord) ([]byte, error) {
 	b = intMember(append(b, '}'), "attempts", int64(r.Attempts))
-	if b, err = timeMember(b, "nextAttemptAt", r.NextAttemptAt); err != nil {
+	b, err := timeMember(b, "nextAttemptAt", r.NextAttemptAt)
+	if err != nil {
 		return nil, err
 	}
 	return append(stringMember(b, "lastError", r.LastError, true), '}'), nil
@@ -246,6 +261,11 @@ func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
 // INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
 // (fixed per account) encoded once per account and kept in e.funding.
 func (t *txn) accountViewJSON(a *InternalAccount) ([]byte, error) {
+	return t.appendAccountView(nil, a)
+}
+
+// appendAccountView appends accountViewJSON(a) to b.
+func (t *txn) appendAccountView(b []byte, a *InternalAccount) ([]byte, error) {
 	avail, held, err := t.balances(a)
 	if err != nil {
 		return nil, err
@@ -257,7 +277,7 @@ func (t *txn) accountViewJSON(a *InternalAccount) ([]byte, error) {
 		}
 		t.e.funding.put(a.ID, instructions)
 	}
-	b := append(make([]byte, 0, 384+len(instructions)), '{')
+	b = append(slices.Grow(b, 384+len(instructions)), '{')
 	b = stringMember(b, "id", a.ID, false)
 	b = stringMember(b, "customerId", a.CustomerID, true)
 	b = stringMember(b, "type", string(a.Type), false)

@@ -107,12 +107,25 @@ func (t *txn) emit(typ EventType, data any) error {
 // emitEncoded is emit with the data already encoded by encodeRecord (valid,
 // compact JSON).
 func (t *txn) emitEncoded(typ EventType, raw []byte) error {
+	return t.emitAppended(typ, len(raw), func(b []byte) ([]byte, error) { return append(b, raw...), nil })
+}
+
+// emitAppended is emit with the data appended by data: valid, compact JSON
+// of about size bytes, written straight into the outbox record.
+func (t *txn) emitAppended(typ EventType, size int, data func([]byte) ([]byte, error)) error {
 	id := t.newID("Webhook")
-	now := t.now
-	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: now, Data: raw}, NextAttemptAt: now}
+	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.now}, NextAttemptAt: t.now}
 	t.emitted = true
-	b, err := rec.encode()
+	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)
 	if err != nil {
+		return err
+	}
+	start := len(b)
+	if b, err = data(b); err != nil {
+		return err
+	}
+	rec.Event.Data = b[start:len(b):len(b)]
+	if b, err = appendOutboxTail(b, &rec); err != nil {
 		return err
 	}
 	return insertIndexed(t.Tx, tableOutbox, id, rec, b)

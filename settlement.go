@@ -280,13 +280,13 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 	if q.PendingSent {
 		pending = "" // already announced (SCA, direct pull)
 	}
-	if _, err := t.announceTx(tx, pending); err != nil {
+	if err := t.announceTx(tx, pending); err != nil {
 		return err
 	}
 	tx.Status = TxProcessing
 	if q.DestinationInternal {
 		// It completes at once: PROCESSING is announced, COMPLETED stored.
-		if _, err := t.announceTx(tx, "PROCESSING"); err != nil {
+		if err := t.announceTx(tx, "PROCESSING"); err != nil {
 			return err
 		}
 		if err := t.applyStep(q, tx, RailReport{Outcome: RailCompleted}); err != nil {
@@ -457,11 +457,7 @@ func (t *txn) creditEvent(id string) error {
 	if err != nil {
 		return err
 	}
-	v, err := t.accountViewJSON(a)
-	if err != nil {
-		return err
-	}
-	return t.emitEncoded("INTERNAL_ACCOUNT.BALANCE_UPDATED", v)
+	return t.emitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 2048, func(b []byte) ([]byte, error) { return t.appendAccountView(b, a) })
 }
 
 // applySettlementDue applies a rail outcome whose time came.

@@ -215,11 +215,19 @@ func clonePtr[T any](p *T) *T {
 
 // saveTx stores tx, refusing a status change the transaction state
 // machine does not allow (quotes.TxStatus.Check), and emits
-// <INCOMING|OUTGOING>_PAYMENT.<event>.
+// <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "").
 func (t *txn) saveTx(tx *Transaction, event string) error {
-	b, err := t.announceTx(tx, event)
+	if err := t.advanceTx(tx); err != nil {
+		return err
+	}
+	b, err := encodeRecord(tx)
 	if err != nil {
 		return err
+	}
+	if event != "" {
+		if err := t.emitEncoded(txEvent(tx, event), b); err != nil {
+			return err
+		}
 	}
 	store := putIndexed
 	if d := t.drafts.tx; d != nil && d.ID == tx.ID {
@@ -235,19 +243,29 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 // announceTx is saveTx without storing tx: for a status a payment passes
 // through on its way to the one the operation stores (PENDING and
 // PROCESSING of a payment to an internal account, which completes at
-// once). It returns tx encoded; the event's data is the record as it would
-// be stored.
-func (t *txn) announceTx(tx *Transaction, event string) ([]byte, error) {
+// once). The event's data is the record as it would be stored, encoded
+// straight into the event.
+func (t *txn) announceTx(tx *Transaction, event string) error {
+	if err := t.advanceTx(tx); err != nil || event == "" {
+		return err
+	}
+	return t.emitAppended(txEvent(tx, event), 1152, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
+}
+
+// advanceTx checks tx's status change against the state machine and stamps
+// it.
+func (t *txn) advanceTx(tx *Transaction) error {
 	if err := TransactionStatus(t.statuses[tx.ID]).Check(tx.Status); err != nil {
-		return nil, err
+		return err
 	}
 	t.readStatus(tx.ID, string(tx.Status))
 	tx.UpdatedAt = t.now
-	b, err := encodeRecord(tx)
-	if err != nil || event == "" {
-		return b, err
-	}
-	return b, t.emitEncoded(EventType(tx.Type+"_PAYMENT."+event), b)
+	return nil
+}
+
+// txEvent is the event type <INCOMING|OUTGOING>_PAYMENT.<event>.
+func txEvent(tx *Transaction, event string) EventType {
+	return EventType(tx.Type + "_PAYMENT." + event)
 }
 
 // Get returns one transaction.
