@@ -279,6 +279,19 @@ func TestTransactionCloneSharesNothing(t *testing.T) {
 	checkSharesNothing(t, "Transaction", reflect.ValueOf(x), reflect.ValueOf(*c), "Card")
 }
 
+// TestIntentCloneSharesNothing is TestTransactionCloneSharesNothing for the
+// intents handed to the rail (an external account's nested members
+// included).
+func TestIntentCloneSharesNothing(t *testing.T) {
+	var in intent
+	fill(reflect.ValueOf(&in).Elem(), 1)
+	c := in.clone()
+	if !reflect.DeepEqual(&in, c) {
+		t.Fatalf("clone differs:\n%+v\n%+v", in, *c)
+	}
+	checkSharesNothing(t, "intent", reflect.ValueOf(in), reflect.ValueOf(*c), "")
+}
+
 // TestQuoteCloneSharesNothing is TestTransactionCloneSharesNothing for a
 // quote without the members that make it not cloneable.
 func TestQuoteCloneSharesNothing(t *testing.T) {

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -51,10 +52,33 @@ type ExternalAccount struct {
 	UpdatedAt                     time.Time                `json:"updatedAt"`
 }
 
-// identifierFields are the accountInfo members that can hold an account's
-// primary identifier, most specific first.
-var identifierFields = []string{"iban", "clabeNumber", "accountNumber", "address", "pixKey", "phoneNumber", "vpa",
-	"invoice", "bolt12", "lightningAddress", "swiftCode"}
+// identifiers are the accountInfo members that can hold an account's
+// primary identifier, in the order Identifier prefers them (most specific
+// first); only string values count.
+type identifiers struct {
+	IBAN             json.RawMessage `json:"iban"`
+	CLABE            json.RawMessage `json:"clabeNumber"`
+	AccountNumber    json.RawMessage `json:"accountNumber"`
+	Address          json.RawMessage `json:"address"`
+	PixKey           json.RawMessage `json:"pixKey"`
+	PhoneNumber      json.RawMessage `json:"phoneNumber"`
+	VPA              json.RawMessage `json:"vpa"`
+	Invoice          json.RawMessage `json:"invoice"`
+	Bolt12           json.RawMessage `json:"bolt12"`
+	LightningAddress json.RawMessage `json:"lightningAddress"`
+	SwiftCode        json.RawMessage `json:"swiftCode"`
+}
+
+// clone returns a copy of a (nil for nil) that shares nothing.
+func (a *ExternalAccount) clone() *ExternalAccount {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	c.BeneficiaryVerifiedData = clonePtr(a.BeneficiaryVerifiedData)
+	c.AccountInfo = bytes.Clone(a.AccountInfo)
+	return &c
+}
 
 // Info returns the accountInfo members (a fresh map).
 func (a *ExternalAccount) Info() map[string]any {
@@ -81,9 +105,14 @@ func (a *ExternalAccount) AccountType() string {
 // CLABE, wallet address, ...): the sandbox steers scenarios by its last three
 // characters.
 func (a *ExternalAccount) Identifier() string {
-	m := a.Info()
-	for _, f := range identifierFields {
-		if s, ok := m[f].(string); ok && s != "" {
+	var ids identifiers
+	if json.Unmarshal(a.AccountInfo, &ids) != nil {
+		return ""
+	}
+	for _, raw := range [...]json.RawMessage{ids.IBAN, ids.CLABE, ids.AccountNumber, ids.Address, ids.PixKey,
+		ids.PhoneNumber, ids.VPA, ids.Invoice, ids.Bolt12, ids.LightningAddress, ids.SwiftCode} {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && s != "" {
 			return s
 		}
 	}

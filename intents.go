@@ -67,11 +67,35 @@ func (t *txn) intendPull(p PullRequest) error {
 }
 
 func (t *txn) intend(id string, in intent) error {
-	if err := putJSON(t, tableIntents, id, in); err != nil {
+	b, err := encodeRecord(in)
+	if err != nil {
 		return err
 	}
+	if err := t.Put(tableIntents, id, b); err != nil {
+		return err
+	}
+	// Remembered, so the hand-over right after commit does not decode it.
+	t.e.intents.remember(id, b, &in)
 	t.intents = append(t.intents, id)
 	return nil
+}
+
+// clone returns a copy of in that shares nothing a rail could change
+// through (TestIntentCloneSharesNothing).
+func (in *intent) clone() *intent {
+	c := *in
+	if in.Send != nil {
+		s := *in.Send
+		s.Destination = s.Destination.clone()
+		c.Send = &s
+	}
+	if in.Pull != nil {
+		p := *in.Pull
+		p.From = p.From.clone()
+		c.Pull = &p
+	}
+	c.Code = clonePtr(in.Code)
+	return &c
 }
 
 // withdrawIntent removes a payment not yet handed to the rail, and reports
@@ -263,8 +287,15 @@ func (e *Engine) dispatch(ctx context.Context, ids []string) {
 // it, removes the intent. A payment already handed over or withdrawn is
 // skipped.
 func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) error {
-	var in intent
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableIntents, id, &in) })
+	var in *intent
+	err := e.view(ctx, func(t *txn) error {
+		b, err := t.Get(tableIntents, id)
+		if err != nil {
+			return err
+		}
+		in, err = e.intents.load(id, b, (*intent).clone)
+		return err
+	})
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}

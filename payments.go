@@ -208,6 +208,7 @@ type core struct {
 	written   bounded[written]         // index entries of records written, by table and key (index.go)
 	txs       storedCache[Transaction] // transactions stored, by id (transactions.go)
 	quotes    storedCache[quoteRecord] // quotes stored, by id (settlement.go)
+	intents   storedCache[intent]      // rail intents stored, by id (intents.go)
 	externals readCache[externalRecord]
 	contended contendedCache
 	kick      chan struct{}
