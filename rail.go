@@ -36,6 +36,8 @@ type Rail interface {
 	// backoff and, after its last attempt, parks the payment in the dead
 	// letters (Engine.DeadLetters) for an operator, still PROCESSING: a
 	// payment the rail may have received is never failed by guesswork.
+	// A report for p made through r while Send runs also says the rail
+	// took p, whatever Send returns afterwards: p is not handed over again.
 	Send(ctx context.Context, p OutgoingPayment, r Reporter) error
 }
 

@@ -221,6 +221,46 @@ func TestRails_FailingRailRetriesThenParks(t *testing.T) {
 	require.NoError(t, payments.CheckLedger(ctx, e.store))
 }
 
+// reportingRail reports every payment ACCEPTED while it takes it, then
+// fails Send (the answer was lost on the way back).
+type reportingRail struct {
+	manualRail
+}
+
+func (r *reportingRail) Send(ctx context.Context, p payments.OutgoingPayment, rep payments.Reporter) error {
+	if err := r.take(ctx, p.ID); err != nil {
+		return err
+	}
+	if err := rep.Report(ctx, payments.RailReport{PaymentID: p.ID, Reference: "bank-ack", Outcome: payments.RailAccepted}); err != nil {
+		return err
+	}
+	return errors.New("connection reset after the bank answered")
+}
+
+// TestRails_ReportDuringSendTakesThePayment: a rail that reported on a
+// payment while taking it owns it, even when Send then fails: the payment
+// is not handed over again, retried or parked.
+func TestRails_ReportDuringSendTakesThePayment(t *testing.T) {
+	rail := &reportingRail{}
+	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct, txID := e.payout(t, 10_000, 4_000, "000")
+	assert.Empty(t, mustPending(t, e))
+	for range payments.MaxDueAttempts {
+		e.clock.Advance(time.Hour)
+		_, err := e.eng.ProcessDue(ctx)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, []string{"send:" + txID}, rail.taken, "handed over once")
+	dead, err := e.eng.DeadLetters(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, dead)
+	assert.Equal(t, payments.TxProcessing, e.txStatus(t, txID))
+	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: "send:" + txID, Reference: "bank-settled", Outcome: payments.RailCompleted}))
+	assert.Equal(t, payments.TxCompleted, e.txStatus(t, txID))
+	assert.EqualValues(t, 6_000, e.available(t, acct))
+	require.NoError(t, payments.CheckLedger(ctx, e.store))
+}
+
 func mustPending(t *testing.T, e *env) []string {
 	t.Helper()
 	p, err := e.eng.Rails.Pending(ctx, 10)
