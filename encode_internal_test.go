@@ -272,11 +272,7 @@ func FuzzAppendQuote(f *testing.F) {
 func TestTransactionCloneSharesNothing(t *testing.T) {
 	var x Transaction
 	fill(reflect.ValueOf(&x).Elem(), 1)
-	c := x.clone()
-	if !reflect.DeepEqual(&x, c) {
-		t.Fatalf("clone differs:\n%+v\n%+v", x, *c)
-	}
-	checkSharesNothing(t, "Transaction", reflect.ValueOf(x), reflect.ValueOf(*c), "Card")
+	checkClone(t, &x, x.clone(), "Card")
 }
 
 // TestIntentCloneSharesNothing is TestTransactionCloneSharesNothing for the
@@ -285,11 +281,7 @@ func TestTransactionCloneSharesNothing(t *testing.T) {
 func TestIntentCloneSharesNothing(t *testing.T) {
 	var in intent
 	fill(reflect.ValueOf(&in).Elem(), 1)
-	c := in.clone()
-	if !reflect.DeepEqual(&in, c) {
-		t.Fatalf("clone differs:\n%+v\n%+v", in, *c)
-	}
-	checkSharesNothing(t, "intent", reflect.ValueOf(in), reflect.ValueOf(*c), "")
+	checkClone(t, &in, in.clone(), "")
 }
 
 // TestQuoteCloneSharesNothing is TestTransactionCloneSharesNothing for a
@@ -301,11 +293,17 @@ func TestQuoteCloneSharesNothing(t *testing.T) {
 	if !q.cloneable() {
 		t.Fatal("not cloneable")
 	}
-	c := q.clone()
-	if !reflect.DeepEqual(&q, c) {
-		t.Fatalf("clone differs:\n%+v\n%+v", q, *c)
+	checkClone(t, &q, q.clone(), "")
+}
+
+// checkClone fails unless c equals orig and shares nothing with it (but
+// the member named skip).
+func checkClone[T any](t *testing.T, orig, c *T, skip string) {
+	t.Helper()
+	if !reflect.DeepEqual(orig, c) {
+		t.Fatalf("clone differs:\n%+v\n%+v", *orig, *c)
 	}
-	checkSharesNothing(t, "quoteRecord", reflect.ValueOf(q), reflect.ValueOf(*c), "")
+	checkSharesNothing(t, reflect.TypeFor[T]().Name(), reflect.ValueOf(*orig), reflect.ValueOf(*c), skip)
 }
 
 // checkSharesNothing fails for every pointer, slice or map reachable from a

@@ -161,11 +161,7 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 	if err != nil {
 		return err
 	}
-	store := putIndexed
-	if d := t.drafts.quote; d != nil && d.ID == q.ID {
-		t.drafts.quote, store = nil, insertIndexed
-	}
-	if err := store(t, tableQuotes, q.ID, q, b); err != nil {
+	if err := t.drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
 		return err
 	}
 	t.rememberQuote(q, b)

@@ -229,11 +229,7 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 			return err
 		}
 	}
-	store := putIndexed
-	if d := t.drafts.tx; d != nil && d.ID == tx.ID {
-		t.drafts.tx, store = nil, insertIndexed
-	}
-	if err := store(t, tableTransactions, tx.ID, tx, b); err != nil {
+	if err := t.drafts.store(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	t.rememberTx(tx, b)

@@ -43,6 +43,20 @@ type drafts struct {
 	txB    []byte
 }
 
+// store stores b (v encoded) at key of table: created when it is one of
+// the operation's drafts (saved for the first time), else replaced.
+func (d *drafts) store(t *txn, table, key string, v any, b []byte) error {
+	switch {
+	case table == tableQuotes && d.quote != nil && d.quote.ID == key:
+		d.quote = nil
+	case table == tableTransactions && d.tx != nil && d.tx.ID == key:
+		d.tx = nil
+	default:
+		return putIndexed(t, table, key, v, b)
+	}
+	return insertIndexed(t, table, key, v, b)
+}
+
 // storeDrafts stores the drafts not saved yet, as they were created.
 func (t *txn) storeDrafts() error {
 	d := &t.drafts
