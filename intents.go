@@ -164,16 +164,16 @@ func (e *Engine) report(ctx context.Context, rep RailReport, h *handing) ([]stri
 	if rep.Reference == "" {
 		rep.Reference = string(rep.Outcome)
 	}
-	if h == nil || rep.PaymentID != h.id {
-		return e.commit(ctx, func(t *txn) error { return t.applyReport(rep) })
-	}
+	take := h != nil && rep.PaymentID == h.id
 	intents, err := e.commit(ctx, func(t *txn) error {
-		if err := t.takeIntent(h.id); err != nil {
-			return err
+		if take {
+			if err := t.takeIntent(rep.PaymentID); err != nil {
+				return err
+			}
 		}
 		return t.applyReport(rep)
 	})
-	if err == nil {
+	if err == nil && take {
 		h.taken = true
 	}
 	return intents, err
@@ -316,7 +316,15 @@ func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) erro
 	case in.Code != nil && e.cfg.Codes != nil:
 		err = e.cfg.Codes.SendCode(ctx, *in.Code)
 	}
-	if err != nil || h.taken {
+	if h.taken {
+		// The rail reported on the payment, so it took it (Rail.Send),
+		// whatever it answered after.
+		if err != nil {
+			e.log.Info("rail failed after it reported on the payment", "payment", id, "err", err)
+		}
+		return nil
+	}
+	if err != nil {
 		return err
 	}
 	return e.update(ctx, func(t *txn) error { return t.takeIntent(id) })
