@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 
 	"github.com/paygrid/payments"
 )
@@ -59,8 +60,17 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// encodeJSON marshals v without HTML escaping, newline-terminated.
+// encodeJSON marshals v without HTML escaping, newline-terminated. A value
+// that encodes itself (the engine's records, encoded by hand as compact
+// JSON) is used as it encodes: the encoder would only validate and copy it.
 func encodeJSON(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok && !isNilPointer(v) {
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -68,4 +78,11 @@ func encodeJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// isNilPointer reports whether v is a nil pointer, which encoding/json
+// encodes as null and whose value-receiver MarshalJSON would panic.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
