@@ -9,6 +9,14 @@
 // fails, panics or its context is cancelled, its writes are undone inside the
 // shared transaction and the others still commit. Functions run exactly once.
 //
+// The functions of a group run while no fsync is in flight. Running them
+// during the previous group's commit instead (over a read snapshot plus the
+// writes not yet on it, answering callers in commit order) was built and
+// measured in November 2026: quote create+execute at 64 engine callers went
+// 8% faster, over HTTP not at all (there the two cores are busy either way),
+// and the committer then applies every write a second time. Not worth its
+// code while the CPU, not the disk, is the limit.
+//
 //	store, err := boltstore.Open("payments.db", nil)
 //	if err != nil { ... }
 //	defer store.Close()
