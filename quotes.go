@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -244,16 +243,21 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	tx := outgoingTransaction(q, q.CreatedAt)
 	tx.AgentID = req.AgentID
 	tx.PlatformCustomerID = q.PlatformCustomerID
-	// The records are encoded once, before the transaction. Its function
-	// changes them (execution), so a run after the first starts from
-	// copies decoded from these bytes.
-	qb, err := q.MarshalJSON()
-	if err != nil {
-		return out, err
-	}
-	txb, err := encodeRecord(tx)
-	if err != nil {
-		return out, err
+	// Both records are drafts of the transaction (txn.drafts) until saved:
+	// untouched copies, which a rerun of its function (a store may run it
+	// twice) also starts from. A quote not executed at once is stored as
+	// created, so it is encoded here, outside the transaction; one executed
+	// at once is stored as execution leaves it, and encoding it as created
+	// would be wasted (a quote whose maps clone does not copy is encoded all
+	// the same, and reruns decode it).
+	d := drafts{quote: q.clone(), tx: tx.clone()}
+	if !req.ImmediatelyExecute || !q.cloneable() {
+		if d.quoteB, err = q.MarshalJSON(); err != nil {
+			return out, err
+		}
+		if d.txB, err = encodeRecord(tx); err != nil {
+			return out, err
+		}
 	}
 	id, keys := q.ID, q.contended() // q may be replaced by a rerun below
 	if req.ImmediatelyExecute {
@@ -262,17 +266,12 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	runs := 0
 	err = once(ctx, e, req, &out, func(t *txn) error {
 		if runs++; runs > 1 {
-			q, tx = new(quoteRecord), new(Transaction)
-			if err := json.Unmarshal(qb, q); err != nil {
-				return err
-			}
-			if err := json.Unmarshal(txb, tx); err != nil {
+			var err error
+			if q, tx, err = d.copies(); err != nil {
 				return err
 			}
 		}
-		// Both are drafts until saved (txn.drafts): executed at once,
-		// each is stored once, COMPLETED or PROCESSING.
-		t.drafts = drafts{quote: q.clone(), quoteB: qb, tx: tx.clone(), txB: txb}
+		t.drafts = d
 		if q.Status == QuotePendingAuthorization {
 			if err := t.intendChallengeCode(q, req.sca.code); err != nil {
 				return err

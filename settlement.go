@@ -133,8 +133,8 @@ func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOption
 func (t *txn) quote(id string) (*quoteRecord, error) {
 	var q *quoteRecord
 	if d := t.drafts.quote; d != nil && d.ID == id {
-		q = new(quoteRecord)
-		if err := json.Unmarshal(t.drafts.quoteB, q); err != nil {
+		var err error
+		if q, _, err = t.drafts.copies(); err != nil {
 			return nil, err
 		}
 	} else {

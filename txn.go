@@ -37,10 +37,27 @@ type txn struct {
 // request that creates it is stored once, in its final state, instead of
 // being stored PENDING and then stored again.
 type drafts struct {
-	quote  *quoteRecord // as created; nil once stored
-	quoteB []byte       // its encoding
-	tx     *Transaction // as created (a copy); nil once stored
+	quote  *quoteRecord // as created, never changed; nil once stored
+	quoteB []byte       // its encoding, or nil: encoded when stored as created
+	tx     *Transaction // as created, never changed; nil once stored
 	txB    []byte
+}
+
+// copies returns copies of the drafts to change: decoded from their
+// encodings if made, else clones (a quote is encoded when its clone would
+// share a map).
+func (d *drafts) copies() (*quoteRecord, *Transaction, error) {
+	if d.quoteB == nil {
+		return d.quote.clone(), d.tx.clone(), nil
+	}
+	q, tx := new(quoteRecord), new(Transaction)
+	if err := json.Unmarshal(d.quoteB, q); err != nil {
+		return nil, nil, err
+	}
+	if err := json.Unmarshal(d.txB, tx); err != nil {
+		return nil, nil, err
+	}
+	return q, tx, nil
 }
 
 // store stores b (v encoded) at key of table: created when it is one of
@@ -62,17 +79,31 @@ func (t *txn) storeDrafts() error {
 	d := &t.drafts
 	if q := d.quote; q != nil {
 		d.quote = nil
-		if err := insertIndexed(t, tableQuotes, q.ID, q, d.quoteB); err != nil {
+		b := d.quoteB
+		if b == nil {
+			var err error
+			if b, err = q.MarshalJSON(); err != nil {
+				return err
+			}
+		}
+		if err := insertIndexed(t, tableQuotes, q.ID, q, b); err != nil {
 			return err
 		}
-		t.rememberQuote(q, d.quoteB)
+		t.rememberQuote(q, b)
 	}
 	if tx := d.tx; tx != nil {
 		d.tx = nil
-		if err := insertIndexed(t, tableTransactions, tx.ID, tx, d.txB); err != nil {
+		b := d.txB
+		if b == nil {
+			var err error
+			if b, err = encodeRecord(tx); err != nil {
+				return err
+			}
+		}
+		if err := insertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
-		t.rememberTx(tx, d.txB)
+		t.rememberTx(tx, b)
 	}
 	return nil
 }
