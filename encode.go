@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"math"
@@ -128,6 +129,81 @@ func intMember(b []byte, name string, n int64) []byte {
 
 func timeMember(b []byte, name string, t time.Time) ([]byte, error) {
 	return appendTime(member(b, name), t)
+}
+
+// appendRaw appends raw as json.Marshal encodes a json.RawMessage: null
+// when nil, raw itself when it is valid and compact with nothing to escape
+// (the stored accountInfo of an external account), else what encoding/json
+// makes of it.
+func appendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
+	if raw == nil {
+		return append(b, "null"...), nil
+	}
+	if json.Valid(raw) && bytes.IndexAny(raw, " \t\r\n<>&\u2028\u2029") < 0 {
+		return append(b, raw...), nil
+	}
+	m, err := json.Marshal(raw)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, m...), nil
+}
+
+// encode returns json.Marshal(in), by hand for a payout (every payment
+// executed to an external account writes one).
+func (in *intent) encode() ([]byte, error) {
+	if in.Send == nil || in.Pull != nil || in.Code != nil {
+		return encodeRecord(in)
+	}
+	p := in.Send
+	b := append(make([]byte, 0, 640), `{"send":{`...)
+	b = stringMember(b, "ID", p.ID, false)
+	b = stringMember(b, "TransactionID", p.TransactionID, false)
+	b = stringMember(b, "Currency", p.Currency, false)
+	b = intMember(b, "Amount", p.Amount)
+	b = stringMember(b, "Rail", p.Rail, false)
+	b = member(b, "Destination")
+	var err error
+	if a := p.Destination; a == nil {
+		b = append(b, "null"...)
+	} else if b, err = appendExternalAccount(b, a); err != nil {
+		return nil, err
+	}
+	b = stringMember(b, "UmaAddress", p.UmaAddress, false)
+	b = strconv.AppendBool(member(b, "Transfer"), p.Transfer)
+	if b, err = timeMember(b, "SubmittedAt", p.SubmittedAt); err != nil {
+		return nil, err
+	}
+	return append(b, "}}"...), nil
+}
+
+// appendExternalAccount appends json.Marshal(a).
+func appendExternalAccount(b []byte, a *ExternalAccount) ([]byte, error) {
+	b = append(b, '{')
+	b = stringMember(b, "id", a.ID, false)
+	b = stringMember(b, "customerId", a.CustomerID, true)
+	b = stringMember(b, "status", string(a.Status), false)
+	b = stringMember(b, "platformAccountId", a.PlatformAccountID, true)
+	b = stringMember(b, "ownershipType", a.OwnershipType, true)
+	b = stringMember(b, "currency", a.Currency, false)
+	b = strconv.AppendBool(member(b, "defaultUmaDepositAccount"), a.DefaultUmaDepositAccount)
+	b = stringMember(b, "beneficiaryVerificationStatus", a.BeneficiaryVerificationStatus, true)
+	var err error
+	if a.BeneficiaryVerifiedData != nil {
+		if b, err = marshaledMember(b, "beneficiaryVerifiedData", a.BeneficiaryVerifiedData); err != nil {
+			return nil, err
+		}
+	}
+	if b, err = appendRaw(member(b, "accountInfo"), a.AccountInfo); err != nil {
+		return nil, err
+	}
+	if b, err = timeMember(b, "createdAt", a.CreatedAt); err != nil {
+		return nil, err
+	}
+	if b, err = timeMember(b, "updatedAt", a.UpdatedAt); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }
 
 // appendTransaction appends json.Marshal of a non-card transaction.

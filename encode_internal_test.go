@@ -205,11 +205,13 @@ func TestEncodersCoverEveryMember(t *testing.T) {
 		var q quoteRecord
 		var l LedgerEntry
 		var o outboxRecord
+		var p OutgoingPayment
 		if n > 0 {
-			for _, v := range []any{&x, &q, &l, &o} {
+			for _, v := range []any{&x, &q, &l, &o, &p} {
 				fill(reflect.ValueOf(v).Elem(), n)
 			}
 			o.Event.Data = json.RawMessage(`{"a":[1,"b"]}`)
+			p.Destination.AccountInfo = json.RawMessage(`{"iban":"DE89370400440532013000"}`)
 		}
 		check := func(name string, ours []byte, err error, model any) {
 			t.Helper()
@@ -226,7 +228,36 @@ func TestEncodersCoverEveryMember(t *testing.T) {
 		check("LedgerEntry", b, err, plainLedgerEntry(l))
 		b, err = o.encode()
 		check("outboxRecord", b, err, o)
+		in := intent{Send: &p}
+		b, err = in.encode()
+		check("intent", b, err, in)
 	}
+}
+
+func FuzzAppendIntent(f *testing.F) {
+	f.Add("send:Transaction:1", "<b>&\u2028", `{"iban":"DE89370400440532013000"}`, int64(1700000000), int64(5), int32(0), int64(100), uint8(0xff))
+	f.Add("", "", "", int64(-62135596800), int64(0), int32(-3600), int64(-1), uint8(0))
+	f.Add("x", "y", "{\"a\" : [1, \"<\"]}", int64(1700000000), int64(1), int32(60), int64(0), uint8(0x03))
+	f.Add("x", "y", "not json", int64(0), int64(0), int32(0), int64(0), uint8(0x01))
+	f.Fuzz(func(t *testing.T, id, text, info string, sec, nsec int64, off int32, n int64, present uint8) {
+		at := fuzzTime(sec, nsec, off)
+		p := OutgoingPayment{ID: id, TransactionID: text, Currency: id, Amount: n, Rail: text, UmaAddress: id, Transfer: present&8 != 0, SubmittedAt: at}
+		if present&1 != 0 {
+			p.Destination = &ExternalAccount{ID: text, CustomerID: id, Status: ExternalAccountStatus(text), PlatformAccountID: text,
+				OwnershipType: id, Currency: text, DefaultUmaDepositAccount: present&16 != 0, BeneficiaryVerificationStatus: text,
+				CreatedAt: at, UpdatedAt: at.Add(time.Duration(n))}
+			if present&2 != 0 {
+				p.Destination.AccountInfo = json.RawMessage(info)
+			}
+			if present&4 != 0 {
+				p.Destination.BeneficiaryVerifiedData = &BeneficiaryVerifiedData{}
+			}
+		}
+		in := intent{Send: &p}
+		ours, err := in.encode()
+		model, modelErr := json.Marshal(in)
+		checkSame(t, ours, err, model, modelErr)
+	})
 }
 
 func FuzzAppendQuote(f *testing.F) {

@@ -67,7 +67,7 @@ func (t *txn) intendPull(p PullRequest) error {
 }
 
 func (t *txn) intend(id string, in intent) error {
-	b, err := encodeRecord(in)
+	b, err := in.encode()
 	if err != nil {
 		return err
 	}
