@@ -186,8 +186,9 @@ func (s *Store) commitLoop() {
 func (s *Store) commit(group []*request) {
 	errs := make([]error, len(group))
 	err := s.db.Update(func(btx *bolt.Tx) error {
+		buckets := map[string]*bolt.Bucket{}
 		for i, r := range group {
-			errs[i] = runOne(btx, r)
+			errs[i] = runOne(&tx{btx: btx, writable: true, buckets: buckets}, r)
 		}
 		return nil
 	})
@@ -200,11 +201,10 @@ func (s *Store) commit(group []*request) {
 }
 
 // runOne runs one caller's function under an undo log.
-func runOne(btx *bolt.Tx, r *request) (err error) {
+func runOne(t *tx, r *request) (err error) {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
-	t := &tx{btx: btx, writable: true}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("boltstore: panic in transaction: %v", p)
@@ -239,6 +239,9 @@ type tx struct {
 	writable bool
 	done     bool
 	log      []undo
+	// buckets holds the handles a group's functions opened, shared by the
+	// group (nil in View): bbolt would look each up again by name.
+	buckets map[string]*bolt.Bucket
 }
 
 func (t *tx) check(write bool) error {
@@ -257,7 +260,7 @@ func (t *tx) Get(table, key string) ([]byte, error) {
 	if err := t.check(false); err != nil {
 		return nil, err
 	}
-	b := t.btx.Bucket([]byte(table))
+	b := t.table(table)
 	if b == nil {
 		return nil, payments.ErrNotFound
 	}
@@ -268,8 +271,28 @@ func (t *tx) Get(table, key string) ([]byte, error) {
 	return clone(v), nil
 }
 
+// table returns the bucket of table, or nil when it was never written.
+func (t *tx) table(name string) *bolt.Bucket {
+	if b := t.buckets[name]; b != nil {
+		return b
+	}
+	b := t.btx.Bucket([]byte(name))
+	if b != nil && t.buckets != nil {
+		t.buckets[name] = b
+	}
+	return b
+}
+
+// bucket returns the bucket of table, made on its first write.
 func (t *tx) bucket(table string) (*bolt.Bucket, error) {
-	return t.btx.CreateBucketIfNotExists([]byte(table))
+	if b := t.buckets[table]; b != nil {
+		return b, nil
+	}
+	b, err := t.btx.CreateBucketIfNotExists([]byte(table))
+	if err == nil && t.buckets != nil {
+		t.buckets[table] = b
+	}
+	return b, err
 }
 
 func (t *tx) write(table, key string, value []byte, mustBeNew bool) error {
@@ -298,7 +321,7 @@ func (t *tx) Delete(table, key string) error {
 	if err := t.check(true); err != nil {
 		return err
 	}
-	b := t.btx.Bucket([]byte(table))
+	b := t.table(table)
 	if b == nil {
 		return payments.ErrNotFound
 	}
@@ -315,7 +338,7 @@ func (t *tx) Delete(table, key string) error {
 func (t *tx) rollback() error {
 	for i := len(t.log) - 1; i >= 0; i-- {
 		u := t.log[i]
-		b := t.btx.Bucket([]byte(u.table))
+		b := t.table(u.table)
 		if b == nil {
 			continue
 		}
@@ -337,7 +360,7 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 	if err := t.check(false); err != nil {
 		return err
 	}
-	b := t.btx.Bucket([]byte(table))
+	b := t.table(table)
 	if b == nil {
 		return nil
 	}
