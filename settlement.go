@@ -453,7 +453,7 @@ func (t *txn) creditEvent(id string) error {
 	if err != nil {
 		return err
 	}
-	return t.emitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 2048, func(b []byte) ([]byte, error) { return t.appendAccountView(b, a) })
+	return t.emitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return t.appendAccountView(b, a) })
 }
 
 // applySettlementDue applies a rail outcome whose time came.

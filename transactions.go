@@ -245,7 +245,7 @@ func (t *txn) announceTx(tx *Transaction, event string) error {
 	if err := t.advanceTx(tx); err != nil || event == "" {
 		return err
 	}
-	return t.emitAppended(txEvent(tx, event), 1152, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
+	return t.emitAppended(txEvent(tx, event), 1024, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
 }
 
 // advanceTx checks tx's status change against the state machine and stamps
