@@ -42,7 +42,11 @@ func balanceKey(account, currency string) string { return account + "|" + curren
 // Balance returns the balance of a ledger account in currency (0 when it never
 // moved).
 func Balance(tx Tx, account, currency string) (int64, error) {
-	b, err := tx.Get(tableLedgerBalances, balanceKey(account, currency))
+	return balanceAt(tx, balanceKey(account, currency))
+}
+
+func balanceAt(tx Tx, key string) (int64, error) {
+	b, err := tx.Get(tableLedgerBalances, key)
 	if errors.Is(err, ErrNotFound) {
 		return 0, nil
 	}
@@ -63,7 +67,8 @@ func Post(tx Tx, entry LedgerEntry) error {
 		return &Error{Code: CodeInternalError, Message: "unbalanced ledger entry", Err: err}
 	}
 	for _, p := range entry.Postings {
-		bal, err := Balance(tx, p.Account, p.Currency)
+		key := balanceKey(p.Account, p.Currency)
+		bal, err := balanceAt(tx, key)
 		if err != nil {
 			return err
 		}
@@ -74,7 +79,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 		if next < 0 && next < bal && !accounts.IsExternal(p.Account) && !entry.Overdraft {
 			return Errorf(CodeInsufficientFunds, "insufficient funds in %s: balance %d, needs %d", p.Account, bal, -p.Amount)
 		}
-		if err := tx.Put(tableLedgerBalances, balanceKey(p.Account, p.Currency), strconv.AppendInt(nil, next, 10)); err != nil {
+		if err := tx.Put(tableLedgerBalances, key, strconv.AppendInt(nil, next, 10)); err != nil {
 			return err
 		}
 	}
