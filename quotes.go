@@ -267,9 +267,10 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 	err = once(ctx, e, req, &out, func(t *txn) error {
 		if runs++; runs > 1 {
 			var err error
-			if q, tx, err = d.copies(); err != nil {
+			if q, err = d.quoteCopy(); err != nil {
 				return err
 			}
+			tx = d.tx.clone()
 		}
 		t.drafts = d
 		if q.Status == QuotePendingAuthorization {

@@ -134,7 +134,7 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 	var q *quoteRecord
 	if d := t.drafts.quote; d != nil && d.ID == id {
 		var err error
-		if q, _, err = t.drafts.copies(); err != nil {
+		if q, err = t.drafts.quoteCopy(); err != nil {
 			return nil, err
 		}
 	} else {

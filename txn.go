@@ -43,21 +43,18 @@ type drafts struct {
 	txB    []byte
 }
 
-// copies returns copies of the drafts to change: decoded from their
-// encodings if made, else clones (a quote is encoded when its clone would
-// share a map).
-func (d *drafts) copies() (*quoteRecord, *Transaction, error) {
+// quoteCopy returns a copy of the draft quote to change: decoded from its
+// encoding if made, else a clone (a quote is encoded when its clone would
+// share a map). The draft transaction's clone shares nothing.
+func (d *drafts) quoteCopy() (*quoteRecord, error) {
 	if d.quoteB == nil {
-		return d.quote.clone(), d.tx.clone(), nil
+		return d.quote.clone(), nil
 	}
-	q, tx := new(quoteRecord), new(Transaction)
+	q := new(quoteRecord)
 	if err := json.Unmarshal(d.quoteB, q); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if err := json.Unmarshal(d.txB, tx); err != nil {
-		return nil, nil, err
-	}
-	return q, tx, nil
+	return q, nil
 }
 
 // store stores b (v encoded) at key of table: created when it is one of
