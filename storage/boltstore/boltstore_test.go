@@ -18,6 +18,7 @@ import (
 	"github.com/paygrid/payments/storage/storetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 )
 
 func harness() storetest.Harness {
@@ -129,4 +130,34 @@ func TestKill9KeepsAcknowledgedWrites(t *testing.T) {
 		assert.Zero(t, missing, "round %d: %d of %d acknowledged writes lost", round, missing, len(acked))
 		t.Logf("round %d: %s acknowledged writes survived kill -9", round, strconv.Itoa(len(acked)))
 	}
+}
+
+// TestGrowingKeysFillPages: records appended in key order (the engine's
+// time-ordered ids) leave their pages about 90% full, not half.
+func TestGrowingKeysFillPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "store.db")
+	s, err := boltstore.Open(path, nil)
+	require.NoError(t, err)
+	value := make([]byte, 200)
+	for batch := range 40 {
+		require.NoError(t, s.Update(context.Background(), func(tx payments.Tx) error {
+			for i := range 100 {
+				if err := tx.Insert("records", fmt.Sprintf("rec:%08d", batch*100+i), value); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	require.NoError(t, s.Close())
+
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		st := tx.Bucket([]byte("records")).Stats()
+		used := float64(st.LeafInuse) / float64(st.LeafAlloc)
+		assert.Greater(t, used, 0.8, "leaf pages in use (%d pages for 4000 records)", st.LeafPageN)
+		return nil
+	}))
 }
