@@ -279,6 +279,10 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.
 	rc := http.NewResponseController(w)
 	bounded := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
 	var buf bytes.Buffer
+	if n := r.ContentLength; n > 0 && n <= limit {
+		// One allocation: ReadFrom wants bytes.MinRead free before each read.
+		buf.Grow(int(n) + bytes.MinRead)
+	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	if bounded && err == nil {
 		_ = rc.SetReadDeadline(time.Time{})
