@@ -278,10 +278,7 @@ func (t *tx) table(name string) *bolt.Bucket {
 	}
 	b := t.btx.Bucket([]byte(name))
 	if b != nil {
-		b.FillPercent = fillPercent
-		if t.buckets != nil {
-			t.buckets[name] = b
-		}
+		t.keep(name, b)
 	}
 	return b
 }
@@ -293,12 +290,18 @@ func (t *tx) bucket(table string) (*bolt.Bucket, error) {
 	}
 	b, err := t.btx.CreateBucketIfNotExists([]byte(table))
 	if err == nil {
-		b.FillPercent = fillPercent
-		if t.buckets != nil {
-			t.buckets[table] = b
-		}
+		t.keep(table, b)
 	}
 	return b, err
+}
+
+// keep sets up a bucket handle the transaction just opened and, in a
+// group, keeps it for the group's other functions.
+func (t *tx) keep(name string, b *bolt.Bucket) {
+	b.FillPercent = fillPercent
+	if t.buckets != nil {
+		t.buckets[name] = b
+	}
 }
 
 func (t *tx) write(table, key string, value []byte, mustBeNew bool) error {
