@@ -245,7 +245,7 @@ func (e *Engine) workers() {
 	go func() { <-e.stop; cancel() }()
 	passes := []func(){
 		func() {
-			if _, err := e.Webhooks.Flush(ctx); err != nil && ctx.Err() == nil {
+			if _, err := e.flush(ctx, rideWait); err != nil && ctx.Err() == nil {
 				e.log.Warn("outbox delivery pass failed", "err", err)
 			}
 		},
@@ -295,7 +295,144 @@ func (e *Engine) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 // many were delivered. Failed deliveries are rescheduled with backoff. The
 // dispatcher calls it in the background; tests call it to deliver at once.
 func (wh Webhooks) Flush(ctx context.Context) (int, error) {
+	// Outcomes the worker left for the next operation to record are
+	// recorded now, before this pass reads the outbox; a worker about to
+	// leave some records them at once.
 	e := wh.e
+	if o := e.takeOutcomes(); o != nil {
+		o.done <- e.store.Update(ctx, o.record)
+	}
+	select {
+	case e.hurry <- struct{}{}:
+	default:
+	}
+	return e.flush(ctx, 0)
+}
+
+// rideWait is how long the webhook worker lets the outcomes of a pass wait
+// for an operation's commit to record them before it commits them alone.
+// Only their recording waits: the deliveries have been made. A client doing
+// one operation after another on a durable store then pays one commit per
+// operation instead of two (its own and the pass's).
+const rideWait = 20 * time.Millisecond
+
+// outcomes are what the deliveries of one webhook pass came to, recorded in
+// one store transaction: delivered events leave the outbox (and enter the
+// history), failed ones are rescheduled or dead-lettered.
+type outcomes struct {
+	e    *Engine
+	due  []outboxRecord
+	errs []error   // errs[i] is due[i]'s delivery error, nil when delivered
+	at   time.Time // when the deliveries ended, the base of their backoff
+	now  time.Time // when the pass began, the time of the history entries
+
+	delivered int
+	// done receives, once, the result of the transaction that took these
+	// outcomes from the engine's slot (takeOutcomes): nil when they are
+	// recorded.
+	done chan error
+}
+
+// offerOutcomes leaves o in the engine's slot, where the next operation's
+// commit takes it (there is at most one: only a pass holding flushMu
+// offers).
+func (e *Engine) offerOutcomes(o *outcomes) {
+	e.rideMu.Lock()
+	defer e.rideMu.Unlock()
+	e.riding = o
+}
+
+// takeOutcomes empties the slot; whoever takes outcomes must send on their
+// done.
+func (e *Engine) takeOutcomes() *outcomes {
+	e.rideMu.Lock()
+	defer e.rideMu.Unlock()
+	o := e.riding
+	e.riding = nil
+	return o
+}
+
+// record writes the outcomes in tx; the store may run it more than once.
+func (o *outcomes) record(tx Tx) error {
+	e := o.e
+	o.delivered = 0
+	for i, derr := range o.errs {
+		r := o.due[i]
+		if derr == nil {
+			err := tx.Delete(tableOutbox, r.Event.ID)
+			if errors.Is(err, ErrNotFound) {
+				continue // delivered by a concurrent pass
+			}
+			if err != nil {
+				return err
+			}
+			o.delivered++
+			if err := e.logDelivery(tx, r, DeliveryDelivered, o.now); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := tx.Get(tableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
+			continue // delivered by a concurrent pass
+		}
+		r.Attempts++
+		r.LastError = derr.Error()
+		r.NextAttemptAt = o.at.Add(e.cfg.Retry.Backoff(r.Attempts))
+		if errors.Is(derr, ErrPermanent) || notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
+			if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
+				return err
+			}
+			if err := putJSON(tx, tableOutboxDead, r.Event.ID, r); err != nil {
+				return err
+			}
+			if err := e.logDelivery(tx, r, DeliveryFailed, o.now); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := putJSON(tx, tableOutbox, r.Event.ID, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// save records o: in the next operation's commit when ride > 0 and one
+// comes within ride (or before ctx ends), in a commit of its own otherwise.
+// A store shared by several processes records at once: a pass's claims
+// last until its outcomes are recorded.
+func (o *outcomes) save(ctx context.Context, ride time.Duration) error {
+	if _, shared := o.e.store.(Claimer); ride > 0 && !shared && o.ride(ctx, ride) {
+		return nil
+	}
+	// A pass cut short by Close still records what it delivered.
+	return o.e.store.Update(context.WithoutCancel(ctx), o.record)
+}
+
+// ride offers o to the next operation's commit and reports whether one
+// recorded it within wait.
+func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
+	e := o.e
+	o.done = make(chan error, 1)
+	e.offerOutcomes(o)
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case err := <-o.done:
+		return err == nil
+	case <-timer.C:
+	case <-e.hurry:
+	case <-ctx.Done():
+	}
+	if e.takeOutcomes() == o {
+		return false
+	}
+	return <-o.done == nil // taken meanwhile: that transaction's result
+}
+
+// flush is Flush; a pass of the webhook worker lets its outcomes wait up to
+// ride for an operation to record them (outcomes.save).
+func (e *Engine) flush(ctx context.Context, ride time.Duration) (int, error) {
 	e.flushMu.Lock()
 	defer e.flushMu.Unlock()
 	now := e.Now()
@@ -378,69 +515,27 @@ func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 	}
 	// Deliver every due event, then record all outcomes in one commit: a
 	// crash in between re-delivers, which at-least-once allows.
-	derrs := make([]error, 0, len(due))
+	o := &outcomes{e: e, due: due, errs: make([]error, 0, len(due)), now: now}
 	for _, r := range due {
 		if ctx.Err() != nil {
 			break
 		}
-		derrs = append(derrs, deliver(r.Event))
+		o.errs = append(o.errs, deliver(r.Event))
 	}
-	delivered := 0
-	err = e.store.Update(ctx, func(tx Tx) error {
-		delivered = 0
-		for i, derr := range derrs {
-			r := due[i]
-			if derr == nil {
-				err := tx.Delete(tableOutbox, r.Event.ID)
-				if errors.Is(err, ErrNotFound) {
-					continue // delivered by a concurrent pass
-				}
-				if err != nil {
-					return err
-				}
-				delivered++
-				if err := e.logDelivery(tx, r, DeliveryDelivered, now); err != nil {
-					return err
-				}
-				continue
-			}
-			if _, err := tx.Get(tableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
-				continue // delivered by a concurrent pass
-			}
-			r.Attempts++
-			r.LastError = derr.Error()
-			r.NextAttemptAt = e.Now().Add(e.cfg.Retry.Backoff(r.Attempts))
-			if errors.Is(derr, ErrPermanent) || notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
-				if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
-					return err
-				}
-				if err := putJSON(tx, tableOutboxDead, r.Event.ID, r); err != nil {
-					return err
-				}
-				if err := e.logDelivery(tx, r, DeliveryFailed, now); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := putJSON(tx, tableOutbox, r.Event.ID, r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	o.at = e.Now()
+	if err := o.save(ctx, ride); err != nil {
 		return 0, err
 	}
 	e.applyApprovalAnswers(ctx, answers)
-	for i, derr := range derrs {
+	for i, derr := range o.errs {
 		if derr != nil {
 			e.log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "err", derr)
 		}
 	}
-	if len(derrs) < len(due) {
-		return delivered, ctx.Err()
+	if len(o.errs) < len(due) {
+		return o.delivered, ctx.Err()
 	}
-	return delivered, nil
+	return o.delivered, nil
 }
 
 // Pending returns the events still waiting for delivery, oldest first.

@@ -216,6 +216,9 @@ type core struct {
 	done      chan struct{}
 	closeMu   sync.Once
 	flushMu   sync.Mutex
+	rideMu    sync.Mutex
+	riding    *outcomes     // a webhook pass's outcomes waiting for a commit (events.go)
+	hurry     chan struct{} // an explicit Flush waits: record riding outcomes now
 	lastPurge time.Time
 	owner     string // this process's name on work claims (claims.go)
 }
@@ -244,6 +247,7 @@ func New(cfg Config) (*Engine, error) {
 		log:      cfg.Logger,
 		cfg:      cfg,
 		kick:     make(chan struct{}, 1),
+		hurry:    make(chan struct{}, 1),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 	}, nil)

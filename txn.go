@@ -165,12 +165,21 @@ func (e *Engine) commit(ctx context.Context, fn func(t *txn) error) ([]string, e
 	}
 	var emitted bool
 	var intents []string
+	// A webhook pass's outcomes, waiting to be recorded, are recorded in
+	// this transaction if it commits (outcomes.save).
+	o := e.takeOutcomes()
 	err = e.store.Update(ctx, func(tx Tx) error {
 		t := &txn{Tx: tx, e: e, now: now, ids: ids}
 		err := fn(t)
 		emitted, intents = t.emitted, t.intents
+		if err == nil && o != nil {
+			err = o.record(tx)
+		}
 		return err
 	})
+	if o != nil {
+		o.done <- err
+	}
 	if err != nil {
 		return nil, err
 	}
