@@ -523,6 +523,9 @@ func (e *Engine) flush(ctx context.Context, ride time.Duration) (int, error) {
 		o.errs = append(o.errs, deliver(r.Event))
 	}
 	o.at = e.Now()
+	if len(answers) > 0 {
+		ride = 0 // the answers decide payments: record and apply them now
+	}
 	if err := o.save(ctx, ride); err != nil {
 		return 0, err
 	}
