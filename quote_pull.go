@@ -61,7 +61,7 @@ func (t *txn) executePull(q *quoteRecord) error {
 	if err != nil {
 		return err
 	}
-	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	t.dropExpiry(q)
 	q.Status = QuoteProcessing
 	tx, err := t.transaction(q.TransactionID)
 	if err != nil {
@@ -111,7 +111,7 @@ func (t *txn) settlePull(q *quoteRecord, tx *Transaction, rep RailReport) error 
 // failUncollected marks a quote whose funds never arrived (or went back
 // before delivery) FAILED, with its transaction.
 func (t *txn) failUncollected(q *quoteRecord, tx *Transaction, reason string) error {
-	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	t.dropExpiry(q)
 	q.Status = QuoteFailed
 	if !q.PendingSent {
 		if err := t.saveTx(tx, "PENDING"); err != nil {

@@ -262,11 +262,22 @@ func (t *txn) execute(q *quoteRecord) error {
 	return t.startDelivery(q)
 }
 
+// dropExpiry removes the expiry entry of q, which leaves PENDING. The quote
+// this operation creates has none yet: createQuote writes it only for a
+// quote still waiting once execution is done.
+func (t *txn) dropExpiry(q *quoteRecord) {
+	if d := t.drafts.quote; d != nil && d.ID == q.ID {
+		t.expiryDropped = true
+		return
+	}
+	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+}
+
 // startDelivery marks a funded quote PROCESSING and delivers it: a payment
 // to an internal account completes here; any other is handed to the rail
 // after commit (an intent), which reports how it settles (Rails.Report).
 func (t *txn) startDelivery(q *quoteRecord) error {
-	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	t.dropExpiry(q)
 	q.Status = QuoteProcessing
 	tx, err := t.transaction(q.TransactionID)
 	if err != nil {

@@ -30,6 +30,9 @@ type txn struct {
 	// transaction read them, by id, so saving one checks its state machine.
 	statuses map[string]string
 	drafts   drafts
+	// expiryDropped: the quote this operation creates left PENDING before
+	// its expiry entry was written (dropExpiry).
+	expiryDropped bool
 }
 
 // drafts are the quote and transaction a quote request creates, held back
