@@ -122,7 +122,7 @@ func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) (err error
 		return payments.ErrClosed
 	}
 	return s.db.View(func(btx *bolt.Tx) (err error) {
-		t := &tx{btx: btx}
+		t := &tx{btx: btx, buckets: map[string]*handle{}}
 		defer func() {
 			if r := recover(); r != nil {
 				err = fmt.Errorf("boltstore: panic in transaction: %v", r)
@@ -186,7 +186,7 @@ func (s *Store) commitLoop() {
 func (s *Store) commit(group []*request) {
 	errs := make([]error, len(group))
 	err := s.db.Update(func(btx *bolt.Tx) error {
-		buckets := map[string]*bolt.Bucket{}
+		buckets := map[string]*handle{}
 		for i, r := range group {
 			errs[i] = runOne(&tx{btx: btx, writable: true, buckets: buckets}, r)
 		}
@@ -239,9 +239,27 @@ type tx struct {
 	writable bool
 	done     bool
 	log      []undo
-	// buckets holds the handles a group's functions opened, shared by the
-	// group (nil in View): bbolt would look each up again by name.
-	buckets map[string]*bolt.Bucket
+	// buckets holds the handles the transaction opened, shared by a
+	// group's functions: bbolt would look each up again by name.
+	buckets map[string]*handle
+}
+
+// handle is a table's bucket in one bbolt transaction, with the cursor its
+// point reads reuse: bbolt's Bucket.Get makes a cursor and grows its stack
+// on every call.
+type handle struct {
+	*bolt.Bucket
+	c *bolt.Cursor
+}
+
+// get is Bucket.Get through h's cursor. A seek starts from the bucket's
+// root, so writes since the cursor's last seek do not matter.
+func (h *handle) get(key []byte) []byte {
+	k, v := h.c.Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
 }
 
 func (t *tx) check(write bool) error {
@@ -264,7 +282,7 @@ func (t *tx) Get(table, key string) ([]byte, error) {
 	if b == nil {
 		return nil, payments.ErrNotFound
 	}
-	v := b.Get([]byte(key))
+	v := b.get([]byte(key))
 	if v == nil {
 		return nil, payments.ErrNotFound
 	}
@@ -272,36 +290,36 @@ func (t *tx) Get(table, key string) ([]byte, error) {
 }
 
 // table returns the bucket of table, or nil when it was never written.
-func (t *tx) table(name string) *bolt.Bucket {
-	if b := t.buckets[name]; b != nil {
-		return b
+func (t *tx) table(name string) *handle {
+	if h := t.buckets[name]; h != nil {
+		return h
 	}
 	b := t.btx.Bucket([]byte(name))
-	if b != nil {
-		t.keep(name, b)
+	if b == nil {
+		return nil
 	}
-	return b
+	return t.keep(name, b)
 }
 
 // bucket returns the bucket of table, made on its first write.
-func (t *tx) bucket(table string) (*bolt.Bucket, error) {
-	if b := t.buckets[table]; b != nil {
-		return b, nil
+func (t *tx) bucket(table string) (*handle, error) {
+	if h := t.buckets[table]; h != nil {
+		return h, nil
 	}
 	b, err := t.btx.CreateBucketIfNotExists([]byte(table))
-	if err == nil {
-		t.keep(table, b)
+	if err != nil {
+		return nil, err
 	}
-	return b, err
+	return t.keep(table, b), nil
 }
 
-// keep sets up a bucket handle the transaction just opened and, in a
-// group, keeps it for the group's other functions.
-func (t *tx) keep(name string, b *bolt.Bucket) {
+// keep sets up a bucket handle the transaction just opened and keeps it
+// for the transaction's later calls (in a group, the group's).
+func (t *tx) keep(name string, b *bolt.Bucket) *handle {
 	b.FillPercent = fillPercent
-	if t.buckets != nil {
-		t.buckets[name] = b
-	}
+	h := &handle{Bucket: b, c: b.Cursor()}
+	t.buckets[name] = h
+	return h
 }
 
 func (t *tx) write(table, key string, value []byte, mustBeNew bool) error {
@@ -313,7 +331,7 @@ func (t *tx) write(table, key string, value []byte, mustBeNew bool) error {
 		return err
 	}
 	k := []byte(key)
-	prev := b.Get(k)
+	prev := b.get(k)
 	if prev != nil && mustBeNew {
 		return payments.ErrConflict
 	}
@@ -335,7 +353,7 @@ func (t *tx) Delete(table, key string) error {
 		return payments.ErrNotFound
 	}
 	k := []byte(key)
-	prev := b.Get(k)
+	prev := b.get(k)
 	if prev == nil {
 		return payments.ErrNotFound
 	}
