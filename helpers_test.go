@@ -3,6 +3,7 @@ package payments_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/paygrid/payments"
@@ -80,4 +81,50 @@ func requireCode(t testing.TB, err error, code payments.Code, fields ...string) 
 		got = append(got, f.Field)
 	}
 	require.ElementsMatch(t, fields, got)
+}
+
+// probe is a Store that notes what the engine asks of it: its Updates, the
+// reads of its Views and the tables written.
+type probe struct {
+	payments.Store
+	updates  atomic.Int64
+	viewGets atomic.Int64
+	written  sync.Map // table name: true
+}
+
+func (s *probe) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	s.updates.Add(1)
+	return s.Store.Update(ctx, func(tx payments.Tx) error { return fn(probeTx{tx, s, true}) })
+}
+
+func (s *probe) View(ctx context.Context, fn func(payments.Tx) error) error {
+	return s.Store.View(ctx, func(tx payments.Tx) error { return fn(probeTx{tx, s, false}) })
+}
+
+type probeTx struct {
+	payments.Tx
+	s        *probe
+	writable bool
+}
+
+func (t probeTx) Get(table, key string) ([]byte, error) {
+	if !t.writable {
+		t.s.viewGets.Add(1)
+	}
+	return t.Tx.Get(table, key)
+}
+
+func (t probeTx) Put(table, key string, v []byte) error {
+	t.s.written.Store(table, true)
+	return t.Tx.Put(table, key, v)
+}
+
+func (t probeTx) Insert(table, key string, v []byte) error {
+	t.s.written.Store(table, true)
+	return t.Tx.Insert(table, key, v)
+}
+
+func (t probeTx) Delete(table, key string) error {
+	t.s.written.Store(table, true)
+	return t.Tx.Delete(table, key)
 }

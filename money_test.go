@@ -1,7 +1,6 @@
 package payments_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"sync"
@@ -155,49 +154,19 @@ func TestEngine_QuoteExpirySweep(t *testing.T) {
 // PostgreSQL a delete that finds nothing predicate-locks the page every new
 // quote inserts into); a quote left waiting writes one.
 func TestEngine_ExecutedAtCreationWritesNoExpiry(t *testing.T) {
-	w := &tableWrites{}
+	w := &probe{}
 	e := moneyEnv(t, func(c *payments.Config) { w.Store = c.Store; c.Store = w })
 	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
 	_, err := e.eng.Sandbox.Fund(ctx, from, 1_000)
 	require.NoError(t, err)
 	const expiries = "quote_expiry" // the store table of quote expiries
 	for _, execute := range []bool{true, false} {
-		w.tables.Clear()
+		w.written.Clear()
 		q, err := e.eng.Quotes.Create(ctx, transfer(from, to, 1, execute))
 		require.NoError(t, err)
-		_, wrote := w.tables.Load(expiries)
+		_, wrote := w.written.Load(expiries)
 		assert.Equal(t, !execute, wrote, "quote %s wrote to %s", q.Status, expiries)
 	}
-}
-
-// tableWrites is a Store that notes the tables written to.
-type tableWrites struct {
-	payments.Store
-	tables sync.Map
-}
-
-func (s *tableWrites) Update(ctx context.Context, fn func(payments.Tx) error) error {
-	return s.Store.Update(ctx, func(tx payments.Tx) error { return fn(tableWritesTx{tx, s}) })
-}
-
-type tableWritesTx struct {
-	payments.Tx
-	s *tableWrites
-}
-
-func (t tableWritesTx) Put(table, key string, v []byte) error {
-	t.s.tables.Store(table, true)
-	return t.Tx.Put(table, key, v)
-}
-
-func (t tableWritesTx) Insert(table, key string, v []byte) error {
-	t.s.tables.Store(table, true)
-	return t.Tx.Insert(table, key, v)
-}
-
-func (t tableWritesTx) Delete(table, key string) error {
-	t.s.tables.Store(table, true)
-	return t.Tx.Delete(table, key)
 }
 
 // TestEngine_IncomingApproval: with IncomingApproval an incoming UMA payment

@@ -1,9 +1,7 @@
 package payments_test
 
 import (
-	"context"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,17 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// commitCounter is a Store that counts its Updates.
-type commitCounter struct {
-	payments.Store
-	updates atomic.Int64
-}
-
-func (s *commitCounter) Update(ctx context.Context, fn func(payments.Tx) error) error {
-	s.updates.Add(1)
-	return s.Store.Update(ctx, fn)
-}
-
 // TestEngine_DeliveryOutcomesRideAlong: the webhook worker records what its
 // deliveries came to in the next operation's commit, so a client doing one
 // operation after another on boltstore pays one commit per operation, not
@@ -34,7 +21,7 @@ func (s *commitCounter) Update(ctx context.Context, fn func(payments.Tx) error) 
 func TestEngine_DeliveryOutcomesRideAlong(t *testing.T) {
 	bolt, err := boltstore.Open(filepath.Join(t.TempDir(), "ride.db"), nil)
 	require.NoError(t, err)
-	store := &commitCounter{Store: bolt}
+	store := &probe{Store: bolt}
 	rec := &recorder{}
 	eng, err := payments.New(payments.Config{Store: store, Notifier: rec, Sandbox: true,
 		KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}})
