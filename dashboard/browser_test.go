@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"os/exec"
@@ -42,7 +43,9 @@ func newBrowser(t *testing.T) *browser {
 
 // run runs Chromium headless with args and returns its standard output.
 // Each run is a fresh browser process sharing one profile directory, so a
-// session cookie set by one run is sent by the next.
+// session cookie set by one run is sent by the next. A browser that dies
+// of a signal of its own (Chromium occasionally segfaults at start on a
+// loaded machine) is run again, twice at most.
 func (b *browser) run(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -50,12 +53,19 @@ func (b *browser) run(t *testing.T, args ...string) string {
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
 		"--disable-extensions", "--disable-background-networking", "--disable-sync", "--hide-scrollbars",
 		"--user-data-dir=" + b.profile}
-	cmd := exec.CommandContext(ctx, b.bin, append(base, args...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "chromium %v: %s", args, stderr.String())
-	return string(out)
+	for attempt := 1; ; attempt++ {
+		cmd := exec.CommandContext(ctx, b.bin, append(base, args...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == -1 && ctx.Err() == nil && attempt < 3 {
+			t.Logf("chromium %v died (%v); running it again", args, err)
+			continue
+		}
+		require.NoError(t, err, "chromium %v: %s", args, stderr.String())
+		return string(out)
+	}
 }
 
 // dom loads u and returns the DOM as the browser built it.
