@@ -62,7 +62,10 @@ func TestCrashChild(t *testing.T) {
 // dies.
 func serveChild(path, cred string, out io.Writer) error {
 	ctx := context.Background()
-	store, err := boltstore.Open(path, nil)
+	// Checkpoints every 32 KiB of log (a few dozen operations, not the
+	// default's thousands), so that kills land during checkpoints and log
+	// turns as well as between them, and every restart replays a log.
+	store, err := boltstore.Open(path, &boltstore.Options{CheckpointSize: 32 << 10})
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}

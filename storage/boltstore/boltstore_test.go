@@ -21,11 +21,13 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-func harness() storetest.Harness {
+func harness() storetest.Harness { return harnessWith(nil) }
+
+func harnessWith(opts *boltstore.Options) storetest.Harness {
 	paths := map[payments.Store]string{}
 	var mu sync.Mutex
 	open := func(t testing.TB, path string) payments.Store {
-		s, err := boltstore.Open(path, nil)
+		s, err := boltstore.Open(path, opts)
 		require.NoError(t, err)
 		mu.Lock()
 		paths[s] = path
@@ -46,6 +48,13 @@ func harness() storetest.Harness {
 
 func TestStore(t *testing.T) { storetest.Run(t, harness()) }
 
+// TestStoreCheckpointingAlways runs the store contract with a checkpoint
+// after every commit, so reads meet every mix of log, frozen writes and
+// file.
+func TestStoreCheckpointingAlways(t *testing.T) {
+	storetest.Run(t, harnessWith(&boltstore.Options{CheckpointSize: 1}))
+}
+
 func BenchmarkStore(b *testing.B) { storetest.Benchmark(b, harness(), true) }
 
 const crashEnv = "BOLTSTORE_CRASH_CHILD"
@@ -57,7 +66,8 @@ func TestCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("run by TestKill9KeepsAcknowledgedWrites")
 	}
-	s, err := boltstore.Open(path, nil)
+	size, _ := strconv.Atoi(os.Getenv(crashEnv + "_CHECKPOINT"))
+	s, err := boltstore.Open(path, &boltstore.Options{CheckpointSize: size})
 	require.NoError(t, err)
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
@@ -88,9 +98,12 @@ func TestKill9KeepsAcknowledgedWrites(t *testing.T) {
 		t.Skip("spawns a child process")
 	}
 	path := filepath.Join(t.TempDir(), "crash.db")
-	for round := range 3 {
+	for round := range 4 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashEnv+"="+path)
+		// Rounds alternate between the default checkpoint size (the kill
+		// leaves every write in the log) and checkpoints every few KB (the
+		// kill lands during checkpoints and log turns too).
+		cmd.Env = append(os.Environ(), crashEnv+"="+path, fmt.Sprintf("%s_CHECKPOINT=%d", crashEnv, round%2*4096))
 		stdout, err := cmd.StdoutPipe()
 		require.NoError(t, err)
 		require.NoError(t, cmd.Start())
@@ -101,7 +114,7 @@ func TestKill9KeepsAcknowledgedWrites(t *testing.T) {
 			if line := sc.Text(); len(line) > 1 && line[0] == 'w' {
 				acked = append(acked, line)
 			}
-			if len(acked) >= 300 || time.Now().After(deadline) {
+			if len(acked) >= 1500 || time.Now().After(deadline) {
 				break
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/storage/internal/keylist"
 )
 
 // Store is an in-memory payments.Store. The zero value is not usable; call New.
@@ -32,7 +33,7 @@ var _ payments.Store = (*Store)(nil)
 
 type table struct {
 	rows map[string][]byte
-	keys keyList
+	keys keylist.List
 }
 
 // maxUndoKept bounds the undo buffer kept between Updates: a bulk import's
@@ -161,7 +162,7 @@ func (t *tx) Insert(name, key string, value []byte) error {
 		return payments.ErrConflict
 	}
 	t.log = append(t.log, undo{table: name, key: key})
-	tb.keys.insert(key)
+	tb.keys.Insert(key)
 	tb.rows[key] = keep(value)
 	return nil
 }
@@ -198,14 +199,14 @@ func (t *tx) set(name, key string, v []byte) {
 	prev, existed := tb.rows[key]
 	t.log = append(t.log, undo{name, key, prev, existed})
 	if !existed {
-		tb.keys.insert(key)
+		tb.keys.Insert(key)
 	}
 	tb.rows[key] = v
 }
 
 func (tb *table) remove(key string) {
 	delete(tb.rows, key)
-	tb.keys.remove(key)
+	tb.keys.Remove(key)
 }
 
 // rollback replays the undo log backwards.
@@ -215,7 +216,7 @@ func (t *tx) rollback() {
 		tb := t.s.tables[u.table]
 		if u.existed {
 			if _, ok := tb.rows[u.key]; !ok {
-				tb.keys.insert(u.key)
+				tb.keys.Insert(u.key)
 			}
 			tb.rows[u.key] = u.prev
 		} else {
@@ -243,9 +244,9 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 	}
 	for {
 		if opts.Reverse {
-			batch = tb.keys.descend(batch[:0], before, scanBatch)
+			batch = tb.keys.Descend(batch[:0], before, scanBatch)
 		} else {
-			batch = tb.keys.ascend(batch[:0], from, exclusive, scanBatch)
+			batch = tb.keys.Ascend(batch[:0], from, exclusive, scanBatch)
 		}
 		if len(batch) == 0 {
 			return nil

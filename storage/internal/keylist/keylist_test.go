@@ -1,4 +1,4 @@
-package memstore
+package keylist
 
 import (
 	"fmt"
@@ -10,16 +10,16 @@ import (
 // TestKeyList checks the chunked key list against a sorted slice through
 // random inserts and removes that split and empty many chunks.
 func TestKeyList(t *testing.T) {
-	var l keyList
+	var l List
 	set := map[string]bool{}
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 20000 {
 		k := fmt.Sprintf("k%05d", r.IntN(5000))
 		if set[k] && n%3 == 0 {
-			l.remove(k)
+			l.Remove(k)
 			delete(set, k)
 		} else if !set[k] {
-			l.insert(k)
+			l.Insert(k)
 			set[k] = true
 		}
 	}
@@ -28,19 +28,19 @@ func TestKeyList(t *testing.T) {
 		want = append(want, k)
 	}
 	slices.Sort(want)
-	if got := l.ascend(nil, "", false, len(want)+1); !slices.Equal(got, want) || l.n != len(want) {
+	if got := l.Ascend(nil, "", false, len(want)+1); !slices.Equal(got, want) || l.Len() != len(want) {
 		t.Fatalf("ascend: %d keys (n=%d), want %d", len(got), l.n, len(want))
 	}
 	rev := slices.Clone(want)
 	slices.Reverse(rev)
-	if got := l.descend(nil, "", len(want)+1); !slices.Equal(got, rev) {
+	if got := l.Descend(nil, "", len(want)+1); !slices.Equal(got, rev) {
 		t.Fatalf("descend: %d keys, want %d", len(got), len(rev))
 	}
 	mid := want[len(want)/2]
-	if got := l.ascend(nil, mid, true, 3); !slices.Equal(got, want[len(want)/2+1:len(want)/2+4]) {
+	if got := l.Ascend(nil, mid, true, 3); !slices.Equal(got, want[len(want)/2+1:len(want)/2+4]) {
 		t.Fatalf("ascend after %s: %v", mid, got)
 	}
-	if got := l.descend(nil, mid, 3); !slices.Equal(got, rev[len(rev)-len(want)/2:len(rev)-len(want)/2+3]) {
+	if got := l.Descend(nil, mid, 3); !slices.Equal(got, rev[len(rev)-len(want)/2:len(rev)-len(want)/2+3]) {
 		t.Fatalf("descend before %s: %v", mid, got)
 	}
 }

@@ -1,27 +1,34 @@
-package memstore
+// Package keylist keeps a table's keys in byte order for the in-memory
+// parts of the stores: memstore's tables and the writes boltstore holds in
+// memory until they are in its file. It lives apart so both share one
+// ordered structure.
+package keylist
 
 import (
 	"slices"
 	"sort"
 )
 
-// chunkMax bounds the keys of one chunk of a keyList: inserting or removing
+// chunkMax bounds the keys of one chunk of a List: inserting or removing
 // moves at most this many keys, plus the chunk headers.
 const chunkMax = 512
 
-// keyList is a table's keys in byte order, kept in sorted chunks of at most
+// List is a table's keys in byte order, kept in sorted chunks of at most
 // chunkMax keys. Inserting or removing a key costs O(log n + chunkMax) and
 // seeking costs O(log n), so large tables (index tables of 100k+ entries)
 // neither slow down every write nor every range scan, as one sorted slice
 // did.
-type keyList struct {
+type List struct {
 	chunks [][]string // non-empty, ordered, and every key of chunk i below those of i+1
 	n      int
 }
 
+// Len is the number of keys.
+func (l *List) Len() int { return l.n }
+
 // seek returns the position of the first key >= k (ci == len(chunks) when
 // there is none).
-func (l *keyList) seek(k string) (ci, i int) {
+func (l *List) seek(k string) (ci, i int) {
 	ci = sort.Search(len(l.chunks), func(c int) bool {
 		ch := l.chunks[c]
 		return ch[len(ch)-1] >= k
@@ -32,8 +39,8 @@ func (l *keyList) seek(k string) (ci, i int) {
 	return ci, i
 }
 
-// insert adds k, which must not be present.
-func (l *keyList) insert(k string) {
+// Insert adds k, which must not be present.
+func (l *List) Insert(k string) {
 	l.n++
 	if len(l.chunks) == 0 {
 		l.chunks = [][]string{{k}}
@@ -55,8 +62,8 @@ func (l *keyList) insert(k string) {
 	l.chunks = slices.Insert(l.chunks, ci+1, right)
 }
 
-// remove deletes k when present.
-func (l *keyList) remove(k string) {
+// Remove deletes k when present.
+func (l *List) Remove(k string) {
 	ci, i := l.seek(k)
 	if ci == len(l.chunks) || l.chunks[ci][i] != k {
 		return
@@ -70,9 +77,9 @@ func (l *keyList) remove(k string) {
 	l.chunks[ci] = ch
 }
 
-// ascend appends to buf up to limit keys >= from (> from when exclusive), in
+// Ascend appends to buf up to limit keys >= from (> from when exclusive), in
 // order, and returns it.
-func (l *keyList) ascend(buf []string, from string, exclusive bool, limit int) []string {
+func (l *List) Ascend(buf []string, from string, exclusive bool, limit int) []string {
 	ci, i := l.seek(from)
 	for ; ci < len(l.chunks) && len(buf) < limit; ci, i = ci+1, 0 {
 		for _, k := range l.chunks[ci][i:] {
@@ -88,9 +95,9 @@ func (l *keyList) ascend(buf []string, from string, exclusive bool, limit int) [
 	return buf
 }
 
-// descend appends to buf up to limit keys < before (every key when before is
+// Descend appends to buf up to limit keys < before (every key when before is
 // ""), in descending order, and returns it.
-func (l *keyList) descend(buf []string, before string, limit int) []string {
+func (l *List) Descend(buf []string, before string, limit int) []string {
 	ci, i := len(l.chunks)-1, 0
 	if ci >= 0 {
 		i = len(l.chunks[ci])
