@@ -21,10 +21,15 @@ type rows struct {
 }
 
 // entry is a key's value, or its deletion (a tombstone hides the key in the
-// layers below and in the file).
+// layers below and in the file). A deletion is unbacked when neither the
+// frozen layer nor the file holds the key: merged into the active layer it
+// forgets the key instead of keeping a tombstone, so that queues written and
+// emptied between checkpoints (the outbox, due work) leave nothing for their
+// scans to step over.
 type entry struct {
-	v   []byte
-	del bool
+	v        []byte
+	del      bool
+	unbacked bool
 }
 
 func newLayer() *layer { return &layer{tables: map[string]*rows{}} }
@@ -73,7 +78,11 @@ func (l *layer) unset(table, key string) {
 func (l *layer) merge(from *layer) {
 	for table, r := range from.tables {
 		for k, e := range r.m {
-			l.set(table, k, e)
+			if e.unbacked {
+				l.unset(table, k)
+			} else {
+				l.set(table, k, e)
+			}
 		}
 	}
 }

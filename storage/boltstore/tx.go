@@ -139,7 +139,22 @@ func (t *tx) Delete(table, key string) error {
 	if e, ok := t.lookup(table, key); !ok || e.del {
 		return payments.ErrNotFound
 	}
-	return t.set(table, key, entry{del: true})
+	return t.set(table, key, entry{del: true, unbacked: !t.backed(table, key)})
+}
+
+// backed reports whether the frozen layer or the file holds a value for
+// key: a deletion must then stay as a tombstone until the next checkpoint.
+func (t *tx) backed(table, key string) bool {
+	for _, l := range t.r.layers[1:] {
+		if l == nil {
+			continue
+		}
+		if e, ok := l.get(table, key); ok {
+			return !e.del
+		}
+	}
+	h := t.r.table(table)
+	return h != nil && h.get([]byte(key)) != nil
 }
 
 // set records a write in the pending layer, refusing what the file could

@@ -200,3 +200,34 @@ func FuzzReadRecords(f *testing.F) {
 		}
 	})
 }
+
+// TestDeleteForgetsUnbackedKeys: deleting a key that only the log holds
+// leaves no tombstone in memory (a queue emptied between checkpoints costs
+// its scans nothing), while deleting one the file holds keeps hiding it.
+func TestDeleteForgetsUnbackedKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s, err := Open(path, nil)
+	require.NoError(t, err)
+	del := func(key string) {
+		require.NoError(t, s.Update(ctx, func(tx payments.Tx) error { return tx.Delete("t", key) }))
+	}
+	put(t, s, "queued", "x")
+	put(t, s, "kept", "x")
+	del("queued")
+	_, inMemory := s.active.get("t", "queued")
+	assert.False(t, inMemory, "a tombstone over nothing")
+	require.NoError(t, s.Close())
+
+	s, err = Open(path, nil)
+	require.NoError(t, err)
+	del("kept")
+	e, inMemory := s.active.get("t", "kept")
+	assert.True(t, inMemory && e.del, "the file's key needs a tombstone")
+	assert.Empty(t, contents(t, s))
+	crash(t, s)
+
+	s, err = Open(path, nil)
+	require.NoError(t, err)
+	assert.Empty(t, contents(t, s))
+	require.NoError(t, s.Close())
+}
