@@ -12,9 +12,11 @@ import (
 
 // reader is the committed state a transaction reads: the layers in memory,
 // newest first (nil when absent), over a read-only bbolt transaction. A
-// group's functions share one.
+// group's functions share one. frozen is the last of the layers: a key it or
+// the file holds outlives a checkpoint of the layers above.
 type reader struct {
 	layers  []*layer
+	frozen  *layer
 	btx     *bolt.Tx
 	buckets map[string]*handle
 }
@@ -145,11 +147,8 @@ func (t *tx) Delete(table, key string) error {
 // backed reports whether the frozen layer or the file holds a value for
 // key: a deletion must then stay as a tombstone until the next checkpoint.
 func (t *tx) backed(table, key string) bool {
-	for _, l := range t.r.layers[1:] {
-		if l == nil {
-			continue
-		}
-		if e, ok := l.get(table, key); ok {
+	if t.r.frozen != nil {
+		if e, ok := t.r.frozen.get(table, key); ok {
 			return !e.del
 		}
 	}
