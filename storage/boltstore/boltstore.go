@@ -24,6 +24,12 @@
 // one fsync (about 0.1 ms), and a checkpoint writes each changed page once
 // for hundreds of operations.
 //
+// Running a group's functions while the previous group's record syncs
+// (answering in order) was built twice, over bbolt commits and over the
+// log, and measured in November 2026: 8% faster at 64 engine callers the
+// first time, 5-8% slower the second, with the two cores nearly busy. Not
+// kept.
+//
 // The log is two files beside the database, path+".wal.0" and
 // path+".wal.1", used in turn: when the writes in memory reach
 // Options.CheckpointSize, they are frozen and checkpointed while new
