@@ -7,3 +7,13 @@ import (
 
 // fdatasync flushes f's data and only the metadata needed to read it back.
 func fdatasync(f *os.File) error { return syscall.Fdatasync(int(f.Fd())) }
+
+// syncDir makes the names in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 )
 
@@ -67,7 +68,11 @@ type write struct {
 func openWAL(path string, mode os.FileMode, applied uint64) (*wal, []record, error) {
 	w := &wal{}
 	var found []record
+	created := false
 	for i, p := range walPaths(path) {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			created = true
+		}
 		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, mode)
 		if err != nil {
 			w.close()
@@ -89,6 +94,14 @@ func openWAL(path string, mode os.FileMode, applied uint64) (*wal, []record, err
 			if r.seq > applied {
 				found = append(found, r)
 			}
+		}
+	}
+	// A new file's name is durable once its directory is synced: without
+	// it, a power cut could take the file and the records acknowledged in it.
+	if created {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			w.close()
+			return nil, nil, err
 		}
 	}
 	slices.SortFunc(found, func(a, b record) int { return cmpSeq(a.seq, b.seq) })
