@@ -228,7 +228,7 @@ func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) (err error
 		return err
 	}
 	defer func() { _ = btx.Rollback() }()
-	t := &tx{r: &reader{layers: []*layer{s.active, s.frozen}, frozen: s.frozen, btx: btx, buckets: map[string]*handle{}}}
+	t := &tx{r: newReader(s.active, s.frozen, btx)}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("boltstore: panic in transaction: %v", r)
@@ -349,7 +349,7 @@ func (s *Store) runGroup(group []*request, errs []error) error {
 		return err
 	}
 	pending := newLayer()
-	r := &reader{layers: []*layer{s.active, frozen}, frozen: frozen, btx: btx, buckets: map[string]*handle{}}
+	r := newReader(s.active, frozen, btx)
 	for i, req := range group {
 		errs[i] = runOne(&tx{r: r, pending: pending}, req)
 	}

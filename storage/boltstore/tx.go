@@ -21,6 +21,11 @@ type reader struct {
 	buckets map[string]*handle
 }
 
+// newReader reads active over frozen (nil when none) over btx.
+func newReader(active, frozen *layer, btx *bolt.Tx) *reader {
+	return &reader{layers: []*layer{active, frozen}, frozen: frozen, btx: btx, buckets: map[string]*handle{}}
+}
+
 // tx is one function's transaction. pending is its group's writes (nil in
 // View); log undoes this function's part of them.
 type tx struct {
