@@ -180,7 +180,7 @@ func (e *Engine) saveLookup(ctx context.Context, l *Lookup, customerID string, c
 			}
 		}
 		if r, _, err := e.rate(ctx, "USD", code); err == nil {
-			lc.EstimatedExchangeRate, _ = r.Decimal().Float64()
+			lc.EstimatedExchangeRate = r.Float64()
 		}
 		l.SupportedCurrencies = append(l.SupportedCurrencies, lc)
 	}

@@ -499,7 +499,7 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	q.FeesIncluded, q.PlatformFeesIncluded, q.ServiceFees = amt.FeesIncluded, amt.PlatformFees, amt.FeesIncluded-amt.PlatformFees
 	q.RateDetails = &RateDetails{CounterpartyMultiplier: 1, ServiceApiMultiplier: r, ServiceApiFixedFee: fees.ServiceFixed,
 		ServiceApiVariableFeeAmount: amt.ServiceVariable}
-	q.RateDetails.ServiceApiVariableFeeRate, _ = fees.ServiceRate.Float64()
+	q.RateDetails.ServiceApiVariableFeeRate = money.Float64(fees.ServiceRate)
 	if fromWallet {
 		q.PayloadToSign = walletQuotePayload(q)
 		q.PaymentInstructions = []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}

@@ -118,7 +118,7 @@ func (x *Transaction) UnmarshalJSON(b []byte) error {
 
 // outgoingTransaction is the PENDING transaction of a new quote.
 func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
-	rate, _ := q.ExchangeRate.Decimal().Float64()
+	rate := q.ExchangeRate.Float64()
 	fees, pf := q.FeesIncluded, q.PlatformFeesIncluded
 	src := TxParty{SourceType: q.Source.SourceType, AccountID: q.Source.AccountID, Currency: q.SendingCurrency.Code, CustomerID: q.Source.CustomerID}
 	if src.SourceType == "REALTIME_FUNDING" {

@@ -30,3 +30,45 @@ func TestRatio(t *testing.T) {
 	_, err = money.Ratio(decimal.Zero, decimal.NewFromInt(1))
 	assert.Error(t, err)
 }
+
+// FuzzRateText checks a rate's kept text and its float against the decimal
+// they stand for: decoding any accepted number keeps the text only when it
+// is what String renders, and Float64 is the float math/big.Rat rounds to.
+func FuzzRateText(f *testing.F) {
+	for _, s := range []string{"0.92", "17.25", "0", "-0", "-0.5", "1.50", "007", "1e5", "0.0579710144927536231884057",
+		"120048.019207683073229291", "1e400", "-1e-400", "12.", ".5", `"0.92"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var r money.Rate
+		if err := r.UnmarshalJSON([]byte(s)); err != nil {
+			return
+		}
+		d := r.Decimal()
+		if r.String() != d.String() {
+			t.Fatalf("String() = %q, want %q", r.String(), d.String())
+		}
+		want, _ := d.Float64()
+		if got := r.Float64(); got != want {
+			t.Fatalf("Float64() = %v, want %v", got, want)
+		}
+		if b, _ := r.MarshalJSON(); string(b) != d.String() {
+			t.Fatalf("MarshalJSON() = %s, want %s", b, d.String())
+		}
+	})
+}
+
+// TestRateText: rates made here render as their decimal does, and decoding
+// keeps a canonical text as it is.
+func TestRateText(t *testing.T) {
+	r, err := money.NewRate("17.2500")
+	require.NoError(t, err)
+	assert.Equal(t, "17.25", r.String())
+	assert.Equal(t, 17.25, r.Float64())
+	var back money.Rate
+	require.NoError(t, back.UnmarshalJSON([]byte("0.0579710144927536231884057")))
+	assert.Equal(t, "0.0579710144927536231884057", back.String())
+	want, _ := back.Decimal().Float64()
+	assert.Equal(t, want, back.Float64())
+	assert.Equal(t, "0", money.RateOf(decimal.Zero).String())
+}
