@@ -25,8 +25,11 @@ func (b *bounded[V]) get(key string) (V, bool) {
 func (b *bounded[V]) put(key string, v V) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.m == nil || len(b.m) >= readCacheSize {
-		b.m = map[string]V{}
+	switch {
+	case b.m == nil:
+		b.m = make(map[string]V, readCacheSize)
+	case len(b.m) >= readCacheSize:
+		clear(b.m) // keeps the table: a full cache need not grow again
 	}
 	b.m[key] = v
 }
