@@ -9,11 +9,21 @@ import (
 
 // The variable fee rates are held as integers over feeScale: ServiceRate in
 // 10^-18ths, basis points as bps * bpsToScale of those.
+//
+// These and the other shared integers below are only ever read.
 var (
 	feeScale   = big.NewInt(1_000_000_000_000_000_000)
+	feeScale2  = big.NewInt(2_000_000_000_000_000_000) // 2 * feeScale: the half-up divisor
 	bpsToScale = big.NewInt(100_000_000_000_000)
 	bigMax     = big.NewInt(MaxAmount)
+	bigOne     = big.NewInt(1)
+	bps10k     = big.NewInt(10_000)
+	bps20k     = big.NewInt(20_000)
 )
+
+// errServiceRate is a service fee rate outside 0..1 or with more than 18
+// decimals.
+var errServiceRate = fmt.Errorf("%w: the service's variable fee must be a fraction within 0..1 with at most 18 decimals", ErrFees)
 
 // Beyond these magnitudes the minor rate cannot give a figure within
 // 1..MaxAmount (< 10^16) from an amount within it, so it is never
@@ -76,7 +86,7 @@ func newPricer(in Input) (*pricer, error) {
 	if p.magnitude > hugeMagnitude || p.magnitude < tinyMagnitude {
 		return p, nil
 	}
-	p.rateNum, p.rateDen = in.Rate.Coefficient(), big.NewInt(1)
+	p.rateNum, p.rateDen = in.Rate.Coefficient(), bigOne
 	if exp >= 0 {
 		p.rateNum.Mul(p.rateNum, pow10(exp))
 	} else {
@@ -88,7 +98,7 @@ func newPricer(in Input) (*pricer, error) {
 // serviceRate returns rate over feeScale. Its exponent is checked before
 // any decimal arithmetic, which would otherwise rescale by 10^exponent.
 func serviceRate(rate decimal.Decimal) (*big.Int, error) {
-	bad := fmt.Errorf("%w: the service's variable fee must be a fraction within 0..1 with at most 18 decimals", ErrFees)
+	bad := errServiceRate
 	if rate.IsZero() {
 		return new(big.Int), nil
 	}
@@ -97,23 +107,38 @@ func serviceRate(rate decimal.Decimal) (*big.Int, error) {
 	if rate.IsNegative() || digits+exp > 1 || exp < -18-digits {
 		return nil, bad
 	}
-	if rate.GreaterThan(decimal.NewFromInt(1)) || !rate.Shift(18).IsInteger() {
+	scaled := rate.Shift(18)
+	if rate.GreaterThan(decimal.NewFromInt(1)) || !scaled.IsInteger() {
 		return nil, bad
 	}
-	return rate.Shift(18).BigInt(), nil
+	return scaled.BigInt(), nil
 }
 
-// pow10 returns 10^n; n is small (bounded by the magnitude window and the
-// rate's digits).
-func pow10(n int64) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(n), nil) }
+// powers10 holds 10^0 to 10^(len-1), which cover the exponents of rates
+// with up to about 30 digits.
+var powers10 = func() (p [48]*big.Int) {
+	for i := range p {
+		p[i] = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(i)), nil)
+	}
+	return p
+}()
+
+// pow10 returns 10^n, shared when n is small: callers only read it. n is
+// bounded by the magnitude window and the rate's digits.
+func pow10(n int64) *big.Int {
+	if n < int64(len(powers10)) {
+		return powers10[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(n), nil)
+}
 
 // variableFees returns the platform's and the service's variable fees on
 // base, each rounded half up on its own: floor(x + 1/2).
 func (p *pricer) variableFees(base *big.Int) (platform, service *big.Int) {
 	platform = new(big.Int).Mul(base, p.bps)
-	platform.Lsh(platform, 1).Add(platform, big.NewInt(10_000)).Quo(platform, big.NewInt(20_000))
+	platform.Lsh(platform, 1).Add(platform, bps10k).Quo(platform, bps20k)
 	service = new(big.Int).Mul(base, p.service)
-	service.Lsh(service, 1).Add(service, feeScale).Quo(service, new(big.Int).Lsh(feeScale, 1))
+	service.Lsh(service, 1).Add(service, feeScale).Quo(service, feeScale2)
 	return platform, service
 }
 
@@ -132,7 +157,9 @@ func (p *pricer) sendingLocked(send int64) (Amounts, error) {
 	if base.Sign() <= 0 {
 		return Amounts{}, ErrTooSmall
 	}
-	net := p.net(base)
+	pv, sv := p.variableFees(base)
+	net := new(big.Int).Sub(base, pv)
+	net.Sub(net, sv)
 	if net.Sign() <= 0 {
 		return Amounts{}, ErrTooSmall
 	}
@@ -150,7 +177,7 @@ func (p *pricer) sendingLocked(send int64) (Amounts, error) {
 	if recv.Cmp(bigMax) > 0 {
 		return Amounts{}, ErrRange
 	}
-	return p.amounts(base, recv), nil
+	return p.amounts(base, recv, pv, sv), nil
 }
 
 // receivingLocked prices a quote that delivers recv.
@@ -165,7 +192,7 @@ func (p *pricer) receivingLocked(recv int64) (Amounts, error) {
 		return Amounts{}, ErrRange
 	case p.magnitude >= tinyMagnitude:
 		need.Mul(big.NewInt(recv), p.rateNum)
-		need.Add(need, p.rateDen).Sub(need, big.NewInt(1)).Quo(need, p.rateDen)
+		need.Add(need, p.rateDen).Sub(need, bigOne).Quo(need, p.rateDen)
 	}
 	if need.Cmp(bigMax) > 0 {
 		return Amounts{}, ErrRange
@@ -177,14 +204,15 @@ func (p *pricer) receivingLocked(recv int64) (Amounts, error) {
 	if new(big.Int).Add(base, p.fixed).Cmp(bigMax) > 0 {
 		return Amounts{}, ErrRange
 	}
-	return p.amounts(base, big.NewInt(recv)), nil
+	pv, sv := p.variableFees(base)
+	return p.amounts(base, big.NewInt(recv), pv, sv), nil
 }
 
 // amounts assembles the figures of a quote with variable base base
-// (sending less fixed fees) and receiving amount recv; the callers have
-// checked both against MaxAmount, so every figure fits an int64.
-func (p *pricer) amounts(base, recv *big.Int) Amounts {
-	pv, sv := p.variableFees(base)
+// (sending less fixed fees), its variable fees pv and sv (variableFees),
+// and receiving amount recv; the callers have checked base and recv
+// against MaxAmount, so every figure fits an int64.
+func (p *pricer) amounts(base, recv, pv, sv *big.Int) Amounts {
 	send := new(big.Int).Add(base, p.fixed)
 	fees := new(big.Int).Add(p.fixed, pv)
 	fees.Add(fees, sv)
@@ -212,15 +240,15 @@ func (p *pricer) amounts(base, recv *big.Int) Amounts {
 func (p *pricer) solveBase(need *big.Int) *big.Int {
 	switch {
 	case p.service.Sign() == 0:
-		return smallestBase(need, new(big.Int).Lsh(p.bps, 1), big.NewInt(10_000), big.NewInt(20_000))
+		return smallestBase(need, new(big.Int).Lsh(p.bps, 1), bps10k, bps20k)
 	case p.bps.Sign() == 0:
-		return smallestBase(need, new(big.Int).Lsh(p.service, 1), feeScale, new(big.Int).Lsh(feeScale, 1))
+		return smallestBase(need, new(big.Int).Lsh(p.service, 1), feeScale, feeScale2)
 	}
 	keep := new(big.Int).Sub(feeScale, p.variable) // (1-v) over feeScale
-	lo := new(big.Int).Sub(need, big.NewInt(1))
-	lo.Mul(lo, feeScale).Quo(lo, keep).Add(lo, big.NewInt(1))
-	hi := new(big.Int).Add(need, big.NewInt(1))
-	hi.Mul(hi, feeScale).Add(hi, keep).Sub(hi, big.NewInt(1)).Quo(hi, keep)
+	lo := new(big.Int).Sub(need, bigOne)
+	lo.Mul(lo, feeScale).Quo(lo, keep).Add(lo, bigOne)
+	hi := new(big.Int).Add(need, bigOne)
+	hi.Mul(hi, feeScale).Add(hi, keep).Sub(hi, bigOne).Quo(hi, keep)
 	b := new(big.Int).Set(lo)
 	for range scanLimit {
 		if b.Cmp(hi) >= 0 {
@@ -229,7 +257,7 @@ func (p *pricer) solveBase(need *big.Int) *big.Int {
 		if p.net(b).Cmp(need) >= 0 {
 			return b
 		}
-		b.Add(b, big.NewInt(1))
+		b.Add(b, bigOne)
 	}
 	return hi
 }
@@ -240,8 +268,8 @@ func (p *pricer) solveBase(need *big.Int) *big.Int {
 //	floor((b*c + h)/m) <= b - need  <=>  b*c + h < m*(b - need + 1)
 //	                                <=>  b > (h + m*(need-1)) / (m - c)
 func smallestBase(need, c, h, m *big.Int) *big.Int {
-	b := new(big.Int).Sub(need, big.NewInt(1))
+	b := new(big.Int).Sub(need, bigOne)
 	b.Mul(b, m).Add(b, h)
 	b.Quo(b, new(big.Int).Sub(m, c))
-	return b.Add(b, big.NewInt(1))
+	return b.Add(b, bigOne)
 }
