@@ -54,10 +54,12 @@ func checkBody(hr *http.Request, body []byte, maxString int) error {
 
 // scanJSON records duplicate members, invalid UTF-8 and over-long strings
 // in the well-formed JSON value raw at path. It reads raw once, left to
-// right (json.Valid has already accepted it).
+// right (json.Valid has already accepted it), and spells a field's name out
+// only for a container or a finding: a body without findings costs an
+// allocation per nested object or array.
 func scanJSON(fe *validate.Errors, raw []byte, path string, maxString, depth int) {
 	s := bodyScanner{fe: fe, raw: raw, max: maxString}
-	s.value(path, depth, true)
+	s.value(at{path: path}, depth, true)
 }
 
 // bodyScanner walks one well-formed JSON value. report is false while it
@@ -69,57 +71,76 @@ type bodyScanner struct {
 	max int
 }
 
+// at is where a value sits: member name of, or element n of, the container
+// at path; or path itself.
+type at struct {
+	path string
+	name jsonString // a member's name
+	n    int        // an element's index
+	kind byte       // 'm' member, 'e' element, 0 path itself
+}
+
+// field is a's field name.
+func (a at) field() string {
+	switch a.kind {
+	case 'm':
+		return memberField(a.path, a.name.String())
+	case 'e':
+		return joinPath(a.path, strconv.Itoa(a.n))
+	}
+	return a.path
+}
+
+// jsonString is a JSON string as written, quotes included.
+type jsonString []byte
+
+// escaped reports whether the string holds an escape.
+func (j jsonString) escaped() bool { return bytes.IndexByte(j, '\\') >= 0 }
+
+// String is the string's value (escapes decoded as encoding/json decodes
+// them; other bytes as they are).
+func (j jsonString) String() string {
+	if !j.escaped() {
+		return string(j[1 : len(j)-1])
+	}
+	var v string
+	_ = json.Unmarshal(j, &v)
+	return v
+}
+
+// equal reports whether j and k have the same value.
+func (j jsonString) equal(k jsonString) bool {
+	if !j.escaped() && !k.escaped() {
+		return bytes.Equal(j, k)
+	}
+	return j.String() == k.String()
+}
+
 func (s *bodyScanner) space() {
 	for s.i < len(s.raw) && (s.raw[s.i] == ' ' || s.raw[s.i] == '\t' || s.raw[s.i] == '\n' || s.raw[s.i] == '\r') {
 		s.i++
 	}
 }
 
-// value scans the value at s.i (after any space) found at path.
-func (s *bodyScanner) value(path string, depth int, report bool) {
+// value scans the value at s.i (after any space), which sits at a.
+func (s *bodyScanner) value(a at, depth int, report bool) {
 	s.space()
 	if s.i >= len(s.raw) {
 		return
 	}
 	if report && depth > maxJSONDepth {
-		s.fe.Add(path, nil, "the request body nests deeper than %d levels", maxJSONDepth)
+		s.fe.Add(a.field(), nil, "the request body nests deeper than %d levels", maxJSONDepth)
 		report = false
 	}
 	switch s.raw[s.i] {
 	case '{':
-		s.i++
-		var seen map[string]bool
-		for {
-			s.space()
-			if s.i >= len(s.raw) || s.raw[s.i] == '}' {
-				s.i++
-				return
-			}
-			if s.raw[s.i] == ',' {
-				s.i++
-				s.space()
-			}
-			start := s.i
-			key := s.str()
-			field := ""
-			if report {
-				field = memberField(path, key)
-				if !utf8.Valid(s.raw[start:s.i]) {
-					s.fe.Add(field, nil, "a member name of %s is not valid UTF-8", orBody(path))
-				} else if seen[key] {
-					s.fe.Add(field, nil, "%s appears more than once", field)
-				}
-				if seen == nil {
-					seen = map[string]bool{}
-				}
-				seen[key] = true
-			}
-			s.space()
-			s.i++ // ':'
-			s.value(field, depth+1, report)
-		}
+		s.object(a, depth, report)
 	case '[':
 		s.i++
+		path := ""
+		if report {
+			path = a.field()
+		}
 		for n := 0; ; n++ {
 			s.space()
 			if s.i >= len(s.raw) || s.raw[s.i] == ']' {
@@ -129,22 +150,18 @@ func (s *bodyScanner) value(path string, depth int, report bool) {
 			if s.raw[s.i] == ',' {
 				s.i++
 			}
-			elem := ""
-			if report {
-				elem = joinPath(path, strconv.Itoa(n))
-			}
-			s.value(elem, depth+1, report)
+			s.value(at{path: path, n: n, kind: 'e'}, depth+1, report)
 		}
 	case '"':
-		start := s.i
 		v := s.str()
-		if !report {
-			return
-		}
-		if !utf8.Valid(s.raw[start:s.i]) {
-			s.fe.Add(orBody(path), nil, "%s is not valid UTF-8", orBody(path))
-		} else if utf8.RuneCountInString(v) > s.max {
-			s.fe.Add(orBody(path), &validate.Constraint{MaxLength: &s.max}, "%s must be at most %d characters", orBody(path), s.max)
+		switch {
+		case !report:
+		case !utf8.Valid(v):
+			s.fe.Add(orBody(a.field()), nil, "%s is not valid UTF-8", orBody(a.field()))
+		case len(v)-2 <= s.max: // no more characters than bytes
+		case utf8.RuneCountInString(v.String()) > s.max:
+			f := orBody(a.field())
+			s.fe.Add(f, &validate.Constraint{MaxLength: &s.max}, "%s must be at most %d characters", f, s.max)
 		}
 	default: // number, true, false, null
 		for s.i < len(s.raw) && !strings.ContainsRune(",]} \t\n\r", rune(s.raw[s.i])) {
@@ -153,26 +170,83 @@ func (s *bodyScanner) value(path string, depth int, report bool) {
 	}
 }
 
-// str reads the string at s.i and returns its value (escapes decoded as
-// encoding/json decodes them); s.i ends past its closing quote.
-func (s *bodyScanner) str() string {
+// smallObject is how many member names an object's duplicate check
+// compares one by one; a larger object's names go into a map.
+const smallObject = 16
+
+// object scans the object at s.i, which sits at a.
+func (s *bodyScanner) object(a at, depth int, report bool) {
+	s.i++
+	path := ""
+	if report {
+		path = a.field()
+	}
+	var buf [smallObject]jsonString
+	names := buf[:0]
+	var many map[string]bool
+	for {
+		s.space()
+		if s.i >= len(s.raw) || s.raw[s.i] == '}' {
+			s.i++
+			return
+		}
+		if s.raw[s.i] == ',' {
+			s.i++
+			s.space()
+		}
+		m := at{path: path, name: s.str(), kind: 'm'}
+		if report {
+			switch {
+			case !utf8.Valid(m.name):
+				s.fe.Add(m.field(), nil, "a member name of %s is not valid UTF-8", orBody(path))
+			case seenName(names, many, m.name):
+				f := m.field()
+				s.fe.Add(f, nil, "%s appears more than once", f)
+			}
+			if len(names) < smallObject {
+				names = append(names, m.name)
+			} else {
+				if many == nil {
+					many = make(map[string]bool, 2*smallObject)
+					for _, n := range names {
+						many[n.String()] = true
+					}
+				}
+				many[m.name.String()] = true
+			}
+		}
+		s.space()
+		s.i++ // ':'
+		s.value(m, depth+1, report)
+	}
+}
+
+// seenName reports whether name is among names or in many.
+func seenName(names []jsonString, many map[string]bool, name jsonString) bool {
+	if many != nil {
+		return many[name.String()]
+	}
+	for _, n := range names {
+		if n.equal(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// str reads the string at s.i and returns it as written; s.i ends past its
+// closing quote.
+func (s *bodyScanner) str() jsonString {
 	start := s.i
 	s.i++
-	escaped := false
 	for s.i < len(s.raw) && s.raw[s.i] != '"' {
 		if s.raw[s.i] == '\\' {
-			escaped = true
 			s.i++
 		}
 		s.i++
 	}
 	s.i++
-	if !escaped {
-		return string(s.raw[start+1 : s.i-1])
-	}
-	var v string
-	_ = json.Unmarshal(s.raw[start:s.i], &v)
-	return v
+	return jsonString(s.raw[start:min(s.i, len(s.raw))])
 }
 
 // memberField names member key of the object at path in a field error: its

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -88,6 +89,18 @@ func memberFieldModel(path, key string) string {
 	return joinPath(path, key)
 }
 
+// manyMembers is an object of n members m0, m1, ... and one more named
+// name, which may repeat one of them.
+func manyMembers(n int, name string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		fmt.Fprintf(&b, `"m%d":%d,`, i, i)
+	}
+	b.WriteString(name + `:true}`)
+	return b.String()
+}
+
 // FuzzScanJSON compares scanJSON with scanJSONModel on every well-formed
 // body, and memberName with the regular expressions it replaced.
 func FuzzScanJSON(f *testing.F) {
@@ -96,6 +109,7 @@ func FuzzScanJSON(f *testing.F) {
 		"{\"k\xff\":1}", "{\"s\":\"\xff\"}", `{"a_b":{"C1":{"_d":true}}}`, `{"Bad":null,"9x":[]}`,
 		`{"s":"\ud800\udc00\ud800"}`, strings.Repeat(`[`, 70) + strings.Repeat(`]`, 70),
 		strings.Repeat(`{"a":`, 66) + `"x"` + strings.Repeat(`}`, 66), ` { "a" : [ "b" , "c" ] } `,
+		`{"a":1,"\u0061":2}`, `{"s":"\u00e9\u00e9\u00e9\u00e9"}`, manyMembers(20, `"m3"`), manyMembers(20, `"\u006d19"`),
 	} {
 		f.Add([]byte(s), 3)
 	}
