@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/paygrid/payments/money"
 	"github.com/shopspring/decimal"
 )
@@ -356,4 +357,17 @@ func checkSharesNothing(t *testing.T, path string, a, b reflect.Value, skip stri
 			}
 		}
 	}
+}
+
+// FuzzRecordID checks recordID against the concatenation it replaced.
+func FuzzRecordID(f *testing.F) {
+	f.Add("Quote", []byte("0123456789abcdef"))
+	f.Add("", []byte{0xff, 0, 0x80, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	f.Fuzz(func(t *testing.T, prefix string, b []byte) {
+		var u uuid.UUID
+		copy(u[:], b)
+		if got, want := recordID(prefix, u), prefix+":"+u.String(); got != want {
+			t.Fatalf("recordID(%q, %v) = %q, want %q", prefix, u, got, want)
+		}
+	})
 }

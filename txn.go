@@ -132,7 +132,7 @@ func (t *txn) newID(prefix string) string {
 	// Keep the RFC 9562 variant bits of byte 8.
 	binary.BigEndian.PutUint64(u[8:], tail)
 	u[8] = u[8]&0x3f | 0x80
-	return prefix + ":" + u.String()
+	return recordID(prefix, u)
 }
 
 // begin fixes what an operation's transaction function may read of the
