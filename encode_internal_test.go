@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -368,6 +370,25 @@ func FuzzRecordID(f *testing.F) {
 		copy(u[:], b)
 		if got, want := recordID(prefix, u), prefix+":"+u.String(); got != want {
 			t.Fatalf("recordID(%q, %v) = %q, want %q", prefix, u, got, want)
+		}
+	})
+}
+
+// FuzzSortKey checks sortKey and sortSuffix against the padded hex they
+// replaced.
+func FuzzSortKey(f *testing.F) {
+	f.Add(int64(0), "Transaction:1")
+	f.Add(int64(-62135596800000), "")
+	f.Add(int64(1795000000000), "x|y")
+	f.Fuzz(func(t *testing.T, ms int64, id string) {
+		at := time.UnixMilli(ms)
+		h := strconv.FormatUint(uint64(at.UnixMilli())^1<<63, 16)
+		want := strings.Repeat("0", 16-len(h)) + h
+		if got := sortKey(at); got != want {
+			t.Fatalf("sortKey(%d) = %q, want %q", ms, got, want)
+		}
+		if got := sortSuffix(at, id); got != "|"+want+"|"+id {
+			t.Fatalf("sortSuffix(%d, %q) = %q", ms, id, got)
 		}
 	})
 }

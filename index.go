@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -59,86 +58,83 @@ const (
 // indexes holds the index definitions of every indexed table.
 var indexes = map[string]*tableIndexes{
 	tableTransactions: indexed(tableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*Transaction) []string { return all }),
-		ix(ixCustomer, func(x *Transaction) []string { return values(x.CustomerID) }),
-		ix(ixPlatform, func(x *Transaction) []string { return values(x.PlatformCustomerID) }),
-		ix(ixStatus, func(x *Transaction) []string { return values(string(x.Status)) }),
-		ix(ixType, func(x *Transaction) []string { return values(x.Type) }),
-		ix(ixAccount, func(x *Transaction) []string {
-			return values(x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
+		every[Transaction](),
+		ix(ixCustomer, func(x *Transaction) string { return x.CustomerID }),
+		ix(ixPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
+		ix(ixStatus, func(x *Transaction) string { return string(x.Status) }),
+		ix(ixType, func(x *Transaction) string { return x.Type }),
+		ixMany(ixAccount, func(x *Transaction, out []string) []string {
+			return appendValues(out, x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
 		}),
-		ix(ixReference, func(x *Transaction) []string {
+		ixMany(ixReference, func(x *Transaction, out []string) []string {
 			if x.Refund != nil {
-				return values(x.QuoteID, x.Refund.Reference)
+				return appendValues(out, x.QuoteID, x.Refund.Reference)
 			}
-			return values(x.QuoteID)
+			return appendValues(out, x.QuoteID)
 		})),
 	tableCustomers: indexed(tableCustomers, func(x *customerRecord) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*customerRecord) []string { return all }),
-		ix(ixPlatform, func(x *customerRecord) []string { return values(x.PlatformCustomerID) }),
-		ix(ixUma, func(x *customerRecord) []string { return values(x.UmaAddress) }),
-		ix(ixType, func(x *customerRecord) []string { return values(string(x.CustomerType)) }),
-		ix(ixStatus, func(x *customerRecord) []string { return values(customerStatusValue(x.CustomerType, x.Status())) })),
+		every[customerRecord](),
+		ix(ixPlatform, func(x *customerRecord) string { return x.PlatformCustomerID }),
+		ix(ixUma, func(x *customerRecord) string { return x.UmaAddress }),
+		ix(ixType, func(x *customerRecord) string { return string(x.CustomerType) }),
+		ix(ixStatus, func(x *customerRecord) string { return customerStatusValue(x.CustomerType, x.Status()) })),
 	tableInternalAccounts: indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
-		ix(ixSide, func(x *InternalAccount) []string { return values(sideOf(x.CustomerID == "")) }),
-		ix(ixCustomer, func(x *InternalAccount) []string { return values(x.CustomerID) }),
-		ix(ixCurrency, func(x *InternalAccount) []string { return values(currencyValue(x.CustomerID == "", x.Currency)) })),
+		ix(ixSide, func(x *InternalAccount) string { return sideOf(x.CustomerID == "") }),
+		ix(ixCustomer, func(x *InternalAccount) string { return x.CustomerID }),
+		ix(ixCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) })),
 	tableExternalAccounts: indexed(tableExternalAccounts, func(x *externalRecord) time.Time { return x.CreatedAt },
-		ix(ixSide, func(x *externalRecord) []string { return values(sideOf(x.CustomerID == "")) }),
-		ix(ixCustomer, func(x *externalRecord) []string { return values(x.CustomerID) }),
-		ix(ixCurrency, func(x *externalRecord) []string { return values(currencyValue(x.CustomerID == "", x.Currency)) })),
+		ix(ixSide, func(x *externalRecord) string { return sideOf(x.CustomerID == "") }),
+		ix(ixCustomer, func(x *externalRecord) string { return x.CustomerID }),
+		ix(ixCurrency, func(x *externalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) })),
 	tableTokens: indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*tokenRecord) []string { return all }),
-		ix(ixName, func(x *tokenRecord) []string { return values(x.Name) })),
+		every[tokenRecord](),
+		ix(ixName, func(x *tokenRecord) string { return x.Name })),
 	tableVerifications: indexed(tableVerifications, func(x *Verification) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*Verification) []string { return all }),
-		ix(ixCustomer, func(x *Verification) []string { return values(x.CustomerID) }),
-		ix(ixStatus, func(x *Verification) []string { return values(string(x.VerificationStatus)) })),
+		every[Verification](),
+		ix(ixCustomer, func(x *Verification) string { return x.CustomerID }),
+		ix(ixStatus, func(x *Verification) string { return string(x.VerificationStatus) })),
 	tableDocuments: indexed(tableDocuments, func(x *Document) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*Document) []string { return all }),
-		ix(ixHolder, func(x *Document) []string { return values(x.DocumentHolder) })),
+		every[Document](),
+		ix(ixHolder, func(x *Document) string { return x.DocumentHolder })),
 	tableCards: indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*Card) []string { return all }),
-		ix(ixHolder, func(x *Card) []string { return values(x.CardholderID) }),
-		ix(ixAccount, func(x *Card) []string { return values(x.FundingSources...) }),
-		ix(ixPlatform, func(x *Card) []string { return values(x.PlatformCardID) }),
-		ix(ixStatus, func(x *Card) []string { return values(string(x.State)) })),
+		every[Card](),
+		ix(ixHolder, func(x *Card) string { return x.CardholderID }),
+		ixMany(ixAccount, func(x *Card, out []string) []string { return appendValues(out, x.FundingSources...) }),
+		ix(ixPlatform, func(x *Card) string { return x.PlatformCardID }),
+		ix(ixStatus, func(x *Card) string { return string(x.State) })),
 	tableStablecoinLinks: indexed(tableStablecoinLinks, func(x *linkRecord) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*linkRecord) []string { return all }),
-		ix(ixStatus, func(x *linkRecord) []string { return values(string(x.Status)) })),
+		every[linkRecord](),
+		ix(ixStatus, func(x *linkRecord) string { return string(x.Status) })),
 	tableStablecoins: indexed(tableStablecoins, func(x *Stablecoin) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*Stablecoin) []string { return all }),
-		ix(ixStatus, func(x *Stablecoin) []string { return values(string(x.IssuanceStatus)) }),
-		ix(ixOpsStatus, func(x *Stablecoin) []string { return values(string(x.ServiceOperationsStatus)) })),
+		every[Stablecoin](),
+		ix(ixStatus, func(x *Stablecoin) string { return string(x.IssuanceStatus) }),
+		ix(ixOpsStatus, func(x *Stablecoin) string { return string(x.ServiceOperationsStatus) })),
 	tableStablecoinOps: indexed(tableStablecoinOps, func(x *opRecord) time.Time { return x.CreatedAt },
-		ix(ixCoin, func(x *opRecord) []string { return values(x.StablecoinID) }),
-		ix(ixCoinType, func(x *opRecord) []string { return values(x.StablecoinID + "/" + string(x.OperationType)) })),
+		ix(ixCoin, func(x *opRecord) string { return x.StablecoinID }),
+		ix(ixCoinType, func(x *opRecord) string { return x.StablecoinID + "/" + string(x.OperationType) })),
 	tableBeneficialOwners: indexed(tableBeneficialOwners, func(x *BeneficialOwner) time.Time { return x.CreatedAt },
-		ix(ixCustomer, func(x *BeneficialOwner) []string { return values(x.CustomerID) })),
+		ix(ixCustomer, func(x *BeneficialOwner) string { return x.CustomerID })),
 	tableAgents: indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*agentRecord) []string { return all }),
-		ix(ixCustomer, func(x *agentRecord) []string { return values(x.CustomerID) })),
+		every[agentRecord](),
+		ix(ixCustomer, func(x *agentRecord) string { return x.CustomerID })),
 	tableAgentActions: indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },
-		ix(ixAgent, func(x *actionRecord) []string { return values(x.AgentID) }),
-		ix(ixCustomer, func(x *actionRecord) []string { return values(x.CustomerID) }),
-		ix(ixStatus, func(x *actionRecord) []string { return values(string(x.Status)) })),
+		ix(ixAgent, func(x *actionRecord) string { return x.AgentID }),
+		ix(ixCustomer, func(x *actionRecord) string { return x.CustomerID }),
+		ix(ixStatus, func(x *actionRecord) string { return string(x.Status) })),
 	tableQuotes: indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
-		ix(ixAll, func(*quoteRecord) []string { return all }),
-		ix(ixCustomer, func(x *quoteRecord) []string { return values(x.CustomerID) })),
+		every[quoteRecord](),
+		ix(ixCustomer, func(x *quoteRecord) string { return x.CustomerID })),
 	tableEventLog: indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
-		ix(ixAll, func(*WebhookDelivery) []string { return all }),
-		ix(ixResource, func(x *WebhookDelivery) []string { return values(x.Resource) }),
-		ix(ixStatus, func(x *WebhookDelivery) []string { return values(x.Status) })),
+		every[WebhookDelivery](),
+		ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
+		ix(ixStatus, func(x *WebhookDelivery) string { return x.Status })),
 }
 
-// all is the single value of an ixAll index.
-var all = []string{""}
-
-// values returns the non-empty vs without repeats.
-func values(vs ...string) []string {
-	out := vs[:0:0]
+// appendValues appends to out the non-empty vs without repeats.
+func appendValues(out []string, vs ...string) []string {
+	start := len(out)
 	for _, v := range vs {
-		if v != "" && !contains(out, v) {
+		if v != "" && !contains(out[start:], v) {
 			out = append(out, v)
 		}
 	}
@@ -168,14 +164,27 @@ type indexEntry struct{ table, key string }
 
 // indexDef names an index and the values a record has in it.
 type indexDef[T any] struct {
-	name   string
-	values func(*T) []string
+	name string
+	one  func(*T) string             // the record's value ("" for none), or
+	many func(*T, []string) []string // appends its values, or
+	// every is set for ixAll: every record, under the value "".
+	every bool
 }
 
-// ix declares the index name whose values for a record are values(record).
-func ix[T any](name string, values func(*T) []string) indexDef[T] {
-	return indexDef[T]{name, values}
+// ix declares the index name in which a record has the value value(record),
+// or none when that is "".
+func ix[T any](name string, value func(*T) string) indexDef[T] {
+	return indexDef[T]{name: name, one: value}
 }
+
+// ixMany declares the index name in which a record has the values that
+// values appends to out (appendValues).
+func ixMany[T any](name string, values func(rec *T, out []string) []string) indexDef[T] {
+	return indexDef[T]{name: name, many: values}
+}
+
+// every declares the ixAll index of records of type T.
+func every[T any]() indexDef[T] { return indexDef[T]{name: ixAll, every: true} }
 
 // indexed declares the indexes of table, whose records are T created at
 // created(record).
@@ -199,11 +208,22 @@ func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 				return nil, err
 			}
 		}
-		sk := "|" + sortKey(created(rec)) + "|" + id
+		sk := sortSuffix(created(rec), id)
 		out := make([]indexEntry, 0, len(defs)+2)
+		var vals []string
 		for i, d := range defs {
-			for _, val := range d.values(rec) {
-				out = append(out, indexEntry{tables[i], escapeValue(val) + sk})
+			switch {
+			case d.every:
+				out = append(out, indexEntry{tables[i], sk})
+			case d.one != nil:
+				if v := d.one(rec); v != "" {
+					out = append(out, indexEntry{tables[i], escapeValue(v) + sk})
+				}
+			default:
+				vals = d.many(rec, vals[:0])
+				for _, v := range vals {
+					out = append(out, indexEntry{tables[i], escapeValue(v) + sk})
+				}
 			}
 		}
 		return out, nil
@@ -217,8 +237,30 @@ func indexTable(table, name string) string { return table + "_ix_" + name }
 // sortKey is t in milliseconds as 16 hex digits ordered like the signed
 // number (the zero time sorts first).
 func sortKey(t time.Time) string {
-	s := strconv.FormatUint(uint64(t.UnixMilli())^1<<63, 16)
-	return strings.Repeat("0", 16-len(s)) + s
+	var b [16]byte
+	return string(appendSortKey(b[:0], t))
+}
+
+func appendSortKey(b []byte, t time.Time) []byte {
+	const digits = "0123456789abcdef"
+	u := uint64(t.UnixMilli()) ^ 1<<63
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, digits[u>>uint(shift)&0xf])
+	}
+	return b
+}
+
+// sortSuffix is what follows the value in an index key of the record id
+// created at t: "|<sortKey>|<id>".
+func sortSuffix(t time.Time, id string) string {
+	var b strings.Builder
+	b.Grow(18 + len(id))
+	b.WriteByte('|')
+	var k [16]byte
+	b.Write(appendSortKey(k[:0], t))
+	b.WriteByte('|')
+	b.WriteString(id)
+	return b.String()
 }
 
 var valueEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
