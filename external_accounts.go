@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+	"unicode/utf8"
 )
 
 // External account tables: records by id, the index "<owner>|<id>" -> id
@@ -54,19 +55,40 @@ type ExternalAccount struct {
 
 // identifiers are the accountInfo members that can hold an account's
 // primary identifier, in the order Identifier prefers them (most specific
-// first); only string values count.
+// first).
 type identifiers struct {
-	IBAN             json.RawMessage `json:"iban"`
-	CLABE            json.RawMessage `json:"clabeNumber"`
-	AccountNumber    json.RawMessage `json:"accountNumber"`
-	Address          json.RawMessage `json:"address"`
-	PixKey           json.RawMessage `json:"pixKey"`
-	PhoneNumber      json.RawMessage `json:"phoneNumber"`
-	VPA              json.RawMessage `json:"vpa"`
-	Invoice          json.RawMessage `json:"invoice"`
-	Bolt12           json.RawMessage `json:"bolt12"`
-	LightningAddress json.RawMessage `json:"lightningAddress"`
-	SwiftCode        json.RawMessage `json:"swiftCode"`
+	IBAN             infoString `json:"iban"`
+	CLABE            infoString `json:"clabeNumber"`
+	AccountNumber    infoString `json:"accountNumber"`
+	Address          infoString `json:"address"`
+	PixKey           infoString `json:"pixKey"`
+	PhoneNumber      infoString `json:"phoneNumber"`
+	VPA              infoString `json:"vpa"`
+	Invoice          infoString `json:"invoice"`
+	Bolt12           infoString `json:"bolt12"`
+	LightningAddress infoString `json:"lightningAddress"`
+	SwiftCode        infoString `json:"swiftCode"`
+}
+
+// infoString is an accountInfo member read as a string: a value of another
+// type reads as "". Like any member, the last of repeated ones counts.
+type infoString string
+
+func (s *infoString) UnmarshalJSON(b []byte) error {
+	*s = ""
+	if len(b) < 2 || b[0] != '"' {
+		return nil
+	}
+	if plain := b[1 : len(b)-1]; bytes.IndexByte(plain, '\\') < 0 && utf8.Valid(plain) {
+		*s = infoString(plain)
+		return nil
+	}
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = infoString(v)
+	return nil
 }
 
 // clone returns a copy of a (nil for nil) that shares nothing.
@@ -92,13 +114,12 @@ func (a *ExternalAccount) AccountType() string {
 	// Only accountType is decoded (Info would build every nested object
 	// too): pricing asks for the type of every payout's account.
 	var top struct {
-		AccountType json.RawMessage `json:"accountType"`
+		AccountType infoString `json:"accountType"`
 	}
-	var s string
-	if json.Unmarshal(a.AccountInfo, &top) != nil || json.Unmarshal(top.AccountType, &s) != nil {
+	if json.Unmarshal(a.AccountInfo, &top) != nil {
 		return ""
 	}
-	return s
+	return string(top.AccountType)
 }
 
 // Identifier returns the account's primary identifier (account number, IBAN,
@@ -109,11 +130,10 @@ func (a *ExternalAccount) Identifier() string {
 	if json.Unmarshal(a.AccountInfo, &ids) != nil {
 		return ""
 	}
-	for _, raw := range [...]json.RawMessage{ids.IBAN, ids.CLABE, ids.AccountNumber, ids.Address, ids.PixKey,
+	for _, s := range [...]infoString{ids.IBAN, ids.CLABE, ids.AccountNumber, ids.Address, ids.PixKey,
 		ids.PhoneNumber, ids.VPA, ids.Invoice, ids.Bolt12, ids.LightningAddress, ids.SwiftCode} {
-		var s string
-		if json.Unmarshal(raw, &s) == nil && s != "" {
-			return s
+		if s != "" {
+			return string(s)
 		}
 	}
 	return ""
