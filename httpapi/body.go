@@ -141,15 +141,7 @@ func (s *bodyScanner) value(a at, depth int, report bool) {
 		if report {
 			path = a.field()
 		}
-		for n := 0; ; n++ {
-			s.space()
-			if s.i >= len(s.raw) || s.raw[s.i] == ']' {
-				s.i++
-				return
-			}
-			if s.raw[s.i] == ',' {
-				s.i++
-			}
+		for n := 0; s.more(']'); n++ {
 			s.value(at{path: path, n: n, kind: 'e'}, depth+1, report)
 		}
 	case '"':
@@ -184,16 +176,7 @@ func (s *bodyScanner) object(a at, depth int, report bool) {
 	var buf [smallObject]jsonString
 	names := buf[:0]
 	var many map[string]bool
-	for {
-		s.space()
-		if s.i >= len(s.raw) || s.raw[s.i] == '}' {
-			s.i++
-			return
-		}
-		if s.raw[s.i] == ',' {
-			s.i++
-			s.space()
-		}
+	for s.more('}') {
 		m := at{path: path, name: s.str(), kind: 'm'}
 		if report {
 			switch {
@@ -232,6 +215,22 @@ func seenName(names []jsonString, many map[string]bool, name jsonString) bool {
 		}
 	}
 	return false
+}
+
+// more reports whether the object or array being scanned, which ends
+// with end, has another member or element; if so s.i is at it, else past
+// end.
+func (s *bodyScanner) more(end byte) bool {
+	s.space()
+	if s.i >= len(s.raw) || s.raw[s.i] == end {
+		s.i++
+		return false
+	}
+	if s.raw[s.i] == ',' {
+		s.i++
+		s.space()
+	}
+	return true
 }
 
 // str reads the string at s.i and returns it as written; s.i ends past its
