@@ -1,8 +1,11 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/httpapi"
+	"github.com/paygrid/payments/storage/memstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -244,4 +248,37 @@ func TestDecodeNamesEveryBadMember(t *testing.T) {
 	requireError(t, r, 400, payments.CodeInvalidInput)
 	require.NotContains(t, string(r.Raw), "invalid character")
 	require.Equal(t, before, s.customerCount())
+}
+
+// TestShortBody: a body that stops short of its declared Content-Length
+// is answered 400 once the read times out, and the connection is closed.
+func TestShortBody(t *testing.T) {
+	eng, err := payments.New(payments.Config{Store: memstore.New(), Sandbox: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = eng.Close() })
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermManage}})
+	require.NoError(t, err)
+	srv := httptest.NewServer(httpapi.New(eng, httpapi.Config{BasePath: base, BodyReadTimeout: 200 * time.Millisecond}))
+	t.Cleanup(srv.Close)
+
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(10*time.Second)))
+	id, secret := basic(tok.Credential())
+	req, err := http.NewRequest("PATCH", srv.URL+base+"/config", nil)
+	require.NoError(t, err)
+	req.SetBasicAuth(id, secret)
+	_, err = fmt.Fprintf(conn, "PATCH %s/config HTTP/1.1\r\nHost: x\r\nAuthorization: %s\r\nContent-Type: application/json\r\n"+
+		"Content-Length: 100\r\n\r\n{\"umaDomain\":\"a.com\"}", base, req.Header.Get("Authorization")) // 21 of 100 bytes
+	require.NoError(t, err)
+
+	res, err := http.ReadResponse(bufio.NewReader(conn), req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var body struct{ Code string }
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&body))
+	assert.Equal(t, 400, res.StatusCode)
+	assert.Equal(t, string(payments.CodeInvalidInput), body.Code)
+	assert.True(t, res.Close, "the connection is closed after a body read that failed")
 }

@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -278,12 +279,18 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.
 	// net/http does not wait for the rest of the body after the answer.
 	rc := http.NewResponseController(w)
 	bounded := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
-	var buf bytes.Buffer
+	var body []byte
+	var err error
 	if n := r.ContentLength; n > 0 && n <= limit {
-		// One allocation: ReadFrom wants bytes.MinRead free before each read.
-		buf.Grow(int(n) + bytes.MinRead)
+		// A declared length within the limit: read exactly that (the
+		// server cuts the body there), in one allocation of its size.
+		body = make([]byte, n)
+		_, err = io.ReadFull(r.Body, body)
+	} else {
+		var buf bytes.Buffer
+		_, err = buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+		body = buf.Bytes()
 	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	if bounded && err == nil {
 		_ = rc.SetReadDeadline(time.Time{})
 	} else if err != nil {
@@ -296,7 +303,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.
 	case err != nil:
 		return nil, payments.Errorf(payments.CodeInvalidInput, "could not read the request body")
 	}
-	return buf.Bytes(), nil
+	return body, nil
 }
 
 // ctx is a shorthand for the request context.
