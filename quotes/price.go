@@ -98,18 +98,17 @@ func newPricer(in Input) (*pricer, error) {
 // serviceRate returns rate over feeScale. Its exponent is checked before
 // any decimal arithmetic, which would otherwise rescale by 10^exponent.
 func serviceRate(rate decimal.Decimal) (*big.Int, error) {
-	bad := errServiceRate
 	if rate.IsZero() {
 		return new(big.Int), nil
 	}
 	digits, exp := int64(rate.NumDigits()), int64(rate.Exponent())
 	// Beyond 10, or with more than 18 decimals even after trailing zeros.
 	if rate.IsNegative() || digits+exp > 1 || exp < -18-digits {
-		return nil, bad
+		return nil, errServiceRate
 	}
 	scaled := rate.Shift(18)
 	if rate.GreaterThan(decimal.NewFromInt(1)) || !scaled.IsInteger() {
-		return nil, bad
+		return nil, errServiceRate
 	}
 	return scaled.BigInt(), nil
 }
