@@ -2,6 +2,7 @@ package payments_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/paygrid/payments"
@@ -19,11 +20,18 @@ func TestAuthenticate_UnknownClientCostsTheSame(t *testing.T) {
 	defer eng.Close()
 	tok, err := eng.Platform.CreateToken(context.Background(), payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
 	require.NoError(t, err)
+	// cost counts the reads of one failed authentication: the least of
+	// three tries, as the engine's background workers read the store too
+	// (only ever adding to a count).
 	cost := func(user, secret string) int64 {
-		before := store.viewGets.Load()
-		_, err := eng.Platform.Authenticate(context.Background(), user, secret)
-		require.Equal(t, payments.CodeUnauthorized, payments.CodeOf(err))
-		return store.viewGets.Load() - before
+		least := int64(math.MaxInt64)
+		for range 3 {
+			before := store.viewGets.Load()
+			_, err := eng.Platform.Authenticate(context.Background(), user, secret)
+			require.Equal(t, payments.CodeUnauthorized, payments.CodeOf(err))
+			least = min(least, store.viewGets.Load()-before)
+		}
+		return least
 	}
 	known := cost(tok.ClientID, "wrong-secret-000000")
 	require.EqualValues(t, 2, known, "the client id, then its token record")

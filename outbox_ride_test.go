@@ -47,9 +47,10 @@ func TestEngine_DeliveryOutcomesRideAlong(t *testing.T) {
 		}
 	}
 	commits := store.updates.Load() - before
-	// Each operation commits once; the explicit Flush calls may commit too.
+	// Each operation commits once; the explicit Flush calls may commit too,
+	// and so may a pass whose ride wait (20 ms) ran out on a loaded machine.
 	// Outcomes committed alone would be about one commit more per operation.
-	assert.LessOrEqual(t, commits, int64(ops+ops/4), "commits for %d operations", ops)
+	assert.LessOrEqual(t, commits, int64(ops+ops/2), "commits for %d operations", ops)
 
 	require.Eventually(t, func() bool {
 		left, err := eng.Webhooks.Pending(ctx)
