@@ -142,13 +142,15 @@ func sendSteps(p payments.OutgoingPayment) []step {
 		return completed
 	}
 	sfx := Suffix(p.Destination.Identifier())
-	if p.Transfer || strings.HasSuffix(p.Destination.AccountType(), "_WALLET") {
-		if steps, ok := transferRules[sfx]; ok && (p.Transfer || sfx == "003" || sfx == "005") {
+	if p.Transfer {
+		if steps, ok := transferRules[sfx]; ok {
 			return steps
 		}
-		if p.Transfer {
-			return completed
-		}
+		return completed
+	}
+	// The account's type matters only for the two wallet rows.
+	if (sfx == "003" || sfx == "005") && strings.HasSuffix(p.Destination.AccountType(), "_WALLET") {
+		return transferRules[sfx]
 	}
 	if steps, ok := payoutRules[sfx]; ok {
 		return steps
