@@ -31,9 +31,75 @@ type Store struct {
 
 var _ payments.Store = (*Store)(nil)
 
+// table is one table's records: its keys in order, and their values. rows
+// stays nil while every value written to the table is empty, as in the
+// engine's index tables: their keys alone say what is there, so they cost
+// one ordered list and no hash map beside it.
 type table struct {
 	rows map[string][]byte
 	keys keylist.List
+	// removals counts the keys removed and removed is the last, so that a
+	// scan notices when keys it read ahead may be gone.
+	removals int
+	removed  string
+}
+
+// empty is the value of every key of a table without rows.
+var empty = []byte{}
+
+func (tb *table) get(key string) ([]byte, bool) {
+	if tb.rows == nil {
+		return empty, tb.keys.Has(key)
+	}
+	v, ok := tb.rows[key]
+	return v, ok
+}
+
+// put stores v at key and returns the value it replaced.
+func (tb *table) put(key string, v []byte) (prev []byte, existed bool) {
+	if tb.rows == nil {
+		if len(v) == 0 {
+			return empty, !tb.keys.Add(key)
+		}
+		tb.rows = make(map[string][]byte, tb.keys.Len()+1)
+		for _, k := range tb.keys.Ascend(nil, "", false, tb.keys.Len()) {
+			tb.rows[k] = empty
+		}
+	}
+	prev, existed = tb.rows[key]
+	if !existed {
+		tb.keys.Insert(key)
+	}
+	tb.rows[key] = v
+	return prev, existed
+}
+
+// insert stores v at key unless the key is taken, and reports whether it
+// did.
+func (tb *table) insert(key string, v []byte) bool {
+	if tb.rows == nil && len(v) == 0 {
+		return tb.keys.Add(key)
+	}
+	if _, ok := tb.get(key); ok {
+		return false
+	}
+	tb.put(key, v)
+	return true
+}
+
+// remove deletes key and returns its value, if it had one.
+func (tb *table) remove(key string) (prev []byte, existed bool) {
+	if tb.rows == nil {
+		prev = empty
+	} else if prev, existed = tb.rows[key]; existed {
+		delete(tb.rows, key)
+	}
+	existed = tb.keys.Remove(key)
+	if existed {
+		tb.removals++
+		tb.removed = key
+	}
+	return prev, existed
 }
 
 // maxUndoKept bounds the undo buffer kept between Updates: a bulk import's
@@ -138,7 +204,7 @@ func (t *tx) Get(name, key string) ([]byte, error) {
 		return nil, err
 	}
 	if tb := t.s.tables[name]; tb != nil {
-		if v, ok := tb.rows[key]; ok {
+		if v, ok := tb.get(key); ok {
 			return v, nil
 		}
 	}
@@ -157,13 +223,10 @@ func (t *tx) Insert(name, key string, value []byte) error {
 	if err := t.check(true); err != nil {
 		return err
 	}
-	tb := t.table(name)
-	if _, ok := tb.rows[key]; ok {
+	if !t.table(name).insert(key, keep(value)) {
 		return payments.ErrConflict
 	}
 	t.log = append(t.log, undo{table: name, key: key})
-	tb.keys.Insert(key)
-	tb.rows[key] = keep(value)
 	return nil
 }
 
@@ -175,12 +238,11 @@ func (t *tx) Delete(name, key string) error {
 	if tb == nil {
 		return payments.ErrNotFound
 	}
-	prev, ok := tb.rows[key]
+	prev, ok := tb.remove(key)
 	if !ok {
 		return payments.ErrNotFound
 	}
 	t.log = append(t.log, undo{name, key, prev, true})
-	tb.remove(key)
 	return nil
 }
 
@@ -188,25 +250,15 @@ func (t *tx) Delete(name, key string) error {
 func (t *tx) table(name string) *table {
 	tb := t.s.tables[name]
 	if tb == nil {
-		tb = &table{rows: map[string][]byte{}}
+		tb = &table{}
 		t.s.tables[name] = tb
 	}
 	return tb
 }
 
 func (t *tx) set(name, key string, v []byte) {
-	tb := t.table(name)
-	prev, existed := tb.rows[key]
+	prev, existed := t.table(name).put(key, v)
 	t.log = append(t.log, undo{name, key, prev, existed})
-	if !existed {
-		tb.keys.Insert(key)
-	}
-	tb.rows[key] = v
-}
-
-func (tb *table) remove(key string) {
-	delete(tb.rows, key)
-	tb.keys.Remove(key)
 }
 
 // rollback replays the undo log backwards.
@@ -215,10 +267,7 @@ func (t *tx) rollback() {
 		u := t.log[i]
 		tb := t.s.tables[u.table]
 		if u.existed {
-			if _, ok := tb.rows[u.key]; !ok {
-				tb.keys.Insert(u.key)
-			}
-			tb.rows[u.key] = u.prev
+			tb.put(u.key, u.prev)
 		} else {
 			tb.remove(u.key)
 		}
@@ -234,14 +283,16 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 		return nil
 	}
 	// Keys are read in batches and the scan seeks again after each batch, so
-	// fn may write to the table (a batch is a snapshot; later keys are read
-	// as they are then) and stopping early costs O(log n + batch).
+	// stopping early costs O(log n + batch). fn may write to the table:
+	// values are read as they are when fn is called, and the rest of a
+	// batch is read again after fn removed a key other than its own.
 	var batch []string
 	from, exclusive := max(opts.Prefix, opts.After), opts.After != "" && opts.After >= opts.Prefix
 	before := opts.After
 	if opts.Reverse && before == "" && opts.Prefix != "" {
 		before = payments.PrefixEnd(opts.Prefix)
 	}
+batches:
 	for {
 		if opts.Reverse {
 			batch = tb.keys.Descend(batch[:0], before, scanBatch)
@@ -258,13 +309,21 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 				}
 				return nil
 			}
-			v, ok := tb.rows[k]
-			if !ok {
-				continue
+			v := empty
+			if tb.rows != nil {
+				v = tb.rows[k]
 			}
+			removals := tb.removals
 			more, err := fn(k, v)
 			if err != nil || !more {
 				return err
+			}
+			if tb.removals != removals && (tb.removals != removals+1 || tb.removed != k) {
+				if opts.Reverse && k == "" {
+					return nil
+				}
+				from, exclusive, before = k, true, k
+				continue batches
 			}
 		}
 		last := batch[len(batch)-1]

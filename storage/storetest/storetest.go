@@ -59,6 +59,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("Isolation", func(t *testing.T) { isolation(t, h.open(t)) })
 	t.Run("OrderAndCursors", func(t *testing.T) { order(t, h.open(t)) })
 	t.Run("ScanWhileWriting", func(t *testing.T) { scanWhileWriting(t, h.open(t)) })
+	t.Run("ScanSkipsRemoved", func(t *testing.T) { scanSkipsRemoved(t, h.open(t)) })
 	t.Run("ConcurrentOverdraftNeverNegative", func(t *testing.T) { overdraft(t, h.open(t)) })
 	t.Run("QuoteExecutesOnce", func(t *testing.T) { executeOnce(t, h.open(t)) })
 	t.Run("LedgerBalanced", func(t *testing.T) { balanced(t, h.open(t)) })
@@ -540,3 +541,52 @@ const (
 	tableLedgerBalances = "ledger_balances"
 	tableOutbox         = "outbox"
 )
+
+// scanSkipsRemoved: a key fn removes ahead of the scan is not visited, in
+// both directions, in a table of empty values (as index tables are) and in
+// one of values.
+func scanSkipsRemoved(t *testing.T, s payments.Store) {
+	const n = 200 // several store read batches
+	for _, value := range []string{"", "v"} {
+		for _, reverse := range []bool{false, true} {
+			table := fmt.Sprintf("r%s%v", value, reverse)
+			require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
+				for i := range n {
+					if err := tx.Put(table, fmt.Sprintf("k%03d", i), []byte(value)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}))
+			step := 1
+			if reverse {
+				step = -1
+			}
+			removed := map[string]bool{}
+			var visited []string
+			require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
+				return tx.Scan(table, payments.ScanOptions{Reverse: reverse}, func(k string, v []byte) (bool, error) {
+					if string(v) != value {
+						return false, fmt.Errorf("%s: value %q", k, v)
+					}
+					visited = append(visited, k)
+					var i int
+					fmt.Sscanf(k, "k%d", &i)
+					if i%3 != 0 {
+						return true, nil
+					}
+					next := fmt.Sprintf("k%03d", i+step)
+					if i+step < 0 || i+step >= n {
+						return true, nil
+					}
+					removed[next] = true
+					return true, tx.Delete(table, next)
+				})
+			}))
+			assert.Len(t, visited, n-len(removed), "value %q, reverse=%v", value, reverse)
+			for _, k := range visited {
+				assert.False(t, removed[k], "%s visited after its removal (value %q, reverse=%v)", k, value, reverse)
+			}
+		}
+	}
+}

@@ -39,14 +39,38 @@ func (l *List) seek(k string) (ci, i int) {
 	return ci, i
 }
 
+// Has reports whether k is present.
+func (l *List) Has(k string) bool {
+	ci, i := l.seek(k)
+	return ci < len(l.chunks) && l.chunks[ci][i] == k
+}
+
 // Insert adds k, which must not be present.
 func (l *List) Insert(k string) {
+	l.insertAt(k, -1, 0)
+}
+
+// Add adds k unless present, and reports whether it did.
+func (l *List) Add(k string) bool {
+	ci, i := l.seek(k)
+	if ci < len(l.chunks) && l.chunks[ci][i] == k {
+		return false
+	}
+	l.insertAt(k, ci, i)
+	return true
+}
+
+// insertAt inserts k at the position seek returned for it (ci < 0: not
+// sought yet).
+func (l *List) insertAt(k string, ci, i int) {
 	l.n++
 	if len(l.chunks) == 0 {
 		l.chunks = [][]string{{k}}
 		return
 	}
-	ci, i := l.seek(k)
+	if ci < 0 {
+		ci, i = l.seek(k)
+	}
 	if ci == len(l.chunks) { // above every key: append to the last chunk
 		ci = len(l.chunks) - 1
 		i = len(l.chunks[ci])
@@ -62,19 +86,20 @@ func (l *List) Insert(k string) {
 	l.chunks = slices.Insert(l.chunks, ci+1, right)
 }
 
-// Remove deletes k when present.
-func (l *List) Remove(k string) {
+// Remove deletes k when present, and reports whether it was.
+func (l *List) Remove(k string) bool {
 	ci, i := l.seek(k)
 	if ci == len(l.chunks) || l.chunks[ci][i] != k {
-		return
+		return false
 	}
 	l.n--
 	ch := slices.Delete(l.chunks[ci], i, i+1)
 	if len(ch) == 0 {
 		l.chunks = slices.Delete(l.chunks, ci, ci+1)
-		return
+		return true
 	}
 	l.chunks[ci] = ch
+	return true
 }
 
 // Ascend appends to buf up to limit keys >= from (> from when exclusive), in

@@ -8,17 +8,28 @@ import (
 )
 
 // TestKeyList checks the chunked key list against a sorted slice through
-// random inserts and removes that split and empty many chunks.
+// random inserts, adds and removes that split and empty many chunks.
 func TestKeyList(t *testing.T) {
 	var l List
 	set := map[string]bool{}
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 20000 {
 		k := fmt.Sprintf("k%05d", r.IntN(5000))
-		if set[k] && n%3 == 0 {
-			l.Remove(k)
+		if l.Has(k) != set[k] {
+			t.Fatalf("Has(%s) = %v, want %v", k, !set[k], set[k])
+		}
+		switch {
+		case n%3 == 0:
+			if l.Remove(k) != set[k] {
+				t.Fatalf("Remove(%s) reported %v, want %v", k, !set[k], set[k])
+			}
 			delete(set, k)
-		} else if !set[k] {
+		case n%3 == 1:
+			if l.Add(k) == set[k] {
+				t.Fatalf("Add(%s) reported %v with the key present: %v", k, !set[k], set[k])
+			}
+			set[k] = true
+		case !set[k]:
 			l.Insert(k)
 			set[k] = true
 		}
