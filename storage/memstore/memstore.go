@@ -1,9 +1,13 @@
 // Package memstore is an in-memory payments.Store: the sandbox default and the
-// store of most tests. Transactions are serializable (one writer at a time,
-// readers share a lock), a failed or panicking Update is rolled back through
-// an undo log. Records are never changed in place: Put keeps the caller's
-// slice and Get and Scan return the stored one (the payments.Tx contract:
-// values are read-only on both sides), so reads allocate nothing.
+// store of most tests. Transactions are serializable: one writer at a time,
+// readers share a lock, and a failed or panicking Update is rolled back
+// through an undo log. Transactions that arrive while an Update runs are
+// queued and carried out by the goroutine already writing, so a transaction
+// function may run on another goroutine than its caller's; it must return
+// rather than end its goroutine. Records are never changed in place: Put
+// keeps the caller's slice and Get and Scan return the stored one (the
+// payments.Tx contract: values are read-only on both sides), so reads
+// allocate nothing.
 //
 //	store := memstore.New()
 //	eng, err := payments.New(payments.Config{Store: store})
@@ -11,6 +15,7 @@ package memstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -21,9 +26,14 @@ import (
 
 // Store is an in-memory payments.Store. The zero value is not usable; call New.
 type Store struct {
-	mu     sync.RWMutex
-	tables map[string]*table
-	closed bool
+	mu sync.RWMutex
+	// qmu guards queue, the Updates waiting for the running one, and
+	// writing, whether one runs.
+	qmu     sync.Mutex
+	queue   []*waiting
+	writing bool
+	tables  map[string]*table
+	closed  bool
 	// undo is the undo log's buffer, reused by every Update (one runs at a
 	// time).
 	undo []undo
@@ -110,53 +120,151 @@ const maxUndoKept = 1024
 func New() *Store { return &Store{tables: map[string]*table{}} }
 
 // Update runs fn in a serializable read-write transaction.
-func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err error) {
+func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	return s.serialize(&waiting{ctx: ctx, fn: fn, writable: true})
+}
+
+// View runs fn in a read-only transaction. Views share the store with
+// each other; one that arrives while Updates run is queued with them.
+func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	s.qmu.Lock()
+	busy := s.writing
+	s.qmu.Unlock()
+	if busy {
+		return s.serialize(&waiting{ctx: ctx, fn: fn})
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.apply(&waiting{ctx: ctx, fn: fn})
+}
+
+// serialize runs w alone. Transactions that arrive while one runs are
+// queued, and the running one carries out the queue before it returns (at
+// most maxCarried of them, then it hands the rest on to the first
+// waiting): the writer's core goes from one transaction to the next
+// without waiting for a parked goroutine to be scheduled, which on a busy
+// machine left the lock idle half the time it was wanted.
+func (s *Store) serialize(w *waiting) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	s.qmu.Lock()
+	if s.writing {
+		w.done = make(chan struct{})
+		s.queue = append(s.queue, w)
+		s.qmu.Unlock()
+		<-w.done
+		if !w.lead {
+			return w.err
+		}
+	} else {
+		s.writing = true
+		s.qmu.Unlock()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var carrying *waiting
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		// A function ended this goroutine (runtime.Goexit, as t.FailNow
+		// does): the others must not wait for it forever.
+		if carrying != nil {
+			carrying.err = errors.New("memstore: the goroutine running the transaction exited")
+			close(carrying.done)
+		}
+		s.handOver()
+	}()
+	err := s.apply(w)
+	for carried := 0; ; carried++ {
+		s.qmu.Lock()
+		if len(s.queue) == 0 || carried == maxCarried {
+			s.qmu.Unlock()
+			finished = true
+			s.handOver()
+			return err
+		}
+		carrying = s.pop()
+		s.qmu.Unlock()
+		carrying.err = s.apply(carrying)
+		close(carrying.done)
+		carrying = nil
+	}
+}
+
+// handOver ends a writer's turn: the first waiting goes on as the writer,
+// or the store has none.
+func (s *Store) handOver() {
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	if len(s.queue) == 0 {
+		s.writing = false
+		return
+	}
+	next := s.pop()
+	next.lead = true
+	close(next.done)
+}
+
+// pop takes the first waiting off the queue; the caller holds qmu.
+func (s *Store) pop() *waiting {
+	w := s.queue[0]
+	s.queue[0] = nil
+	s.queue = s.queue[1:]
+	return w
+}
+
+// maxCarried bounds the queued transactions one carries out.
+const maxCarried = 16
+
+// waiting is a transaction to run, queued when another runs.
+type waiting struct {
+	ctx      context.Context
+	fn       func(payments.Tx) error
+	writable bool
+	err      error
+	lead     bool // run it, then carry on with the queue
+	done     chan struct{}
+}
+
+// apply runs w's function; the caller holds mu (for writing when w is
+// writable).
+func (s *Store) apply(w *waiting) (err error) {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
 	if s.closed {
 		return payments.ErrClosed
 	}
-	tx := &tx{s: s, writable: true, log: s.undo[:0]}
+	tx := &tx{s: s, writable: w.writable}
+	if w.writable {
+		tx.log = s.undo[:0]
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("memstore: panic in transaction: %v", r)
 		}
+		tx.done = true
+		if !w.writable {
+			return
+		}
 		if err == nil {
-			err = ctx.Err()
+			err = w.ctx.Err()
 		}
 		if err != nil {
 			tx.rollback()
 		}
-		tx.done = true
 		if cap(tx.log) <= maxUndoKept {
 			clear(tx.log) // drop the references to replaced values
 			s.undo = tx.log[:0]
 		}
 	}()
-	return fn(tx)
-}
-
-// View runs fn in a read-only transaction.
-func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) (err error) {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return payments.ErrClosed
-	}
-	tx := &tx{s: s}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("memstore: panic in transaction: %v", r)
-		}
-		tx.done = true
-	}()
-	return fn(tx)
+	return w.fn(tx)
 }
 
 // Close discards the data; later calls return payments.ErrClosed.
