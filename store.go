@@ -46,7 +46,8 @@ type Tx interface {
 	Delete(table, key string) error
 	// Scan calls fn with each record of table in key order (byte-wise), as
 	// narrowed by opts, until fn returns false or an error (which Scan returns).
-	// Values are read-only, as Get's are.
+	// Values are read-only, as Get's are. Inside Update fn may write to the
+	// table; a record it removes ahead of the scan is not visited.
 	Scan(table string, opts ScanOptions, fn func(key string, value []byte) (bool, error)) error
 }
 

@@ -408,6 +408,13 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 			return t.fail(err)
 		}
 		for _, e := range batch {
+			if r, ok := t.known[tkey{table, e.k}]; ok {
+				// fn wrote it since the batch was read.
+				if !r.exists {
+					continue
+				}
+				e.v = r.v
+			}
 			more, err := fn(e.k, e.v)
 			if err != nil || !more {
 				return err
