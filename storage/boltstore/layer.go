@@ -53,12 +53,7 @@ func (l *layer) set(table, key string, e entry) (prev entry, existed bool) {
 		r = &rows{m: map[string]entry{}}
 		l.tables[table] = r
 	}
-	prev, existed = r.m[key]
-	if !existed {
-		r.keys.Insert(key)
-	}
-	r.m[key] = e
-	return prev, existed
+	return keylist.Put(&r.keys, r.m, key, e)
 }
 
 // unset forgets key, as if the layer had never held it.

@@ -76,12 +76,7 @@ func (tb *table) put(key string, v []byte) (prev []byte, existed bool) {
 			tb.rows[k] = empty
 		}
 	}
-	prev, existed = tb.rows[key]
-	if !existed {
-		tb.keys.Insert(key)
-	}
-	tb.rows[key] = v
-	return prev, existed
+	return keylist.Put(&tb.keys, tb.rows, key, v)
 }
 
 // insert stores v at key unless the key is taken, and reports whether it

@@ -86,6 +86,17 @@ func (l *List) insertAt(k string, ci, i int) {
 	l.chunks = slices.Insert(l.chunks, ci+1, right)
 }
 
+// Put sets m[k] to v, adding k to l when m did not hold it (l holds m's
+// keys), and returns the value it replaced.
+func Put[V any](l *List, m map[string]V, k string, v V) (prev V, existed bool) {
+	prev, existed = m[k]
+	if !existed {
+		l.Insert(k)
+	}
+	m[k] = v
+	return prev, existed
+}
+
 // Remove deletes k when present, and reports whether it was.
 func (l *List) Remove(k string) bool {
 	ci, i := l.seek(k)
