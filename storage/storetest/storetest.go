@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,6 +62,7 @@ func Run(t *testing.T, h Harness) {
 	t.Run("ScanWhileWriting", func(t *testing.T) { scanWhileWriting(t, h.open(t)) })
 	t.Run("ScanSkipsRemoved", func(t *testing.T) { scanSkipsRemoved(t, h.open(t)) })
 	t.Run("ConcurrentOverdraftNeverNegative", func(t *testing.T) { overdraft(t, h.open(t)) })
+	t.Run("ViewsSeeWholeCommits", func(t *testing.T) { wholeCommits(t, h.open(t)) })
 	t.Run("QuoteExecutesOnce", func(t *testing.T) { executeOnce(t, h.open(t)) })
 	t.Run("LedgerBalanced", func(t *testing.T) { balanced(t, h.open(t)) })
 	t.Run("Outbox", func(t *testing.T) { outbox(t, h.open(t)) })
@@ -589,4 +591,88 @@ func scanSkipsRemoved(t *testing.T, s payments.Store) {
 			}
 		}
 	}
+}
+
+// wholeCommits: while writers move units between two records, concurrent
+// Views always see both records of the same commit (their sum never
+// changes), and no write is lost.
+func wholeCommits(t *testing.T, s payments.Store) {
+	const writers, moves, readers, total = 8, 50, 4, 1000
+	put(t, s, "pair", "a", strconv.Itoa(total))
+	put(t, s, "pair", "b", "0")
+	read := func(tx payments.Tx) (a, b int, err error) {
+		for _, x := range []struct {
+			key string
+			n   *int
+		}{{"a", &a}, {"b", &b}} {
+			v, err := tx.Get("pair", x.key)
+			if err != nil {
+				return 0, 0, err
+			}
+			if *x.n, err = strconv.Atoi(string(v)); err != nil {
+				return 0, 0, err
+			}
+		}
+		return a, b, nil
+	}
+	var wg, rg sync.WaitGroup
+	stop := make(chan struct{})
+	var views atomic.Int32
+	for range readers {
+		rg.Add(1)
+		go func() {
+			defer rg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				err := s.View(ctx, func(tx payments.Tx) error {
+					a, b, err := read(tx)
+					if err == nil && a+b != total {
+						err = fmt.Errorf("a View saw a=%d b=%d", a, b)
+					}
+					return err
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				views.Add(1)
+			}
+		}()
+	}
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range moves {
+				err := s.Update(ctx, func(tx payments.Tx) error {
+					a, b, err := read(tx)
+					if err != nil {
+						return err
+					}
+					if err := tx.Put("pair", "a", []byte(strconv.Itoa(a-1))); err != nil {
+						return err
+					}
+					return tx.Put("pair", "b", []byte(strconv.Itoa(b+1)))
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	rg.Wait()
+	assert.Positive(t, views.Load())
+	require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
+		a, b, err := read(tx)
+		assert.Equal(t, total-writers*moves, a, "no move lost")
+		assert.Equal(t, writers*moves, b)
+		return err
+	}))
 }
