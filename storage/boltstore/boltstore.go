@@ -25,10 +25,18 @@
 // for hundreds of operations.
 //
 // Running a group's functions while the previous group's record syncs
-// (answering in order) was built twice, over bbolt commits and over the
-// log, and measured in November 2026: 8% faster at 64 engine callers the
-// first time, 5-8% slower the second, with the two cores nearly busy. Not
-// kept.
+// (answering in order) was built three times, over bbolt commits and over
+// the log, and measured in November 2026: 8% faster at 64 engine callers the
+// first time, 5-8% slower the second, no different the third (4 alternating
+// runs each of the engine and HTTP benchmarks). Not kept. What the third
+// found: at 64 callers the committer is busy all the time, about 48% running
+// functions (110 us per quote create+execute, twice memstore's, for the
+// reads through the layers and the file), 36% logging and 14% merging a
+// group into the active layer. Taking the log off it moves the wait to the
+// merge: merging needs mu exclusively, so it waits for every running View and
+// then holds back every new one, and the syncer's hand-over of each group
+// waits the same way. Overlap pays only once reads no longer share a lock
+// with merges (layers readers can hold without it).
 //
 // The log is two files beside the database, path+".wal.0" and
 // path+".wal.1", used in turn: when the writes in memory reach
