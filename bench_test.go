@@ -67,8 +67,9 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 // (the engine call the handler makes: newest first) at 1k and 200k
 // transactions on memstore and boltstore, unfiltered, by customer (20
 // customers), by a sparse status (1 in 1000, its own index) and by a customer
-// with none of that status (a post-filter: the page stops at its bound of
-// 100×limit entries examined), and the whole HTTP exchange of
+// with none of that status (the customer's entries read, the status index
+// probed for each: the page stops at its bound of 100×limit entries
+// examined), and the whole HTTP exchange of
 // GET /transactions?limit=20 (http: httpapi over an httptest server, one
 // client). Each 200k case reports x-1k, its ns/op over the same case at 1k
 // in the same run (the mean of its -count runs; target <= 2).

@@ -50,20 +50,31 @@ const scanFactor = 100
 // From and To (inclusive, zero is open), and Match, the post-filter over the
 // decoded records (nil keeps all). Match holds every filter of the list,
 // those the index range already answers included: they cost a comparison.
+//
+// Probes are the list's other indexed filters, as (index, value) pairs: an
+// entry whose record lacks the entry of a probe in that index is passed
+// over without reading the record (a point read of an index key instead of
+// a read and a decode of the record). Every probe must be implied by Match.
 type listQuery[T any] struct {
 	Table, Index, Value string
 	From, To            time.Time
 	Match               func(*T) bool
+	Probes              [][2]string
 }
 
 // narrowest returns q reading the first of the (index, value) candidates
-// whose value is set, q's own index when none is. Lists name their indexed
-// filters most selective first.
+// whose value is set, q's own index when none is, and probing the others
+// that are set. Lists name their indexed filters most selective first;
+// every candidate is a filter the list's Match also checks.
 func (q listQuery[T]) narrowest(candidates ...[2]string) listQuery[T] {
+	read := false
 	for _, c := range candidates {
-		if c[1] != "" {
-			q.Index, q.Value = c[0], c[1]
-			break
+		switch {
+		case c[1] == "":
+		case !read:
+			q.Index, q.Value, read = c[0], c[1], true
+		case c != [2]string{q.Index, q.Value}:
+			q.Probes = append(q.Probes, c)
 		}
 	}
 	return q
@@ -74,10 +85,18 @@ func (q listQuery[T]) narrowest(candidates ...[2]string) listQuery[T] {
 // last entry examined, so it resumes after that entry, and a cursor of
 // another list, filter or direction is INVALID_INPUT on cursor.
 func list[T any](tx Tx, q listQuery[T], p ListParams) (Page[T], error) {
-	if ti := indexes[q.Table]; ti == nil || !ti.names[q.Index] {
+	ti := indexes[q.Table]
+	if ti == nil || !ti.names[q.Index] {
 		return Page[T]{}, fmt.Errorf("payments: %s has no index %q", q.Table, q.Index)
 	}
 	table, prefix := indexTable(q.Table, q.Index), escapeValue(q.Value)+"|"
+	probes := make([][2]string, len(q.Probes)) // index table, value prefix
+	for i, pr := range q.Probes {
+		if !ti.names[pr[0]] {
+			return Page[T]{}, fmt.Errorf("payments: %s has no index %q", q.Table, pr[0])
+		}
+		probes[i] = [2]string{indexTable(q.Table, pr[0]), escapeValue(pr[1]) + "|"}
+	}
 	after, err := p.check(table, prefix)
 	if err != nil {
 		return Page[T]{}, err
@@ -113,6 +132,14 @@ func list[T any](tx Tx, q listQuery[T], p ListParams) (Page[T], error) {
 		}
 		budget--
 		examined = k
+		for _, pr := range probes { // the same sort key and id under another value
+			_, err := tx.Get(pr[0], pr[1]+k[len(prefix):])
+			if errors.Is(err, ErrNotFound) {
+				return true, nil
+			} else if err != nil {
+				return false, err
+			}
+		}
 		b, err := tx.Get(q.Table, k[strings.LastIndexByte(k, '|')+1:])
 		if errors.Is(err, ErrNotFound) {
 			return true, nil

@@ -312,7 +312,8 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 
 // query reads the index of the most selective filter that has one (a
 // reference or an account identifier names a few transactions, a customer
-// more, a status or a type many) and checks every filter on the records.
+// more, a status or a type many), probes the indexes of the other indexed
+// filters and checks every filter on the records.
 func (f *TransactionFilter) query() listQuery[Transaction] {
 	q := listQuery[Transaction]{Table: tableTransactions, Index: ixAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
 	return q.narrowest(
