@@ -2,8 +2,10 @@ package payments
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +25,40 @@ type Page[T any] struct {
 	HasMore    bool   `json:"hasMore"`
 	NextCursor string `json:"nextCursor,omitempty"`
 	TotalCount *int   `json:"totalCount,omitempty"`
+}
+
+// MarshalJSON encodes the page in the reference's envelope, Data always an
+// array. An item that encodes itself (json.Marshaler) is appended as its
+// MarshalJSON wrote it: encoding/json would check and compact those bytes
+// again, a quarter of the time of serving a page of transactions, and the
+// engine's own encoders are fuzzed against encoding/json. Other items go
+// through json.Marshal.
+func (p Page[T]) MarshalJSON() ([]byte, error) {
+	b := append(make([]byte, 0, 64+1024*len(p.Data)), `{"data":[`...)
+	for i := range p.Data {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var raw []byte
+		var err error
+		if m, ok := any(&p.Data[i]).(json.Marshaler); ok {
+			raw, err = m.MarshalJSON()
+		} else {
+			raw, err = json.Marshal(&p.Data[i])
+		}
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, raw...)
+	}
+	b = strconv.AppendBool(append(b, `],"hasMore":`...), p.HasMore)
+	if p.NextCursor != "" {
+		b = appendString(append(b, `,"nextCursor":`...), p.NextCursor)
+	}
+	if p.TotalCount != nil {
+		b = strconv.AppendInt(append(b, `,"totalCount":`...), int64(*p.TotalCount), 10)
+	}
+	return append(b, '}'), nil
 }
 
 // ListParams selects a page. Limit is 1..100 (0 means 20); Cursor is an opaque

@@ -296,3 +296,47 @@ func TestNew_BuildsIndexesOfAnOlderStore(t *testing.T) {
 	ids, _ = allTx(t, eng, payments.TransactionFilter{Status: payments.TxCompleted}, payments.ListParams{Limit: 100})
 	assert.Len(t, ids, n)
 }
+
+// wirePage is Page without its MarshalJSON: what encoding/json makes of it.
+type wirePage[T any] struct {
+	Data       []T    `json:"data"`
+	HasMore    bool   `json:"hasMore"`
+	NextCursor string `json:"nextCursor,omitempty"`
+	TotalCount *int   `json:"totalCount,omitempty"`
+}
+
+// TestPage_MarshalJSON: a page encodes to the bytes encoding/json makes of
+// the same envelope, for items that encode themselves (transactions, with
+// text that needs escaping) and items that do not, and an empty page's data
+// is [] even when nil.
+func TestPage_MarshalJSON(t *testing.T) {
+	n := 3
+	txs := []payments.Transaction{seedTx(1, 2, completed), seedTx(2, 2, completed)}
+	txs[0].Description = `<b>"rent" & \ more</b>` + "\u2028\x01é"
+	fees := int64(25)
+	txs[1].Fees, txs[1].Refund = &fees, &payments.Refund{Reference: "R&D", Reason: "<x>"}
+	type plain struct {
+		Name string `json:"name"`
+		N    int    `json:"n,omitempty"`
+	}
+	for name, c := range map[string]struct{ ours, want any }{
+		"transactions": {
+			payments.Page[payments.Transaction]{Data: txs, HasMore: true, NextCursor: "abc<&>"},
+			wirePage[payments.Transaction]{Data: txs, HasMore: true, NextCursor: "abc<&>"}},
+		"plain items": {
+			payments.Page[plain]{Data: []plain{{Name: "a<b"}, {N: 2}}, TotalCount: &n},
+			wirePage[plain]{Data: []plain{{Name: "a<b"}, {N: 2}}, TotalCount: &n}},
+		"empty": {
+			payments.Page[plain]{Data: []plain{}},
+			wirePage[plain]{Data: []plain{}}},
+	} {
+		got, err := json.Marshal(c.ours)
+		require.NoError(t, err, name)
+		want, err := json.Marshal(c.want)
+		require.NoError(t, err, name)
+		assert.Equal(t, string(want), string(got), name)
+	}
+	got, err := json.Marshal(payments.Page[plain]{})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"data":[],"hasMore":false}`, string(got))
+}
