@@ -84,8 +84,56 @@ func FuzzAppendTransaction(f *testing.F) {
 			if err := json.Unmarshal(ours, &back); err != nil {
 				t.Fatalf("%s does not decode: %v", ours, err)
 			}
+			checkDecodeTransaction(t, ours)
+			if _, ok := decodeTransaction(ours); !ok && !bytes.Contains(ours, []byte{'\\'}) {
+				t.Fatalf("%s has nothing escaped but is not read back without encoding/json", ours)
+			}
 		}
 	})
+}
+
+// checkDecodeTransaction fails unless decodeTransaction either leaves b to
+// encoding/json or reads what encoding/json reads from it.
+func checkDecodeTransaction(t *testing.T, b []byte) {
+	t.Helper()
+	ours, ok := decodeTransaction(b)
+	if !ok {
+		return
+	}
+	var model plainTransaction
+	if err := json.Unmarshal(b, &model); err != nil {
+		t.Fatalf("%s read as %+v, but encoding/json refuses it: %v", b, ours, err)
+	}
+	if !reflect.DeepEqual(Transaction(model), ours) {
+		t.Fatalf("%s read as\n%+v\nencoding/json\n%+v", b, ours, Transaction(model))
+	}
+}
+
+// FuzzDecodeTransaction: whatever bytes decodeTransaction accepts,
+// encoding/json accepts too and decodes to the same transaction.
+func FuzzDecodeTransaction(f *testing.F) {
+	fees := int64(7)
+	at := time.Date(2026, 11, 26, 12, 0, 0, 5, time.FixedZone("", 3600))
+	for _, x := range []Transaction{
+		{ID: "Transaction:1", Status: TxCompleted, Type: "OUTGOING", Direction: "DEBIT", CreatedAt: at, UpdatedAt: at},
+		{ID: "Transaction:2", Source: TxParty{SourceType: "ACCOUNT", AccountID: "a"}, Destination: TxParty{UmaAddress: "$b@x", Currency: "EUR"},
+			SentAmount: &CurrencyAmount{Amount: -5, Currency: CurrencyInfo{Code: "USD", Name: "US Dollar", Symbol: "$", Decimals: 2}},
+			Fees:       &fees, PlatformFees: &fees, QuoteID: "Quote:1", Description: "rent é", SettledAt: &at,
+			Refund: &Refund{Reference: "R", InitiatedAt: at, SettledAt: &at, Status: "COMPLETED", Reason: "r"}, AgentID: "Agent:1"},
+	} {
+		b, err := x.MarshalJSON()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(bytes.Replace(b, []byte(`"fees":7`), []byte(`"fees":7.0`), 1))
+		f.Add(bytes.Replace(b, []byte(`2026`), []byte(`20x6`), 1))
+	}
+	rate := 1.5
+	b, _ := (&Transaction{ExchangeRate: &rate}).MarshalJSON()
+	f.Add(b)
+	f.Add([]byte(`{"id":"a","status":"b","type":"c","direction":"d","source":{},"destination":{},"customerId":"","platformCustomerId":"","exchangeRate":01,"createdAt":"0001-01-01T00:00:00Z","updatedAt":"0001-01-01T00:00:00Z"}`))
+	f.Fuzz(func(t *testing.T, b []byte) { checkDecodeTransaction(t, b) })
 }
 
 func FuzzAppendOutbox(f *testing.F) {

@@ -96,6 +96,12 @@ var cardType = []byte(`"type":"CARD"`)
 
 // UnmarshalJSON decodes what MarshalJSON wrote.
 func (x *Transaction) UnmarshalJSON(b []byte) error {
+	if *x == (Transaction{}) { // decoding into a zero value: nothing to merge with
+		if d, ok := decodeTransaction(b); ok && d.Type != "CARD" {
+			*x = d
+			return nil
+		}
+	}
 	if bytes.Contains(b, cardType) {
 		var head struct {
 			Type string `json:"type"`

@@ -1,0 +1,275 @@
+package payments
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// canon reads back what the appenders of encode.go write: compact JSON,
+// members in the appenders' order, optional ones left out when empty, and
+// strings with nothing escaped. At anything else (an escape, white space,
+// another order, an unknown member, invalid UTF-8) it stops with ok false
+// and its caller decodes with encoding/json instead, so a record the engine
+// wrote is read without reflection and any other bytes exactly as before.
+// Everything canon accepts is valid JSON that encoding/json decodes to the
+// same value (FuzzDecodeTransaction).
+type canon struct {
+	b  []byte
+	i  int // the next byte to read; b[i-1] is the last read
+	ok bool
+}
+
+// readCanon starts reading the object b.
+func readCanon(b []byte) *canon {
+	return &canon{b: b, ok: len(b) > 0 && b[0] == '{', i: 1}
+}
+
+// member reads the separator and the name of the next member when it is
+// name, and reports whether it was.
+func (c *canon) member(name string) bool {
+	if !c.ok {
+		return false
+	}
+	j := c.i
+	if c.b[j-1] != '{' {
+		if j >= len(c.b) || c.b[j] != ',' {
+			return false
+		}
+		j++
+	}
+	end := j + len(name) + 3
+	if end > len(c.b) || c.b[j] != '"' || string(c.b[j+1:j+1+len(name)]) != name || c.b[end-2] != '"' || c.b[end-1] != ':' {
+		return false
+	}
+	c.i = end
+	return true
+}
+
+// need reads the member name, which must come next.
+func (c *canon) need(name string) {
+	if !c.member(name) {
+		c.ok = false
+	}
+}
+
+// close reads the end of an object.
+func (c *canon) close() {
+	if !c.ok || c.i >= len(c.b) || c.b[c.i] != '}' {
+		c.ok = false
+		return
+	}
+	c.i++
+}
+
+// done reports whether the whole input was read.
+func (c *canon) done() bool { return c.ok && c.i == len(c.b) }
+
+// quoted returns the contents of the string at i, which hold no escape,
+// control character or invalid UTF-8.
+func (c *canon) quoted() []byte {
+	if !c.ok || c.i >= len(c.b) || c.b[c.i] != '"' {
+		c.ok = false
+		return nil
+	}
+	start := c.i + 1
+	for j := start; j < len(c.b); j++ {
+		switch ch := c.b[j]; {
+		case ch == '"':
+			s := c.b[start:j]
+			if !utf8.Valid(s) {
+				c.ok = false
+				return nil
+			}
+			c.i = j + 1
+			return s
+		case ch == '\\' || ch < 0x20:
+			c.ok = false
+			return nil
+		}
+	}
+	c.ok = false
+	return nil
+}
+
+func (c *canon) str() string { return string(c.quoted()) }
+
+// strMember reads the member name with a string value, which must come
+// next.
+func (c *canon) strMember(name string) string {
+	c.need(name)
+	return c.str()
+}
+
+// optStr reads the member name with a string value when it comes next
+// (appenders leave it out when empty).
+func (c *canon) optStr(name string) string {
+	if c.member(name) {
+		return c.str()
+	}
+	return ""
+}
+
+// number returns the JSON number at i.
+func (c *canon) number() string {
+	if !c.ok {
+		return ""
+	}
+	b, j := c.b, c.i
+	digits := func() bool {
+		k := j
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		return j > k
+	}
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(b) && b[j] == '0':
+		j++
+	case !digits():
+		c.ok = false
+		return ""
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		if !digits() {
+			c.ok = false
+			return ""
+		}
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if !digits() {
+			c.ok = false
+			return ""
+		}
+	}
+	s := string(b[c.i:j])
+	c.i = j
+	return s
+}
+
+func (c *canon) int() int64 {
+	n, err := strconv.ParseInt(c.number(), 10, 64)
+	if err != nil {
+		c.ok = false
+	}
+	return n
+}
+
+func (c *canon) float() float64 {
+	f, err := strconv.ParseFloat(c.number(), 64)
+	if err != nil {
+		c.ok = false
+	}
+	return f
+}
+
+// time reads a time as encoding/json does (time.Time.UnmarshalJSON).
+func (c *canon) time() time.Time {
+	start := c.i
+	c.quoted()
+	var t time.Time
+	if c.ok && t.UnmarshalJSON(c.b[start:c.i]) != nil {
+		c.ok = false
+	}
+	return t
+}
+
+// decodeTransaction reads what appendTransaction wrote.
+func decodeTransaction(b []byte) (x Transaction, ok bool) {
+	c := readCanon(b)
+	x.ID = c.strMember("id")
+	x.Status = TransactionStatus(c.strMember("status"))
+	x.Type = c.strMember("type")
+	x.Direction = c.strMember("direction")
+	c.need("source")
+	x.Source = c.party()
+	c.need("destination")
+	x.Destination = c.party()
+	x.CustomerID = c.strMember("customerId")
+	x.PlatformCustomerID = c.strMember("platformCustomerId")
+	x.SentAmount = optional(c, "sentAmount", c.amount)
+	x.ReceivedAmount = optional(c, "receivedAmount", c.amount)
+	x.ExchangeRate = optional(c, "exchangeRate", c.float)
+	x.Fees = optional(c, "fees", c.int)
+	x.PlatformFees = optional(c, "platformFees", c.int)
+	x.QuoteID = c.optStr("quoteId")
+	x.PaymentRail = c.optStr("paymentRail")
+	x.Description = c.optStr("description")
+	x.FailureReason = c.optStr("failureReason")
+	x.Refund = optional(c, "refund", c.refund)
+	x.SettledAt = optional(c, "settledAt", c.time)
+	x.ReceiptDeliveryConfirmedAt = optional(c, "receiptDeliveryConfirmedAt", c.time)
+	x.AgentID = c.optStr("agentId")
+	c.need("createdAt")
+	x.CreatedAt = c.time()
+	c.need("updatedAt")
+	x.UpdatedAt = c.time()
+	c.close()
+	return x, c.done()
+}
+
+// optional reads the member name with read when it comes next, and returns
+// its value (nil when absent).
+func optional[T any](c *canon, name string, read func() T) *T {
+	if !c.member(name) {
+		return nil
+	}
+	v := read()
+	return &v
+}
+
+func (c *canon) object() *canon {
+	if !c.ok || c.i >= len(c.b) || c.b[c.i] != '{' {
+		c.ok = false
+	} else {
+		c.i++
+	}
+	return c
+}
+
+func (c *canon) party() (p TxParty) {
+	c.object()
+	p.SourceType = c.optStr("sourceType")
+	p.DestinationType = c.optStr("destinationType")
+	p.AccountID = c.optStr("accountId")
+	p.UmaAddress = c.optStr("umaAddress")
+	p.Currency = c.optStr("currency")
+	p.CustomerID = c.optStr("customerId")
+	c.close()
+	return p
+}
+
+func (c *canon) amount() (a CurrencyAmount) {
+	c.object().need("amount")
+	a.Amount = c.int()
+	c.need("currency")
+	c.object()
+	a.Currency.Code = c.strMember("code")
+	a.Currency.Name = c.strMember("name")
+	a.Currency.Symbol = c.strMember("symbol")
+	c.need("decimals")
+	a.Currency.Decimals = int(c.int())
+	c.close()
+	c.close()
+	return a
+}
+
+func (c *canon) refund() (r Refund) {
+	c.object()
+	r.Reference = c.strMember("reference")
+	c.need("initiatedAt")
+	r.InitiatedAt = c.time()
+	r.SettledAt = optional(c, "settledAt", c.time)
+	r.Status = c.strMember("status")
+	r.Reason = c.optStr("reason")
+	c.close()
+	return r
+}
