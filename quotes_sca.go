@@ -136,7 +136,7 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 // (INVALID_INPUT, or ACCOUNT_LOCKED once it locks). A quote that is not
 // PENDING_AUTHORIZATION is CONFLICT; an expired challenge
 // SCA_SESSION_REQUIRED (request a new quote), which also fails the quote
-// (SCA_NOT_COMPLETED, see expireIfDue).
+// (SCA_NOT_COMPLETED, see expireIfDue), and stays the answer for that quote.
 func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
 	var out *Quote
 	var failure error
@@ -150,6 +150,9 @@ func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quo
 			return err
 		}
 		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil {
+			if t.challengeLapsed(q) {
+				return Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
+			}
 			return Errorf(CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
 		}
 		_, st, err := t.scaCustomer(q.CustomerID)
@@ -190,6 +193,19 @@ func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quo
 		return t.saveQuote(q)
 	}))
 	return out, err
+}
+
+// challengeLapsed reports whether q failed because its SCA challenge was
+// never satisfied. Authorizing such a quote answers as the authorization
+// that found the challenge expired did, whether the due-work worker or that
+// authorization failed it: deadlines are judged by due time, not by when
+// the worker last ran.
+func (t *txn) challengeLapsed(q *quoteRecord) bool {
+	if q.Status != QuoteFailed {
+		return false
+	}
+	tx, err := t.transaction(q.TransactionID)
+	return err == nil && tx.FailureReason == "SCA_NOT_COMPLETED"
 }
 
 // Resend sends a new code for a quote's SMS_OTP challenge, which keeps its
