@@ -205,7 +205,7 @@ func (t *txn) challengeLapsed(q *quoteRecord) bool {
 		return false
 	}
 	tx, err := t.transaction(q.TransactionID)
-	return err == nil && tx.FailureReason == "SCA_NOT_COMPLETED"
+	return err == nil && tx.FailureReason == scaNotCompleted
 }
 
 // Resend sends a new code for a quote's SMS_OTP challenge, which keeps its

@@ -52,11 +52,12 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 		if q.Source.SourceType != "REALTIME_FUNDING" {
 			return Errorf(CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
 		}
+		lapsed := Errorf(CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
 		if q.Status == QuoteExpired || t.challengeLapsed(q) { // ended by the sweep: the same answer as before it ran
-			return Errorf(CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
+			return lapsed
 		}
 		if expired, err := t.expireIfDue(q); err != nil || expired {
-			failure = Errorf(CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
+			failure = lapsed
 			return err
 		}
 		if q.Status != QuotePending {

@@ -204,6 +204,10 @@ func (q *quoteRecord) lapsed(now time.Time) bool {
 	return false
 }
 
+// scaNotCompleted is the failureReason of a payment whose SCA challenge
+// lapsed unsatisfied (wire-facts 2.7).
+const scaNotCompleted = "SCA_NOT_COMPLETED"
+
 // expireIfDue ends a lapsed quote with its transaction: a PENDING one
 // EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
 // satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
@@ -221,7 +225,7 @@ func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
 		if err != nil {
 			return true, err
 		}
-		tx.Status, tx.FailureReason = TxFailed, "SCA_NOT_COMPLETED"
+		tx.Status, tx.FailureReason = TxFailed, scaNotCompleted
 		return true, t.saveTx(tx, "FAILED")
 	}
 	q.Status = QuoteExpired

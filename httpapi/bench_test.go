@@ -160,10 +160,6 @@ type target struct {
 // where the platform cannot tell).
 func send(b *testing.B, client *http.Client, t target, n, clients int) (elapsed, cpu time.Duration) {
 	cpu0, _ := storetest.CPUTime()
-	defer func() {
-		cpu1, _ := storetest.CPUTime()
-		cpu = cpu1 - cpu0
-	}()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -193,7 +189,9 @@ func send(b *testing.B, client *http.Client, t target, n, clients int) (elapsed,
 		}()
 	}
 	wg.Wait()
-	return time.Since(start), 0
+	elapsed = time.Since(start)
+	cpu1, _ := storetest.CPUTime()
+	return elapsed, cpu1 - cpu0
 }
 
 // compare sends b.N requests to ours and to baseline through one client,
