@@ -244,7 +244,9 @@ func (g Agents) Quote(ctx context.Context, agentID, id string) (*Quote, error) {
 // nothing changed; an action that needs approval is recorded
 // PENDING_APPROVAL (webhook AGENT_ACTION.PENDING_APPROVAL) and the quote
 // waits; otherwise the spend is counted and the quote executes, and the
-// action is APPROVED with its transaction.
+// action is APPROVED with its transaction. A customer that may not send
+// (kycStatus or kybStatus REJECTED or HOLD) is SENDER_NOT_ACCEPTED, with no
+// action recorded.
 func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
 	e := g.e
 	var out *AgentAction
@@ -291,6 +293,11 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 			}
 			if expired, err := t.expireIfDue(q); err != nil || expired {
 				failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+				return err
+			}
+			// A customer that may not send has no action recorded either,
+			// not even one waiting for approval.
+			if _, err := t.sendingCustomer(a.CustomerID); err != nil {
 				return err
 			}
 			d, err := t.spendCheck(a, s, lc, tc, false)
@@ -408,6 +415,11 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 			a, err := t.actingAgent(agentID, agents.CreateTransfers)
 			if err != nil {
 				return nil, err
+			}
+			if typ == agents.TransferOut {
+				if _, err := t.sendingCustomer(a.CustomerID); err != nil {
+					return nil, err
+				}
 			}
 			d, err := t.spendCheck(a, s, lc, tc, !wantApproval)
 			if err != nil {

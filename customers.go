@@ -193,3 +193,26 @@ func (t *txn) transactingCustomer(id string) (*Customer, error) {
 	}
 	return &r.Customer, nil
 }
+
+// sendingCustomer loads a customer that may send money from its accounts
+// now: a transacting customer (transactingCustomer) whose kycStatus or
+// kybStatus is neither REJECTED nor HOLD (SENDER_NOT_ACCEPTED otherwise).
+// Money coming in checks transactingCustomer only, so it still credits
+// such a customer.
+//
+// The customer it returns is shared and must not be changed.
+func (t *txn) sendingCustomer(id string) (*Customer, error) {
+	c, err := t.transactingCustomer(id)
+	if err != nil {
+		return nil, err
+	}
+	if s := c.Status(); !s.MaySend() {
+		field := "kycStatus"
+		if c.CustomerType == CustomerBusiness {
+			field = "kybStatus"
+		}
+		return nil, &Error{Code: CodeSenderNotAccepted, Message: "customer " + id + " cannot send money while its " + field + " is " + string(s),
+			Details: map[string]any{"customerId": id, field: string(s)}}
+	}
+	return c, nil
+}

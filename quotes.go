@@ -207,7 +207,8 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 // INVALID_CURRENCY; amounts below the currency's minimum AMOUNT_OUT_OF_RANGE
 // and above its maximum TRANSACTION_SIZE_LIMIT_EXCEEDED; paying oneself
 // SELF_PAYMENT; a customer without accepted end-user terms
-// END_USER_TERMS_NOT_ACCEPTED.
+// END_USER_TERMS_NOT_ACCEPTED; a sending customer whose kycStatus or
+// kybStatus is REJECTED or HOLD SENDER_NOT_ACCEPTED (it may still receive).
 func (qs Quotes) Create(ctx context.Context, req QuoteRequest) (*Quote, error) {
 	e := qs.e
 	return createQuote(ctx, e, req, false, func(_ *txn, q *quoteRecord) (*Quote, error) { return &q.Quote, nil })
@@ -359,7 +360,9 @@ func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		sendCur, q.CustomerID = req.Source.Currency, req.Source.CustomerID
 	}
 	if q.CustomerID != "" {
-		c, err := t.transactingCustomer(q.CustomerID)
+		// A customer that may not send gets no quote to send with (its
+		// execution checks again, in its own transaction).
+		c, err := t.sendingCustomer(q.CustomerID)
 		if err != nil {
 			return nil, err
 		}

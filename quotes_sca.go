@@ -86,7 +86,7 @@ func (t *txn) executeOrChallenge(q *quoteRecord, d scaDraw, preferred string) er
 	if q.Status != QuotePending || q.CustomerID == "" {
 		return t.execute(q) // its answer for a quote in another state
 	}
-	c, err := t.transactingCustomer(q.CustomerID)
+	c, err := t.sendingCustomer(q.CustomerID)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,9 @@ func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 // (INSUFFICIENT_FUNDS when the balance does not cover it, nothing changed)
 // or, for an external source, pulls it through the rail (quote_pull.go),
 // marks quote and transaction PROCESSING and hands the payment to the rail.
-// A quote executes at most once: any later call is CONFLICT.
+// A quote executes at most once: any later call is CONFLICT. A sending
+// customer whose kycStatus or kybStatus is REJECTED or HOLD by then is
+// SENDER_NOT_ACCEPTED, nothing changed.
 func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
 	return qs.e.executeQuote(ctx, id, ExecuteOptions{}, nil)
 }
@@ -250,7 +252,7 @@ func (t *txn) execute(q *quoteRecord) error {
 		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
 	if q.CustomerID != "" {
-		if _, err := t.transactingCustomer(q.CustomerID); err != nil {
+		if _, err := t.sendingCustomer(q.CustomerID); err != nil {
 			return err
 		}
 	}

@@ -19,8 +19,10 @@ type TransferOutRequest struct {
 
 // TransferOut sends amount from an internal account to an external account
 // in the same currency (the deprecated POST /transfer-out): a quote that
-// executes at once, on the same ledger and lifecycle. Field errors name the
-// transfer's own fields (amount, not lockedCurrencyAmount).
+// executes at once, on the same ledger and lifecycle, with its errors (a
+// customer whose kycStatus or kybStatus is REJECTED or HOLD:
+// SENDER_NOT_ACCEPTED). Field errors name the transfer's own fields
+// (amount, not lockedCurrencyAmount).
 func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
 	e := ts.e
 	tx, err := createQuote(ctx, e, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: in.SourceAccountID},

@@ -42,3 +42,8 @@ func (s Status) Check(next Status) error {
 	}
 	return fmt.Errorf("customers: a verification status cannot move from %s to %s", s, next)
 }
+
+// MaySend reports whether a customer in status s may send money from its
+// accounts: any status but REJECTED and HOLD. Incoming money credits a
+// customer whatever its status.
+func (s Status) MaySend() bool { return s != Rejected && s != Hold }
