@@ -29,7 +29,9 @@ func newDeviceCode(agentID string, now time.Time) AgentDeviceCode {
 
 // Create creates an agent for a customer with its first device code, which
 // the agent software redeems for its credential. Every invalid member is
-// listed (INVALID_INPUT), an unknown customer as customerId.
+// listed (INVALID_INPUT), an unknown customer as customerId; then every
+// account of the policy's restrictions that is not the customer's
+// (checkPolicyAccounts).
 func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreated, error) {
 	e := g.e
 	var fe validate.Errors
@@ -58,6 +60,13 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 				fe.Add("customerId", nil, "customer %s does not exist", req.CustomerID)
 				return Invalid(fe)
 			}
+			return err
+		}
+		var fe validate.Errors
+		if err := t.checkPolicyAccounts(&fe, "policy.accountRestrictions", req.CustomerID, req.Policy.AccountRestrictions); err != nil {
+			return err
+		}
+		if err := Invalid(fe.Err()); err != nil {
 			return err
 		}
 		a := &agentRecord{Agent: Agent{ID: id, Name: req.Name, CustomerID: req.CustomerID, Policy: *req.Policy,
@@ -184,9 +193,11 @@ func (g Agents) Delete(ctx context.Context, id string) error {
 type AgentPolicyUpdate = agents.PolicyUpdate
 
 // UpdatePolicy applies a partial policy update (permissions are replaced
-// wholesale); every invalid member is listed. Changing the spending limits'
-// currency without restating the limits recasts them at the engine's rate.
-// The new policy applies to the next action at once.
+// wholesale); every invalid member is listed, accounts of the restrictions
+// that are not the agent's customer's included (checkPolicyAccounts).
+// Changing the spending limits' currency without restating the limits
+// recasts them at the engine's rate. The new policy applies to the next
+// action at once.
 func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate) (*Agent, error) {
 	e := g.e
 	for {
@@ -217,10 +228,13 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 			}
 			p, err := agents.Apply(a.Policy, u, "", recast)
 			var fe validate.Errors
-			if errors.As(err, &fe) {
-				return Invalid(fe)
+			if err != nil && !errors.As(err, &fe) {
+				return err
 			}
-			if err != nil {
+			if err := t.checkPolicyAccounts(&fe, "accountRestrictions", a.CustomerID, u.AccountRestrictions); err != nil {
+				return err
+			}
+			if err := Invalid(fe.Err()); err != nil {
 				return err
 			}
 			a.Policy, a.UpdatedAt = p, t.now
@@ -231,6 +245,66 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 			return out, err
 		}
 	}
+}
+
+// checkPolicyAccounts adds a field error to fe for every account that
+// restrictions r name (allowedAccountIds, accountRules[].accountId) and
+// that is not an internal or external account of customerID: another
+// customer's account (or the platform's) is refused exactly like a missing
+// one, so the answer tells nothing about other customers. prefix names r in
+// the request. Empty ids, and fields already in error, are left to the
+// policy's own checks.
+func (t *txn) checkPolicyAccounts(fe *validate.Errors, prefix, customerID string, r *agents.AccountRestrictions) error {
+	if r == nil {
+		return nil
+	}
+	check := func(field, id string) error {
+		if strings.TrimSpace(id) == "" || fe.Has(field) {
+			return nil
+		}
+		owned, err := t.customerOwns(customerID, id)
+		if err == nil && !owned {
+			fe.Add(field, nil, "%s is not an account of customer %s", id, customerID)
+		}
+		return err
+	}
+	for i, id := range r.AllowedAccountIDs {
+		if err := check(validate.Index(validate.Path(prefix, "allowedAccountIds"), i), id); err != nil {
+			return err
+		}
+	}
+	for i, rule := range r.AccountRules {
+		if err := check(validate.Path(validate.Index(validate.Path(prefix, "accountRules"), i), "accountId"), rule.AccountID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// customerOwns reports whether id is an internal or external account of
+// customerID (an agent's quote may draw on either: a pull source is
+// external).
+func (t *txn) customerOwns(customerID, id string) (bool, error) {
+	var owner string
+	var err error
+	switch {
+	case strings.HasPrefix(id, "InternalAccount:"):
+		var a *InternalAccount
+		if a, err = t.sharedInternalAccount(id); err == nil {
+			owner = a.CustomerID
+		}
+	case strings.HasPrefix(id, "ExternalAccount:"):
+		var r *externalRecord
+		if r, err = t.sharedExternalRecord(id); err == nil {
+			owner = r.CustomerID
+		}
+	default:
+		return false, nil
+	}
+	if CodeOf(err) == CodeAccountNotFound {
+		return false, nil
+	}
+	return err == nil && owner == customerID, err
 }
 
 // RegenerateDeviceCode issues a new device code for an agent that is not

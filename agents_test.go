@@ -152,3 +152,57 @@ func TestAgents_PolicyCurrencyConversion(t *testing.T) {
 	assert.NotEqualValues(t, 500, me.Usage.DailySpend, "counted in EUR")
 	assert.Positive(t, me.Usage.DailySpend)
 }
+
+// TestAgents_PolicyAccountsMustBeTheCustomers: allowedAccountIds and
+// accountRules name accounts of the agent's customer; another customer's
+// account or a missing one is INVALID_INPUT naming the field, on create and
+// on a policy update (which then changes nothing).
+func TestAgents_PolicyAccountsMustBeTheCustomers(t *testing.T) {
+	e := moneyEnv(t)
+	in := fullIndividual("Ann Agent")
+	in.Currencies = []string{"USD", "EUR"}
+	c, err := e.eng.Customers.Create(ctx, in)
+	require.NoError(t, err)
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 2)
+	own, own2 := page.Data[0].ID, page.Data[1].ID
+	ownExt := e.externalUSD(t, c.ID, "000")
+	other := e.usdAccount(t, "Bob Other")
+	ia, err := e.eng.Accounts.Internal(ctx, other)
+	require.NoError(t, err)
+	otherExt := e.externalUSD(t, ia.CustomerID, "000")
+	const missing = "InternalAccount:01a21ba9-0000-7000-8000-000000000000"
+
+	restricted := func(allowed []string, ruled ...string) *agents.Policy {
+		p := autoPolicy(1000, nil)
+		p.AccountRestrictions = &agents.AccountRestrictions{AllowedAccountIDs: allowed}
+		for _, id := range ruled {
+			p.AccountRestrictions.AccountRules = append(p.AccountRestrictions.AccountRules, agents.AccountRule{AccountID: id, ExecutionMode: agents.ApprovalRequired})
+		}
+		return &p
+	}
+	for name, bad := range map[string][]string{"another customer's": {other, otherExt}, "missing": {missing, "ExternalAccount:nope"}} {
+		t.Run(name, func(t *testing.T) {
+			_, err := e.eng.Agents.Create(ctx, payments.AgentCreateRequest{Name: "bot", CustomerID: c.ID, Policy: restricted([]string{own, bad[0]}, own, bad[1])})
+			requireCode(t, err, payments.CodeInvalidInput, "policy.accountRestrictions.allowedAccountIds.1", "policy.accountRestrictions.accountRules.1.accountId")
+		})
+	}
+	agent, err := e.eng.Agents.Create(ctx, payments.AgentCreateRequest{Name: "bot", CustomerID: c.ID, Policy: restricted([]string{own, own2}, own2, ownExt)})
+	require.NoError(t, err, "the customer's own accounts")
+
+	for name, bad := range map[string][]string{"another customer's": {other, otherExt}, "missing": {missing, "ExternalAccount:nope"}} {
+		t.Run("update/"+name, func(t *testing.T) {
+			_, err := e.eng.Agents.UpdatePolicy(ctx, agent.Agent.ID, agents.PolicyUpdate{AccountRestrictions: &agents.AccountRestrictions{
+				AllowedAccountIDs: []string{bad[0], own}, AccountRules: []agents.AccountRule{{AccountID: bad[1]}}}})
+			requireCode(t, err, payments.CodeInvalidInput, "accountRestrictions.allowedAccountIds.0", "accountRestrictions.accountRules.0.accountId")
+			got, err := e.eng.Agents.Get(ctx, agent.Agent.ID)
+			require.NoError(t, err)
+			assert.Equal(t, []string{own, own2}, got.Policy.AccountRestrictions.AllowedAccountIDs, "unchanged")
+		})
+	}
+	got, err := e.eng.Agents.UpdatePolicy(ctx, agent.Agent.ID, agents.PolicyUpdate{AccountRestrictions: &agents.AccountRestrictions{
+		AllowedAccountIDs: []string{own2}, AccountRules: []agents.AccountRule{{AccountID: own}}}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{own2}, got.Policy.AccountRestrictions.AllowedAccountIDs)
+}

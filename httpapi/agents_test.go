@@ -438,3 +438,40 @@ func TestAgents_Permissions(t *testing.T) {
 	bal, _ := s.usdBalance(acct)
 	assert.EqualValues(t, 10_000, bal, "no refused call moved money")
 }
+
+// TestAgents_PolicyAccountsMustBeTheCustomers: POST /agents and PATCH
+// /agents/{id}/policy refuse allowedAccountIds and accountRules naming
+// another customer's account or a missing one (400 INVALID_INPUT naming the
+// request's field); the customer's own internal accounts are accepted.
+func TestAgents_PolicyAccountsMustBeTheCustomers(t *testing.T) {
+	s := moneyServer(t)
+	cust, own := s.funded(0)
+	own2 := s.do("GET", "/customers/internal-accounts?customerId="+cust+"&currency=EUR", nil).Body["data"].([]any)[0].(map[string]any)["id"].(string)
+	_, other := s.funded(0)
+	const missing = "InternalAccount:01a21ba9-0000-7000-8000-000000000000"
+	restrictions := func(allowed []string, ruled ...string) map[string]any {
+		var rules []any
+		for _, id := range ruled {
+			rules = append(rules, map[string]any{"accountId": id, "executionMode": "APPROVAL_REQUIRED"})
+		}
+		return map[string]any{"allowedAccountIds": allowed, "accountRules": rules}
+	}
+	for name, bad := range map[string]string{"another customer's": other, "missing": missing} {
+		t.Run(name, func(t *testing.T) {
+			r := s.do("POST", "/agents", map[string]any{"name": "bot", "customerId": cust,
+				"policy": policy(1000, 5000, set("accountRestrictions", restrictions([]string{own, bad}, bad)))})
+			requireError(t, r, 400, payments.CodeInvalidInput, "policy.accountRestrictions.allowedAccountIds.1", "policy.accountRestrictions.accountRules.0.accountId")
+		})
+	}
+	agentID, _ := s.agent(cust, policy(1000, 5000, set("accountRestrictions", restrictions([]string{own, own2}, own2))))
+	for name, bad := range map[string]string{"another customer's": other, "missing": missing} {
+		t.Run("update/"+name, func(t *testing.T) {
+			r := s.do("PATCH", "/agents/"+agentID+"/policy", map[string]any{"accountRestrictions": restrictions([]string{bad}, own, bad)})
+			requireError(t, r, 400, payments.CodeInvalidInput, "accountRestrictions.allowedAccountIds.0", "accountRestrictions.accountRules.1.accountId")
+			got := s.do("GET", "/agents/"+agentID, nil).Body["policy"].(map[string]any)["accountRestrictions"].(map[string]any)
+			assert.Equal(t, []any{own, own2}, got["allowedAccountIds"], "unchanged")
+		})
+	}
+	r := s.do("PATCH", "/agents/"+agentID+"/policy", map[string]any{"accountRestrictions": restrictions([]string{own2}, own)})
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+}
