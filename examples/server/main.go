@@ -15,6 +15,9 @@
 // digits and crypto address checksums, as the library does by default).
 // Request bodies must arrive within -body-timeout; on SIGTERM, in-flight
 // requests get -shutdown-timeout before connections are closed.
+// -brand NAME speaks a maker's name where the API says "Service"
+// (NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR,
+// nameApiMultiplier, ...), so that the reference's own clients work.
 // Embedded-wallet passkeys are accepted from -wallet-origins (default
 // http://localhost and http://localhost:8080) for the relying party
 // -wallet-rp-id.
@@ -68,6 +71,7 @@ func main() {
 // options are the command-line settings.
 type options struct {
 	addr, db, basePath, token string
+	brand                     string
 	postgres, pgSchema        string
 	memory                    bool
 	incomingApproval          bool
@@ -98,6 +102,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
+	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
 	origins := fs.String("wallet-origins", getenv("PAYMENTS_WALLET_ORIGINS"), "comma-separated origins embedded-wallet passkeys are accepted from, e.g. http://localhost:5173 (default "+
 		strings.Join(payments.DefaultWalletRelyingParty.Origins, ",")+"; env PAYMENTS_WALLET_ORIGINS)")
 	rpID := fs.String("wallet-rp-id", getenv("PAYMENTS_WALLET_RP_ID"), "WebAuthn relying party ID of embedded-wallet passkeys; default the host of the first -wallet-origins, else "+
@@ -110,6 +115,9 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 		return o, err
 	}
 	o.walletRP = rp
+	if _, err := payments.NewBrand(o.brand); err != nil {
+		return o, fmt.Errorf("-brand: %w", err)
+	}
 	if o.memory && o.postgres != "" {
 		return o, errors.New("-memory and -postgres exclude each other")
 	}
@@ -151,7 +159,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	sender, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true})
+	sender, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true, Brand: o.brand})
 	if err != nil {
 		return err
 	}
@@ -177,7 +185,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return err
 	}
 	base := "http://" + ln.Addr().String() + o.basePath
-	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls})
+	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls, Brand: o.brand})
 	handler, dashLine := withDashboard(o, eng, api, controls.AdvanceBy, "http://"+ln.Addr().String(), logger)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
@@ -196,7 +204,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 	fmt.Fprintf(out, "embedded-wallet passkeys: relying party %s, origins %s (-wallet-origins, -wallet-rp-id)\n", rp.ID, strings.Join(rp.Origins, ", "))
 	pub, _ := webhooks.PublicKeyPEM(sender.PublicKey())
-	fmt.Fprintf(out, "webhooks are signed (%s); verify with this public key:\n%s", webhooks.SignatureHeader, pub)
+	fmt.Fprintf(out, "webhooks are signed (%s); verify with this public key:\n%s", sender.SignatureHeader(), pub)
 	if ready != nil {
 		ready <- base
 	}
