@@ -123,7 +123,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 		challenge, _ := decode64url(req.Challenge)
 		pk, err := e.walletRelyingParty().Register(challenge, *req.Attestation)
 		if err != nil {
-			return nil, nil, Errorf(CodeUnauthorized, "the passkey attestation does not verify (credential id, challenge, origin, relying party, user presence or signature)")
+			return nil, nil, passkeyRefused("attestation", err)
 		}
 		c.Passkey, c.CredentialID = &pk, pk.IDString()
 		activityType, params = "CREATE_AUTHENTICATORS_V2", map[string]any{"authenticators": []any{map[string]any{

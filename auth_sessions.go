@@ -300,7 +300,7 @@ func (t *txn) assertPasskey(c *credentialRecord, a *walletauth.Assertion, reques
 		}
 		count, err := t.e.walletRelyingParty().Assert(*c.Passkey, []byte(walletauth.Digest([]byte(p.Payload))), *a)
 		if err != nil {
-			return "", Errorf(CodeUnauthorized, "the passkey assertion does not verify (challenge, origin, relying party, user presence, signature or sign counter)")
+			return "", passkeyRefused("assertion", err)
 		}
 		c.Passkey.SignCount, c.UpdatedAt = count, t.now
 		if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -384,6 +385,17 @@ func (e *Engine) walletRelyingParty() walletauth.RelyingParty {
 		return DefaultWalletRelyingParty
 	}
 	return e.cfg.WalletRelyingParty
+}
+
+// passkeyRefused is the 401 for a wallet passkey's attestation or
+// assertion (what) that does not verify, naming the check that failed.
+func passkeyRefused(what string, err error) error {
+	reason := "the response does not verify"
+	var pe *walletauth.PasskeyError
+	if errors.As(err, &pe) {
+		reason = pe.Reason
+	}
+	return Errorf(CodeUnauthorized, "the passkey %s does not verify: %s", what, reason)
 }
 
 // customerWallets lists the ids of a customer's embedded wallets.

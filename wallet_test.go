@@ -6,6 +6,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/walletauth"
+	"github.com/paygrid/payments/walletauth/passkeytest"
 )
 
 // Outside the sandbox, wallet OTP codes are random and delivered through
@@ -165,4 +167,54 @@ func (e *env) wallet(t *testing.T, mutate func(*payments.CustomerInput)) *paymen
 	w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
 	require.NoError(t, err)
 	return w
+}
+
+// Wallet passkeys register from the configured relying party's origins
+// (Config.WalletRelyingParty) and from no other, and the refusal names the
+// origin check.
+func TestWallet_PasskeyOrigins(t *testing.T) {
+	const devOrigin = "http://localhost:5173"
+	e := newEnv(t, func(c *payments.Config) {
+		c.WalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{devOrigin}}
+	})
+	w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
+	creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
+	require.NoError(t, err)
+	// A session to sign the registration with: the sandbox OTP login.
+	tek, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	pub, _ := walletauth.CompressedKey(&tek.PublicKey)
+	ch, err := e.eng.Wallets.Challenge(ctx, creds[0].ID, payments.ChallengeRequest{})
+	require.NoError(t, err)
+	bundle, err := walletauth.SealOTP(ch.OtpEncryptionTargetBundle, walletauth.OTPAttempt{Code: payments.SandboxOTPCode, PublicKey: pub})
+	require.NoError(t, err)
+	login := payments.VerifyRequest{Type: payments.CredentialEmailOTP, EncryptedOtpBundle: bundle}
+	_, sc, err := e.eng.Wallets.Verify(ctx, creds[0].ID, login, payments.Signature{})
+	require.NoError(t, err)
+	stamp, err := walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
+	require.NoError(t, err)
+	_, _, err = e.eng.Wallets.Verify(ctx, creds[0].ID, login, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+	require.NoError(t, err)
+
+	challenge := []byte("registration-challenge-0123456789")
+	register := func(origin string) payments.CreateCredentialRequest {
+		att := passkeytest.New("localhost").Create(challenge, origin)
+		return payments.CreateCredentialRequest{Type: payments.CredentialPasskey, AccountID: w.ID, Nickname: "laptop",
+			Challenge: base64.RawURLEncoding.EncodeToString(challenge), Attestation: &att}
+	}
+
+	_, _, err = e.eng.Wallets.CreateCredential(ctx, register("http://localhost:8080"), payments.Signature{})
+	requireCode(t, err, payments.CodeUnauthorized)
+	assert.Contains(t, payments.MessageOf(err),
+		"the passkey's origin http://localhost:8080 is not one of the relying party's origins ("+devOrigin+")")
+
+	req := register(devOrigin)
+	_, sc, err = e.eng.Wallets.CreateCredential(ctx, req, payments.Signature{})
+	require.NoError(t, err)
+	require.NotNil(t, sc, "the registration is signed by the wallet's session")
+	stamp, err = walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
+	require.NoError(t, err)
+	m, _, err := e.eng.Wallets.CreateCredential(ctx, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+	require.NoError(t, err)
+	assert.Equal(t, req.Attestation.CredentialID, m.CredentialID)
 }

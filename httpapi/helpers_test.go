@@ -28,6 +28,7 @@ type server struct {
 	store payments.Store
 	http  *httptest.Server
 	cred  string // clientId:secret with every permission
+	brand string // httpapi.Config.Brand of a branded view ("" by default)
 }
 
 func newServer(t testing.TB, mutate ...func(*payments.Config)) *server {
@@ -50,6 +51,26 @@ func newServer(t testing.TB, mutate ...func(*payments.Config)) *server {
 	s := &server{t: t, eng: eng, clock: clock, store: store, http: srv, cred: tok.Credential()}
 	t.Cleanup(func() { srv.Close(); _ = eng.Close(); _ = store.Close() })
 	return s
+}
+
+// branded returns a view of s served with httpapi.Config.Brand brand (given
+// in title case): the same engine, clock and credential behind a listener of
+// its own. Its exchanges are not checked against the reference, whose
+// adapted copy speaks the default brand.
+func (s *server) branded(brand string) *server {
+	srv := httptest.NewServer(httpapi.New(s.eng, httpapi.Config{BasePath: base, MaxBodyBytes: 64 << 10, Brand: brand}))
+	s.t.Cleanup(srv.Close)
+	b := *s
+	b.http, b.brand = srv, brand
+	return &b
+}
+
+// walletHeader names the signed-retry header s reads.
+func (s *server) walletHeader() string {
+	if s.brand == "" {
+		return "Service-Wallet-Signature"
+	}
+	return s.brand + "-Wallet-Signature"
 }
 
 // token creates a credential with the given permissions.
@@ -99,7 +120,11 @@ func (s *server) doAs(cred, method, path string, body any, headers ...string) re
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	res, err := client(s.t).Do(req)
+	c := client(s.t)
+	if s.brand != "" {
+		c = s.http.Client()
+	}
+	res, err := c.Do(req)
 	require.NoError(s.t, err)
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)

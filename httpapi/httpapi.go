@@ -55,17 +55,28 @@ type Config struct {
 	// read and move (ours; sandbox.Controls implements it). Nil: those
 	// routes answer NOT_IMPLEMENTED.
 	TestClock TestClock
+	// Brand is the name the wire carries where it names the platform's
+	// maker; "" means payments.DefaultBrand ("Service"). Another name, such
+	// as the reference's own, lets the reference's clients work unchanged:
+	// the signed-retry header is "<Brand>-Wallet-Signature", and every code
+	// and field that carries the word (SERVICE_SWITCH_ERROR,
+	// serviceApiMultiplier, serviceOperationsStatus, ...) carries the brand
+	// instead, in answers, request bodies and query parameters alike (see
+	// payments.Brand). It must be a valid payments.NewBrand name.
+	Brand string
 }
 
 // Handler is the REST API. Create it with New.
 type Handler struct {
 	eng     *payments.Engine
 	cfg     Config
+	brand   *payments.Brand // nil: the default brand
 	mux     *http.ServeMux
 	methods []string // every method some route uses, to tell 405 from 404
 }
 
-// New builds the API handler over eng.
+// New builds the API handler over eng. It panics when cfg.Brand is not a
+// valid brand name (payments.NewBrand tells why).
 func New(eng *payments.Engine, cfg Config) *Handler {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
@@ -83,7 +94,11 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BasePath = strings.TrimRight(cfg.BasePath, "/")
-	h := &Handler{eng: eng, cfg: cfg, mux: http.NewServeMux()}
+	brand, err := payments.NewBrand(cfg.Brand)
+	if err != nil {
+		panic("httpapi: Config.Brand: " + err.Error())
+	}
+	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux()}
 	for _, rt := range h.routes() {
 		h.handle(rt)
 	}
@@ -145,7 +160,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 			h.cfg.Logger.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
-			writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
+			h.writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
 		}
 	}()
 	if _, pattern := h.mux.Handler(r); pattern != "" {
@@ -154,16 +169,19 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	}
 	if allowed := h.allowedMethods(r); len(allowed) > 0 {
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeError(w, payments.Errorf(payments.CodeMethodNotAllowed, "%s is not allowed on %s", r.Method, r.URL.Path))
+		h.writeError(w, payments.Errorf(payments.CodeMethodNotAllowed, "%s is not allowed on %s", r.Method, r.URL.Path))
 		return
 	}
-	writeError(w, payments.Errorf(payments.CodeNotFound, "no operation at %s %s", r.Method, r.URL.Path))
+	h.writeError(w, payments.Errorf(payments.CodeNotFound, "no operation at %s %s", r.Method, r.URL.Path))
 }
 
 // serve authenticates, authorizes, applies idempotency to POSTs and runs the
 // route's handler.
 func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	r := &request{Request: hr, eng: h.eng, h: h}
+	if h.brand != nil && hr.URL.RawQuery != "" {
+		hr.URL.RawQuery = h.brand.IncomingString(hr.URL.RawQuery)
+	}
 	scope := hr.Method + " " + hr.URL.Path
 	switch {
 	case rt.agent:
@@ -172,7 +190,7 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			if payments.CodeOf(err) == payments.CodeUnauthorized {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="payments"`)
 			}
-			writeError(w, err)
+			h.writeError(w, err)
 			return
 		}
 		r.agent = a
@@ -182,11 +200,11 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		tok, err := h.authenticate(hr)
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Basic realm="payments"`)
-			writeError(w, err)
+			h.writeError(w, err)
 			return
 		}
 		if rt.perm != "" && !tok.Has(rt.perm) {
-			writeError(w, payments.Errorf(payments.CodeForbidden, "this API token lacks the %s permission", rt.perm))
+			h.writeError(w, payments.Errorf(payments.CodeForbidden, "this API token lacks the %s permission", rt.perm))
 			return
 		}
 		r.token = tok
@@ -197,29 +215,30 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	}
 	body, err := readBody(w, hr, limit, h.cfg.BodyReadTimeout)
 	if err != nil {
-		writeError(w, err)
+		h.writeError(w, err)
 		return
 	}
 	if !rt.upload {
+		body = h.brand.Incoming(body)
 		if err := checkBody(hr, body, h.cfg.MaxStringLength); err != nil {
-			writeError(w, err)
+			h.writeError(w, err)
 			return
 		}
 	}
 	r.body = body
 	key := hr.Header.Get("Idempotency-Key")
 	if rt.keyed && key == "" {
-		writeError(w, payments.Invalid(validate.Errors{{Field: "Idempotency-Key", Message: "this operation requires an Idempotency-Key header (a unique value of at most 255 characters, such as a UUID)"}}))
+		h.writeError(w, payments.Invalid(validate.Errors{{Field: "Idempotency-Key", Message: "this operation requires an Idempotency-Key header (a unique value of at most 255 characters, such as a UUID)"}}))
 		return
 	}
 	if hr.Method != http.MethodPost || key == "" {
 		status, out := h.run(r, rt)
-		writeRaw(w, status, out)
+		h.writeRaw(w, status, out)
 		return
 	}
 	eng, err := h.eng.WithIdempotency(payments.Idempotency{Scope: scope, Key: key, Request: append([]byte("body:"), body...)})
 	if err != nil {
-		writeError(w, err)
+		h.writeError(w, err)
 		return
 	}
 	r.eng = eng
@@ -227,7 +246,18 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	if eng.Replayed() {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
-	writeRaw(w, status, out)
+	h.writeRaw(w, status, out)
+}
+
+// writeRaw writes an encoded answer in the handler's brand.
+func (h *Handler) writeRaw(w http.ResponseWriter, status int, body []byte) {
+	writeRaw(w, status, h.brand.Outgoing(body))
+}
+
+// writeError writes err's error body in the handler's brand.
+func (h *Handler) writeError(w http.ResponseWriter, err error) {
+	status, b := encodeError(err)
+	h.writeRaw(w, status, b)
 }
 
 // run calls the handler and encodes its outcome.

@@ -72,7 +72,7 @@ func executeQuote(r *request) (int, any, error) {
 	}
 	var q *payments.Quote
 	var err error
-	if stamp := r.Header.Get("Service-Wallet-Signature"); stamp != "" {
+	if stamp := r.Header.Get(r.h.brand.WalletSignatureHeader()); stamp != "" {
 		q, err = r.eng.Wallets.ExecuteQuote(r.ctx(), r.path("quoteId"), stamp)
 	} else {
 		q, err = r.eng.Quotes.ExecuteWith(r.ctx(), r.path("quoteId"), in)

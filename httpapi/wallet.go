@@ -27,9 +27,10 @@ func walletRoutes() []route {
 	}
 }
 
-// signature is the signed-retry headers of r.
+// signature is the signed-retry headers of r: the stamp in the brand's
+// wallet-signature header (Service-Wallet-Signature by default).
 func (r *request) signature() payments.Signature {
-	return payments.Signature{Stamp: r.Header.Get("Service-Wallet-Signature"), RequestID: r.Header.Get("Request-Id")}
+	return payments.Signature{Stamp: r.Header.Get(r.h.brand.WalletSignatureHeader()), RequestID: r.Header.Get("Request-Id")}
 }
 
 // signedAnswer answers a signed flow: 202 with the challenge of a first

@@ -96,7 +96,7 @@ func (s *server) otpLogin(cred, typ string) session {
 	body := map[string]any{"type": typ, "encryptedOtpBundle": sealOTP(s.t, ch.Body["otpEncryptionTargetBundle"].(string), payments.SandboxOTPCode, tek)}
 	first := s.do("POST", "/auth/credentials/"+cred+"/verify", body)
 	require.Equal(s.t, 202, first.Status, "%s", first.Raw)
-	done := s.do("POST", "/auth/credentials/"+cred+"/verify", body, "Service-Wallet-Signature",
+	done := s.do("POST", "/auth/credentials/"+cred+"/verify", body, s.walletHeader(),
 		stampOf(s.t, tek, first.Body["payloadToSign"].(string)), "Request-Id", first.Body["requestId"].(string))
 	require.Equal(s.t, 200, done.Status, "%s", done.Raw)
 	return session{ID: done.Body["id"].(string), Key: tek}
@@ -111,7 +111,7 @@ func (s *server) signed(k *ecdsa.PrivateKey, method, path string, body any) resp
 	if first.Status != 202 {
 		return first
 	}
-	return s.do(method, path, body, "Service-Wallet-Signature", stampOf(s.t, k, first.Body["payloadToSign"].(string)),
+	return s.do(method, path, body, s.walletHeader(), stampOf(s.t, k, first.Body["payloadToSign"].(string)),
 		"Request-Id", first.Body["requestId"].(string))
 }
 

@@ -1,6 +1,8 @@
 package walletauth
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -12,8 +14,34 @@ import (
 
 // ErrPasskey is wrapped by every refusal of a passkey ceremony: a response
 // that does not decode, or one that decodes but does not verify. Its text is
-// safe to show to clients; the wrapped detail is for logs.
+// safe to show to clients; the wrapped detail is for logs. Refusals are
+// *PasskeyError values, whose Reason names the check that failed.
 var ErrPasskey = errors.New("walletauth: the passkey response does not verify")
+
+// PasskeyError is a refused passkey ceremony. Reason names the failing
+// check in words safe to show the client, which sent every value it quotes
+// (for instance "the passkey's origin http://localhost:5173 is not one of
+// the relying party's origins (http://localhost:8080)"); Err, when set, is
+// go-webauthn's detail, for logs. It wraps ErrPasskey and Err.
+type PasskeyError struct {
+	Reason string
+	Err    error
+}
+
+func (e *PasskeyError) Error() string { return ErrPasskey.Error() + ": " + e.Reason }
+
+// Unwrap returns ErrPasskey and, when set, Err.
+func (e *PasskeyError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrPasskey}
+	}
+	return []error{ErrPasskey, e.Err}
+}
+
+// refuse is a *PasskeyError with a formatted reason.
+func refuse(format string, args ...any) error {
+	return &PasskeyError{Reason: fmt.Sprintf(format, args...)}
+}
 
 // RelyingParty verifies WebAuthn ceremonies (registration and assertion) for
 // one relying party with go-webauthn. It checks the ceremony type, the
@@ -94,9 +122,12 @@ func (rp RelyingParty) Register(challenge []byte, a Attestation) (Passkey, error
 	if err != nil {
 		return Passkey{}, refused(err)
 	}
+	if err := rp.check(protocol.CreateCeremony, challenge, parsed.Response.CollectedClientData, parsed.Response.AttestationObject.AuthData); err != nil {
+		return Passkey{}, err
+	}
 	if _, err := parsed.Verify(rp.challenge(challenge), rp.ID, rp.Origins, nil, nil, protocol.TopOriginExplicitVerificationMode,
 		false, true, true, nil, passkeyAlgorithms, protocol.AttestationPolicy{}, protocol.SignaturePolicy{}); err != nil {
-		return Passkey{}, refused(err)
+		return Passkey{}, refusedAs("the attestation does not verify", err)
 	}
 	auth := parsed.Response.AttestationObject.AuthData
 	return Passkey{ID: auth.AttData.CredentialID, PublicKey: auth.AttData.CredentialPublicKey,
@@ -114,7 +145,7 @@ func (rp RelyingParty) Assert(p Passkey, challenge []byte, a Assertion) (uint32,
 		return 0, err
 	}
 	if string(raw[0]) != string(p.ID) {
-		return 0, fmt.Errorf("%w: the assertion names another credential", ErrPasskey)
+		return 0, refuse("the assertion names another credential")
 	}
 	var handle []byte
 	if a.UserHandle != "" {
@@ -138,19 +169,48 @@ func (rp RelyingParty) Assert(p Passkey, challenge []byte, a Assertion) (uint32,
 	if err != nil {
 		return 0, refused(err)
 	}
+	if err := rp.check(protocol.AssertCeremony, challenge, parsed.Response.CollectedClientData, parsed.Response.AuthenticatorData); err != nil {
+		return 0, err
+	}
 	if err := parsed.Verify(rp.challenge(challenge), rp.ID, "", rp.Origins, nil, nil, protocol.TopOriginExplicitVerificationMode,
 		false, true, true, p.PublicKey, protocol.SignaturePolicy{}); err != nil {
-		return 0, refused(err)
+		return 0, refusedAs("the assertion's signature does not verify with the registered passkey", err)
 	}
 	count := parsed.Response.AuthenticatorData.Counter
 	if count <= p.SignCount && (count != 0 || p.SignCount != 0) {
-		return 0, fmt.Errorf("%w: the sign counter did not advance (%d after %d)", ErrPasskey, count, p.SignCount)
+		return 0, refuse("the sign counter did not advance (%d after %d): a possible cloned authenticator", count, p.SignCount)
 	}
 	return count, nil
 }
 
 // challenge is the form the client data carries the challenge in.
 func (RelyingParty) challenge(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// check runs the checks of a ceremony that name what failed, before
+// go-webauthn's Verify repeats them and checks the rest (attestation,
+// algorithm, signature): the ceremony type, the challenge, the origin, the
+// RP ID hash, user presence and user verification, in the order of the
+// WebAuthn verification steps.
+func (rp RelyingParty) check(ceremony protocol.CeremonyType, challenge []byte, c protocol.CollectedClientData, auth protocol.AuthenticatorData) error {
+	switch {
+	case c.Type != ceremony:
+		return refuse("the client data is of a %q ceremony, not %q", c.Type, ceremony)
+	case subtle.ConstantTimeCompare([]byte(c.Challenge), []byte(rp.challenge(challenge))) != 1:
+		return refuse("the client data's challenge is not the challenge of this ceremony")
+	case !protocol.IsOriginInHaystack(c.Origin, rp.Origins):
+		return refuse("the passkey's origin %s is not one of the relying party's origins (%s)", c.Origin, strings.Join(rp.Origins, ", "))
+	}
+	if want := sha256.Sum256([]byte(rp.ID)); subtle.ConstantTimeCompare(auth.RPIDHash, want[:]) != 1 {
+		return refuse("the authenticator data's RP ID hash is not that of the relying party ID %q (the passkey belongs to another relying party)", rp.ID)
+	}
+	switch {
+	case !auth.Flags.UserPresent():
+		return refuse("the authenticator did not report user presence")
+	case !auth.Flags.UserVerified():
+		return refuse("the authenticator did not report user verification")
+	}
+	return nil
+}
 
 // decode64 decodes base64url fields, padded or not; every field is required.
 func decode64(fields ...string) ([][]byte, error) {
@@ -168,16 +228,26 @@ func decode64(fields ...string) ([][]byte, error) {
 func decode1(f string) ([]byte, error) {
 	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(f, "="))
 	if err != nil || len(b) == 0 {
-		return nil, fmt.Errorf("%w: a field is not base64url", ErrPasskey)
+		return nil, refuse("a field is not base64url")
 	}
 	return b, nil
 }
 
-// refused wraps a go-webauthn error under ErrPasskey, keeping its detail.
+// refused is a refusal for a go-webauthn error, named by its detail.
 func refused(err error) error {
 	var pe *protocol.Error
 	if errors.As(err, &pe) && pe.Details != "" {
-		return fmt.Errorf("%w: %s", ErrPasskey, pe.Details)
+		return &PasskeyError{Reason: "the response does not parse: " + pe.Details, Err: err}
 	}
-	return fmt.Errorf("%w: %v", ErrPasskey, err)
+	return &PasskeyError{Reason: "the response does not parse", Err: err}
+}
+
+// refusedAs is a refusal for a go-webauthn error, with reason and the
+// error's detail.
+func refusedAs(reason string, err error) error {
+	var pe *protocol.Error
+	if errors.As(err, &pe) && pe.Details != "" {
+		reason += " (" + pe.Details + ")"
+	}
+	return &PasskeyError{Reason: reason, Err: err}
 }

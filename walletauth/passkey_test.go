@@ -157,3 +157,67 @@ func FuzzPasskeyAssert(f *testing.F) {
 		}
 	})
 }
+
+// Every refusal names the check that failed, so that a client learns
+// whether its origin, its challenge, its relying party or its signature was
+// wrong.
+func TestPasskeyRefusalsNameTheCheck(t *testing.T) {
+	register := map[string]struct {
+		att  func() walletauth.Attestation
+		want string
+	}{
+		"origin": {func() walletauth.Attestation {
+			return passkeytest.New("localhost").Create([]byte("c"), "http://localhost:5173")
+		},
+			"the passkey's origin http://localhost:5173 is not one of the relying party's origins (" + origin + ")"},
+		"challenge": {func() walletauth.Attestation { return passkeytest.New("localhost").Create([]byte("other"), origin) },
+			"challenge is not the challenge of this ceremony"},
+		"rp id": {func() walletauth.Attestation { return passkeytest.New("example.com").Create([]byte("c"), origin) },
+			`RP ID hash is not that of the relying party ID "localhost"`},
+		"user verification": {func() walletauth.Attestation {
+			a := passkeytest.New("localhost")
+			a.Flags = passkeytest.FlagUserPresent
+			return a.Create([]byte("c"), origin)
+		}, "did not report user verification"},
+	}
+	for name, tc := range register {
+		t.Run("register "+name, func(t *testing.T) {
+			_, err := rp.Register([]byte("c"), tc.att())
+			require.ErrorIs(t, err, walletauth.ErrPasskey)
+			var pe *walletauth.PasskeyError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, pe.Reason, tc.want)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	assertions := map[string]struct {
+		as   func(a *passkeytest.Authenticator) walletauth.Assertion
+		want string
+	}{
+		"origin": {func(a *passkeytest.Authenticator) walletauth.Assertion {
+			return a.Get([]byte("c"), "https://evil.example")
+		},
+			"the passkey's origin https://evil.example is not one of the relying party's origins"},
+		"challenge": {func(a *passkeytest.Authenticator) walletauth.Assertion { return a.Get([]byte("d"), origin) },
+			"challenge is not the challenge of this ceremony"},
+		"user presence": {func(a *passkeytest.Authenticator) walletauth.Assertion {
+			a.Flags = passkeytest.FlagUserVerified
+			return a.Get([]byte("c"), origin)
+		}, "did not report user presence"},
+		"signature": {func(a *passkeytest.Authenticator) walletauth.Assertion {
+			as := a.Get([]byte("c"), origin)
+			as.Signature = a.Get([]byte("d"), origin).Signature
+			return as
+		}, "signature does not verify"},
+	}
+	for name, tc := range assertions {
+		t.Run("assert "+name, func(t *testing.T) {
+			a, p := registered(t)
+			_, err := rp.Assert(p, []byte("c"), tc.as(a))
+			require.ErrorIs(t, err, walletauth.ErrPasskey)
+			var pe *walletauth.PasskeyError
+			require.ErrorAs(t, err, &pe)
+			require.Contains(t, pe.Reason, tc.want)
+		})
+	}
+}

@@ -17,6 +17,11 @@
 //		http.Error(w, "bad signature", http.StatusUnauthorized)
 //		return
 //	}
+//
+// A Sender with Config.Brand speaks that brand instead of the default
+// "Service" (see payments.Brand): the header is X-<Brand>-Signature
+// (SignatureHeaderFor), and the codes and fields of the envelope that carry
+// the word carry the brand, as the branded API answers them.
 package webhooks
 
 import (
@@ -41,8 +46,16 @@ import (
 	"github.com/paygrid/payments"
 )
 
-// SignatureHeader carries the signature of a delivery.
-const SignatureHeader = "X-Service-Signature"
+// SignatureHeader carries the signature of a delivery of the default brand.
+const SignatureHeader = payments.WebhookSignatureHeader
+
+// SignatureHeaderFor names the signature header of a Sender whose
+// Config.Brand is brand: "X-<Brand>-Signature", SignatureHeader for "" or
+// "Service". A brand New refuses names SignatureHeader too.
+func SignatureHeaderFor(brand string) string {
+	b, _ := payments.NewBrand(brand)
+	return b.WebhookSignatureHeader()
+}
 
 // Config configures a Sender. Only Key is required.
 type Config struct {
@@ -59,6 +72,11 @@ type Config struct {
 	// Transport overrides the HTTP transport (tests). Nil builds one whose
 	// dialer enforces AllowPrivate.
 	Transport http.RoundTripper
+	// Brand is the name deliveries carry where they name the platform's
+	// maker, as httpapi.Config.Brand: the signature header is
+	// X-<Brand>-Signature and the envelope's codes and fields carry the
+	// brand (payments.Brand). "" means payments.DefaultBrand.
+	Brand string
 }
 
 // Sender signs and POSTs events. It implements payments.Notifier and
@@ -66,6 +84,7 @@ type Config struct {
 type Sender struct {
 	key    *ecdsa.PrivateKey
 	client *http.Client
+	brand  *payments.Brand // nil: the default brand
 }
 
 var (
@@ -82,6 +101,10 @@ func New(cfg Config) (*Sender, error) {
 	if cfg.Key == nil || cfg.Key.Curve != elliptic.P256() {
 		return nil, errors.New("webhooks: Config.Key must be a P-256 private key")
 	}
+	brand, err := payments.NewBrand(cfg.Brand)
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: Config.Brand: %w", err)
+	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
 	}
@@ -93,7 +116,7 @@ func New(cfg Config) (*Sender, error) {
 		}
 		tr = &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: cfg.Timeout, ResponseHeaderTimeout: cfg.Timeout, MaxIdleConnsPerHost: 4}
 	}
-	return &Sender{key: cfg.Key, client: &http.Client{Transport: tr, Timeout: cfg.Timeout,
+	return &Sender{key: cfg.Key, brand: brand, client: &http.Client{Transport: tr, Timeout: cfg.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}, nil
 }
 
@@ -111,6 +134,7 @@ func (s *Sender) Send(ctx context.Context, endpoint string, ev payments.Event) (
 	if err != nil {
 		return payments.Delivery{}, err
 	}
+	body = s.brand.Outgoing(body)
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return payments.Delivery{}, fmt.Errorf("%w: invalid webhook endpoint %q", payments.ErrPermanent, endpoint)
@@ -124,7 +148,7 @@ func (s *Sender) Send(ctx context.Context, endpoint string, ev payments.Event) (
 		return payments.Delivery{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(SignatureHeader, sig)
+	req.Header.Set(s.SignatureHeader(), sig)
 	res, err := s.client.Do(req)
 	if err != nil {
 		if errors.Is(err, ErrPrivateAddress) {
@@ -140,6 +164,10 @@ func (s *Sender) Send(ctx context.Context, endpoint string, ev payments.Event) (
 	}
 	return d, fmt.Errorf("webhook endpoint answered %d", res.StatusCode)
 }
+
+// SignatureHeader names the header s signs deliveries in: SignatureHeader,
+// or X-<Brand>-Signature for a Config.Brand.
+func (s *Sender) SignatureHeader() string { return s.brand.WebhookSignatureHeader() }
 
 // Sign returns the signature header value for body.
 func (s *Sender) Sign(body []byte) (string, error) {

@@ -170,3 +170,45 @@ func TestSend_RefusesSpecialPurposeAtDialTime(t *testing.T) {
 		assert.ErrorIs(t, err, webhooks.ErrPrivateAddress, host)
 	}
 }
+
+// A branded Sender signs in X-<Brand>-Signature and sends the brand's codes
+// and fields; a receiver finds the header with SignatureHeaderFor and
+// verifies the body as it arrived.
+func TestSend_Brand(t *testing.T) {
+	var mu sync.Mutex
+	var headers http.Header
+	var body []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		headers, body = r.Header.Clone(), b
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	key, err := webhooks.GenerateKey()
+	require.NoError(t, err)
+	s, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true, Brand: "Acme"})
+	require.NoError(t, err)
+	assert.Equal(t, "X-Acme-Signature", s.SignatureHeader())
+	assert.Equal(t, "X-Acme-Signature", webhooks.SignatureHeaderFor("Acme"))
+	assert.Equal(t, webhooks.SignatureHeader, webhooks.SignatureHeaderFor(""))
+	assert.Equal(t, webhooks.SignatureHeader, webhooks.SignatureHeaderFor("Service"))
+
+	branded := ev
+	branded.Data = json.RawMessage(`{"id":"Quote:1","rateDetails":{"serviceApiMultiplier":1.08},"stateReason":"CLOSED_BY_SERVICE","code":"SERVICE_UNAVAILABLE"}`)
+	_, err = s.Send(context.Background(), srv.URL, branded)
+	require.NoError(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Empty(t, headers.Get(webhooks.SignatureHeader))
+	sig := headers.Get(webhooks.SignatureHeaderFor("Acme"))
+	require.NotEmpty(t, sig)
+	require.NoError(t, webhooks.Verify(&key.PublicKey, body, sig))
+	var env struct{ Data map[string]any }
+	require.NoError(t, json.Unmarshal(body, &env))
+	assert.Equal(t, map[string]any{"id": "Quote:1", "rateDetails": map[string]any{"acmeApiMultiplier": 1.08},
+		"stateReason": "CLOSED_BY_ACME", "code": "SERVICE_UNAVAILABLE"}, env.Data)
+
+	_, err = webhooks.New(webhooks.Config{Key: key, Brand: "Not a brand"})
+	assert.Error(t, err)
+}

@@ -15,6 +15,12 @@
 // digits and crypto address checksums, as the library does by default).
 // Request bodies must arrive within -body-timeout; on SIGTERM, in-flight
 // requests get -shutdown-timeout before connections are closed.
+// -brand NAME speaks a maker's name where the API says "Service"
+// (NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR,
+// nameApiMultiplier, ...), so that the reference's own clients work.
+// Embedded-wallet passkeys are accepted from -wallet-origins (default
+// http://localhost and http://localhost:8080) for the relying party
+// -wallet-rp-id.
 //
 // On first start it seeds an unregulated platform and an API token with every
 // permission, and prints the base URL (with the port chosen for -addr
@@ -36,6 +42,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -48,6 +55,7 @@ import (
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/memstore"
 	"github.com/paygrid/payments/storage/pgstore"
+	"github.com/paygrid/payments/walletauth"
 	"github.com/paygrid/payments/webhooks"
 )
 
@@ -63,6 +71,7 @@ func main() {
 // options are the command-line settings.
 type options struct {
 	addr, db, basePath, token string
+	brand                     string
 	postgres, pgSchema        string
 	memory                    bool
 	incomingApproval          bool
@@ -71,6 +80,9 @@ type options struct {
 	shutdownTimeout           time.Duration
 	logLevel                  slog.Level
 	dashboard                 bool
+	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
+	// means payments.DefaultWalletRelyingParty.
+	walletRP walletauth.RelyingParty
 }
 
 func parseFlags(args []string, getenv func(string) string, out io.Writer) (options, error) {
@@ -90,8 +102,21 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
+	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
+	origins := fs.String("wallet-origins", getenv("PAYMENTS_WALLET_ORIGINS"), "comma-separated origins embedded-wallet passkeys are accepted from, e.g. http://localhost:5173 (default "+
+		strings.Join(payments.DefaultWalletRelyingParty.Origins, ",")+"; env PAYMENTS_WALLET_ORIGINS)")
+	rpID := fs.String("wallet-rp-id", getenv("PAYMENTS_WALLET_RP_ID"), "WebAuthn relying party ID of embedded-wallet passkeys; default the host of the first -wallet-origins, else "+
+		payments.DefaultWalletRelyingParty.ID+" (env PAYMENTS_WALLET_RP_ID)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	rp, err := walletRelyingParty(*origins, *rpID)
+	if err != nil {
+		return o, err
+	}
+	o.walletRP = rp
+	if _, err := payments.NewBrand(o.brand); err != nil {
+		return o, fmt.Errorf("-brand: %w", err)
 	}
 	if o.memory && o.postgres != "" {
 		return o, errors.New("-memory and -postgres exclude each other")
@@ -134,7 +159,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	sender, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true})
+	sender, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true, Brand: o.brand})
 	if err != nil {
 		return err
 	}
@@ -160,7 +185,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return err
 	}
 	base := "http://" + ln.Addr().String() + o.basePath
-	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls})
+	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls, Brand: o.brand})
 	handler, dashLine := withDashboard(o, eng, api, controls.AdvanceBy, "http://"+ln.Addr().String(), logger)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
@@ -173,8 +198,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		fmt.Fprintln(out, "using the API token created at first start (its secret was printed then; pass -token id:secret to fix one)")
 	}
 	fmt.Fprint(out, dashLine)
+	rp := o.walletRP
+	if rp.ID == "" {
+		rp = payments.DefaultWalletRelyingParty
+	}
+	fmt.Fprintf(out, "embedded-wallet passkeys: relying party %s, origins %s (-wallet-origins, -wallet-rp-id)\n", rp.ID, strings.Join(rp.Origins, ", "))
 	pub, _ := webhooks.PublicKeyPEM(sender.PublicKey())
-	fmt.Fprintf(out, "webhooks are signed (%s); verify with this public key:\n%s", webhooks.SignatureHeader, pub)
+	fmt.Fprintf(out, "webhooks are signed (%s); verify with this public key:\n%s", sender.SignatureHeader(), pub)
 	if ready != nil {
 		ready <- base
 	}
@@ -208,7 +238,44 @@ func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier
 		KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
 		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
 		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits,
-		EventHistory: o.dashboard}
+		EventHistory: o.dashboard, WalletRelyingParty: o.walletRP}
+}
+
+// walletRelyingParty builds the passkey relying party of -wallet-origins
+// (comma-separated) and -wallet-rp-id; both empty leave it zero (the
+// engine's default). Without an RP ID the first origin's host is the ID, as
+// in WebAuthn; without origins the default origins are kept. Each origin
+// must be a bare http(s) origin on the RP ID or one of its subdomains.
+func walletRelyingParty(origins, id string) (walletauth.RelyingParty, error) {
+	var rp walletauth.RelyingParty
+	for o := range strings.SplitSeq(origins, ",") {
+		if o = strings.TrimSuffix(strings.TrimSpace(o), "/"); o != "" {
+			rp.Origins = append(rp.Origins, o)
+		}
+	}
+	rp.ID = strings.TrimSpace(id)
+	if rp.ID == "" && len(rp.Origins) == 0 {
+		return walletauth.RelyingParty{}, nil
+	}
+	if strings.ContainsAny(rp.ID, ":/ ") {
+		return rp, fmt.Errorf("-wallet-rp-id: %q must be a host name such as localhost or example.com", rp.ID)
+	}
+	if len(rp.Origins) == 0 {
+		rp.Origins = payments.DefaultWalletRelyingParty.Origins
+	}
+	for i, o := range rp.Origins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+			return rp, fmt.Errorf("-wallet-origins: %q is not an origin such as http://localhost:5173 or https://app.example.com", o)
+		}
+		if i == 0 && rp.ID == "" {
+			rp.ID = u.Hostname()
+		}
+		if h := u.Hostname(); h != rp.ID && !strings.HasSuffix(h, "."+rp.ID) {
+			return rp, fmt.Errorf("-wallet-origins: origin %s is not on the relying party ID %s or a subdomain of it; set -wallet-rp-id", o, rp.ID)
+		}
+	}
+	return rp, nil
 }
 
 // webhookKey loads the webhook signing key kept beside the database file, or
