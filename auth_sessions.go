@@ -42,7 +42,11 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 }
 
 // Challenge starts the authentication of a credential. OTP: a new code
-// (sent, or the sandbox's fixed one) and the HPKE target to seal it to.
+// (sent, or the sandbox's fixed one) and the HPKE target to seal it to;
+// refused with 429 RATE_LIMITED (details.retryAfterSeconds) while the
+// credential is locked after wrong codes (WalletOTPAttempts) or when
+// challenges come too often (WalletOTPResendInterval,
+// WalletOTPChallengesPerHour).
 // PASSKEY: the session-creation payload for clientPublicKey, whose hex
 // SHA-256 is the WebAuthn challenge. OAUTH has no challenge step.
 func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
@@ -76,6 +80,9 @@ func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest)
 			return nil
 		}
 		if err := t.otpLocked(c); err != nil {
+			return err
+		}
+		if err := t.countOTPChallenge(c); err != nil {
 			return err
 		}
 		cust, err := t.customer(c.CustomerID)
@@ -248,8 +255,10 @@ func sealSessionKey(clientKey string, scalar []byte) (string, error) {
 
 // otpAttempt checks the first leg of an OTP login: the sealed attempt
 // opens with the challenge's target key, has not expired, and carries the
-// code. A right code ends the challenge and issues the signed retry bound
-// to the attempt's key; a wrong one counts (failure, committed).
+// code. A right code ends the challenge, clears the credential's count of
+// wrong codes and issues the signed retry bound to the attempt's key; a
+// wrong one counts against the credential, across challenges, and may lock
+// it (otpWrongCode; failure, committed).
 func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
 	if err := t.otpLocked(c); err != nil {
 		return nil, err, nil
@@ -267,15 +276,10 @@ func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallen
 		return nil, Invalid(validate.Errors{{Field: "encryptedOtpBundle", Message: "encryptedOtpBundle does not open with the current otpEncryptionTargetBundle"}}), nil
 	}
 	if !constantEqual(hashSecret(att.Code), o.CodeHash) {
-		o.Attempts++
-		var failure error = Errorf(CodeUnauthorized, "Invalid OTP code")
-		if o.Attempts >= WalletOTPAttempts {
-			until := t.now.Add(WalletOTPLockout)
-			c.OTP, c.LockedUntil, failure = nil, &until, rateLimited(WalletOTPLockout, "wrong OTP codes")
-		}
+		failure := t.otpWrongCode(c)
 		return nil, failure, putJSON(t, tableWalletCredentials, c.ID, c)
 	}
-	c.OTP = nil
+	c.OTP, c.Failures = nil, nil
 	if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 		return nil, nil, err
 	}

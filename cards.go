@@ -21,8 +21,15 @@ const (
 // answers what only it knows. Its methods are called before the
 // operation's store transaction, so their answers must not depend on the
 // engine's state; an issuer that provisions for real must treat IssueCard
-// as idempotent on CardIssueRequest.CardID (the operation may still refuse
-// the card afterwards, for KYC or a limit, and a retry asks again).
+// as idempotent on CardIssueRequest.CardID. The guarantee the engine gives
+// in return: a create under an idempotency key asks for one card id
+// however often it is retried (the id is derived from the key and the
+// request), so a crash between the issuer's answer and the commit, or a
+// concurrent duplicate, leaves one card at such an issuer; a create whose
+// answer committed is replayed without asking again. A create without a
+// key is a new request each time, with a fresh id. The operation may still
+// refuse the card after the issuer answered (KYC, a funding source, a
+// limit): the engine then stores no card for that id.
 type CardIssuer interface {
 	// IssueCard provisions a card and reports how: active at once, after
 	// a delay, pending, or rejected. An error is returned to the caller

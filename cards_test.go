@@ -1,8 +1,13 @@
 package payments_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/cards"
@@ -195,4 +200,114 @@ func TestCards_TransactionsList(t *testing.T) {
 	var back payments.Transaction
 	require.NoError(t, json.Unmarshal(raw, &back))
 	assert.Equal(t, *tx, back)
+}
+
+// countingIssuer is the sandbox issuer counting the cards it is asked for,
+// by card id.
+type countingIssuer struct {
+	sandbox.Issuer
+	mu  sync.Mutex
+	ids []string
+}
+
+func (c *countingIssuer) IssueCard(ctx context.Context, req payments.CardIssueRequest) (payments.CardIssue, error) {
+	c.mu.Lock()
+	c.ids = append(c.ids, req.CardID)
+	c.mu.Unlock()
+	return c.Issuer.IssueCard(ctx, req)
+}
+
+// asked returns the card ids the issuer was asked for, in order.
+func (c *countingIssuer) asked() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.ids)
+}
+
+// countingCardEnv is cardEnv with a countingIssuer.
+func countingCardEnv(t *testing.T, mutate ...func(*payments.Config)) (*env, *countingIssuer) {
+	iss := &countingIssuer{}
+	e := cardEnv(t, append([]func(*payments.Config){func(c *payments.Config) {
+		iss.Issuer = sandbox.Issuer{Now: c.Now}
+		c.CardIssuer = iss
+	}}, mutate...)...)
+	return e, iss
+}
+
+// A create repeated under its idempotency key replays the first answer
+// without asking the issuer again; once the key's record expired, the same
+// key and request are a new create.
+func TestCards_CreateIdempotentAsksIssuerOnce(t *testing.T) {
+	e, iss := countingCardEnv(t, func(c *payments.Config) { c.CardLimits = payments.CardLimits{PerCardholder: 2} })
+	acct := e.usdAccount(t, "Ann Holder")
+	a, err := e.eng.Accounts.Internal(ctx, acct)
+	require.NoError(t, err)
+	req := payments.CreateCardRequest{CardholderID: a.CustomerID, Form: "VIRTUAL", FundingSources: []string{acct}}
+	key := payments.Idempotency{Scope: "cards", Key: "card-1"}
+	create := func() (*payments.Card, bool) {
+		h, err := e.eng.WithIdempotency(key)
+		require.NoError(t, err)
+		card, err := h.Cards.Create(ctx, req)
+		require.NoError(t, err)
+		return card, h.Replayed()
+	}
+	first, replayed := create()
+	assert.False(t, replayed)
+	again, replayed := create()
+	assert.True(t, replayed)
+	assert.Equal(t, first, again)
+	assert.Equal(t, []string{first.ID}, iss.asked(), "the issuer was asked once")
+	page, err := e.eng.Cards.List(ctx, payments.CardFilter{CardholderID: a.CustomerID}, payments.ListParams{})
+	require.NoError(t, err)
+	assert.Len(t, page.Data, 1)
+
+	e.clock.Advance(24*time.Hour + time.Second)
+	later, replayed := create()
+	assert.False(t, replayed)
+	assert.NotEqual(t, first.ID, later.ID, "a key reused after its retention is a new card")
+	assert.Equal(t, []string{first.ID, later.ID}, iss.asked())
+}
+
+// failingUpdates fails the store's write transactions whose context carries
+// failUpdate, as a crash after the issuer answered and before the commit.
+type failingUpdates struct{ payments.Store }
+
+type failUpdate struct{}
+
+func (f failingUpdates) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	if ctx.Value(failUpdate{}) != nil {
+		return errors.New("store unavailable")
+	}
+	return f.Store.Update(ctx, fn)
+}
+
+// A keyed create that reached the issuer but never committed asks the
+// issuer for the same card id when retried, so an issuer idempotent on the
+// id holds one card for the logical create.
+func TestCards_CreateRetriedAfterFailedCommitAsksForTheSameCard(t *testing.T) {
+	e, iss := countingCardEnv(t, func(c *payments.Config) { c.Store = failingUpdates{c.Store} })
+	acct := e.usdAccount(t, "Ann Holder")
+	a, err := e.eng.Accounts.Internal(ctx, acct)
+	require.NoError(t, err)
+	req := payments.CreateCardRequest{CardholderID: a.CustomerID, Form: "VIRTUAL", FundingSources: []string{acct}}
+	key := payments.Idempotency{Scope: "cards", Key: "card-1"}
+	h, err := e.eng.WithIdempotency(key)
+	require.NoError(t, err)
+	_, err = h.Cards.Create(context.WithValue(ctx, failUpdate{}, true), req)
+	require.Error(t, err)
+	require.Len(t, iss.asked(), 1)
+
+	h, err = e.eng.WithIdempotency(key)
+	require.NoError(t, err)
+	card, err := h.Cards.Create(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, []string{card.ID, card.ID}, iss.asked(), "both tries asked for one card id")
+
+	// Without a key every create is a new one.
+	other := e.usdAccount(t, "Bob Holder")
+	b, err := e.eng.Accounts.Internal(ctx, other)
+	require.NoError(t, err)
+	_, err = e.eng.Cards.Create(ctx, payments.CreateCardRequest{CardholderID: b.CustomerID, Form: "VIRTUAL", FundingSources: []string{other}})
+	require.NoError(t, err)
+	assert.NotEqual(t, card.ID, iss.asked()[2])
 }

@@ -16,8 +16,10 @@ import (
 const tableCardActivations = "card_activations_due"
 
 // Create issues a card (POST /cards). The request is validated field by
-// field; the issuer is asked before the transaction (CardIssuer); then, in
-// one transaction, the cardholder must be APPROVED
+// field; a request repeated under an idempotency key replays its recorded
+// answer without asking the issuer again; otherwise the issuer is asked
+// before the transaction (CardIssuer) for the card id cardID names; then,
+// in one transaction, the cardholder must be APPROVED
 // (CARDHOLDER_KYC_NOT_APPROVED), every funding source must be one of the
 // cardholder's active internal accounts in one card-eligible currency
 // (FUNDING_SOURCE_INELIGIBLE), and the live-card limits must leave a slot
@@ -44,10 +46,20 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
+	// A repeated request replays its answer before anything reaches the
+	// issuer, and a retry of one that never committed asks for the same
+	// card id (cardID). That is the simpler correct design: issuing as an
+	// intent after commit would store the card before the issuer answered,
+	// while its answer (ACTIVE at once, delayed, pending or rejected; brand,
+	// last4, expiry) is part of the create's answer and of the stored card.
+	var out *Card
+	if ok, err := replayed(ctx, c.e, req, &out); ok {
+		return out, err
+	}
 	if err := checkIssuerSources(ctx, iss, req.FundingSources); err != nil {
 		return nil, err
 	}
-	id, err := c.e.newID("Card")
+	id, err := c.cardID(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +73,8 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 		return nil, err
 	}
 	limits := c.e.cfg.CardLimits
-	// The answer (with the id drawn above) is what a retry with the same
+	// The answer (with the id named above) is what a retry with the same
 	// idempotency key replays.
-	var out *Card
 	err = once(ctx, c.e, req, &out, func(t *txn) error {
 		holder, err := t.customer(req.CardholderID)
 		if err != nil {
@@ -134,6 +145,44 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 		return nil
 	})
 	return out, err
+}
+
+// cardID names the card a create asks the issuer for. Without an
+// idempotency key every call is a new request and draws a fresh id. With
+// one, the id is derived from the key and the request (keyedID), so a retry
+// of a create that reached the issuer but never committed (a crash, a
+// store failure) or a concurrent duplicate asks for the same card id
+// again: an issuer idempotent on CardIssueRequest.CardID then holds one
+// card for the logical create, and the engine stores at most one, as
+// insertJSON refuses a second record under the id. The derived id is given
+// up for a fresh one only when a card already has it and the key has no
+// live record: the key was reused with the same request after
+// Config.IdempotencyRetention, which is a new request.
+func (c Cards) cardID(ctx context.Context, req CreateCardRequest) (string, error) {
+	id, call, err := c.e.keyedID("Card", req)
+	if err != nil {
+		return "", err
+	}
+	if call == nil {
+		return c.e.newID("Card")
+	}
+	fresh := false
+	err = c.e.view(ctx, func(t *txn) error {
+		_, live, err := recorded[*Card](t, call, t.now)
+		if err != nil && !live {
+			return err
+		}
+		_, err = t.Get(tableCards, id)
+		fresh = err == nil && !live
+		if errors.Is(err, ErrNotFound) {
+			err = nil
+		}
+		return err
+	})
+	if err != nil || !fresh {
+		return id, err
+	}
+	return c.e.newID("Card")
 }
 
 // orNone names an empty status.

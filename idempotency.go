@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/paygrid/payments/validate"
 )
 
@@ -181,6 +183,30 @@ func replayed[T any](ctx context.Context, e *Engine, input any, out *T) (ok bool
 	}
 	e.idem.replayed = CodeOf(err) != CodeConflict
 	return true, err
+}
+
+// keyedID derives the id of the record that the handle's next write
+// operation creates from its idempotency key and request fingerprint (a
+// UUIDv8 over their SHA-256), for operations that ask a provider to act
+// before their transaction: every retry of one request (after a crash
+// between the provider's answer and the commit, or a concurrent duplicate)
+// names the same record, so a provider idempotent on that id acts once for
+// it. c is the call the operation's once will make; both are zero on a
+// handle without a key.
+func (e *Engine) keyedID(prefix string, input any) (id string, c *idemCall, err error) {
+	if e.idem == nil {
+		return "", nil, nil
+	}
+	if c, err = e.call(input); err != nil {
+		return "", nil, err
+	}
+	e.idem.calls-- // the operation's own write makes this call
+	sum := sha256.Sum256(append([]byte(c.key+"\x00"), c.hash...))
+	var u uuid.UUID
+	copy(u[:], sum[:16])
+	u[6] = u[6]&0x0f | 0x80 // version 8
+	u[8] = u[8]&0x3f | 0x80 // the RFC 9562 variant
+	return recordID(prefix, u), c, nil
 }
 
 // once runs one write operation: fn in a single store transaction, which

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -42,11 +43,20 @@ const (
 	// WalletOTPTTL is an OTP's validity unless the platform's
 	// embeddedWalletConfig.expirationSeconds says otherwise.
 	WalletOTPTTL = 300 * time.Second
-	// WalletOTPAttempts wrong codes end an OTP challenge and lock the
-	// credential's OTP logins for WalletOTPLockout (429 RATE_LIMITED with
-	// Retry-After).
+	// WalletOTPAttempts wrong codes on one OTP credential within
+	// WalletOTPLockout, whichever challenges they answered, end its
+	// outstanding challenge and lock its OTP logins and challenges until
+	// the first of them is WalletOTPLockout old: at most WalletOTPAttempts
+	// guesses in any WalletOTPLockout (429 RATE_LIMITED with Retry-After,
+	// the right code included). A right code clears the count.
 	WalletOTPAttempts = 5
-	WalletOTPLockout  = time.Minute
+	WalletOTPLockout  = 15 * time.Minute
+	// An OTP credential's challenges (Wallets.Challenge) are issued at most
+	// WalletOTPChallengesPerHour times in any hour, and WalletOTPResendInterval
+	// apart while the last code is outstanding (neither used nor expired);
+	// beyond that, 429 RATE_LIMITED with Retry-After.
+	WalletOTPResendInterval    = 30 * time.Second
+	WalletOTPChallengesPerHour = 10
 	// SandboxOTPCode is the sandbox's fixed wallet OTP (wire-facts 1.8).
 	SandboxOTPCode = "000000"
 	// LegacyWalletSignature and LegacyPasskeySignature are the sandbox's
@@ -120,6 +130,11 @@ type credentialRecord struct {
 	OTP        *otpChallenge        `json:"otp,omitempty"`
 	// LockedUntil ends OTP logins for a while after too many wrong codes.
 	LockedUntil *time.Time `json:"lockedUntil,omitempty"`
+	// Failures are the wrong OTP codes of the last WalletOTPLockout, and
+	// Challenges the OTP challenges issued in the last hour: the state of
+	// the credential's limits, written with the operation they limit.
+	Failures   []time.Time `json:"failures,omitempty"`
+	Challenges []time.Time `json:"challenges,omitempty"`
 }
 
 // otpLocked is the 429 of a credential whose OTP logins are locked.
@@ -130,13 +145,47 @@ func (t *txn) otpLocked(c *credentialRecord) error {
 	return rateLimited(c.LockedUntil.Sub(t.now), "wrong OTP codes")
 }
 
+// otpWrongCode counts a wrong code on c: the WalletOTPAttempts-th within
+// WalletOTPLockout ends the challenge and locks c until the first of them
+// leaves the window (the 429 it answers); otherwise the 401.
+func (t *txn) otpWrongCode(c *credentialRecord) error {
+	c.Failures = append(recent(c.Failures, t.now, WalletOTPLockout), t.now)
+	wait := customers.SendWait(c.Failures, t.now, 0, WalletOTPAttempts, WalletOTPLockout)
+	if wait <= 0 {
+		return Errorf(CodeUnauthorized, "Invalid OTP code")
+	}
+	until := t.now.Add(wait)
+	c.OTP, c.LockedUntil = nil, &until
+	return rateLimited(wait, "wrong OTP codes")
+}
+
+// countOTPChallenge is the 429 of a challenge issued too often on c
+// (WalletOTPResendInterval, WalletOTPChallengesPerHour), as SCA limits its
+// sends; otherwise it records the challenge in c, which the operation
+// stores with the new code. The interval holds only while the last code is
+// outstanding: a used code was the holder's login, and a new one (another
+// device) need not wait; it still counts toward the hour. The code a new
+// OTP credential starts with (CreateCredential, once per credential) is
+// not counted.
+func (t *txn) countOTPChallenge(c *credentialRecord) error {
+	interval := WalletOTPResendInterval
+	if c.OTP == nil || !t.now.Before(c.OTP.ExpiresAt) {
+		interval = 0 // the last code was used, expired or ended by a lockout
+	}
+	c.Challenges = recent(c.Challenges, t.now, time.Hour)
+	if wait := customers.SendWait(c.Challenges, t.now, interval, WalletOTPChallengesPerHour, time.Hour); wait > 0 {
+		return rateLimited(wait, "OTP challenges")
+	}
+	c.Challenges = append(c.Challenges, t.now)
+	return nil
+}
+
 // otpChallenge is an outstanding OTP: the HPKE target key the client seals
 // its attempt to, and the code's hash.
 type otpChallenge struct {
 	TargetKey []byte    `json:"targetKey"`
 	CodeHash  string    `json:"codeHash"`
 	ExpiresAt time.Time `json:"expiresAt"`
-	Attempts  int       `json:"attempts"`
 }
 
 // sessionRecord is a session as stored.

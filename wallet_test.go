@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/assert"
@@ -167,6 +168,81 @@ func (e *env) wallet(t *testing.T, mutate func(*payments.CustomerInput)) *paymen
 	w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
 	require.NoError(t, err)
 	return w
+}
+
+// retryAfter is the retryAfterSeconds of a 429.
+func retryAfter(t *testing.T, err error) time.Duration {
+	t.Helper()
+	requireCode(t, err, payments.CodeRateLimited)
+	var pe *payments.Error
+	require.ErrorAs(t, err, &pe)
+	secs, ok := pe.Details["retryAfterSeconds"].(int)
+	require.True(t, ok, "%v", pe.Details)
+	return time.Duration(secs) * time.Second
+}
+
+// Wrong OTP codes count per credential, across challenges: of 10
+// challenges answered with 4 wrong codes each, the 5th wrong code locks the
+// credential (429), and the right code is refused until the window passes;
+// then the login works.
+func TestWallet_OTPWrongCodesLockAcrossChallenges(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, store)
+			w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
+			creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
+			require.NoError(t, err)
+			cred := creds[0].ID
+			tek, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+			require.NoError(t, err)
+			pub, _ := walletauth.CompressedKey(&tek.PublicKey)
+			seal := func(target, code string) payments.VerifyRequest {
+				b, err := walletauth.SealOTP(target, walletauth.OTPAttempt{Code: code, PublicKey: pub})
+				require.NoError(t, err)
+				return payments.VerifyRequest{Type: payments.CredentialEmailOTP, EncryptedOtpBundle: b}
+			}
+
+			codes := map[payments.Code]int{}
+			var target string
+			for range 10 {
+				e.clock.Advance(payments.WalletOTPResendInterval)
+				ch, err := e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+				if err != nil {
+					codes["challenge "+payments.CodeOf(err)]++
+					continue
+				}
+				target = ch.OtpEncryptionTargetBundle
+				for range 4 {
+					_, _, err := e.eng.Wallets.Verify(ctx, cred, seal(target, "999999"), payments.Signature{})
+					codes[payments.CodeOf(err)]++
+				}
+			}
+			assert.Equal(t, map[payments.Code]int{payments.CodeUnauthorized: payments.WalletOTPAttempts - 1,
+				payments.CodeRateLimited: 8 - (payments.WalletOTPAttempts - 1), "challenge RATE_LIMITED": 8}, codes)
+
+			_, _, err = e.eng.Wallets.Verify(ctx, cred, seal(target, payments.SandboxOTPCode), payments.Signature{})
+			wait := retryAfter(t, err)
+			// The first wrong code came 30 s in, the clock is at 5 min: the lock
+			// lasts until that code leaves the window.
+			assert.Equal(t, 30*time.Second+payments.WalletOTPLockout-5*time.Minute, wait)
+			e.clock.Advance(wait - time.Second)
+			_, err = e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+			requireCode(t, err, payments.CodeRateLimited)
+
+			e.clock.Advance(time.Second)
+			ch, err := e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+			require.NoError(t, err)
+			req := seal(ch.OtpEncryptionTargetBundle, payments.SandboxOTPCode)
+			_, sc, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{})
+			require.NoError(t, err)
+			require.NotNil(t, sc)
+			stamp, err := walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
+			require.NoError(t, err)
+			s, _, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+			require.NoError(t, err)
+			assert.Equal(t, w.ID, s.AccountID)
+		})
+	}
 }
 
 // Wallet passkeys register from the configured relying party's origins

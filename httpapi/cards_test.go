@@ -1,7 +1,9 @@
 package httpapi_test
 
 import (
+	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -245,4 +247,38 @@ func TestCards_IssuanceSuffixes(t *testing.T) {
 	assert.Equal(t, "PROCESSING", s.do("GET", "/cards/"+pending["id"].(string), nil).Body["state"])
 	assert.Equal(t, []string{"CARD.STATE_CHANGE"}, s.cardEvents(delayed["id"].(string)))
 	assert.Empty(t, s.cardEvents(pending["id"].(string)))
+}
+
+// countingIssuer is the sandbox issuer counting the cards it is asked for.
+type countingIssuer struct {
+	sandbox.Issuer
+	calls atomic.Int32
+}
+
+func (c *countingIssuer) IssueCard(ctx context.Context, req payments.CardIssueRequest) (payments.CardIssue, error) {
+	c.calls.Add(1)
+	return c.Issuer.IssueCard(ctx, req)
+}
+
+// POST /cards repeated with its Idempotency-Key replays the first answer
+// and the issuer is asked once; the same key with another body is CONFLICT.
+func TestCards_CreateIdempotencyKeyAsksIssuerOnce(t *testing.T) {
+	iss := &countingIssuer{}
+	s := cardServer(t, func(c *payments.Config) {
+		iss.Issuer = sandbox.Issuer{Now: c.Now}
+		c.CardIssuer = iss
+	})
+	holder, acct := s.funded(0)
+	body := map[string]any{"cardholderId": holder, "form": "VIRTUAL", "fundingSources": []string{acct}}
+	first := s.do("POST", "/cards", body, "Idempotency-Key", "card-key-1")
+	require.Equal(t, 201, first.Status, "%s", first.Raw)
+	again := s.do("POST", "/cards", body, "Idempotency-Key", "card-key-1")
+	require.Equal(t, 201, again.Status, "%s", again.Raw)
+	assert.Equal(t, "true", again.Header.Get("Idempotent-Replayed"))
+	assert.JSONEq(t, string(first.Raw), string(again.Raw))
+	assert.EqualValues(t, 1, iss.calls.Load(), "the issuer was asked once")
+	body["platformCardId"] = "other"
+	requireError(t, s.do("POST", "/cards", body, "Idempotency-Key", "card-key-1"), 409, payments.CodeConflict)
+	assert.EqualValues(t, 1, iss.calls.Load())
+	assert.Len(t, s.do("GET", "/cards?cardholderId="+holder, nil).Body["data"], 1)
 }

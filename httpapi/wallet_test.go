@@ -2,7 +2,9 @@ package httpapi_test
 
 import (
 	"encoding/hex"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -133,7 +135,7 @@ func TestWallet_OTPCodes(t *testing.T) {
 	}
 	locked := verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "123456", tek)})
 	requireError(t, locked, 429, payments.CodeRateLimited)
-	assert.Equal(t, "60", locked.Header.Get("Retry-After"))
+	assert.Equal(t, "900", locked.Header.Get("Retry-After"), "5 wrong codes at once: locked the whole 15-minute window")
 	requireError(t, verify(map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, "000000", tek)}), 429, payments.CodeRateLimited)
 	requireError(t, s.do("POST", "/auth/credentials/"+cred+"/challenge", nil), 429, payments.CodeRateLimited)
 	s.clock.Advance(payments.WalletOTPLockout)
@@ -321,4 +323,76 @@ func TestWallet_PayQuoteWithSCA(t *testing.T) {
 	a := s.do("POST", "/quotes/"+qid+"/authorize", map[string]any{"code": "123456"})
 	require.Equal(t, 200, a.Status, "%s", a.Raw)
 	assert.Equal(t, "COMPLETED", s.do("GET", "/quotes/"+qid, nil).Body["status"])
+}
+
+// Wrong OTP codes count per credential, not per challenge: 10 challenges
+// with 4 wrong codes each reach 429 at the 5th wrong code, later challenges
+// and the right code are refused until the window passes, then the login
+// works.
+func TestWallet_OTPWrongCodesLockAcrossChallenges(t *testing.T) {
+	s := walletServer(t)
+	_, acct := s.wallet()
+	cred := s.credentialOf(acct, "EMAIL_OTP")
+	tek := newKey(t)
+	verify := func(target, code string) response {
+		return s.do("POST", "/auth/credentials/"+cred+"/verify", map[string]any{"type": "EMAIL_OTP", "encryptedOtpBundle": sealOTP(t, target, code, tek)})
+	}
+	statuses := map[string]int{}
+	var target string
+	for range 10 {
+		s.clock.Advance(payments.WalletOTPResendInterval)
+		ch := s.do("POST", "/auth/credentials/"+cred+"/challenge", nil)
+		if ch.Status != 200 {
+			requireError(t, ch, 429, payments.CodeRateLimited)
+			assert.NotEmpty(t, ch.Header.Get("Retry-After"))
+			statuses["challenge 429"]++
+			continue
+		}
+		target = ch.Body["otpEncryptionTargetBundle"].(string)
+		for range 4 {
+			r := verify(target, "123456")
+			statuses[strconv.Itoa(r.Status)]++
+			if r.Status == 429 {
+				assert.NotEmpty(t, r.Header.Get("Retry-After"))
+			}
+		}
+	}
+	assert.Equal(t, map[string]int{"401": payments.WalletOTPAttempts - 1, "429": 8 - (payments.WalletOTPAttempts - 1), "challenge 429": 8}, statuses)
+
+	right := verify(target, payments.SandboxOTPCode)
+	requireError(t, right, 429, payments.CodeRateLimited)
+	wait, err := strconv.Atoi(right.Header.Get("Retry-After"))
+	require.NoError(t, err)
+	s.clock.Advance(time.Duration(wait-1) * time.Second)
+	requireError(t, s.do("POST", "/auth/credentials/"+cred+"/challenge", nil), 429, payments.CodeRateLimited)
+	s.clock.Advance(time.Second)
+	s.otpLogin(cred, "EMAIL_OTP")
+}
+
+// OTP challenges are limited per credential: WalletOTPResendInterval apart
+// while the last code is outstanding, WalletOTPChallengesPerHour an hour
+// (429 with Retry-After); after the hour, the login works.
+func TestWallet_OTPChallengeLimit(t *testing.T) {
+	s := walletServer(t)
+	_, acct := s.wallet()
+	cred := s.credentialOf(acct, "EMAIL_OTP")
+	challenge := func() response { return s.do("POST", "/auth/credentials/"+cred+"/challenge", nil) }
+	require.Equal(t, 200, challenge().Status)
+	again := challenge()
+	requireError(t, again, 429, payments.CodeRateLimited)
+	assert.Equal(t, "30", again.Header.Get("Retry-After"))
+	s.clock.Advance(payments.WalletOTPResendInterval - time.Second)
+	requireError(t, challenge(), 429, payments.CodeRateLimited)
+	s.clock.Advance(time.Second)
+	for i := 1; i < payments.WalletOTPChallengesPerHour; i++ {
+		r := challenge()
+		require.Equal(t, 200, r.Status, "challenge %d: %s", i+1, r.Raw)
+		s.clock.Advance(payments.WalletOTPResendInterval)
+	}
+	// Ten challenges 30 s apart since 0:00; it is 5:00.
+	over := challenge()
+	requireError(t, over, 429, payments.CodeRateLimited)
+	assert.Equal(t, "3300", over.Header.Get("Retry-After"))
+	s.clock.Advance(3300 * time.Second)
+	s.otpLogin(cred, "EMAIL_OTP")
 }
