@@ -350,12 +350,14 @@ func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error 
 // provisionAccounts opens the customer's internal accounts: at once on a
 // regulated platform, and on an unregulated one only once the customer has
 // accepted the end-user terms (wire-facts 1.15); the update that records
-// the consent opens them.
+// the consent opens them. USDB is held in the embedded wallet (the Global
+// Account), not in an internal account of its own.
 func (t *txn) provisionAccounts(r *customerRecord, p *PlatformConfig) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}
-	if _, err := t.openInternalAccounts(r.ID, customerCurrencies(r, p)); err != nil {
+	cur := slices.DeleteFunc(slices.Clone(customerCurrencies(r, p)), func(c string) bool { return c == GlobalAccountCurrency })
+	if _, err := t.openInternalAccounts(r.ID, cur); err != nil {
 		return err
 	}
 	return t.provisionWallet(r, p)
