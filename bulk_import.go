@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
 )
 
 // tableBulkJobs holds customer import jobs by id.
@@ -55,21 +56,30 @@ var bulkColumns = []string{"umaAddress", "platformCustomerId", "customerType", "
 // businessIncorporatedOn column, which the reference lacks) and creates each row as
 // CreateCustomer would. It processes the file before returning, so the job
 // it returns is already finished; the job stays readable with BulkJob. A
-// file that is not CSV, or lacks customerType, is INVALID_INPUT.
+// missing or empty file, a file that is not CSV, or one whose header lacks
+// customerType, is INVALID_INPUT naming the field file.
 func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 	e := cs.e
+	refuse := func(format string, args ...any) error {
+		var fe validate.Errors
+		fe.Add("file", nil, format, args...)
+		return Invalid(fe)
+	}
+	if len(file) == 0 {
+		return nil, refuse("file is required: a CSV of customers with a header row")
+	}
 	rd := csv.NewReader(bytes.NewReader(file))
 	rd.FieldsPerRecord = -1
 	head, err := rd.Read()
 	if err != nil {
-		return nil, Errorf(CodeInvalidInput, "the file must be a CSV with a header row")
+		return nil, refuse("the file must be a CSV with a header row")
 	}
 	col := map[string]int{}
 	for i, h := range head {
 		col[strings.TrimSpace(h)] = i
 	}
 	if _, ok := col["customerType"]; !ok {
-		return nil, Errorf(CodeInvalidInput, "the CSV header must name the customerType column (columns: %s)", strings.Join(bulkColumns, ", "))
+		return nil, refuse("the CSV header must name the customerType column (columns: %s)", strings.Join(bulkColumns, ", "))
 	}
 	var rows [][]string
 	for {
@@ -78,7 +88,7 @@ func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 			break
 		}
 		if err != nil {
-			return nil, Errorf(CodeInvalidInput, "malformed CSV: %v", err)
+			return nil, refuse("malformed CSV: %v", err)
 		}
 		rows = append(rows, rec)
 	}

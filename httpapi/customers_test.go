@@ -343,3 +343,18 @@ func TestBulkImport(t *testing.T) {
 	requireError(t, s.do("GET", "/customers/bulk/jobs/BulkJob:nope", nil), 404, payments.CodeBulkUploadJobNotFound)
 	requireError(t, s.do("POST", "/customers/bulk/csv", body), 400, payments.CodeInvalidInput)
 }
+
+// TestBulkImport_FileRefusals: every refusal of the upload itself names
+// the field file.
+func TestBulkImport_FileRefusals(t *testing.T) {
+	s := kycServer(t)
+	upload := func(fields map[string]string, file []byte) response {
+		ct, body := multipartBody(t, fields, file)
+		return s.do("POST", "/customers/bulk/csv", body, "Content-Type", ct)
+	}
+	requireError(t, upload(map[string]string{"note": "no file"}, nil), 400, payments.CodeInvalidInput, "file")
+	requireError(t, upload(nil, []byte{}), 400, payments.CodeInvalidInput, "file")
+	requireError(t, s.do("POST", "/customers/bulk/csv", "customerType\nINDIVIDUAL\n", "Content-Type", "text/csv"), 400, payments.CodeInvalidInput, "file")
+	requireError(t, upload(nil, []byte("fullName\nJane\n")), 400, payments.CodeInvalidInput, "file")
+	requireError(t, upload(nil, []byte("customerType\n\"unterminated\n")), 400, payments.CodeInvalidInput, "file")
+}
