@@ -11,17 +11,20 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/validate"
 )
 
 // tableBulkJobs holds customer import jobs by id.
 const tableBulkJobs = "bulk_jobs"
 
 // BulkJob is a customer CSV import and its outcome (reference
-// BulkCustomerImportJob). Each row is created in its own transaction, so a
-// bad row never blocks the good ones and no row is half-written.
+// BulkCustomerImportJob). Rows are created in batches, each in one
+// transaction with the job's progress; a bad row is recorded in Errors and
+// writes nothing, so it never blocks the good ones. Status is PROCESSING
+// from the upload until the last batch sets COMPLETED or FAILED.
 type BulkJob struct {
 	ID          string         `json:"id"`
-	Status      string         `json:"status"` // PENDING, PROCESSING, COMPLETED, FAILED
+	Status      string         `json:"status"` // PROCESSING, then COMPLETED or FAILED (PENDING is not used)
 	Progress    BulkProgress   `json:"progress"`
 	Errors      []BulkRowError `json:"errors"`
 	CreatedAt   time.Time      `json:"-"`
@@ -52,24 +55,38 @@ var bulkColumns = []string{"umaAddress", "platformCustomerId", "customerType", "
 
 // Import reads a CSV of customers (the reference's columns; a
 // umaAddress without its leading "$" gets one; businesses also need the
-// businessIncorporatedOn column, which the reference lacks) and creates each row as
-// CreateCustomer would. It processes the file before returning, so the job
-// it returns is already finished; the job stays readable with BulkJob. A
-// file that is not CSV, or lacks customerType, is INVALID_INPUT.
+// businessIncorporatedOn column, which the reference lacks) and stores it
+// as a PROCESSING job in one transaction. The rows are created afterwards,
+// as due work (ProcessDue, run every second by the engine's worker), in
+// batches of bulkBatch rows, each batch in one transaction with the job's
+// progress, as CreateCustomer would create each row; a row that is refused
+// is recorded in the job's errors and writes nothing. The job returned is
+// the job as it stands; BulkJob reads its progress, and its last batch
+// completes it (COMPLETED, or FAILED when no row succeeded). A missing or
+// empty file, a file that is not CSV, or one whose header lacks
+// customerType, is INVALID_INPUT naming the field file.
 func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 	e := cs.e
+	refuse := func(format string, args ...any) error {
+		var fe validate.Errors
+		fe.Add("file", nil, format, args...)
+		return Invalid(fe)
+	}
+	if len(file) == 0 {
+		return nil, refuse("file is required: a CSV of customers with a header row")
+	}
 	rd := csv.NewReader(bytes.NewReader(file))
 	rd.FieldsPerRecord = -1
 	head, err := rd.Read()
 	if err != nil {
-		return nil, Errorf(CodeInvalidInput, "the file must be a CSV with a header row")
+		return nil, refuse("the file must be a CSV with a header row")
 	}
 	col := map[string]int{}
 	for i, h := range head {
 		col[strings.TrimSpace(h)] = i
 	}
 	if _, ok := col["customerType"]; !ok {
-		return nil, Errorf(CodeInvalidInput, "the CSV header must name the customerType column (columns: %s)", strings.Join(bulkColumns, ", "))
+		return nil, refuse("the CSV header must name the customerType column (columns: %s)", strings.Join(bulkColumns, ", "))
 	}
 	var rows [][]string
 	for {
@@ -78,7 +95,7 @@ func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 			break
 		}
 		if err != nil {
-			return nil, Errorf(CodeInvalidInput, "malformed CSV: %v", err)
+			return nil, refuse("malformed CSV: %v", err)
 		}
 		rows = append(rows, rec)
 	}
@@ -94,16 +111,10 @@ func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The job is finished before answering; a retried import (which
-	// replays the answer above) or the due worker finishes one a crash
-	// interrupted.
-	if err := e.runBulkJob(ctx, job.ID); err != nil {
-		return nil, err
-	}
 	return job, nil
 }
 
-// bulkJobRecord is a job as stored, with the rows still to import.
+// bulkJobRecord is a job as stored, with its rows until it is finished.
 type bulkJobRecord struct {
 	BulkJob
 	Columns map[string]int `json:"columns"`
@@ -113,76 +124,105 @@ type bulkJobRecord struct {
 // tableBulkJobsDue lists the jobs not finished yet.
 const tableBulkJobsDue = "bulk_jobs_due"
 
-// runBulkJob imports the rows of a job from where it stands. Each row is
-// created through an idempotency key of its own (the job and the row
-// number), so a row that committed before a crash is replayed, never
-// created twice; the job's progress is then recorded, and the last row
-// completes the job with its event.
-func (e *Engine) runBulkJob(ctx context.Context, id string) error {
-	var rec bulkJobRecord
-	if err := e.view(ctx, func(t *txn) error { return getJSON(t, tableBulkJobs, id, &rec) }); err != nil {
-		return err
-	}
-	for i := rec.Progress.Processed; i < len(rec.Rows); i++ {
-		row := rec.Rows[i]
-		get := func(name string) string {
-			if j, ok := rec.Columns[name]; ok && j < len(row) {
-				return strings.TrimSpace(row[j])
-			}
-			return ""
+// bulkBatch is how many rows of an import one transaction creates, and
+// bulkBatchesPerPass how many batches of one job a pass of due work runs,
+// so that a large import never holds the rest of the due work up for long
+// (a pass takes 500 rows of each of up to 16 jobs).
+const (
+	bulkBatch          = 100
+	bulkBatchesPerPass = 5
+)
+
+// input returns the customer request of row i.
+func (j *bulkJobRecord) input(i int) CustomerInput {
+	row := j.Rows[i]
+	return bulkInput(func(name string) string {
+		if c, ok := j.Columns[name]; ok && c < len(row) {
+			return strings.TrimSpace(row[c])
 		}
-		in := bulkInput(get)
-		h, err := e.WithIdempotency(Idempotency{Scope: "bulk-import", Key: id + "#" + strconv.Itoa(i)})
+		return ""
+	})
+}
+
+// runBulkBatch creates the next batch of a job's rows in one transaction
+// that also records the job's progress, and completes the job with its
+// last row. The KYC provider is asked for each row's starting status
+// before the transaction, as CreateCustomer asks it. The batch starts
+// where the stored progress stands and a batch that finds it moved
+// (another runner's) writes nothing, so no row is created twice. It
+// reports whether the job is finished.
+func (e *Engine) runBulkBatch(ctx context.Context, id string) (bool, error) {
+	var (
+		rec     bulkJobRecord
+		inputs  []CustomerInput
+		initial []KYCStatus
+	)
+	err := e.view(ctx, func(t *txn) error {
+		rec, inputs, initial = bulkJobRecord{}, nil, nil
+		if err := getJSON(t, tableBulkJobs, id, &rec); err != nil {
+			return err
+		}
+		p, err := t.platform()
 		if err != nil {
 			return err
 		}
-		_, rowErr := h.Customers.Create(ctx, in)
-		if rowErr != nil && CodeOf(rowErr).Status() >= 500 {
-			return rowErr
-		}
-		err = e.update(ctx, func(t *txn) error {
-			var cur bulkJobRecord
-			if err := getJSON(t, tableBulkJobs, id, &cur); err != nil {
+		for i := rec.Progress.Processed; i < min(rec.Progress.Processed+bulkBatch, len(rec.Rows)); i++ {
+			in := rec.input(i)
+			probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
+			e.applyCustomerInput(&validate.Errors{}, probe, &in, p)
+			s, err := e.kyc.InitialStatus(ctx, &probe.Customer, p)
+			if err != nil {
 				return err
 			}
-			if cur.Progress.Processed != i {
-				return nil // recorded by a concurrent runner
+			inputs, initial = append(inputs, in), append(initial, s)
+		}
+		return nil
+	})
+	if err != nil || rec.Status != "PROCESSING" {
+		return true, err
+	}
+	start, done := rec.Progress.Processed, false
+	err = e.update(ctx, func(t *txn) error {
+		done = false
+		var cur bulkJobRecord
+		if err := getJSON(t, tableBulkJobs, id, &cur); err != nil {
+			return err
+		}
+		if cur.Status != "PROCESSING" || cur.Progress.Processed != start {
+			return nil // recorded by a concurrent runner
+		}
+		for k, in := range inputs {
+			_, rowErr := t.createCustomer(in, initial[k])
+			var pe *Error
+			if rowErr != nil && (!errors.As(rowErr, &pe) || pe.Code.Status() >= 500) {
+				return rowErr // the store's or a provider's failure: the batch is retried
 			}
 			cur.Progress.Processed++
-			if rowErr != nil {
-				corr := in.PlatformCustomerID
-				if corr == "" {
-					corr = "row " + strconv.Itoa(i+1)
-				}
-				re := BulkRowError{CorrelationID: corr, Code: CodeOf(rowErr), Message: MessageOf(rowErr)}
-				var pe *Error
-				if errors.As(rowErr, &pe) && len(pe.Fields) > 0 {
-					re.Details = map[string]any{"errors": pe.Fields}
-				}
-				cur.Errors = append(cur.Errors, re)
-				cur.Progress.Failed++
-			} else {
+			if rowErr == nil {
 				cur.Progress.Successful++
+				continue
 			}
-			if cur.Progress.Processed == len(cur.Rows) {
-				return t.finishBulkJob(&cur)
+			corr := in.PlatformCustomerID
+			if corr == "" {
+				corr = "row " + strconv.Itoa(start+k+1)
 			}
-			return putJSON(t, tableBulkJobs, id, cur)
-		})
-		if err != nil {
+			re := BulkRowError{CorrelationID: corr, Code: pe.Code, Message: pe.Message}
+			if len(pe.Fields) > 0 {
+				re.Details = map[string]any{"errors": pe.Fields}
+			}
+			cur.Errors = append(cur.Errors, re)
+			cur.Progress.Failed++
+		}
+		if err := t.Delete(tableDueRetry, tableBulkJobsDue+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-	}
-	if len(rec.Rows) == 0 && rec.Status == "PROCESSING" {
-		return e.update(ctx, func(t *txn) error {
-			var cur bulkJobRecord
-			if err := getJSON(t, tableBulkJobs, id, &cur); err != nil || cur.Status != "PROCESSING" {
-				return err
-			}
+		if cur.Progress.Processed == len(cur.Rows) {
+			done = true
 			return t.finishBulkJob(&cur)
-		})
-	}
-	return nil
+		}
+		return putJSON(t, tableBulkJobs, id, cur)
+	})
+	return done, err
 }
 
 // finishBulkJob completes a job whose rows are all processed.
@@ -203,21 +243,44 @@ func (t *txn) finishBulkJob(j *bulkJobRecord) error {
 	return t.emit(event, j.BulkJob)
 }
 
-// resumeBulkJobs finishes the jobs a crash interrupted.
+// resumeBulkJobs runs up to bulkBatchesPerPass batches of each of up to 16
+// unfinished jobs and returns how many batches ran. A job whose batch
+// fails is retried with backoff and then parked in the dead letters, like
+// any due item; it never holds up another job.
 func (e *Engine) resumeBulkJobs(ctx context.Context) (int, error) {
+	now := e.Now()
 	var ids []string
 	err := e.view(ctx, func(t *txn) error {
 		return t.Scan(tableBulkJobsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			var r dueRetry
+			if err := getJSON(t, tableDueRetry, tableBulkJobsDue+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
+				return true, nil // backing off
+			}
 			ids = append(ids, k)
 			return len(ids) < 16, nil
 		})
 	})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
 	for _, id := range ids {
-		if err := e.runBulkJob(ctx, id); err != nil {
-			return 0, err
+		for range bulkBatchesPerPass {
+			done, err := e.runBulkBatch(ctx, id)
+			if ctx.Err() != nil {
+				return n, ctx.Err()
+			}
+			if err != nil {
+				e.dueFailed(ctx, tableBulkJobsDue, id, err)
+				break
+			}
+			n++
+			if done {
+				break
+			}
 		}
 	}
-	return len(ids), err
+	return n, nil
 }
 
 // bulkInput maps one CSV row to a customer request.

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -67,61 +68,71 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 		return nil, err
 	}
 	err = once(ctx, e, in, &out, func(t *txn) error {
-		p, err := t.platform()
-		if err != nil {
-			return err
-		}
-		id := t.newID("Customer")
-		r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: t.now, UpdatedAt: t.now}}
-		var fe validate.Errors
-		if in.CustomerType == "" {
-			fe.Missing("customerType")
-		} else if !fe.Enum("customerType", string(in.CustomerType), "INDIVIDUAL", "BUSINESS") {
-			return Invalid(fe)
-		}
-		e.applyCustomerInput(&fe, r, &in, p)
-		if in.KYCStatus != "" || in.KYBStatus != "" {
-			field, s := "kycStatus", in.KYCStatus
-			if in.CustomerType == CustomerBusiness || in.KYBStatus != "" {
-				field, s = "kybStatus", in.KYBStatus
-			}
-			if fe.Enum(field, string(s), kycStatusEnum...) && !p.IsRegulatedFinancialInstitution {
-				fe.Add(field, nil, "%s can be set at creation only by a regulated platform; submit a verification instead", field)
-			}
-		}
-		if err := e.finishCustomerInput(fe, r, &in); err != nil {
-			return err
-		}
-		if r.PlatformCustomerID == "" {
-			r.PlatformCustomerID = strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16]
-		}
-		if r.UmaAddress == "" {
-			r.UmaAddress = "$" + r.PlatformCustomerID + "@" + p.UmaDomain
-			if !reUma.MatchString(r.UmaAddress) {
-				r.UmaAddress = "$c" + strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16] + "@" + p.UmaDomain
-			}
-		}
-		status := in.KYCStatus
-		if in.KYBStatus != "" {
-			status = in.KYBStatus
-		}
-		if status == "" {
-			status = initial
-		}
-		r.setStatus(status)
-		if err := t.claimCustomerKeys(r, "", ""); err != nil {
-			return err
-		}
-		if err := putJSON(t, tableCustomers, id, r); err != nil {
-			return err
-		}
-		if err := t.provisionAccounts(r, p); err != nil {
-			return err
-		}
-		out = &r.Customer
-		return nil
+		var err error
+		out, err = t.createCustomer(in, initial)
+		return err
 	})
 	return out, err
+}
+
+// createCustomer creates the customer in describes inside t, starting at
+// the provider's initial status unless in sets one. A refusal (a coded
+// 4xx error) comes before anything is written, so a caller may go on in
+// the same transaction: bulk import creates a batch of rows in one.
+func (t *txn) createCustomer(in CustomerInput, initial KYCStatus) (*Customer, error) {
+	e := t.e
+	p, err := t.platform()
+	if err != nil {
+		return nil, err
+	}
+	id := t.newID("Customer")
+	r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: t.now, UpdatedAt: t.now}}
+	var fe validate.Errors
+	if in.CustomerType == "" {
+		fe.Missing("customerType")
+	} else if !fe.Enum("customerType", string(in.CustomerType), "INDIVIDUAL", "BUSINESS") {
+		return nil, Invalid(fe)
+	}
+	e.applyCustomerInput(&fe, r, &in, p)
+	if in.KYCStatus != "" || in.KYBStatus != "" {
+		field, s := "kycStatus", in.KYCStatus
+		if in.CustomerType == CustomerBusiness || in.KYBStatus != "" {
+			field, s = "kybStatus", in.KYBStatus
+		}
+		if fe.Enum(field, string(s), kycStatusEnum...) && !p.IsRegulatedFinancialInstitution {
+			fe.Add(field, nil, "%s can be set at creation only by a regulated platform; submit a verification instead", field)
+		}
+	}
+	if err := e.finishCustomerInput(fe, r, &in); err != nil {
+		return nil, err
+	}
+	if r.PlatformCustomerID == "" {
+		r.PlatformCustomerID = strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16]
+	}
+	if r.UmaAddress == "" {
+		r.UmaAddress = "$" + r.PlatformCustomerID + "@" + p.UmaDomain
+		if !reUma.MatchString(r.UmaAddress) {
+			r.UmaAddress = "$c" + strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16] + "@" + p.UmaDomain
+		}
+	}
+	status := in.KYCStatus
+	if in.KYBStatus != "" {
+		status = in.KYBStatus
+	}
+	if status == "" {
+		status = initial
+	}
+	r.setStatus(status)
+	if err := t.claimCustomerKeys(r, "", ""); err != nil {
+		return nil, err
+	}
+	if err := putJSON(t, tableCustomers, id, r); err != nil {
+		return nil, err
+	}
+	if err := t.provisionAccounts(r, p); err != nil {
+		return nil, err
+	}
+	return &r.Customer, nil
 }
 
 // Update applies a partial update. customerType is required and must
@@ -319,6 +330,24 @@ func (e *Engine) finishCustomerInput(fe validate.Errors, r *customerRecord, in *
 // claimCustomerKeys keeps the unique indexes in step with r, releasing the
 // old values when they changed.
 func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error {
+	pidTaken := Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
+	pidTaken.Fields = []FieldError{{Field: "platformCustomerId", Message: pidTaken.Message}}
+	umaTaken := Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
+	umaTaken.Fields = []FieldError{{Field: "umaAddress", Message: umaTaken.Message}}
+	// When both change, a taken UMA address is found before the identifier
+	// is claimed, so that a refusal leaves nothing written (createCustomer).
+	if r.PlatformCustomerID != oldPID && r.UmaAddress != oldUma {
+		if _, err := t.Get(tableCustomerUma, r.UmaAddress); err == nil {
+			if _, err := t.Get(tableCustomerPlatformIDs, r.PlatformCustomerID); err == nil {
+				return pidTaken
+			} else if !errors.Is(err, ErrNotFound) {
+				return err
+			}
+			return umaTaken
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+	}
 	// The platform's own identifier is claimed first: a generated UMA
 	// address derives from it, so a taken platformCustomerId would otherwise
 	// surface as a taken UMA address.
@@ -328,9 +357,7 @@ func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error 
 				return err
 			}
 		}
-		taken := Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
-		taken.Fields = []FieldError{{Field: "platformCustomerId", Message: taken.Message}}
-		if err := claim(t, tableCustomerPlatformIDs, r.PlatformCustomerID, r.ID, taken); err != nil {
+		if err := claim(t, tableCustomerPlatformIDs, r.PlatformCustomerID, r.ID, pidTaken); err != nil {
 			return err
 		}
 	}
@@ -340,9 +367,7 @@ func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error 
 				return err
 			}
 		}
-		taken := Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
-		taken.Fields = []FieldError{{Field: "umaAddress", Message: taken.Message}}
-		return claim(t, tableCustomerUma, r.UmaAddress, r.ID, taken)
+		return claim(t, tableCustomerUma, r.UmaAddress, r.ID, umaTaken)
 	}
 	return nil
 }
@@ -350,12 +375,14 @@ func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error 
 // provisionAccounts opens the customer's internal accounts: at once on a
 // regulated platform, and on an unregulated one only once the customer has
 // accepted the end-user terms (wire-facts 1.15); the update that records
-// the consent opens them.
+// the consent opens them. USDB is held in the embedded wallet (the Global
+// Account), not in an internal account of its own.
 func (t *txn) provisionAccounts(r *customerRecord, p *PlatformConfig) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}
-	if _, err := t.openInternalAccounts(r.ID, customerCurrencies(r, p)); err != nil {
+	cur := slices.DeleteFunc(slices.Clone(customerCurrencies(r, p)), func(c string) bool { return c == GlobalAccountCurrency })
+	if _, err := t.openInternalAccounts(r.ID, cur); err != nil {
 		return err
 	}
 	return t.provisionWallet(r, p)

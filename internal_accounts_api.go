@@ -73,10 +73,10 @@ func fundingInstructions(a *InternalAccount) []PaymentInstructions {
 		info = map[string]any{"accountType": "GBP_ACCOUNT", "sortCode": "040004", "accountNumber": "12345678", "paymentRails": []string{"FASTER_PAYMENTS"}}
 	case "USDC", "USDT":
 		return []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": "SOLANA_WALLET", "address": base58.Encode(seed), "assetType": a.Currency}}}
-	case "BTC":
+	case "BTC", "USDB": // Spark carries both (wire-facts 5: SPARK_WALLET with assetType USDB)
 		data, _ := bech32.ConvertBits(append([]byte{0x0a, 33, 0x02}, seed...), 8, 5, true)
 		addr, _ := bech32.EncodeM("sparkrt", data)
-		return []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": "SPARK_WALLET", "address": addr, "assetType": "BTC"}}}
+		return []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": "SPARK_WALLET", "address": addr, "assetType": a.Currency}}}
 	default:
 		info = map[string]any{"accountType": "SWIFT_ACCOUNT", "country": "US", "swiftCode": "CHASUS33", "bankName": "Sandbox Bank",
 			"accountHolderName": "Sandbox FBO " + a.Owner(), "accountNumber": "8" + ref[len(ref)-11:], "paymentRails": []string{"SWIFT"}}

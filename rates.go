@@ -118,6 +118,8 @@ func payoutRail(currency string) string {
 		return "LIGHTNING"
 	case "USDC", "USDT":
 		return "SOLANA"
+	case "USDB":
+		return "SPARK"
 	}
 	return "BANK_TRANSFER"
 }
@@ -131,7 +133,7 @@ var PaymentRails = []string{"ACH", "ACH_COLOMBIA", "BANK_TRANSFER", "BRE_B", "CI
 
 // fiatRail reports whether rail is one of the reference's PaymentRail
 // values (crypto networks are not).
-func fiatRail(rail string) bool { return rail != "LIGHTNING" && rail != "SOLANA" }
+func fiatRail(rail string) bool { return rail != "LIGHTNING" && rail != "SOLANA" && rail != "SPARK" }
 
 // RateQuery narrows Quotes.ExchangeRates; every member is optional.
 type RateQuery struct {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -308,10 +309,11 @@ func (t *txn) openWallet(c *Customer, currency string) (*InternalAccount, error)
 	return a, err
 }
 
-// Provision opens an embedded wallet for a customer in currency (the
-// customer's first currency when empty), with the EMAIL_OTP credential
-// tied to the customer's email. Customers created while the platform has
-// an embeddedWalletConfig get one automatically.
+// Provision opens an embedded wallet for a customer in currency (when
+// empty, USDB if the customer has it, else the customer's first currency),
+// with the EMAIL_OTP credential tied to the customer's email. Customers
+// with USDB among their currencies, and customers created while the
+// platform has an embeddedWalletConfig, get one automatically.
 func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*InternalAccountView, error) {
 	e := w.e
 	var out *InternalAccountView
@@ -325,7 +327,7 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 			return err
 		}
 		if currency == "" {
-			currency = customerCurrencies(r, p)[0]
+			currency = walletCurrency(customerCurrencies(r, p))
 		}
 		a, err := t.openWallet(&r.Customer, currency)
 		if err != nil {
@@ -337,15 +339,35 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 	return out, err
 }
 
-// provisionWallet opens the customer's embedded wallet when the platform
-// has an embeddedWalletConfig (called where the customer's internal
-// accounts are opened).
-func (t *txn) provisionWallet(r *customerRecord, p *PlatformConfig) error {
-	if p.EmbeddedWalletConfig == nil {
-		return nil
+// GlobalAccountCurrency is the currency of the Global Account: a
+// customer whose currencies include it holds it in an EMBEDDED_WALLET
+// internal account instead of an INTERNAL_CRYPTO one (wire-facts 1.15).
+const GlobalAccountCurrency = "USDB"
+
+// walletCurrency is the currency a customer's embedded wallet is opened
+// in: USDB (the Global Account) when the customer has it, else the first.
+func walletCurrency(cur []string) string {
+	if slices.Contains(cur, GlobalAccountCurrency) {
+		return GlobalAccountCurrency
 	}
+	return cur[0]
+}
+
+// provisionWallet opens the customer's embedded wallet (called where the
+// customer's internal accounts are opened): the Global Account when the
+// customer has USDB and no USDB account yet, else, when the platform has
+// an embeddedWalletConfig, one in the customer's first currency unless the
+// customer has a wallet.
+func (t *txn) provisionWallet(r *customerRecord, p *PlatformConfig) error {
 	cur := customerCurrencies(r, p)
-	if len(cur) == 0 {
+	if slices.Contains(cur, GlobalAccountCurrency) {
+		if _, err := t.primaryInternalAccount(r.ID, GlobalAccountCurrency); CodeOf(err) != CodeAccountNotFound {
+			return err
+		}
+		_, err := t.openWallet(&r.Customer, GlobalAccountCurrency)
+		return err
+	}
+	if len(cur) == 0 || p.EmbeddedWalletConfig == nil {
 		return nil
 	}
 	if ws, err := t.customerWallets(r.ID); err != nil || len(ws) > 0 {

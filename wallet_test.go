@@ -294,3 +294,40 @@ func TestWallet_PasskeyOrigins(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, req.Attestation.CredentialID, m.CredentialID)
 }
+
+// TestWallet_GlobalAccount: on a platform whose currencies include USDB,
+// a customer gets its USDB as the Global Account (an EMBEDDED_WALLET with
+// its EMAIL_OTP credential and Spark funding instructions) next to its
+// other internal accounts, and no INTERNAL_CRYPTO USDB account; the
+// sandbox quotes USDB at par with USD.
+func TestWallet_GlobalAccount(t *testing.T) {
+	e := moneyEnv(t, func(c *payments.Config) { c.Platform.Currencies = []string{"USD", "USDB"} })
+	rates, err := e.eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USDB", Destinations: []string{"USD"}, SendingAmount: 2_500_000})
+	require.NoError(t, err)
+	require.Len(t, rates, 1)
+	assert.EqualValues(t, 250, rates[0].ReceivingAmount, "2.5 USDB is 250 cents")
+
+	in := fullIndividual("Jane Doe")
+	in.Email = "jane@example.com"
+	c, err := e.eng.Customers.Create(ctx, in)
+	require.NoError(t, err)
+	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
+	require.NoError(t, err)
+	types := map[string]payments.AccountType{}
+	for _, a := range page.Data {
+		types[a.Currency] = a.Type
+	}
+	assert.Equal(t, map[string]payments.AccountType{"USD": payments.InternalFiat, "USDB": payments.EmbeddedWallet}, types)
+	w, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Type: payments.EmbeddedWallet}, payments.CustomerScope, payments.ListParams{})
+	require.NoError(t, err)
+	require.Len(t, w.Data, 1)
+	assert.Equal(t, "USDB", w.Data[0].Currency)
+	info := w.Data[0].FundingPaymentInstructions[0].AccountOrWalletInfo
+	assert.Equal(t, "SPARK_WALLET", info["accountType"])
+	assert.Equal(t, "USDB", info["assetType"])
+	creds, err := e.eng.Wallets.Credentials(ctx, w.Data[0].ID)
+	require.NoError(t, err)
+	require.Len(t, creds, 1)
+	assert.Equal(t, payments.CredentialEmailOTP, creds[0].Type)
+	assert.Equal(t, "jane@example.com", creds[0].Nickname)
+}

@@ -112,9 +112,10 @@ func importCustomers(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	// The reference's accepted shape; the job is already finished and
-	// GET /customers/bulk/jobs/{jobId} reports its outcome.
-	return ok(http.StatusAccepted, map[string]string{"jobId": job.ID, "status": "PROCESSING"})
+	// The reference's accepted shape, with the job's status as stored; the
+	// rows are imported afterwards and GET /customers/bulk/jobs/{jobId}
+	// reports the progress and the outcome.
+	return ok(http.StatusAccepted, map[string]string{"jobId": job.ID, "status": job.Status})
 }
 
 func getBulkJob(r *request) (int, any, error) {

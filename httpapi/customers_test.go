@@ -331,6 +331,8 @@ func TestBulkImport(t *testing.T) {
 	ct, body := multipartBody(t, nil, []byte(csv))
 	r := s.do("POST", "/customers/bulk/csv", body, "Content-Type", ct)
 	require.Equal(t, 202, r.Status, "%s", r.Raw)
+	_, err := s.eng.ProcessDue(ctx) // the rows are imported as due work
+	require.NoError(t, err)
 	job := s.do("GET", "/customers/bulk/jobs/"+r.Body["jobId"].(string), nil)
 	require.Equal(t, 200, job.Status)
 	assert.Equal(t, "COMPLETED", job.Body["status"])
@@ -342,4 +344,79 @@ func TestBulkImport(t *testing.T) {
 	assert.EqualValues(t, 1, s.do("GET", "/customers?umaAddress=$john.doe@sandbox.uma.money", nil).Body["totalCount"])
 	requireError(t, s.do("GET", "/customers/bulk/jobs/BulkJob:nope", nil), 404, payments.CodeBulkUploadJobNotFound)
 	requireError(t, s.do("POST", "/customers/bulk/csv", body), 400, payments.CodeInvalidInput)
+}
+
+// TestBulkImport_Large: a 1,500-row import answers at once with the job as
+// it stands, PROCESSING, and its rows are created afterwards as due work in
+// batches, progress only growing, until the job is COMPLETED with each
+// refused row in its errors. A row refused inside a batch writes nothing.
+func TestBulkImport_Large(t *testing.T) {
+	s := kycServer(t)
+	var b strings.Builder
+	b.WriteString("umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\n")
+	const rows = 1500
+	var bad []any
+	for i := range rows {
+		uma, birth := "", "1990-01-15"
+		switch {
+		case i%100 == 99: // 15 rows with a bad date
+			birth = "15/01/1990"
+			bad = append(bad, fmt.Sprintf("p%d", i))
+		case i == 700:
+			uma = "taken@sandbox.uma.money"
+		case i == 701: // a fresh identifier, a taken UMA address
+			uma = "taken@sandbox.uma.money"
+			bad = append(bad, "p701")
+		}
+		fmt.Fprintf(&b, "%s,p%d,INDIVIDUAL,Person %d,%s,1 Main St,Austin,TX,78701,US\n", uma, i, i, birth)
+	}
+	ct, body := multipartBody(t, nil, []byte(b.String()))
+	r := s.do("POST", "/customers/bulk/csv", body, "Content-Type", ct)
+	require.Equal(t, 202, r.Status, "%s", r.Raw)
+	path := "/customers/bulk/jobs/" + r.Body["jobId"].(string)
+	job := s.do("GET", path, nil)
+	require.Equal(t, 200, job.Status, "%s", job.Raw)
+	assert.Equal(t, "PROCESSING", r.Body["status"])
+	assert.Equal(t, r.Body["status"], job.Body["status"], "the answer is the job as it stands")
+	assert.Less(t, job.Body["progress"].(map[string]any)["processed"], float64(rows))
+	assert.Nil(t, job.Body["completedAt"])
+
+	processed := job.Body["progress"].(map[string]any)["processed"].(float64)
+	for i := 0; job.Body["status"] == "PROCESSING" && i < 30; i++ {
+		_, err := s.eng.ProcessDue(ctx)
+		require.NoError(t, err)
+		job = s.do("GET", path, nil)
+		now := job.Body["progress"].(map[string]any)["processed"].(float64)
+		assert.GreaterOrEqual(t, now, processed, "progress only grows")
+		processed = now
+	}
+	require.Equal(t, "COMPLETED", job.Body["status"], "%s", job.Raw)
+	assert.NotNil(t, job.Body["completedAt"])
+	assert.Equal(t, map[string]any{"total": float64(rows), "processed": float64(rows), "successful": float64(rows - 16), "failed": 16.0},
+		job.Body["progress"])
+	var got []any
+	for _, e := range job.Body["errors"].([]any) {
+		got = append(got, e.(map[string]any)["correlationId"])
+	}
+	assert.ElementsMatch(t, bad, got)
+	for pid, n := range map[string]int{"p0": 1, "p99": 0, "p700": 1, "p1498": 1, "p1499": 0} {
+		assert.EqualValues(t, n, s.do("GET", "/customers?platformCustomerId="+pid, nil).Body["totalCount"], pid)
+	}
+	assert.Equal(t, 201, s.do("POST", "/customers", individual(set("platformCustomerId", "p701"))).Status,
+		"the refused row left its platformCustomerId free")
+}
+
+// TestBulkImport_FileRefusals: every refusal of the upload itself names
+// the field file.
+func TestBulkImport_FileRefusals(t *testing.T) {
+	s := kycServer(t)
+	upload := func(fields map[string]string, file []byte) response {
+		ct, body := multipartBody(t, fields, file)
+		return s.do("POST", "/customers/bulk/csv", body, "Content-Type", ct)
+	}
+	requireError(t, upload(map[string]string{"note": "no file"}, nil), 400, payments.CodeInvalidInput, "file")
+	requireError(t, upload(nil, []byte{}), 400, payments.CodeInvalidInput, "file")
+	requireError(t, s.do("POST", "/customers/bulk/csv", "customerType\nINDIVIDUAL\n", "Content-Type", "text/csv"), 400, payments.CodeInvalidInput, "file")
+	requireError(t, upload(nil, []byte("fullName\nJane\n")), 400, payments.CodeInvalidInput, "file")
+	requireError(t, upload(nil, []byte("customerType\n\"unterminated\n")), 400, payments.CodeInvalidInput, "file")
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/validate"
 )
 
 // form is a parsed multipart/form-data body: its text fields and its one
@@ -28,7 +29,9 @@ var errMalformedMultipart = payments.Errorf(payments.CodeInvalidInput,
 func (r *request) multipart() (*form, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, payments.Errorf(payments.CodeInvalidInput, "the body must be multipart/form-data with a file part")
+		var fe validate.Errors
+		fe.Add("file", nil, "the body must be multipart/form-data with a file part")
+		return nil, payments.Invalid(fe)
 	}
 	mr := multipart.NewReader(bytes.NewReader(r.body), params["boundary"])
 	f := &form{fields: map[string]string{}}

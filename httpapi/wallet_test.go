@@ -396,3 +396,61 @@ func TestWallet_OTPChallengeLimit(t *testing.T) {
 	s.clock.Advance(3300 * time.Second)
 	s.otpLogin(cred, "EMAIL_OTP")
 }
+
+// TestWallet_GlobalAccountUSDB: on a platform that supports USDB, a
+// customer's USDB is held in its Global Account (an EMBEDDED_WALLET, with
+// no INTERNAL_CRYPTO USDB account beside it), USDB is quoted at par with
+// USD, and a withdrawal from the wallet to the customer's US bank account,
+// executed with the wallet's signature, completes.
+func TestWallet_GlobalAccountUSDB(t *testing.T) {
+	s := moneyServer(t)
+	cfg := s.do("GET", "/config", nil)
+	require.Equal(t, 200, cfg.Status, "%s", cfg.Raw)
+	currencies := append(cfg.Body["supportedCurrencies"].([]any), map[string]any{"currencyCode": "USDB", "minAmount": 1,
+		"maxAmount": 1_000_000_000_000, "requiredCounterpartyFields": []any{}, "enabledTransactionTypes": []string{"INCOMING", "OUTGOING"}})
+	r := s.do("PATCH", "/config", map[string]any{"supportedCurrencies": currencies})
+	require.Equal(t, 200, r.Status, "%s", r.Raw)
+
+	rate := s.do("GET", "/exchange-rates?sourceCurrency=USDB&destinationCurrency=USD&sendingAmount=1000000", nil)
+	require.Equal(t, 200, rate.Status, "%s", rate.Raw)
+	rates := rate.Body["data"].([]any)
+	require.Len(t, rates, 1)
+	assert.EqualValues(t, 1, rates[0].(map[string]any)["exchangeRate"], "USDB is at par with USD")
+	assert.EqualValues(t, 100, rates[0].(map[string]any)["receivingAmount"], "1 USDB is 100 cents")
+
+	id := s.customer() // every platform currency
+	usdb := s.do("GET", "/customers/internal-accounts?customerId="+id+"&currency=USDB", nil)
+	require.Equal(t, 200, usdb.Status, "%s", usdb.Raw)
+	list := usdb.Body["data"].([]any)
+	require.Len(t, list, 1, "%s", usdb.Raw)
+	wallet := list[0].(map[string]any)
+	assert.Equal(t, "EMBEDDED_WALLET", wallet["type"])
+	acct := wallet["id"].(string)
+	usd := s.do("GET", "/customers/internal-accounts?customerId="+id+"&currency=USD", nil).Body["data"].([]any)
+	require.Len(t, usd, 1)
+	assert.Equal(t, "INTERNAL_FIAT", usd[0].(map[string]any)["type"])
+
+	se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
+	require.Equal(t, 200, s.do("POST", "/sandbox/internal-accounts/"+acct+"/fund", map[string]any{"amount": 50_000_000}).Status)
+	bank := s.do("POST", "/customers/external-accounts", usdAccount(id, "123456789"))
+	require.Equal(t, 201, bank.Status, "%s", bank.Raw)
+	q := s.do("POST", "/quotes", quoteBody(acct, bank.Body["id"].(string), 10_000_000))
+	require.Equal(t, 201, q.Status, "%s", q.Raw)
+	assert.Equal(t, "USDB", q.Body["sendingCurrency"].(map[string]any)["code"])
+	payload := q.Body["paymentInstructions"].([]any)[0].(map[string]any)["accountOrWalletInfo"].(map[string]any)["payloadToSign"].(string)
+	qid := q.Body["id"].(string)
+	x := s.do("POST", "/quotes/"+qid+"/execute", nil, "Service-Wallet-Signature", stampOf(t, se.Key, payload))
+	require.Equal(t, 200, x.Status, "%s", x.Raw)
+	for range 10 {
+		if s.do("GET", "/quotes/"+qid, nil).Body["status"] == "COMPLETED" {
+			break
+		}
+		s.clock.Advance(time.Hour)
+		_, err := s.eng.ProcessDue(ctx)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, "COMPLETED", s.do("GET", "/quotes/"+qid, nil).Body["status"])
+	after := s.do("GET", "/customers/internal-accounts?customerId="+id+"&currency=USDB", nil).Body["data"].([]any)[0].(map[string]any)
+	assert.EqualValues(t, 40_000_000, after["balance"].(map[string]any)["amount"])
+	require.NoError(t, payments.CheckLedger(ctx, s.store))
+}

@@ -30,7 +30,7 @@ var Deviations = []Deviation{
 		"The spec's name for it (spec-vs-reference item 6)."},
 	{"skip-verification-paperwork", "The platform config carries skipVerificationPaperwork.",
 		"A spec setting (spec-vs-reference item 2)."},
-	{"crypto-rails", "GET /exchange-rates asked for a crypto destinationCurrency by name reports destinationPaymentRail LIGHTNING or SOLANA.",
+	{"crypto-rails", "GET /exchange-rates asked for a crypto destinationCurrency by name reports destinationPaymentRail LIGHTNING, SOLANA or SPARK.",
 		"The reference's PaymentRail names no crypto network; the unfiltered list holds only fiat corridors, which conform."},
 	{"string-caps", "Strings the reference leaves unbounded are capped: address members at 255 characters, every other JSON string at 4096 (httpapi.DefaultMaxStringLength).",
 		"No member may carry a body-sized value (issue 16, item 18)."},
