@@ -55,7 +55,7 @@ func newEnv(t testing.TB, mutate ...func(*payments.Config)) *env {
 	clock := sandbox.NewClock(timeZero())
 	rec := &recorder{}
 	store := memstore.New()
-	cfg := payments.Config{Store: store, Now: clock.Now, Notifier: rec, Sandbox: true}
+	cfg := payments.Config{Store: store, Now: clock.Now, NewUUID: sandbox.NewUUID, Notifier: rec, Sandbox: true}
 	for _, m := range mutate {
 		m(&cfg)
 	}

@@ -37,7 +37,7 @@ func newServer(t testing.TB, mutate ...func(*payments.Config)) *server {
 	store := memstore.New()
 	// Every transaction function runs twice, the first run discarded, so
 	// every HTTP test also proves the engine's transactions retryable.
-	cfg := payments.Config{Store: storetest.Twice(store), Now: clock.Now, Sandbox: true}
+	cfg := payments.Config{Store: storetest.Twice(store), Now: clock.Now, NewUUID: sandbox.NewUUID, Sandbox: true}
 	for _, m := range mutate {
 		m(&cfg)
 	}

@@ -12,7 +12,7 @@ import (
 // engine when done; its store needs no closing.
 func New(mutate ...func(*payments.Config)) (*payments.Engine, *Clock, error) {
 	clock := NewClock(timeZero)
-	cfg := payments.Config{Store: memstore.New(), Now: clock.Now, Sandbox: true,
+	cfg := payments.Config{Store: memstore.New(), Now: clock.Now, NewUUID: NewUUID, Sandbox: true,
 		KYC: KYC{}, Rail: Rail{}, Rates: Rates{}, Directory: Directory{}, CardIssuer: Issuer{Now: clock.Now}, Stablecoins: Stablecoins{}}
 	for _, m := range mutate {
 		m(&cfg)
