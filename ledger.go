@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/money"
 )
 
@@ -19,8 +18,8 @@ const (
 	tableLedgerEntries  = "ledger_entries"
 )
 
-// Posting is one leg of a ledger entry (see accounts.Posting).
-type Posting = accounts.Posting
+// Posting is one leg of a ledger entry (see money.Posting).
+type Posting = money.Posting
 
 // LedgerEntry is one balanced movement of money, written atomically with the
 // business change it belongs to.
@@ -57,13 +56,13 @@ func balanceAt(tx Tx, key string) (int64, error) {
 }
 
 // Post applies a balanced entry inside tx: it checks the postings with
-// accounts.CheckBalanced, updates each balance, and refuses (writing nothing
+// money.CheckBalanced, updates each balance, and refuses (writing nothing
 // the caller keeps, since the caller's transaction then fails) any posting that
 // would take a non-external account below zero, with INSUFFICIENT_FUNDS,
 // unless the entry is an Overdraft.
 // entry.ID must be unique; a reused ID is ErrConflict.
 func Post(tx Tx, entry LedgerEntry) error {
-	if err := accounts.CheckBalanced(entry.Postings); err != nil {
+	if err := money.CheckBalanced(entry.Postings); err != nil {
 		return &Error{Code: CodeInternalError, Message: "unbalanced ledger entry", Err: err}
 	}
 	for _, p := range entry.Postings {
@@ -76,7 +75,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 		if err != nil {
 			return &Error{Code: CodeAmountOutOfRange, Message: "balance would overflow", Err: err}
 		}
-		if next < 0 && next < bal && !accounts.IsExternal(p.Account) && !entry.Overdraft {
+		if next < 0 && next < bal && !money.IsExternal(p.Account) && !entry.Overdraft {
 			return Errorf(CodeInsufficientFunds, "insufficient funds in %s: balance %d, needs %d", p.Account, bal, -p.Amount)
 		}
 		if err := tx.Put(tableLedgerBalances, key, strconv.AppendInt(nil, next, 10)); err != nil {
@@ -109,7 +108,7 @@ func checkLedger(tx Tx) error {
 		if err := json.Unmarshal(v, &e); err != nil {
 			return false, err
 		}
-		if err := accounts.CheckBalanced(e.Postings); err != nil {
+		if err := money.CheckBalanced(e.Postings); err != nil {
 			return false, fmt.Errorf("entry %s: %w", e.ID, err)
 		}
 		for _, p := range e.Postings {
@@ -133,7 +132,7 @@ func checkLedger(tx Tx) error {
 		stored[k] = n
 		acct, cur := splitBalanceKey(k)
 		perCurrency[cur] += n
-		if n < 0 && !accounts.IsExternal(acct) && !overdrawn[k] {
+		if n < 0 && !money.IsExternal(acct) && !overdrawn[k] {
 			return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
 		}
 		return true, nil

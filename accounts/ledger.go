@@ -3,89 +3,44 @@
 // external-account details (bank identifiers and crypto addresses).
 package accounts
 
-import (
-	"errors"
-	"fmt"
-	"sort"
-	"strings"
+import "github.com/paygrid/payments/money"
 
-	"github.com/paygrid/payments/money"
-)
+// The double-entry rules live in package money, where the engine's kernel
+// reaches them without importing an area; these names keep them where
+// programs found them.
 
 // Posting moves Amount minor units of Currency into (positive) or out of
-// (negative) one ledger account. A ledger entry is a set of postings that sums
-// to zero per currency.
-type Posting struct {
-	Account  string `json:"account"`
-	Currency string `json:"currency"`
-	Amount   int64  `json:"amount"`
-}
+// (negative) one ledger account (money.Posting).
+type Posting = money.Posting
 
 // ExternalPrefix marks ledger accounts that stand for the world outside the
-// platform (funding sources, rails, settlement). Only they may go negative.
-const ExternalPrefix = "external:"
+// platform (money.ExternalPrefix).
+const ExternalPrefix = money.ExternalPrefix
 
-// HeldSuffix names the sub-account that holds an account's reserved funds.
-const HeldSuffix = "/held"
+// HeldSuffix names the sub-account that holds an account's reserved funds
+// (money.HeldSuffix).
+const HeldSuffix = money.HeldSuffix
 
-// IsExternal reports whether a ledger account stands outside the platform and
-// may therefore carry a negative balance.
-func IsExternal(account string) bool { return strings.HasPrefix(account, ExternalPrefix) }
+// ErrUnbalanced is returned for postings that do not sum to zero per
+// currency (money.ErrUnbalanced).
+var ErrUnbalanced = money.ErrUnbalanced
 
-// Held returns the held sub-account of account: funds reserved for an
-// in-flight payment count in the account's total balance but not its
-// available balance.
-func Held(account string) string { return account + HeldSuffix }
+// IsExternal reports whether a ledger account stands outside the platform
+// (money.IsExternal).
+func IsExternal(account string) bool { return money.IsExternal(account) }
 
-// ErrUnbalanced is returned for postings that do not sum to zero per currency.
-var ErrUnbalanced = errors.New("accounts: postings are not balanced")
+// Held returns the held sub-account of account (money.Held).
+func Held(account string) string { return money.Held(account) }
 
-// CheckBalanced verifies a ledger entry before any store sees it: at least two
-// postings, each with an account, a known currency and a non-zero amount, and
-// per currency a sum of exactly zero (overflow-checked).
-func CheckBalanced(postings []Posting) error {
-	if len(postings) < 2 {
-		return fmt.Errorf("%w: an entry needs at least two postings", ErrUnbalanced)
-	}
-	sums := map[string]int64{}
-	for i, p := range postings {
-		if p.Account == "" || p.Amount == 0 || !money.Known(p.Currency) {
-			return fmt.Errorf("%w: posting %d needs an account, a known currency and a non-zero amount", ErrUnbalanced, i)
-		}
-		s, err := money.Add(sums[p.Currency], p.Amount)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrUnbalanced, err)
-		}
-		sums[p.Currency] = s
-	}
-	var off []string
-	for cur, s := range sums {
-		if s != 0 {
-			off = append(off, fmt.Sprintf("%s %+d", cur, s))
-		}
-	}
-	if len(off) > 0 {
-		sort.Strings(off)
-		return fmt.Errorf("%w: %s", ErrUnbalanced, strings.Join(off, ", "))
-	}
-	return nil
-}
+// CheckBalanced verifies a ledger entry before any store sees it
+// (money.CheckBalanced).
+func CheckBalanced(postings []Posting) error { return money.CheckBalanced(postings) }
 
 // Transfer returns the two postings that move amount of currency from one
-// ledger account to another.
+// ledger account to another (money.Transfer).
 func Transfer(from, to, currency string, amount int64) []Posting {
-	return []Posting{
-		{Account: from, Currency: currency, Amount: -amount},
-		{Account: to, Currency: currency, Amount: amount},
-	}
+	return money.Transfer(from, to, currency, amount)
 }
 
-// Reverse returns the compensating postings of an entry.
-func Reverse(postings []Posting) []Posting {
-	out := make([]Posting, len(postings))
-	for i, p := range postings {
-		p.Amount = -p.Amount
-		out[i] = p
-	}
-	return out
-}
+// Reverse returns the compensating postings of an entry (money.Reverse).
+func Reverse(postings []Posting) []Posting { return money.Reverse(postings) }
