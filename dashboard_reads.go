@@ -68,13 +68,13 @@ func deliveryOf(r outboxRecord, status string) WebhookDelivery {
 // logDelivery records in the event log that the delivery of r ended in
 // status at now, when Config.EventHistory asks for the log. Flush calls it
 // in the commit that removes r from the outbox.
-func (e *Engine) logDelivery(tx Tx, r outboxRecord, status string, now time.Time) error {
+func (e *Engine) logDelivery(t *txn, r outboxRecord, status string, now time.Time) error {
 	if !e.cfg.EventHistory {
 		return nil
 	}
 	d := deliveryOf(r, status)
 	d.FinishedAt = now
-	return putJSON(tx, tableEventLog, r.Event.ID, d)
+	return putJSON(t, tableEventLog, r.Event.ID, d)
 }
 
 // DeliveryFilter narrows Webhooks.ListDeliveries: Resource is the id of

@@ -44,20 +44,6 @@ type dueWork struct {
 	apply func(t *txn, key string, value []byte) (bool, error)
 }
 
-// dueWorks lists every table of due work, in the order a pass runs them.
-func (e *Engine) dueWorks() []dueWork {
-	return []dueWork{
-		{tableSettlementsDue, (*txn).applySettlementDue},
-		{tableIncomingDue, (*txn).applyIncomingDue},
-		{tableQuoteExpiry, (*txn).applyQuoteExpiry},
-		{tableApprovalsDue, (*txn).applyApprovalTimeout},
-		{tableLivenessDue, (*txn).applyLivenessDue},
-		{tableCardActivations, (*txn).applyCardActivation},
-		{tableCardPullsDue, (*txn).applyCardPullDue},
-		{tableStablecoinOpsDue, (*txn).applyStablecoinOpDue},
-	}
-}
-
 // ProcessDue runs the asynchronous work that is due on the engine's clock
 // (settlement outcomes, expiries, timeouts, sandbox liveness checks,
 // resumed bulk imports, payments still to be handed to the rail) and
@@ -79,15 +65,21 @@ func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
 // processDue is ProcessDue without the rail hand-overs.
 func (e *Engine) processDue(ctx context.Context) (int, error) {
 	n := 0
-	for _, w := range e.dueWorks() {
+	for _, w := range e.reg.due {
 		m, err := e.runDue(ctx, w)
 		n += m
 		if err != nil {
 			return n, err
 		}
 	}
-	b, err := e.resumeBulkJobs(ctx)
-	return n + b, err
+	for _, pass := range e.reg.passes {
+		m, err := pass(ctx)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // runDue applies the items of w due now, each in its own transaction.

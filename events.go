@@ -128,7 +128,7 @@ func (t *txn) emitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 	if b, err = appendOutboxTail(b, &rec); err != nil {
 		return err
 	}
-	return insertIndexed(t.Tx, tableOutbox, id, rec, b)
+	return insertIndexed(t, tableOutbox, id, rec, b)
 }
 
 // encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
@@ -300,7 +300,7 @@ func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 	// leave some records them at once.
 	e := wh.e
 	if o := e.takeOutcomes(); o != nil {
-		o.done <- e.store.Update(ctx, o.record)
+		o.done <- e.store.Update(ctx, o.recordTx)
 	}
 	select {
 	case e.hurry <- struct{}{}:
@@ -352,9 +352,12 @@ func (e *Engine) takeOutcomes() *outcomes {
 	return o
 }
 
-// record writes the outcomes in tx; the store may run it more than once.
-func (o *outcomes) record(tx Tx) error {
-	e := o.e
+// recordTx is record in a store transaction of its own.
+func (o *outcomes) recordTx(tx Tx) error { return o.record(&txn{Tx: tx, e: o.e}) }
+
+// record writes the outcomes in t; the store may run it more than once.
+func (o *outcomes) record(t *txn) error {
+	e, tx := o.e, t.Tx
 	o.delivered = 0
 	for i, derr := range o.errs {
 		r := o.due[i]
@@ -367,7 +370,7 @@ func (o *outcomes) record(tx Tx) error {
 				return err
 			}
 			o.delivered++
-			if err := e.logDelivery(tx, r, DeliveryDelivered, o.now); err != nil {
+			if err := e.logDelivery(t, r, DeliveryDelivered, o.now); err != nil {
 				return err
 			}
 			continue
@@ -382,15 +385,15 @@ func (o *outcomes) record(tx Tx) error {
 			if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
 				return err
 			}
-			if err := putJSON(tx, tableOutboxDead, r.Event.ID, r); err != nil {
+			if err := putJSON(t, tableOutboxDead, r.Event.ID, r); err != nil {
 				return err
 			}
-			if err := e.logDelivery(tx, r, DeliveryFailed, o.now); err != nil {
+			if err := e.logDelivery(t, r, DeliveryFailed, o.now); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := putJSON(tx, tableOutbox, r.Event.ID, r); err != nil {
+		if err := putJSON(t, tableOutbox, r.Event.ID, r); err != nil {
 			return err
 		}
 	}
@@ -406,7 +409,7 @@ func (o *outcomes) save(ctx context.Context, ride time.Duration) error {
 		return nil
 	}
 	// A pass cut short by Close still records what it delivered.
-	return o.e.store.Update(context.WithoutCancel(ctx), o.record)
+	return o.e.store.Update(context.WithoutCancel(ctx), o.recordTx)
 }
 
 // ride offers o to the next operation's commit and reports whether one

@@ -1,5 +1,10 @@
 package payments
 
-// StateTables exposes the tables of the sandbox state to the external tests
+// StateTables and TokenTables expose the tables of the sandbox state, as
+// the areas register them, to the external tests
 // (TestSandboxState_TablesComplete).
-var StateTables, TokenTables = stateTables, tokenTables
+var StateTables, TokenTables = func() ([]string, []string) {
+	var r registry
+	r.register(areas(nil)...)
+	return r.stateTables(), r.credentialTables()
+}()

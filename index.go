@@ -55,81 +55,6 @@ const (
 	ixHolder    = "holder"    // documents: document holder; cards: cardholder
 )
 
-// indexes holds the index definitions of every indexed table.
-var indexes = map[string]*tableIndexes{
-	tableTransactions: indexed(tableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
-		every[Transaction](),
-		ix(ixCustomer, func(x *Transaction) string { return x.CustomerID }),
-		ix(ixPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
-		ix(ixStatus, func(x *Transaction) string { return string(x.Status) }),
-		ix(ixType, func(x *Transaction) string { return x.Type }),
-		ixMany(ixAccount, func(x *Transaction, out []string) []string {
-			return appendValues(out, x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
-		}),
-		ixMany(ixReference, func(x *Transaction, out []string) []string {
-			if x.Refund != nil {
-				return appendValues(out, x.QuoteID, x.Refund.Reference)
-			}
-			return appendValues(out, x.QuoteID)
-		})),
-	tableCustomers: indexed(tableCustomers, func(x *customerRecord) time.Time { return x.CreatedAt },
-		every[customerRecord](),
-		ix(ixPlatform, func(x *customerRecord) string { return x.PlatformCustomerID }),
-		ix(ixUma, func(x *customerRecord) string { return x.UmaAddress }),
-		ix(ixType, func(x *customerRecord) string { return string(x.CustomerType) }),
-		ix(ixStatus, func(x *customerRecord) string { return customerStatusValue(x.CustomerType, x.Status()) })),
-	tableInternalAccounts: indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
-		ix(ixSide, func(x *InternalAccount) string { return sideOf(x.CustomerID == "") }),
-		ix(ixCustomer, func(x *InternalAccount) string { return x.CustomerID }),
-		ix(ixCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) })),
-	tableExternalAccounts: indexed(tableExternalAccounts, func(x *externalRecord) time.Time { return x.CreatedAt },
-		ix(ixSide, func(x *externalRecord) string { return sideOf(x.CustomerID == "") }),
-		ix(ixCustomer, func(x *externalRecord) string { return x.CustomerID }),
-		ix(ixCurrency, func(x *externalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) })),
-	tableTokens: indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
-		every[tokenRecord](),
-		ix(ixName, func(x *tokenRecord) string { return x.Name })),
-	tableVerifications: indexed(tableVerifications, func(x *Verification) time.Time { return x.CreatedAt },
-		every[Verification](),
-		ix(ixCustomer, func(x *Verification) string { return x.CustomerID }),
-		ix(ixStatus, func(x *Verification) string { return string(x.VerificationStatus) })),
-	tableDocuments: indexed(tableDocuments, func(x *Document) time.Time { return x.CreatedAt },
-		every[Document](),
-		ix(ixHolder, func(x *Document) string { return x.DocumentHolder })),
-	tableCards: indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
-		every[Card](),
-		ix(ixHolder, func(x *Card) string { return x.CardholderID }),
-		ixMany(ixAccount, func(x *Card, out []string) []string { return appendValues(out, x.FundingSources...) }),
-		ix(ixPlatform, func(x *Card) string { return x.PlatformCardID }),
-		ix(ixStatus, func(x *Card) string { return string(x.State) })),
-	tableStablecoinLinks: indexed(tableStablecoinLinks, func(x *linkRecord) time.Time { return x.CreatedAt },
-		every[linkRecord](),
-		ix(ixStatus, func(x *linkRecord) string { return string(x.Status) })),
-	tableStablecoins: indexed(tableStablecoins, func(x *Stablecoin) time.Time { return x.CreatedAt },
-		every[Stablecoin](),
-		ix(ixStatus, func(x *Stablecoin) string { return string(x.IssuanceStatus) }),
-		ix(ixOpsStatus, func(x *Stablecoin) string { return string(x.ServiceOperationsStatus) })),
-	tableStablecoinOps: indexed(tableStablecoinOps, func(x *opRecord) time.Time { return x.CreatedAt },
-		ix(ixCoin, func(x *opRecord) string { return x.StablecoinID }),
-		ix(ixCoinType, func(x *opRecord) string { return x.StablecoinID + "/" + string(x.OperationType) })),
-	tableBeneficialOwners: indexed(tableBeneficialOwners, func(x *BeneficialOwner) time.Time { return x.CreatedAt },
-		ix(ixCustomer, func(x *BeneficialOwner) string { return x.CustomerID })),
-	tableAgents: indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
-		every[agentRecord](),
-		ix(ixCustomer, func(x *agentRecord) string { return x.CustomerID })),
-	tableAgentActions: indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },
-		ix(ixAgent, func(x *actionRecord) string { return x.AgentID }),
-		ix(ixCustomer, func(x *actionRecord) string { return x.CustomerID }),
-		ix(ixStatus, func(x *actionRecord) string { return string(x.Status) })),
-	tableQuotes: indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
-		every[quoteRecord](),
-		ix(ixCustomer, func(x *quoteRecord) string { return x.CustomerID })),
-	tableEventLog: indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
-		every[WebhookDelivery](),
-		ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
-		ix(ixStatus, func(x *WebhookDelivery) string { return x.Status })),
-}
-
 // appendValues appends to out the non-empty vs without repeats.
 func appendValues(out []string, vs ...string) []string {
 	start := len(out)
@@ -139,15 +64,6 @@ func appendValues(out []string, vs ...string) []string {
 		}
 	}
 	return out
-}
-
-// customerStatusValue is the ixStatus value of customers: a KYC filter
-// (individuals) and a KYB filter (businesses) each name one type.
-func customerStatusValue(typ CustomerType, s KYCStatus) string {
-	if s == "" {
-		return ""
-	}
-	return string(typ) + "/" + string(s)
 }
 
 // tableIndexes are the indexes of one record table.
@@ -271,17 +187,17 @@ func escapeValue(v string) string { return valueEscaper.Replace(v) }
 
 // putIndexed stores the record b (v encoded) at key of table, replacing the
 // index entries of its previous version with v's.
-func putIndexed(tx Tx, table, key string, v any, b []byte) error {
-	if ti := indexes[table]; ti != nil {
+func putIndexed(t *txn, table, key string, v any, b []byte) error {
+	if ti := t.e.reg.indexesOf(table); ti != nil {
 		var old []indexEntry
-		prev, err := tx.Get(table, key)
+		prev, err := t.Get(table, key)
 		switch {
 		case err == nil:
 			// A record this engine wrote (a status saved several times
 			// in one operation, or a payment settling after the operation
 			// that made it) has its entries remembered: they are not
 			// decoded again from its bytes.
-			if w, ok := writtenEntries(tx, table, key, prev); ok {
+			if w, ok := writtenEntries(t, table, key, prev); ok {
 				old = w
 			} else if old, err = ti.entries(key, nil, prev); err != nil {
 				return err
@@ -293,21 +209,21 @@ func putIndexed(tx Tx, table, key string, v any, b []byte) error {
 		if err != nil {
 			return err
 		}
-		if err := updateEntries(tx, old, next); err != nil {
+		if err := updateEntries(t, old, next); err != nil {
 			return err
 		}
-		rememberEntries(tx, table, key, b, next)
+		rememberEntries(t, table, key, b, next)
 	}
-	return tx.Put(table, key, b)
+	return t.Put(table, key, b)
 }
 
 // insertIndexed creates the record b (v encoded) at key of table
 // (ErrConflict when taken) with its index entries.
-func insertIndexed(tx Tx, table, key string, v any, b []byte) error {
-	if err := tx.Insert(table, key, b); err != nil {
+func insertIndexed(t *txn, table, key string, v any, b []byte) error {
+	if err := t.Insert(table, key, b); err != nil {
 		return err
 	}
-	ti := indexes[table]
+	ti := t.e.reg.indexesOf(table)
 	if ti == nil {
 		return nil
 	}
@@ -315,10 +231,10 @@ func insertIndexed(tx Tx, table, key string, v any, b []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := updateEntries(tx, nil, next); err != nil {
+	if err := updateEntries(t, nil, next); err != nil {
 		return err
 	}
-	rememberEntries(tx, table, key, b, next)
+	rememberEntries(t, table, key, b, next)
 	return nil
 }
 
@@ -333,21 +249,15 @@ type written struct {
 // written at key of table. The note is kept by the engine (Engine.written),
 // so a later operation changing the record finds the entries of its
 // previous version without decoding it.
-func rememberEntries(tx Tx, table, key string, b []byte, entries []indexEntry) {
-	if t, ok := tx.(*txn); ok {
-		t.e.written.put(table+"\x00"+key, written{b, entries})
-	}
+func rememberEntries(t *txn, table, key string, b []byte, entries []indexEntry) {
+	t.e.written.put(table+"\x00"+key, written{b, entries})
 }
 
 // writtenEntries returns the index entries of the record prev at key of
 // table when the engine noted them for exactly these bytes: the entries
 // are a function of the bytes, so a record changed since by other means (or
 // by another process) is decoded as usual.
-func writtenEntries(tx Tx, table, key string, prev []byte) ([]indexEntry, bool) {
-	t, ok := tx.(*txn)
-	if !ok {
-		return nil, false
-	}
+func writtenEntries(t *txn, table, key string, prev []byte) ([]indexEntry, bool) {
 	w, ok := t.e.written.get(table + "\x00" + key)
 	if !ok || !bytes.Equal(w.b, prev) {
 		return nil, false
@@ -358,7 +268,7 @@ func writtenEntries(tx Tx, table, key string, prev []byte) ([]indexEntry, bool) 
 // Delete removes the record at key and, in an indexed table, its index
 // entries: every engine delete goes through it.
 func (t *txn) Delete(table, key string) error {
-	if ti := indexes[table]; ti != nil {
+	if ti := t.e.reg.indexesOf(table); ti != nil {
 		b, err := t.Tx.Get(table, key)
 		if err != nil {
 			return err
@@ -438,9 +348,13 @@ func (e *Engine) buildIndexes(ctx context.Context) error {
 	if err != nil || version == indexVersion {
 		return err
 	}
-	tables := slices.Sorted(maps.Keys(indexes))
-	for _, table := range tables {
-		ti := indexes[table]
+	tables := 0
+	for _, table := range e.reg.names {
+		ti := e.reg.indexesOf(table)
+		if ti == nil {
+			continue
+		}
+		tables++
 		for _, name := range slices.Sorted(maps.Keys(ti.names)) {
 			if err := e.batches(ctx, indexTable(table, name), func(tx Tx, key string, _ []byte) error {
 				return tx.Delete(indexTable(table, name), key)
@@ -458,7 +372,7 @@ func (e *Engine) buildIndexes(ctx context.Context) error {
 			return fmt.Errorf("payments: building the indexes of %s: %w", table, err)
 		}
 	}
-	e.log.Info("payments: indexes built", "version", indexVersion, "tables", len(tables))
+	e.log.Info("payments: indexes built", "version", indexVersion, "tables", tables)
 	return e.store.Update(ctx, func(tx Tx) error {
 		return tx.Put(tableIndexMeta, indexVersionKey, []byte(indexVersion))
 	})
@@ -483,22 +397,4 @@ func (e *Engine) batches(ctx context.Context, table string, fn func(tx Tx, key s
 		}
 		after = last
 	}
-}
-
-// sideOf is the ixSide value of the platform's accounts (platform) or the
-// customers'.
-func sideOf(platform bool) string {
-	if platform {
-		return "platform"
-	}
-	return "customer"
-}
-
-// currencyValue is the ixCurrency value of one side's accounts in currency
-// ("" when currency is).
-func currencyValue(platform bool, currency string) string {
-	if currency == "" {
-		return ""
-	}
-	return sideOf(platform) + "/" + currency
 }

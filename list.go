@@ -120,8 +120,9 @@ func (q listQuery[T]) narrowest(candidates ...[2]string) listQuery[T] {
 // The cursor names the index and value it was made for and the key of the
 // last entry examined, so it resumes after that entry, and a cursor of
 // another list, filter or direction is INVALID_INPUT on cursor.
-func list[T any](tx Tx, q listQuery[T], p ListParams) (Page[T], error) {
-	ti := indexes[q.Table]
+func list[T any](t *txn, q listQuery[T], p ListParams) (Page[T], error) {
+	tx := t.Tx
+	ti := t.e.reg.indexesOf(q.Table)
 	if ti == nil || !ti.names[q.Index] {
 		return Page[T]{}, fmt.Errorf("payments: %s has no index %q", q.Table, q.Index)
 	}

@@ -222,7 +222,8 @@ type core struct {
 	riding    *outcomes     // a webhook pass's outcomes waiting for a commit (events.go)
 	hurry     chan struct{} // an explicit Flush waits: record riding outcomes now
 	lastPurge time.Time
-	owner     string // this process's name on work claims (claims.go)
+	reg       registry // what the areas registered (registry.go)
+	owner     string   // this process's name on work claims (claims.go)
 }
 
 // New validates cfg, seeds the platform configuration on an empty store and
@@ -275,6 +276,7 @@ func New(cfg Config) (*Engine, error) {
 	if e.notifier == nil {
 		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
 	}
+	e.reg.register(areas(e)...)
 	if err := e.buildIndexes(context.Background()); err != nil {
 		return nil, err
 	}
@@ -284,6 +286,13 @@ func New(cfg Config) (*Engine, error) {
 	go e.workers()
 	e.poke()
 	return e, nil
+}
+
+// areas are the declarations of every area, in the order their due work
+// runs.
+func areas(e *Engine) []areaDef {
+	return []areaDef{kernelArea(), platformArea(), customersArea(e), quotesArea(), accountsArea(),
+		cardsArea(), stablecoinsArea(), agentsArea(), walletsArea()}
 }
 
 // Close stops the background workers. It does not close the Store, which the caller

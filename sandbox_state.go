@@ -50,37 +50,12 @@ type StateRecord struct {
 	Base64 string          `json:"base64,omitempty"`
 }
 
-// stateTables lists every table of engine state that an export carries and
-// a reset clears (a test keeps it in step with the table constants).
-var stateTables = []string{
-	tableAgentActions, tableAgentDeviceCodes, tableAgentTokens, tableAgents,
-	tableApprovals, tableApprovalsDue, tableBeneficialOwners, tableBulkJobs, tableBulkJobsDue,
-	tableCardActivations, tableCardCounts, tableCardPositions, tableCardPullsDue, tableCardReveals, tableCards,
-	tableContactCodes, tableCustomerPlatformIDs, tableCustomerUma, tableCustomers, tableDepositReferences,
-	tableDocumentFiles, tableDocuments, tableDocumentsByHolder, tableDueDead, tableDueRetry,
-	tableExternalAccounts, tableExternalAccountsByOwner, tableExternalAccountsUnique,
-	tableIdempotency, tableIdempotencyExpiry, tableIncomingDue, tableIntents,
-	tableInternalAccounts, tableInternalAccountsByOwner, tableInvitations,
-	tableLedgerBalances, tableLedgerEntries, tableLivenessDue, tableLookups, tableOutbox, tableOutboxDead,
-	tablePlatform, tableQuoteExpiry, tableQuotes, tableRailReports, tableSettlementsByTx, tableSettlementsDue,
-	tableStablecoinLinkKeys, tableStablecoinLinks, tableStablecoinOps, tableStablecoinOpsDue,
-	tableStablecoinSymbols, tableStablecoinTokens, tableStablecoins, tableTransactions, tableVerifications,
-	tableEventLog, tableSCA, tableSCAResets,
-	tableWalletCredentials, tableWalletCredentialsByAcct, tableWalletEmails, tableWalletPhones,
-	tableWalletPasskeys, tableWalletPasskeyChallenges, tableWalletSessions, tableWalletSessionsByAcct,
-	tableWalletRequests, tableWalletSecrets, tableWalletsByCustomer, tableWalletDelegatedKeys, tableWalletDelegatedKeysByAcc,
-}
-
-// tokenTables hold the API tokens, which state control leaves alone unless
-// a reset rotates them.
-var tokenTables = []string{tableTokens, tableTokenClients}
-
 // withIndexTables returns tables followed by the index tables of those that
 // are indexed.
-func withIndexTables(tables []string) []string {
+func (r *registry) withIndexTables(tables []string) []string {
 	out := slices.Clone(tables)
 	for _, table := range tables {
-		if ti := indexes[table]; ti != nil {
+		if ti := r.indexesOf(table); ti != nil {
 			for _, name := range slices.Sorted(maps.Keys(ti.names)) {
 				out = append(out, indexTable(table, name))
 			}
@@ -96,7 +71,7 @@ func (s Sandbox) Export(ctx context.Context) (*SandboxState, error) {
 	}
 	doc := &SandboxState{Format: SandboxStateFormat, ExportedAt: s.e.Now(), Tables: map[string][]StateRecord{}}
 	err := s.e.store.View(ctx, func(tx Tx) error {
-		for _, table := range stateTables {
+		for _, table := range s.e.reg.stateTables() {
 			var recs []StateRecord
 			err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
 				recs = append(recs, encodeStateRecord(k, v))
@@ -142,11 +117,11 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 	if err := s.e.requireSandbox(); err != nil {
 		return err
 	}
-	if err := checkStateDocument(doc); err != nil {
+	if err := s.e.reg.checkStateDocument(doc); err != nil {
 		return err
 	}
 	err := s.e.update(ctx, func(t *txn) error {
-		if err := clearTables(t.Tx, withIndexTables(stateTables)); err != nil {
+		if err := clearTables(t.Tx, s.e.reg.withIndexTables(s.e.reg.stateTables())); err != nil {
 			return err
 		}
 		for table, recs := range doc.Tables {
@@ -156,7 +131,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 				}
 			}
 		}
-		if err := rebuildIndexes(t.Tx); err != nil {
+		if err := s.e.reg.rebuildIndexes(t.Tx); err != nil {
 			s.e.log.Info("payments: sandbox import refused", "err", err)
 			return Invalid(validate.Errors{{Field: "tables", Message: "tables holds a record of an indexed table that cannot be read"}})
 		}
@@ -172,7 +147,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 }
 
 // checkStateDocument checks the shape of an import document.
-func checkStateDocument(doc *SandboxState) error {
+func (r *registry) checkStateDocument(doc *SandboxState) error {
 	var fe validate.Errors
 	if doc.Format != SandboxStateFormat {
 		fe.Add("format", nil, "format must be %s", SandboxStateFormat)
@@ -181,7 +156,7 @@ func checkStateDocument(doc *SandboxState) error {
 		fe.Add("tables."+tablePlatform, nil, "tables.%s (the platform configuration) is required", tablePlatform)
 	}
 	for _, table := range slices.Sorted(maps.Keys(doc.Tables)) {
-		if !slices.Contains(stateTables, table) {
+		if d := r.tables[table]; d == nil || d.credentials {
 			fe.Add("tables."+table, nil, "%s is not a table of the sandbox state (tokens and index entries are not imported)", table)
 			continue
 		}
@@ -191,7 +166,7 @@ func checkStateDocument(doc *SandboxState) error {
 				fe.Add(field, nil, "%s needs a key and at most one of value (JSON) or base64", field)
 			}
 		}
-		checkStateRecords(&fe, table, doc.Tables[table])
+		r.checkStateRecords(&fe, table, doc.Tables[table])
 	}
 	return Invalid(fe.Err())
 }
@@ -231,13 +206,14 @@ func clearTables(tx Tx, tables []string) error {
 
 // rebuildIndexes writes the index entries of every record of the indexed
 // state tables (whose index tables are empty).
-func rebuildIndexes(tx Tx) error {
-	for _, table := range slices.Sorted(maps.Keys(indexes)) {
-		if slices.Contains(tokenTables, table) {
+func (r *registry) rebuildIndexes(tx Tx) error {
+	for _, table := range r.names {
+		d := r.tables[table]
+		if d.ix == nil || d.credentials {
 			continue
 		}
 		err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
-			es, err := indexes[table].entries(k, nil, v)
+			es, err := d.ix.entries(k, nil, v)
 			if err != nil {
 				return false, err
 			}
@@ -258,12 +234,12 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 	if err := s.e.requireSandbox(); err != nil {
 		return nil, err
 	}
-	tables := stateTables
+	tables := s.e.reg.stateTables()
 	if rotateToken {
-		tables = append(slices.Clone(tables), tokenTables...)
+		tables = append(tables, s.e.reg.credentialTables()...)
 	}
 	err := s.e.update(ctx, func(t *txn) error {
-		if err := clearTables(t.Tx, withIndexTables(tables)); err != nil {
+		if err := clearTables(t.Tx, s.e.reg.withIndexTables(tables)); err != nil {
 			return err
 		}
 		return t.seedPlatform(s.e.cfg.Platform)
@@ -369,7 +345,7 @@ func (s Sandbox) nextDueAfter(ctx context.Context, after time.Time) (time.Time, 
 		}
 	}
 	err := s.e.store.View(ctx, func(tx Tx) error {
-		for _, w := range s.e.dueWorks() {
+		for _, w := range s.e.reg.due {
 			err := tx.Scan(w.table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
 				at := dueAt(k)
 				if !next.IsZero() && !at.Before(next) {

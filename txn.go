@@ -176,7 +176,7 @@ func (e *Engine) commit(ctx context.Context, fn func(t *txn) error) ([]string, e
 		err := fn(t)
 		emitted, intents = t.emitted, t.intents
 		if err == nil && o != nil {
-			err = o.record(tx)
+			err = o.record(t)
 		}
 		return err
 	})
@@ -239,21 +239,21 @@ func encodeRecord(v any) ([]byte, error) {
 }
 
 // putJSON encodes v and stores it at key.
-func putJSON(tx Tx, table, key string, v any) error {
+func putJSON(t *txn, table, key string, v any) error {
 	b, err := encodeRecord(v)
 	if err != nil {
 		return err
 	}
-	return putIndexed(tx, table, key, v, b)
+	return putIndexed(t, table, key, v, b)
 }
 
 // insertJSON encodes v and creates it at key (ErrConflict when taken).
-func insertJSON(tx Tx, table, key string, v any) error {
+func insertJSON(t *txn, table, key string, v any) error {
 	b, err := encodeRecord(v)
 	if err != nil {
 		return err
 	}
-	return insertIndexed(tx, table, key, v, b)
+	return insertIndexed(t, table, key, v, b)
 }
 
 // claim creates a unique-index entry; a taken one is reported as conflict.

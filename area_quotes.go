@@ -1,0 +1,48 @@
+package payments
+
+import "time"
+
+// quotesArea declares the quotes area's tables and due work: quotes and
+// transactions, the settlement schedule and the rail's reports, incoming
+// payments and their approvals, invitations and receiver lookups.
+func quotesArea() areaDef {
+	return areaDef{
+		tables: []tableDef{
+			{name: tableQuotes, record: func() any { return new(quoteRecord) },
+				ix: indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
+					every[quoteRecord](),
+					ix(ixCustomer, func(x *quoteRecord) string { return x.CustomerID }))},
+			{name: tableTransactions, record: func() any { return new(Transaction) },
+				ix: indexed(tableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
+					every[Transaction](),
+					ix(ixCustomer, func(x *Transaction) string { return x.CustomerID }),
+					ix(ixPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
+					ix(ixStatus, func(x *Transaction) string { return string(x.Status) }),
+					ix(ixType, func(x *Transaction) string { return x.Type }),
+					ixMany(ixAccount, func(x *Transaction, out []string) []string {
+						return appendValues(out, x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
+					}),
+					ixMany(ixReference, func(x *Transaction, out []string) []string {
+						if x.Refund != nil {
+							return appendValues(out, x.QuoteID, x.Refund.Reference)
+						}
+						return appendValues(out, x.QuoteID)
+					}))},
+			{name: tableSettlementsDue},
+			{name: tableSettlementsByTx},
+			{name: tableQuoteExpiry},
+			{name: tableRailReports},
+			{name: tableIncomingDue},
+			{name: tableApprovals},
+			{name: tableApprovalsDue},
+			{name: tableInvitations, record: func() any { return new(Invitation) }},
+			{name: tableLookups, record: func() any { return new(lookupRecord) }},
+		},
+		due: []dueWork{
+			{tableSettlementsDue, (*txn).applySettlementDue},
+			{tableIncomingDue, (*txn).applyIncomingDue},
+			{tableQuoteExpiry, (*txn).applyQuoteExpiry},
+			{tableApprovalsDue, (*txn).applyApprovalTimeout},
+		},
+	}
+}

@@ -1,0 +1,87 @@
+package payments
+
+import (
+	"context"
+	"maps"
+	"slices"
+)
+
+// The registries: every area declares to the kernel what it keeps and what
+// it runs (its tables with their indexes, its due work, its background
+// passes), and New registers the declarations, so the kernel iterates what
+// was registered instead of naming every area.
+
+// tableDef declares one table of the engine's state.
+type tableDef struct {
+	name string
+	// record returns a new record of the table's JSON type: a sandbox
+	// import decodes every record of the table into it, so a fixture
+	// cannot plant a record the engine would fail to read later. Nil: the
+	// table's values are not JSON records.
+	record func() any
+	// ix are the table's secondary indexes (index.go); nil: none.
+	ix *tableIndexes
+	// credentials marks the tables of API credentials: state export and
+	// import leave them alone, and a reset clears them only when it
+	// rotates the token.
+	credentials bool
+}
+
+// areaDef is what one area registers with the kernel.
+type areaDef struct {
+	tables []tableDef
+	// due are its tables of work due on the engine clock, in the order a
+	// pass runs them.
+	due []dueWork
+	// passes run after the due tables on every pass of the due-work
+	// worker (and ProcessDue); each returns how many items moved.
+	passes []func(ctx context.Context) (int, error)
+}
+
+// registry holds what the areas registered.
+type registry struct {
+	tables map[string]*tableDef
+	names  []string // every table, sorted
+	due    []dueWork
+	passes []func(ctx context.Context) (int, error)
+}
+
+// register adds the declarations of areas, in order (due work runs in the
+// order it was registered). A table declared twice panics: it is a
+// programming error.
+func (r *registry) register(areas ...areaDef) {
+	if r.tables == nil {
+		r.tables = map[string]*tableDef{}
+	}
+	for _, a := range areas {
+		for i := range a.tables {
+			d := &a.tables[i]
+			if _, dup := r.tables[d.name]; dup {
+				panic("payments: table " + d.name + " declared twice")
+			}
+			r.tables[d.name] = d
+		}
+		r.due = append(r.due, a.due...)
+		r.passes = append(r.passes, a.passes...)
+	}
+	r.names = slices.Sorted(maps.Keys(r.tables))
+}
+
+// indexesOf returns the indexes of table, or nil.
+func (r *registry) indexesOf(table string) *tableIndexes {
+	if d := r.tables[table]; d != nil {
+		return d.ix
+	}
+	return nil
+}
+
+// stateTables lists the tables a sandbox state export carries and a reset
+// clears: every registered table but the credentials, sorted.
+func (r *registry) stateTables() []string {
+	return slices.DeleteFunc(slices.Clone(r.names), func(n string) bool { return r.tables[n].credentials })
+}
+
+// credentialTables lists the tables of API credentials, sorted.
+func (r *registry) credentialTables() []string {
+	return slices.DeleteFunc(slices.Clone(r.names), func(n string) bool { return !r.tables[n].credentials })
+}
