@@ -40,7 +40,8 @@ func customersArea(e *Engine) areaDef {
 			{name: tableSCA, record: func() any { return new(scaRecord) }},
 			{name: tableSCAResets, record: func() any { return new(scaResetRecord) }},
 		},
-		passes: []func(ctx context.Context) (int, error){e.resumeBulkJobs},
+		intents: []intentKind{codeIntentKind(e.cfg.Codes)},
+		passes:  []func(ctx context.Context) (int, error){e.resumeBulkJobs},
 	}
 }
 

@@ -1,11 +1,14 @@
 package payments
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // platformArea declares the platform's tables: its configuration and the
 // API tokens.
-func platformArea() areaDef {
-	return areaDef{tables: []tableDef{
+func platformArea(e *Engine) areaDef {
+	return areaDef{hooks: deliveryHooks{endpoint: e.webhookEndpointOf}, tables: []tableDef{
 		{name: tablePlatform, record: func() any { return new(PlatformConfig) }},
 		{name: tableTokens, credentials: true,
 			ix: indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
@@ -13,4 +16,13 @@ func platformArea() areaDef {
 				ix(ixName, func(x *tokenRecord) string { return x.Name }))},
 		{name: tableTokenClients, credentials: true},
 	}}
+}
+
+// webhookEndpointOf is the platform's configured webhook endpoint.
+func (e *Engine) webhookEndpointOf(ctx context.Context) (string, error) {
+	cfg, err := e.Platform.Config(ctx)
+	if err != nil {
+		return "", err
+	}
+	return cfg.WebhookEndpoint, nil
 }

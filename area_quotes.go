@@ -5,7 +5,7 @@ import "time"
 // quotesArea declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
 // payments and their approvals, invitations and receiver lookups.
-func quotesArea() areaDef {
+func quotesArea(e *Engine) areaDef {
 	return areaDef{
 		tables: []tableDef{
 			{name: tableQuotes, record: func() any { return new(quoteRecord) },
@@ -38,6 +38,8 @@ func quotesArea() areaDef {
 			{name: tableInvitations, record: func() any { return new(Invitation) }},
 			{name: tableLookups, record: func() any { return new(lookupRecord) }},
 		},
+		intents: railIntentKinds(e),
+		hooks:   approvalHooks(e),
 		due: []dueWork{
 			{tableSettlementsDue, (*txn).applySettlementDue},
 			{tableIncomingDue, (*txn).applyIncomingDue},

@@ -151,8 +151,8 @@ func appendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 
 // encode returns json.Marshal(in), by hand for a payout (every payment
 // executed to an external account writes one).
-func (in *intent) encode() ([]byte, error) {
-	if in.Send == nil || in.Pull != nil || in.Code != nil {
+func (in *railIntent) encode() ([]byte, error) {
+	if in.Send == nil || in.Pull != nil {
 		return encodeRecord(in)
 	}
 	p := in.Send

@@ -279,7 +279,7 @@ func TestEncodersCoverEveryMember(t *testing.T) {
 		check("LedgerEntry", b, err, plainLedgerEntry(l))
 		b, err = o.encode()
 		check("outboxRecord", b, err, o)
-		in := intent{Send: &p}
+		in := railIntent{Send: &p}
 		b, err = in.encode()
 		check("intent", b, err, in)
 	}
@@ -304,7 +304,7 @@ func FuzzAppendIntent(f *testing.F) {
 				p.Destination.BeneficiaryVerifiedData = &BeneficiaryVerifiedData{}
 			}
 		}
-		in := intent{Send: &p}
+		in := railIntent{Send: &p}
 		ours, err := in.encode()
 		model, modelErr := json.Marshal(in)
 		checkSame(t, ours, err, model, modelErr)
@@ -361,7 +361,7 @@ func TestTransactionCloneSharesNothing(t *testing.T) {
 // intents handed to the rail (an external account's nested members
 // included).
 func TestIntentCloneSharesNothing(t *testing.T) {
-	var in intent
+	var in railIntent
 	fill(reflect.ValueOf(&in).Elem(), 1)
 	checkClone(t, &in, in.clone(), "")
 }

@@ -61,12 +61,32 @@ func (p RetryPolicy) Backoff(attempts int) time.Duration {
 const EventTest EventType = "TEST"
 
 // notRetried reports the event types delivered at most once (wire-facts
-// 3.3): TEST, and INCOMING_PAYMENT.PENDING, the in-flow approval request,
-// whose payment is decided by the endpoint's answer (incoming_approval.go),
-// the approve and reject operations, or the timeout instead. A failed one
-// goes to the dead letters.
-func notRetried(typ EventType) bool {
-	return typ == EventTest || typ == "INCOMING_PAYMENT.PENDING"
+// 3.3): TEST, and those an area registered (deliveryHooks.once, such as an
+// in-flow approval request, decided otherwise when its delivery fails). A
+// failed one goes to the dead letters.
+func (r *registry) notRetried(typ EventType) bool {
+	return typ == EventTest || slices.Contains(r.hooks.once, typ)
+}
+
+// deliveryHooks are what the outbox's delivery asks of the areas; an area
+// registers the ones it serves (areaDef.hooks).
+type deliveryHooks struct {
+	// endpoint returns the webhook endpoint a WebhookSender sends events
+	// to, "" for none.
+	endpoint func(ctx context.Context) (string, error)
+	// answerTypes are the event types whose endpoint answers an area
+	// reads: answered receives them once the pass's outcomes are recorded.
+	answerTypes []EventType
+	answered    func(ctx context.Context, answers []deliveryAnswer)
+	// once are event types delivered at most once, besides TEST.
+	once []EventType
+}
+
+// deliveryAnswer is what the webhook endpoint answered to one event.
+type deliveryAnswer struct {
+	event    Event
+	delivery Delivery
+	err      error
 }
 
 // WebhookSender is the optional capability of a Notifier that delivers to the
@@ -381,7 +401,7 @@ func (o *outcomes) record(t *txn) error {
 		r.Attempts++
 		r.LastError = derr.Error()
 		r.NextAttemptAt = o.at.Add(e.cfg.Retry.Backoff(r.Attempts))
-		if errors.Is(derr, ErrPermanent) || notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
+		if errors.Is(derr, ErrPermanent) || e.reg.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
 			if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
 				return err
 			}
@@ -497,20 +517,20 @@ func (e *Engine) flush(ctx context.Context, ride time.Duration) (int, error) {
 	if len(due) == 0 {
 		return 0, nil
 	}
-	// answers collects what the endpoint said to approval requests, applied
-	// once the outcomes are recorded (incoming_approval.go).
-	var answers []approvalAnswer
+	// answers collects what the endpoint said to the events whose answers
+	// an area reads, handed to it once the outcomes are recorded.
+	var answers []deliveryAnswer
 	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
 	if ws, ok := e.notifier.(WebhookSender); ok {
-		cfg, err := e.Platform.Config(ctx)
+		endpoint, err := e.webhookEndpoint(ctx)
 		if err != nil {
 			return 0, err
 		}
-		if endpoint := cfg.WebhookEndpoint; endpoint != "" {
+		if endpoint != "" {
 			deliver = func(ev Event) error {
 				d, err := ws.Send(ctx, endpoint, ev)
-				if ev.Type == approvalRequest && e.cfg.IncomingApproval {
-					answers = append(answers, approvalAnswer{event: ev, delivery: d, err: err})
+				if slices.Contains(e.reg.hooks.answerTypes, ev.Type) {
+					answers = append(answers, deliveryAnswer{event: ev, delivery: d, err: err})
 				}
 				return err
 			}
@@ -532,7 +552,9 @@ func (e *Engine) flush(ctx context.Context, ride time.Duration) (int, error) {
 	if err := o.save(ctx, ride); err != nil {
 		return 0, err
 	}
-	e.applyApprovalAnswers(ctx, answers)
+	if len(answers) > 0 {
+		e.reg.hooks.answered(ctx, answers)
+	}
 	for i, derr := range o.errs {
 		if derr != nil {
 			e.log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "err", derr)
@@ -577,11 +599,11 @@ func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
 	if err := e.requireSandbox(); err != nil {
 		return nil, err
 	}
-	cfg, err := e.Platform.Config(ctx)
+	endpoint, err := e.webhookEndpoint(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.WebhookEndpoint == "" {
+	if endpoint == "" {
 		return nil, Errorf(CodeWebhookEndpointNotSet, "no webhookEndpoint is configured; set one with PATCH /config")
 	}
 	ws, ok := e.notifier.(WebhookSender)
@@ -592,11 +614,20 @@ func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := ws.Send(ctx, cfg.WebhookEndpoint, Event{ID: id, Type: EventTest, Timestamp: e.Now(), Data: json.RawMessage(`{}`)})
-	res := &TestWebhookResult{URL: cfg.WebhookEndpoint, ResponseStatus: d.Status, ResponseBody: d.Body}
+	d, err := ws.Send(ctx, endpoint, Event{ID: id, Type: EventTest, Timestamp: e.Now(), Data: json.RawMessage(`{}`)})
+	res := &TestWebhookResult{URL: endpoint, ResponseStatus: d.Status, ResponseBody: d.Body}
 	if err != nil {
 		return nil, &Error{Code: CodeWebhookDeliveryError, Message: "the test webhook could not be delivered: " + err.Error(),
 			Details: map[string]any{"url": res.URL, "response_status": res.ResponseStatus, "response_body": res.ResponseBody}, Err: err}
 	}
 	return res, nil
+}
+
+// webhookEndpoint is the endpoint a WebhookSender sends events to, "" when
+// none is configured (or no area serves one).
+func (e *Engine) webhookEndpoint(ctx context.Context) (string, error) {
+	if e.reg.hooks.endpoint == nil {
+		return "", nil
+	}
+	return e.reg.hooks.endpoint(ctx)
 }

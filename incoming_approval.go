@@ -33,11 +33,16 @@ import (
 // approvalRequest is the event type that asks the platform for a decision.
 const approvalRequest = "INCOMING_PAYMENT.PENDING"
 
-// approvalAnswer is what the endpoint answered to one approval request.
-type approvalAnswer struct {
-	event    Event
-	delivery Delivery
-	err      error
+// approvalHooks are the delivery hooks of incoming approval: a request is
+// delivered at most once (its payment is decided by the answer, the
+// approve and reject operations, or the timeout instead), and with
+// Config.IncomingApproval its endpoint's answer decides the payment.
+func approvalHooks(e *Engine) deliveryHooks {
+	h := deliveryHooks{once: []EventType{approvalRequest}}
+	if e.cfg.IncomingApproval {
+		h.answerTypes, h.answered = []EventType{approvalRequest}, e.applyApprovalAnswers
+	}
+	return h
 }
 
 // decision is what an answer asks for.
@@ -67,7 +72,7 @@ func decisionOf(d Delivery, err error) decision {
 // applyApprovalAnswers decides the payments whose approval requests were just
 // delivered. It runs after the outbox pass has committed; a failure here
 // leaves the payment waiting, so it still times out.
-func (e *Engine) applyApprovalAnswers(ctx context.Context, answers []approvalAnswer) {
+func (e *Engine) applyApprovalAnswers(ctx context.Context, answers []deliveryAnswer) {
 	for _, a := range answers {
 		var ref struct {
 			ID string `json:"id"`

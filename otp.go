@@ -1,6 +1,9 @@
 package payments
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // CodeSender delivers one-time codes by email or SMS. The engine calls it
 // only after the transaction that issued a code committed, at least once
@@ -29,9 +32,40 @@ type CodeMessage struct {
 	Purpose string `json:"purpose"`
 }
 
+// intentCode is the kind of the intents that deliver one-time codes
+// ("code:<message id>").
+const intentCode = "code"
+
+// codeIntent is a one-time code waiting to be delivered, as stored. It
+// holds the plain code until it is delivered; the record it authorizes
+// keeps only its hash.
+type codeIntent struct {
+	Code *CodeMessage `json:"code,omitempty"`
+}
+
+// codeIntentKind delivers one-time codes through codes (nil delivers
+// nothing).
+func codeIntentKind(codes CodeSender) intentKind {
+	return intentKind{name: intentCode, record: func() any { return new(CodeMessage) },
+		handOver: func(ctx context.Context, h *handover) error {
+			var in codeIntent
+			if err := json.Unmarshal(h.value, &in); err != nil {
+				return err
+			}
+			if in.Code == nil || codes == nil {
+				return nil
+			}
+			return codes.SendCode(ctx, *in.Code)
+		}}
+}
+
 // intendCode records that m is to be delivered after commit.
 func (t *txn) intendCode(m CodeMessage) error {
-	return t.intend(intentCode+":"+m.ID, intent{Code: &m})
+	b, err := json.Marshal(codeIntent{Code: &m})
+	if err != nil {
+		return err
+	}
+	return t.intend(intentCode+":"+m.ID, b)
 }
 
 // codeTo is where a code for channel goes: the customer's email for EMAIL,

@@ -210,7 +210,7 @@ type core struct {
 	written   bounded[written]         // index entries of records written, by table and key (index.go)
 	txs       storedCache[Transaction] // transactions stored, by id (transactions.go)
 	quotes    storedCache[quoteRecord] // quotes stored, by id (settlement.go)
-	intents   storedCache[intent]      // rail intents stored, by id (intents.go)
+	intents   storedCache[railIntent]  // rail intents stored, by id (rail_intents.go)
 	externals readCache[externalRecord]
 	contended contendedCache
 	kick      chan struct{}
@@ -276,7 +276,7 @@ func New(cfg Config) (*Engine, error) {
 	if e.notifier == nil {
 		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
 	}
-	e.reg.register(areas(e)...)
+	e.reg.register(areas(e, &e.reg)...)
 	if err := e.buildIndexes(context.Background()); err != nil {
 		return nil, err
 	}
@@ -290,8 +290,8 @@ func New(cfg Config) (*Engine, error) {
 
 // areas are the declarations of every area, in the order their due work
 // runs.
-func areas(e *Engine) []areaDef {
-	return []areaDef{kernelArea(), platformArea(), customersArea(e), quotesArea(), accountsArea(),
+func areas(e *Engine, r *registry) []areaDef {
+	return []areaDef{kernelArea(r), platformArea(e), customersArea(e), quotesArea(e), accountsArea(),
 		cardsArea(), stablecoinsArea(), agentsArea(), walletsArea()}
 }
 

@@ -33,6 +33,11 @@ type areaDef struct {
 	// due are its tables of work due on the engine clock, in the order a
 	// pass runs them.
 	due []dueWork
+	// intents are the kinds of intent it writes.
+	intents []intentKind
+	// hooks are the delivery hooks it serves (each set at most once over
+	// all areas; the lists add up).
+	hooks deliveryHooks
 	// passes run after the due tables on every pass of the due-work
 	// worker (and ProcessDue); each returns how many items moved.
 	passes []func(ctx context.Context) (int, error)
@@ -40,10 +45,12 @@ type areaDef struct {
 
 // registry holds what the areas registered.
 type registry struct {
-	tables map[string]*tableDef
-	names  []string // every table, sorted
-	due    []dueWork
-	passes []func(ctx context.Context) (int, error)
+	tables  map[string]*tableDef
+	names   []string // every table, sorted
+	due     []dueWork
+	intents map[string]*intentKind
+	passes  []func(ctx context.Context) (int, error)
+	hooks   deliveryHooks
 }
 
 // register adds the declarations of areas, in order (due work runs in the
@@ -51,7 +58,7 @@ type registry struct {
 // programming error.
 func (r *registry) register(areas ...areaDef) {
 	if r.tables == nil {
-		r.tables = map[string]*tableDef{}
+		r.tables, r.intents = map[string]*tableDef{}, map[string]*intentKind{}
 	}
 	for _, a := range areas {
 		for i := range a.tables {
@@ -61,6 +68,14 @@ func (r *registry) register(areas ...areaDef) {
 			}
 			r.tables[d.name] = d
 		}
+		for i := range a.intents {
+			k := &a.intents[i]
+			if _, dup := r.intents[k.name]; dup {
+				panic("payments: intent kind " + k.name + " declared twice")
+			}
+			r.intents[k.name] = k
+		}
+		r.hooks.add(a.hooks)
 		r.due = append(r.due, a.due...)
 		r.passes = append(r.passes, a.passes...)
 	}
@@ -84,4 +99,22 @@ func (r *registry) stateTables() []string {
 // credentialTables lists the tables of API credentials, sorted.
 func (r *registry) credentialTables() []string {
 	return slices.DeleteFunc(slices.Clone(r.names), func(n string) bool { return !r.tables[n].credentials })
+}
+
+// add merges the hooks of one area into h. A hook served twice panics: it
+// is a programming error.
+func (h *deliveryHooks) add(o deliveryHooks) {
+	if o.endpoint != nil {
+		if h.endpoint != nil {
+			panic("payments: two areas serve the webhook endpoint")
+		}
+		h.endpoint = o.endpoint
+	}
+	if o.answered != nil {
+		if h.answered != nil {
+			panic("payments: two areas read webhook answers")
+		}
+		h.answered, h.answerTypes = o.answered, o.answerTypes
+	}
+	h.once = append(h.once, o.once...)
 }

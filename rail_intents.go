@@ -1,0 +1,252 @@
+package payments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/paygrid/payments/validate"
+)
+
+// The rail boundary, engine side. Executing a payment writes a send (or
+// pull) intent; after commit its hand-over gives it to the rail (Rail.Send,
+// Puller.Pull). Outcomes come back through Rails.Report, each applied once
+// (tableRailReports) in its own transaction; one that takes effect later
+// waits as due work in tableSettlementsDue.
+
+// tableRailReports holds the reports applied: payment id \x00 reference ->
+// time applied.
+const tableRailReports = "rail_reports"
+
+// Kinds of payment intent, the prefix of a payment id ("send:<transaction id>").
+const (
+	intentSend = "send" // a payout, to Rail.Send
+	intentPull = "pull" // a collection, to Puller.Pull
+)
+
+// railIntent is a payment waiting to be handed to the rail, as stored.
+type railIntent struct {
+	Send *OutgoingPayment `json:"send,omitempty"`
+	Pull *PullRequest     `json:"pull,omitempty"`
+}
+
+// railIntentKinds are the intents of payments, carried out by the rail.
+func railIntentKinds(e *Engine) []intentKind {
+	return []intentKind{
+		{name: intentSend, record: func() any { return new(OutgoingPayment) }, handOver: e.handOverPayment},
+		{name: intentPull, record: func() any { return new(PullRequest) }, handOver: e.handOverPayment},
+	}
+}
+
+func paymentID(kind, txID string) string { return kind + ":" + txID }
+
+// splitPaymentID returns the kind and transaction id of a payment id.
+func splitPaymentID(id string) (kind, txID string) {
+	kind, txID, _ = strings.Cut(id, ":")
+	return kind, txID
+}
+
+// intendSend records that p is to be handed to the rail after commit.
+func (t *txn) intendSend(p OutgoingPayment) error {
+	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.now
+	return t.intendPayment(p.ID, railIntent{Send: &p})
+}
+
+// intendPull records that p is to be collected through the rail after commit.
+func (t *txn) intendPull(p PullRequest) error {
+	p.ID, p.SubmittedAt = paymentID(intentPull, p.TransactionID), t.now
+	return t.intendPayment(p.ID, railIntent{Pull: &p})
+}
+
+func (t *txn) intendPayment(id string, in railIntent) error {
+	b, err := in.encode()
+	if err != nil {
+		return err
+	}
+	// Remembered, so the hand-over right after commit does not decode it.
+	t.e.intents.remember(id, b, &in)
+	return t.intend(id, b)
+}
+
+// clone returns a copy of in that shares nothing a rail could change
+// through (TestIntentCloneSharesNothing).
+func (in *railIntent) clone() *railIntent {
+	c := *in
+	if in.Send != nil {
+		s := *in.Send
+		s.Destination = s.Destination.clone()
+		c.Send = &s
+	}
+	if in.Pull != nil {
+		p := *in.Pull
+		p.From = p.From.clone()
+		c.Pull = &p
+	}
+	return &c
+}
+
+// handOverPayment gives one waiting payment to the rail.
+func (e *Engine) handOverPayment(ctx context.Context, h *handover) error {
+	in, err := e.intents.load(h.id, h.value, (*railIntent).clone)
+	if err != nil {
+		return err
+	}
+	r := reporter{e: e, follow: h.follow, h: h}
+	switch {
+	case in.Send != nil:
+		return e.rail.Send(ctx, *in.Send, r)
+	case in.Pull != nil:
+		if p, ok := e.rail.(Puller); ok {
+			return p.Pull(ctx, *in.Pull, r)
+		}
+		return r.Report(ctx, RailReport{PaymentID: h.id, Outcome: RailCompleted})
+	}
+	return nil
+}
+
+// Rails is the engine's side of the rail boundary (eng.Rails).
+type Rails struct{ e *Engine }
+
+var _ Reporter = Rails{}
+
+// Report applies one outcome a rail reports for a payment it was given
+// (see Reporter): the entry point of production rails, called from their
+// network's webhooks or pollers. Payments the outcome sets in motion (a
+// collected pull starts its payout) are handed to the rail before Report
+// returns. A report without PaymentID or with an unknown Outcome is
+// INVALID_INPUT.
+func (r Rails) Report(ctx context.Context, rep RailReport) error {
+	intents, err := r.e.report(ctx, rep, nil)
+	if err == nil {
+		r.e.dispatch(ctx, intents)
+	}
+	return err
+}
+
+// Pending returns the payments not yet handed to the rail (waiting for
+// their first hand-over or backing off after an error), up to limit.
+func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
+	var ids []string
+	err := r.e.view(ctx, func(t *txn) error {
+		for _, kind := range []string{intentPull, intentSend} {
+			err := t.Scan(tableIntents, ScanOptions{Prefix: kind + ":"}, func(k string, _ []byte) (bool, error) {
+				ids = append(ids, k)
+				return len(ids) < limit, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return ids, err
+}
+
+// report applies rep in its own transaction and returns the intents it wrote.
+// With a hand-over in progress (h), a report for its payment also removes
+// the payment's intent in that transaction: the rail has taken the payment,
+// so handOver need not commit again.
+func (e *Engine) report(ctx context.Context, rep RailReport, h *handover) ([]string, error) {
+	var fe validate.Errors
+	fe.Required("paymentId", rep.PaymentID)
+	switch rep.Outcome {
+	case RailAccepted, RailCompleted, RailFailed, RailReturned:
+	default:
+		fe.Add("outcome", nil, "outcome must be ACCEPTED, COMPLETED, FAILED or RETURNED")
+	}
+	if err := Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	if rep.Reference == "" {
+		rep.Reference = string(rep.Outcome)
+	}
+	take := h != nil && rep.PaymentID == h.id
+	intents, err := e.commit(ctx, func(t *txn) error {
+		if take {
+			if err := t.takeIntent(rep.PaymentID); err != nil {
+				return err
+			}
+		}
+		return t.applyReport(rep)
+	})
+	if err == nil && take {
+		h.taken = true
+	}
+	return intents, err
+}
+
+// applyReport applies rep once: at once, or as due work when it takes
+// effect later.
+func (t *txn) applyReport(rep RailReport) error {
+	kind, txID := splitPaymentID(rep.PaymentID)
+	if kind != intentSend && kind != intentPull {
+		return Errorf(CodeTransactionNotFound, "no payment %s", rep.PaymentID)
+	}
+	if _, err := t.Get(tableTransactions, txID); err != nil {
+		return notFound(err, CodeTransactionNotFound, "transaction", txID)
+	}
+	seen := rep.PaymentID + "\x00" + rep.Reference
+	if _, err := t.Get(tableRailReports, seen); err == nil {
+		return nil // applied before
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if err := t.Put(tableRailReports, seen, []byte(t.now.Format(dueLayout))); err != nil {
+		return err
+	}
+	if rep.Outcome == RailAccepted {
+		return nil
+	}
+	if rep.At.After(t.now) {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		k := dueKey(rep.At, txID) + "|" + rep.PaymentID + "|" + rep.Reference
+		if err := t.Put(tableSettlementsDue, k, b); err != nil {
+			return err
+		}
+		return t.Put(tableSettlementsByTx, txID+"|"+k, nil)
+	}
+	return t.settle(rep)
+}
+
+// settle applies an outcome that has taken effect to its payment.
+func (t *txn) settle(rep RailReport) error {
+	kind, txID := splitPaymentID(rep.PaymentID)
+	tx, err := t.transaction(txID)
+	if err != nil {
+		return err
+	}
+	if kind == intentPull && tx.Type == "INCOMING" {
+		return t.settleTransferIn(tx, rep)
+	}
+	q, err := t.quote(tx.QuoteID)
+	if err != nil {
+		return err
+	}
+	if kind == intentPull {
+		err = t.settlePull(q, tx, rep)
+	} else {
+		err = t.applyStep(q, tx, rep)
+	}
+	if err != nil {
+		return err
+	}
+	return t.saveQuote(q)
+}
+
+// reporter is the Reporter handed to a rail during a hand-over: reports
+// apply at once, and the intents they write join the dispatch's queue.
+type reporter struct {
+	e      *Engine
+	follow *[]string
+	h      *handover
+}
+
+func (r reporter) Report(ctx context.Context, rep RailReport) error {
+	intents, err := r.e.report(ctx, rep, r.h)
+	*r.follow = append(*r.follow, intents...)
+	return err
+}
