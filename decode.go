@@ -182,40 +182,6 @@ func (c *canon) time() time.Time {
 	return t
 }
 
-// decodeTransaction reads what appendTransaction wrote.
-func decodeTransaction(b []byte) (x Transaction, ok bool) {
-	c := readCanon(b)
-	x.ID = c.strMember("id")
-	x.Status = TransactionStatus(c.strMember("status"))
-	x.Type = c.strMember("type")
-	x.Direction = c.strMember("direction")
-	c.need("source")
-	x.Source = c.party()
-	c.need("destination")
-	x.Destination = c.party()
-	x.CustomerID = c.strMember("customerId")
-	x.PlatformCustomerID = c.strMember("platformCustomerId")
-	x.SentAmount = optional(c, "sentAmount", c.amount)
-	x.ReceivedAmount = optional(c, "receivedAmount", c.amount)
-	x.ExchangeRate = optional(c, "exchangeRate", c.float)
-	x.Fees = optional(c, "fees", c.int)
-	x.PlatformFees = optional(c, "platformFees", c.int)
-	x.QuoteID = c.optStr("quoteId")
-	x.PaymentRail = c.optStr("paymentRail")
-	x.Description = c.optStr("description")
-	x.FailureReason = c.optStr("failureReason")
-	x.Refund = optional(c, "refund", c.refund)
-	x.SettledAt = optional(c, "settledAt", c.time)
-	x.ReceiptDeliveryConfirmedAt = optional(c, "receiptDeliveryConfirmedAt", c.time)
-	x.AgentID = c.optStr("agentId")
-	c.need("createdAt")
-	x.CreatedAt = c.time()
-	c.need("updatedAt")
-	x.UpdatedAt = c.time()
-	c.close()
-	return x, c.done()
-}
-
 // optional reads the member name with read when it comes next, and returns
 // its value (nil when absent).
 func optional[T any](c *canon, name string, read func() T) *T {
@@ -233,43 +199,4 @@ func (c *canon) object() *canon {
 		c.i++
 	}
 	return c
-}
-
-func (c *canon) party() (p TxParty) {
-	c.object()
-	p.SourceType = c.optStr("sourceType")
-	p.DestinationType = c.optStr("destinationType")
-	p.AccountID = c.optStr("accountId")
-	p.UmaAddress = c.optStr("umaAddress")
-	p.Currency = c.optStr("currency")
-	p.CustomerID = c.optStr("customerId")
-	c.close()
-	return p
-}
-
-func (c *canon) amount() (a CurrencyAmount) {
-	c.object().need("amount")
-	a.Amount = c.int()
-	c.need("currency")
-	c.object()
-	a.Currency.Code = c.strMember("code")
-	a.Currency.Name = c.strMember("name")
-	a.Currency.Symbol = c.strMember("symbol")
-	c.need("decimals")
-	a.Currency.Decimals = int(c.int())
-	c.close()
-	c.close()
-	return a
-}
-
-func (c *canon) refund() (r Refund) {
-	c.object()
-	r.Reference = c.strMember("reference")
-	c.need("initiatedAt")
-	r.InitiatedAt = c.time()
-	r.SettledAt = optional(c, "settledAt", c.time)
-	r.Status = c.strMember("status")
-	r.Reason = c.optStr("reason")
-	c.close()
-	return r
 }

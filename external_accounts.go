@@ -3,6 +3,7 @@ package payments
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -218,4 +219,33 @@ func (t *txn) usableDestination(r *externalRecord, amount int64) error {
 			Details: map[string]any{"validationEndsAt": r.ValidationEndsAt}}
 	}
 	return nil
+}
+
+// appendExternalAccount appends json.Marshal(a).
+func appendExternalAccount(b []byte, a *ExternalAccount) ([]byte, error) {
+	b = append(b, '{')
+	b = stringMember(b, "id", a.ID, false)
+	b = stringMember(b, "customerId", a.CustomerID, true)
+	b = stringMember(b, "status", string(a.Status), false)
+	b = stringMember(b, "platformAccountId", a.PlatformAccountID, true)
+	b = stringMember(b, "ownershipType", a.OwnershipType, true)
+	b = stringMember(b, "currency", a.Currency, false)
+	b = strconv.AppendBool(member(b, "defaultUmaDepositAccount"), a.DefaultUmaDepositAccount)
+	b = stringMember(b, "beneficiaryVerificationStatus", a.BeneficiaryVerificationStatus, true)
+	var err error
+	if a.BeneficiaryVerifiedData != nil {
+		if b, err = marshaledMember(b, "beneficiaryVerifiedData", a.BeneficiaryVerifiedData); err != nil {
+			return nil, err
+		}
+	}
+	if b, err = appendRaw(member(b, "accountInfo"), a.AccountInfo); err != nil {
+		return nil, err
+	}
+	if b, err = timeMember(b, "createdAt", a.CreatedAt); err != nil {
+		return nil, err
+	}
+	if b, err = timeMember(b, "updatedAt", a.UpdatedAt); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }

@@ -2,6 +2,9 @@ package payments
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
@@ -178,4 +181,46 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 		return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
 	})
 	return out, err
+}
+
+// accountViewJSON returns json.Marshal(t.accountView(a)), the data of
+// INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
+// (fixed per account) encoded once per account and kept in e.funding.
+func (t *txn) accountViewJSON(a *InternalAccount) ([]byte, error) {
+	return t.appendAccountView(nil, a)
+}
+
+// appendAccountView appends accountViewJSON(a) to b.
+func (t *txn) appendAccountView(b []byte, a *InternalAccount) ([]byte, error) {
+	avail, held, err := t.balances(a)
+	if err != nil {
+		return nil, err
+	}
+	instructions, ok := t.e.funding.get(a.ID)
+	if !ok {
+		if instructions, err = json.Marshal(fundingInstructions(a)); err != nil {
+			return nil, err
+		}
+		t.e.funding.put(a.ID, instructions)
+	}
+	b = append(slices.Grow(b, 384+len(instructions)), '{')
+	b = stringMember(b, "id", a.ID, false)
+	b = stringMember(b, "customerId", a.CustomerID, true)
+	b = stringMember(b, "type", string(a.Type), false)
+	b = stringMember(b, "status", a.Status, false)
+	b = stringMember(b, "currency", a.Currency, false)
+	if b, err = timeMember(b, "createdAt", a.CreatedAt); err != nil {
+		return nil, err
+	}
+	if b, err = timeMember(b, "updatedAt", a.UpdatedAt); err != nil {
+		return nil, err
+	}
+	if a.PrivateEnabled != nil {
+		b = strconv.AppendBool(member(b, "privateEnabled"), *a.PrivateEnabled)
+	}
+	balance, total := amountOf(a.Currency, avail), amountOf(a.Currency, avail+held)
+	b = appendCurrencyAmount(member(b, "balance"), &balance)
+	b = appendCurrencyAmount(member(b, "totalBalance"), &total)
+	b = append(member(b, "fundingPaymentInstructions"), instructions...)
+	return append(b, '}'), nil
 }

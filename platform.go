@@ -188,8 +188,9 @@ func (pl Platform) Config(ctx context.Context) (*PlatformConfig, error) {
 // unchanged configuration is never decoded twice. Callers must not change
 // nested members in place (Platform.UpdateConfig decodes its own copy).
 func (t *txn) platform() (*PlatformConfig, error) {
-	if t.plat != nil {
-		return t.plat, nil
+	cached := platState.of(t)
+	if cached.cfg != nil {
+		return cached.cfg, nil
 	}
 	raw, err := t.Get(tablePlatform, platformKey)
 	if err != nil {
@@ -207,9 +208,12 @@ func (t *txn) platform() (*PlatformConfig, error) {
 	}
 	cfg := *pc.cfg
 	pc.mu.Unlock()
-	t.plat = &cfg
-	return t.plat, nil
+	cached.cfg = &cfg
+	return &cfg, nil
 }
+
+// platState keys the platform configuration a transaction decoded.
+var platState local[struct{ cfg *PlatformConfig }]
 
 // platformCache is the engine's last decoded platform configuration.
 type platformCache struct {
@@ -246,7 +250,7 @@ func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*P
 		if err := getJSON(t, tablePlatform, platformKey, &cfg); err != nil {
 			return notFound(err, CodePlatformNotFound, "platform", "config")
 		}
-		t.plat = cfg
+		platState.of(t).cfg = cfg
 		var fe validate.Errors
 		if u.UmaDomain != nil {
 			fe.Match("umaDomain", *u.UmaDomain, reDomain, "a lower-case domain name such as example.com")

@@ -273,7 +273,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 			}
 			tx = d.tx.clone()
 		}
-		t.drafts = d
+		quoteState.of(t).drafts = d
 		if q.Status == QuotePendingAuthorization {
 			if err := t.intendChallengeCode(q, req.sca.code); err != nil {
 				return err
@@ -293,7 +293,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 		// last page of this append-only table, where every concurrent
 		// quote inserts (BenchmarkProcesses went from 0.08 to 0.8 retries
 		// per quote when only the entry was skipped).
-		if !t.expiryDropped {
+		if !quoteState.of(t).expiryDropped {
 			if err := t.Put(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
 				return err
 			}

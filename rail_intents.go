@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/paygrid/payments/validate"
@@ -249,4 +250,32 @@ func (r reporter) Report(ctx context.Context, rep RailReport) error {
 	intents, err := r.e.report(ctx, rep, r.h)
 	*r.follow = append(*r.follow, intents...)
 	return err
+}
+
+// encode returns json.Marshal(in), by hand for a payout (every payment
+// executed to an external account writes one).
+func (in *railIntent) encode() ([]byte, error) {
+	if in.Send == nil || in.Pull != nil {
+		return encodeRecord(in)
+	}
+	p := in.Send
+	b := append(make([]byte, 0, 640), `{"send":{`...)
+	b = stringMember(b, "ID", p.ID, false)
+	b = stringMember(b, "TransactionID", p.TransactionID, false)
+	b = stringMember(b, "Currency", p.Currency, false)
+	b = intMember(b, "Amount", p.Amount)
+	b = stringMember(b, "Rail", p.Rail, false)
+	b = member(b, "Destination")
+	var err error
+	if a := p.Destination; a == nil {
+		b = append(b, "null"...)
+	} else if b, err = appendExternalAccount(b, a); err != nil {
+		return nil, err
+	}
+	b = stringMember(b, "UmaAddress", p.UmaAddress, false)
+	b = strconv.AppendBool(member(b, "Transfer"), p.Transfer)
+	if b, err = timeMember(b, "SubmittedAt", p.SubmittedAt); err != nil {
+		return nil, err
+	}
+	return append(b, "}}"...), nil
 }

@@ -134,9 +134,9 @@ func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOption
 
 func (t *txn) quote(id string) (*quoteRecord, error) {
 	var q *quoteRecord
-	if d := t.drafts.quote; d != nil && d.ID == id {
+	if d := quoteState.of(t).drafts.quote; d != nil && d.ID == id {
 		var err error
-		if q, err = t.drafts.quoteCopy(); err != nil {
+		if q, err = quoteState.of(t).drafts.quoteCopy(); err != nil {
 			return nil, err
 		}
 	} else {
@@ -155,7 +155,7 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 // saveQuote stores a quote read in this transaction, refusing a status
 // change the quote state machine does not allow (quotes.Status.Check).
 func (t *txn) saveQuote(q *quoteRecord) error {
-	if err := QuoteStatus(t.statuses[q.ID]).Check(q.Status); err != nil {
+	if err := QuoteStatus(quoteState.of(t).statuses[q.ID]).Check(q.Status); err != nil {
 		return err
 	}
 	t.readStatus(q.ID, string(q.Status))
@@ -163,7 +163,7 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := t.drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
+	if err := quoteState.of(t).drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
 		return err
 	}
 	t.rememberQuote(q, b)
@@ -272,8 +272,8 @@ func (t *txn) execute(q *quoteRecord) error {
 // this operation creates has none yet: createQuote writes it only for a
 // quote still waiting once execution is done.
 func (t *txn) dropExpiry(q *quoteRecord) {
-	if d := t.drafts.quote; d != nil && d.ID == q.ID {
-		t.expiryDropped = true
+	if d := quoteState.of(t).drafts.quote; d != nil && d.ID == q.ID {
+		quoteState.of(t).expiryDropped = true
 		return
 	}
 	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))

@@ -172,7 +172,7 @@ func (t *txn) insertTransaction(tx *Transaction) error {
 }
 
 func (t *txn) transaction(id string) (*Transaction, error) {
-	if d := t.drafts.tx; d != nil && d.ID == id {
+	if d := quoteState.of(t).drafts.tx; d != nil && d.ID == id {
 		tx := d.clone()
 		t.readStatus(id, string(tx.Status))
 		return tx, nil
@@ -235,7 +235,7 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 			return err
 		}
 	}
-	if err := t.drafts.store(t, tableTransactions, tx.ID, tx, b); err != nil {
+	if err := quoteState.of(t).drafts.store(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	t.rememberTx(tx, b)
@@ -257,7 +257,7 @@ func (t *txn) announceTx(tx *Transaction, event string) error {
 // advanceTx checks tx's status change against the state machine and stamps
 // it.
 func (t *txn) advanceTx(tx *Transaction) error {
-	if err := TransactionStatus(t.statuses[tx.ID]).Check(tx.Status); err != nil {
+	if err := TransactionStatus(quoteState.of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
 		return err
 	}
 	t.readStatus(tx.ID, string(tx.Status))

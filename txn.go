@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,96 +25,29 @@ type txn struct {
 	now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
-	intents []string        // rail intents written, handed over after commit
-	plat    *PlatformConfig // decoded once per transaction
-	// statuses are the statuses quotes and transactions had when this
-	// transaction read them, by id, so saving one checks its state machine.
-	statuses map[string]string
-	drafts   drafts
-	// expiryDropped: the quote this operation creates left PENDING before
-	// its expiry entry was written (dropExpiry).
-	expiryDropped bool
+	intents []string // intents written, handed over after commit
+	locals  []localEntry
 }
 
-// drafts are the quote and transaction a quote request creates, held back
-// until the operation saves them (see createQuote): a quote executed by the
-// request that creates it is stored once, in its final state, instead of
-// being stored PENDING and then stored again.
-type drafts struct {
-	quote  *quoteRecord // as created, never changed; nil once stored
-	quoteB []byte       // its encoding, or nil: encoded when stored as created
-	tx     *Transaction // as created, never changed; nil once stored
-	txB    []byte
-}
+// local is the key of one area's per-transaction state (a quote request's
+// drafts, the platform configuration decoded once): of returns the state
+// of the transaction, a zero T at its first use in a run of the
+// transaction function. Every run starts afresh, since a store may run the
+// function more than once. Keys are package-level variables of the areas.
+type local[T any] struct{ _ byte } // not zero-sized: each key has its own address
 
-// quoteCopy returns a copy of the draft quote to change: decoded from its
-// encoding if made, else a clone (a quote is encoded when its clone would
-// share a map). The draft transaction's clone shares nothing.
-func (d *drafts) quoteCopy() (*quoteRecord, error) {
-	if d.quoteB == nil {
-		return d.quote.clone(), nil
-	}
-	q := new(quoteRecord)
-	if err := json.Unmarshal(d.quoteB, q); err != nil {
-		return nil, err
-	}
-	return q, nil
-}
+type localEntry struct{ key, val any }
 
-// store stores b (v encoded) at key of table: created when it is one of
-// the operation's drafts (saved for the first time), else replaced.
-func (d *drafts) store(t *txn, table, key string, v any, b []byte) error {
-	switch {
-	case table == tableQuotes && d.quote != nil && d.quote.ID == key:
-		d.quote = nil
-	case table == tableTransactions && d.tx != nil && d.tx.ID == key:
-		d.tx = nil
-	default:
-		return putIndexed(t, table, key, v, b)
-	}
-	return insertIndexed(t, table, key, v, b)
-}
-
-// storeDrafts stores the drafts not saved yet, as they were created.
-func (t *txn) storeDrafts() error {
-	d := &t.drafts
-	if q := d.quote; q != nil {
-		d.quote = nil
-		b := d.quoteB
-		if b == nil {
-			var err error
-			if b, err = q.MarshalJSON(); err != nil {
-				return err
-			}
+// of returns t's state for l.
+func (l *local[T]) of(t *txn) *T {
+	for i := range t.locals {
+		if t.locals[i].key == l {
+			return t.locals[i].val.(*T)
 		}
-		if err := insertIndexed(t, tableQuotes, q.ID, q, b); err != nil {
-			return err
-		}
-		t.rememberQuote(q, b)
 	}
-	if tx := d.tx; tx != nil {
-		d.tx = nil
-		b := d.txB
-		if b == nil {
-			var err error
-			if b, err = encodeRecord(tx); err != nil {
-				return err
-			}
-		}
-		if err := insertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
-			return err
-		}
-		t.rememberTx(tx, b)
-	}
-	return nil
-}
-
-// readStatus remembers the status record id had when it was read.
-func (t *txn) readStatus(id, status string) {
-	if t.statuses == nil {
-		t.statuses = map[string]string{}
-	}
-	t.statuses[id] = status
+	v := new(T)
+	t.locals = append(t.locals, localEntry{l, v})
+	return v
 }
 
 // idSeq derives an operation's record ids from one time-ordered UUID drawn
@@ -209,33 +143,34 @@ func getJSON(tx Tx, table, key string, v any) error {
 
 // decodeRecord is json.Unmarshal(b, v) without the two passes
 // encoding/json makes over b before it calls an UnmarshalJSON method
-// (validating b, then finding the value's end), for record types whose
-// UnmarshalJSON validates b itself: the result is the same.
+// (validating b, then finding the value's end). A record type that
+// implements json.Unmarshaler must therefore validate its input itself,
+// as the engine's hand-written decoders do (FuzzDecodeTransaction): the
+// result is then the same.
 func decodeRecord(b []byte, v any) error {
-	if x, ok := v.(*Transaction); ok && x != nil {
-		return x.UnmarshalJSON(b)
+	if u, ok := v.(json.Unmarshaler); ok && !isNilPointer(v) {
+		return u.UnmarshalJSON(b)
 	}
 	return json.Unmarshal(b, v)
 }
 
 // encodeRecord is json.Marshal(v) without the second pass encoding/json
 // makes over the output of a MarshalJSON method (validating and compacting
-// it) for record types whose MarshalJSON already returns json.Marshal's
-// compact output: the bytes are the same.
+// it). A record type that implements json.Marshaler must therefore return
+// json.Marshal's compact output, as the engine's hand-written encoders do
+// (FuzzAppendTransaction): the bytes are then the same.
 func encodeRecord(v any) ([]byte, error) {
-	switch x := v.(type) {
-	case *Transaction:
-		if x != nil {
-			return x.MarshalJSON()
-		}
-	case Transaction:
-		return x.MarshalJSON()
-	case *quoteRecord:
-		if x != nil {
-			return x.MarshalJSON()
-		}
+	if m, ok := v.(json.Marshaler); ok && !isNilPointer(v) {
+		return m.MarshalJSON()
 	}
 	return json.Marshal(v)
+}
+
+// isNilPointer reports whether v holds a nil pointer (json.Marshal encodes
+// it as null; its methods may not be called).
+func isNilPointer(v any) bool {
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
 }
 
 // putJSON encodes v and stores it at key.
