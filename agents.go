@@ -27,7 +27,7 @@ const ixAgent = "agent"
 // credentials; an agent acts for its one customer with the bearer
 // credential it got by redeeming a device code, under its policy. Bind it
 // as eng.Agents.
-type Agents struct{ e *Engine }
+type Agents struct{ e *handle }
 
 // Agent is an agent as the API shows it (reference Agent). Usage is as of
 // the engine clock: counters of a past day or month read zero.
@@ -186,7 +186,7 @@ var errPolicyMoved = errors.New("payments: agent policy currency changed")
 
 // convertAmount converts amount minor units of from into to at the engine's
 // rate, rounding up (a limit is never passed by rounding).
-func (e *Engine) convertAmount(ctx context.Context, amount int64, from, to string) (int64, error) {
+func (e *handle) convertAmount(ctx context.Context, amount int64, from, to string) (int64, error) {
 	if from == to || to == "" {
 		return amount, nil
 	}
@@ -213,7 +213,7 @@ func (e *Engine) convertAmount(ctx context.Context, amount int64, from, to strin
 // the quote"); any other currency is converted from base's amount at the
 // engine's rate. accountID is the customer's account the action uses and
 // accountAmount the amount in its currency.
-func (e *Engine) spendOf(ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
+func (e *handle) spendOf(ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
 	limitCur, thresholdCur = a.Policy.SpendingLimits.Currency, a.Policy.ThresholdCurrency()
 	conv := func(to string) (int64, error) {
 		if v, ok := amounts[to]; ok {
@@ -232,7 +232,7 @@ func (e *Engine) spendOf(ctx context.Context, a *agentRecord, base string, amoun
 // retryCall lets the next write operation of the handle reuse the
 // idempotency record of the one that just rolled back (an operation that
 // decides again after errPolicyMoved is still one operation).
-func (e *Engine) retryCall() {
+func (e *handle) retryCall() {
 	if e.idem != nil {
 		e.idem.calls--
 	}

@@ -79,7 +79,7 @@ func (g Agents) InternalAccounts(ctx context.Context, agentID string, f Internal
 		return Page[InternalAccountView]{}, err
 	}
 	f.CustomerID = a.CustomerID
-	return g.e.Accounts.ListInternal(ctx, f, CustomerScope, p)
+	return Accounts{g.e}.ListInternal(ctx, f, CustomerScope, p)
 }
 
 // ExternalAccounts lists the external accounts of the agent's customer
@@ -90,7 +90,7 @@ func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f External
 		return Page[ExternalAccount]{}, err
 	}
 	f.CustomerID = a.CustomerID
-	return g.e.Accounts.ListExternal(ctx, f, CustomerScope, p)
+	return Accounts{g.e}.ListExternal(ctx, f, CustomerScope, p)
 }
 
 // ownExternal reads external account id of a's customer.
@@ -143,7 +143,7 @@ func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in Ex
 		return nil, Invalid(fe)
 	}
 	in.CustomerID = a.CustomerID
-	return g.e.Accounts.CreateExternal(ctx, in, CustomerScope)
+	return Accounts{g.e}.CreateExternal(ctx, in, CustomerScope)
 }
 
 // DeleteExternalAccount deletes an external account of the agent's customer
@@ -153,7 +153,7 @@ func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) e
 	if _, err := g.ExternalAccount(ctx, agentID, id); err != nil {
 		return err
 	}
-	return g.e.Accounts.DeleteExternal(ctx, id, CustomerScope)
+	return Accounts{g.e}.DeleteExternal(ctx, id, CustomerScope)
 }
 
 // checkQuoteScope checks that every account a quote request names belongs
@@ -211,7 +211,7 @@ func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteReques
 		return nil, err
 	}
 	req.AgentID = agentID
-	return g.e.Quotes.Create(ctx, req)
+	return Quotes{g.e}.Create(ctx, req)
 }
 
 // agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any other).

@@ -8,7 +8,7 @@ import (
 // customersArea declares the customers area's tables and background work:
 // customers, verifications, documents, beneficial owners, contact codes,
 // bulk imports and SCA.
-func customersArea(e *Engine) areaDef {
+func customersArea(e *handle) areaDef {
 	return areaDef{
 		tables: []tableDef{
 			{name: tableCustomers, record: func() any { return new(customerRecord) },

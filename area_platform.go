@@ -7,7 +7,7 @@ import (
 
 // platformArea declares the platform's tables: its configuration and the
 // API tokens.
-func platformArea(e *Engine) areaDef {
+func platformArea(e *handle) areaDef {
 	return areaDef{hooks: deliveryHooks{endpoint: e.webhookEndpointOf}, tables: []tableDef{
 		{name: tablePlatform, record: func() any { return new(PlatformConfig) }},
 		{name: tableTokens, credentials: true,
@@ -19,8 +19,8 @@ func platformArea(e *Engine) areaDef {
 }
 
 // webhookEndpointOf is the platform's configured webhook endpoint.
-func (e *Engine) webhookEndpointOf(ctx context.Context) (string, error) {
-	cfg, err := e.Platform.Config(ctx)
+func (e *handle) webhookEndpointOf(ctx context.Context) (string, error) {
+	cfg, err := Platform{e}.Config(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -5,7 +5,7 @@ import "time"
 // quotesArea declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
 // payments and their approvals, invitations and receiver lookups.
-func quotesArea(e *Engine) areaDef {
+func quotesArea(e *handle) areaDef {
 	return areaDef{
 		tables: []tableDef{
 			{name: tableQuotes, record: func() any { return new(quoteRecord) },

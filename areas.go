@@ -10,35 +10,35 @@ package payments
 // Customers onboards customers and verifies them: records, KYC/KYB
 // verifications and links, beneficial owners, contact verification, bulk
 // import and the end-user terms.
-type Customers struct{ e *Engine }
+type Customers struct{ e *handle }
 
 // Documents stores verification documents for customers and beneficial
 // owners.
-type Documents struct{ e *Engine }
+type Documents struct{ e *handle }
 
 // Accounts serves internal accounts (balances the platform holds) and
 // external accounts (where money goes and comes from), with beneficiary
 // trust and ownership proofs.
-type Accounts struct{ e *Engine }
+type Accounts struct{ e *handle }
 
 // Quotes prices, executes and authorizes quotes, and answers exchange
 // rates.
-type Quotes struct{ e *Engine }
+type Quotes struct{ e *handle }
 
 // Transactions lists and reads transactions and moves money between a
 // customer's own accounts (transfer in and out), with incoming-payment
 // decisions, receipts and cancellation.
-type Transactions struct{ e *Engine }
+type Transactions struct{ e *handle }
 
 // Lookups resolves receivers (UMA addresses and external accounts) and
 // answers the directory lists: VASPs, UMA providers and discoveries.
-type Lookups struct{ e *Engine }
+type Lookups struct{ e *handle }
 
 // Platform holds the platform's configuration and its API tokens.
-type Platform struct{ e *Engine }
+type Platform struct{ e *handle }
 
 // Webhooks reads and delivers the outbox of webhook events.
-type Webhooks struct{ e *Engine }
+type Webhooks struct{ e *handle }
 
 // Scope says whose accounts an account operation addresses: the customers'
 // (the /customers and /internal-accounts routes) or the platform's own (the

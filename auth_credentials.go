@@ -68,7 +68,7 @@ func decode64url(s string) ([]byte, error) {
 // checkOIDC checks an OIDC token by the sandbox's claim rules and, with
 // Config.OIDCKeys, its signature; outside the sandbox a signature must be
 // verifiable.
-func (e *Engine) checkOIDC(token, clientKey string) (walletauth.Identity, error) {
+func (e *handle) checkOIDC(token, clientKey string) (walletauth.Identity, error) {
 	id, err := walletauth.CheckOIDC(token, e.Now(), clientKey)
 	if err != nil {
 		return id, oidcError(err, "oidcToken")

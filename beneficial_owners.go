@@ -104,7 +104,7 @@ func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in Own
 	return out, err
 }
 
-func (e *Engine) applyOwner(fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
+func (e *handle) applyOwner(fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
 	if in.Roles != nil {
 		o.Roles = in.Roles
 	}

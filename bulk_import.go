@@ -151,7 +151,7 @@ func (j *bulkJobRecord) input(i int) CustomerInput {
 // where the stored progress stands and a batch that finds it moved
 // (another runner's) writes nothing, so no row is created twice. It
 // reports whether the job is finished.
-func (e *Engine) runBulkBatch(ctx context.Context, id string) (bool, error) {
+func (e *handle) runBulkBatch(ctx context.Context, id string) (bool, error) {
 	var (
 		rec     bulkJobRecord
 		inputs  []CustomerInput
@@ -247,7 +247,7 @@ func (t *txn) finishBulkJob(j *bulkJobRecord) error {
 // unfinished jobs and returns how many batches ran. A job whose batch
 // fails is retried with backoff and then parked in the dead letters, like
 // any due item; it never holds up another job.
-func (e *Engine) resumeBulkJobs(ctx context.Context) (int, error) {
+func (e *handle) resumeBulkJobs(ctx context.Context) (int, error) {
 	now := e.Now()
 	var ids []string
 	err := e.view(ctx, func(t *txn) error {

@@ -180,7 +180,7 @@ type CardFilter struct {
 
 // Cards is the card area of the engine: issuance, the state machine,
 // reveal, and the sandbox card network simulators (eng.Cards.Create, ...).
-type Cards struct{ e *Engine }
+type Cards struct{ e *handle }
 
 // issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
 // environments without a card issuer).

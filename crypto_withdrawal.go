@@ -11,7 +11,7 @@ import (
 )
 
 // Crypto is the crypto-withdrawal area. Reach it as eng.Crypto.
-type Crypto struct{ e *Engine }
+type Crypto struct{ e *handle }
 
 // WithdrawalFeeRequest asks what withdrawing Amount of Currency from a
 // crypto internal account to DestinationAddress on CryptoNetwork costs

@@ -225,7 +225,7 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 
 // applyCustomerInput copies the members set in in onto r and records every
 // invalid one.
-func (e *Engine) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
+func (e *handle) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -294,7 +294,7 @@ func (e *Engine) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *
 // finishCustomerInput validates and records the consents, then turns the
 // collected field errors into the answer: INVALID_INPUT, or
 // END_USER_TERMS_VERSION_NOT_FOUND when the only problem is the version.
-func (e *Engine) finishCustomerInput(fe validate.Errors, r *customerRecord, in *CustomerInput) error {
+func (e *handle) finishCustomerInput(fe validate.Errors, r *customerRecord, in *CustomerInput) error {
 	consents := in.AgreementConsents
 	if in.EndUserTermsConsent != nil {
 		if in.AgreementConsents != nil {

@@ -68,7 +68,7 @@ func deliveryOf(r outboxRecord, status string) WebhookDelivery {
 // logDelivery records in the event log that the delivery of r ended in
 // status at now, when Config.EventHistory asks for the log. Flush calls it
 // in the commit that removes r from the outbox.
-func (e *Engine) logDelivery(t *txn, r outboxRecord, status string, now time.Time) error {
+func (e *handle) logDelivery(t *txn, r outboxRecord, status string, now time.Time) error {
 	if !e.cfg.EventHistory {
 		return nil
 	}
@@ -129,7 +129,7 @@ func (wh Webhooks) DeadEvents(ctx context.Context, limit int) ([]WebhookDelivery
 // scanDeliveries reads up to limit outbox records of table (keyed by event
 // id, so in the order they were emitted) as deliveries in state status,
 // those of resource only when it is set.
-func (e *Engine) scanDeliveries(ctx context.Context, table, status, resource string, limit int) ([]WebhookDelivery, error) {
+func (e *handle) scanDeliveries(ctx context.Context, table, status, resource string, limit int) ([]WebhookDelivery, error) {
 	if limit == 0 {
 		limit = 100
 	}

@@ -44,16 +44,9 @@ type dueWork struct {
 	apply func(t *txn, key string, value []byte) (bool, error)
 }
 
-// ProcessDue runs the asynchronous work that is due on the engine's clock
-// (settlement outcomes, expiries, timeouts, sandbox liveness checks,
-// resumed bulk imports, payments still to be handed to the rail) and
-// returns how many items moved. Each item applies in its own transaction:
-// one that fails is retried with backoff and, after maxDueAttempts, parked
-// in the dead letters (DeadLetters) with its reason; it never holds up
-// another item. Background workers run it every second (the rail's part on
-// a worker of its own); tests that advance a sandbox clock call it to move
-// on at once.
-func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
+// ProcessDue is Engine.ProcessDue: every registered due table and pass,
+// then the intents waiting for their hand-over.
+func (e *handle) ProcessDue(ctx context.Context) (int, error) {
 	n, err := e.processDue(ctx)
 	if err != nil {
 		return n, err
@@ -63,7 +56,7 @@ func (e *Engine) ProcessDue(ctx context.Context) (int, error) {
 }
 
 // processDue is ProcessDue without the rail hand-overs.
-func (e *Engine) processDue(ctx context.Context) (int, error) {
+func (e *handle) processDue(ctx context.Context) (int, error) {
 	n := 0
 	for _, w := range e.reg.due {
 		m, err := e.runDue(ctx, w)
@@ -83,7 +76,7 @@ func (e *Engine) processDue(ctx context.Context) (int, error) {
 }
 
 // runDue applies the items of w due now, each in its own transaction.
-func (e *Engine) runDue(ctx context.Context, w dueWork) (int, error) {
+func (e *handle) runDue(ctx context.Context, w dueWork) (int, error) {
 	now := e.Now()
 	var keys []string
 	err := e.view(ctx, func(t *txn) error {
@@ -173,7 +166,7 @@ type DeadLetter struct {
 
 // dueFailed records a failed attempt at an item: it is retried after a
 // backoff, and parked in the dead letters after maxDueAttempts.
-func (e *Engine) dueFailed(ctx context.Context, table, key string, cause error) {
+func (e *handle) dueFailed(ctx context.Context, table, key string, cause error) {
 	e.log.Warn("due work failed", "table", table, "key", key, "err", cause)
 	rk := table + "\x00" + key
 	err := e.update(ctx, func(t *txn) error {
@@ -203,9 +196,8 @@ func (e *Engine) dueFailed(ctx context.Context, table, key string, cause error) 
 	}
 }
 
-// DeadLetters lists the due items that kept failing, oldest key first, for
-// operators to inspect (see also the outbox's dead events).
-func (e *Engine) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
+// DeadLetters is Engine.DeadLetters.
+func (e *handle) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
 	var out []DeadLetter
 	err := e.view(ctx, func(t *txn) error {
 		return t.Scan(tableDueDead, ScanOptions{}, func(_ string, v []byte) (bool, error) {

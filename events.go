@@ -244,7 +244,7 @@ func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 	return r, true
 }
 
-func (e *Engine) poke() {
+func (e *handle) poke() {
 	select {
 	case e.kick <- struct{}{}:
 	default:
@@ -258,7 +258,7 @@ func (e *Engine) poke() {
 // rail that were not taken right after commit, once a second. They are
 // separate so that a slow webhook endpoint or a slow rail never delays
 // settlement.
-func (e *Engine) workers() {
+func (e *handle) workers() {
 	defer close(e.done)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -297,7 +297,7 @@ func (e *Engine) workers() {
 }
 
 // loop calls pass once a second and whenever wake fires, until ctx ends.
-func (e *Engine) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
+func (e *handle) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -340,7 +340,7 @@ const rideWait = 20 * time.Millisecond
 // one store transaction: delivered events leave the outbox (and enter the
 // history), failed ones are rescheduled or dead-lettered.
 type outcomes struct {
-	e    *Engine
+	e    *handle
 	due  []outboxRecord
 	errs []error   // errs[i] is due[i]'s delivery error, nil when delivered
 	at   time.Time // when the deliveries ended, the base of their backoff
@@ -356,7 +356,7 @@ type outcomes struct {
 // offerOutcomes leaves o in the engine's slot, where the next operation's
 // commit takes it (there is at most one: only a pass holding flushMu
 // offers).
-func (e *Engine) offerOutcomes(o *outcomes) {
+func (e *handle) offerOutcomes(o *outcomes) {
 	e.rideMu.Lock()
 	defer e.rideMu.Unlock()
 	e.riding = o
@@ -364,7 +364,7 @@ func (e *Engine) offerOutcomes(o *outcomes) {
 
 // takeOutcomes empties the slot; whoever takes outcomes must send on their
 // done.
-func (e *Engine) takeOutcomes() *outcomes {
+func (e *handle) takeOutcomes() *outcomes {
 	e.rideMu.Lock()
 	defer e.rideMu.Unlock()
 	o := e.riding
@@ -455,7 +455,7 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 
 // flush is Flush; a pass of the webhook worker lets its outcomes wait up to
 // ride for an operation to record them (outcomes.save).
-func (e *Engine) flush(ctx context.Context, ride time.Duration) (int, error) {
+func (e *handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 	e.flushMu.Lock()
 	defer e.flushMu.Unlock()
 	now := e.Now()
@@ -625,7 +625,7 @@ func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
 
 // webhookEndpoint is the endpoint a WebhookSender sends events to, "" when
 // none is configured (or no area serves one).
-func (e *Engine) webhookEndpoint(ctx context.Context) (string, error) {
+func (e *handle) webhookEndpoint(ctx context.Context) (string, error) {
 	if e.reg.hooks.endpoint == nil {
 		return "", nil
 	}

@@ -5,6 +5,6 @@ package payments
 // (TestSandboxState_TablesComplete).
 var StateTables, TokenTables = func() ([]string, []string) {
 	var r registry
-	r.register(areas(&Engine{core: &core{}}, &r)...)
+	r.register(areas(&handle{core: &core{}}, &r)...)
 	return r.stateTables(), r.credentialTables()
 }()

@@ -12,7 +12,7 @@ import (
 // accounts in currencies.
 func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...string) ([]*InternalAccount, error) {
 	var out []*InternalAccount
-	err := e.update(ctx, func(t *txn) error {
+	err := e.h.update(ctx, func(t *txn) error {
 		if err := insertJSON(t, tableCustomers, c.ID, c); err != nil {
 			return err
 		}
@@ -30,12 +30,12 @@ func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...str
 
 // SeedExternalAccount stores a.
 func (e *Engine) SeedExternalAccount(ctx context.Context, a ExternalAccount) error {
-	return e.update(ctx, func(t *txn) error { return insertJSON(t, tableExternalAccounts, a.ID, a) })
+	return e.h.update(ctx, func(t *txn) error { return insertJSON(t, tableExternalAccounts, a.ID, a) })
 }
 
 // SeedDue stores a raw item of a due-work table, as its area would.
 func (e *Engine) SeedDue(ctx context.Context, table, key string, value []byte) error {
-	return e.update(ctx, func(t *txn) error { return t.Put(table, key, value) })
+	return e.h.update(ctx, func(t *txn) error { return t.Put(table, key, value) })
 }
 
 // DueKey is the key of an item due at t for id.
@@ -49,7 +49,7 @@ const MaxDueAttempts = maxDueAttempts
 // transaction, so benchmarks and tests can build large tables quickly.
 func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i int) Transaction) error {
 	for start := 0; start < n; start += batch {
-		err := e.update(ctx, func(t *txn) error {
+		err := e.h.update(ctx, func(t *txn) error {
 			for i := start; i < min(start+batch, n); i++ {
 				tx := mk(i)
 				if err := insertJSON(t, tableTransactions, tx.ID, &tx); err != nil {
@@ -68,7 +68,7 @@ func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i i
 // SetTransactionStatus changes a transaction's status the way the money
 // flows do (saveTx), without an event.
 func (e *Engine) SetTransactionStatus(ctx context.Context, id string, status TransactionStatus) error {
-	return e.update(ctx, func(t *txn) error {
+	return e.h.update(ctx, func(t *txn) error {
 		tx, err := t.transaction(id)
 		if err != nil {
 			return err
@@ -89,7 +89,7 @@ const (
 // the internal account id as the engine encodes it (accountViewJSON) and as
 // encoding/json encodes the account's view: they must be the same bytes.
 func (e *Engine) AccountViewEncodings(ctx context.Context, id string) (fast, model []byte, err error) {
-	err = e.view(ctx, func(t *txn) error {
+	err = e.h.view(ctx, func(t *txn) error {
 		a, err := t.sharedInternalAccount(id)
 		if err != nil {
 			return err

@@ -60,22 +60,9 @@ type storedError struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
-// WithIdempotency returns a handle on the same engine whose write
-// operations are carried out at most once for k.Key within
-// Config.IdempotencyRetention.
-//
-// The first operation made through the handle writes its answer under the
-// key in the operation's own store transaction, so the answer is durable
-// exactly when the operation is. Repeating the request (a new handle with
-// the same Scope, Key and Request, making the same calls) returns that
-// answer without running the operation again, even after a crash; Replayed
-// then reports true. The same key with another Request is CONFLICT and
-// changes nothing. A request that never committed (it failed, or the
-// process died before commit) simply runs when retried. A handle is meant
-// for one request: its n-th write operation is matched with the n-th of
-// the first request. An empty key returns e unchanged; a key longer than
-// MaxIdempotencyKeyLength is INVALID_INPUT.
-func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
+// withIdempotency is Engine.WithIdempotency: a handle on e's core
+// carrying k, or e itself when k has no key.
+func (e *handle) withIdempotency(k Idempotency) (*handle, error) {
 	if k.Key == "" {
 		return e, nil
 	}
@@ -84,12 +71,8 @@ func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
 		fe.MaxLen("Idempotency-Key", k.Key, MaxIdempotencyKeyLength)
 		return nil, Invalid(fe)
 	}
-	return handle(e.core, &idemState{Idempotency: k}), nil
+	return &handle{core: e.core, idem: &idemState{Idempotency: k}}, nil
 }
-
-// Replayed reports whether the last write operation made through this
-// handle returned a recorded answer instead of running.
-func (e *Engine) Replayed() bool { return e.idem != nil && e.idem.replayed }
 
 // keep marks an error whose operation still commits its writes: the
 // transaction function returns keep(err) when the decision itself changed
@@ -110,7 +93,7 @@ type idemCall struct {
 
 // call starts the next write operation of the handle, or returns nil on a
 // handle without a key.
-func (e *Engine) call(input any) (*idemCall, error) {
+func (e *handle) call(input any) (*idemCall, error) {
 	s := e.idem
 	if s == nil {
 		return nil, nil
@@ -165,7 +148,7 @@ func recorded[T any](tx Tx, c *idemCall, now time.Time) (v T, found bool, err er
 // replayed answers a repeated request before its operation gathers anything
 // from the outside world: ok reports that *out (or err) is the answer
 // recorded for the handle's next write operation, which then does not run.
-func replayed[T any](ctx context.Context, e *Engine, input any, out *T) (ok bool, err error) {
+func replayed[T any](ctx context.Context, e *handle, input any, out *T) (ok bool, err error) {
 	if e.idem == nil {
 		return false, nil
 	}
@@ -193,7 +176,7 @@ func replayed[T any](ctx context.Context, e *Engine, input any, out *T) (ok bool
 // names the same record, so a provider idempotent on that id acts once for
 // it. c is the call the operation's once will make; both are zero on a
 // handle without a key.
-func (e *Engine) keyedID(prefix string, input any) (id string, c *idemCall, err error) {
+func (e *handle) keyedID(prefix string, input any) (id string, c *idemCall, err error) {
 	if e.idem == nil {
 		return "", nil, nil
 	}
@@ -215,7 +198,7 @@ func (e *Engine) keyedID(prefix string, input any) (id string, c *idemCall, err 
 // with keep) is recorded in that same transaction, and a recorded answer is
 // returned instead of running fn. input is the operation's typed request,
 // fingerprinted when the handle carries no request bytes.
-func once[T any](ctx context.Context, e *Engine, input any, out *T, fn func(t *txn) error) error {
+func once[T any](ctx context.Context, e *handle, input any, out *T, fn func(t *txn) error) error {
 	c, err := e.call(input)
 	if err != nil {
 		return err
@@ -274,7 +257,7 @@ func (t *txn) recordAnswer(c *idemCall, v any, answerErr error) error {
 
 // purgeIdempotency deletes the records whose retention ended, oldest first,
 // a bounded batch per call.
-func (e *Engine) purgeIdempotency(ctx context.Context) {
+func (e *handle) purgeIdempotency(ctx context.Context) {
 	err := e.update(ctx, func(t *txn) error {
 		keys, err := t.dueKeys(tableIdempotencyExpiry, dueKey(t.now, "~"), 500)
 		if err != nil {

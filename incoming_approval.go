@@ -37,7 +37,7 @@ const approvalRequest = "INCOMING_PAYMENT.PENDING"
 // delivered at most once (its payment is decided by the answer, the
 // approve and reject operations, or the timeout instead), and with
 // Config.IncomingApproval its endpoint's answer decides the payment.
-func approvalHooks(e *Engine) deliveryHooks {
+func approvalHooks(e *handle) deliveryHooks {
 	h := deliveryHooks{once: []EventType{approvalRequest}}
 	if e.cfg.IncomingApproval {
 		h.answerTypes, h.answered = []EventType{approvalRequest}, e.applyApprovalAnswers
@@ -72,7 +72,7 @@ func decisionOf(d Delivery, err error) decision {
 // applyApprovalAnswers decides the payments whose approval requests were just
 // delivered. It runs after the outbox pass has committed; a failure here
 // leaves the payment waiting, so it still times out.
-func (e *Engine) applyApprovalAnswers(ctx context.Context, answers []deliveryAnswer) {
+func (e *handle) applyApprovalAnswers(ctx context.Context, answers []deliveryAnswer) {
 	for _, a := range answers {
 		var ref struct {
 			ID string `json:"id"`
@@ -91,7 +91,7 @@ func (e *Engine) applyApprovalAnswers(ctx context.Context, answers []deliveryAns
 }
 
 // decideByWebhook applies d to transaction id if it still waits for approval.
-func (e *Engine) decideByWebhook(ctx context.Context, id string, d decision) error {
+func (e *handle) decideByWebhook(ctx context.Context, id string, d decision) error {
 	return e.update(ctx, func(t *txn) error {
 		waiting, err := t.claimApproval(id)
 		if err != nil || !waiting {

@@ -335,7 +335,7 @@ const (
 // transaction. A build interrupted by a crash starts again on the next New
 // (clearing, then writing, is idempotent); on an empty store it costs one
 // read per table.
-func (e *Engine) buildIndexes(ctx context.Context) error {
+func (e *handle) buildIndexes(ctx context.Context) error {
 	var version string
 	err := e.store.View(ctx, func(tx Tx) error {
 		b, err := tx.Get(tableIndexMeta, indexVersionKey)
@@ -380,7 +380,7 @@ func (e *Engine) buildIndexes(ctx context.Context) error {
 
 // batches calls fn for every record of table, in key order, indexBuildBatch
 // records per transaction. fn may delete the record it is given.
-func (e *Engine) batches(ctx context.Context, table string, fn func(tx Tx, key string, b []byte) error) error {
+func (e *handle) batches(ctx context.Context, table string, fn func(tx Tx, key string, b []byte) error) error {
 	after := ""
 	for {
 		var n int

@@ -95,7 +95,7 @@ const maxDispatch = 64
 // dispatch carries out the intents of ids, and those they set in motion.
 // One that fails is retried by the worker with backoff, then parked in the
 // dead letters.
-func (e *Engine) dispatch(ctx context.Context, ids []string) {
+func (e *handle) dispatch(ctx context.Context, ids []string) {
 	if len(ids) == 0 {
 		return
 	}
@@ -113,7 +113,7 @@ func (e *Engine) dispatch(ctx context.Context, ids []string) {
 // handOver carries out one waiting intent through its kind and, once it
 // was carried out, removes it. An intent already carried out or withdrawn
 // is skipped.
-func (e *Engine) handOver(ctx context.Context, id string, follow *[]string) error {
+func (e *handle) handOver(ctx context.Context, id string, follow *[]string) error {
 	var b []byte
 	err := e.view(ctx, func(t *txn) error {
 		var err error
@@ -161,7 +161,7 @@ func (t *txn) takeIntent(id string) error {
 
 // handOverPending hands the waiting intents whose backoff has passed over;
 // the intent worker and ProcessDue call it. It returns how many were taken.
-func (e *Engine) handOverPending(ctx context.Context) (int, error) {
+func (e *handle) handOverPending(ctx context.Context) (int, error) {
 	now := e.Now()
 	var ids []string
 	err := e.view(ctx, func(t *txn) error {

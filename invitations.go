@@ -55,7 +55,7 @@ type InvitationRequest struct {
 // Invitations is the UMA invitations area: a customer invites someone by
 // link; claiming it tells the platform (INVITATION.CLAIMED) so that it can
 // send the promised amount. Reach it as eng.Invitations.
-type Invitations struct{ e *Engine }
+type Invitations struct{ e *handle }
 
 // statusAt is the invitation's state at now: a PENDING invitation past its
 // expiresAt is EXPIRED, judged by its own deadline whenever it is read.

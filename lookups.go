@@ -161,7 +161,7 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 
 // saveLookup fills the currencies (estimated rates from USD, or the sender's
 // first currency) and stores the lookup.
-func (e *Engine) saveLookup(ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
+func (e *handle) saveLookup(ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
 	id, err := e.newID("Lookup")
 	if err != nil {
 		return nil, err

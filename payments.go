@@ -133,8 +133,7 @@ type Config struct {
 // Engine itself keeps what spans areas: due work, dead letters, the clock
 // and the store.
 type Engine struct {
-	*core
-	idem *idemState // nil on the engine New returns
+	h *handle
 
 	Customers    Customers
 	Documents    Documents
@@ -167,26 +166,21 @@ type Engine struct {
 	Wallets Wallets
 }
 
-// handle returns an engine handle on c with its area groups bound to it.
-func handle(c *core, idem *idemState) *Engine {
-	e := &Engine{core: c, idem: idem}
-	e.bindAreas()
-	return e
+// handle is what an operation runs through: the engine's shared core and,
+// on a handle made by WithIdempotency, the client's idempotency key.
+type handle struct {
+	*core
+	idem *idemState // nil on the engine New returns
 }
 
-// bindAreas points every area group of e at e. Each area adds one line.
-func (e *Engine) bindAreas() {
-	e.Customers, e.Documents, e.Accounts, e.Quotes = Customers{e}, Documents{e}, Accounts{e}, Quotes{e}
-	e.Transactions, e.Lookups, e.Platform, e.Webhooks = Transactions{e}, Lookups{e}, Platform{e}, Webhooks{e}
-	e.Rails = Rails{e}
-	e.Cards = Cards{e}
-	e.Agents = Agents{e}
-	e.Stablecoins = Stablecoins{e}
-	e.Invitations = Invitations{e}
-	e.Crypto = Crypto{e}
-	e.SCA = SCA{e}
-	e.Sandbox = Sandbox{e}
-	e.Wallets = Wallets{e}
+// newEngine returns an engine on h with its area groups bound to h.
+func newEngine(h *handle) *Engine {
+	return &Engine{h: h,
+		Customers: Customers{h}, Documents: Documents{h}, Accounts: Accounts{h}, Quotes: Quotes{h},
+		Transactions: Transactions{h}, Lookups: Lookups{h}, Platform: Platform{h}, Webhooks: Webhooks{h},
+		Rails: Rails{h}, Cards: Cards{h}, Agents: Agents{h}, Stablecoins: Stablecoins{h},
+		Invitations: Invitations{h}, Crypto: Crypto{h}, SCA: SCA{h}, Sandbox: Sandbox{h}, Wallets: Wallets{h},
+	}
 }
 
 // core is the state every handle of one engine shares.
@@ -242,7 +236,7 @@ func New(cfg Config) (*Engine, error) {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	e := handle(&core{
+	e := &handle{core: &core{
 		store:    cfg.Store,
 		notifier: cfg.Notifier,
 		now:      cfg.Now,
@@ -253,7 +247,7 @@ func New(cfg Config) (*Engine, error) {
 		hurry:    make(chan struct{}, 1),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
-	}, nil)
+	}}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -285,19 +279,22 @@ func New(cfg Config) (*Engine, error) {
 	}
 	go e.workers()
 	e.poke()
-	return e, nil
+	return newEngine(e), nil
 }
 
 // areas are the declarations of every area, in the order their due work
 // runs.
-func areas(e *Engine, r *registry) []areaDef {
+func areas(e *handle, r *registry) []areaDef {
 	return []areaDef{kernelArea(r), platformArea(e), customersArea(e), quotesArea(e), accountsArea(),
 		cardsArea(), stablecoinsArea(), agentsArea(), walletsArea()}
 }
 
 // Close stops the background workers. It does not close the Store, which the caller
 // owns. Events not yet delivered stay in the outbox for the next start.
-func (e *Engine) Close() error {
+func (e *Engine) Close() error { return e.h.close() }
+
+// close is Close.
+func (e *handle) close() error {
 	e.closeMu.Do(func() {
 		close(e.stop)
 		<-e.done
@@ -305,14 +302,61 @@ func (e *Engine) Close() error {
 	return nil
 }
 
+// Now returns the engine's clock reading in UTC, to the millisecond.
+func (e *handle) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
+
 // Store returns the engine's store (for invariant checks and tooling).
-func (e *Engine) Store() Store { return e.store }
+func (e *Engine) Store() Store { return e.h.store }
 
 // Now returns the engine's clock reading in UTC, to the millisecond.
-func (e *Engine) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
+func (e *Engine) Now() time.Time { return e.h.Now() }
+
+// ProcessDue runs the asynchronous work that is due on the engine's clock
+// (settlement outcomes, expiries, timeouts, sandbox liveness checks,
+// resumed bulk imports, payments still to be handed to the rail) and
+// returns how many items moved. Each item applies in its own transaction:
+// one that fails is retried with backoff and, after its last attempt,
+// parked in the dead letters (DeadLetters) with its reason; it never holds
+// up another item. Background workers run it every second (the rail's part
+// on a worker of its own); tests that advance a sandbox clock call it to
+// move on at once.
+func (e *Engine) ProcessDue(ctx context.Context) (int, error) { return e.h.ProcessDue(ctx) }
+
+// DeadLetters lists the due items that kept failing, oldest key first, for
+// operators to inspect (see also the outbox's dead events).
+func (e *Engine) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
+	return e.h.DeadLetters(ctx)
+}
+
+// WithIdempotency returns a handle on the same engine whose write
+// operations are carried out at most once for k.Key within
+// Config.IdempotencyRetention.
+//
+// The first operation made through the handle writes its answer under the
+// key in the operation's own store transaction, so the answer is durable
+// exactly when the operation is. Repeating the request (a new handle with
+// the same Scope, Key and Request, making the same calls) returns that
+// answer without running the operation again, even after a crash; Replayed
+// then reports true. The same key with another Request is CONFLICT and
+// changes nothing. A request that never committed (it failed, or the
+// process died before commit) simply runs when retried. A handle is meant
+// for one request: its n-th write operation is matched with the n-th of
+// the first request. An empty key returns e unchanged; a key longer than
+// MaxIdempotencyKeyLength is INVALID_INPUT.
+func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
+	h, err := e.h.withIdempotency(k)
+	if err != nil || h == e.h {
+		return e, err
+	}
+	return newEngine(h), nil
+}
+
+// Replayed reports whether the last write operation made through this
+// handle returned a recorded answer instead of running.
+func (e *Engine) Replayed() bool { return e.h.idem != nil && e.h.idem.replayed }
 
 // newID returns "<prefix>:<time-ordered uuid>".
-func (e *Engine) newID(prefix string) (string, error) {
+func (e *handle) newID(prefix string) (string, error) {
 	u, err := e.newUUID()
 	if err != nil {
 		return "", err
@@ -338,7 +382,7 @@ func recordID(prefix string, u uuid.UUID) string {
 	return b.String()
 }
 
-func (e *Engine) requireSandbox() error {
+func (e *handle) requireSandbox() error {
 	if !e.cfg.Sandbox {
 		return Errorf(CodeForbidden, "sandbox operations are not available on this platform")
 	}

@@ -138,7 +138,7 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 	}
 }
 
-func (e *Engine) seedPlatform(ctx context.Context, seed PlatformSeed) error {
+func (e *handle) seedPlatform(ctx context.Context, seed PlatformSeed) error {
 	return e.update(ctx, func(t *txn) error { return t.seedPlatform(seed) })
 }
 

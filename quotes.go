@@ -217,7 +217,7 @@ func (qs Quotes) Create(ctx context.Context, req QuoteRequest) (*Quote, error) {
 // createQuote is Quotes.Create; transfer marks the quotes of TransferOut, and
 // answer gives the operation's answer from the committed quote (inside the
 // transaction, so that an idempotent retry replays it).
-func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transfer bool, answer func(*txn, *quoteRecord) (T, error)) (T, error) {
+func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transfer bool, answer func(*txn, *quoteRecord) (T, error)) (T, error) {
 	var out T
 	var fe validate.Errors
 	req.checkShape(&fe)
@@ -313,7 +313,7 @@ func createQuote[T any](ctx context.Context, e *Engine, req QuoteRequest, transf
 
 // priceQuote resolves the parties, checks every rule and computes the
 // amounts.
-func (e *Engine) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*quoteRecord, error) {
+func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*quoteRecord, error) {
 	p, err := t.platform()
 	if err != nil {
 		return nil, err

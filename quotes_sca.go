@@ -14,7 +14,7 @@ const ScaChallengeTTL = 5 * time.Minute
 
 // drawChallenge draws the secrets of a quote's SCA challenge before its
 // transaction: the SMS code and the WebAuthn challenge.
-func (e *Engine) drawChallenge() scaDraw {
+func (e *handle) drawChallenge() scaDraw {
 	return scaDraw{code: e.kyc.ContactCode("SCA"), nonce: randomBytes(32)}
 }
 
@@ -23,7 +23,7 @@ func (e *Engine) drawChallenge() scaDraw {
 // (customers.ChallengeFactor) is attached and the payment instructions are
 // withheld until the quote is authorized. The transaction that stores the
 // quote hands an SMS code to the code sender (intendChallengeCode).
-func (e *Engine) requireSCA(t *txn, q *quoteRecord, d scaDraw, preferred string) error {
+func (e *handle) requireSCA(t *txn, q *quoteRecord, d scaDraw, preferred string) error {
 	if q.CustomerID == "" {
 		return nil
 	}
@@ -124,7 +124,7 @@ func (t *txn) trustedDestination(q *quoteRecord) bool {
 // Authorize satisfies a quote's SMS_OTP challenge with its one-time code
 // (SCA.Authorize).
 func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error) {
-	return qs.e.SCA.Authorize(ctx, id, ScaAuthorization{Code: code})
+	return SCA{qs.e}.Authorize(ctx, id, ScaAuthorization{Code: code})
 }
 
 // Authorize satisfies a quote's SCA challenge with proof p: the code of an

@@ -33,7 +33,7 @@ type railIntent struct {
 }
 
 // railIntentKinds are the intents of payments, carried out by the rail.
-func railIntentKinds(e *Engine) []intentKind {
+func railIntentKinds(e *handle) []intentKind {
 	return []intentKind{
 		{name: intentSend, record: func() any { return new(OutgoingPayment) }, handOver: e.handOverPayment},
 		{name: intentPull, record: func() any { return new(PullRequest) }, handOver: e.handOverPayment},
@@ -88,7 +88,7 @@ func (in *railIntent) clone() *railIntent {
 }
 
 // handOverPayment gives one waiting payment to the rail.
-func (e *Engine) handOverPayment(ctx context.Context, h *handover) error {
+func (e *handle) handOverPayment(ctx context.Context, h *handover) error {
 	in, err := e.intents.load(h.id, h.value, (*railIntent).clone)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func (e *Engine) handOverPayment(ctx context.Context, h *handover) error {
 }
 
 // Rails is the engine's side of the rail boundary (eng.Rails).
-type Rails struct{ e *Engine }
+type Rails struct{ e *handle }
 
 var _ Reporter = Rails{}
 
@@ -148,7 +148,7 @@ func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 // With a hand-over in progress (h), a report for its payment also removes
 // the payment's intent in that transaction: the rail has taken the payment,
 // so handOver need not commit again.
-func (e *Engine) report(ctx context.Context, rep RailReport, h *handover) ([]string, error) {
+func (e *handle) report(ctx context.Context, rep RailReport, h *handover) ([]string, error) {
 	var fe validate.Errors
 	fe.Required("paymentId", rep.PaymentID)
 	switch rep.Outcome {
@@ -241,7 +241,7 @@ func (t *txn) settle(rep RailReport) error {
 // reporter is the Reporter handed to a rail during a hand-over: reports
 // apply at once, and the intents they write join the dispatch's queue.
 type reporter struct {
-	e      *Engine
+	e      *handle
 	follow *[]string
 	h      *handover
 }

@@ -34,7 +34,7 @@ type rateCache struct {
 }
 
 // rate returns the (cached) rate of a pair and when it was fetched.
-func (e *Engine) rate(ctx context.Context, from, to string) (money.Rate, time.Time, error) {
+func (e *handle) rate(ctx context.Context, from, to string) (money.Rate, time.Time, error) {
 	if from == to {
 		return money.MustRate("1"), e.Now(), nil
 	}
@@ -147,7 +147,7 @@ type RateQuery struct {
 func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
 	e := qs.e
 	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
-	p, err := e.Platform.Config(ctx)
+	p, err := Platform{e}.Config(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRat
 }
 
 // ratesFrom prices sendingAmount of src in each of destinations.
-func (e *Engine) ratesFrom(ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+func (e *handle) ratesFrom(ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
 	source := src.CurrencyCode
 	out := make([]ExchangeRate, 0, len(destinations))
 	sc, _ := money.Lookup(source)

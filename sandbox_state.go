@@ -19,7 +19,7 @@ import (
 // fixture, reset to a fresh platform, and move a test clock forward
 // applying everything due on the way. Every operation refuses outside
 // sandbox mode, and works through the Store port alone, on every store.
-type Sandbox struct{ e *Engine }
+type Sandbox struct{ e *handle }
 
 // Enabled reports whether sandbox-only operations are enabled
 // (Config.Sandbox).
@@ -248,7 +248,7 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 	if err != nil || !rotateToken {
 		return nil, err
 	}
-	return s.e.Platform.CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
+	return Platform{s.e}.CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
 }
 
 // ClockAdvance asks to move a sandbox clock forward by Duration or to To
@@ -323,7 +323,7 @@ func (s Sandbox) RunDue(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := s.e.Webhooks.Flush(ctx)
+		m, err := Webhooks{s.e}.Flush(ctx)
 		if err != nil {
 			return err
 		}

@@ -40,7 +40,7 @@ const (
 // login sessions and security events. Every operation answers CONFLICT for
 // a customer outside an SCA region (KYCProvider.SCARequired). Quotes carry
 // their challenges (quotes_sca.go).
-type SCA struct{ e *Engine }
+type SCA struct{ e *handle }
 
 // ScaFactorView is an enrolled factor (reference ScaFactorView).
 type ScaFactorView struct {
@@ -174,7 +174,7 @@ type scaDraw struct {
 	recovery          []string
 }
 
-func (e *Engine) drawSCA() scaDraw {
+func (e *handle) drawSCA() scaDraw {
 	d := scaDraw{code: e.kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
 	if e.cfg.Sandbox {
 		d.sandboxTOTP = e.kyc.ContactCode("TOTP")
@@ -195,7 +195,7 @@ func randomBytes(n int) []byte {
 func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // relyingParty is the WebAuthn relying party of SCA passkeys.
-func (e *Engine) relyingParty() walletauth.RelyingParty {
+func (e *handle) relyingParty() walletauth.RelyingParty {
 	rp := e.cfg.SCAPasskeys
 	if rp.ID == "" {
 		rp = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost:8080", "https://localhost"}}

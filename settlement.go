@@ -100,7 +100,7 @@ func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
 // customer in an SCA region gets a challenge instead (quotes_sca.go).
 // stamp is the wallet signature of a quote paid from an embedded wallet
 // (Wallets.ExecuteQuote).
-func (e *Engine) executeQuote(ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
+func (e *handle) executeQuote(ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
 	var out *Quote
 	var failure error
 	d := e.drawChallenge()

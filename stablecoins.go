@@ -43,7 +43,7 @@ const (
 // registered tokens, their Service-enablement state, and mints and burns,
 // whose fiat value moves through the ledger (the token's reserve account,
 // stablecoins.Reserve). Reach it as eng.Stablecoins.
-type Stablecoins struct{ e *Engine }
+type Stablecoins struct{ e *handle }
 
 // linkRecord is a link as stored: the API view plus the credentials the
 // provider is called with. The secret never leaves the engine.

@@ -21,7 +21,7 @@ import (
 // commit.
 type txn struct {
 	Tx
-	e       *Engine
+	e       *handle
 	now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
@@ -71,7 +71,7 @@ func (t *txn) newID(prefix string) string {
 
 // begin fixes what an operation's transaction function may read of the
 // world: the clock and the base of its ids.
-func (e *Engine) begin() (time.Time, idSeq, error) {
+func (e *handle) begin() (time.Time, idSeq, error) {
 	u, err := e.newUUID()
 	if err != nil {
 		return time.Time{}, idSeq{}, err
@@ -83,7 +83,7 @@ func (e *Engine) begin() (time.Time, idSeq, error) {
 
 // update runs fn in a read-write store transaction (commit) and, once it
 // committed, hands the payments it intended to the rail (dispatch).
-func (e *Engine) update(ctx context.Context, fn func(t *txn) error) error {
+func (e *handle) update(ctx context.Context, fn func(t *txn) error) error {
 	intents, err := e.commit(ctx, fn)
 	if err == nil {
 		e.dispatch(ctx, intents)
@@ -95,7 +95,7 @@ func (e *Engine) update(ctx context.Context, fn func(t *txn) error) error {
 // worker when it committed events and returns the rail intents it wrote.
 // fn may run more than once; each run starts from the same clock reading
 // and id sequence.
-func (e *Engine) commit(ctx context.Context, fn func(t *txn) error) ([]string, error) {
+func (e *handle) commit(ctx context.Context, fn func(t *txn) error) ([]string, error) {
 	now, ids, err := e.begin()
 	if err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func (e *Engine) commit(ctx context.Context, fn func(t *txn) error) ([]string, e
 }
 
 // view runs fn in a read-only store transaction.
-func (e *Engine) view(ctx context.Context, fn func(t *txn) error) error {
+func (e *handle) view(ctx context.Context, fn func(t *txn) error) error {
 	now := e.Now()
 	return e.store.View(ctx, func(tx Tx) error { return fn(&txn{Tx: tx, e: e, now: now}) })
 }

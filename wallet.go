@@ -22,7 +22,7 @@ import (
 // Wallets serves embedded-wallet authentication: credentials, sessions,
 // signed retries, delegated keys, wallet privacy and export, and payments
 // from embedded wallets.
-type Wallets struct{ e *Engine }
+type Wallets struct{ e *handle }
 
 // EmbeddedWallet is the internal account type of embedded wallets.
 const EmbeddedWallet AccountType = "EMBEDDED_WALLET"
@@ -227,7 +227,7 @@ type walletDraws struct {
 	code    []byte // random bytes an OTP code is cut from (otpCode)
 }
 
-func (e *Engine) drawWallet() (*walletDraws, error) {
+func (e *handle) drawWallet() (*walletDraws, error) {
 	d := &walletDraws{secret: make([]byte, 32), code: make([]byte, 24)}
 	tk, err := walletauth.NewTargetKey()
 	if err != nil {
@@ -451,7 +451,7 @@ func mustJSON(v any) []byte {
 var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost", "http://localhost:8080"}}
 
 // walletRelyingParty is the WebAuthn relying party of wallet passkeys.
-func (e *Engine) walletRelyingParty() walletauth.RelyingParty {
+func (e *handle) walletRelyingParty() walletauth.RelyingParty {
 	if e.cfg.WalletRelyingParty.ID == "" {
 		return DefaultWalletRelyingParty
 	}
