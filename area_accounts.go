@@ -5,8 +5,13 @@ import "time"
 // accountsArea declares the accounts area's tables and due work: internal
 // and external accounts with their owner and uniqueness indexes, deposit
 // references, and the sandbox's liveness checks of ownership proofs.
-func accountsArea() areaDef {
+func accountsArea(e *handle, cfg Config) areaDef {
+	st := &accountsState{rail: cfg.Rail, skipCheckDigits: cfg.SkipCheckDigits}
+	if st.rail == nil {
+		st.rail = defaultRail{}
+	}
 	return areaDef{
+		state: []slotEntry{accountsSlot.with(st)},
 		tables: []tableDef{
 			{name: tableInternalAccounts, record: func() any { return new(InternalAccount) },
 				ix: indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
@@ -27,6 +32,19 @@ func accountsArea() areaDef {
 		due: []dueWork{{tableLivenessDue, (*txn).applyLivenessDue}},
 	}
 }
+
+// accountsState is the accounts area's state: the rail that checks new
+// external accounts, whether check digits are skipped, and the accounts
+// decoded lately with their encoded funding instructions.
+type accountsState struct {
+	rail            Rail
+	skipCheckDigits bool
+	cache           readCache[InternalAccount]
+	externals       readCache[externalRecord]
+	funding         bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
+}
+
+var accountsSlot slot[accountsState]
 
 // sideOf is the ixSide value of the platform's accounts (platform) or the
 // customers'.

@@ -5,8 +5,9 @@ import "time"
 // cardsArea declares the cards area's tables and due work: cards with
 // their counts, positions and reveal audits, and the sandbox network's
 // activations and pulls.
-func cardsArea() areaDef {
+func cardsArea(e *handle, cfg Config) areaDef {
 	return areaDef{
+		state: []slotEntry{cardsSlot.with(&cardsState{issuer: cfg.CardIssuer, limits: cfg.CardLimits})},
 		tables: []tableDef{
 			{name: tableCards, record: func() any { return new(Card) },
 				ix: indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
@@ -27,3 +28,12 @@ func cardsArea() areaDef {
 		},
 	}
 }
+
+// cardsState is the cards area's state: the issuer (nil: no cards) and the
+// limits on live cards.
+type cardsState struct {
+	issuer CardIssuer
+	limits CardLimits
+}
+
+var cardsSlot slot[cardsState]

@@ -3,13 +3,20 @@ package payments
 import (
 	"context"
 	"time"
+
+	"github.com/paygrid/payments/walletauth"
 )
 
 // customersArea declares the customers area's tables and background work:
 // customers, verifications, documents, beneficial owners, contact codes,
 // bulk imports and SCA.
-func customersArea(e *handle) areaDef {
+func customersArea(e *handle, cfg Config) areaDef {
+	st := &customersState{kyc: cfg.KYC, codes: cfg.Codes, scaPasskeys: cfg.SCAPasskeys}
+	if st.kyc == nil {
+		st.kyc = defaultKYC{}
+	}
 	return areaDef{
+		state: []slotEntry{customersSlot.with(st)},
 		tables: []tableDef{
 			{name: tableCustomers, record: func() any { return new(customerRecord) },
 				ix: indexed(tableCustomers, func(x *customerRecord) time.Time { return x.CreatedAt },
@@ -40,10 +47,21 @@ func customersArea(e *handle) areaDef {
 			{name: tableSCA, record: func() any { return new(scaRecord) }},
 			{name: tableSCAResets, record: func() any { return new(scaResetRecord) }},
 		},
-		intents: []intentKind{codeIntentKind(e.cfg.Codes)},
+		intents: []intentKind{codeIntentKind(cfg.Codes)},
 		passes:  []func(ctx context.Context) (int, error){e.resumeBulkJobs},
 	}
 }
+
+// customersState is the customers area's state: its providers, the SCA
+// passkeys' relying party, and the customers decoded lately.
+type customersState struct {
+	kyc         KYCProvider
+	codes       CodeSender
+	scaPasskeys walletauth.RelyingParty
+	cache       readCache[customerRecord]
+}
+
+var customersSlot slot[customersState]
 
 // customerStatusValue is the ixStatus value of customers: a KYC filter
 // (individuals) and a KYB filter (businesses) each name one type.

@@ -5,8 +5,13 @@ import "time"
 // quotesArea declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
 // payments and their approvals, invitations and receiver lookups.
-func quotesArea(e *handle) areaDef {
+func quotesArea(e *handle, cfg Config) areaDef {
+	st := &quotesState{rail: cfg.Rail, source: cfg.Rates, directory: cfg.Directory, incomingApproval: cfg.IncomingApproval}
+	if st.rail == nil {
+		st.rail = defaultRail{}
+	}
 	return areaDef{
+		state: []slotEntry{quotesSlot.with(st)},
 		tables: []tableDef{
 			{name: tableQuotes, record: func() any { return new(quoteRecord) },
 				ix: indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
@@ -39,7 +44,7 @@ func quotesArea(e *handle) areaDef {
 			{name: tableLookups, record: func() any { return new(lookupRecord) }},
 		},
 		intents: railIntentKinds(e),
-		hooks:   approvalHooks(e),
+		hooks:   approvalHooks(e, cfg.IncomingApproval),
 		due: []dueWork{
 			{tableSettlementsDue, (*txn).applySettlementDue},
 			{tableIncomingDue, (*txn).applyIncomingDue},
@@ -48,3 +53,20 @@ func quotesArea(e *handle) areaDef {
 		},
 	}
 }
+
+// quotesState is the quotes area's state: the rail payments go to, the
+// rate source and its cache, the directory, whether incoming payments wait
+// for approval, and the records this engine stored lately.
+type quotesState struct {
+	rail             Rail
+	source           RateSource
+	rates            rateCache
+	directory        Directory
+	incomingApproval bool
+	txs              storedCache[Transaction] // transactions stored, by id (transactions.go)
+	quotes           storedCache[quoteRecord] // quotes stored, by id (settlement.go)
+	intents          storedCache[railIntent]  // rail intents stored, by id (rail_intents.go)
+	contended        contendedCache
+}
+
+var quotesSlot slot[quotesState]

@@ -5,8 +5,13 @@ import "time"
 // stablecoinsArea declares the stablecoins area's tables and due work:
 // provider links, registered stablecoins with their symbols and tokens,
 // and mint and burn operations with their schedule.
-func stablecoinsArea() areaDef {
+func stablecoinsArea(e *handle, cfg Config) areaDef {
+	st := &stablecoinsState{provider: cfg.Stablecoins}
+	if st.provider == nil {
+		st.provider = noStablecoins{}
+	}
 	return areaDef{
+		state: []slotEntry{stablecoinsSlot.with(st)},
 		tables: []tableDef{
 			{name: tableStablecoinLinks, record: func() any { return new(linkRecord) },
 				ix: indexed(tableStablecoinLinks, func(x *linkRecord) time.Time { return x.CreatedAt },
@@ -29,3 +34,8 @@ func stablecoinsArea() areaDef {
 		due: []dueWork{{tableStablecoinOpsDue, (*txn).applyStablecoinOpDue}},
 	}
 }
+
+// stablecoinsState is the stablecoins area's state: the issuer platform.
+type stablecoinsState struct{ provider StablecoinProvider }
+
+var stablecoinsSlot slot[stablecoinsState]

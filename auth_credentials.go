@@ -74,8 +74,8 @@ func (e *handle) checkOIDC(token, clientKey string) (walletauth.Identity, error)
 		return id, oidcError(err, "oidcToken")
 	}
 	switch {
-	case e.cfg.OIDCKeys != nil:
-		if err := walletauth.VerifyOIDCSignature(token, e.cfg.OIDCKeys); err != nil {
+	case walletsSlot.of(e).oidc != nil:
+		if err := walletauth.VerifyOIDCSignature(token, walletsSlot.of(e).oidc); err != nil {
 			return id, oidcError(err, "oidcToken")
 		}
 	case !e.cfg.Sandbox:

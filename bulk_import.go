@@ -170,7 +170,7 @@ func (e *handle) runBulkBatch(ctx context.Context, id string) (bool, error) {
 			in := rec.input(i)
 			probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
 			e.applyCustomerInput(&validate.Errors{}, probe, &in, p)
-			s, err := e.kyc.InitialStatus(ctx, &probe.Customer, p)
+			s, err := customersSlot.of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
 			if err != nil {
 				return err
 			}

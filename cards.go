@@ -185,10 +185,10 @@ type Cards struct{ e *handle }
 // issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
 // environments without a card issuer).
 func (c Cards) issuer() (CardIssuer, error) {
-	if c.e.cfg.CardIssuer == nil {
+	if cardsSlot.of(c.e).issuer == nil {
 		return nil, Errorf(CodeNotImplemented, "cards are not enabled: no card issuer is configured")
 	}
-	return c.e.cfg.CardIssuer, nil
+	return cardsSlot.of(c.e).issuer, nil
 }
 
 // Get returns the card with id (NOT_FOUND when absent).

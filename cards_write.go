@@ -72,7 +72,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	if err != nil {
 		return nil, err
 	}
-	limits := c.e.cfg.CardLimits
+	limits := cardsSlot.of(c.e).limits
 	// The answer (with the id named above) is what a retry with the same
 	// idempotency key replays.
 	err = once(ctx, c.e, req, &out, func(t *txn) error {

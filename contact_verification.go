@@ -38,7 +38,7 @@ func (t *txn) contactTarget(customerID, channel string) (*customerRecord, error)
 	if err != nil {
 		return nil, err
 	}
-	email, phone := t.e.kyc.ContactChecks(&r.Customer)
+	email, phone := customersSlot.of(t.e).kyc.ContactChecks(&r.Customer)
 	if (channel == ChannelEmail && !email) || (channel == ChannelPhone && !phone) || r.ContactVerification == nil {
 		return nil, Errorf(CodeConflict, "customer %s's provider does not require %s verification", customerID, channel)
 	}
@@ -49,7 +49,7 @@ func (t *txn) contactTarget(customerID, channel string) (*customerRecord, error)
 // (channel EMAIL or PHONE); a new code replaces an outstanding one.
 func (cs Customers) SendContactCode(ctx context.Context, customerID, channel string) error {
 	e := cs.e
-	code := e.kyc.ContactCode(channel)
+	code := customersSlot.of(e).kyc.ContactCode(channel)
 	return once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *txn) error {
 		r, err := t.contactTarget(customerID, channel)
 		if err != nil {

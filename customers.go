@@ -176,7 +176,7 @@ func (t *txn) customerByUma(addr string) (*Customer, error) {
 //
 // The customer it returns is shared and must not be changed.
 func (t *txn) transactingCustomer(id string) (*Customer, error) {
-	r, err := t.e.customers.get(t, tableCustomers, id)
+	r, err := customersSlot.of(t.e).cache.get(t, tableCustomers, id)
 	if err != nil {
 		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
 	}

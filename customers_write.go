@@ -61,7 +61,7 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 		}
 		probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
 		e.applyCustomerInput(&validate.Errors{}, probe, &in, p)
-		initial, err = e.kyc.InitialStatus(ctx, &probe.Customer, p)
+		initial, err = customersSlot.of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
 		return err
 	})
 	if err != nil {
@@ -271,7 +271,7 @@ func (e *handle) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *
 	} else {
 		r.Profile.ValidateIndividual(fe, r.Identifier, e.Now())
 	}
-	email, phone := e.kyc.ContactChecks(&r.Customer)
+	email, phone := customersSlot.of(e).kyc.ContactChecks(&r.Customer)
 	if email || phone {
 		if r.ContactVerification == nil {
 			r.ContactVerification = &ContactVerification{}

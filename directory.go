@@ -61,8 +61,8 @@ func (emptyDirectory) UMAProviders(context.Context) ([]UMAProvider, error) { ret
 
 // directory returns the configured Directory or the empty one.
 func (e *handle) directory() Directory {
-	if e.cfg.Directory == nil {
+	if quotesSlot.of(e).directory == nil {
 		return emptyDirectory{}
 	}
-	return e.cfg.Directory
+	return quotesSlot.of(e).directory
 }

@@ -4,7 +4,7 @@ package payments
 // the areas register them, to the external tests
 // (TestSandboxState_TablesComplete).
 var StateTables, TokenTables = func() ([]string, []string) {
-	var r registry
-	r.register(areas(&handle{core: &core{}}, &r)...)
-	return r.stateTables(), r.credentialTables()
+	h := &handle{core: &core{}}
+	h.reg.register(areas(h, Config{})...)
+	return h.reg.stateTables(), h.reg.credentialTables()
 }()

@@ -185,7 +185,7 @@ func (t *txn) externalRecord(id string) (*externalRecord, error) {
 // returns may be shared with other transactions (Engine.externals) and must
 // not be changed.
 func (t *txn) sharedExternalRecord(id string) (*externalRecord, error) {
-	r, err := t.e.externals.get(t, tableExternalAccounts, id)
+	r, err := accountsSlot.of(t.e).externals.get(t, tableExternalAccounts, id)
 	if err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "external account", id)
 	}

@@ -44,7 +44,7 @@ type TrustResult struct {
 func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	e := as.e
 	var out *TrustStart
-	code := e.kyc.ContactCode("SCA")
+	code := customersSlot.of(e).kyc.ContactCode("SCA")
 	err := once(ctx, e, []any{id, trust}, &out, func(t *txn) error {
 		r, c, err := t.trustTarget(id)
 		if err != nil {
@@ -107,7 +107,7 @@ func (t *txn) trustTarget(id string) (*externalRecord, *Customer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !t.e.kyc.SCARequired(c) {
+	if !customersSlot.of(t.e).kyc.SCARequired(c) {
 		return nil, nil, Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 	}
 	return r, c, nil

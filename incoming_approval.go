@@ -37,9 +37,9 @@ const approvalRequest = "INCOMING_PAYMENT.PENDING"
 // delivered at most once (its payment is decided by the answer, the
 // approve and reject operations, or the timeout instead), and with
 // Config.IncomingApproval its endpoint's answer decides the payment.
-func approvalHooks(e *handle) deliveryHooks {
+func approvalHooks(e *handle, incomingApproval bool) deliveryHooks {
 	h := deliveryHooks{once: []EventType{approvalRequest}}
-	if e.cfg.IncomingApproval {
+	if incomingApproval {
 		h.answerTypes, h.answered = []EventType{approvalRequest}, e.applyApprovalAnswers
 	}
 	return h

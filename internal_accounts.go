@@ -103,7 +103,7 @@ func (t *txn) internalAccount(id string) (*InternalAccount, error) {
 // returns may be shared with other transactions (Engine.accounts) and must
 // not be changed.
 func (t *txn) sharedInternalAccount(id string) (*InternalAccount, error) {
-	a, err := t.e.accounts.get(t, tableInternalAccounts, id)
+	a, err := accountsSlot.of(t.e).cache.get(t, tableInternalAccounts, id)
 	if err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
 	}

@@ -185,7 +185,7 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 
 // accountViewJSON returns json.Marshal(t.accountView(a)), the data of
 // INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
-// (fixed per account) encoded once per account and kept in e.funding.
+// (fixed per account) encoded once per account and kept in accountsSlot.of(e).funding.
 func (t *txn) accountViewJSON(a *InternalAccount) ([]byte, error) {
 	return t.appendAccountView(nil, a)
 }
@@ -196,12 +196,12 @@ func (t *txn) appendAccountView(b []byte, a *InternalAccount) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	instructions, ok := t.e.funding.get(a.ID)
+	instructions, ok := accountsSlot.of(t.e).funding.get(a.ID)
 	if !ok {
 		if instructions, err = json.Marshal(fundingInstructions(a)); err != nil {
 			return nil, err
 		}
-		t.e.funding.put(a.ID, instructions)
+		accountsSlot.of(t.e).funding.put(a.ID, instructions)
 	}
 	b = append(slices.Grow(b, 384+len(instructions)), '{')
 	b = stringMember(b, "id", a.ID, false)

@@ -185,28 +185,14 @@ func newEngine(h *handle) *Engine {
 
 // core is the state every handle of one engine shares.
 type core struct {
-	store       Store
-	notifier    Notifier
-	kyc         KYCProvider
-	rail        Rail
-	stablecoins StablecoinProvider
-	now         func() time.Time
-	newUUID     func() (uuid.UUID, error)
-	log         *slog.Logger
-	cfg         Config
+	store    Store
+	notifier Notifier
+	now      func() time.Time
+	newUUID  func() (uuid.UUID, error)
+	log      *slog.Logger
+	cfg      kernelConfig
 
-	rates     rateCache
-	platCache platformCache
-	auth      authCache
-	customers readCache[customerRecord]
-	accounts  readCache[InternalAccount]
-	funding   bounded[[]byte]          // encoded funding instructions by internal account id (accountViewJSON)
-	written   bounded[written]         // index entries of records written, by table and key (index.go)
-	txs       storedCache[Transaction] // transactions stored, by id (transactions.go)
-	quotes    storedCache[quoteRecord] // quotes stored, by id (settlement.go)
-	intents   storedCache[railIntent]  // rail intents stored, by id (rail_intents.go)
-	externals readCache[externalRecord]
-	contended contendedCache
+	written   bounded[written] // index entries of records written, by table and key (index.go)
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}
@@ -242,11 +228,12 @@ func New(cfg Config) (*Engine, error) {
 		now:      cfg.Now,
 		newUUID:  cfg.NewUUID,
 		log:      cfg.Logger,
-		cfg:      cfg,
-		kick:     make(chan struct{}, 1),
-		hurry:    make(chan struct{}, 1),
-		stop:     make(chan struct{}),
-		done:     make(chan struct{}),
+		cfg: kernelConfig{Sandbox: cfg.Sandbox, Retry: cfg.Retry,
+			IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory},
+		kick:  make(chan struct{}, 1),
+		hurry: make(chan struct{}, 1),
+		stop:  make(chan struct{}),
+		done:  make(chan struct{}),
 	}}
 	if e.now == nil {
 		e.now = time.Now
@@ -258,19 +245,10 @@ func New(cfg Config) (*Engine, error) {
 		e.log = slog.New(slog.DiscardHandler)
 	}
 	e.owner = "engine:" + uuid.NewString()
-	if e.kyc = cfg.KYC; e.kyc == nil {
-		e.kyc = defaultKYC{}
-	}
-	if e.rail = cfg.Rail; e.rail == nil {
-		e.rail = defaultRail{}
-	}
-	if e.stablecoins = cfg.Stablecoins; e.stablecoins == nil {
-		e.stablecoins = noStablecoins{}
-	}
 	if e.notifier == nil {
 		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
 	}
-	e.reg.register(areas(e, &e.reg)...)
+	e.reg.register(areas(e, cfg)...)
 	if err := e.buildIndexes(context.Background()); err != nil {
 		return nil, err
 	}
@@ -284,9 +262,17 @@ func New(cfg Config) (*Engine, error) {
 
 // areas are the declarations of every area, in the order their due work
 // runs.
-func areas(e *handle, r *registry) []areaDef {
-	return []areaDef{kernelArea(r), platformArea(e), customersArea(e), quotesArea(e), accountsArea(),
-		cardsArea(), stablecoinsArea(), agentsArea(), walletsArea()}
+func areas(e *handle, cfg Config) []areaDef {
+	return []areaDef{kernelArea(&e.reg), platformArea(e, cfg), customersArea(e, cfg), quotesArea(e, cfg),
+		accountsArea(e, cfg), cardsArea(e, cfg), stablecoinsArea(e, cfg), agentsArea(), walletsArea(e, cfg)}
+}
+
+// kernelConfig is what the kernel keeps of Config (documented there).
+type kernelConfig struct {
+	Sandbox              bool
+	Retry                RetryPolicy
+	IdempotencyRetention time.Duration
+	EventHistory         bool
 }
 
 // Close stops the background workers. It does not close the Store, which the caller

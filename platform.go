@@ -196,7 +196,7 @@ func (t *txn) platform() (*PlatformConfig, error) {
 	if err != nil {
 		return nil, notFound(err, CodePlatformNotFound, "platform", "config")
 	}
-	pc := &t.e.platCache
+	pc := &platformSlot.of(t.e).cache
 	pc.mu.Lock()
 	if pc.cfg == nil || !bytes.Equal(pc.raw, raw) {
 		var cfg PlatformConfig

@@ -81,7 +81,7 @@ func (t *txn) executePull(q *quoteRecord) error {
 
 // settlePull applies an outcome of a quote's pull.
 func (t *txn) settlePull(q *quoteRecord, tx *Transaction, rep RailReport) error {
-	rail, hold, cur := accounts.ExternalPrefix+"rail:"+t.e.rail.Name(), q.holdAccount(), q.SendingCurrency.Code
+	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.of(t.e).rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
 	case rep.Outcome == RailCompleted && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
 		if err := t.post(tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {

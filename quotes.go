@@ -306,7 +306,7 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 		return err
 	})
 	if err == nil && !req.ImmediatelyExecute && len(keys) > 0 {
-		e.contended.put(id, keys)
+		quotesSlot.of(e).contended.put(id, keys)
 	}
 	return out, err
 }

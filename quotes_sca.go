@@ -15,7 +15,7 @@ const ScaChallengeTTL = 5 * time.Minute
 // drawChallenge draws the secrets of a quote's SCA challenge before its
 // transaction: the SMS code and the WebAuthn challenge.
 func (e *handle) drawChallenge() scaDraw {
-	return scaDraw{code: e.kyc.ContactCode("SCA"), nonce: randomBytes(32)}
+	return scaDraw{code: customersSlot.of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32)}
 }
 
 // requireSCA puts a real-time funded quote of a customer in an SCA region
@@ -28,7 +28,7 @@ func (e *handle) requireSCA(t *txn, q *quoteRecord, d scaDraw, preferred string)
 		return nil
 	}
 	c, err := t.customer(q.CustomerID)
-	if err != nil || !e.kyc.SCARequired(c) {
+	if err != nil || !customersSlot.of(e).kyc.SCARequired(c) {
 		return err
 	}
 	id, err := e.newID("ScaChallenge")
@@ -90,7 +90,7 @@ func (t *txn) executeOrChallenge(q *quoteRecord, d scaDraw, preferred string) er
 	if err != nil {
 		return err
 	}
-	if sc := *c; !t.e.kyc.SCARequired(&sc) || t.trustedDestination(q) {
+	if sc := *c; !customersSlot.of(t.e).kyc.SCARequired(&sc) || t.trustedDestination(q) {
 		return t.execute(q)
 	}
 	if err := t.challengeQuote(q, t.newID("ScaChallenge"), d, preferred); err != nil {
@@ -227,7 +227,7 @@ func (s SCA) Resend(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		if !t.e.kyc.SCARequired(c) {
+		if !customersSlot.of(t.e).kyc.SCARequired(c) {
 			return Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
 		if expired, err := t.expireIfDue(q); err != nil || expired {

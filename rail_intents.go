@@ -66,7 +66,7 @@ func (t *txn) intendPayment(id string, in railIntent) error {
 		return err
 	}
 	// Remembered, so the hand-over right after commit does not decode it.
-	t.e.intents.remember(id, b, &in)
+	quotesSlot.of(t.e).intents.remember(id, b, &in)
 	return t.intend(id, b)
 }
 
@@ -89,16 +89,16 @@ func (in *railIntent) clone() *railIntent {
 
 // handOverPayment gives one waiting payment to the rail.
 func (e *handle) handOverPayment(ctx context.Context, h *handover) error {
-	in, err := e.intents.load(h.id, h.value, (*railIntent).clone)
+	in, err := quotesSlot.of(e).intents.load(h.id, h.value, (*railIntent).clone)
 	if err != nil {
 		return err
 	}
 	r := reporter{e: e, follow: h.follow, h: h}
 	switch {
 	case in.Send != nil:
-		return e.rail.Send(ctx, *in.Send, r)
+		return quotesSlot.of(e).rail.Send(ctx, *in.Send, r)
 	case in.Pull != nil:
-		if p, ok := e.rail.(Puller); ok {
+		if p, ok := quotesSlot.of(e).rail.(Puller); ok {
 			return p.Pull(ctx, *in.Pull, r)
 		}
 		return r.Report(ctx, RailReport{PaymentID: h.id, Outcome: RailCompleted})

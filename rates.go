@@ -38,27 +38,27 @@ func (e *handle) rate(ctx context.Context, from, to string) (money.Rate, time.Ti
 	if from == to {
 		return money.MustRate("1"), e.Now(), nil
 	}
-	if e.cfg.Rates == nil {
+	if quotesSlot.of(e).source == nil {
 		return money.Rate{}, time.Time{}, Errorf(CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
 	}
 	key := [2]string{from, to}
-	e.rates.mu.Lock()
-	c, ok := e.rates.m[key]
-	e.rates.mu.Unlock()
+	quotesSlot.of(e).rates.mu.Lock()
+	c, ok := quotesSlot.of(e).rates.m[key]
+	quotesSlot.of(e).rates.mu.Unlock()
 	if ok && e.Now().Sub(c.at) < RateCacheTTL {
 		return c.rate, c.at, nil
 	}
-	r, err := e.cfg.Rates.Rate(ctx, from, to)
+	r, err := quotesSlot.of(e).source.Rate(ctx, from, to)
 	if err != nil {
 		return money.Rate{}, time.Time{}, err
 	}
 	c = cachedRate{rate: r, at: e.Now()}
-	e.rates.mu.Lock()
-	if e.rates.m == nil {
-		e.rates.m = map[[2]string]cachedRate{}
+	quotesSlot.of(e).rates.mu.Lock()
+	if quotesSlot.of(e).rates.m == nil {
+		quotesSlot.of(e).rates.m = map[[2]string]cachedRate{}
 	}
-	e.rates.m[key] = c
-	e.rates.mu.Unlock()
+	quotesSlot.of(e).rates.m[key] = c
+	quotesSlot.of(e).rates.mu.Unlock()
 	return r, c.at, nil
 }
 

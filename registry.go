@@ -38,6 +38,8 @@ type areaDef struct {
 	// hooks are the delivery hooks it serves (each set at most once over
 	// all areas; the lists add up).
 	hooks deliveryHooks
+	// state is the area's state, kept on the core (slot).
+	state []slotEntry
 	// passes run after the due tables on every pass of the due-work
 	// worker (and ProcessDue); each returns how many items moved.
 	passes []func(ctx context.Context) (int, error)
@@ -51,6 +53,7 @@ type registry struct {
 	intents map[string]*intentKind
 	passes  []func(ctx context.Context) (int, error)
 	hooks   deliveryHooks
+	slots   []slotEntry // the areas' state (slot)
 }
 
 // register adds the declarations of areas, in order (due work runs in the
@@ -76,6 +79,7 @@ func (r *registry) register(areas ...areaDef) {
 			r.intents[k.name] = k
 		}
 		r.hooks.add(a.hooks)
+		r.slots = append(r.slots, a.state...)
 		r.due = append(r.due, a.due...)
 		r.passes = append(r.passes, a.passes...)
 	}
@@ -117,4 +121,25 @@ func (h *deliveryHooks) add(o deliveryHooks) {
 		h.answered, h.answerTypes = o.answered, o.answerTypes
 	}
 	h.once = append(h.once, o.once...)
+}
+
+// slot is the key of one area's state, shared by every handle of an engine
+// (its configuration and caches): the area's registration makes it at New
+// (areaDef.state), and its operations read it. Keys are package-level
+// variables of the areas.
+type slot[T any] struct{ _ byte } // not zero-sized: each key has its own address
+
+type slotEntry struct{ key, val any }
+
+// with returns the entry that installs v as the state of s.
+func (s *slot[T]) with(v *T) slotEntry { return slotEntry{s, v} }
+
+// of returns the state of s on e's engine.
+func (s *slot[T]) of(e *handle) *T {
+	for _, x := range e.reg.slots {
+		if x.key == s {
+			return x.val.(*T)
+		}
+	}
+	panic("payments: an area's state was not registered")
 }

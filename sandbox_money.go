@@ -181,10 +181,10 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
 			return t.saveTx(tx, "FAILED")
 		}
-		if strings.Contains(req.SenderUmaAddress, "pending.long") && !e.cfg.IncomingApproval {
+		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.of(e).incomingApproval {
 			return t.Put(tableIncomingDue, dueKey(t.now.Add(SandboxSlowIncoming), id), []byte(id))
 		}
-		if e.cfg.IncomingApproval {
+		if quotesSlot.of(e).incomingApproval {
 			key := dueKey(t.now.Add(ApprovalWindow), id)
 			if err := t.Put(tableApprovalsDue, key, []byte(id)); err != nil {
 				return err
@@ -311,7 +311,7 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 
 // creditIncoming books an accepted incoming UMA payment to its destination.
 func (t *txn) creditIncoming(tx *Transaction) error {
-	dest, internal := accounts.ExternalPrefix+"rail:"+t.e.rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
+	dest, internal := accounts.ExternalPrefix+"rail:"+quotesSlot.of(t.e).rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
 	if internal {
 		dest = tx.Destination.AccountID
 	}

@@ -141,7 +141,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 		return nil
 	})
 	if err == nil {
-		s.e.auth.forget()
+		platformSlot.of(s.e).auth.forget()
 	}
 	return err
 }
@@ -242,9 +242,9 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 		if err := clearTables(t.Tx, s.e.reg.withIndexTables(tables)); err != nil {
 			return err
 		}
-		return t.seedPlatform(s.e.cfg.Platform)
+		return t.seedPlatform(platformSlot.of(s.e).seed)
 	})
-	s.e.auth.forget()
+	platformSlot.of(s.e).auth.forget()
 	if err != nil || !rotateToken {
 		return nil, err
 	}

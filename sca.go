@@ -175,9 +175,9 @@ type scaDraw struct {
 }
 
 func (e *handle) drawSCA() scaDraw {
-	d := scaDraw{code: e.kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
+	d := scaDraw{code: customersSlot.of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
 	if e.cfg.Sandbox {
-		d.sandboxTOTP = e.kyc.ContactCode("TOTP")
+		d.sandboxTOTP = customersSlot.of(e).kyc.ContactCode("TOTP")
 	}
 	for range scaRecoveryCodes {
 		s := customers.Base32.EncodeToString(randomBytes(8))[:12]
@@ -196,7 +196,7 @@ func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // relyingParty is the WebAuthn relying party of SCA passkeys.
 func (e *handle) relyingParty() walletauth.RelyingParty {
-	rp := e.cfg.SCAPasskeys
+	rp := customersSlot.of(e).scaPasskeys
 	if rp.ID == "" {
 		rp = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost:8080", "https://localhost"}}
 	}
@@ -214,7 +214,7 @@ func (t *txn) scaCustomer(id string) (*customerRecord, *scaRecord, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !t.e.kyc.SCARequired(&c.Customer) {
+	if !customersSlot.of(t.e).kyc.SCARequired(&c.Customer) {
 		return nil, nil, Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
 	}
 	st, err := t.scaState(id)

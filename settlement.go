@@ -104,7 +104,7 @@ func (e *handle) executeQuote(ctx context.Context, id string, opts ExecuteOption
 	var out *Quote
 	var failure error
 	d := e.drawChallenge()
-	ctx = e.contended.with(ctx, id)
+	ctx = quotesSlot.of(e).contended.with(ctx, id)
 	err := once(ctx, e, []any{id, opts}, &out, keeping(&failure, func(t *txn) error {
 		q, err := t.quote(id)
 		if err != nil {
@@ -144,7 +144,7 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 		if err != nil {
 			return nil, notFound(err, CodeQuoteNotFound, "quote", id)
 		}
-		if q, err = t.e.quotes.load(id, b, (*quoteRecord).clone); err != nil {
+		if q, err = quotesSlot.of(t.e).quotes.load(id, b, (*quoteRecord).clone); err != nil {
 			return nil, err
 		}
 	}
@@ -176,7 +176,7 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 // decoded as usual.
 func (t *txn) rememberQuote(q *quoteRecord, b []byte) {
 	if q.cloneable() {
-		t.e.quotes.remember(q.ID, b, q.clone())
+		quotesSlot.of(t.e).quotes.remember(q.ID, b, q.clone())
 	}
 }
 
@@ -340,7 +340,7 @@ func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
 	case q.Destination.DestinationType == "UMA_ADDRESS":
 		return ledgerUMA, nil
 	}
-	return accounts.ExternalPrefix + "rail:" + t.e.rail.Name(), nil
+	return accounts.ExternalPrefix + "rail:" + quotesSlot.of(t.e).rail.Name(), nil
 }
 
 // applyStep applies one outcome of its payout to an executed quote.
@@ -398,7 +398,7 @@ func (t *txn) failAndRefund(q *quoteRecord, tx *Transaction, s RailReport, amoun
 		tx.Refund.Status = "FAILED"
 		return t.saveTx(tx, "REFUND_FAILED")
 	}
-	to := q.refundAccount(t.e.rail.Name())
+	to := q.refundAccount(quotesSlot.of(t.e).rail.Name())
 	feeBack := ""
 	if s.Outcome == RailReturned {
 		legs, fb, err := t.returnLegs(q, to)

@@ -165,7 +165,7 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 	if err := e.view(ctx, func(t *txn) (err error) { d, err = check(t); return err }); err != nil {
 		return nil, err
 	}
-	plan, err := e.stablecoins.Plan(ctx, d.link.ref(), d.plan)
+	plan, err := stablecoinsSlot.of(e).provider.Plan(ctx, d.link.ref(), d.plan)
 	if err != nil {
 		return nil, providerError(err)
 	}

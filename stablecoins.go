@@ -117,7 +117,7 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 	if ok, err := replayed(ctx, e, req, &out); ok {
 		return out, err
 	}
-	info, err := e.stablecoins.VerifyAccount(ctx, s.env(), req)
+	info, err := stablecoinsSlot.of(e).provider.VerifyAccount(ctx, s.env(), req)
 	if err != nil {
 		return nil, providerError(err)
 	}
@@ -259,7 +259,7 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 	if err := e.view(ctx, func(t *txn) (err error) { link, err = t.selectLink(req.StablecoinProviderAccountID); return err }); err != nil {
 		return nil, err
 	}
-	tok, err := e.stablecoins.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
+	tok, err := stablecoinsSlot.of(e).provider.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
 	if err != nil {
 		return nil, providerError(err)
 	}

@@ -167,8 +167,8 @@ func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Toke
 		return nil, errUnauthorized
 	}
 	got := sha256.Sum256([]byte(secret))
-	gen := e.auth.generation()
-	if tok, ok := e.auth.lookup(user, got, e.now()); ok {
+	gen := platformSlot.of(e).auth.generation()
+	if tok, ok := platformSlot.of(e).auth.lookup(user, got, e.now()); ok {
 		return tok, nil
 	}
 	// An unknown client id costs what a known one with a wrong secret does:
@@ -213,7 +213,7 @@ func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Toke
 	if err != nil {
 		return nil, err
 	}
-	e.auth.remember(user, got, &rec.Token, e.now(), gen)
+	platformSlot.of(e).auth.remember(user, got, &rec.Token, e.now(), gen)
 	return &rec.Token, nil
 }
 
@@ -318,7 +318,7 @@ func (pl Platform) ListTokens(ctx context.Context, f TokenFilter, p ListParams) 
 // DeleteToken revokes a token; its credential stops working at once.
 func (pl Platform) DeleteToken(ctx context.Context, id string) error {
 	e := pl.e
-	defer e.auth.forget()
+	defer platformSlot.of(e).auth.forget()
 	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
 		var rec tokenRecord
 		if err := getJSON(t, tableTokens, id, &rec); err != nil {

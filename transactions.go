@@ -181,7 +181,7 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 	if err != nil {
 		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
 	}
-	tx, err := t.e.txs.load(id, b, (*Transaction).clone)
+	tx, err := quotesSlot.of(t.e).txs.load(id, b, (*Transaction).clone)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 // rememberTx notes that tx, encoded as b, was stored at its id.
 func (t *txn) rememberTx(tx *Transaction, b []byte) {
 	if tx.Card == nil { // a card transaction's card is not cloned
-		t.e.txs.remember(tx.ID, b, tx.clone())
+		quotesSlot.of(t.e).txs.remember(tx.ID, b, tx.clone())
 	}
 }
 

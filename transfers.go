@@ -108,7 +108,7 @@ func (t *txn) transferIn(sourceID, destinationID string, amount int64, agentID s
 // negative balance, the customer's debt. Outcomes that do not fit the
 // transaction's status change nothing.
 func (t *txn) settleTransferIn(tx *Transaction, rep RailReport) error {
-	rail := accounts.ExternalPrefix + "rail:" + t.e.rail.Name()
+	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.of(t.e).rail.Name()
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
 	case rep.Outcome == RailCompleted && tx.Status == TxPending:

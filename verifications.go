@@ -75,7 +75,7 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 				return err
 			}
 			reviewed, _ = json.Marshal(sub)
-			d, err = e.kyc.Review(ctx, sub)
+			d, err = customersSlot.of(e).kyc.Review(ctx, sub)
 			return err
 		})
 		if err != nil {

@@ -452,10 +452,10 @@ var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins
 
 // walletRelyingParty is the WebAuthn relying party of wallet passkeys.
 func (e *handle) walletRelyingParty() walletauth.RelyingParty {
-	if e.cfg.WalletRelyingParty.ID == "" {
+	if walletsSlot.of(e).rp.ID == "" {
 		return DefaultWalletRelyingParty
 	}
-	return e.cfg.WalletRelyingParty
+	return walletsSlot.of(e).rp
 }
 
 // passkeyRefused is the 401 for a wallet passkey's attestation or
