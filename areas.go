@@ -37,9 +37,6 @@ type Lookups struct{ e *handle }
 // Platform holds the platform's configuration and its API tokens.
 type Platform struct{ e *handle }
 
-// Webhooks reads and delivers the outbox of webhook events.
-type Webhooks struct{ e *handle }
-
 // Scope says whose accounts an account operation addresses: the customers'
 // (the /customers and /internal-accounts routes) or the platform's own (the
 // /platform routes). An account of the other scope is NOT_FOUND.

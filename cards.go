@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/paygrid/payments/cards"
@@ -220,7 +221,7 @@ func (c Cards) List(ctx context.Context, f CardFilter, p ListParams) (Page[Card]
 	err := c.e.view(ctx, func(t *txn) error {
 		q := listQuery[Card]{Table: tableCards, Index: ixAll, Match: func(x *Card) bool {
 			return (f.CardholderID == "" || x.CardholderID == f.CardholderID) &&
-				(f.AccountID == "" || contains(x.FundingSources, f.AccountID)) &&
+				(f.AccountID == "" || slices.Contains(x.FundingSources, f.AccountID)) &&
 				(f.PlatformCardID == "" || x.PlatformCardID == f.PlatformCardID) &&
 				(f.State == "" || x.State == f.State)
 		}}

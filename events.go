@@ -631,3 +631,6 @@ func (e *handle) webhookEndpoint(ctx context.Context) (string, error) {
 	}
 	return e.reg.hooks.endpoint(ctx)
 }
+
+// Webhooks reads and delivers the outbox of webhook events.
+type Webhooks struct{ e *handle }

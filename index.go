@@ -59,7 +59,7 @@ const (
 func appendValues(out []string, vs ...string) []string {
 	start := len(out)
 	for _, v := range vs {
-		if v != "" && !contains(out[start:], v) {
+		if v != "" && !slices.Contains(out[start:], v) {
 			out = append(out, v)
 		}
 	}

@@ -2,36 +2,13 @@ package payments
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"log/slog"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/paygrid/payments/walletauth"
 )
-
-// Notifier delivers events after the transaction that wrote them committed.
-// Notify is called at least once per event, in the order events were written,
-// and may be called again for an event it already accepted (after a crash or a
-// failed acknowledgement), so receivers dedupe on Event.ID. A nil error means
-// the event is delivered; any error schedules a retry with backoff. An error
-// wrapping ErrPermanent stops retries at once. ev.Data may share memory with
-// the store's copy of the event: keep it as long as needed, never modify it.
-type Notifier interface {
-	Notify(ctx context.Context, ev Event) error
-}
-
-// NotifierFunc adapts a function to Notifier.
-type NotifierFunc func(ctx context.Context, ev Event) error
-
-// Notify calls f.
-func (f NotifierFunc) Notify(ctx context.Context, ev Event) error { return f(ctx, ev) }
-
-// ErrPermanent marks a Notifier error that must not be retried.
-var ErrPermanent = errors.New("payments: permanent delivery failure")
 
 // Config configures an Engine. Only Store is required; every other zero value
 // has a working default, described per field.
@@ -166,13 +143,6 @@ type Engine struct {
 	Wallets Wallets
 }
 
-// handle is what an operation runs through: the engine's shared core and,
-// on a handle made by WithIdempotency, the client's idempotency key.
-type handle struct {
-	*core
-	idem *idemState // nil on the engine New returns
-}
-
 // newEngine returns an engine on h with its area groups bound to h.
 func newEngine(h *handle) *Engine {
 	return &Engine{h: h,
@@ -181,29 +151,6 @@ func newEngine(h *handle) *Engine {
 		Rails: Rails{h}, Cards: Cards{h}, Agents: Agents{h}, Stablecoins: Stablecoins{h},
 		Invitations: Invitations{h}, Crypto: Crypto{h}, SCA: SCA{h}, Sandbox: Sandbox{h}, Wallets: Wallets{h},
 	}
-}
-
-// core is the state every handle of one engine shares.
-type core struct {
-	store    Store
-	notifier Notifier
-	now      func() time.Time
-	newUUID  func() (uuid.UUID, error)
-	log      *slog.Logger
-	cfg      kernelConfig
-
-	written   bounded[written] // index entries of records written, by table and key (index.go)
-	kick      chan struct{}
-	stop      chan struct{}
-	done      chan struct{}
-	closeMu   sync.Once
-	flushMu   sync.Mutex
-	rideMu    sync.Mutex
-	riding    *outcomes     // a webhook pass's outcomes waiting for a commit (events.go)
-	hurry     chan struct{} // an explicit Flush waits: record riding outcomes now
-	lastPurge time.Time
-	reg       registry // what the areas registered (registry.go)
-	owner     string   // this process's name on work claims (claims.go)
 }
 
 // New validates cfg, seeds the platform configuration on an empty store and
@@ -222,41 +169,16 @@ func New(cfg Config) (*Engine, error) {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
 	cfg.Retry = cfg.Retry.withDefaults()
-	e := &handle{core: &core{
-		store:    cfg.Store,
-		notifier: cfg.Notifier,
-		now:      cfg.Now,
-		newUUID:  cfg.NewUUID,
-		log:      cfg.Logger,
-		cfg: kernelConfig{Sandbox: cfg.Sandbox, Retry: cfg.Retry,
-			IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory},
-		kick:  make(chan struct{}, 1),
-		hurry: make(chan struct{}, 1),
-		stop:  make(chan struct{}),
-		done:  make(chan struct{}),
-	}}
-	if e.now == nil {
-		e.now = time.Now
-	}
-	if e.newUUID == nil {
-		e.newUUID = uuid.NewV7
-	}
-	if e.log == nil {
-		e.log = slog.New(slog.DiscardHandler)
-	}
-	e.owner = "engine:" + uuid.NewString()
-	if e.notifier == nil {
-		e.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
-	}
-	e.reg.register(areas(e, cfg)...)
-	if err := e.buildIndexes(context.Background()); err != nil {
+	e := newHandle(kernelConfig{Store: cfg.Store, Notifier: cfg.Notifier, Now: cfg.Now, NewUUID: cfg.NewUUID,
+		Logger: cfg.Logger, Sandbox: cfg.Sandbox, Retry: cfg.Retry,
+		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory})
+	if err := e.register(context.Background(), areas(e, cfg)...); err != nil {
 		return nil, err
 	}
-	if err := e.seedPlatform(context.Background(), cfg.Platform); err != nil {
+	if err := (Platform{e}).seed(context.Background(), cfg.Platform); err != nil {
 		return nil, err
 	}
-	go e.workers()
-	e.poke()
+	e.run()
 	return newEngine(e), nil
 }
 
@@ -267,29 +189,9 @@ func areas(e *handle, cfg Config) []areaDef {
 		accountsArea(e, cfg), cardsArea(e, cfg), stablecoinsArea(e, cfg), agentsArea(), walletsArea(e, cfg)}
 }
 
-// kernelConfig is what the kernel keeps of Config (documented there).
-type kernelConfig struct {
-	Sandbox              bool
-	Retry                RetryPolicy
-	IdempotencyRetention time.Duration
-	EventHistory         bool
-}
-
 // Close stops the background workers. It does not close the Store, which the caller
 // owns. Events not yet delivered stay in the outbox for the next start.
 func (e *Engine) Close() error { return e.h.close() }
-
-// close is Close.
-func (e *handle) close() error {
-	e.closeMu.Do(func() {
-		close(e.stop)
-		<-e.done
-	})
-	return nil
-}
-
-// Now returns the engine's clock reading in UTC, to the millisecond.
-func (e *handle) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
 
 // Store returns the engine's store (for invariant checks and tooling).
 func (e *Engine) Store() Store { return e.h.store }
@@ -340,37 +242,3 @@ func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
 // Replayed reports whether the last write operation made through this
 // handle returned a recorded answer instead of running.
 func (e *Engine) Replayed() bool { return e.h.idem != nil && e.h.idem.replayed }
-
-// newID returns "<prefix>:<time-ordered uuid>".
-func (e *handle) newID(prefix string) (string, error) {
-	u, err := e.newUUID()
-	if err != nil {
-		return "", err
-	}
-	return recordID(prefix, u), nil
-}
-
-// recordID is "<prefix>:<u>" built in one allocation (u.String and the
-// concatenation took two, for every id of every operation).
-func recordID(prefix string, u uuid.UUID) string {
-	var text [36]byte
-	hex.Encode(text[0:8], u[0:4])
-	hex.Encode(text[9:13], u[4:6])
-	hex.Encode(text[14:18], u[6:8])
-	hex.Encode(text[19:23], u[8:10])
-	hex.Encode(text[24:], u[10:])
-	text[8], text[13], text[18], text[23] = '-', '-', '-', '-'
-	var b strings.Builder
-	b.Grow(len(prefix) + 1 + len(text))
-	b.WriteString(prefix)
-	b.WriteByte(':')
-	b.Write(text[:])
-	return b.String()
-}
-
-func (e *handle) requireSandbox() error {
-	if !e.cfg.Sandbox {
-		return Errorf(CodeForbidden, "sandbox operations are not available on this platform")
-	}
-	return nil
-}

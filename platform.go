@@ -138,8 +138,10 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 	}
 }
 
-func (e *handle) seedPlatform(ctx context.Context, seed PlatformSeed) error {
-	return e.update(ctx, func(t *txn) error { return t.seedPlatform(seed) })
+// seed writes the platform configuration of seed on an empty store (New
+// calls it once the areas are registered).
+func (pl Platform) seed(ctx context.Context, seed PlatformSeed) error {
+	return pl.e.update(ctx, func(t *txn) error { return t.seedPlatform(seed) })
 }
 
 // seedPlatform writes the platform configuration of seed and opens the

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"slices"
 	"time"
 
 	"github.com/paygrid/payments/accounts"
@@ -39,7 +40,7 @@ func (t *txn) pullSource(id string) (*ExternalAccount, error) {
 		return nil, err
 	}
 	a := &r.ExternalAccount
-	if !contains(PullableAccountTypes, a.AccountType()) {
+	if !slices.Contains(PullableAccountTypes, a.AccountType()) {
 		var fe validate.Errors
 		fe.Add("source.accountId", nil, "external account %s (%s) does not support direct pull; fund the quote with REALTIME_FUNDING", id, a.AccountType())
 		return nil, Invalid(fe)
@@ -136,7 +137,7 @@ var outgoingFailureReasons = []string{"QUOTE_EXPIRED", "QUOTE_RATE_UNAVAILABLE",
 // may carry it; others (such as a pull's COLLECTION_FAILED) become
 // QUOTE_EXECUTION_FAILED.
 func outgoingFailureReason(reason string) string {
-	if contains(outgoingFailureReasons, reason) {
+	if slices.Contains(outgoingFailureReasons, reason) {
 		return reason
 	}
 	return "QUOTE_EXECUTION_FAILED"

@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -419,14 +420,14 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		q.Rail = req.Destination.PaymentRail
 		if q.Rail == "" {
 			q.Rail = payoutRail(a.Currency)
-		} else if rails := accounts.Variants[typ].Rails; !contains(rails, q.Rail) {
+		} else if rails := accounts.Variants[typ].Rails; !slices.Contains(rails, q.Rail) {
 			fe.Add("destination.paymentRail", &validate.Constraint{Enum: rails}, "destination.paymentRail %s is not a rail of this %s account (its rails: %s)",
 				q.Rail, a.Currency, strings.Join(rails, ", "))
 		}
 		if ch := accounts.Chain(typ); ch != "" {
 			q.Rail = ch
 		}
-		if a.Currency == "CNY" && strings.Contains(string(a.AccountInfo), `"BUSINESS"`) && !contains(chinaPurposes, req.PurposeOfPayment) {
+		if a.Currency == "CNY" && strings.Contains(string(a.AccountInfo), `"BUSINESS"`) && !slices.Contains(chinaPurposes, req.PurposeOfPayment) {
 			fe.Add("purposeOfPayment", &validate.Constraint{Enum: chinaPurposes}, "a business payout to China needs one of the trade purposes of payment")
 		}
 	}
@@ -514,15 +515,6 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		}
 	}
 	return q, nil
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // quoteInstructions tell the payer of a real-time funded quote where to pay;

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/paygrid/payments/customers"
@@ -290,7 +291,7 @@ func (t *txn) checkProof(st *scaRecord, ch *scaPending, p ScaAuthorization, d sc
 		fe.Missing("passkeyAssertion")
 	}
 	rp := t.e.relyingParty()
-	if fe.Required("origin", p.Origin) && !contains(rp.Origins, p.Origin) {
+	if fe.Required("origin", p.Origin) && !slices.Contains(rp.Origins, p.Origin) {
 		fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
 	}
 	if err := Invalid(fe.Err()); err != nil {
@@ -483,7 +484,7 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 			return Invalid(fe)
 		}
 		rp := t.e.relyingParty()
-		if !contains(rp.Origins, in.Origin) {
+		if !slices.Contains(rp.Origins, in.Origin) {
 			fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
 			return Invalid(fe)
 		}

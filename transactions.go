@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/paygrid/payments/quotes"
+	"slices"
 	"time"
+
+	"github.com/paygrid/payments/quotes"
 
 	"github.com/paygrid/payments/validate"
 )
@@ -147,7 +149,7 @@ func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
 // is one of the reference's PaymentRail values, none for internal, UMA and
 // crypto-network payments.
 func txRail(rail string) string {
-	if contains(PaymentRails, rail) {
+	if slices.Contains(PaymentRails, rail) {
 		return rail
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdh"
 	"encoding/hex"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -87,7 +88,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 		if err != nil {
 			return err
 		}
-		if !contains(card.FundingSources, a.ID) {
+		if !slices.Contains(card.FundingSources, a.ID) {
 			return Errorf(CodeNotFound, "card %s is not funded by embedded wallet %s", card.ID, a.ID)
 		}
 		fs := fundingSourceID(card.ID, a.ID)

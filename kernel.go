@@ -1,0 +1,165 @@
+package payments
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// The kernel: what every operation runs on. A handle carries the engine's
+// shared core (the store, the clock, ids, the registry of what the areas
+// declared, the background workers and the kernel's caches) and, on a
+// handle made by WithIdempotency, a client's idempotency key. The areas
+// run their operations on a handle; the facade (Engine) holds one.
+
+// Notifier delivers events after the transaction that wrote them committed.
+// Notify is called at least once per event, in the order events were written,
+// and may be called again for an event it already accepted (after a crash or a
+// failed acknowledgement), so receivers dedupe on Event.ID. A nil error means
+// the event is delivered; any error schedules a retry with backoff. An error
+// wrapping ErrPermanent stops retries at once. ev.Data may share memory with
+// the store's copy of the event: keep it as long as needed, never modify it.
+type Notifier interface {
+	Notify(ctx context.Context, ev Event) error
+}
+
+// NotifierFunc adapts a function to Notifier.
+type NotifierFunc func(ctx context.Context, ev Event) error
+
+// Notify calls f.
+func (f NotifierFunc) Notify(ctx context.Context, ev Event) error { return f(ctx, ev) }
+
+// ErrPermanent marks a Notifier error that must not be retried.
+var ErrPermanent = errors.New("payments: permanent delivery failure")
+
+// handle is what an operation runs through: the engine's shared core and,
+// on a handle made by WithIdempotency, the client's idempotency key.
+type handle struct {
+	*core
+	idem *idemState // nil on the engine New returns
+}
+
+// core is the state every handle of one engine shares.
+type core struct {
+	store    Store
+	notifier Notifier
+	now      func() time.Time
+	newUUID  func() (uuid.UUID, error)
+	log      *slog.Logger
+	cfg      kernelConfig
+
+	written   bounded[written] // index entries of records written, by table and key (index.go)
+	kick      chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	closeMu   sync.Once
+	flushMu   sync.Mutex
+	rideMu    sync.Mutex
+	riding    *outcomes     // a webhook pass's outcomes waiting for a commit (events.go)
+	hurry     chan struct{} // an explicit Flush waits: record riding outcomes now
+	lastPurge time.Time
+	reg       registry // what the areas registered (registry.go)
+	owner     string   // this process's name on work claims (claims.go)
+}
+
+// kernelConfig is what the kernel takes of Config (documented there):
+// zero values of the first five get defaults in newHandle; the facade
+// validated and defaulted the rest.
+type kernelConfig struct {
+	Store                Store
+	Notifier             Notifier
+	Now                  func() time.Time
+	NewUUID              func() (uuid.UUID, error)
+	Logger               *slog.Logger
+	Sandbox              bool
+	Retry                RetryPolicy
+	IdempotencyRetention time.Duration
+	EventHistory         bool
+}
+
+// newHandle returns the handle of a new engine core on kc, with nothing
+// registered yet (register) and its workers not started (run).
+func newHandle(kc kernelConfig) *handle {
+	c := &core{store: kc.Store, notifier: kc.Notifier, now: kc.Now, newUUID: kc.NewUUID, log: kc.Logger, cfg: kc,
+		kick: make(chan struct{}, 1), hurry: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
+		owner: "engine:" + uuid.NewString()}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.newUUID == nil {
+		c.newUUID = uuid.NewV7
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.notifier == nil {
+		c.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
+	}
+	return &handle{core: c}
+}
+
+// register adds the declarations of areas (in the order their due work
+// runs) and builds the indexes a store written by another version lacks.
+func (e *handle) register(ctx context.Context, areas ...areaDef) error {
+	e.reg.register(areas...)
+	return e.buildIndexes(ctx)
+}
+
+// run starts the background workers (webhook delivery, due work, intent
+// hand-overs) until close.
+func (e *handle) run() {
+	go e.workers()
+	e.poke()
+}
+
+// close is Close.
+func (e *handle) close() error {
+	e.closeMu.Do(func() {
+		close(e.stop)
+		<-e.done
+	})
+	return nil
+}
+
+// Now returns the engine's clock reading in UTC, to the millisecond.
+func (e *handle) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
+
+// newID returns "<prefix>:<time-ordered uuid>".
+func (e *handle) newID(prefix string) (string, error) {
+	u, err := e.newUUID()
+	if err != nil {
+		return "", err
+	}
+	return recordID(prefix, u), nil
+}
+
+// recordID is "<prefix>:<u>" built in one allocation (u.String and the
+// concatenation took two, for every id of every operation).
+func recordID(prefix string, u uuid.UUID) string {
+	var text [36]byte
+	hex.Encode(text[0:8], u[0:4])
+	hex.Encode(text[9:13], u[4:6])
+	hex.Encode(text[14:18], u[6:8])
+	hex.Encode(text[19:23], u[8:10])
+	hex.Encode(text[24:], u[10:])
+	text[8], text[13], text[18], text[23] = '-', '-', '-', '-'
+	var b strings.Builder
+	b.Grow(len(prefix) + 1 + len(text))
+	b.WriteString(prefix)
+	b.WriteByte(':')
+	b.Write(text[:])
+	return b.String()
+}
+
+func (e *handle) requireSandbox() error {
+	if !e.cfg.Sandbox {
+		return Errorf(CodeForbidden, "sandbox operations are not available on this platform")
+	}
+	return nil
+}
