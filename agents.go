@@ -121,7 +121,7 @@ func agentView(a *agentRecord, now time.Time) *Agent {
 	return &out
 }
 
-func (t *txn) agent(id string) (*agentRecord, error) {
+func agent(t *txn, id string) (*agentRecord, error) {
 	var a agentRecord
 	if err := getJSON(t, tableAgents, id, &a); err != nil {
 		return nil, notFound(err, CodeNotFound, "agent", id)
@@ -135,8 +135,8 @@ var errAgentCredential = &Error{Code: CodeUnauthorized, Message: "invalid or rev
 // actingAgent reads the agent a credential authenticated as, in the
 // operation's own transaction, and checks it may act: a deleted agent is
 // UNAUTHORIZED, a paused one FORBIDDEN, and perm (when set) must be granted.
-func (t *txn) actingAgent(id string, perm agents.Permission) (*agentRecord, error) {
-	a, err := t.agent(id)
+func actingAgent(t *txn, id string, perm agents.Permission) (*agentRecord, error) {
+	a, err := agent(t, id)
 	if CodeOf(err) == CodeNotFound {
 		return nil, errAgentCredential
 	}
@@ -163,7 +163,7 @@ func (t *txn) actingAgent(id string, perm agents.Permission) (*agentRecord, erro
 // a limit. s must be in the policy's currencies of the time (limit and
 // threshold): otherwise the policy changed since it was converted and the
 // caller converts again (errPolicyMoved).
-func (t *txn) spendCheck(a *agentRecord, s agents.Spend, limitCur, thresholdCur string, consume bool) (agents.Decision, error) {
+func spendCheck(t *txn, a *agentRecord, s agents.Spend, limitCur, thresholdCur string, consume bool) (agents.Decision, error) {
 	if a.Policy.SpendingLimits.Currency != limitCur || a.Policy.ThresholdCurrency() != thresholdCur {
 		return agents.Decision{}, errPolicyMoved
 	}
@@ -186,11 +186,11 @@ var errPolicyMoved = errors.New("payments: agent policy currency changed")
 
 // convertAmount converts amount minor units of from into to at the engine's
 // rate, rounding up (a limit is never passed by rounding).
-func (e *handle) convertAmount(ctx context.Context, amount int64, from, to string) (int64, error) {
+func convertAmount(e *handle, ctx context.Context, amount int64, from, to string) (int64, error) {
 	if from == to || to == "" {
 		return amount, nil
 	}
-	r, _, err := e.rate(ctx, from, to)
+	r, _, err := rate(e, ctx, from, to)
 	if err != nil {
 		return 0, err
 	}
@@ -213,13 +213,13 @@ func (e *handle) convertAmount(ctx context.Context, amount int64, from, to strin
 // the quote"); any other currency is converted from base's amount at the
 // engine's rate. accountID is the customer's account the action uses and
 // accountAmount the amount in its currency.
-func (e *handle) spendOf(ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
+func spendOf(e *handle, ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
 	limitCur, thresholdCur = a.Policy.SpendingLimits.Currency, a.Policy.ThresholdCurrency()
 	conv := func(to string) (int64, error) {
 		if v, ok := amounts[to]; ok {
 			return v, nil
 		}
-		return e.convertAmount(ctx, amounts[base], base, to)
+		return convertAmount(e, ctx, amounts[base], base, to)
 	}
 	s = agents.Spend{AccountID: accountID, AccountAmount: accountAmount}
 	if s.Amount, err = conv(limitCur); err != nil {
@@ -232,7 +232,7 @@ func (e *handle) spendOf(ctx context.Context, a *agentRecord, base string, amoun
 // retryCall lets the next write operation of the handle reuse the
 // idempotency record of the one that just rolled back (an operation that
 // decides again after errPolicyMoved is still one operation).
-func (e *handle) retryCall() {
+func retryCall(e *handle) {
 	if e.idem != nil {
 		e.idem.calls--
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/paygrid/payments/agents"
 )
 
-func (t *txn) action(id string) (*actionRecord, error) {
+func action(t *txn, id string) (*actionRecord, error) {
 	var r actionRecord
 	if err := getJSON(t, tableAgentActions, id, &r); err != nil {
 		return nil, notFound(err, CodeNotFound, "agent action", id)
@@ -17,17 +17,17 @@ func (t *txn) action(id string) (*actionRecord, error) {
 }
 
 // actionView is the action with its quote and transaction as they stand.
-func (t *txn) actionView(r *actionRecord) (*AgentAction, error) {
+func actionView(t *txn, r *actionRecord) (*AgentAction, error) {
 	out := r.AgentAction
 	if r.QuoteID != "" {
-		q, err := t.quote(r.QuoteID)
+		q, err := quote(t, r.QuoteID)
 		if err != nil {
 			return nil, err
 		}
 		out.Quote = &q.Quote
 	}
 	if r.TransactionID != "" {
-		tx, err := t.transaction(r.TransactionID)
+		tx, err := transaction(t, r.TransactionID)
 		if err != nil {
 			return nil, err
 		}
@@ -37,8 +37,8 @@ func (t *txn) actionView(r *actionRecord) (*AgentAction, error) {
 }
 
 // newAction builds an action of agent a.
-func (t *txn) newAction(id string, a *agentRecord, typ agents.ActionType, status agents.ActionStatus) (*actionRecord, error) {
-	c, err := t.customer(a.CustomerID)
+func newAction(t *txn, id string, a *agentRecord, typ agents.ActionType, status agents.ActionStatus) (*actionRecord, error) {
+	c, err := customer(t, a.CustomerID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,12 +48,12 @@ func (t *txn) newAction(id string, a *agentRecord, typ agents.ActionType, status
 
 // saveAction writes r (new or changed) and returns its view; a pending
 // action also emits AGENT_ACTION.PENDING_APPROVAL with the full action.
-func (t *txn) saveAction(r *actionRecord) (*AgentAction, error) {
+func saveAction(t *txn, r *actionRecord) (*AgentAction, error) {
 	r.UpdatedAt = t.now
 	if err := putJSON(t, tableAgentActions, r.ID, r); err != nil {
 		return nil, err
 	}
-	v, err := t.actionView(r)
+	v, err := actionView(t, r)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p ListParams) (
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, t.actionView)
+		out, err = mapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
 		return err
 	})
 	return out, err
@@ -93,8 +93,8 @@ func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p ListParams) (
 // pendingAction reads the action actionID of agentID that the platform is
 // deciding: NOT_FOUND when it is another agent's, and
 // TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once decided.
-func (t *txn) pendingAction(agentID, actionID string) (*actionRecord, error) {
-	r, err := t.action(actionID)
+func pendingAction(t *txn, agentID, actionID string) (*actionRecord, error) {
+	r, err := action(t, actionID)
 	if err == nil && r.AgentID != agentID {
 		err = Errorf(CodeNotFound, "agent action %s not found", actionID)
 	}
@@ -112,12 +112,12 @@ func (t *txn) pendingAction(agentID, actionID string) (*actionRecord, error) {
 func (g Agents) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
 	err := once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *txn) error {
-		r, err := t.pendingAction(agentID, actionID)
+		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err
 		}
 		r.Status, r.RejectionReason = agents.Rejected, reason
-		out, err = t.saveAction(r)
+		out, err = saveAction(t, r)
 		return err
 	})
 	return out, err
@@ -135,14 +135,14 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		var q *quoteRecord
 		err := e.view(ctx, func(t *txn) error {
 			var err error
-			if r, err = t.pendingAction(agentID, actionID); err != nil {
+			if r, err = pendingAction(t, agentID, actionID); err != nil {
 				return err
 			}
-			if a, err = t.agent(agentID); err != nil {
+			if a, err = agent(t, agentID); err != nil {
 				return err
 			}
 			if r.QuoteID != "" {
-				q, err = t.quote(r.QuoteID)
+				q, err = quote(t, r.QuoteID)
 			}
 			return err
 		})
@@ -152,14 +152,14 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		var s agents.Spend
 		var lc, tc string
 		if q != nil {
-			s, lc, tc, err = e.spendOf(ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
+			s, lc, tc, err = spendOf(e, ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
 		} else {
 			d := r.TransferDetails
 			acct := d.SourceAccountID
 			if r.Type == agents.TransferIn {
 				acct = d.DestinationAccountID
 			}
-			s, lc, tc, err = e.spendOf(ctx, a, d.Currency, map[string]int64{d.Currency: d.Amount}, acct, d.Amount)
+			s, lc, tc, err = spendOf(e, ctx, a, d.Currency, map[string]int64{d.Currency: d.Amount}, acct, d.Amount)
 		}
 		if err != nil {
 			return nil, err
@@ -167,15 +167,15 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		// run is the approved action's work inside its transaction: it
 		// re-reads the action and the agent and counts the spend.
 		run := func(t *txn, move func(a *agentRecord) (txID string, err error)) (*AgentAction, error) {
-			r, err := t.pendingAction(agentID, actionID)
+			r, err := pendingAction(t, agentID, actionID)
 			if err != nil {
 				return nil, err
 			}
-			a, err := t.agent(agentID)
+			a, err := agent(t, agentID)
 			if err != nil {
 				return nil, err
 			}
-			if _, err := t.spendCheck(a, s, lc, tc, true); err != nil {
+			if _, err := spendCheck(t, a, s, lc, tc, true); err != nil {
 				return nil, err
 			}
 			txID, err := move(a)
@@ -183,7 +183,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 				return nil, err
 			}
 			r.Status, r.TransactionID = agents.Approved, txID
-			return t.saveAction(r)
+			return saveAction(t, r)
 		}
 		var out *AgentAction
 		switch r.Type {
@@ -191,14 +191,14 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 			err = once(ctx, e, []any{"approve", actionID}, &out, func(t *txn) error {
 				var err error
 				out, err = run(t, func(*agentRecord) (string, error) {
-					q, err := t.quote(r.QuoteID)
+					q, err := quote(t, r.QuoteID)
 					if err != nil {
 						return "", err
 					}
 					if q.Status == QuoteExpired || q.lapsed(t.now) {
 						return "", Errorf(CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
 					}
-					return q.TransactionID, t.execute(q)
+					return q.TransactionID, execute(t, q)
 				})
 				return err
 			})
@@ -211,7 +211,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 			err = once(ctx, e, []any{"approve", actionID}, &out, func(t *txn) error {
 				var err error
 				out, err = run(t, func(a *agentRecord) (string, error) {
-					tx, err := t.transferIn(d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
+					tx, err := transferIn(t, d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
 					if err != nil {
 						return "", err
 					}
@@ -249,12 +249,12 @@ func refusal(err error) bool {
 func (g Agents) failAction(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
 	err := once(ctx, g.e, []any{"fail", actionID}, &out, func(t *txn) error {
-		r, err := t.pendingAction(agentID, actionID)
+		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err
 		}
 		r.Status, r.FailureReason = agents.Failed, reason
-		out, err = t.saveAction(r)
+		out, err = saveAction(t, r)
 		return err
 	})
 	return out, err

@@ -54,7 +54,7 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 	code := newDeviceCode(id, e.Now())
 	var out *AgentCreated
 	err = once(ctx, e, req, &out, func(t *txn) error {
-		if _, err := t.customer(req.CustomerID); err != nil {
+		if _, err := customer(t, req.CustomerID); err != nil {
 			if CodeOf(err) == CodeCustomerNotFound {
 				var fe validate.Errors
 				fe.Add("customerId", nil, "customer %s does not exist", req.CustomerID)
@@ -63,7 +63,7 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 			return err
 		}
 		var fe validate.Errors
-		if err := t.checkPolicyAccounts(&fe, "policy.accountRestrictions", req.CustomerID, req.Policy.AccountRestrictions); err != nil {
+		if err := checkPolicyAccounts(t, &fe, "policy.accountRestrictions", req.CustomerID, req.Policy.AccountRestrictions); err != nil {
 			return err
 		}
 		if err := Invalid(fe.Err()); err != nil {
@@ -116,7 +116,7 @@ func (g Agents) List(ctx context.Context, f AgentFilter, p ListParams) (Page[Age
 func (g Agents) Get(ctx context.Context, id string) (*Agent, error) {
 	var out *Agent
 	err := g.e.view(ctx, func(t *txn) error {
-		a, err := t.agent(id)
+		a, err := agent(t, id)
 		if err == nil {
 			out = agentView(a, t.now)
 		}
@@ -147,7 +147,7 @@ func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, e
 	}
 	var out *Agent
 	err := once(ctx, g.e, []any{id, u}, &out, func(t *txn) error {
-		a, err := t.agent(id)
+		a, err := agent(t, id)
 		if err != nil {
 			return err
 		}
@@ -169,11 +169,11 @@ func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, e
 // still waiting for approval are REJECTED, since nobody can act on them.
 func (g Agents) Delete(ctx context.Context, id string) error {
 	return once(ctx, g.e, id, &struct{}{}, func(t *txn) error {
-		a, err := t.agent(id)
+		a, err := agent(t, id)
 		if err != nil {
 			return err
 		}
-		if err := t.rejectPending(id, "the agent was deleted"); err != nil {
+		if err := rejectPending(t, id, "the agent was deleted"); err != nil {
 			return err
 		}
 		for _, k := range [][2]string{{tableAgentTokens, a.TokenHash}, {tableAgentDeviceCodes, a.DeviceCode}} {
@@ -211,7 +211,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 			to := *s.Currency
 			// One rate fixed before the transaction, so a retried
 			// function recasts the same way.
-			unit, err := e.convertAmount(ctx, 1_000_000_000, from, to)
+			unit, err := convertAmount(e, ctx, 1_000_000_000, from, to)
 			if err != nil {
 				return nil, err
 			}
@@ -219,7 +219,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 		}
 		var out *Agent
 		err = once(ctx, e, []any{id, u}, &out, func(t *txn) error {
-			a, err := t.agent(id)
+			a, err := agent(t, id)
 			if err != nil {
 				return err
 			}
@@ -231,7 +231,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 			if err != nil && !errors.As(err, &fe) {
 				return err
 			}
-			if err := t.checkPolicyAccounts(&fe, "accountRestrictions", a.CustomerID, u.AccountRestrictions); err != nil {
+			if err := checkPolicyAccounts(t, &fe, "accountRestrictions", a.CustomerID, u.AccountRestrictions); err != nil {
 				return err
 			}
 			if err := Invalid(fe.Err()); err != nil {
@@ -254,7 +254,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 // one, so the answer tells nothing about other customers. prefix names r in
 // the request. Empty ids, and fields already in error, are left to the
 // policy's own checks.
-func (t *txn) checkPolicyAccounts(fe *validate.Errors, prefix, customerID string, r *agents.AccountRestrictions) error {
+func checkPolicyAccounts(t *txn, fe *validate.Errors, prefix, customerID string, r *agents.AccountRestrictions) error {
 	if r == nil {
 		return nil
 	}
@@ -262,7 +262,7 @@ func (t *txn) checkPolicyAccounts(fe *validate.Errors, prefix, customerID string
 		if strings.TrimSpace(id) == "" || fe.Has(field) {
 			return nil
 		}
-		owned, err := t.customerOwns(customerID, id)
+		owned, err := customerOwns(t, customerID, id)
 		if err == nil && !owned {
 			fe.Add(field, nil, "%s is not an account of customer %s", id, customerID)
 		}
@@ -284,18 +284,18 @@ func (t *txn) checkPolicyAccounts(fe *validate.Errors, prefix, customerID string
 // customerOwns reports whether id is an internal or external account of
 // customerID (an agent's quote may draw on either: a pull source is
 // external).
-func (t *txn) customerOwns(customerID, id string) (bool, error) {
+func customerOwns(t *txn, customerID, id string) (bool, error) {
 	var owner string
 	var err error
 	switch {
 	case strings.HasPrefix(id, "InternalAccount:"):
 		var a *InternalAccount
-		if a, err = t.sharedInternalAccount(id); err == nil {
+		if a, err = sharedInternalAccount(t, id); err == nil {
 			owner = a.CustomerID
 		}
 	case strings.HasPrefix(id, "ExternalAccount:"):
 		var r *externalRecord
-		if r, err = t.sharedExternalRecord(id); err == nil {
+		if r, err = sharedExternalRecord(t, id); err == nil {
 			owner = r.CustomerID
 		}
 	default:
@@ -314,7 +314,7 @@ func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*AgentDevi
 	code := newDeviceCode(id, g.e.Now())
 	var out *AgentDeviceCode
 	err := once(ctx, g.e, id, &out, func(t *txn) error {
-		a, err := t.agent(id)
+		a, err := agent(t, id)
 		if err != nil {
 			return err
 		}
@@ -389,7 +389,7 @@ func (g Agents) Redeem(ctx context.Context, code string) (*AgentCredential, erro
 		case agents.Expired:
 			return Errorf(CodeInvalidInput, "device code %s expired at %s", code, c.ExpiresAt.Format(time.RFC3339))
 		}
-		a, err := t.agent(c.AgentID)
+		a, err := agent(t, c.AgentID)
 		if err != nil {
 			return notFound(err, CodeNotFound, "device code", code)
 		}
@@ -430,7 +430,7 @@ func (g Agents) Authenticate(ctx context.Context, token string) (*Agent, error) 
 		if err != nil {
 			return err
 		}
-		a, err := t.actingAgent(string(id), "")
+		a, err := actingAgent(t, string(id), "")
 		if err != nil {
 			return err
 		}
@@ -453,7 +453,7 @@ func mulDiv(v, num, den int64) int64 {
 }
 
 // rejectPending rejects every action of agentID still waiting for approval.
-func (t *txn) rejectPending(agentID, reason string) error {
+func rejectPending(t *txn, agentID, reason string) error {
 	var ids []string
 	err := t.Scan(indexTable(tableAgentActions, ixAgent), ScanOptions{Prefix: escapeValue(agentID) + "|"}, func(k string, _ []byte) (bool, error) {
 		ids = append(ids, k[strings.LastIndexByte(k, '|')+1:])
@@ -463,13 +463,13 @@ func (t *txn) rejectPending(agentID, reason string) error {
 		return err
 	}
 	for _, id := range ids {
-		r, err := t.action(id)
+		r, err := action(t, id)
 		if err != nil {
 			return err
 		}
 		if r.Status == agents.PendingApproval {
 			r.Status, r.RejectionReason = agents.Rejected, reason
-			if _, err := t.saveAction(r); err != nil {
+			if _, err := saveAction(t, r); err != nil {
 				return err
 			}
 		}

@@ -21,7 +21,7 @@ func (g Agents) acting(ctx context.Context, agentID string, perm agents.Permissi
 	var a *agentRecord
 	err := g.e.view(ctx, func(t *txn) error {
 		var err error
-		a, err = t.actingAgent(agentID, perm)
+		a, err = actingAgent(t, agentID, perm)
 		return err
 	})
 	return a, err
@@ -41,7 +41,7 @@ func (g Agents) Me(ctx context.Context, agentID string) (*Agent, error) {
 func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionFilter, p ListParams) (Page[Transaction], error) {
 	var page Page[Transaction]
 	err := g.e.view(ctx, func(t *txn) error {
-		a, err := t.actingAgent(agentID, agents.ViewTransactions)
+		a, err := actingAgent(t, agentID, agents.ViewTransactions)
 		if err != nil {
 			return err
 		}
@@ -57,11 +57,11 @@ func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionF
 func (g Agents) Transaction(ctx context.Context, agentID, id string) (*Transaction, error) {
 	var out *Transaction
 	err := g.e.view(ctx, func(t *txn) error {
-		a, err := t.actingAgent(agentID, agents.ViewTransactions)
+		a, err := actingAgent(t, agentID, agents.ViewTransactions)
 		if err != nil {
 			return err
 		}
-		tx, err := t.transaction(id)
+		tx, err := transaction(t, id)
 		if err == nil && tx.CustomerID != a.CustomerID {
 			err = Errorf(CodeTransactionNotFound, "transaction %s not found", id)
 		}
@@ -94,8 +94,8 @@ func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f External
 }
 
 // ownExternal reads external account id of a's customer.
-func (t *txn) ownExternal(a *agentRecord, id string) (*externalRecord, error) {
-	r, err := t.externalRecord(id)
+func ownExternal(t *txn, a *agentRecord, id string) (*externalRecord, error) {
+	r, err := externalRecordOf(t, id)
 	if err == nil && r.CustomerID != a.CustomerID {
 		err = Errorf(CodeAccountNotFound, "external account %s not found", id)
 	}
@@ -103,8 +103,8 @@ func (t *txn) ownExternal(a *agentRecord, id string) (*externalRecord, error) {
 }
 
 // ownInternal reads internal account id of a's customer.
-func (t *txn) ownInternal(a *agentRecord, id string) (*InternalAccount, error) {
-	ia, err := t.internalAccount(id)
+func ownInternal(t *txn, a *agentRecord, id string) (*InternalAccount, error) {
+	ia, err := internalAccount(t, id)
 	if err == nil && ia.CustomerID != a.CustomerID {
 		err = Errorf(CodeAccountNotFound, "internal account %s not found", id)
 	}
@@ -116,11 +116,11 @@ func (t *txn) ownInternal(a *agentRecord, id string) (*InternalAccount, error) {
 func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*ExternalAccount, error) {
 	var out *ExternalAccount
 	err := g.e.view(ctx, func(t *txn) error {
-		a, err := t.actingAgent(agentID, agents.ManageExternalAccounts)
+		a, err := actingAgent(t, agentID, agents.ManageExternalAccounts)
 		if err != nil {
 			return err
 		}
-		r, err := t.ownExternal(a, id)
+		r, err := ownExternal(t, a, id)
 		if err == nil {
 			out = &r.ExternalAccount
 		}
@@ -159,7 +159,7 @@ func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) e
 // checkQuoteScope checks that every account a quote request names belongs
 // to a's customer (NOT_FOUND otherwise) and that the policy allows its
 // source (FORBIDDEN).
-func (t *txn) checkQuoteScope(a *agentRecord, req *QuoteRequest) error {
+func checkQuoteScope(t *txn, a *agentRecord, req *QuoteRequest) error {
 	var fe validate.Errors
 	if req.Source.SourceType != "ACCOUNT" {
 		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT"}}, "an agent's quote is funded from an account of its customer")
@@ -175,10 +175,10 @@ func (t *txn) checkQuoteScope(a *agentRecord, req *QuoteRequest) error {
 	}
 	src := req.Source.AccountID
 	if strings.HasPrefix(src, "ExternalAccount:") {
-		if _, err := t.ownExternal(a, src); err != nil {
+		if _, err := ownExternal(t, a, src); err != nil {
 			return err
 		}
-	} else if _, err := t.ownInternal(a, src); err != nil {
+	} else if _, err := ownInternal(t, a, src); err != nil {
 		return err
 	}
 	if !a.Policy.Allows(src) {
@@ -187,9 +187,9 @@ func (t *txn) checkQuoteScope(a *agentRecord, req *QuoteRequest) error {
 	if d := req.Destination; d.DestinationType == "ACCOUNT" {
 		var err error
 		if strings.HasPrefix(d.AccountID, "ExternalAccount:") {
-			_, err = t.ownExternal(a, d.AccountID)
+			_, err = ownExternal(t, a, d.AccountID)
 		} else {
-			_, err = t.ownInternal(a, d.AccountID)
+			_, err = ownInternal(t, a, d.AccountID)
 		}
 		return err
 	}
@@ -201,11 +201,11 @@ func (t *txn) checkQuoteScope(a *agentRecord, req *QuoteRequest) error {
 // It executes only through ExecuteQuote, where the policy applies.
 func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteRequest) (*Quote, error) {
 	err := g.e.view(ctx, func(t *txn) error {
-		a, err := t.actingAgent(agentID, agents.CreateQuotes)
+		a, err := actingAgent(t, agentID, agents.CreateQuotes)
 		if err != nil {
 			return err
 		}
-		return t.checkQuoteScope(a, &req)
+		return checkQuoteScope(t, a, &req)
 	})
 	if err != nil {
 		return nil, err
@@ -215,8 +215,8 @@ func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteReques
 }
 
 // agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any other).
-func (t *txn) agentQuote(agentID, id string) (*quoteRecord, error) {
-	q, err := t.quote(id)
+func agentQuote(t *txn, agentID, id string) (*quoteRecord, error) {
+	q, err := quote(t, id)
 	if err == nil && q.AgentID != agentID {
 		err = Errorf(CodeQuoteNotFound, "quote %s not found", id)
 	}
@@ -227,10 +227,10 @@ func (t *txn) agentQuote(agentID, id string) (*quoteRecord, error) {
 func (g Agents) Quote(ctx context.Context, agentID, id string) (*Quote, error) {
 	var out *Quote
 	err := g.e.view(ctx, func(t *txn) error {
-		if _, err := t.actingAgent(agentID, ""); err != nil {
+		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
-		q, err := t.agentQuote(agentID, id)
+		q, err := agentQuote(t, agentID, id)
 		if err == nil {
 			out = &q.Quote
 		}
@@ -258,16 +258,16 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 		var q *quoteRecord
 		err := e.view(ctx, func(t *txn) error {
 			var err error
-			if a, err = t.actingAgent(agentID, agents.ExecuteQuotes); err != nil {
+			if a, err = actingAgent(t, agentID, agents.ExecuteQuotes); err != nil {
 				return err
 			}
-			q, err = t.agentQuote(agentID, quoteID)
+			q, err = agentQuote(t, agentID, quoteID)
 			return err
 		})
 		if err != nil {
 			return nil, err
 		}
-		s, lc, tc, err := e.spendOf(ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
+		s, lc, tc, err := spendOf(e, ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
 		if err != nil {
 			return nil, err
 		}
@@ -277,11 +277,11 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 		}
 		var failure error
 		err = once(ctx, e, quoteID, &out, keeping(&failure, func(t *txn) error {
-			a, err := t.actingAgent(agentID, agents.ExecuteQuotes)
+			a, err := actingAgent(t, agentID, agents.ExecuteQuotes)
 			if err != nil {
 				return err
 			}
-			q, err := t.agentQuote(agentID, quoteID)
+			q, err := agentQuote(t, agentID, quoteID)
 			if err != nil {
 				return err
 			}
@@ -291,40 +291,40 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 			if q.Status != QuotePending {
 				return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 			}
-			if expired, err := t.expireIfDue(q); err != nil || expired {
+			if expired, err := expireIfDue(t, q); err != nil || expired {
 				failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 				return err
 			}
 			// A customer that may not send has no action recorded either,
 			// not even one waiting for approval.
-			if _, err := t.sendingCustomer(a.CustomerID); err != nil {
+			if _, err := sendingCustomer(t, a.CustomerID); err != nil {
 				return err
 			}
-			d, err := t.spendCheck(a, s, lc, tc, false)
+			d, err := spendCheck(t, a, s, lc, tc, false)
 			if err != nil {
 				return err
 			}
-			r, err := t.newAction(id, a, agents.ExecuteQuote, agents.PendingApproval)
+			r, err := newAction(t, id, a, agents.ExecuteQuote, agents.PendingApproval)
 			if err != nil {
 				return err
 			}
 			r.QuoteID = q.ID
 			if !d.NeedsApproval {
-				if _, err := t.spendCheck(a, s, lc, tc, true); err != nil {
+				if _, err := spendCheck(t, a, s, lc, tc, true); err != nil {
 					return err
 				}
-				if err := t.execute(q); err != nil {
+				if err := execute(t, q); err != nil {
 					return err
 				}
 				r.Status, r.TransactionID = agents.Approved, q.TransactionID
 			}
-			out, err = t.saveAction(r)
+			out, err = saveAction(t, r)
 			return err
 		}))
 		if !errors.Is(err, errPolicyMoved) {
 			return out, err
 		}
-		e.retryCall()
+		retryCall(e)
 	}
 }
 
@@ -387,19 +387,19 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		var ia *InternalAccount
 		err := e.view(ctx, func(t *txn) error {
 			var err error
-			if a, err = t.actingAgent(agentID, agents.CreateTransfers); err != nil {
+			if a, err = actingAgent(t, agentID, agents.CreateTransfers); err != nil {
 				return err
 			}
-			if ia, err = t.ownInternal(a, internalID); err != nil {
+			if ia, err = ownInternal(t, a, internalID); err != nil {
 				return err
 			}
-			_, err = t.ownExternal(a, externalID)
+			_, err = ownExternal(t, a, externalID)
 			return err
 		})
 		if err != nil {
 			return nil, err
 		}
-		s, lc, tc, err := e.spendOf(ctx, a, ia.Currency, map[string]int64{ia.Currency: in.Amount}, ia.ID, in.Amount)
+		s, lc, tc, err := spendOf(e, ctx, a, ia.Currency, map[string]int64{ia.Currency: in.Amount}, ia.ID, in.Amount)
 		if err != nil {
 			return nil, err
 		}
@@ -412,23 +412,23 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		// decide runs in the transaction that moves the money (or records
 		// the pending action): it reads the agent again and decides for good.
 		decide := func(t *txn, wantApproval bool, txID func(a *agentRecord) (string, error)) (*AgentAction, error) {
-			a, err := t.actingAgent(agentID, agents.CreateTransfers)
+			a, err := actingAgent(t, agentID, agents.CreateTransfers)
 			if err != nil {
 				return nil, err
 			}
 			if typ == agents.TransferOut {
-				if _, err := t.sendingCustomer(a.CustomerID); err != nil {
+				if _, err := sendingCustomer(t, a.CustomerID); err != nil {
 					return nil, err
 				}
 			}
-			d, err := t.spendCheck(a, s, lc, tc, !wantApproval)
+			d, err := spendCheck(t, a, s, lc, tc, !wantApproval)
 			if err != nil {
 				return nil, err
 			}
 			if d.NeedsApproval != wantApproval {
 				return nil, errPolicyMoved // the policy changed: decide again
 			}
-			r, err := t.newAction(id, a, typ, agents.PendingApproval)
+			r, err := newAction(t, id, a, typ, agents.PendingApproval)
 			if err != nil {
 				return nil, err
 			}
@@ -439,7 +439,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 					return nil, err
 				}
 			}
-			return t.saveAction(r)
+			return saveAction(t, r)
 		}
 		switch {
 		case d.NeedsApproval || d.Refused != "":
@@ -456,7 +456,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 			err = once(ctx, e, input, &out, func(t *txn) error {
 				var err error
 				out, err = decide(t, false, func(a *agentRecord) (string, error) {
-					tx, err := t.transferIn(in.SourceAccountID, in.DestinationAccountID, in.Amount, a.ID)
+					tx, err := transferIn(t, in.SourceAccountID, in.DestinationAccountID, in.Amount, a.ID)
 					if err != nil {
 						return "", err
 					}
@@ -468,7 +468,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		if !errors.Is(err, errPolicyMoved) {
 			return out, err
 		}
-		e.retryCall()
+		retryCall(e)
 	}
 }
 
@@ -476,17 +476,17 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 func (g Agents) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
 	var out *AgentAction
 	err := g.e.view(ctx, func(t *txn) error {
-		if _, err := t.actingAgent(agentID, ""); err != nil {
+		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
-		r, err := t.action(id)
+		r, err := action(t, id)
 		if err == nil && r.AgentID != agentID {
 			err = Errorf(CodeNotFound, "agent action %s not found", id)
 		}
 		if err != nil {
 			return err
 		}
-		out, err = t.actionView(r)
+		out, err = actionView(t, r)
 		return err
 	})
 	return out, err
@@ -501,7 +501,7 @@ func (g Agents) Actions(ctx context.Context, agentID string, status agents.Actio
 		return out, err
 	}
 	err := g.e.view(ctx, func(t *txn) error {
-		if _, err := t.actingAgent(agentID, ""); err != nil {
+		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
 		q := listQuery[actionRecord]{Table: tableAgentActions, Index: ixAgent, Value: agentID,
@@ -510,7 +510,7 @@ func (g Agents) Actions(ctx context.Context, agentID string, status agents.Actio
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, t.actionView)
+		out, err = mapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
 		return err
 	})
 	return out, err

@@ -29,7 +29,7 @@ func accountsArea(e *handle, cfg Config) areaDef {
 			{name: tableExternalAccountsUnique},
 			{name: tableLivenessDue},
 		},
-		due: []dueWork{{tableLivenessDue, (*txn).applyLivenessDue}},
+		due: []dueWork{{tableLivenessDue, applyLivenessDue}},
 	}
 }
 

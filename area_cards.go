@@ -23,8 +23,8 @@ func cardsArea(e *handle, cfg Config) areaDef {
 			{name: tableCardReveals, record: func() any { return new(cardRevealAudit) }},
 		},
 		due: []dueWork{
-			{tableCardActivations, (*txn).applyCardActivation},
-			{tableCardPullsDue, (*txn).applyCardPullDue},
+			{tableCardActivations, applyCardActivation},
+			{tableCardPullsDue, applyCardPullDue},
 		},
 	}
 }

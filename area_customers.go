@@ -48,7 +48,7 @@ func customersArea(e *handle, cfg Config) areaDef {
 			{name: tableSCAResets, record: func() any { return new(scaResetRecord) }},
 		},
 		intents: []intentKind{codeIntentKind(cfg.Codes)},
-		passes:  []func(ctx context.Context) (int, error){e.resumeBulkJobs},
+		passes:  []func(ctx context.Context) (int, error){func(ctx context.Context) (int, error) { return resumeBulkJobs(e, ctx) }},
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 // platformArea declares the platform's tables: its configuration and the
 // API tokens.
 func platformArea(e *handle, cfg Config) areaDef {
-	return areaDef{hooks: deliveryHooks{endpoint: e.webhookEndpointOf},
+	return areaDef{hooks: deliveryHooks{endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) }},
 		state: []slotEntry{platformSlot.with(&platformState{seed: cfg.Platform})}, tables: []tableDef{
 			{name: tablePlatform, record: func() any { return new(PlatformConfig) }},
 			{name: tableTokens, credentials: true,
@@ -30,7 +30,7 @@ type platformState struct {
 var platformSlot slot[platformState]
 
 // webhookEndpointOf is the platform's configured webhook endpoint.
-func (e *handle) webhookEndpointOf(ctx context.Context) (string, error) {
+func webhookEndpointOf(e *handle, ctx context.Context) (string, error) {
 	cfg, err := Platform{e}.Config(ctx)
 	if err != nil {
 		return "", err

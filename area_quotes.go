@@ -46,10 +46,10 @@ func quotesArea(e *handle, cfg Config) areaDef {
 		intents: railIntentKinds(e),
 		hooks:   approvalHooks(e, cfg.IncomingApproval),
 		due: []dueWork{
-			{tableSettlementsDue, (*txn).applySettlementDue},
-			{tableIncomingDue, (*txn).applyIncomingDue},
-			{tableQuoteExpiry, (*txn).applyQuoteExpiry},
-			{tableApprovalsDue, (*txn).applyApprovalTimeout},
+			{tableSettlementsDue, applySettlementDue},
+			{tableIncomingDue, applyIncomingDue},
+			{tableQuoteExpiry, applyQuoteExpiry},
+			{tableApprovalsDue, applyApprovalTimeout},
 		},
 	}
 }

@@ -68,7 +68,7 @@ func decode64url(s string) ([]byte, error) {
 // checkOIDC checks an OIDC token by the sandbox's claim rules and, with
 // Config.OIDCKeys, its signature; outside the sandbox a signature must be
 // verifiable.
-func (e *handle) checkOIDC(token, clientKey string) (walletauth.Identity, error) {
+func checkOIDC(e *handle, token, clientKey string) (walletauth.Identity, error) {
 	id, err := walletauth.CheckOIDC(token, e.Now(), clientKey)
 	if err != nil {
 		return id, oidcError(err, "oidcToken")
@@ -110,7 +110,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 	var activityType string
 	switch req.Type {
 	case CredentialOAuth:
-		id, err := e.checkOIDC(req.OidcToken, "")
+		id, err := checkOIDC(e, req.OidcToken, "")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -121,7 +121,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 		activityType, params = "CREATE_OAUTH_PROVIDERS", map[string]any{"oauthProviders": []any{map[string]any{"oidcToken": req.OidcToken, "providerName": id.Issuer}}}
 	case CredentialPasskey:
 		challenge, _ := decode64url(req.Challenge)
-		pk, err := e.walletRelyingParty().Register(challenge, *req.Attestation)
+		pk, err := walletRelyingParty(e).Register(challenge, *req.Attestation)
 		if err != nil {
 			return nil, nil, passkeyRefused("attestation", err)
 		}
@@ -129,7 +129,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 		activityType, params = "CREATE_AUTHENTICATORS_V2", map[string]any{"authenticators": []any{map[string]any{
 			"attestation": req.Attestation, "authenticatorName": req.Nickname, "challenge": req.Challenge}}}
 	}
-	d, err := e.drawWallet()
+	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,33 +137,33 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 	var ch *SignedChallenge
 	err = e.update(ctx, func(t *txn) error {
 		out, ch = nil, nil
-		a, err := t.walletAccount(req.AccountID)
+		a, err := walletAccount(t, req.AccountID)
 		if err != nil {
 			return err
 		}
-		cust, err := t.customer(a.CustomerID)
+		cust, err := customer(t, a.CustomerID)
 		if err != nil {
 			return err
 		}
-		existing, err := t.credentials(a.ID)
+		existing, err := credentials(t, a.ID)
 		if err != nil {
 			return err
 		}
 		cc := *c
-		if err := t.checkNewCredential(&cc, cust, existing, req.Challenge); err != nil {
+		if err := checkNewCredential(t, &cc, cust, existing, req.Challenge); err != nil {
 			return err
 		}
 		if len(existing) > 0 {
 			if params == nil { // OTP: the contact it ties
 				activityType, params = otpActivity(cc.Type, cc.Contact)
 			}
-			ch, _, err = t.signed(sig, signedOp{op: "credential.create", target: a.ID, accountID: a.ID, body: req,
+			ch, _, err = signed(t, sig, signedOp{op: "credential.create", target: a.ID, accountID: a.ID, body: req,
 				activity: activityType, params: params, typ: req.Type})
 			if ch != nil || err != nil {
 				return err
 			}
 		}
-		rec, err := t.addCredential(a, cust, &cc)
+		rec, err := addCredential(t, a, cust, &cc)
 		if err != nil {
 			return err
 		}
@@ -174,7 +174,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 			}
 		}
 		if rec.isOTP() {
-			out.OtpEncryptionTargetBundle, err = t.issueOTP(rec, d, cust)
+			out.OtpEncryptionTargetBundle, err = issueOTP(t, rec, d, cust)
 		}
 		return err
 	})
@@ -200,7 +200,7 @@ func (c *credentialRecord) isOTP() bool {
 // wallet, tied to the customer's email or phone, which no other wallet's
 // OTP credential may hold; a WebAuthn credential id and a registration
 // challenge once; one passkey per customer.
-func (t *txn) checkNewCredential(c *credentialRecord, cust *Customer, existing []*credentialRecord, challenge string) error {
+func checkNewCredential(t *txn, c *credentialRecord, cust *Customer, existing []*credentialRecord, challenge string) error {
 	for _, x := range existing {
 		if x.Type == c.Type && c.Type == CredentialEmailOTP {
 			return Errorf(CodeEmailOtpCredentialAlreadyExists, "the wallet already has an EMAIL_OTP credential")
@@ -234,7 +234,7 @@ func (t *txn) checkNewCredential(c *credentialRecord, cust *Customer, existing [
 		if _, err := t.Get(tableWalletPasskeyChallenges, challenge); err == nil {
 			return Invalid(validate.Errors{{Field: "challenge", Message: "the registration challenge was already used"}})
 		}
-		if has, err := t.customerHasPasskey(cust.ID); err != nil || has {
+		if has, err := customerHasPasskey(t, cust.ID); err != nil || has {
 			return firstErr(err, Errorf(CodePasskeyAlreadyEnrolled, "the customer already has a passkey; one per customer (spec 8)"))
 		}
 	}
@@ -242,7 +242,7 @@ func (t *txn) checkNewCredential(c *credentialRecord, cust *Customer, existing [
 }
 
 // addCredential stores c on wallet a with its claims.
-func (t *txn) addCredential(a *InternalAccount, cust *Customer, c *credentialRecord) (*credentialRecord, error) {
+func addCredential(t *txn, a *InternalAccount, cust *Customer, c *credentialRecord) (*credentialRecord, error) {
 	if c.Type == CredentialEmailOTP && c.Contact == "" {
 		c.Contact, c.Nickname = cust.Email, cust.Email
 	}
@@ -277,12 +277,12 @@ func (c *credentialRecord) claim() (table, key string) {
 // issueOTP starts an OTP challenge on c and returns its target bundle. The
 // code goes to the contact after commit; the sandbox's is fixed and not
 // sent.
-func (t *txn) issueOTP(c *credentialRecord, d *walletDraws, cust *Customer) (string, error) {
+func issueOTP(t *txn, c *credentialRecord, d *walletDraws, cust *Customer) (string, error) {
 	target, err := ecdh.P256().NewPrivateKey(d.target)
 	if err != nil {
 		return "", err
 	}
-	p, err := t.platform()
+	p, err := platform(t)
 	if err != nil {
 		return "", err
 	}
@@ -301,7 +301,7 @@ func (t *txn) issueOTP(c *credentialRecord, d *walletDraws, cust *Customer) (str
 		if c.Type == CredentialSmsOTP {
 			channel = ChannelPhone
 		}
-		if err := t.intendCode(CodeMessage{ID: c.ID + ":" + t.newID("Code"), CustomerID: cust.ID, Channel: channel,
+		if err := intendCode(t, CodeMessage{ID: c.ID + ":" + t.newID("Code"), CustomerID: cust.ID, Channel: channel,
 			To: c.Contact, Code: code, Purpose: "WALLET_LOGIN"}); err != nil {
 			return "", err
 		}
@@ -317,7 +317,7 @@ func (w Wallets) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 	}
 	out := []AuthMethod{}
 	err := w.e.view(ctx, func(t *txn) error {
-		cs, err := t.credentials(accountID)
+		cs, err := credentials(t, accountID)
 		for _, c := range cs {
 			out = append(out, c.AuthMethod)
 		}
@@ -332,29 +332,29 @@ func (w Wallets) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 func (w Wallets) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
 	err := w.e.update(ctx, func(t *txn) error {
-		c, err := t.credential(id)
+		c, err := credential(t, id)
 		if err != nil {
 			return err
 		}
-		all, err := t.credentials(c.AccountID)
+		all, err := credentials(t, c.AccountID)
 		if err != nil {
 			return err
 		}
 		if len(all) < 2 {
 			return Invalid(validate.Errors{{Field: "id", Message: "the wallet's last credential cannot be revoked"}})
 		}
-		ch, _, err = t.signed(sig, signedOp{op: "credential.revoke", target: id, accountID: c.AccountID, activity: "DELETE_AUTHENTICATORS",
+		ch, _, err = signed(t, sig, signedOp{op: "credential.revoke", target: id, accountID: c.AccountID, activity: "DELETE_AUTHENTICATORS",
 			params: map[string]any{"authenticatorIds": []string{id}}, typ: c.Type, exclude: id})
 		if ch != nil || err != nil {
 			return err
 		}
-		return t.removeCredential(c)
+		return removeCredential(t, c)
 	})
 	return ch, err
 }
 
 // removeCredential deletes c, its claim and its sessions.
-func (t *txn) removeCredential(c *credentialRecord) error {
+func removeCredential(t *txn, c *credentialRecord) error {
 	if err := t.Delete(tableWalletCredentials, c.ID); err != nil {
 		return err
 	}
@@ -366,13 +366,13 @@ func (t *txn) removeCredential(c *credentialRecord) error {
 			return err
 		}
 	}
-	ss, err := t.sessions(c.AccountID)
+	ss, err := sessions(t, c.AccountID)
 	if err != nil {
 		return err
 	}
 	for _, s := range ss {
 		if s.AuthMethodID == c.ID {
-			if err := t.endSession(s); err != nil {
+			if err := endSession(t, s); err != nil {
 				return err
 			}
 		}
@@ -385,10 +385,10 @@ func constantEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(
 
 // customerHasPasskey reports whether any wallet of the customer has a
 // passkey credential.
-func (t *txn) customerHasPasskey(customerID string) (bool, error) {
-	wallets, err := t.customerWallets(customerID)
+func customerHasPasskey(t *txn, customerID string) (bool, error) {
+	wallets, err := customerWallets(t, customerID)
 	for _, w := range wallets {
-		cs, err := t.credentials(w)
+		cs, err := credentials(t, w)
 		if err != nil {
 			return false, err
 		}

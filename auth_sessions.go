@@ -51,13 +51,13 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 // SHA-256 is the WebAuthn challenge. OAUTH has no challenge step.
 func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
 	e := w.e
-	d, err := e.drawWallet()
+	d, err := drawWallet(e)
 	if err != nil {
 		return nil, err
 	}
 	var out *CredentialChallenge
 	err = e.update(ctx, func(t *txn) error {
-		c, err := t.credential(id)
+		c, err := credential(t, id)
 		if err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest)
 			if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
 				return Invalid(fe)
 			}
-			ch, _, err := t.challenge(signedOp{op: "passkey.login", target: c.ID, accountID: c.AccountID, body: nil,
+			ch, _, err := challenge(t, signedOp{op: "passkey.login", target: c.ID, accountID: c.AccountID, body: nil,
 				activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey,
 					"expirationSeconds": int(WalletSessionTTL.Seconds())}, data: map[string]string{"clientPublicKey": req.ClientPublicKey}})
 			if err != nil {
@@ -79,17 +79,17 @@ func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest)
 			out.Challenge, out.RequestID, out.ExpiresAt = walletauth.Digest([]byte(ch.PayloadToSign)), ch.RequestID, &ch.ExpiresAt
 			return nil
 		}
-		if err := t.otpLocked(c); err != nil {
+		if err := otpLocked(t, c); err != nil {
 			return err
 		}
-		if err := t.countOTPChallenge(c); err != nil {
+		if err := countOTPChallenge(t, c); err != nil {
 			return err
 		}
-		cust, err := t.customer(c.CustomerID)
+		cust, err := customer(t, c.CustomerID)
 		if err != nil {
 			return err
 		}
-		out.OtpEncryptionTargetBundle, err = t.issueOTP(c, d, cust)
+		out.OtpEncryptionTargetBundle, err = issueOTP(t, c, d, cust)
 		out.UpdatedAt = c.UpdatedAt
 		return err
 	})
@@ -146,14 +146,14 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 	var identity walletauth.Identity
 	if req.Type == CredentialOAuth {
 		var err error
-		if identity, err = e.checkOIDC(req.OidcToken, req.ClientPublicKey); err != nil {
+		if identity, err = checkOIDC(e, req.OidcToken, req.ClientPublicKey); err != nil {
 			return nil, nil, err
 		}
 	}
 	if req.Type == CredentialPasskey && sig.RequestID == "" {
 		return nil, nil, Errorf(CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
 	}
-	d, err := e.drawWallet()
+	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,7 +164,7 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 	// A wrong OTP is answered as failure while its count commits.
 	err = e.update(ctx, func(t *txn) error {
 		s, ch, clientKey, failure = nil, nil, "", nil
-		c, err := t.credential(id)
+		c, err := credential(t, id)
 		if err != nil {
 			return err
 		}
@@ -178,21 +178,21 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 			}
 			clientKey = req.ClientPublicKey
 		case CredentialPasskey:
-			if clientKey, err = t.assertPasskey(c, req.Assertion, sig.RequestID); err != nil {
+			if clientKey, err = assertPasskey(t, c, req.Assertion, sig.RequestID); err != nil {
 				return err
 			}
 		default:
 			if sig.Stamp == "" && sig.RequestID == "" {
-				ch, failure, err = t.otpAttempt(c, req)
+				ch, failure, err = otpAttempt(t, c, req)
 				return err
 			}
-			_, p, err := t.signed(sig, signedOp{op: "otp.login", target: c.ID, body: req})
+			_, p, err := signed(t, sig, signedOp{op: "otp.login", target: c.ID, body: req})
 			if err != nil {
 				return err
 			}
 			clientKey = p.Signer
 		}
-		s, err = t.openClientSession(c, clientKey, d)
+		s, err = openClientSession(t, c, clientKey, d)
 		return err
 	})
 	if err != nil || failure != nil || ch != nil {
@@ -229,7 +229,7 @@ func legacy(clientKey string) bool { return len(clientKey) == 130 }
 
 // openClientSession opens a session for c: signed by clientKey, or in the
 // legacy flow by the session key drawn in d.
-func (t *txn) openClientSession(c *credentialRecord, clientKey string, d *walletDraws) (*sessionRecord, error) {
+func openClientSession(t *txn, c *credentialRecord, clientKey string, d *walletDraws) (*sessionRecord, error) {
 	key := clientKey
 	if legacy(clientKey) {
 		sk, err := ecdh.P256().NewPrivateKey(d.session)
@@ -240,7 +240,7 @@ func (t *txn) openClientSession(c *credentialRecord, clientKey string, d *wallet
 	} else if pub, _, err := walletauth.ParsePublicKey(clientKey); err == nil {
 		key, _ = walletauth.CompressedKey(pub)
 	}
-	return t.openSession(c, key)
+	return openSession(t, c, key)
 }
 
 // sealSessionKey seals a legacy session's private scalar to the client's
@@ -259,8 +259,8 @@ func sealSessionKey(clientKey string, scalar []byte) (string, error) {
 // wrong codes and issues the signed retry bound to the attempt's key; a
 // wrong one counts against the credential, across challenges, and may lock
 // it (otpWrongCode; failure, committed).
-func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
-	if err := t.otpLocked(c); err != nil {
+func otpAttempt(t *txn, c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
+	if err := otpLocked(t, c); err != nil {
 		return nil, err, nil
 	}
 	o := c.OTP
@@ -276,7 +276,7 @@ func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallen
 		return nil, Invalid(validate.Errors{{Field: "encryptedOtpBundle", Message: "encryptedOtpBundle does not open with the current otpEncryptionTargetBundle"}}), nil
 	}
 	if !constantEqual(hashSecret(att.Code), o.CodeHash) {
-		failure := t.otpWrongCode(c)
+		failure := otpWrongCode(t, c)
 		return nil, failure, putJSON(t, tableWalletCredentials, c.ID, c)
 	}
 	c.OTP, c.Failures = nil, nil
@@ -285,7 +285,7 @@ func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallen
 	}
 	key, _, _ := walletauth.ParsePublicKey(att.PublicKey)
 	tek, _ := walletauth.CompressedKey(key)
-	ch, _, err := t.challenge(signedOp{op: "otp.login", target: c.ID, accountID: c.AccountID, body: req, activity: "OTP_LOGIN",
+	ch, _, err := challenge(t, signedOp{op: "otp.login", target: c.ID, accountID: c.AccountID, body: req, activity: "OTP_LOGIN",
 		params: map[string]any{"publicKey": tek, "credentialId": c.ID}, typ: c.Type, signer: tek})
 	return ch, nil, err
 }
@@ -293,7 +293,7 @@ func (t *txn) otpAttempt(c *credentialRecord, req VerifyRequest) (*SignedChallen
 // assertPasskey checks a passkey assertion against the pending login
 // requestID and returns the login's client key. The sandbox still accepts
 // the legacy literal signature.
-func (t *txn) assertPasskey(c *credentialRecord, a *walletauth.Assertion, requestID string) (string, error) {
+func assertPasskey(t *txn, c *credentialRecord, a *walletauth.Assertion, requestID string) (string, error) {
 	var p pendingRequest
 	if err := getJSON(t, tableWalletRequests, requestID, &p); err != nil || p.Op != "passkey.login" || p.Target != c.ID || !t.now.Before(p.ExpiresAt) {
 		return "", Errorf(CodeUnauthorized, "Request-Id %q does not match an unexpired passkey challenge of this credential", requestID)
@@ -302,7 +302,7 @@ func (t *txn) assertPasskey(c *credentialRecord, a *walletauth.Assertion, reques
 		if a.CredentialID != c.CredentialID {
 			return "", Errorf(CodeUnauthorized, "the assertion is for another passkey")
 		}
-		count, err := t.e.walletRelyingParty().Assert(*c.Passkey, []byte(walletauth.Digest([]byte(p.Payload))), *a)
+		count, err := walletRelyingParty(t.e).Assert(*c.Passkey, []byte(walletauth.Digest([]byte(p.Payload))), *a)
 		if err != nil {
 			return "", passkeyRefused("assertion", err)
 		}
@@ -321,7 +321,7 @@ func (w Wallets) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 	}
 	out := []AuthSession{}
 	err := w.e.view(ctx, func(t *txn) error {
-		ss, err := t.sessions(accountID)
+		ss, err := sessions(t, accountID)
 		for _, s := range ss {
 			out = append(out, s.AuthSession)
 		}
@@ -335,21 +335,21 @@ func (w Wallets) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 func (w Wallets) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
 	err := w.e.update(ctx, func(t *txn) error {
-		s, err := t.session(id)
+		s, err := session(t, id)
 		if err != nil {
 			return err
 		}
-		ch, _, err = t.signed(sig, signedOp{op: "session.revoke", target: id, accountID: s.AccountID, activity: "DELETE_API_KEYS",
+		ch, _, err = signed(t, sig, signedOp{op: "session.revoke", target: id, accountID: s.AccountID, activity: "DELETE_API_KEYS",
 			params: map[string]any{"apiKeyIds": []string{id}}, typ: s.Type})
 		if ch != nil || err != nil {
 			return err
 		}
-		return t.endSession(s)
+		return endSession(t, s)
 	})
 	return ch, err
 }
 
-func (t *txn) endSession(s *sessionRecord) error {
+func endSession(t *txn, s *sessionRecord) error {
 	s.Revoked, s.UpdatedAt = true, t.now
 	return putJSON(t, tableWalletSessions, s.ID, s)
 }
@@ -367,7 +367,7 @@ func (w Wallets) RefreshSession(ctx context.Context, id string, req RefreshReque
 	if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
 		return nil, nil, Invalid(fe)
 	}
-	d, err := e.drawWallet()
+	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -375,20 +375,20 @@ func (w Wallets) RefreshSession(ctx context.Context, id string, req RefreshReque
 	var ch *SignedChallenge
 	err = e.update(ctx, func(t *txn) error {
 		ns, ch = nil, nil
-		s, err := t.session(id)
+		s, err := session(t, id)
 		if err != nil {
 			return err
 		}
-		ch, _, err = t.signed(sig, signedOp{op: "session.refresh", target: id, accountID: s.AccountID, body: req,
+		ch, _, err = signed(t, sig, signedOp{op: "session.refresh", target: id, accountID: s.AccountID, body: req,
 			activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey}, signer: s.PublicKey})
 		if ch != nil || err != nil {
 			return err
 		}
-		c, err := t.credential(s.AuthMethodID)
+		c, err := credential(t, s.AuthMethodID)
 		if err != nil {
 			return err
 		}
-		ns, err = t.openClientSession(c, req.ClientPublicKey, d)
+		ns, err = openClientSession(t, c, req.ClientPublicKey, d)
 		return err
 	})
 	if err != nil || ch != nil {

@@ -63,7 +63,7 @@ func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*
 		if !fe.Required("customerId", in.CustomerID) {
 			return Invalid(fe)
 		}
-		c, err := t.liveCustomer(in.CustomerID)
+		c, err := liveCustomer(t, in.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*
 		}
 		id := t.newID("BeneficialOwner")
 		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: t.now, UpdatedAt: t.now}
-		if err := e.applyOwner(fe, o, in); err != nil {
+		if err := applyOwner(e, fe, o, in); err != nil {
 			return err
 		}
 		out = o.view()
@@ -86,7 +86,7 @@ func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in Own
 	e := cs.e
 	var out *BeneficialOwner
 	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
-		o, err := t.owner(id)
+		o, err := owner(t, id)
 		if err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in Own
 		if in.CustomerID != "" && in.CustomerID != o.CustomerID {
 			fe.Add("customerId", nil, "an owner cannot move to another customer")
 		}
-		if err := e.applyOwner(fe, o, in); err != nil {
+		if err := applyOwner(e, fe, o, in); err != nil {
 			return err
 		}
 		o.UpdatedAt = t.now
@@ -104,7 +104,7 @@ func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in Own
 	return out, err
 }
 
-func (e *handle) applyOwner(fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
+func applyOwner(e *handle, fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
 	if in.Roles != nil {
 		o.Roles = in.Roles
 	}
@@ -160,7 +160,7 @@ func (o *BeneficialOwner) view() *BeneficialOwner {
 	return &c
 }
 
-func (t *txn) owner(id string) (*BeneficialOwner, error) {
+func owner(t *txn, id string) (*BeneficialOwner, error) {
 	var o BeneficialOwner
 	if err := getJSON(t, tableBeneficialOwners, id, &o); err != nil {
 		return nil, notFound(err, CodeNotFound, "beneficial owner", id)
@@ -169,7 +169,7 @@ func (t *txn) owner(id string) (*BeneficialOwner, error) {
 }
 
 // ownersOf returns a business's owners (identifiers hidden), oldest first.
-func (t *txn) ownersOf(customerID string) ([]BeneficialOwner, error) {
+func ownersOf(t *txn, customerID string) ([]BeneficialOwner, error) {
 	page, err := list(t, ownersQuery(customerID), ListParams{Limit: MaxLimit})
 	for i := range page.Data {
 		page.Data[i] = *page.Data[i].view()
@@ -187,7 +187,7 @@ func (cs Customers) BeneficialOwner(ctx context.Context, id string) (*Beneficial
 	e := cs.e
 	var out *BeneficialOwner
 	err := e.view(ctx, func(t *txn) error {
-		o, err := t.owner(id)
+		o, err := owner(t, id)
 		if err == nil {
 			out = o.view()
 		}

@@ -151,7 +151,7 @@ func (j *bulkJobRecord) input(i int) CustomerInput {
 // where the stored progress stands and a batch that finds it moved
 // (another runner's) writes nothing, so no row is created twice. It
 // reports whether the job is finished.
-func (e *handle) runBulkBatch(ctx context.Context, id string) (bool, error) {
+func runBulkBatch(e *handle, ctx context.Context, id string) (bool, error) {
 	var (
 		rec     bulkJobRecord
 		inputs  []CustomerInput
@@ -162,14 +162,14 @@ func (e *handle) runBulkBatch(ctx context.Context, id string) (bool, error) {
 		if err := getJSON(t, tableBulkJobs, id, &rec); err != nil {
 			return err
 		}
-		p, err := t.platform()
+		p, err := platform(t)
 		if err != nil {
 			return err
 		}
 		for i := rec.Progress.Processed; i < min(rec.Progress.Processed+bulkBatch, len(rec.Rows)); i++ {
 			in := rec.input(i)
 			probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
-			e.applyCustomerInput(&validate.Errors{}, probe, &in, p)
+			applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
 			s, err := customersSlot.of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
 			if err != nil {
 				return err
@@ -192,7 +192,7 @@ func (e *handle) runBulkBatch(ctx context.Context, id string) (bool, error) {
 			return nil // recorded by a concurrent runner
 		}
 		for k, in := range inputs {
-			_, rowErr := t.createCustomer(in, initial[k])
+			_, rowErr := createCustomer(t, in, initial[k])
 			var pe *Error
 			if rowErr != nil && (!errors.As(rowErr, &pe) || pe.Code.Status() >= 500) {
 				return rowErr // the store's or a provider's failure: the batch is retried
@@ -218,7 +218,7 @@ func (e *handle) runBulkBatch(ctx context.Context, id string) (bool, error) {
 		}
 		if cur.Progress.Processed == len(cur.Rows) {
 			done = true
-			return t.finishBulkJob(&cur)
+			return finishBulkJob(t, &cur)
 		}
 		return putJSON(t, tableBulkJobs, id, cur)
 	})
@@ -226,7 +226,7 @@ func (e *handle) runBulkBatch(ctx context.Context, id string) (bool, error) {
 }
 
 // finishBulkJob completes a job whose rows are all processed.
-func (t *txn) finishBulkJob(j *bulkJobRecord) error {
+func finishBulkJob(t *txn, j *bulkJobRecord) error {
 	now := t.now
 	j.Status, j.CompletedAt = "COMPLETED", &now
 	event := EventType("BULK_UPLOAD.COMPLETED")
@@ -247,7 +247,7 @@ func (t *txn) finishBulkJob(j *bulkJobRecord) error {
 // unfinished jobs and returns how many batches ran. A job whose batch
 // fails is retried with backoff and then parked in the dead letters, like
 // any due item; it never holds up another job.
-func (e *handle) resumeBulkJobs(ctx context.Context) (int, error) {
+func resumeBulkJobs(e *handle, ctx context.Context) (int, error) {
 	now := e.Now()
 	var ids []string
 	err := e.view(ctx, func(t *txn) error {
@@ -266,7 +266,7 @@ func (e *handle) resumeBulkJobs(ctx context.Context) (int, error) {
 	n := 0
 	for _, id := range ids {
 		for range bulkBatchesPerPass {
-			done, err := e.runBulkBatch(ctx, id)
+			done, err := runBulkBatch(e, ctx, id)
 			if ctx.Err() != nil {
 				return n, ctx.Err()
 			}

@@ -200,7 +200,7 @@ func (c Cards) Get(ctx context.Context, id string) (*Card, error) {
 	var out *Card
 	err := c.e.view(ctx, func(t *txn) error {
 		var err error
-		out, err = t.card(id)
+		out, err = card(t, id)
 		return err
 	})
 	return out, err
@@ -245,7 +245,7 @@ func cardStateNames() []string {
 }
 
 // card loads a card (NOT_FOUND when absent).
-func (t *txn) card(id string) (*Card, error) {
+func card(t *txn, id string) (*Card, error) {
 	var c Card
 	if err := getJSON(t, tableCards, id, &c); err != nil {
 		return nil, notFound(err, CodeNotFound, "card", id)
@@ -255,7 +255,7 @@ func (t *txn) card(id string) (*Card, error) {
 
 // saveCard stores c, stamping updatedAt, and emits event ("" for none)
 // with the card as its data.
-func (t *txn) saveCard(c *Card, event EventType) error {
+func saveCard(t *txn, c *Card, event EventType) error {
 	c.UpdatedAt = t.now
 	if err := putJSON(t, tableCards, c.ID, c); err != nil {
 		return err

@@ -219,14 +219,14 @@ func (c Cards) Simulate(ctx context.Context, cardID string, kind CardEventKind, 
 	var out *CardSimulationResult
 	err = once(ctx, c.e, []any{cardID, kind, in}, &out, func(t *txn) error {
 		out = &CardSimulationResult{IssuerTransactionToken: outcome.Token}
-		card, err := t.card(cardID)
+		card, err := card(t, cardID)
 		if err != nil {
 			return err
 		}
 		if kind.authorizes() {
-			return t.cardAuthorization(card, ev, in, outcome, out)
+			return cardAuthorization(t, card, ev, in, outcome, out)
 		}
-		return t.cardReconcile(card, ev, out)
+		return cardReconcile(t, card, ev, out)
 	})
 	return out, err
 }
@@ -282,7 +282,7 @@ func checkSimulation(kind CardEventKind, in CardSimulation) error {
 
 // cardAuthorization decides an authorization-family event and, approved,
 // records its card transaction.
-func (t *txn) cardAuthorization(card *Card, ev CardEvent, in CardSimulation, outcome CardEventOutcome, out *CardSimulationResult) error {
+func cardAuthorization(t *txn, card *Card, ev CardEvent, in CardSimulation, outcome CardEventOutcome, out *CardSimulationResult) error {
 	if in.Currency != nil && in.Currency.Code != card.Currency {
 		var fe validate.Errors
 		fe.Add("currency.code", nil, "the card transacts in %s, not %s", card.Currency, in.Currency.Code)
@@ -305,7 +305,7 @@ func (t *txn) cardAuthorization(card *Card, ev CardEvent, in CardSimulation, out
 	if ev.Kind.credits() {
 		need = 0 // a credit lands on the first source
 	}
-	acct, available, err := t.pickFundingSource(card, need)
+	acct, available, err := pickFundingSource(t, card, need)
 	if err != nil {
 		return err
 	}
@@ -323,7 +323,7 @@ func (t *txn) cardAuthorization(card *Card, ev CardEvent, in CardSimulation, out
 		out.Decline = decline
 		return nil
 	}
-	holder, err := t.customer(card.CardholderID)
+	holder, err := customer(t, card.CardholderID)
 	if err != nil {
 		return err
 	}
@@ -333,13 +333,13 @@ func (t *txn) cardAuthorization(card *Card, ev CardEvent, in CardSimulation, out
 		PlatformCustomerID: holder.PlatformCustomerID, IssuerTransactionToken: outcome.Token, Merchant: *in.Merchant,
 		AccountID: acct, AuthorizedAt: t.now, CreatedAt: t.now}
 	x.show(p, t.now)
-	if err := t.moveCardMoney(x.ID, p, mv); err != nil {
+	if err := moveCardMoney(t, x.ID, p, mv); err != nil {
 		return err
 	}
 	if err := putJSON(t, tableCardPositions, x.ID, p); err != nil {
 		return err
 	}
-	if err := t.insertTransaction(x.transaction()); err != nil {
+	if err := insertTransaction(t, x.transaction()); err != nil {
 		return err
 	}
 	out.Transaction = x
@@ -353,10 +353,10 @@ func (t *txn) cardAuthorization(card *Card, ev CardEvent, in CardSimulation, out
 // pickFundingSource returns the card's first ACTIVE funding source (in
 // priority order) whose available funds cover amount, or, when none does,
 // the first ACTIVE one (whose funds then decide the decline).
-func (t *txn) pickFundingSource(card *Card, amount int64) (string, int64, error) {
+func pickFundingSource(t *txn, card *Card, amount int64) (string, int64, error) {
 	first, firstAvail := "", int64(0)
 	for _, id := range card.FundingSources {
-		a, err := t.internalAccount(id)
+		a, err := internalAccount(t, id)
 		if CodeOf(err) == CodeAccountNotFound || (err == nil && a.Status != "ACTIVE") {
 			continue
 		}
@@ -382,8 +382,8 @@ func (t *txn) pickFundingSource(card *Card, amount int64) (string, int64, error)
 
 // cardReconcile applies a clearing, return, advice or return reversal to
 // an existing card transaction of card.
-func (t *txn) cardReconcile(card *Card, ev CardEvent, out *CardSimulationResult) error {
-	tx, err := t.transaction(ev.CardTransactionID)
+func cardReconcile(t *txn, card *Card, ev CardEvent, out *CardSimulationResult) error {
+	tx, err := transaction(t, ev.CardTransactionID)
 	if err == nil && (tx.Card == nil || tx.Card.CardID != card.ID) {
 		err = Errorf(CodeTransactionNotFound, "card %s has no card transaction %s", card.ID, ev.CardTransactionID)
 	}
@@ -417,7 +417,7 @@ func (t *txn) cardReconcile(card *Card, ev CardEvent, out *CardSimulationResult)
 		return err
 	}
 	p.Position = pos
-	if err := t.moveCardMoney(tx.ID, &p, mv); err != nil {
+	if err := moveCardMoney(t, tx.ID, &p, mv); err != nil {
 		return err
 	}
 	if err := putJSON(t, tableCardPositions, tx.ID, &p); err != nil {
@@ -426,11 +426,11 @@ func (t *txn) cardReconcile(card *Card, ev CardEvent, out *CardSimulationResult)
 	x := tx.Card
 	x.show(&p, t.now)
 	out.Transaction = x
-	return t.saveCardTx(x)
+	return saveCardTx(t, x)
 }
 
 // saveCardTx stores a changed card transaction and emits its event.
-func (t *txn) saveCardTx(x *CardTransaction) error {
+func saveCardTx(t *txn, x *CardTransaction) error {
 	if err := putJSON(t, tableTransactions, x.ID, x.transaction()); err != nil {
 		return err
 	}
@@ -439,7 +439,7 @@ func (t *txn) saveCardTx(x *CardTransaction) error {
 
 // moveCardMoney posts the ledger entry of one card event's movement and
 // announces the funding account's new balance when it changed.
-func (t *txn) moveCardMoney(ref string, p *cardPosition, mv cards.Movement) error {
+func moveCardMoney(t *txn, ref string, p *cardPosition, mv cards.Movement) error {
 	acct, cur := p.AccountID, p.Currency
 	held := accounts.Held(acct)
 	var legs [][]Posting
@@ -458,18 +458,18 @@ func (t *txn) moveCardMoney(ref string, p *cardPosition, mv cards.Movement) erro
 	if len(legs) == 0 {
 		return nil
 	}
-	if err := t.post(ref, legs...); err != nil {
+	if err := post(t, ref, legs...); err != nil {
 		return err
 	}
 	if mv.Hold+mv.Release+mv.Capture+mv.Pull+mv.Credit == 0 {
 		return nil
 	}
-	return t.creditEvent(acct)
+	return creditEvent(t, acct)
 }
 
 // applyCardPullDue confirms a delayed funding pull: the transaction's
 // pending pull count drops to zero and it is announced.
-func (t *txn) applyCardPullDue(_ string, v []byte) (bool, error) {
+func applyCardPullDue(t *txn, _ string, v []byte) (bool, error) {
 	id := string(v)
 	var p cardPosition
 	if err := getJSON(t, tableCardPositions, id, &p); err != nil {
@@ -482,10 +482,10 @@ func (t *txn) applyCardPullDue(_ string, v []byte) (bool, error) {
 	if err := putJSON(t, tableCardPositions, id, &p); err != nil {
 		return false, err
 	}
-	tx, err := t.transaction(id)
+	tx, err := transaction(t, id)
 	if err != nil {
 		return false, err
 	}
 	tx.Card.show(&p, t.now)
-	return true, t.saveCardTx(tx.Card)
+	return true, saveCardTx(t, tx.Card)
 }

@@ -76,7 +76,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	// The answer (with the id named above) is what a retry with the same
 	// idempotency key replays.
 	err = once(ctx, c.e, req, &out, func(t *txn) error {
-		holder, err := t.customer(req.CardholderID)
+		holder, err := customer(t, req.CardholderID)
 		if err != nil {
 			if CodeOf(err) != CodeCustomerNotFound {
 				return err
@@ -88,7 +88,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 		if holder.Status() != KYCApproved {
 			return Errorf(CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
 		}
-		currency, err := t.fundingCurrency(holder.ID, "", req.FundingSources)
+		currency, err := fundingCurrency(t, holder.ID, "", req.FundingSources)
 		if err != nil {
 			return err
 		}
@@ -97,11 +97,11 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 			fe.Add("threeDSecurePassword", nil, "a static 3-D Secure password is accepted only for EUR card programs")
 			return Invalid(fe)
 		}
-		live, err := t.cardCount("live")
+		live, err := cardCount(t, "live")
 		if err != nil {
 			return err
 		}
-		held, err := t.cardCount("holder|" + holder.ID)
+		held, err := cardCount(t, "holder|"+holder.ID)
 		if err != nil {
 			return err
 		}
@@ -121,10 +121,10 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 			}
 		}
 		if card.State.Live() {
-			if err := t.addCardCount("live", 1); err != nil {
+			if err := addCardCount(t, "live", 1); err != nil {
 				return err
 			}
-			if err := t.addCardCount("holder|"+holder.ID, 1); err != nil {
+			if err := addCardCount(t, "holder|"+holder.ID, 1); err != nil {
 				return err
 			}
 		}
@@ -228,12 +228,12 @@ func checkIssuerSources(ctx context.Context, iss CardIssuer, ids []string) error
 // holder in one card-eligible currency (want, when set: the card's) and
 // returns that currency; anything else is FUNDING_SOURCE_INELIGIBLE naming
 // each refused source.
-func (t *txn) fundingCurrency(holder, want string, ids []string) (string, error) {
+func fundingCurrency(t *txn, holder, want string, ids []string) (string, error) {
 	var fe validate.Errors
 	currency := want
 	for i, id := range ids {
 		field := validate.Index("fundingSources", i)
-		a, err := t.internalAccount(id)
+		a, err := internalAccount(t, id)
 		switch {
 		case CodeOf(err) == CodeAccountNotFound || (err == nil && a.CustomerID != holder):
 			fe.Add(field, nil, "%s is not an internal account of the cardholder", id)
@@ -253,7 +253,7 @@ func (t *txn) fundingCurrency(holder, want string, ids []string) (string, error)
 }
 
 // cardCount reads a live-card counter (0 when never set).
-func (t *txn) cardCount(key string) (int, error) {
+func cardCount(t *txn, key string) (int, error) {
 	b, err := t.Get(tableCardCounts, key)
 	if errors.Is(err, ErrNotFound) {
 		return 0, nil
@@ -265,8 +265,8 @@ func (t *txn) cardCount(key string) (int, error) {
 }
 
 // addCardCount moves a live-card counter by delta.
-func (t *txn) addCardCount(key string, delta int) error {
-	n, err := t.cardCount(key)
+func addCardCount(t *txn, key string, delta int) error {
+	n, err := cardCount(t, key)
 	if err != nil {
 		return err
 	}
@@ -310,7 +310,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 	}
 	var out *Card
 	err = once(ctx, c.e, []any{id, req}, &out, func(t *txn) error {
-		card, err := t.card(id)
+		card, err := card(t, id)
 		if err != nil {
 			return err
 		}
@@ -319,7 +319,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 		}
 		var events []EventType
 		if req.FundingSources != nil {
-			if _, err := t.fundingCurrency(card.CardholderID, card.Currency, req.FundingSources); err != nil {
+			if _, err := fundingCurrency(t, card.CardholderID, card.Currency, req.FundingSources); err != nil {
 				return err
 			}
 			card.FundingSources = req.FundingSources
@@ -333,13 +333,13 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 			if req.State == cards.Closed {
 				reason := cards.ClosedByPlatform
 				card.StateReason = &reason
-				if err := t.freeCardSlot(card); err != nil {
+				if err := freeCardSlot(t, card); err != nil {
 					return err
 				}
 			}
 			events = append(events, EventCardStateChange)
 		}
-		if err := t.saveCard(card, ""); err != nil {
+		if err := saveCard(t, card, ""); err != nil {
 			return err
 		}
 		for _, ev := range events {
@@ -354,11 +354,11 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 }
 
 // freeCardSlot gives back the live-card slots of a card that closes.
-func (t *txn) freeCardSlot(card *Card) error {
-	if err := t.addCardCount("live", -1); err != nil {
+func freeCardSlot(t *txn, card *Card) error {
+	if err := addCardCount(t, "live", -1); err != nil {
 		return err
 	}
-	return t.addCardCount("holder|"+card.CardholderID, -1)
+	return addCardCount(t, "holder|"+card.CardholderID, -1)
 }
 
 // cardRefusal maps a refusal of the cards package to its coded error.
@@ -431,11 +431,11 @@ type cardRevealAudit struct {
 
 // applyCardActivation activates a card whose delayed activation came due,
 // if it is still PROCESSING (a card closed meanwhile stays closed).
-func (t *txn) applyCardActivation(_ string, v []byte) (bool, error) {
-	card, err := t.card(string(v))
+func applyCardActivation(t *txn, _ string, v []byte) (bool, error) {
+	card, err := card(t, string(v))
 	if err != nil || card.State != cards.Processing {
 		return false, err
 	}
 	card.State = cards.Active
-	return true, t.saveCard(card, EventCardStateChange)
+	return true, saveCard(t, card, EventCardStateChange)
 }

@@ -33,8 +33,8 @@ type contactCode struct {
 
 // contactTarget loads a customer whose provider requires verifying channel:
 // CONFLICT for customers whose provider does not use contact verification.
-func (t *txn) contactTarget(customerID, channel string) (*customerRecord, error) {
-	r, err := t.liveCustomer(customerID)
+func contactTarget(t *txn, customerID, channel string) (*customerRecord, error) {
+	r, err := liveCustomer(t, customerID)
 	if err != nil {
 		return nil, err
 	}
@@ -51,14 +51,14 @@ func (cs Customers) SendContactCode(ctx context.Context, customerID, channel str
 	e := cs.e
 	code := customersSlot.of(e).kyc.ContactCode(channel)
 	return once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *txn) error {
-		r, err := t.contactTarget(customerID, channel)
+		r, err := contactTarget(t, customerID, channel)
 		if err != nil {
 			return err
 		}
 		if err := putJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.now.Add(ContactCodeTTL)}); err != nil {
 			return err
 		}
-		return t.intendCode(CodeMessage{ID: t.newID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
+		return intendCode(t, CodeMessage{ID: t.newID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
 			Code: code, Purpose: "CONTACT_VERIFICATION"})
 	})
 }
@@ -72,7 +72,7 @@ func (cs Customers) ConfirmContactCode(ctx context.Context, customerID, channel,
 	var out *Customer
 	var failure error
 	err := once(ctx, e, []any{customerID, channel, code}, &out, keeping(&failure, func(t *txn) error {
-		r, err := t.contactTarget(customerID, channel)
+		r, err := contactTarget(t, customerID, channel)
 		if err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (cs Customers) ConfirmContactCode(ctx context.Context, customerID, channel,
 		if err := t.Delete(tableContactCodes, key); err != nil {
 			return err
 		}
-		if out, err = t.customerView(r); err != nil {
+		if out, err = customerView(t, r); err != nil {
 			return err
 		}
 		return putJSON(t, tableCustomers, r.ID, r)

@@ -86,10 +86,10 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	var acct *InternalAccount
 	var p *PlatformConfig
 	err := e.view(ctx, func(t *txn) (err error) {
-		if acct, err = t.internalAccount(req.InternalAccountID); err != nil {
+		if acct, err = internalAccount(t, req.InternalAccountID); err != nil {
 			return err
 		}
-		p, err = t.platform()
+		p, err = platform(t)
 		return err
 	})
 	if err != nil {
@@ -101,7 +101,7 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	}
 	// The same pricing as a quote to a wallet of this currency.
 	fees := platformFees(p, acct.Currency, req.Currency)
-	r, _, err := e.rate(ctx, acct.Currency, req.Currency)
+	r, _, err := rate(e, ctx, acct.Currency, req.Currency)
 	if err != nil {
 		return nil, err
 	}

@@ -129,15 +129,15 @@ type customerRecord struct {
 }
 
 // customer loads a customer: CUSTOMER_NOT_FOUND when absent.
-func (t *txn) customer(id string) (*Customer, error) {
-	r, err := t.customerRecord(id)
+func customer(t *txn, id string) (*Customer, error) {
+	r, err := customerRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
 	return &r.Customer, nil
 }
 
-func (t *txn) customerRecord(id string) (*customerRecord, error) {
+func customerRecordOf(t *txn, id string) (*customerRecord, error) {
 	var r customerRecord
 	if err := getJSON(t, tableCustomers, id, &r); err != nil {
 		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
@@ -146,8 +146,8 @@ func (t *txn) customerRecord(id string) (*customerRecord, error) {
 }
 
 // liveCustomer loads a customer that is not deleted (410 CUSTOMER_DELETED).
-func (t *txn) liveCustomer(id string) (*customerRecord, error) {
-	r, err := t.customerRecord(id)
+func liveCustomer(t *txn, id string) (*customerRecord, error) {
+	r, err := customerRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (t *txn) liveCustomer(id string) (*customerRecord, error) {
 
 // customerByUma finds the customer holding a UMA address: UMA_NOT_FOUND when
 // none does.
-func (t *txn) customerByUma(addr string) (*Customer, error) {
+func customerByUma(t *txn, addr string) (*Customer, error) {
 	id, err := t.Get(tableCustomerUma, addr)
 	if errors.Is(err, ErrNotFound) {
 		return nil, Errorf(CodeUmaNotFound, "no customer holds UMA address %s", addr)
@@ -167,7 +167,7 @@ func (t *txn) customerByUma(addr string) (*Customer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.customer(string(id))
+	return customer(t, string(id))
 }
 
 // transactingCustomer loads a customer that may move money now: it exists,
@@ -175,7 +175,7 @@ func (t *txn) customerByUma(addr string) (*Customer, error) {
 // end-user terms (END_USER_TERMS_NOT_ACCEPTED otherwise).
 //
 // The customer it returns is shared and must not be changed.
-func (t *txn) transactingCustomer(id string) (*Customer, error) {
+func transactingCustomer(t *txn, id string) (*Customer, error) {
 	r, err := customersSlot.of(t.e).cache.get(t, tableCustomers, id)
 	if err != nil {
 		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
@@ -183,7 +183,7 @@ func (t *txn) transactingCustomer(id string) (*Customer, error) {
 	if r.IsDeleted {
 		return nil, Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
 	}
-	p, err := t.platform()
+	p, err := platform(t)
 	if err != nil {
 		return nil, err
 	}
@@ -201,8 +201,8 @@ func (t *txn) transactingCustomer(id string) (*Customer, error) {
 // such a customer.
 //
 // The customer it returns is shared and must not be changed.
-func (t *txn) sendingCustomer(id string) (*Customer, error) {
-	c, err := t.transactingCustomer(id)
+func sendingCustomer(t *txn, id string) (*Customer, error) {
+	c, err := transactingCustomer(t, id)
 	if err != nil {
 		return nil, err
 	}

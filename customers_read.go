@@ -12,21 +12,21 @@ func (cs Customers) Get(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
 	err := e.view(ctx, func(t *txn) error {
-		r, err := t.customerRecord(id)
+		r, err := customerRecordOf(t, id)
 		if err != nil {
 			return err
 		}
-		out, err = t.customerView(r)
+		out, err = customerView(t, r)
 		return err
 	})
 	return out, err
 }
 
 // customerView is r as the API shows it.
-func (t *txn) customerView(r *customerRecord) (*Customer, error) {
+func customerView(t *txn, r *customerRecord) (*Customer, error) {
 	c := r.Customer
 	if c.CustomerType == CustomerBusiness {
-		owners, err := t.ownersOf(c.ID)
+		owners, err := ownersOf(t, c.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +92,7 @@ func (cs Customers) List(ctx context.Context, f CustomerFilter, p ListParams) (P
 		if err != nil {
 			return err
 		}
-		page, err = mapPage(recs, t.customerView)
+		page, err = mapPage(recs, func(r *customerRecord) (*Customer, error) { return customerView(t, r) })
 		return err
 	})
 	return page, err

@@ -55,12 +55,12 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 	}
 	var initial KYCStatus
 	err := e.view(ctx, func(t *txn) error {
-		p, err := t.platform()
+		p, err := platform(t)
 		if err != nil {
 			return err
 		}
 		probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
-		e.applyCustomerInput(&validate.Errors{}, probe, &in, p)
+		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
 		initial, err = customersSlot.of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
 		return err
 	})
@@ -69,7 +69,7 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 	}
 	err = once(ctx, e, in, &out, func(t *txn) error {
 		var err error
-		out, err = t.createCustomer(in, initial)
+		out, err = createCustomer(t, in, initial)
 		return err
 	})
 	return out, err
@@ -79,9 +79,9 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 // the provider's initial status unless in sets one. A refusal (a coded
 // 4xx error) comes before anything is written, so a caller may go on in
 // the same transaction: bulk import creates a batch of rows in one.
-func (t *txn) createCustomer(in CustomerInput, initial KYCStatus) (*Customer, error) {
+func createCustomer(t *txn, in CustomerInput, initial KYCStatus) (*Customer, error) {
 	e := t.e
-	p, err := t.platform()
+	p, err := platform(t)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (t *txn) createCustomer(in CustomerInput, initial KYCStatus) (*Customer, er
 	} else if !fe.Enum("customerType", string(in.CustomerType), "INDIVIDUAL", "BUSINESS") {
 		return nil, Invalid(fe)
 	}
-	e.applyCustomerInput(&fe, r, &in, p)
+	applyCustomerInput(e, &fe, r, &in, p)
 	if in.KYCStatus != "" || in.KYBStatus != "" {
 		field, s := "kycStatus", in.KYCStatus
 		if in.CustomerType == CustomerBusiness || in.KYBStatus != "" {
@@ -103,7 +103,7 @@ func (t *txn) createCustomer(in CustomerInput, initial KYCStatus) (*Customer, er
 			fe.Add(field, nil, "%s can be set at creation only by a regulated platform; submit a verification instead", field)
 		}
 	}
-	if err := e.finishCustomerInput(fe, r, &in); err != nil {
+	if err := finishCustomerInput(e, fe, r, &in); err != nil {
 		return nil, err
 	}
 	if r.PlatformCustomerID == "" {
@@ -123,13 +123,13 @@ func (t *txn) createCustomer(in CustomerInput, initial KYCStatus) (*Customer, er
 		status = initial
 	}
 	r.setStatus(status)
-	if err := t.claimCustomerKeys(r, "", ""); err != nil {
+	if err := claimCustomerKeys(t, r, "", ""); err != nil {
 		return nil, err
 	}
 	if err := putJSON(t, tableCustomers, id, r); err != nil {
 		return nil, err
 	}
-	if err := t.provisionAccounts(r, p); err != nil {
+	if err := provisionAccounts(t, r, p); err != nil {
 		return nil, err
 	}
 	return &r.Customer, nil
@@ -142,8 +142,8 @@ func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*C
 	var out *Customer
 	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
 		var err error
-		out, err = t.updateCustomer(id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
-			_, err := t.walletContactChange(r, oldEmail, oldPhone, in, nil)
+		out, err = updateCustomer(t, id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
+			_, err := walletContactChange(t, r, oldEmail, oldPhone, in, nil)
 			return false, err
 		})
 		return err
@@ -155,13 +155,13 @@ func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*C
 // the input applied, before anything is written, with the previous email
 // and phone; when it says stop, nothing of the customer is written and
 // the customer returned is nil (a signed flow's challenge was issued).
-func (t *txn) updateCustomer(id string, in CustomerInput, contact func(r *customerRecord, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
+func updateCustomer(t *txn, id string, in CustomerInput, contact func(r *customerRecord, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
 	e := t.e
-	p, err := t.platform()
+	p, err := platform(t)
 	if err != nil {
 		return nil, err
 	}
-	r, err := t.liveCustomer(id)
+	r, err := liveCustomer(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -178,24 +178,24 @@ func (t *txn) updateCustomer(id string, in CustomerInput, contact func(r *custom
 	if in.Email != "" && in.Email != r.Email && in.PhoneNumber != "" && in.PhoneNumber != r.PhoneNumber {
 		fe.Add("phoneNumber", nil, "email and phoneNumber cannot change in the same request; update them in separate PATCH calls")
 	}
-	e.applyCustomerInput(&fe, r, &in, p)
-	if err := e.finishCustomerInput(fe, r, &in); err != nil {
+	applyCustomerInput(e, &fe, r, &in, p)
+	if err := finishCustomerInput(e, fe, r, &in); err != nil {
 		return nil, err
 	}
 	if stop, err := contact(r, oldEmail, oldPhone); stop || err != nil {
 		return nil, err
 	}
 	r.UpdatedAt = t.now
-	if err := t.claimCustomerKeys(r, oldUma, oldPID); err != nil {
+	if err := claimCustomerKeys(t, r, oldUma, oldPID); err != nil {
 		return nil, err
 	}
 	if err := putJSON(t, tableCustomers, id, r); err != nil {
 		return nil, err
 	}
-	if err := t.provisionAccounts(r, p); err != nil {
+	if err := provisionAccounts(t, r, p); err != nil {
 		return nil, err
 	}
-	return t.customerView(r)
+	return customerView(t, r)
 }
 
 // Delete marks a customer deleted and returns it. Its UMA address and
@@ -204,7 +204,7 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
 	err := once(ctx, e, id, &out, func(t *txn) error {
-		r, err := t.liveCustomer(id)
+		r, err := liveCustomer(t, id)
 		if err != nil {
 			return err
 		}
@@ -217,7 +217,7 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 		if err := putJSON(t, tableCustomers, id, r); err != nil {
 			return err
 		}
-		out, err = t.customerView(r)
+		out, err = customerView(t, r)
 		return err
 	})
 	return out, err
@@ -225,7 +225,7 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 
 // applyCustomerInput copies the members set in in onto r and records every
 // invalid one.
-func (e *handle) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
+func applyCustomerInput(e *handle, fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -294,7 +294,7 @@ func (e *handle) applyCustomerInput(fe *validate.Errors, r *customerRecord, in *
 // finishCustomerInput validates and records the consents, then turns the
 // collected field errors into the answer: INVALID_INPUT, or
 // END_USER_TERMS_VERSION_NOT_FOUND when the only problem is the version.
-func (e *handle) finishCustomerInput(fe validate.Errors, r *customerRecord, in *CustomerInput) error {
+func finishCustomerInput(e *handle, fe validate.Errors, r *customerRecord, in *CustomerInput) error {
 	consents := in.AgreementConsents
 	if in.EndUserTermsConsent != nil {
 		if in.AgreementConsents != nil {
@@ -329,7 +329,7 @@ func (e *handle) finishCustomerInput(fe validate.Errors, r *customerRecord, in *
 
 // claimCustomerKeys keeps the unique indexes in step with r, releasing the
 // old values when they changed.
-func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error {
+func claimCustomerKeys(t *txn, r *customerRecord, oldUma, oldPID string) error {
 	pidTaken := Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
 	pidTaken.Fields = []FieldError{{Field: "platformCustomerId", Message: pidTaken.Message}}
 	umaTaken := Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
@@ -377,15 +377,15 @@ func (t *txn) claimCustomerKeys(r *customerRecord, oldUma, oldPID string) error 
 // accepted the end-user terms (wire-facts 1.15); the update that records
 // the consent opens them. USDB is held in the embedded wallet (the Global
 // Account), not in an internal account of its own.
-func (t *txn) provisionAccounts(r *customerRecord, p *PlatformConfig) error {
+func provisionAccounts(t *txn, r *customerRecord, p *PlatformConfig) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}
 	cur := slices.DeleteFunc(slices.Clone(customerCurrencies(r, p)), func(c string) bool { return c == GlobalAccountCurrency })
-	if _, err := t.openInternalAccounts(r.ID, cur); err != nil {
+	if _, err := openInternalAccounts(t, r.ID, cur); err != nil {
 		return err
 	}
-	return t.provisionWallet(r, p)
+	return provisionWallet(t, r, p)
 }
 
 // customerCurrencies are the currencies a customer gets internal accounts in.

@@ -60,7 +60,7 @@ func (emptyDirectory) Discoveries(context.Context, string, string) ([]Discovery,
 func (emptyDirectory) UMAProviders(context.Context) ([]UMAProvider, error) { return nil, nil }
 
 // directory returns the configured Directory or the empty one.
-func (e *handle) directory() Directory {
+func directory(e *handle) Directory {
 	if quotesSlot.of(e).directory == nil {
 		return emptyDirectory{}
 	}

@@ -98,7 +98,7 @@ func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, e
 		if err := Invalid(fe.Err()); err != nil {
 			return err
 		}
-		if err := t.requireHolder(in.DocumentHolder); err != nil {
+		if err := requireHolder(t, in.DocumentHolder); err != nil {
 			return err
 		}
 		id := t.newID("Document")
@@ -109,7 +109,7 @@ func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, e
 			return err
 		}
 		out = d
-		return t.saveDocument(d, in.Content)
+		return saveDocument(t, d, in.Content)
 	})
 	return out, err
 }
@@ -122,7 +122,7 @@ func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (
 	}
 	var out *Document
 	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
-		d, err := t.document(id)
+		d, err := document(t, id)
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (
 			}
 		}
 		out = d
-		return t.saveDocument(d, in.Content)
+		return saveDocument(t, d, in.Content)
 	})
 	return out, err
 }
@@ -156,7 +156,7 @@ func (d *Document) fill(in DocumentUpload, kind string, now time.Time) {
 	}
 }
 
-func (t *txn) saveDocument(d *Document, content []byte) error {
+func saveDocument(t *txn, d *Document, content []byte) error {
 	if err := putJSON(t, tableDocuments, d.ID, d); err != nil {
 		return err
 	}
@@ -165,13 +165,13 @@ func (t *txn) saveDocument(d *Document, content []byte) error {
 
 // requireHolder checks that a document holder (a customer or a beneficial
 // owner) exists.
-func (t *txn) requireHolder(holder string) error {
+func requireHolder(t *txn, holder string) error {
 	var err error
 	switch {
 	case strings.HasPrefix(holder, "Customer:"):
-		_, err = t.liveCustomer(holder)
+		_, err = liveCustomer(t, holder)
 	case strings.HasPrefix(holder, "BeneficialOwner:"):
-		_, err = t.owner(holder)
+		_, err = owner(t, holder)
 	default:
 		err = ErrNotFound
 	}
@@ -181,7 +181,7 @@ func (t *txn) requireHolder(holder string) error {
 	return err
 }
 
-func (t *txn) document(id string) (*Document, error) {
+func document(t *txn, id string) (*Document, error) {
 	var d Document
 	if err := getJSON(t, tableDocuments, id, &d); err != nil {
 		return nil, notFound(err, CodeNotFound, "document", id)
@@ -190,7 +190,7 @@ func (t *txn) document(id string) (*Document, error) {
 }
 
 // documentTypes lists the document types a holder has uploaded.
-func (t *txn) documentTypes(holder string) ([]string, error) {
+func documentTypes(t *txn, holder string) ([]string, error) {
 	var out []string
 	err := t.Scan(tableDocumentsByHolder, ScanOptions{Prefix: holder + "|"}, func(k string, _ []byte) (bool, error) {
 		parts := strings.Split(k, "|")
@@ -206,7 +206,7 @@ func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
 	var out *Document
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		out, err = t.document(id)
+		out, err = document(t, id)
 		return err
 	})
 	return out, err
@@ -229,12 +229,12 @@ func (ds Documents) List(ctx context.Context, holder string, p ListParams) (Page
 func (ds Documents) Delete(ctx context.Context, id string) error {
 	e := ds.e
 	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
-		d, err := t.document(id)
+		d, err := document(t, id)
 		if err != nil {
 			return err
 		}
 		if strings.HasPrefix(d.DocumentHolder, "Customer:") {
-			c, err := t.customer(d.DocumentHolder)
+			c, err := customer(t, d.DocumentHolder)
 			if err != nil {
 				return err
 			}

@@ -22,7 +22,7 @@ func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...str
 			}
 		}
 		var err error
-		out, err = t.openInternalAccounts(c.ID, currencies)
+		out, err = openInternalAccounts(t, c.ID, currencies)
 		return err
 	})
 	return out, err
@@ -69,12 +69,12 @@ func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i i
 // flows do (saveTx), without an event.
 func (e *Engine) SetTransactionStatus(ctx context.Context, id string, status TransactionStatus) error {
 	return e.h.update(ctx, func(t *txn) error {
-		tx, err := t.transaction(id)
+		tx, err := transaction(t, id)
 		if err != nil {
 			return err
 		}
 		tx.Status = status
-		return t.saveTx(tx, "")
+		return saveTx(t, tx, "")
 	})
 }
 
@@ -90,14 +90,14 @@ const (
 // encoding/json encodes the account's view: they must be the same bytes.
 func (e *Engine) AccountViewEncodings(ctx context.Context, id string) (fast, model []byte, err error) {
 	err = e.h.view(ctx, func(t *txn) error {
-		a, err := t.sharedInternalAccount(id)
+		a, err := sharedInternalAccount(t, id)
 		if err != nil {
 			return err
 		}
-		if fast, err = t.accountViewJSON(a); err != nil {
+		if fast, err = accountViewJSON(t, a); err != nil {
 			return err
 		}
-		v, err := t.accountView(a)
+		v, err := accountView(t, a)
 		if err != nil {
 			return err
 		}

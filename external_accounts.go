@@ -165,15 +165,15 @@ type externalRecord struct {
 func (r *externalRecord) prepare() { r.accountType = r.AccountType() }
 
 // externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.
-func (t *txn) externalAccount(id string) (*ExternalAccount, error) {
-	r, err := t.externalRecord(id)
+func externalAccount(t *txn, id string) (*ExternalAccount, error) {
+	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
 	return &r.ExternalAccount, nil
 }
 
-func (t *txn) externalRecord(id string) (*externalRecord, error) {
+func externalRecordOf(t *txn, id string) (*externalRecord, error) {
 	var r externalRecord
 	if err := getJSON(t, tableExternalAccounts, id, &r); err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "external account", id)
@@ -184,7 +184,7 @@ func (t *txn) externalRecord(id string) (*externalRecord, error) {
 // sharedExternalRecord is externalRecord for reading only: the record it
 // returns may be shared with other transactions (Engine.externals) and must
 // not be changed.
-func (t *txn) sharedExternalRecord(id string) (*externalRecord, error) {
+func sharedExternalRecord(t *txn, id string) (*externalRecord, error) {
 	r, err := accountsSlot.of(t.e).externals.get(t, tableExternalAccounts, id)
 	if err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "external account", id)
@@ -202,7 +202,7 @@ const OwnershipThreshold int64 = 1_000
 // EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED for wallets whose ownership is
 // unproven above OwnershipThreshold major units (or that failed it),
 // BANK_ACCOUNT_VALIDATION_PENDING during micro-entry validation.
-func (t *txn) usableDestination(r *externalRecord, amount int64) error {
+func usableDestination(t *txn, r *externalRecord, amount int64) error {
 	a := &r.ExternalAccount
 	switch a.Status {
 	case ExternalInactive:

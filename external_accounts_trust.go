@@ -46,7 +46,7 @@ func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*Trus
 	var out *TrustStart
 	code := customersSlot.of(e).kyc.ContactCode("SCA")
 	err := once(ctx, e, []any{id, trust}, &out, func(t *txn) error {
-		r, c, err := t.trustTarget(id)
+		r, c, err := trustTarget(t, id)
 		if err != nil {
 			return err
 		}
@@ -58,7 +58,7 @@ func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*Trus
 		if !trust {
 			purpose = "UNTRUST_BENEFICIARY"
 		}
-		if err := t.intendCode(CodeMessage{ID: cid, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: purpose}); err != nil {
+		if err := intendCode(t, CodeMessage{ID: cid, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: purpose}); err != nil {
 			return err
 		}
 		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.now.Add(5 * time.Minute),
@@ -76,7 +76,7 @@ func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code
 	e := as.e
 	var out *TrustResult
 	err := once(ctx, e, []any{id, trust, code}, &out, func(t *txn) error {
-		r, _, err := t.trustTarget(id)
+		r, _, err := trustTarget(t, id)
 		if err != nil {
 			return err
 		}
@@ -98,12 +98,12 @@ func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code
 	return out, err
 }
 
-func (t *txn) trustTarget(id string) (*externalRecord, *Customer, error) {
-	r, err := t.sideAccount(id, false)
+func trustTarget(t *txn, id string) (*externalRecord, *Customer, error) {
+	r, err := sideAccount(t, id, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := t.customer(r.CustomerID)
+	c, err := customer(t, r.CustomerID)
 	if err != nil {
 		return nil, nil, err
 	}

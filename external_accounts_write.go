@@ -101,7 +101,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	err = once(ctx, e, []any{in, platform}, &out, func(t *txn) error {
 		owner := PlatformOwner
 		if !platform {
-			c, err := t.liveCustomer(in.CustomerID)
+			c, err := liveCustomer(t, in.CustomerID)
 			if err != nil {
 				return err
 			}
@@ -130,7 +130,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 			return err
 		}
 		if r.DefaultUmaDepositAccount {
-			if err := t.clearDefaultDeposit(owner); err != nil {
+			if err := clearDefaultDeposit(t, owner); err != nil {
 				return err
 			}
 		}
@@ -145,7 +145,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 
 // clearDefaultDeposit unsets defaultUmaDepositAccount on owner's accounts: a
 // new default takes over.
-func (t *txn) clearDefaultDeposit(owner string) error {
+func clearDefaultDeposit(t *txn, owner string) error {
 	var ids []string
 	err := t.Scan(tableExternalAccountsByOwner, ScanOptions{Prefix: owner + "|"}, func(_ string, v []byte) (bool, error) {
 		ids = append(ids, string(v))
@@ -155,7 +155,7 @@ func (t *txn) clearDefaultDeposit(owner string) error {
 		return err
 	}
 	for _, id := range ids {
-		r, err := t.externalRecord(id)
+		r, err := externalRecordOf(t, id)
 		if err != nil {
 			return err
 		}
@@ -171,10 +171,10 @@ func (t *txn) clearDefaultDeposit(owner string) error {
 
 // defaultDepositAccount returns the customer's default UMA deposit account,
 // or nil when it has none.
-func (t *txn) defaultDepositAccount(customerID string) (*ExternalAccount, error) {
+func defaultDepositAccount(t *txn, customerID string) (*ExternalAccount, error) {
 	var found *ExternalAccount
 	err := t.Scan(tableExternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
-		a, err := t.externalAccount(string(v))
+		a, err := externalAccount(t, string(v))
 		if err != nil {
 			return false, err
 		}
@@ -219,7 +219,7 @@ func (as Accounts) External(ctx context.Context, id string, scope Scope) (*Exter
 	platform := scope == PlatformScope
 	var out *ExternalAccount
 	err := e.view(ctx, func(t *txn) error {
-		a, err := t.sideAccount(id, platform)
+		a, err := sideAccount(t, id, platform)
 		if err == nil {
 			out = &a.ExternalAccount
 		}
@@ -228,8 +228,8 @@ func (as Accounts) External(ctx context.Context, id string, scope Scope) (*Exter
 	return out, err
 }
 
-func (t *txn) sideAccount(id string, platform bool) (*externalRecord, error) {
-	r, err := t.externalRecord(id)
+func sideAccount(t *txn, id string, platform bool) (*externalRecord, error) {
+	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func (as Accounts) DeleteExternal(ctx context.Context, id string, scope Scope) e
 	e := as.e
 	platform := scope == PlatformScope
 	return once(ctx, e, []any{id, platform}, &struct{}{}, func(t *txn) error {
-		r, err := t.sideAccount(id, platform)
+		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err
 		}

@@ -40,7 +40,8 @@ const approvalRequest = "INCOMING_PAYMENT.PENDING"
 func approvalHooks(e *handle, incomingApproval bool) deliveryHooks {
 	h := deliveryHooks{once: []EventType{approvalRequest}}
 	if incomingApproval {
-		h.answerTypes, h.answered = []EventType{approvalRequest}, e.applyApprovalAnswers
+		h.answerTypes = []EventType{approvalRequest}
+		h.answered = func(ctx context.Context, answers []deliveryAnswer) { applyApprovalAnswers(e, ctx, answers) }
 	}
 	return h
 }
@@ -72,7 +73,7 @@ func decisionOf(d Delivery, err error) decision {
 // applyApprovalAnswers decides the payments whose approval requests were just
 // delivered. It runs after the outbox pass has committed; a failure here
 // leaves the payment waiting, so it still times out.
-func (e *handle) applyApprovalAnswers(ctx context.Context, answers []deliveryAnswer) {
+func applyApprovalAnswers(e *handle, ctx context.Context, answers []deliveryAnswer) {
 	for _, a := range answers {
 		var ref struct {
 			ID string `json:"id"`
@@ -84,38 +85,38 @@ func (e *handle) applyApprovalAnswers(ctx context.Context, answers []deliveryAns
 		if d == decideLater {
 			continue
 		}
-		if err := e.decideByWebhook(ctx, ref.ID, d); err != nil && ctx.Err() == nil {
+		if err := decideByWebhook(e, ctx, ref.ID, d); err != nil && ctx.Err() == nil {
 			e.log.Warn("applying the approval webhook's answer failed", "transaction", ref.ID, "err", err)
 		}
 	}
 }
 
 // decideByWebhook applies d to transaction id if it still waits for approval.
-func (e *handle) decideByWebhook(ctx context.Context, id string, d decision) error {
+func decideByWebhook(e *handle, ctx context.Context, id string, d decision) error {
 	return e.update(ctx, func(t *txn) error {
-		waiting, err := t.claimApproval(id)
+		waiting, err := claimApproval(t, id)
 		if err != nil || !waiting {
 			return err
 		}
-		tx, err := t.transaction(id)
+		tx, err := transaction(t, id)
 		if err != nil {
 			return err
 		}
 		switch d {
 		case decideApprove:
-			return t.creditIncoming(tx)
+			return creditIncoming(t, tx)
 		case decideReject:
 			tx.Status = TxRejected
 		default:
 			tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_WEBHOOK_ERROR"
 		}
-		return t.saveTx(tx, "FAILED")
+		return saveTx(t, tx, "FAILED")
 	})
 }
 
 // claimApproval removes id's approval records and reports whether the
 // payment was waiting for the platform.
-func (t *txn) claimApproval(id string) (bool, error) {
+func claimApproval(t *txn, id string) (bool, error) {
 	deadline, err := t.Get(tableApprovals, id)
 	if errors.Is(err, ErrNotFound) {
 		return false, nil

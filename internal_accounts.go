@@ -59,10 +59,10 @@ const SandboxFundingAccount = accounts.ExternalPrefix + "sandbox-funding"
 // openInternalAccounts opens, inside t, one ACTIVE internal account per
 // currency for owner (a customer id, or PlatformOwner), skipping currencies
 // the owner already has an account in.
-func (t *txn) openInternalAccounts(owner string, currencies []string) ([]*InternalAccount, error) {
+func openInternalAccounts(t *txn, owner string, currencies []string) ([]*InternalAccount, error) {
 	var opened []*InternalAccount
 	for _, cur := range currencies {
-		if _, err := t.primaryInternalAccount(owner, cur); err == nil {
+		if _, err := primaryInternalAccount(t, owner, cur); err == nil {
 			continue
 		} else if CodeOf(err) != CodeAccountNotFound {
 			return nil, err
@@ -91,7 +91,7 @@ func (t *txn) openInternalAccounts(owner string, currencies []string) ([]*Intern
 }
 
 // internalAccount loads an internal account: ACCOUNT_NOT_FOUND when absent.
-func (t *txn) internalAccount(id string) (*InternalAccount, error) {
+func internalAccount(t *txn, id string) (*InternalAccount, error) {
 	var a InternalAccount
 	if err := getJSON(t, tableInternalAccounts, id, &a); err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
@@ -102,7 +102,7 @@ func (t *txn) internalAccount(id string) (*InternalAccount, error) {
 // sharedInternalAccount is internalAccount for reading only: the account it
 // returns may be shared with other transactions (Engine.accounts) and must
 // not be changed.
-func (t *txn) sharedInternalAccount(id string) (*InternalAccount, error) {
+func sharedInternalAccount(t *txn, id string) (*InternalAccount, error) {
 	a, err := accountsSlot.of(t.e).cache.get(t, tableInternalAccounts, id)
 	if err != nil {
 		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
@@ -112,7 +112,7 @@ func (t *txn) sharedInternalAccount(id string) (*InternalAccount, error) {
 
 // primaryInternalAccount returns owner's first internal account in currency:
 // ACCOUNT_NOT_FOUND when it has none.
-func (t *txn) primaryInternalAccount(owner, currency string) (*InternalAccount, error) {
+func primaryInternalAccount(t *txn, owner, currency string) (*InternalAccount, error) {
 	var id string
 	err := t.Scan(tableInternalAccountsByOwner, ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
 		id = string(v)
@@ -124,11 +124,11 @@ func (t *txn) primaryInternalAccount(owner, currency string) (*InternalAccount, 
 	if id == "" {
 		return nil, Errorf(CodeAccountNotFound, "%s has no internal account in %s", owner, currency)
 	}
-	return t.internalAccount(id)
+	return internalAccount(t, id)
 }
 
 // balances returns the available and held balances of an internal account.
-func (t *txn) balances(a *InternalAccount) (available, held int64, err error) {
+func balances(t *txn, a *InternalAccount) (available, held int64, err error) {
 	if available, err = Balance(t, a.ID, a.Currency); err != nil {
 		return 0, 0, err
 	}

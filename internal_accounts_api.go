@@ -90,8 +90,8 @@ func fundingInstructions(a *InternalAccount) []PaymentInstructions {
 }
 
 // accountView builds the API view of a.
-func (t *txn) accountView(a *InternalAccount) (*InternalAccountView, error) {
-	avail, held, err := t.balances(a)
+func accountView(t *txn, a *InternalAccount) (*InternalAccountView, error) {
+	avail, held, err := balances(t, a)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, sc
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, t.accountView)
+		out, err = mapPage(page, func(a *InternalAccount) (*InternalAccountView, error) { return accountView(t, a) })
 		return err
 	})
 	return out, err
@@ -138,11 +138,11 @@ func (as Accounts) Internal(ctx context.Context, id string) (*InternalAccountVie
 	e := as.e
 	var out *InternalAccountView
 	err := e.view(ctx, func(t *txn) error {
-		a, err := t.internalAccount(id)
+		a, err := internalAccount(t, id)
 		if err != nil {
 			return err
 		}
-		out, err = t.accountView(a)
+		out, err = accountView(t, a)
 		return err
 	})
 	return out, err
@@ -166,7 +166,7 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 	}
 	var out *InternalAccountView
 	err := once(ctx, e, []any{id, amount}, &out, func(t *txn) error {
-		a, err := t.internalAccount(id)
+		a, err := internalAccount(t, id)
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 			Postings: accounts.Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
 			return err
 		}
-		if out, err = t.accountView(a); err != nil {
+		if out, err = accountView(t, a); err != nil {
 			return err
 		}
 		return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
@@ -186,13 +186,13 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 // accountViewJSON returns json.Marshal(t.accountView(a)), the data of
 // INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
 // (fixed per account) encoded once per account and kept in accountsSlot.of(e).funding.
-func (t *txn) accountViewJSON(a *InternalAccount) ([]byte, error) {
-	return t.appendAccountView(nil, a)
+func accountViewJSON(t *txn, a *InternalAccount) ([]byte, error) {
+	return appendAccountView(t, nil, a)
 }
 
 // appendAccountView appends accountViewJSON(a) to b.
-func (t *txn) appendAccountView(b []byte, a *InternalAccount) ([]byte, error) {
-	avail, held, err := t.balances(a)
+func appendAccountView(t *txn, b []byte, a *InternalAccount) ([]byte, error) {
+	avail, held, err := balances(t, a)
 	if err != nil {
 		return nil, err
 	}

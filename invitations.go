@@ -93,14 +93,14 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 	code := randomCode() // drawn before the transaction: retries keep it
 	var out *Invitation
 	err := once(ctx, e, req, &out, func(t *txn) error {
-		p, err := t.platform()
+		p, err := platform(t)
 		if err != nil {
 			return err
 		}
 		if p.WebhookEndpoint == "" {
 			return Errorf(CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
 		}
-		inviter, err := t.customerByUma(req.InviterUma)
+		inviter, err := customerByUma(t, req.InviterUma)
 		if CodeOf(err) == CodeUmaNotFound {
 			return Errorf(CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
 		}
@@ -114,7 +114,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 			inv.ExpiresAt = &exp
 		}
 		if req.AmountToSend != nil {
-			cur, err := t.customerCurrency(inviter.ID, p)
+			cur, err := customerCurrency(t, inviter.ID, p)
 			if err != nil {
 				return err
 			}
@@ -129,7 +129,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 
 // customerCurrency is the currency of a customer's first internal account,
 // or the platform's first supported currency.
-func (t *txn) customerCurrency(customerID string, p *PlatformConfig) (string, error) {
+func customerCurrency(t *txn, customerID string, p *PlatformConfig) (string, error) {
 	cur := ""
 	err := t.Scan(tableInternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
 		cur, _, _ = strings.Cut(strings.TrimPrefix(k, customerID+"|"), "|")
@@ -154,12 +154,12 @@ func randomCode() string {
 // Get returns an invitation by code (INVITATION_NOT_FOUND).
 func (v Invitations) Get(ctx context.Context, code string) (*Invitation, error) {
 	var inv *Invitation
-	err := v.e.view(ctx, func(t *txn) (err error) { inv, err = t.invitation(code); return err })
+	err := v.e.view(ctx, func(t *txn) (err error) { inv, err = invitation(t, code); return err })
 	return inv, err
 }
 
 // invitation loads an invitation with its state at t.now.
-func (t *txn) invitation(code string) (*Invitation, error) {
+func invitation(t *txn, code string) (*Invitation, error) {
 	var inv Invitation
 	if err := getJSON(t, tableInvitations, code, &inv); err != nil {
 		if errors.Is(err, ErrNotFound) {
@@ -200,7 +200,7 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 	}
 	var out *Invitation
 	err := once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *txn) error {
-		inv, err := t.invitation(code)
+		inv, err := invitation(t, code)
 		if err != nil {
 			return err
 		}
@@ -225,7 +225,7 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 func (v Invitations) Cancel(ctx context.Context, code string) (*Invitation, error) {
 	var out *Invitation
 	err := once(ctx, v.e, code, &out, func(t *txn) error {
-		inv, err := t.invitation(code)
+		inv, err := invitation(t, code)
 		if err != nil {
 			return err
 		}

@@ -58,7 +58,7 @@ type lookupRecord struct {
 }
 
 // lookup loads a lookup: LOOKUP_REQUEST_NOT_FOUND when absent or expired.
-func (t *txn) lookup(id string) (*Lookup, error) {
+func lookup(t *txn, id string) (*Lookup, error) {
 	var r lookupRecord
 	if err := getJSON(t, tableLookups, id, &r); err != nil {
 		return nil, notFound(err, CodeLookupRequestNotFound, "lookup", id)
@@ -91,13 +91,13 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 	var p *PlatformConfig
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		if p, err = t.platform(); err != nil {
+		if p, err = platform(t); err != nil {
 			return err
 		}
-		if err := t.senderCustomer(customerID); err != nil {
+		if err := senderCustomer(t, customerID); err != nil {
 			return err
 		}
-		c, err := t.customerByUma(address)
+		c, err := customerByUma(t, address)
 		if err != nil && CodeOf(err) != CodeUmaNotFound {
 			return err
 		}
@@ -114,7 +114,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 		return nil, err
 	}
 	if l.ReceiverCustomerID == "" {
-		r, err := e.directory().LookupUMA(ctx, address)
+		r, err := directory(e).LookupUMA(ctx, address)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +123,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 		}
 		currencies, l.RequiredPayerDataFields = r.Currencies, append(l.RequiredPayerDataFields, r.RequiredPayerDataFields...)
 	}
-	return e.saveLookup(ctx, l, customerID, currencies, p)
+	return saveLookup(e, ctx, l, customerID, currencies, p)
 }
 
 // ExternalAccount prepares a payment to an external account: the
@@ -135,15 +135,15 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 	var cur string
 	var p *PlatformConfig
 	err := e.view(ctx, func(t *txn) error {
-		a, err := t.externalAccount(accountID)
+		a, err := externalAccount(t, accountID)
 		if err != nil {
 			return err
 		}
 		cur = a.Currency
-		if err := t.senderCustomer(customerID); err != nil {
+		if err := senderCustomer(t, customerID); err != nil {
 			return err
 		}
-		p, err = t.platform()
+		p, err = platform(t)
 		return err
 	})
 	if err != nil {
@@ -156,12 +156,12 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 			}
 		}
 	}
-	return e.saveLookup(ctx, l, customerID, []string{cur}, p)
+	return saveLookup(e, ctx, l, customerID, []string{cur}, p)
 }
 
 // saveLookup fills the currencies (estimated rates from USD, or the sender's
 // first currency) and stores the lookup.
-func (e *handle) saveLookup(ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
+func saveLookup(e *handle, ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
 	id, err := e.newID("Lookup")
 	if err != nil {
 		return nil, err
@@ -179,7 +179,7 @@ func (e *handle) saveLookup(ctx context.Context, l *Lookup, customerID string, c
 				lc.Min, lc.Max = pc.MinAmount, pc.MaxAmount
 			}
 		}
-		if r, _, err := e.rate(ctx, "USD", code); err == nil {
+		if r, _, err := rate(e, ctx, "USD", code); err == nil {
 			lc.EstimatedExchangeRate = r.Float64()
 		}
 		l.SupportedCurrencies = append(l.SupportedCurrencies, lc)
@@ -192,11 +192,11 @@ func (e *handle) saveLookup(ctx context.Context, l *Lookup, customerID string, c
 // senderCustomer checks the optional sending customer of a lookup: an
 // unknown or deleted one is CUSTOMER_NOT_FOUND (the lookups answer 404, not
 // 410).
-func (t *txn) senderCustomer(id string) error {
+func senderCustomer(t *txn, id string) error {
 	if id == "" {
 		return nil
 	}
-	r, err := t.customerRecord(id)
+	r, err := customerRecordOf(t, id)
 	if err != nil {
 		return err
 	}
@@ -218,7 +218,7 @@ func platformCodes(p *PlatformConfig) []string {
 // (reversed when p.Desc).
 func (ls Lookups) VASPs(ctx context.Context, p ListParams) (Page[VASP], error) {
 	e := ls.e
-	all, err := e.directory().VASPs(ctx)
+	all, err := directory(e).VASPs(ctx)
 	if err != nil {
 		return Page[VASP]{}, err
 	}
@@ -228,7 +228,7 @@ func (ls Lookups) VASPs(ctx context.Context, p ListParams) (Page[VASP], error) {
 // Discoveries lists payout banks by country and currency a page at a time.
 func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p ListParams) (Page[Discovery], error) {
 	e := ls.e
-	all, err := e.directory().Discoveries(ctx, country, currency)
+	all, err := directory(e).Discoveries(ctx, country, currency)
 	if err != nil {
 		return Page[Discovery]{}, err
 	}
@@ -238,7 +238,7 @@ func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p L
 // UMAProviders lists UMA providers a page at a time.
 func (ls Lookups) UMAProviders(ctx context.Context, p ListParams) (Page[UMAProvider], error) {
 	e := ls.e
-	all, err := e.directory().UMAProviders(ctx)
+	all, err := directory(e).UMAProviders(ctx)
 	if err != nil {
 		return Page[UMAProvider]{}, err
 	}

@@ -60,7 +60,7 @@ func codeIntentKind(codes CodeSender) intentKind {
 }
 
 // intendCode records that m is to be delivered after commit.
-func (t *txn) intendCode(m CodeMessage) error {
+func intendCode(t *txn, m CodeMessage) error {
 	b, err := json.Marshal(codeIntent{Code: &m})
 	if err != nil {
 		return err

@@ -50,7 +50,7 @@ func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scop
 	}
 	var out *OwnershipChallenge
 	err := once(ctx, e, []any{id, platform, method}, &out, func(t *txn) error {
-		r, err := t.sideAccount(id, platform)
+		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, 
 	var out *ExternalAccount
 	var failure error
 	err := once(ctx, e, []any{id, platform, signature, scheme}, &out, keeping(&failure, func(t *txn) error {
-		r, err := t.sideAccount(id, platform)
+		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err
 		}
@@ -113,7 +113,7 @@ func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, 
 			fe.Add("signature", nil, "ownership not proven: %v", verr)
 			failure = Invalid(fe)
 		}
-		if err := t.setExternalStatus(r, status); err != nil {
+		if err := setExternalStatus(t, r, status); err != nil {
 			return err
 		}
 		out = &r.ExternalAccount
@@ -145,7 +145,7 @@ func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) err
 
 // setExternalStatus stores r with status and emits
 // EXTERNAL_ACCOUNT.STATUS_UPDATED when the status changed.
-func (t *txn) setExternalStatus(r *externalRecord, s ExternalAccountStatus) error {
+func setExternalStatus(t *txn, r *externalRecord, s ExternalAccountStatus) error {
 	changed := r.Status != s
 	r.Status, r.UpdatedAt = s, t.now
 	if err := putJSON(t, tableExternalAccounts, r.ID, r); err != nil {
@@ -159,11 +159,11 @@ func (t *txn) setExternalStatus(r *externalRecord, s ExternalAccountStatus) erro
 
 // applyLivenessDue finishes a LIVENESS check that came due: in the sandbox
 // every liveness check passes and the wallet becomes ACTIVE.
-func (t *txn) applyLivenessDue(_ string, v []byte) (bool, error) {
-	r, err := t.externalRecord(string(v))
+func applyLivenessDue(t *txn, _ string, v []byte) (bool, error) {
+	r, err := externalRecordOf(t, string(v))
 	if err != nil || r.Challenge == nil || r.Challenge.Method != MethodLiveness {
 		return false, nil // deleted or re-challenged since
 	}
 	r.Challenge = nil
-	return true, t.setExternalStatus(r, ExternalActive)
+	return true, setExternalStatus(t, r, ExternalActive)
 }

@@ -141,12 +141,12 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 // seed writes the platform configuration of seed on an empty store (New
 // calls it once the areas are registered).
 func (pl Platform) seed(ctx context.Context, seed PlatformSeed) error {
-	return pl.e.update(ctx, func(t *txn) error { return t.seedPlatform(seed) })
+	return pl.e.update(ctx, func(t *txn) error { return seedPlatform(t, seed) })
 }
 
 // seedPlatform writes the platform configuration of seed and opens the
 // platform's accounts, unless a configuration exists.
-func (t *txn) seedPlatform(seed PlatformSeed) error {
+func seedPlatform(t *txn, seed PlatformSeed) error {
 	if _, err := t.Get(tablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
 		return err
 	}
@@ -170,7 +170,7 @@ func (t *txn) seedPlatform(seed PlatformSeed) error {
 		}
 		cfg.SupportedCurrencies = append(cfg.SupportedCurrencies, defaultCurrencyConfig(code))
 	}
-	if _, err := t.openInternalAccounts(PlatformOwner, codes); err != nil {
+	if _, err := openInternalAccounts(t, PlatformOwner, codes); err != nil {
 		return err
 	}
 	return putJSON(t, tablePlatform, platformKey, cfg)
@@ -189,7 +189,7 @@ func (pl Platform) Config(ctx context.Context) (*PlatformConfig, error) {
 // The engine also remembers the last decoded record by its bytes, so an
 // unchanged configuration is never decoded twice. Callers must not change
 // nested members in place (Platform.UpdateConfig decodes its own copy).
-func (t *txn) platform() (*PlatformConfig, error) {
+func platform(t *txn) (*PlatformConfig, error) {
 	cached := platState.of(t)
 	if cached.cfg != nil {
 		return cached.cfg, nil
@@ -275,7 +275,7 @@ func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*P
 				for i, c := range cfg.SupportedCurrencies {
 					codes[i] = c.CurrencyCode
 				}
-				if _, err := t.openInternalAccounts(PlatformOwner, codes); err != nil {
+				if _, err := openInternalAccounts(t, PlatformOwner, codes); err != nil {
 					return err
 				}
 			}

@@ -56,7 +56,7 @@ func (d *drafts) store(t *txn, table, key string, v any, b []byte) error {
 }
 
 // storeDrafts stores the drafts not saved yet, as they were created.
-func (t *txn) storeDrafts() error {
+func storeDrafts(t *txn) error {
 	d := &quoteState.of(t).drafts
 	if q := d.quote; q != nil {
 		d.quote = nil
@@ -70,7 +70,7 @@ func (t *txn) storeDrafts() error {
 		if err := insertIndexed(t, tableQuotes, q.ID, q, b); err != nil {
 			return err
 		}
-		t.rememberQuote(q, b)
+		rememberQuote(t, q, b)
 	}
 	if tx := d.tx; tx != nil {
 		d.tx = nil
@@ -84,13 +84,13 @@ func (t *txn) storeDrafts() error {
 		if err := insertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
-		t.rememberTx(tx, b)
+		rememberTx(t, tx, b)
 	}
 	return nil
 }
 
 // readStatus remembers the status record id had when it was read.
-func (t *txn) readStatus(id, status string) {
+func readStatus(t *txn, id, status string) {
 	s := quoteState.of(t)
 	if s.statuses == nil {
 		s.statuses = map[string]string{}

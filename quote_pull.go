@@ -34,8 +34,8 @@ var PullableAccountTypes = []string{"USD_ACCOUNT"}
 // Accounts of other types are INVALID_INPUT (source.accountId); an inactive
 // account INVALID_BANK_ACCOUNT; one still in micro-entry validation
 // BANK_ACCOUNT_VALIDATION_PENDING.
-func (t *txn) pullSource(id string) (*ExternalAccount, error) {
-	r, err := t.externalRecord(id)
+func pullSource(t *txn, id string) (*ExternalAccount, error) {
+	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -57,41 +57,41 @@ func (t *txn) pullSource(id string) (*ExternalAccount, error) {
 
 // executePull asks the rail to collect a pull-funded quote's money: the
 // quote is PROCESSING and its transaction PENDING until the rail reports.
-func (t *txn) executePull(q *quoteRecord) error {
-	src, err := t.pullSource(q.Source.AccountID)
+func executePull(t *txn, q *quoteRecord) error {
+	src, err := pullSource(t, q.Source.AccountID)
 	if err != nil {
 		return err
 	}
-	t.dropExpiry(q)
+	dropExpiry(t, q)
 	q.Status = QuoteProcessing
-	tx, err := t.transaction(q.TransactionID)
+	tx, err := transaction(t, q.TransactionID)
 	if err != nil {
 		return err
 	}
 	if !q.PendingSent {
-		if err := t.saveTx(tx, "PENDING"); err != nil {
+		if err := saveTx(t, tx, "PENDING"); err != nil {
 			return err
 		}
 		q.PendingSent = true
 	}
-	if err := t.intendPull(PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
+	if err := intendPull(t, PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
 		return err
 	}
-	return t.saveQuote(q)
+	return saveQuote(t, q)
 }
 
 // settlePull applies an outcome of a quote's pull.
-func (t *txn) settlePull(q *quoteRecord, tx *Transaction, rep RailReport) error {
+func settlePull(t *txn, q *quoteRecord, tx *Transaction, rep RailReport) error {
 	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.of(t.e).rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
 	case rep.Outcome == RailCompleted && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
-		if err := t.post(tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
+		if err := post(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		q.Collected = true
-		return t.startDelivery(q)
+		return startDelivery(t, q)
 	case rep.Outcome == RailFailed && !q.Collected && q.Status == QuoteProcessing:
-		return t.failUncollected(q, tx, rep.FailureReason)
+		return failUncollected(t, q, tx, rep.FailureReason)
 	case rep.Outcome == RailReturned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
 		q.Collected = false
 		withdrawn, err := t.withdrawIntent(paymentID(intentSend, tx.ID))
@@ -99,32 +99,32 @@ func (t *txn) settlePull(q *quoteRecord, tx *Transaction, rep RailReport) error 
 			return err
 		}
 		if !withdrawn || tx.Status != TxProcessing { // the payout left: the customer owes it
-			return t.post(tx.ID, accounts.Transfer(accounts.ExternalPrefix+"receivable:"+q.CustomerID, rail, cur, q.TotalSendingAmount))
+			return post(t, tx.ID, accounts.Transfer(accounts.ExternalPrefix+"receivable:"+q.CustomerID, rail, cur, q.TotalSendingAmount))
 		}
-		if err := t.post(tx.ID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
+		if err := post(t, tx.ID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
 			return err
 		}
-		return t.failUncollected(q, tx, rep.FailureReason)
+		return failUncollected(t, q, tx, rep.FailureReason)
 	}
 	return nil
 }
 
 // failUncollected marks a quote whose funds never arrived (or went back
 // before delivery) FAILED, with its transaction.
-func (t *txn) failUncollected(q *quoteRecord, tx *Transaction, reason string) error {
-	t.dropExpiry(q)
+func failUncollected(t *txn, q *quoteRecord, tx *Transaction, reason string) error {
+	dropExpiry(t, q)
 	q.Status = QuoteFailed
 	if !q.PendingSent {
-		if err := t.saveTx(tx, "PENDING"); err != nil {
+		if err := saveTx(t, tx, "PENDING"); err != nil {
 			return err
 		}
 		q.PendingSent = true
 	}
 	tx.Status, tx.FailureReason = TxFailed, outgoingFailureReason(reason)
-	if err := t.saveTx(tx, "FAILED"); err != nil {
+	if err := saveTx(t, tx, "FAILED"); err != nil {
 		return err
 	}
-	return t.saveQuote(q)
+	return saveQuote(t, q)
 }
 
 // outgoingFailureReasons are the reference's OutgoingTransactionFailureReason

@@ -231,11 +231,11 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 	// Pricing only reads, so it runs in a read transaction, in parallel with
 	// other requests; the write transaction is short. Execution rechecks
 	// everything money depends on in its own transaction.
-	req.sca = e.drawChallenge() // used if the quote needs SCA
+	req.sca = drawChallenge(e) // used if the quote needs SCA
 	var q *quoteRecord
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		q, err = e.priceQuote(ctx, t, &req)
+		q, err = priceQuote(e, ctx, t, &req)
 		return err
 	})
 	if err != nil {
@@ -276,15 +276,15 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 		}
 		quoteState.of(t).drafts = d
 		if q.Status == QuotePendingAuthorization {
-			if err := t.intendChallengeCode(q, req.sca.code); err != nil {
+			if err := intendChallengeCode(t, q, req.sca.code); err != nil {
 				return err
 			}
-			if err := t.emitAuthorizationPending(q, tx); err != nil {
+			if err := emitAuthorizationPending(t, q, tx); err != nil {
 				return err
 			}
 		}
 		if req.ImmediatelyExecute {
-			if err := t.executeOrChallenge(q, req.sca, req.ScaFactor); err != nil {
+			if err := executeOrChallenge(t, q, req.sca, req.ScaFactor); err != nil {
 				return err
 			}
 		}
@@ -299,7 +299,7 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 				return err
 			}
 		}
-		if err := t.storeDrafts(); err != nil {
+		if err := storeDrafts(t); err != nil {
 			return err
 		}
 		var err error
@@ -314,8 +314,8 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 
 // priceQuote resolves the parties, checks every rule and computes the
 // amounts.
-func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*quoteRecord, error) {
-	p, err := t.platform()
+func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quoteRecord, error) {
+	p, err := platform(t)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	// Source.
 	switch {
 	case req.Source.SourceType == "ACCOUNT" && strings.HasPrefix(req.Source.AccountID, "ExternalAccount:"):
-		a, err := t.pullSource(req.Source.AccountID)
+		a, err := pullSource(t, req.Source.AccountID)
 		if err != nil {
 			return nil, err
 		}
@@ -338,7 +338,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 			fe.Add("source.accountId", nil, "source.accountId must be an internal account or an external account that supports direct pull")
 			return nil, Invalid(fe)
 		}
-		a, err := t.sharedInternalAccount(req.Source.AccountID)
+		a, err := sharedInternalAccount(t, req.Source.AccountID)
 		if err != nil {
 			return nil, err
 		}
@@ -363,7 +363,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	if q.CustomerID != "" {
 		// A customer that may not send gets no quote to send with (its
 		// execution checks again, in its own transaction).
-		c, err := t.sendingCustomer(q.CustomerID)
+		c, err := sendingCustomer(t, q.CustomerID)
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +373,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	q.Rail = "INTERNAL"
 	switch {
 	case req.Destination.DestinationType == "UMA_ADDRESS":
-		l, err := t.lookup(req.LookupID)
+		l, err := lookup(t, req.LookupID)
 		if err != nil {
 			return nil, err
 		}
@@ -397,7 +397,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 			}
 		}
 	case strings.HasPrefix(req.Destination.AccountID, "InternalAccount:"):
-		a, err := t.sharedInternalAccount(req.Destination.AccountID)
+		a, err := sharedInternalAccount(t, req.Destination.AccountID)
 		if err != nil {
 			return nil, err
 		}
@@ -409,7 +409,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		if req.Destination.AccountID == req.Source.AccountID {
 			return nil, Errorf(CodeSelfPayment, "source and destination are the same account")
 		}
-		r, err := t.sharedExternalRecord(req.Destination.AccountID)
+		r, err := sharedExternalRecord(t, req.Destination.AccountID)
 		if err != nil {
 			return nil, err
 		}
@@ -455,7 +455,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		}
 		fees.PlatformFixed, fees.PlatformBps = o.PlatformFixedFee.Amount, *o.PlatformVariableFeeBps
 	}
-	r, _, err := e.rate(ctx, sendCur, recvCur)
+	r, _, err := rate(e, ctx, sendCur, recvCur)
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +487,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 		return nil, Errorf(CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
 	}
 	if destExt != nil {
-		if err := t.usableDestination(destExt, amt.Receiving); err != nil {
+		if err := usableDestination(t, destExt, amt.Receiving); err != nil {
 			return nil, err
 		}
 	}
@@ -510,7 +510,7 @@ func (e *handle) priceQuote(ctx context.Context, t *txn, req *QuoteRequest) (*qu
 	}
 	if req.Source.SourceType == "REALTIME_FUNDING" {
 		q.PaymentInstructions = quoteInstructions(q)
-		if err := e.requireSCA(t, q, req.sca, req.ScaFactor); err != nil {
+		if err := requireSCA(e, t, q, req.sca, req.ScaFactor); err != nil {
 			return nil, err
 		}
 	}

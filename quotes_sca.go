@@ -14,7 +14,7 @@ const ScaChallengeTTL = 5 * time.Minute
 
 // drawChallenge draws the secrets of a quote's SCA challenge before its
 // transaction: the SMS code and the WebAuthn challenge.
-func (e *handle) drawChallenge() scaDraw {
+func drawChallenge(e *handle) scaDraw {
 	return scaDraw{code: customersSlot.of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32)}
 }
 
@@ -23,11 +23,11 @@ func (e *handle) drawChallenge() scaDraw {
 // (customers.ChallengeFactor) is attached and the payment instructions are
 // withheld until the quote is authorized. The transaction that stores the
 // quote hands an SMS code to the code sender (intendChallengeCode).
-func (e *handle) requireSCA(t *txn, q *quoteRecord, d scaDraw, preferred string) error {
+func requireSCA(e *handle, t *txn, q *quoteRecord, d scaDraw, preferred string) error {
 	if q.CustomerID == "" {
 		return nil
 	}
-	c, err := t.customer(q.CustomerID)
+	c, err := customer(t, q.CustomerID)
 	if err != nil || !customersSlot.of(e).kyc.SCARequired(c) {
 		return err
 	}
@@ -35,14 +35,14 @@ func (e *handle) requireSCA(t *txn, q *quoteRecord, d scaDraw, preferred string)
 	if err != nil {
 		return err
 	}
-	return t.challengeQuote(q, id, d, preferred)
+	return challengeQuote(t, q, id, d, preferred)
 }
 
 // challengeQuote attaches a new per-transaction challenge to q and moves it
 // to PENDING_AUTHORIZATION. The challenge lives ScaChallengeTTL, never
 // beyond the quote's rate; its proof is checked by SCA.Authorize.
-func (t *txn) challengeQuote(q *quoteRecord, id string, d scaDraw, preferred string) error {
-	st, err := t.scaState(q.CustomerID)
+func challengeQuote(t *txn, q *quoteRecord, id string, d scaDraw, preferred string) error {
+	st, err := scaState(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (t *txn) challengeQuote(q *quoteRecord, id string, d scaDraw, preferred str
 	q.ScaCodeHash, q.ScaNonce, q.ScaSends = "", nil, nil
 	if factor == customers.FactorPasskey {
 		q.ScaNonce = d.nonce
-		ch.PasskeyAssertionOptions = assertionOptions(t.e.relyingParty(), st.Passkey, d.nonce, exp.Sub(t.now))
+		ch.PasskeyAssertionOptions = assertionOptions(relyingParty(t.e), st.Passkey, d.nonce, exp.Sub(t.now))
 	} else {
 		q.ScaCodeHash, q.ScaSends = hashSecret(d.code), []time.Time{t.now}
 	}
@@ -66,15 +66,15 @@ func (t *txn) challengeQuote(q *quoteRecord, id string, d scaDraw, preferred str
 
 // intendChallengeCode delivers the code of a new SMS_OTP challenge after
 // commit.
-func (t *txn) intendChallengeCode(q *quoteRecord, code string) error {
+func intendChallengeCode(t *txn, q *quoteRecord, code string) error {
 	if q.ScaChallenge.Factor != customers.FactorSMS {
 		return nil
 	}
-	c, err := t.customer(q.CustomerID)
+	c, err := customer(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
-	return t.intendCode(CodeMessage{ID: q.ScaChallenge.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: "PAYOUT"})
+	return intendCode(t, CodeMessage{ID: q.ScaChallenge.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: "PAYOUT"})
 }
 
 // executeOrChallenge executes a PENDING quote, or, for a customer in an SCA
@@ -82,42 +82,42 @@ func (t *txn) intendChallengeCode(q *quoteRecord, code string) error {
 // PENDING_AUTHORIZATION with a challenge: the transfer starts only once
 // SCA.Authorize satisfies it (reference POST /quotes/{quoteId}/execute,
 // "SCA required").
-func (t *txn) executeOrChallenge(q *quoteRecord, d scaDraw, preferred string) error {
+func executeOrChallenge(t *txn, q *quoteRecord, d scaDraw, preferred string) error {
 	if q.Status != QuotePending || q.CustomerID == "" {
-		return t.execute(q) // its answer for a quote in another state
+		return execute(t, q) // its answer for a quote in another state
 	}
-	c, err := t.sendingCustomer(q.CustomerID)
+	c, err := sendingCustomer(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
-	if sc := *c; !customersSlot.of(t.e).kyc.SCARequired(&sc) || t.trustedDestination(q) {
-		return t.execute(q)
+	if sc := *c; !customersSlot.of(t.e).kyc.SCARequired(&sc) || trustedDestination(t, q) {
+		return execute(t, q)
 	}
-	if err := t.challengeQuote(q, t.newID("ScaChallenge"), d, preferred); err != nil {
+	if err := challengeQuote(t, q, t.newID("ScaChallenge"), d, preferred); err != nil {
 		return err
 	}
-	tx, err := t.transaction(q.TransactionID)
+	tx, err := transaction(t, q.TransactionID)
 	if err != nil {
 		return err
 	}
 	tx.Status = TxPendingAuthorization
-	if err := t.saveTx(tx, ""); err != nil {
+	if err := saveTx(t, tx, ""); err != nil {
 		return err
 	}
-	if err := t.intendChallengeCode(q, d.code); err != nil {
+	if err := intendChallengeCode(t, q, d.code); err != nil {
 		return err
 	}
-	return t.emitAuthorizationPending(q, tx)
+	return emitAuthorizationPending(t, q, tx)
 }
 
 // trustedDestination reports whether q pays an external account its sender
 // trusts (external_accounts_trust.go), which skips the per-transaction
 // challenge.
-func (t *txn) trustedDestination(q *quoteRecord) bool {
+func trustedDestination(t *txn, q *quoteRecord) bool {
 	if q.Destination.AccountID == "" {
 		return false
 	}
-	r, err := t.sharedExternalRecord(q.Destination.AccountID)
+	r, err := sharedExternalRecord(t, q.Destination.AccountID)
 	return err == nil && r.Trusted && r.CustomerID == q.CustomerID
 }
 
@@ -141,21 +141,21 @@ func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quo
 	var out *Quote
 	var failure error
 	err := once(ctx, s.e, []any{id, p}, &out, keeping(&failure, func(t *txn) error {
-		q, err := t.quote(id)
+		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
-		if expired, err := t.expireIfDue(q); err != nil || expired {
+		if expired, err := expireIfDue(t, q); err != nil || expired {
 			failure = Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
 		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil {
-			if t.challengeLapsed(q) {
+			if challengeLapsed(t, q) {
 				return Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			}
 			return Errorf(CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
 		}
-		_, st, err := t.scaCustomer(q.CustomerID)
+		_, st, err := scaCustomer(t, q.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -166,31 +166,31 @@ func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quo
 			return Errorf(CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
 		}
 		ch := &scaPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
-		switch err := t.checkProof(st, ch, p, scaDraw{}); {
+		switch err := checkProof(t, st, ch, p, scaDraw{}); {
 		case errors.Is(err, errWrongProof):
-			failure = t.proofFailed(st, proofField(ch.Factor))
-			return t.saveSCA(q.CustomerID, st)
+			failure = proofFailed(t, st, proofField(ch.Factor))
+			return saveSCA(t, q.CustomerID, st)
 		case err != nil:
 			return err
 		}
-		if err := t.saveSCA(q.CustomerID, st); err != nil { // a passkey's counter
+		if err := saveSCA(t, q.CustomerID, st); err != nil { // a passkey's counter
 			return err
 		}
 		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = QuotePending, nil, "", nil, nil
 		out = &q.Quote
 		if q.Source.SourceType == "ACCOUNT" {
-			return t.execute(q)
+			return execute(t, q)
 		}
 		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
-		tx, err := t.transaction(q.TransactionID)
+		tx, err := transaction(t, q.TransactionID)
 		if err != nil {
 			return err
 		}
 		tx.Status = TxPending // waiting for its funds; PROCESSING follows
-		if err := t.saveTx(tx, ""); err != nil {
+		if err := saveTx(t, tx, ""); err != nil {
 			return err
 		}
-		return t.saveQuote(q)
+		return saveQuote(t, q)
 	}))
 	return out, err
 }
@@ -200,11 +200,11 @@ func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quo
 // that found the challenge expired did, whether the due-work worker or that
 // authorization failed it: deadlines are judged by due time, not by when
 // the worker last ran.
-func (t *txn) challengeLapsed(q *quoteRecord) bool {
+func challengeLapsed(t *txn, q *quoteRecord) bool {
 	if q.Status != QuoteFailed {
 		return false
 	}
-	tx, err := t.transaction(q.TransactionID)
+	tx, err := transaction(t, q.TransactionID)
 	return err == nil && tx.FailureReason == scaNotCompleted
 }
 
@@ -213,24 +213,24 @@ func (t *txn) challengeLapsed(q *quoteRecord) bool {
 // per challenge (RATE_LIMITED with the wait); a quote without a pending
 // SMS_OTP challenge, or of a customer outside SCA regions, is CONFLICT.
 func (s SCA) Resend(ctx context.Context, id string) error {
-	d := s.e.drawChallenge()
+	d := drawChallenge(s.e)
 	var failure error
 	return once(ctx, s.e, id, &struct{}{}, keeping(&failure, func(t *txn) error {
-		q, err := t.quote(id)
+		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
 		if q.CustomerID == "" {
 			return Errorf(CodeConflict, "quote %s has no customer to authenticate", id)
 		}
-		c, err := t.customer(q.CustomerID)
+		c, err := customer(t, q.CustomerID)
 		if err != nil {
 			return err
 		}
 		if !customersSlot.of(t.e).kyc.SCARequired(c) {
 			return Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
-		if expired, err := t.expireIfDue(q); err != nil || expired {
+		if expired, err := expireIfDue(t, q); err != nil || expired {
 			failure = Errorf(CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
@@ -241,24 +241,24 @@ func (s SCA) Resend(ctx context.Context, id string) error {
 			return rateLimited(wait, "codes sent for this challenge")
 		}
 		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.now), hashSecret(d.code)
-		if err := t.intendCode(CodeMessage{ID: t.newID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
+		if err := intendCode(t, CodeMessage{ID: t.newID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
 			return err
 		}
-		return t.saveQuote(q)
+		return saveQuote(t, q)
 	}))
 }
 
 // emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
 // .PENDING_AUTHORIZATION for a new quote waiting for SCA (wire-facts 2.7),
 // so delivery later starts at PROCESSING.
-func (t *txn) emitAuthorizationPending(q *quoteRecord, tx *Transaction) error {
+func emitAuthorizationPending(t *txn, q *quoteRecord, tx *Transaction) error {
 	pending := *tx
 	pending.Status = TxPending
 	if err := t.emit("OUTGOING_PAYMENT.PENDING", &pending); err != nil {
 		return err
 	}
 	q.PendingSent = true
-	if err := t.saveQuote(q); err != nil {
+	if err := saveQuote(t, q); err != nil {
 		return err
 	}
 	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
@@ -283,5 +283,5 @@ func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	return qs.e.executeQuote(ctx, id, opts, nil)
+	return executeQuote(qs.e, ctx, id, opts, nil)
 }

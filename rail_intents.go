@@ -34,9 +34,10 @@ type railIntent struct {
 
 // railIntentKinds are the intents of payments, carried out by the rail.
 func railIntentKinds(e *handle) []intentKind {
+	handOver := func(ctx context.Context, h *handover) error { return handOverPayment(e, ctx, h) }
 	return []intentKind{
-		{name: intentSend, record: func() any { return new(OutgoingPayment) }, handOver: e.handOverPayment},
-		{name: intentPull, record: func() any { return new(PullRequest) }, handOver: e.handOverPayment},
+		{name: intentSend, record: func() any { return new(OutgoingPayment) }, handOver: handOver},
+		{name: intentPull, record: func() any { return new(PullRequest) }, handOver: handOver},
 	}
 }
 
@@ -49,18 +50,18 @@ func splitPaymentID(id string) (kind, txID string) {
 }
 
 // intendSend records that p is to be handed to the rail after commit.
-func (t *txn) intendSend(p OutgoingPayment) error {
+func intendSend(t *txn, p OutgoingPayment) error {
 	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.now
-	return t.intendPayment(p.ID, railIntent{Send: &p})
+	return intendPayment(t, p.ID, railIntent{Send: &p})
 }
 
 // intendPull records that p is to be collected through the rail after commit.
-func (t *txn) intendPull(p PullRequest) error {
+func intendPull(t *txn, p PullRequest) error {
 	p.ID, p.SubmittedAt = paymentID(intentPull, p.TransactionID), t.now
-	return t.intendPayment(p.ID, railIntent{Pull: &p})
+	return intendPayment(t, p.ID, railIntent{Pull: &p})
 }
 
-func (t *txn) intendPayment(id string, in railIntent) error {
+func intendPayment(t *txn, id string, in railIntent) error {
 	b, err := in.encode()
 	if err != nil {
 		return err
@@ -88,7 +89,7 @@ func (in *railIntent) clone() *railIntent {
 }
 
 // handOverPayment gives one waiting payment to the rail.
-func (e *handle) handOverPayment(ctx context.Context, h *handover) error {
+func handOverPayment(e *handle, ctx context.Context, h *handover) error {
 	in, err := quotesSlot.of(e).intents.load(h.id, h.value, (*railIntent).clone)
 	if err != nil {
 		return err
@@ -118,7 +119,7 @@ var _ Reporter = Rails{}
 // returns. A report without PaymentID or with an unknown Outcome is
 // INVALID_INPUT.
 func (r Rails) Report(ctx context.Context, rep RailReport) error {
-	intents, err := r.e.report(ctx, rep, nil)
+	intents, err := report(r.e, ctx, rep, nil)
 	if err == nil {
 		r.e.dispatch(ctx, intents)
 	}
@@ -148,7 +149,7 @@ func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 // With a hand-over in progress (h), a report for its payment also removes
 // the payment's intent in that transaction: the rail has taken the payment,
 // so handOver need not commit again.
-func (e *handle) report(ctx context.Context, rep RailReport, h *handover) ([]string, error) {
+func report(e *handle, ctx context.Context, rep RailReport, h *handover) ([]string, error) {
 	var fe validate.Errors
 	fe.Required("paymentId", rep.PaymentID)
 	switch rep.Outcome {
@@ -169,7 +170,7 @@ func (e *handle) report(ctx context.Context, rep RailReport, h *handover) ([]str
 				return err
 			}
 		}
-		return t.applyReport(rep)
+		return applyReport(t, rep)
 	})
 	if err == nil && take {
 		h.taken = true
@@ -179,7 +180,7 @@ func (e *handle) report(ctx context.Context, rep RailReport, h *handover) ([]str
 
 // applyReport applies rep once: at once, or as due work when it takes
 // effect later.
-func (t *txn) applyReport(rep RailReport) error {
+func applyReport(t *txn, rep RailReport) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
 	if kind != intentSend && kind != intentPull {
 		return Errorf(CodeTransactionNotFound, "no payment %s", rep.PaymentID)
@@ -210,32 +211,32 @@ func (t *txn) applyReport(rep RailReport) error {
 		}
 		return t.Put(tableSettlementsByTx, txID+"|"+k, nil)
 	}
-	return t.settle(rep)
+	return settle(t, rep)
 }
 
 // settle applies an outcome that has taken effect to its payment.
-func (t *txn) settle(rep RailReport) error {
+func settle(t *txn, rep RailReport) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
-	tx, err := t.transaction(txID)
+	tx, err := transaction(t, txID)
 	if err != nil {
 		return err
 	}
 	if kind == intentPull && tx.Type == "INCOMING" {
-		return t.settleTransferIn(tx, rep)
+		return settleTransferIn(t, tx, rep)
 	}
-	q, err := t.quote(tx.QuoteID)
+	q, err := quote(t, tx.QuoteID)
 	if err != nil {
 		return err
 	}
 	if kind == intentPull {
-		err = t.settlePull(q, tx, rep)
+		err = settlePull(t, q, tx, rep)
 	} else {
-		err = t.applyStep(q, tx, rep)
+		err = applyStep(t, q, tx, rep)
 	}
 	if err != nil {
 		return err
 	}
-	return t.saveQuote(q)
+	return saveQuote(t, q)
 }
 
 // reporter is the Reporter handed to a rail during a hand-over: reports
@@ -247,7 +248,7 @@ type reporter struct {
 }
 
 func (r reporter) Report(ctx context.Context, rep RailReport) error {
-	intents, err := r.e.report(ctx, rep, r.h)
+	intents, err := report(r.e, ctx, rep, r.h)
 	*r.follow = append(*r.follow, intents...)
 	return err
 }

@@ -34,7 +34,7 @@ type rateCache struct {
 }
 
 // rate returns the (cached) rate of a pair and when it was fetched.
-func (e *handle) rate(ctx context.Context, from, to string) (money.Rate, time.Time, error) {
+func rate(e *handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
 	if from == to {
 		return money.MustRate("1"), e.Now(), nil
 	}
@@ -194,7 +194,7 @@ func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRat
 				}
 			}
 		}
-		rates, err := e.ratesFrom(ctx, p, supported[source], dests, sendingAmount)
+		rates, err := ratesFrom(e, ctx, p, supported[source], dests, sendingAmount)
 		if err != nil {
 			return nil, err
 		}
@@ -207,7 +207,7 @@ func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRat
 }
 
 // ratesFrom prices sendingAmount of src in each of destinations.
-func (e *handle) ratesFrom(ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+func ratesFrom(e *handle, ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
 	source := src.CurrencyCode
 	out := make([]ExchangeRate, 0, len(destinations))
 	sc, _ := money.Lookup(source)
@@ -215,7 +215,7 @@ func (e *handle) ratesFrom(ctx context.Context, p *PlatformConfig, src CurrencyC
 		if d == source {
 			continue
 		}
-		r, at, err := e.rate(ctx, source, d)
+		r, at, err := rate(e, ctx, source, d)
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
 	e := qs.e
 	var out *Quote
 	err := e.view(ctx, func(t *txn) error {
-		q, err := t.quote(id)
+		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
@@ -45,7 +45,7 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 		if err := Invalid(fe.Err()); err != nil {
 			return err
 		}
-		q, err := t.quote(quoteID)
+		q, err := quote(t, quoteID)
 		if err != nil {
 			return err
 		}
@@ -53,10 +53,10 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 			return Errorf(CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
 		}
 		lapsed := Errorf(CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
-		if q.Status == QuoteExpired || t.challengeLapsed(q) { // ended by the sweep: the same answer as before it ran
+		if q.Status == QuoteExpired || challengeLapsed(t, q) { // ended by the sweep: the same answer as before it ran
 			return lapsed
 		}
-		if expired, err := t.expireIfDue(q); err != nil || expired {
+		if expired, err := expireIfDue(t, q); err != nil || expired {
 			failure = lapsed
 			return err
 		}
@@ -70,28 +70,28 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 		if amount == 0 {
 			amount = q.TotalSendingAmount
 		}
-		if err := t.post(q.TransactionID, accounts.Transfer(SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
+		if err := post(t, q.TransactionID, accounts.Transfer(SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
 			return err
 		}
 		if amount != q.TotalSendingAmount {
 			// The wrong amount arrived: all of it goes back to the payer and
 			// the payment fails; the quote keeps the figures it was made with.
 			q.Status = QuoteProcessing
-			tx, err := t.transaction(q.TransactionID)
+			tx, err := transaction(t, q.TransactionID)
 			if err != nil {
 				return err
 			}
 			tx.Status = TxProcessing
-			if err := t.failAndRefund(q, tx, RailReport{Outcome: RailFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
+			if err := failAndRefund(t, q, tx, RailReport{Outcome: RailFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
 				return err
 			}
 			out = tx
-			return t.saveQuote(q)
+			return saveQuote(t, q)
 		}
-		if err := t.startDelivery(q); err != nil {
+		if err := startDelivery(t, q); err != nil {
 			return err
 		}
-		out, err = t.transaction(q.TransactionID)
+		out, err = transaction(t, q.TransactionID)
 		return err
 	}))
 	return out, err
@@ -132,7 +132,7 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	sender, err := e.directory().LookupUMA(ctx, req.SenderUmaAddress)
+	sender, err := directory(e).LookupUMA(ctx, req.SenderUmaAddress)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +144,9 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 		var c *Customer
 		var err error
 		if req.CustomerID != "" {
-			c, err = t.transactingCustomer(req.CustomerID)
-		} else if c, err = t.customerByUma(req.ReceiverUmaAddress); err == nil {
-			c, err = t.transactingCustomer(c.ID)
+			c, err = transactingCustomer(t, req.CustomerID)
+		} else if c, err = customerByUma(t, req.ReceiverUmaAddress); err == nil {
+			c, err = transactingCustomer(t, c.ID)
 		}
 		if err != nil {
 			return err
@@ -157,29 +157,29 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
 			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
 			CreatedAt:   t.now, UpdatedAt: t.now}
-		dest, err := t.defaultDepositAccount(c.ID)
+		dest, err := defaultDepositAccount(t, c.ID)
 		if err != nil {
 			return err
 		}
 		if dest != nil {
 			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: dest.ID, Currency: recv.Currency.Code}
 		} else {
-			a, err := t.primaryInternalAccount(c.ID, recv.Currency.Code)
+			a, err := primaryInternalAccount(t, c.ID, recv.Currency.Code)
 			if err != nil {
 				return err
 			}
 			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: a.ID, Currency: recv.Currency.Code}
 		}
-		if err := t.insertTransaction(tx); err != nil {
+		if err := insertTransaction(t, tx); err != nil {
 			return err
 		}
-		if err := t.saveTx(tx, "PENDING"); err != nil {
+		if err := saveTx(t, tx, "PENDING"); err != nil {
 			return err
 		}
 		out = tx
 		if strings.Contains(req.SenderUmaAddress, "fail.compliance") {
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
-			return t.saveTx(tx, "FAILED")
+			return saveTx(t, tx, "FAILED")
 		}
 		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.of(e).incomingApproval {
 			return t.Put(tableIncomingDue, dueKey(t.now.Add(SandboxSlowIncoming), id), []byte(id))
@@ -191,7 +191,7 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 			}
 			return t.Put(tableApprovals, id, []byte(key))
 		}
-		return t.creditIncoming(tx)
+		return creditIncoming(t, tx)
 	})
 	return out, err
 }
@@ -203,23 +203,23 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 	e := ts.e
 	var out *Transaction
 	err := once(ctx, e, id, &out, func(t *txn) error {
-		tx, err := t.transaction(id)
+		tx, err := transaction(t, id)
 		if err != nil {
 			return err
 		}
 		// Steps whose time has come apply first: a payment due to settle
 		// before now is not cancellable, whenever the worker last ran.
-		waiting, err := t.catchUp(id)
+		waiting, err := catchUp(t, id)
 		if err != nil {
 			return err
 		}
-		if tx, err = t.transaction(id); err != nil {
+		if tx, err = transaction(t, id); err != nil {
 			return err
 		}
 		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || !waiting {
 			return keep(Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
-		due, err := t.settlementsDue(id)
+		due, err := settlementsDue(t, id)
 		if err != nil {
 			return err
 		}
@@ -231,15 +231,15 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 				return err
 			}
 		}
-		q, err := t.quote(tx.QuoteID)
+		q, err := quote(t, tx.QuoteID)
 		if err != nil {
 			return err
 		}
-		if err := t.applyStep(q, tx, RailReport{Outcome: RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
+		if err := applyStep(t, q, tx, RailReport{Outcome: RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
 			return err
 		}
 		out = tx
-		return t.saveQuote(q)
+		return saveQuote(t, q)
 	})
 	return out, err
 }
@@ -274,7 +274,7 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 	approve := d == ApproveIncoming
 	var out *Transaction
 	err := once(ctx, e, []any{id, approve}, &out, func(t *txn) error {
-		tx, err := t.transaction(id)
+		tx, err := transaction(t, id)
 		if err != nil {
 			return err
 		}
@@ -291,7 +291,7 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 		if !dueAt(string(deadline)).After(t.now) {
 			// The window closed: the timeout stands, whenever the worker
 			// last ran.
-			if _, err := t.applyApprovalTimeout(string(deadline), nil); err != nil {
+			if _, err := applyApprovalTimeout(t, string(deadline), nil); err != nil {
 				return err
 			}
 			return keep(Errorf(CodeTransactionNotPendingPlatformApproval, "the approval window of transaction %s closed at %s", tx.ID, dueAt(string(deadline)).Format(time.RFC3339)))
@@ -302,29 +302,29 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 		out = tx
 		if !approve {
 			tx.Status = TxRejected
-			return t.saveTx(tx, "FAILED")
+			return saveTx(t, tx, "FAILED")
 		}
-		return t.creditIncoming(tx)
+		return creditIncoming(t, tx)
 	})
 	return out, err
 }
 
 // creditIncoming books an accepted incoming UMA payment to its destination.
-func (t *txn) creditIncoming(tx *Transaction) error {
+func creditIncoming(t *txn, tx *Transaction) error {
 	dest, internal := accounts.ExternalPrefix+"rail:"+quotesSlot.of(t.e).rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
 	if internal {
 		dest = tx.Destination.AccountID
 	}
-	if err := t.post(tx.ID, accounts.Transfer(ledgerUMA, dest, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount)); err != nil {
+	if err := post(t, tx.ID, accounts.Transfer(ledgerUMA, dest, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount)); err != nil {
 		return err
 	}
 	now := t.now
 	tx.Status, tx.SettledAt = TxCompleted, &now
-	if err := t.saveTx(tx, "COMPLETED"); err != nil {
+	if err := saveTx(t, tx, "COMPLETED"); err != nil {
 		return err
 	}
 	if internal {
-		return t.creditEvent(dest)
+		return creditEvent(t, dest)
 	}
 	return nil
 }
@@ -338,28 +338,28 @@ const tableIncomingDue = "incoming_due"
 const SandboxSlowIncoming = 6 * time.Minute
 
 // applyIncomingDue credits a delayed incoming sandbox payment.
-func (t *txn) applyIncomingDue(key string, _ []byte) (bool, error) {
-	tx, err := t.transaction(key[strings.IndexByte(key, '|')+1:])
+func applyIncomingDue(t *txn, key string, _ []byte) (bool, error) {
+	tx, err := transaction(t, key[strings.IndexByte(key, '|')+1:])
 	if err != nil {
 		return false, err
 	}
 	if tx.Status != TxPending {
 		return false, nil
 	}
-	return true, t.creditIncoming(tx)
+	return true, creditIncoming(t, tx)
 }
 
 // applyApprovalTimeout fails an incoming payment whose approval window
 // passed (PAYMENT_APPROVAL_TIMED_OUT).
-func (t *txn) applyApprovalTimeout(key string, _ []byte) (bool, error) {
+func applyApprovalTimeout(t *txn, key string, _ []byte) (bool, error) {
 	id := key[strings.IndexByte(key, '|')+1:]
 	if err := t.Delete(tableApprovals, id); err != nil && !errors.Is(err, ErrNotFound) {
 		return false, err
 	}
-	tx, err := t.transaction(id)
+	tx, err := transaction(t, id)
 	if err != nil {
 		return false, err
 	}
 	tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
-	return true, t.saveTx(tx, "FAILED")
+	return true, saveTx(t, tx, "FAILED")
 }

@@ -242,7 +242,7 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 		if err := clearTables(t.Tx, s.e.reg.withIndexTables(tables)); err != nil {
 			return err
 		}
-		return t.seedPlatform(platformSlot.of(s.e).seed)
+		return seedPlatform(t, platformSlot.of(s.e).seed)
 	})
 	platformSlot.of(s.e).auth.forget()
 	if err != nil || !rotateToken {

@@ -175,7 +175,7 @@ type scaDraw struct {
 	recovery          []string
 }
 
-func (e *handle) drawSCA() scaDraw {
+func drawSCA(e *handle) scaDraw {
 	d := scaDraw{code: customersSlot.of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
 	if e.cfg.Sandbox {
 		d.sandboxTOTP = customersSlot.of(e).kyc.ContactCode("TOTP")
@@ -196,7 +196,7 @@ func randomBytes(n int) []byte {
 func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // relyingParty is the WebAuthn relying party of SCA passkeys.
-func (e *handle) relyingParty() walletauth.RelyingParty {
+func relyingParty(e *handle) walletauth.RelyingParty {
 	rp := customersSlot.of(e).scaPasskeys
 	if rp.ID == "" {
 		rp = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost:8080", "https://localhost"}}
@@ -206,24 +206,24 @@ func (e *handle) relyingParty() walletauth.RelyingParty {
 
 // scaCustomer loads the customer of an SCA operation and its SCA state:
 // INVALID_INPUT without an id, CONFLICT outside SCA regions.
-func (t *txn) scaCustomer(id string) (*customerRecord, *scaRecord, error) {
+func scaCustomer(t *txn, id string) (*customerRecord, *scaRecord, error) {
 	var fe validate.Errors
 	if !fe.Required("customerId", id) {
 		return nil, nil, Invalid(fe)
 	}
-	c, err := t.liveCustomer(id)
+	c, err := liveCustomer(t, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !customersSlot.of(t.e).kyc.SCARequired(&c.Customer) {
 		return nil, nil, Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
 	}
-	st, err := t.scaState(id)
+	st, err := scaState(t, id)
 	return c, st, err
 }
 
 // scaState loads a customer's SCA state (empty when none is stored).
-func (t *txn) scaState(id string) (*scaRecord, error) {
+func scaState(t *txn, id string) (*scaRecord, error) {
 	var st scaRecord
 	if err := getJSON(t, tableSCA, id, &st); err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
@@ -231,7 +231,7 @@ func (t *txn) scaState(id string) (*scaRecord, error) {
 	return &st, nil
 }
 
-func (t *txn) saveSCA(id string, st *scaRecord) error { return putJSON(t, tableSCA, id, st) }
+func saveSCA(t *txn, id string, st *scaRecord) error { return putJSON(t, tableSCA, id, st) }
 
 // requiredEnum is INVALID_INPUT unless v, the request's field, is present
 // and one of allowed.
@@ -269,7 +269,7 @@ var errWrongProof = errors.New("wrong proof")
 // checkProof checks p against the challenge ch of a customer in state st:
 // nil when it satisfies it, errWrongProof when it is wrong, INVALID_INPUT
 // for a proof of the wrong shape. A passkey's counter advances in st.
-func (t *txn) checkProof(st *scaRecord, ch *scaPending, p ScaAuthorization, d scaDraw) error {
+func checkProof(t *txn, st *scaRecord, ch *scaPending, p ScaAuthorization, d scaDraw) error {
 	var fe validate.Errors
 	if ch.Factor != customers.FactorPasskey {
 		if !fe.Required("code", p.Code) {
@@ -290,7 +290,7 @@ func (t *txn) checkProof(st *scaRecord, ch *scaPending, p ScaAuthorization, d sc
 	if p.PasskeyAssertion == nil {
 		fe.Missing("passkeyAssertion")
 	}
-	rp := t.e.relyingParty()
+	rp := relyingParty(t.e)
 	if fe.Required("origin", p.Origin) && !slices.Contains(rp.Origins, p.Origin) {
 		fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
 	}
@@ -322,7 +322,7 @@ func (st *scaRecord) spendRecovery(code string) bool {
 
 // proofFailed counts a wrong proof against the customer: ACCOUNT_LOCKED
 // once the count locks the login, INVALID_INPUT on field otherwise.
-func (t *txn) proofFailed(st *scaRecord, field string) error {
+func proofFailed(t *txn, st *scaRecord, field string) error {
 	st.Security.Fail(t.now)
 	if st.Security.Locked(t.now) {
 		return lockedError(st.Security)
@@ -350,7 +350,7 @@ func (st *scaRecord) sessionActive(now time.Time) bool {
 func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
 	var out *ScaFactorList
 	err := s.e.view(ctx, func(t *txn) error {
-		_, st, err := t.scaCustomer(customerID)
+		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -382,10 +382,10 @@ func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment
 	if err := requiredEnum("type", typ, customers.FactorTOTP, customers.FactorPasskey); err != nil {
 		return nil, err
 	}
-	d := s.e.drawSCA()
+	d := drawSCA(s.e)
 	var out *ScaEnrollment
 	err := once(ctx, s.e, []any{customerID, typ}, &out, func(t *txn) error {
-		c, st, err := t.scaCustomer(customerID)
+		c, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -401,15 +401,15 @@ func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment
 			}
 			out = &ScaEnrollment{Type: typ, Secret: fmt.Sprintf("%x", d.secret), SecretBase32Encoded: customers.Base32.EncodeToString(d.secret),
 				TotpURI: customers.TOTPURI(d.secret, "Service", account)}
-			return t.saveSCA(customerID, st)
+			return saveSCA(t, customerID, st)
 		}
 		if st.Passkey != nil {
 			return Errorf(CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
 		}
 		st.Registration = &scaPending{Factor: typ, Nonce: d.nonce, ExpiresAt: exp}
-		rp := t.e.relyingParty()
+		rp := relyingParty(t.e)
 		out = &ScaEnrollment{Type: typ, Options: registrationOptions(rp, &c.Customer, d.nonce), AllowedOrigins: rp.Origins, RelyingPartyID: rp.ID}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	})
 	return out, err
 }
@@ -464,16 +464,16 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	d := s.e.drawSCA()
+	d := drawSCA(s.e)
 	var out *ScaFactorConfirmed
 	err := once(ctx, s.e, []any{customerID, in}, &out, func(t *txn) error {
-		_, st, err := t.scaCustomer(customerID)
+		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
 		var fe validate.Errors
 		if in.Type == customers.FactorTOTP {
-			return t.confirmTOTP(customerID, st, in, d, &out)
+			return confirmTOTP(t, customerID, st, in, d, &out)
 		}
 		if st.Passkey != nil {
 			return Errorf(CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
@@ -483,7 +483,7 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 			fe.Add("credential", nil, "no passkey enrollment is outstanding; start one with POST /sca/factors")
 			return Invalid(fe)
 		}
-		rp := t.e.relyingParty()
+		rp := relyingParty(t.e)
 		if !slices.Contains(rp.Origins, in.Origin) {
 			fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
 			return Invalid(fe)
@@ -498,7 +498,7 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 		st.enrolled(customers.FactorPasskey, t.now)
 		v := st.Passkey.view()
 		out = &ScaFactorConfirmed{Type: in.Type, Factor: &v}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	})
 	return out, err
 }
@@ -510,7 +510,7 @@ func (st *scaRecord) enrolled(factor string, now time.Time) {
 	st.EnrolledAt[factor] = now
 }
 
-func (t *txn) confirmTOTP(customerID string, st *scaRecord, in ScaFactorConfirm, d scaDraw, out **ScaFactorConfirmed) error {
+func confirmTOTP(t *txn, customerID string, st *scaRecord, in ScaFactorConfirm, d scaDraw, out **ScaFactorConfirmed) error {
 	var fe validate.Errors
 	p := st.PendingTOTP
 	if p == nil || t.now.After(p.ExpiresAt) || subtle.ConstantTimeCompare([]byte(hashSecret(in.Secret)), []byte(p.CodeHash)) != 1 {
@@ -531,14 +531,14 @@ func (t *txn) confirmTOTP(customerID string, st *scaRecord, in ScaFactorConfirm,
 	}
 	st.enrolled(customers.FactorTOTP, t.now)
 	*out = &ScaFactorConfirmed{Type: customers.FactorTOTP, RecoveryCodes: d.recovery}
-	return t.saveSCA(customerID, st)
+	return saveSCA(t, customerID, st)
 }
 
 // DeleteFactor removes the customer's passkey by credential id (the only
 // factor with one): NOT_FOUND for any other id.
 func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
 	return once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *txn) error {
-		_, st, err := t.scaCustomer(customerID)
+		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -549,7 +549,7 @@ func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) 
 		if st.Login != nil && st.Login.Factor == customers.FactorPasskey {
 			st.Login = nil
 		}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	})
 }
 
@@ -561,11 +561,11 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLog
 	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
 		return nil, err
 	}
-	d := s.e.drawSCA()
+	d := drawSCA(s.e)
 	var out *ScaLoginStart
 	var failure error
 	err := once(ctx, s.e, []any{customerID, factor}, &out, keeping(&failure, func(t *txn) error {
-		c, st, err := t.scaCustomer(customerID)
+		c, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -584,15 +584,15 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLog
 			st.Sends = append(st.Sends, t.now)
 			st.Login.CodeHash = hashSecret(d.code)
 			out.ChallengeID, out.ExpiresAt = st.Login.ID, &exp
-			if err := t.intendCode(CodeMessage{ID: st.Login.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "LOGIN"}); err != nil {
+			if err := intendCode(t, CodeMessage{ID: st.Login.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "LOGIN"}); err != nil {
 				return err
 			}
 		case customers.FactorPasskey:
 			st.Login.Nonce = d.nonce
-			rp := t.e.relyingParty()
+			rp := relyingParty(t.e)
 			out.PasskeyOptions, out.AllowedOrigins, out.RelyingPartyID = assertionOptions(rp, st.Passkey, d.nonce, ScaLoginTTL), rp.Origins, rp.ID
 		}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	}))
 	return out, err
 }
@@ -631,11 +631,11 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	d := s.e.drawSCA()
+	d := drawSCA(s.e)
 	var out *ScaSession
 	var failure error
 	err := once(ctx, s.e, []any{customerID, in}, &out, keeping(&failure, func(t *txn) error {
-		_, st, err := t.scaCustomer(customerID)
+		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -655,10 +655,10 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 		if len(fe) > 0 {
 			return Invalid(fe)
 		}
-		switch err := t.checkProof(st, ch, in.ScaAuthorization, d); {
+		switch err := checkProof(t, st, ch, in.ScaAuthorization, d); {
 		case errors.Is(err, errWrongProof):
-			failure = t.proofFailed(st, proofField(ch.Factor))
-			return t.saveSCA(customerID, st)
+			failure = proofFailed(t, st, proofField(ch.Factor))
+			return saveSCA(t, customerID, st)
 		case err != nil:
 			return err
 		}
@@ -666,7 +666,7 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 		st.Login, st.SessionExpiresAt = nil, &exp
 		st.Security.Clear()
 		out = &ScaSession{Status: "SUCCESS", SessionExpiresAt: &exp}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	}))
 	return out, err
 }
@@ -680,7 +680,7 @@ func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*Se
 	}
 	var out *SecurityState
 	err := once(ctx, s.e, []any{customerID, eventType}, &out, func(t *txn) error {
-		_, st, err := t.scaCustomer(customerID)
+		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -694,7 +694,7 @@ func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*Se
 		if st.Security.Locked(t.now) {
 			out.LockedUntil = st.Security.LockedUntil
 		}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	})
 	return out, err
 }

@@ -52,7 +52,7 @@ func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFac
 	token := b64url(randomBytes(24))
 	var out *TwoFactorResetStart
 	err := once(ctx, s.e, []any{customerID, factor}, &out, func(t *txn) error {
-		_, st, err := t.scaCustomer(customerID)
+		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -69,14 +69,14 @@ func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFac
 			return err
 		}
 		out = &TwoFactorResetStart{ResetID: r.ID, LivenessAccessToken: token, ExpiresAt: t.now.Add(customers.ResetWindow)}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	})
 	return out, err
 }
 
 // scaReset loads a reset of the customer: NOT_FOUND for another's.
-func (t *txn) scaReset(customerID, id string) (*scaResetRecord, *scaRecord, error) {
-	_, st, err := t.scaCustomer(customerID)
+func scaReset(t *txn, customerID, id string) (*scaResetRecord, *scaRecord, error) {
+	_, st, err := scaCustomer(t, customerID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +91,7 @@ func (t *txn) scaReset(customerID, id string) (*scaResetRecord, *scaRecord, erro
 func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorResetStatus, error) {
 	var out *TwoFactorResetStatus
 	err := s.e.view(ctx, func(t *txn) error {
-		r, st, err := t.scaReset(customerID, resetID)
+		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
 			return err
 		}
@@ -114,7 +114,7 @@ func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorR
 // for re-enrollment; an SMS_OTP reset makes mobile the customer's number.
 func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) error {
 	return once(ctx, s.e, []any{customerID, resetID, mobile}, &struct{}{}, func(t *txn) error {
-		r, st, err := t.scaReset(customerID, resetID)
+		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
 			return err
 		}
@@ -132,7 +132,7 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 			if err := Invalid(fe.Err()); err != nil {
 				return err
 			}
-			if err := t.setPhone(customerID, mobile.CountryCode+mobile.Number); err != nil {
+			if err := setPhone(t, customerID, mobile.CountryCode+mobile.Number); err != nil {
 				return err
 			}
 		case customers.FactorTOTP:
@@ -148,14 +148,14 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 		if err := putJSON(t, tableSCAResets, r.ID, r); err != nil {
 			return err
 		}
-		return t.saveSCA(customerID, st)
+		return saveSCA(t, customerID, st)
 	})
 }
 
 // setPhone makes phone the customer's verified number (an SMS_OTP reset,
 // gated by liveness).
-func (t *txn) setPhone(customerID, phone string) error {
-	c, err := t.liveCustomer(customerID)
+func setPhone(t *txn, customerID, phone string) error {
+	c, err := liveCustomer(t, customerID)
 	if err != nil {
 		return err
 	}

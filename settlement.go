@@ -63,19 +63,19 @@ func (q *quoteRecord) refundAccount(rail string) string {
 }
 
 // post writes one balanced ledger entry for reference.
-func (t *txn) post(reference string, postings ...[]Posting) error {
-	return Post(t, t.entry(reference, postings))
+func post(t *txn, reference string, postings ...[]Posting) error {
+	return Post(t, entry(t, reference, postings))
 }
 
 // postOverdraft writes one balanced ledger entry that may take platform
 // accounts below zero (LedgerEntry.Overdraft).
-func (t *txn) postOverdraft(reference string, postings ...[]Posting) error {
-	e := t.entry(reference, postings)
+func postOverdraft(t *txn, reference string, postings ...[]Posting) error {
+	e := entry(t, reference, postings)
 	e.Overdraft = true
 	return Post(t, e)
 }
 
-func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
+func entry(t *txn, reference string, postings [][]Posting) LedgerEntry {
 	var all []Posting
 	for _, p := range postings {
 		all = append(all, p...)
@@ -93,20 +93,20 @@ func (t *txn) entry(reference string, postings [][]Posting) LedgerEntry {
 // customer whose kycStatus or kybStatus is REJECTED or HOLD by then is
 // SENDER_NOT_ACCEPTED, nothing changed.
 func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
-	return qs.e.executeQuote(ctx, id, ExecuteOptions{}, nil)
+	return executeQuote(qs.e, ctx, id, ExecuteOptions{}, nil)
 }
 
 // executeQuote is Quotes.Execute with the caller's SCA factor preference: a
 // customer in an SCA region gets a challenge instead (quotes_sca.go).
 // stamp is the wallet signature of a quote paid from an embedded wallet
 // (Wallets.ExecuteQuote).
-func (e *handle) executeQuote(ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
+func executeQuote(e *handle, ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
 	var out *Quote
 	var failure error
-	d := e.drawChallenge()
+	d := drawChallenge(e)
 	ctx = quotesSlot.of(e).contended.with(ctx, id)
 	err := once(ctx, e, []any{id, opts}, &out, keeping(&failure, func(t *txn) error {
-		q, err := t.quote(id)
+		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
@@ -116,14 +116,14 @@ func (e *handle) executeQuote(ctx context.Context, id string, opts ExecuteOption
 		if q.Status == QuoteExpired { // expired by the sweep: the same answer as before it ran
 			return Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 		}
-		if expired, err := t.expireIfDue(q); err != nil || expired {
+		if expired, err := expireIfDue(t, q); err != nil || expired {
 			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			return err
 		}
-		if err := t.checkWalletSignature(q, stamp); err != nil {
+		if err := checkWalletSignature(t, q, stamp); err != nil {
 			return err
 		}
-		if err := t.executeOrChallenge(q, d, opts.ScaFactor); err != nil {
+		if err := executeOrChallenge(t, q, d, opts.ScaFactor); err != nil {
 			return err
 		}
 		out = &q.Quote
@@ -132,7 +132,7 @@ func (e *handle) executeQuote(ctx context.Context, id string, opts ExecuteOption
 	return out, err
 }
 
-func (t *txn) quote(id string) (*quoteRecord, error) {
+func quote(t *txn, id string) (*quoteRecord, error) {
 	var q *quoteRecord
 	if d := quoteState.of(t).drafts.quote; d != nil && d.ID == id {
 		var err error
@@ -148,17 +148,17 @@ func (t *txn) quote(id string) (*quoteRecord, error) {
 			return nil, err
 		}
 	}
-	t.readStatus(id, string(q.Status))
+	readStatus(t, id, string(q.Status))
 	return q, nil
 }
 
 // saveQuote stores a quote read in this transaction, refusing a status
 // change the quote state machine does not allow (quotes.Status.Check).
-func (t *txn) saveQuote(q *quoteRecord) error {
+func saveQuote(t *txn, q *quoteRecord) error {
 	if err := QuoteStatus(quoteState.of(t).statuses[q.ID]).Check(q.Status); err != nil {
 		return err
 	}
-	t.readStatus(q.ID, string(q.Status))
+	readStatus(t, q.ID, string(q.Status))
 	b, err := q.MarshalJSON()
 	if err != nil {
 		return err
@@ -166,7 +166,7 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 	if err := quoteState.of(t).drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
 		return err
 	}
-	t.rememberQuote(q, b)
+	rememberQuote(t, q, b)
 	return nil
 }
 
@@ -174,7 +174,7 @@ func (t *txn) saveQuote(q *quoteRecord) error {
 // reads it (settling a payment after the request that executed it). Quotes
 // with challenges or instructions, whose maps clone does not copy, are
 // decoded as usual.
-func (t *txn) rememberQuote(q *quoteRecord, b []byte) {
+func rememberQuote(t *txn, q *quoteRecord, b []byte) {
 	if q.cloneable() {
 		quotesSlot.of(t.e).quotes.remember(q.ID, b, q.clone())
 	}
@@ -214,37 +214,37 @@ const scaNotCompleted = "SCA_NOT_COMPLETED"
 // EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
 // satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
 // wire-facts 2.7).
-func (t *txn) expireIfDue(q *quoteRecord) (bool, error) {
+func expireIfDue(t *txn, q *quoteRecord) (bool, error) {
 	if !q.lapsed(t.now) {
 		return false, nil
 	}
 	if q.Status == QuotePendingAuthorization {
 		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = QuoteFailed, nil, "", nil
-		if err := t.saveQuote(q); err != nil {
+		if err := saveQuote(t, q); err != nil {
 			return true, err
 		}
-		tx, err := t.transaction(q.TransactionID)
+		tx, err := transaction(t, q.TransactionID)
 		if err != nil {
 			return true, err
 		}
 		tx.Status, tx.FailureReason = TxFailed, scaNotCompleted
-		return true, t.saveTx(tx, "FAILED")
+		return true, saveTx(t, tx, "FAILED")
 	}
 	q.Status = QuoteExpired
-	if err := t.saveQuote(q); err != nil {
+	if err := saveQuote(t, q); err != nil {
 		return true, err
 	}
-	tx, err := t.transaction(q.TransactionID)
+	tx, err := transaction(t, q.TransactionID)
 	if err != nil {
 		return true, err
 	}
 	tx.Status, tx.FailureReason = TxExpired, "QUOTE_EXPIRED"
-	return true, t.saveTx(tx, "EXPIRED")
+	return true, saveTx(t, tx, "EXPIRED")
 }
 
 // execute moves the money to held and starts delivery (the caller checked
 // source type and expiry).
-func (t *txn) execute(q *quoteRecord) error {
+func execute(t *txn, q *quoteRecord) error {
 	if q.Status != QuotePending {
 		return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 	}
@@ -252,26 +252,26 @@ func (t *txn) execute(q *quoteRecord) error {
 		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
 	if q.CustomerID != "" {
-		if _, err := t.sendingCustomer(q.CustomerID); err != nil {
+		if _, err := sendingCustomer(t, q.CustomerID); err != nil {
 			return err
 		}
 	}
 	if q.SourceExternal {
-		return t.executePull(q)
+		return executePull(t, q)
 	}
-	if err := t.post(q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
+	if err := post(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
 		return err
 	}
-	if err := t.creditEvent(q.Source.AccountID); err != nil { // the available balance dropped
+	if err := creditEvent(t, q.Source.AccountID); err != nil { // the available balance dropped
 		return err
 	}
-	return t.startDelivery(q)
+	return startDelivery(t, q)
 }
 
 // dropExpiry removes the expiry entry of q, which leaves PENDING. The quote
 // this operation creates has none yet: createQuote writes it only for a
 // quote still waiting once execution is done.
-func (t *txn) dropExpiry(q *quoteRecord) {
+func dropExpiry(t *txn, q *quoteRecord) {
 	if d := quoteState.of(t).drafts.quote; d != nil && d.ID == q.ID {
 		quoteState.of(t).expiryDropped = true
 		return
@@ -282,10 +282,10 @@ func (t *txn) dropExpiry(q *quoteRecord) {
 // startDelivery marks a funded quote PROCESSING and delivers it: a payment
 // to an internal account completes here; any other is handed to the rail
 // after commit (an intent), which reports how it settles (Rails.Report).
-func (t *txn) startDelivery(q *quoteRecord) error {
-	t.dropExpiry(q)
+func startDelivery(t *txn, q *quoteRecord) error {
+	dropExpiry(t, q)
 	q.Status = QuoteProcessing
-	tx, err := t.transaction(q.TransactionID)
+	tx, err := transaction(t, q.TransactionID)
 	if err != nil {
 		return err
 	}
@@ -293,44 +293,44 @@ func (t *txn) startDelivery(q *quoteRecord) error {
 	if q.PendingSent {
 		pending = "" // already announced (SCA, direct pull)
 	}
-	if err := t.announceTx(tx, pending); err != nil {
+	if err := announceTx(t, tx, pending); err != nil {
 		return err
 	}
 	tx.Status = TxProcessing
 	if q.DestinationInternal {
 		// It completes at once: PROCESSING is announced, COMPLETED stored.
-		if err := t.announceTx(tx, "PROCESSING"); err != nil {
+		if err := announceTx(t, tx, "PROCESSING"); err != nil {
 			return err
 		}
-		if err := t.applyStep(q, tx, RailReport{Outcome: RailCompleted}); err != nil {
+		if err := applyStep(t, q, tx, RailReport{Outcome: RailCompleted}); err != nil {
 			return err
 		}
-		return t.saveQuote(q)
+		return saveQuote(t, q)
 	}
-	if err := t.saveTx(tx, "PROCESSING"); err != nil {
+	if err := saveTx(t, tx, "PROCESSING"); err != nil {
 		return err
 	}
 	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 	if q.Destination.DestinationType == "ACCOUNT" {
 		// Shared: the intent only encodes it (the rail gets a copy decoded
 		// from the stored intent).
-		r, err := t.sharedExternalRecord(q.Destination.AccountID)
+		r, err := sharedExternalRecord(t, q.Destination.AccountID)
 		if err != nil {
 			return err
 		}
 		p.Destination = &r.ExternalAccount
 	}
-	if err := t.intendSend(p); err != nil {
+	if err := intendSend(t, p); err != nil {
 		return err
 	}
-	return t.saveQuote(q)
+	return saveQuote(t, q)
 }
 
 // destinationLedger is the ledger account a payout lands in.
 func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
 	switch {
 	case q.DestinationInternal && q.Destination.DestinationType == "UMA_ADDRESS":
-		a, err := t.primaryInternalAccount(q.ReceiverCustomerID, q.ReceivingCurrency.Code)
+		a, err := primaryInternalAccount(t, q.ReceiverCustomerID, q.ReceivingCurrency.Code)
 		if err != nil {
 			return "", err
 		}
@@ -345,27 +345,27 @@ func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
 
 // applyStep applies one outcome of its payout to an executed quote.
 // Outcomes that do not fit the transaction's status change nothing.
-func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s RailReport) error {
+func applyStep(t *txn, q *quoteRecord, tx *Transaction, s RailReport) error {
 	switch s.Outcome {
 	case RailCompleted:
 		if tx.Status != TxProcessing {
 			return nil
 		}
-		st, err := t.settlement(q)
+		st, err := settlement(t, q)
 		if err != nil {
 			return err
 		}
 		dest := st.Destination
-		if err := t.post(tx.ID, st.CompletionLegs()...); err != nil {
+		if err := post(t, tx.ID, st.CompletionLegs()...); err != nil {
 			return err
 		}
 		now := t.now
 		q.Status, tx.Status, tx.SettledAt = QuoteCompleted, TxCompleted, &now
-		if err := t.saveTx(tx, "COMPLETED"); err != nil {
+		if err := saveTx(t, tx, "COMPLETED"); err != nil {
 			return err
 		}
 		if q.DestinationInternal {
-			return t.creditEvent(dest)
+			return creditEvent(t, dest)
 		}
 		return nil
 	case RailFailed, RailReturned:
@@ -376,7 +376,7 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s RailReport) error {
 		} else if tx.Status != TxProcessing {
 			return nil
 		}
-		return t.failAndRefund(q, tx, s, q.TotalSendingAmount)
+		return failAndRefund(t, q, tx, s, q.TotalSendingAmount)
 	}
 	return nil
 }
@@ -385,52 +385,52 @@ func (t *txn) applyStep(q *quoteRecord, tx *Transaction, s RailReport) error {
 // refunds amount from hold to the sender (or, for a bank return, undoes
 // the completion's legs), unless s says the refund fails: then the money
 // stays held, not spendable.
-func (t *txn) failAndRefund(q *quoteRecord, tx *Transaction, s RailReport, amount int64) error {
+func failAndRefund(t *txn, q *quoteRecord, tx *Transaction, s RailReport, amount int64) error {
 	q.Status, tx.Status, tx.FailureReason = QuoteFailed, TxFailed, s.FailureReason
-	if err := t.saveTx(tx, "FAILED"); err != nil {
+	if err := saveTx(t, tx, "FAILED"); err != nil {
 		return err
 	}
 	tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.now, Status: "PENDING", Reason: s.RefundReason}
-	if err := t.saveTx(tx, "REFUND_PENDING"); err != nil {
+	if err := saveTx(t, tx, "REFUND_PENDING"); err != nil {
 		return err
 	}
 	if s.RefundFails {
 		tx.Refund.Status = "FAILED"
-		return t.saveTx(tx, "REFUND_FAILED")
+		return saveTx(t, tx, "REFUND_FAILED")
 	}
 	to := q.refundAccount(quotesSlot.of(t.e).rail.Name())
 	feeBack := ""
 	if s.Outcome == RailReturned {
-		legs, fb, err := t.returnLegs(q, to)
+		legs, fb, err := returnLegs(t, q, to)
 		if err != nil {
 			return err
 		}
-		if err := t.postOverdraft(tx.ID, legs...); err != nil {
+		if err := postOverdraft(t, tx.ID, legs...); err != nil {
 			return err
 		}
 		feeBack = fb
-	} else if err := t.post(tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
+	} else if err := post(t, tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
 		return err
 	}
 	now := t.now
 	tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
-	if err := t.saveTx(tx, "REFUND_COMPLETED"); err != nil {
+	if err := saveTx(t, tx, "REFUND_COMPLETED"); err != nil {
 		return err
 	}
 	if feeBack != "" {
-		if err := t.creditEvent(feeBack); err != nil {
+		if err := creditEvent(t, feeBack); err != nil {
 			return err
 		}
 	}
 	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
-		return t.creditEvent(q.Source.AccountID)
+		return creditEvent(t, q.Source.AccountID)
 	}
 	return nil
 }
 
 // settlement is q's executed payment as the ledger sees it
 // (quotes.Settlement): its hold, destination and fee accounts.
-func (t *txn) settlement(q *quoteRecord) (quotes.Settlement, error) {
+func settlement(t *txn, q *quoteRecord) (quotes.Settlement, error) {
 	dest, err := q.destinationLedger(t)
 	if err != nil {
 		return quotes.Settlement{}, err
@@ -440,7 +440,7 @@ func (t *txn) settlement(q *quoteRecord) (quotes.Settlement, error) {
 		Total: q.TotalSendingAmount, FeesIncluded: q.FeesIncluded, PlatformFee: q.PlatformFeesIncluded,
 		ServiceFee: q.ServiceFees, Received: q.TotalReceivingAmount}
 	if s.PlatformFee > 0 {
-		pa, err := t.primaryInternalAccount(PlatformOwner, s.SendingCurrency)
+		pa, err := primaryInternalAccount(t, PlatformOwner, s.SendingCurrency)
 		if err != nil {
 			return quotes.Settlement{}, err
 		}
@@ -455,8 +455,8 @@ func (t *txn) settlement(q *quoteRecord) (quotes.Settlement, error) {
 // left with the shortfall as a negative balance (the legs are posted as an
 // overdraft), never the refund. feeBack names the platform account when its
 // fee was taken back.
-func (t *txn) returnLegs(q *quoteRecord, to string) (legs [][]Posting, feeBack string, err error) {
-	s, err := t.settlement(q)
+func returnLegs(t *txn, q *quoteRecord, to string) (legs [][]Posting, feeBack string, err error) {
+	s, err := settlement(t, q)
 	if err != nil {
 		return nil, "", err
 	}
@@ -465,16 +465,16 @@ func (t *txn) returnLegs(q *quoteRecord, to string) (legs [][]Posting, feeBack s
 
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
 // whose balance changed (credited, debited or held).
-func (t *txn) creditEvent(id string) error {
-	a, err := t.sharedInternalAccount(id)
+func creditEvent(t *txn, id string) error {
+	a, err := sharedInternalAccount(t, id)
 	if err != nil {
 		return err
 	}
-	return t.emitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return t.appendAccountView(b, a) })
+	return t.emitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return appendAccountView(t, b, a) })
 }
 
 // applySettlementDue applies a rail outcome whose time came.
-func (t *txn) applySettlementDue(key string, v []byte) (bool, error) {
+func applySettlementDue(t *txn, key string, v []byte) (bool, error) {
 	var rep RailReport
 	if err := json.Unmarshal(v, &rep); err != nil {
 		return false, err
@@ -483,12 +483,12 @@ func (t *txn) applySettlementDue(key string, v []byte) (bool, error) {
 	if err := t.Delete(tableSettlementsByTx, txID+"|"+key); err != nil && !errors.Is(err, ErrNotFound) {
 		return false, err
 	}
-	return true, t.settle(rep)
+	return true, settle(t, rep)
 }
 
 // applyQuoteExpiry ends a quote whose time ran out unexecuted.
-func (t *txn) applyQuoteExpiry(key string, _ []byte) (bool, error) {
-	q, err := t.quote(key[strings.IndexByte(key, '|')+1:])
+func applyQuoteExpiry(t *txn, key string, _ []byte) (bool, error) {
+	q, err := quote(t, key[strings.IndexByte(key, '|')+1:])
 	if err != nil {
 		return false, err
 	}
@@ -496,12 +496,12 @@ func (t *txn) applyQuoteExpiry(key string, _ []byte) (bool, error) {
 		// Due this very millisecond: it expires on the next pass.
 		return false, t.Put(tableQuoteExpiry, key, []byte(q.ID))
 	}
-	return t.expireIfDue(q)
+	return expireIfDue(t, q)
 }
 
 // settlementsDue lists the settlement steps of one transaction still
 // waiting, by due key (tableSettlementsByTx).
-func (t *txn) settlementsDue(txID string) ([]string, error) {
+func settlementsDue(t *txn, txID string) ([]string, error) {
 	var keys []string
 	err := t.Scan(tableSettlementsByTx, ScanOptions{Prefix: txID + "|"}, func(k string, _ []byte) (bool, error) {
 		keys = append(keys, k[len(txID)+1:])
@@ -514,8 +514,8 @@ func (t *txn) settlementsDue(txID string) ([]string, error) {
 // passed, so that a decision about the transaction is judged by due time,
 // not by when the worker last ran. It reports whether steps are still
 // waiting in the future.
-func (t *txn) catchUp(txID string) (waiting bool, err error) {
-	keys, err := t.settlementsDue(txID)
+func catchUp(t *txn, txID string) (waiting bool, err error) {
+	keys, err := settlementsDue(t, txID)
 	if err != nil {
 		return false, err
 	}
@@ -534,7 +534,7 @@ func (t *txn) catchUp(txID string) (waiting bool, err error) {
 		if err := t.Delete(tableSettlementsDue, k); err != nil {
 			return false, err
 		}
-		if _, err := t.applySettlementDue(k, v); err != nil {
+		if _, err := applySettlementDue(t, k, v); err != nil {
 			return false, err
 		}
 	}

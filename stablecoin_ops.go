@@ -53,7 +53,7 @@ func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.Mi
 		return nil, err
 	}
 	return s.create(ctx, coinID, req, func(t *txn) (*opDraft, error) {
-		d, err := t.draft(coinID, req.Amount)
+		d, err := draft(t, coinID, req.Amount)
 		if err != nil {
 			return nil, err
 		}
@@ -61,11 +61,11 @@ func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.Mi
 			return nil, err
 		}
 		if id := req.FundingSource.ExternalAccountID; id != "" {
-			if err := t.stablecoinExternal(d.coin, stablecoins.RoleMintFunding, id, ""); err != nil {
+			if err := stablecoinExternal(t, d.coin, stablecoins.RoleMintFunding, id, ""); err != nil {
 				return nil, err
 			}
 		}
-		if err := t.stablecoinExternal(d.coin, stablecoins.RoleMintDestination, req.Destination.AccountID, ""); err != nil {
+		if err := stablecoinExternal(t, d.coin, stablecoins.RoleMintDestination, req.Destination.AccountID, ""); err != nil {
 			return nil, err
 		}
 		d.source, d.destination = req.FundingSource, stablecoins.Destination{AccountID: req.Destination.AccountID}
@@ -88,7 +88,7 @@ func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.Bu
 		return nil, err
 	}
 	return s.create(ctx, coinID, req, func(t *txn) (*opDraft, error) {
-		d, err := t.draft(coinID, req.Amount)
+		d, err := draft(t, coinID, req.Amount)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.Bu
 			return nil, err
 		}
 		dst := req.Destination
-		if err := t.stablecoinExternal(d.coin, stablecoins.RoleBurnDestination, dst.ExternalAccountID, dst.Rail); err != nil {
+		if err := stablecoinExternal(t, d.coin, stablecoins.RoleBurnDestination, dst.ExternalAccountID, dst.Rail); err != nil {
 			return nil, err
 		}
 		d.source, d.destination = req.Source, stablecoins.Destination{AccountID: dst.ExternalAccountID, Rail: dst.Rail}
@@ -107,12 +107,12 @@ func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.Bu
 
 // draft loads what every operation needs: the stablecoin, its link (which
 // must still be ACTIVE) and the amount in units and cents.
-func (t *txn) draft(coinID, amount string) (*opDraft, error) {
-	coin, err := t.stablecoin(coinID)
+func draft(t *txn, coinID, amount string) (*opDraft, error) {
+	coin, err := stablecoin(t, coinID)
 	if err != nil {
 		return nil, err
 	}
-	link, err := t.selectLink(coin.StablecoinProviderAccountID)
+	link, err := selectLink(t, coin.StablecoinProviderAccountID)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (t *txn) draft(coinID, amount string) (*opDraft, error) {
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND when absent,
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED when of the wrong kind, and the
 // usual refusals of an account that cannot be paid.
-func (t *txn) stablecoinExternal(coin *Stablecoin, role, id, rail string) error {
+func stablecoinExternal(t *txn, coin *Stablecoin, role, id, rail string) error {
 	var r externalRecord
 	if err := getJSON(t, tableExternalAccounts, id, &r); err != nil {
 		return notFound(err, CodeStablecoinExternalAccountNotFound, "external account", id)
@@ -144,7 +144,7 @@ func (t *txn) stablecoinExternal(coin *Stablecoin, role, id, rail string) error 
 		return err
 	}
 	if role == stablecoins.RoleBurnDestination {
-		return t.usableDestination(&r, 0)
+		return usableDestination(t, &r, 0)
 	}
 	if a.Status == ExternalInactive {
 		return Errorf(CodeInvalidBankAccount, "external account %s is inactive", a.ID)
@@ -183,7 +183,7 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 		if d.plan.Type == stablecoins.Burn {
 			op.EstimatedDelivery = &stablecoins.EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
 				Currency: d.coin.BaseCurrency, Timing: stablecoins.Timing(dst.Rail)}
-			if err := t.post(op.ID, stablecoins.BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
+			if err := post(t, op.ID, stablecoins.BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
 				return err
 			}
 		}
@@ -191,10 +191,10 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 			op.Status, op.FundingInstructions = stablecoins.OpPendingFunding, plan.FundingInstructions
 			exp := t.now.Add(plan.FundingWindow)
 			op.ExpiresAt = &exp
-			if err := t.scheduleOp(exp, opDue{Op: op.ID, Expiry: true}); err != nil {
+			if err := scheduleOp(t, exp, opDue{Op: op.ID, Expiry: true}); err != nil {
 				return err
 			}
-		} else if err := t.startSteps(op, t.now); err != nil {
+		} else if err := startSteps(t, op, t.now); err != nil {
 			return err
 		}
 		out = &op.StablecoinOperation
@@ -203,7 +203,7 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 	return out, err
 }
 
-func (t *txn) scheduleOp(at time.Time, d opDue) error {
+func scheduleOp(t *txn, at time.Time, d opDue) error {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return err
@@ -213,13 +213,13 @@ func (t *txn) scheduleOp(at time.Time, d opDue) error {
 
 // startSteps schedules the operation's next step after from (applying
 // steps due at once in this transaction).
-func (t *txn) startSteps(op *opRecord, from time.Time) error {
+func startSteps(t *txn, op *opRecord, from time.Time) error {
 	for op.Next < len(op.Steps) && !stablecoins.Terminal(op.Status) {
 		st := op.Steps[op.Next]
 		if st.After > 0 {
-			return t.scheduleOp(from.Add(st.After), opDue{Op: op.ID, Step: op.Next})
+			return scheduleOp(t, from.Add(st.After), opDue{Op: op.ID, Step: op.Next})
 		}
-		if err := t.applyOpStep(op, from); err != nil {
+		if err := applyOpStep(t, op, from); err != nil {
 			return err
 		}
 	}
@@ -228,7 +228,7 @@ func (t *txn) startSteps(op *opRecord, from time.Time) error {
 
 // applyOpStep moves op to its next step's state at the step's due time,
 // posting the ledger entries of a terminal state.
-func (t *txn) applyOpStep(op *opRecord, at time.Time) error {
+func applyOpStep(t *txn, op *opRecord, at time.Time) error {
 	st := op.Steps[op.Next]
 	op.Next++
 	if !stablecoins.CanMove(op.Status, st.Status) {
@@ -241,32 +241,32 @@ func (t *txn) applyOpStep(op *opRecord, at time.Time) error {
 	if st.Status == stablecoins.OpFailed {
 		op.FailureReason = st.FailureReason
 	}
-	return t.settleOp(op)
+	return settleOp(t, op)
 }
 
 // settleOp posts the ledger entry of an operation that reached a terminal
 // state: a completed mint adds its value to the reserve; a completed burn
 // pays its held value out; a failed or expired burn releases it.
-func (t *txn) settleOp(op *opRecord) error {
+func settleOp(t *txn, op *opRecord) error {
 	coin := op.StablecoinID
 	switch {
 	case op.OperationType == stablecoins.Mint && op.Status == stablecoins.OpCompleted:
-		return t.post(op.ID, stablecoins.MintPostings(coin, op.Source.Type, op.Currency, op.Cents))
+		return post(t, op.ID, stablecoins.MintPostings(coin, op.Source.Type, op.Currency, op.Cents))
 	case op.OperationType == stablecoins.Burn && op.Status == stablecoins.OpCompleted:
-		return t.post(op.ID, stablecoins.BurnPayoutPostings(coin, op.Destination.Rail, op.Currency, op.Cents))
+		return post(t, op.ID, stablecoins.BurnPayoutPostings(coin, op.Destination.Rail, op.Currency, op.Cents))
 	case op.OperationType == stablecoins.Burn && (op.Status == stablecoins.OpFailed || op.Status == stablecoins.OpExpired):
-		return t.post(op.ID, stablecoins.BurnReleasePostings(coin, op.Currency, op.Cents))
+		return post(t, op.ID, stablecoins.BurnReleasePostings(coin, op.Currency, op.Cents))
 	}
 	return nil
 }
 
 // applyStablecoinOpDue applies one due step or funding expiry.
-func (t *txn) applyStablecoinOpDue(key string, value []byte) (bool, error) {
+func applyStablecoinOpDue(t *txn, key string, value []byte) (bool, error) {
 	var d opDue
 	if err := json.Unmarshal(value, &d); err != nil {
 		return false, err
 	}
-	op, err := t.stablecoinOp(d.Op)
+	op, err := stablecoinOp(t, d.Op)
 	if err != nil {
 		return false, err
 	}
@@ -277,16 +277,16 @@ func (t *txn) applyStablecoinOpDue(key string, value []byte) (bool, error) {
 			return false, nil // funded in time
 		}
 		op.Status, op.UpdatedAt = stablecoins.OpExpired, t.now
-		if err := t.settleOp(op); err != nil {
+		if err := settleOp(t, op); err != nil {
 			return false, err
 		}
 	case d.Step != op.Next || stablecoins.Terminal(op.Status) || op.Status == stablecoins.OpPendingFunding:
 		return false, nil
 	default:
-		if err := t.applyOpStep(op, at); err != nil {
+		if err := applyOpStep(t, op, at); err != nil {
 			return false, err
 		}
-		if err := t.startSteps(op, at); err != nil {
+		if err := startSteps(t, op, at); err != nil {
 			return false, err
 		}
 	}
@@ -302,7 +302,7 @@ func (t *txn) applyStablecoinOpDue(key string, value []byte) (bool, error) {
 func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*StablecoinOperation, error) {
 	var out *StablecoinOperation
 	err := once(ctx, s.e, opID, &out, func(t *txn) error {
-		op, err := t.stablecoinOp(opID)
+		op, err := stablecoinOp(t, opID)
 		if err != nil {
 			return err
 		}
@@ -310,7 +310,7 @@ func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*Stablecoi
 			return Errorf(CodeInvalidStateTransition, "operation %s is %s, not awaiting funding", op.ID, op.Status)
 		}
 		op.Status, op.ExpiresAt, op.UpdatedAt = stablecoins.OpPendingProvider, nil, t.now
-		if err := t.startSteps(op, t.now); err != nil {
+		if err := startSteps(t, op, t.now); err != nil {
 			return err
 		}
 		out = &op.StablecoinOperation
@@ -322,14 +322,14 @@ func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*Stablecoi
 // Operation returns a mint or burn (STABLECOIN_OPERATION_NOT_FOUND).
 func (s Stablecoins) Operation(ctx context.Context, id string) (*StablecoinOperation, error) {
 	var op *opRecord
-	err := s.e.view(ctx, func(t *txn) (err error) { op, err = t.stablecoinOp(id); return err })
+	err := s.e.view(ctx, func(t *txn) (err error) { op, err = stablecoinOp(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
 	return &op.StablecoinOperation, nil
 }
 
-func (t *txn) stablecoinOp(id string) (*opRecord, error) {
+func stablecoinOp(t *txn, id string) (*opRecord, error) {
 	var r opRecord
 	if err := getJSON(t, tableStablecoinOps, id, &r); err != nil {
 		return nil, notFound(err, CodeStablecoinOperationNotFound, "stablecoin operation", id)
@@ -342,7 +342,7 @@ func (t *txn) stablecoinOp(id string) (*opRecord, error) {
 func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType stablecoins.OpType, p ListParams) (Page[StablecoinOperation], error) {
 	var page Page[StablecoinOperation]
 	err := s.e.view(ctx, func(t *txn) error {
-		if _, err := t.stablecoin(coinID); err != nil {
+		if _, err := stablecoin(t, coinID); err != nil {
 			return err
 		}
 		q := listQuery[opRecord]{Table: tableStablecoinOps, Index: ixCoin, Value: coinID}
@@ -363,7 +363,7 @@ func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType s
 // value available to burns and the value held by burns in flight.
 func (s Stablecoins) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
 	err = s.e.view(ctx, func(t *txn) error {
-		c, err := t.stablecoin(coinID)
+		c, err := stablecoin(t, coinID)
 		if err != nil {
 			return err
 		}

@@ -140,14 +140,14 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 // ProviderAccount returns a link (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
 func (s Stablecoins) ProviderAccount(ctx context.Context, id string) (*StablecoinProviderAccount, error) {
 	var r *linkRecord
-	err := s.e.view(ctx, func(t *txn) (err error) { r, err = t.stablecoinLink(id); return err })
+	err := s.e.view(ctx, func(t *txn) (err error) { r, err = stablecoinLink(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
 	return &r.StablecoinProviderAccount, nil
 }
 
-func (t *txn) stablecoinLink(id string) (*linkRecord, error) {
+func stablecoinLink(t *txn, id string) (*linkRecord, error) {
 	var r linkRecord
 	if err := getJSON(t, tableStablecoinLinks, id, &r); err != nil {
 		return nil, notFound(err, CodeStablecoinProviderAccountNotFound, "stablecoin provider account", id)
@@ -186,7 +186,7 @@ func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccount
 func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, status stablecoins.LinkStatus) (*StablecoinProviderAccount, error) {
 	var out *StablecoinProviderAccount
 	err := once(ctx, s.e, []string{id, string(status)}, &out, func(t *txn) error {
-		r, err := t.stablecoinLink(id)
+		r, err := stablecoinLink(t, id)
 		if err != nil {
 			return err
 		}
@@ -208,9 +208,9 @@ func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, st
 // selectLink picks the link a request uses (stablecoins.Select) from the
 // status index: up to two ACTIVE links, and one INVALID and one REVOKED to
 // explain why none is usable.
-func (t *txn) selectLink(named string) (*linkRecord, error) {
+func selectLink(t *txn, named string) (*linkRecord, error) {
 	if named != "" {
-		r, err := t.stablecoinLink(named)
+		r, err := stablecoinLink(t, named)
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +236,7 @@ func (t *txn) selectLink(named string) (*linkRecord, error) {
 	if err != nil {
 		return nil, stablecoinError(err)
 	}
-	return t.stablecoinLink(l.ID)
+	return stablecoinLink(t, l.ID)
 }
 
 // Register registers a token the linked provider account already issued.
@@ -256,7 +256,7 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 		return out, err
 	}
 	var link *linkRecord
-	if err := e.view(ctx, func(t *txn) (err error) { link, err = t.selectLink(req.StablecoinProviderAccountID); return err }); err != nil {
+	if err := e.view(ctx, func(t *txn) (err error) { link, err = selectLink(t, req.StablecoinProviderAccountID); return err }); err != nil {
 		return nil, err
 	}
 	tok, err := stablecoinsSlot.of(e).provider.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
@@ -264,7 +264,7 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 		return nil, providerError(err)
 	}
 	err = once(ctx, e, req, &out, func(t *txn) error {
-		l, err := t.selectLink(req.StablecoinProviderAccountID)
+		l, err := selectLink(t, req.StablecoinProviderAccountID)
 		if err != nil {
 			return err
 		}
@@ -296,11 +296,11 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 // Get returns a stablecoin (STABLECOIN_NOT_FOUND).
 func (s Stablecoins) Get(ctx context.Context, id string) (*Stablecoin, error) {
 	var c *Stablecoin
-	err := s.e.view(ctx, func(t *txn) (err error) { c, err = t.stablecoin(id); return err })
+	err := s.e.view(ctx, func(t *txn) (err error) { c, err = stablecoin(t, id); return err })
 	return c, err
 }
 
-func (t *txn) stablecoin(id string) (*Stablecoin, error) {
+func stablecoin(t *txn, id string) (*Stablecoin, error) {
 	var c Stablecoin
 	if err := getJSON(t, tableStablecoins, id, &c); err != nil {
 		return nil, notFound(err, CodeStablecoinNotFound, "stablecoin", id)
@@ -356,7 +356,7 @@ func (s Stablecoins) SetOperationsStatus(ctx context.Context, id string, to stab
 func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(*Stablecoin) (stablecoins.OpsStatus, error)) (*Stablecoin, error) {
 	var out *Stablecoin
 	err := once(ctx, s.e, []string{id, input}, &out, func(t *txn) error {
-		c, err := t.stablecoin(id)
+		c, err := stablecoin(t, id)
 		if err != nil {
 			return err
 		}
@@ -389,7 +389,7 @@ func (s Stablecoins) SetIssuanceStatus(ctx context.Context, id string, status st
 	}
 	var out *Stablecoin
 	err := once(ctx, s.e, []string{id, string(status)}, &out, func(t *txn) error {
-		c, err := t.stablecoin(id)
+		c, err := stablecoin(t, id)
 		if err != nil {
 			return err
 		}

@@ -156,9 +156,9 @@ func txRail(rail string) string {
 }
 
 // insertTransaction stores a new transaction, filling platformCustomerId.
-func (t *txn) insertTransaction(tx *Transaction) error {
+func insertTransaction(t *txn, tx *Transaction) error {
 	if tx.CustomerID != "" && tx.PlatformCustomerID == "" {
-		if c, err := t.customer(tx.CustomerID); err == nil {
+		if c, err := customer(t, tx.CustomerID); err == nil {
 			tx.PlatformCustomerID = c.PlatformCustomerID
 		}
 	}
@@ -169,14 +169,14 @@ func (t *txn) insertTransaction(tx *Transaction) error {
 	if err := insertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
-	t.rememberTx(tx, b)
+	rememberTx(t, tx, b)
 	return nil
 }
 
-func (t *txn) transaction(id string) (*Transaction, error) {
+func transaction(t *txn, id string) (*Transaction, error) {
 	if d := quoteState.of(t).drafts.tx; d != nil && d.ID == id {
 		tx := d.clone()
-		t.readStatus(id, string(tx.Status))
+		readStatus(t, id, string(tx.Status))
 		return tx, nil
 	}
 	b, err := t.Get(tableTransactions, id)
@@ -187,12 +187,12 @@ func (t *txn) transaction(id string) (*Transaction, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.readStatus(id, string(tx.Status))
+	readStatus(t, id, string(tx.Status))
 	return tx, nil
 }
 
 // rememberTx notes that tx, encoded as b, was stored at its id.
-func (t *txn) rememberTx(tx *Transaction, b []byte) {
+func rememberTx(t *txn, tx *Transaction, b []byte) {
 	if tx.Card == nil { // a card transaction's card is not cloned
 		quotesSlot.of(t.e).txs.remember(tx.ID, b, tx.clone())
 	}
@@ -224,8 +224,8 @@ func clonePtr[T any](p *T) *T {
 // saveTx stores tx, refusing a status change the transaction state
 // machine does not allow (quotes.TxStatus.Check), and emits
 // <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "").
-func (t *txn) saveTx(tx *Transaction, event string) error {
-	if err := t.advanceTx(tx); err != nil {
+func saveTx(t *txn, tx *Transaction, event string) error {
+	if err := advanceTx(t, tx); err != nil {
 		return err
 	}
 	b, err := encodeRecord(tx)
@@ -240,7 +240,7 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 	if err := quoteState.of(t).drafts.store(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
-	t.rememberTx(tx, b)
+	rememberTx(t, tx, b)
 	return nil
 }
 
@@ -249,8 +249,8 @@ func (t *txn) saveTx(tx *Transaction, event string) error {
 // PROCESSING of a payment to an internal account, which completes at
 // once). The event's data is the record as it would be stored, encoded
 // straight into the event.
-func (t *txn) announceTx(tx *Transaction, event string) error {
-	if err := t.advanceTx(tx); err != nil || event == "" {
+func announceTx(t *txn, tx *Transaction, event string) error {
+	if err := advanceTx(t, tx); err != nil || event == "" {
 		return err
 	}
 	return t.emitAppended(txEvent(tx, event), 1024, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
@@ -258,11 +258,11 @@ func (t *txn) announceTx(tx *Transaction, event string) error {
 
 // advanceTx checks tx's status change against the state machine and stamps
 // it.
-func (t *txn) advanceTx(tx *Transaction) error {
+func advanceTx(t *txn, tx *Transaction) error {
 	if err := TransactionStatus(quoteState.of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
 		return err
 	}
-	t.readStatus(tx.ID, string(tx.Status))
+	readStatus(t, tx.ID, string(tx.Status))
 	tx.UpdatedAt = t.now
 	return nil
 }
@@ -278,7 +278,7 @@ func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error)
 	var out *Transaction
 	err := e.view(ctx, func(t *txn) error {
 		var err error
-		out, err = t.transaction(id)
+		out, err = transaction(t, id)
 		return err
 	})
 	return out, err
@@ -359,7 +359,7 @@ func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Ti
 	e := ts.e
 	var out *Transaction
 	err := once(ctx, e, []any{id, at}, &out, func(t *txn) error {
-		tx, err := t.transaction(id)
+		tx, err := transaction(t, id)
 		if err != nil {
 			return err
 		}
@@ -368,7 +368,7 @@ func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Ti
 		}
 		tx.ReceiptDeliveryConfirmedAt = &at
 		out = tx
-		return t.saveTx(tx, "")
+		return saveTx(t, tx, "")
 	})
 	return out, err
 }

@@ -29,7 +29,7 @@ func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (
 		Destination:        QuoteDestination{DestinationType: "ACCOUNT", AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
 		LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
 		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment}, true,
-		func(t *txn, q *quoteRecord) (*Transaction, error) { return t.transaction(q.TransactionID) })
+		func(t *txn, q *quoteRecord) (*Transaction, error) { return transaction(t, q.TransactionID) })
 	return tx, renameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
 }
 
@@ -59,7 +59,7 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 	var out *Transaction
 	err := once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *txn) error {
 		var err error
-		out, err = t.transferIn(sourceID, destinationID, amount, "")
+		out, err = transferIn(t, sourceID, destinationID, amount, "")
 		return err
 	})
 	return out, err
@@ -68,13 +68,13 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 // transferIn is TransferIn inside the caller's transaction; agentID names
 // the agent making it ("" for the platform). The pull is handed to the rail
 // after commit.
-func (t *txn) transferIn(sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
+func transferIn(t *txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
 	var fe validate.Errors
-	ext, err := t.externalAccount(sourceID)
+	ext, err := externalAccount(t, sourceID)
 	if err != nil {
 		return nil, err
 	}
-	ia, err := t.internalAccount(destinationID)
+	ia, err := internalAccount(t, destinationID)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (t *txn) transferIn(sourceID, destinationID string, amount int64, agentID s
 		return nil, Invalid(fe)
 	}
 	if ia.CustomerID != "" {
-		if _, err := t.transactingCustomer(ia.CustomerID); err != nil {
+		if _, err := transactingCustomer(t, ia.CustomerID); err != nil {
 			return nil, err
 		}
 	}
@@ -92,13 +92,13 @@ func (t *txn) transferIn(sourceID, destinationID string, amount int64, agentID s
 	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
 		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
 		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.now, UpdatedAt: t.now, AgentID: agentID}
-	if err := t.insertTransaction(tx); err != nil {
+	if err := insertTransaction(t, tx); err != nil {
 		return nil, err
 	}
-	if err := t.saveTx(tx, "PENDING"); err != nil {
+	if err := saveTx(t, tx, "PENDING"); err != nil {
 		return nil, err
 	}
-	return tx, t.intendPull(PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
+	return tx, intendPull(t, PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 }
 
 // settleTransferIn applies an outcome of a transfer-in pull: COMPLETED
@@ -107,32 +107,32 @@ func (t *txn) transferIn(sourceID, destinationID string, amount int64, agentID s
 // the money meanwhile (a late ACH return): the account then carries a
 // negative balance, the customer's debt. Outcomes that do not fit the
 // transaction's status change nothing.
-func (t *txn) settleTransferIn(tx *Transaction, rep RailReport) error {
+func settleTransferIn(t *txn, tx *Transaction, rep RailReport) error {
 	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.of(t.e).rail.Name()
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
 	case rep.Outcome == RailCompleted && tx.Status == TxPending:
-		if err := t.post(tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
+		if err := post(t, tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
 			return err
 		}
 		now := t.now
 		tx.Status, tx.SettledAt = TxCompleted, &now
-		if err := t.saveTx(tx, "COMPLETED"); err != nil {
+		if err := saveTx(t, tx, "COMPLETED"); err != nil {
 			return err
 		}
 	case rep.Outcome == RailReturned && tx.Status == TxCompleted:
-		if err := t.postOverdraft(tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
+		if err := postOverdraft(t, tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
 			return err
 		}
 		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
-		if err := t.saveTx(tx, "FAILED"); err != nil {
+		if err := saveTx(t, tx, "FAILED"); err != nil {
 			return err
 		}
 	case rep.Outcome == RailFailed && tx.Status == TxPending:
 		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
-		return t.saveTx(tx, "FAILED")
+		return saveTx(t, tx, "FAILED")
 	default:
 		return nil
 	}
-	return t.creditEvent(account)
+	return creditEvent(t, account)
 }

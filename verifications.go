@@ -70,7 +70,7 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 		var reviewed []byte
 		var d KYCDecision
 		err := e.view(ctx, func(t *txn) error {
-			_, sub, err := t.verificationTarget(customerID)
+			_, sub, err := verificationTarget(t, customerID)
 			if err != nil {
 				return err
 			}
@@ -82,14 +82,14 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 			return nil, err
 		}
 		err = once(ctx, e, customerID, &out, func(t *txn) error {
-			r, sub, err := t.verificationTarget(customerID)
+			r, sub, err := verificationTarget(t, customerID)
 			if err != nil {
 				return err
 			}
 			if now, _ := json.Marshal(sub); !bytes.Equal(now, reviewed) {
 				return errPacketChanged
 			}
-			return t.applyReview(r, d, &out)
+			return applyReview(t, r, d, &out)
 		})
 		if err == errPacketChanged && attempt < 3 {
 			continue
@@ -102,8 +102,8 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 var errPacketChanged = Errorf(CodeConflict, "the customer changed while its verification was under review; submit again")
 
 // verificationTarget loads a customer that may be submitted, with its packet.
-func (t *txn) verificationTarget(customerID string) (*customerRecord, *KYCSubmission, error) {
-	r, err := t.liveCustomer(customerID)
+func verificationTarget(t *txn, customerID string) (*customerRecord, *KYCSubmission, error) {
+	r, err := liveCustomer(t, customerID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,16 +113,16 @@ func (t *txn) verificationTarget(customerID string) (*customerRecord, *KYCSubmis
 	if cv := r.ContactVerification; cv != nil && (cv.Email == ContactPending || cv.Phone == ContactPending) {
 		return nil, nil, Errorf(CodeConflict, "customer %s must verify its email and phone before identity verification", r.ID)
 	}
-	p, err := t.platform()
+	p, err := platform(t)
 	if err != nil {
 		return nil, nil, err
 	}
-	sub, err := t.packet(r, p)
+	sub, err := packet(t, r, p)
 	return r, sub, err
 }
 
 // applyReview records a provider's decision on r's submission.
-func (t *txn) applyReview(r *customerRecord, d KYCDecision, out **Verification) error {
+func applyReview(t *txn, r *customerRecord, d KYCDecision, out **Verification) error {
 	id := t.newID("Verification")
 	v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.now, UpdatedAt: t.now}
 	for _, pr := range d.Problems {
@@ -132,11 +132,11 @@ func (t *txn) applyReview(r *customerRecord, d KYCDecision, out **Verification) 
 	if err := t.emit(EventType("VERIFICATION."+string(v.VerificationStatus)), v); err != nil {
 		return err
 	}
-	if err := t.setCustomerStatus(r, d.CustomerStatus); err != nil {
+	if err := setCustomerStatus(t, r, d.CustomerStatus); err != nil {
 		return err
 	}
 	for ownerID, s := range d.OwnerStatuses {
-		o, err := t.owner(ownerID)
+		o, err := owner(t, ownerID)
 		if err != nil {
 			return err
 		}
@@ -156,14 +156,14 @@ func (t *txn) applyReview(r *customerRecord, d KYCDecision, out **Verification) 
 }
 
 // packet gathers what the provider reviews.
-func (t *txn) packet(r *customerRecord, p *PlatformConfig) (*KYCSubmission, error) {
-	docs, err := t.documentTypes(r.ID)
+func packet(t *txn, r *customerRecord, p *PlatformConfig) (*KYCSubmission, error) {
+	docs, err := documentTypes(t, r.ID)
 	if err != nil {
 		return nil, err
 	}
 	sub := &KYCSubmission{Customer: &r.Customer, Platform: p, Resubmission: r.ResolveErrorsSeen}
 	if r.CustomerType == CustomerBusiness {
-		if sub.Owners, err = t.ownersOf(r.ID); err != nil {
+		if sub.Owners, err = ownersOf(t, r.ID); err != nil {
 			return nil, err
 		}
 		sub.Problems = customers.BusinessProblems(&r.Profile, docs, len(sub.Owners))
@@ -175,7 +175,7 @@ func (t *txn) packet(r *customerRecord, p *PlatformConfig) (*KYCSubmission, erro
 
 // setCustomerStatus changes a customer's kycStatus/kybStatus and emits the
 // matching CUSTOMER.* event; no event when it stays the same.
-func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
+func setCustomerStatus(t *txn, r *customerRecord, s KYCStatus) error {
 	if s == "" || s == r.Status() {
 		return nil
 	}
@@ -189,7 +189,7 @@ func (t *txn) setCustomerStatus(r *customerRecord, s KYCStatus) error {
 		kind = "KYB"
 	}
 	if s == KYCApproved || s == KYCRejected || s == KYCPending {
-		view, err := t.customerView(r)
+		view, err := customerView(t, r)
 		if err != nil {
 			return err
 		}
@@ -252,7 +252,7 @@ func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI s
 		if err := Invalid(fe.Err()); err != nil {
 			return err
 		}
-		r, err := t.liveCustomer(customerID)
+		r, err := liveCustomer(t, customerID)
 		if err != nil {
 			return err
 		}

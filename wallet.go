@@ -139,7 +139,7 @@ type credentialRecord struct {
 }
 
 // otpLocked is the 429 of a credential whose OTP logins are locked.
-func (t *txn) otpLocked(c *credentialRecord) error {
+func otpLocked(t *txn, c *credentialRecord) error {
 	if c.LockedUntil == nil || !t.now.Before(*c.LockedUntil) {
 		return nil
 	}
@@ -149,7 +149,7 @@ func (t *txn) otpLocked(c *credentialRecord) error {
 // otpWrongCode counts a wrong code on c: the WalletOTPAttempts-th within
 // WalletOTPLockout ends the challenge and locks c until the first of them
 // leaves the window (the 429 it answers); otherwise the 401.
-func (t *txn) otpWrongCode(c *credentialRecord) error {
+func otpWrongCode(t *txn, c *credentialRecord) error {
 	c.Failures = append(recent(c.Failures, t.now, WalletOTPLockout), t.now)
 	wait := customers.SendWait(c.Failures, t.now, 0, WalletOTPAttempts, WalletOTPLockout)
 	if wait <= 0 {
@@ -168,7 +168,7 @@ func (t *txn) otpWrongCode(c *credentialRecord) error {
 // device) need not wait; it still counts toward the hour. The code a new
 // OTP credential starts with (CreateCredential, once per credential) is
 // not counted.
-func (t *txn) countOTPChallenge(c *credentialRecord) error {
+func countOTPChallenge(t *txn, c *credentialRecord) error {
 	interval := WalletOTPResendInterval
 	if c.OTP == nil || !t.now.Before(c.OTP.ExpiresAt) {
 		interval = 0 // the last code was used, expired or ended by a lockout
@@ -227,7 +227,7 @@ type walletDraws struct {
 	code    []byte // random bytes an OTP code is cut from (otpCode)
 }
 
-func (e *handle) drawWallet() (*walletDraws, error) {
+func drawWallet(e *handle) (*walletDraws, error) {
 	d := &walletDraws{secret: make([]byte, 32), code: make([]byte, 24)}
 	tk, err := walletauth.NewTargetKey()
 	if err != nil {
@@ -271,8 +271,8 @@ func (d *walletDraws) otpCode(sandbox bool, w *EmbeddedWalletConfig) string {
 
 // walletAccount loads an embedded wallet: ACCOUNT_NOT_FOUND when absent or
 // of another type.
-func (t *txn) walletAccount(id string) (*InternalAccount, error) {
-	a, err := t.internalAccount(id)
+func walletAccount(t *txn, id string) (*InternalAccount, error) {
+	a, err := internalAccount(t, id)
 	if err == nil && a.Type != EmbeddedWallet {
 		return nil, Errorf(CodeAccountNotFound, "internal account %s is not an embedded wallet", id)
 	}
@@ -282,7 +282,7 @@ func (t *txn) walletAccount(id string) (*InternalAccount, error) {
 // openWallet opens a customer's embedded wallet in currency (its secret is
 // drawn at the first export), and the EMAIL_OTP credential tied to the customer's email when
 // that email is not tied to another wallet.
-func (t *txn) openWallet(c *Customer, currency string) (*InternalAccount, error) {
+func openWallet(t *txn, c *Customer, currency string) (*InternalAccount, error) {
 	id := t.newID("InternalAccount")
 	off := false
 	a := &InternalAccount{ID: id, CustomerID: c.ID, Type: EmbeddedWallet, Status: "ACTIVE", Currency: currency,
@@ -305,7 +305,7 @@ func (t *txn) openWallet(c *Customer, currency string) (*InternalAccount, error)
 	if _, err := t.Get(tableWalletEmails, c.Email); err == nil {
 		return a, nil
 	}
-	_, err := t.addCredential(a, c, &credentialRecord{AuthMethod: AuthMethod{Type: CredentialEmailOTP}})
+	_, err := addCredential(t, a, c, &credentialRecord{AuthMethod: AuthMethod{Type: CredentialEmailOTP}})
 	return a, err
 }
 
@@ -318,22 +318,22 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 	e := w.e
 	var out *InternalAccountView
 	err := e.update(ctx, func(t *txn) error {
-		r, err := t.customerRecord(customerID)
+		r, err := customerRecordOf(t, customerID)
 		if err != nil {
 			return err
 		}
-		p, err := t.platform()
+		p, err := platform(t)
 		if err != nil {
 			return err
 		}
 		if currency == "" {
 			currency = walletCurrency(customerCurrencies(r, p))
 		}
-		a, err := t.openWallet(&r.Customer, currency)
+		a, err := openWallet(t, &r.Customer, currency)
 		if err != nil {
 			return err
 		}
-		out, err = t.accountView(a)
+		out, err = accountView(t, a)
 		return err
 	})
 	return out, err
@@ -358,27 +358,27 @@ func walletCurrency(cur []string) string {
 // customer has USDB and no USDB account yet, else, when the platform has
 // an embeddedWalletConfig, one in the customer's first currency unless the
 // customer has a wallet.
-func (t *txn) provisionWallet(r *customerRecord, p *PlatformConfig) error {
+func provisionWallet(t *txn, r *customerRecord, p *PlatformConfig) error {
 	cur := customerCurrencies(r, p)
 	if slices.Contains(cur, GlobalAccountCurrency) {
-		if _, err := t.primaryInternalAccount(r.ID, GlobalAccountCurrency); CodeOf(err) != CodeAccountNotFound {
+		if _, err := primaryInternalAccount(t, r.ID, GlobalAccountCurrency); CodeOf(err) != CodeAccountNotFound {
 			return err
 		}
-		_, err := t.openWallet(&r.Customer, GlobalAccountCurrency)
+		_, err := openWallet(t, &r.Customer, GlobalAccountCurrency)
 		return err
 	}
 	if len(cur) == 0 || p.EmbeddedWalletConfig == nil {
 		return nil
 	}
-	if ws, err := t.customerWallets(r.ID); err != nil || len(ws) > 0 {
+	if ws, err := customerWallets(t, r.ID); err != nil || len(ws) > 0 {
 		return err
 	}
-	_, err := t.openWallet(&r.Customer, cur[0])
+	_, err := openWallet(t, &r.Customer, cur[0])
 	return err
 }
 
 // credential loads a credential: AUTH_METHOD_NOT_FOUND when absent.
-func (t *txn) credential(id string) (*credentialRecord, error) {
+func credential(t *txn, id string) (*credentialRecord, error) {
 	var c credentialRecord
 	if err := getJSON(t, tableWalletCredentials, id, &c); err != nil {
 		return nil, notFound(err, CodeAuthMethodNotFound, "authentication credential", id)
@@ -387,10 +387,10 @@ func (t *txn) credential(id string) (*credentialRecord, error) {
 }
 
 // credentials lists the credentials of a wallet, oldest first.
-func (t *txn) credentials(accountID string) ([]*credentialRecord, error) {
+func credentials(t *txn, accountID string) ([]*credentialRecord, error) {
 	var out []*credentialRecord
 	err := t.Scan(tableWalletCredentialsByAcct, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
-		c, err := t.credential(string(v))
+		c, err := credential(t, string(v))
 		if err != nil {
 			return false, err
 		}
@@ -401,7 +401,7 @@ func (t *txn) credentials(accountID string) ([]*credentialRecord, error) {
 }
 
 // sessions lists the sessions of a wallet that are still active.
-func (t *txn) sessions(accountID string) ([]*sessionRecord, error) {
+func sessions(t *txn, accountID string) ([]*sessionRecord, error) {
 	var out []*sessionRecord
 	err := t.Scan(tableWalletSessionsByAcct, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
 		var s sessionRecord
@@ -418,7 +418,7 @@ func (t *txn) sessions(accountID string) ([]*sessionRecord, error) {
 
 // session loads an active session: SESSION_NOT_FOUND when absent, revoked
 // or expired.
-func (t *txn) session(id string) (*sessionRecord, error) {
+func session(t *txn, id string) (*sessionRecord, error) {
 	var s sessionRecord
 	if err := getJSON(t, tableWalletSessions, id, &s); err != nil {
 		return nil, notFound(err, CodeSessionNotFound, "session", id)
@@ -431,7 +431,7 @@ func (t *txn) session(id string) (*sessionRecord, error) {
 
 // openSession starts a session for credential c signed by publicKey
 // (compressed hex).
-func (t *txn) openSession(c *credentialRecord, publicKey string) (*sessionRecord, error) {
+func openSession(t *txn, c *credentialRecord, publicKey string) (*sessionRecord, error) {
 	s := &sessionRecord{AuthSession: AuthSession{AuthMethod: c.AuthMethod, ID: t.newID("Session"), ExpiresAt: t.now.Add(WalletSessionTTL)},
 		AuthMethodID: c.ID, PublicKey: publicKey}
 	s.CreatedAt, s.UpdatedAt = t.now, t.now
@@ -451,7 +451,7 @@ func mustJSON(v any) []byte {
 var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost", "http://localhost:8080"}}
 
 // walletRelyingParty is the WebAuthn relying party of wallet passkeys.
-func (e *handle) walletRelyingParty() walletauth.RelyingParty {
+func walletRelyingParty(e *handle) walletauth.RelyingParty {
 	if walletsSlot.of(e).rp.ID == "" {
 		return DefaultWalletRelyingParty
 	}
@@ -470,7 +470,7 @@ func passkeyRefused(what string, err error) error {
 }
 
 // customerWallets lists the ids of a customer's embedded wallets.
-func (t *txn) customerWallets(customerID string) ([]string, error) {
+func customerWallets(t *txn, customerID string) ([]string, error) {
 	var out []string
 	err := t.Scan(tableWalletsByCustomer, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
 		out = append(out, string(v))

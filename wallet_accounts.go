@@ -24,14 +24,14 @@ func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req Updat
 	var ch *SignedChallenge
 	err := w.e.update(ctx, func(t *txn) error {
 		out, ch = nil, nil
-		a, err := t.internalAccount(id)
+		a, err := internalAccount(t, id)
 		if err != nil {
 			return err
 		}
 		if a.Type != EmbeddedWallet {
 			return Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
 		}
-		ch, _, err = t.signed(sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
+		ch, _, err = signed(t, sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
 			activity: "UPDATE_WALLET", params: map[string]any{"privateEnabled": *req.PrivateEnabled}})
 		if ch != nil || err != nil {
 			return err
@@ -41,7 +41,7 @@ func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req Updat
 		if err := putJSON(t, tableInternalAccounts, id, a); err != nil {
 			return err
 		}
-		out, err = t.accountView(a)
+		out, err = accountView(t, a)
 		return err
 	})
 	return out, ch, err
@@ -71,7 +71,7 @@ func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig S
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, nil, err
 	}
-	d, err := e.drawWallet()
+	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -79,11 +79,11 @@ func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig S
 	var ch *SignedChallenge
 	err = e.update(ctx, func(t *txn) error {
 		ch = nil
-		a, err := t.walletAccount(id)
+		a, err := walletAccount(t, id)
 		if err != nil {
 			return err
 		}
-		ch, _, err = t.signed(sig, signedOp{op: "account.export", target: id, accountID: id, body: req,
+		ch, _, err = signed(t, sig, signedOp{op: "account.export", target: id, accountID: id, body: req,
 			activity: "EXPORT_WALLET", params: map[string]any{"targetPublicKey": req.ClientPublicKey, "walletId": a.ID}})
 		if ch != nil || err != nil {
 			return err
@@ -119,7 +119,7 @@ func walletQuotePayload(q *quoteRecord) string {
 // (Service-Wallet-Signature; no Request-Id). Other quotes execute as
 // Quotes.Execute does and ignore the stamp.
 func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, error) {
-	return w.e.executeQuote(ctx, id, ExecuteOptions{}, &stamp)
+	return executeQuote(w.e, ctx, id, ExecuteOptions{}, &stamp)
 }
 
 // checkWalletSignature is the wallet check of a quote's execution: a
@@ -127,14 +127,14 @@ func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, er
 // the caller had no way to send one). t.execute refuses such a quote
 // unless this check passed, so no other path (agents) can pay from a
 // wallet unsigned.
-func (t *txn) checkWalletSignature(q *quoteRecord, stamp *string) error {
+func checkWalletSignature(t *txn, q *quoteRecord, stamp *string) error {
 	if q.PayloadToSign == "" {
 		return nil
 	}
 	if stamp == nil || *stamp == "" {
 		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: send the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
-	if err := t.checkStamp(*stamp, q.PayloadToSign, q.Source.AccountID, "", ""); err != nil {
+	if err := checkStamp(t, *stamp, q.PayloadToSign, q.Source.AccountID, "", ""); err != nil {
 		return err
 	}
 	q.WalletSigned = true

@@ -22,8 +22,8 @@ func (w Wallets) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 	err := w.e.update(ctx, func(t *txn) error {
 		out, ch = nil, nil
 		var err error
-		out, err = t.updateCustomer(id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
-			ch, err = t.walletContactChange(r, oldEmail, oldPhone, in, &sig)
+		out, err = updateCustomer(t, id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
+			ch, err = walletContactChange(t, r, oldEmail, oldPhone, in, &sig)
 			return ch != nil, err
 		})
 		return err
@@ -39,7 +39,7 @@ func (w Wallets) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 // and moves every credential to the new contact. A contact tied to
 // another credential is EMAIL_OTP_EMAIL_ALREADY_EXISTS or
 // SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS.
-func (t *txn) walletContactChange(r *customerRecord, oldEmail, oldPhone string, in CustomerInput, sig *Signature) (*SignedChallenge, error) {
+func walletContactChange(t *txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput, sig *Signature) (*SignedChallenge, error) {
 	typ, old, next, table := CredentialEmailOTP, oldEmail, r.Email, tableWalletEmails
 	if r.Email == oldEmail {
 		typ, old, next, table = CredentialSmsOTP, oldPhone, r.PhoneNumber, tableWalletPhones
@@ -47,7 +47,7 @@ func (t *txn) walletContactChange(r *customerRecord, oldEmail, oldPhone string, 
 	if old == next || old == "" {
 		return nil, nil
 	}
-	tied, err := t.tiedCredentials(r.ID, typ, old)
+	tied, err := tiedCredentials(t, r.ID, typ, old)
 	if err != nil || len(tied) == 0 {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (t *txn) walletContactChange(r *customerRecord, oldEmail, oldPhone string, 
 		ids[i] = c.ID
 	}
 	activityType, params := otpActivity(typ, next)
-	ch, p, err := t.signed(*sig, signedOp{op: "customer.contact", target: r.ID, accountID: tied[0].AccountID, body: in,
+	ch, p, err := signed(t, *sig, signedOp{op: "customer.contact", target: r.ID, accountID: tied[0].AccountID, body: in,
 		activity: activityType, params: params, data: map[string]string{"credentials": strings.Join(ids, ",")}})
 	if ch != nil || err != nil {
 		return ch, err
@@ -93,14 +93,14 @@ func (t *txn) walletContactChange(r *customerRecord, oldEmail, oldPhone string, 
 
 // tiedCredentials are the credentials of type typ tied to contact on the
 // customer's wallets, by id.
-func (t *txn) tiedCredentials(customerID, typ, contact string) ([]*credentialRecord, error) {
-	wallets, err := t.customerWallets(customerID)
+func tiedCredentials(t *txn, customerID, typ, contact string) ([]*credentialRecord, error) {
+	wallets, err := customerWallets(t, customerID)
 	if err != nil {
 		return nil, err
 	}
 	var out []*credentialRecord
 	for _, w := range wallets {
-		cs, err := t.credentials(w)
+		cs, err := credentials(t, w)
 		if err != nil {
 			return nil, err
 		}

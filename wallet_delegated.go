@@ -72,7 +72,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 	if err := Invalid(fe.Err()); err != nil {
 		return nil, nil, err
 	}
-	d, err := e.drawWallet()
+	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -80,11 +80,11 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 	var ch *SignedChallenge
 	err = e.update(ctx, func(t *txn) error {
 		out, ch = nil, nil
-		card, err := t.card(req.CardID)
+		card, err := card(t, req.CardID)
 		if err != nil {
 			return err
 		}
-		a, err := t.walletAccount(req.InternalAccountID)
+		a, err := walletAccount(t, req.InternalAccountID)
 		if err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 			return Errorf(CodeNotFound, "card %s is not funded by embedded wallet %s", card.ID, a.ID)
 		}
 		fs := fundingSourceID(card.ID, a.ID)
-		keys, err := t.delegatedKeys(a.ID, fs)
+		keys, err := delegatedKeys(t, a.ID, fs)
 		if err != nil {
 			return err
 		}
@@ -104,25 +104,25 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 		op := signedOp{op: "delegated.create", target: fs, accountID: a.ID, body: req, activity: "CREATE_USERS",
 			params: map[string]any{"fundingSourceId": fs, "userName": req.Nickname}}
 		if sig.RequestID != "" {
-			if p, err := t.pendingOp(sig.RequestID); err == nil && p.Data["leg"] == "2" {
+			if p, err := pendingOp(t, sig.RequestID); err == nil && p.Data["leg"] == "2" {
 				op.op = "delegated.activate"
 			}
 		}
 		var p *pendingRequest
-		ch, p, err = t.signed(sig, op)
+		ch, p, err = signed(t, sig, op)
 		if ch != nil || err != nil {
 			return err
 		}
 		if op.op == "delegated.create" {
-			k, err := t.newDelegatedKey(req, card.ID, fs, a.ID, d)
+			k, err := newDelegatedKey(t, req, card.ID, fs, a.ID, d)
 			if err != nil {
 				return err
 			}
-			ch, _, err = t.challenge(signedOp{op: "delegated.activate", target: fs, accountID: a.ID, body: req, activity: "CREATE_POLICY",
+			ch, _, err = challenge(t, signedOp{op: "delegated.activate", target: fs, accountID: a.ID, body: req, activity: "CREATE_POLICY",
 				params: map[string]any{"delegatedKeyId": k.ID, "publicKey": k.PublicKey}, data: map[string]string{"leg": "2", "key": k.ID}})
 			return err
 		}
-		pending, err := t.delegatedKey(p.Data["key"])
+		pending, err := delegatedKey(t, p.Data["key"])
 		if err != nil {
 			return err
 		}
@@ -134,12 +134,12 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 }
 
 // pendingOp loads a pending signed request.
-func (t *txn) pendingOp(id string) (*pendingRequest, error) {
+func pendingOp(t *txn, id string) (*pendingRequest, error) {
 	var p pendingRequest
 	return &p, getJSON(t, tableWalletRequests, id, &p)
 }
 
-func (t *txn) newDelegatedKey(req CreateDelegatedKeyRequest, cardID, fs, accountID string, d *walletDraws) (*delegatedKeyRecord, error) {
+func newDelegatedKey(t *txn, req CreateDelegatedKeyRequest, cardID, fs, accountID string, d *walletDraws) (*delegatedKeyRecord, error) {
 	sk, err := ecdh.P256().NewPrivateKey(d.session)
 	if err != nil {
 		return nil, err
@@ -155,10 +155,10 @@ func (t *txn) newDelegatedKey(req CreateDelegatedKeyRequest, cardID, fs, account
 
 // delegatedKeys lists the delegated keys of a wallet, of one funding
 // source when fs is set.
-func (t *txn) delegatedKeys(accountID, fs string) ([]*delegatedKeyRecord, error) {
+func delegatedKeys(t *txn, accountID, fs string) ([]*delegatedKeyRecord, error) {
 	var out []*delegatedKeyRecord
 	err := t.Scan(tableWalletDelegatedKeysByAcc, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
-		k, err := t.delegatedKey(string(v))
+		k, err := delegatedKey(t, string(v))
 		if err == nil && (fs == "" || k.FundingSourceID == fs) {
 			out = append(out, k)
 		}
@@ -167,7 +167,7 @@ func (t *txn) delegatedKeys(accountID, fs string) ([]*delegatedKeyRecord, error)
 	return out, err
 }
 
-func (t *txn) delegatedKey(id string) (*delegatedKeyRecord, error) {
+func delegatedKey(t *txn, id string) (*delegatedKeyRecord, error) {
 	var k delegatedKeyRecord
 	if err := getJSON(t, tableWalletDelegatedKeys, id, &k); err != nil {
 		return nil, notFound(err, CodeNotFound, "delegated key", id)
@@ -193,7 +193,7 @@ func (w Wallets) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]Del
 			prefix += "|"
 		}
 		return t.Scan(tableWalletDelegatedKeysByAcc, ScanOptions{Prefix: prefix}, func(_ string, v []byte) (bool, error) {
-			k, err := t.delegatedKey(string(v))
+			k, err := delegatedKey(t, string(v))
 			if err == nil && (f.FundingSourceID == "" || k.FundingSourceID == f.FundingSourceID) {
 				out = append(out, k.DelegatedKey)
 			}
@@ -207,7 +207,7 @@ func (w Wallets) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]Del
 func (w Wallets) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, error) {
 	var out *DelegatedKey
 	err := w.e.view(ctx, func(t *txn) error {
-		k, err := t.delegatedKey(id)
+		k, err := delegatedKey(t, id)
 		if err == nil {
 			out = &k.DelegatedKey
 		}
@@ -220,7 +220,7 @@ func (w Wallets) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, er
 // otherwise); the service signs its own removal.
 func (w Wallets) RevokeDelegatedKey(ctx context.Context, id string) error {
 	return w.e.update(ctx, func(t *txn) error {
-		k, err := t.delegatedKey(id)
+		k, err := delegatedKey(t, id)
 		if err != nil {
 			return err
 		}

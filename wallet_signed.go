@@ -68,10 +68,10 @@ type signedOp struct {
 // signed runs the signed-retry step of op inside t. Without headers it
 // stores the pending request and returns its challenge; with both it
 // checks the retry and consumes the request, returning it.
-func (t *txn) signed(sig Signature, op signedOp) (*SignedChallenge, *pendingRequest, error) {
+func signed(t *txn, sig Signature, op signedOp) (*SignedChallenge, *pendingRequest, error) {
 	switch {
 	case sig.Stamp == "" && sig.RequestID == "":
-		return t.challenge(op)
+		return challenge(t, op)
 	case sig.RequestID == "":
 		return nil, nil, Errorf(CodeRequestIDMissing, "the signed retry needs the Request-Id header with the requestId of the 202 answer")
 	case sig.Stamp == "":
@@ -84,14 +84,14 @@ func (t *txn) signed(sig Signature, op signedOp) (*SignedChallenge, *pendingRequ
 	if p.BodyHash != bodyHash(op) {
 		return nil, nil, Errorf(CodeWalletSignatureBodyMismatch, "the retry's body differs from the one payloadToSign was issued for")
 	}
-	if err := t.checkStamp(sig.Stamp, p.Payload, p.AccountID, p.Signer, p.Exclude); err != nil {
+	if err := checkStamp(t, sig.Stamp, p.Payload, p.AccountID, p.Signer, p.Exclude); err != nil {
 		return nil, nil, err
 	}
 	return nil, &p, t.Delete(tableWalletRequests, p.ID)
 }
 
 // challenge stores op's pending request and returns its challenge.
-func (t *txn) challenge(op signedOp) (*SignedChallenge, *pendingRequest, error) {
+func challenge(t *txn, op signedOp) (*SignedChallenge, *pendingRequest, error) {
 	if op.params == nil {
 		op.params = map[string]any{}
 	}
@@ -113,7 +113,7 @@ func bodyHash(op signedOp) string {
 // checkStamp verifies a stamp over payload: signed by signer when set,
 // otherwise by an active session of wallet accountID that does not belong
 // to credential exclude. The sandbox still accepts the legacy literal.
-func (t *txn) checkStamp(stamp, payload, accountID, signer, exclude string) error {
+func checkStamp(t *txn, stamp, payload, accountID, signer, exclude string) error {
 	if stamp == LegacyWalletSignature && t.e.cfg.Sandbox {
 		return nil
 	}
@@ -130,7 +130,7 @@ func (t *txn) checkStamp(stamp, payload, accountID, signer, exclude string) erro
 		}
 		return nil
 	}
-	sessions, err := t.sessions(accountID)
+	sessions, err := sessions(t, accountID)
 	if err != nil {
 		return err
 	}
