@@ -228,12 +228,3 @@ func spendOf(e *handle, ctx context.Context, a *agentRecord, base string, amount
 	s.ThresholdAmount, err = conv(thresholdCur)
 	return s, limitCur, thresholdCur, err
 }
-
-// retryCall lets the next write operation of the handle reuse the
-// idempotency record of the one that just rolled back (an operation that
-// decides again after errPolicyMoved is still one operation).
-func retryCall(e *handle) {
-	if e.idem != nil {
-		e.idem.calls--
-	}
-}

@@ -29,7 +29,7 @@ func accountsArea(e *handle, cfg Config) areaDef {
 			{name: tableExternalAccountsUnique},
 			{name: tableLivenessDue},
 		},
-		due: []dueWork{{tableLivenessDue, applyLivenessDue}},
+		due: []dueWork{{table: tableLivenessDue, apply: applyLivenessDue}},
 	}
 }
 

@@ -23,8 +23,8 @@ func cardsArea(e *handle, cfg Config) areaDef {
 			{name: tableCardReveals, record: func() any { return new(cardRevealAudit) }},
 		},
 		due: []dueWork{
-			{tableCardActivations, applyCardActivation},
-			{tableCardPullsDue, applyCardPullDue},
+			{table: tableCardActivations, apply: applyCardActivation},
+			{table: tableCardPullsDue, apply: applyCardPullDue},
 		},
 	}
 }

@@ -46,10 +46,10 @@ func quotesArea(e *handle, cfg Config) areaDef {
 		intents: railIntentKinds(e),
 		hooks:   approvalHooks(e, cfg.IncomingApproval),
 		due: []dueWork{
-			{tableSettlementsDue, applySettlementDue},
-			{tableIncomingDue, applyIncomingDue},
-			{tableQuoteExpiry, applyQuoteExpiry},
-			{tableApprovalsDue, applyApprovalTimeout},
+			{table: tableSettlementsDue, apply: applySettlementDue},
+			{table: tableIncomingDue, apply: applyIncomingDue},
+			{table: tableQuoteExpiry, apply: applyQuoteExpiry},
+			{table: tableApprovalsDue, apply: applyApprovalTimeout},
 		},
 	}
 }

@@ -31,7 +31,7 @@ func stablecoinsArea(e *handle, cfg Config) areaDef {
 					ix(ixCoinType, func(x *opRecord) string { return x.StablecoinID + "/" + string(x.OperationType) }))},
 			{name: tableStablecoinOpsDue},
 		},
-		due: []dueWork{{tableStablecoinOpsDue, applyStablecoinOpDue}},
+		due: []dueWork{{table: tableStablecoinOpsDue, apply: applyStablecoinOpDue}},
 	}
 }
 

@@ -634,3 +634,43 @@ func (e *handle) webhookEndpoint(ctx context.Context) (string, error) {
 
 // Webhooks reads and delivers the outbox of webhook events.
 type Webhooks struct{ e *handle }
+
+// newWebhooks returns the Webhooks group of h.
+func newWebhooks(h *handle) Webhooks { return Webhooks{h} }
+
+// appendOutbox appends json.Marshal of an outbox record whose event data is
+// compact, valid JSON (as encodeRecord returns) or absent.
+func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
+	b, err := appendOutboxHead(b, r)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Event.Data) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, r.Event.Data...)
+	}
+	return appendOutboxTail(b, r)
+}
+
+// appendOutboxHead appends the encoding of r up to its event's data.
+func appendOutboxHead(b []byte, r *outboxRecord) ([]byte, error) {
+	var err error
+	b = append(member(append(b, '{'), "event"), '{')
+	b = stringMember(b, "id", r.Event.ID, false)
+	b = stringMember(b, "type", string(r.Event.Type), false)
+	if b, err = timeMember(b, "timestamp", r.Event.Timestamp); err != nil {
+		return nil, err
+	}
+	return member(b, "data"), nil
+}
+
+// appendOutboxTail appends the encoding of r after its event's data.
+func appendOutboxTail(b []byte, r *outboxRecord) ([]byte, error) {
+	b = intMember(append(b, '}'), "attempts", int64(r.Attempts))
+	b, err := timeMember(b, "nextAttemptAt", r.NextAttemptAt)
+	if err != nil {
+		return nil, err
+	}
+	return append(stringMember(b, "lastError", r.LastError, true), '}'), nil
+}

@@ -5,6 +5,6 @@ package payments
 // (TestSandboxState_TablesComplete).
 var StateTables, TokenTables = func() ([]string, []string) {
 	h := &handle{core: &core{}}
-	h.reg.register(areas(h, Config{})...)
+	h.reg.register(append([]areaDef{kernelArea(&h.reg)}, areas(h, Config{})...)...)
 	return h.reg.stateTables(), h.reg.credentialTables()
 }()

@@ -74,6 +74,10 @@ func (e *handle) withIdempotency(k Idempotency) (*handle, error) {
 	return &handle{core: e.core, idem: &idemState{Idempotency: k}}, nil
 }
 
+// replayedLast reports whether the last write operation made through e
+// returned a recorded answer instead of running.
+func (e *handle) replayedLast() bool { return e.idem != nil && e.idem.replayed }
+
 // keep marks an error whose operation still commits its writes: the
 // transaction function returns keep(err) when the decision itself changed
 // state (a quote found expired is marked EXPIRED, then refused).
@@ -305,5 +309,14 @@ func keeping(failure *error, fn func(t *txn) error) func(t *txn) error {
 			return keep(*failure)
 		}
 		return nil
+	}
+}
+
+// retryCall lets the next write operation of the handle reuse the
+// idempotency record of the one that just rolled back (an operation that
+// decides again after errPolicyMoved is still one operation).
+func retryCall(e *handle) {
+	if e.idem != nil {
+		e.idem.calls--
 	}
 }

@@ -107,7 +107,7 @@ func newHandle(kc kernelConfig) *handle {
 // register adds the declarations of areas (in the order their due work
 // runs) and builds the indexes a store written by another version lacks.
 func (e *handle) register(ctx context.Context, areas ...areaDef) error {
-	e.reg.register(areas...)
+	e.reg.register(append([]areaDef{kernelArea(&e.reg)}, areas...)...)
 	return e.buildIndexes(ctx)
 }
 

@@ -166,3 +166,30 @@ func splitBalanceKey(k string) (account, currency string) {
 	}
 	return k, ""
 }
+
+// appendLedgerEntry appends json.Marshal(e).
+func appendLedgerEntry(b []byte, e *LedgerEntry) ([]byte, error) {
+	b = stringMember(append(b, '{'), "id", e.ID, false)
+	b = stringMember(b, "reference", e.Reference, true)
+	b = member(b, "postings")
+	if e.Postings == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, p := range e.Postings {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = stringMember(append(b, '{'), "account", p.Account, false)
+			b = stringMember(b, "currency", p.Currency, false)
+			b = append(intMember(b, "amount", p.Amount), '}')
+		}
+		b = append(b, ']')
+	}
+	b, err := timeMember(b, "createdAt", e.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	b = boolMember(b, "overdraft", e.Overdraft)
+	return append(b, '}'), nil
+}

@@ -147,7 +147,7 @@ type Engine struct {
 func newEngine(h *handle) *Engine {
 	return &Engine{h: h,
 		Customers: Customers{h}, Documents: Documents{h}, Accounts: Accounts{h}, Quotes: Quotes{h},
-		Transactions: Transactions{h}, Lookups: Lookups{h}, Platform: Platform{h}, Webhooks: Webhooks{h},
+		Transactions: Transactions{h}, Lookups: Lookups{h}, Platform: Platform{h}, Webhooks: newWebhooks(h),
 		Rails: Rails{h}, Cards: Cards{h}, Agents: Agents{h}, Stablecoins: Stablecoins{h},
 		Invitations: Invitations{h}, Crypto: Crypto{h}, SCA: SCA{h}, Sandbox: Sandbox{h}, Wallets: Wallets{h},
 	}
@@ -185,7 +185,7 @@ func New(cfg Config) (*Engine, error) {
 // areas are the declarations of every area, in the order their due work
 // runs.
 func areas(e *handle, cfg Config) []areaDef {
-	return []areaDef{kernelArea(&e.reg), platformArea(e, cfg), customersArea(e, cfg), quotesArea(e, cfg),
+	return []areaDef{platformArea(e, cfg), customersArea(e, cfg), quotesArea(e, cfg),
 		accountsArea(e, cfg), cardsArea(e, cfg), stablecoinsArea(e, cfg), agentsArea(), walletsArea(e, cfg)}
 }
 
@@ -241,4 +241,4 @@ func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
 
 // Replayed reports whether the last write operation made through this
 // handle returned a recorded answer instead of running.
-func (e *Engine) Replayed() bool { return e.h.idem != nil && e.h.idem.replayed }
+func (e *Engine) Replayed() bool { return e.h.replayedLast() }

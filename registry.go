@@ -143,3 +143,39 @@ func (s *slot[T]) of(e *handle) *T {
 	}
 	panic("payments: an area's state was not registered")
 }
+
+// withIndexTables returns tables followed by the index tables of those that
+// are indexed.
+func (r *registry) withIndexTables(tables []string) []string {
+	out := slices.Clone(tables)
+	for _, table := range tables {
+		if ti := r.indexesOf(table); ti != nil {
+			for _, name := range slices.Sorted(maps.Keys(ti.names)) {
+				out = append(out, indexTable(table, name))
+			}
+		}
+	}
+	return out
+}
+
+// rebuildIndexes writes the index entries of every record of the indexed
+// state tables (whose index tables are empty).
+func (r *registry) rebuildIndexes(tx Tx) error {
+	for _, table := range r.names {
+		d := r.tables[table]
+		if d.ix == nil || d.credentials {
+			continue
+		}
+		err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
+			es, err := d.ix.entries(k, nil, v)
+			if err != nil {
+				return false, err
+			}
+			return true, updateEntries(tx, nil, es)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -50,20 +50,6 @@ type StateRecord struct {
 	Base64 string          `json:"base64,omitempty"`
 }
 
-// withIndexTables returns tables followed by the index tables of those that
-// are indexed.
-func (r *registry) withIndexTables(tables []string) []string {
-	out := slices.Clone(tables)
-	for _, table := range tables {
-		if ti := r.indexesOf(table); ti != nil {
-			for _, name := range slices.Sorted(maps.Keys(ti.names)) {
-				out = append(out, indexTable(table, name))
-			}
-		}
-	}
-	return out
-}
-
 // Export returns the whole sandbox state as one document.
 func (s Sandbox) Export(ctx context.Context) (*SandboxState, error) {
 	if err := s.e.requireSandbox(); err != nil {
@@ -117,7 +103,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 	if err := s.e.requireSandbox(); err != nil {
 		return err
 	}
-	if err := s.e.reg.checkStateDocument(doc); err != nil {
+	if err := checkStateDocument(&s.e.reg, doc); err != nil {
 		return err
 	}
 	err := s.e.update(ctx, func(t *txn) error {
@@ -147,7 +133,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 }
 
 // checkStateDocument checks the shape of an import document.
-func (r *registry) checkStateDocument(doc *SandboxState) error {
+func checkStateDocument(r *registry, doc *SandboxState) error {
 	var fe validate.Errors
 	if doc.Format != SandboxStateFormat {
 		fe.Add("format", nil, "format must be %s", SandboxStateFormat)
@@ -166,7 +152,7 @@ func (r *registry) checkStateDocument(doc *SandboxState) error {
 				fe.Add(field, nil, "%s needs a key and at most one of value (JSON) or base64", field)
 			}
 		}
-		r.checkStateRecords(&fe, table, doc.Tables[table])
+		checkStateRecords(r, &fe, table, doc.Tables[table])
 	}
 	return Invalid(fe.Err())
 }
@@ -199,28 +185,6 @@ func clearTables(tx Tx, tables []string) error {
 			if err := tx.Delete(table, k); err != nil {
 				return err
 			}
-		}
-	}
-	return nil
-}
-
-// rebuildIndexes writes the index entries of every record of the indexed
-// state tables (whose index tables are empty).
-func (r *registry) rebuildIndexes(tx Tx) error {
-	for _, table := range r.names {
-		d := r.tables[table]
-		if d.ix == nil || d.credentials {
-			continue
-		}
-		err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
-			es, err := d.ix.entries(k, nil, v)
-			if err != nil {
-				return false, err
-			}
-			return true, updateEntries(tx, nil, es)
-		})
-		if err != nil {
-			return err
 		}
 	}
 	return nil
@@ -323,7 +287,7 @@ func (s Sandbox) RunDue(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := Webhooks{s.e}.Flush(ctx)
+		m, err := newWebhooks(s.e).Flush(ctx)
 		if err != nil {
 			return err
 		}

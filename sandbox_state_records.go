@@ -9,7 +9,7 @@ import (
 
 // checkStateRecords adds an error to fe for every record of a JSON table
 // that is not a JSON object of its type.
-func (r *registry) checkStateRecords(fe *validate.Errors, table string, recs []StateRecord) {
+func checkStateRecords(r *registry, fe *validate.Errors, table string, recs []StateRecord) {
 	d := r.tables[table]
 	if d == nil || d.record == nil {
 		return
