@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/shopspring/decimal"
 )
@@ -27,7 +28,7 @@ const ixAgent = "agent"
 // credentials; an agent acts for its one customer with the bearer
 // credential it got by redeeming a device code, under its policy. Bind it
 // as eng.Agents.
-type Agents struct{ e *handle }
+type Agents struct{ e *engine.Handle }
 
 // Agent is an agent as the API shows it (reference Agent). Usage is as of
 // the engine clock: counters of a past day or month read zero.
@@ -121,23 +122,23 @@ func agentView(a *agentRecord, now time.Time) *Agent {
 	return &out
 }
 
-func agent(t *txn, id string) (*agentRecord, error) {
+func agent(t *engine.Txn, id string) (*agentRecord, error) {
 	var a agentRecord
-	if err := getJSON(t, tableAgents, id, &a); err != nil {
-		return nil, notFound(err, CodeNotFound, "agent", id)
+	if err := engine.GetJSON(t, tableAgents, id, &a); err != nil {
+		return nil, engine.NotFound(err, engine.CodeNotFound, "agent", id)
 	}
 	return &a, nil
 }
 
 // errAgentCredential answers every agent credential that no longer works.
-var errAgentCredential = &Error{Code: CodeUnauthorized, Message: "invalid or revoked agent credential"}
+var errAgentCredential = &engine.Error{Code: engine.CodeUnauthorized, Message: "invalid or revoked agent credential"}
 
 // actingAgent reads the agent a credential authenticated as, in the
 // operation's own transaction, and checks it may act: a deleted agent is
 // UNAUTHORIZED, a paused one FORBIDDEN, and perm (when set) must be granted.
-func actingAgent(t *txn, id string, perm agents.Permission) (*agentRecord, error) {
+func actingAgent(t *engine.Txn, id string, perm agents.Permission) (*agentRecord, error) {
 	a, err := agent(t, id)
-	if CodeOf(err) == CodeNotFound {
+	if engine.CodeOf(err) == engine.CodeNotFound {
 		return nil, errAgentCredential
 	}
 	if err != nil {
@@ -147,10 +148,10 @@ func actingAgent(t *txn, id string, perm agents.Permission) (*agentRecord, error
 		return nil, errAgentCredential
 	}
 	if a.IsPaused {
-		return nil, &Error{Code: CodeForbidden, Message: "the agent is paused", Details: map[string]any{"reason": string(agents.AgentPaused)}}
+		return nil, &engine.Error{Code: engine.CodeForbidden, Message: "the agent is paused", Details: map[string]any{"reason": string(agents.AgentPaused)}}
 	}
 	if perm != "" && !a.Policy.Has(perm) {
-		return nil, &Error{Code: CodeForbidden, Message: "the agent's policy lacks the " + string(perm) + " permission",
+		return nil, &engine.Error{Code: engine.CodeForbidden, Message: "the agent's policy lacks the " + string(perm) + " permission",
 			Details: map[string]any{"reason": string(agents.PermissionMissing), "permission": string(perm)}}
 	}
 	return a, nil
@@ -163,17 +164,17 @@ func actingAgent(t *txn, id string, perm agents.Permission) (*agentRecord, error
 // a limit. s must be in the policy's currencies of the time (limit and
 // threshold): otherwise the policy changed since it was converted and the
 // caller converts again (errPolicyMoved).
-func spendCheck(t *txn, a *agentRecord, s agents.Spend, limitCur, thresholdCur string, consume bool) (agents.Decision, error) {
+func spendCheck(t *engine.Txn, a *agentRecord, s agents.Spend, limitCur, thresholdCur string, consume bool) (agents.Decision, error) {
 	if a.Policy.SpendingLimits.Currency != limitCur || a.Policy.ThresholdCurrency() != thresholdCur {
 		return agents.Decision{}, errPolicyMoved
 	}
-	d := agents.Evaluate(&a.Policy, agents.Roll(a.Usage, t.now), s)
+	d := agents.Evaluate(&a.Policy, agents.Roll(a.Usage, t.Now), s)
 	if d.Refused != "" {
-		return d, &Error{Code: CodeForbidden, Message: d.Message, Details: map[string]any{"reason": string(d.Refused)}}
+		return d, &engine.Error{Code: engine.CodeForbidden, Message: d.Message, Details: map[string]any{"reason": string(d.Refused)}}
 	}
 	if consume {
 		a.Usage = d.Usage
-		if err := putJSON(t, tableAgents, a.ID, a); err != nil {
+		if err := engine.PutJSON(t, tableAgents, a.ID, a); err != nil {
 			return d, err
 		}
 	}
@@ -186,7 +187,7 @@ var errPolicyMoved = errors.New("payments: agent policy currency changed")
 
 // convertAmount converts amount minor units of from into to at the engine's
 // rate, rounding up (a limit is never passed by rounding).
-func convertAmount(e *handle, ctx context.Context, amount int64, from, to string) (int64, error) {
+func convertAmount(e *engine.Handle, ctx context.Context, amount int64, from, to string) (int64, error) {
 	if from == to || to == "" {
 		return amount, nil
 	}
@@ -198,7 +199,7 @@ func convertAmount(e *handle, ctx context.Context, amount int64, from, to string
 	tc, _ := money.Lookup(to)
 	mr := r.MinorRate(fc, tc) // from minor units per one to minor unit
 	if !mr.IsPositive() {
-		return 0, Errorf(CodeQuoteRateUnavailable, "no usable rate from %s to %s", from, to)
+		return 0, engine.Errorf(engine.CodeQuoteRateUnavailable, "no usable rate from %s to %s", from, to)
 	}
 	v := decimal.NewFromInt(amount).Div(mr).Ceil()
 	if v.GreaterThan(decimal.NewFromInt(money.MaxAmount)) {
@@ -213,7 +214,7 @@ func convertAmount(e *handle, ctx context.Context, amount int64, from, to string
 // the quote"); any other currency is converted from base's amount at the
 // engine's rate. accountID is the customer's account the action uses and
 // accountAmount the amount in its currency.
-func spendOf(e *handle, ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
+func spendOf(e *engine.Handle, ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
 	limitCur, thresholdCur = a.Policy.SpendingLimits.Currency, a.Policy.ThresholdCurrency()
 	conv := func(to string) (int64, error) {
 		if v, ok := amounts[to]; ok {

@@ -6,18 +6,19 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/internal/engine"
 )
 
-func action(t *txn, id string) (*actionRecord, error) {
+func action(t *engine.Txn, id string) (*actionRecord, error) {
 	var r actionRecord
-	if err := getJSON(t, tableAgentActions, id, &r); err != nil {
-		return nil, notFound(err, CodeNotFound, "agent action", id)
+	if err := engine.GetJSON(t, tableAgentActions, id, &r); err != nil {
+		return nil, engine.NotFound(err, engine.CodeNotFound, "agent action", id)
 	}
 	return &r, nil
 }
 
 // actionView is the action with its quote and transaction as they stand.
-func actionView(t *txn, r *actionRecord) (*AgentAction, error) {
+func actionView(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 	out := r.AgentAction
 	if r.QuoteID != "" {
 		q, err := quote(t, r.QuoteID)
@@ -37,20 +38,20 @@ func actionView(t *txn, r *actionRecord) (*AgentAction, error) {
 }
 
 // newAction builds an action of agent a.
-func newAction(t *txn, id string, a *agentRecord, typ agents.ActionType, status agents.ActionStatus) (*actionRecord, error) {
+func newAction(t *engine.Txn, id string, a *agentRecord, typ agents.ActionType, status agents.ActionStatus) (*actionRecord, error) {
 	c, err := customer(t, a.CustomerID)
 	if err != nil {
 		return nil, err
 	}
 	return &actionRecord{AgentAction: AgentAction{ID: id, AgentID: a.ID, CustomerID: a.CustomerID, PlatformCustomerID: c.PlatformCustomerID,
-		Status: status, Type: typ, CreatedAt: t.now, UpdatedAt: t.now}}, nil
+		Status: status, Type: typ, CreatedAt: t.Now, UpdatedAt: t.Now}}, nil
 }
 
 // saveAction writes r (new or changed) and returns its view; a pending
 // action also emits AGENT_ACTION.PENDING_APPROVAL with the full action.
-func saveAction(t *txn, r *actionRecord) (*AgentAction, error) {
-	r.UpdatedAt = t.now
-	if err := putJSON(t, tableAgentActions, r.ID, r); err != nil {
+func saveAction(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
+	r.UpdatedAt = t.Now
+	if err := engine.PutJSON(t, tableAgentActions, r.ID, r); err != nil {
 		return nil, err
 	}
 	v, err := actionView(t, r)
@@ -58,7 +59,7 @@ func saveAction(t *txn, r *actionRecord) (*AgentAction, error) {
 		return nil, err
 	}
 	if r.Status == agents.PendingApproval {
-		return v, t.emit(eventAgentActionPending, v)
+		return v, t.Emit(eventAgentActionPending, v)
 	}
 	return v, nil
 }
@@ -72,19 +73,19 @@ type ApprovalFilter struct {
 
 // Approvals lists the actions waiting for the platform's decision, newest
 // first unless p says otherwise.
-func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p ListParams) (Page[AgentAction], error) {
-	var out Page[AgentAction]
-	err := g.e.view(ctx, func(t *txn) error {
-		q := listQuery[actionRecord]{Table: tableAgentActions, Index: ixStatus, Value: string(agents.PendingApproval), From: f.StartDate, To: f.EndDate,
+func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (engine.Page[AgentAction], error) {
+	var out engine.Page[AgentAction]
+	err := g.e.View(ctx, func(t *engine.Txn) error {
+		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: engine.IxStatus, Value: string(agents.PendingApproval), From: f.StartDate, To: f.EndDate,
 			Match: func(r *actionRecord) bool {
 				return r.Status == agents.PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
 					(f.CustomerID == "" || r.CustomerID == f.CustomerID) && InRange(r.CreatedAt, f.StartDate, f.EndDate)
 			}}
-		page, err := list(t, q.narrowest([2]string{ixAgent, f.AgentID}, [2]string{ixCustomer, f.CustomerID}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{ixAgent, f.AgentID}, [2]string{engine.IxCustomer, f.CustomerID}), p)
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
+		out, err = engine.MapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
 		return err
 	})
 	return out, err
@@ -93,16 +94,16 @@ func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p ListParams) (
 // pendingAction reads the action actionID of agentID that the platform is
 // deciding: NOT_FOUND when it is another agent's, and
 // TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once decided.
-func pendingAction(t *txn, agentID, actionID string) (*actionRecord, error) {
+func pendingAction(t *engine.Txn, agentID, actionID string) (*actionRecord, error) {
 	r, err := action(t, actionID)
 	if err == nil && r.AgentID != agentID {
-		err = Errorf(CodeNotFound, "agent action %s not found", actionID)
+		err = engine.Errorf(engine.CodeNotFound, "agent action %s not found", actionID)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !agents.CanDecide(r.Status) {
-		return nil, Errorf(CodeTransactionNotPendingPlatformApproval, "agent action %s is %s, not PENDING_APPROVAL", actionID, r.Status)
+		return nil, engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "agent action %s is %s, not PENDING_APPROVAL", actionID, r.Status)
 	}
 	return r, nil
 }
@@ -111,7 +112,7 @@ func pendingAction(t *txn, agentID, actionID string) (*actionRecord, error) {
 // kept as its rejectionReason.
 func (g Agents) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
-	err := once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *txn) error {
+	err := engine.Once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *engine.Txn) error {
 		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err
@@ -133,7 +134,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		var r *actionRecord
 		var a *agentRecord
 		var q *quoteRecord
-		err := e.view(ctx, func(t *txn) error {
+		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
 			if r, err = pendingAction(t, agentID, actionID); err != nil {
 				return err
@@ -166,7 +167,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		}
 		// run is the approved action's work inside its transaction: it
 		// re-reads the action and the agent and counts the spend.
-		run := func(t *txn, move func(a *agentRecord) (txID string, err error)) (*AgentAction, error) {
+		run := func(t *engine.Txn, move func(a *agentRecord) (txID string, err error)) (*AgentAction, error) {
 			r, err := pendingAction(t, agentID, actionID)
 			if err != nil {
 				return nil, err
@@ -188,27 +189,27 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		var out *AgentAction
 		switch r.Type {
 		case agents.ExecuteQuote:
-			err = once(ctx, e, []any{"approve", actionID}, &out, func(t *txn) error {
+			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = run(t, func(*agentRecord) (string, error) {
 					q, err := quote(t, r.QuoteID)
 					if err != nil {
 						return "", err
 					}
-					if q.Status == QuoteExpired || q.lapsed(t.now) {
-						return "", Errorf(CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
+					if q.Status == QuoteExpired || q.lapsed(t.Now) {
+						return "", engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
 					}
 					return q.TransactionID, execute(t, q)
 				})
 				return err
 			})
 		case agents.TransferOut:
-			out, err = createQuote(ctx, e, r.transferQuote(), true, func(t *txn, q *quoteRecord) (*AgentAction, error) {
+			out, err = createQuote(ctx, e, r.transferQuote(), true, func(t *engine.Txn, q *quoteRecord) (*AgentAction, error) {
 				return run(t, func(*agentRecord) (string, error) { return q.TransactionID, nil })
 			})
 		case agents.TransferIn:
 			d := r.TransferDetails
-			err = once(ctx, e, []any{"approve", actionID}, &out, func(t *txn) error {
+			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = run(t, func(a *agentRecord) (string, error) {
 					tx, err := transferIn(t, d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
@@ -226,19 +227,19 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		case err == nil || !refusal(err):
 			return out, err
 		}
-		return g.failAction(ctx, agentID, actionID, MessageOf(err))
+		return g.failAction(ctx, agentID, actionID, engine.MessageOf(err))
 	}
 }
 
 // refusal reports whether err is the engine refusing to run an approved
 // action (an answer to the client, not a fault), which makes it FAILED.
 func refusal(err error) bool {
-	var pe *Error
+	var pe *engine.Error
 	if !errors.As(err, &pe) {
 		return false
 	}
 	switch pe.Code {
-	case CodeTransactionNotPendingPlatformApproval, CodeNotFound:
+	case engine.CodeTransactionNotPendingPlatformApproval, engine.CodeNotFound:
 		return false
 	}
 	s := pe.Code.Status()
@@ -248,7 +249,7 @@ func refusal(err error) bool {
 // failAction marks a pending action FAILED with the reason it could not run.
 func (g Agents) failAction(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
-	err := once(ctx, g.e, []any{"fail", actionID}, &out, func(t *txn) error {
+	err := engine.Once(ctx, g.e, []any{"fail", actionID}, &out, func(t *engine.Txn) error {
 		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err

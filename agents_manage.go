@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 	"github.com/shopspring/decimal"
@@ -44,21 +45,21 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 	} else {
 		agents.CheckPolicy(&fe, "policy", req.Policy)
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	id, err := e.newID("Agent")
+	id, err := e.NewID("Agent")
 	if err != nil {
 		return nil, err
 	}
 	code := newDeviceCode(id, e.Now())
 	var out *AgentCreated
-	err = once(ctx, e, req, &out, func(t *txn) error {
+	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		if _, err := customer(t, req.CustomerID); err != nil {
-			if CodeOf(err) == CodeCustomerNotFound {
+			if engine.CodeOf(err) == engine.CodeCustomerNotFound {
 				var fe validate.Errors
 				fe.Add("customerId", nil, "customer %s does not exist", req.CustomerID)
-				return Invalid(fe)
+				return engine.Invalid(fe)
 			}
 			return err
 		}
@@ -66,18 +67,18 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 		if err := checkPolicyAccounts(t, &fe, "policy.accountRestrictions", req.CustomerID, req.Policy.AccountRestrictions); err != nil {
 			return err
 		}
-		if err := Invalid(fe.Err()); err != nil {
+		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
 		a := &agentRecord{Agent: Agent{ID: id, Name: req.Name, CustomerID: req.CustomerID, Policy: *req.Policy,
-			Usage: agents.Roll(agents.Usage{}, t.now), CreatedAt: t.now, UpdatedAt: t.now}, DeviceCode: code.Code}
-		if err := insertJSON(t, tableAgents, id, a); err != nil {
+			Usage: agents.Roll(agents.Usage{}, t.Now), CreatedAt: t.Now, UpdatedAt: t.Now}, DeviceCode: code.Code}
+		if err := engine.InsertJSON(t, tableAgents, id, a); err != nil {
 			return err
 		}
-		if err := insertJSON(t, tableAgentDeviceCodes, code.Code, code); err != nil {
+		if err := engine.InsertJSON(t, tableAgentDeviceCodes, code.Code, code); err != nil {
 			return err
 		}
-		out = &AgentCreated{Agent: *agentView(a, t.now), DeviceCode: code}
+		out = &AgentCreated{Agent: *agentView(a, t.Now), DeviceCode: code}
 		return nil
 	})
 	return out, err
@@ -93,20 +94,20 @@ type AgentFilter struct {
 }
 
 // List lists agents, oldest first.
-func (g Agents) List(ctx context.Context, f AgentFilter, p ListParams) (Page[Agent], error) {
-	var out Page[Agent]
-	err := g.e.view(ctx, func(t *txn) error {
-		q := listQuery[agentRecord]{Table: tableAgents, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore,
+func (g Agents) List(ctx context.Context, f AgentFilter, p engine.ListParams) (engine.Page[Agent], error) {
+	var out engine.Page[Agent]
+	err := g.e.View(ctx, func(t *engine.Txn) error {
+		q := engine.ListQuery[agentRecord]{Table: tableAgents, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore,
 			Match: func(a *agentRecord) bool {
 				return (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.IsPaused == nil || a.IsPaused == *f.IsPaused) && (f.IsConnected == nil || a.IsConnected == *f.IsConnected) &&
 					InRange(a.CreatedAt, f.CreatedAfter, f.CreatedBefore) && InRange(a.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 			}}
-		page, err := list(t, q.narrowest([2]string{ixCustomer, f.CustomerID}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}), p)
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, func(a *agentRecord) (*Agent, error) { return agentView(a, t.now), nil })
+		out, err = engine.MapPage(page, func(a *agentRecord) (*Agent, error) { return agentView(a, t.Now), nil })
 		return err
 	})
 	return out, err
@@ -115,10 +116,10 @@ func (g Agents) List(ctx context.Context, f AgentFilter, p ListParams) (Page[Age
 // Get returns one agent (NOT_FOUND when there is none).
 func (g Agents) Get(ctx context.Context, id string) (*Agent, error) {
 	var out *Agent
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err == nil {
-			out = agentView(a, t.now)
+			out = agentView(a, t.Now)
 		}
 		return err
 	})
@@ -142,11 +143,11 @@ func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, e
 	if u.Name != nil && fe.Required("name", *u.Name) {
 		fe.MaxLen("name", *u.Name, 255)
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	var out *Agent
-	err := once(ctx, g.e, []any{id, u}, &out, func(t *txn) error {
+	err := engine.Once(ctx, g.e, []any{id, u}, &out, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
 			return err
@@ -157,9 +158,9 @@ func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, e
 		if u.IsPaused != nil {
 			a.IsPaused = *u.IsPaused
 		}
-		a.UpdatedAt = t.now
-		out = agentView(a, t.now)
-		return putJSON(t, tableAgents, id, a)
+		a.UpdatedAt = t.Now
+		out = agentView(a, t.Now)
+		return engine.PutJSON(t, tableAgents, id, a)
 	})
 	return out, err
 }
@@ -168,7 +169,7 @@ func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, e
 // once, on every engine process. Its actions stay for the record; those
 // still waiting for approval are REJECTED, since nobody can act on them.
 func (g Agents) Delete(ctx context.Context, id string) error {
-	return once(ctx, g.e, id, &struct{}{}, func(t *txn) error {
+	return engine.Once(ctx, g.e, id, &struct{}{}, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
 			return err
@@ -180,7 +181,7 @@ func (g Agents) Delete(ctx context.Context, id string) error {
 			if k[1] == "" {
 				continue
 			}
-			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, ErrNotFound) {
+			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, engine.ErrNotFound) {
 				return err
 			}
 		}
@@ -218,7 +219,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 			recast = func(v int64) (int64, error) { return mulDiv(v, unit, 1_000_000_000), nil }
 		}
 		var out *Agent
-		err = once(ctx, e, []any{id, u}, &out, func(t *txn) error {
+		err = engine.Once(ctx, e, []any{id, u}, &out, func(t *engine.Txn) error {
 			a, err := agent(t, id)
 			if err != nil {
 				return err
@@ -234,12 +235,12 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 			if err := checkPolicyAccounts(t, &fe, "accountRestrictions", a.CustomerID, u.AccountRestrictions); err != nil {
 				return err
 			}
-			if err := Invalid(fe.Err()); err != nil {
+			if err := engine.Invalid(fe.Err()); err != nil {
 				return err
 			}
-			a.Policy, a.UpdatedAt = p, t.now
-			out = agentView(a, t.now)
-			return putJSON(t, tableAgents, id, a)
+			a.Policy, a.UpdatedAt = p, t.Now
+			out = agentView(a, t.Now)
+			return engine.PutJSON(t, tableAgents, id, a)
 		})
 		if !errors.Is(err, errPolicyMoved) {
 			return out, err
@@ -254,7 +255,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate
 // one, so the answer tells nothing about other customers. prefix names r in
 // the request. Empty ids, and fields already in error, are left to the
 // policy's own checks.
-func checkPolicyAccounts(t *txn, fe *validate.Errors, prefix, customerID string, r *agents.AccountRestrictions) error {
+func checkPolicyAccounts(t *engine.Txn, fe *validate.Errors, prefix, customerID string, r *agents.AccountRestrictions) error {
 	if r == nil {
 		return nil
 	}
@@ -284,7 +285,7 @@ func checkPolicyAccounts(t *txn, fe *validate.Errors, prefix, customerID string,
 // customerOwns reports whether id is an internal or external account of
 // customerID (an agent's quote may draw on either: a pull source is
 // external).
-func customerOwns(t *txn, customerID, id string) (bool, error) {
+func customerOwns(t *engine.Txn, customerID, id string) (bool, error) {
 	var owner string
 	var err error
 	switch {
@@ -301,7 +302,7 @@ func customerOwns(t *txn, customerID, id string) (bool, error) {
 	default:
 		return false, nil
 	}
-	if CodeOf(err) == CodeAccountNotFound {
+	if engine.CodeOf(err) == engine.CodeAccountNotFound {
 		return false, nil
 	}
 	return err == nil && owner == customerID, err
@@ -313,33 +314,33 @@ func customerOwns(t *txn, customerID, id string) (bool, error) {
 func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*AgentDeviceCode, error) {
 	code := newDeviceCode(id, g.e.Now())
 	var out *AgentDeviceCode
-	err := once(ctx, g.e, id, &out, func(t *txn) error {
+	err := engine.Once(ctx, g.e, id, &out, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
 			return err
 		}
 		if a.IsConnected {
-			return Errorf(CodeConflict, "agent %s is connected; a device code is only issued to an agent that is not", id)
+			return engine.Errorf(engine.CodeConflict, "agent %s is connected; a device code is only issued to an agent that is not", id)
 		}
 		if a.DeviceCode != "" {
 			var old AgentDeviceCode
-			switch err := getJSON(t, tableAgentDeviceCodes, a.DeviceCode, &old); {
+			switch err := engine.GetJSON(t, tableAgentDeviceCodes, a.DeviceCode, &old); {
 			case err == nil:
 				old.Replaced = true
-				if err := putJSON(t, tableAgentDeviceCodes, old.Code, old); err != nil {
+				if err := engine.PutJSON(t, tableAgentDeviceCodes, old.Code, old); err != nil {
 					return err
 				}
-			case !errors.Is(err, ErrNotFound):
+			case !errors.Is(err, engine.ErrNotFound):
 				return err
 			}
 		}
-		a.DeviceCode, a.UpdatedAt = code.Code, t.now
-		if err := putJSON(t, tableAgents, id, a); err != nil {
+		a.DeviceCode, a.UpdatedAt = code.Code, t.Now
+		if err := engine.PutJSON(t, tableAgents, id, a); err != nil {
 			return err
 		}
 		c := code
 		out = &c
-		return insertJSON(t, tableAgentDeviceCodes, code.Code, code)
+		return engine.InsertJSON(t, tableAgentDeviceCodes, code.Code, code)
 	})
 	return out, err
 }
@@ -354,10 +355,10 @@ type AgentDeviceCodeStatus struct {
 // for an unknown code or one of a deleted agent).
 func (g Agents) DeviceCodeStatus(ctx context.Context, code string) (*AgentDeviceCodeStatus, error) {
 	var out *AgentDeviceCodeStatus
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		var c AgentDeviceCode
-		if err := getJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
-			return notFound(err, CodeNotFound, "device code", code)
+		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
+			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
 		}
 		out = &AgentDeviceCodeStatus{Code: c.Code, Redeemed: c.Redeemed}
 		return nil
@@ -376,34 +377,34 @@ func (g Agents) Redeem(ctx context.Context, code string) (*AgentCredential, erro
 	token := agents.FormatToken(b)
 	hash := agents.HashToken(token)
 	var out *AgentCredential
-	err := g.e.update(ctx, func(t *txn) error {
+	err := g.e.Update(ctx, func(t *engine.Txn) error {
 		var c AgentDeviceCode
-		if err := getJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
-			return notFound(err, CodeNotFound, "device code", code)
+		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
+			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
 		}
-		switch c.State(t.now) {
+		switch c.State(t.Now) {
 		case agents.Redeemed:
-			return Errorf(CodeInvalidInput, "device code %s was already redeemed", code)
+			return engine.Errorf(engine.CodeInvalidInput, "device code %s was already redeemed", code)
 		case agents.Replaced:
-			return Errorf(CodeInvalidInput, "device code %s was replaced by a newer code", code)
+			return engine.Errorf(engine.CodeInvalidInput, "device code %s was replaced by a newer code", code)
 		case agents.Expired:
-			return Errorf(CodeInvalidInput, "device code %s expired at %s", code, c.ExpiresAt.Format(time.RFC3339))
+			return engine.Errorf(engine.CodeInvalidInput, "device code %s expired at %s", code, c.ExpiresAt.Format(time.RFC3339))
 		}
 		a, err := agent(t, c.AgentID)
 		if err != nil {
-			return notFound(err, CodeNotFound, "device code", code)
+			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
 		}
 		if a.TokenHash != "" {
-			if err := t.Delete(tableAgentTokens, a.TokenHash); err != nil && !errors.Is(err, ErrNotFound) {
+			if err := t.Delete(tableAgentTokens, a.TokenHash); err != nil && !errors.Is(err, engine.ErrNotFound) {
 				return err
 			}
 		}
 		c.Redeemed = true
-		a.TokenHash, a.IsConnected, a.UpdatedAt = hash, true, t.now
-		if err := putJSON(t, tableAgentDeviceCodes, code, c); err != nil {
+		a.TokenHash, a.IsConnected, a.UpdatedAt = hash, true, t.Now
+		if err := engine.PutJSON(t, tableAgentDeviceCodes, code, c); err != nil {
 			return err
 		}
-		if err := putJSON(t, tableAgents, a.ID, a); err != nil {
+		if err := engine.PutJSON(t, tableAgents, a.ID, a); err != nil {
 			return err
 		}
 		out = &AgentCredential{AgentID: a.ID, AgentName: a.Name, AccessToken: token, Policy: a.Policy}
@@ -422,9 +423,9 @@ func (g Agents) Authenticate(ctx context.Context, token string) (*Agent, error) 
 		return nil, errAgentCredential
 	}
 	var out *Agent
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		id, err := t.Get(tableAgentTokens, agents.HashToken(token))
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, engine.ErrNotFound) {
 			return errAgentCredential
 		}
 		if err != nil {
@@ -437,7 +438,7 @@ func (g Agents) Authenticate(ctx context.Context, token string) (*Agent, error) 
 		if !agents.TokenMatches(token, a.TokenHash) {
 			return errAgentCredential
 		}
-		out = agentView(a, t.now)
+		out = agentView(a, t.Now)
 		return nil
 	})
 	return out, err
@@ -453,9 +454,9 @@ func mulDiv(v, num, den int64) int64 {
 }
 
 // rejectPending rejects every action of agentID still waiting for approval.
-func rejectPending(t *txn, agentID, reason string) error {
+func rejectPending(t *engine.Txn, agentID, reason string) error {
 	var ids []string
-	err := t.Scan(indexTable(tableAgentActions, ixAgent), ScanOptions{Prefix: escapeValue(agentID) + "|"}, func(k string, _ []byte) (bool, error) {
+	err := t.Scan(engine.IndexTable(tableAgentActions, ixAgent), engine.ScanOptions{Prefix: engine.EscapeValue(agentID) + "|"}, func(k string, _ []byte) (bool, error) {
 		ids = append(ids, k[strings.LastIndexByte(k, '|')+1:])
 		return true, nil
 	})

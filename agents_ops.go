@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 )
@@ -19,7 +20,7 @@ import (
 // acting reads agent agentID in a read transaction and checks perm.
 func (g Agents) acting(ctx context.Context, agentID string, perm agents.Permission) (*agentRecord, error) {
 	var a *agentRecord
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		a, err = actingAgent(t, agentID, perm)
 		return err
@@ -38,15 +39,15 @@ func (g Agents) Me(ctx context.Context, agentID string) (*Agent, error) {
 
 // Transactions lists the transactions of the agent's customer
 // (VIEW_TRANSACTIONS); f's customer members are ignored.
-func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionFilter, p ListParams) (Page[Transaction], error) {
-	var page Page[Transaction]
-	err := g.e.view(ctx, func(t *txn) error {
+func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionFilter, p engine.ListParams) (engine.Page[Transaction], error) {
+	var page engine.Page[Transaction]
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.ViewTransactions)
 		if err != nil {
 			return err
 		}
 		f.CustomerID, f.PlatformCustomerID = a.CustomerID, ""
-		page, err = list(t, f.query(), p)
+		page, err = engine.List(t, f.query(), p)
 		return err
 	})
 	return page, err
@@ -56,14 +57,14 @@ func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionF
 // (VIEW_TRANSACTIONS).
 func (g Agents) Transaction(ctx context.Context, agentID, id string) (*Transaction, error) {
 	var out *Transaction
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.ViewTransactions)
 		if err != nil {
 			return err
 		}
 		tx, err := transaction(t, id)
 		if err == nil && tx.CustomerID != a.CustomerID {
-			err = Errorf(CodeTransactionNotFound, "transaction %s not found", id)
+			err = engine.Errorf(engine.CodeTransactionNotFound, "transaction %s not found", id)
 		}
 		out = tx
 		return err
@@ -73,10 +74,10 @@ func (g Agents) Transaction(ctx context.Context, agentID, id string) (*Transacti
 
 // InternalAccounts lists the internal accounts of the agent's customer
 // (VIEW_TRANSACTIONS: they carry balances).
-func (g Agents) InternalAccounts(ctx context.Context, agentID string, f InternalAccountFilter, p ListParams) (Page[InternalAccountView], error) {
+func (g Agents) InternalAccounts(ctx context.Context, agentID string, f InternalAccountFilter, p engine.ListParams) (engine.Page[InternalAccountView], error) {
 	a, err := g.acting(ctx, agentID, agents.ViewTransactions)
 	if err != nil {
-		return Page[InternalAccountView]{}, err
+		return engine.Page[InternalAccountView]{}, err
 	}
 	f.CustomerID = a.CustomerID
 	return Accounts{g.e}.ListInternal(ctx, f, CustomerScope, p)
@@ -84,29 +85,29 @@ func (g Agents) InternalAccounts(ctx context.Context, agentID string, f Internal
 
 // ExternalAccounts lists the external accounts of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f ExternalAccountFilter, p ListParams) (Page[ExternalAccount], error) {
+func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f ExternalAccountFilter, p engine.ListParams) (engine.Page[ExternalAccount], error) {
 	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
 	if err != nil {
-		return Page[ExternalAccount]{}, err
+		return engine.Page[ExternalAccount]{}, err
 	}
 	f.CustomerID = a.CustomerID
 	return Accounts{g.e}.ListExternal(ctx, f, CustomerScope, p)
 }
 
 // ownExternal reads external account id of a's customer.
-func ownExternal(t *txn, a *agentRecord, id string) (*externalRecord, error) {
+func ownExternal(t *engine.Txn, a *agentRecord, id string) (*externalRecord, error) {
 	r, err := externalRecordOf(t, id)
 	if err == nil && r.CustomerID != a.CustomerID {
-		err = Errorf(CodeAccountNotFound, "external account %s not found", id)
+		err = engine.Errorf(engine.CodeAccountNotFound, "external account %s not found", id)
 	}
 	return r, err
 }
 
 // ownInternal reads internal account id of a's customer.
-func ownInternal(t *txn, a *agentRecord, id string) (*InternalAccount, error) {
+func ownInternal(t *engine.Txn, a *agentRecord, id string) (*InternalAccount, error) {
 	ia, err := internalAccount(t, id)
 	if err == nil && ia.CustomerID != a.CustomerID {
-		err = Errorf(CodeAccountNotFound, "internal account %s not found", id)
+		err = engine.Errorf(engine.CodeAccountNotFound, "internal account %s not found", id)
 	}
 	return ia, err
 }
@@ -115,7 +116,7 @@ func ownInternal(t *txn, a *agentRecord, id string) (*InternalAccount, error) {
 // (MANAGE_EXTERNAL_ACCOUNTS).
 func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*ExternalAccount, error) {
 	var out *ExternalAccount
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.ManageExternalAccounts)
 		if err != nil {
 			return err
@@ -140,7 +141,7 @@ func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in Ex
 	if in.CustomerID != "" && in.CustomerID != a.CustomerID {
 		var fe validate.Errors
 		fe.Add("customerId", nil, "customerId must be the agent's customer (or omitted)")
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	in.CustomerID = a.CustomerID
 	return Accounts{g.e}.CreateExternal(ctx, in, CustomerScope)
@@ -159,7 +160,7 @@ func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) e
 // checkQuoteScope checks that every account a quote request names belongs
 // to a's customer (NOT_FOUND otherwise) and that the policy allows its
 // source (FORBIDDEN).
-func checkQuoteScope(t *txn, a *agentRecord, req *QuoteRequest) error {
+func checkQuoteScope(t *engine.Txn, a *agentRecord, req *QuoteRequest) error {
 	var fe validate.Errors
 	if req.Source.SourceType != "ACCOUNT" {
 		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT"}}, "an agent's quote is funded from an account of its customer")
@@ -170,7 +171,7 @@ func checkQuoteScope(t *txn, a *agentRecord, req *QuoteRequest) error {
 	if c := req.Source.CustomerID; c != "" && c != a.CustomerID {
 		fe.Add("source.customerId", nil, "source.customerId must be the agent's customer (or omitted)")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return err
 	}
 	src := req.Source.AccountID
@@ -182,7 +183,7 @@ func checkQuoteScope(t *txn, a *agentRecord, req *QuoteRequest) error {
 		return err
 	}
 	if !a.Policy.Allows(src) {
-		return &Error{Code: CodeForbidden, Message: "the agent's policy does not allow account " + src, Details: map[string]any{"reason": string(agents.AccountNotAllowed)}}
+		return &engine.Error{Code: engine.CodeForbidden, Message: "the agent's policy does not allow account " + src, Details: map[string]any{"reason": string(agents.AccountNotAllowed)}}
 	}
 	if d := req.Destination; d.DestinationType == "ACCOUNT" {
 		var err error
@@ -200,7 +201,7 @@ func checkQuoteScope(t *txn, a *agentRecord, req *QuoteRequest) error {
 // accounts must be the customer's and its source one the policy allows.
 // It executes only through ExecuteQuote, where the policy applies.
 func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteRequest) (*Quote, error) {
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.CreateQuotes)
 		if err != nil {
 			return err
@@ -215,10 +216,10 @@ func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteReques
 }
 
 // agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any other).
-func agentQuote(t *txn, agentID, id string) (*quoteRecord, error) {
+func agentQuote(t *engine.Txn, agentID, id string) (*quoteRecord, error) {
 	q, err := quote(t, id)
 	if err == nil && q.AgentID != agentID {
-		err = Errorf(CodeQuoteNotFound, "quote %s not found", id)
+		err = engine.Errorf(engine.CodeQuoteNotFound, "quote %s not found", id)
 	}
 	return q, err
 }
@@ -226,7 +227,7 @@ func agentQuote(t *txn, agentID, id string) (*quoteRecord, error) {
 // Quote returns a quote the agent created.
 func (g Agents) Quote(ctx context.Context, agentID, id string) (*Quote, error) {
 	var out *Quote
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
@@ -250,13 +251,13 @@ func (g Agents) Quote(ctx context.Context, agentID, id string) (*Quote, error) {
 func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
 	e := g.e
 	var out *AgentAction
-	if ok, err := replayed(ctx, e, quoteID, &out); ok {
+	if ok, err := engine.Replay(ctx, e, quoteID, &out); ok {
 		return out, err
 	}
 	for {
 		var a *agentRecord
 		var q *quoteRecord
-		err := e.view(ctx, func(t *txn) error {
+		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
 			if a, err = actingAgent(t, agentID, agents.ExecuteQuotes); err != nil {
 				return err
@@ -271,12 +272,12 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 		if err != nil {
 			return nil, err
 		}
-		id, err := e.newID("AgentAction")
+		id, err := e.NewID("AgentAction")
 		if err != nil {
 			return nil, err
 		}
 		var failure error
-		err = once(ctx, e, quoteID, &out, keeping(&failure, func(t *txn) error {
+		err = engine.Once(ctx, e, quoteID, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 			a, err := actingAgent(t, agentID, agents.ExecuteQuotes)
 			if err != nil {
 				return err
@@ -286,13 +287,13 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 				return err
 			}
 			if q.Status == QuoteExpired {
-				return Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+				return engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			}
 			if q.Status != QuotePending {
-				return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
+				return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 			}
 			if expired, err := expireIfDue(t, q); err != nil || expired {
-				failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+				failure = engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 				return err
 			}
 			// A customer that may not send has no action recorded either,
@@ -324,7 +325,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 		if !errors.Is(err, errPolicyMoved) {
 			return out, err
 		}
-		retryCall(e)
+		engine.RetryCall(e)
 	}
 }
 
@@ -363,7 +364,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		fe.MaxLen("remittanceInformation", in.RemittanceInformation, MaxRemittanceInformation)
 		fe.Enum("purposeOfPayment", in.PurposeOfPayment, PurposesOfPayment...)
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	// Every write of the operation fingerprints the same input, so that a
@@ -375,7 +376,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		input = quoteReq
 	}
 	var out *AgentAction
-	if ok, err := replayed(ctx, e, input, &out); ok {
+	if ok, err := engine.Replay(ctx, e, input, &out); ok {
 		return out, err
 	}
 	internalID, externalID := in.SourceAccountID, in.DestinationAccountID
@@ -385,7 +386,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 	for {
 		var a *agentRecord
 		var ia *InternalAccount
-		err := e.view(ctx, func(t *txn) error {
+		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
 			if a, err = actingAgent(t, agentID, agents.CreateTransfers); err != nil {
 				return err
@@ -404,14 +405,14 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 			return nil, err
 		}
 		d := agents.Evaluate(&a.Policy, agents.Roll(a.Usage, e.Now()), s)
-		id, err := e.newID("AgentAction")
+		id, err := e.NewID("AgentAction")
 		if err != nil {
 			return nil, err
 		}
 		details := &AgentTransferDetails{Amount: in.Amount, Currency: ia.Currency, SourceAccountID: in.SourceAccountID, DestinationAccountID: in.DestinationAccountID}
 		// decide runs in the transaction that moves the money (or records
 		// the pending action): it reads the agent again and decides for good.
-		decide := func(t *txn, wantApproval bool, txID func(a *agentRecord) (string, error)) (*AgentAction, error) {
+		decide := func(t *engine.Txn, wantApproval bool, txID func(a *agentRecord) (string, error)) (*AgentAction, error) {
 			a, err := actingAgent(t, agentID, agents.CreateTransfers)
 			if err != nil {
 				return nil, err
@@ -443,17 +444,17 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		}
 		switch {
 		case d.NeedsApproval || d.Refused != "":
-			err = once(ctx, e, input, &out, func(t *txn) error {
+			err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = decide(t, true, nil)
 				return err
 			})
 		case typ == agents.TransferOut:
-			out, err = createQuote(ctx, e, quoteReq, true, func(t *txn, q *quoteRecord) (*AgentAction, error) {
+			out, err = createQuote(ctx, e, quoteReq, true, func(t *engine.Txn, q *quoteRecord) (*AgentAction, error) {
 				return decide(t, false, func(*agentRecord) (string, error) { return q.TransactionID, nil })
 			})
 		default:
-			err = once(ctx, e, input, &out, func(t *txn) error {
+			err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = decide(t, false, func(a *agentRecord) (string, error) {
 					tx, err := transferIn(t, in.SourceAccountID, in.DestinationAccountID, in.Amount, a.ID)
@@ -468,20 +469,20 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		if !errors.Is(err, errPolicyMoved) {
 			return out, err
 		}
-		retryCall(e)
+		engine.RetryCall(e)
 	}
 }
 
 // Action returns one of the agent's actions.
 func (g Agents) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
 	var out *AgentAction
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
 		r, err := action(t, id)
 		if err == nil && r.AgentID != agentID {
-			err = Errorf(CodeNotFound, "agent action %s not found", id)
+			err = engine.Errorf(engine.CodeNotFound, "agent action %s not found", id)
 		}
 		if err != nil {
 			return err
@@ -493,24 +494,24 @@ func (g Agents) Action(ctx context.Context, agentID, id string) (*AgentAction, e
 }
 
 // Actions lists the agent's actions, newest first, optionally in one status.
-func (g Agents) Actions(ctx context.Context, agentID string, status agents.ActionStatus, p ListParams) (Page[AgentAction], error) {
-	var out Page[AgentAction]
+func (g Agents) Actions(ctx context.Context, agentID string, status agents.ActionStatus, p engine.ListParams) (engine.Page[AgentAction], error) {
+	var out engine.Page[AgentAction]
 	var fe validate.Errors
 	fe.Enum("status", string(status), agents.ActionStatuses...)
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return out, err
 	}
-	err := g.e.view(ctx, func(t *txn) error {
+	err := g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
-		q := listQuery[actionRecord]{Table: tableAgentActions, Index: ixAgent, Value: agentID,
+		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: ixAgent, Value: agentID,
 			Match: func(r *actionRecord) bool { return status == "" || r.Status == status }}
-		page, err := list(t, q, p)
+		page, err := engine.List(t, q, p)
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
+		out, err = engine.MapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
 		return err
 	})
 	return out, err

@@ -1,35 +1,39 @@
 package payments
 
-import "time"
+import (
+	"time"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // accountsArea declares the accounts area's tables and due work: internal
 // and external accounts with their owner and uniqueness indexes, deposit
 // references, and the sandbox's liveness checks of ownership proofs.
-func accountsArea(e *handle, cfg Config) areaDef {
+func accountsArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	st := &accountsState{rail: cfg.Rail, skipCheckDigits: cfg.SkipCheckDigits}
 	if st.rail == nil {
 		st.rail = defaultRail{}
 	}
-	return areaDef{
-		state: []slotEntry{accountsSlot.with(st)},
-		tables: []tableDef{
-			{name: tableInternalAccounts, record: func() any { return new(InternalAccount) },
-				ix: indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
-					ix(ixSide, func(x *InternalAccount) string { return sideOf(x.CustomerID == "") }),
-					ix(ixCustomer, func(x *InternalAccount) string { return x.CustomerID }),
-					ix(ixCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
-			{name: tableInternalAccountsByOwner},
-			{name: tableDepositReferences},
-			{name: tableExternalAccounts, record: func() any { return new(externalRecord) },
-				ix: indexed(tableExternalAccounts, func(x *externalRecord) time.Time { return x.CreatedAt },
-					ix(ixSide, func(x *externalRecord) string { return sideOf(x.CustomerID == "") }),
-					ix(ixCustomer, func(x *externalRecord) string { return x.CustomerID }),
-					ix(ixCurrency, func(x *externalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
-			{name: tableExternalAccountsByOwner},
-			{name: tableExternalAccountsUnique},
-			{name: tableLivenessDue},
+	return engine.AreaDef{
+		State: []engine.SlotEntry{accountsSlot.With(st)},
+		Tables: []engine.TableDef{
+			{Name: tableInternalAccounts, Record: func() any { return new(InternalAccount) },
+				Ix: engine.Indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
+					engine.Ix(engine.IxSide, func(x *InternalAccount) string { return sideOf(x.CustomerID == "") }),
+					engine.Ix(engine.IxCustomer, func(x *InternalAccount) string { return x.CustomerID }),
+					engine.Ix(engine.IxCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
+			{Name: tableInternalAccountsByOwner},
+			{Name: tableDepositReferences},
+			{Name: tableExternalAccounts, Record: func() any { return new(externalRecord) },
+				Ix: engine.Indexed(tableExternalAccounts, func(x *externalRecord) time.Time { return x.CreatedAt },
+					engine.Ix(engine.IxSide, func(x *externalRecord) string { return sideOf(x.CustomerID == "") }),
+					engine.Ix(engine.IxCustomer, func(x *externalRecord) string { return x.CustomerID }),
+					engine.Ix(engine.IxCurrency, func(x *externalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
+			{Name: tableExternalAccountsByOwner},
+			{Name: tableExternalAccountsUnique},
+			{Name: tableLivenessDue},
 		},
-		due: []dueWork{{table: tableLivenessDue, apply: applyLivenessDue}},
+		Due: []engine.DueWork{{Table: tableLivenessDue, Apply: applyLivenessDue}},
 	}
 }
 
@@ -39,12 +43,12 @@ func accountsArea(e *handle, cfg Config) areaDef {
 type accountsState struct {
 	rail            Rail
 	skipCheckDigits bool
-	cache           readCache[InternalAccount]
-	externals       readCache[externalRecord]
-	funding         bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
+	cache           engine.ReadCache[InternalAccount]
+	externals       engine.ReadCache[externalRecord]
+	funding         engine.Bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
 }
 
-var accountsSlot slot[accountsState]
+var accountsSlot engine.Slot[accountsState]
 
 // sideOf is the ixSide value of the platform's accounts (platform) or the
 // customers'.

@@ -1,21 +1,25 @@
 package payments
 
-import "time"
+import (
+	"time"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // agentsArea declares the agents area's tables: agents, their device codes
 // and tokens, and their actions.
-func agentsArea() areaDef {
-	return areaDef{tables: []tableDef{
-		{name: tableAgents, record: func() any { return new(agentRecord) },
-			ix: indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
-				every[agentRecord](),
-				ix(ixCustomer, func(x *agentRecord) string { return x.CustomerID }))},
-		{name: tableAgentDeviceCodes, record: func() any { return new(AgentDeviceCode) }},
-		{name: tableAgentTokens},
-		{name: tableAgentActions, record: func() any { return new(actionRecord) },
-			ix: indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },
-				ix(ixAgent, func(x *actionRecord) string { return x.AgentID }),
-				ix(ixCustomer, func(x *actionRecord) string { return x.CustomerID }),
-				ix(ixStatus, func(x *actionRecord) string { return string(x.Status) }))},
+func agentsArea() engine.AreaDef {
+	return engine.AreaDef{Tables: []engine.TableDef{
+		{Name: tableAgents, Record: func() any { return new(agentRecord) },
+			Ix: engine.Indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
+				engine.Every[agentRecord](),
+				engine.Ix(engine.IxCustomer, func(x *agentRecord) string { return x.CustomerID }))},
+		{Name: tableAgentDeviceCodes, Record: func() any { return new(AgentDeviceCode) }},
+		{Name: tableAgentTokens},
+		{Name: tableAgentActions, Record: func() any { return new(actionRecord) },
+			Ix: engine.Indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },
+				engine.Ix(ixAgent, func(x *actionRecord) string { return x.AgentID }),
+				engine.Ix(engine.IxCustomer, func(x *actionRecord) string { return x.CustomerID }),
+				engine.Ix(engine.IxStatus, func(x *actionRecord) string { return string(x.Status) }))},
 	}}
 }

@@ -1,30 +1,34 @@
 package payments
 
-import "time"
+import (
+	"time"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // cardsArea declares the cards area's tables and due work: cards with
 // their counts, positions and reveal audits, and the sandbox network's
 // activations and pulls.
-func cardsArea(e *handle, cfg Config) areaDef {
-	return areaDef{
-		state: []slotEntry{cardsSlot.with(&cardsState{issuer: cfg.CardIssuer, limits: cfg.CardLimits})},
-		tables: []tableDef{
-			{name: tableCards, record: func() any { return new(Card) },
-				ix: indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
-					every[Card](),
-					ix(ixHolder, func(x *Card) string { return x.CardholderID }),
-					ixMany(ixAccount, func(x *Card, out []string) []string { return appendValues(out, x.FundingSources...) }),
-					ix(ixPlatform, func(x *Card) string { return x.PlatformCardID }),
-					ix(ixStatus, func(x *Card) string { return string(x.State) }))},
-			{name: tableCardCounts},
-			{name: tableCardPositions, record: func() any { return new(cardPosition) }},
-			{name: tableCardPullsDue},
-			{name: tableCardActivations},
-			{name: tableCardReveals, record: func() any { return new(cardRevealAudit) }},
+func cardsArea(e *engine.Handle, cfg Config) engine.AreaDef {
+	return engine.AreaDef{
+		State: []engine.SlotEntry{cardsSlot.With(&cardsState{issuer: cfg.CardIssuer, limits: cfg.CardLimits})},
+		Tables: []engine.TableDef{
+			{Name: tableCards, Record: func() any { return new(Card) },
+				Ix: engine.Indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
+					engine.Every[Card](),
+					engine.Ix(engine.IxHolder, func(x *Card) string { return x.CardholderID }),
+					engine.IxMany(engine.IxAccount, func(x *Card, out []string) []string { return engine.AppendValues(out, x.FundingSources...) }),
+					engine.Ix(engine.IxPlatform, func(x *Card) string { return x.PlatformCardID }),
+					engine.Ix(engine.IxStatus, func(x *Card) string { return string(x.State) }))},
+			{Name: tableCardCounts},
+			{Name: tableCardPositions, Record: func() any { return new(cardPosition) }},
+			{Name: tableCardPullsDue},
+			{Name: tableCardActivations},
+			{Name: tableCardReveals, Record: func() any { return new(cardRevealAudit) }},
 		},
-		due: []dueWork{
-			{table: tableCardActivations, apply: applyCardActivation},
-			{table: tableCardPullsDue, apply: applyCardPullDue},
+		Due: []engine.DueWork{
+			{Table: tableCardActivations, Apply: applyCardActivation},
+			{Table: tableCardPullsDue, Apply: applyCardPullDue},
 		},
 	}
 }
@@ -36,4 +40,4 @@ type cardsState struct {
 	limits CardLimits
 }
 
-var cardsSlot slot[cardsState]
+var cardsSlot engine.Slot[cardsState]

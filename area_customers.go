@@ -4,51 +4,52 @@ import (
 	"context"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/walletauth"
 )
 
 // customersArea declares the customers area's tables and background work:
 // customers, verifications, documents, beneficial owners, contact codes,
 // bulk imports and SCA.
-func customersArea(e *handle, cfg Config) areaDef {
+func customersArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	st := &customersState{kyc: cfg.KYC, codes: cfg.Codes, scaPasskeys: cfg.SCAPasskeys}
 	if st.kyc == nil {
 		st.kyc = defaultKYC{}
 	}
-	return areaDef{
-		state: []slotEntry{customersSlot.with(st)},
-		tables: []tableDef{
-			{name: tableCustomers, record: func() any { return new(customerRecord) },
-				ix: indexed(tableCustomers, func(x *customerRecord) time.Time { return x.CreatedAt },
-					every[customerRecord](),
-					ix(ixPlatform, func(x *customerRecord) string { return x.PlatformCustomerID }),
-					ix(ixUma, func(x *customerRecord) string { return x.UmaAddress }),
-					ix(ixType, func(x *customerRecord) string { return string(x.CustomerType) }),
-					ix(ixStatus, func(x *customerRecord) string { return customerStatusValue(x.CustomerType, x.Status()) }))},
-			{name: tableCustomerUma},
-			{name: tableCustomerPlatformIDs},
-			{name: tableVerifications, record: func() any { return new(Verification) },
-				ix: indexed(tableVerifications, func(x *Verification) time.Time { return x.CreatedAt },
-					every[Verification](),
-					ix(ixCustomer, func(x *Verification) string { return x.CustomerID }),
-					ix(ixStatus, func(x *Verification) string { return string(x.VerificationStatus) }))},
-			{name: tableDocuments, record: func() any { return new(Document) },
-				ix: indexed(tableDocuments, func(x *Document) time.Time { return x.CreatedAt },
-					every[Document](),
-					ix(ixHolder, func(x *Document) string { return x.DocumentHolder }))},
-			{name: tableDocumentFiles},
-			{name: tableDocumentsByHolder},
-			{name: tableBeneficialOwners, record: func() any { return new(BeneficialOwner) },
-				ix: indexed(tableBeneficialOwners, func(x *BeneficialOwner) time.Time { return x.CreatedAt },
-					ix(ixCustomer, func(x *BeneficialOwner) string { return x.CustomerID }))},
-			{name: tableContactCodes, record: func() any { return new(contactCode) }},
-			{name: tableBulkJobs, record: func() any { return new(bulkJobRecord) }},
-			{name: tableBulkJobsDue},
-			{name: tableSCA, record: func() any { return new(scaRecord) }},
-			{name: tableSCAResets, record: func() any { return new(scaResetRecord) }},
+	return engine.AreaDef{
+		State: []engine.SlotEntry{customersSlot.With(st)},
+		Tables: []engine.TableDef{
+			{Name: tableCustomers, Record: func() any { return new(customerRecord) },
+				Ix: engine.Indexed(tableCustomers, func(x *customerRecord) time.Time { return x.CreatedAt },
+					engine.Every[customerRecord](),
+					engine.Ix(engine.IxPlatform, func(x *customerRecord) string { return x.PlatformCustomerID }),
+					engine.Ix(engine.IxUma, func(x *customerRecord) string { return x.UmaAddress }),
+					engine.Ix(engine.IxType, func(x *customerRecord) string { return string(x.CustomerType) }),
+					engine.Ix(engine.IxStatus, func(x *customerRecord) string { return customerStatusValue(x.CustomerType, x.Status()) }))},
+			{Name: tableCustomerUma},
+			{Name: tableCustomerPlatformIDs},
+			{Name: tableVerifications, Record: func() any { return new(Verification) },
+				Ix: engine.Indexed(tableVerifications, func(x *Verification) time.Time { return x.CreatedAt },
+					engine.Every[Verification](),
+					engine.Ix(engine.IxCustomer, func(x *Verification) string { return x.CustomerID }),
+					engine.Ix(engine.IxStatus, func(x *Verification) string { return string(x.VerificationStatus) }))},
+			{Name: tableDocuments, Record: func() any { return new(Document) },
+				Ix: engine.Indexed(tableDocuments, func(x *Document) time.Time { return x.CreatedAt },
+					engine.Every[Document](),
+					engine.Ix(engine.IxHolder, func(x *Document) string { return x.DocumentHolder }))},
+			{Name: tableDocumentFiles},
+			{Name: tableDocumentsByHolder},
+			{Name: tableBeneficialOwners, Record: func() any { return new(BeneficialOwner) },
+				Ix: engine.Indexed(tableBeneficialOwners, func(x *BeneficialOwner) time.Time { return x.CreatedAt },
+					engine.Ix(engine.IxCustomer, func(x *BeneficialOwner) string { return x.CustomerID }))},
+			{Name: tableContactCodes, Record: func() any { return new(contactCode) }},
+			{Name: tableBulkJobs, Record: func() any { return new(bulkJobRecord) }},
+			{Name: tableBulkJobsDue},
+			{Name: tableSCA, Record: func() any { return new(scaRecord) }},
+			{Name: tableSCAResets, Record: func() any { return new(scaResetRecord) }},
 		},
-		intents: []intentKind{codeIntentKind(cfg.Codes)},
-		passes:  []func(ctx context.Context) (int, error){func(ctx context.Context) (int, error) { return resumeBulkJobs(e, ctx) }},
+		Intents: []engine.IntentKind{codeIntentKind(cfg.Codes)},
+		Passes:  []func(ctx context.Context) (int, error){func(ctx context.Context) (int, error) { return resumeBulkJobs(e, ctx) }},
 	}
 }
 
@@ -58,10 +59,10 @@ type customersState struct {
 	kyc         KYCProvider
 	codes       CodeSender
 	scaPasskeys walletauth.RelyingParty
-	cache       readCache[customerRecord]
+	cache       engine.ReadCache[customerRecord]
 }
 
-var customersSlot slot[customersState]
+var customersSlot engine.Slot[customersState]
 
 // customerStatusValue is the ixStatus value of customers: a KYC filter
 // (individuals) and a KYB filter (businesses) each name one type.

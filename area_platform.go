@@ -3,19 +3,21 @@ package payments
 import (
 	"context"
 	"time"
+
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // platformArea declares the platform's tables: its configuration and the
 // API tokens.
-func platformArea(e *handle, cfg Config) areaDef {
-	return areaDef{hooks: deliveryHooks{endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) }},
-		state: []slotEntry{platformSlot.with(&platformState{seed: cfg.Platform})}, tables: []tableDef{
-			{name: tablePlatform, record: func() any { return new(PlatformConfig) }},
-			{name: tableTokens, credentials: true,
-				ix: indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
-					every[tokenRecord](),
-					ix(ixName, func(x *tokenRecord) string { return x.Name }))},
-			{name: tableTokenClients, credentials: true},
+func platformArea(e *engine.Handle, cfg Config) engine.AreaDef {
+	return engine.AreaDef{Hooks: engine.DeliveryHooks{Endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) }},
+		State: []engine.SlotEntry{platformSlot.With(&platformState{seed: cfg.Platform})}, Tables: []engine.TableDef{
+			{Name: tablePlatform, Record: func() any { return new(PlatformConfig) }},
+			{Name: tableTokens, Credentials: true,
+				Ix: engine.Indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
+					engine.Every[tokenRecord](),
+					engine.Ix(engine.IxName, func(x *tokenRecord) string { return x.Name }))},
+			{Name: tableTokenClients, Credentials: true},
 		}}
 }
 
@@ -27,10 +29,10 @@ type platformState struct {
 	auth  authCache
 }
 
-var platformSlot slot[platformState]
+var platformSlot engine.Slot[platformState]
 
 // webhookEndpointOf is the platform's configured webhook endpoint.
-func webhookEndpointOf(e *handle, ctx context.Context) (string, error) {
+func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
 	cfg, err := Platform{e}.Config(ctx)
 	if err != nil {
 		return "", err

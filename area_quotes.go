@@ -1,55 +1,59 @@
 package payments
 
-import "time"
+import (
+	"time"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // quotesArea declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
 // payments and their approvals, invitations and receiver lookups.
-func quotesArea(e *handle, cfg Config) areaDef {
+func quotesArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	st := &quotesState{rail: cfg.Rail, source: cfg.Rates, directory: cfg.Directory, incomingApproval: cfg.IncomingApproval}
 	if st.rail == nil {
 		st.rail = defaultRail{}
 	}
-	return areaDef{
-		state: []slotEntry{quotesSlot.with(st)},
-		tables: []tableDef{
-			{name: tableQuotes, record: func() any { return new(quoteRecord) },
-				ix: indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
-					every[quoteRecord](),
-					ix(ixCustomer, func(x *quoteRecord) string { return x.CustomerID }))},
-			{name: tableTransactions, record: func() any { return new(Transaction) },
-				ix: indexed(tableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
-					every[Transaction](),
-					ix(ixCustomer, func(x *Transaction) string { return x.CustomerID }),
-					ix(ixPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
-					ix(ixStatus, func(x *Transaction) string { return string(x.Status) }),
-					ix(ixType, func(x *Transaction) string { return x.Type }),
-					ixMany(ixAccount, func(x *Transaction, out []string) []string {
-						return appendValues(out, x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
+	return engine.AreaDef{
+		State: []engine.SlotEntry{quotesSlot.With(st)},
+		Tables: []engine.TableDef{
+			{Name: tableQuotes, Record: func() any { return new(quoteRecord) },
+				Ix: engine.Indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
+					engine.Every[quoteRecord](),
+					engine.Ix(engine.IxCustomer, func(x *quoteRecord) string { return x.CustomerID }))},
+			{Name: tableTransactions, Record: func() any { return new(Transaction) },
+				Ix: engine.Indexed(tableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
+					engine.Every[Transaction](),
+					engine.Ix(engine.IxCustomer, func(x *Transaction) string { return x.CustomerID }),
+					engine.Ix(engine.IxPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
+					engine.Ix(engine.IxStatus, func(x *Transaction) string { return string(x.Status) }),
+					engine.Ix(engine.IxType, func(x *Transaction) string { return x.Type }),
+					engine.IxMany(engine.IxAccount, func(x *Transaction, out []string) []string {
+						return engine.AppendValues(out, x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
 					}),
-					ixMany(ixReference, func(x *Transaction, out []string) []string {
+					engine.IxMany(engine.IxReference, func(x *Transaction, out []string) []string {
 						if x.Refund != nil {
-							return appendValues(out, x.QuoteID, x.Refund.Reference)
+							return engine.AppendValues(out, x.QuoteID, x.Refund.Reference)
 						}
-						return appendValues(out, x.QuoteID)
+						return engine.AppendValues(out, x.QuoteID)
 					}))},
-			{name: tableSettlementsDue},
-			{name: tableSettlementsByTx},
-			{name: tableQuoteExpiry},
-			{name: tableRailReports},
-			{name: tableIncomingDue},
-			{name: tableApprovals},
-			{name: tableApprovalsDue},
-			{name: tableInvitations, record: func() any { return new(Invitation) }},
-			{name: tableLookups, record: func() any { return new(lookupRecord) }},
+			{Name: tableSettlementsDue},
+			{Name: tableSettlementsByTx},
+			{Name: tableQuoteExpiry},
+			{Name: tableRailReports},
+			{Name: tableIncomingDue},
+			{Name: tableApprovals},
+			{Name: tableApprovalsDue},
+			{Name: tableInvitations, Record: func() any { return new(Invitation) }},
+			{Name: tableLookups, Record: func() any { return new(lookupRecord) }},
 		},
-		intents: railIntentKinds(e),
-		hooks:   approvalHooks(e, cfg.IncomingApproval),
-		due: []dueWork{
-			{table: tableSettlementsDue, apply: applySettlementDue},
-			{table: tableIncomingDue, apply: applyIncomingDue},
-			{table: tableQuoteExpiry, apply: applyQuoteExpiry},
-			{table: tableApprovalsDue, apply: applyApprovalTimeout},
+		Intents: railIntentKinds(e),
+		Hooks:   approvalHooks(e, cfg.IncomingApproval),
+		Due: []engine.DueWork{
+			{Table: tableSettlementsDue, Apply: applySettlementDue},
+			{Table: tableIncomingDue, Apply: applyIncomingDue},
+			{Table: tableQuoteExpiry, Apply: applyQuoteExpiry},
+			{Table: tableApprovalsDue, Apply: applyApprovalTimeout},
 		},
 	}
 }
@@ -63,10 +67,10 @@ type quotesState struct {
 	rates            rateCache
 	directory        Directory
 	incomingApproval bool
-	txs              storedCache[Transaction] // transactions stored, by id (transactions.go)
-	quotes           storedCache[quoteRecord] // quotes stored, by id (settlement.go)
-	intents          storedCache[railIntent]  // rail intents stored, by id (rail_intents.go)
-	contended        contendedCache
+	txs              engine.StoredCache[Transaction] // transactions stored, by id (transactions.go)
+	quotes           engine.StoredCache[quoteRecord] // quotes stored, by id (settlement.go)
+	intents          engine.StoredCache[railIntent]  // rail intents stored, by id (rail_intents.go)
+	contended        engine.ContendedCache
 }
 
-var quotesSlot slot[quotesState]
+var quotesSlot engine.Slot[quotesState]

@@ -1,41 +1,45 @@
 package payments
 
-import "time"
+import (
+	"time"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // stablecoinsArea declares the stablecoins area's tables and due work:
 // provider links, registered stablecoins with their symbols and tokens,
 // and mint and burn operations with their schedule.
-func stablecoinsArea(e *handle, cfg Config) areaDef {
+func stablecoinsArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	st := &stablecoinsState{provider: cfg.Stablecoins}
 	if st.provider == nil {
 		st.provider = noStablecoins{}
 	}
-	return areaDef{
-		state: []slotEntry{stablecoinsSlot.with(st)},
-		tables: []tableDef{
-			{name: tableStablecoinLinks, record: func() any { return new(linkRecord) },
-				ix: indexed(tableStablecoinLinks, func(x *linkRecord) time.Time { return x.CreatedAt },
-					every[linkRecord](),
-					ix(ixStatus, func(x *linkRecord) string { return string(x.Status) }))},
-			{name: tableStablecoinLinkKeys},
-			{name: tableStablecoins, record: func() any { return new(Stablecoin) },
-				ix: indexed(tableStablecoins, func(x *Stablecoin) time.Time { return x.CreatedAt },
-					every[Stablecoin](),
-					ix(ixStatus, func(x *Stablecoin) string { return string(x.IssuanceStatus) }),
-					ix(ixOpsStatus, func(x *Stablecoin) string { return string(x.ServiceOperationsStatus) }))},
-			{name: tableStablecoinSymbols},
-			{name: tableStablecoinTokens},
-			{name: tableStablecoinOps, record: func() any { return new(opRecord) },
-				ix: indexed(tableStablecoinOps, func(x *opRecord) time.Time { return x.CreatedAt },
-					ix(ixCoin, func(x *opRecord) string { return x.StablecoinID }),
-					ix(ixCoinType, func(x *opRecord) string { return x.StablecoinID + "/" + string(x.OperationType) }))},
-			{name: tableStablecoinOpsDue},
+	return engine.AreaDef{
+		State: []engine.SlotEntry{stablecoinsSlot.With(st)},
+		Tables: []engine.TableDef{
+			{Name: tableStablecoinLinks, Record: func() any { return new(linkRecord) },
+				Ix: engine.Indexed(tableStablecoinLinks, func(x *linkRecord) time.Time { return x.CreatedAt },
+					engine.Every[linkRecord](),
+					engine.Ix(engine.IxStatus, func(x *linkRecord) string { return string(x.Status) }))},
+			{Name: tableStablecoinLinkKeys},
+			{Name: tableStablecoins, Record: func() any { return new(Stablecoin) },
+				Ix: engine.Indexed(tableStablecoins, func(x *Stablecoin) time.Time { return x.CreatedAt },
+					engine.Every[Stablecoin](),
+					engine.Ix(engine.IxStatus, func(x *Stablecoin) string { return string(x.IssuanceStatus) }),
+					engine.Ix(ixOpsStatus, func(x *Stablecoin) string { return string(x.ServiceOperationsStatus) }))},
+			{Name: tableStablecoinSymbols},
+			{Name: tableStablecoinTokens},
+			{Name: tableStablecoinOps, Record: func() any { return new(opRecord) },
+				Ix: engine.Indexed(tableStablecoinOps, func(x *opRecord) time.Time { return x.CreatedAt },
+					engine.Ix(ixCoin, func(x *opRecord) string { return x.StablecoinID }),
+					engine.Ix(ixCoinType, func(x *opRecord) string { return x.StablecoinID + "/" + string(x.OperationType) }))},
+			{Name: tableStablecoinOpsDue},
 		},
-		due: []dueWork{{table: tableStablecoinOpsDue, apply: applyStablecoinOpDue}},
+		Due: []engine.DueWork{{Table: tableStablecoinOpsDue, Apply: applyStablecoinOpDue}},
 	}
 }
 
 // stablecoinsState is the stablecoins area's state: the issuer platform.
 type stablecoinsState struct{ provider StablecoinProvider }
 
-var stablecoinsSlot slot[stablecoinsState]
+var stablecoinsSlot engine.Slot[stablecoinsState]

@@ -1,18 +1,21 @@
 package payments
 
-import "github.com/paygrid/payments/walletauth"
+import (
+	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/walletauth"
+)
 
 // walletsArea declares the embedded wallets' tables: credentials and their
 // lookups, sessions, pending signed requests, wallet secrets and delegated
 // keys.
-func walletsArea(e *handle, cfg Config) areaDef {
-	return areaDef{state: []slotEntry{walletsSlot.with(&walletsState{rp: cfg.WalletRelyingParty, oidc: cfg.OIDCKeys})}, tables: []tableDef{
-		{name: tableWalletCredentials}, {name: tableWalletCredentialsByAcct},
-		{name: tableWalletEmails}, {name: tableWalletPhones},
-		{name: tableWalletPasskeys}, {name: tableWalletPasskeyChallenges},
-		{name: tableWalletSessions}, {name: tableWalletSessionsByAcct},
-		{name: tableWalletRequests}, {name: tableWalletSecrets}, {name: tableWalletsByCustomer},
-		{name: tableWalletDelegatedKeys}, {name: tableWalletDelegatedKeysByAcc},
+func walletsArea(e *engine.Handle, cfg Config) engine.AreaDef {
+	return engine.AreaDef{State: []engine.SlotEntry{walletsSlot.With(&walletsState{rp: cfg.WalletRelyingParty, oidc: cfg.OIDCKeys})}, Tables: []engine.TableDef{
+		{Name: tableWalletCredentials}, {Name: tableWalletCredentialsByAcct},
+		{Name: tableWalletEmails}, {Name: tableWalletPhones},
+		{Name: tableWalletPasskeys}, {Name: tableWalletPasskeyChallenges},
+		{Name: tableWalletSessions}, {Name: tableWalletSessionsByAcct},
+		{Name: tableWalletRequests}, {Name: tableWalletSecrets}, {Name: tableWalletsByCustomer},
+		{Name: tableWalletDelegatedKeys}, {Name: tableWalletDelegatedKeysByAcc},
 	}}
 }
 
@@ -23,4 +26,4 @@ type walletsState struct {
 	oidc walletauth.OIDCKeys
 }
 
-var walletsSlot slot[walletsState]
+var walletsSlot engine.Slot[walletsState]

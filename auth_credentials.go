@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -58,7 +59,7 @@ func (req *CreateCredentialRequest) check() error {
 			}
 		}
 	}
-	return Invalid(fe.Err())
+	return engine.Invalid(fe.Err())
 }
 
 func decode64url(s string) ([]byte, error) {
@@ -68,18 +69,18 @@ func decode64url(s string) ([]byte, error) {
 // checkOIDC checks an OIDC token by the sandbox's claim rules and, with
 // Config.OIDCKeys, its signature; outside the sandbox a signature must be
 // verifiable.
-func checkOIDC(e *handle, token, clientKey string) (walletauth.Identity, error) {
+func checkOIDC(e *engine.Handle, token, clientKey string) (walletauth.Identity, error) {
 	id, err := walletauth.CheckOIDC(token, e.Now(), clientKey)
 	if err != nil {
 		return id, oidcError(err, "oidcToken")
 	}
 	switch {
-	case walletsSlot.of(e).oidc != nil:
-		if err := walletauth.VerifyOIDCSignature(token, walletsSlot.of(e).oidc); err != nil {
+	case walletsSlot.Of(e).oidc != nil:
+		if err := walletauth.VerifyOIDCSignature(token, walletsSlot.Of(e).oidc); err != nil {
 			return id, oidcError(err, "oidcToken")
 		}
-	case !e.cfg.Sandbox:
-		return id, Errorf(CodeUnauthorized, "the OIDC token's signature cannot be verified: the service has no issuer keys (Config.OIDCKeys)")
+	case !e.Config.Sandbox:
+		return id, engine.Errorf(engine.CodeUnauthorized, "the OIDC token's signature cannot be verified: the service has no issuer keys (Config.OIDCKeys)")
 	}
 	return id, nil
 }
@@ -89,9 +90,9 @@ func checkOIDC(e *handle, token, clientKey string) (walletauth.Identity, error) 
 func oidcError(err error, field string) error {
 	var te *walletauth.TokenError
 	if errors.As(err, &te) {
-		return Errorf(CodeUnauthorized, "%s", strings.TrimPrefix(te.Reason, "walletauth: "))
+		return engine.Errorf(engine.CodeUnauthorized, "%s", strings.TrimPrefix(te.Reason, "walletauth: "))
 	}
-	return Invalid(validate.Errors{{Field: field, Message: "the OIDC token is not a JWT from a supported issuer"}})
+	return engine.Invalid(validate.Errors{{Field: field, Message: "the OIDC token is not a JWT from a supported issuer"}})
 }
 
 // CreateCredential registers a credential. The wallet's first credential
@@ -135,7 +136,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 	}
 	var out *AuthMethodResponse
 	var ch *SignedChallenge
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		a, err := walletAccount(t, req.AccountID)
 		if err != nil {
@@ -200,13 +201,13 @@ func (c *credentialRecord) isOTP() bool {
 // wallet, tied to the customer's email or phone, which no other wallet's
 // OTP credential may hold; a WebAuthn credential id and a registration
 // challenge once; one passkey per customer.
-func checkNewCredential(t *txn, c *credentialRecord, cust *Customer, existing []*credentialRecord, challenge string) error {
+func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *Customer, existing []*credentialRecord, challenge string) error {
 	for _, x := range existing {
 		if x.Type == c.Type && c.Type == CredentialEmailOTP {
-			return Errorf(CodeEmailOtpCredentialAlreadyExists, "the wallet already has an EMAIL_OTP credential")
+			return engine.Errorf(engine.CodeEmailOtpCredentialAlreadyExists, "the wallet already has an EMAIL_OTP credential")
 		}
 		if x.Type == c.Type && c.Type == CredentialSmsOTP {
-			return Errorf(CodeSmsOtpCredentialAlreadyExists, "the wallet already has an SMS_OTP credential")
+			return engine.Errorf(engine.CodeSmsOtpCredentialAlreadyExists, "the wallet already has an SMS_OTP credential")
 		}
 	}
 	var fe validate.Errors
@@ -214,40 +215,40 @@ func checkNewCredential(t *txn, c *credentialRecord, cust *Customer, existing []
 	case CredentialEmailOTP:
 		if c.Contact, c.Nickname = cust.Email, cust.Email; c.Contact == "" {
 			fe.Add("type", nil, "the customer has no email for an EMAIL_OTP credential")
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		if _, err := t.Get(tableWalletEmails, c.Contact); err == nil {
-			return Errorf(CodeEmailOtpEmailAlreadyExists, "email %s is already tied to an EMAIL_OTP credential", c.Contact)
+			return engine.Errorf(CodeEmailOtpEmailAlreadyExists, "email %s is already tied to an EMAIL_OTP credential", c.Contact)
 		}
 	case CredentialSmsOTP:
 		if c.Contact, c.Nickname = cust.PhoneNumber, cust.PhoneNumber; c.Contact == "" {
 			fe.Add("type", nil, "the customer has no phone number for an SMS_OTP credential")
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		if _, err := t.Get(tableWalletPhones, c.Contact); err == nil {
-			return Errorf(CodeSmsOtpPhoneNumberAlreadyExists, "phone number %s is already tied to an SMS_OTP credential", c.Contact)
+			return engine.Errorf(CodeSmsOtpPhoneNumberAlreadyExists, "phone number %s is already tied to an SMS_OTP credential", c.Contact)
 		}
 	case CredentialPasskey:
 		if _, err := t.Get(tableWalletPasskeys, c.CredentialID); err == nil {
-			return Errorf(CodePasskeyCredentialAlreadyExists, "passkey %s is already registered", c.CredentialID)
+			return engine.Errorf(engine.CodePasskeyCredentialAlreadyExists, "passkey %s is already registered", c.CredentialID)
 		}
 		if _, err := t.Get(tableWalletPasskeyChallenges, challenge); err == nil {
-			return Invalid(validate.Errors{{Field: "challenge", Message: "the registration challenge was already used"}})
+			return engine.Invalid(validate.Errors{{Field: "challenge", Message: "the registration challenge was already used"}})
 		}
 		if has, err := customerHasPasskey(t, cust.ID); err != nil || has {
-			return firstErr(err, Errorf(CodePasskeyAlreadyEnrolled, "the customer already has a passkey; one per customer (spec 8)"))
+			return firstErr(err, engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "the customer already has a passkey; one per customer (spec 8)"))
 		}
 	}
 	return nil
 }
 
 // addCredential stores c on wallet a with its claims.
-func addCredential(t *txn, a *InternalAccount, cust *Customer, c *credentialRecord) (*credentialRecord, error) {
+func addCredential(t *engine.Txn, a *InternalAccount, cust *Customer, c *credentialRecord) (*credentialRecord, error) {
 	if c.Type == CredentialEmailOTP && c.Contact == "" {
 		c.Contact, c.Nickname = cust.Email, cust.Email
 	}
-	c.ID, c.AccountID, c.CustomerID, c.CreatedAt, c.UpdatedAt = t.newID("AuthMethod"), a.ID, cust.ID, t.now, t.now
-	if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
+	c.ID, c.AccountID, c.CustomerID, c.CreatedAt, c.UpdatedAt = t.NewID("AuthMethod"), a.ID, cust.ID, t.Now, t.Now
+	if err := engine.PutJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 		return nil, err
 	}
 	if err := t.Put(tableWalletCredentialsByAcct, a.ID+"|"+c.ID, []byte(c.ID)); err != nil {
@@ -277,7 +278,7 @@ func (c *credentialRecord) claim() (table, key string) {
 // issueOTP starts an OTP challenge on c and returns its target bundle. The
 // code goes to the contact after commit; the sandbox's is fixed and not
 // sent.
-func issueOTP(t *txn, c *credentialRecord, d *walletDraws, cust *Customer) (string, error) {
+func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *Customer) (string, error) {
 	target, err := ecdh.P256().NewPrivateKey(d.target)
 	if err != nil {
 		return "", err
@@ -290,18 +291,18 @@ func issueOTP(t *txn, c *credentialRecord, d *walletDraws, cust *Customer) (stri
 	if w := p.EmbeddedWalletConfig; w != nil && w.ExpirationSeconds > 0 {
 		ttl = time.Duration(w.ExpirationSeconds) * time.Second
 	}
-	code := d.otpCode(t.e.cfg.Sandbox, p.EmbeddedWalletConfig)
-	c.OTP = &otpChallenge{TargetKey: d.target, CodeHash: hashSecret(code), ExpiresAt: t.now.Add(ttl)}
-	c.UpdatedAt = t.now
-	if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
+	code := d.otpCode(t.Handle.Config.Sandbox, p.EmbeddedWalletConfig)
+	c.OTP = &otpChallenge{TargetKey: d.target, CodeHash: hashSecret(code), ExpiresAt: t.Now.Add(ttl)}
+	c.UpdatedAt = t.Now
+	if err := engine.PutJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 		return "", err
 	}
-	if !t.e.cfg.Sandbox {
+	if !t.Handle.Config.Sandbox {
 		channel := ChannelEmail
 		if c.Type == CredentialSmsOTP {
 			channel = ChannelPhone
 		}
-		if err := intendCode(t, CodeMessage{ID: c.ID + ":" + t.newID("Code"), CustomerID: cust.ID, Channel: channel,
+		if err := intendCode(t, CodeMessage{ID: c.ID + ":" + t.NewID("Code"), CustomerID: cust.ID, Channel: channel,
 			To: c.Contact, Code: code, Purpose: "WALLET_LOGIN"}); err != nil {
 			return "", err
 		}
@@ -313,10 +314,10 @@ func issueOTP(t *txn, c *credentialRecord, d *walletDraws, cust *Customer) (stri
 // account has none.
 func (w Wallets) Credentials(ctx context.Context, accountID string) ([]AuthMethod, error) {
 	if accountID == "" {
-		return nil, Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
+		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
 	out := []AuthMethod{}
-	err := w.e.view(ctx, func(t *txn) error {
+	err := w.e.View(ctx, func(t *engine.Txn) error {
 		cs, err := credentials(t, accountID)
 		for _, c := range cs {
 			out = append(out, c.AuthMethod)
@@ -331,7 +332,7 @@ func (w Wallets) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 // credential cannot be revoked. The challenge is nil once revoked.
 func (w Wallets) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
-	err := w.e.update(ctx, func(t *txn) error {
+	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		c, err := credential(t, id)
 		if err != nil {
 			return err
@@ -341,7 +342,7 @@ func (w Wallets) RevokeCredential(ctx context.Context, id string, sig Signature)
 			return err
 		}
 		if len(all) < 2 {
-			return Invalid(validate.Errors{{Field: "id", Message: "the wallet's last credential cannot be revoked"}})
+			return engine.Invalid(validate.Errors{{Field: "id", Message: "the wallet's last credential cannot be revoked"}})
 		}
 		ch, _, err = signed(t, sig, signedOp{op: "credential.revoke", target: id, accountID: c.AccountID, activity: "DELETE_AUTHENTICATORS",
 			params: map[string]any{"authenticatorIds": []string{id}}, typ: c.Type, exclude: id})
@@ -354,7 +355,7 @@ func (w Wallets) RevokeCredential(ctx context.Context, id string, sig Signature)
 }
 
 // removeCredential deletes c, its claim and its sessions.
-func removeCredential(t *txn, c *credentialRecord) error {
+func removeCredential(t *engine.Txn, c *credentialRecord) error {
 	if err := t.Delete(tableWalletCredentials, c.ID); err != nil {
 		return err
 	}
@@ -385,7 +386,7 @@ func constantEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(
 
 // customerHasPasskey reports whether any wallet of the customer has a
 // passkey credential.
-func customerHasPasskey(t *txn, customerID string) (bool, error) {
+func customerHasPasskey(t *engine.Txn, customerID string) (bool, error) {
 	wallets, err := customerWallets(t, customerID)
 	for _, w := range wallets {
 		cs, err := credentials(t, w)

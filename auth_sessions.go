@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -56,7 +57,7 @@ func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest)
 		return nil, err
 	}
 	var out *CredentialChallenge
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		c, err := credential(t, id)
 		if err != nil {
 			return err
@@ -64,11 +65,11 @@ func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest)
 		out = &CredentialChallenge{AuthMethod: c.AuthMethod}
 		switch c.Type {
 		case CredentialOAuth:
-			return Invalid(validate.Errors{{Field: "id", Message: "OAUTH credentials have no challenge step; verify with a fresh oidcToken"}})
+			return engine.Invalid(validate.Errors{{Field: "id", Message: "OAUTH credentials have no challenge step; verify with a fresh oidcToken"}})
 		case CredentialPasskey:
 			var fe validate.Errors
 			if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
-				return Invalid(fe)
+				return engine.Invalid(fe)
 			}
 			ch, _, err := challenge(t, signedOp{op: "passkey.login", target: c.ID, accountID: c.AccountID, body: nil,
 				activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey,
@@ -126,7 +127,7 @@ func (req *VerifyRequest) check() error {
 			}
 		}
 	}
-	return Invalid(fe.Err())
+	return engine.Invalid(fe.Err())
 }
 
 // Verify completes a credential's authentication and opens a session.
@@ -151,7 +152,7 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 		}
 	}
 	if req.Type == CredentialPasskey && sig.RequestID == "" {
-		return nil, nil, Errorf(CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
+		return nil, nil, engine.Errorf(engine.CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
 	}
 	d, err := drawWallet(e)
 	if err != nil {
@@ -162,19 +163,19 @@ func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 	var clientKey string
 	var failure error
 	// A wrong OTP is answered as failure while its count commits.
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		s, ch, clientKey, failure = nil, nil, "", nil
 		c, err := credential(t, id)
 		if err != nil {
 			return err
 		}
 		if c.Type != req.Type {
-			return Invalid(validate.Errors{{Field: "type", Message: "credential " + id + " is " + c.Type}})
+			return engine.Invalid(validate.Errors{{Field: "type", Message: "credential " + id + " is " + c.Type}})
 		}
 		switch c.Type {
 		case CredentialOAuth:
 			if c.Identity == nil || c.Identity.Issuer != identity.Issuer || c.Identity.Audience != identity.Audience || c.Identity.Subject != identity.Subject {
-				return Errorf(CodeUnauthorized, "the OIDC token's iss, aud and sub are not the credential's")
+				return engine.Errorf(engine.CodeUnauthorized, "the OIDC token's iss, aud and sub are not the credential's")
 			}
 			clientKey = req.ClientPublicKey
 		case CredentialPasskey:
@@ -229,7 +230,7 @@ func legacy(clientKey string) bool { return len(clientKey) == 130 }
 
 // openClientSession opens a session for c: signed by clientKey, or in the
 // legacy flow by the session key drawn in d.
-func openClientSession(t *txn, c *credentialRecord, clientKey string, d *walletDraws) (*sessionRecord, error) {
+func openClientSession(t *engine.Txn, c *credentialRecord, clientKey string, d *walletDraws) (*sessionRecord, error) {
 	key := clientKey
 	if legacy(clientKey) {
 		sk, err := ecdh.P256().NewPrivateKey(d.session)
@@ -259,13 +260,13 @@ func sealSessionKey(clientKey string, scalar []byte) (string, error) {
 // wrong codes and issues the signed retry bound to the attempt's key; a
 // wrong one counts against the credential, across challenges, and may lock
 // it (otpWrongCode; failure, committed).
-func otpAttempt(t *txn, c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
+func otpAttempt(t *engine.Txn, c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
 	if err := otpLocked(t, c); err != nil {
 		return nil, err, nil
 	}
 	o := c.OTP
-	if o == nil || !t.now.Before(o.ExpiresAt) {
-		return nil, Errorf(CodeUnauthorized, "no OTP challenge is outstanding for this credential; request one with /challenge"), nil
+	if o == nil || !t.Now.Before(o.ExpiresAt) {
+		return nil, engine.Errorf(engine.CodeUnauthorized, "no OTP challenge is outstanding for this credential; request one with /challenge"), nil
 	}
 	target, err := ecdh.P256().NewPrivateKey(o.TargetKey)
 	if err != nil {
@@ -273,14 +274,14 @@ func otpAttempt(t *txn, c *credentialRecord, req VerifyRequest) (*SignedChalleng
 	}
 	att, err := walletauth.OpenOTP(target, req.EncryptedOtpBundle)
 	if err != nil {
-		return nil, Invalid(validate.Errors{{Field: "encryptedOtpBundle", Message: "encryptedOtpBundle does not open with the current otpEncryptionTargetBundle"}}), nil
+		return nil, engine.Invalid(validate.Errors{{Field: "encryptedOtpBundle", Message: "encryptedOtpBundle does not open with the current otpEncryptionTargetBundle"}}), nil
 	}
 	if !constantEqual(hashSecret(att.Code), o.CodeHash) {
 		failure := otpWrongCode(t, c)
-		return nil, failure, putJSON(t, tableWalletCredentials, c.ID, c)
+		return nil, failure, engine.PutJSON(t, tableWalletCredentials, c.ID, c)
 	}
 	c.OTP, c.Failures = nil, nil
-	if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
+	if err := engine.PutJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 		return nil, nil, err
 	}
 	key, _, _ := walletauth.ParsePublicKey(att.PublicKey)
@@ -293,21 +294,21 @@ func otpAttempt(t *txn, c *credentialRecord, req VerifyRequest) (*SignedChalleng
 // assertPasskey checks a passkey assertion against the pending login
 // requestID and returns the login's client key. The sandbox still accepts
 // the legacy literal signature.
-func assertPasskey(t *txn, c *credentialRecord, a *walletauth.Assertion, requestID string) (string, error) {
+func assertPasskey(t *engine.Txn, c *credentialRecord, a *walletauth.Assertion, requestID string) (string, error) {
 	var p pendingRequest
-	if err := getJSON(t, tableWalletRequests, requestID, &p); err != nil || p.Op != "passkey.login" || p.Target != c.ID || !t.now.Before(p.ExpiresAt) {
-		return "", Errorf(CodeUnauthorized, "Request-Id %q does not match an unexpired passkey challenge of this credential", requestID)
+	if err := engine.GetJSON(t, tableWalletRequests, requestID, &p); err != nil || p.Op != "passkey.login" || p.Target != c.ID || !t.Now.Before(p.ExpiresAt) {
+		return "", engine.Errorf(engine.CodeUnauthorized, "Request-Id %q does not match an unexpired passkey challenge of this credential", requestID)
 	}
-	if !(t.e.cfg.Sandbox && a.Signature == LegacyPasskeySignature) {
+	if !(t.Handle.Config.Sandbox && a.Signature == LegacyPasskeySignature) {
 		if a.CredentialID != c.CredentialID {
-			return "", Errorf(CodeUnauthorized, "the assertion is for another passkey")
+			return "", engine.Errorf(engine.CodeUnauthorized, "the assertion is for another passkey")
 		}
-		count, err := walletRelyingParty(t.e).Assert(*c.Passkey, []byte(walletauth.Digest([]byte(p.Payload))), *a)
+		count, err := walletRelyingParty(t.Handle).Assert(*c.Passkey, []byte(walletauth.Digest([]byte(p.Payload))), *a)
 		if err != nil {
 			return "", passkeyRefused("assertion", err)
 		}
-		c.Passkey.SignCount, c.UpdatedAt = count, t.now
-		if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
+		c.Passkey.SignCount, c.UpdatedAt = count, t.Now
+		if err := engine.PutJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 			return "", err
 		}
 	}
@@ -317,10 +318,10 @@ func assertPasskey(t *txn, c *credentialRecord, a *walletauth.Assertion, request
 // Sessions lists a wallet's active sessions; an unknown account has none.
 func (w Wallets) Sessions(ctx context.Context, accountID string) ([]AuthSession, error) {
 	if accountID == "" {
-		return nil, Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
+		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
 	out := []AuthSession{}
-	err := w.e.view(ctx, func(t *txn) error {
+	err := w.e.View(ctx, func(t *engine.Txn) error {
 		ss, err := sessions(t, accountID)
 		for _, s := range ss {
 			out = append(out, s.AuthSession)
@@ -334,7 +335,7 @@ func (w Wallets) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 // wallet signs (itself included). SESSION_NOT_FOUND when it is not active.
 func (w Wallets) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
-	err := w.e.update(ctx, func(t *txn) error {
+	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		s, err := session(t, id)
 		if err != nil {
 			return err
@@ -349,9 +350,9 @@ func (w Wallets) RevokeSession(ctx context.Context, id string, sig Signature) (*
 	return ch, err
 }
 
-func endSession(t *txn, s *sessionRecord) error {
-	s.Revoked, s.UpdatedAt = true, t.now
-	return putJSON(t, tableWalletSessions, s.ID, s)
+func endSession(t *engine.Txn, s *sessionRecord) error {
+	s.Revoked, s.UpdatedAt = true, t.Now
+	return engine.PutJSON(t, tableWalletSessions, s.ID, s)
 }
 
 // RefreshRequest is the body of a session refresh.
@@ -365,7 +366,7 @@ func (w Wallets) RefreshSession(ctx context.Context, id string, req RefreshReque
 	e := w.e
 	var fe validate.Errors
 	if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
-		return nil, nil, Invalid(fe)
+		return nil, nil, engine.Invalid(fe)
 	}
 	d, err := drawWallet(e)
 	if err != nil {
@@ -373,7 +374,7 @@ func (w Wallets) RefreshSession(ctx context.Context, id string, req RefreshReque
 	}
 	var ns *sessionRecord
 	var ch *SignedChallenge
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		ns, ch = nil, nil
 		s, err := session(t, id)
 		if err != nil {

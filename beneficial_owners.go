@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -58,10 +59,10 @@ type OwnerInput struct {
 func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
-	err := once(ctx, e, in, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
 		var fe validate.Errors
 		if !fe.Required("customerId", in.CustomerID) {
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		c, err := liveCustomer(t, in.CustomerID)
 		if err != nil {
@@ -70,13 +71,13 @@ func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*
 		if c.CustomerType != CustomerBusiness {
 			fe.Add("customerId", nil, "beneficial owners belong to BUSINESS customers; %s is %s", c.ID, c.CustomerType)
 		}
-		id := t.newID("BeneficialOwner")
-		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: t.now, UpdatedAt: t.now}
+		id := t.NewID("BeneficialOwner")
+		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: t.Now, UpdatedAt: t.Now}
 		if err := applyOwner(e, fe, o, in); err != nil {
 			return err
 		}
 		out = o.view()
-		return insertJSON(t, tableBeneficialOwners, id, o)
+		return engine.InsertJSON(t, tableBeneficialOwners, id, o)
 	})
 	return out, err
 }
@@ -85,7 +86,7 @@ func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*
 func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
-	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		o, err := owner(t, id)
 		if err != nil {
 			return err
@@ -97,14 +98,14 @@ func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in Own
 		if err := applyOwner(e, fe, o, in); err != nil {
 			return err
 		}
-		o.UpdatedAt = t.now
+		o.UpdatedAt = t.Now
 		out = o.view()
-		return putJSON(t, tableBeneficialOwners, id, o)
+		return engine.PutJSON(t, tableBeneficialOwners, id, o)
 	})
 	return out, err
 }
 
-func applyOwner(e *handle, fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
+func applyOwner(e *engine.Handle, fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
 	if in.Roles != nil {
 		o.Roles = in.Roles
 	}
@@ -147,7 +148,7 @@ func applyOwner(e *handle, fe validate.Errors, o *BeneficialOwner, in OwnerInput
 	fe.Phone(p+"phoneNumber", pi.PhoneNumber)
 	customers.ValidateAddress(&fe, p+"address", pi.Address)
 	customers.ValidateIdentifier(&fe, p, pi.IDType, pi.Identifier, pi.CountryOfIssuance)
-	return Invalid(fe.Err())
+	return engine.Invalid(fe.Err())
 }
 
 // view masks the identifier to its last four characters (the reference
@@ -160,17 +161,17 @@ func (o *BeneficialOwner) view() *BeneficialOwner {
 	return &c
 }
 
-func owner(t *txn, id string) (*BeneficialOwner, error) {
+func owner(t *engine.Txn, id string) (*BeneficialOwner, error) {
 	var o BeneficialOwner
-	if err := getJSON(t, tableBeneficialOwners, id, &o); err != nil {
-		return nil, notFound(err, CodeNotFound, "beneficial owner", id)
+	if err := engine.GetJSON(t, tableBeneficialOwners, id, &o); err != nil {
+		return nil, engine.NotFound(err, engine.CodeNotFound, "beneficial owner", id)
 	}
 	return &o, nil
 }
 
 // ownersOf returns a business's owners (identifiers hidden), oldest first.
-func ownersOf(t *txn, customerID string) ([]BeneficialOwner, error) {
-	page, err := list(t, ownersQuery(customerID), ListParams{Limit: MaxLimit})
+func ownersOf(t *engine.Txn, customerID string) ([]BeneficialOwner, error) {
+	page, err := engine.List(t, ownersQuery(customerID), engine.ListParams{Limit: engine.MaxLimit})
 	for i := range page.Data {
 		page.Data[i] = *page.Data[i].view()
 	}
@@ -178,15 +179,15 @@ func ownersOf(t *txn, customerID string) ([]BeneficialOwner, error) {
 }
 
 // ownersQuery lists a business's owners.
-func ownersQuery(customerID string) listQuery[BeneficialOwner] {
-	return listQuery[BeneficialOwner]{Table: tableBeneficialOwners, Index: ixCustomer, Value: customerID}
+func ownersQuery(customerID string) engine.ListQuery[BeneficialOwner] {
+	return engine.ListQuery[BeneficialOwner]{Table: tableBeneficialOwners, Index: engine.IxCustomer, Value: customerID}
 }
 
 // BeneficialOwner returns one owner.
 func (cs Customers) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		o, err := owner(t, id)
 		if err == nil {
 			out = o.view()
@@ -197,17 +198,17 @@ func (cs Customers) BeneficialOwner(ctx context.Context, id string) (*Beneficial
 }
 
 // ListBeneficialOwners lists the owners of a customer, oldest first.
-func (cs Customers) ListBeneficialOwners(ctx context.Context, customerID string, p ListParams) (Page[BeneficialOwner], error) {
+func (cs Customers) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (engine.Page[BeneficialOwner], error) {
 	e := cs.e
-	var page Page[BeneficialOwner]
+	var page engine.Page[BeneficialOwner]
 	if customerID == "" {
 		var fe validate.Errors
 		fe.Missing("customerId")
-		return page, Invalid(fe)
+		return page, engine.Invalid(fe)
 	}
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		page, err = list(t, ownersQuery(customerID), p)
+		page, err = engine.List(t, ownersQuery(customerID), p)
 		for i := range page.Data {
 			page.Data[i] = *page.Data[i].view()
 		}

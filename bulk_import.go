@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -43,7 +44,7 @@ type BulkProgress struct {
 // its platformCustomerId, or "row N" (1-based, after the header).
 type BulkRowError struct {
 	CorrelationID string         `json:"correlationId"`
-	Code          Code           `json:"code"`
+	Code          engine.Code    `json:"code"`
 	Message       string         `json:"message"`
 	Details       map[string]any `json:"details,omitempty"`
 }
@@ -70,7 +71,7 @@ func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 	refuse := func(format string, args ...any) error {
 		var fe validate.Errors
 		fe.Add("file", nil, format, args...)
-		return Invalid(fe)
+		return engine.Invalid(fe)
 	}
 	if len(file) == 0 {
 		return nil, refuse("file is required: a CSV of customers with a header row")
@@ -100,10 +101,10 @@ func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 		rows = append(rows, rec)
 	}
 	var job *BulkJob
-	err = once(ctx, e, file, &job, func(t *txn) error {
-		id := t.newID("BulkJob")
-		job = &BulkJob{ID: id, Status: "PROCESSING", Progress: BulkProgress{Total: len(rows)}, Errors: []BulkRowError{}, CreatedAt: t.now}
-		if err := insertJSON(t, tableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: col, Rows: rows}); err != nil {
+	err = engine.Once(ctx, e, file, &job, func(t *engine.Txn) error {
+		id := t.NewID("BulkJob")
+		job = &BulkJob{ID: id, Status: "PROCESSING", Progress: BulkProgress{Total: len(rows)}, Errors: []BulkRowError{}, CreatedAt: t.Now}
+		if err := engine.InsertJSON(t, tableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: col, Rows: rows}); err != nil {
 			return err
 		}
 		return t.Put(tableBulkJobsDue, id, nil)
@@ -151,15 +152,15 @@ func (j *bulkJobRecord) input(i int) CustomerInput {
 // where the stored progress stands and a batch that finds it moved
 // (another runner's) writes nothing, so no row is created twice. It
 // reports whether the job is finished.
-func runBulkBatch(e *handle, ctx context.Context, id string) (bool, error) {
+func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error) {
 	var (
 		rec     bulkJobRecord
 		inputs  []CustomerInput
 		initial []KYCStatus
 	)
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		rec, inputs, initial = bulkJobRecord{}, nil, nil
-		if err := getJSON(t, tableBulkJobs, id, &rec); err != nil {
+		if err := engine.GetJSON(t, tableBulkJobs, id, &rec); err != nil {
 			return err
 		}
 		p, err := platform(t)
@@ -170,7 +171,7 @@ func runBulkBatch(e *handle, ctx context.Context, id string) (bool, error) {
 			in := rec.input(i)
 			probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
 			applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-			s, err := customersSlot.of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
+			s, err := customersSlot.Of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
 			if err != nil {
 				return err
 			}
@@ -182,10 +183,10 @@ func runBulkBatch(e *handle, ctx context.Context, id string) (bool, error) {
 		return true, err
 	}
 	start, done := rec.Progress.Processed, false
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		done = false
 		var cur bulkJobRecord
-		if err := getJSON(t, tableBulkJobs, id, &cur); err != nil {
+		if err := engine.GetJSON(t, tableBulkJobs, id, &cur); err != nil {
 			return err
 		}
 		if cur.Status != "PROCESSING" || cur.Progress.Processed != start {
@@ -193,7 +194,7 @@ func runBulkBatch(e *handle, ctx context.Context, id string) (bool, error) {
 		}
 		for k, in := range inputs {
 			_, rowErr := createCustomer(t, in, initial[k])
-			var pe *Error
+			var pe *engine.Error
 			if rowErr != nil && (!errors.As(rowErr, &pe) || pe.Code.Status() >= 500) {
 				return rowErr // the store's or a provider's failure: the batch is retried
 			}
@@ -213,47 +214,47 @@ func runBulkBatch(e *handle, ctx context.Context, id string) (bool, error) {
 			cur.Errors = append(cur.Errors, re)
 			cur.Progress.Failed++
 		}
-		if err := t.Delete(tableDueRetry, tableBulkJobsDue+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := t.Delete(engine.TableDueRetry, tableBulkJobsDue+"\x00"+id); err != nil && !errors.Is(err, engine.ErrNotFound) {
 			return err
 		}
 		if cur.Progress.Processed == len(cur.Rows) {
 			done = true
 			return finishBulkJob(t, &cur)
 		}
-		return putJSON(t, tableBulkJobs, id, cur)
+		return engine.PutJSON(t, tableBulkJobs, id, cur)
 	})
 	return done, err
 }
 
 // finishBulkJob completes a job whose rows are all processed.
-func finishBulkJob(t *txn, j *bulkJobRecord) error {
-	now := t.now
+func finishBulkJob(t *engine.Txn, j *bulkJobRecord) error {
+	now := t.Now
 	j.Status, j.CompletedAt = "COMPLETED", &now
-	event := EventType("BULK_UPLOAD.COMPLETED")
+	event := engine.EventType("BULK_UPLOAD.COMPLETED")
 	if j.Progress.Total > 0 && j.Progress.Successful == 0 {
 		j.Status, event = "FAILED", "BULK_UPLOAD.FAILED"
 	}
 	j.Rows = nil
-	if err := putJSON(t, tableBulkJobs, j.ID, j); err != nil {
+	if err := engine.PutJSON(t, tableBulkJobs, j.ID, j); err != nil {
 		return err
 	}
-	if err := t.Delete(tableBulkJobsDue, j.ID); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := t.Delete(tableBulkJobsDue, j.ID); err != nil && !errors.Is(err, engine.ErrNotFound) {
 		return err
 	}
-	return t.emit(event, j.BulkJob)
+	return t.Emit(event, j.BulkJob)
 }
 
 // resumeBulkJobs runs up to bulkBatchesPerPass batches of each of up to 16
 // unfinished jobs and returns how many batches ran. A job whose batch
 // fails is retried with backoff and then parked in the dead letters, like
 // any due item; it never holds up another job.
-func resumeBulkJobs(e *handle, ctx context.Context) (int, error) {
+func resumeBulkJobs(e *engine.Handle, ctx context.Context) (int, error) {
 	now := e.Now()
 	var ids []string
-	err := e.view(ctx, func(t *txn) error {
-		return t.Scan(tableBulkJobsDue, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			var r dueRetry
-			if err := getJSON(t, tableDueRetry, tableBulkJobsDue+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
+	err := e.View(ctx, func(t *engine.Txn) error {
+		return t.Scan(tableBulkJobsDue, engine.ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			var r engine.DueRetry
+			if err := engine.GetJSON(t, engine.TableDueRetry, tableBulkJobsDue+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
 				return true, nil // backing off
 			}
 			ids = append(ids, k)
@@ -271,7 +272,7 @@ func resumeBulkJobs(e *handle, ctx context.Context) (int, error) {
 				return n, ctx.Err()
 			}
 			if err != nil {
-				e.dueFailed(ctx, tableBulkJobsDue, id, err)
+				e.DueFailed(ctx, tableBulkJobsDue, id, err)
 				break
 			}
 			n++
@@ -307,9 +308,9 @@ func bulkInput(get func(string) string) CustomerInput {
 func (cs Customers) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
 	e := cs.e
 	var j BulkJob
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableBulkJobs, id, &j) })
+	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableBulkJobs, id, &j) })
 	if err != nil {
-		return nil, notFound(err, CodeBulkUploadJobNotFound, "bulk job", id)
+		return nil, engine.NotFound(err, engine.CodeBulkUploadJobNotFound, "bulk job", id)
 	}
 	return &j, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -181,15 +182,15 @@ type CardFilter struct {
 
 // Cards is the card area of the engine: issuance, the state machine,
 // reveal, and the sandbox card network simulators (eng.Cards.Create, ...).
-type Cards struct{ e *handle }
+type Cards struct{ e *engine.Handle }
 
 // issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
 // environments without a card issuer).
 func (c Cards) issuer() (CardIssuer, error) {
-	if cardsSlot.of(c.e).issuer == nil {
-		return nil, Errorf(CodeNotImplemented, "cards are not enabled: no card issuer is configured")
+	if cardsSlot.Of(c.e).issuer == nil {
+		return nil, engine.Errorf(engine.CodeNotImplemented, "cards are not enabled: no card issuer is configured")
 	}
-	return cardsSlot.of(c.e).issuer, nil
+	return cardsSlot.Of(c.e).issuer, nil
 }
 
 // Get returns the card with id (NOT_FOUND when absent).
@@ -198,7 +199,7 @@ func (c Cards) Get(ctx context.Context, id string) (*Card, error) {
 		return nil, err
 	}
 	var out *Card
-	err := c.e.view(ctx, func(t *txn) error {
+	err := c.e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		out, err = card(t, id)
 		return err
@@ -208,29 +209,29 @@ func (c Cards) Get(ctx context.Context, id string) (*Card, error) {
 
 // List lists cards, newest first unless p says otherwise, from the index
 // of the most selective filter given.
-func (c Cards) List(ctx context.Context, f CardFilter, p ListParams) (Page[Card], error) {
+func (c Cards) List(ctx context.Context, f CardFilter, p engine.ListParams) (engine.Page[Card], error) {
 	if _, err := c.issuer(); err != nil {
-		return Page[Card]{}, err
+		return engine.Page[Card]{}, err
 	}
 	if f.State != "" && !f.State.Valid() {
 		var fe validate.Errors
 		fe.Enum("state", string(f.State), cardStateNames()...)
-		return Page[Card]{}, Invalid(fe.Err())
+		return engine.Page[Card]{}, engine.Invalid(fe.Err())
 	}
-	var page Page[Card]
-	err := c.e.view(ctx, func(t *txn) error {
-		q := listQuery[Card]{Table: tableCards, Index: ixAll, Match: func(x *Card) bool {
+	var page engine.Page[Card]
+	err := c.e.View(ctx, func(t *engine.Txn) error {
+		q := engine.ListQuery[Card]{Table: tableCards, Index: engine.IxAll, Match: func(x *Card) bool {
 			return (f.CardholderID == "" || x.CardholderID == f.CardholderID) &&
 				(f.AccountID == "" || slices.Contains(x.FundingSources, f.AccountID)) &&
 				(f.PlatformCardID == "" || x.PlatformCardID == f.PlatformCardID) &&
 				(f.State == "" || x.State == f.State)
 		}}
 		var err error
-		page, err = list(t, q.narrowest(
-			[2]string{ixPlatform, f.PlatformCardID},
-			[2]string{ixAccount, f.AccountID},
-			[2]string{ixHolder, f.CardholderID},
-			[2]string{ixStatus, string(f.State)}), p)
+		page, err = engine.List(t, q.Narrowest(
+			[2]string{engine.IxPlatform, f.PlatformCardID},
+			[2]string{engine.IxAccount, f.AccountID},
+			[2]string{engine.IxHolder, f.CardholderID},
+			[2]string{engine.IxStatus, string(f.State)}), p)
 		return err
 	})
 	return page, err
@@ -245,30 +246,30 @@ func cardStateNames() []string {
 }
 
 // card loads a card (NOT_FOUND when absent).
-func card(t *txn, id string) (*Card, error) {
+func card(t *engine.Txn, id string) (*Card, error) {
 	var c Card
-	if err := getJSON(t, tableCards, id, &c); err != nil {
-		return nil, notFound(err, CodeNotFound, "card", id)
+	if err := engine.GetJSON(t, tableCards, id, &c); err != nil {
+		return nil, engine.NotFound(err, engine.CodeNotFound, "card", id)
 	}
 	return &c, nil
 }
 
 // saveCard stores c, stamping updatedAt, and emits event ("" for none)
 // with the card as its data.
-func saveCard(t *txn, c *Card, event EventType) error {
-	c.UpdatedAt = t.now
-	if err := putJSON(t, tableCards, c.ID, c); err != nil {
+func saveCard(t *engine.Txn, c *Card, event engine.EventType) error {
+	c.UpdatedAt = t.Now
+	if err := engine.PutJSON(t, tableCards, c.ID, c); err != nil {
 		return err
 	}
 	if event == "" {
 		return nil
 	}
-	return t.emit(event, c)
+	return t.Emit(event, c)
 }
 
 // Card events (reference webhooks card-state-change and
 // card-funding-source-change).
 const (
-	EventCardStateChange         EventType = "CARD.STATE_CHANGE"
-	EventCardFundingSourceChange EventType = "CARD.FUNDING_SOURCE_CHANGE"
+	EventCardStateChange         engine.EventType = "CARD.STATE_CHANGE"
+	EventCardFundingSourceChange engine.EventType = "CARD.FUNDING_SOURCE_CHANGE"
 )

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -141,7 +142,7 @@ type CardSummary struct {
 
 // EventCardTransaction prefixes the card-transaction events:
 // CARD_TRANSACTION.<status> on every change of a card transaction.
-const EventCardTransaction EventType = "CARD_TRANSACTION."
+const EventCardTransaction engine.EventType = "CARD_TRANSACTION."
 
 // cardPosition is the stored money state of a card transaction.
 type cardPosition struct {
@@ -194,7 +195,7 @@ func (x *CardTransaction) show(p *cardPosition, now time.Time) {
 // and the transaction is an EXCEPTION. Each change emits
 // CARD_TRANSACTION.<status>. Outside the sandbox it is FORBIDDEN.
 func (c Cards) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (*CardSimulationResult, error) {
-	if err := c.e.requireSandbox(); err != nil {
+	if err := c.e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	iss, err := c.issuer()
@@ -203,7 +204,7 @@ func (c Cards) Simulate(ctx context.Context, cardID string, kind CardEventKind, 
 	}
 	sim, ok := iss.(CardSimulator)
 	if !ok {
-		return nil, Errorf(CodeNotImplemented, "the card issuer has no sandbox network")
+		return nil, engine.Errorf(engine.CodeNotImplemented, "the card issuer has no sandbox network")
 	}
 	if err := checkSimulation(kind, in); err != nil {
 		return nil, err
@@ -217,7 +218,7 @@ func (c Cards) Simulate(ctx context.Context, cardID string, kind CardEventKind, 
 		return nil, err
 	}
 	var out *CardSimulationResult
-	err = once(ctx, c.e, []any{cardID, kind, in}, &out, func(t *txn) error {
+	err = engine.Once(ctx, c.e, []any{cardID, kind, in}, &out, func(t *engine.Txn) error {
 		out = &CardSimulationResult{IssuerTransactionToken: outcome.Token}
 		card, err := card(t, cardID)
 		if err != nil {
@@ -240,7 +241,7 @@ func checkSimulation(kind CardEventKind, in CardSimulation) error {
 		known = known || k == kind
 	}
 	if !known {
-		return Errorf(CodeNotFound, "no card simulator %q", kind)
+		return engine.Errorf(engine.CodeNotFound, "no card simulator %q", kind)
 	}
 	amount := func(min int64) {
 		switch {
@@ -277,16 +278,16 @@ func checkSimulation(kind CardEventKind, in CardSimulation) error {
 		}
 		merchant()
 	}
-	return Invalid(fe.Err())
+	return engine.Invalid(fe.Err())
 }
 
 // cardAuthorization decides an authorization-family event and, approved,
 // records its card transaction.
-func cardAuthorization(t *txn, card *Card, ev CardEvent, in CardSimulation, outcome CardEventOutcome, out *CardSimulationResult) error {
+func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulation, outcome CardEventOutcome, out *CardSimulationResult) error {
 	if in.Currency != nil && in.Currency.Code != card.Currency {
 		var fe validate.Errors
 		fe.Add("currency.code", nil, "the card transacts in %s, not %s", card.Currency, in.Currency.Code)
-		return Invalid(fe)
+		return engine.Invalid(fe)
 	}
 	decline := ""
 	switch {
@@ -329,14 +330,14 @@ func cardAuthorization(t *txn, card *Card, ev CardEvent, in CardSimulation, outc
 	}
 	pos.PendingPull = outcome.PullDelay > 0 && (mv.Hold > 0 || mv.Pull > 0)
 	p := &cardPosition{Position: pos, CardID: card.ID, AccountID: acct, Currency: card.Currency}
-	x := &CardTransaction{Type: "CARD", ID: t.newID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
+	x := &CardTransaction{Type: "CARD", ID: t.NewID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
 		PlatformCustomerID: holder.PlatformCustomerID, IssuerTransactionToken: outcome.Token, Merchant: *in.Merchant,
-		AccountID: acct, AuthorizedAt: t.now, CreatedAt: t.now}
-	x.show(p, t.now)
+		AccountID: acct, AuthorizedAt: t.Now, CreatedAt: t.Now}
+	x.show(p, t.Now)
 	if err := moveCardMoney(t, x.ID, p, mv); err != nil {
 		return err
 	}
-	if err := putJSON(t, tableCardPositions, x.ID, p); err != nil {
+	if err := engine.PutJSON(t, tableCardPositions, x.ID, p); err != nil {
 		return err
 	}
 	if err := insertTransaction(t, x.transaction()); err != nil {
@@ -345,25 +346,25 @@ func cardAuthorization(t *txn, card *Card, ev CardEvent, in CardSimulation, outc
 	out.Transaction = x
 	if pos.PendingPull {
 		// The authorization is announced when its pull confirms.
-		return t.Put(tableCardPullsDue, dueKey(t.now.Add(outcome.PullDelay), x.ID), []byte(x.ID))
+		return t.Put(tableCardPullsDue, engine.DueKey(t.Now.Add(outcome.PullDelay), x.ID), []byte(x.ID))
 	}
-	return t.emit(EventCardTransaction+EventType(x.Status), x)
+	return t.Emit(EventCardTransaction+engine.EventType(x.Status), x)
 }
 
 // pickFundingSource returns the card's first ACTIVE funding source (in
 // priority order) whose available funds cover amount, or, when none does,
 // the first ACTIVE one (whose funds then decide the decline).
-func pickFundingSource(t *txn, card *Card, amount int64) (string, int64, error) {
+func pickFundingSource(t *engine.Txn, card *Card, amount int64) (string, int64, error) {
 	first, firstAvail := "", int64(0)
 	for _, id := range card.FundingSources {
 		a, err := internalAccount(t, id)
-		if CodeOf(err) == CodeAccountNotFound || (err == nil && a.Status != "ACTIVE") {
+		if engine.CodeOf(err) == engine.CodeAccountNotFound || (err == nil && a.Status != "ACTIVE") {
 			continue
 		}
 		if err != nil {
 			return "", 0, err
 		}
-		avail, err := Balance(t, a.ID, a.Currency)
+		avail, err := engine.Balance(t, a.ID, a.Currency)
 		if err != nil {
 			return "", 0, err
 		}
@@ -375,26 +376,26 @@ func pickFundingSource(t *txn, card *Card, amount int64) (string, int64, error) 
 		}
 	}
 	if first == "" {
-		return "", 0, Errorf(CodeFundingSourceIneligible, "card %s has no active funding source", card.ID)
+		return "", 0, engine.Errorf(engine.CodeFundingSourceIneligible, "card %s has no active funding source", card.ID)
 	}
 	return first, firstAvail, nil
 }
 
 // cardReconcile applies a clearing, return, advice or return reversal to
 // an existing card transaction of card.
-func cardReconcile(t *txn, card *Card, ev CardEvent, out *CardSimulationResult) error {
+func cardReconcile(t *engine.Txn, card *Card, ev CardEvent, out *CardSimulationResult) error {
 	tx, err := transaction(t, ev.CardTransactionID)
 	if err == nil && (tx.Card == nil || tx.Card.CardID != card.ID) {
-		err = Errorf(CodeTransactionNotFound, "card %s has no card transaction %s", card.ID, ev.CardTransactionID)
+		err = engine.Errorf(engine.CodeTransactionNotFound, "card %s has no card transaction %s", card.ID, ev.CardTransactionID)
 	}
 	if err != nil {
 		return err
 	}
 	var p cardPosition
-	if err := getJSON(t, tableCardPositions, tx.ID, &p); err != nil {
+	if err := engine.GetJSON(t, tableCardPositions, tx.ID, &p); err != nil {
 		return err
 	}
-	available, err := Balance(t, p.AccountID, p.Currency)
+	available, err := engine.Balance(t, p.AccountID, p.Currency)
 	if err != nil {
 		return err
 	}
@@ -411,7 +412,7 @@ func cardReconcile(t *txn, card *Card, ev CardEvent, out *CardSimulationResult) 
 		pos, mv, err = cards.ReverseReturn(p.Position, available)
 	}
 	if errors.Is(err, cards.ErrNotApplicable) {
-		return Errorf(CodeInvalidInput, "%s", strings.TrimPrefix(err.Error(), cards.ErrNotApplicable.Error()+": "))
+		return engine.Errorf(engine.CodeInvalidInput, "%s", strings.TrimPrefix(err.Error(), cards.ErrNotApplicable.Error()+": "))
 	}
 	if err != nil {
 		return err
@@ -420,29 +421,29 @@ func cardReconcile(t *txn, card *Card, ev CardEvent, out *CardSimulationResult) 
 	if err := moveCardMoney(t, tx.ID, &p, mv); err != nil {
 		return err
 	}
-	if err := putJSON(t, tableCardPositions, tx.ID, &p); err != nil {
+	if err := engine.PutJSON(t, tableCardPositions, tx.ID, &p); err != nil {
 		return err
 	}
 	x := tx.Card
-	x.show(&p, t.now)
+	x.show(&p, t.Now)
 	out.Transaction = x
 	return saveCardTx(t, x)
 }
 
 // saveCardTx stores a changed card transaction and emits its event.
-func saveCardTx(t *txn, x *CardTransaction) error {
-	if err := putJSON(t, tableTransactions, x.ID, x.transaction()); err != nil {
+func saveCardTx(t *engine.Txn, x *CardTransaction) error {
+	if err := engine.PutJSON(t, tableTransactions, x.ID, x.transaction()); err != nil {
 		return err
 	}
-	return t.emit(EventCardTransaction+EventType(x.Status), x)
+	return t.Emit(EventCardTransaction+engine.EventType(x.Status), x)
 }
 
 // moveCardMoney posts the ledger entry of one card event's movement and
 // announces the funding account's new balance when it changed.
-func moveCardMoney(t *txn, ref string, p *cardPosition, mv cards.Movement) error {
+func moveCardMoney(t *engine.Txn, ref string, p *cardPosition, mv cards.Movement) error {
 	acct, cur := p.AccountID, p.Currency
 	held := accounts.Held(acct)
-	var legs [][]Posting
+	var legs [][]engine.Posting
 	add := func(from, to string, n int64) {
 		if n > 0 {
 			legs = append(legs, accounts.Transfer(from, to, cur, n))
@@ -469,23 +470,23 @@ func moveCardMoney(t *txn, ref string, p *cardPosition, mv cards.Movement) error
 
 // applyCardPullDue confirms a delayed funding pull: the transaction's
 // pending pull count drops to zero and it is announced.
-func applyCardPullDue(t *txn, _ string, v []byte) (bool, error) {
+func applyCardPullDue(t *engine.Txn, _ string, v []byte) (bool, error) {
 	id := string(v)
 	var p cardPosition
-	if err := getJSON(t, tableCardPositions, id, &p); err != nil {
+	if err := engine.GetJSON(t, tableCardPositions, id, &p); err != nil {
 		return false, err
 	}
 	if !p.PendingPull {
 		return false, nil
 	}
 	p.PendingPull = false
-	if err := putJSON(t, tableCardPositions, id, &p); err != nil {
+	if err := engine.PutJSON(t, tableCardPositions, id, &p); err != nil {
 		return false, err
 	}
 	tx, err := transaction(t, id)
 	if err != nil {
 		return false, err
 	}
-	tx.Card.show(&p, t.now)
+	tx.Card.show(&p, t.Now)
 	return true, saveCardTx(t, tx.Card)
 }

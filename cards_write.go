@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -43,7 +44,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	if req.MaxSpendPerTransaction != nil && *req.MaxSpendPerTransaction < 1 {
 		fe.Add("maxSpendPerTransaction", &validate.Constraint{}, "maxSpendPerTransaction must be at least 1")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	// A repeated request replays its answer before anything reaches the
@@ -53,7 +54,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	// while its answer (ACTIVE at once, delayed, pending or rejected; brand,
 	// last4, expiry) is part of the create's answer and of the stored card.
 	var out *Card
-	if ok, err := replayed(ctx, c.e, req, &out); ok {
+	if ok, err := engine.Replay(ctx, c.e, req, &out); ok {
 		return out, err
 	}
 	if err := checkIssuerSources(ctx, iss, req.FundingSources); err != nil {
@@ -72,21 +73,21 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	if err != nil {
 		return nil, err
 	}
-	limits := cardsSlot.of(c.e).limits
+	limits := cardsSlot.Of(c.e).limits
 	// The answer (with the id named above) is what a retry with the same
 	// idempotency key replays.
-	err = once(ctx, c.e, req, &out, func(t *txn) error {
+	err = engine.Once(ctx, c.e, req, &out, func(t *engine.Txn) error {
 		holder, err := customer(t, req.CardholderID)
 		if err != nil {
-			if CodeOf(err) != CodeCustomerNotFound {
+			if engine.CodeOf(err) != engine.CodeCustomerNotFound {
 				return err
 			}
 			var fe validate.Errors
 			fe.Add("cardholderId", nil, "customer %s not found", req.CardholderID)
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		if holder.Status() != KYCApproved {
-			return Errorf(CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
+			return engine.Errorf(engine.CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
 		}
 		currency, err := fundingCurrency(t, holder.ID, "", req.FundingSources)
 		if err != nil {
@@ -95,7 +96,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 		if req.ThreeDSecurePassword != "" && currency != "EUR" {
 			var fe validate.Errors
 			fe.Add("threeDSecurePassword", nil, "a static 3-D Secure password is accepted only for EUR card programs")
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		live, err := cardCount(t, "live")
 		if err != nil {
@@ -106,14 +107,14 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 			return err
 		}
 		if err := limits.CheckIssue(live, held); err != nil {
-			return &Error{Code: CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
+			return &engine.Error{Code: engine.CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
 		}
 		card := &Card{ID: id, CardholderID: holder.ID, PlatformCardID: platformCardID, State: cards.Processing, Brand: issue.Brand,
 			Form: req.Form, Last4: issue.Last4, ExpMonth: issue.ExpMonth, ExpYear: issue.ExpYear,
 			FundingSources: req.FundingSources, MaxSpendPerTransaction: req.MaxSpendPerTransaction, Currency: currency,
-			ProcessorRef: issue.ProcessorRef, IssuerRef: issue.IssuerRef, CreatedAt: t.now, UpdatedAt: t.now}
+			ProcessorRef: issue.ProcessorRef, IssuerRef: issue.IssuerRef, CreatedAt: t.Now, UpdatedAt: t.Now}
 		state, reason := cards.Provisioned(issue.Provisioning)
-		var event EventType
+		var event engine.EventType
 		if state != cards.Processing {
 			card.State, event = state, EventCardStateChange
 			if reason != "" {
@@ -129,15 +130,15 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 			}
 		}
 		if issue.Provisioning == cards.ProvisionDelayed {
-			if err := t.Put(tableCardActivations, dueKey(t.now.Add(issue.ActivationDelay), id), []byte(id)); err != nil {
+			if err := t.Put(tableCardActivations, engine.DueKey(t.Now.Add(issue.ActivationDelay), id), []byte(id)); err != nil {
 				return err
 			}
 		}
-		if err := insertJSON(t, tableCards, id, card); err != nil {
+		if err := engine.InsertJSON(t, tableCards, id, card); err != nil {
 			return err
 		}
 		if event != "" {
-			if err := t.emit(event, card); err != nil {
+			if err := t.Emit(event, card); err != nil {
 				return err
 			}
 		}
@@ -159,22 +160,22 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 // live record: the key was reused with the same request after
 // Config.IdempotencyRetention, which is a new request.
 func (c Cards) cardID(ctx context.Context, req CreateCardRequest) (string, error) {
-	id, call, err := c.e.keyedID("Card", req)
+	id, call, err := c.e.KeyedID("Card", req)
 	if err != nil {
 		return "", err
 	}
 	if call == nil {
-		return c.e.newID("Card")
+		return c.e.NewID("Card")
 	}
 	fresh := false
-	err = c.e.view(ctx, func(t *txn) error {
-		_, live, err := recorded[*Card](t, call, t.now)
+	err = c.e.View(ctx, func(t *engine.Txn) error {
+		_, live, err := engine.Recorded[*Card](t, call, t.Now)
 		if err != nil && !live {
 			return err
 		}
 		_, err = t.Get(tableCards, id)
 		fresh = err == nil && !live
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, engine.ErrNotFound) {
 			err = nil
 		}
 		return err
@@ -182,7 +183,7 @@ func (c Cards) cardID(ctx context.Context, req CreateCardRequest) (string, error
 	if err != nil || !fresh {
 		return id, err
 	}
-	return c.e.newID("Card")
+	return c.e.NewID("Card")
 }
 
 // orNone names an empty status.
@@ -215,27 +216,27 @@ func checkIssuerSources(ctx context.Context, iss CardIssuer, ids []string) error
 	var fe validate.Errors
 	for i, id := range ids {
 		if err := iss.CheckFundingSource(ctx, id); err != nil {
-			if CodeOf(err) != CodeFundingSourceIneligible {
+			if engine.CodeOf(err) != engine.CodeFundingSourceIneligible {
 				return err
 			}
-			fe.Add(validate.Index("fundingSources", i), nil, "%s", MessageOf(err))
+			fe.Add(validate.Index("fundingSources", i), nil, "%s", engine.MessageOf(err))
 		}
 	}
-	return InvalidAs(CodeFundingSourceIneligible, fe.Err())
+	return engine.InvalidAs(engine.CodeFundingSourceIneligible, fe.Err())
 }
 
 // fundingCurrency checks that every id is an ACTIVE internal account of
 // holder in one card-eligible currency (want, when set: the card's) and
 // returns that currency; anything else is FUNDING_SOURCE_INELIGIBLE naming
 // each refused source.
-func fundingCurrency(t *txn, holder, want string, ids []string) (string, error) {
+func fundingCurrency(t *engine.Txn, holder, want string, ids []string) (string, error) {
 	var fe validate.Errors
 	currency := want
 	for i, id := range ids {
 		field := validate.Index("fundingSources", i)
 		a, err := internalAccount(t, id)
 		switch {
-		case CodeOf(err) == CodeAccountNotFound || (err == nil && a.CustomerID != holder):
+		case engine.CodeOf(err) == engine.CodeAccountNotFound || (err == nil && a.CustomerID != holder):
 			fe.Add(field, nil, "%s is not an internal account of the cardholder", id)
 		case err != nil:
 			return "", err
@@ -249,13 +250,13 @@ func fundingCurrency(t *txn, holder, want string, ids []string) (string, error) 
 			currency = a.Currency
 		}
 	}
-	return currency, InvalidAs(CodeFundingSourceIneligible, fe.Err())
+	return currency, engine.InvalidAs(engine.CodeFundingSourceIneligible, fe.Err())
 }
 
 // cardCount reads a live-card counter (0 when never set).
-func cardCount(t *txn, key string) (int, error) {
+func cardCount(t *engine.Txn, key string) (int, error) {
 	b, err := t.Get(tableCardCounts, key)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, engine.ErrNotFound) {
 		return 0, nil
 	}
 	if err != nil {
@@ -265,7 +266,7 @@ func cardCount(t *txn, key string) (int, error) {
 }
 
 // addCardCount moves a live-card counter by delta.
-func addCardCount(t *txn, key string, delta int) error {
+func addCardCount(t *engine.Txn, key string, delta int) error {
 	n, err := cardCount(t, key)
 	if err != nil {
 		return err
@@ -300,7 +301,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 	if req.State == "" && !settings {
 		fe.Add("state", nil, "give at least one of state, fundingSources and maxSpendPerTransaction")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	if req.FundingSources != nil {
@@ -309,7 +310,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 		}
 	}
 	var out *Card
-	err = once(ctx, c.e, []any{id, req}, &out, func(t *txn) error {
+	err = engine.Once(ctx, c.e, []any{id, req}, &out, func(t *engine.Txn) error {
 		card, err := card(t, id)
 		if err != nil {
 			return err
@@ -317,7 +318,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 		if err := cards.CheckUpdate(card.State, req.State, settings); err != nil {
 			return cardRefusal(err, card)
 		}
-		var events []EventType
+		var events []engine.EventType
 		if req.FundingSources != nil {
 			if _, err := fundingCurrency(t, card.CardholderID, card.Currency, req.FundingSources); err != nil {
 				return err
@@ -343,7 +344,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 			return err
 		}
 		for _, ev := range events {
-			if err := t.emit(ev, card); err != nil {
+			if err := t.Emit(ev, card); err != nil {
 				return err
 			}
 		}
@@ -354,7 +355,7 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 }
 
 // freeCardSlot gives back the live-card slots of a card that closes.
-func freeCardSlot(t *txn, card *Card) error {
+func freeCardSlot(t *engine.Txn, card *Card) error {
 	if err := addCardCount(t, "live", -1); err != nil {
 		return err
 	}
@@ -365,15 +366,15 @@ func freeCardSlot(t *txn, card *Card) error {
 func cardRefusal(err error, card *Card) error {
 	switch {
 	case errors.Is(err, cards.ErrAlreadyClosed):
-		return Errorf(CodeCardAlreadyClosed, "card %s is already closed", card.ID)
+		return engine.Errorf(engine.CodeCardAlreadyClosed, "card %s is already closed", card.ID)
 	case errors.Is(err, cards.ErrNotMutable):
-		return Errorf(CodeCardNotMutable, "card %s is closed and can no longer change", card.ID)
+		return engine.Errorf(engine.CodeCardNotMutable, "card %s is closed and can no longer change", card.ID)
 	case errors.Is(err, cards.ErrInvalidTransition):
-		return Errorf(CodeInvalidStateTransition, "a %s card cannot move to the requested state; permitted are ACTIVE to FROZEN and back, and ACTIVE or FROZEN to CLOSED", card.State)
+		return engine.Errorf(engine.CodeInvalidStateTransition, "a %s card cannot move to the requested state; permitted are ACTIVE to FROZEN and back, and ACTIVE or FROZEN to CLOSED", card.State)
 	case errors.Is(err, cards.ErrCloseWithSettings):
 		var fe validate.Errors
 		fe.Add("state", nil, "fundingSources and maxSpendPerTransaction cannot be combined with state CLOSED")
-		return Invalid(fe)
+		return engine.Invalid(fe)
 	}
 	return err
 }
@@ -392,30 +393,30 @@ func (c Cards) Reveal(ctx context.Context, id, actor string) (*CardReveal, error
 		return nil, err
 	}
 	if actor == "" {
-		return nil, Errorf(CodeForbidden, "a card reveal needs an attributable actor")
+		return nil, engine.Errorf(engine.CodeForbidden, "a card reveal needs an attributable actor")
 	}
 	card, err := c.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if card.State != cards.Active && card.State != cards.Frozen {
-		return nil, Errorf(CodeForbidden, "the details of a %s card cannot be revealed", card.State)
+		return nil, engine.Errorf(engine.CodeForbidden, "the details of a %s card cannot be revealed", card.State)
 	}
 	rv, err := iss.RevealCard(ctx, card)
 	if err != nil {
 		return nil, err
 	}
-	auditID, err := c.e.newID("CardReveal")
+	auditID, err := c.e.NewID("CardReveal")
 	if err != nil {
 		return nil, err
 	}
-	err = c.e.update(ctx, func(t *txn) error {
-		return putJSON(t, tableCardReveals, auditID, cardRevealAudit{CardID: id, Actor: actor, At: t.now, ExpiresAt: rv.ExpiresAt})
+	err = c.e.Update(ctx, func(t *engine.Txn) error {
+		return engine.PutJSON(t, tableCardReveals, auditID, cardRevealAudit{CardID: id, Actor: actor, At: t.Now, ExpiresAt: rv.ExpiresAt})
 	})
 	if err != nil {
 		return nil, err
 	}
-	c.e.log.Info("card revealed", "card", id, "actor", actor)
+	c.e.Log.Info("card revealed", "card", id, "actor", actor)
 	return &rv, nil
 }
 
@@ -431,7 +432,7 @@ type cardRevealAudit struct {
 
 // applyCardActivation activates a card whose delayed activation came due,
 // if it is still PROCESSING (a card closed meanwhile stays closed).
-func applyCardActivation(t *txn, _ string, v []byte) (bool, error) {
+func applyCardActivation(t *engine.Txn, _ string, v []byte) (bool, error) {
 	card, err := card(t, string(v))
 	if err != nil || card.State != cards.Processing {
 		return false, err

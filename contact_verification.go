@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -33,14 +34,14 @@ type contactCode struct {
 
 // contactTarget loads a customer whose provider requires verifying channel:
 // CONFLICT for customers whose provider does not use contact verification.
-func contactTarget(t *txn, customerID, channel string) (*customerRecord, error) {
+func contactTarget(t *engine.Txn, customerID, channel string) (*customerRecord, error) {
 	r, err := liveCustomer(t, customerID)
 	if err != nil {
 		return nil, err
 	}
-	email, phone := customersSlot.of(t.e).kyc.ContactChecks(&r.Customer)
+	email, phone := customersSlot.Of(t.Handle).kyc.ContactChecks(&r.Customer)
 	if (channel == ChannelEmail && !email) || (channel == ChannelPhone && !phone) || r.ContactVerification == nil {
-		return nil, Errorf(CodeConflict, "customer %s's provider does not require %s verification", customerID, channel)
+		return nil, engine.Errorf(engine.CodeConflict, "customer %s's provider does not require %s verification", customerID, channel)
 	}
 	return r, nil
 }
@@ -49,16 +50,16 @@ func contactTarget(t *txn, customerID, channel string) (*customerRecord, error) 
 // (channel EMAIL or PHONE); a new code replaces an outstanding one.
 func (cs Customers) SendContactCode(ctx context.Context, customerID, channel string) error {
 	e := cs.e
-	code := customersSlot.of(e).kyc.ContactCode(channel)
-	return once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *txn) error {
+	code := customersSlot.Of(e).kyc.ContactCode(channel)
+	return engine.Once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *engine.Txn) error {
 		r, err := contactTarget(t, customerID, channel)
 		if err != nil {
 			return err
 		}
-		if err := putJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.now.Add(ContactCodeTTL)}); err != nil {
+		if err := engine.PutJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.Now.Add(ContactCodeTTL)}); err != nil {
 			return err
 		}
-		return intendCode(t, CodeMessage{ID: t.newID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
+		return intendCode(t, CodeMessage{ID: t.NewID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
 			Code: code, Purpose: "CONTACT_VERIFICATION"})
 	})
 }
@@ -71,51 +72,51 @@ func (cs Customers) ConfirmContactCode(ctx context.Context, customerID, channel,
 	e := cs.e
 	var out *Customer
 	var failure error
-	err := once(ctx, e, []any{customerID, channel, code}, &out, keeping(&failure, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{customerID, channel, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		r, err := contactTarget(t, customerID, channel)
 		if err != nil {
 			return err
 		}
 		var fe validate.Errors
 		if !fe.Required("code", code) {
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		key := customerID + "|" + channel
 		var cc contactCode
-		if err := getJSON(t, tableContactCodes, key, &cc); errors.Is(err, ErrNotFound) {
+		if err := engine.GetJSON(t, tableContactCodes, key, &cc); errors.Is(err, engine.ErrNotFound) {
 			fe.Add("code", nil, "no code is outstanding; request one first")
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		} else if err != nil {
 			return err
 		}
 		switch {
-		case t.now.After(cc.ExpiresAt):
+		case t.Now.After(cc.ExpiresAt):
 			fe.Add("code", nil, "the code expired; request a new one")
-			failure = Invalid(fe)
+			failure = engine.Invalid(fe)
 			return t.Delete(tableContactCodes, key) // commit the removal, answer the failure
 		case subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(cc.Hash)) != 1:
 			cc.Attempts++
 			if cc.Attempts >= ContactCodeAttempts {
-				failure = Errorf(CodeRateLimited, "too many wrong codes; request a new one")
+				failure = engine.Errorf(engine.CodeRateLimited, "too many wrong codes; request a new one")
 				return t.Delete(tableContactCodes, key)
 			}
 			fe.Add("code", nil, "the code is wrong; %d attempts left", ContactCodeAttempts-cc.Attempts)
-			failure = Invalid(fe)
-			return putJSON(t, tableContactCodes, key, cc)
+			failure = engine.Invalid(fe)
+			return engine.PutJSON(t, tableContactCodes, key, cc)
 		}
 		if channel == ChannelEmail {
 			r.ContactVerification.Email = ContactVerified
 		} else {
 			r.ContactVerification.Phone = ContactVerified
 		}
-		r.UpdatedAt = t.now
+		r.UpdatedAt = t.Now
 		if err := t.Delete(tableContactCodes, key); err != nil {
 			return err
 		}
 		if out, err = customerView(t, r); err != nil {
 			return err
 		}
-		return putJSON(t, tableCustomers, r.ID, r)
+		return engine.PutJSON(t, tableCustomers, r.ID, r)
 	}))
 	return out, err
 }

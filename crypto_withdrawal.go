@@ -5,13 +5,14 @@ import (
 	"errors"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
 // Crypto is the crypto-withdrawal area. Reach it as eng.Crypto.
-type Crypto struct{ e *handle }
+type Crypto struct{ e *engine.Handle }
 
 // WithdrawalFeeRequest asks what withdrawing Amount of Currency from a
 // crypto internal account to DestinationAddress on CryptoNetwork costs
@@ -80,12 +81,12 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 			fe.Add("destinationAddress", nil, "destinationAddress is not a valid %s address", req.CryptoNetwork)
 		}
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	var acct *InternalAccount
 	var p *PlatformConfig
-	err := e.view(ctx, func(t *txn) (err error) {
+	err := e.View(ctx, func(t *engine.Txn) (err error) {
 		if acct, err = internalAccount(t, req.InternalAccountID); err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	}
 	if acct.Currency != req.Currency {
 		fe.Add("currency", nil, "internal account %s holds %s, not %s", acct.ID, acct.Currency, req.Currency)
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	// The same pricing as a quote to a wallet of this currency.
 	fees := platformFees(p, acct.Currency, req.Currency)
@@ -109,7 +110,7 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	amt, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: req.Amount, Rate: r.Decimal(),
 		SendingDecimals: cur.Decimals, ReceivingDecimals: cur.Decimals, Fees: fees})
 	if err != nil {
-		return nil, Errorf(CodeAmountOutOfRange, "the amount does not cover the fees of this withdrawal")
+		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the amount does not cover the fees of this withdrawal")
 	}
 	return &WithdrawalFee{NetworkFee: fee.Amount, NetworkFeeAsset: fee.Asset, ApplicationFee: amt.PlatformFees,
 		TotalFee: amt.FeesIncluded, NetAmount: amt.Receiving}, nil

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // Customer tables: records by id, the unique index from UMA address to
@@ -129,7 +130,7 @@ type customerRecord struct {
 }
 
 // customer loads a customer: CUSTOMER_NOT_FOUND when absent.
-func customer(t *txn, id string) (*Customer, error) {
+func customer(t *engine.Txn, id string) (*Customer, error) {
 	r, err := customerRecordOf(t, id)
 	if err != nil {
 		return nil, err
@@ -137,32 +138,32 @@ func customer(t *txn, id string) (*Customer, error) {
 	return &r.Customer, nil
 }
 
-func customerRecordOf(t *txn, id string) (*customerRecord, error) {
+func customerRecordOf(t *engine.Txn, id string) (*customerRecord, error) {
 	var r customerRecord
-	if err := getJSON(t, tableCustomers, id, &r); err != nil {
-		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
+	if err := engine.GetJSON(t, tableCustomers, id, &r); err != nil {
+		return nil, engine.NotFound(err, engine.CodeCustomerNotFound, "customer", id)
 	}
 	return &r, nil
 }
 
 // liveCustomer loads a customer that is not deleted (410 CUSTOMER_DELETED).
-func liveCustomer(t *txn, id string) (*customerRecord, error) {
+func liveCustomer(t *engine.Txn, id string) (*customerRecord, error) {
 	r, err := customerRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
 	if r.IsDeleted {
-		return nil, Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
+		return nil, engine.Errorf(engine.CodeCustomerDeleted, "customer %s is deleted", id)
 	}
 	return r, nil
 }
 
 // customerByUma finds the customer holding a UMA address: UMA_NOT_FOUND when
 // none does.
-func customerByUma(t *txn, addr string) (*Customer, error) {
+func customerByUma(t *engine.Txn, addr string) (*Customer, error) {
 	id, err := t.Get(tableCustomerUma, addr)
-	if errors.Is(err, ErrNotFound) {
-		return nil, Errorf(CodeUmaNotFound, "no customer holds UMA address %s", addr)
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil, engine.Errorf(engine.CodeUmaNotFound, "no customer holds UMA address %s", addr)
 	}
 	if err != nil {
 		return nil, err
@@ -175,20 +176,20 @@ func customerByUma(t *txn, addr string) (*Customer, error) {
 // end-user terms (END_USER_TERMS_NOT_ACCEPTED otherwise).
 //
 // The customer it returns is shared and must not be changed.
-func transactingCustomer(t *txn, id string) (*Customer, error) {
-	r, err := customersSlot.of(t.e).cache.get(t, tableCustomers, id)
+func transactingCustomer(t *engine.Txn, id string) (*Customer, error) {
+	r, err := customersSlot.Of(t.Handle).cache.Get(t, tableCustomers, id)
 	if err != nil {
-		return nil, notFound(err, CodeCustomerNotFound, "customer", id)
+		return nil, engine.NotFound(err, engine.CodeCustomerNotFound, "customer", id)
 	}
 	if r.IsDeleted {
-		return nil, Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
+		return nil, engine.Errorf(engine.CodeCustomerDeleted, "customer %s is deleted", id)
 	}
 	p, err := platform(t)
 	if err != nil {
 		return nil, err
 	}
 	if !p.IsRegulatedFinancialInstitution && !r.AcceptedEndUserTerms() {
-		return nil, Errorf(CodeEndUserTermsNotAccepted,
+		return nil, engine.Errorf(engine.CodeEndUserTermsNotAccepted,
 			"customer %s has not accepted the provider's end-user terms (agreementConsents type %s)", id, AgreementProviderEndUserTerms)
 	}
 	return &r.Customer, nil
@@ -201,7 +202,7 @@ func transactingCustomer(t *txn, id string) (*Customer, error) {
 // such a customer.
 //
 // The customer it returns is shared and must not be changed.
-func sendingCustomer(t *txn, id string) (*Customer, error) {
+func sendingCustomer(t *engine.Txn, id string) (*Customer, error) {
 	c, err := transactingCustomer(t, id)
 	if err != nil {
 		return nil, err
@@ -211,7 +212,7 @@ func sendingCustomer(t *txn, id string) (*Customer, error) {
 		if c.CustomerType == CustomerBusiness {
 			field = "kybStatus"
 		}
-		return nil, &Error{Code: CodeSenderNotAccepted, Message: "customer " + id + " cannot send money while its " + field + " is " + string(s),
+		return nil, &engine.Error{Code: engine.CodeSenderNotAccepted, Message: "customer " + id + " cannot send money while its " + field + " is " + string(s),
 			Details: map[string]any{"customerId": id, field: string(s)}}
 	}
 	return c, nil

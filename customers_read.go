@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // Get returns a customer, deleted ones included (isDeleted true); a
@@ -11,7 +13,7 @@ import (
 func (cs Customers) Get(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		r, err := customerRecordOf(t, id)
 		if err != nil {
 			return err
@@ -23,7 +25,7 @@ func (cs Customers) Get(ctx context.Context, id string) (*Customer, error) {
 }
 
 // customerView is r as the API shows it.
-func customerView(t *txn, r *customerRecord) (*Customer, error) {
+func customerView(t *engine.Txn, r *customerRecord) (*Customer, error) {
 	c := r.Customer
 	if c.CustomerType == CustomerBusiness {
 		owners, err := ownersOf(t, c.ID)
@@ -66,8 +68,8 @@ func (f *CustomerFilter) match(c *customerRecord) bool {
 
 // query reads the index of the most selective indexed filter (deleted
 // customers, region, currency and update times are checked on the records).
-func (f *CustomerFilter) query() listQuery[customerRecord] {
-	q := listQuery[customerRecord]{Table: tableCustomers, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore, Match: f.match}
+func (f *CustomerFilter) query() engine.ListQuery[customerRecord] {
+	q := engine.ListQuery[customerRecord]{Table: tableCustomers, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore, Match: f.match}
 	var kyc, kyb string
 	if f.KYCStatus != "" {
 		kyc = customerStatusValue(CustomerIndividual, f.KYCStatus)
@@ -75,24 +77,24 @@ func (f *CustomerFilter) query() listQuery[customerRecord] {
 	if f.KYBStatus != "" {
 		kyb = customerStatusValue(CustomerBusiness, f.KYBStatus)
 	}
-	return q.narrowest(
-		[2]string{ixUma, f.UmaAddress},
-		[2]string{ixPlatform, f.PlatformCustomerID},
-		[2]string{ixStatus, kyc},
-		[2]string{ixStatus, kyb},
-		[2]string{ixType, string(f.CustomerType)})
+	return q.Narrowest(
+		[2]string{engine.IxUma, f.UmaAddress},
+		[2]string{engine.IxPlatform, f.PlatformCustomerID},
+		[2]string{engine.IxStatus, kyc},
+		[2]string{engine.IxStatus, kyb},
+		[2]string{engine.IxType, string(f.CustomerType)})
 }
 
 // List lists customers, oldest first.
-func (cs Customers) List(ctx context.Context, f CustomerFilter, p ListParams) (Page[Customer], error) {
+func (cs Customers) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (engine.Page[Customer], error) {
 	e := cs.e
-	var page Page[Customer]
-	err := e.view(ctx, func(t *txn) error {
-		recs, err := list(t, f.query(), p)
+	var page engine.Page[Customer]
+	err := e.View(ctx, func(t *engine.Txn) error {
+		recs, err := engine.List(t, f.query(), p)
 		if err != nil {
 			return err
 		}
-		page, err = mapPage(recs, func(r *customerRecord) (*Customer, error) { return customerView(t, r) })
+		page, err = engine.MapPage(recs, func(r *customerRecord) (*Customer, error) { return customerView(t, r) })
 		return err
 	})
 	return page, err

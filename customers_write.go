@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -50,24 +51,24 @@ var (
 func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
 	e := cs.e
 	var out *Customer
-	if ok, err := replayed(ctx, e, in, &out); ok {
+	if ok, err := engine.Replay(ctx, e, in, &out); ok {
 		return out, err
 	}
 	var initial KYCStatus
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		p, err := platform(t)
 		if err != nil {
 			return err
 		}
 		probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
 		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-		initial, err = customersSlot.of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
+		initial, err = customersSlot.Of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	err = once(ctx, e, in, &out, func(t *txn) error {
+	err = engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
 		var err error
 		out, err = createCustomer(t, in, initial)
 		return err
@@ -79,19 +80,19 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 // the provider's initial status unless in sets one. A refusal (a coded
 // 4xx error) comes before anything is written, so a caller may go on in
 // the same transaction: bulk import creates a batch of rows in one.
-func createCustomer(t *txn, in CustomerInput, initial KYCStatus) (*Customer, error) {
-	e := t.e
+func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Customer, error) {
+	e := t.Handle
 	p, err := platform(t)
 	if err != nil {
 		return nil, err
 	}
-	id := t.newID("Customer")
-	r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: t.now, UpdatedAt: t.now}}
+	id := t.NewID("Customer")
+	r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: t.Now, UpdatedAt: t.Now}}
 	var fe validate.Errors
 	if in.CustomerType == "" {
 		fe.Missing("customerType")
 	} else if !fe.Enum("customerType", string(in.CustomerType), "INDIVIDUAL", "BUSINESS") {
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	applyCustomerInput(e, &fe, r, &in, p)
 	if in.KYCStatus != "" || in.KYBStatus != "" {
@@ -126,7 +127,7 @@ func createCustomer(t *txn, in CustomerInput, initial KYCStatus) (*Customer, err
 	if err := claimCustomerKeys(t, r, "", ""); err != nil {
 		return nil, err
 	}
-	if err := putJSON(t, tableCustomers, id, r); err != nil {
+	if err := engine.PutJSON(t, tableCustomers, id, r); err != nil {
 		return nil, err
 	}
 	if err := provisionAccounts(t, r, p); err != nil {
@@ -140,7 +141,7 @@ func createCustomer(t *txn, in CustomerInput, initial KYCStatus) (*Customer, err
 func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
 	e := cs.e
 	var out *Customer
-	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		var err error
 		out, err = updateCustomer(t, id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
 			_, err := walletContactChange(t, r, oldEmail, oldPhone, in, nil)
@@ -155,8 +156,8 @@ func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*C
 // the input applied, before anything is written, with the previous email
 // and phone; when it says stop, nothing of the customer is written and
 // the customer returned is nil (a signed flow's challenge was issued).
-func updateCustomer(t *txn, id string, in CustomerInput, contact func(r *customerRecord, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
-	e := t.e
+func updateCustomer(t *engine.Txn, id string, in CustomerInput, contact func(r *customerRecord, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
+	e := t.Handle
 	p, err := platform(t)
 	if err != nil {
 		return nil, err
@@ -185,11 +186,11 @@ func updateCustomer(t *txn, id string, in CustomerInput, contact func(r *custome
 	if stop, err := contact(r, oldEmail, oldPhone); stop || err != nil {
 		return nil, err
 	}
-	r.UpdatedAt = t.now
+	r.UpdatedAt = t.Now
 	if err := claimCustomerKeys(t, r, oldUma, oldPID); err != nil {
 		return nil, err
 	}
-	if err := putJSON(t, tableCustomers, id, r); err != nil {
+	if err := engine.PutJSON(t, tableCustomers, id, r); err != nil {
 		return nil, err
 	}
 	if err := provisionAccounts(t, r, p); err != nil {
@@ -203,7 +204,7 @@ func updateCustomer(t *txn, id string, in CustomerInput, contact func(r *custome
 func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
-	err := once(ctx, e, id, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
 		r, err := liveCustomer(t, id)
 		if err != nil {
 			return err
@@ -213,8 +214,8 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 				return err
 			}
 		}
-		r.IsDeleted, r.UpdatedAt = true, t.now
-		if err := putJSON(t, tableCustomers, id, r); err != nil {
+		r.IsDeleted, r.UpdatedAt = true, t.Now
+		if err := engine.PutJSON(t, tableCustomers, id, r); err != nil {
 			return err
 		}
 		out, err = customerView(t, r)
@@ -225,7 +226,7 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 
 // applyCustomerInput copies the members set in in onto r and records every
 // invalid one.
-func applyCustomerInput(e *handle, fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
+func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -271,7 +272,7 @@ func applyCustomerInput(e *handle, fe *validate.Errors, r *customerRecord, in *C
 	} else {
 		r.Profile.ValidateIndividual(fe, r.Identifier, e.Now())
 	}
-	email, phone := customersSlot.of(e).kyc.ContactChecks(&r.Customer)
+	email, phone := customersSlot.Of(e).kyc.ContactChecks(&r.Customer)
 	if email || phone {
 		if r.ContactVerification == nil {
 			r.ContactVerification = &ContactVerification{}
@@ -294,7 +295,7 @@ func applyCustomerInput(e *handle, fe *validate.Errors, r *customerRecord, in *C
 // finishCustomerInput validates and records the consents, then turns the
 // collected field errors into the answer: INVALID_INPUT, or
 // END_USER_TERMS_VERSION_NOT_FOUND when the only problem is the version.
-func finishCustomerInput(e *handle, fe validate.Errors, r *customerRecord, in *CustomerInput) error {
+func finishCustomerInput(e *engine.Handle, fe validate.Errors, r *customerRecord, in *CustomerInput) error {
 	consents := in.AgreementConsents
 	if in.EndUserTermsConsent != nil {
 		if in.AgreementConsents != nil {
@@ -305,13 +306,13 @@ func finishCustomerInput(e *handle, fe validate.Errors, r *customerRecord, in *C
 		consents = []AgreementConsent{c}
 	}
 	unknownVersion := checkConsents(&fe, consents, in.EndUserTermsConsent != nil)
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return err
 	}
 	if unknownVersion != "" {
 		var vf validate.Errors
 		vf.Add(unknownVersion, &validate.Constraint{Enum: EndUserTermsVersions}, "termsVersion is not a version of the end-user terms; current is %s", CurrentEndUserTerms.Version)
-		return InvalidAs(CodeEndUserTermsVersionNotFound, vf)
+		return engine.InvalidAs(engine.CodeEndUserTermsVersionNotFound, vf)
 	}
 	for _, c := range consents {
 		r.AgreementConsents = mergeConsent(r.AgreementConsents, c)
@@ -329,22 +330,22 @@ func finishCustomerInput(e *handle, fe validate.Errors, r *customerRecord, in *C
 
 // claimCustomerKeys keeps the unique indexes in step with r, releasing the
 // old values when they changed.
-func claimCustomerKeys(t *txn, r *customerRecord, oldUma, oldPID string) error {
-	pidTaken := Errorf(CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
-	pidTaken.Fields = []FieldError{{Field: "platformCustomerId", Message: pidTaken.Message}}
-	umaTaken := Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
-	umaTaken.Fields = []FieldError{{Field: "umaAddress", Message: umaTaken.Message}}
+func claimCustomerKeys(t *engine.Txn, r *customerRecord, oldUma, oldPID string) error {
+	pidTaken := engine.Errorf(engine.CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
+	pidTaken.Fields = []engine.FieldError{{Field: "platformCustomerId", Message: pidTaken.Message}}
+	umaTaken := engine.Errorf(engine.CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
+	umaTaken.Fields = []engine.FieldError{{Field: "umaAddress", Message: umaTaken.Message}}
 	// When both change, a taken UMA address is found before the identifier
 	// is claimed, so that a refusal leaves nothing written (createCustomer).
 	if r.PlatformCustomerID != oldPID && r.UmaAddress != oldUma {
 		if _, err := t.Get(tableCustomerUma, r.UmaAddress); err == nil {
 			if _, err := t.Get(tableCustomerPlatformIDs, r.PlatformCustomerID); err == nil {
 				return pidTaken
-			} else if !errors.Is(err, ErrNotFound) {
+			} else if !errors.Is(err, engine.ErrNotFound) {
 				return err
 			}
 			return umaTaken
-		} else if !errors.Is(err, ErrNotFound) {
+		} else if !errors.Is(err, engine.ErrNotFound) {
 			return err
 		}
 	}
@@ -357,7 +358,7 @@ func claimCustomerKeys(t *txn, r *customerRecord, oldUma, oldPID string) error {
 				return err
 			}
 		}
-		if err := claim(t, tableCustomerPlatformIDs, r.PlatformCustomerID, r.ID, pidTaken); err != nil {
+		if err := engine.Claim(t, tableCustomerPlatformIDs, r.PlatformCustomerID, r.ID, pidTaken); err != nil {
 			return err
 		}
 	}
@@ -367,7 +368,7 @@ func claimCustomerKeys(t *txn, r *customerRecord, oldUma, oldPID string) error {
 				return err
 			}
 		}
-		return claim(t, tableCustomerUma, r.UmaAddress, r.ID, umaTaken)
+		return engine.Claim(t, tableCustomerUma, r.UmaAddress, r.ID, umaTaken)
 	}
 	return nil
 }
@@ -377,7 +378,7 @@ func claimCustomerKeys(t *txn, r *customerRecord, oldUma, oldPID string) error {
 // accepted the end-user terms (wire-facts 1.15); the update that records
 // the consent opens them. USDB is held in the embedded wallet (the Global
 // Account), not in an internal account of its own.
-func provisionAccounts(t *txn, r *customerRecord, p *PlatformConfig) error {
+func provisionAccounts(t *engine.Txn, r *customerRecord, p *PlatformConfig) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}

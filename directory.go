@@ -1,6 +1,10 @@
 package payments
 
-import "context"
+import (
+	"context"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // Directory knows the world beyond the platform: who receives at a UMA
 // address of another provider, and the lists behind GET /vasps,
@@ -60,9 +64,9 @@ func (emptyDirectory) Discoveries(context.Context, string, string) ([]Discovery,
 func (emptyDirectory) UMAProviders(context.Context) ([]UMAProvider, error) { return nil, nil }
 
 // directory returns the configured Directory or the empty one.
-func directory(e *handle) Directory {
-	if quotesSlot.of(e).directory == nil {
+func directory(e *engine.Handle) Directory {
+	if quotesSlot.Of(e).directory == nil {
 		return emptyDirectory{}
 	}
-	return quotesSlot.of(e).directory
+	return quotesSlot.Of(e).directory
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -88,24 +89,24 @@ func docKey(holder, typ, side string) string { return holder + "|" + typ + "|" +
 func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, error) {
 	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
-		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
+		return nil, engine.Errorf(engine.CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
 	var out *Document
-	err := once(ctx, e, in, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
 		var fe validate.Errors
 		fe.Required("documentHolder", in.DocumentHolder)
 		kind := in.check(&fe)
-		if err := Invalid(fe.Err()); err != nil {
+		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
 		if err := requireHolder(t, in.DocumentHolder); err != nil {
 			return err
 		}
-		id := t.newID("Document")
-		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: t.now}
-		d.fill(in, kind, t.now)
-		if err := claim(t, tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
-			Errorf(CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
+		id := t.NewID("Document")
+		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: t.Now}
+		d.fill(in, kind, t.Now)
+		if err := engine.Claim(t, tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
+			engine.Errorf(engine.CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
 			return err
 		}
 		out = d
@@ -118,26 +119,26 @@ func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, e
 func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (*Document, error) {
 	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
-		return nil, Errorf(CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
+		return nil, engine.Errorf(engine.CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
 	var out *Document
-	err := once(ctx, e, []any{id, in}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		d, err := document(t, id)
 		if err != nil {
 			return err
 		}
 		var fe validate.Errors
 		kind := in.check(&fe)
-		if err := Invalid(fe.Err()); err != nil {
+		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
 		oldKey := docKey(d.DocumentHolder, d.DocumentType, d.Side)
-		d.fill(in, kind, t.now)
+		d.fill(in, kind, t.Now)
 		if newKey := docKey(d.DocumentHolder, d.DocumentType, d.Side); newKey != oldKey {
 			if err := t.Delete(tableDocumentsByHolder, oldKey); err != nil {
 				return err
 			}
-			if err := claim(t, tableDocumentsByHolder, newKey, id, Errorf(CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
+			if err := engine.Claim(t, tableDocumentsByHolder, newKey, id, engine.Errorf(engine.CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
 				return err
 			}
 		}
@@ -156,8 +157,8 @@ func (d *Document) fill(in DocumentUpload, kind string, now time.Time) {
 	}
 }
 
-func saveDocument(t *txn, d *Document, content []byte) error {
-	if err := putJSON(t, tableDocuments, d.ID, d); err != nil {
+func saveDocument(t *engine.Txn, d *Document, content []byte) error {
+	if err := engine.PutJSON(t, tableDocuments, d.ID, d); err != nil {
 		return err
 	}
 	return t.Put(tableDocumentFiles, d.ID, content)
@@ -165,7 +166,7 @@ func saveDocument(t *txn, d *Document, content []byte) error {
 
 // requireHolder checks that a document holder (a customer or a beneficial
 // owner) exists.
-func requireHolder(t *txn, holder string) error {
+func requireHolder(t *engine.Txn, holder string) error {
 	var err error
 	switch {
 	case strings.HasPrefix(holder, "Customer:"):
@@ -173,26 +174,26 @@ func requireHolder(t *txn, holder string) error {
 	case strings.HasPrefix(holder, "BeneficialOwner:"):
 		_, err = owner(t, holder)
 	default:
-		err = ErrNotFound
+		err = engine.ErrNotFound
 	}
-	if CodeOf(err) == CodeCustomerNotFound || CodeOf(err) == CodeNotFound {
-		return Errorf(CodeDocumentHolderNotFound, "document holder %s not found", holder)
+	if engine.CodeOf(err) == engine.CodeCustomerNotFound || engine.CodeOf(err) == engine.CodeNotFound {
+		return engine.Errorf(engine.CodeDocumentHolderNotFound, "document holder %s not found", holder)
 	}
 	return err
 }
 
-func document(t *txn, id string) (*Document, error) {
+func document(t *engine.Txn, id string) (*Document, error) {
 	var d Document
-	if err := getJSON(t, tableDocuments, id, &d); err != nil {
-		return nil, notFound(err, CodeNotFound, "document", id)
+	if err := engine.GetJSON(t, tableDocuments, id, &d); err != nil {
+		return nil, engine.NotFound(err, engine.CodeNotFound, "document", id)
 	}
 	return &d, nil
 }
 
 // documentTypes lists the document types a holder has uploaded.
-func documentTypes(t *txn, holder string) ([]string, error) {
+func documentTypes(t *engine.Txn, holder string) ([]string, error) {
 	var out []string
-	err := t.Scan(tableDocumentsByHolder, ScanOptions{Prefix: holder + "|"}, func(k string, _ []byte) (bool, error) {
+	err := t.Scan(tableDocumentsByHolder, engine.ScanOptions{Prefix: holder + "|"}, func(k string, _ []byte) (bool, error) {
 		parts := strings.Split(k, "|")
 		out = append(out, parts[len(parts)-2])
 		return true, nil
@@ -204,7 +205,7 @@ func documentTypes(t *txn, holder string) ([]string, error) {
 func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
 	e := ds.e
 	var out *Document
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		out, err = document(t, id)
 		return err
@@ -213,12 +214,12 @@ func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
 }
 
 // List lists documents, oldest first, optionally of one holder.
-func (ds Documents) List(ctx context.Context, holder string, p ListParams) (Page[Document], error) {
+func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams) (engine.Page[Document], error) {
 	e := ds.e
-	var page Page[Document]
-	err := e.view(ctx, func(t *txn) error {
+	var page engine.Page[Document]
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		page, err = list(t, listQuery[Document]{Table: tableDocuments, Index: ixAll}.narrowest([2]string{ixHolder, holder}), p)
+		page, err = engine.List(t, engine.ListQuery[Document]{Table: tableDocuments, Index: engine.IxAll}.Narrowest([2]string{engine.IxHolder, holder}), p)
 		return err
 	})
 	return page, err
@@ -228,7 +229,7 @@ func (ds Documents) List(ctx context.Context, holder string, p ListParams) (Page
 // verification is under review or decided is CONFLICT: it is evidence.
 func (ds Documents) Delete(ctx context.Context, id string) error {
 	e := ds.e
-	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
+	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {
 		d, err := document(t, id)
 		if err != nil {
 			return err
@@ -239,7 +240,7 @@ func (ds Documents) Delete(ctx context.Context, id string) error {
 				return err
 			}
 			if c.Status() != KYCUnverified {
-				return Errorf(CodeConflict, "document %s was submitted for verification and cannot be deleted", id)
+				return engine.Errorf(engine.CodeConflict, "document %s was submitted for verification and cannot be deleted", id)
 			}
 		}
 		for _, k := range [][2]string{{tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side)}, {tableDocuments, id}, {tableDocumentFiles, id}} {

@@ -6,35 +6,16 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/paygrid/payments/internal/jsontest"
 	"github.com/paygrid/payments/money"
-	"github.com/shopspring/decimal"
 )
 
 // plainTransaction is Transaction without its MarshalJSON: what
 // encoding/json writes by reflection, the model of appendTransaction.
 type plainTransaction Transaction
-
-// fuzzTime makes a time from fuzz input, in a fixed zone of off seconds.
-func fuzzTime(sec int64, nsec int64, off int32) time.Time {
-	return time.Unix(sec, nsec%1e9).In(time.FixedZone("", int(off)))
-}
-
-// checkSame fails unless ours and model are the same bytes, or both errors.
-func checkSame(t *testing.T, ours []byte, oursErr error, model []byte, modelErr error) {
-	t.Helper()
-	if (oursErr != nil) != (modelErr != nil) {
-		t.Fatalf("error %v, encoding/json's %v", oursErr, modelErr)
-	}
-	if modelErr == nil && !bytes.Equal(ours, model) {
-		t.Fatalf("encoded\n%s\nencoding/json\n%s", ours, model)
-	}
-}
 
 func FuzzAppendTransaction(f *testing.F) {
 	f.Add("Transaction:1", "COMPLETED", "€ <b>&\u2028\x00\xff", int64(1700000000), int64(123456789), int32(0), 1.5, int64(100), uint8(0xff))
@@ -45,7 +26,7 @@ func FuzzAppendTransaction(f *testing.F) {
 		f.Add(s, "", "", int64(0), int64(0), int32(0), 0.0, int64(0), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, id, status, text string, sec, nsec int64, off int32, rate float64, n int64, present uint8) {
-		at := fuzzTime(sec, nsec, off)
+		at := jsontest.FuzzTime(sec, nsec, off)
 		x := Transaction{ID: id, Status: TransactionStatus(status), Type: text, Direction: status,
 			Source:      TxParty{SourceType: text, AccountID: id},
 			Destination: TxParty{DestinationType: status, UmaAddress: text, Currency: id, CustomerID: text},
@@ -78,7 +59,7 @@ func FuzzAppendTransaction(f *testing.F) {
 		}
 		ours, err := x.MarshalJSON()
 		model, modelErr := json.Marshal(plainTransaction(x))
-		checkSame(t, ours, err, model, modelErr)
+		jsontest.CheckSame(t, ours, err, model, modelErr)
 		if err == nil {
 			var back Transaction
 			if err := json.Unmarshal(ours, &back); err != nil {
@@ -136,46 +117,9 @@ func FuzzDecodeTransaction(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { checkDecodeTransaction(t, b) })
 }
 
-func FuzzAppendOutbox(f *testing.F) {
-	f.Add("Webhook:1", "OUTGOING_PAYMENT.COMPLETED", `{"id":"x"}`, int64(1700000000), int64(5), int32(0), 3, "")
-	f.Add("", "", "", int64(-1), int64(0), int32(7200), 0, "timeout <after> 10s & \"more\"")
-	f.Add("\x80", "\u2029", "null", int64(300000000000), int64(0), int32(0), -1, "\x01")
-	f.Fuzz(func(t *testing.T, id, typ, data string, sec, nsec int64, off int32, attempts int, lastError string) {
-		at := fuzzTime(sec, nsec, off)
-		var raw json.RawMessage
-		if data != "" { // compact, valid JSON, as encodeRecord returns
-			raw, _ = json.Marshal(map[string]string{"data": data})
-		}
-		r := outboxRecord{Event: Event{ID: id, Type: EventType(typ), Timestamp: at, Data: raw},
-			Attempts: attempts, NextAttemptAt: at.Add(time.Second), LastError: lastError}
-		ours, err := r.encode()
-		model, modelErr := json.Marshal(r)
-		checkSame(t, ours, err, model, modelErr)
-		if err == nil {
-			back, err := decodeOutbox(ours)
-			if err != nil || !bytes.Equal(back.Event.Data, raw) && len(raw) > 0 {
-				t.Fatalf("%s decodes to %+v, %v", ours, back, err)
-			}
-		}
-	})
-}
-
-// TestAppendFloat holds appendFloat to encoding/json at the edges of its
-// two formats.
-func TestAppendFloat(t *testing.T) {
-	for _, f := range []float64{0, math.Copysign(0, -1), 1e-6, 9.99999e-7, 1e20, 1e21, -1e21, 1.5e-9, 123456.789, math.MaxFloat64, math.SmallestNonzeroFloat64, math.NaN(), math.Inf(-1)} {
-		ours, err := appendFloat(nil, f)
-		model, modelErr := json.Marshal(f)
-		checkSame(t, ours, err, model, modelErr)
-	}
-}
-
 // Models of the hand-written encoders: the same types without their
 // MarshalJSON, encoded by encoding/json's reflection.
-type (
-	plainQuote       Quote
-	plainLedgerEntry LedgerEntry
-)
+type plainQuote Quote
 
 // modelQuoteRecord is q as a struct of the same members whose embedded
 // quote is a plainQuote (a defined type of quoteRecord would still promote
@@ -199,75 +143,24 @@ func modelQuoteRecord(q *quoteRecord) any {
 	return m.Interface()
 }
 
-// fill sets every field reachable from v that encoding/json encodes to a
-// value derived from n that no omitempty drops, so that comparing with the
-// model catches a member a hand-written encoder leaves out, including one
-// added to the type later.
-func fill(v reflect.Value, n int) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(fmt.Sprintf("s%d", n))
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(int64(n) + 1)
-	case reflect.Uint8:
-		v.SetUint(uint64(n%200) + 1)
-	case reflect.Float64:
-		v.SetFloat(float64(n) + 0.25)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(v.Elem(), n+1)
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
-		fill(v.Index(0), n+1)
-		fill(v.Index(1), n+2)
-	case reflect.Map:
-		m := reflect.MakeMap(v.Type())
-		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-		fill(k, n+1)
-		fill(e, n+2)
-		m.SetMapIndex(k, e)
-		v.Set(m)
-	case reflect.Interface:
-		v.Set(reflect.ValueOf(fmt.Sprintf("i%d", n)))
-	case reflect.Struct:
-		switch v.Type() {
-		case reflect.TypeFor[time.Time]():
-			v.Set(reflect.ValueOf(time.Unix(1.7e9+int64(n), int64(n)*1001).UTC()))
-			return
-		case reflect.TypeFor[money.Rate]():
-			v.Set(reflect.ValueOf(money.RateOf(decimal.New(int64(n)*17+3, -3))))
-			return
-		}
-		for i := range v.NumField() {
-			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
-				fill(v.Field(i), n+i)
-			}
-		}
-	}
-}
-
-// TestEncodersCoverEveryMember compares each hand-written encoder with its
-// model on values with every member set, and on zero values.
+// TestEncodersCoverEveryMember compares each hand-written encoder of the
+// areas with its model on values with every member set, and on zero values
+// (the kernel's are compared in internal/engine).
 func TestEncodersCoverEveryMember(t *testing.T) {
 	for n := range 3 {
 		var x Transaction
 		var q quoteRecord
-		var l LedgerEntry
-		var o outboxRecord
 		var p OutgoingPayment
 		if n > 0 {
-			for _, v := range []any{&x, &q, &l, &o, &p} {
-				fill(reflect.ValueOf(v).Elem(), n)
+			for _, v := range []any{&x, &q, &p} {
+				jsontest.Fill(reflect.ValueOf(v).Elem(), n)
 			}
-			o.Event.Data = json.RawMessage(`{"a":[1,"b"]}`)
 			p.Destination.AccountInfo = json.RawMessage(`{"iban":"DE89370400440532013000"}`)
 		}
 		check := func(name string, ours []byte, err error, model any) {
 			t.Helper()
 			want, wantErr := json.Marshal(model)
-			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) { checkSame(t, ours, err, want, wantErr) })
+			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) { jsontest.CheckSame(t, ours, err, want, wantErr) })
 		}
 		b, err := x.MarshalJSON()
 		check("Transaction", b, err, plainTransaction(x))
@@ -275,10 +168,6 @@ func TestEncodersCoverEveryMember(t *testing.T) {
 		check("Quote", b, err, plainQuote(q.Quote))
 		b, err = q.MarshalJSON()
 		check("quoteRecord", b, err, modelQuoteRecord(&q))
-		b, err = appendLedgerEntry(nil, &l)
-		check("LedgerEntry", b, err, plainLedgerEntry(l))
-		b, err = o.encode()
-		check("outboxRecord", b, err, o)
 		in := railIntent{Send: &p}
 		b, err = in.encode()
 		check("intent", b, err, in)
@@ -291,7 +180,7 @@ func FuzzAppendIntent(f *testing.F) {
 	f.Add("x", "y", "{\"a\" : [1, \"<\"]}", int64(1700000000), int64(1), int32(60), int64(0), uint8(0x03))
 	f.Add("x", "y", "not json", int64(0), int64(0), int32(0), int64(0), uint8(0x01))
 	f.Fuzz(func(t *testing.T, id, text, info string, sec, nsec int64, off int32, n int64, present uint8) {
-		at := fuzzTime(sec, nsec, off)
+		at := jsontest.FuzzTime(sec, nsec, off)
 		p := OutgoingPayment{ID: id, TransactionID: text, Currency: id, Amount: n, Rail: text, UmaAddress: id, Transfer: present&8 != 0, SubmittedAt: at}
 		if present&1 != 0 {
 			p.Destination = &ExternalAccount{ID: text, CustomerID: id, Status: ExternalAccountStatus(text), PlatformAccountID: text,
@@ -307,7 +196,7 @@ func FuzzAppendIntent(f *testing.F) {
 		in := railIntent{Send: &p}
 		ours, err := in.encode()
 		model, modelErr := json.Marshal(in)
-		checkSame(t, ours, err, model, modelErr)
+		jsontest.CheckSame(t, ours, err, model, modelErr)
 	})
 }
 
@@ -315,7 +204,7 @@ func FuzzAppendQuote(f *testing.F) {
 	f.Add("Quote:1", "PENDING", "<x> & \u2028", int64(1700000000), int64(1), int32(0), 0.25, "17.16375", int64(100), uint8(0xff))
 	f.Add("", "", "", int64(-62135596800), int64(0), int32(3600), math.NaN(), "-0.000001", int64(-1), uint8(0))
 	f.Fuzz(func(t *testing.T, id, status, text string, sec, nsec int64, off int32, f float64, rate string, n int64, present uint8) {
-		at := fuzzTime(sec, nsec, off)
+		at := jsontest.FuzzTime(sec, nsec, off)
 		r, err := money.NewRate(rate)
 		if err != nil {
 			r = money.Rate{}
@@ -341,10 +230,10 @@ func FuzzAppendQuote(f *testing.F) {
 		}
 		ours, err := q.MarshalJSON()
 		model, modelErr := json.Marshal(modelQuoteRecord(&q))
-		checkSame(t, ours, err, model, modelErr)
+		jsontest.CheckSame(t, ours, err, model, modelErr)
 		ours, err = q.Quote.MarshalJSON()
 		model, modelErr = json.Marshal(plainQuote(q.Quote))
-		checkSame(t, ours, err, model, modelErr)
+		jsontest.CheckSame(t, ours, err, model, modelErr)
 	})
 }
 
@@ -353,7 +242,7 @@ func FuzzAppendQuote(f *testing.F) {
 // pointer member added later and not cloned fails here.
 func TestTransactionCloneSharesNothing(t *testing.T) {
 	var x Transaction
-	fill(reflect.ValueOf(&x).Elem(), 1)
+	jsontest.Fill(reflect.ValueOf(&x).Elem(), 1)
 	checkClone(t, &x, x.clone(), "Card")
 }
 
@@ -362,7 +251,7 @@ func TestTransactionCloneSharesNothing(t *testing.T) {
 // included).
 func TestIntentCloneSharesNothing(t *testing.T) {
 	var in railIntent
-	fill(reflect.ValueOf(&in).Elem(), 1)
+	jsontest.Fill(reflect.ValueOf(&in).Elem(), 1)
 	checkClone(t, &in, in.clone(), "")
 }
 
@@ -370,7 +259,7 @@ func TestIntentCloneSharesNothing(t *testing.T) {
 // quote without the members that make it not cloneable.
 func TestQuoteCloneSharesNothing(t *testing.T) {
 	var q quoteRecord
-	fill(reflect.ValueOf(&q).Elem(), 1)
+	jsontest.Fill(reflect.ValueOf(&q).Elem(), 1)
 	q.PaymentInstructions, q.ScaChallenge, q.ScaNonce, q.ScaSends, q.HeldInstructions = nil, nil, nil, nil, nil
 	if !q.cloneable() {
 		t.Fatal("not cloneable")
@@ -407,38 +296,6 @@ func checkSharesNothing(t *testing.T, path string, a, b reflect.Value, skip stri
 			}
 		}
 	}
-}
-
-// FuzzRecordID checks recordID against the concatenation it replaced.
-func FuzzRecordID(f *testing.F) {
-	f.Add("Quote", []byte("0123456789abcdef"))
-	f.Add("", []byte{0xff, 0, 0x80, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
-	f.Fuzz(func(t *testing.T, prefix string, b []byte) {
-		var u uuid.UUID
-		copy(u[:], b)
-		if got, want := recordID(prefix, u), prefix+":"+u.String(); got != want {
-			t.Fatalf("recordID(%q, %v) = %q, want %q", prefix, u, got, want)
-		}
-	})
-}
-
-// FuzzSortKey checks sortKey and sortSuffix against the padded hex they
-// replaced.
-func FuzzSortKey(f *testing.F) {
-	f.Add(int64(0), "Transaction:1")
-	f.Add(int64(-62135596800000), "")
-	f.Add(int64(1795000000000), "x|y")
-	f.Fuzz(func(t *testing.T, ms int64, id string) {
-		at := time.UnixMilli(ms)
-		h := strconv.FormatUint(uint64(at.UnixMilli())^1<<63, 16)
-		want := strings.Repeat("0", 16-len(h)) + h
-		if got := sortKey(at); got != want {
-			t.Fatalf("sortKey(%d) = %q, want %q", ms, got, want)
-		}
-		if got := sortSuffix(at, id); got != "|"+want+"|"+id {
-			t.Fatalf("sortSuffix(%d, %q) = %q", ms, id, got)
-		}
-	})
 }
 
 // accountInfoModel is what AccountType and Identifier gave when they

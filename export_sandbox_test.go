@@ -1,10 +1,12 @@
 package payments
 
+import "github.com/paygrid/payments/internal/engine"
+
 // StateTables and TokenTables expose the tables of the sandbox state, as
 // the areas register them, to the external tests
 // (TestSandboxState_TablesComplete).
 var StateTables, TokenTables = func() ([]string, []string) {
-	h := &handle{core: &core{}}
-	h.reg.register(append([]areaDef{kernelArea(&h.reg)}, areas(h, Config{})...)...)
-	return h.reg.stateTables(), h.reg.credentialTables()
+	h := engine.New(engine.Config{})
+	h.Declare(areas(h, Config{})...)
+	return h.Registry.StateTables(), h.Registry.CredentialTables()
 }()

@@ -2,6 +2,8 @@ package payments
 
 import (
 	"context"
+
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // Test seams for the external test package (the export_test.go pattern):
@@ -12,8 +14,8 @@ import (
 // accounts in currencies.
 func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...string) ([]*InternalAccount, error) {
 	var out []*InternalAccount
-	err := e.h.update(ctx, func(t *txn) error {
-		if err := insertJSON(t, tableCustomers, c.ID, c); err != nil {
+	err := e.h.Update(ctx, func(t *engine.Txn) error {
+		if err := engine.InsertJSON(t, tableCustomers, c.ID, c); err != nil {
 			return err
 		}
 		if c.UmaAddress != "" {
@@ -30,29 +32,29 @@ func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...str
 
 // SeedExternalAccount stores a.
 func (e *Engine) SeedExternalAccount(ctx context.Context, a ExternalAccount) error {
-	return e.h.update(ctx, func(t *txn) error { return insertJSON(t, tableExternalAccounts, a.ID, a) })
+	return e.h.Update(ctx, func(t *engine.Txn) error { return engine.InsertJSON(t, tableExternalAccounts, a.ID, a) })
 }
 
 // SeedDue stores a raw item of a due-work table, as its area would.
 func (e *Engine) SeedDue(ctx context.Context, table, key string, value []byte) error {
-	return e.h.update(ctx, func(t *txn) error { return t.Put(table, key, value) })
+	return e.h.Update(ctx, func(t *engine.Txn) error { return t.Put(table, key, value) })
 }
 
 // DueKey is the key of an item due at t for id.
-var DueKey = dueKey
+var DueKey = engine.DueKey
 
 // MaxDueAttempts is how often a due item is tried before it is parked.
-const MaxDueAttempts = maxDueAttempts
+const MaxDueAttempts = engine.MaxDueAttempts
 
 // SeedTransactions stores the n transactions mk(0..n-1) through the same
 // write path as the engine (records and index entries), batch per store
 // transaction, so benchmarks and tests can build large tables quickly.
 func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i int) Transaction) error {
 	for start := 0; start < n; start += batch {
-		err := e.h.update(ctx, func(t *txn) error {
+		err := e.h.Update(ctx, func(t *engine.Txn) error {
 			for i := start; i < min(start+batch, n); i++ {
 				tx := mk(i)
-				if err := insertJSON(t, tableTransactions, tx.ID, &tx); err != nil {
+				if err := engine.InsertJSON(t, tableTransactions, tx.ID, &tx); err != nil {
 					return err
 				}
 			}
@@ -68,7 +70,7 @@ func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i i
 // SetTransactionStatus changes a transaction's status the way the money
 // flows do (saveTx), without an event.
 func (e *Engine) SetTransactionStatus(ctx context.Context, id string, status TransactionStatus) error {
-	return e.h.update(ctx, func(t *txn) error {
+	return e.h.Update(ctx, func(t *engine.Txn) error {
 		tx, err := transaction(t, id)
 		if err != nil {
 			return err
@@ -89,7 +91,7 @@ const (
 // the internal account id as the engine encodes it (accountViewJSON) and as
 // encoding/json encodes the account's view: they must be the same bytes.
 func (e *Engine) AccountViewEncodings(ctx context.Context, id string) (fast, model []byte, err error) {
-	err = e.h.view(ctx, func(t *txn) error {
+	err = e.h.View(ctx, func(t *engine.Txn) error {
 		a, err := sharedInternalAccount(t, id)
 		if err != nil {
 			return err
@@ -101,7 +103,7 @@ func (e *Engine) AccountViewEncodings(ctx context.Context, id string) (fast, mod
 		if err != nil {
 			return err
 		}
-		model, err = encodeRecord(v)
+		model, err = engine.EncodeRecord(v)
 		return err
 	})
 	return fast, model, err

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // External account tables: records by id, the index "<owner>|<id>" -> id
@@ -158,14 +160,18 @@ type externalRecord struct {
 	Challenge        *OwnershipChallenge `json:"challenge,omitempty"`
 	TrustChallenge   *trustChallenge     `json:"trustChallenge,omitempty"`
 	// accountType is AccountType(), derived once for a record shared
-	// through Engine.externals (prepare).
+	// through the accounts area's cache (Prepare).
 	accountType string
 }
 
-func (r *externalRecord) prepare() { r.accountType = r.AccountType() }
+var _ engine.Preparer = (*externalRecord)(nil)
+
+// Prepare derives accountType once, when the record is decoded into the
+// accounts area's cache (engine.Preparer).
+func (r *externalRecord) Prepare() { r.accountType = r.AccountType() }
 
 // externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.
-func externalAccount(t *txn, id string) (*ExternalAccount, error) {
+func externalAccount(t *engine.Txn, id string) (*ExternalAccount, error) {
 	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
@@ -173,10 +179,10 @@ func externalAccount(t *txn, id string) (*ExternalAccount, error) {
 	return &r.ExternalAccount, nil
 }
 
-func externalRecordOf(t *txn, id string) (*externalRecord, error) {
+func externalRecordOf(t *engine.Txn, id string) (*externalRecord, error) {
 	var r externalRecord
-	if err := getJSON(t, tableExternalAccounts, id, &r); err != nil {
-		return nil, notFound(err, CodeAccountNotFound, "external account", id)
+	if err := engine.GetJSON(t, tableExternalAccounts, id, &r); err != nil {
+		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "external account", id)
 	}
 	return &r, nil
 }
@@ -184,10 +190,10 @@ func externalRecordOf(t *txn, id string) (*externalRecord, error) {
 // sharedExternalRecord is externalRecord for reading only: the record it
 // returns may be shared with other transactions (Engine.externals) and must
 // not be changed.
-func sharedExternalRecord(t *txn, id string) (*externalRecord, error) {
-	r, err := accountsSlot.of(t.e).externals.get(t, tableExternalAccounts, id)
+func sharedExternalRecord(t *engine.Txn, id string) (*externalRecord, error) {
+	r, err := accountsSlot.Of(t.Handle).externals.Get(t, tableExternalAccounts, id)
 	if err != nil {
-		return nil, notFound(err, CodeAccountNotFound, "external account", id)
+		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "external account", id)
 	}
 	return r, nil
 }
@@ -202,20 +208,20 @@ const OwnershipThreshold int64 = 1_000
 // EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED for wallets whose ownership is
 // unproven above OwnershipThreshold major units (or that failed it),
 // BANK_ACCOUNT_VALIDATION_PENDING during micro-entry validation.
-func usableDestination(t *txn, r *externalRecord, amount int64) error {
+func usableDestination(t *engine.Txn, r *externalRecord, amount int64) error {
 	a := &r.ExternalAccount
 	switch a.Status {
 	case ExternalInactive:
-		return Errorf(CodeInvalidBankAccount, "external account %s is inactive", a.ID)
+		return engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", a.ID)
 	case ExternalUnverified:
-		return Errorf(CodeExternalAccountVerificationReq, "external account %s failed ownership verification; start a new challenge", a.ID)
+		return engine.Errorf(engine.CodeExternalAccountVerificationReq, "external account %s failed ownership verification; start a new challenge", a.ID)
 	case ExternalPendingOwnershipVerification:
 		if amount > majorUnits(a.Currency, OwnershipThreshold) {
-			return Errorf(CodeExternalAccountVerificationReq, "verify the ownership of wallet %s before sending more than %d %s", a.ID, OwnershipThreshold, a.Currency)
+			return engine.Errorf(engine.CodeExternalAccountVerificationReq, "verify the ownership of wallet %s before sending more than %d %s", a.ID, OwnershipThreshold, a.Currency)
 		}
 	}
-	if t.now.Before(r.ValidationEndsAt) {
-		return &Error{Code: CodeBankAccountValidationPending, Message: "the account is still being validated by micro-entry; retry after " + r.ValidationEndsAt.Format(time.RFC3339),
+	if t.Now.Before(r.ValidationEndsAt) {
+		return &engine.Error{Code: engine.CodeBankAccountValidationPending, Message: "the account is still being validated by micro-entry; retry after " + r.ValidationEndsAt.Format(time.RFC3339),
 			Details: map[string]any{"validationEndsAt": r.ValidationEndsAt}}
 	}
 	return nil
@@ -224,27 +230,27 @@ func usableDestination(t *txn, r *externalRecord, amount int64) error {
 // appendExternalAccount appends json.Marshal(a).
 func appendExternalAccount(b []byte, a *ExternalAccount) ([]byte, error) {
 	b = append(b, '{')
-	b = stringMember(b, "id", a.ID, false)
-	b = stringMember(b, "customerId", a.CustomerID, true)
-	b = stringMember(b, "status", string(a.Status), false)
-	b = stringMember(b, "platformAccountId", a.PlatformAccountID, true)
-	b = stringMember(b, "ownershipType", a.OwnershipType, true)
-	b = stringMember(b, "currency", a.Currency, false)
-	b = strconv.AppendBool(member(b, "defaultUmaDepositAccount"), a.DefaultUmaDepositAccount)
-	b = stringMember(b, "beneficiaryVerificationStatus", a.BeneficiaryVerificationStatus, true)
+	b = engine.StringMember(b, "id", a.ID, false)
+	b = engine.StringMember(b, "customerId", a.CustomerID, true)
+	b = engine.StringMember(b, "status", string(a.Status), false)
+	b = engine.StringMember(b, "platformAccountId", a.PlatformAccountID, true)
+	b = engine.StringMember(b, "ownershipType", a.OwnershipType, true)
+	b = engine.StringMember(b, "currency", a.Currency, false)
+	b = strconv.AppendBool(engine.Member(b, "defaultUmaDepositAccount"), a.DefaultUmaDepositAccount)
+	b = engine.StringMember(b, "beneficiaryVerificationStatus", a.BeneficiaryVerificationStatus, true)
 	var err error
 	if a.BeneficiaryVerifiedData != nil {
-		if b, err = marshaledMember(b, "beneficiaryVerifiedData", a.BeneficiaryVerifiedData); err != nil {
+		if b, err = engine.MarshaledMember(b, "beneficiaryVerifiedData", a.BeneficiaryVerifiedData); err != nil {
 			return nil, err
 		}
 	}
-	if b, err = appendRaw(member(b, "accountInfo"), a.AccountInfo); err != nil {
+	if b, err = engine.AppendRaw(engine.Member(b, "accountInfo"), a.AccountInfo); err != nil {
 		return nil, err
 	}
-	if b, err = timeMember(b, "createdAt", a.CreatedAt); err != nil {
+	if b, err = engine.TimeMember(b, "createdAt", a.CreatedAt); err != nil {
 		return nil, err
 	}
-	if b, err = timeMember(b, "updatedAt", a.UpdatedAt); err != nil {
+	if b, err = engine.TimeMember(b, "updatedAt", a.UpdatedAt); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -44,16 +45,16 @@ type TrustResult struct {
 func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	e := as.e
 	var out *TrustStart
-	code := customersSlot.of(e).kyc.ContactCode("SCA")
-	err := once(ctx, e, []any{id, trust}, &out, func(t *txn) error {
+	code := customersSlot.Of(e).kyc.ContactCode("SCA")
+	err := engine.Once(ctx, e, []any{id, trust}, &out, func(t *engine.Txn) error {
 		r, c, err := trustTarget(t, id)
 		if err != nil {
 			return err
 		}
 		if r.Trusted == trust {
-			return Errorf(CodeConflict, "external account %s is already %s", id, map[bool]string{true: "trusted", false: "untrusted"}[trust])
+			return engine.Errorf(engine.CodeConflict, "external account %s is already %s", id, map[bool]string{true: "trusted", false: "untrusted"}[trust])
 		}
-		cid := t.newID("ScaChallenge")
+		cid := t.NewID("ScaChallenge")
 		purpose := "TRUST_BENEFICIARY"
 		if !trust {
 			purpose = "UNTRUST_BENEFICIARY"
@@ -61,11 +62,11 @@ func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*Trus
 		if err := intendCode(t, CodeMessage{ID: cid, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: purpose}); err != nil {
 			return err
 		}
-		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.now.Add(5 * time.Minute),
+		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.Now.Add(5 * time.Minute),
 			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: hashSecret(code)}
 		ch := r.TrustChallenge.ScaChallenge
 		out = &TrustStart{ScaChallenge: &ch}
-		return putJSON(t, tableExternalAccounts, id, r)
+		return engine.PutJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }
@@ -75,30 +76,30 @@ func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*Trus
 func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
 	e := as.e
 	var out *TrustResult
-	err := once(ctx, e, []any{id, trust, code}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, trust, code}, &out, func(t *engine.Txn) error {
 		r, _, err := trustTarget(t, id)
 		if err != nil {
 			return err
 		}
 		ch := r.TrustChallenge
-		if ch == nil || ch.Trust != trust || t.now.After(ch.ExpiresAt) {
-			return Errorf(CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
+		if ch == nil || ch.Trust != trust || t.Now.After(ch.ExpiresAt) {
+			return engine.Errorf(engine.CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
 		}
 		var fe validate.Errors
 		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(ch.CodeHash)) != 1 {
 			if len(fe) == 0 {
 				fe.Add("code", nil, "the code is wrong")
 			}
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
-		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.now
+		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.Now
 		out = &TrustResult{Trusted: trust}
-		return putJSON(t, tableExternalAccounts, id, r)
+		return engine.PutJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }
 
-func trustTarget(t *txn, id string) (*externalRecord, *Customer, error) {
+func trustTarget(t *engine.Txn, id string) (*externalRecord, *Customer, error) {
 	r, err := sideAccount(t, id, false)
 	if err != nil {
 		return nil, nil, err
@@ -107,8 +108,8 @@ func trustTarget(t *txn, id string) (*externalRecord, *Customer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !customersSlot.of(t.e).kyc.SCARequired(c) {
-		return nil, nil, Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
+	if !customersSlot.Of(t.Handle).kyc.SCARequired(c) {
+		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 	}
 	return r, c, nil
 }

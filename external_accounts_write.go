@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 )
@@ -70,20 +71,20 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	var info map[string]any
 	if len(in.AccountInfo) == 0 || json.Unmarshal(in.AccountInfo, &info) != nil || info == nil {
 		fe.Add("accountInfo", nil, "accountInfo is required and must be an object with an accountType")
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
-	typ, issues := accounts.CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.of(e).skipCheckDigits)
-	code := CodeInvalidInput
+	typ, issues := accounts.CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).skipCheckDigits)
+	code := engine.CodeInvalidInput
 	if len(fe) == 0 && len(issues) > 0 {
-		code = CodeInvalidBankAccount
+		code = engine.CodeInvalidBankAccount
 	}
 	for _, is := range issues {
 		fe.Add(is.Field, nil, "%s", is.Message)
 		if !is.Identifier {
-			code = CodeInvalidInput
+			code = engine.CodeInvalidInput
 		}
 	}
-	if err := InvalidAs(code, fe.Err()); err != nil {
+	if err := engine.InvalidAs(code, fe.Err()); err != nil {
 		return nil, err
 	}
 	if v := accounts.Variants[typ]; len(v.Rails) > 0 {
@@ -92,13 +93,13 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	infoJSON, _ := json.Marshal(info)
 	// The rail's network checks are consulted before the transaction, on
 	// the account as it will be stored.
-	check, err := accountsSlot.of(e).rail.CheckAccount(ctx, &ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
+	check, err := accountsSlot.Of(e).rail.CheckAccount(ctx, &ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
 		Currency: in.Currency, PlatformAccountID: in.PlatformAccountID, AccountInfo: infoJSON})
 	if err != nil {
 		return nil, err
 	}
 	var out *ExternalAccount
-	err = once(ctx, e, []any{in, platform}, &out, func(t *txn) error {
+	err = engine.Once(ctx, e, []any{in, platform}, &out, func(t *engine.Txn) error {
 		owner := PlatformOwner
 		if !platform {
 			c, err := liveCustomer(t, in.CustomerID)
@@ -107,10 +108,10 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 			}
 			owner = c.ID
 		}
-		id := t.newID("ExternalAccount")
+		id := t.NewID("ExternalAccount")
 		r := &externalRecord{ExternalAccount: ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: ExternalActive,
 			PlatformAccountID: in.PlatformAccountID, OwnershipType: in.OwnershipType, Currency: in.Currency,
-			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: t.now, UpdatedAt: t.now}}
+			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: t.Now, UpdatedAt: t.Now}}
 		if needsOwnershipProof(typ, in.OwnershipType, info) {
 			r.Status = ExternalPendingOwnershipVerification
 		}
@@ -119,14 +120,14 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 			r.BeneficiaryVerifiedData = &BeneficiaryVerifiedData{FullName: check.VerifiedName}
 		}
 		if check.ValidationPeriod > 0 {
-			r.ValidationEndsAt = t.now.Add(check.ValidationPeriod)
+			r.ValidationEndsAt = t.Now.Add(check.ValidationPeriod)
 		}
 		r.UniqueKey = owner + "|" + typ + "|" + strings.ToLower(r.Identifier())
 		if rn, ok := info["routingNumber"].(string); ok {
 			r.UniqueKey += "|" + rn
 		}
-		if err := claim(t, tableExternalAccountsUnique, r.UniqueKey, id,
-			Errorf(CodeDuplicateExternalAccount, "an equivalent %s external account already exists for this owner", typ)); err != nil {
+		if err := engine.Claim(t, tableExternalAccountsUnique, r.UniqueKey, id,
+			engine.Errorf(engine.CodeDuplicateExternalAccount, "an equivalent %s external account already exists for this owner", typ)); err != nil {
 			return err
 		}
 		if r.DefaultUmaDepositAccount {
@@ -138,16 +139,16 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 			return err
 		}
 		out = &r.ExternalAccount
-		return insertJSON(t, tableExternalAccounts, id, r)
+		return engine.InsertJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }
 
 // clearDefaultDeposit unsets defaultUmaDepositAccount on owner's accounts: a
 // new default takes over.
-func clearDefaultDeposit(t *txn, owner string) error {
+func clearDefaultDeposit(t *engine.Txn, owner string) error {
 	var ids []string
-	err := t.Scan(tableExternalAccountsByOwner, ScanOptions{Prefix: owner + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableExternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|"}, func(_ string, v []byte) (bool, error) {
 		ids = append(ids, string(v))
 		return true, nil
 	})
@@ -160,8 +161,8 @@ func clearDefaultDeposit(t *txn, owner string) error {
 			return err
 		}
 		if r.DefaultUmaDepositAccount {
-			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.now
-			if err := putJSON(t, tableExternalAccounts, id, r); err != nil {
+			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.Now
+			if err := engine.PutJSON(t, tableExternalAccounts, id, r); err != nil {
 				return err
 			}
 		}
@@ -171,9 +172,9 @@ func clearDefaultDeposit(t *txn, owner string) error {
 
 // defaultDepositAccount returns the customer's default UMA deposit account,
 // or nil when it has none.
-func defaultDepositAccount(t *txn, customerID string) (*ExternalAccount, error) {
+func defaultDepositAccount(t *engine.Txn, customerID string) (*ExternalAccount, error) {
 	var found *ExternalAccount
-	err := t.Scan(tableExternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableExternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
 		a, err := externalAccount(t, string(v))
 		if err != nil {
 			return false, err
@@ -195,18 +196,18 @@ type ExternalAccountFilter struct {
 
 // ListExternal lists customers' accounts (platform false; all
 // customers unless CustomerID) or the platform's, oldest first.
-func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p ListParams) (Page[ExternalAccount], error) {
+func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[ExternalAccount], error) {
 	e := as.e
 	platform := scope == PlatformScope
-	var page Page[ExternalAccount]
-	err := e.view(ctx, func(t *txn) error {
+	var page engine.Page[ExternalAccount]
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		q := listQuery[ExternalAccount]{Table: tableExternalAccounts, Index: ixSide, Value: sideOf(platform),
+		q := engine.ListQuery[ExternalAccount]{Table: tableExternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
 			Match: func(a *ExternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency)
 			}}
-		page, err = list(t, q.narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
+		page, err = engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}, [2]string{engine.IxCurrency, currencyValue(platform, f.Currency)}), p)
 		return err
 	})
 	return page, err
@@ -218,7 +219,7 @@ func (as Accounts) External(ctx context.Context, id string, scope Scope) (*Exter
 	e := as.e
 	platform := scope == PlatformScope
 	var out *ExternalAccount
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		a, err := sideAccount(t, id, platform)
 		if err == nil {
 			out = &a.ExternalAccount
@@ -228,13 +229,13 @@ func (as Accounts) External(ctx context.Context, id string, scope Scope) (*Exter
 	return out, err
 }
 
-func sideAccount(t *txn, id string, platform bool) (*externalRecord, error) {
+func sideAccount(t *engine.Txn, id string, platform bool) (*externalRecord, error) {
 	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
 	if (r.CustomerID == "") != platform {
-		return nil, Errorf(CodeAccountNotFound, "external account %s not found", id)
+		return nil, engine.Errorf(engine.CodeAccountNotFound, "external account %s not found", id)
 	}
 	return r, nil
 }
@@ -244,16 +245,16 @@ func sideAccount(t *txn, id string, platform bool) (*externalRecord, error) {
 func (as Accounts) DeleteExternal(ctx context.Context, id string, scope Scope) error {
 	e := as.e
 	platform := scope == PlatformScope
-	return once(ctx, e, []any{id, platform}, &struct{}{}, func(t *txn) error {
+	return engine.Once(ctx, e, []any{id, platform}, &struct{}{}, func(t *engine.Txn) error {
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err
 		}
 		if r.Trusted {
-			return Errorf(CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
+			return engine.Errorf(engine.CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
 		}
 		for _, k := range [][2]string{{tableExternalAccountsUnique, r.UniqueKey}, {tableExternalAccountsByOwner, r.Owner() + "|" + id}, {tableExternalAccounts, id}} {
-			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, ErrNotFound) {
+			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, engine.ErrNotFound) {
 				return err
 			}
 		}

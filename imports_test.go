@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,17 +13,36 @@ import (
 
 const module = "github.com/paygrid/payments"
 
-// pure are the area packages that hold rules without I/O: they never import
-// the root package or any adapter.
-var pure = map[string]bool{"money": true, "validate": true, "accounts": true, "customers": true,
-	"quotes": true, "agents": true, "walletauth": true, "cards": true, "stablecoins": true}
+// below states the direction of ARCHITECTURE.md: each package of the
+// leaves, the kernel and the areas, by its path in the module, and the
+// packages of the module it may import (the closure of the arrows). The
+// root (the facade) may import all of them; the adapters (every other
+// package: storage/..., sandbox, httpapi, dashboard, webhooks, examples,
+// rails/railtest, internal/...) import the root and whatever they need.
+var below = func() map[string][]string {
+	leaves := []string{"money", "validate", "walletauth"}
+	kernel := append([]string{"internal/engine"}, leaves...)
+	m := map[string][]string{
+		"money": nil, "validate": nil, "walletauth": nil,
+		"internal/engine": leaves,
+		"rails":           kernel,
+		"platform":        kernel,
+	}
+	m["customers"] = append([]string{"platform"}, kernel...)
+	m["accounts"] = append([]string{"customers", "platform", "rails"}, kernel...)
+	m["quotes"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)
+	m["stablecoins"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)
+	m["agents"] = append([]string{"quotes"}, m["quotes"]...)
+	m["cards"] = append([]string{"quotes"}, m["quotes"]...)
+	m["wallets"] = append([]string{"cards"}, m["cards"]...)
+	return m
+}()
 
-// adapters import the root; the root and the pure packages never import them.
-var adapters = []string{"storage", "sandbox", "rails", "httpapi", "webhooks", "examples", "internal", "dashboard"}
-
-// TestImports_DependencyDirection keeps the layering of STYLE.md true: pure
-// area packages import neither the root nor adapters, and the root imports
-// no adapter. It reads the import lines of every non-test Go file.
+// TestImports_DependencyDirection keeps the direction of ARCHITECTURE.md:
+// the kernel (internal/engine) imports only the leaves, an area imports
+// the kernel, the leaves and the areas below it, and nothing but the
+// adapters imports the root. It reads the import lines of every non-test
+// Go file of the module.
 func TestImports_DependencyDirection(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
@@ -37,23 +57,23 @@ func TestImports_DependencyDirection(t *testing.T) {
 			return nil
 		}
 		dir := filepath.ToSlash(filepath.Dir(path))
-		top := strings.Split(dir, "/")[0]
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
 		checked++
+		allowed, layered := below[dir]
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if !strings.HasPrefix(p, module) {
+			if p != module && !strings.HasPrefix(p, module+"/") {
 				continue
 			}
 			rel := strings.TrimPrefix(strings.TrimPrefix(p, module), "/")
-			relTop := strings.Split(rel, "/")[0]
+			_, target := below[rel]
 			switch {
-			case pure[top] && (rel == "" || isAdapter(relTop)):
-				t.Errorf("%s: pure package %s imports %s", path, dir, p)
-			case dir == "." && isAdapter(relTop):
+			case layered && !slices.Contains(allowed, rel):
+				t.Errorf("%s: %s imports %s, which is not below it", path, dir, p)
+			case dir == "." && !target:
 				t.Errorf("%s: the root package imports the adapter %s", path, p)
 			}
 		}
@@ -65,13 +85,4 @@ func TestImports_DependencyDirection(t *testing.T) {
 	if checked < 10 {
 		t.Fatalf("checked only %d files; is the test running from the module root?", checked)
 	}
-}
-
-func isAdapter(top string) bool {
-	for _, a := range adapters {
-		if top == a {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // The platform answers an incoming payment's approval request, the
@@ -37,11 +39,11 @@ const approvalRequest = "INCOMING_PAYMENT.PENDING"
 // delivered at most once (its payment is decided by the answer, the
 // approve and reject operations, or the timeout instead), and with
 // Config.IncomingApproval its endpoint's answer decides the payment.
-func approvalHooks(e *handle, incomingApproval bool) deliveryHooks {
-	h := deliveryHooks{once: []EventType{approvalRequest}}
+func approvalHooks(e *engine.Handle, incomingApproval bool) engine.DeliveryHooks {
+	h := engine.DeliveryHooks{Once: []engine.EventType{approvalRequest}}
 	if incomingApproval {
-		h.answerTypes = []EventType{approvalRequest}
-		h.answered = func(ctx context.Context, answers []deliveryAnswer) { applyApprovalAnswers(e, ctx, answers) }
+		h.AnswerTypes = []engine.EventType{approvalRequest}
+		h.Answered = func(ctx context.Context, answers []engine.DeliveryAnswer) { applyApprovalAnswers(e, ctx, answers) }
 	}
 	return h
 }
@@ -57,7 +59,7 @@ const (
 )
 
 // decisionOf maps a delivery outcome onto a decision (see the table above).
-func decisionOf(d Delivery, err error) decision {
+func decisionOf(d engine.Delivery, err error) decision {
 	switch {
 	case d.Status == http.StatusAccepted || d.Status == http.StatusConflict:
 		return decideLater
@@ -73,27 +75,27 @@ func decisionOf(d Delivery, err error) decision {
 // applyApprovalAnswers decides the payments whose approval requests were just
 // delivered. It runs after the outbox pass has committed; a failure here
 // leaves the payment waiting, so it still times out.
-func applyApprovalAnswers(e *handle, ctx context.Context, answers []deliveryAnswer) {
+func applyApprovalAnswers(e *engine.Handle, ctx context.Context, answers []engine.DeliveryAnswer) {
 	for _, a := range answers {
 		var ref struct {
 			ID string `json:"id"`
 		}
-		if err := json.Unmarshal(a.event.Data, &ref); err != nil || ref.ID == "" {
+		if err := json.Unmarshal(a.Event.Data, &ref); err != nil || ref.ID == "" {
 			continue
 		}
-		d := decisionOf(a.delivery, a.err)
+		d := decisionOf(a.Delivery, a.Err)
 		if d == decideLater {
 			continue
 		}
 		if err := decideByWebhook(e, ctx, ref.ID, d); err != nil && ctx.Err() == nil {
-			e.log.Warn("applying the approval webhook's answer failed", "transaction", ref.ID, "err", err)
+			e.Log.Warn("applying the approval webhook's answer failed", "transaction", ref.ID, "err", err)
 		}
 	}
 }
 
 // decideByWebhook applies d to transaction id if it still waits for approval.
-func decideByWebhook(e *handle, ctx context.Context, id string, d decision) error {
-	return e.update(ctx, func(t *txn) error {
+func decideByWebhook(e *engine.Handle, ctx context.Context, id string, d decision) error {
+	return e.Update(ctx, func(t *engine.Txn) error {
 		waiting, err := claimApproval(t, id)
 		if err != nil || !waiting {
 			return err
@@ -116,9 +118,9 @@ func decideByWebhook(e *handle, ctx context.Context, id string, d decision) erro
 
 // claimApproval removes id's approval records and reports whether the
 // payment was waiting for the platform.
-func claimApproval(t *txn, id string) (bool, error) {
+func claimApproval(t *engine.Txn, id string) (bool, error) {
 	deadline, err := t.Get(tableApprovals, id)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, engine.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 )
 
@@ -59,24 +60,24 @@ const SandboxFundingAccount = accounts.ExternalPrefix + "sandbox-funding"
 // openInternalAccounts opens, inside t, one ACTIVE internal account per
 // currency for owner (a customer id, or PlatformOwner), skipping currencies
 // the owner already has an account in.
-func openInternalAccounts(t *txn, owner string, currencies []string) ([]*InternalAccount, error) {
+func openInternalAccounts(t *engine.Txn, owner string, currencies []string) ([]*InternalAccount, error) {
 	var opened []*InternalAccount
 	for _, cur := range currencies {
 		if _, err := primaryInternalAccount(t, owner, cur); err == nil {
 			continue
-		} else if CodeOf(err) != CodeAccountNotFound {
+		} else if engine.CodeOf(err) != engine.CodeAccountNotFound {
 			return nil, err
 		}
-		id := t.newID("InternalAccount")
+		id := t.NewID("InternalAccount")
 		typ := InternalFiat
 		if c, _ := money.Lookup(cur); c.Crypto {
 			typ = InternalCrypto
 		}
-		a := &InternalAccount{ID: id, Type: typ, Status: "ACTIVE", Currency: cur, CreatedAt: t.now, UpdatedAt: t.now}
+		a := &InternalAccount{ID: id, Type: typ, Status: "ACTIVE", Currency: cur, CreatedAt: t.Now, UpdatedAt: t.Now}
 		if owner != PlatformOwner {
 			a.CustomerID = owner
 		}
-		if err := insertJSON(t, tableInternalAccounts, id, a); err != nil {
+		if err := engine.InsertJSON(t, tableInternalAccounts, id, a); err != nil {
 			return nil, err
 		}
 		if err := t.Insert(tableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
@@ -91,10 +92,10 @@ func openInternalAccounts(t *txn, owner string, currencies []string) ([]*Interna
 }
 
 // internalAccount loads an internal account: ACCOUNT_NOT_FOUND when absent.
-func internalAccount(t *txn, id string) (*InternalAccount, error) {
+func internalAccount(t *engine.Txn, id string) (*InternalAccount, error) {
 	var a InternalAccount
-	if err := getJSON(t, tableInternalAccounts, id, &a); err != nil {
-		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
+	if err := engine.GetJSON(t, tableInternalAccounts, id, &a); err != nil {
+		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
 	}
 	return &a, nil
 }
@@ -102,19 +103,19 @@ func internalAccount(t *txn, id string) (*InternalAccount, error) {
 // sharedInternalAccount is internalAccount for reading only: the account it
 // returns may be shared with other transactions (Engine.accounts) and must
 // not be changed.
-func sharedInternalAccount(t *txn, id string) (*InternalAccount, error) {
-	a, err := accountsSlot.of(t.e).cache.get(t, tableInternalAccounts, id)
+func sharedInternalAccount(t *engine.Txn, id string) (*InternalAccount, error) {
+	a, err := accountsSlot.Of(t.Handle).cache.Get(t, tableInternalAccounts, id)
 	if err != nil {
-		return nil, notFound(err, CodeAccountNotFound, "internal account", id)
+		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
 	}
 	return a, nil
 }
 
 // primaryInternalAccount returns owner's first internal account in currency:
 // ACCOUNT_NOT_FOUND when it has none.
-func primaryInternalAccount(t *txn, owner, currency string) (*InternalAccount, error) {
+func primaryInternalAccount(t *engine.Txn, owner, currency string) (*InternalAccount, error) {
 	var id string
-	err := t.Scan(tableInternalAccountsByOwner, ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
 		id = string(v)
 		return false, nil
 	})
@@ -122,16 +123,16 @@ func primaryInternalAccount(t *txn, owner, currency string) (*InternalAccount, e
 		return nil, err
 	}
 	if id == "" {
-		return nil, Errorf(CodeAccountNotFound, "%s has no internal account in %s", owner, currency)
+		return nil, engine.Errorf(engine.CodeAccountNotFound, "%s has no internal account in %s", owner, currency)
 	}
 	return internalAccount(t, id)
 }
 
 // balances returns the available and held balances of an internal account.
-func balances(t *txn, a *InternalAccount) (available, held int64, err error) {
-	if available, err = Balance(t, a.ID, a.Currency); err != nil {
+func balances(t *engine.Txn, a *InternalAccount) (available, held int64, err error) {
+	if available, err = engine.Balance(t, a.ID, a.Currency); err != nil {
 		return 0, 0, err
 	}
-	held, err = Balance(t, accounts.Held(a.ID), a.Currency)
+	held, err = engine.Balance(t, accounts.Held(a.ID), a.Currency)
 	return available, held, err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/mr-tron/base58"
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 )
@@ -90,7 +91,7 @@ func fundingInstructions(a *InternalAccount) []PaymentInstructions {
 }
 
 // accountView builds the API view of a.
-func accountView(t *txn, a *InternalAccount) (*InternalAccountView, error) {
+func accountView(t *engine.Txn, a *InternalAccount) (*InternalAccountView, error) {
 	avail, held, err := balances(t, a)
 	if err != nil {
 		return nil, err
@@ -108,26 +109,26 @@ type InternalAccountFilter struct {
 
 // ListInternal lists the internal accounts of scope, the customers' (CustomerScope)
 // or the platform's own (PlatformScope), oldest first.
-func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p ListParams) (Page[InternalAccountView], error) {
+func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[InternalAccountView], error) {
 	e := as.e
 	platform := scope == PlatformScope
-	var out Page[InternalAccountView]
+	var out engine.Page[InternalAccountView]
 	var fe validate.Errors
 	fe.Enum("type", string(f.Type), string(InternalFiat), string(InternalCrypto), "EMBEDDED_WALLET")
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return out, err
 	}
-	err := e.view(ctx, func(t *txn) error {
-		q := listQuery[InternalAccount]{Table: tableInternalAccounts, Index: ixSide, Value: sideOf(platform),
+	err := e.View(ctx, func(t *engine.Txn) error {
+		q := engine.ListQuery[InternalAccount]{Table: tableInternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
 			Match: func(a *InternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)
 			}}
-		page, err := list(t, q.narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}, [2]string{engine.IxCurrency, currencyValue(platform, f.Currency)}), p)
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, func(a *InternalAccount) (*InternalAccountView, error) { return accountView(t, a) })
+		out, err = engine.MapPage(page, func(a *InternalAccount) (*InternalAccountView, error) { return accountView(t, a) })
 		return err
 	})
 	return out, err
@@ -137,7 +138,7 @@ func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, sc
 func (as Accounts) Internal(ctx context.Context, id string) (*InternalAccountView, error) {
 	e := as.e
 	var out *InternalAccountView
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		a, err := internalAccount(t, id)
 		if err != nil {
 			return err
@@ -156,29 +157,29 @@ const MaxSandboxFunding int64 = 100_000_000_000
 // INTERNAL_ACCOUNT.BALANCE_UPDATED.
 func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
 	e := s.e
-	if err := e.requireSandbox(); err != nil {
+	if err := e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	var fe validate.Errors
 	if amount < 1 || amount > MaxSandboxFunding {
 		fe.Add("amount", nil, "amount must be between 1 and %d", MaxSandboxFunding)
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	var out *InternalAccountView
-	err := once(ctx, e, []any{id, amount}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, amount}, &out, func(t *engine.Txn) error {
 		a, err := internalAccount(t, id)
 		if err != nil {
 			return err
 		}
-		eid := t.newID("LedgerEntry")
-		if err := Post(t, LedgerEntry{ID: eid, Reference: id, CreatedAt: t.now,
+		eid := t.NewID("LedgerEntry")
+		if err := engine.Post(t, engine.LedgerEntry{ID: eid, Reference: id, CreatedAt: t.Now,
 			Postings: accounts.Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
 			return err
 		}
 		if out, err = accountView(t, a); err != nil {
 			return err
 		}
-		return t.emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
+		return t.Emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
 	})
 	return out, err
 }
@@ -186,41 +187,41 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 // accountViewJSON returns json.Marshal(t.accountView(a)), the data of
 // INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
 // (fixed per account) encoded once per account and kept in accountsSlot.of(e).funding.
-func accountViewJSON(t *txn, a *InternalAccount) ([]byte, error) {
+func accountViewJSON(t *engine.Txn, a *InternalAccount) ([]byte, error) {
 	return appendAccountView(t, nil, a)
 }
 
 // appendAccountView appends accountViewJSON(a) to b.
-func appendAccountView(t *txn, b []byte, a *InternalAccount) ([]byte, error) {
+func appendAccountView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, error) {
 	avail, held, err := balances(t, a)
 	if err != nil {
 		return nil, err
 	}
-	instructions, ok := accountsSlot.of(t.e).funding.get(a.ID)
+	instructions, ok := accountsSlot.Of(t.Handle).funding.Get(a.ID)
 	if !ok {
 		if instructions, err = json.Marshal(fundingInstructions(a)); err != nil {
 			return nil, err
 		}
-		accountsSlot.of(t.e).funding.put(a.ID, instructions)
+		accountsSlot.Of(t.Handle).funding.Put(a.ID, instructions)
 	}
 	b = append(slices.Grow(b, 384+len(instructions)), '{')
-	b = stringMember(b, "id", a.ID, false)
-	b = stringMember(b, "customerId", a.CustomerID, true)
-	b = stringMember(b, "type", string(a.Type), false)
-	b = stringMember(b, "status", a.Status, false)
-	b = stringMember(b, "currency", a.Currency, false)
-	if b, err = timeMember(b, "createdAt", a.CreatedAt); err != nil {
+	b = engine.StringMember(b, "id", a.ID, false)
+	b = engine.StringMember(b, "customerId", a.CustomerID, true)
+	b = engine.StringMember(b, "type", string(a.Type), false)
+	b = engine.StringMember(b, "status", a.Status, false)
+	b = engine.StringMember(b, "currency", a.Currency, false)
+	if b, err = engine.TimeMember(b, "createdAt", a.CreatedAt); err != nil {
 		return nil, err
 	}
-	if b, err = timeMember(b, "updatedAt", a.UpdatedAt); err != nil {
+	if b, err = engine.TimeMember(b, "updatedAt", a.UpdatedAt); err != nil {
 		return nil, err
 	}
 	if a.PrivateEnabled != nil {
-		b = strconv.AppendBool(member(b, "privateEnabled"), *a.PrivateEnabled)
+		b = strconv.AppendBool(engine.Member(b, "privateEnabled"), *a.PrivateEnabled)
 	}
 	balance, total := amountOf(a.Currency, avail), amountOf(a.Currency, avail+held)
-	b = appendCurrencyAmount(member(b, "balance"), &balance)
-	b = appendCurrencyAmount(member(b, "totalBalance"), &total)
-	b = append(member(b, "fundingPaymentInstructions"), instructions...)
+	b = appendCurrencyAmount(engine.Member(b, "balance"), &balance)
+	b = appendCurrencyAmount(engine.Member(b, "totalBalance"), &total)
+	b = append(engine.Member(b, "fundingPaymentInstructions"), instructions...)
 	return append(b, '}'), nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 )
@@ -17,7 +18,7 @@ const tableInvitations = "invitations"
 
 // EventInvitationClaimed is the webhook sent when an invitation is claimed;
 // its data is the claimed Invitation.
-const EventInvitationClaimed EventType = "INVITATION.CLAIMED"
+const EventInvitationClaimed engine.EventType = "INVITATION.CLAIMED"
 
 // InvitationURLBase prefixes an invitation's code in its URL.
 const InvitationURLBase = "https://uma.me/i/"
@@ -55,7 +56,7 @@ type InvitationRequest struct {
 // Invitations is the UMA invitations area: a customer invites someone by
 // link; claiming it tells the platform (INVITATION.CLAIMED) so that it can
 // send the promised amount. Reach it as eng.Invitations.
-type Invitations struct{ e *handle }
+type Invitations struct{ e *engine.Handle }
 
 // statusAt is the invitation's state at now: a PENDING invitation past its
 // expiresAt is EXPIRED, judged by its own deadline whenever it is read.
@@ -85,29 +86,29 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 		fe.Format("expiresAt", "date-time", "expiresAt must be in the future")
 	}
 	if fe.Has("inviterUma") {
-		return nil, InvalidAs(CodeInvalidUmaAddress, fe.Err())
+		return nil, engine.InvalidAs(engine.CodeInvalidUmaAddress, fe.Err())
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	code := randomCode() // drawn before the transaction: retries keep it
 	var out *Invitation
-	err := once(ctx, e, req, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		p, err := platform(t)
 		if err != nil {
 			return err
 		}
 		if p.WebhookEndpoint == "" {
-			return Errorf(CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
+			return engine.Errorf(engine.CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
 		}
 		inviter, err := customerByUma(t, req.InviterUma)
-		if CodeOf(err) == CodeUmaNotFound {
-			return Errorf(CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
+		if engine.CodeOf(err) == engine.CodeUmaNotFound {
+			return engine.Errorf(engine.CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
 		}
 		if err != nil {
 			return err
 		}
-		inv := &Invitation{Code: code, CreatedAt: t.now, URL: InvitationURLBase + code, InviterUma: req.InviterUma,
+		inv := &Invitation{Code: code, CreatedAt: t.Now, URL: InvitationURLBase + code, InviterUma: req.InviterUma,
 			Status: InvitationPending, FirstName: req.FirstName}
 		if req.ExpiresAt != nil {
 			exp := req.ExpiresAt.UTC()
@@ -122,16 +123,16 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 			inv.AmountToSend = &amt
 		}
 		out = inv
-		return insertJSON(t, tableInvitations, code, inv)
+		return engine.InsertJSON(t, tableInvitations, code, inv)
 	})
 	return out, err
 }
 
 // customerCurrency is the currency of a customer's first internal account,
 // or the platform's first supported currency.
-func customerCurrency(t *txn, customerID string, p *PlatformConfig) (string, error) {
+func customerCurrency(t *engine.Txn, customerID string, p *PlatformConfig) (string, error) {
 	cur := ""
-	err := t.Scan(tableInternalAccountsByOwner, ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
+	err := t.Scan(tableInternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
 		cur, _, _ = strings.Cut(strings.TrimPrefix(k, customerID+"|"), "|")
 		return false, nil
 	})
@@ -154,20 +155,20 @@ func randomCode() string {
 // Get returns an invitation by code (INVITATION_NOT_FOUND).
 func (v Invitations) Get(ctx context.Context, code string) (*Invitation, error) {
 	var inv *Invitation
-	err := v.e.view(ctx, func(t *txn) (err error) { inv, err = invitation(t, code); return err })
+	err := v.e.View(ctx, func(t *engine.Txn) (err error) { inv, err = invitation(t, code); return err })
 	return inv, err
 }
 
 // invitation loads an invitation with its state at t.now.
-func invitation(t *txn, code string) (*Invitation, error) {
+func invitation(t *engine.Txn, code string) (*Invitation, error) {
 	var inv Invitation
-	if err := getJSON(t, tableInvitations, code, &inv); err != nil {
-		if errors.Is(err, ErrNotFound) {
-			return nil, Errorf(CodeInvitationNotFound, "invitation %s not found", code)
+	if err := engine.GetJSON(t, tableInvitations, code, &inv); err != nil {
+		if errors.Is(err, engine.ErrNotFound) {
+			return nil, engine.Errorf(engine.CodeInvitationNotFound, "invitation %s not found", code)
 		}
 		return nil, err
 	}
-	inv.Status = inv.statusAt(t.now)
+	inv.Status = inv.statusAt(t.Now)
 	return &inv, nil
 }
 
@@ -177,11 +178,11 @@ func invitation(t *txn, code string) (*Invitation, error) {
 func pendingInvitation(inv *Invitation) error {
 	switch inv.Status {
 	case InvitationClaimed:
-		return Errorf(CodeInvitationAlreadyClaimed, "invitation %s was already claimed", inv.Code)
+		return engine.Errorf(engine.CodeInvitationAlreadyClaimed, "invitation %s was already claimed", inv.Code)
 	case InvitationCancelled:
-		return Errorf(CodeInvitationCancelled, "invitation %s was cancelled", inv.Code)
+		return engine.Errorf(engine.CodeInvitationCancelled, "invitation %s was cancelled", inv.Code)
 	case InvitationExpired:
-		return Errorf(CodeInvalidInput, "invitation %s expired at %s", inv.Code, inv.ExpiresAt.Format(time.RFC3339))
+		return engine.Errorf(engine.CodeInvalidInput, "invitation %s expired at %s", inv.Code, inv.ExpiresAt.Format(time.RFC3339))
 	}
 	return nil
 }
@@ -195,11 +196,11 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 	if fe.Required("inviteeUma", inviteeUma) {
 		fe.Match("inviteeUma", inviteeUma, reUma, "a UMA address such as $alice@example.com")
 	}
-	if err := InvalidAs(CodeInvalidUmaAddress, fe.Err()); err != nil {
+	if err := engine.InvalidAs(engine.CodeInvalidUmaAddress, fe.Err()); err != nil {
 		return nil, err
 	}
 	var out *Invitation
-	err := once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *txn) error {
+	err := engine.Once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *engine.Txn) error {
 		inv, err := invitation(t, code)
 		if err != nil {
 			return err
@@ -208,15 +209,15 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 			return err
 		}
 		if strings.EqualFold(inviteeUma, inv.InviterUma) {
-			return Errorf(CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
+			return engine.Errorf(engine.CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
 		}
-		now := t.now
+		now := t.Now
 		inv.Status, inv.InviteeUma, inv.ClaimedAt = InvitationClaimed, inviteeUma, &now
 		out = inv
-		if err := putJSON(t, tableInvitations, code, inv); err != nil {
+		if err := engine.PutJSON(t, tableInvitations, code, inv); err != nil {
 			return err
 		}
-		return t.emit(EventInvitationClaimed, inv)
+		return t.Emit(EventInvitationClaimed, inv)
 	})
 	return out, err
 }
@@ -224,7 +225,7 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 // Cancel cancels a PENDING invitation; it can no longer be claimed.
 func (v Invitations) Cancel(ctx context.Context, code string) (*Invitation, error) {
 	var out *Invitation
-	err := once(ctx, v.e, code, &out, func(t *txn) error {
+	err := engine.Once(ctx, v.e, code, &out, func(t *engine.Txn) error {
 		inv, err := invitation(t, code)
 		if err != nil {
 			return err
@@ -234,7 +235,7 @@ func (v Invitations) Cancel(ctx context.Context, code string) (*Invitation, erro
 		}
 		inv.Status = InvitationCancelled
 		out = inv
-		return putJSON(t, tableInvitations, code, inv)
+		return engine.PutJSON(t, tableInvitations, code, inv)
 	})
 	return out, err
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 )
@@ -58,13 +59,13 @@ type lookupRecord struct {
 }
 
 // lookup loads a lookup: LOOKUP_REQUEST_NOT_FOUND when absent or expired.
-func lookup(t *txn, id string) (*Lookup, error) {
+func lookup(t *engine.Txn, id string) (*Lookup, error) {
 	var r lookupRecord
-	if err := getJSON(t, tableLookups, id, &r); err != nil {
-		return nil, notFound(err, CodeLookupRequestNotFound, "lookup", id)
+	if err := engine.GetJSON(t, tableLookups, id, &r); err != nil {
+		return nil, engine.NotFound(err, engine.CodeLookupRequestNotFound, "lookup", id)
 	}
-	if t.now.After(r.ExpiresAt) {
-		return nil, Errorf(CodeLookupRequestNotFound, "lookup %s expired; look the receiver up again", id)
+	if t.Now.After(r.ExpiresAt) {
+		return nil, engine.Errorf(engine.CodeLookupRequestNotFound, "lookup %s expired; look the receiver up again", id)
 	}
 	l := r.Lookup
 	l.ReceiverCustomerID, l.CustomerID, l.CreatedAt, l.ExpiresAt = r.ReceiverCustomerID, r.CustomerID, r.CreatedAt, r.ExpiresAt
@@ -81,7 +82,7 @@ var reUmaAddress = regexp.MustCompile(`^\$?[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-
 func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup, error) {
 	e := ls.e
 	if !reUmaAddress.MatchString(address) {
-		return nil, Errorf(CodeInvalidUmaAddress, "%q is not a UMA address such as $alice@example.com", address)
+		return nil, engine.Errorf(engine.CodeInvalidUmaAddress, "%q is not a UMA address such as $alice@example.com", address)
 	}
 	if address[0] != '$' {
 		address = "$" + address
@@ -89,7 +90,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 	l := &Lookup{ReceiverUmaAddress: address, RequiredPayerDataFields: []PayerDataField{}}
 	var currencies []string
 	var p *PlatformConfig
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		if p, err = platform(t); err != nil {
 			return err
@@ -98,7 +99,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 			return err
 		}
 		c, err := customerByUma(t, address)
-		if err != nil && CodeOf(err) != CodeUmaNotFound {
+		if err != nil && engine.CodeOf(err) != engine.CodeUmaNotFound {
 			return err
 		}
 		if c != nil && !c.IsDeleted {
@@ -119,7 +120,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 			return nil, err
 		}
 		if r == nil {
-			return nil, Errorf(CodeUmaNotFound, "nobody receives at %s", address)
+			return nil, engine.Errorf(engine.CodeUmaNotFound, "nobody receives at %s", address)
 		}
 		currencies, l.RequiredPayerDataFields = r.Currencies, append(l.RequiredPayerDataFields, r.RequiredPayerDataFields...)
 	}
@@ -134,7 +135,7 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 	l := &Lookup{AccountID: accountID, RequiredPayerDataFields: []PayerDataField{}}
 	var cur string
 	var p *PlatformConfig
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		a, err := externalAccount(t, accountID)
 		if err != nil {
 			return err
@@ -161,8 +162,8 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 
 // saveLookup fills the currencies (estimated rates from USD, or the sender's
 // first currency) and stores the lookup.
-func saveLookup(e *handle, ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
-	id, err := e.newID("Lookup")
+func saveLookup(e *engine.Handle, ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
+	id, err := e.NewID("Lookup")
 	if err != nil {
 		return nil, err
 	}
@@ -185,14 +186,14 @@ func saveLookup(e *handle, ctx context.Context, l *Lookup, customerID string, cu
 		l.SupportedCurrencies = append(l.SupportedCurrencies, lc)
 	}
 	rec := lookupRecord{Lookup: *l, ReceiverCustomerID: l.ReceiverCustomerID, CustomerID: customerID, CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt}
-	err = e.update(ctx, func(t *txn) error { return insertJSON(t, tableLookups, id, rec) })
+	err = e.Update(ctx, func(t *engine.Txn) error { return engine.InsertJSON(t, tableLookups, id, rec) })
 	return l, err
 }
 
 // senderCustomer checks the optional sending customer of a lookup: an
 // unknown or deleted one is CUSTOMER_NOT_FOUND (the lookups answer 404, not
 // 410).
-func senderCustomer(t *txn, id string) error {
+func senderCustomer(t *engine.Txn, id string) error {
 	if id == "" {
 		return nil
 	}
@@ -201,7 +202,7 @@ func senderCustomer(t *txn, id string) error {
 		return err
 	}
 	if r.IsDeleted {
-		return Errorf(CodeCustomerNotFound, "customer %s is deleted", id)
+		return engine.Errorf(engine.CodeCustomerNotFound, "customer %s is deleted", id)
 	}
 	return nil
 }
@@ -216,31 +217,31 @@ func platformCodes(p *PlatformConfig) []string {
 
 // VASPs lists the VASP directory a page at a time, in directory order
 // (reversed when p.Desc).
-func (ls Lookups) VASPs(ctx context.Context, p ListParams) (Page[VASP], error) {
+func (ls Lookups) VASPs(ctx context.Context, p engine.ListParams) (engine.Page[VASP], error) {
 	e := ls.e
 	all, err := directory(e).VASPs(ctx)
 	if err != nil {
-		return Page[VASP]{}, err
+		return engine.Page[VASP]{}, err
 	}
 	return pageOf(all, "vasps", p)
 }
 
 // Discoveries lists payout banks by country and currency a page at a time.
-func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p ListParams) (Page[Discovery], error) {
+func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p engine.ListParams) (engine.Page[Discovery], error) {
 	e := ls.e
 	all, err := directory(e).Discoveries(ctx, country, currency)
 	if err != nil {
-		return Page[Discovery]{}, err
+		return engine.Page[Discovery]{}, err
 	}
 	return pageOf(all, "discoveries", p)
 }
 
 // UMAProviders lists UMA providers a page at a time.
-func (ls Lookups) UMAProviders(ctx context.Context, p ListParams) (Page[UMAProvider], error) {
+func (ls Lookups) UMAProviders(ctx context.Context, p engine.ListParams) (engine.Page[UMAProvider], error) {
 	e := ls.e
 	all, err := directory(e).UMAProviders(ctx)
 	if err != nil {
-		return Page[UMAProvider]{}, err
+		return engine.Page[UMAProvider]{}, err
 	}
 	return pageOf(all, "uma-providers", p)
 }
@@ -249,16 +250,16 @@ func (ls Lookups) UMAProviders(ctx context.Context, p ListParams) (Page[UMAProvi
 // list, not a table): the same limit and cursor rules as every other list,
 // with the cursor holding the position after the page. totalCount is set,
 // since the whole list is at hand.
-func pageOf[T any](all []T, name string, p ListParams) (Page[T], error) {
-	after, err := p.check(name, "")
+func pageOf[T any](all []T, name string, p engine.ListParams) (engine.Page[T], error) {
+	after, err := p.Check(name, "")
 	if err != nil {
-		return Page[T]{}, err
+		return engine.Page[T]{}, err
 	}
 	start := 0
 	if after != "" {
 		n, err := strconv.Atoi(after)
 		if err != nil || n < 0 || n > len(all) {
-			return Page[T]{}, Invalid(validate.Errors{{Field: "cursor", Message: "cursor is not a value returned by this list"}})
+			return engine.Page[T]{}, engine.Invalid(validate.Errors{{Field: "cursor", Message: "cursor is not a value returned by this list"}})
 		}
 		start = n
 	}
@@ -271,9 +272,9 @@ func pageOf[T any](all []T, name string, p ListParams) (Page[T], error) {
 	}
 	end := min(start+p.Limit, len(ordered))
 	total := len(all)
-	out := Page[T]{Data: append(make([]T, 0, end-start), ordered[start:end]...), TotalCount: &total}
+	out := engine.Page[T]{Data: append(make([]T, 0, end-start), ordered[start:end]...), TotalCount: &total}
 	if end < len(ordered) {
-		out.HasMore, out.NextCursor = true, p.cursorFor(name, strconv.Itoa(end))
+		out.HasMore, out.NextCursor = true, p.CursorFor(name, strconv.Itoa(end))
 	}
 	return out, nil
 }

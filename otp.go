@@ -3,6 +3,8 @@ package payments
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // CodeSender delivers one-time codes by email or SMS. The engine calls it
@@ -45,11 +47,11 @@ type codeIntent struct {
 
 // codeIntentKind delivers one-time codes through codes (nil delivers
 // nothing).
-func codeIntentKind(codes CodeSender) intentKind {
-	return intentKind{name: intentCode, record: func() any { return new(CodeMessage) },
-		handOver: func(ctx context.Context, h *handover) error {
+func codeIntentKind(codes CodeSender) engine.IntentKind {
+	return engine.IntentKind{Name: intentCode, Record: func() any { return new(CodeMessage) },
+		HandOver: func(ctx context.Context, h *engine.Handover) error {
 			var in codeIntent
-			if err := json.Unmarshal(h.value, &in); err != nil {
+			if err := json.Unmarshal(h.Value, &in); err != nil {
 				return err
 			}
 			if in.Code == nil || codes == nil {
@@ -60,12 +62,12 @@ func codeIntentKind(codes CodeSender) intentKind {
 }
 
 // intendCode records that m is to be delivered after commit.
-func intendCode(t *txn, m CodeMessage) error {
+func intendCode(t *engine.Txn, m CodeMessage) error {
 	b, err := json.Marshal(codeIntent{Code: &m})
 	if err != nil {
 		return err
 	}
-	return t.intend(intentCode+":"+m.ID, b)
+	return t.Intend(intentCode+":"+m.ID, b)
 }
 
 // codeTo is where a code for channel goes: the customer's email for EMAIL,

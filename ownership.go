@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -46,34 +47,34 @@ func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scop
 		method = MethodWalletSignature
 	}
 	if !fe.Enum("method", method, MethodWalletSignature, MethodLiveness) {
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	var out *OwnershipChallenge
-	err := once(ctx, e, []any{id, platform, method}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, platform, method}, &out, func(t *engine.Txn) error {
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err
 		}
 		if r.Status != ExternalPendingOwnershipVerification && r.Status != ExternalUnverified {
-			return Errorf(CodeConflict, "external account %s is %s; only wallets awaiting ownership verification take a challenge", id, r.Status)
+			return engine.Errorf(engine.CodeConflict, "external account %s is %s; only wallets awaiting ownership verification take a challenge", id, r.Status)
 		}
 		nonce := randomHex(16)
 		ch := &OwnershipChallenge{Method: method}
 		if method == MethodWalletSignature {
-			ch.ExpiresAt = t.now.Add(SignatureChallengeTTL)
+			ch.ExpiresAt = t.Now.Add(SignatureChallengeTTL)
 			ch.MessageToSign = fmt.Sprintf("I control the wallet %s registered as %s.\nNonce: %s\nExpires: %s",
 				r.Identifier(), id, nonce, ch.ExpiresAt.Format(time.RFC3339))
 		} else {
-			ch.ExpiresAt = t.now.Add(24 * time.Hour)
+			ch.ExpiresAt = t.Now.Add(24 * time.Hour)
 			ch.VerificationLink = "https://liveness.sandbox.uma.money/check/" + nonce
-			due := dueKey(t.now.Add(LivenessDelay), id)
+			due := engine.DueKey(t.Now.Add(LivenessDelay), id)
 			if err := t.Put(tableLivenessDue, due, []byte(id)); err != nil {
 				return err
 			}
 		}
-		r.Challenge, r.UpdatedAt = ch, t.now
+		r.Challenge, r.UpdatedAt = ch, t.Now
 		out = ch
-		return putJSON(t, tableExternalAccounts, id, r)
+		return engine.PutJSON(t, tableExternalAccounts, id, r)
 	})
 	return out, err
 }
@@ -89,21 +90,21 @@ func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, 
 	platform := scope == PlatformScope
 	var out *ExternalAccount
 	var failure error
-	err := once(ctx, e, []any{id, platform, signature, scheme}, &out, keeping(&failure, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, platform, signature, scheme}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err
 		}
 		ch := r.Challenge
 		if ch == nil || ch.Method != MethodWalletSignature {
-			return Errorf(CodeConflict, "no WALLET_SIGNATURE challenge is outstanding for %s; start one with POST .../challenge", id)
+			return engine.Errorf(engine.CodeConflict, "no WALLET_SIGNATURE challenge is outstanding for %s; start one with POST .../challenge", id)
 		}
 		var fe validate.Errors
 		if !fe.Required("signature", signature) || !fe.Enum("signatureScheme", scheme, walletauth.SchemeBIP137, walletauth.SchemeElectrum) {
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		verr := checkOwnership(r, []byte(ch.MessageToSign), signature, scheme)
-		if t.now.After(ch.ExpiresAt) {
+		if t.Now.After(ch.ExpiresAt) {
 			verr = fmt.Errorf("the challenge expired at %s; start a new one", ch.ExpiresAt.Format(time.RFC3339))
 		}
 		r.Challenge = nil
@@ -111,7 +112,7 @@ func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, 
 		if verr != nil {
 			status = ExternalUnverified
 			fe.Add("signature", nil, "ownership not proven: %v", verr)
-			failure = Invalid(fe)
+			failure = engine.Invalid(fe)
 		}
 		if err := setExternalStatus(t, r, status); err != nil {
 			return err
@@ -145,21 +146,21 @@ func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) err
 
 // setExternalStatus stores r with status and emits
 // EXTERNAL_ACCOUNT.STATUS_UPDATED when the status changed.
-func setExternalStatus(t *txn, r *externalRecord, s ExternalAccountStatus) error {
+func setExternalStatus(t *engine.Txn, r *externalRecord, s ExternalAccountStatus) error {
 	changed := r.Status != s
-	r.Status, r.UpdatedAt = s, t.now
-	if err := putJSON(t, tableExternalAccounts, r.ID, r); err != nil {
+	r.Status, r.UpdatedAt = s, t.Now
+	if err := engine.PutJSON(t, tableExternalAccounts, r.ID, r); err != nil {
 		return err
 	}
 	if !changed {
 		return nil
 	}
-	return t.emit("EXTERNAL_ACCOUNT.STATUS_UPDATED", r.ExternalAccount)
+	return t.Emit("EXTERNAL_ACCOUNT.STATUS_UPDATED", r.ExternalAccount)
 }
 
 // applyLivenessDue finishes a LIVENESS check that came due: in the sandbox
 // every liveness check passes and the wallet becomes ACTIVE.
-func applyLivenessDue(t *txn, _ string, v []byte) (bool, error) {
+func applyLivenessDue(t *engine.Txn, _ string, v []byte) (bool, error) {
 	r, err := externalRecordOf(t, string(v))
 	if err != nil || r.Challenge == nil || r.Challenge.Method != MethodLiveness {
 		return false, nil // deleted or re-challenged since

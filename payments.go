@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -14,7 +15,7 @@ import (
 // has a working default, described per field.
 type Config struct {
 	// Store persists everything. Required.
-	Store Store
+	Store engine.Store
 	// KYC verifies customers. Nil means the sandbox-free default of the
 	// customers area (documented on KYCProvider).
 	KYC KYCProvider
@@ -33,7 +34,7 @@ type Config struct {
 	Codes CodeSender
 	// Notifier receives committed events. Nil discards them (they are still
 	// written to the outbox and removed once "delivered").
-	Notifier Notifier
+	Notifier engine.Notifier
 	// Now is the clock. Nil means time.Now. Tests inject a controllable clock
 	// so expiry and lifecycles advance without sleeping.
 	Now func() time.Time
@@ -48,7 +49,7 @@ type Config struct {
 	// Zero means 24 hours.
 	IdempotencyRetention time.Duration
 	// Retry is the delivery backoff of outbox events. Zero values get defaults.
-	Retry RetryPolicy
+	Retry engine.RetryPolicy
 	// IncomingApproval makes incoming UMA payments wait in PENDING for the
 	// platform's decision (ApproveIncoming / RejectIncoming, or POST
 	// /transactions/{id}/approve|reject) for ApprovalWindow, after which
@@ -110,7 +111,7 @@ type Config struct {
 // Engine itself keeps what spans areas: due work, dead letters, the clock
 // and the store.
 type Engine struct {
-	h *handle
+	h *engine.Handle
 
 	Customers    Customers
 	Documents    Documents
@@ -119,7 +120,7 @@ type Engine struct {
 	Transactions Transactions
 	Lookups      Lookups
 	Platform     Platform
-	Webhooks     Webhooks
+	Webhooks     engine.Webhooks
 
 	// Rails is where rails report the outcomes of payments.
 	Rails Rails
@@ -144,10 +145,10 @@ type Engine struct {
 }
 
 // newEngine returns an engine on h with its area groups bound to h.
-func newEngine(h *handle) *Engine {
+func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: Customers{h}, Documents: Documents{h}, Accounts: Accounts{h}, Quotes: Quotes{h},
-		Transactions: Transactions{h}, Lookups: Lookups{h}, Platform: Platform{h}, Webhooks: newWebhooks(h),
+		Transactions: Transactions{h}, Lookups: Lookups{h}, Platform: Platform{h}, Webhooks: engine.NewWebhooks(h),
 		Rails: Rails{h}, Cards: Cards{h}, Agents: Agents{h}, Stablecoins: Stablecoins{h},
 		Invitations: Invitations{h}, Crypto: Crypto{h}, SCA: SCA{h}, Sandbox: Sandbox{h}, Wallets: Wallets{h},
 	}
@@ -168,33 +169,33 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.IdempotencyRetention == 0 {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
-	cfg.Retry = cfg.Retry.withDefaults()
-	e := newHandle(kernelConfig{Store: cfg.Store, Notifier: cfg.Notifier, Now: cfg.Now, NewUUID: cfg.NewUUID,
+	cfg.Retry = cfg.Retry.WithDefaults()
+	e := engine.New(engine.Config{Store: cfg.Store, Notifier: cfg.Notifier, Now: cfg.Now, NewUUID: cfg.NewUUID,
 		Logger: cfg.Logger, Sandbox: cfg.Sandbox, Retry: cfg.Retry,
 		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory})
-	if err := e.register(context.Background(), areas(e, cfg)...); err != nil {
+	if err := e.Register(context.Background(), areas(e, cfg)...); err != nil {
 		return nil, err
 	}
 	if err := (Platform{e}).seed(context.Background(), cfg.Platform); err != nil {
 		return nil, err
 	}
-	e.run()
+	e.Run()
 	return newEngine(e), nil
 }
 
 // areas are the declarations of every area, in the order their due work
 // runs.
-func areas(e *handle, cfg Config) []areaDef {
-	return []areaDef{platformArea(e, cfg), customersArea(e, cfg), quotesArea(e, cfg),
+func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
+	return []engine.AreaDef{platformArea(e, cfg), customersArea(e, cfg), quotesArea(e, cfg),
 		accountsArea(e, cfg), cardsArea(e, cfg), stablecoinsArea(e, cfg), agentsArea(), walletsArea(e, cfg)}
 }
 
 // Close stops the background workers. It does not close the Store, which the caller
 // owns. Events not yet delivered stay in the outbox for the next start.
-func (e *Engine) Close() error { return e.h.close() }
+func (e *Engine) Close() error { return e.h.Close() }
 
 // Store returns the engine's store (for invariant checks and tooling).
-func (e *Engine) Store() Store { return e.h.store }
+func (e *Engine) Store() engine.Store { return e.h.Store }
 
 // Now returns the engine's clock reading in UTC, to the millisecond.
 func (e *Engine) Now() time.Time { return e.h.Now() }
@@ -212,7 +213,7 @@ func (e *Engine) ProcessDue(ctx context.Context) (int, error) { return e.h.Proce
 
 // DeadLetters lists the due items that kept failing, oldest key first, for
 // operators to inspect (see also the outbox's dead events).
-func (e *Engine) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
+func (e *Engine) DeadLetters(ctx context.Context) ([]engine.DeadLetter, error) {
 	return e.h.DeadLetters(ctx)
 }
 
@@ -231,8 +232,8 @@ func (e *Engine) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
 // for one request: its n-th write operation is matched with the n-th of
 // the first request. An empty key returns e unchanged; a key longer than
 // MaxIdempotencyKeyLength is INVALID_INPUT.
-func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
-	h, err := e.h.withIdempotency(k)
+func (e *Engine) WithIdempotency(k engine.Idempotency) (*Engine, error) {
+	h, err := e.h.WithIdempotency(k)
 	if err != nil || h == e.h {
 		return e, err
 	}
@@ -241,4 +242,4 @@ func (e *Engine) WithIdempotency(k Idempotency) (*Engine, error) {
 
 // Replayed reports whether the last write operation made through this
 // handle returned a recorded answer instead of running.
-func (e *Engine) Replayed() bool { return e.h.replayedLast() }
+func (e *Engine) Replayed() bool { return e.h.ReplayedLast() }

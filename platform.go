@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 )
@@ -141,16 +142,16 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 // seed writes the platform configuration of seed on an empty store (New
 // calls it once the areas are registered).
 func (pl Platform) seed(ctx context.Context, seed PlatformSeed) error {
-	return pl.e.update(ctx, func(t *txn) error { return seedPlatform(t, seed) })
+	return pl.e.Update(ctx, func(t *engine.Txn) error { return seedPlatform(t, seed) })
 }
 
 // seedPlatform writes the platform configuration of seed and opens the
 // platform's accounts, unless a configuration exists.
-func seedPlatform(t *txn, seed PlatformSeed) error {
-	if _, err := t.Get(tablePlatform, platformKey); !errors.Is(err, ErrNotFound) {
+func seedPlatform(t *engine.Txn, seed PlatformSeed) error {
+	if _, err := t.Get(tablePlatform, platformKey); !errors.Is(err, engine.ErrNotFound) {
 		return err
 	}
-	id := t.newID("PlatformConfig")
+	id := t.NewID("PlatformConfig")
 	codes := seed.Currencies
 	if len(codes) == 0 {
 		codes = DefaultCurrencies
@@ -159,29 +160,29 @@ func seedPlatform(t *txn, seed PlatformSeed) error {
 		ID: id, UmaDomain: seed.UmaDomain, WebhookEndpoint: seed.WebhookEndpoint,
 		IsRegulatedFinancialInstitution: seed.Regulated,
 		SkipVerificationPaperwork:       seed.SkipVerificationPaperwork,
-		CreatedAt:                       t.now, UpdatedAt: t.now,
+		CreatedAt:                       t.Now, UpdatedAt: t.Now,
 	}
 	if cfg.UmaDomain == "" {
 		cfg.UmaDomain = "sandbox.uma.money"
 	}
 	for _, code := range codes {
 		if !money.Known(code) {
-			return Errorf(CodeInvalidCurrency, "unknown platform currency %q", code)
+			return engine.Errorf(engine.CodeInvalidCurrency, "unknown platform currency %q", code)
 		}
 		cfg.SupportedCurrencies = append(cfg.SupportedCurrencies, defaultCurrencyConfig(code))
 	}
 	if _, err := openInternalAccounts(t, PlatformOwner, codes); err != nil {
 		return err
 	}
-	return putJSON(t, tablePlatform, platformKey, cfg)
+	return engine.PutJSON(t, tablePlatform, platformKey, cfg)
 }
 
 // Config returns the platform configuration.
 func (pl Platform) Config(ctx context.Context) (*PlatformConfig, error) {
 	e := pl.e
 	var cfg PlatformConfig
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, tablePlatform, platformKey, &cfg) })
-	return &cfg, notFound(err, CodePlatformNotFound, "platform", "config")
+	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tablePlatform, platformKey, &cfg) })
+	return &cfg, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 }
 
 // platform returns the platform configuration, decoded once per
@@ -189,16 +190,16 @@ func (pl Platform) Config(ctx context.Context) (*PlatformConfig, error) {
 // The engine also remembers the last decoded record by its bytes, so an
 // unchanged configuration is never decoded twice. Callers must not change
 // nested members in place (Platform.UpdateConfig decodes its own copy).
-func platform(t *txn) (*PlatformConfig, error) {
-	cached := platState.of(t)
+func platform(t *engine.Txn) (*PlatformConfig, error) {
+	cached := platState.Of(t)
 	if cached.cfg != nil {
 		return cached.cfg, nil
 	}
 	raw, err := t.Get(tablePlatform, platformKey)
 	if err != nil {
-		return nil, notFound(err, CodePlatformNotFound, "platform", "config")
+		return nil, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 	}
-	pc := &platformSlot.of(t.e).cache
+	pc := &platformSlot.Of(t.Handle).cache
 	pc.mu.Lock()
 	if pc.cfg == nil || !bytes.Equal(pc.raw, raw) {
 		var cfg PlatformConfig
@@ -215,7 +216,7 @@ func platform(t *txn) (*PlatformConfig, error) {
 }
 
 // platState keys the platform configuration a transaction decoded.
-var platState local[struct{ cfg *PlatformConfig }]
+var platState engine.Local[struct{ cfg *PlatformConfig }]
 
 // platformCache is the engine's last decoded platform configuration.
 type platformCache struct {
@@ -247,12 +248,12 @@ var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*PlatformConfig, error) {
 	e := pl.e
 	var out *PlatformConfig
-	err := once(ctx, e, u, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, u, &out, func(t *engine.Txn) error {
 		var cfg *PlatformConfig
-		if err := getJSON(t, tablePlatform, platformKey, &cfg); err != nil {
-			return notFound(err, CodePlatformNotFound, "platform", "config")
+		if err := engine.GetJSON(t, tablePlatform, platformKey, &cfg); err != nil {
+			return engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 		}
-		platState.of(t).cfg = cfg
+		platState.Of(t).cfg = cfg
 		var fe validate.Errors
 		if u.UmaDomain != nil {
 			fe.Match("umaDomain", *u.UmaDomain, reDomain, "a lower-case domain name such as example.com")
@@ -310,22 +311,22 @@ func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*P
 			cfg.SkipVerificationPaperwork = *u.SkipVerificationPaperwork
 		}
 		if u.IsRegulatedFinancialInstitution != nil {
-			if !e.cfg.Sandbox && *u.IsRegulatedFinancialInstitution != cfg.IsRegulatedFinancialInstitution {
+			if !e.Config.Sandbox && *u.IsRegulatedFinancialInstitution != cfg.IsRegulatedFinancialInstitution {
 				fe.Add("isRegulatedFinancialInstitution", nil, "isRegulatedFinancialInstitution is set by the operator and can be changed only in the sandbox")
 			}
 			cfg.IsRegulatedFinancialInstitution = *u.IsRegulatedFinancialInstitution
 		}
-		if err := Invalid(fe.Err()); err != nil {
+		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
-		cfg.UpdatedAt = t.now
+		cfg.UpdatedAt = t.Now
 		out = cfg
 		if newEndpoint { // the reference sends one TEST event to a new endpoint
-			if err := t.emit(EventTest, struct{}{}); err != nil {
+			if err := t.Emit(engine.EventTest, struct{}{}); err != nil {
 				return err
 			}
 		}
-		return putJSON(t, tablePlatform, platformKey, cfg)
+		return engine.PutJSON(t, tablePlatform, platformKey, cfg)
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,10 @@
 package payments
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // quoteTxState is the quotes area's per-transaction state (quoteState).
 type quoteTxState struct {
@@ -14,7 +18,7 @@ type quoteTxState struct {
 }
 
 // quoteState keys the quotes area's state in a transaction.
-var quoteState local[quoteTxState]
+var quoteState engine.Local[quoteTxState]
 
 // drafts are the quote and transaction a quote request creates, held back
 // until the operation saves them (see createQuote): a quote executed by the
@@ -43,21 +47,21 @@ func (d *drafts) quoteCopy() (*quoteRecord, error) {
 
 // store stores b (v encoded) at key of table: created when it is one of
 // the operation's drafts (saved for the first time), else replaced.
-func (d *drafts) store(t *txn, table, key string, v any, b []byte) error {
+func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) error {
 	switch {
 	case table == tableQuotes && d.quote != nil && d.quote.ID == key:
 		d.quote = nil
 	case table == tableTransactions && d.tx != nil && d.tx.ID == key:
 		d.tx = nil
 	default:
-		return putIndexed(t, table, key, v, b)
+		return engine.PutIndexed(t, table, key, v, b)
 	}
-	return insertIndexed(t, table, key, v, b)
+	return engine.InsertIndexed(t, table, key, v, b)
 }
 
 // storeDrafts stores the drafts not saved yet, as they were created.
-func storeDrafts(t *txn) error {
-	d := &quoteState.of(t).drafts
+func storeDrafts(t *engine.Txn) error {
+	d := &quoteState.Of(t).drafts
 	if q := d.quote; q != nil {
 		d.quote = nil
 		b := d.quoteB
@@ -67,7 +71,7 @@ func storeDrafts(t *txn) error {
 				return err
 			}
 		}
-		if err := insertIndexed(t, tableQuotes, q.ID, q, b); err != nil {
+		if err := engine.InsertIndexed(t, tableQuotes, q.ID, q, b); err != nil {
 			return err
 		}
 		rememberQuote(t, q, b)
@@ -77,11 +81,11 @@ func storeDrafts(t *txn) error {
 		b := d.txB
 		if b == nil {
 			var err error
-			if b, err = encodeRecord(tx); err != nil {
+			if b, err = engine.EncodeRecord(tx); err != nil {
 				return err
 			}
 		}
-		if err := insertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
+		if err := engine.InsertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
 		rememberTx(t, tx, b)
@@ -90,8 +94,8 @@ func storeDrafts(t *txn) error {
 }
 
 // readStatus remembers the status record id had when it was read.
-func readStatus(t *txn, id, status string) {
-	s := quoteState.of(t)
+func readStatus(t *engine.Txn, id, status string) {
+	s := quoteState.Of(t)
 	if s.statuses == nil {
 		s.statuses = map[string]string{}
 	}

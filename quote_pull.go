@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -34,7 +35,7 @@ var PullableAccountTypes = []string{"USD_ACCOUNT"}
 // Accounts of other types are INVALID_INPUT (source.accountId); an inactive
 // account INVALID_BANK_ACCOUNT; one still in micro-entry validation
 // BANK_ACCOUNT_VALIDATION_PENDING.
-func pullSource(t *txn, id string) (*ExternalAccount, error) {
+func pullSource(t *engine.Txn, id string) (*ExternalAccount, error) {
 	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
@@ -43,13 +44,13 @@ func pullSource(t *txn, id string) (*ExternalAccount, error) {
 	if !slices.Contains(PullableAccountTypes, a.AccountType()) {
 		var fe validate.Errors
 		fe.Add("source.accountId", nil, "external account %s (%s) does not support direct pull; fund the quote with REALTIME_FUNDING", id, a.AccountType())
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	if a.Status == ExternalInactive {
-		return nil, Errorf(CodeInvalidBankAccount, "external account %s is inactive", id)
+		return nil, engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", id)
 	}
-	if t.now.Before(r.ValidationEndsAt) {
-		return nil, &Error{Code: CodeBankAccountValidationPending, Message: "the account is still being validated by micro-entry; retry after " + r.ValidationEndsAt.Format(time.RFC3339),
+	if t.Now.Before(r.ValidationEndsAt) {
+		return nil, &engine.Error{Code: engine.CodeBankAccountValidationPending, Message: "the account is still being validated by micro-entry; retry after " + r.ValidationEndsAt.Format(time.RFC3339),
 			Details: map[string]any{"validationEndsAt": r.ValidationEndsAt}}
 	}
 	return a, nil
@@ -57,7 +58,7 @@ func pullSource(t *txn, id string) (*ExternalAccount, error) {
 
 // executePull asks the rail to collect a pull-funded quote's money: the
 // quote is PROCESSING and its transaction PENDING until the rail reports.
-func executePull(t *txn, q *quoteRecord) error {
+func executePull(t *engine.Txn, q *quoteRecord) error {
 	src, err := pullSource(t, q.Source.AccountID)
 	if err != nil {
 		return err
@@ -81,8 +82,8 @@ func executePull(t *txn, q *quoteRecord) error {
 }
 
 // settlePull applies an outcome of a quote's pull.
-func settlePull(t *txn, q *quoteRecord, tx *Transaction, rep RailReport) error {
-	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.of(t.e).rail.Name(), q.holdAccount(), q.SendingCurrency.Code
+func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep RailReport) error {
+	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
 	case rep.Outcome == RailCompleted && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
 		if err := post(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
@@ -94,7 +95,7 @@ func settlePull(t *txn, q *quoteRecord, tx *Transaction, rep RailReport) error {
 		return failUncollected(t, q, tx, rep.FailureReason)
 	case rep.Outcome == RailReturned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
 		q.Collected = false
-		withdrawn, err := t.withdrawIntent(paymentID(intentSend, tx.ID))
+		withdrawn, err := t.WithdrawIntent(paymentID(intentSend, tx.ID))
 		if err != nil {
 			return err
 		}
@@ -111,7 +112,7 @@ func settlePull(t *txn, q *quoteRecord, tx *Transaction, rep RailReport) error {
 
 // failUncollected marks a quote whose funds never arrived (or went back
 // before delivery) FAILED, with its transaction.
-func failUncollected(t *txn, q *quoteRecord, tx *Transaction, reason string) error {
+func failUncollected(t *engine.Txn, q *quoteRecord, tx *Transaction, reason string) error {
 	dropExpiry(t, q)
 	q.Status = QuoteFailed
 	if !q.PendingSent {

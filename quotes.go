@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
@@ -212,20 +213,20 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 // kybStatus is REJECTED or HOLD SENDER_NOT_ACCEPTED (it may still receive).
 func (qs Quotes) Create(ctx context.Context, req QuoteRequest) (*Quote, error) {
 	e := qs.e
-	return createQuote(ctx, e, req, false, func(_ *txn, q *quoteRecord) (*Quote, error) { return &q.Quote, nil })
+	return createQuote(ctx, e, req, false, func(_ *engine.Txn, q *quoteRecord) (*Quote, error) { return &q.Quote, nil })
 }
 
 // createQuote is Quotes.Create; transfer marks the quotes of TransferOut, and
 // answer gives the operation's answer from the committed quote (inside the
 // transaction, so that an idempotent retry replays it).
-func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transfer bool, answer func(*txn, *quoteRecord) (T, error)) (T, error) {
+func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest, transfer bool, answer func(*engine.Txn, *quoteRecord) (T, error)) (T, error) {
 	var out T
 	var fe validate.Errors
 	req.checkShape(&fe)
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return out, err
 	}
-	if ok, err := replayed(ctx, e, req, &out); ok {
+	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
 	// Pricing only reads, so it runs in a read transaction, in parallel with
@@ -233,7 +234,7 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 	// everything money depends on in its own transaction.
 	req.sca = drawChallenge(e) // used if the quote needs SCA
 	var q *quoteRecord
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		q, err = priceQuote(e, ctx, t, &req)
 		return err
@@ -257,16 +258,16 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 		if d.quoteB, err = q.MarshalJSON(); err != nil {
 			return out, err
 		}
-		if d.txB, err = encodeRecord(tx); err != nil {
+		if d.txB, err = engine.EncodeRecord(tx); err != nil {
 			return out, err
 		}
 	}
 	id, keys := q.ID, q.contended() // q may be replaced by a rerun below
 	if req.ImmediatelyExecute {
-		ctx = WithContended(ctx, keys...)
+		ctx = engine.WithContended(ctx, keys...)
 	}
 	runs := 0
-	err = once(ctx, e, req, &out, func(t *txn) error {
+	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		if runs++; runs > 1 {
 			var err error
 			if q, err = d.quoteCopy(); err != nil {
@@ -274,7 +275,7 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 			}
 			tx = d.tx.clone()
 		}
-		quoteState.of(t).drafts = d
+		quoteState.Of(t).drafts = d
 		if q.Status == QuotePendingAuthorization {
 			if err := intendChallengeCode(t, q, req.sca.code); err != nil {
 				return err
@@ -294,8 +295,8 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 		// last page of this append-only table, where every concurrent
 		// quote inserts (BenchmarkProcesses went from 0.08 to 0.8 retries
 		// per quote when only the entry was skipped).
-		if !quoteState.of(t).expiryDropped {
-			if err := t.Put(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
+		if !quoteState.Of(t).expiryDropped {
+			if err := t.Put(tableQuoteExpiry, engine.DueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
 				return err
 			}
 		}
@@ -307,14 +308,14 @@ func createQuote[T any](ctx context.Context, e *handle, req QuoteRequest, transf
 		return err
 	})
 	if err == nil && !req.ImmediatelyExecute && len(keys) > 0 {
-		quotesSlot.of(e).contended.put(id, keys)
+		quotesSlot.Of(e).contended.Put(id, keys)
 	}
 	return out, err
 }
 
 // priceQuote resolves the parties, checks every rule and computes the
 // amounts.
-func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quoteRecord, error) {
+func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *QuoteRequest) (*quoteRecord, error) {
 	p, err := platform(t)
 	if err != nil {
 		return nil, err
@@ -336,7 +337,7 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 	case req.Source.SourceType == "ACCOUNT":
 		if !strings.HasPrefix(req.Source.AccountID, "InternalAccount:") {
 			fe.Add("source.accountId", nil, "source.accountId must be an internal account or an external account that supports direct pull")
-			return nil, Invalid(fe)
+			return nil, engine.Invalid(fe)
 		}
 		a, err := sharedInternalAccount(t, req.Source.AccountID)
 		if err != nil {
@@ -345,7 +346,7 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 		sendCur, q.CustomerID = a.Currency, a.CustomerID
 		if a.Type == EmbeddedWallet && req.ImmediatelyExecute {
 			fe.Add("immediatelyExecute", nil, "a quote paid from an embedded wallet executes only with the wallet's signature: create it without immediatelyExecute, then execute it with the Service-Wallet-Signature header")
-			return nil, Invalid(fe)
+			return nil, engine.Invalid(fe)
 		}
 		fromWallet = a.Type == EmbeddedWallet
 		// A platform (FBO) account pays on behalf of the customer the
@@ -355,7 +356,7 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 			q.CustomerID = cid
 		case cid != "" && cid != a.CustomerID:
 			fe.Add("source.customerId", nil, "account %s belongs to another customer", a.ID)
-			return nil, Invalid(fe)
+			return nil, engine.Invalid(fe)
 		}
 	default:
 		sendCur, q.CustomerID = req.Source.Currency, req.Source.CustomerID
@@ -393,7 +394,7 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 		if q.ReceiverCustomerID != "" {
 			q.DestinationInternal = true
 			if q.ReceiverCustomerID == q.CustomerID {
-				return nil, Errorf(CodeSelfPayment, "a customer cannot pay its own UMA address")
+				return nil, engine.Errorf(engine.CodeSelfPayment, "a customer cannot pay its own UMA address")
 			}
 		}
 	case strings.HasPrefix(req.Destination.AccountID, "InternalAccount:"):
@@ -402,12 +403,12 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 			return nil, err
 		}
 		if a.ID == req.Source.AccountID {
-			return nil, Errorf(CodeSelfPayment, "source and destination are the same account")
+			return nil, engine.Errorf(engine.CodeSelfPayment, "source and destination are the same account")
 		}
 		recvCur, q.DestinationInternal, q.ReceiverCustomerID = a.Currency, true, a.CustomerID
 	default:
 		if req.Destination.AccountID == req.Source.AccountID {
-			return nil, Errorf(CodeSelfPayment, "source and destination are the same account")
+			return nil, engine.Errorf(engine.CodeSelfPayment, "source and destination are the same account")
 		}
 		r, err := sharedExternalRecord(t, req.Destination.AccountID)
 		if err != nil {
@@ -431,7 +432,7 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 			fe.Add("purposeOfPayment", &validate.Constraint{Enum: chinaPurposes}, "a business payout to China needs one of the trade purposes of payment")
 		}
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	// Currencies and limits.
@@ -450,7 +451,7 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 		} else if o.PlatformFixedFee.Currency != sendCur {
 			fe.Add("platformFeeOverride.platformFixedFee.currency", nil, "the fixed fee must be in the source currency %s", sendCur)
 		}
-		if err := Invalid(fe.Err()); err != nil {
+		if err := engine.Invalid(fe.Err()); err != nil {
 			return nil, err
 		}
 		fees.PlatformFixed, fees.PlatformBps = o.PlatformFixedFee.Amount, *o.PlatformVariableFeeBps
@@ -472,32 +473,32 @@ func priceQuote(e *handle, ctx context.Context, t *txn, req *QuoteRequest) (*quo
 		}
 		fe.Add("lockedCurrencyAmount", nil, "at the current rate and fees, %d %s minor units gives an amount beyond %d minor units on the other side of the quote",
 			req.LockedCurrencyAmount, locked, money.MaxAmount)
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	case errors.Is(err, quotes.ErrRate):
-		return nil, Errorf(CodeQuoteRateUnavailable, "the rate for %s to %s cannot price a quote", sendCur, recvCur)
+		return nil, engine.Errorf(engine.CodeQuoteRateUnavailable, "the rate for %s to %s cannot price a quote", sendCur, recvCur)
 	case errors.Is(err, quotes.ErrFees):
-		return nil, Errorf(CodeAmountOutOfRange, "the fee settings of this transfer cannot be applied: %v", err)
+		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the fee settings of this transfer cannot be applied: %v", err)
 	case err != nil:
-		return nil, Errorf(CodeAmountOutOfRange, "the amount does not cover the fees of this transfer")
+		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the amount does not cover the fees of this transfer")
 	}
 	if amt.Sending < sendCfg.MinAmount {
-		return nil, Errorf(CodeAmountOutOfRange, "the sending amount %d is below the %s minimum %d", amt.Sending, sendCur, sendCfg.MinAmount)
+		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the sending amount %d is below the %s minimum %d", amt.Sending, sendCur, sendCfg.MinAmount)
 	}
 	if amt.Sending > sendCfg.MaxAmount || amt.Receiving > recvCfg.MaxAmount {
-		return nil, Errorf(CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
+		return nil, engine.Errorf(engine.CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
 	}
 	if destExt != nil {
 		if err := usableDestination(t, destExt, amt.Receiving); err != nil {
 			return nil, err
 		}
 	}
-	if q.ID, err = e.newID("Quote"); err != nil {
+	if q.ID, err = e.NewID("Quote"); err != nil {
 		return nil, err
 	}
-	if q.TransactionID, err = e.newID("Transaction"); err != nil {
+	if q.TransactionID, err = e.NewID("Transaction"); err != nil {
 		return nil, err
 	}
-	q.CreatedAt, q.ExpiresAt = t.now, t.now.Add(quotes.TTL(q.Rail))
+	q.CreatedAt, q.ExpiresAt = t.Now, t.Now.Add(quotes.TTL(q.Rail))
 	q.SendingCurrency, q.ReceivingCurrency = amountOf(sendCur, 0).Currency, amountOf(recvCur, 0).Currency
 	q.TotalSendingAmount, q.TotalReceivingAmount, q.ExchangeRate = amt.Sending, amt.Receiving, r
 	q.FeesIncluded, q.PlatformFeesIncluded, q.ServiceFees = amt.FeesIncluded, amt.PlatformFees, amt.FeesIncluded-amt.PlatformFees
@@ -538,5 +539,5 @@ func supportedCurrency(p *PlatformConfig, code string) (*CurrencyConfig, error) 
 			return &p.SupportedCurrencies[i], nil
 		}
 	}
-	return nil, Errorf(CodeInvalidCurrency, "currency %q is not supported by this platform", code)
+	return nil, engine.Errorf(engine.CodeInvalidCurrency, "currency %q is not supported by this platform", code)
 }

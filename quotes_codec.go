@@ -1,6 +1,10 @@
 package payments
 
-import "encoding/base64"
+import (
+	"encoding/base64"
+
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // The hand-written encoder of quotes (see encode.go): every quote request
 // writes one and answers one.
@@ -21,36 +25,36 @@ func (q quoteRecord) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b = stringMember(b, "customerId", q.CustomerID, true)
-	b = stringMember(b, "platformCustomerId", q.PlatformCustomerID, true)
-	b = stringMember(b, "receiverCustomerId", q.ReceiverCustomerID, true)
-	b = boolMember(b, "destinationInternal", q.DestinationInternal)
-	b = boolMember(b, "sourceExternal", q.SourceExternal)
-	b = boolMember(b, "transfer", q.Transfer)
-	b = stringMember(b, "agentId", q.AgentID, true)
-	b = boolMember(b, "pendingSent", q.PendingSent)
-	b = boolMember(b, "collected", q.Collected)
-	b = intMember(b, "serviceFees", q.ServiceFees)
-	b = stringMember(b, "description", q.Description, true)
-	b = stringMember(b, "remittanceInformation", q.RemittanceInformation, true)
-	b = stringMember(b, "rail", q.Rail, false)
-	b = stringMember(b, "scaCodeHash", q.ScaCodeHash, true)
+	b = engine.StringMember(b, "customerId", q.CustomerID, true)
+	b = engine.StringMember(b, "platformCustomerId", q.PlatformCustomerID, true)
+	b = engine.StringMember(b, "receiverCustomerId", q.ReceiverCustomerID, true)
+	b = engine.BoolMember(b, "destinationInternal", q.DestinationInternal)
+	b = engine.BoolMember(b, "sourceExternal", q.SourceExternal)
+	b = engine.BoolMember(b, "transfer", q.Transfer)
+	b = engine.StringMember(b, "agentId", q.AgentID, true)
+	b = engine.BoolMember(b, "pendingSent", q.PendingSent)
+	b = engine.BoolMember(b, "collected", q.Collected)
+	b = engine.IntMember(b, "serviceFees", q.ServiceFees)
+	b = engine.StringMember(b, "description", q.Description, true)
+	b = engine.StringMember(b, "remittanceInformation", q.RemittanceInformation, true)
+	b = engine.StringMember(b, "rail", q.Rail, false)
+	b = engine.StringMember(b, "scaCodeHash", q.ScaCodeHash, true)
 	if len(q.ScaNonce) > 0 {
-		b = member(b, "scaNonce")
+		b = engine.Member(b, "scaNonce")
 		b = append(base64.StdEncoding.AppendEncode(append(b, '"'), q.ScaNonce), '"')
 	}
 	if len(q.ScaSends) > 0 {
-		if b, err = marshaledMember(b, "scaSends", q.ScaSends); err != nil {
+		if b, err = engine.MarshaledMember(b, "scaSends", q.ScaSends); err != nil {
 			return nil, err
 		}
 	}
 	if len(q.HeldInstructions) > 0 {
-		if b, err = marshaledMember(b, "heldInstructions", q.HeldInstructions); err != nil {
+		if b, err = engine.MarshaledMember(b, "heldInstructions", q.HeldInstructions); err != nil {
 			return nil, err
 		}
 	}
-	b = stringMember(b, "payloadToSign", q.PayloadToSign, true)
-	b = boolMember(b, "walletSigned", q.WalletSigned)
+	b = engine.StringMember(b, "payloadToSign", q.PayloadToSign, true)
+	b = engine.BoolMember(b, "walletSigned", q.WalletSigned)
 	return append(b, '}'), nil
 }
 
@@ -59,54 +63,54 @@ func (q quoteRecord) MarshalJSON() ([]byte, error) {
 // encoding/json.
 func appendQuote(b []byte, q *Quote) ([]byte, error) {
 	var err error
-	b = stringMember(append(b, '{'), "id", q.ID, false)
-	b = stringMember(b, "status", string(q.Status), false)
-	if b, err = timeMember(b, "createdAt", q.CreatedAt); err != nil {
+	b = engine.StringMember(append(b, '{'), "id", q.ID, false)
+	b = engine.StringMember(b, "status", string(q.Status), false)
+	if b, err = engine.TimeMember(b, "createdAt", q.CreatedAt); err != nil {
 		return nil, err
 	}
-	if b, err = timeMember(b, "expiresAt", q.ExpiresAt); err != nil {
+	if b, err = engine.TimeMember(b, "expiresAt", q.ExpiresAt); err != nil {
 		return nil, err
 	}
 	s := &q.Source
-	b = stringMember(append(member(b, "source"), '{'), "sourceType", s.SourceType, false)
-	b = stringMember(b, "accountId", s.AccountID, true)
-	b = stringMember(b, "customerId", s.CustomerID, true)
-	b = stringMember(b, "currency", s.Currency, true)
-	b = append(stringMember(b, "cryptoNetwork", s.CryptoNetwork, true), '}')
+	b = engine.StringMember(append(engine.Member(b, "source"), '{'), "sourceType", s.SourceType, false)
+	b = engine.StringMember(b, "accountId", s.AccountID, true)
+	b = engine.StringMember(b, "customerId", s.CustomerID, true)
+	b = engine.StringMember(b, "currency", s.Currency, true)
+	b = append(engine.StringMember(b, "cryptoNetwork", s.CryptoNetwork, true), '}')
 	d := &q.Destination
-	b = stringMember(append(member(b, "destination"), '{'), "destinationType", d.DestinationType, false)
-	b = stringMember(b, "accountId", d.AccountID, true)
-	b = stringMember(b, "paymentRail", d.PaymentRail, true)
-	b = stringMember(b, "umaAddress", d.UmaAddress, true)
-	b = append(stringMember(b, "currency", d.Currency, true), '}')
-	b = appendCurrencyInfo(member(b, "sendingCurrency"), &q.SendingCurrency)
-	b = appendCurrencyInfo(member(b, "receivingCurrency"), &q.ReceivingCurrency)
-	b = intMember(b, "totalSendingAmount", q.TotalSendingAmount)
-	b = intMember(b, "totalReceivingAmount", q.TotalReceivingAmount)
-	b = append(member(b, "exchangeRate"), q.ExchangeRate.String()...)
-	b = intMember(b, "feesIncluded", q.FeesIncluded)
-	b = intMember(b, "platformFeesIncluded", q.PlatformFeesIncluded)
+	b = engine.StringMember(append(engine.Member(b, "destination"), '{'), "destinationType", d.DestinationType, false)
+	b = engine.StringMember(b, "accountId", d.AccountID, true)
+	b = engine.StringMember(b, "paymentRail", d.PaymentRail, true)
+	b = engine.StringMember(b, "umaAddress", d.UmaAddress, true)
+	b = append(engine.StringMember(b, "currency", d.Currency, true), '}')
+	b = appendCurrencyInfo(engine.Member(b, "sendingCurrency"), &q.SendingCurrency)
+	b = appendCurrencyInfo(engine.Member(b, "receivingCurrency"), &q.ReceivingCurrency)
+	b = engine.IntMember(b, "totalSendingAmount", q.TotalSendingAmount)
+	b = engine.IntMember(b, "totalReceivingAmount", q.TotalReceivingAmount)
+	b = append(engine.Member(b, "exchangeRate"), q.ExchangeRate.String()...)
+	b = engine.IntMember(b, "feesIncluded", q.FeesIncluded)
+	b = engine.IntMember(b, "platformFeesIncluded", q.PlatformFeesIncluded)
 	if len(q.PaymentInstructions) > 0 {
-		if b, err = marshaledMember(b, "paymentInstructions", q.PaymentInstructions); err != nil {
+		if b, err = engine.MarshaledMember(b, "paymentInstructions", q.PaymentInstructions); err != nil {
 			return nil, err
 		}
 	}
-	b = stringMember(b, "transactionId", q.TransactionID, false)
+	b = engine.StringMember(b, "transactionId", q.TransactionID, false)
 	if r := q.RateDetails; r != nil {
-		if b, err = floatMember(append(member(b, "rateDetails"), '{'), "counterpartyMultiplier", r.CounterpartyMultiplier); err != nil {
+		if b, err = engine.FloatMember(append(engine.Member(b, "rateDetails"), '{'), "counterpartyMultiplier", r.CounterpartyMultiplier); err != nil {
 			return nil, err
 		}
-		b = intMember(b, "counterpartyFixedFee", r.CounterpartyFixedFee)
-		b = append(member(b, "serviceApiMultiplier"), r.ServiceApiMultiplier.String()...)
-		b = intMember(b, "serviceApiFixedFee", r.ServiceApiFixedFee)
-		if b, err = floatMember(b, "serviceApiVariableFeeRate", r.ServiceApiVariableFeeRate); err != nil {
+		b = engine.IntMember(b, "counterpartyFixedFee", r.CounterpartyFixedFee)
+		b = append(engine.Member(b, "serviceApiMultiplier"), r.ServiceApiMultiplier.String()...)
+		b = engine.IntMember(b, "serviceApiFixedFee", r.ServiceApiFixedFee)
+		if b, err = engine.FloatMember(b, "serviceApiVariableFeeRate", r.ServiceApiVariableFeeRate); err != nil {
 			return nil, err
 		}
-		b = append(intMember(b, "serviceApiVariableFeeAmount", r.ServiceApiVariableFeeAmount), '}')
+		b = append(engine.IntMember(b, "serviceApiVariableFeeAmount", r.ServiceApiVariableFeeAmount), '}')
 	}
-	b = stringMember(b, "purposeOfPayment", q.PurposeOfPayment, true)
+	b = engine.StringMember(b, "purposeOfPayment", q.PurposeOfPayment, true)
 	if q.ScaChallenge != nil {
-		if b, err = marshaledMember(b, "scaChallenge", q.ScaChallenge); err != nil {
+		if b, err = engine.MarshaledMember(b, "scaChallenge", q.ScaChallenge); err != nil {
 			return nil, err
 		}
 	}

@@ -1,12 +1,14 @@
 package payments
 
-// Quotes.List serves operators' tools (package dashboard): the REST API
-// lists no quotes.
-
 import (
 	"context"
 	"time"
+
+	"github.com/paygrid/payments/internal/engine"
 )
+
+// Quotes.List serves operators' tools (package dashboard): the REST API
+// lists no quotes.
 
 // QuoteFilter narrows Quotes.List: CustomerID is the sending customer
 // (quotes the platform sends from its own accounts have none).
@@ -16,17 +18,17 @@ type QuoteFilter struct {
 
 // List lists quotes, newest first unless p says otherwise, as Get returns
 // them (a PENDING quote past its expiry reads EXPIRED).
-func (qs Quotes) List(ctx context.Context, f QuoteFilter, p ListParams) (Page[Quote], error) {
+func (qs Quotes) List(ctx context.Context, f QuoteFilter, p engine.ListParams) (engine.Page[Quote], error) {
 	e := qs.e
-	var out Page[Quote]
-	err := e.view(ctx, func(t *txn) error {
-		q := listQuery[quoteRecord]{Table: tableQuotes, Index: ixAll,
+	var out engine.Page[Quote]
+	err := e.View(ctx, func(t *engine.Txn) error {
+		q := engine.ListQuery[quoteRecord]{Table: tableQuotes, Index: engine.IxAll,
 			Match: func(r *quoteRecord) bool { return f.CustomerID == "" || r.CustomerID == f.CustomerID }}
-		page, err := list(t, q.narrowest([2]string{ixCustomer, f.CustomerID}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}), p)
 		if err != nil {
 			return err
 		}
-		out, err = mapPage(page, func(r *quoteRecord) (*Quote, error) { return r.asRead(t.now), nil })
+		out, err = engine.MapPage(page, func(r *quoteRecord) (*Quote, error) { return r.asRead(t.Now), nil })
 		return err
 	})
 	return out, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -14,8 +15,8 @@ const ScaChallengeTTL = 5 * time.Minute
 
 // drawChallenge draws the secrets of a quote's SCA challenge before its
 // transaction: the SMS code and the WebAuthn challenge.
-func drawChallenge(e *handle) scaDraw {
-	return scaDraw{code: customersSlot.of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32)}
+func drawChallenge(e *engine.Handle) scaDraw {
+	return scaDraw{code: customersSlot.Of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32)}
 }
 
 // requireSCA puts a real-time funded quote of a customer in an SCA region
@@ -23,15 +24,15 @@ func drawChallenge(e *handle) scaDraw {
 // (customers.ChallengeFactor) is attached and the payment instructions are
 // withheld until the quote is authorized. The transaction that stores the
 // quote hands an SMS code to the code sender (intendChallengeCode).
-func requireSCA(e *handle, t *txn, q *quoteRecord, d scaDraw, preferred string) error {
+func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d scaDraw, preferred string) error {
 	if q.CustomerID == "" {
 		return nil
 	}
 	c, err := customer(t, q.CustomerID)
-	if err != nil || !customersSlot.of(e).kyc.SCARequired(c) {
+	if err != nil || !customersSlot.Of(e).kyc.SCARequired(c) {
 		return err
 	}
-	id, err := e.newID("ScaChallenge")
+	id, err := e.NewID("ScaChallenge")
 	if err != nil {
 		return err
 	}
@@ -41,13 +42,13 @@ func requireSCA(e *handle, t *txn, q *quoteRecord, d scaDraw, preferred string) 
 // challengeQuote attaches a new per-transaction challenge to q and moves it
 // to PENDING_AUTHORIZATION. The challenge lives ScaChallengeTTL, never
 // beyond the quote's rate; its proof is checked by SCA.Authorize.
-func challengeQuote(t *txn, q *quoteRecord, id string, d scaDraw, preferred string) error {
+func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d scaDraw, preferred string) error {
 	st, err := scaState(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
 	factor := customers.ChallengeFactor(preferred, st.Passkey != nil)
-	exp := t.now.Add(ScaChallengeTTL)
+	exp := t.Now.Add(ScaChallengeTTL)
 	if q.ExpiresAt.Before(exp) {
 		exp = q.ExpiresAt // a challenge cannot outlive the rate it authorizes
 	}
@@ -55,9 +56,9 @@ func challengeQuote(t *txn, q *quoteRecord, id string, d scaDraw, preferred stri
 	q.ScaCodeHash, q.ScaNonce, q.ScaSends = "", nil, nil
 	if factor == customers.FactorPasskey {
 		q.ScaNonce = d.nonce
-		ch.PasskeyAssertionOptions = assertionOptions(relyingParty(t.e), st.Passkey, d.nonce, exp.Sub(t.now))
+		ch.PasskeyAssertionOptions = assertionOptions(relyingParty(t.Handle), st.Passkey, d.nonce, exp.Sub(t.Now))
 	} else {
-		q.ScaCodeHash, q.ScaSends = hashSecret(d.code), []time.Time{t.now}
+		q.ScaCodeHash, q.ScaSends = hashSecret(d.code), []time.Time{t.Now}
 	}
 	q.Status, q.ScaChallenge = QuotePendingAuthorization, ch
 	q.HeldInstructions, q.PaymentInstructions = q.PaymentInstructions, nil
@@ -66,7 +67,7 @@ func challengeQuote(t *txn, q *quoteRecord, id string, d scaDraw, preferred stri
 
 // intendChallengeCode delivers the code of a new SMS_OTP challenge after
 // commit.
-func intendChallengeCode(t *txn, q *quoteRecord, code string) error {
+func intendChallengeCode(t *engine.Txn, q *quoteRecord, code string) error {
 	if q.ScaChallenge.Factor != customers.FactorSMS {
 		return nil
 	}
@@ -82,7 +83,7 @@ func intendChallengeCode(t *txn, q *quoteRecord, code string) error {
 // PENDING_AUTHORIZATION with a challenge: the transfer starts only once
 // SCA.Authorize satisfies it (reference POST /quotes/{quoteId}/execute,
 // "SCA required").
-func executeOrChallenge(t *txn, q *quoteRecord, d scaDraw, preferred string) error {
+func executeOrChallenge(t *engine.Txn, q *quoteRecord, d scaDraw, preferred string) error {
 	if q.Status != QuotePending || q.CustomerID == "" {
 		return execute(t, q) // its answer for a quote in another state
 	}
@@ -90,10 +91,10 @@ func executeOrChallenge(t *txn, q *quoteRecord, d scaDraw, preferred string) err
 	if err != nil {
 		return err
 	}
-	if sc := *c; !customersSlot.of(t.e).kyc.SCARequired(&sc) || trustedDestination(t, q) {
+	if sc := *c; !customersSlot.Of(t.Handle).kyc.SCARequired(&sc) || trustedDestination(t, q) {
 		return execute(t, q)
 	}
-	if err := challengeQuote(t, q, t.newID("ScaChallenge"), d, preferred); err != nil {
+	if err := challengeQuote(t, q, t.NewID("ScaChallenge"), d, preferred); err != nil {
 		return err
 	}
 	tx, err := transaction(t, q.TransactionID)
@@ -113,7 +114,7 @@ func executeOrChallenge(t *txn, q *quoteRecord, d scaDraw, preferred string) err
 // trustedDestination reports whether q pays an external account its sender
 // trusts (external_accounts_trust.go), which skips the per-transaction
 // challenge.
-func trustedDestination(t *txn, q *quoteRecord) bool {
+func trustedDestination(t *engine.Txn, q *quoteRecord) bool {
 	if q.Destination.AccountID == "" {
 		return false
 	}
@@ -140,30 +141,30 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
 	var out *Quote
 	var failure error
-	err := once(ctx, s.e, []any{id, p}, &out, keeping(&failure, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []any{id, p}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {
-			failure = Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
+			failure = engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
 		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil {
 			if challengeLapsed(t, q) {
-				return Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
+				return engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			}
-			return Errorf(CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
+			return engine.Errorf(engine.CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
 		}
 		_, st, err := scaCustomer(t, q.CustomerID)
 		if err != nil {
 			return err
 		}
-		if st.Security.Locked(t.now) {
+		if st.Security.Locked(t.Now) {
 			return lockedError(st.Security)
 		}
-		if !st.sessionActive(t.now) {
-			return Errorf(CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
+		if !st.sessionActive(t.Now) {
+			return engine.Errorf(engine.CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
 		}
 		ch := &scaPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
 		switch err := checkProof(t, st, ch, p, scaDraw{}); {
@@ -200,7 +201,7 @@ func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quo
 // that found the challenge expired did, whether the due-work worker or that
 // authorization failed it: deadlines are judged by due time, not by when
 // the worker last ran.
-func challengeLapsed(t *txn, q *quoteRecord) bool {
+func challengeLapsed(t *engine.Txn, q *quoteRecord) bool {
 	if q.Status != QuoteFailed {
 		return false
 	}
@@ -215,33 +216,33 @@ func challengeLapsed(t *txn, q *quoteRecord) bool {
 func (s SCA) Resend(ctx context.Context, id string) error {
 	d := drawChallenge(s.e)
 	var failure error
-	return once(ctx, s.e, id, &struct{}{}, keeping(&failure, func(t *txn) error {
+	return engine.Once(ctx, s.e, id, &struct{}{}, engine.Keeping(&failure, func(t *engine.Txn) error {
 		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
 		if q.CustomerID == "" {
-			return Errorf(CodeConflict, "quote %s has no customer to authenticate", id)
+			return engine.Errorf(engine.CodeConflict, "quote %s has no customer to authenticate", id)
 		}
 		c, err := customer(t, q.CustomerID)
 		if err != nil {
 			return err
 		}
-		if !customersSlot.of(t.e).kyc.SCARequired(c) {
-			return Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
+		if !customersSlot.Of(t.Handle).kyc.SCARequired(c) {
+			return engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {
-			failure = Errorf(CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id)
+			failure = engine.Errorf(engine.CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
 		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
-			return Errorf(CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
+			return engine.Errorf(engine.CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
 		}
-		if wait := customers.SendWait(q.ScaSends, t.now, ScaResendInterval, ScaMaxSends, ScaChallengeTTL); wait > 0 {
+		if wait := customers.SendWait(q.ScaSends, t.Now, ScaResendInterval, ScaMaxSends, ScaChallengeTTL); wait > 0 {
 			return rateLimited(wait, "codes sent for this challenge")
 		}
-		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.now), hashSecret(d.code)
-		if err := intendCode(t, CodeMessage{ID: t.newID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
+		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.Now), hashSecret(d.code)
+		if err := intendCode(t, CodeMessage{ID: t.NewID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
 			return err
 		}
 		return saveQuote(t, q)
@@ -251,17 +252,17 @@ func (s SCA) Resend(ctx context.Context, id string) error {
 // emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
 // .PENDING_AUTHORIZATION for a new quote waiting for SCA (wire-facts 2.7),
 // so delivery later starts at PROCESSING.
-func emitAuthorizationPending(t *txn, q *quoteRecord, tx *Transaction) error {
+func emitAuthorizationPending(t *engine.Txn, q *quoteRecord, tx *Transaction) error {
 	pending := *tx
 	pending.Status = TxPending
-	if err := t.emit("OUTGOING_PAYMENT.PENDING", &pending); err != nil {
+	if err := t.Emit("OUTGOING_PAYMENT.PENDING", &pending); err != nil {
 		return err
 	}
 	q.PendingSent = true
 	if err := saveQuote(t, q); err != nil {
 		return err
 	}
-	return t.emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
+	return t.Emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
 }
 
 // ExecuteOptions is the optional body of POST /quotes/{id}/execute: the
@@ -280,7 +281,7 @@ func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions
 	if fe.Enum("scaFactor", opts.ScaFactor, customers.Factors...) && opts.ScaFactor == customers.FactorTOTP {
 		fe.Add("scaFactor", &validate.Constraint{Enum: customers.ChallengeFactors}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	return executeQuote(qs.e, ctx, id, opts, nil)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -33,11 +34,11 @@ type railIntent struct {
 }
 
 // railIntentKinds are the intents of payments, carried out by the rail.
-func railIntentKinds(e *handle) []intentKind {
-	handOver := func(ctx context.Context, h *handover) error { return handOverPayment(e, ctx, h) }
-	return []intentKind{
-		{name: intentSend, record: func() any { return new(OutgoingPayment) }, handOver: handOver},
-		{name: intentPull, record: func() any { return new(PullRequest) }, handOver: handOver},
+func railIntentKinds(e *engine.Handle) []engine.IntentKind {
+	handOver := func(ctx context.Context, h *engine.Handover) error { return handOverPayment(e, ctx, h) }
+	return []engine.IntentKind{
+		{Name: intentSend, Record: func() any { return new(OutgoingPayment) }, HandOver: handOver},
+		{Name: intentPull, Record: func() any { return new(PullRequest) }, HandOver: handOver},
 	}
 }
 
@@ -50,25 +51,25 @@ func splitPaymentID(id string) (kind, txID string) {
 }
 
 // intendSend records that p is to be handed to the rail after commit.
-func intendSend(t *txn, p OutgoingPayment) error {
-	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.now
+func intendSend(t *engine.Txn, p OutgoingPayment) error {
+	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.Now
 	return intendPayment(t, p.ID, railIntent{Send: &p})
 }
 
 // intendPull records that p is to be collected through the rail after commit.
-func intendPull(t *txn, p PullRequest) error {
-	p.ID, p.SubmittedAt = paymentID(intentPull, p.TransactionID), t.now
+func intendPull(t *engine.Txn, p PullRequest) error {
+	p.ID, p.SubmittedAt = paymentID(intentPull, p.TransactionID), t.Now
 	return intendPayment(t, p.ID, railIntent{Pull: &p})
 }
 
-func intendPayment(t *txn, id string, in railIntent) error {
+func intendPayment(t *engine.Txn, id string, in railIntent) error {
 	b, err := in.encode()
 	if err != nil {
 		return err
 	}
 	// Remembered, so the hand-over right after commit does not decode it.
-	quotesSlot.of(t.e).intents.remember(id, b, &in)
-	return t.intend(id, b)
+	quotesSlot.Of(t.Handle).intents.Remember(id, b, &in)
+	return t.Intend(id, b)
 }
 
 // clone returns a copy of in that shares nothing a rail could change
@@ -89,26 +90,26 @@ func (in *railIntent) clone() *railIntent {
 }
 
 // handOverPayment gives one waiting payment to the rail.
-func handOverPayment(e *handle, ctx context.Context, h *handover) error {
-	in, err := quotesSlot.of(e).intents.load(h.id, h.value, (*railIntent).clone)
+func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) error {
+	in, err := quotesSlot.Of(e).intents.Load(h.ID, h.Value, (*railIntent).clone)
 	if err != nil {
 		return err
 	}
-	r := reporter{e: e, follow: h.follow, h: h}
+	r := reporter{e: e, follow: h.Follow, h: h}
 	switch {
 	case in.Send != nil:
-		return quotesSlot.of(e).rail.Send(ctx, *in.Send, r)
+		return quotesSlot.Of(e).rail.Send(ctx, *in.Send, r)
 	case in.Pull != nil:
-		if p, ok := quotesSlot.of(e).rail.(Puller); ok {
+		if p, ok := quotesSlot.Of(e).rail.(Puller); ok {
 			return p.Pull(ctx, *in.Pull, r)
 		}
-		return r.Report(ctx, RailReport{PaymentID: h.id, Outcome: RailCompleted})
+		return r.Report(ctx, RailReport{PaymentID: h.ID, Outcome: RailCompleted})
 	}
 	return nil
 }
 
 // Rails is the engine's side of the rail boundary (eng.Rails).
-type Rails struct{ e *handle }
+type Rails struct{ e *engine.Handle }
 
 var _ Reporter = Rails{}
 
@@ -121,7 +122,7 @@ var _ Reporter = Rails{}
 func (r Rails) Report(ctx context.Context, rep RailReport) error {
 	intents, err := report(r.e, ctx, rep, nil)
 	if err == nil {
-		r.e.dispatch(ctx, intents)
+		r.e.Dispatch(ctx, intents)
 	}
 	return err
 }
@@ -130,9 +131,9 @@ func (r Rails) Report(ctx context.Context, rep RailReport) error {
 // their first hand-over or backing off after an error), up to limit.
 func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 	var ids []string
-	err := r.e.view(ctx, func(t *txn) error {
+	err := r.e.View(ctx, func(t *engine.Txn) error {
 		for _, kind := range []string{intentPull, intentSend} {
-			err := t.Scan(tableIntents, ScanOptions{Prefix: kind + ":"}, func(k string, _ []byte) (bool, error) {
+			err := t.Scan(engine.TableIntents, engine.ScanOptions{Prefix: kind + ":"}, func(k string, _ []byte) (bool, error) {
 				ids = append(ids, k)
 				return len(ids) < limit, nil
 			})
@@ -149,7 +150,7 @@ func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 // With a hand-over in progress (h), a report for its payment also removes
 // the payment's intent in that transaction: the rail has taken the payment,
 // so handOver need not commit again.
-func report(e *handle, ctx context.Context, rep RailReport, h *handover) ([]string, error) {
+func report(e *engine.Handle, ctx context.Context, rep RailReport, h *engine.Handover) ([]string, error) {
 	var fe validate.Errors
 	fe.Required("paymentId", rep.PaymentID)
 	switch rep.Outcome {
@@ -157,55 +158,55 @@ func report(e *handle, ctx context.Context, rep RailReport, h *handover) ([]stri
 	default:
 		fe.Add("outcome", nil, "outcome must be ACCEPTED, COMPLETED, FAILED or RETURNED")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	if rep.Reference == "" {
 		rep.Reference = string(rep.Outcome)
 	}
-	take := h != nil && rep.PaymentID == h.id
-	intents, err := e.commit(ctx, func(t *txn) error {
+	take := h != nil && rep.PaymentID == h.ID
+	intents, err := e.Commit(ctx, func(t *engine.Txn) error {
 		if take {
-			if err := t.takeIntent(rep.PaymentID); err != nil {
+			if err := t.TakeIntent(rep.PaymentID); err != nil {
 				return err
 			}
 		}
 		return applyReport(t, rep)
 	})
 	if err == nil && take {
-		h.taken = true
+		h.Taken = true
 	}
 	return intents, err
 }
 
 // applyReport applies rep once: at once, or as due work when it takes
 // effect later.
-func applyReport(t *txn, rep RailReport) error {
+func applyReport(t *engine.Txn, rep RailReport) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
 	if kind != intentSend && kind != intentPull {
-		return Errorf(CodeTransactionNotFound, "no payment %s", rep.PaymentID)
+		return engine.Errorf(engine.CodeTransactionNotFound, "no payment %s", rep.PaymentID)
 	}
 	if _, err := t.Get(tableTransactions, txID); err != nil {
-		return notFound(err, CodeTransactionNotFound, "transaction", txID)
+		return engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", txID)
 	}
 	seen := rep.PaymentID + "\x00" + rep.Reference
 	if _, err := t.Get(tableRailReports, seen); err == nil {
 		return nil // applied before
-	} else if !errors.Is(err, ErrNotFound) {
+	} else if !errors.Is(err, engine.ErrNotFound) {
 		return err
 	}
-	if err := t.Put(tableRailReports, seen, []byte(t.now.Format(dueLayout))); err != nil {
+	if err := t.Put(tableRailReports, seen, []byte(t.Now.Format(engine.DueLayout))); err != nil {
 		return err
 	}
 	if rep.Outcome == RailAccepted {
 		return nil
 	}
-	if rep.At.After(t.now) {
+	if rep.At.After(t.Now) {
 		b, err := json.Marshal(rep)
 		if err != nil {
 			return err
 		}
-		k := dueKey(rep.At, txID) + "|" + rep.PaymentID + "|" + rep.Reference
+		k := engine.DueKey(rep.At, txID) + "|" + rep.PaymentID + "|" + rep.Reference
 		if err := t.Put(tableSettlementsDue, k, b); err != nil {
 			return err
 		}
@@ -215,7 +216,7 @@ func applyReport(t *txn, rep RailReport) error {
 }
 
 // settle applies an outcome that has taken effect to its payment.
-func settle(t *txn, rep RailReport) error {
+func settle(t *engine.Txn, rep RailReport) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
 	tx, err := transaction(t, txID)
 	if err != nil {
@@ -242,9 +243,9 @@ func settle(t *txn, rep RailReport) error {
 // reporter is the Reporter handed to a rail during a hand-over: reports
 // apply at once, and the intents they write join the dispatch's queue.
 type reporter struct {
-	e      *handle
+	e      *engine.Handle
 	follow *[]string
-	h      *handover
+	h      *engine.Handover
 }
 
 func (r reporter) Report(ctx context.Context, rep RailReport) error {
@@ -257,25 +258,25 @@ func (r reporter) Report(ctx context.Context, rep RailReport) error {
 // executed to an external account writes one).
 func (in *railIntent) encode() ([]byte, error) {
 	if in.Send == nil || in.Pull != nil {
-		return encodeRecord(in)
+		return engine.EncodeRecord(in)
 	}
 	p := in.Send
 	b := append(make([]byte, 0, 640), `{"send":{`...)
-	b = stringMember(b, "ID", p.ID, false)
-	b = stringMember(b, "TransactionID", p.TransactionID, false)
-	b = stringMember(b, "Currency", p.Currency, false)
-	b = intMember(b, "Amount", p.Amount)
-	b = stringMember(b, "Rail", p.Rail, false)
-	b = member(b, "Destination")
+	b = engine.StringMember(b, "ID", p.ID, false)
+	b = engine.StringMember(b, "TransactionID", p.TransactionID, false)
+	b = engine.StringMember(b, "Currency", p.Currency, false)
+	b = engine.IntMember(b, "Amount", p.Amount)
+	b = engine.StringMember(b, "Rail", p.Rail, false)
+	b = engine.Member(b, "Destination")
 	var err error
 	if a := p.Destination; a == nil {
 		b = append(b, "null"...)
 	} else if b, err = appendExternalAccount(b, a); err != nil {
 		return nil, err
 	}
-	b = stringMember(b, "UmaAddress", p.UmaAddress, false)
-	b = strconv.AppendBool(member(b, "Transfer"), p.Transfer)
-	if b, err = timeMember(b, "SubmittedAt", p.SubmittedAt); err != nil {
+	b = engine.StringMember(b, "UmaAddress", p.UmaAddress, false)
+	b = strconv.AppendBool(engine.Member(b, "Transfer"), p.Transfer)
+	if b, err = engine.TimeMember(b, "SubmittedAt", p.SubmittedAt); err != nil {
 		return nil, err
 	}
 	return append(b, "}}"...), nil

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
@@ -34,31 +35,31 @@ type rateCache struct {
 }
 
 // rate returns the (cached) rate of a pair and when it was fetched.
-func rate(e *handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
+func rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
 	if from == to {
 		return money.MustRate("1"), e.Now(), nil
 	}
-	if quotesSlot.of(e).source == nil {
-		return money.Rate{}, time.Time{}, Errorf(CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
+	if quotesSlot.Of(e).source == nil {
+		return money.Rate{}, time.Time{}, engine.Errorf(engine.CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
 	}
 	key := [2]string{from, to}
-	quotesSlot.of(e).rates.mu.Lock()
-	c, ok := quotesSlot.of(e).rates.m[key]
-	quotesSlot.of(e).rates.mu.Unlock()
+	quotesSlot.Of(e).rates.mu.Lock()
+	c, ok := quotesSlot.Of(e).rates.m[key]
+	quotesSlot.Of(e).rates.mu.Unlock()
 	if ok && e.Now().Sub(c.at) < RateCacheTTL {
 		return c.rate, c.at, nil
 	}
-	r, err := quotesSlot.of(e).source.Rate(ctx, from, to)
+	r, err := quotesSlot.Of(e).source.Rate(ctx, from, to)
 	if err != nil {
 		return money.Rate{}, time.Time{}, err
 	}
 	c = cachedRate{rate: r, at: e.Now()}
-	quotesSlot.of(e).rates.mu.Lock()
-	if quotesSlot.of(e).rates.m == nil {
-		quotesSlot.of(e).rates.m = map[[2]string]cachedRate{}
+	quotesSlot.Of(e).rates.mu.Lock()
+	if quotesSlot.Of(e).rates.m == nil {
+		quotesSlot.Of(e).rates.m = map[[2]string]cachedRate{}
 	}
-	quotesSlot.of(e).rates.m[key] = c
-	quotesSlot.of(e).rates.mu.Unlock()
+	quotesSlot.Of(e).rates.m[key] = c
+	quotesSlot.Of(e).rates.mu.Unlock()
 	return r, c.at, nil
 }
 
@@ -172,7 +173,7 @@ func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRat
 			fe.Add(validate.Index("destinationCurrency", i), nil, "destinationCurrency %q is not supported by this platform", d)
 		}
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	// Every filter is optional: no source means every supported currency,
@@ -207,7 +208,7 @@ func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRat
 }
 
 // ratesFrom prices sendingAmount of src in each of destinations.
-func ratesFrom(e *handle, ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+func ratesFrom(e *engine.Handle, ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
 	source := src.CurrencyCode
 	out := make([]ExchangeRate, 0, len(destinations))
 	sc, _ := money.Lookup(source)

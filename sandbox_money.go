@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -15,12 +16,12 @@ import (
 func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
 	e := qs.e
 	var out *Quote
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
-		out = q.asRead(t.now)
+		out = q.asRead(t.Now)
 		return nil
 	})
 	return out, err
@@ -33,16 +34,16 @@ func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
 // then settles like an executed one.
 func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
 	e := s.e
-	if err := e.requireSandbox(); err != nil {
+	if err := e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	var out *Transaction
 	var failure error
-	err := once(ctx, e, []any{quoteID, currency, amount}, &out, keeping(&failure, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{quoteID, currency, amount}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		var fe validate.Errors
 		fe.Required("quoteId", quoteID)
 		fe.Required("currencyCode", currency)
-		if err := Invalid(fe.Err()); err != nil {
+		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
 		q, err := quote(t, quoteID)
@@ -50,9 +51,9 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 			return err
 		}
 		if q.Source.SourceType != "REALTIME_FUNDING" {
-			return Errorf(CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
+			return engine.Errorf(engine.CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
 		}
-		lapsed := Errorf(CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
+		lapsed := engine.Errorf(engine.CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
 		if q.Status == QuoteExpired || challengeLapsed(t, q) { // ended by the sweep: the same answer as before it ran
 			return lapsed
 		}
@@ -61,11 +62,11 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 			return err
 		}
 		if q.Status != QuotePending {
-			return Errorf(CodeConflict, "quote %s is %s; only an authorized, unfunded quote can be funded", quoteID, q.Status)
+			return engine.Errorf(engine.CodeConflict, "quote %s is %s; only an authorized, unfunded quote can be funded", quoteID, q.Status)
 		}
 		if currency != q.SendingCurrency.Code {
 			fe.Add("currencyCode", nil, "currencyCode must be the quote's sending currency %s", q.SendingCurrency.Code)
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		if amount == 0 {
 			amount = q.TotalSendingAmount
@@ -117,7 +118,7 @@ type ReceiveRequest struct {
 // PENDING for Transactions.Decide.
 func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
 	e := s.e
-	if err := e.requireSandbox(); err != nil {
+	if err := e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	var fe validate.Errors
@@ -129,7 +130,7 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 	if (req.ReceiverUmaAddress == "") == (req.CustomerID == "") {
 		fe.Add("receiverUmaAddress", nil, "name the receiver by exactly one of receiverUmaAddress and customerId")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	sender, err := directory(e).LookupUMA(ctx, req.SenderUmaAddress)
@@ -137,10 +138,10 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 		return nil, err
 	}
 	if sender == nil {
-		return nil, Errorf(CodeUmaNotFound, "no sandbox counterparty sends from %s", req.SenderUmaAddress)
+		return nil, engine.Errorf(engine.CodeUmaNotFound, "no sandbox counterparty sends from %s", req.SenderUmaAddress)
 	}
 	var out *Transaction
-	err = once(ctx, e, req, &out, func(t *txn) error {
+	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		var c *Customer
 		var err error
 		if req.CustomerID != "" {
@@ -151,12 +152,12 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 		if err != nil {
 			return err
 		}
-		id := t.newID("Transaction")
+		id := t.NewID("Transaction")
 		recv := amountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
 		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
 			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
-			CreatedAt:   t.now, UpdatedAt: t.now}
+			CreatedAt:   t.Now, UpdatedAt: t.Now}
 		dest, err := defaultDepositAccount(t, c.ID)
 		if err != nil {
 			return err
@@ -181,11 +182,11 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
 			return saveTx(t, tx, "FAILED")
 		}
-		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.of(e).incomingApproval {
-			return t.Put(tableIncomingDue, dueKey(t.now.Add(SandboxSlowIncoming), id), []byte(id))
+		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(e).incomingApproval {
+			return t.Put(tableIncomingDue, engine.DueKey(t.Now.Add(SandboxSlowIncoming), id), []byte(id))
 		}
-		if quotesSlot.of(e).incomingApproval {
-			key := dueKey(t.now.Add(ApprovalWindow), id)
+		if quotesSlot.Of(e).incomingApproval {
+			key := engine.DueKey(t.Now.Add(ApprovalWindow), id)
 			if err := t.Put(tableApprovalsDue, key, []byte(id)); err != nil {
 				return err
 			}
@@ -202,7 +203,7 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, error) {
 	e := ts.e
 	var out *Transaction
-	err := once(ctx, e, id, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
 		tx, err := transaction(t, id)
 		if err != nil {
 			return err
@@ -217,7 +218,7 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 			return err
 		}
 		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || !waiting {
-			return keep(Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
+			return engine.Keep(engine.Errorf(engine.CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
 		due, err := settlementsDue(t, id)
 		if err != nil {
@@ -269,18 +270,18 @@ const (
 func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Transaction, error) {
 	e := ts.e
 	if d != ApproveIncoming && d != RejectIncoming {
-		return nil, Errorf(CodeInvalidInput, "unknown decision %d", d)
+		return nil, engine.Errorf(engine.CodeInvalidInput, "unknown decision %d", d)
 	}
 	approve := d == ApproveIncoming
 	var out *Transaction
-	err := once(ctx, e, []any{id, approve}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, approve}, &out, func(t *engine.Txn) error {
 		tx, err := transaction(t, id)
 		if err != nil {
 			return err
 		}
 		deadline, err := t.Get(tableApprovals, id)
-		if errors.Is(err, ErrNotFound) {
-			return Errorf(CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
+		if errors.Is(err, engine.ErrNotFound) {
+			return engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
 		}
 		if err != nil {
 			return err
@@ -288,13 +289,13 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 		if err := t.Delete(tableApprovalsDue, string(deadline)); err != nil {
 			return err
 		}
-		if !dueAt(string(deadline)).After(t.now) {
+		if !engine.DueAt(string(deadline)).After(t.Now) {
 			// The window closed: the timeout stands, whenever the worker
 			// last ran.
 			if _, err := applyApprovalTimeout(t, string(deadline), nil); err != nil {
 				return err
 			}
-			return keep(Errorf(CodeTransactionNotPendingPlatformApproval, "the approval window of transaction %s closed at %s", tx.ID, dueAt(string(deadline)).Format(time.RFC3339)))
+			return engine.Keep(engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "the approval window of transaction %s closed at %s", tx.ID, engine.DueAt(string(deadline)).Format(time.RFC3339)))
 		}
 		if err := t.Delete(tableApprovals, id); err != nil {
 			return err
@@ -310,15 +311,15 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 }
 
 // creditIncoming books an accepted incoming UMA payment to its destination.
-func creditIncoming(t *txn, tx *Transaction) error {
-	dest, internal := accounts.ExternalPrefix+"rail:"+quotesSlot.of(t.e).rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
+func creditIncoming(t *engine.Txn, tx *Transaction) error {
+	dest, internal := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
 	if internal {
 		dest = tx.Destination.AccountID
 	}
 	if err := post(t, tx.ID, accounts.Transfer(ledgerUMA, dest, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount)); err != nil {
 		return err
 	}
-	now := t.now
+	now := t.Now
 	tx.Status, tx.SettledAt = TxCompleted, &now
 	if err := saveTx(t, tx, "COMPLETED"); err != nil {
 		return err
@@ -338,7 +339,7 @@ const tableIncomingDue = "incoming_due"
 const SandboxSlowIncoming = 6 * time.Minute
 
 // applyIncomingDue credits a delayed incoming sandbox payment.
-func applyIncomingDue(t *txn, key string, _ []byte) (bool, error) {
+func applyIncomingDue(t *engine.Txn, key string, _ []byte) (bool, error) {
 	tx, err := transaction(t, key[strings.IndexByte(key, '|')+1:])
 	if err != nil {
 		return false, err
@@ -351,9 +352,9 @@ func applyIncomingDue(t *txn, key string, _ []byte) (bool, error) {
 
 // applyApprovalTimeout fails an incoming payment whose approval window
 // passed (PAYMENT_APPROVAL_TIMED_OUT).
-func applyApprovalTimeout(t *txn, key string, _ []byte) (bool, error) {
+func applyApprovalTimeout(t *engine.Txn, key string, _ []byte) (bool, error) {
 	id := key[strings.IndexByte(key, '|')+1:]
-	if err := t.Delete(tableApprovals, id); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := t.Delete(tableApprovals, id); err != nil && !errors.Is(err, engine.ErrNotFound) {
 		return false, err
 	}
 	tx, err := transaction(t, id)

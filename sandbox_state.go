@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -19,11 +20,11 @@ import (
 // fixture, reset to a fresh platform, and move a test clock forward
 // applying everything due on the way. Every operation refuses outside
 // sandbox mode, and works through the Store port alone, on every store.
-type Sandbox struct{ e *handle }
+type Sandbox struct{ e *engine.Handle }
 
 // Enabled reports whether sandbox-only operations are enabled
 // (Config.Sandbox).
-func (s Sandbox) Enabled() bool { return s.e.cfg.Sandbox }
+func (s Sandbox) Enabled() bool { return s.e.Config.Sandbox }
 
 // SandboxStateFormat names the version of the SandboxState document.
 const SandboxStateFormat = "payments-sandbox-state/1"
@@ -52,14 +53,14 @@ type StateRecord struct {
 
 // Export returns the whole sandbox state as one document.
 func (s Sandbox) Export(ctx context.Context) (*SandboxState, error) {
-	if err := s.e.requireSandbox(); err != nil {
+	if err := s.e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	doc := &SandboxState{Format: SandboxStateFormat, ExportedAt: s.e.Now(), Tables: map[string][]StateRecord{}}
-	err := s.e.store.View(ctx, func(tx Tx) error {
-		for _, table := range s.e.reg.stateTables() {
+	err := s.e.Store.View(ctx, func(tx engine.Tx) error {
+		for _, table := range s.e.Registry.StateTables() {
 			var recs []StateRecord
-			err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
+			err := tx.Scan(table, engine.ScanOptions{}, func(k string, v []byte) (bool, error) {
 				recs = append(recs, encodeStateRecord(k, v))
 				return true, nil
 			})
@@ -100,14 +101,14 @@ func encodeStateRecord(k string, v []byte) StateRecord {
 // (the checks of CheckLedger) is refused with INVALID_INPUT naming the
 // offending member, and nothing changes.
 func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
-	if err := s.e.requireSandbox(); err != nil {
+	if err := s.e.RequireSandbox(); err != nil {
 		return err
 	}
-	if err := checkStateDocument(&s.e.reg, doc); err != nil {
+	if err := checkStateDocument(&s.e.Registry, doc); err != nil {
 		return err
 	}
-	err := s.e.update(ctx, func(t *txn) error {
-		if err := clearTables(t.Tx, s.e.reg.withIndexTables(s.e.reg.stateTables())); err != nil {
+	err := s.e.Update(ctx, func(t *engine.Txn) error {
+		if err := clearTables(t.Tx, s.e.Registry.WithIndexTables(s.e.Registry.StateTables())); err != nil {
 			return err
 		}
 		for table, recs := range doc.Tables {
@@ -117,23 +118,23 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 				}
 			}
 		}
-		if err := s.e.reg.rebuildIndexes(t.Tx); err != nil {
-			s.e.log.Info("payments: sandbox import refused", "err", err)
-			return Invalid(validate.Errors{{Field: "tables", Message: "tables holds a record of an indexed table that cannot be read"}})
+		if err := s.e.Registry.RebuildIndexes(t.Tx); err != nil {
+			s.e.Log.Info("payments: sandbox import refused", "err", err)
+			return engine.Invalid(validate.Errors{{Field: "tables", Message: "tables holds a record of an indexed table that cannot be read"}})
 		}
-		if err := checkLedger(t.Tx); err != nil {
-			return Invalid(validate.Errors{{Field: "tables." + tableLedgerEntries, Message: "the ledger does not balance: " + err.Error()}})
+		if err := engine.CheckLedgerTx(t.Tx); err != nil {
+			return engine.Invalid(validate.Errors{{Field: "tables." + engine.TableLedgerEntries, Message: "the ledger does not balance: " + err.Error()}})
 		}
 		return nil
 	})
 	if err == nil {
-		platformSlot.of(s.e).auth.forget()
+		platformSlot.Of(s.e).auth.forget()
 	}
 	return err
 }
 
 // checkStateDocument checks the shape of an import document.
-func checkStateDocument(r *registry, doc *SandboxState) error {
+func checkStateDocument(r *engine.Registry, doc *SandboxState) error {
 	var fe validate.Errors
 	if doc.Format != SandboxStateFormat {
 		fe.Add("format", nil, "format must be %s", SandboxStateFormat)
@@ -142,7 +143,7 @@ func checkStateDocument(r *registry, doc *SandboxState) error {
 		fe.Add("tables."+tablePlatform, nil, "tables.%s (the platform configuration) is required", tablePlatform)
 	}
 	for _, table := range slices.Sorted(maps.Keys(doc.Tables)) {
-		if d := r.tables[table]; d == nil || d.credentials {
+		if d := r.Tables[table]; d == nil || d.Credentials {
 			fe.Add("tables."+table, nil, "%s is not a table of the sandbox state (tokens and index entries are not imported)", table)
 			continue
 		}
@@ -154,7 +155,7 @@ func checkStateDocument(r *registry, doc *SandboxState) error {
 		}
 		checkStateRecords(r, &fe, table, doc.Tables[table])
 	}
-	return Invalid(fe.Err())
+	return engine.Invalid(fe.Err())
 }
 
 // decodeStateRecord returns the bytes of r (checked by checkStateDocument).
@@ -171,10 +172,10 @@ func decodeStateRecord(r StateRecord) []byte {
 }
 
 // clearTables deletes every record of tables.
-func clearTables(tx Tx, tables []string) error {
+func clearTables(tx engine.Tx, tables []string) error {
 	for _, table := range tables {
 		var keys []string
-		err := tx.Scan(table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		err := tx.Scan(table, engine.ScanOptions{}, func(k string, _ []byte) (bool, error) {
 			keys = append(keys, k)
 			return true, nil
 		})
@@ -195,20 +196,20 @@ func clearTables(tx Tx, tables []string) error {
 // with every permission is created and returned; without, the tokens stay
 // and Reset returns nil.
 func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, error) {
-	if err := s.e.requireSandbox(); err != nil {
+	if err := s.e.RequireSandbox(); err != nil {
 		return nil, err
 	}
-	tables := s.e.reg.stateTables()
+	tables := s.e.Registry.StateTables()
 	if rotateToken {
-		tables = append(tables, s.e.reg.credentialTables()...)
+		tables = append(tables, s.e.Registry.CredentialTables()...)
 	}
-	err := s.e.update(ctx, func(t *txn) error {
-		if err := clearTables(t.Tx, s.e.reg.withIndexTables(tables)); err != nil {
+	err := s.e.Update(ctx, func(t *engine.Txn) error {
+		if err := clearTables(t.Tx, s.e.Registry.WithIndexTables(tables)); err != nil {
 			return err
 		}
-		return seedPlatform(t, platformSlot.of(s.e).seed)
+		return seedPlatform(t, platformSlot.Of(s.e).seed)
 	})
-	platformSlot.of(s.e).auth.forget()
+	platformSlot.Of(s.e).auth.forget()
 	if err != nil || !rotateToken {
 		return nil, err
 	}
@@ -238,7 +239,7 @@ const maxDuePasses = 64
 // instant. A request that would move the clock backwards is INVALID_INPUT
 // naming "to" (or "duration"), and nothing moves.
 func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.Time)) (time.Time, error) {
-	if err := s.e.requireSandbox(); err != nil {
+	if err := s.e.RequireSandbox(); err != nil {
 		return time.Time{}, err
 	}
 	now := s.e.Now()
@@ -255,14 +256,14 @@ func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.T
 	case a.To.Before(now):
 		fe.Add("to", nil, "to is before the clock's reading %s: the clock never moves backwards", now.Format(time.RFC3339Nano))
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return time.Time{}, err
 	}
 	if err := s.RunDue(ctx); err != nil {
 		return time.Time{}, err
 	}
 	for at := now; ; {
-		next, ok, err := s.nextDueAfter(ctx, at)
+		next, ok, err := s.e.NextDueAfter(ctx, at)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -287,7 +288,7 @@ func (s Sandbox) RunDue(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		m, err := newWebhooks(s.e).Flush(ctx)
+		m, err := engine.NewWebhooks(s.e).Flush(ctx)
 		if err != nil {
 			return err
 		}
@@ -296,44 +297,4 @@ func (s Sandbox) RunDue(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// nextDueAfter returns the earliest instant after after at which some due
-// work applies or an outbox event is to be delivered, and false when none
-// waits.
-func (s Sandbox) nextDueAfter(ctx context.Context, after time.Time) (time.Time, bool, error) {
-	var next time.Time
-	consider := func(t time.Time) {
-		if t.After(after) && (next.IsZero() || t.Before(next)) {
-			next = t
-		}
-	}
-	err := s.e.store.View(ctx, func(tx Tx) error {
-		for _, w := range s.e.reg.due {
-			err := tx.Scan(w.table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-				at := dueAt(k)
-				if !next.IsZero() && !at.Before(next) {
-					return false, nil
-				}
-				var r dueRetry
-				if err := getJSON(tx, tableDueRetry, w.table+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(at) {
-					at = r.NextAttemptAt
-				}
-				consider(at)
-				return true, nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
-			if err != nil {
-				return false, err
-			}
-			consider(r.NextAttemptAt)
-			return true, nil
-		})
-	})
-	return next, !next.IsZero(), err
 }

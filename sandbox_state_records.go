@@ -4,17 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
 // checkStateRecords adds an error to fe for every record of a JSON table
 // that is not a JSON object of its type.
-func checkStateRecords(r *registry, fe *validate.Errors, table string, recs []StateRecord) {
-	d := r.tables[table]
-	if d == nil || d.record == nil {
+func checkStateRecords(r *engine.Registry, fe *validate.Errors, table string, recs []StateRecord) {
+	d := r.Tables[table]
+	if d == nil || d.Record == nil {
 		return
 	}
-	newRecord := d.record
+	newRecord := d.Record
 	for i, sr := range recs {
 		field := validate.Index("tables."+table, i)
 		v := bytes.TrimSpace(sr.Value)
@@ -26,7 +27,7 @@ func checkStateRecords(r *registry, fe *validate.Errors, table string, recs []St
 		var rec struct {
 			ID string `json:"id"`
 		}
-		if d.ix != nil && (json.Unmarshal(v, &rec) != nil || rec.ID != sr.Key) {
+		if d.Ix != nil && (json.Unmarshal(v, &rec) != nil || rec.ID != sr.Key) {
 			fe.Add(field, nil, "%s must be kept at its id: key %q, id %q", field, sr.Key, rec.ID)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -41,7 +42,7 @@ const (
 // login sessions and security events. Every operation answers CONFLICT for
 // a customer outside an SCA region (KYCProvider.SCARequired). Quotes carry
 // their challenges (quotes_sca.go).
-type SCA struct{ e *handle }
+type SCA struct{ e *engine.Handle }
 
 // ScaFactorView is an enrolled factor (reference ScaFactorView).
 type ScaFactorView struct {
@@ -175,10 +176,10 @@ type scaDraw struct {
 	recovery          []string
 }
 
-func drawSCA(e *handle) scaDraw {
-	d := scaDraw{code: customersSlot.of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
-	if e.cfg.Sandbox {
-		d.sandboxTOTP = customersSlot.of(e).kyc.ContactCode("TOTP")
+func drawSCA(e *engine.Handle) scaDraw {
+	d := scaDraw{code: customersSlot.Of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
+	if e.Config.Sandbox {
+		d.sandboxTOTP = customersSlot.Of(e).kyc.ContactCode("TOTP")
 	}
 	for range scaRecoveryCodes {
 		s := customers.Base32.EncodeToString(randomBytes(8))[:12]
@@ -196,8 +197,8 @@ func randomBytes(n int) []byte {
 func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // relyingParty is the WebAuthn relying party of SCA passkeys.
-func relyingParty(e *handle) walletauth.RelyingParty {
-	rp := customersSlot.of(e).scaPasskeys
+func relyingParty(e *engine.Handle) walletauth.RelyingParty {
+	rp := customersSlot.Of(e).scaPasskeys
 	if rp.ID == "" {
 		rp = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost:8080", "https://localhost"}}
 	}
@@ -206,32 +207,34 @@ func relyingParty(e *handle) walletauth.RelyingParty {
 
 // scaCustomer loads the customer of an SCA operation and its SCA state:
 // INVALID_INPUT without an id, CONFLICT outside SCA regions.
-func scaCustomer(t *txn, id string) (*customerRecord, *scaRecord, error) {
+func scaCustomer(t *engine.Txn, id string) (*customerRecord, *scaRecord, error) {
 	var fe validate.Errors
 	if !fe.Required("customerId", id) {
-		return nil, nil, Invalid(fe)
+		return nil, nil, engine.Invalid(fe)
 	}
 	c, err := liveCustomer(t, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !customersSlot.of(t.e).kyc.SCARequired(&c.Customer) {
-		return nil, nil, Errorf(CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
+	if !customersSlot.Of(t.Handle).kyc.SCARequired(&c.Customer) {
+		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
 	}
 	st, err := scaState(t, id)
 	return c, st, err
 }
 
 // scaState loads a customer's SCA state (empty when none is stored).
-func scaState(t *txn, id string) (*scaRecord, error) {
+func scaState(t *engine.Txn, id string) (*scaRecord, error) {
 	var st scaRecord
-	if err := getJSON(t, tableSCA, id, &st); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := engine.GetJSON(t, tableSCA, id, &st); err != nil && !errors.Is(err, engine.ErrNotFound) {
 		return nil, err
 	}
 	return &st, nil
 }
 
-func saveSCA(t *txn, id string, st *scaRecord) error { return putJSON(t, tableSCA, id, st) }
+func saveSCA(t *engine.Txn, id string, st *scaRecord) error {
+	return engine.PutJSON(t, tableSCA, id, st)
+}
 
 // requiredEnum is INVALID_INPUT unless v, the request's field, is present
 // and one of allowed.
@@ -240,7 +243,7 @@ func requiredEnum(field, v string, allowed ...string) error {
 	if fe.Required(field, v) {
 		fe.Enum(field, v, allowed...)
 	}
-	return Invalid(fe.Err())
+	return engine.Invalid(fe.Err())
 }
 
 // lockedError is the 423 of a locked or suspended login, with the
@@ -252,14 +255,14 @@ func lockedError(s customers.LoginSecurity) error {
 		d["lockedUntil"] = s.LockedUntil.UTC().Format(time.RFC3339)
 		msg = "the customer's login is locked after too many failed attempts until " + d["lockedUntil"].(string)
 	}
-	return &Error{Code: CodeAccountLocked, Message: msg, Details: d}
+	return &engine.Error{Code: engine.CodeAccountLocked, Message: msg, Details: d}
 }
 
 // rateLimited is the 429 of a send limit; the HTTP layer turns
 // details.retryAfterSeconds into the Retry-After header.
 func rateLimited(wait time.Duration, what string) error {
 	secs := int(math.Ceil(wait.Seconds()))
-	return &Error{Code: CodeRateLimited, Message: fmt.Sprintf("too many %s; retry in %d seconds", what, secs),
+	return &engine.Error{Code: engine.CodeRateLimited, Message: fmt.Sprintf("too many %s; retry in %d seconds", what, secs),
 		Details: map[string]any{"retryAfterSeconds": secs}}
 }
 
@@ -269,15 +272,15 @@ var errWrongProof = errors.New("wrong proof")
 // checkProof checks p against the challenge ch of a customer in state st:
 // nil when it satisfies it, errWrongProof when it is wrong, INVALID_INPUT
 // for a proof of the wrong shape. A passkey's counter advances in st.
-func checkProof(t *txn, st *scaRecord, ch *scaPending, p ScaAuthorization, d scaDraw) error {
+func checkProof(t *engine.Txn, st *scaRecord, ch *scaPending, p ScaAuthorization, d scaDraw) error {
 	var fe validate.Errors
 	if ch.Factor != customers.FactorPasskey {
 		if !fe.Required("code", p.Code) {
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		switch ch.Factor {
 		case customers.FactorTOTP:
-			if customers.TOTPValid(st.TOTPSecret, p.Code, t.now) || d.sandboxTOTP != "" && p.Code == d.sandboxTOTP || st.spendRecovery(p.Code) {
+			if customers.TOTPValid(st.TOTPSecret, p.Code, t.Now) || d.sandboxTOTP != "" && p.Code == d.sandboxTOTP || st.spendRecovery(p.Code) {
 				return nil
 			}
 		default:
@@ -290,11 +293,11 @@ func checkProof(t *txn, st *scaRecord, ch *scaPending, p ScaAuthorization, d sca
 	if p.PasskeyAssertion == nil {
 		fe.Missing("passkeyAssertion")
 	}
-	rp := relyingParty(t.e)
+	rp := relyingParty(t.Handle)
 	if fe.Required("origin", p.Origin) && !slices.Contains(rp.Origins, p.Origin) {
 		fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return err
 	}
 	if st.Passkey == nil {
@@ -322,14 +325,14 @@ func (st *scaRecord) spendRecovery(code string) bool {
 
 // proofFailed counts a wrong proof against the customer: ACCOUNT_LOCKED
 // once the count locks the login, INVALID_INPUT on field otherwise.
-func proofFailed(t *txn, st *scaRecord, field string) error {
-	st.Security.Fail(t.now)
-	if st.Security.Locked(t.now) {
+func proofFailed(t *engine.Txn, st *scaRecord, field string) error {
+	st.Security.Fail(t.Now)
+	if st.Security.Locked(t.Now) {
 		return lockedError(st.Security)
 	}
 	var fe validate.Errors
 	fe.Add(field, nil, "the %s does not satisfy the challenge", field)
-	return Invalid(fe)
+	return engine.Invalid(fe)
 }
 
 // proofField names the request field a wrong proof of factor is blamed on.
@@ -349,7 +352,7 @@ func (st *scaRecord) sessionActive(now time.Time) bool {
 // phone), then TOTP and PASSKEY when enrolled.
 func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
 	var out *ScaFactorList
-	err := s.e.view(ctx, func(t *txn) error {
+	err := s.e.View(ctx, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
@@ -384,15 +387,15 @@ func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment
 	}
 	d := drawSCA(s.e)
 	var out *ScaEnrollment
-	err := once(ctx, s.e, []any{customerID, typ}, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []any{customerID, typ}, &out, func(t *engine.Txn) error {
 		c, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
-		exp := t.now.Add(ScaEnrollTTL)
+		exp := t.Now.Add(ScaEnrollTTL)
 		if typ == customers.FactorTOTP {
 			if st.TOTPSecret != nil {
-				return Errorf(CodeConflict, "customer %s already has a TOTP factor; reset it to enroll another", customerID)
+				return engine.Errorf(engine.CodeConflict, "customer %s already has a TOTP factor; reset it to enroll another", customerID)
 			}
 			st.PendingTOTP = &scaPending{Factor: typ, CodeHash: hashSecret(fmt.Sprintf("%x", d.secret)), ExpiresAt: exp}
 			account := c.Email
@@ -404,10 +407,10 @@ func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment
 			return saveSCA(t, customerID, st)
 		}
 		if st.Passkey != nil {
-			return Errorf(CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+			return engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
 		}
 		st.Registration = &scaPending{Factor: typ, Nonce: d.nonce, ExpiresAt: exp}
-		rp := relyingParty(t.e)
+		rp := relyingParty(t.Handle)
 		out = &ScaEnrollment{Type: typ, Options: registrationOptions(rp, &c.Customer, d.nonce), AllowedOrigins: rp.Origins, RelyingPartyID: rp.ID}
 		return saveSCA(t, customerID, st)
 	})
@@ -461,12 +464,12 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 			}
 		}
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	d := drawSCA(s.e)
 	var out *ScaFactorConfirmed
-	err := once(ctx, s.e, []any{customerID, in}, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []any{customerID, in}, &out, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
@@ -476,26 +479,26 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 			return confirmTOTP(t, customerID, st, in, d, &out)
 		}
 		if st.Passkey != nil {
-			return Errorf(CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+			return engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
 		}
 		reg := st.Registration
-		if reg == nil || t.now.After(reg.ExpiresAt) {
+		if reg == nil || t.Now.After(reg.ExpiresAt) {
 			fe.Add("credential", nil, "no passkey enrollment is outstanding; start one with POST /sca/factors")
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
-		rp := relyingParty(t.e)
+		rp := relyingParty(t.Handle)
 		if !slices.Contains(rp.Origins, in.Origin) {
 			fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		rp.Origins = []string{in.Origin}
 		pk, err := rp.Register(reg.Nonce, *in.Credential)
 		if err != nil {
 			fe.Add("credential", nil, "%s", walletauth.ErrPasskey.Error())
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		st.Passkey, st.Registration = &scaPasskey{Passkey: pk}, nil
-		st.enrolled(customers.FactorPasskey, t.now)
+		st.enrolled(customers.FactorPasskey, t.Now)
 		v := st.Passkey.view()
 		out = &ScaFactorConfirmed{Type: in.Type, Factor: &v}
 		return saveSCA(t, customerID, st)
@@ -510,26 +513,26 @@ func (st *scaRecord) enrolled(factor string, now time.Time) {
 	st.EnrolledAt[factor] = now
 }
 
-func confirmTOTP(t *txn, customerID string, st *scaRecord, in ScaFactorConfirm, d scaDraw, out **ScaFactorConfirmed) error {
+func confirmTOTP(t *engine.Txn, customerID string, st *scaRecord, in ScaFactorConfirm, d scaDraw, out **ScaFactorConfirmed) error {
 	var fe validate.Errors
 	p := st.PendingTOTP
-	if p == nil || t.now.After(p.ExpiresAt) || subtle.ConstantTimeCompare([]byte(hashSecret(in.Secret)), []byte(p.CodeHash)) != 1 {
+	if p == nil || t.Now.After(p.ExpiresAt) || subtle.ConstantTimeCompare([]byte(hashSecret(in.Secret)), []byte(p.CodeHash)) != 1 {
 		fe.Add("secret", nil, "the secret is not that of an outstanding TOTP enrollment; start one with POST /sca/factors")
-		return Invalid(fe)
+		return engine.Invalid(fe)
 	}
 	var secret []byte
 	if _, err := fmt.Sscanf(in.Secret, "%x", &secret); err != nil {
 		return err
 	}
-	if !customers.TOTPValid(secret, in.Code, t.now) && (d.sandboxTOTP == "" || in.Code != d.sandboxTOTP) {
+	if !customers.TOTPValid(secret, in.Code, t.Now) && (d.sandboxTOTP == "" || in.Code != d.sandboxTOTP) {
 		fe.Add("code", nil, "the code does not match the secret; enter the current code of the authenticator app")
-		return Invalid(fe)
+		return engine.Invalid(fe)
 	}
 	st.TOTPSecret, st.PendingTOTP, st.RecoveryHashes = secret, nil, nil
 	for _, c := range d.recovery {
 		st.RecoveryHashes = append(st.RecoveryHashes, hashSecret(c))
 	}
-	st.enrolled(customers.FactorTOTP, t.now)
+	st.enrolled(customers.FactorTOTP, t.Now)
 	*out = &ScaFactorConfirmed{Type: customers.FactorTOTP, RecoveryCodes: d.recovery}
 	return saveSCA(t, customerID, st)
 }
@@ -537,13 +540,13 @@ func confirmTOTP(t *txn, customerID string, st *scaRecord, in ScaFactorConfirm, 
 // DeleteFactor removes the customer's passkey by credential id (the only
 // factor with one): NOT_FOUND for any other id.
 func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
-	return once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *txn) error {
+	return engine.Once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
 		if st.Passkey == nil || st.Passkey.IDString() != credentialID {
-			return Errorf(CodeNotFound, "customer %s has no factor with credential id %s", customerID, credentialID)
+			return engine.Errorf(engine.CodeNotFound, "customer %s has no factor with credential id %s", customerID, credentialID)
 		}
 		st.Passkey = nil
 		if st.Login != nil && st.Login.Factor == customers.FactorPasskey {
@@ -564,7 +567,7 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLog
 	d := drawSCA(s.e)
 	var out *ScaLoginStart
 	var failure error
-	err := once(ctx, s.e, []any{customerID, factor}, &out, keeping(&failure, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []any{customerID, factor}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		c, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
@@ -572,16 +575,16 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLog
 		if err := st.requireEnrolled(factor); err != nil {
 			return err
 		}
-		exp := t.now.Add(ScaLoginTTL)
-		st.Login = &scaPending{ID: t.newID("ScaChallenge"), Factor: factor, ExpiresAt: exp}
+		exp := t.Now.Add(ScaLoginTTL)
+		st.Login = &scaPending{ID: t.NewID("ScaChallenge"), Factor: factor, ExpiresAt: exp}
 		out = &ScaLoginStart{Factor: factor}
 		switch factor {
 		case customers.FactorSMS:
-			st.Sends = recent(st.Sends, t.now, scaSendWindow)
-			if wait := customers.SendWait(st.Sends, t.now, ScaResendInterval, ScaMaxSends, scaSendWindow); wait > 0 {
+			st.Sends = recent(st.Sends, t.Now, scaSendWindow)
+			if wait := customers.SendWait(st.Sends, t.Now, ScaResendInterval, ScaMaxSends, scaSendWindow); wait > 0 {
 				return rateLimited(wait, "login codes")
 			}
-			st.Sends = append(st.Sends, t.now)
+			st.Sends = append(st.Sends, t.Now)
 			st.Login.CodeHash = hashSecret(d.code)
 			out.ChallengeID, out.ExpiresAt = st.Login.ID, &exp
 			if err := intendCode(t, CodeMessage{ID: st.Login.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "LOGIN"}); err != nil {
@@ -589,7 +592,7 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLog
 			}
 		case customers.FactorPasskey:
 			st.Login.Nonce = d.nonce
-			rp := relyingParty(t.e)
+			rp := relyingParty(t.Handle)
 			out.PasskeyOptions, out.AllowedOrigins, out.RelyingPartyID = assertionOptions(rp, st.Passkey, d.nonce, ScaLoginTTL), rp.Origins, rp.ID
 		}
 		return saveSCA(t, customerID, st)
@@ -613,7 +616,7 @@ func (st *scaRecord) requireEnrolled(factor string) error {
 	if (factor == customers.FactorTOTP && st.TOTPSecret == nil) || (factor == customers.FactorPasskey && st.Passkey == nil) {
 		var fe validate.Errors
 		fe.Add("factor", nil, "the customer has no %s factor enrolled", factor)
-		return Invalid(fe)
+		return engine.Invalid(fe)
 	}
 	return nil
 }
@@ -628,24 +631,24 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 		fe.Enum("factor", in.Factor, customers.Factors...)
 	}
 	fe.Required("endUserIpAddress", in.EndUserIPAddress)
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	d := drawSCA(s.e)
 	var out *ScaSession
 	var failure error
-	err := once(ctx, s.e, []any{customerID, in}, &out, keeping(&failure, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []any{customerID, in}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
 		}
-		if st.Security.Locked(t.now) {
+		if st.Security.Locked(t.Now) {
 			return lockedError(st.Security)
 		}
 		var fe validate.Errors
 		ch := st.Login
 		switch {
-		case ch == nil || t.now.After(ch.ExpiresAt):
+		case ch == nil || t.Now.After(ch.ExpiresAt):
 			fe.Add("factor", nil, "no login is outstanding (or it expired); start one with POST /sca/login/start")
 		case ch.Factor != in.Factor:
 			fe.Add("factor", &validate.Constraint{Enum: []string{ch.Factor}}, "the login was started with %s", ch.Factor)
@@ -653,7 +656,7 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 			fe.Add("challengeId", nil, "challengeId must be that of the started login")
 		}
 		if len(fe) > 0 {
-			return Invalid(fe)
+			return engine.Invalid(fe)
 		}
 		switch err := checkProof(t, st, ch, in.ScaAuthorization, d); {
 		case errors.Is(err, errWrongProof):
@@ -662,7 +665,7 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 		case err != nil:
 			return err
 		}
-		exp := t.now.Add(ScaSessionTTL)
+		exp := t.Now.Add(ScaSessionTTL)
 		st.Login, st.SessionExpiresAt = nil, &exp
 		st.Security.Clear()
 		out = &ScaSession{Status: "SUCCESS", SessionExpiresAt: &exp}
@@ -679,7 +682,7 @@ func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*Se
 		return nil, err
 	}
 	var out *SecurityState
-	err := once(ctx, s.e, []any{customerID, eventType}, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []any{customerID, eventType}, &out, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
@@ -688,10 +691,10 @@ func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*Se
 			st.Security.Clear()
 			st.SessionExpiresAt, st.Login = nil, nil
 		} else {
-			st.Security.Fail(t.now)
+			st.Security.Fail(t.Now)
 		}
 		out = &SecurityState{EventType: eventType, Suspended: st.Security.Suspended, FailedAttempts: st.Security.FailedAttempts}
-		if st.Security.Locked(t.now) {
+		if st.Security.Locked(t.Now) {
 			out.LockedUntil = st.Security.LockedUntil
 		}
 		return saveSCA(t, customerID, st)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -51,7 +52,7 @@ func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFac
 	}
 	token := b64url(randomBytes(24))
 	var out *TwoFactorResetStart
-	err := once(ctx, s.e, []any{customerID, factor}, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []any{customerID, factor}, &out, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
 			return err
@@ -59,30 +60,30 @@ func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFac
 		if err := st.requireEnrolled(factor); err != nil {
 			return err
 		}
-		st.Resets = recent(st.Resets, t.now, 24*time.Hour)
-		if wait := customers.SendWait(st.Resets, t.now, 0, customers.ResetsPerDay, 24*time.Hour); wait > 0 {
+		st.Resets = recent(st.Resets, t.Now, 24*time.Hour)
+		if wait := customers.SendWait(st.Resets, t.Now, 0, customers.ResetsPerDay, 24*time.Hour); wait > 0 {
 			return rateLimited(wait, "2FA resets")
 		}
-		st.Resets = append(st.Resets, t.now)
-		r := scaResetRecord{ID: t.newID("ScaReset"), CustomerID: customerID, Factor: factor, CreatedAt: t.now}
-		if err := insertJSON(t, tableSCAResets, r.ID, r); err != nil {
+		st.Resets = append(st.Resets, t.Now)
+		r := scaResetRecord{ID: t.NewID("ScaReset"), CustomerID: customerID, Factor: factor, CreatedAt: t.Now}
+		if err := engine.InsertJSON(t, tableSCAResets, r.ID, r); err != nil {
 			return err
 		}
-		out = &TwoFactorResetStart{ResetID: r.ID, LivenessAccessToken: token, ExpiresAt: t.now.Add(customers.ResetWindow)}
+		out = &TwoFactorResetStart{ResetID: r.ID, LivenessAccessToken: token, ExpiresAt: t.Now.Add(customers.ResetWindow)}
 		return saveSCA(t, customerID, st)
 	})
 	return out, err
 }
 
 // scaReset loads a reset of the customer: NOT_FOUND for another's.
-func scaReset(t *txn, customerID, id string) (*scaResetRecord, *scaRecord, error) {
+func scaReset(t *engine.Txn, customerID, id string) (*scaResetRecord, *scaRecord, error) {
 	_, st, err := scaCustomer(t, customerID)
 	if err != nil {
 		return nil, nil, err
 	}
 	var r scaResetRecord
-	if err := getJSON(t, tableSCAResets, id, &r); err != nil || r.CustomerID != customerID {
-		return nil, nil, notFound(ErrNotFound, CodeNotFound, "2FA reset", id)
+	if err := engine.GetJSON(t, tableSCAResets, id, &r); err != nil || r.CustomerID != customerID {
+		return nil, nil, engine.NotFound(engine.ErrNotFound, engine.CodeNotFound, "2FA reset", id)
 	}
 	return &r, st, nil
 }
@@ -90,12 +91,12 @@ func scaReset(t *txn, customerID, id string) (*scaResetRecord, *scaRecord, error
 // Reset reports a reset's status.
 func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorResetStatus, error) {
 	var out *TwoFactorResetStatus
-	err := s.e.view(ctx, func(t *txn) error {
+	err := s.e.View(ctx, func(t *engine.Txn) error {
 		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
 			return err
 		}
-		out = &TwoFactorResetStatus{Status: customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.now), Factor: r.Factor,
+		out = &TwoFactorResetStatus{Status: customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now), Factor: r.Factor,
 			ExpiresAt: r.CreatedAt.Add(customers.ResetWindow), CompletedAt: r.CompletedAt}
 		if r.Factor != customers.FactorSMS {
 			es := "PENDING"
@@ -113,14 +114,14 @@ func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorR
 // before, or once the reset ended): the TOTP or passkey factor is cleared
 // for re-enrollment; an SMS_OTP reset makes mobile the customer's number.
 func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) error {
-	return once(ctx, s.e, []any{customerID, resetID, mobile}, &struct{}{}, func(t *txn) error {
+	return engine.Once(ctx, s.e, []any{customerID, resetID, mobile}, &struct{}{}, func(t *engine.Txn) error {
 		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
 			return err
 		}
 		var fe validate.Errors
-		if status := customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.now); status != customers.ResetLivenessPassed {
-			return Errorf(CodeInvalidInput, "reset %s is %s; it can be completed once liveness passed", resetID, status)
+		if status := customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now); status != customers.ResetLivenessPassed {
+			return engine.Errorf(engine.CodeInvalidInput, "reset %s is %s; it can be completed once liveness passed", resetID, status)
 		}
 		switch r.Factor {
 		case customers.FactorSMS:
@@ -129,7 +130,7 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 			} else if fe.Required("mobile.countryCode", mobile.CountryCode) && fe.Required("mobile.number", mobile.Number) {
 				fe.Phone("mobile.number", mobile.CountryCode+mobile.Number)
 			}
-			if err := Invalid(fe.Err()); err != nil {
+			if err := engine.Invalid(fe.Err()); err != nil {
 				return err
 			}
 			if err := setPhone(t, customerID, mobile.CountryCode+mobile.Number); err != nil {
@@ -143,9 +144,9 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 		if st.Login != nil && st.Login.Factor == r.Factor {
 			st.Login = nil
 		}
-		now := t.now
+		now := t.Now
 		r.CompletedAt = &now
-		if err := putJSON(t, tableSCAResets, r.ID, r); err != nil {
+		if err := engine.PutJSON(t, tableSCAResets, r.ID, r); err != nil {
 			return err
 		}
 		return saveSCA(t, customerID, st)
@@ -154,14 +155,14 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 
 // setPhone makes phone the customer's verified number (an SMS_OTP reset,
 // gated by liveness).
-func setPhone(t *txn, customerID, phone string) error {
+func setPhone(t *engine.Txn, customerID, phone string) error {
 	c, err := liveCustomer(t, customerID)
 	if err != nil {
 		return err
 	}
-	c.PhoneNumber, c.UpdatedAt = phone, t.now
+	c.PhoneNumber, c.UpdatedAt = phone, t.Now
 	if c.ContactVerification != nil {
 		c.ContactVerification.Phone = ContactVerified
 	}
-	return putJSON(t, tableCustomers, c.ID, c)
+	return engine.PutJSON(t, tableCustomers, c.ID, c)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/quotes"
 )
 
@@ -41,12 +42,15 @@ func (q *quoteRecord) holdAccount() string {
 // contended names the balances executing q draws on, which concurrent
 // payments from the same account rewrite too (WithContended): the source
 // account's and its hold's. Quotes funded otherwise have none.
-func (q *quoteRecord) contended() []RecordKey {
+func (q *quoteRecord) contended() []engine.RecordKey {
 	if q.Source.SourceType != "ACCOUNT" || q.SourceExternal {
 		return nil
 	}
 	cur := q.SendingCurrency.Code
-	return []RecordKey{{tableLedgerBalances, balanceKey(q.Source.AccountID, cur)}, {tableLedgerBalances, balanceKey(q.holdAccount(), cur)}}
+	return []engine.RecordKey{
+		{Table: engine.TableLedgerBalances, Key: engine.BalanceKey(q.Source.AccountID, cur)},
+		{Table: engine.TableLedgerBalances, Key: engine.BalanceKey(q.holdAccount(), cur)},
+	}
 }
 
 // refundAccount is where a failed quote's money goes back to: the source
@@ -63,24 +67,24 @@ func (q *quoteRecord) refundAccount(rail string) string {
 }
 
 // post writes one balanced ledger entry for reference.
-func post(t *txn, reference string, postings ...[]Posting) error {
-	return Post(t, entry(t, reference, postings))
+func post(t *engine.Txn, reference string, postings ...[]engine.Posting) error {
+	return engine.Post(t, entry(t, reference, postings))
 }
 
 // postOverdraft writes one balanced ledger entry that may take platform
 // accounts below zero (LedgerEntry.Overdraft).
-func postOverdraft(t *txn, reference string, postings ...[]Posting) error {
+func postOverdraft(t *engine.Txn, reference string, postings ...[]engine.Posting) error {
 	e := entry(t, reference, postings)
 	e.Overdraft = true
-	return Post(t, e)
+	return engine.Post(t, e)
 }
 
-func entry(t *txn, reference string, postings [][]Posting) LedgerEntry {
-	var all []Posting
+func entry(t *engine.Txn, reference string, postings [][]engine.Posting) engine.LedgerEntry {
+	var all []engine.Posting
 	for _, p := range postings {
 		all = append(all, p...)
 	}
-	return LedgerEntry{ID: t.newID("LedgerEntry"), Reference: reference, Postings: all, CreatedAt: t.now}
+	return engine.LedgerEntry{ID: t.NewID("LedgerEntry"), Reference: reference, Postings: all, CreatedAt: t.Now}
 }
 
 // Execute executes a PENDING quote whose source is an account: in one
@@ -100,24 +104,24 @@ func (qs Quotes) Execute(ctx context.Context, id string) (*Quote, error) {
 // customer in an SCA region gets a challenge instead (quotes_sca.go).
 // stamp is the wallet signature of a quote paid from an embedded wallet
 // (Wallets.ExecuteQuote).
-func executeQuote(e *handle, ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
+func executeQuote(e *engine.Handle, ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
 	var out *Quote
 	var failure error
 	d := drawChallenge(e)
-	ctx = quotesSlot.of(e).contended.with(ctx, id)
-	err := once(ctx, e, []any{id, opts}, &out, keeping(&failure, func(t *txn) error {
+	ctx = quotesSlot.Of(e).contended.With(ctx, id)
+	err := engine.Once(ctx, e, []any{id, opts}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		q, err := quote(t, id)
 		if err != nil {
 			return err
 		}
 		if q.Source.SourceType != "ACCOUNT" {
-			return Errorf(CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
+			return engine.Errorf(engine.CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
 		}
 		if q.Status == QuoteExpired { // expired by the sweep: the same answer as before it ran
-			return Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+			return engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {
-			failure = Errorf(CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+			failure = engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			return err
 		}
 		if err := checkWalletSignature(t, q, stamp); err != nil {
@@ -132,19 +136,19 @@ func executeQuote(e *handle, ctx context.Context, id string, opts ExecuteOptions
 	return out, err
 }
 
-func quote(t *txn, id string) (*quoteRecord, error) {
+func quote(t *engine.Txn, id string) (*quoteRecord, error) {
 	var q *quoteRecord
-	if d := quoteState.of(t).drafts.quote; d != nil && d.ID == id {
+	if d := quoteState.Of(t).drafts.quote; d != nil && d.ID == id {
 		var err error
-		if q, err = quoteState.of(t).drafts.quoteCopy(); err != nil {
+		if q, err = quoteState.Of(t).drafts.quoteCopy(); err != nil {
 			return nil, err
 		}
 	} else {
 		b, err := t.Get(tableQuotes, id)
 		if err != nil {
-			return nil, notFound(err, CodeQuoteNotFound, "quote", id)
+			return nil, engine.NotFound(err, engine.CodeQuoteNotFound, "quote", id)
 		}
-		if q, err = quotesSlot.of(t.e).quotes.load(id, b, (*quoteRecord).clone); err != nil {
+		if q, err = quotesSlot.Of(t.Handle).quotes.Load(id, b, (*quoteRecord).clone); err != nil {
 			return nil, err
 		}
 	}
@@ -154,8 +158,8 @@ func quote(t *txn, id string) (*quoteRecord, error) {
 
 // saveQuote stores a quote read in this transaction, refusing a status
 // change the quote state machine does not allow (quotes.Status.Check).
-func saveQuote(t *txn, q *quoteRecord) error {
-	if err := QuoteStatus(quoteState.of(t).statuses[q.ID]).Check(q.Status); err != nil {
+func saveQuote(t *engine.Txn, q *quoteRecord) error {
+	if err := QuoteStatus(quoteState.Of(t).statuses[q.ID]).Check(q.Status); err != nil {
 		return err
 	}
 	readStatus(t, q.ID, string(q.Status))
@@ -163,7 +167,7 @@ func saveQuote(t *txn, q *quoteRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := quoteState.of(t).drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
+	if err := quoteState.Of(t).drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
 		return err
 	}
 	rememberQuote(t, q, b)
@@ -174,9 +178,9 @@ func saveQuote(t *txn, q *quoteRecord) error {
 // reads it (settling a payment after the request that executed it). Quotes
 // with challenges or instructions, whose maps clone does not copy, are
 // decoded as usual.
-func rememberQuote(t *txn, q *quoteRecord, b []byte) {
+func rememberQuote(t *engine.Txn, q *quoteRecord, b []byte) {
 	if q.cloneable() {
-		quotesSlot.of(t.e).quotes.remember(q.ID, b, q.clone())
+		quotesSlot.Of(t.Handle).quotes.Remember(q.ID, b, q.clone())
 	}
 }
 
@@ -214,8 +218,8 @@ const scaNotCompleted = "SCA_NOT_COMPLETED"
 // EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
 // satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
 // wire-facts 2.7).
-func expireIfDue(t *txn, q *quoteRecord) (bool, error) {
-	if !q.lapsed(t.now) {
+func expireIfDue(t *engine.Txn, q *quoteRecord) (bool, error) {
+	if !q.lapsed(t.Now) {
 		return false, nil
 	}
 	if q.Status == QuotePendingAuthorization {
@@ -244,12 +248,12 @@ func expireIfDue(t *txn, q *quoteRecord) (bool, error) {
 
 // execute moves the money to held and starts delivery (the caller checked
 // source type and expiry).
-func execute(t *txn, q *quoteRecord) error {
+func execute(t *engine.Txn, q *quoteRecord) error {
 	if q.Status != QuotePending {
-		return Errorf(CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
+		return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 	}
 	if q.PayloadToSign != "" && !q.WalletSigned {
-		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
+		return engine.Errorf(engine.CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
 	if q.CustomerID != "" {
 		if _, err := sendingCustomer(t, q.CustomerID); err != nil {
@@ -271,18 +275,18 @@ func execute(t *txn, q *quoteRecord) error {
 // dropExpiry removes the expiry entry of q, which leaves PENDING. The quote
 // this operation creates has none yet: createQuote writes it only for a
 // quote still waiting once execution is done.
-func dropExpiry(t *txn, q *quoteRecord) {
-	if d := quoteState.of(t).drafts.quote; d != nil && d.ID == q.ID {
-		quoteState.of(t).expiryDropped = true
+func dropExpiry(t *engine.Txn, q *quoteRecord) {
+	if d := quoteState.Of(t).drafts.quote; d != nil && d.ID == q.ID {
+		quoteState.Of(t).expiryDropped = true
 		return
 	}
-	_ = t.Delete(tableQuoteExpiry, dueKey(q.ExpiresAt, q.ID))
+	_ = t.Delete(tableQuoteExpiry, engine.DueKey(q.ExpiresAt, q.ID))
 }
 
 // startDelivery marks a funded quote PROCESSING and delivers it: a payment
 // to an internal account completes here; any other is handed to the rail
 // after commit (an intent), which reports how it settles (Rails.Report).
-func startDelivery(t *txn, q *quoteRecord) error {
+func startDelivery(t *engine.Txn, q *quoteRecord) error {
 	dropExpiry(t, q)
 	q.Status = QuoteProcessing
 	tx, err := transaction(t, q.TransactionID)
@@ -327,7 +331,7 @@ func startDelivery(t *txn, q *quoteRecord) error {
 }
 
 // destinationLedger is the ledger account a payout lands in.
-func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
+func (q *quoteRecord) destinationLedger(t *engine.Txn) (string, error) {
 	switch {
 	case q.DestinationInternal && q.Destination.DestinationType == "UMA_ADDRESS":
 		a, err := primaryInternalAccount(t, q.ReceiverCustomerID, q.ReceivingCurrency.Code)
@@ -340,12 +344,12 @@ func (q *quoteRecord) destinationLedger(t *txn) (string, error) {
 	case q.Destination.DestinationType == "UMA_ADDRESS":
 		return ledgerUMA, nil
 	}
-	return accounts.ExternalPrefix + "rail:" + quotesSlot.of(t.e).rail.Name(), nil
+	return accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).rail.Name(), nil
 }
 
 // applyStep applies one outcome of its payout to an executed quote.
 // Outcomes that do not fit the transaction's status change nothing.
-func applyStep(t *txn, q *quoteRecord, tx *Transaction, s RailReport) error {
+func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport) error {
 	switch s.Outcome {
 	case RailCompleted:
 		if tx.Status != TxProcessing {
@@ -359,7 +363,7 @@ func applyStep(t *txn, q *quoteRecord, tx *Transaction, s RailReport) error {
 		if err := post(t, tx.ID, st.CompletionLegs()...); err != nil {
 			return err
 		}
-		now := t.now
+		now := t.Now
 		q.Status, tx.Status, tx.SettledAt = QuoteCompleted, TxCompleted, &now
 		if err := saveTx(t, tx, "COMPLETED"); err != nil {
 			return err
@@ -385,12 +389,12 @@ func applyStep(t *txn, q *quoteRecord, tx *Transaction, s RailReport) error {
 // refunds amount from hold to the sender (or, for a bank return, undoes
 // the completion's legs), unless s says the refund fails: then the money
 // stays held, not spendable.
-func failAndRefund(t *txn, q *quoteRecord, tx *Transaction, s RailReport, amount int64) error {
+func failAndRefund(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport, amount int64) error {
 	q.Status, tx.Status, tx.FailureReason = QuoteFailed, TxFailed, s.FailureReason
 	if err := saveTx(t, tx, "FAILED"); err != nil {
 		return err
 	}
-	tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.now, Status: "PENDING", Reason: s.RefundReason}
+	tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.Now, Status: "PENDING", Reason: s.RefundReason}
 	if err := saveTx(t, tx, "REFUND_PENDING"); err != nil {
 		return err
 	}
@@ -398,7 +402,7 @@ func failAndRefund(t *txn, q *quoteRecord, tx *Transaction, s RailReport, amount
 		tx.Refund.Status = "FAILED"
 		return saveTx(t, tx, "REFUND_FAILED")
 	}
-	to := q.refundAccount(quotesSlot.of(t.e).rail.Name())
+	to := q.refundAccount(quotesSlot.Of(t.Handle).rail.Name())
 	feeBack := ""
 	if s.Outcome == RailReturned {
 		legs, fb, err := returnLegs(t, q, to)
@@ -412,7 +416,7 @@ func failAndRefund(t *txn, q *quoteRecord, tx *Transaction, s RailReport, amount
 	} else if err := post(t, tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
 		return err
 	}
-	now := t.now
+	now := t.Now
 	tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
 	if err := saveTx(t, tx, "REFUND_COMPLETED"); err != nil {
 		return err
@@ -430,7 +434,7 @@ func failAndRefund(t *txn, q *quoteRecord, tx *Transaction, s RailReport, amount
 
 // settlement is q's executed payment as the ledger sees it
 // (quotes.Settlement): its hold, destination and fee accounts.
-func settlement(t *txn, q *quoteRecord) (quotes.Settlement, error) {
+func settlement(t *engine.Txn, q *quoteRecord) (quotes.Settlement, error) {
 	dest, err := q.destinationLedger(t)
 	if err != nil {
 		return quotes.Settlement{}, err
@@ -455,7 +459,7 @@ func settlement(t *txn, q *quoteRecord) (quotes.Settlement, error) {
 // left with the shortfall as a negative balance (the legs are posted as an
 // overdraft), never the refund. feeBack names the platform account when its
 // fee was taken back.
-func returnLegs(t *txn, q *quoteRecord, to string) (legs [][]Posting, feeBack string, err error) {
+func returnLegs(t *engine.Txn, q *quoteRecord, to string) (legs [][]engine.Posting, feeBack string, err error) {
 	s, err := settlement(t, q)
 	if err != nil {
 		return nil, "", err
@@ -465,34 +469,34 @@ func returnLegs(t *txn, q *quoteRecord, to string) (legs [][]Posting, feeBack st
 
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
 // whose balance changed (credited, debited or held).
-func creditEvent(t *txn, id string) error {
+func creditEvent(t *engine.Txn, id string) error {
 	a, err := sharedInternalAccount(t, id)
 	if err != nil {
 		return err
 	}
-	return t.emitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return appendAccountView(t, b, a) })
+	return t.EmitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return appendAccountView(t, b, a) })
 }
 
 // applySettlementDue applies a rail outcome whose time came.
-func applySettlementDue(t *txn, key string, v []byte) (bool, error) {
+func applySettlementDue(t *engine.Txn, key string, v []byte) (bool, error) {
 	var rep RailReport
 	if err := json.Unmarshal(v, &rep); err != nil {
 		return false, err
 	}
 	_, txID := splitPaymentID(rep.PaymentID)
-	if err := t.Delete(tableSettlementsByTx, txID+"|"+key); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := t.Delete(tableSettlementsByTx, txID+"|"+key); err != nil && !errors.Is(err, engine.ErrNotFound) {
 		return false, err
 	}
 	return true, settle(t, rep)
 }
 
 // applyQuoteExpiry ends a quote whose time ran out unexecuted.
-func applyQuoteExpiry(t *txn, key string, _ []byte) (bool, error) {
+func applyQuoteExpiry(t *engine.Txn, key string, _ []byte) (bool, error) {
 	q, err := quote(t, key[strings.IndexByte(key, '|')+1:])
 	if err != nil {
 		return false, err
 	}
-	if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(t.now) {
+	if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(t.Now) {
 		// Due this very millisecond: it expires on the next pass.
 		return false, t.Put(tableQuoteExpiry, key, []byte(q.ID))
 	}
@@ -501,9 +505,9 @@ func applyQuoteExpiry(t *txn, key string, _ []byte) (bool, error) {
 
 // settlementsDue lists the settlement steps of one transaction still
 // waiting, by due key (tableSettlementsByTx).
-func settlementsDue(t *txn, txID string) ([]string, error) {
+func settlementsDue(t *engine.Txn, txID string) ([]string, error) {
 	var keys []string
-	err := t.Scan(tableSettlementsByTx, ScanOptions{Prefix: txID + "|"}, func(k string, _ []byte) (bool, error) {
+	err := t.Scan(tableSettlementsByTx, engine.ScanOptions{Prefix: txID + "|"}, func(k string, _ []byte) (bool, error) {
 		keys = append(keys, k[len(txID)+1:])
 		return true, nil
 	})
@@ -514,18 +518,18 @@ func settlementsDue(t *txn, txID string) ([]string, error) {
 // passed, so that a decision about the transaction is judged by due time,
 // not by when the worker last ran. It reports whether steps are still
 // waiting in the future.
-func catchUp(t *txn, txID string) (waiting bool, err error) {
+func catchUp(t *engine.Txn, txID string) (waiting bool, err error) {
 	keys, err := settlementsDue(t, txID)
 	if err != nil {
 		return false, err
 	}
 	for _, k := range keys {
-		if dueAt(k).After(t.now) {
+		if engine.DueAt(k).After(t.Now) {
 			waiting = true
 			continue
 		}
 		v, err := t.Get(tableSettlementsDue, k)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, engine.ErrNotFound) {
 			continue
 		}
 		if err != nil {

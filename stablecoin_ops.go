@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/stablecoins"
 )
 
@@ -49,10 +50,10 @@ type opDraft struct {
 // tokens go to a Spark wallet external account. When it COMPLETES its fiat
 // value enters the token's reserve account in the ledger.
 func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.MintRequest) (*StablecoinOperation, error) {
-	if err := Invalid(req.Validate()); err != nil {
+	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
-	return s.create(ctx, coinID, req, func(t *txn) (*opDraft, error) {
+	return s.create(ctx, coinID, req, func(t *engine.Txn) (*opDraft, error) {
 		d, err := draft(t, coinID, req.Amount)
 		if err != nil {
 			return nil, err
@@ -84,10 +85,10 @@ func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.Mi
 // balance needs no funding; Service internal accounts are
 // STABLECOIN_BURN_SOURCE_NOT_SUPPORTED (or _SERVICE_OPERATIONS_NOT_ENABLED).
 func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.BurnRequest) (*StablecoinOperation, error) {
-	if err := Invalid(req.Validate()); err != nil {
+	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
-	return s.create(ctx, coinID, req, func(t *txn) (*opDraft, error) {
+	return s.create(ctx, coinID, req, func(t *engine.Txn) (*opDraft, error) {
 		d, err := draft(t, coinID, req.Amount)
 		if err != nil {
 			return nil, err
@@ -107,7 +108,7 @@ func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.Bu
 
 // draft loads what every operation needs: the stablecoin, its link (which
 // must still be ACTIVE) and the amount in units and cents.
-func draft(t *txn, coinID, amount string) (*opDraft, error) {
+func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 	coin, err := stablecoin(t, coinID)
 	if err != nil {
 		return nil, err
@@ -128,10 +129,10 @@ func draft(t *txn, coinID, amount string) (*opDraft, error) {
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND when absent,
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED when of the wrong kind, and the
 // usual refusals of an account that cannot be paid.
-func stablecoinExternal(t *txn, coin *Stablecoin, role, id, rail string) error {
+func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
 	var r externalRecord
-	if err := getJSON(t, tableExternalAccounts, id, &r); err != nil {
-		return notFound(err, CodeStablecoinExternalAccountNotFound, "external account", id)
+	if err := engine.GetJSON(t, tableExternalAccounts, id, &r); err != nil {
+		return engine.NotFound(err, engine.CodeStablecoinExternalAccountNotFound, "external account", id)
 	}
 	a := &r.ExternalAccount
 	var rails []string
@@ -147,7 +148,7 @@ func stablecoinExternal(t *txn, coin *Stablecoin, role, id, rail string) error {
 		return usableDestination(t, &r, 0)
 	}
 	if a.Status == ExternalInactive {
-		return Errorf(CodeInvalidBankAccount, "external account %s is inactive", a.ID)
+		return engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", a.ID)
 	}
 	return nil
 }
@@ -155,30 +156,30 @@ func stablecoinExternal(t *txn, coin *Stablecoin, role, id, rail string) error {
 // create runs an operation: checks in a read transaction, the provider's
 // plan, then one write transaction that checks again, records the
 // operation with its ledger hold and schedules its first step.
-func (s Stablecoins) create(ctx context.Context, coinID string, input any, check func(t *txn) (*opDraft, error), description string) (*StablecoinOperation, error) {
+func (s Stablecoins) create(ctx context.Context, coinID string, input any, check func(t *engine.Txn) (*opDraft, error), description string) (*StablecoinOperation, error) {
 	e := s.e
 	var out *StablecoinOperation
-	if ok, err := replayed(ctx, e, []any{coinID, input}, &out); ok {
+	if ok, err := engine.Replay(ctx, e, []any{coinID, input}, &out); ok {
 		return out, err
 	}
 	var d *opDraft
-	if err := e.view(ctx, func(t *txn) (err error) { d, err = check(t); return err }); err != nil {
+	if err := e.View(ctx, func(t *engine.Txn) (err error) { d, err = check(t); return err }); err != nil {
 		return nil, err
 	}
-	plan, err := stablecoinsSlot.of(e).provider.Plan(ctx, d.link.ref(), d.plan)
+	plan, err := stablecoinsSlot.Of(e).provider.Plan(ctx, d.link.ref(), d.plan)
 	if err != nil {
 		return nil, providerError(err)
 	}
-	err = once(ctx, e, []any{coinID, input}, &out, func(t *txn) error {
+	err = engine.Once(ctx, e, []any{coinID, input}, &out, func(t *engine.Txn) error {
 		d, err := check(t)
 		if err != nil {
 			return err
 		}
 		src, dst := d.source, d.destination
-		op := &opRecord{StablecoinOperation: StablecoinOperation{ID: t.newID("StablecoinOperation"), StablecoinID: d.coin.ID,
+		op := &opRecord{StablecoinOperation: StablecoinOperation{ID: t.NewID("StablecoinOperation"), StablecoinID: d.coin.ID,
 			OperationType: d.plan.Type, Status: stablecoins.OpCreated, Amount: strconv.FormatInt(d.units, 10),
 			Provider: d.link.Provider, ProviderEnvironment: d.link.ProviderEnvironment, StablecoinProviderAccountID: d.link.ID,
-			Source: &src, Destination: &dst, Description: description, CreatedAt: t.now, UpdatedAt: t.now},
+			Source: &src, Destination: &dst, Description: description, CreatedAt: t.Now, UpdatedAt: t.Now},
 			Units: d.units, Cents: d.cents, Currency: d.coin.BaseCurrency, Steps: plan.Steps}
 		if d.plan.Type == stablecoins.Burn {
 			op.EstimatedDelivery = &stablecoins.EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
@@ -189,31 +190,31 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 		}
 		if plan.FundingInstructions != nil {
 			op.Status, op.FundingInstructions = stablecoins.OpPendingFunding, plan.FundingInstructions
-			exp := t.now.Add(plan.FundingWindow)
+			exp := t.Now.Add(plan.FundingWindow)
 			op.ExpiresAt = &exp
 			if err := scheduleOp(t, exp, opDue{Op: op.ID, Expiry: true}); err != nil {
 				return err
 			}
-		} else if err := startSteps(t, op, t.now); err != nil {
+		} else if err := startSteps(t, op, t.Now); err != nil {
 			return err
 		}
 		out = &op.StablecoinOperation
-		return insertJSON(t, tableStablecoinOps, op.ID, op)
+		return engine.InsertJSON(t, tableStablecoinOps, op.ID, op)
 	})
 	return out, err
 }
 
-func scheduleOp(t *txn, at time.Time, d opDue) error {
+func scheduleOp(t *engine.Txn, at time.Time, d opDue) error {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
-	return t.Put(tableStablecoinOpsDue, dueKey(at, d.Op+"|"+strconv.Itoa(d.Step)), b)
+	return t.Put(tableStablecoinOpsDue, engine.DueKey(at, d.Op+"|"+strconv.Itoa(d.Step)), b)
 }
 
 // startSteps schedules the operation's next step after from (applying
 // steps due at once in this transaction).
-func startSteps(t *txn, op *opRecord, from time.Time) error {
+func startSteps(t *engine.Txn, op *opRecord, from time.Time) error {
 	for op.Next < len(op.Steps) && !stablecoins.Terminal(op.Status) {
 		st := op.Steps[op.Next]
 		if st.After > 0 {
@@ -228,13 +229,13 @@ func startSteps(t *txn, op *opRecord, from time.Time) error {
 
 // applyOpStep moves op to its next step's state at the step's due time,
 // posting the ledger entries of a terminal state.
-func applyOpStep(t *txn, op *opRecord, at time.Time) error {
+func applyOpStep(t *engine.Txn, op *opRecord, at time.Time) error {
 	st := op.Steps[op.Next]
 	op.Next++
 	if !stablecoins.CanMove(op.Status, st.Status) {
-		return Errorf(CodeInvalidStateTransition, "operation %s cannot move from %s to %s", op.ID, op.Status, st.Status)
+		return engine.Errorf(engine.CodeInvalidStateTransition, "operation %s cannot move from %s to %s", op.ID, op.Status, st.Status)
 	}
-	op.Status, op.UpdatedAt = st.Status, t.now
+	op.Status, op.UpdatedAt = st.Status, t.Now
 	if st.ProviderState != "" {
 		op.ProviderStatus = st.ProviderState
 	}
@@ -247,7 +248,7 @@ func applyOpStep(t *txn, op *opRecord, at time.Time) error {
 // settleOp posts the ledger entry of an operation that reached a terminal
 // state: a completed mint adds its value to the reserve; a completed burn
 // pays its held value out; a failed or expired burn releases it.
-func settleOp(t *txn, op *opRecord) error {
+func settleOp(t *engine.Txn, op *opRecord) error {
 	coin := op.StablecoinID
 	switch {
 	case op.OperationType == stablecoins.Mint && op.Status == stablecoins.OpCompleted:
@@ -261,7 +262,7 @@ func settleOp(t *txn, op *opRecord) error {
 }
 
 // applyStablecoinOpDue applies one due step or funding expiry.
-func applyStablecoinOpDue(t *txn, key string, value []byte) (bool, error) {
+func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error) {
 	var d opDue
 	if err := json.Unmarshal(value, &d); err != nil {
 		return false, err
@@ -270,13 +271,13 @@ func applyStablecoinOpDue(t *txn, key string, value []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	at := dueAt(key)
+	at := engine.DueAt(key)
 	switch {
 	case d.Expiry:
 		if op.Status != stablecoins.OpPendingFunding {
 			return false, nil // funded in time
 		}
-		op.Status, op.UpdatedAt = stablecoins.OpExpired, t.now
+		op.Status, op.UpdatedAt = stablecoins.OpExpired, t.Now
 		if err := settleOp(t, op); err != nil {
 			return false, err
 		}
@@ -290,7 +291,7 @@ func applyStablecoinOpDue(t *txn, key string, value []byte) (bool, error) {
 			return false, err
 		}
 	}
-	return true, putJSON(t, tableStablecoinOps, op.ID, op)
+	return true, engine.PutJSON(t, tableStablecoinOps, op.ID, op)
 }
 
 // ReportFunding records that the provider received an operation's
@@ -301,20 +302,20 @@ func applyStablecoinOpDue(t *txn, key string, value []byte) (bool, error) {
 // stands for the provider's notification.
 func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*StablecoinOperation, error) {
 	var out *StablecoinOperation
-	err := once(ctx, s.e, opID, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, opID, &out, func(t *engine.Txn) error {
 		op, err := stablecoinOp(t, opID)
 		if err != nil {
 			return err
 		}
-		if op.Status != stablecoins.OpPendingFunding || (op.ExpiresAt != nil && !t.now.Before(*op.ExpiresAt)) {
-			return Errorf(CodeInvalidStateTransition, "operation %s is %s, not awaiting funding", op.ID, op.Status)
+		if op.Status != stablecoins.OpPendingFunding || (op.ExpiresAt != nil && !t.Now.Before(*op.ExpiresAt)) {
+			return engine.Errorf(engine.CodeInvalidStateTransition, "operation %s is %s, not awaiting funding", op.ID, op.Status)
 		}
-		op.Status, op.ExpiresAt, op.UpdatedAt = stablecoins.OpPendingProvider, nil, t.now
-		if err := startSteps(t, op, t.now); err != nil {
+		op.Status, op.ExpiresAt, op.UpdatedAt = stablecoins.OpPendingProvider, nil, t.Now
+		if err := startSteps(t, op, t.Now); err != nil {
 			return err
 		}
 		out = &op.StablecoinOperation
-		return putJSON(t, tableStablecoinOps, op.ID, op)
+		return engine.PutJSON(t, tableStablecoinOps, op.ID, op)
 	})
 	return out, err
 }
@@ -322,38 +323,38 @@ func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*Stablecoi
 // Operation returns a mint or burn (STABLECOIN_OPERATION_NOT_FOUND).
 func (s Stablecoins) Operation(ctx context.Context, id string) (*StablecoinOperation, error) {
 	var op *opRecord
-	err := s.e.view(ctx, func(t *txn) (err error) { op, err = stablecoinOp(t, id); return err })
+	err := s.e.View(ctx, func(t *engine.Txn) (err error) { op, err = stablecoinOp(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
 	return &op.StablecoinOperation, nil
 }
 
-func stablecoinOp(t *txn, id string) (*opRecord, error) {
+func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 	var r opRecord
-	if err := getJSON(t, tableStablecoinOps, id, &r); err != nil {
-		return nil, notFound(err, CodeStablecoinOperationNotFound, "stablecoin operation", id)
+	if err := engine.GetJSON(t, tableStablecoinOps, id, &r); err != nil {
+		return nil, engine.NotFound(err, engine.CodeStablecoinOperationNotFound, "stablecoin operation", id)
 	}
 	return &r, nil
 }
 
 // ListOperations lists a stablecoin's mints and burns (only one type when
 // opType is set), newest first unless p says otherwise.
-func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType stablecoins.OpType, p ListParams) (Page[StablecoinOperation], error) {
-	var page Page[StablecoinOperation]
-	err := s.e.view(ctx, func(t *txn) error {
+func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType stablecoins.OpType, p engine.ListParams) (engine.Page[StablecoinOperation], error) {
+	var page engine.Page[StablecoinOperation]
+	err := s.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := stablecoin(t, coinID); err != nil {
 			return err
 		}
-		q := listQuery[opRecord]{Table: tableStablecoinOps, Index: ixCoin, Value: coinID}
+		q := engine.ListQuery[opRecord]{Table: tableStablecoinOps, Index: ixCoin, Value: coinID}
 		if opType != "" {
 			q.Index, q.Value = ixCoinType, coinID+"/"+string(opType)
 		}
-		recs, err := list(t, q, p)
+		recs, err := engine.List(t, q, p)
 		if err != nil {
 			return err
 		}
-		page, err = mapPage(recs, func(r *opRecord) (*StablecoinOperation, error) { return &r.StablecoinOperation, nil })
+		page, err = engine.MapPage(recs, func(r *opRecord) (*StablecoinOperation, error) { return &r.StablecoinOperation, nil })
 		return err
 	})
 	return page, err
@@ -362,19 +363,19 @@ func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType s
 // Reserve reports a stablecoin's fiat reserve in its base currency: the
 // value available to burns and the value held by burns in flight.
 func (s Stablecoins) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
-	err = s.e.view(ctx, func(t *txn) error {
+	err = s.e.View(ctx, func(t *engine.Txn) error {
 		c, err := stablecoin(t, coinID)
 		if err != nil {
 			return err
 		}
-		if available, err = Balance(t, stablecoins.Reserve(c.ID), c.BaseCurrency); err != nil {
+		if available, err = engine.Balance(t, stablecoins.Reserve(c.ID), c.BaseCurrency); err != nil {
 			return err
 		}
-		held, err = Balance(t, accounts.Held(stablecoins.Reserve(c.ID)), c.BaseCurrency)
+		held, err = engine.Balance(t, accounts.Held(stablecoins.Reserve(c.ID)), c.BaseCurrency)
 		return err
 	})
-	if errors.Is(err, ErrNotFound) {
-		err = Errorf(CodeStablecoinNotFound, "stablecoin %s not found", coinID)
+	if errors.Is(err, engine.ErrNotFound) {
+		err = engine.Errorf(engine.CodeStablecoinNotFound, "stablecoin %s not found", coinID)
 	}
 	return available, held, err
 }

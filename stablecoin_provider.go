@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/stablecoins"
 )
 
@@ -99,7 +100,7 @@ type StablecoinStep struct {
 type noStablecoins struct{}
 
 func (noStablecoins) err() error {
-	return Errorf(CodeStablecoinProviderError, "no stablecoin provider is configured on this platform")
+	return engine.Errorf(engine.CodeStablecoinProviderError, "no stablecoin provider is configured on this platform")
 }
 
 func (p noStablecoins) VerifyAccount(context.Context, string, stablecoins.LinkRequest) (ProviderAccountInfo, error) {

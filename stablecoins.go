@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/stablecoins"
 )
 
@@ -43,7 +44,7 @@ const (
 // registered tokens, their Service-enablement state, and mints and burns,
 // whose fiat value moves through the ledger (the token's reserve account,
 // stablecoins.Reserve). Reach it as eng.Stablecoins.
-type Stablecoins struct{ e *handle }
+type Stablecoins struct{ e *engine.Handle }
 
 // linkRecord is a link as stored: the API view plus the credentials the
 // provider is called with. The secret never leaves the engine.
@@ -60,7 +61,7 @@ func (r *linkRecord) ref() ProviderAccountRef {
 
 // env is the provider environment of the platform's mode.
 func (s Stablecoins) env() string {
-	if s.e.cfg.Sandbox {
+	if s.e.Config.Sandbox {
 		return stablecoins.EnvSandbox
 	}
 	return stablecoins.EnvProduction
@@ -71,37 +72,37 @@ func (s Stablecoins) env() string {
 func stablecoinError(err error) error {
 	codes := []struct {
 		sentinel error
-		code     Code
+		code     engine.Code
 	}{
-		{stablecoins.ErrNoLink, CodeStablecoinProviderAccountNotFound},
-		{stablecoins.ErrSelectionRequired, CodeStablecoinProviderAccountSelectionRequired},
-		{stablecoins.ErrLinkInvalid, CodeStablecoinProviderAccountInvalid},
-		{stablecoins.ErrLinkRevoked, CodeStablecoinProviderAccountRevoked},
-		{stablecoins.ErrNotRequestable, CodeStablecoinServiceEnablementNotRequestable},
-		{stablecoins.ErrNotRepresentable, CodeStablecoinAmountNotRepresentable},
-		{stablecoins.ErrNotProvisioned, CodeStablecoinNotProvisioned},
-		{stablecoins.ErrOpsNotEnabled, CodeStablecoinServiceOperationsNotEnabled},
-		{stablecoins.ErrOpNotSupported, CodeStablecoinOperationNotSupported},
-		{stablecoins.ErrBurnSourceNotSupported, CodeStablecoinBurnSourceNotSupported},
-		{stablecoins.ErrExternalNotSupported, CodeStablecoinExternalAccountNotSupported},
-		{stablecoins.ErrTransition, CodeInvalidStateTransition},
+		{stablecoins.ErrNoLink, engine.CodeStablecoinProviderAccountNotFound},
+		{stablecoins.ErrSelectionRequired, engine.CodeStablecoinProviderAccountSelectionRequired},
+		{stablecoins.ErrLinkInvalid, engine.CodeStablecoinProviderAccountInvalid},
+		{stablecoins.ErrLinkRevoked, engine.CodeStablecoinProviderAccountRevoked},
+		{stablecoins.ErrNotRequestable, engine.CodeStablecoinServiceEnablementNotRequestable},
+		{stablecoins.ErrNotRepresentable, engine.CodeStablecoinAmountNotRepresentable},
+		{stablecoins.ErrNotProvisioned, engine.CodeStablecoinNotProvisioned},
+		{stablecoins.ErrOpsNotEnabled, engine.CodeStablecoinServiceOperationsNotEnabled},
+		{stablecoins.ErrOpNotSupported, engine.CodeStablecoinOperationNotSupported},
+		{stablecoins.ErrBurnSourceNotSupported, engine.CodeStablecoinBurnSourceNotSupported},
+		{stablecoins.ErrExternalNotSupported, engine.CodeStablecoinExternalAccountNotSupported},
+		{stablecoins.ErrTransition, engine.CodeInvalidStateTransition},
 	}
 	for _, c := range codes {
 		if errors.Is(err, c.sentinel) {
-			return &Error{Code: c.code, Message: err.Error(), Err: err}
+			return &engine.Error{Code: c.code, Message: err.Error(), Err: err}
 		}
 	}
-	return Invalid(err) // field errors; nil stays nil
+	return engine.Invalid(err) // field errors; nil stays nil
 }
 
 // providerError passes the provider's coded answers and SERVICE_UNAVAILABLE
 // through and answers anything else as STABLECOIN_PROVIDER_ERROR.
 func providerError(err error) error {
-	var pe *Error
+	var pe *engine.Error
 	if errors.As(err, &pe) {
 		return pe
 	}
-	return &Error{Code: CodeStablecoinProviderError, Message: "the stablecoin provider could not complete the request", Err: err}
+	return &engine.Error{Code: engine.CodeStablecoinProviderError, Message: "the stablecoin provider could not complete the request", Err: err}
 }
 
 // LinkProviderAccount verifies API credentials with the provider and links
@@ -110,29 +111,29 @@ func providerError(err error) error {
 // twice is CONFLICT.
 func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.LinkRequest) (*StablecoinProviderAccount, error) {
 	e := s.e
-	if err := Invalid(req.Validate()); err != nil {
+	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
 	var out *StablecoinProviderAccount
-	if ok, err := replayed(ctx, e, req, &out); ok {
+	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
-	info, err := stablecoinsSlot.of(e).provider.VerifyAccount(ctx, s.env(), req)
+	info, err := stablecoinsSlot.Of(e).provider.VerifyAccount(ctx, s.env(), req)
 	if err != nil {
 		return nil, providerError(err)
 	}
-	err = once(ctx, e, req, &out, func(t *txn) error {
-		now := t.now
-		r := linkRecord{StablecoinProviderAccount: StablecoinProviderAccount{ID: t.newID("StablecoinProviderAccount"),
+	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
+		now := t.Now
+		r := linkRecord{StablecoinProviderAccount: StablecoinProviderAccount{ID: t.NewID("StablecoinProviderAccount"),
 			Provider: req.Provider, ProviderAccountID: info.ProviderAccountID, ProviderEnvironment: s.env(),
 			Status: stablecoins.LinkActive, LastVerifiedAt: &now, CreatedAt: now, UpdatedAt: now},
 			APIClientID: req.APIClientID, APIClientSecret: req.APIClientSecret}
 		key := r.Provider + "|" + r.ProviderEnvironment + "|" + r.ProviderAccountID
-		if err := claim(t, tableStablecoinLinkKeys, key, r.ID, Errorf(CodeConflict, "provider account %s is already linked", r.ProviderAccountID)); err != nil {
+		if err := engine.Claim(t, tableStablecoinLinkKeys, key, r.ID, engine.Errorf(engine.CodeConflict, "provider account %s is already linked", r.ProviderAccountID)); err != nil {
 			return err
 		}
 		out = &r.StablecoinProviderAccount
-		return insertJSON(t, tableStablecoinLinks, r.ID, r)
+		return engine.InsertJSON(t, tableStablecoinLinks, r.ID, r)
 	})
 	return out, err
 }
@@ -140,17 +141,17 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 // ProviderAccount returns a link (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
 func (s Stablecoins) ProviderAccount(ctx context.Context, id string) (*StablecoinProviderAccount, error) {
 	var r *linkRecord
-	err := s.e.view(ctx, func(t *txn) (err error) { r, err = stablecoinLink(t, id); return err })
+	err := s.e.View(ctx, func(t *engine.Txn) (err error) { r, err = stablecoinLink(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
 	return &r.StablecoinProviderAccount, nil
 }
 
-func stablecoinLink(t *txn, id string) (*linkRecord, error) {
+func stablecoinLink(t *engine.Txn, id string) (*linkRecord, error) {
 	var r linkRecord
-	if err := getJSON(t, tableStablecoinLinks, id, &r); err != nil {
-		return nil, notFound(err, CodeStablecoinProviderAccountNotFound, "stablecoin provider account", id)
+	if err := engine.GetJSON(t, tableStablecoinLinks, id, &r); err != nil {
+		return nil, engine.NotFound(err, engine.CodeStablecoinProviderAccountNotFound, "stablecoin provider account", id)
 	}
 	return &r, nil
 }
@@ -162,17 +163,17 @@ type ProviderAccountFilter struct {
 }
 
 // ListProviderAccounts lists the platform's links, oldest first.
-func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p ListParams) (Page[StablecoinProviderAccount], error) {
-	var page Page[StablecoinProviderAccount]
-	err := s.e.view(ctx, func(t *txn) error {
-		q := listQuery[linkRecord]{Table: tableStablecoinLinks, Index: ixAll, Match: func(r *linkRecord) bool {
+func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[StablecoinProviderAccount], error) {
+	var page engine.Page[StablecoinProviderAccount]
+	err := s.e.View(ctx, func(t *engine.Txn) error {
+		q := engine.ListQuery[linkRecord]{Table: tableStablecoinLinks, Index: engine.IxAll, Match: func(r *linkRecord) bool {
 			return (f.Provider == "" || r.Provider == f.Provider) && (f.Status == "" || r.Status == f.Status)
 		}}
-		recs, err := list(t, q.narrowest([2]string{ixStatus, string(f.Status)}), p)
+		recs, err := engine.List(t, q.Narrowest([2]string{engine.IxStatus, string(f.Status)}), p)
 		if err != nil {
 			return err
 		}
-		page, err = mapPage(recs, func(r *linkRecord) (*StablecoinProviderAccount, error) { return &r.StablecoinProviderAccount, nil })
+		page, err = engine.MapPage(recs, func(r *linkRecord) (*StablecoinProviderAccount, error) { return &r.StablecoinProviderAccount, nil })
 		return err
 	})
 	return page, err
@@ -185,22 +186,22 @@ func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccount
 // STABLECOIN_PROVIDER_ACCOUNT_INVALID or _REVOKED.
 func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, status stablecoins.LinkStatus) (*StablecoinProviderAccount, error) {
 	var out *StablecoinProviderAccount
-	err := once(ctx, s.e, []string{id, string(status)}, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		r, err := stablecoinLink(t, id)
 		if err != nil {
 			return err
 		}
 		switch status {
 		case stablecoins.LinkActive:
-			now := t.now
+			now := t.Now
 			r.LastVerifiedAt = &now
 		case stablecoins.LinkInvalid, stablecoins.LinkRevoked:
 		default:
-			return Errorf(CodeInvalidInput, "status must be ACTIVE, INVALID or REVOKED")
+			return engine.Errorf(engine.CodeInvalidInput, "status must be ACTIVE, INVALID or REVOKED")
 		}
-		r.Status, r.UpdatedAt = status, t.now
+		r.Status, r.UpdatedAt = status, t.Now
 		out = &r.StablecoinProviderAccount
-		return putJSON(t, tableStablecoinLinks, r.ID, r)
+		return engine.PutJSON(t, tableStablecoinLinks, r.ID, r)
 	})
 	return out, err
 }
@@ -208,7 +209,7 @@ func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, st
 // selectLink picks the link a request uses (stablecoins.Select) from the
 // status index: up to two ACTIVE links, and one INVALID and one REVOKED to
 // explain why none is usable.
-func selectLink(t *txn, named string) (*linkRecord, error) {
+func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 	if named != "" {
 		r, err := stablecoinLink(t, named)
 		if err != nil {
@@ -223,7 +224,7 @@ func selectLink(t *txn, named string) (*linkRecord, error) {
 		n      int
 	}{{stablecoins.LinkActive, 2}, {stablecoins.LinkInvalid, 1}, {stablecoins.LinkRevoked, 1}} {
 		n := 0
-		err := t.Scan(indexTable(tableStablecoinLinks, ixStatus), ScanOptions{Prefix: escapeValue(string(st.status)) + "|"}, func(k string, _ []byte) (bool, error) {
+		err := t.Scan(engine.IndexTable(tableStablecoinLinks, engine.IxStatus), engine.ScanOptions{Prefix: engine.EscapeValue(string(st.status)) + "|"}, func(k string, _ []byte) (bool, error) {
 			links = append(links, stablecoins.Link{ID: k[strings.LastIndexByte(k, '|')+1:], Status: st.status})
 			n++
 			return n < st.n, nil
@@ -248,47 +249,50 @@ func selectLink(t *txn, named string) (*linkRecord, error) {
 // Service's operations.
 func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterRequest) (*Stablecoin, error) {
 	e := s.e
-	if err := Invalid(req.Validate()); err != nil {
+	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
 	var out *Stablecoin
-	if ok, err := replayed(ctx, e, req, &out); ok {
+	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
 	var link *linkRecord
-	if err := e.view(ctx, func(t *txn) (err error) { link, err = selectLink(t, req.StablecoinProviderAccountID); return err }); err != nil {
+	if err := e.View(ctx, func(t *engine.Txn) (err error) {
+		link, err = selectLink(t, req.StablecoinProviderAccountID)
+		return err
+	}); err != nil {
 		return nil, err
 	}
-	tok, err := stablecoinsSlot.of(e).provider.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
+	tok, err := stablecoinsSlot.Of(e).provider.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
 	if err != nil {
 		return nil, providerError(err)
 	}
-	err = once(ctx, e, req, &out, func(t *txn) error {
+	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		l, err := selectLink(t, req.StablecoinProviderAccountID)
 		if err != nil {
 			return err
 		}
 		if l.ID != link.ID {
-			return Errorf(CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
+			return engine.Errorf(engine.CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
 		}
-		c := Stablecoin{ID: t.newID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
+		c := Stablecoin{ID: t.NewID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
 			Network: req.Network, Decimals: tok.Decimals, IssuanceStatus: tok.IssuanceStatus,
 			ServiceOperationsStatus: stablecoins.OpsNotEnabled, NetworkTokenIdentifier: req.NetworkTokenIdentifier,
 			Provider: l.Provider, StablecoinProviderAccountID: l.ID, ProviderEnvironment: l.ProviderEnvironment,
-			ProviderTokenIdentifier: req.ProviderTokenIdentifier, CreatedAt: t.now, UpdatedAt: t.now}
-		taken := Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "token %s is already registered", req.NetworkTokenIdentifier)
-		if err := claim(t, tableStablecoinTokens, "network|"+c.Network+"|"+c.NetworkTokenIdentifier, c.ID, taken); err != nil {
+			ProviderTokenIdentifier: req.ProviderTokenIdentifier, CreatedAt: t.Now, UpdatedAt: t.Now}
+		taken := engine.Errorf(engine.CodeStablecoinTokenIdentifierAlreadyExists, "token %s is already registered", req.NetworkTokenIdentifier)
+		if err := engine.Claim(t, tableStablecoinTokens, "network|"+c.Network+"|"+c.NetworkTokenIdentifier, c.ID, taken); err != nil {
 			return err
 		}
-		taken = Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "provider token %s is already registered", req.ProviderTokenIdentifier)
-		if err := claim(t, tableStablecoinTokens, "provider|"+c.Provider+"|"+c.ProviderEnvironment+"|"+c.ProviderTokenIdentifier, c.ID, taken); err != nil {
+		taken = engine.Errorf(engine.CodeStablecoinTokenIdentifierAlreadyExists, "provider token %s is already registered", req.ProviderTokenIdentifier)
+		if err := engine.Claim(t, tableStablecoinTokens, "provider|"+c.Provider+"|"+c.ProviderEnvironment+"|"+c.ProviderTokenIdentifier, c.ID, taken); err != nil {
 			return err
 		}
-		if err := claim(t, tableStablecoinSymbols, c.Symbol, c.ID, Errorf(CodeStablecoinSymbolAlreadyExists, "symbol %s is already registered", c.Symbol)); err != nil {
+		if err := engine.Claim(t, tableStablecoinSymbols, c.Symbol, c.ID, engine.Errorf(engine.CodeStablecoinSymbolAlreadyExists, "symbol %s is already registered", c.Symbol)); err != nil {
 			return err
 		}
 		out = &c
-		return insertJSON(t, tableStablecoins, c.ID, c)
+		return engine.InsertJSON(t, tableStablecoins, c.ID, c)
 	})
 	return out, err
 }
@@ -296,14 +300,14 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 // Get returns a stablecoin (STABLECOIN_NOT_FOUND).
 func (s Stablecoins) Get(ctx context.Context, id string) (*Stablecoin, error) {
 	var c *Stablecoin
-	err := s.e.view(ctx, func(t *txn) (err error) { c, err = stablecoin(t, id); return err })
+	err := s.e.View(ctx, func(t *engine.Txn) (err error) { c, err = stablecoin(t, id); return err })
 	return c, err
 }
 
-func stablecoin(t *txn, id string) (*Stablecoin, error) {
+func stablecoin(t *engine.Txn, id string) (*Stablecoin, error) {
 	var c Stablecoin
-	if err := getJSON(t, tableStablecoins, id, &c); err != nil {
-		return nil, notFound(err, CodeStablecoinNotFound, "stablecoin", id)
+	if err := engine.GetJSON(t, tableStablecoins, id, &c); err != nil {
+		return nil, engine.NotFound(err, engine.CodeStablecoinNotFound, "stablecoin", id)
 	}
 	return &c, nil
 }
@@ -316,16 +320,16 @@ type StablecoinFilter struct {
 }
 
 // List lists registered stablecoins, oldest first.
-func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p ListParams) (Page[Stablecoin], error) {
-	var page Page[Stablecoin]
-	err := s.e.view(ctx, func(t *txn) error {
-		q := listQuery[Stablecoin]{Table: tableStablecoins, Index: ixAll, Match: func(c *Stablecoin) bool {
+func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[Stablecoin], error) {
+	var page engine.Page[Stablecoin]
+	err := s.e.View(ctx, func(t *engine.Txn) error {
+		q := engine.ListQuery[Stablecoin]{Table: tableStablecoins, Index: engine.IxAll, Match: func(c *Stablecoin) bool {
 			return (f.IssuanceStatus == "" || c.IssuanceStatus == f.IssuanceStatus) &&
 				(f.ServiceOperationsStatus == "" || c.ServiceOperationsStatus == f.ServiceOperationsStatus) &&
 				(f.Provider == "" || c.Provider == f.Provider)
 		}}
 		var err error
-		page, err = list(t, q.narrowest([2]string{ixOpsStatus, string(f.ServiceOperationsStatus)}, [2]string{ixStatus, string(f.IssuanceStatus)}), p)
+		page, err = engine.List(t, q.Narrowest([2]string{ixOpsStatus, string(f.ServiceOperationsStatus)}, [2]string{engine.IxStatus, string(f.IssuanceStatus)}), p)
 		return err
 	})
 	return page, err
@@ -355,7 +359,7 @@ func (s Stablecoins) SetOperationsStatus(ctx context.Context, id string, to stab
 
 func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(*Stablecoin) (stablecoins.OpsStatus, error)) (*Stablecoin, error) {
 	var out *Stablecoin
-	err := once(ctx, s.e, []string{id, input}, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []string{id, input}, &out, func(t *engine.Txn) error {
 		c, err := stablecoin(t, id)
 		if err != nil {
 			return err
@@ -368,11 +372,11 @@ func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(
 		if next == c.ServiceOperationsStatus {
 			return nil
 		}
-		c.ServiceOperationsStatus, c.UpdatedAt = next, t.now
+		c.ServiceOperationsStatus, c.UpdatedAt = next, t.Now
 		if next == stablecoins.OpsEnabled {
 			c.Currency = c.Symbol
 		}
-		return putJSON(t, tableStablecoins, c.ID, c)
+		return engine.PutJSON(t, tableStablecoins, c.ID, c)
 	})
 	return out, err
 }
@@ -385,17 +389,17 @@ func (s Stablecoins) SetIssuanceStatus(ctx context.Context, id string, status st
 	case stablecoins.IssuancePendingReview, stablecoins.IssuanceProvisioning, stablecoins.IssuanceProvisioned,
 		stablecoins.IssuanceRejected, stablecoins.IssuanceFailed:
 	default:
-		return nil, Errorf(CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
+		return nil, engine.Errorf(engine.CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
 	}
 	var out *Stablecoin
-	err := once(ctx, s.e, []string{id, string(status)}, &out, func(t *txn) error {
+	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		c, err := stablecoin(t, id)
 		if err != nil {
 			return err
 		}
-		c.IssuanceStatus, c.UpdatedAt = status, t.now
+		c.IssuanceStatus, c.UpdatedAt = status, t.Now
 		out = c
-		return putJSON(t, tableStablecoins, c.ID, c)
+		return engine.PutJSON(t, tableStablecoins, c.ID, c)
 	})
 	return out, err
 }

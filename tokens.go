@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -113,17 +114,17 @@ func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*Cr
 	if req.ClientID != "" && (len(req.ClientID) > 128 || strings.ContainsAny(req.ClientID, ": ") || len(req.ClientSecret) < 16) {
 		fe.Add("clientId", nil, "a fixed credential needs a clientId without ':' and a secret of at least 16 characters")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	if req.Issuer != nil {
 		for _, p := range req.Permissions {
 			if p != PermView && !req.Issuer.Has(p) {
-				return nil, Errorf(CodeForbidden, "this API token lacks the %s permission, so it cannot grant it", p)
+				return nil, engine.Errorf(engine.CodeForbidden, "this API token lacks the %s permission, so it cannot grant it", p)
 			}
 		}
 	}
-	id, err := e.newID("Token")
+	id, err := e.NewID("Token")
 	if err != nil {
 		return nil, err
 	}
@@ -138,12 +139,12 @@ func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*Cr
 	// The answer, secret included, is what a retry with the same
 	// idempotency key replays.
 	var created *CreatedToken
-	err = once(ctx, e, req, &created, func(t *txn) error {
-		if err := claim(t, tableTokenClients, out.ClientID, id, Errorf(CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
+	err = engine.Once(ctx, e, req, &created, func(t *engine.Txn) error {
+		if err := engine.Claim(t, tableTokenClients, out.ClientID, id, engine.Errorf(engine.CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
 			return err
 		}
 		created = out
-		return insertJSON(t, tableTokens, id, tokenRecord{Token: out.Token, SecretHash: hashSecret(out.ClientSecret)})
+		return engine.InsertJSON(t, tableTokens, id, tokenRecord{Token: out.Token, SecretHash: hashSecret(out.ClientSecret)})
 	})
 	if err != nil {
 		return nil, err
@@ -153,7 +154,7 @@ func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*Cr
 
 // errUnauthorized is the single answer to every credential failure, so that
 // callers cannot tell a wrong id from a wrong secret.
-var errUnauthorized = &Error{Code: CodeUnauthorized, Message: "invalid API credentials"}
+var errUnauthorized = &engine.Error{Code: engine.CodeUnauthorized, Message: "invalid API credentials"}
 
 // Authenticate checks a Basic-auth credential: user is the token's clientId
 // (or its id), secret its client secret, compared in constant time. Every
@@ -167,15 +168,15 @@ func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Toke
 		return nil, errUnauthorized
 	}
 	got := sha256.Sum256([]byte(secret))
-	gen := platformSlot.of(e).auth.generation()
-	if tok, ok := platformSlot.of(e).auth.lookup(user, got, e.now()); ok {
+	gen := platformSlot.Of(e).auth.generation()
+	if tok, ok := platformSlot.Of(e).auth.lookup(user, got, e.Clock()); ok {
 		return tok, nil
 	}
 	// An unknown client id costs what a known one with a wrong secret does:
 	// the same two reads, one record decoded (a decoy's) and one hash
 	// compared, so response times do not tell which client ids exist.
 	var rec tokenRecord
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		rec = tokenRecord{}
 		id := user
 		var missing error
@@ -184,7 +185,7 @@ func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Toke
 			switch {
 			case err == nil:
 				id = string(b)
-			case errors.Is(err, ErrNotFound):
+			case errors.Is(err, engine.ErrNotFound):
 				id, missing = decoyTokenID, err
 			default:
 				return err
@@ -192,7 +193,7 @@ func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Toke
 		}
 		b, err := t.Get(tableTokens, id)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, engine.ErrNotFound):
 			b, missing = decoyToken, err
 		case err != nil:
 			return err
@@ -207,13 +208,13 @@ func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Toke
 		want = make([]byte, sha256.Size)
 	}
 	ok := subtle.ConstantTimeCompare(want, got[:]) == 1
-	if errors.Is(err, ErrNotFound) || (err == nil && !ok) {
+	if errors.Is(err, engine.ErrNotFound) || (err == nil && !ok) {
 		return nil, errUnauthorized
 	}
 	if err != nil {
 		return nil, err
 	}
-	platformSlot.of(e).auth.remember(user, got, &rec.Token, e.now(), gen)
+	platformSlot.Of(e).auth.remember(user, got, &rec.Token, e.Clock(), gen)
 	return &rec.Token, nil
 }
 
@@ -282,9 +283,9 @@ func (c *authCache) forget() {
 func (pl Platform) Token(ctx context.Context, id string) (*Token, error) {
 	e := pl.e
 	var rec tokenRecord
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableTokens, id, &rec) })
+	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableTokens, id, &rec) })
 	if err != nil {
-		return nil, notFound(err, CodeTokenNotFound, "token", id)
+		return nil, engine.NotFound(err, engine.CodeTokenNotFound, "token", id)
 	}
 	return &rec.Token, nil
 }
@@ -298,18 +299,18 @@ type TokenFilter struct {
 }
 
 // ListTokens lists tokens, oldest first.
-func (pl Platform) ListTokens(ctx context.Context, f TokenFilter, p ListParams) (Page[Token], error) {
+func (pl Platform) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (engine.Page[Token], error) {
 	e := pl.e
-	var page Page[Token]
-	err := e.view(ctx, func(t *txn) error {
+	var page engine.Page[Token]
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		q := listQuery[Token]{Table: tableTokens, Index: ixAll, From: f.CreatedAfter, To: f.CreatedBefore,
+		q := engine.ListQuery[Token]{Table: tableTokens, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore,
 			Match: func(tok *Token) bool {
 				return (f.Name == "" || tok.Name == f.Name) &&
 					InRange(tok.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
 					InRange(tok.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 			}}
-		page, err = list(t, q.narrowest([2]string{ixName, f.Name}), p)
+		page, err = engine.List(t, q.Narrowest([2]string{engine.IxName, f.Name}), p)
 		return err
 	})
 	return page, err
@@ -318,13 +319,13 @@ func (pl Platform) ListTokens(ctx context.Context, f TokenFilter, p ListParams) 
 // DeleteToken revokes a token; its credential stops working at once.
 func (pl Platform) DeleteToken(ctx context.Context, id string) error {
 	e := pl.e
-	defer platformSlot.of(e).auth.forget()
-	return once(ctx, e, id, &struct{}{}, func(t *txn) error {
+	defer platformSlot.Of(e).auth.forget()
+	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {
 		var rec tokenRecord
-		if err := getJSON(t, tableTokens, id, &rec); err != nil {
-			return notFound(err, CodeTokenNotFound, "token", id)
+		if err := engine.GetJSON(t, tableTokens, id, &rec); err != nil {
+			return engine.NotFound(err, engine.CodeTokenNotFound, "token", id)
 		}
-		if err := t.Delete(tableTokenClients, rec.ClientID); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := t.Delete(tableTokenClients, rec.ClientID); err != nil && !errors.Is(err, engine.ErrNotFound) {
 			return err
 		}
 		return t.Delete(tableTokens, id)

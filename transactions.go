@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/quotes"
-
 	"github.com/paygrid/payments/validate"
 )
 
@@ -156,34 +156,34 @@ func txRail(rail string) string {
 }
 
 // insertTransaction stores a new transaction, filling platformCustomerId.
-func insertTransaction(t *txn, tx *Transaction) error {
+func insertTransaction(t *engine.Txn, tx *Transaction) error {
 	if tx.CustomerID != "" && tx.PlatformCustomerID == "" {
 		if c, err := customer(t, tx.CustomerID); err == nil {
 			tx.PlatformCustomerID = c.PlatformCustomerID
 		}
 	}
-	b, err := encodeRecord(tx)
+	b, err := engine.EncodeRecord(tx)
 	if err != nil {
 		return err
 	}
-	if err := insertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
+	if err := engine.InsertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	rememberTx(t, tx, b)
 	return nil
 }
 
-func transaction(t *txn, id string) (*Transaction, error) {
-	if d := quoteState.of(t).drafts.tx; d != nil && d.ID == id {
+func transaction(t *engine.Txn, id string) (*Transaction, error) {
+	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
 		tx := d.clone()
 		readStatus(t, id, string(tx.Status))
 		return tx, nil
 	}
 	b, err := t.Get(tableTransactions, id)
 	if err != nil {
-		return nil, notFound(err, CodeTransactionNotFound, "transaction", id)
+		return nil, engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
 	}
-	tx, err := quotesSlot.of(t.e).txs.load(id, b, (*Transaction).clone)
+	tx, err := quotesSlot.Of(t.Handle).txs.Load(id, b, (*Transaction).clone)
 	if err != nil {
 		return nil, err
 	}
@@ -192,9 +192,9 @@ func transaction(t *txn, id string) (*Transaction, error) {
 }
 
 // rememberTx notes that tx, encoded as b, was stored at its id.
-func rememberTx(t *txn, tx *Transaction, b []byte) {
+func rememberTx(t *engine.Txn, tx *Transaction, b []byte) {
 	if tx.Card == nil { // a card transaction's card is not cloned
-		quotesSlot.of(t.e).txs.remember(tx.ID, b, tx.clone())
+		quotesSlot.Of(t.Handle).txs.Remember(tx.ID, b, tx.clone())
 	}
 }
 
@@ -224,20 +224,20 @@ func clonePtr[T any](p *T) *T {
 // saveTx stores tx, refusing a status change the transaction state
 // machine does not allow (quotes.TxStatus.Check), and emits
 // <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "").
-func saveTx(t *txn, tx *Transaction, event string) error {
+func saveTx(t *engine.Txn, tx *Transaction, event string) error {
 	if err := advanceTx(t, tx); err != nil {
 		return err
 	}
-	b, err := encodeRecord(tx)
+	b, err := engine.EncodeRecord(tx)
 	if err != nil {
 		return err
 	}
 	if event != "" {
-		if err := t.emitEncoded(txEvent(tx, event), b); err != nil {
+		if err := t.EmitEncoded(txEvent(tx, event), b); err != nil {
 			return err
 		}
 	}
-	if err := quoteState.of(t).drafts.store(t, tableTransactions, tx.ID, tx, b); err != nil {
+	if err := quoteState.Of(t).drafts.store(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	rememberTx(t, tx, b)
@@ -249,34 +249,34 @@ func saveTx(t *txn, tx *Transaction, event string) error {
 // PROCESSING of a payment to an internal account, which completes at
 // once). The event's data is the record as it would be stored, encoded
 // straight into the event.
-func announceTx(t *txn, tx *Transaction, event string) error {
+func announceTx(t *engine.Txn, tx *Transaction, event string) error {
 	if err := advanceTx(t, tx); err != nil || event == "" {
 		return err
 	}
-	return t.emitAppended(txEvent(tx, event), 1024, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
+	return t.EmitAppended(txEvent(tx, event), 1024, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
 }
 
 // advanceTx checks tx's status change against the state machine and stamps
 // it.
-func advanceTx(t *txn, tx *Transaction) error {
-	if err := TransactionStatus(quoteState.of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
+func advanceTx(t *engine.Txn, tx *Transaction) error {
+	if err := TransactionStatus(quoteState.Of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
 		return err
 	}
 	readStatus(t, tx.ID, string(tx.Status))
-	tx.UpdatedAt = t.now
+	tx.UpdatedAt = t.Now
 	return nil
 }
 
 // txEvent is the event type <INCOMING|OUTGOING>_PAYMENT.<event>.
-func txEvent(tx *Transaction, event string) EventType {
-	return EventType(tx.Type + "_PAYMENT." + event)
+func txEvent(tx *Transaction, event string) engine.EventType {
+	return engine.EventType(tx.Type + "_PAYMENT." + event)
 }
 
 // Get returns one transaction.
 func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error) {
 	e := ts.e
 	var out *Transaction
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		out, err = transaction(t, id)
 		return err
@@ -322,33 +322,33 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 // reference or an account identifier names a few transactions, a customer
 // more, a status or a type many), probes the indexes of the other indexed
 // filters and checks every filter on the records.
-func (f *TransactionFilter) query() listQuery[Transaction] {
-	q := listQuery[Transaction]{Table: tableTransactions, Index: ixAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
-	return q.narrowest(
-		[2]string{ixReference, f.Reference},
-		[2]string{ixAccount, f.AccountIdentifier},
-		[2]string{ixAccount, f.SenderAccountIdentifier},
-		[2]string{ixAccount, f.ReceiverAccountIdentifier},
-		[2]string{ixCustomer, f.CustomerID},
-		[2]string{ixPlatform, f.PlatformCustomerID},
-		[2]string{ixStatus, string(f.Status)},
-		[2]string{ixType, f.Type})
+func (f *TransactionFilter) query() engine.ListQuery[Transaction] {
+	q := engine.ListQuery[Transaction]{Table: tableTransactions, Index: engine.IxAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
+	return q.Narrowest(
+		[2]string{engine.IxReference, f.Reference},
+		[2]string{engine.IxAccount, f.AccountIdentifier},
+		[2]string{engine.IxAccount, f.SenderAccountIdentifier},
+		[2]string{engine.IxAccount, f.ReceiverAccountIdentifier},
+		[2]string{engine.IxCustomer, f.CustomerID},
+		[2]string{engine.IxPlatform, f.PlatformCustomerID},
+		[2]string{engine.IxStatus, string(f.Status)},
+		[2]string{engine.IxType, f.Type})
 }
 
 // List lists transactions, newest first unless p says otherwise.
-func (ts Transactions) List(ctx context.Context, f TransactionFilter, p ListParams) (Page[Transaction], error) {
+func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.ListParams) (engine.Page[Transaction], error) {
 	e := ts.e
 	var fe validate.Errors
 	fe.Enum("status", string(f.Status), "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
 		"AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "EXCEPTION")
 	fe.Enum("type", f.Type, "INCOMING", "OUTGOING", "CARD")
-	if err := Invalid(fe.Err()); err != nil {
-		return Page[Transaction]{}, err
+	if err := engine.Invalid(fe.Err()); err != nil {
+		return engine.Page[Transaction]{}, err
 	}
-	var page Page[Transaction]
-	err := e.view(ctx, func(t *txn) error {
+	var page engine.Page[Transaction]
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		page, err = list(t, f.query(), p)
+		page, err = engine.List(t, f.query(), p)
 		return err
 	})
 	return page, err
@@ -358,13 +358,13 @@ func (ts Transactions) List(ctx context.Context, f TransactionFilter, p ListPara
 func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
 	e := ts.e
 	var out *Transaction
-	err := once(ctx, e, []any{id, at}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{id, at}, &out, func(t *engine.Txn) error {
 		tx, err := transaction(t, id)
 		if err != nil {
 			return err
 		}
 		if at.IsZero() {
-			at = t.now
+			at = t.Now
 		}
 		tx.ReceiptDeliveryConfirmedAt = &at
 		out = tx

@@ -1,5 +1,7 @@
 package payments
 
+import "github.com/paygrid/payments/internal/engine"
+
 // The hand-written codec of transactions (see encode.go and decode.go):
 // every payment writes and reads several.
 
@@ -7,64 +9,64 @@ package payments
 func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 	var err error
 	b = append(b, '{')
-	b = stringMember(b, "id", x.ID, false)
-	b = stringMember(b, "status", string(x.Status), false)
-	b = stringMember(b, "type", x.Type, false)
-	b = stringMember(b, "direction", x.Direction, false)
-	b = appendParty(member(b, "source"), &x.Source)
-	b = appendParty(member(b, "destination"), &x.Destination)
-	b = stringMember(b, "customerId", x.CustomerID, false)
-	b = stringMember(b, "platformCustomerId", x.PlatformCustomerID, false)
+	b = engine.StringMember(b, "id", x.ID, false)
+	b = engine.StringMember(b, "status", string(x.Status), false)
+	b = engine.StringMember(b, "type", x.Type, false)
+	b = engine.StringMember(b, "direction", x.Direction, false)
+	b = appendParty(engine.Member(b, "source"), &x.Source)
+	b = appendParty(engine.Member(b, "destination"), &x.Destination)
+	b = engine.StringMember(b, "customerId", x.CustomerID, false)
+	b = engine.StringMember(b, "platformCustomerId", x.PlatformCustomerID, false)
 	if x.SentAmount != nil {
-		b = appendCurrencyAmount(member(b, "sentAmount"), x.SentAmount)
+		b = appendCurrencyAmount(engine.Member(b, "sentAmount"), x.SentAmount)
 	}
 	if x.ReceivedAmount != nil {
-		b = appendCurrencyAmount(member(b, "receivedAmount"), x.ReceivedAmount)
+		b = appendCurrencyAmount(engine.Member(b, "receivedAmount"), x.ReceivedAmount)
 	}
 	if x.ExchangeRate != nil {
-		if b, err = appendFloat(member(b, "exchangeRate"), *x.ExchangeRate); err != nil {
+		if b, err = engine.AppendFloat(engine.Member(b, "exchangeRate"), *x.ExchangeRate); err != nil {
 			return nil, err
 		}
 	}
 	if x.Fees != nil {
-		b = intMember(b, "fees", *x.Fees)
+		b = engine.IntMember(b, "fees", *x.Fees)
 	}
 	if x.PlatformFees != nil {
-		b = intMember(b, "platformFees", *x.PlatformFees)
+		b = engine.IntMember(b, "platformFees", *x.PlatformFees)
 	}
-	b = stringMember(b, "quoteId", x.QuoteID, true)
-	b = stringMember(b, "paymentRail", x.PaymentRail, true)
-	b = stringMember(b, "description", x.Description, true)
-	b = stringMember(b, "failureReason", x.FailureReason, true)
+	b = engine.StringMember(b, "quoteId", x.QuoteID, true)
+	b = engine.StringMember(b, "paymentRail", x.PaymentRail, true)
+	b = engine.StringMember(b, "description", x.Description, true)
+	b = engine.StringMember(b, "failureReason", x.FailureReason, true)
 	if r := x.Refund; r != nil {
-		b = append(member(b, "refund"), '{')
-		b = stringMember(b, "reference", r.Reference, false)
-		if b, err = timeMember(b, "initiatedAt", r.InitiatedAt); err != nil {
+		b = append(engine.Member(b, "refund"), '{')
+		b = engine.StringMember(b, "reference", r.Reference, false)
+		if b, err = engine.TimeMember(b, "initiatedAt", r.InitiatedAt); err != nil {
 			return nil, err
 		}
 		if r.SettledAt != nil {
-			if b, err = timeMember(b, "settledAt", *r.SettledAt); err != nil {
+			if b, err = engine.TimeMember(b, "settledAt", *r.SettledAt); err != nil {
 				return nil, err
 			}
 		}
-		b = stringMember(b, "status", r.Status, false)
-		b = append(stringMember(b, "reason", r.Reason, true), '}')
+		b = engine.StringMember(b, "status", r.Status, false)
+		b = append(engine.StringMember(b, "reason", r.Reason, true), '}')
 	}
 	if x.SettledAt != nil {
-		if b, err = timeMember(b, "settledAt", *x.SettledAt); err != nil {
+		if b, err = engine.TimeMember(b, "settledAt", *x.SettledAt); err != nil {
 			return nil, err
 		}
 	}
 	if x.ReceiptDeliveryConfirmedAt != nil {
-		if b, err = timeMember(b, "receiptDeliveryConfirmedAt", *x.ReceiptDeliveryConfirmedAt); err != nil {
+		if b, err = engine.TimeMember(b, "receiptDeliveryConfirmedAt", *x.ReceiptDeliveryConfirmedAt); err != nil {
 			return nil, err
 		}
 	}
-	b = stringMember(b, "agentId", x.AgentID, true)
-	if b, err = timeMember(b, "createdAt", x.CreatedAt); err != nil {
+	b = engine.StringMember(b, "agentId", x.AgentID, true)
+	if b, err = engine.TimeMember(b, "createdAt", x.CreatedAt); err != nil {
 		return nil, err
 	}
-	if b, err = timeMember(b, "updatedAt", x.UpdatedAt); err != nil {
+	if b, err = engine.TimeMember(b, "updatedAt", x.UpdatedAt); err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
@@ -72,69 +74,69 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 
 func appendParty(b []byte, p *TxParty) []byte {
 	b = append(b, '{')
-	b = stringMember(b, "sourceType", p.SourceType, true)
-	b = stringMember(b, "destinationType", p.DestinationType, true)
-	b = stringMember(b, "accountId", p.AccountID, true)
-	b = stringMember(b, "umaAddress", p.UmaAddress, true)
-	b = stringMember(b, "currency", p.Currency, true)
-	b = stringMember(b, "customerId", p.CustomerID, true)
+	b = engine.StringMember(b, "sourceType", p.SourceType, true)
+	b = engine.StringMember(b, "destinationType", p.DestinationType, true)
+	b = engine.StringMember(b, "accountId", p.AccountID, true)
+	b = engine.StringMember(b, "umaAddress", p.UmaAddress, true)
+	b = engine.StringMember(b, "currency", p.Currency, true)
+	b = engine.StringMember(b, "customerId", p.CustomerID, true)
 	return append(b, '}')
 }
 
 // decodeTransaction reads what appendTransaction wrote.
 func decodeTransaction(b []byte) (x Transaction, ok bool) {
-	c := readCanon(b)
-	x.ID = c.strMember("id")
-	x.Status = TransactionStatus(c.strMember("status"))
-	x.Type = c.strMember("type")
-	x.Direction = c.strMember("direction")
-	c.need("source")
+	c := engine.ReadCanon(b)
+	x.ID = c.StrMember("id")
+	x.Status = TransactionStatus(c.StrMember("status"))
+	x.Type = c.StrMember("type")
+	x.Direction = c.StrMember("direction")
+	c.Need("source")
 	x.Source = readParty(c)
-	c.need("destination")
+	c.Need("destination")
 	x.Destination = readParty(c)
-	x.CustomerID = c.strMember("customerId")
-	x.PlatformCustomerID = c.strMember("platformCustomerId")
-	x.SentAmount = optional(c, "sentAmount", func() CurrencyAmount { return readAmount(c) })
-	x.ReceivedAmount = optional(c, "receivedAmount", func() CurrencyAmount { return readAmount(c) })
-	x.ExchangeRate = optional(c, "exchangeRate", c.float)
-	x.Fees = optional(c, "fees", c.int)
-	x.PlatformFees = optional(c, "platformFees", c.int)
-	x.QuoteID = c.optStr("quoteId")
-	x.PaymentRail = c.optStr("paymentRail")
-	x.Description = c.optStr("description")
-	x.FailureReason = c.optStr("failureReason")
-	x.Refund = optional(c, "refund", func() Refund { return readRefund(c) })
-	x.SettledAt = optional(c, "settledAt", c.time)
-	x.ReceiptDeliveryConfirmedAt = optional(c, "receiptDeliveryConfirmedAt", c.time)
-	x.AgentID = c.optStr("agentId")
-	c.need("createdAt")
-	x.CreatedAt = c.time()
-	c.need("updatedAt")
-	x.UpdatedAt = c.time()
-	c.close()
-	return x, c.done()
+	x.CustomerID = c.StrMember("customerId")
+	x.PlatformCustomerID = c.StrMember("platformCustomerId")
+	x.SentAmount = engine.Optional(c, "sentAmount", func() CurrencyAmount { return readAmount(c) })
+	x.ReceivedAmount = engine.Optional(c, "receivedAmount", func() CurrencyAmount { return readAmount(c) })
+	x.ExchangeRate = engine.Optional(c, "exchangeRate", c.Float)
+	x.Fees = engine.Optional(c, "fees", c.Int)
+	x.PlatformFees = engine.Optional(c, "platformFees", c.Int)
+	x.QuoteID = c.OptStr("quoteId")
+	x.PaymentRail = c.OptStr("paymentRail")
+	x.Description = c.OptStr("description")
+	x.FailureReason = c.OptStr("failureReason")
+	x.Refund = engine.Optional(c, "refund", func() Refund { return readRefund(c) })
+	x.SettledAt = engine.Optional(c, "settledAt", c.Time)
+	x.ReceiptDeliveryConfirmedAt = engine.Optional(c, "receiptDeliveryConfirmedAt", c.Time)
+	x.AgentID = c.OptStr("agentId")
+	c.Need("createdAt")
+	x.CreatedAt = c.Time()
+	c.Need("updatedAt")
+	x.UpdatedAt = c.Time()
+	c.Close()
+	return x, c.Done()
 }
 
-func readParty(c *canon) (p TxParty) {
-	c.object()
-	p.SourceType = c.optStr("sourceType")
-	p.DestinationType = c.optStr("destinationType")
-	p.AccountID = c.optStr("accountId")
-	p.UmaAddress = c.optStr("umaAddress")
-	p.Currency = c.optStr("currency")
-	p.CustomerID = c.optStr("customerId")
-	c.close()
+func readParty(c *engine.Canon) (p TxParty) {
+	c.Object()
+	p.SourceType = c.OptStr("sourceType")
+	p.DestinationType = c.OptStr("destinationType")
+	p.AccountID = c.OptStr("accountId")
+	p.UmaAddress = c.OptStr("umaAddress")
+	p.Currency = c.OptStr("currency")
+	p.CustomerID = c.OptStr("customerId")
+	c.Close()
 	return p
 }
 
-func readRefund(c *canon) (r Refund) {
-	c.object()
-	r.Reference = c.strMember("reference")
-	c.need("initiatedAt")
-	r.InitiatedAt = c.time()
-	r.SettledAt = optional(c, "settledAt", c.time)
-	r.Status = c.strMember("status")
-	r.Reason = c.optStr("reason")
-	c.close()
+func readRefund(c *engine.Canon) (r Refund) {
+	c.Object()
+	r.Reference = c.StrMember("reference")
+	c.Need("initiatedAt")
+	r.InitiatedAt = c.Time()
+	r.SettledAt = engine.Optional(c, "settledAt", c.Time)
+	r.Status = c.StrMember("status")
+	r.Reason = c.OptStr("reason")
+	c.Close()
 	return r
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -29,8 +30,8 @@ func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (
 		Destination:        QuoteDestination{DestinationType: "ACCOUNT", AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
 		LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
 		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment}, true,
-		func(t *txn, q *quoteRecord) (*Transaction, error) { return transaction(t, q.TransactionID) })
-	return tx, renameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
+		func(t *engine.Txn, q *quoteRecord) (*Transaction, error) { return transaction(t, q.TransactionID) })
+	return tx, engine.RenameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
 }
 
 // TransferInRequest asks to pull Amount from a customer's external account
@@ -53,11 +54,11 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 	if amount < 1 || amount > MaxSandboxFunding {
 		fe.Add("amount", nil, "amount must be between 1 and %d", MaxSandboxFunding)
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
 	var out *Transaction
-	err := once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *txn) error {
+	err := engine.Once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *engine.Txn) error {
 		var err error
 		out, err = transferIn(t, sourceID, destinationID, amount, "")
 		return err
@@ -68,7 +69,7 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 // transferIn is TransferIn inside the caller's transaction; agentID names
 // the agent making it ("" for the platform). The pull is handed to the rail
 // after commit.
-func transferIn(t *txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
+func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
 	var fe validate.Errors
 	ext, err := externalAccount(t, sourceID)
 	if err != nil {
@@ -80,18 +81,18 @@ func transferIn(t *txn, sourceID, destinationID string, amount int64, agentID st
 	}
 	if ext.CustomerID != ia.CustomerID || ext.Currency != ia.Currency {
 		fe.Add("destination.accountId", nil, "the internal account must belong to the external account's owner and hold %s", ext.Currency)
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	if ia.CustomerID != "" {
 		if _, err := transactingCustomer(t, ia.CustomerID); err != nil {
 			return nil, err
 		}
 	}
-	id := t.newID("Transaction")
+	id := t.NewID("Transaction")
 	recv := amountOf(ia.Currency, amount)
 	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
 		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
-		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.now, UpdatedAt: t.now, AgentID: agentID}
+		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.Now, UpdatedAt: t.Now, AgentID: agentID}
 	if err := insertTransaction(t, tx); err != nil {
 		return nil, err
 	}
@@ -107,15 +108,15 @@ func transferIn(t *txn, sourceID, destinationID string, amount int64, agentID st
 // the money meanwhile (a late ACH return): the account then carries a
 // negative balance, the customer's debt. Outcomes that do not fit the
 // transaction's status change nothing.
-func settleTransferIn(t *txn, tx *Transaction, rep RailReport) error {
-	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.of(t.e).rail.Name()
+func settleTransferIn(t *engine.Txn, tx *Transaction, rep RailReport) error {
+	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).rail.Name()
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
 	case rep.Outcome == RailCompleted && tx.Status == TxPending:
 		if err := post(t, tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
 			return err
 		}
-		now := t.now
+		now := t.Now
 		tx.Status, tx.SettledAt = TxCompleted, &now
 		if err := saveTx(t, tx, "COMPLETED"); err != nil {
 			return err

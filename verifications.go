@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -60,28 +61,28 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 	e := cs.e
 	var fe validate.Errors
 	if !fe.Required("customerId", customerID) {
-		return nil, Invalid(fe)
+		return nil, engine.Invalid(fe)
 	}
 	var out *Verification
-	if ok, err := replayed(ctx, e, customerID, &out); ok {
+	if ok, err := engine.Replay(ctx, e, customerID, &out); ok {
 		return out, err
 	}
 	for attempt := 1; ; attempt++ {
 		var reviewed []byte
 		var d KYCDecision
-		err := e.view(ctx, func(t *txn) error {
+		err := e.View(ctx, func(t *engine.Txn) error {
 			_, sub, err := verificationTarget(t, customerID)
 			if err != nil {
 				return err
 			}
 			reviewed, _ = json.Marshal(sub)
-			d, err = customersSlot.of(e).kyc.Review(ctx, sub)
+			d, err = customersSlot.Of(e).kyc.Review(ctx, sub)
 			return err
 		})
 		if err != nil {
 			return nil, err
 		}
-		err = once(ctx, e, customerID, &out, func(t *txn) error {
+		err = engine.Once(ctx, e, customerID, &out, func(t *engine.Txn) error {
 			r, sub, err := verificationTarget(t, customerID)
 			if err != nil {
 				return err
@@ -99,19 +100,19 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 }
 
 // errPacketChanged refuses a review whose packet changed meanwhile.
-var errPacketChanged = Errorf(CodeConflict, "the customer changed while its verification was under review; submit again")
+var errPacketChanged = engine.Errorf(engine.CodeConflict, "the customer changed while its verification was under review; submit again")
 
 // verificationTarget loads a customer that may be submitted, with its packet.
-func verificationTarget(t *txn, customerID string) (*customerRecord, *KYCSubmission, error) {
+func verificationTarget(t *engine.Txn, customerID string) (*customerRecord, *KYCSubmission, error) {
 	r, err := liveCustomer(t, customerID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if r.Status().Final() {
-		return nil, nil, Errorf(CodeInvalidInput, "customer %s is %s; a final verification status cannot be resubmitted", r.ID, r.Status())
+		return nil, nil, engine.Errorf(engine.CodeInvalidInput, "customer %s is %s; a final verification status cannot be resubmitted", r.ID, r.Status())
 	}
 	if cv := r.ContactVerification; cv != nil && (cv.Email == ContactPending || cv.Phone == ContactPending) {
-		return nil, nil, Errorf(CodeConflict, "customer %s must verify its email and phone before identity verification", r.ID)
+		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s must verify its email and phone before identity verification", r.ID)
 	}
 	p, err := platform(t)
 	if err != nil {
@@ -122,14 +123,14 @@ func verificationTarget(t *txn, customerID string) (*customerRecord, *KYCSubmiss
 }
 
 // applyReview records a provider's decision on r's submission.
-func applyReview(t *txn, r *customerRecord, d KYCDecision, out **Verification) error {
-	id := t.newID("Verification")
-	v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.now, UpdatedAt: t.now}
+func applyReview(t *engine.Txn, r *customerRecord, d KYCDecision, out **Verification) error {
+	id := t.NewID("Verification")
+	v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.Now, UpdatedAt: t.Now}
 	for _, pr := range d.Problems {
 		v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
 	}
 	r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
-	if err := t.emit(EventType("VERIFICATION."+string(v.VerificationStatus)), v); err != nil {
+	if err := t.Emit(engine.EventType("VERIFICATION."+string(v.VerificationStatus)), v); err != nil {
 		return err
 	}
 	if err := setCustomerStatus(t, r, d.CustomerStatus); err != nil {
@@ -140,15 +141,15 @@ func applyReview(t *txn, r *customerRecord, d KYCDecision, out **Verification) e
 		if err != nil {
 			return err
 		}
-		o.KYCStatus, o.UpdatedAt = s, t.now
-		if err := putJSON(t, tableBeneficialOwners, ownerID, o); err != nil {
+		o.KYCStatus, o.UpdatedAt = s, t.Now
+		if err := engine.PutJSON(t, tableBeneficialOwners, ownerID, o); err != nil {
 			return err
 		}
 	}
-	if err := putJSON(t, tableCustomers, r.ID, r); err != nil {
+	if err := engine.PutJSON(t, tableCustomers, r.ID, r); err != nil {
 		return err
 	}
-	if err := insertJSON(t, tableVerifications, id, v); err != nil {
+	if err := engine.InsertJSON(t, tableVerifications, id, v); err != nil {
 		return err
 	}
 	*out = v
@@ -156,7 +157,7 @@ func applyReview(t *txn, r *customerRecord, d KYCDecision, out **Verification) e
 }
 
 // packet gathers what the provider reviews.
-func packet(t *txn, r *customerRecord, p *PlatformConfig) (*KYCSubmission, error) {
+func packet(t *engine.Txn, r *customerRecord, p *PlatformConfig) (*KYCSubmission, error) {
 	docs, err := documentTypes(t, r.ID)
 	if err != nil {
 		return nil, err
@@ -175,7 +176,7 @@ func packet(t *txn, r *customerRecord, p *PlatformConfig) (*KYCSubmission, error
 
 // setCustomerStatus changes a customer's kycStatus/kybStatus and emits the
 // matching CUSTOMER.* event; no event when it stays the same.
-func setCustomerStatus(t *txn, r *customerRecord, s KYCStatus) error {
+func setCustomerStatus(t *engine.Txn, r *customerRecord, s KYCStatus) error {
 	if s == "" || s == r.Status() {
 		return nil
 	}
@@ -183,7 +184,7 @@ func setCustomerStatus(t *txn, r *customerRecord, s KYCStatus) error {
 		return err
 	}
 	r.setStatus(s)
-	r.UpdatedAt = t.now
+	r.UpdatedAt = t.Now
 	kind := "KYC"
 	if r.CustomerType == CustomerBusiness {
 		kind = "KYB"
@@ -193,7 +194,7 @@ func setCustomerStatus(t *txn, r *customerRecord, s KYCStatus) error {
 		if err != nil {
 			return err
 		}
-		return t.emit(EventType("CUSTOMER."+kind+"_"+string(s)), view)
+		return t.Emit(engine.EventType("CUSTOMER."+kind+"_"+string(s)), view)
 	}
 	return nil
 }
@@ -202,29 +203,29 @@ func setCustomerStatus(t *txn, r *customerRecord, s KYCStatus) error {
 func (cs Customers) Verification(ctx context.Context, id string) (*Verification, error) {
 	e := cs.e
 	var v Verification
-	err := e.view(ctx, func(t *txn) error { return getJSON(t, tableVerifications, id, &v) })
+	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableVerifications, id, &v) })
 	if err != nil {
-		return nil, notFound(err, CodeVerificationNotFound, "verification", id)
+		return nil, engine.NotFound(err, engine.CodeVerificationNotFound, "verification", id)
 	}
 	return &v, nil
 }
 
 // ListVerifications lists submissions, oldest first, narrowed by customer
 // and status when given.
-func (cs Customers) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p ListParams) (Page[Verification], error) {
+func (cs Customers) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (engine.Page[Verification], error) {
 	e := cs.e
-	var page Page[Verification]
+	var page engine.Page[Verification]
 	var fe validate.Errors
 	fe.Enum("verificationStatus", string(status), "RESOLVE_ERRORS", "PENDING_MANUAL_REVIEW", "IN_PROGRESS", "APPROVED", "REJECTED", "READY_FOR_VERIFICATION")
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return page, err
 	}
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		q := listQuery[Verification]{Table: tableVerifications, Index: ixAll, Match: func(v *Verification) bool {
+		q := engine.ListQuery[Verification]{Table: tableVerifications, Index: engine.IxAll, Match: func(v *Verification) bool {
 			return (customerID == "" || v.CustomerID == customerID) && (status == "" || v.VerificationStatus == status)
 		}}
-		page, err = list(t, q.narrowest([2]string{ixCustomer, customerID}, [2]string{ixStatus, string(status)}), p)
+		page, err = engine.List(t, q.Narrowest([2]string{engine.IxCustomer, customerID}, [2]string{engine.IxStatus, string(status)}), p)
 		return err
 	})
 	return page, err
@@ -244,12 +245,12 @@ type KYCLink struct {
 func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
 	e := cs.e
 	var out *KYCLink
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var fe validate.Errors
 		if redirectURI != "" {
 			checkURL(&fe, "redirectUri", redirectURI)
 		}
-		if err := Invalid(fe.Err()); err != nil {
+		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
 		r, err := liveCustomer(t, customerID)
@@ -257,13 +258,13 @@ func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI s
 			return err
 		}
 		if r.Status().Final() {
-			return Errorf(CodeInvalidInput, "customer %s is %s; there is nothing left to verify", r.ID, r.Status())
+			return engine.Errorf(engine.CodeInvalidInput, "customer %s is %s; there is nothing left to verify", r.ID, r.Status())
 		}
 		if cv := r.ContactVerification; cv != nil && slices.Contains([]string{cv.Email, cv.Phone}, ContactPending) {
-			return Errorf(CodeConflict, "customer %s must verify its email and phone first", r.ID)
+			return engine.Errorf(engine.CodeConflict, "customer %s must verify its email and phone first", r.ID)
 		}
 		tok := randomHex(16)
-		out = &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: t.now.Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}
+		out = &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: t.Now.Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}
 		return nil
 	})
 	return out, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -22,7 +23,7 @@ import (
 // Wallets serves embedded-wallet authentication: credentials, sessions,
 // signed retries, delegated keys, wallet privacy and export, and payments
 // from embedded wallets.
-type Wallets struct{ e *handle }
+type Wallets struct{ e *engine.Handle }
 
 // EmbeddedWallet is the internal account type of embedded wallets.
 const EmbeddedWallet AccountType = "EMBEDDED_WALLET"
@@ -139,23 +140,23 @@ type credentialRecord struct {
 }
 
 // otpLocked is the 429 of a credential whose OTP logins are locked.
-func otpLocked(t *txn, c *credentialRecord) error {
-	if c.LockedUntil == nil || !t.now.Before(*c.LockedUntil) {
+func otpLocked(t *engine.Txn, c *credentialRecord) error {
+	if c.LockedUntil == nil || !t.Now.Before(*c.LockedUntil) {
 		return nil
 	}
-	return rateLimited(c.LockedUntil.Sub(t.now), "wrong OTP codes")
+	return rateLimited(c.LockedUntil.Sub(t.Now), "wrong OTP codes")
 }
 
 // otpWrongCode counts a wrong code on c: the WalletOTPAttempts-th within
 // WalletOTPLockout ends the challenge and locks c until the first of them
 // leaves the window (the 429 it answers); otherwise the 401.
-func otpWrongCode(t *txn, c *credentialRecord) error {
-	c.Failures = append(recent(c.Failures, t.now, WalletOTPLockout), t.now)
-	wait := customers.SendWait(c.Failures, t.now, 0, WalletOTPAttempts, WalletOTPLockout)
+func otpWrongCode(t *engine.Txn, c *credentialRecord) error {
+	c.Failures = append(recent(c.Failures, t.Now, WalletOTPLockout), t.Now)
+	wait := customers.SendWait(c.Failures, t.Now, 0, WalletOTPAttempts, WalletOTPLockout)
 	if wait <= 0 {
-		return Errorf(CodeUnauthorized, "Invalid OTP code")
+		return engine.Errorf(engine.CodeUnauthorized, "Invalid OTP code")
 	}
-	until := t.now.Add(wait)
+	until := t.Now.Add(wait)
 	c.OTP, c.LockedUntil = nil, &until
 	return rateLimited(wait, "wrong OTP codes")
 }
@@ -168,16 +169,16 @@ func otpWrongCode(t *txn, c *credentialRecord) error {
 // device) need not wait; it still counts toward the hour. The code a new
 // OTP credential starts with (CreateCredential, once per credential) is
 // not counted.
-func countOTPChallenge(t *txn, c *credentialRecord) error {
+func countOTPChallenge(t *engine.Txn, c *credentialRecord) error {
 	interval := WalletOTPResendInterval
-	if c.OTP == nil || !t.now.Before(c.OTP.ExpiresAt) {
+	if c.OTP == nil || !t.Now.Before(c.OTP.ExpiresAt) {
 		interval = 0 // the last code was used, expired or ended by a lockout
 	}
-	c.Challenges = recent(c.Challenges, t.now, time.Hour)
-	if wait := customers.SendWait(c.Challenges, t.now, interval, WalletOTPChallengesPerHour, time.Hour); wait > 0 {
+	c.Challenges = recent(c.Challenges, t.Now, time.Hour)
+	if wait := customers.SendWait(c.Challenges, t.Now, interval, WalletOTPChallengesPerHour, time.Hour); wait > 0 {
 		return rateLimited(wait, "OTP challenges")
 	}
-	c.Challenges = append(c.Challenges, t.now)
+	c.Challenges = append(c.Challenges, t.Now)
 	return nil
 }
 
@@ -227,7 +228,7 @@ type walletDraws struct {
 	code    []byte // random bytes an OTP code is cut from (otpCode)
 }
 
-func drawWallet(e *handle) (*walletDraws, error) {
+func drawWallet(e *engine.Handle) (*walletDraws, error) {
 	d := &walletDraws{secret: make([]byte, 32), code: make([]byte, 24)}
 	tk, err := walletauth.NewTargetKey()
 	if err != nil {
@@ -271,10 +272,10 @@ func (d *walletDraws) otpCode(sandbox bool, w *EmbeddedWalletConfig) string {
 
 // walletAccount loads an embedded wallet: ACCOUNT_NOT_FOUND when absent or
 // of another type.
-func walletAccount(t *txn, id string) (*InternalAccount, error) {
+func walletAccount(t *engine.Txn, id string) (*InternalAccount, error) {
 	a, err := internalAccount(t, id)
 	if err == nil && a.Type != EmbeddedWallet {
-		return nil, Errorf(CodeAccountNotFound, "internal account %s is not an embedded wallet", id)
+		return nil, engine.Errorf(engine.CodeAccountNotFound, "internal account %s is not an embedded wallet", id)
 	}
 	return a, err
 }
@@ -282,12 +283,12 @@ func walletAccount(t *txn, id string) (*InternalAccount, error) {
 // openWallet opens a customer's embedded wallet in currency (its secret is
 // drawn at the first export), and the EMAIL_OTP credential tied to the customer's email when
 // that email is not tied to another wallet.
-func openWallet(t *txn, c *Customer, currency string) (*InternalAccount, error) {
-	id := t.newID("InternalAccount")
+func openWallet(t *engine.Txn, c *Customer, currency string) (*InternalAccount, error) {
+	id := t.NewID("InternalAccount")
 	off := false
 	a := &InternalAccount{ID: id, CustomerID: c.ID, Type: EmbeddedWallet, Status: "ACTIVE", Currency: currency,
-		PrivateEnabled: &off, CreatedAt: t.now, UpdatedAt: t.now}
-	if err := insertJSON(t, tableInternalAccounts, id, a); err != nil {
+		PrivateEnabled: &off, CreatedAt: t.Now, UpdatedAt: t.Now}
+	if err := engine.InsertJSON(t, tableInternalAccounts, id, a); err != nil {
 		return nil, err
 	}
 	if err := t.Insert(tableInternalAccountsByOwner, c.ID+"|"+currency+"|"+id, []byte(id)); err != nil {
@@ -317,7 +318,7 @@ func openWallet(t *txn, c *Customer, currency string) (*InternalAccount, error) 
 func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*InternalAccountView, error) {
 	e := w.e
 	var out *InternalAccountView
-	err := e.update(ctx, func(t *txn) error {
+	err := e.Update(ctx, func(t *engine.Txn) error {
 		r, err := customerRecordOf(t, customerID)
 		if err != nil {
 			return err
@@ -358,10 +359,10 @@ func walletCurrency(cur []string) string {
 // customer has USDB and no USDB account yet, else, when the platform has
 // an embeddedWalletConfig, one in the customer's first currency unless the
 // customer has a wallet.
-func provisionWallet(t *txn, r *customerRecord, p *PlatformConfig) error {
+func provisionWallet(t *engine.Txn, r *customerRecord, p *PlatformConfig) error {
 	cur := customerCurrencies(r, p)
 	if slices.Contains(cur, GlobalAccountCurrency) {
-		if _, err := primaryInternalAccount(t, r.ID, GlobalAccountCurrency); CodeOf(err) != CodeAccountNotFound {
+		if _, err := primaryInternalAccount(t, r.ID, GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {
 			return err
 		}
 		_, err := openWallet(t, &r.Customer, GlobalAccountCurrency)
@@ -378,18 +379,18 @@ func provisionWallet(t *txn, r *customerRecord, p *PlatformConfig) error {
 }
 
 // credential loads a credential: AUTH_METHOD_NOT_FOUND when absent.
-func credential(t *txn, id string) (*credentialRecord, error) {
+func credential(t *engine.Txn, id string) (*credentialRecord, error) {
 	var c credentialRecord
-	if err := getJSON(t, tableWalletCredentials, id, &c); err != nil {
-		return nil, notFound(err, CodeAuthMethodNotFound, "authentication credential", id)
+	if err := engine.GetJSON(t, tableWalletCredentials, id, &c); err != nil {
+		return nil, engine.NotFound(err, engine.CodeAuthMethodNotFound, "authentication credential", id)
 	}
 	return &c, nil
 }
 
 // credentials lists the credentials of a wallet, oldest first.
-func credentials(t *txn, accountID string) ([]*credentialRecord, error) {
+func credentials(t *engine.Txn, accountID string) ([]*credentialRecord, error) {
 	var out []*credentialRecord
-	err := t.Scan(tableWalletCredentialsByAcct, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableWalletCredentialsByAcct, engine.ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
 		c, err := credential(t, string(v))
 		if err != nil {
 			return false, err
@@ -401,14 +402,14 @@ func credentials(t *txn, accountID string) ([]*credentialRecord, error) {
 }
 
 // sessions lists the sessions of a wallet that are still active.
-func sessions(t *txn, accountID string) ([]*sessionRecord, error) {
+func sessions(t *engine.Txn, accountID string) ([]*sessionRecord, error) {
 	var out []*sessionRecord
-	err := t.Scan(tableWalletSessionsByAcct, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableWalletSessionsByAcct, engine.ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
 		var s sessionRecord
-		if err := getJSON(t, tableWalletSessions, string(v), &s); err != nil {
+		if err := engine.GetJSON(t, tableWalletSessions, string(v), &s); err != nil {
 			return false, err
 		}
-		if s.active(t.now) {
+		if s.active(t.Now) {
 			out = append(out, &s)
 		}
 		return true, nil
@@ -418,24 +419,24 @@ func sessions(t *txn, accountID string) ([]*sessionRecord, error) {
 
 // session loads an active session: SESSION_NOT_FOUND when absent, revoked
 // or expired.
-func session(t *txn, id string) (*sessionRecord, error) {
+func session(t *engine.Txn, id string) (*sessionRecord, error) {
 	var s sessionRecord
-	if err := getJSON(t, tableWalletSessions, id, &s); err != nil {
-		return nil, notFound(err, CodeSessionNotFound, "session", id)
+	if err := engine.GetJSON(t, tableWalletSessions, id, &s); err != nil {
+		return nil, engine.NotFound(err, engine.CodeSessionNotFound, "session", id)
 	}
-	if !s.active(t.now) {
-		return nil, Errorf(CodeSessionNotFound, "session %s is not active", id)
+	if !s.active(t.Now) {
+		return nil, engine.Errorf(engine.CodeSessionNotFound, "session %s is not active", id)
 	}
 	return &s, nil
 }
 
 // openSession starts a session for credential c signed by publicKey
 // (compressed hex).
-func openSession(t *txn, c *credentialRecord, publicKey string) (*sessionRecord, error) {
-	s := &sessionRecord{AuthSession: AuthSession{AuthMethod: c.AuthMethod, ID: t.newID("Session"), ExpiresAt: t.now.Add(WalletSessionTTL)},
+func openSession(t *engine.Txn, c *credentialRecord, publicKey string) (*sessionRecord, error) {
+	s := &sessionRecord{AuthSession: AuthSession{AuthMethod: c.AuthMethod, ID: t.NewID("Session"), ExpiresAt: t.Now.Add(WalletSessionTTL)},
 		AuthMethodID: c.ID, PublicKey: publicKey}
-	s.CreatedAt, s.UpdatedAt = t.now, t.now
-	if err := putJSON(t, tableWalletSessions, s.ID, s); err != nil {
+	s.CreatedAt, s.UpdatedAt = t.Now, t.Now
+	if err := engine.PutJSON(t, tableWalletSessions, s.ID, s); err != nil {
 		return nil, err
 	}
 	return s, t.Put(tableWalletSessionsByAcct, c.AccountID+"|"+s.ID, []byte(s.ID))
@@ -451,11 +452,11 @@ func mustJSON(v any) []byte {
 var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost", "http://localhost:8080"}}
 
 // walletRelyingParty is the WebAuthn relying party of wallet passkeys.
-func walletRelyingParty(e *handle) walletauth.RelyingParty {
-	if walletsSlot.of(e).rp.ID == "" {
+func walletRelyingParty(e *engine.Handle) walletauth.RelyingParty {
+	if walletsSlot.Of(e).rp.ID == "" {
 		return DefaultWalletRelyingParty
 	}
-	return walletsSlot.of(e).rp
+	return walletsSlot.Of(e).rp
 }
 
 // passkeyRefused is the 401 for a wallet passkey's attestation or
@@ -466,13 +467,13 @@ func passkeyRefused(what string, err error) error {
 	if errors.As(err, &pe) {
 		reason = pe.Reason
 	}
-	return Errorf(CodeUnauthorized, "the passkey %s does not verify: %s", what, reason)
+	return engine.Errorf(engine.CodeUnauthorized, "the passkey %s does not verify: %s", what, reason)
 }
 
 // customerWallets lists the ids of a customer's embedded wallets.
-func customerWallets(t *txn, customerID string) ([]string, error) {
+func customerWallets(t *engine.Txn, customerID string) ([]string, error) {
 	var out []string
-	err := t.Scan(tableWalletsByCustomer, ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableWalletsByCustomer, engine.ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
 		out = append(out, string(v))
 		return true, nil
 	})

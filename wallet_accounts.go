@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -18,18 +19,18 @@ type UpdateInternalAccountRequest struct {
 // session of the wallet signs. The challenge is nil once updated.
 func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*InternalAccountView, *SignedChallenge, error) {
 	if req.PrivateEnabled == nil {
-		return nil, nil, Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
+		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
 	}
 	var out *InternalAccountView
 	var ch *SignedChallenge
-	err := w.e.update(ctx, func(t *txn) error {
+	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		a, err := internalAccount(t, id)
 		if err != nil {
 			return err
 		}
 		if a.Type != EmbeddedWallet {
-			return Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
+			return engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
 		}
 		ch, _, err = signed(t, sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
 			activity: "UPDATE_WALLET", params: map[string]any{"privateEnabled": *req.PrivateEnabled}})
@@ -37,8 +38,8 @@ func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req Updat
 			return err
 		}
 		v := *req.PrivateEnabled
-		a.PrivateEnabled, a.UpdatedAt = &v, t.now
-		if err := putJSON(t, tableInternalAccounts, id, a); err != nil {
+		a.PrivateEnabled, a.UpdatedAt = &v, t.Now
+		if err := engine.PutJSON(t, tableInternalAccounts, id, a); err != nil {
 			return err
 		}
 		out, err = accountView(t, a)
@@ -68,7 +69,7 @@ func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig S
 	if checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) && !legacy(req.ClientPublicKey) {
 		fe.Add("clientPublicKey", nil, "clientPublicKey must be an uncompressed P-256 key (130 hex characters, 04 prefix)")
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, nil, err
 	}
 	d, err := drawWallet(e)
@@ -77,7 +78,7 @@ func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig S
 	}
 	var secret walletSecret
 	var ch *SignedChallenge
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		ch = nil
 		a, err := walletAccount(t, id)
 		if err != nil {
@@ -88,11 +89,11 @@ func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig S
 		if ch != nil || err != nil {
 			return err
 		}
-		if err := getJSON(t, tableWalletSecrets, id, &secret); err == nil {
+		if err := engine.GetJSON(t, tableWalletSecrets, id, &secret); err == nil {
 			return nil
 		}
 		secret = walletSecret{Secret: d.secret}
-		return putJSON(t, tableWalletSecrets, id, secret)
+		return engine.PutJSON(t, tableWalletSecrets, id, secret)
 	})
 	if err != nil || ch != nil {
 		return nil, ch, err
@@ -127,12 +128,12 @@ func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, er
 // the caller had no way to send one). t.execute refuses such a quote
 // unless this check passed, so no other path (agents) can pay from a
 // wallet unsigned.
-func checkWalletSignature(t *txn, q *quoteRecord, stamp *string) error {
+func checkWalletSignature(t *engine.Txn, q *quoteRecord, stamp *string) error {
 	if q.PayloadToSign == "" {
 		return nil
 	}
 	if stamp == nil || *stamp == "" {
-		return Errorf(CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: send the Service-Wallet-Signature header over its payloadToSign", q.ID)
+		return engine.Errorf(engine.CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: send the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
 	if err := checkStamp(t, *stamp, q.PayloadToSign, q.Source.AccountID, "", ""); err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 	"strings"
+
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // Customer email and phone changes (reference PATCH /customers/{id}): a
@@ -19,7 +21,7 @@ import (
 func (w Wallets) UpdateCustomer(ctx context.Context, id string, in CustomerInput, sig Signature) (*Customer, *SignedChallenge, error) {
 	var out *Customer
 	var ch *SignedChallenge
-	err := w.e.update(ctx, func(t *txn) error {
+	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		var err error
 		out, err = updateCustomer(t, id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
@@ -39,7 +41,7 @@ func (w Wallets) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 // and moves every credential to the new contact. A contact tied to
 // another credential is EMAIL_OTP_EMAIL_ALREADY_EXISTS or
 // SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS.
-func walletContactChange(t *txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput, sig *Signature) (*SignedChallenge, error) {
+func walletContactChange(t *engine.Txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput, sig *Signature) (*SignedChallenge, error) {
 	typ, old, next, table := CredentialEmailOTP, oldEmail, r.Email, tableWalletEmails
 	if r.Email == oldEmail {
 		typ, old, next, table = CredentialSmsOTP, oldPhone, r.PhoneNumber, tableWalletPhones
@@ -52,13 +54,13 @@ func walletContactChange(t *txn, r *customerRecord, oldEmail, oldPhone string, i
 		return nil, err
 	}
 	if sig == nil {
-		return nil, Errorf(CodeWalletSignatureMissing, "the %s change is tied to wallet credentials: it needs the signed flow (Wallets.UpdateCustomer)", typ)
+		return nil, engine.Errorf(engine.CodeWalletSignatureMissing, "the %s change is tied to wallet credentials: it needs the signed flow (Wallets.UpdateCustomer)", typ)
 	}
 	if _, err := t.Get(table, next); err == nil {
 		if typ == CredentialEmailOTP {
-			return nil, Errorf(CodeEmailOtpEmailAlreadyExists, "email %s is already tied to an EMAIL_OTP credential", next)
+			return nil, engine.Errorf(CodeEmailOtpEmailAlreadyExists, "email %s is already tied to an EMAIL_OTP credential", next)
 		}
-		return nil, Errorf(CodeSmsOtpPhoneNumberAlreadyExists, "phone number %s is already tied to an SMS_OTP credential", next)
+		return nil, engine.Errorf(CodeSmsOtpPhoneNumberAlreadyExists, "phone number %s is already tied to an SMS_OTP credential", next)
 	}
 	ids := make([]string, len(tied))
 	for i, c := range tied {
@@ -72,16 +74,16 @@ func walletContactChange(t *txn, r *customerRecord, oldEmail, oldPhone string, i
 	}
 	if p.Data["credentials"] != strings.Join(ids, ",") {
 		if typ == CredentialEmailOTP {
-			return nil, Errorf(CodeEmailOtpCredentialSetChanged, "the EMAIL_OTP credentials tied to %s changed after the challenge; start again", old)
+			return nil, engine.Errorf(CodeEmailOtpCredentialSetChanged, "the EMAIL_OTP credentials tied to %s changed after the challenge; start again", old)
 		}
-		return nil, Errorf(CodeSmsOtpCredentialSetChanged, "the SMS_OTP credentials tied to %s changed after the challenge; start again", old)
+		return nil, engine.Errorf(CodeSmsOtpCredentialSetChanged, "the SMS_OTP credentials tied to %s changed after the challenge; start again", old)
 	}
 	for _, c := range tied {
 		if err := t.Delete(table, c.Contact); err != nil {
 			return nil, err
 		}
-		c.Contact, c.Nickname, c.UpdatedAt = next, next, t.now
-		if err := putJSON(t, tableWalletCredentials, c.ID, c); err != nil {
+		c.Contact, c.Nickname, c.UpdatedAt = next, next, t.Now
+		if err := engine.PutJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 			return nil, err
 		}
 		if err := t.Put(table, next, []byte(c.ID)); err != nil {
@@ -93,7 +95,7 @@ func walletContactChange(t *txn, r *customerRecord, oldEmail, oldPhone string, i
 
 // tiedCredentials are the credentials of type typ tied to contact on the
 // customer's wallets, by id.
-func tiedCredentials(t *txn, customerID, typ, contact string) ([]*credentialRecord, error) {
+func tiedCredentials(t *engine.Txn, customerID, typ, contact string) ([]*credentialRecord, error) {
 	wallets, err := customerWallets(t, customerID)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -69,7 +70,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 	if fe.Required("nickname", req.Nickname) {
 		fe.MaxLen("nickname", req.Nickname, 256)
 	}
-	if err := Invalid(fe.Err()); err != nil {
+	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, nil, err
 	}
 	d, err := drawWallet(e)
@@ -78,7 +79,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 	}
 	var out *DelegatedKey
 	var ch *SignedChallenge
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		card, err := card(t, req.CardID)
 		if err != nil {
@@ -89,7 +90,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 			return err
 		}
 		if !slices.Contains(card.FundingSources, a.ID) {
-			return Errorf(CodeNotFound, "card %s is not funded by embedded wallet %s", card.ID, a.ID)
+			return engine.Errorf(engine.CodeNotFound, "card %s is not funded by embedded wallet %s", card.ID, a.ID)
 		}
 		fs := fundingSourceID(card.ID, a.ID)
 		keys, err := delegatedKeys(t, a.ID, fs)
@@ -98,7 +99,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 		}
 		for _, k := range keys {
 			if k.Status == DelegatedKeyActive {
-				return Errorf(CodeConflict, "funding source %s already has the ACTIVE delegated key %s; revoke it first", fs, k.ID)
+				return engine.Errorf(engine.CodeConflict, "funding source %s already has the ACTIVE delegated key %s; revoke it first", fs, k.ID)
 			}
 		}
 		op := signedOp{op: "delegated.create", target: fs, accountID: a.ID, body: req, activity: "CREATE_USERS",
@@ -126,28 +127,28 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 		if err != nil {
 			return err
 		}
-		pending.Status, pending.UpdatedAt = DelegatedKeyActive, t.now
+		pending.Status, pending.UpdatedAt = DelegatedKeyActive, t.Now
 		out = &pending.DelegatedKey
-		return putJSON(t, tableWalletDelegatedKeys, pending.ID, pending)
+		return engine.PutJSON(t, tableWalletDelegatedKeys, pending.ID, pending)
 	})
 	return out, ch, err
 }
 
 // pendingOp loads a pending signed request.
-func pendingOp(t *txn, id string) (*pendingRequest, error) {
+func pendingOp(t *engine.Txn, id string) (*pendingRequest, error) {
 	var p pendingRequest
-	return &p, getJSON(t, tableWalletRequests, id, &p)
+	return &p, engine.GetJSON(t, tableWalletRequests, id, &p)
 }
 
-func newDelegatedKey(t *txn, req CreateDelegatedKeyRequest, cardID, fs, accountID string, d *walletDraws) (*delegatedKeyRecord, error) {
+func newDelegatedKey(t *engine.Txn, req CreateDelegatedKeyRequest, cardID, fs, accountID string, d *walletDraws) (*delegatedKeyRecord, error) {
 	sk, err := ecdh.P256().NewPrivateKey(d.session)
 	if err != nil {
 		return nil, err
 	}
-	k := &delegatedKeyRecord{DelegatedKey: DelegatedKey{ID: t.newID("DelegatedKey"), CardID: cardID, FundingSourceID: fs,
+	k := &delegatedKeyRecord{DelegatedKey: DelegatedKey{ID: t.NewID("DelegatedKey"), CardID: cardID, FundingSourceID: fs,
 		AccountID: accountID, PublicKey: hex.EncodeToString(walletauth.CompressPoint(sk.PublicKey().Bytes())), Nickname: req.Nickname,
-		Status: DelegatedKeyPending, CreatedAt: t.now, UpdatedAt: t.now}, PrivateKey: d.session}
-	if err := putJSON(t, tableWalletDelegatedKeys, k.ID, k); err != nil {
+		Status: DelegatedKeyPending, CreatedAt: t.Now, UpdatedAt: t.Now}, PrivateKey: d.session}
+	if err := engine.PutJSON(t, tableWalletDelegatedKeys, k.ID, k); err != nil {
 		return nil, err
 	}
 	return k, t.Put(tableWalletDelegatedKeysByAcc, accountID+"|"+k.ID, []byte(k.ID))
@@ -155,9 +156,9 @@ func newDelegatedKey(t *txn, req CreateDelegatedKeyRequest, cardID, fs, accountI
 
 // delegatedKeys lists the delegated keys of a wallet, of one funding
 // source when fs is set.
-func delegatedKeys(t *txn, accountID, fs string) ([]*delegatedKeyRecord, error) {
+func delegatedKeys(t *engine.Txn, accountID, fs string) ([]*delegatedKeyRecord, error) {
 	var out []*delegatedKeyRecord
-	err := t.Scan(tableWalletDelegatedKeysByAcc, ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableWalletDelegatedKeysByAcc, engine.ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
 		k, err := delegatedKey(t, string(v))
 		if err == nil && (fs == "" || k.FundingSourceID == fs) {
 			out = append(out, k)
@@ -167,10 +168,10 @@ func delegatedKeys(t *txn, accountID, fs string) ([]*delegatedKeyRecord, error) 
 	return out, err
 }
 
-func delegatedKey(t *txn, id string) (*delegatedKeyRecord, error) {
+func delegatedKey(t *engine.Txn, id string) (*delegatedKeyRecord, error) {
 	var k delegatedKeyRecord
-	if err := getJSON(t, tableWalletDelegatedKeys, id, &k); err != nil {
-		return nil, notFound(err, CodeNotFound, "delegated key", id)
+	if err := engine.GetJSON(t, tableWalletDelegatedKeys, id, &k); err != nil {
+		return nil, engine.NotFound(err, engine.CodeNotFound, "delegated key", id)
 	}
 	return &k, nil
 }
@@ -184,15 +185,15 @@ type DelegatedKeyFilter struct {
 // DelegatedKeys lists delegated keys of any status.
 func (w Wallets) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]DelegatedKey, error) {
 	if f.AccountID == "" && f.FundingSourceID == "" {
-		return nil, Invalid(validate.Errors{{Field: "accountId", Message: "accountId or fundingSourceId is required"}})
+		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId or fundingSourceId is required"}})
 	}
 	out := []DelegatedKey{}
-	err := w.e.view(ctx, func(t *txn) error {
+	err := w.e.View(ctx, func(t *engine.Txn) error {
 		prefix := f.AccountID
 		if prefix != "" {
 			prefix += "|"
 		}
-		return t.Scan(tableWalletDelegatedKeysByAcc, ScanOptions{Prefix: prefix}, func(_ string, v []byte) (bool, error) {
+		return t.Scan(tableWalletDelegatedKeysByAcc, engine.ScanOptions{Prefix: prefix}, func(_ string, v []byte) (bool, error) {
 			k, err := delegatedKey(t, string(v))
 			if err == nil && (f.FundingSourceID == "" || k.FundingSourceID == f.FundingSourceID) {
 				out = append(out, k.DelegatedKey)
@@ -206,7 +207,7 @@ func (w Wallets) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]Del
 // DelegatedKey returns one delegated key.
 func (w Wallets) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, error) {
 	var out *DelegatedKey
-	err := w.e.view(ctx, func(t *txn) error {
+	err := w.e.View(ctx, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)
 		if err == nil {
 			out = &k.DelegatedKey
@@ -219,15 +220,15 @@ func (w Wallets) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, er
 // RevokeDelegatedKey revokes an ACTIVE delegated key (INVALID_INPUT
 // otherwise); the service signs its own removal.
 func (w Wallets) RevokeDelegatedKey(ctx context.Context, id string) error {
-	return w.e.update(ctx, func(t *txn) error {
+	return w.e.Update(ctx, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)
 		if err != nil {
 			return err
 		}
 		if k.Status != DelegatedKeyActive {
-			return Invalid(validate.Errors{{Field: "id", Message: "only an ACTIVE delegated key can be revoked; this one is " + k.Status}})
+			return engine.Invalid(validate.Errors{{Field: "id", Message: "only an ACTIVE delegated key can be revoked; this one is " + k.Status}})
 		}
-		k.Status, k.UpdatedAt, k.PrivateKey = DelegatedKeyRevoked, t.now, nil
-		return putJSON(t, tableWalletDelegatedKeys, k.ID, k)
+		k.Status, k.UpdatedAt, k.PrivateKey = DelegatedKeyRevoked, t.Now, nil
+		return engine.PutJSON(t, tableWalletDelegatedKeys, k.ID, k)
 	})
 }

@@ -3,6 +3,7 @@ package payments
 import (
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -68,21 +69,21 @@ type signedOp struct {
 // signed runs the signed-retry step of op inside t. Without headers it
 // stores the pending request and returns its challenge; with both it
 // checks the retry and consumes the request, returning it.
-func signed(t *txn, sig Signature, op signedOp) (*SignedChallenge, *pendingRequest, error) {
+func signed(t *engine.Txn, sig Signature, op signedOp) (*SignedChallenge, *pendingRequest, error) {
 	switch {
 	case sig.Stamp == "" && sig.RequestID == "":
 		return challenge(t, op)
 	case sig.RequestID == "":
-		return nil, nil, Errorf(CodeRequestIDMissing, "the signed retry needs the Request-Id header with the requestId of the 202 answer")
+		return nil, nil, engine.Errorf(engine.CodeRequestIDMissing, "the signed retry needs the Request-Id header with the requestId of the 202 answer")
 	case sig.Stamp == "":
-		return nil, nil, Errorf(CodeWalletSignatureMissing, "the signed retry needs the Service-Wallet-Signature header")
+		return nil, nil, engine.Errorf(engine.CodeWalletSignatureMissing, "the signed retry needs the Service-Wallet-Signature header")
 	}
 	var p pendingRequest
-	if err := getJSON(t, tableWalletRequests, sig.RequestID, &p); err != nil || p.Op != op.op || p.Target != op.target || !t.now.Before(p.ExpiresAt) {
-		return nil, nil, Errorf(CodeUnauthorized, "Request-Id %q does not match an unexpired pending request of this operation", sig.RequestID)
+	if err := engine.GetJSON(t, tableWalletRequests, sig.RequestID, &p); err != nil || p.Op != op.op || p.Target != op.target || !t.Now.Before(p.ExpiresAt) {
+		return nil, nil, engine.Errorf(engine.CodeUnauthorized, "Request-Id %q does not match an unexpired pending request of this operation", sig.RequestID)
 	}
 	if p.BodyHash != bodyHash(op) {
-		return nil, nil, Errorf(CodeWalletSignatureBodyMismatch, "the retry's body differs from the one payloadToSign was issued for")
+		return nil, nil, engine.Errorf(engine.CodeWalletSignatureBodyMismatch, "the retry's body differs from the one payloadToSign was issued for")
 	}
 	if err := checkStamp(t, sig.Stamp, p.Payload, p.AccountID, p.Signer, p.Exclude); err != nil {
 		return nil, nil, err
@@ -91,14 +92,14 @@ func signed(t *txn, sig Signature, op signedOp) (*SignedChallenge, *pendingReque
 }
 
 // challenge stores op's pending request and returns its challenge.
-func challenge(t *txn, op signedOp) (*SignedChallenge, *pendingRequest, error) {
+func challenge(t *engine.Txn, op signedOp) (*SignedChallenge, *pendingRequest, error) {
 	if op.params == nil {
 		op.params = map[string]any{}
 	}
-	p := &pendingRequest{ID: t.newID("Request"), Op: op.op, Target: op.target, AccountID: op.accountID, BodyHash: bodyHash(op),
-		Payload: activity(op.accountID, op.activity, op.params, t.now), Type: op.typ, ExpiresAt: t.now.Add(SignedRequestTTL),
+	p := &pendingRequest{ID: t.NewID("Request"), Op: op.op, Target: op.target, AccountID: op.accountID, BodyHash: bodyHash(op),
+		Payload: activity(op.accountID, op.activity, op.params, t.Now), Type: op.typ, ExpiresAt: t.Now.Add(SignedRequestTTL),
 		Signer: op.signer, Exclude: op.exclude, Data: op.data}
-	if err := putJSON(t, tableWalletRequests, p.ID, p); err != nil {
+	if err := engine.PutJSON(t, tableWalletRequests, p.ID, p); err != nil {
 		return nil, nil, err
 	}
 	return &SignedChallenge{Type: p.Type, PayloadToSign: p.Payload, RequestID: p.ID, ExpiresAt: p.ExpiresAt}, nil, nil
@@ -113,20 +114,20 @@ func bodyHash(op signedOp) string {
 // checkStamp verifies a stamp over payload: signed by signer when set,
 // otherwise by an active session of wallet accountID that does not belong
 // to credential exclude. The sandbox still accepts the legacy literal.
-func checkStamp(t *txn, stamp, payload, accountID, signer, exclude string) error {
-	if stamp == LegacyWalletSignature && t.e.cfg.Sandbox {
+func checkStamp(t *engine.Txn, stamp, payload, accountID, signer, exclude string) error {
+	if stamp == LegacyWalletSignature && t.Handle.Config.Sandbox {
 		return nil
 	}
 	s, err := walletauth.ParseStamp(stamp)
 	if err != nil {
-		return Errorf(CodeWalletSignatureMalformed, "the Service-Wallet-Signature header is not an API-key stamp (base64url JSON of publicKey, scheme %s, signature)", walletauth.StampScheme)
+		return engine.Errorf(engine.CodeWalletSignatureMalformed, "the Service-Wallet-Signature header is not an API-key stamp (base64url JSON of publicKey, scheme %s, signature)", walletauth.StampScheme)
 	}
 	if err := s.Verify([]byte(payload)); err != nil {
-		return Errorf(CodeWalletSignatureInvalid, "the wallet signature does not verify over payloadToSign")
+		return engine.Errorf(engine.CodeWalletSignatureInvalid, "the wallet signature does not verify over payloadToSign")
 	}
 	if signer != "" {
 		if s.PublicKey != signer {
-			return Errorf(CodeWalletSignatureInvalid, "the wallet signature was not made with the key this request was issued for")
+			return engine.Errorf(engine.CodeWalletSignatureInvalid, "the wallet signature was not made with the key this request was issued for")
 		}
 		return nil
 	}
@@ -140,7 +141,7 @@ func checkStamp(t *txn, stamp, payload, accountID, signer, exclude string) error
 		}
 	}
 	if exclude != "" {
-		return Errorf(CodeWalletSignatureInvalid, "the signing key is not an active session of another credential of this wallet")
+		return engine.Errorf(engine.CodeWalletSignatureInvalid, "the signing key is not an active session of another credential of this wallet")
 	}
-	return Errorf(CodeWalletSignatureInvalid, "the signing key is not an active session of this wallet")
+	return engine.Errorf(engine.CodeWalletSignatureInvalid, "the signing key is not an active session of this wallet")
 }

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"encoding/json"
@@ -22,7 +22,7 @@ func FuzzDecodeOutbox(f *testing.F) {
 		ts := time.Unix(0, nanos).UTC()
 		r := outboxRecord{Event: Event{ID: id, Type: EventType(typ), Timestamp: ts, Data: json.RawMessage(data)},
 			Attempts: attempts, NextAttemptAt: ts.Add(time.Second), LastError: lastError}
-		compact, err := encodeRecord(json.RawMessage(data))
+		compact, err := EncodeRecord(json.RawMessage(data))
 		if err != nil {
 			return
 		}

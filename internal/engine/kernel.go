@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -38,23 +38,23 @@ func (f NotifierFunc) Notify(ctx context.Context, ev Event) error { return f(ctx
 // ErrPermanent marks a Notifier error that must not be retried.
 var ErrPermanent = errors.New("payments: permanent delivery failure")
 
-// handle is what an operation runs through: the engine's shared core and,
+// Handle is what an operation runs through: the engine's shared core and,
 // on a handle made by WithIdempotency, the client's idempotency key.
-type handle struct {
+type Handle struct {
 	*core
 	idem *idemState // nil on the engine New returns
 }
 
 // core is the state every handle of one engine shares.
 type core struct {
-	store    Store
+	Store    Store
 	notifier Notifier
-	now      func() time.Time
+	Clock    func() time.Time
 	newUUID  func() (uuid.UUID, error)
-	log      *slog.Logger
-	cfg      kernelConfig
+	Log      *slog.Logger
+	Config   Config
 
-	written   bounded[written] // index entries of records written, by table and key (index.go)
+	written   Bounded[written] // index entries of records written, by table and key (index.go)
 	kick      chan struct{}
 	stop      chan struct{}
 	done      chan struct{}
@@ -64,14 +64,14 @@ type core struct {
 	riding    *outcomes     // a webhook pass's outcomes waiting for a commit (events.go)
 	hurry     chan struct{} // an explicit Flush waits: record riding outcomes now
 	lastPurge time.Time
-	reg       registry // what the areas registered (registry.go)
+	Registry  Registry // what the areas registered (registry.go)
 	owner     string   // this process's name on work claims (claims.go)
 }
 
-// kernelConfig is what the kernel takes of Config (documented there):
+// Config is what the kernel takes of Config (documented there):
 // zero values of the first five get defaults in newHandle; the facade
 // validated and defaulted the rest.
-type kernelConfig struct {
+type Config struct {
 	Store                Store
 	Notifier             Notifier
 	Now                  func() time.Time
@@ -83,43 +83,49 @@ type kernelConfig struct {
 	EventHistory         bool
 }
 
-// newHandle returns the handle of a new engine core on kc, with nothing
+// New returns the handle of a new engine core on kc, with nothing
 // registered yet (register) and its workers not started (run).
-func newHandle(kc kernelConfig) *handle {
-	c := &core{store: kc.Store, notifier: kc.Notifier, now: kc.Now, newUUID: kc.NewUUID, log: kc.Logger, cfg: kc,
+func New(kc Config) *Handle {
+	c := &core{Store: kc.Store, notifier: kc.Notifier, Clock: kc.Now, newUUID: kc.NewUUID, Log: kc.Logger, Config: kc,
 		kick: make(chan struct{}, 1), hurry: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
 		owner: "engine:" + uuid.NewString()}
-	if c.now == nil {
-		c.now = time.Now
+	if c.Clock == nil {
+		c.Clock = time.Now
 	}
 	if c.newUUID == nil {
 		c.newUUID = uuid.NewV7
 	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
 	}
 	if c.notifier == nil {
 		c.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
 	}
-	return &handle{core: c}
+	return &Handle{core: c}
 }
 
-// register adds the declarations of areas (in the order their due work
-// runs) and builds the indexes a store written by another version lacks.
-func (e *handle) register(ctx context.Context, areas ...areaDef) error {
-	e.reg.register(append([]areaDef{kernelArea(&e.reg)}, areas...)...)
+// Register adds the declarations of areas (Declare) and builds the
+// indexes a store written by another version lacks.
+func (e *Handle) Register(ctx context.Context, areas ...AreaDef) error {
+	e.Declare(areas...)
 	return e.buildIndexes(ctx)
 }
 
-// run starts the background workers (webhook delivery, due work, intent
+// Declare adds the declarations of the kernel and of areas, in the order
+// their due work runs, without touching the store.
+func (e *Handle) Declare(areas ...AreaDef) {
+	e.Registry.register(append([]AreaDef{kernelArea(&e.Registry)}, areas...)...)
+}
+
+// Run starts the background workers (webhook delivery, due work, intent
 // hand-overs) until close.
-func (e *handle) run() {
+func (e *Handle) Run() {
 	go e.workers()
 	e.poke()
 }
 
-// close is Close.
-func (e *handle) close() error {
+// Close is Close.
+func (e *Handle) Close() error {
 	e.closeMu.Do(func() {
 		close(e.stop)
 		<-e.done
@@ -128,10 +134,10 @@ func (e *handle) close() error {
 }
 
 // Now returns the engine's clock reading in UTC, to the millisecond.
-func (e *handle) Now() time.Time { return e.now().UTC().Truncate(time.Millisecond) }
+func (e *Handle) Now() time.Time { return e.Clock().UTC().Truncate(time.Millisecond) }
 
-// newID returns "<prefix>:<time-ordered uuid>".
-func (e *handle) newID(prefix string) (string, error) {
+// NewID returns "<prefix>:<time-ordered uuid>".
+func (e *Handle) NewID(prefix string) (string, error) {
 	u, err := e.newUUID()
 	if err != nil {
 		return "", err
@@ -157,8 +163,8 @@ func recordID(prefix string, u uuid.UUID) string {
 	return b.String()
 }
 
-func (e *handle) requireSandbox() error {
-	if !e.cfg.Sandbox {
+func (e *Handle) RequireSandbox() error {
+	if !e.Config.Sandbox {
 		return Errorf(CodeForbidden, "sandbox operations are not available on this platform")
 	}
 	return nil

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"bytes"
@@ -61,8 +61,8 @@ func appendTime(b []byte, t time.Time) ([]byte, error) {
 	return append(b, '"'), nil
 }
 
-// appendFloat appends f as json.Marshal encodes a float64.
-func appendFloat(b []byte, f float64) ([]byte, error) {
+// AppendFloat appends f as json.Marshal encodes a float64.
+func AppendFloat(b []byte, f float64) ([]byte, error) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		_, err := json.Marshal(f) // its error
 		return b, err
@@ -81,9 +81,9 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 	return b, nil
 }
 
-// member appends the separator before a member (none after the object's
+// Member appends the separator before a member (none after the object's
 // opening brace) and its name, which is plain text.
-func member(b []byte, name string) []byte {
+func Member(b []byte, name string) []byte {
 	if b[len(b)-1] != '{' {
 		b = append(b, ',')
 	}
@@ -92,48 +92,48 @@ func member(b []byte, name string) []byte {
 	return append(b, '"', ':')
 }
 
-// stringMember appends the member name with the string value s, or nothing
+// StringMember appends the member name with the string value s, or nothing
 // when omitEmpty and s is empty.
-func stringMember(b []byte, name, s string, omitEmpty bool) []byte {
+func StringMember(b []byte, name, s string, omitEmpty bool) []byte {
 	if omitEmpty && s == "" {
 		return b
 	}
-	return appendString(member(b, name), s)
+	return appendString(Member(b, name), s)
 }
 
-func boolMember(b []byte, name string, v bool) []byte {
+func BoolMember(b []byte, name string, v bool) []byte {
 	if !v { // every bool member is omitempty
 		return b
 	}
-	return append(member(b, name), "true"...)
+	return append(Member(b, name), "true"...)
 }
 
-func floatMember(b []byte, name string, f float64) ([]byte, error) {
-	return appendFloat(member(b, name), f)
+func FloatMember(b []byte, name string, f float64) ([]byte, error) {
+	return AppendFloat(Member(b, name), f)
 }
 
-// marshaledMember appends the member name with json.Marshal(v).
-func marshaledMember(b []byte, name string, v any) ([]byte, error) {
+// MarshaledMember appends the member name with json.Marshal(v).
+func MarshaledMember(b []byte, name string, v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return append(member(b, name), raw...), nil
+	return append(Member(b, name), raw...), nil
 }
 
-func intMember(b []byte, name string, n int64) []byte {
-	return strconv.AppendInt(member(b, name), n, 10)
+func IntMember(b []byte, name string, n int64) []byte {
+	return strconv.AppendInt(Member(b, name), n, 10)
 }
 
-func timeMember(b []byte, name string, t time.Time) ([]byte, error) {
-	return appendTime(member(b, name), t)
+func TimeMember(b []byte, name string, t time.Time) ([]byte, error) {
+	return appendTime(Member(b, name), t)
 }
 
-// appendRaw appends raw as json.Marshal encodes a json.RawMessage: null
+// AppendRaw appends raw as json.Marshal encodes a json.RawMessage: null
 // when nil, raw itself when it is valid and compact with nothing to escape
 // (the stored accountInfo of an external account), else what encoding/json
 // makes of it.
-func appendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
+func AppendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 	if raw == nil {
 		return append(b, "null"...), nil
 	}

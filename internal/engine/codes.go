@@ -1,4 +1,4 @@
-package payments
+package engine
 
 // Code is an error code from the spec (section 7) or the reference's enums.
 type Code string
@@ -150,7 +150,7 @@ const (
 // Status returns the HTTP status the spec gives code (500 for unknown codes).
 // It is the one code-to-status table; the HTTP layer uses it.
 func (c Code) Status() int {
-	if s, ok := codeStatus[c]; ok {
+	if s, ok := CodeStatus[c]; ok {
 		return s
 	}
 	return 500
@@ -158,19 +158,19 @@ func (c Code) Status() int {
 
 // Codes returns every code the engine can return.
 func Codes() []Code {
-	out := make([]Code, 0, len(codeStatus))
-	for c := range codeStatus {
+	out := make([]Code, 0, len(CodeStatus))
+	for c := range CodeStatus {
 		out = append(out, c)
 	}
 	return out
 }
 
-var codeStatus = map[Code]int{}
+var CodeStatus = map[Code]int{}
 
 func init() {
 	group := func(status int, codes ...Code) {
 		for _, c := range codes {
-			codeStatus[c] = status
+			CodeStatus[c] = status
 		}
 	}
 	group(400, CodeInvalidInput, CodeEndUserTermsVersionNotFound, CodeMissingMandatoryUserInfo, CodeInvalidUmaAddress,

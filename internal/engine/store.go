@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -84,9 +84,9 @@ func ContendedKeys(ctx context.Context) []RecordKey {
 	return keys
 }
 
-// tableOutbox holds events written in the same transaction as the change they
+// TableOutbox holds events written in the same transaction as the change they
 // describe; the engine hands them to the Notifier after commit.
-const tableOutbox = "outbox"
+const TableOutbox = "outbox"
 
 // PrefixEnd returns the smallest key greater than every key that starts with
 // prefix, or "" when there is none (a prefix of 0xff bytes). Store

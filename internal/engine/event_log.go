@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -68,13 +68,13 @@ func deliveryOf(r outboxRecord, status string) WebhookDelivery {
 // logDelivery records in the event log that the delivery of r ended in
 // status at now, when Config.EventHistory asks for the log. Flush calls it
 // in the commit that removes r from the outbox.
-func (e *handle) logDelivery(t *txn, r outboxRecord, status string, now time.Time) error {
-	if !e.cfg.EventHistory {
+func (e *Handle) logDelivery(t *Txn, r outboxRecord, status string, now time.Time) error {
+	if !e.Config.EventHistory {
 		return nil
 	}
 	d := deliveryOf(r, status)
 	d.FinishedAt = now
-	return putJSON(t, tableEventLog, r.Event.ID, d)
+	return PutJSON(t, tableEventLog, r.Event.ID, d)
 }
 
 // DeliveryFilter narrows Webhooks.ListDeliveries: Resource is the id of
@@ -98,13 +98,13 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 		return Page[WebhookDelivery]{}, err
 	}
 	var out Page[WebhookDelivery]
-	err := e.view(ctx, func(t *txn) error {
-		q := listQuery[WebhookDelivery]{Table: tableEventLog, Index: ixAll,
+	err := e.View(ctx, func(t *Txn) error {
+		q := ListQuery[WebhookDelivery]{Table: tableEventLog, Index: IxAll,
 			Match: func(d *WebhookDelivery) bool {
 				return (f.Resource == "" || d.Resource == f.Resource) && (f.Status == "" || d.Status == f.Status)
 			}}
 		var err error
-		out, err = list(t, q.narrowest([2]string{ixResource, f.Resource}, [2]string{ixStatus, f.Status}), p)
+		out, err = List(t, q.Narrowest([2]string{ixResource, f.Resource}, [2]string{IxStatus, f.Status}), p)
 		return err
 	})
 	return out, err
@@ -115,7 +115,7 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 // attempts and the time of the next one; resource, when set, keeps those
 // whose data describes that record.
 func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit int) ([]WebhookDelivery, error) {
-	return wh.e.scanDeliveries(ctx, tableOutbox, DeliveryPending, resource, limit)
+	return wh.e.scanDeliveries(ctx, TableOutbox, DeliveryPending, resource, limit)
 }
 
 // DeadEvents returns up to limit (1..1000, 0 means 100) events whose
@@ -129,7 +129,7 @@ func (wh Webhooks) DeadEvents(ctx context.Context, limit int) ([]WebhookDelivery
 // scanDeliveries reads up to limit outbox records of table (keyed by event
 // id, so in the order they were emitted) as deliveries in state status,
 // those of resource only when it is set.
-func (e *handle) scanDeliveries(ctx context.Context, table, status, resource string, limit int) ([]WebhookDelivery, error) {
+func (e *Handle) scanDeliveries(ctx context.Context, table, status, resource string, limit int) ([]WebhookDelivery, error) {
 	if limit == 0 {
 		limit = 100
 	}
@@ -137,7 +137,7 @@ func (e *handle) scanDeliveries(ctx context.Context, table, status, resource str
 		return nil, Invalid(validate.Errors{{Field: "limit", Message: "limit must be between 1 and 1000"}})
 	}
 	out := []WebhookDelivery{}
-	err := e.store.View(ctx, func(tx Tx) error {
+	err := e.Store.View(ctx, func(tx Tx) error {
 		return tx.Scan(table, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
 			if err != nil {

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// txn wraps a store transaction with the engine's helpers: typed records,
+// Txn wraps a store transaction with the engine's helpers: typed records,
 // the outbox, and the operation's fixed clock reading and id sequence.
 //
 // A transaction function must be deterministic so that a store may run it
@@ -19,27 +19,27 @@ import (
 // draws ids from t.newID, both fixed before the store transaction begins,
 // and does no I/O. Events emitted in it are handed to the dispatcher after
 // commit.
-type txn struct {
+type Txn struct {
 	Tx
-	e       *handle
-	now     time.Time // the operation's clock reading
+	Handle  *Handle
+	Now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
 	intents []string // intents written, handed over after commit
 	locals  []localEntry
 }
 
-// local is the key of one area's per-transaction state (a quote request's
+// Local is the key of one area's per-transaction state (a quote request's
 // drafts, the platform configuration decoded once): of returns the state
 // of the transaction, a zero T at its first use in a run of the
 // transaction function. Every run starts afresh, since a store may run the
 // function more than once. Keys are package-level variables of the areas.
-type local[T any] struct{ _ byte } // not zero-sized: each key has its own address
+type Local[T any] struct{ _ byte } // not zero-sized: each key has its own address
 
 type localEntry struct{ key, val any }
 
-// of returns t's state for l.
-func (l *local[T]) of(t *txn) *T {
+// Of returns t's state for l.
+func (l *Local[T]) Of(t *Txn) *T {
 	for i := range t.locals {
 		if t.locals[i].key == l {
 			return t.locals[i].val.(*T)
@@ -58,8 +58,8 @@ type idSeq struct {
 	n    uint64
 }
 
-// newID returns "<prefix>:<uuid>", the next id of the operation.
-func (t *txn) newID(prefix string) string {
+// NewID returns "<prefix>:<uuid>", the next id of the operation.
+func (t *Txn) NewID(prefix string) string {
 	u := t.ids.base
 	tail := binary.BigEndian.Uint64(u[8:]) + t.ids.n
 	t.ids.n++
@@ -71,7 +71,7 @@ func (t *txn) newID(prefix string) string {
 
 // begin fixes what an operation's transaction function may read of the
 // world: the clock and the base of its ids.
-func (e *handle) begin() (time.Time, idSeq, error) {
+func (e *Handle) begin() (time.Time, idSeq, error) {
 	u, err := e.newUUID()
 	if err != nil {
 		return time.Time{}, idSeq{}, err
@@ -81,21 +81,21 @@ func (e *handle) begin() (time.Time, idSeq, error) {
 	return e.Now(), idSeq{base: u}, nil
 }
 
-// update runs fn in a read-write store transaction (commit) and, once it
+// Update runs fn in a read-write store transaction (commit) and, once it
 // committed, hands the payments it intended to the rail (dispatch).
-func (e *handle) update(ctx context.Context, fn func(t *txn) error) error {
-	intents, err := e.commit(ctx, fn)
+func (e *Handle) Update(ctx context.Context, fn func(t *Txn) error) error {
+	intents, err := e.Commit(ctx, fn)
 	if err == nil {
-		e.dispatch(ctx, intents)
+		e.Dispatch(ctx, intents)
 	}
 	return err
 }
 
-// commit runs fn in a read-write store transaction, wakes the webhook
+// Commit runs fn in a read-write store transaction, wakes the webhook
 // worker when it committed events and returns the rail intents it wrote.
 // fn may run more than once; each run starts from the same clock reading
 // and id sequence.
-func (e *handle) commit(ctx context.Context, fn func(t *txn) error) ([]string, error) {
+func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, error) {
 	now, ids, err := e.begin()
 	if err != nil {
 		return nil, err
@@ -105,8 +105,8 @@ func (e *handle) commit(ctx context.Context, fn func(t *txn) error) ([]string, e
 	// A webhook pass's outcomes, waiting to be recorded, are recorded in
 	// this transaction if it commits (outcomes.save).
 	o := e.takeOutcomes()
-	err = e.store.Update(ctx, func(tx Tx) error {
-		t := &txn{Tx: tx, e: e, now: now, ids: ids}
+	err = e.Store.Update(ctx, func(tx Tx) error {
+		t := &Txn{Tx: tx, Handle: e, Now: now, ids: ids}
 		err := fn(t)
 		emitted, intents = t.emitted, t.intents
 		if err == nil && o != nil {
@@ -126,14 +126,14 @@ func (e *handle) commit(ctx context.Context, fn func(t *txn) error) ([]string, e
 	return intents, nil
 }
 
-// view runs fn in a read-only store transaction.
-func (e *handle) view(ctx context.Context, fn func(t *txn) error) error {
+// View runs fn in a read-only store transaction.
+func (e *Handle) View(ctx context.Context, fn func(t *Txn) error) error {
 	now := e.Now()
-	return e.store.View(ctx, func(tx Tx) error { return fn(&txn{Tx: tx, e: e, now: now}) })
+	return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
 }
 
-// getJSON decodes the record at key into v.
-func getJSON(tx Tx, table, key string, v any) error {
+// GetJSON decodes the record at key into v.
+func GetJSON(tx Tx, table, key string, v any) error {
 	b, err := tx.Get(table, key)
 	if err != nil {
 		return err
@@ -154,12 +154,12 @@ func decodeRecord(b []byte, v any) error {
 	return json.Unmarshal(b, v)
 }
 
-// encodeRecord is json.Marshal(v) without the second pass encoding/json
+// EncodeRecord is json.Marshal(v) without the second pass encoding/json
 // makes over the output of a MarshalJSON method (validating and compacting
 // it). A record type that implements json.Marshaler must therefore return
 // json.Marshal's compact output, as the engine's hand-written encoders do
 // (FuzzAppendTransaction): the bytes are then the same.
-func encodeRecord(v any) ([]byte, error) {
+func EncodeRecord(v any) ([]byte, error) {
 	if m, ok := v.(json.Marshaler); ok && !isNilPointer(v) {
 		return m.MarshalJSON()
 	}
@@ -173,26 +173,26 @@ func isNilPointer(v any) bool {
 	return r.Kind() == reflect.Pointer && r.IsNil()
 }
 
-// putJSON encodes v and stores it at key.
-func putJSON(t *txn, table, key string, v any) error {
-	b, err := encodeRecord(v)
+// PutJSON encodes v and stores it at key.
+func PutJSON(t *Txn, table, key string, v any) error {
+	b, err := EncodeRecord(v)
 	if err != nil {
 		return err
 	}
-	return putIndexed(t, table, key, v, b)
+	return PutIndexed(t, table, key, v, b)
 }
 
-// insertJSON encodes v and creates it at key (ErrConflict when taken).
-func insertJSON(t *txn, table, key string, v any) error {
-	b, err := encodeRecord(v)
+// InsertJSON encodes v and creates it at key (ErrConflict when taken).
+func InsertJSON(t *Txn, table, key string, v any) error {
+	b, err := EncodeRecord(v)
 	if err != nil {
 		return err
 	}
-	return insertIndexed(t, table, key, v, b)
+	return InsertIndexed(t, table, key, v, b)
 }
 
-// claim creates a unique-index entry; a taken one is reported as conflict.
-func claim(tx Tx, table, key, owner string, conflict *Error) error {
+// Claim creates a unique-index entry; a taken one is reported as conflict.
+func Claim(tx Tx, table, key, owner string, conflict *Error) error {
 	err := tx.Insert(table, key, []byte(owner))
 	if errors.Is(err, ErrConflict) {
 		return conflict

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ type RetryPolicy struct {
 	MaxAge  time.Duration // zero: 7 days
 }
 
-func (p RetryPolicy) withDefaults() RetryPolicy {
+func (p RetryPolicy) WithDefaults() RetryPolicy {
 	if p.Initial <= 0 {
 		p.Initial = time.Second
 	}
@@ -64,29 +64,29 @@ const EventTest EventType = "TEST"
 // 3.3): TEST, and those an area registered (deliveryHooks.once, such as an
 // in-flow approval request, decided otherwise when its delivery fails). A
 // failed one goes to the dead letters.
-func (r *registry) notRetried(typ EventType) bool {
-	return typ == EventTest || slices.Contains(r.hooks.once, typ)
+func (r *Registry) notRetried(typ EventType) bool {
+	return typ == EventTest || slices.Contains(r.hooks.Once, typ)
 }
 
-// deliveryHooks are what the outbox's delivery asks of the areas; an area
+// DeliveryHooks are what the outbox's delivery asks of the areas; an area
 // registers the ones it serves (areaDef.hooks).
-type deliveryHooks struct {
+type DeliveryHooks struct {
 	// endpoint returns the webhook endpoint a WebhookSender sends events
 	// to, "" for none.
-	endpoint func(ctx context.Context) (string, error)
+	Endpoint func(ctx context.Context) (string, error)
 	// answerTypes are the event types whose endpoint answers an area
 	// reads: answered receives them once the pass's outcomes are recorded.
-	answerTypes []EventType
-	answered    func(ctx context.Context, answers []deliveryAnswer)
+	AnswerTypes []EventType
+	Answered    func(ctx context.Context, answers []DeliveryAnswer)
 	// once are event types delivered at most once, besides TEST.
-	once []EventType
+	Once []EventType
 }
 
-// deliveryAnswer is what the webhook endpoint answered to one event.
-type deliveryAnswer struct {
-	event    Event
-	delivery Delivery
-	err      error
+// DeliveryAnswer is what the webhook endpoint answered to one event.
+type DeliveryAnswer struct {
+	Event    Event
+	Delivery Delivery
+	Err      error
 }
 
 // WebhookSender is the optional capability of a Notifier that delivers to the
@@ -114,27 +114,27 @@ type outboxRecord struct {
 	LastError     string    `json:"lastError,omitempty"`
 }
 
-// emit writes an event to the outbox inside the transaction; it is delivered
+// Emit writes an event to the outbox inside the transaction; it is delivered
 // only if the transaction commits.
-func (t *txn) emit(typ EventType, data any) error {
-	raw, err := encodeRecord(data)
+func (t *Txn) Emit(typ EventType, data any) error {
+	raw, err := EncodeRecord(data)
 	if err != nil {
 		return err
 	}
-	return t.emitEncoded(typ, raw)
+	return t.EmitEncoded(typ, raw)
 }
 
-// emitEncoded is emit with the data already encoded by encodeRecord (valid,
+// EmitEncoded is emit with the data already encoded by encodeRecord (valid,
 // compact JSON).
-func (t *txn) emitEncoded(typ EventType, raw []byte) error {
-	return t.emitAppended(typ, len(raw), func(b []byte) ([]byte, error) { return append(b, raw...), nil })
+func (t *Txn) EmitEncoded(typ EventType, raw []byte) error {
+	return t.EmitAppended(typ, len(raw), func(b []byte) ([]byte, error) { return append(b, raw...), nil })
 }
 
-// emitAppended is emit with the data appended by data: valid, compact JSON
+// EmitAppended is emit with the data appended by data: valid, compact JSON
 // of about size bytes, written straight into the outbox record.
-func (t *txn) emitAppended(typ EventType, size int, data func([]byte) ([]byte, error)) error {
-	id := t.newID("Webhook")
-	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.now}, NextAttemptAt: t.now}
+func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, error)) error {
+	id := t.NewID("Webhook")
+	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now}
 	t.emitted = true
 	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)
 	if err != nil {
@@ -148,7 +148,7 @@ func (t *txn) emitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 	if b, err = appendOutboxTail(b, &rec); err != nil {
 		return err
 	}
-	return insertIndexed(t, tableOutbox, id, rec, b)
+	return InsertIndexed(t, TableOutbox, id, rec, b)
 }
 
 // encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
@@ -244,7 +244,7 @@ func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 	return r, true
 }
 
-func (e *handle) poke() {
+func (e *Handle) poke() {
 	select {
 	case e.kick <- struct{}{}:
 	default:
@@ -258,7 +258,7 @@ func (e *handle) poke() {
 // rail that were not taken right after commit, once a second. They are
 // separate so that a slow webhook endpoint or a slow rail never delays
 // settlement.
-func (e *handle) workers() {
+func (e *Handle) workers() {
 	defer close(e.done)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -266,18 +266,18 @@ func (e *handle) workers() {
 	passes := []func(){
 		func() {
 			if _, err := e.flush(ctx, rideWait); err != nil && ctx.Err() == nil {
-				e.log.Warn("outbox delivery pass failed", "err", err)
+				e.Log.Warn("outbox delivery pass failed", "err", err)
 			}
 		},
 		func() {
 			e.purgeIdempotency(ctx)
 			if _, err := e.processDue(ctx); err != nil && ctx.Err() == nil {
-				e.log.Warn("processing due work failed", "err", err)
+				e.Log.Warn("processing due work failed", "err", err)
 			}
 		},
 		func() {
 			if _, err := e.handOverPending(ctx); err != nil && ctx.Err() == nil {
-				e.log.Warn("handing payments to the rail failed", "err", err)
+				e.Log.Warn("handing payments to the rail failed", "err", err)
 			}
 		},
 	}
@@ -297,7 +297,7 @@ func (e *handle) workers() {
 }
 
 // loop calls pass once a second and whenever wake fires, until ctx ends.
-func (e *handle) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
+func (e *Handle) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -320,7 +320,7 @@ func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 	// leave some records them at once.
 	e := wh.e
 	if o := e.takeOutcomes(); o != nil {
-		o.done <- e.store.Update(ctx, o.recordTx)
+		o.done <- e.Store.Update(ctx, o.recordTx)
 	}
 	select {
 	case e.hurry <- struct{}{}:
@@ -340,7 +340,7 @@ const rideWait = 20 * time.Millisecond
 // one store transaction: delivered events leave the outbox (and enter the
 // history), failed ones are rescheduled or dead-lettered.
 type outcomes struct {
-	e    *handle
+	e    *Handle
 	due  []outboxRecord
 	errs []error   // errs[i] is due[i]'s delivery error, nil when delivered
 	at   time.Time // when the deliveries ended, the base of their backoff
@@ -356,7 +356,7 @@ type outcomes struct {
 // offerOutcomes leaves o in the engine's slot, where the next operation's
 // commit takes it (there is at most one: only a pass holding flushMu
 // offers).
-func (e *handle) offerOutcomes(o *outcomes) {
+func (e *Handle) offerOutcomes(o *outcomes) {
 	e.rideMu.Lock()
 	defer e.rideMu.Unlock()
 	e.riding = o
@@ -364,7 +364,7 @@ func (e *handle) offerOutcomes(o *outcomes) {
 
 // takeOutcomes empties the slot; whoever takes outcomes must send on their
 // done.
-func (e *handle) takeOutcomes() *outcomes {
+func (e *Handle) takeOutcomes() *outcomes {
 	e.rideMu.Lock()
 	defer e.rideMu.Unlock()
 	o := e.riding
@@ -373,16 +373,16 @@ func (e *handle) takeOutcomes() *outcomes {
 }
 
 // recordTx is record in a store transaction of its own.
-func (o *outcomes) recordTx(tx Tx) error { return o.record(&txn{Tx: tx, e: o.e}) }
+func (o *outcomes) recordTx(tx Tx) error { return o.record(&Txn{Tx: tx, Handle: o.e}) }
 
 // record writes the outcomes in t; the store may run it more than once.
-func (o *outcomes) record(t *txn) error {
+func (o *outcomes) record(t *Txn) error {
 	e, tx := o.e, t.Tx
 	o.delivered = 0
 	for i, derr := range o.errs {
 		r := o.due[i]
 		if derr == nil {
-			err := tx.Delete(tableOutbox, r.Event.ID)
+			err := tx.Delete(TableOutbox, r.Event.ID)
 			if errors.Is(err, ErrNotFound) {
 				continue // delivered by a concurrent pass
 			}
@@ -395,17 +395,17 @@ func (o *outcomes) record(t *txn) error {
 			}
 			continue
 		}
-		if _, err := tx.Get(tableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
+		if _, err := tx.Get(TableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
 			continue // delivered by a concurrent pass
 		}
 		r.Attempts++
 		r.LastError = derr.Error()
-		r.NextAttemptAt = o.at.Add(e.cfg.Retry.Backoff(r.Attempts))
-		if errors.Is(derr, ErrPermanent) || e.reg.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.cfg.Retry.MaxAge {
-			if err := tx.Delete(tableOutbox, r.Event.ID); err != nil {
+		r.NextAttemptAt = o.at.Add(e.Config.Retry.Backoff(r.Attempts))
+		if errors.Is(derr, ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
+			if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
 				return err
 			}
-			if err := putJSON(t, tableOutboxDead, r.Event.ID, r); err != nil {
+			if err := PutJSON(t, tableOutboxDead, r.Event.ID, r); err != nil {
 				return err
 			}
 			if err := e.logDelivery(t, r, DeliveryFailed, o.now); err != nil {
@@ -413,7 +413,7 @@ func (o *outcomes) record(t *txn) error {
 			}
 			continue
 		}
-		if err := putJSON(t, tableOutbox, r.Event.ID, r); err != nil {
+		if err := PutJSON(t, TableOutbox, r.Event.ID, r); err != nil {
 			return err
 		}
 	}
@@ -425,11 +425,11 @@ func (o *outcomes) record(t *txn) error {
 // A store shared by several processes records at once: a pass's claims
 // last until its outcomes are recorded.
 func (o *outcomes) save(ctx context.Context, ride time.Duration) error {
-	if _, shared := o.e.store.(Claimer); ride > 0 && !shared && o.ride(ctx, ride) {
+	if _, shared := o.e.Store.(Claimer); ride > 0 && !shared && o.ride(ctx, ride) {
 		return nil
 	}
 	// A pass cut short by Close still records what it delivered.
-	return o.e.store.Update(context.WithoutCancel(ctx), o.recordTx)
+	return o.e.Store.Update(context.WithoutCancel(ctx), o.recordTx)
 }
 
 // ride offers o to the next operation's commit and reports whether one
@@ -455,13 +455,13 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 
 // flush is Flush; a pass of the webhook worker lets its outcomes wait up to
 // ride for an operation to record them (outcomes.save).
-func (e *handle) flush(ctx context.Context, ride time.Duration) (int, error) {
+func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 	e.flushMu.Lock()
 	defer e.flushMu.Unlock()
 	now := e.Now()
 	var due []outboxRecord
-	err := e.store.View(ctx, func(tx Tx) error {
-		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+	err := e.Store.View(ctx, func(tx Tx) error {
+		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
 			if err != nil {
 				return false, err
@@ -492,11 +492,11 @@ func (e *handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 		// Another process may have delivered an event between the scan
 		// and the claim (it records the outcome before it releases its
 		// claim): deliver only what still waits.
-		err := e.store.View(ctx, func(tx Tx) error {
+		err := e.Store.View(ctx, func(tx Tx) error {
 			kept := due[:0]
 			for _, r := range due {
 				var cur outboxRecord
-				err := getJSON(tx, tableOutbox, r.Event.ID, &cur)
+				err := GetJSON(tx, TableOutbox, r.Event.ID, &cur)
 				if errors.Is(err, ErrNotFound) {
 					continue
 				}
@@ -519,7 +519,7 @@ func (e *handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 	}
 	// answers collects what the endpoint said to the events whose answers
 	// an area reads, handed to it once the outcomes are recorded.
-	var answers []deliveryAnswer
+	var answers []DeliveryAnswer
 	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
 	if ws, ok := e.notifier.(WebhookSender); ok {
 		endpoint, err := e.webhookEndpoint(ctx)
@@ -529,8 +529,8 @@ func (e *handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 		if endpoint != "" {
 			deliver = func(ev Event) error {
 				d, err := ws.Send(ctx, endpoint, ev)
-				if slices.Contains(e.reg.hooks.answerTypes, ev.Type) {
-					answers = append(answers, deliveryAnswer{event: ev, delivery: d, err: err})
+				if slices.Contains(e.Registry.hooks.AnswerTypes, ev.Type) {
+					answers = append(answers, DeliveryAnswer{Event: ev, Delivery: d, Err: err})
 				}
 				return err
 			}
@@ -553,11 +553,11 @@ func (e *handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 		return 0, err
 	}
 	if len(answers) > 0 {
-		e.reg.hooks.answered(ctx, answers)
+		e.Registry.hooks.Answered(ctx, answers)
 	}
 	for i, derr := range o.errs {
 		if derr != nil {
-			e.log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "err", derr)
+			e.Log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "err", derr)
 		}
 	}
 	if len(o.errs) < len(due) {
@@ -570,8 +570,8 @@ func (e *handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
 	e := wh.e
 	var out []Event
-	err := e.store.View(ctx, func(tx Tx) error {
-		return tx.Scan(tableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+	err := e.Store.View(ctx, func(tx Tx) error {
+		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
 			if err != nil {
 				return false, err
@@ -596,7 +596,7 @@ type TestWebhookResult struct {
 // other than 2xx.
 func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
 	e := wh.e
-	if err := e.requireSandbox(); err != nil {
+	if err := e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	endpoint, err := e.webhookEndpoint(ctx)
@@ -610,7 +610,7 @@ func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
 	if !ok {
 		return nil, Errorf(CodeWebhookDeliveryError, "this engine has no webhook sender configured")
 	}
-	id, err := e.newID("Webhook")
+	id, err := e.NewID("Webhook")
 	if err != nil {
 		return nil, err
 	}
@@ -625,18 +625,18 @@ func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
 
 // webhookEndpoint is the endpoint a WebhookSender sends events to, "" when
 // none is configured (or no area serves one).
-func (e *handle) webhookEndpoint(ctx context.Context) (string, error) {
-	if e.reg.hooks.endpoint == nil {
+func (e *Handle) webhookEndpoint(ctx context.Context) (string, error) {
+	if e.Registry.hooks.Endpoint == nil {
 		return "", nil
 	}
-	return e.reg.hooks.endpoint(ctx)
+	return e.Registry.hooks.Endpoint(ctx)
 }
 
 // Webhooks reads and delivers the outbox of webhook events.
-type Webhooks struct{ e *handle }
+type Webhooks struct{ e *Handle }
 
-// newWebhooks returns the Webhooks group of h.
-func newWebhooks(h *handle) Webhooks { return Webhooks{h} }
+// NewWebhooks returns the Webhooks group of h.
+func NewWebhooks(h *Handle) Webhooks { return Webhooks{h} }
 
 // appendOutbox appends json.Marshal of an outbox record whose event data is
 // compact, valid JSON (as encodeRecord returns) or absent.
@@ -656,21 +656,21 @@ func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
 // appendOutboxHead appends the encoding of r up to its event's data.
 func appendOutboxHead(b []byte, r *outboxRecord) ([]byte, error) {
 	var err error
-	b = append(member(append(b, '{'), "event"), '{')
-	b = stringMember(b, "id", r.Event.ID, false)
-	b = stringMember(b, "type", string(r.Event.Type), false)
-	if b, err = timeMember(b, "timestamp", r.Event.Timestamp); err != nil {
+	b = append(Member(append(b, '{'), "event"), '{')
+	b = StringMember(b, "id", r.Event.ID, false)
+	b = StringMember(b, "type", string(r.Event.Type), false)
+	if b, err = TimeMember(b, "timestamp", r.Event.Timestamp); err != nil {
 		return nil, err
 	}
-	return member(b, "data"), nil
+	return Member(b, "data"), nil
 }
 
 // appendOutboxTail appends the encoding of r after its event's data.
 func appendOutboxTail(b []byte, r *outboxRecord) ([]byte, error) {
-	b = intMember(append(b, '}'), "attempts", int64(r.Attempts))
-	b, err := timeMember(b, "nextAttemptAt", r.NextAttemptAt)
+	b = IntMember(append(b, '}'), "attempts", int64(r.Attempts))
+	b, err := TimeMember(b, "nextAttemptAt", r.NextAttemptAt)
 	if err != nil {
 		return nil, err
 	}
-	return append(stringMember(b, "lastError", r.LastError, true), '}'), nil
+	return append(StringMember(b, "lastError", r.LastError, true), '}'), nil
 }

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"encoding/base64"
@@ -81,7 +81,7 @@ const (
 // costs several cheap requests, never one scan of the table.
 const scanFactor = 100
 
-// listQuery says where a list reads: the entries of one index of table
+// ListQuery says where a list reads: the entries of one index of table
 // with one value (list the rest with ixAll's "" value), created between
 // From and To (inclusive, zero is open), and Match, the post-filter over the
 // decoded records (nil keeps all). Match holds every filter of the list,
@@ -91,18 +91,18 @@ const scanFactor = 100
 // entry whose record lacks the entry of a probe in that index is passed
 // over without reading the record (a point read of an index key instead of
 // a read and a decode of the record). Every probe must be implied by Match.
-type listQuery[T any] struct {
+type ListQuery[T any] struct {
 	Table, Index, Value string
 	From, To            time.Time
 	Match               func(*T) bool
 	Probes              [][2]string
 }
 
-// narrowest returns q reading the first of the (index, value) candidates
+// Narrowest returns q reading the first of the (index, value) candidates
 // whose value is set, q's own index when none is, and probing the others
 // that are set. Lists name their indexed filters most selective first;
 // every candidate is a filter the list's Match also checks.
-func (q listQuery[T]) narrowest(candidates ...[2]string) listQuery[T] {
+func (q ListQuery[T]) Narrowest(candidates ...[2]string) ListQuery[T] {
 	read := false
 	for _, c := range candidates {
 		switch {
@@ -116,25 +116,25 @@ func (q listQuery[T]) narrowest(candidates ...[2]string) listQuery[T] {
 	return q
 }
 
-// list reads one page of q in creation order (newest first with p.Desc).
+// List reads one page of q in creation order (newest first with p.Desc).
 // The cursor names the index and value it was made for and the key of the
 // last entry examined, so it resumes after that entry, and a cursor of
 // another list, filter or direction is INVALID_INPUT on cursor.
-func list[T any](t *txn, q listQuery[T], p ListParams) (Page[T], error) {
+func List[T any](t *Txn, q ListQuery[T], p ListParams) (Page[T], error) {
 	tx := t.Tx
-	ti := t.e.reg.indexesOf(q.Table)
+	ti := t.Handle.Registry.indexesOf(q.Table)
 	if ti == nil || !ti.names[q.Index] {
 		return Page[T]{}, fmt.Errorf("payments: %s has no index %q", q.Table, q.Index)
 	}
-	table, prefix := indexTable(q.Table, q.Index), escapeValue(q.Value)+"|"
+	table, prefix := IndexTable(q.Table, q.Index), EscapeValue(q.Value)+"|"
 	probes := make([][2]string, len(q.Probes)) // index table, value prefix
 	for i, pr := range q.Probes {
 		if !ti.names[pr[0]] {
 			return Page[T]{}, fmt.Errorf("payments: %s has no index %q", q.Table, pr[0])
 		}
-		probes[i] = [2]string{indexTable(q.Table, pr[0]), escapeValue(pr[1]) + "|"}
+		probes[i] = [2]string{IndexTable(q.Table, pr[0]), EscapeValue(pr[1]) + "|"}
 	}
-	after, err := p.check(table, prefix)
+	after, err := p.Check(table, prefix)
 	if err != nil {
 		return Page[T]{}, err
 	}
@@ -160,11 +160,11 @@ func list[T any](t *txn, q listQuery[T], p ListParams) (Page[T], error) {
 			return false, nil
 		}
 		if len(page.Data) == p.Limit && q.Match == nil {
-			page.HasMore, page.NextCursor = true, p.cursorFor(table, last)
+			page.HasMore, page.NextCursor = true, p.CursorFor(table, last)
 			return false, nil
 		}
 		if budget == 0 {
-			page.HasMore, page.NextCursor = true, p.cursorFor(table, examined)
+			page.HasMore, page.NextCursor = true, p.CursorFor(table, examined)
 			return false, nil
 		}
 		budget--
@@ -189,7 +189,7 @@ func list[T any](t *txn, q listQuery[T], p ListParams) (Page[T], error) {
 			return err == nil, err
 		}
 		if len(page.Data) == p.Limit {
-			page.HasMore, page.NextCursor = true, p.cursorFor(table, last)
+			page.HasMore, page.NextCursor = true, p.CursorFor(table, last)
 			return false, nil
 		}
 		page.Data, last = append(page.Data, item), k
@@ -202,9 +202,9 @@ func list[T any](t *txn, q listQuery[T], p ListParams) (Page[T], error) {
 	return page, err
 }
 
-// check validates the parameters and returns the index key the cursor
+// Check validates the parameters and returns the index key the cursor
 // resumes after, which must be an entry of index table under prefix.
-func (p *ListParams) check(table, prefix string) (string, error) {
+func (p *ListParams) Check(table, prefix string) (string, error) {
 	var fe validate.Errors
 	if p.Limit == 0 {
 		p.Limit = DefaultLimit
@@ -232,13 +232,13 @@ func (p ListParams) direction() string {
 	return "a"
 }
 
-// cursorFor is the opaque cursor resuming after the entry key of table.
-func (p ListParams) cursorFor(table, key string) string {
+// CursorFor is the opaque cursor resuming after the entry key of table.
+func (p ListParams) CursorFor(table, key string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(p.direction() + ":" + table + ":" + key))
 }
 
-// mapPage converts the items of a page with fn, keeping its paging members.
-func mapPage[T, U any](p Page[T], fn func(*T) (*U, error)) (Page[U], error) {
+// MapPage converts the items of a page with fn, keeping its paging members.
+func MapPage[T, U any](p Page[T], fn func(*T) (*U, error)) (Page[U], error) {
 	out := Page[U]{Data: make([]U, 0, len(p.Data)), HasMore: p.HasMore, NextCursor: p.NextCursor, TotalCount: p.TotalCount}
 	for i := range p.Data {
 		u, err := fn(&p.Data[i])

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -31,8 +31,8 @@ const leaseTTL = 30 * time.Second
 
 // claimWork claims the named items for this engine process when the store
 // is a Claimer and returns the set it may work on (nil: all of them).
-func (e *handle) claimWork(ctx context.Context, names []string) (map[string]bool, error) {
-	c, ok := e.store.(Claimer)
+func (e *Handle) claimWork(ctx context.Context, names []string) (map[string]bool, error) {
+	c, ok := e.Store.(Claimer)
 	if !ok || len(names) == 0 {
 		return nil, nil
 	}
@@ -50,8 +50,8 @@ func (e *handle) claimWork(ctx context.Context, names []string) (map[string]bool
 }
 
 // releaseWork gives up the claims of claimWork.
-func (e *handle) releaseWork(mine map[string]bool) {
-	c, ok := e.store.(Claimer)
+func (e *Handle) releaseWork(mine map[string]bool) {
+	c, ok := e.Store.(Claimer)
 	if !ok || len(mine) == 0 {
 		return
 	}
@@ -60,6 +60,6 @@ func (e *handle) releaseWork(mine map[string]bool) {
 		names = append(names, n)
 	}
 	if err := c.Release(context.Background(), e.owner, names); err != nil {
-		e.log.Warn("releasing work claims failed", "err", err)
+		e.Log.Warn("releasing work claims failed", "err", err)
 	}
 }

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"strconv"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// canon reads back what the appenders of encode.go write: compact JSON,
+// Canon reads back what the appenders of encode.go write: compact JSON,
 // members in the appenders' order, optional ones left out when empty, and
 // strings with nothing escaped. At anything else (an escape, white space,
 // another order, an unknown member, invalid UTF-8) it stops with ok false
@@ -14,20 +14,20 @@ import (
 // wrote is read without reflection and any other bytes exactly as before.
 // Everything canon accepts is valid JSON that encoding/json decodes to the
 // same value (FuzzDecodeTransaction).
-type canon struct {
+type Canon struct {
 	b  []byte
 	i  int // the next byte to read; b[i-1] is the last read
 	ok bool
 }
 
-// readCanon starts reading the object b.
-func readCanon(b []byte) *canon {
-	return &canon{b: b, ok: len(b) > 0 && b[0] == '{', i: 1}
+// ReadCanon starts reading the object b.
+func ReadCanon(b []byte) *Canon {
+	return &Canon{b: b, ok: len(b) > 0 && b[0] == '{', i: 1}
 }
 
 // member reads the separator and the name of the next member when it is
 // name, and reports whether it was.
-func (c *canon) member(name string) bool {
+func (c *Canon) member(name string) bool {
 	if !c.ok {
 		return false
 	}
@@ -46,15 +46,15 @@ func (c *canon) member(name string) bool {
 	return true
 }
 
-// need reads the member name, which must come next.
-func (c *canon) need(name string) {
+// Need reads the member name, which must come next.
+func (c *Canon) Need(name string) {
 	if !c.member(name) {
 		c.ok = false
 	}
 }
 
-// close reads the end of an object.
-func (c *canon) close() {
+// Close reads the end of an object.
+func (c *Canon) Close() {
 	if !c.ok || c.i >= len(c.b) || c.b[c.i] != '}' {
 		c.ok = false
 		return
@@ -62,12 +62,12 @@ func (c *canon) close() {
 	c.i++
 }
 
-// done reports whether the whole input was read.
-func (c *canon) done() bool { return c.ok && c.i == len(c.b) }
+// Done reports whether the whole input was read.
+func (c *Canon) Done() bool { return c.ok && c.i == len(c.b) }
 
 // quoted returns the contents of the string at i, which hold no escape,
 // control character or invalid UTF-8.
-func (c *canon) quoted() []byte {
+func (c *Canon) quoted() []byte {
 	if !c.ok || c.i >= len(c.b) || c.b[c.i] != '"' {
 		c.ok = false
 		return nil
@@ -92,18 +92,18 @@ func (c *canon) quoted() []byte {
 	return nil
 }
 
-func (c *canon) str() string { return string(c.quoted()) }
+func (c *Canon) str() string { return string(c.quoted()) }
 
-// strMember reads the member name with a string value, which must come
+// StrMember reads the member name with a string value, which must come
 // next.
-func (c *canon) strMember(name string) string {
-	c.need(name)
+func (c *Canon) StrMember(name string) string {
+	c.Need(name)
 	return c.str()
 }
 
-// optStr reads the member name with a string value when it comes next
+// OptStr reads the member name with a string value when it comes next
 // (appenders leave it out when empty).
-func (c *canon) optStr(name string) string {
+func (c *Canon) OptStr(name string) string {
 	if c.member(name) {
 		return c.str()
 	}
@@ -111,7 +111,7 @@ func (c *canon) optStr(name string) string {
 }
 
 // number returns the JSON number at i.
-func (c *canon) number() string {
+func (c *Canon) number() string {
 	if !c.ok {
 		return ""
 	}
@@ -155,7 +155,7 @@ func (c *canon) number() string {
 	return s
 }
 
-func (c *canon) int() int64 {
+func (c *Canon) Int() int64 {
 	n, err := strconv.ParseInt(c.number(), 10, 64)
 	if err != nil {
 		c.ok = false
@@ -163,7 +163,7 @@ func (c *canon) int() int64 {
 	return n
 }
 
-func (c *canon) float() float64 {
+func (c *Canon) Float() float64 {
 	f, err := strconv.ParseFloat(c.number(), 64)
 	if err != nil {
 		c.ok = false
@@ -171,8 +171,8 @@ func (c *canon) float() float64 {
 	return f
 }
 
-// time reads a time as encoding/json does (time.Time.UnmarshalJSON).
-func (c *canon) time() time.Time {
+// Time reads a time as encoding/json does (time.Time.UnmarshalJSON).
+func (c *Canon) Time() time.Time {
 	start := c.i
 	c.quoted()
 	var t time.Time
@@ -182,9 +182,9 @@ func (c *canon) time() time.Time {
 	return t
 }
 
-// optional reads the member name with read when it comes next, and returns
+// Optional reads the member name with read when it comes next, and returns
 // its value (nil when absent).
-func optional[T any](c *canon, name string, read func() T) *T {
+func Optional[T any](c *Canon, name string, read func() T) *T {
 	if !c.member(name) {
 		return nil
 	}
@@ -192,7 +192,7 @@ func optional[T any](c *canon, name string, read func() T) *T {
 	return &v
 }
 
-func (c *canon) object() *canon {
+func (c *Canon) Object() *Canon {
 	if !c.ok || c.i >= len(c.b) || c.b[c.i] != '{' {
 		c.ok = false
 	} else {

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -60,9 +60,9 @@ type storedError struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
-// withIdempotency is Engine.WithIdempotency: a handle on e's core
+// WithIdempotency is Engine.WithIdempotency: a handle on e's core
 // carrying k, or e itself when k has no key.
-func (e *handle) withIdempotency(k Idempotency) (*handle, error) {
+func (e *Handle) WithIdempotency(k Idempotency) (*Handle, error) {
 	if k.Key == "" {
 		return e, nil
 	}
@@ -71,17 +71,17 @@ func (e *handle) withIdempotency(k Idempotency) (*handle, error) {
 		fe.MaxLen("Idempotency-Key", k.Key, MaxIdempotencyKeyLength)
 		return nil, Invalid(fe)
 	}
-	return &handle{core: e.core, idem: &idemState{Idempotency: k}}, nil
+	return &Handle{core: e.core, idem: &idemState{Idempotency: k}}, nil
 }
 
-// replayedLast reports whether the last write operation made through e
+// ReplayedLast reports whether the last write operation made through e
 // returned a recorded answer instead of running.
-func (e *handle) replayedLast() bool { return e.idem != nil && e.idem.replayed }
+func (e *Handle) ReplayedLast() bool { return e.idem != nil && e.idem.replayed }
 
-// keep marks an error whose operation still commits its writes: the
+// Keep marks an error whose operation still commits its writes: the
 // transaction function returns keep(err) when the decision itself changed
 // state (a quote found expired is marked EXPIRED, then refused).
-func keep(err error) error { return keptError{err} }
+func Keep(err error) error { return keptError{err} }
 
 type keptError struct{ err error }
 
@@ -97,7 +97,7 @@ type idemCall struct {
 
 // call starts the next write operation of the handle, or returns nil on a
 // handle without a key.
-func (e *handle) call(input any) (*idemCall, error) {
+func (e *Handle) call(input any) (*idemCall, error) {
 	s := e.idem
 	if s == nil {
 		return nil, nil
@@ -120,9 +120,9 @@ func (e *handle) call(input any) (*idemCall, error) {
 	return &idemCall{key: key, hash: sum[:]}, nil
 }
 
-// recorded returns the answer recorded for c, if any: found reports a live
+// Recorded returns the answer recorded for c, if any: found reports a live
 // record; a record of another request is CONFLICT.
-func recorded[T any](tx Tx, c *idemCall, now time.Time) (v T, found bool, err error) {
+func Recorded[T any](tx Tx, c *idemCall, now time.Time) (v T, found bool, err error) {
 	b, err := tx.Get(tableIdempotency, c.key)
 	if errors.Is(err, ErrNotFound) {
 		return v, false, nil
@@ -149,10 +149,10 @@ func recorded[T any](tx Tx, c *idemCall, now time.Time) (v T, found bool, err er
 	return v, true, err
 }
 
-// replayed answers a repeated request before its operation gathers anything
+// Replay answers a repeated request before its operation gathers anything
 // from the outside world: ok reports that *out (or err) is the answer
 // recorded for the handle's next write operation, which then does not run.
-func replayed[T any](ctx context.Context, e *handle, input any, out *T) (ok bool, err error) {
+func Replay[T any](ctx context.Context, e *Handle, input any, out *T) (ok bool, err error) {
 	if e.idem == nil {
 		return false, nil
 	}
@@ -160,8 +160,8 @@ func replayed[T any](ctx context.Context, e *handle, input any, out *T) (ok bool
 	if err != nil {
 		return true, err
 	}
-	err = e.store.View(ctx, func(tx Tx) error {
-		*out, ok, err = recorded[T](tx, c, e.Now())
+	err = e.Store.View(ctx, func(tx Tx) error {
+		*out, ok, err = Recorded[T](tx, c, e.Now())
 		return err
 	})
 	if !ok {
@@ -172,7 +172,7 @@ func replayed[T any](ctx context.Context, e *handle, input any, out *T) (ok bool
 	return true, err
 }
 
-// keyedID derives the id of the record that the handle's next write
+// KeyedID derives the id of the record that the handle's next write
 // operation creates from its idempotency key and request fingerprint (a
 // UUIDv8 over their SHA-256), for operations that ask a provider to act
 // before their transaction: every retry of one request (after a crash
@@ -180,7 +180,7 @@ func replayed[T any](ctx context.Context, e *handle, input any, out *T) (ok bool
 // names the same record, so a provider idempotent on that id acts once for
 // it. c is the call the operation's once will make; both are zero on a
 // handle without a key.
-func (e *handle) keyedID(prefix string, input any) (id string, c *idemCall, err error) {
+func (e *Handle) KeyedID(prefix string, input any) (id string, c *idemCall, err error) {
 	if e.idem == nil {
 		return "", nil, nil
 	}
@@ -196,22 +196,22 @@ func (e *handle) keyedID(prefix string, input any) (id string, c *idemCall, err 
 	return recordID(prefix, u), c, nil
 }
 
-// once runs one write operation: fn in a single store transaction, which
+// Once runs one write operation: fn in a single store transaction, which
 // the store may run more than once, leaving the operation's answer in *out.
 // On a handle with an idempotency key the answer (*out, or an error fn kept
 // with keep) is recorded in that same transaction, and a recorded answer is
 // returned instead of running fn. input is the operation's typed request,
 // fingerprinted when the handle carries no request bytes.
-func once[T any](ctx context.Context, e *handle, input any, out *T, fn func(t *txn) error) error {
+func Once[T any](ctx context.Context, e *Handle, input any, out *T, fn func(t *Txn) error) error {
 	c, err := e.call(input)
 	if err != nil {
 		return err
 	}
 	var answer error
-	err = e.update(ctx, func(t *txn) error {
+	err = e.Update(ctx, func(t *Txn) error {
 		answer = nil
 		if c != nil {
-			v, found, err := recorded[T](t, c, t.now)
+			v, found, err := Recorded[T](t, c, t.Now)
 			if found {
 				*out, answer = v, err
 				e.idem.replayed = CodeOf(err) != CodeConflict
@@ -238,8 +238,8 @@ func once[T any](ctx context.Context, e *handle, input any, out *T, fn func(t *t
 }
 
 // recordAnswer writes the idempotency record of c with its answer.
-func (t *txn) recordAnswer(c *idemCall, v any, answerErr error) error {
-	r := idemRecord{Hash: c.hash, ExpiresAt: t.now.Add(t.e.cfg.IdempotencyRetention)}
+func (t *Txn) recordAnswer(c *idemCall, v any, answerErr error) error {
+	r := idemRecord{Hash: c.hash, ExpiresAt: t.Now.Add(t.Handle.Config.IdempotencyRetention)}
 	if answerErr != nil {
 		var pe *Error
 		if !errors.As(answerErr, &pe) {
@@ -253,17 +253,17 @@ func (t *txn) recordAnswer(c *idemCall, v any, answerErr error) error {
 		}
 		r.Answer = b
 	}
-	if err := putJSON(t, tableIdempotency, c.key, r); err != nil {
+	if err := PutJSON(t, tableIdempotency, c.key, r); err != nil {
 		return err
 	}
-	return t.Put(tableIdempotencyExpiry, dueKey(r.ExpiresAt, c.key), nil)
+	return t.Put(tableIdempotencyExpiry, DueKey(r.ExpiresAt, c.key), nil)
 }
 
 // purgeIdempotency deletes the records whose retention ended, oldest first,
 // a bounded batch per call.
-func (e *handle) purgeIdempotency(ctx context.Context) {
-	err := e.update(ctx, func(t *txn) error {
-		keys, err := t.dueKeys(tableIdempotencyExpiry, dueKey(t.now, "~"), 500)
+func (e *Handle) purgeIdempotency(ctx context.Context) {
+	err := e.Update(ctx, func(t *Txn) error {
+		keys, err := t.dueKeys(tableIdempotencyExpiry, DueKey(t.Now, "~"), 500)
 		if err != nil {
 			return err
 		}
@@ -271,7 +271,7 @@ func (e *handle) purgeIdempotency(ctx context.Context) {
 			if err := t.Delete(tableIdempotencyExpiry, k); err != nil {
 				return err
 			}
-			rk := k[len(dueLayout)+1:]
+			rk := k[len(DueLayout)+1:]
 			b, err := t.Get(tableIdempotency, rk)
 			if errors.Is(err, ErrNotFound) {
 				continue
@@ -283,7 +283,7 @@ func (e *handle) purgeIdempotency(ctx context.Context) {
 			if err := json.Unmarshal(b, &r); err != nil {
 				return err
 			}
-			if !t.now.Before(r.ExpiresAt) { // not re-used since
+			if !t.Now.Before(r.ExpiresAt) { // not re-used since
 				if err := t.Delete(tableIdempotency, rk); err != nil {
 					return err
 				}
@@ -292,30 +292,30 @@ func (e *handle) purgeIdempotency(ctx context.Context) {
 		return nil
 	})
 	if err != nil {
-		e.log.Warn("idempotency purge failed", "err", err)
+		e.Log.Warn("idempotency purge failed", "err", err)
 	}
 }
 
-// keeping adapts a transaction function that reports a refusal in *failure
+// Keeping adapts a transaction function that reports a refusal in *failure
 // while its writes must still commit (a code attempt counted, a quote marked
 // expired): the refusal becomes the operation's kept answer.
-func keeping(failure *error, fn func(t *txn) error) func(t *txn) error {
-	return func(t *txn) error {
+func Keeping(failure *error, fn func(t *Txn) error) func(t *Txn) error {
+	return func(t *Txn) error {
 		*failure = nil
 		if err := fn(t); err != nil {
 			return err
 		}
 		if *failure != nil {
-			return keep(*failure)
+			return Keep(*failure)
 		}
 		return nil
 	}
 }
 
-// retryCall lets the next write operation of the handle reuse the
+// RetryCall lets the next write operation of the handle reuse the
 // idempotency record of the one that just rolled back (an operation that
 // decides again after errPolicyMoved is still one operation).
-func retryCall(e *handle) {
+func RetryCall(e *Handle) {
 	if e.idem != nil {
 		e.idem.calls--
 	}

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -16,42 +16,42 @@ import (
 // (dispatch), and a worker hands over whatever is left after an error or a
 // crash, at least once. An intent's id is "<kind>:<id>"; its kind, which
 // an area registers (intentKind), carries it out.
-const tableIntents = "intents" // intent id -> {"<kind>": value}
+const TableIntents = "intents" // intent id -> {"<kind>": value}
 
 // dispatchTimeout bounds one hand-over made right after commit; one slower
 // than that is left to the worker.
 const dispatchTimeout = 10 * time.Second
 
-// intentKind carries out the intents of one kind.
-type intentKind struct {
+// IntentKind carries out the intents of one kind.
+type IntentKind struct {
 	// name is the kind: the prefix of its intents' ids, and the one member
 	// of their stored record, {"<name>": value}.
-	name string
+	Name string
 	// record returns a new value of the member's type; a sandbox import
 	// checks stored intents with it.
-	record func() any
+	Record func() any
 	// handOver carries out one intent. A nil error means it was carried
 	// out, and the intent is removed; an error leaves it for the worker,
 	// which retries with backoff and then parks it in the dead letters.
-	handOver func(ctx context.Context, h *handover) error
+	HandOver func(ctx context.Context, h *Handover) error
 }
 
-// handover is one intent being carried out.
-type handover struct {
-	id    string
-	value []byte // the intent as stored
+// Handover is one intent being carried out.
+type Handover struct {
+	ID    string
+	Value []byte // the intent as stored
 	// follow collects the intents the hand-over set in motion (a rail's
 	// report that starts another payment); they are handed over next.
-	follow *[]string
+	Follow *[]string
 	// taken: a transaction of the hand-over removed the intent itself
 	// (takeIntent), so it was carried out whatever handOver returns.
-	taken bool
+	Taken bool
 }
 
 // intentCheck checks an intent record of a sandbox import: each member
 // must decode into the value of its kind (members of no registered kind
 // are ignored, as decoding into a record type ignores unknown members).
-type intentCheck struct{ r *registry }
+type intentCheck struct{ r *Registry }
 
 func (c intentCheck) UnmarshalJSON(b []byte) error {
 	var members map[string]json.RawMessage
@@ -60,7 +60,7 @@ func (c intentCheck) UnmarshalJSON(b []byte) error {
 	}
 	for name, raw := range members {
 		if k := c.r.intents[name]; k != nil {
-			if err := json.Unmarshal(raw, k.record()); err != nil {
+			if err := json.Unmarshal(raw, k.Record()); err != nil {
 				return err
 			}
 		}
@@ -68,20 +68,20 @@ func (c intentCheck) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// intend records that the intent id, stored as b ({"<kind>": value}), is
+// Intend records that the intent id, stored as b ({"<kind>": value}), is
 // to be carried out after commit.
-func (t *txn) intend(id string, b []byte) error {
-	if err := t.Put(tableIntents, id, b); err != nil {
+func (t *Txn) Intend(id string, b []byte) error {
+	if err := t.Put(TableIntents, id, b); err != nil {
 		return err
 	}
 	t.intents = append(t.intents, id)
 	return nil
 }
 
-// withdrawIntent removes an intent not yet carried out, and reports whether
+// WithdrawIntent removes an intent not yet carried out, and reports whether
 // there was one.
-func (t *txn) withdrawIntent(id string) (bool, error) {
-	err := t.Delete(tableIntents, id)
+func (t *Txn) WithdrawIntent(id string) (bool, error) {
+	err := t.Delete(TableIntents, id)
 	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}
@@ -92,10 +92,10 @@ func (t *txn) withdrawIntent(id string) (bool, error) {
 // outcomes may start others, such as a collected pull its payout).
 const maxDispatch = 64
 
-// dispatch carries out the intents of ids, and those they set in motion.
+// Dispatch carries out the intents of ids, and those they set in motion.
 // One that fails is retried by the worker with backoff, then parked in the
 // dead letters.
-func (e *handle) dispatch(ctx context.Context, ids []string) {
+func (e *Handle) Dispatch(ctx context.Context, ids []string) {
 	if len(ids) == 0 {
 		return
 	}
@@ -105,7 +105,7 @@ func (e *handle) dispatch(ctx context.Context, ids []string) {
 		id := ids[0]
 		ids = ids[1:]
 		if err := e.handOver(ctx, id, &ids); err != nil {
-			e.dueFailed(context.WithoutCancel(ctx), tableIntents, id, err)
+			e.DueFailed(context.WithoutCancel(ctx), TableIntents, id, err)
 		}
 	}
 }
@@ -113,11 +113,11 @@ func (e *handle) dispatch(ctx context.Context, ids []string) {
 // handOver carries out one waiting intent through its kind and, once it
 // was carried out, removes it. An intent already carried out or withdrawn
 // is skipped.
-func (e *handle) handOver(ctx context.Context, id string, follow *[]string) error {
+func (e *Handle) handOver(ctx context.Context, id string, follow *[]string) error {
 	var b []byte
-	err := e.view(ctx, func(t *txn) error {
+	err := e.View(ctx, func(t *Txn) error {
 		var err error
-		b, err = t.Get(tableIntents, id)
+		b, err = t.Get(TableIntents, id)
 		return err
 	})
 	if errors.Is(err, ErrNotFound) {
@@ -127,33 +127,33 @@ func (e *handle) handOver(ctx context.Context, id string, follow *[]string) erro
 		return err
 	}
 	name, _, _ := strings.Cut(id, ":")
-	kind := e.reg.intents[name]
+	kind := e.Registry.intents[name]
 	if kind == nil {
 		return fmt.Errorf("payments: intent %s is of no registered kind", id)
 	}
-	h := &handover{id: id, value: b, follow: follow}
-	err = kind.handOver(ctx, h)
-	if h.taken {
+	h := &Handover{ID: id, Value: b, Follow: follow}
+	err = kind.HandOver(ctx, h)
+	if h.Taken {
 		// A transaction of the hand-over removed the intent: it was
 		// carried out (a rail that reported on a payment took it),
 		// whatever it answered after.
 		if err != nil {
-			e.log.Info("intent failed after it was taken", "intent", id, "err", err)
+			e.Log.Info("intent failed after it was taken", "intent", id, "err", err)
 		}
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return e.update(ctx, func(t *txn) error { return t.takeIntent(id) })
+	return e.Update(ctx, func(t *Txn) error { return t.TakeIntent(id) })
 }
 
-// takeIntent removes the intent id, carried out, with its backoff record.
-func (t *txn) takeIntent(id string) error {
-	if _, err := t.withdrawIntent(id); err != nil {
+// TakeIntent removes the intent id, carried out, with its backoff record.
+func (t *Txn) TakeIntent(id string) error {
+	if _, err := t.WithdrawIntent(id); err != nil {
 		return err
 	}
-	if err := t.Delete(tableDueRetry, tableIntents+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := t.Delete(TableDueRetry, TableIntents+"\x00"+id); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
 	return nil
@@ -161,13 +161,13 @@ func (t *txn) takeIntent(id string) error {
 
 // handOverPending hands the waiting intents whose backoff has passed over;
 // the intent worker and ProcessDue call it. It returns how many were taken.
-func (e *handle) handOverPending(ctx context.Context) (int, error) {
+func (e *Handle) handOverPending(ctx context.Context) (int, error) {
 	now := e.Now()
 	var ids []string
-	err := e.view(ctx, func(t *txn) error {
-		return t.Scan(tableIntents, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			var r dueRetry
-			if err := getJSON(t, tableDueRetry, tableIntents+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
+	err := e.View(ctx, func(t *Txn) error {
+		return t.Scan(TableIntents, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			var r DueRetry
+			if err := GetJSON(t, TableDueRetry, TableIntents+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
 				return true, nil // backing off
 			}
 			ids = append(ids, k)
@@ -191,11 +191,11 @@ func (e *handle) handOverPending(ctx context.Context) (int, error) {
 	if mine != nil {
 		ids = slices.DeleteFunc(ids, func(id string) bool { return !mine["intent/"+id] })
 	}
-	e.dispatch(ctx, ids)
+	e.Dispatch(ctx, ids)
 	taken := 0
-	err = e.view(ctx, func(t *txn) error {
+	err = e.View(ctx, func(t *Txn) error {
 		for _, id := range ids {
-			if _, err := t.Get(tableIntents, id); errors.Is(err, ErrNotFound) {
+			if _, err := t.Get(TableIntents, id); errors.Is(err, ErrNotFound) {
 				taken++
 			} else if err != nil {
 				return err

@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 // Ledger tables. Balances are derived state kept in step with the journal in
 // the same transaction; the journal is the record of every movement.
 const (
-	tableLedgerBalances = "ledger_balances"
-	tableLedgerEntries  = "ledger_entries"
+	TableLedgerBalances = "ledger_balances"
+	TableLedgerEntries  = "ledger_entries"
 )
 
 // Posting is one leg of a ledger entry (see money.Posting).
@@ -36,16 +36,16 @@ type LedgerEntry struct {
 	Overdraft bool `json:"overdraft,omitempty"`
 }
 
-func balanceKey(account, currency string) string { return account + "|" + currency }
+func BalanceKey(account, currency string) string { return account + "|" + currency }
 
 // Balance returns the balance of a ledger account in currency (0 when it never
 // moved).
 func Balance(tx Tx, account, currency string) (int64, error) {
-	return balanceAt(tx, balanceKey(account, currency))
+	return balanceAt(tx, BalanceKey(account, currency))
 }
 
 func balanceAt(tx Tx, key string) (int64, error) {
-	b, err := tx.Get(tableLedgerBalances, key)
+	b, err := tx.Get(TableLedgerBalances, key)
 	if errors.Is(err, ErrNotFound) {
 		return 0, nil
 	}
@@ -66,7 +66,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 		return &Error{Code: CodeInternalError, Message: "unbalanced ledger entry", Err: err}
 	}
 	for _, p := range entry.Postings {
-		key := balanceKey(p.Account, p.Currency)
+		key := BalanceKey(p.Account, p.Currency)
 		bal, err := balanceAt(tx, key)
 		if err != nil {
 			return err
@@ -78,7 +78,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 		if next < 0 && next < bal && !money.IsExternal(p.Account) && !entry.Overdraft {
 			return Errorf(CodeInsufficientFunds, "insufficient funds in %s: balance %d, needs %d", p.Account, bal, -p.Amount)
 		}
-		if err := tx.Put(tableLedgerBalances, key, strconv.AppendInt(nil, next, 10)); err != nil {
+		if err := tx.Put(TableLedgerBalances, key, strconv.AppendInt(nil, next, 10)); err != nil {
 			return err
 		}
 	}
@@ -86,7 +86,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 	if err != nil {
 		return err
 	}
-	return tx.Insert(tableLedgerEntries, entry.ID, b)
+	return tx.Insert(TableLedgerEntries, entry.ID, b)
 }
 
 // CheckLedger verifies the ledger invariants over the whole store: replaying
@@ -95,15 +95,15 @@ func Post(tx Tx, entry LedgerEntry) error {
 // Overdraft entry took it there. Tests call
 // it after every scenario.
 func CheckLedger(ctx context.Context, s Store) error {
-	return s.View(ctx, checkLedger)
+	return s.View(ctx, CheckLedgerTx)
 }
 
-// checkLedger is CheckLedger inside tx (an import checks the document it is
+// CheckLedgerTx is CheckLedger inside tx (an import checks the document it is
 // writing before it commits).
-func checkLedger(tx Tx) error {
+func CheckLedgerTx(tx Tx) error {
 	replayed := map[string]int64{}
 	overdrawn := map[string]bool{}
-	err := tx.Scan(tableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+	err := tx.Scan(TableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 		var e LedgerEntry
 		if err := json.Unmarshal(v, &e); err != nil {
 			return false, err
@@ -112,9 +112,9 @@ func checkLedger(tx Tx) error {
 			return false, fmt.Errorf("entry %s: %w", e.ID, err)
 		}
 		for _, p := range e.Postings {
-			replayed[balanceKey(p.Account, p.Currency)] += p.Amount
+			replayed[BalanceKey(p.Account, p.Currency)] += p.Amount
 			if e.Overdraft {
-				overdrawn[balanceKey(p.Account, p.Currency)] = true
+				overdrawn[BalanceKey(p.Account, p.Currency)] = true
 			}
 		}
 		return true, nil
@@ -124,7 +124,7 @@ func checkLedger(tx Tx) error {
 	}
 	stored := map[string]int64{}
 	perCurrency := map[string]int64{}
-	err = tx.Scan(tableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
+	err = tx.Scan(TableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
 		n, err := strconv.ParseInt(string(v), 10, 64)
 		if err != nil {
 			return false, err
@@ -169,9 +169,9 @@ func splitBalanceKey(k string) (account, currency string) {
 
 // appendLedgerEntry appends json.Marshal(e).
 func appendLedgerEntry(b []byte, e *LedgerEntry) ([]byte, error) {
-	b = stringMember(append(b, '{'), "id", e.ID, false)
-	b = stringMember(b, "reference", e.Reference, true)
-	b = member(b, "postings")
+	b = StringMember(append(b, '{'), "id", e.ID, false)
+	b = StringMember(b, "reference", e.Reference, true)
+	b = Member(b, "postings")
 	if e.Postings == nil {
 		b = append(b, "null"...)
 	} else {
@@ -180,16 +180,16 @@ func appendLedgerEntry(b []byte, e *LedgerEntry) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = stringMember(append(b, '{'), "account", p.Account, false)
-			b = stringMember(b, "currency", p.Currency, false)
-			b = append(intMember(b, "amount", p.Amount), '}')
+			b = StringMember(append(b, '{'), "account", p.Account, false)
+			b = StringMember(b, "currency", p.Currency, false)
+			b = append(IntMember(b, "amount", p.Amount), '}')
 		}
 		b = append(b, ']')
 	}
-	b, err := timeMember(b, "createdAt", e.CreatedAt)
+	b, err := TimeMember(b, "createdAt", e.CreatedAt)
 	if err != nil {
 		return nil, err
 	}
-	b = boolMember(b, "overdraft", e.Overdraft)
+	b = BoolMember(b, "overdraft", e.Overdraft)
 	return append(b, '}'), nil
 }

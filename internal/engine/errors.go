@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"errors"
@@ -111,17 +111,17 @@ func MessageOf(err error) string {
 	return "an internal error occurred"
 }
 
-// notFound maps a store's ErrNotFound to a coded 404 naming what was missing.
-func notFound(err error, code Code, what, id string) error {
+// NotFound maps a store's ErrNotFound to a coded 404 naming what was missing.
+func NotFound(err error, code Code, what, id string) error {
 	if errors.Is(err, ErrNotFound) {
 		return &Error{Code: code, Message: fmt.Sprintf("%s %s not found", what, id), Err: err}
 	}
 	return err
 }
 
-// renameFields returns err with its field errors renamed by names (an
+// RenameFields returns err with its field errors renamed by names (an
 // operation built on another reports the request's own field names).
-func renameFields(err error, names map[string]string) error {
+func RenameFields(err error, names map[string]string) error {
 	var e *Error
 	if !errors.As(err, &e) || len(e.Fields) == 0 {
 		return err

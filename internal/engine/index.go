@@ -1,4 +1,4 @@
-package payments
+package engine
 
 import (
 	"bytes"
@@ -41,22 +41,22 @@ import (
 
 // ixAll and the other names are index names; each table declares which it has.
 const (
-	ixAll       = "all"      // every record ("" value)
-	ixCustomer  = "customer" // customerId
-	ixPlatform  = "platform" // platformCustomerId; cards: platformCardId
-	ixStatus    = "status"
-	ixType      = "type"
-	ixAccount   = "account"   // transactions: account id or UMA address, either side; cards: funding sources
-	ixReference = "reference" // transactions: quote id and refund reference
-	ixUma       = "uma"       // customers: UMA address
-	ixSide      = "side"      // accounts: "customer" or "platform"
-	ixCurrency  = "currency"  // accounts: side and currency
-	ixName      = "name"      // tokens
-	ixHolder    = "holder"    // documents: document holder; cards: cardholder
+	IxAll       = "all"      // every record ("" value)
+	IxCustomer  = "customer" // customerId
+	IxPlatform  = "platform" // platformCustomerId; cards: platformCardId
+	IxStatus    = "status"
+	IxType      = "type"
+	IxAccount   = "account"   // transactions: account id or UMA address, either side; cards: funding sources
+	IxReference = "reference" // transactions: quote id and refund reference
+	IxUma       = "uma"       // customers: UMA address
+	IxSide      = "side"      // accounts: "customer" or "platform"
+	IxCurrency  = "currency"  // accounts: side and currency
+	IxName      = "name"      // tokens
+	IxHolder    = "holder"    // documents: document holder; cards: cardholder
 )
 
-// appendValues appends to out the non-empty vs without repeats.
-func appendValues(out []string, vs ...string) []string {
+// AppendValues appends to out the non-empty vs without repeats.
+func AppendValues(out []string, vs ...string) []string {
 	start := len(out)
 	for _, v := range vs {
 		if v != "" && !slices.Contains(out[start:], v) {
@@ -66,8 +66,8 @@ func appendValues(out []string, vs ...string) []string {
 	return out
 }
 
-// tableIndexes are the indexes of one record table.
-type tableIndexes struct {
+// Indexes are the indexes of one record table.
+type Indexes struct {
 	table string
 	names map[string]bool
 	// entries returns the index entries of the record at id: from v when it
@@ -87,29 +87,29 @@ type indexDef[T any] struct {
 	every bool
 }
 
-// ix declares the index name in which a record has the value value(record),
+// Ix declares the index name in which a record has the value value(record),
 // or none when that is "".
-func ix[T any](name string, value func(*T) string) indexDef[T] {
+func Ix[T any](name string, value func(*T) string) indexDef[T] {
 	return indexDef[T]{name: name, one: value}
 }
 
-// ixMany declares the index name in which a record has the values that
+// IxMany declares the index name in which a record has the values that
 // values appends to out (appendValues).
-func ixMany[T any](name string, values func(rec *T, out []string) []string) indexDef[T] {
+func IxMany[T any](name string, values func(rec *T, out []string) []string) indexDef[T] {
 	return indexDef[T]{name: name, many: values}
 }
 
-// every declares the ixAll index of records of type T.
-func every[T any]() indexDef[T] { return indexDef[T]{name: ixAll, every: true} }
+// Every declares the ixAll index of records of type T.
+func Every[T any]() indexDef[T] { return indexDef[T]{name: IxAll, every: true} }
 
-// indexed declares the indexes of table, whose records are T created at
+// Indexed declares the indexes of table, whose records are T created at
 // created(record).
-func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T]) *tableIndexes {
-	ti := &tableIndexes{table: table, names: map[string]bool{}}
+func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T]) *Indexes {
+	ti := &Indexes{table: table, names: map[string]bool{}}
 	tables := make([]string, len(defs))
 	for i, d := range defs {
 		ti.names[d.name] = true
-		tables[i] = indexTable(table, d.name)
+		tables[i] = IndexTable(table, d.name)
 	}
 	ti.entries = func(id string, v any, b []byte) ([]indexEntry, error) {
 		var rec *T
@@ -133,12 +133,12 @@ func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 				out = append(out, indexEntry{tables[i], sk})
 			case d.one != nil:
 				if v := d.one(rec); v != "" {
-					out = append(out, indexEntry{tables[i], escapeValue(v) + sk})
+					out = append(out, indexEntry{tables[i], EscapeValue(v) + sk})
 				}
 			default:
 				vals = d.many(rec, vals[:0])
 				for _, v := range vals {
-					out = append(out, indexEntry{tables[i], escapeValue(v) + sk})
+					out = append(out, indexEntry{tables[i], EscapeValue(v) + sk})
 				}
 			}
 		}
@@ -147,8 +147,8 @@ func indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 	return ti
 }
 
-// indexTable names the store table of an index.
-func indexTable(table, name string) string { return table + "_ix_" + name }
+// IndexTable names the store table of an index.
+func IndexTable(table, name string) string { return table + "_ix_" + name }
 
 // sortKey is t in milliseconds as 16 hex digits ordered like the signed
 // number (the zero time sorts first).
@@ -181,14 +181,14 @@ func sortSuffix(t time.Time, id string) string {
 
 var valueEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
 
-// escapeValue keeps '|' out of an index value, so a value's prefix
+// EscapeValue keeps '|' out of an index value, so a value's prefix
 // "<value>|" never matches another value's entries.
-func escapeValue(v string) string { return valueEscaper.Replace(v) }
+func EscapeValue(v string) string { return valueEscaper.Replace(v) }
 
-// putIndexed stores the record b (v encoded) at key of table, replacing the
+// PutIndexed stores the record b (v encoded) at key of table, replacing the
 // index entries of its previous version with v's.
-func putIndexed(t *txn, table, key string, v any, b []byte) error {
-	if ti := t.e.reg.indexesOf(table); ti != nil {
+func PutIndexed(t *Txn, table, key string, v any, b []byte) error {
+	if ti := t.Handle.Registry.indexesOf(table); ti != nil {
 		var old []indexEntry
 		prev, err := t.Get(table, key)
 		switch {
@@ -217,13 +217,13 @@ func putIndexed(t *txn, table, key string, v any, b []byte) error {
 	return t.Put(table, key, b)
 }
 
-// insertIndexed creates the record b (v encoded) at key of table
+// InsertIndexed creates the record b (v encoded) at key of table
 // (ErrConflict when taken) with its index entries.
-func insertIndexed(t *txn, table, key string, v any, b []byte) error {
+func InsertIndexed(t *Txn, table, key string, v any, b []byte) error {
 	if err := t.Insert(table, key, b); err != nil {
 		return err
 	}
-	ti := t.e.reg.indexesOf(table)
+	ti := t.Handle.Registry.indexesOf(table)
 	if ti == nil {
 		return nil
 	}
@@ -249,16 +249,16 @@ type written struct {
 // written at key of table. The note is kept by the engine (Engine.written),
 // so a later operation changing the record finds the entries of its
 // previous version without decoding it.
-func rememberEntries(t *txn, table, key string, b []byte, entries []indexEntry) {
-	t.e.written.put(table+"\x00"+key, written{b, entries})
+func rememberEntries(t *Txn, table, key string, b []byte, entries []indexEntry) {
+	t.Handle.written.Put(table+"\x00"+key, written{b, entries})
 }
 
 // writtenEntries returns the index entries of the record prev at key of
 // table when the engine noted them for exactly these bytes: the entries
 // are a function of the bytes, so a record changed since by other means (or
 // by another process) is decoded as usual.
-func writtenEntries(t *txn, table, key string, prev []byte) ([]indexEntry, bool) {
-	w, ok := t.e.written.get(table + "\x00" + key)
+func writtenEntries(t *Txn, table, key string, prev []byte) ([]indexEntry, bool) {
+	w, ok := t.Handle.written.Get(table + "\x00" + key)
 	if !ok || !bytes.Equal(w.b, prev) {
 		return nil, false
 	}
@@ -267,8 +267,8 @@ func writtenEntries(t *txn, table, key string, prev []byte) ([]indexEntry, bool)
 
 // Delete removes the record at key and, in an indexed table, its index
 // entries: every engine delete goes through it.
-func (t *txn) Delete(table, key string) error {
-	if ti := t.e.reg.indexesOf(table); ti != nil {
+func (t *Txn) Delete(table, key string) error {
+	if ti := t.Handle.Registry.indexesOf(table); ti != nil {
 		b, err := t.Tx.Get(table, key)
 		if err != nil {
 			return err
@@ -335,9 +335,9 @@ const (
 // transaction. A build interrupted by a crash starts again on the next New
 // (clearing, then writing, is idempotent); on an empty store it costs one
 // read per table.
-func (e *handle) buildIndexes(ctx context.Context) error {
+func (e *Handle) buildIndexes(ctx context.Context) error {
 	var version string
-	err := e.store.View(ctx, func(tx Tx) error {
+	err := e.Store.View(ctx, func(tx Tx) error {
 		b, err := tx.Get(tableIndexMeta, indexVersionKey)
 		version = string(b)
 		if errors.Is(err, ErrNotFound) {
@@ -349,15 +349,15 @@ func (e *handle) buildIndexes(ctx context.Context) error {
 		return err
 	}
 	tables := 0
-	for _, table := range e.reg.names {
-		ti := e.reg.indexesOf(table)
+	for _, table := range e.Registry.names {
+		ti := e.Registry.indexesOf(table)
 		if ti == nil {
 			continue
 		}
 		tables++
 		for _, name := range slices.Sorted(maps.Keys(ti.names)) {
-			if err := e.batches(ctx, indexTable(table, name), func(tx Tx, key string, _ []byte) error {
-				return tx.Delete(indexTable(table, name), key)
+			if err := e.batches(ctx, IndexTable(table, name), func(tx Tx, key string, _ []byte) error {
+				return tx.Delete(IndexTable(table, name), key)
 			}); err != nil {
 				return err
 			}
@@ -372,20 +372,20 @@ func (e *handle) buildIndexes(ctx context.Context) error {
 			return fmt.Errorf("payments: building the indexes of %s: %w", table, err)
 		}
 	}
-	e.log.Info("payments: indexes built", "version", indexVersion, "tables", tables)
-	return e.store.Update(ctx, func(tx Tx) error {
+	e.Log.Info("payments: indexes built", "version", indexVersion, "tables", tables)
+	return e.Store.Update(ctx, func(tx Tx) error {
 		return tx.Put(tableIndexMeta, indexVersionKey, []byte(indexVersion))
 	})
 }
 
 // batches calls fn for every record of table, in key order, indexBuildBatch
 // records per transaction. fn may delete the record it is given.
-func (e *handle) batches(ctx context.Context, table string, fn func(tx Tx, key string, b []byte) error) error {
+func (e *Handle) batches(ctx context.Context, table string, fn func(tx Tx, key string, b []byte) error) error {
 	after := ""
 	for {
 		var n int
 		var last string
-		err := e.store.Update(ctx, func(tx Tx) error {
+		err := e.Store.Update(ctx, func(tx Tx) error {
 			n, last = 0, after
 			return tx.Scan(table, ScanOptions{After: after}, func(k string, v []byte) (bool, error) {
 				n, last = n+1, k

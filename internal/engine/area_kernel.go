@@ -1,0 +1,25 @@
+package engine
+
+import "time"
+
+// kernelArea declares the kernel's own tables: idempotency, due-work
+// bookkeeping, intents, the outbox with its dead letters and history, and
+// the ledger.
+func kernelArea(r *Registry) AreaDef {
+	return AreaDef{Tables: []TableDef{
+		{Name: tableIdempotency, Record: func() any { return new(idemRecord) }},
+		{Name: tableIdempotencyExpiry},
+		{Name: TableDueRetry, Record: func() any { return new(DueRetry) }},
+		{Name: tableDueDead, Record: func() any { return new(DeadLetter) }},
+		{Name: TableIntents, Record: func() any { return intentCheck{r} }},
+		{Name: TableOutbox, Record: func() any { return new(outboxRecord) }},
+		{Name: tableOutboxDead, Record: func() any { return new(outboxRecord) }},
+		{Name: tableEventLog, Record: func() any { return new(WebhookDelivery) },
+			Ix: Indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
+				Every[WebhookDelivery](),
+				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
+				Ix(IxStatus, func(x *WebhookDelivery) string { return x.Status }))},
+		{Name: TableLedgerBalances},
+		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) }},
+	}}
+}

@@ -1,0 +1,267 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// DueLayout formats due times so that keys sort in time order.
+const DueLayout = "2006-01-02T15:04:05.000Z"
+
+// DueKey is the key of work due at t for id in a "due" table.
+func DueKey(t time.Time, id string) string { return t.UTC().Format(DueLayout) + "|" + id }
+
+// DueAt is the due time of a dueKey.
+func DueAt(key string) time.Time {
+	if len(key) < len(DueLayout) {
+		return time.Time{}
+	}
+	t, _ := time.Parse(DueLayout, key[:len(DueLayout)])
+	return t
+}
+
+// Due-work bookkeeping: retry state of items that failed to apply, and the
+// dead letters of items that kept failing.
+const (
+	TableDueRetry = "due_retry"
+	tableDueDead  = "due_dead"
+)
+
+// MaxDueAttempts is how many times an item is tried before it is parked in
+// the dead letters.
+const MaxDueAttempts = 6
+
+// dueBatch bounds the items one pass reads from one table.
+const dueBatch = 256
+
+// DueWork is one table of work due on the engine clock, keyed by dueKey,
+// and how one of its items applies. apply runs in the item's own
+// transaction after the item was deleted; it returns whether anything moved.
+type DueWork struct {
+	Table string
+	Apply func(t *Txn, key string, value []byte) (bool, error)
+}
+
+// ProcessDue is Engine.ProcessDue: every registered due table and pass,
+// then the intents waiting for their hand-over.
+func (e *Handle) ProcessDue(ctx context.Context) (int, error) {
+	n, err := e.processDue(ctx)
+	if err != nil {
+		return n, err
+	}
+	m, err := e.handOverPending(ctx)
+	return n + m, err
+}
+
+// processDue is ProcessDue without the rail hand-overs.
+func (e *Handle) processDue(ctx context.Context) (int, error) {
+	n := 0
+	for _, w := range e.Registry.Due {
+		m, err := e.runDue(ctx, w)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	for _, pass := range e.Registry.passes {
+		m, err := pass(ctx)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// runDue applies the items of w due now, each in its own transaction.
+func (e *Handle) runDue(ctx context.Context, w DueWork) (int, error) {
+	now := e.Now()
+	var keys []string
+	err := e.View(ctx, func(t *Txn) error {
+		bound := DueKey(now, "~")
+		return t.Scan(w.Table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			if k > bound {
+				return false, nil
+			}
+			var r DueRetry
+			if err := GetJSON(t, TableDueRetry, w.Table+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(now) {
+				return true, nil // backing off
+			}
+			keys = append(keys, k)
+			return len(keys) < dueBatch, nil
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	// With several processes on one store, apply only the items this one
+	// claimed (claims.go); the item's transaction decides anyway, the claim
+	// spares the others the duplicate work.
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = "due/" + w.Table + "/" + k
+	}
+	mine, err := e.claimWork(ctx, names)
+	if err != nil {
+		return 0, err
+	}
+	defer e.releaseWork(mine)
+	n := 0
+	for i, k := range keys {
+		if mine != nil && !mine[names[i]] {
+			continue
+		}
+		moved := false
+		err := e.Update(ctx, func(t *Txn) error {
+			moved = false
+			v, err := t.Get(w.Table, k)
+			if errors.Is(err, ErrNotFound) {
+				return nil // applied by a concurrent pass or an operation
+			}
+			if err != nil {
+				return err
+			}
+			if err := t.Delete(w.Table, k); err != nil {
+				return err
+			}
+			if err := t.Delete(TableDueRetry, w.Table+"\x00"+k); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+			moved, err = w.Apply(t, k, v)
+			return err
+		})
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		if err != nil {
+			e.DueFailed(ctx, w.Table, k, err)
+			continue
+		}
+		if moved {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// DueRetry is the retry state of a due item that failed to apply.
+type DueRetry struct {
+	Attempts      int       `json:"attempts"`
+	NextAttemptAt time.Time `json:"nextAttemptAt"`
+	LastError     string    `json:"lastError"`
+}
+
+// DeadLetter is a due item that kept failing and was set aside: its table,
+// key and stored value, how often it was tried and the last reason.
+type DeadLetter struct {
+	Table    string    `json:"table"`
+	Key      string    `json:"key"`
+	Value    []byte    `json:"value"`
+	Attempts int       `json:"attempts"`
+	Reason   string    `json:"reason"`
+	ParkedAt time.Time `json:"parkedAt"`
+}
+
+// DueFailed records a failed attempt at an item: it is retried after a
+// backoff, and parked in the dead letters after MaxDueAttempts.
+func (e *Handle) DueFailed(ctx context.Context, table, key string, cause error) {
+	e.Log.Warn("due work failed", "table", table, "key", key, "err", cause)
+	rk := table + "\x00" + key
+	err := e.Update(ctx, func(t *Txn) error {
+		var r DueRetry
+		if err := GetJSON(t, TableDueRetry, rk, &r); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		r.Attempts++
+		r.LastError = cause.Error()
+		r.NextAttemptAt = t.Now.Add(e.Config.Retry.Backoff(r.Attempts))
+		if r.Attempts < MaxDueAttempts {
+			return PutJSON(t, TableDueRetry, rk, r)
+		}
+		v, err := t.Get(table, key)
+		if err != nil {
+			return err
+		}
+		for _, d := range [][2]string{{table, key}, {TableDueRetry, rk}} {
+			if err := t.Delete(d[0], d[1]); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return PutJSON(t, tableDueDead, rk, DeadLetter{Table: table, Key: key, Value: v, Attempts: r.Attempts, Reason: r.LastError, ParkedAt: t.Now})
+	})
+	if err != nil && ctx.Err() == nil {
+		e.Log.Error("recording a due-work failure failed", "table", table, "key", key, "err", err)
+	}
+}
+
+// DeadLetters is Engine.DeadLetters.
+func (e *Handle) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
+	var out []DeadLetter
+	err := e.View(ctx, func(t *Txn) error {
+		return t.Scan(tableDueDead, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+			var d DeadLetter
+			if err := json.Unmarshal(v, &d); err != nil {
+				return false, err
+			}
+			out = append(out, d)
+			return len(out) < 1000, nil
+		})
+	})
+	return out, err
+}
+
+// dueKeys lists, in time order, up to limit keys of a due table whose time
+// is at or before now (a dueKey bound); limit 0 means no bound.
+func (t *Txn) dueKeys(table, now string, limit int) ([]string, error) {
+	var keys []string
+	err := t.Scan(table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		if k > now {
+			return false, nil
+		}
+		keys = append(keys, k)
+		return limit == 0 || len(keys) < limit, nil
+	})
+	return keys, err
+}
+
+// NextDueAfter returns the earliest instant after after at which some due
+// work applies or an outbox event is to be delivered, and false when none
+// waits.
+func (e *Handle) NextDueAfter(ctx context.Context, after time.Time) (time.Time, bool, error) {
+	var next time.Time
+	consider := func(t time.Time) {
+		if t.After(after) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	err := e.Store.View(ctx, func(tx Tx) error {
+		for _, w := range e.Registry.Due {
+			err := tx.Scan(w.Table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
+				at := DueAt(k)
+				if !next.IsZero() && !at.Before(next) {
+					return false, nil
+				}
+				var r DueRetry
+				if err := GetJSON(tx, TableDueRetry, w.Table+"\x00"+k, &r); err == nil && r.NextAttemptAt.After(at) {
+					at = r.NextAttemptAt
+				}
+				consider(at)
+				return true, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+			r, err := decodeOutbox(v)
+			if err != nil {
+				return false, err
+			}
+			consider(r.NextAttemptAt)
+			return true, nil
+		})
+	})
+	return next, !next.IsZero(), err
+}

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/paygrid/payments/internal/jsontest"
+)
+
+func FuzzAppendOutbox(f *testing.F) {
+	f.Add("Webhook:1", "OUTGOING_PAYMENT.COMPLETED", `{"id":"x"}`, int64(1700000000), int64(5), int32(0), 3, "")
+	f.Add("", "", "", int64(-1), int64(0), int32(7200), 0, "timeout <after> 10s & \"more\"")
+	f.Add("\x80", "\u2029", "null", int64(300000000000), int64(0), int32(0), -1, "\x01")
+	f.Fuzz(func(t *testing.T, id, typ, data string, sec, nsec int64, off int32, attempts int, lastError string) {
+		at := jsontest.FuzzTime(sec, nsec, off)
+		var raw json.RawMessage
+		if data != "" { // compact, valid JSON, as encodeRecord returns
+			raw, _ = json.Marshal(map[string]string{"data": data})
+		}
+		r := outboxRecord{Event: Event{ID: id, Type: EventType(typ), Timestamp: at, Data: raw},
+			Attempts: attempts, NextAttemptAt: at.Add(time.Second), LastError: lastError}
+		ours, err := r.encode()
+		model, modelErr := json.Marshal(r)
+		jsontest.CheckSame(t, ours, err, model, modelErr)
+		if err == nil {
+			back, err := decodeOutbox(ours)
+			if err != nil || !bytes.Equal(back.Event.Data, raw) && len(raw) > 0 {
+				t.Fatalf("%s decodes to %+v, %v", ours, back, err)
+			}
+		}
+	})
+}
+
+// TestAppendFloat holds AppendFloat to encoding/json at the edges of its
+// two formats.
+func TestAppendFloat(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1e-6, 9.99999e-7, 1e20, 1e21, -1e21, 1.5e-9, 123456.789, math.MaxFloat64, math.SmallestNonzeroFloat64, math.NaN(), math.Inf(-1)} {
+		ours, err := AppendFloat(nil, f)
+		model, modelErr := json.Marshal(f)
+		jsontest.CheckSame(t, ours, err, model, modelErr)
+	}
+}
+
+// plainLedgerEntry is LedgerEntry encoded by encoding/json's reflection,
+// the model of appendLedgerEntry.
+type plainLedgerEntry LedgerEntry
+
+// TestEncodersCoverEveryMember compares each hand-written encoder of the
+// kernel with its model on values with every member set, and on zero
+// values.
+func TestEncodersCoverEveryMember(t *testing.T) {
+	for n := range 3 {
+		var l LedgerEntry
+		var o outboxRecord
+		if n > 0 {
+			for _, v := range []any{&l, &o} {
+				jsontest.Fill(reflect.ValueOf(v).Elem(), n)
+			}
+			o.Event.Data = json.RawMessage(`{"a":[1,"b"]}`)
+		}
+		check := func(name string, ours []byte, err error, model any) {
+			t.Helper()
+			want, wantErr := json.Marshal(model)
+			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) { jsontest.CheckSame(t, ours, err, want, wantErr) })
+		}
+		b, err := appendLedgerEntry(nil, &l)
+		check("LedgerEntry", b, err, plainLedgerEntry(l))
+		b, err = o.encode()
+		check("outboxRecord", b, err, o)
+	}
+}
+
+// FuzzRecordID checks recordID against the concatenation it replaced.
+func FuzzRecordID(f *testing.F) {
+	f.Add("Quote", []byte("0123456789abcdef"))
+	f.Add("", []byte{0xff, 0, 0x80, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	f.Fuzz(func(t *testing.T, prefix string, b []byte) {
+		var u uuid.UUID
+		copy(u[:], b)
+		if got, want := recordID(prefix, u), prefix+":"+u.String(); got != want {
+			t.Fatalf("recordID(%q, %v) = %q, want %q", prefix, u, got, want)
+		}
+	})
+}
+
+// FuzzSortKey checks sortKey and sortSuffix against the padded hex they
+// replaced.
+func FuzzSortKey(f *testing.F) {
+	f.Add(int64(0), "Transaction:1")
+	f.Add(int64(-62135596800000), "")
+	f.Add(int64(1795000000000), "x|y")
+	f.Fuzz(func(t *testing.T, ms int64, id string) {
+		at := time.UnixMilli(ms)
+		h := strconv.FormatUint(uint64(at.UnixMilli())^1<<63, 16)
+		want := strings.Repeat("0", 16-len(h)) + h
+		if got := sortKey(at); got != want {
+			t.Fatalf("sortKey(%d) = %q, want %q", ms, got, want)
+		}
+		if got := sortSuffix(at, id); got != "|"+want+"|"+id {
+			t.Fatalf("sortSuffix(%d, %q) = %q", ms, id, got)
+		}
+	})
+}
