@@ -9,11 +9,11 @@ import (
 // accountsArea declares the accounts area's tables and due work: internal
 // and external accounts with their owner and uniqueness indexes, deposit
 // references, and the sandbox's liveness checks of ownership proofs.
-func accountsArea(e *engine.Handle, cfg Config) engine.AreaDef {
-	st := &accountsState{rail: cfg.Rail, skipCheckDigits: cfg.SkipCheckDigits}
-	if st.rail == nil {
-		st.rail = defaultRail{}
+func accountsArea(e *engine.Handle, cfg accountsConfig) engine.AreaDef {
+	if cfg.Rail == nil {
+		cfg.Rail = defaultRail{}
 	}
+	st := &accountsState{accountsConfig: cfg}
 	return engine.AreaDef{
 		State: []engine.SlotEntry{accountsSlot.With(st)},
 		Tables: []engine.TableDef{
@@ -37,15 +37,22 @@ func accountsArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	}
 }
 
+// accountsConfig is what New gives the accounts area: the rail that checks
+// new external accounts and whether check digits are skipped
+// (Config.SkipCheckDigits).
+type accountsConfig struct {
+	Rail            Rail
+	SkipCheckDigits bool
+}
+
 // accountsState is the accounts area's state: the rail that checks new
 // external accounts, whether check digits are skipped, and the accounts
 // decoded lately with their encoded funding instructions.
 type accountsState struct {
-	rail            Rail
-	skipCheckDigits bool
-	cache           engine.ReadCache[InternalAccount]
-	externals       engine.ReadCache[externalRecord]
-	funding         engine.Bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
+	accountsConfig
+	cache     engine.ReadCache[InternalAccount]
+	externals engine.ReadCache[externalRecord]
+	funding   engine.Bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
 }
 
 var accountsSlot engine.Slot[accountsState]

@@ -9,9 +9,9 @@ import (
 // cardsArea declares the cards area's tables and due work: cards with
 // their counts, positions and reveal audits, and the sandbox network's
 // activations and pulls.
-func cardsArea(e *engine.Handle, cfg Config) engine.AreaDef {
+func cardsArea(e *engine.Handle, cfg cardsConfig) engine.AreaDef {
 	return engine.AreaDef{
-		State: []engine.SlotEntry{cardsSlot.With(&cardsState{issuer: cfg.CardIssuer, limits: cfg.CardLimits})},
+		State: []engine.SlotEntry{cardsSlot.With(&cardsState{cardsConfig: cfg})},
 		Tables: []engine.TableDef{
 			{Name: tableCards, Record: func() any { return new(Card) },
 				Ix: engine.Indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
@@ -33,11 +33,14 @@ func cardsArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	}
 }
 
-// cardsState is the cards area's state: the issuer (nil: no cards) and the
-// limits on live cards.
-type cardsState struct {
-	issuer CardIssuer
-	limits CardLimits
+// cardsConfig is what New gives the cards area: the issuer (nil: no
+// cards) and the limits on live cards.
+type cardsConfig struct {
+	Issuer CardIssuer
+	Limits CardLimits
 }
+
+// cardsState is the cards area's state.
+type cardsState struct{ cardsConfig }
 
 var cardsSlot engine.Slot[cardsState]

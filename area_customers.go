@@ -11,11 +11,11 @@ import (
 // customersArea declares the customers area's tables and background work:
 // customers, verifications, documents, beneficial owners, contact codes,
 // bulk imports and SCA.
-func customersArea(e *engine.Handle, cfg Config) engine.AreaDef {
-	st := &customersState{kyc: cfg.KYC, codes: cfg.Codes, scaPasskeys: cfg.SCAPasskeys}
-	if st.kyc == nil {
-		st.kyc = defaultKYC{}
+func customersArea(e *engine.Handle, cfg customersConfig) engine.AreaDef {
+	if cfg.KYC == nil {
+		cfg.KYC = defaultKYC{}
 	}
+	st := &customersState{customersConfig: cfg}
 	return engine.AreaDef{
 		State: []engine.SlotEntry{customersSlot.With(st)},
 		Tables: []engine.TableDef{
@@ -53,13 +53,31 @@ func customersArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	}
 }
 
-// customersState is the customers area's state: its providers, the SCA
-// passkeys' relying party, and the customers decoded lately.
+// customersConfig is what New gives the customers area: its providers,
+// the SCA passkeys' relying party, and the hooks of the areas above it
+// that a customer's changes reach.
+type customersConfig struct {
+	KYC         KYCProvider
+	Codes       CodeSender
+	SCAPasskeys walletauth.RelyingParty
+	// OpenAccounts opens the customer's internal accounts in currencies
+	// (accounts area).
+	OpenAccounts func(t *engine.Txn, owner string, currencies []string) error
+	// ProvisionWallet opens the customer's embedded wallet when it gets
+	// one (wallets area).
+	ProvisionWallet func(t *engine.Txn, r *customerRecord, p *PlatformConfig) error
+	// ContactChanged moves what is tied to the customer's email or phone
+	// (wallet credentials) along with a change that is not signed
+	// (wallets area): a change that needs the wallet's signature is
+	// refused.
+	ContactChanged func(t *engine.Txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput) error
+}
+
+// customersState is the customers area's state: its configuration and
+// the customers decoded lately.
 type customersState struct {
-	kyc         KYCProvider
-	codes       CodeSender
-	scaPasskeys walletauth.RelyingParty
-	cache       engine.ReadCache[customerRecord]
+	customersConfig
+	cache engine.ReadCache[customerRecord]
 }
 
 var customersSlot engine.Slot[customersState]

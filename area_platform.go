@@ -7,11 +7,19 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
+// platformConfig is what New gives the platform area: the configuration
+// an empty store is seeded with, and how the platform's internal accounts
+// are opened (accounts area).
+type platformConfig struct {
+	Seed         PlatformSeed
+	OpenAccounts func(t *engine.Txn, owner string, currencies []string) error
+}
+
 // platformArea declares the platform's tables: its configuration and the
 // API tokens.
-func platformArea(e *engine.Handle, cfg Config) engine.AreaDef {
+func platformArea(e *engine.Handle, cfg platformConfig) engine.AreaDef {
 	return engine.AreaDef{Hooks: engine.DeliveryHooks{Endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) }},
-		State: []engine.SlotEntry{platformSlot.With(&platformState{seed: cfg.Platform})}, Tables: []engine.TableDef{
+		State: []engine.SlotEntry{platformSlot.With(&platformState{platformConfig: cfg})}, Tables: []engine.TableDef{
 			{Name: tablePlatform, Record: func() any { return new(PlatformConfig) }},
 			{Name: tableTokens, Credentials: true,
 				Ix: engine.Indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
@@ -24,7 +32,7 @@ func platformArea(e *engine.Handle, cfg Config) engine.AreaDef {
 // platformState is the platform area's state: the configuration New seeds
 // an empty store with, and caches of the configuration and the tokens.
 type platformState struct {
-	seed  PlatformSeed
+	platformConfig
 	cache platformCache
 	auth  authCache
 }

@@ -9,11 +9,11 @@ import (
 // quotesArea declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
 // payments and their approvals, invitations and receiver lookups.
-func quotesArea(e *engine.Handle, cfg Config) engine.AreaDef {
-	st := &quotesState{rail: cfg.Rail, source: cfg.Rates, directory: cfg.Directory, incomingApproval: cfg.IncomingApproval}
-	if st.rail == nil {
-		st.rail = defaultRail{}
+func quotesArea(e *engine.Handle, cfg quotesConfig) engine.AreaDef {
+	if cfg.Rail == nil {
+		cfg.Rail = defaultRail{}
 	}
+	st := &quotesState{quotesConfig: cfg}
 	return engine.AreaDef{
 		State: []engine.SlotEntry{quotesSlot.With(st)},
 		Tables: []engine.TableDef{
@@ -58,19 +58,32 @@ func quotesArea(e *engine.Handle, cfg Config) engine.AreaDef {
 	}
 }
 
+// quotesConfig is what New gives the quotes area: the rail payments go to,
+// the rate source, the directory, whether incoming payments wait for
+// approval, and the hooks of the embedded wallets that sign payments.
+type quotesConfig struct {
+	Rail             Rail
+	Rates            RateSource
+	Directory        Directory
+	IncomingApproval bool
+	// WalletPayload is the payloadToSign of a quote paid from an embedded
+	// wallet (wallets area).
+	WalletPayload func(q *quoteRecord) string
+	// CheckWalletSignature checks the stamp over a quote's payloadToSign
+	// (wallets area); stamp nil: the caller had no way to send one.
+	CheckWalletSignature func(t *engine.Txn, q *quoteRecord, stamp *string) error
+}
+
 // quotesState is the quotes area's state: the rail payments go to, the
 // rate source and its cache, the directory, whether incoming payments wait
 // for approval, and the records this engine stored lately.
 type quotesState struct {
-	rail             Rail
-	source           RateSource
-	rates            rateCache
-	directory        Directory
-	incomingApproval bool
-	txs              engine.StoredCache[Transaction] // transactions stored, by id (transactions.go)
-	quotes           engine.StoredCache[quoteRecord] // quotes stored, by id (settlement.go)
-	intents          engine.StoredCache[railIntent]  // rail intents stored, by id (rail_intents.go)
-	contended        engine.ContendedCache
+	quotesConfig
+	rates     rateCache
+	txs       engine.StoredCache[Transaction] // transactions stored, by id (transactions.go)
+	quotes    engine.StoredCache[quoteRecord] // quotes stored, by id (settlement.go)
+	intents   engine.StoredCache[railIntent]  // rail intents stored, by id (rail_intents.go)
+	contended engine.ContendedCache
 }
 
 var quotesSlot engine.Slot[quotesState]

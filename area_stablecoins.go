@@ -9,11 +9,11 @@ import (
 // stablecoinsArea declares the stablecoins area's tables and due work:
 // provider links, registered stablecoins with their symbols and tokens,
 // and mint and burn operations with their schedule.
-func stablecoinsArea(e *engine.Handle, cfg Config) engine.AreaDef {
-	st := &stablecoinsState{provider: cfg.Stablecoins}
-	if st.provider == nil {
-		st.provider = noStablecoins{}
+func stablecoinsArea(e *engine.Handle, provider StablecoinProvider) engine.AreaDef {
+	if provider == nil {
+		provider = noStablecoins{}
 	}
+	st := &stablecoinsState{Provider: provider}
 	return engine.AreaDef{
 		State: []engine.SlotEntry{stablecoinsSlot.With(st)},
 		Tables: []engine.TableDef{
@@ -40,6 +40,6 @@ func stablecoinsArea(e *engine.Handle, cfg Config) engine.AreaDef {
 }
 
 // stablecoinsState is the stablecoins area's state: the issuer platform.
-type stablecoinsState struct{ provider StablecoinProvider }
+type stablecoinsState struct{ Provider StablecoinProvider }
 
 var stablecoinsSlot engine.Slot[stablecoinsState]

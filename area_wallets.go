@@ -8,8 +8,8 @@ import (
 // walletsArea declares the embedded wallets' tables: credentials and their
 // lookups, sessions, pending signed requests, wallet secrets and delegated
 // keys.
-func walletsArea(e *engine.Handle, cfg Config) engine.AreaDef {
-	return engine.AreaDef{State: []engine.SlotEntry{walletsSlot.With(&walletsState{rp: cfg.WalletRelyingParty, oidc: cfg.OIDCKeys})}, Tables: []engine.TableDef{
+func walletsArea(e *engine.Handle, cfg walletsState) engine.AreaDef {
+	return engine.AreaDef{State: []engine.SlotEntry{walletsSlot.With(&cfg)}, Tables: []engine.TableDef{
 		{Name: tableWalletCredentials}, {Name: tableWalletCredentialsByAcct},
 		{Name: tableWalletEmails}, {Name: tableWalletPhones},
 		{Name: tableWalletPasskeys}, {Name: tableWalletPasskeyChallenges},
@@ -22,8 +22,8 @@ func walletsArea(e *engine.Handle, cfg Config) engine.AreaDef {
 // walletsState is the wallets area's state: the relying party passkeys are
 // bound to, and the keys OAuth ID tokens are verified with.
 type walletsState struct {
-	rp   walletauth.RelyingParty
-	oidc walletauth.OIDCKeys
+	RelyingParty walletauth.RelyingParty
+	OIDCKeys     walletauth.OIDCKeys
 }
 
 var walletsSlot engine.Slot[walletsState]

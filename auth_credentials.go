@@ -75,8 +75,8 @@ func checkOIDC(e *engine.Handle, token, clientKey string) (walletauth.Identity, 
 		return id, oidcError(err, "oidcToken")
 	}
 	switch {
-	case walletsSlot.Of(e).oidc != nil:
-		if err := walletauth.VerifyOIDCSignature(token, walletsSlot.Of(e).oidc); err != nil {
+	case walletsSlot.Of(e).OIDCKeys != nil:
+		if err := walletauth.VerifyOIDCSignature(token, walletsSlot.Of(e).OIDCKeys); err != nil {
 			return id, oidcError(err, "oidcToken")
 		}
 	case !e.Config.Sandbox:

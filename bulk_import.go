@@ -171,7 +171,7 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 			in := rec.input(i)
 			probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
 			applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-			s, err := customersSlot.Of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
+			s, err := customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
 			if err != nil {
 				return err
 			}

@@ -187,10 +187,10 @@ type Cards struct{ e *engine.Handle }
 // issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
 // environments without a card issuer).
 func (c Cards) issuer() (CardIssuer, error) {
-	if cardsSlot.Of(c.e).issuer == nil {
+	if cardsSlot.Of(c.e).Issuer == nil {
 		return nil, engine.Errorf(engine.CodeNotImplemented, "cards are not enabled: no card issuer is configured")
 	}
-	return cardsSlot.Of(c.e).issuer, nil
+	return cardsSlot.Of(c.e).Issuer, nil
 }
 
 // Get returns the card with id (NOT_FOUND when absent).

@@ -73,7 +73,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	if err != nil {
 		return nil, err
 	}
-	limits := cardsSlot.Of(c.e).limits
+	limits := cardsSlot.Of(c.e).Limits
 	// The answer (with the id named above) is what a retry with the same
 	// idempotency key replays.
 	err = engine.Once(ctx, c.e, req, &out, func(t *engine.Txn) error {

@@ -39,7 +39,7 @@ func contactTarget(t *engine.Txn, customerID, channel string) (*customerRecord, 
 	if err != nil {
 		return nil, err
 	}
-	email, phone := customersSlot.Of(t.Handle).kyc.ContactChecks(&r.Customer)
+	email, phone := customersSlot.Of(t.Handle).KYC.ContactChecks(&r.Customer)
 	if (channel == ChannelEmail && !email) || (channel == ChannelPhone && !phone) || r.ContactVerification == nil {
 		return nil, engine.Errorf(engine.CodeConflict, "customer %s's provider does not require %s verification", customerID, channel)
 	}
@@ -50,7 +50,7 @@ func contactTarget(t *engine.Txn, customerID, channel string) (*customerRecord, 
 // (channel EMAIL or PHONE); a new code replaces an outstanding one.
 func (cs Customers) SendContactCode(ctx context.Context, customerID, channel string) error {
 	e := cs.e
-	code := customersSlot.Of(e).kyc.ContactCode(channel)
+	code := customersSlot.Of(e).KYC.ContactCode(channel)
 	return engine.Once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *engine.Txn) error {
 		r, err := contactTarget(t, customerID, channel)
 		if err != nil {

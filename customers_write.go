@@ -62,7 +62,7 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 		}
 		probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
 		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-		initial, err = customersSlot.Of(e).kyc.InitialStatus(ctx, &probe.Customer, p)
+		initial, err = customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
 		return err
 	})
 	if err != nil {
@@ -144,8 +144,7 @@ func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*C
 	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		var err error
 		out, err = updateCustomer(t, id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
-			_, err := walletContactChange(t, r, oldEmail, oldPhone, in, nil)
-			return false, err
+			return false, customersSlot.Of(t.Handle).ContactChanged(t, r, oldEmail, oldPhone, in)
 		})
 		return err
 	})
@@ -272,7 +271,7 @@ func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord
 	} else {
 		r.Profile.ValidateIndividual(fe, r.Identifier, e.Now())
 	}
-	email, phone := customersSlot.Of(e).kyc.ContactChecks(&r.Customer)
+	email, phone := customersSlot.Of(e).KYC.ContactChecks(&r.Customer)
 	if email || phone {
 		if r.ContactVerification == nil {
 			r.ContactVerification = &ContactVerification{}
@@ -383,10 +382,11 @@ func provisionAccounts(t *engine.Txn, r *customerRecord, p *PlatformConfig) erro
 		return nil
 	}
 	cur := slices.DeleteFunc(slices.Clone(customerCurrencies(r, p)), func(c string) bool { return c == GlobalAccountCurrency })
-	if _, err := openInternalAccounts(t, r.ID, cur); err != nil {
+	st := customersSlot.Of(t.Handle)
+	if err := st.OpenAccounts(t, r.ID, cur); err != nil {
 		return err
 	}
-	return provisionWallet(t, r, p)
+	return st.ProvisionWallet(t, r, p)
 }
 
 // customerCurrencies are the currencies a customer gets internal accounts in.
@@ -400,3 +400,8 @@ func customerCurrencies(r *customerRecord, p *PlatformConfig) []string {
 	}
 	return out
 }
+
+// GlobalAccountCurrency is the currency of the Global Account: a
+// customer whose currencies include it holds it in an EMBEDDED_WALLET
+// internal account instead of an INTERNAL_CRYPTO one (wire-facts 1.15).
+const GlobalAccountCurrency = "USDB"

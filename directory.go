@@ -65,8 +65,8 @@ func (emptyDirectory) UMAProviders(context.Context) ([]UMAProvider, error) { ret
 
 // directory returns the configured Directory or the empty one.
 func directory(e *engine.Handle) Directory {
-	if quotesSlot.Of(e).directory == nil {
+	if quotesSlot.Of(e).Directory == nil {
 		return emptyDirectory{}
 	}
-	return quotesSlot.Of(e).directory
+	return quotesSlot.Of(e).Directory
 }

@@ -73,7 +73,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 		fe.Add("accountInfo", nil, "accountInfo is required and must be an object with an accountType")
 		return nil, engine.Invalid(fe)
 	}
-	typ, issues := accounts.CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).skipCheckDigits)
+	typ, issues := accounts.CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).SkipCheckDigits)
 	code := engine.CodeInvalidInput
 	if len(fe) == 0 && len(issues) > 0 {
 		code = engine.CodeInvalidBankAccount
@@ -93,7 +93,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	infoJSON, _ := json.Marshal(info)
 	// The rail's network checks are consulted before the transaction, on
 	// the account as it will be stored.
-	check, err := accountsSlot.Of(e).rail.CheckAccount(ctx, &ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
+	check, err := accountsSlot.Of(e).Rail.CheckAccount(ctx, &ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
 		Currency: in.Currency, PlatformAccountID: in.PlatformAccountID, AccountInfo: infoJSON})
 	if err != nil {
 		return nil, err

@@ -15,9 +15,6 @@ const (
 	tableInternalAccountsByOwner = "internal_accounts_by_owner"
 )
 
-// PlatformOwner is the owner key of the platform's own internal accounts.
-const PlatformOwner = "platform"
-
 // AccountType is an internal account's type (reference
 // InternalAccountType).
 type AccountType string
@@ -26,6 +23,9 @@ type AccountType string
 const (
 	InternalFiat   AccountType = "INTERNAL_FIAT"
 	InternalCrypto AccountType = "INTERNAL_CRYPTO"
+	// EmbeddedWallet is the type of embedded wallets, whose holder signs
+	// what leaves them (package wallets).
+	EmbeddedWallet AccountType = "EMBEDDED_WALLET"
 )
 
 // InternalAccount is an account held on the platform's ledger. Its ledger

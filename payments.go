@@ -186,8 +186,26 @@ func New(cfg Config) (*Engine, error) {
 // areas are the declarations of every area, in the order their due work
 // runs.
 func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
-	return []engine.AreaDef{platformArea(e, cfg), customersArea(e, cfg), quotesArea(e, cfg),
-		accountsArea(e, cfg), cardsArea(e, cfg), stablecoinsArea(e, cfg), agentsArea(), walletsArea(e, cfg)}
+	openAccounts := func(t *engine.Txn, owner string, currencies []string) error {
+		_, err := openInternalAccounts(t, owner, currencies)
+		return err
+	}
+	return []engine.AreaDef{
+		platformArea(e, platformConfig{Seed: cfg.Platform, OpenAccounts: openAccounts}),
+		customersArea(e, customersConfig{KYC: cfg.KYC, Codes: cfg.Codes, SCAPasskeys: cfg.SCAPasskeys,
+			OpenAccounts: openAccounts, ProvisionWallet: provisionWallet,
+			ContactChanged: func(t *engine.Txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput) error {
+				_, err := walletContactChange(t, r, oldEmail, oldPhone, in, nil)
+				return err
+			}}),
+		quotesArea(e, quotesConfig{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
+			WalletPayload: walletQuotePayload, CheckWalletSignature: checkWalletSignature}),
+		accountsArea(e, accountsConfig{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
+		cardsArea(e, cardsConfig{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
+		stablecoinsArea(e, cfg.Stablecoins),
+		agentsArea(),
+		walletsArea(e, walletsState{RelyingParty: cfg.WalletRelyingParty, OIDCKeys: cfg.OIDCKeys}),
+	}
 }
 
 // Close stops the background workers. It does not close the Store, which the caller

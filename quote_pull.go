@@ -83,7 +83,7 @@ func executePull(t *engine.Txn, q *quoteRecord) error {
 
 // settlePull applies an outcome of a quote's pull.
 func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep RailReport) error {
-	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).rail.Name(), q.holdAccount(), q.SendingCurrency.Code
+	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
 	case rep.Outcome == RailCompleted && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
 		if err := post(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {

@@ -506,7 +506,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 		ServiceApiVariableFeeAmount: amt.ServiceVariable}
 	q.RateDetails.ServiceApiVariableFeeRate = money.Float64(fees.ServiceRate)
 	if fromWallet {
-		q.PayloadToSign = walletQuotePayload(q)
+		q.PayloadToSign = quotesSlot.Of(t.Handle).WalletPayload(q)
 		q.PaymentInstructions = []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}
 	}
 	if req.Source.SourceType == "REALTIME_FUNDING" {

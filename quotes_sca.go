@@ -16,7 +16,7 @@ const ScaChallengeTTL = 5 * time.Minute
 // drawChallenge draws the secrets of a quote's SCA challenge before its
 // transaction: the SMS code and the WebAuthn challenge.
 func drawChallenge(e *engine.Handle) scaDraw {
-	return scaDraw{code: customersSlot.Of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32)}
+	return scaDraw{code: customersSlot.Of(e).KYC.ContactCode("SCA"), nonce: randomBytes(32)}
 }
 
 // requireSCA puts a real-time funded quote of a customer in an SCA region
@@ -29,7 +29,7 @@ func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d scaDraw, pref
 		return nil
 	}
 	c, err := customer(t, q.CustomerID)
-	if err != nil || !customersSlot.Of(e).kyc.SCARequired(c) {
+	if err != nil || !customersSlot.Of(e).KYC.SCARequired(c) {
 		return err
 	}
 	id, err := e.NewID("ScaChallenge")
@@ -91,7 +91,7 @@ func executeOrChallenge(t *engine.Txn, q *quoteRecord, d scaDraw, preferred stri
 	if err != nil {
 		return err
 	}
-	if sc := *c; !customersSlot.Of(t.Handle).kyc.SCARequired(&sc) || trustedDestination(t, q) {
+	if sc := *c; !customersSlot.Of(t.Handle).KYC.SCARequired(&sc) || trustedDestination(t, q) {
 		return execute(t, q)
 	}
 	if err := challengeQuote(t, q, t.NewID("ScaChallenge"), d, preferred); err != nil {
@@ -228,7 +228,7 @@ func (s SCA) Resend(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		if !customersSlot.Of(t.Handle).kyc.SCARequired(c) {
+		if !customersSlot.Of(t.Handle).KYC.SCARequired(c) {
 			return engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {

@@ -98,9 +98,9 @@ func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) 
 	r := reporter{e: e, follow: h.Follow, h: h}
 	switch {
 	case in.Send != nil:
-		return quotesSlot.Of(e).rail.Send(ctx, *in.Send, r)
+		return quotesSlot.Of(e).Rail.Send(ctx, *in.Send, r)
 	case in.Pull != nil:
-		if p, ok := quotesSlot.Of(e).rail.(Puller); ok {
+		if p, ok := quotesSlot.Of(e).Rail.(Puller); ok {
 			return p.Pull(ctx, *in.Pull, r)
 		}
 		return r.Report(ctx, RailReport{PaymentID: h.ID, Outcome: RailCompleted})

@@ -39,7 +39,7 @@ func rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, t
 	if from == to {
 		return money.MustRate("1"), e.Now(), nil
 	}
-	if quotesSlot.Of(e).source == nil {
+	if quotesSlot.Of(e).Rates == nil {
 		return money.Rate{}, time.Time{}, engine.Errorf(engine.CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
 	}
 	key := [2]string{from, to}
@@ -49,7 +49,7 @@ func rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, t
 	if ok && e.Now().Sub(c.at) < RateCacheTTL {
 		return c.rate, c.at, nil
 	}
-	r, err := quotesSlot.Of(e).source.Rate(ctx, from, to)
+	r, err := quotesSlot.Of(e).Rates.Rate(ctx, from, to)
 	if err != nil {
 		return money.Rate{}, time.Time{}, err
 	}

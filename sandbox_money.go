@@ -182,10 +182,10 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
 			return saveTx(t, tx, "FAILED")
 		}
-		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(e).incomingApproval {
+		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(e).IncomingApproval {
 			return t.Put(tableIncomingDue, engine.DueKey(t.Now.Add(SandboxSlowIncoming), id), []byte(id))
 		}
-		if quotesSlot.Of(e).incomingApproval {
+		if quotesSlot.Of(e).IncomingApproval {
 			key := engine.DueKey(t.Now.Add(ApprovalWindow), id)
 			if err := t.Put(tableApprovalsDue, key, []byte(id)); err != nil {
 				return err
@@ -312,7 +312,7 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 
 // creditIncoming books an accepted incoming UMA payment to its destination.
 func creditIncoming(t *engine.Txn, tx *Transaction) error {
-	dest, internal := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
+	dest, internal := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
 	if internal {
 		dest = tx.Destination.AccountID
 	}

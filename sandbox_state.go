@@ -207,7 +207,7 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 		if err := clearTables(t.Tx, s.e.Registry.WithIndexTables(tables)); err != nil {
 			return err
 		}
-		return seedPlatform(t, platformSlot.Of(s.e).seed)
+		return seedPlatform(t, platformSlot.Of(s.e).Seed)
 	})
 	platformSlot.Of(s.e).auth.forget()
 	if err != nil || !rotateToken {

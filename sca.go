@@ -177,9 +177,9 @@ type scaDraw struct {
 }
 
 func drawSCA(e *engine.Handle) scaDraw {
-	d := scaDraw{code: customersSlot.Of(e).kyc.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
+	d := scaDraw{code: customersSlot.Of(e).KYC.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
 	if e.Config.Sandbox {
-		d.sandboxTOTP = customersSlot.Of(e).kyc.ContactCode("TOTP")
+		d.sandboxTOTP = customersSlot.Of(e).KYC.ContactCode("TOTP")
 	}
 	for range scaRecoveryCodes {
 		s := customers.Base32.EncodeToString(randomBytes(8))[:12]
@@ -198,7 +198,7 @@ func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // relyingParty is the WebAuthn relying party of SCA passkeys.
 func relyingParty(e *engine.Handle) walletauth.RelyingParty {
-	rp := customersSlot.Of(e).scaPasskeys
+	rp := customersSlot.Of(e).SCAPasskeys
 	if rp.ID == "" {
 		rp = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost:8080", "https://localhost"}}
 	}
@@ -216,7 +216,7 @@ func scaCustomer(t *engine.Txn, id string) (*customerRecord, *scaRecord, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	if !customersSlot.Of(t.Handle).kyc.SCARequired(&c.Customer) {
+	if !customersSlot.Of(t.Handle).KYC.SCARequired(&c.Customer) {
 		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
 	}
 	st, err := scaState(t, id)

@@ -124,7 +124,7 @@ func executeQuote(e *engine.Handle, ctx context.Context, id string, opts Execute
 			failure = engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			return err
 		}
-		if err := checkWalletSignature(t, q, stamp); err != nil {
+		if err := quotesSlot.Of(t.Handle).CheckWalletSignature(t, q, stamp); err != nil {
 			return err
 		}
 		if err := executeOrChallenge(t, q, d, opts.ScaFactor); err != nil {
@@ -344,7 +344,7 @@ func (q *quoteRecord) destinationLedger(t *engine.Txn) (string, error) {
 	case q.Destination.DestinationType == "UMA_ADDRESS":
 		return ledgerUMA, nil
 	}
-	return accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).rail.Name(), nil
+	return accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).Rail.Name(), nil
 }
 
 // applyStep applies one outcome of its payout to an executed quote.
@@ -402,7 +402,7 @@ func failAndRefund(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport,
 		tx.Refund.Status = "FAILED"
 		return saveTx(t, tx, "REFUND_FAILED")
 	}
-	to := q.refundAccount(quotesSlot.Of(t.Handle).rail.Name())
+	to := q.refundAccount(quotesSlot.Of(t.Handle).Rail.Name())
 	feeBack := ""
 	if s.Outcome == RailReturned {
 		legs, fb, err := returnLegs(t, q, to)

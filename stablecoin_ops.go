@@ -166,7 +166,7 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 	if err := e.View(ctx, func(t *engine.Txn) (err error) { d, err = check(t); return err }); err != nil {
 		return nil, err
 	}
-	plan, err := stablecoinsSlot.Of(e).provider.Plan(ctx, d.link.ref(), d.plan)
+	plan, err := stablecoinsSlot.Of(e).Provider.Plan(ctx, d.link.ref(), d.plan)
 	if err != nil {
 		return nil, providerError(err)
 	}

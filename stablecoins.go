@@ -118,7 +118,7 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
-	info, err := stablecoinsSlot.Of(e).provider.VerifyAccount(ctx, s.env(), req)
+	info, err := stablecoinsSlot.Of(e).Provider.VerifyAccount(ctx, s.env(), req)
 	if err != nil {
 		return nil, providerError(err)
 	}
@@ -263,7 +263,7 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 	}); err != nil {
 		return nil, err
 	}
-	tok, err := stablecoinsSlot.Of(e).provider.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
+	tok, err := stablecoinsSlot.Of(e).Provider.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
 	if err != nil {
 		return nil, providerError(err)
 	}

@@ -109,7 +109,7 @@ func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 // negative balance, the customer's debt. Outcomes that do not fit the
 // transaction's status change nothing.
 func settleTransferIn(t *engine.Txn, tx *Transaction, rep RailReport) error {
-	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).rail.Name()
+	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).Rail.Name()
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
 	case rep.Outcome == RailCompleted && tx.Status == TxPending:

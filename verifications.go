@@ -76,7 +76,7 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 				return err
 			}
 			reviewed, _ = json.Marshal(sub)
-			d, err = customersSlot.Of(e).kyc.Review(ctx, sub)
+			d, err = customersSlot.Of(e).KYC.Review(ctx, sub)
 			return err
 		})
 		if err != nil {

@@ -25,9 +25,6 @@ import (
 // from embedded wallets.
 type Wallets struct{ e *engine.Handle }
 
-// EmbeddedWallet is the internal account type of embedded wallets.
-const EmbeddedWallet AccountType = "EMBEDDED_WALLET"
-
 // Credential types (reference AuthMethodType).
 const (
 	CredentialEmailOTP = "EMAIL_OTP"
@@ -340,11 +337,6 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 	return out, err
 }
 
-// GlobalAccountCurrency is the currency of the Global Account: a
-// customer whose currencies include it holds it in an EMBEDDED_WALLET
-// internal account instead of an INTERNAL_CRYPTO one (wire-facts 1.15).
-const GlobalAccountCurrency = "USDB"
-
 // walletCurrency is the currency a customer's embedded wallet is opened
 // in: USDB (the Global Account) when the customer has it, else the first.
 func walletCurrency(cur []string) string {
@@ -453,10 +445,10 @@ var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins
 
 // walletRelyingParty is the WebAuthn relying party of wallet passkeys.
 func walletRelyingParty(e *engine.Handle) walletauth.RelyingParty {
-	if walletsSlot.Of(e).rp.ID == "" {
+	if walletsSlot.Of(e).RelyingParty.ID == "" {
 		return DefaultWalletRelyingParty
 	}
-	return walletsSlot.Of(e).rp
+	return walletsSlot.Of(e).RelyingParty
 }
 
 // passkeyRefused is the 401 for a wallet passkey's attestation or
