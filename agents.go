@@ -30,6 +30,9 @@ const ixAgent = "agent"
 // as eng.Agents.
 type Agents struct{ e *engine.Handle }
 
+// newAgents returns the Agents group of h.
+func newAgents(h *engine.Handle) Agents { return Agents{h} }
+
 // Agent is an agent as the API shows it (reference Agent). Usage is as of
 // the engine clock: counters of a past day or month read zero.
 type Agent struct {

@@ -80,7 +80,7 @@ func (g Agents) InternalAccounts(ctx context.Context, agentID string, f Internal
 		return engine.Page[InternalAccountView]{}, err
 	}
 	f.CustomerID = a.CustomerID
-	return Accounts{g.e}.ListInternal(ctx, f, CustomerScope, p)
+	return newAccounts(g.e).ListInternal(ctx, f, CustomerScope, p)
 }
 
 // ExternalAccounts lists the external accounts of the agent's customer
@@ -91,7 +91,7 @@ func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f External
 		return engine.Page[ExternalAccount]{}, err
 	}
 	f.CustomerID = a.CustomerID
-	return Accounts{g.e}.ListExternal(ctx, f, CustomerScope, p)
+	return newAccounts(g.e).ListExternal(ctx, f, CustomerScope, p)
 }
 
 // ownExternal reads external account id of a's customer.
@@ -144,7 +144,7 @@ func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in Ex
 		return nil, engine.Invalid(fe)
 	}
 	in.CustomerID = a.CustomerID
-	return Accounts{g.e}.CreateExternal(ctx, in, CustomerScope)
+	return newAccounts(g.e).CreateExternal(ctx, in, CustomerScope)
 }
 
 // DeleteExternalAccount deletes an external account of the agent's customer
@@ -154,7 +154,7 @@ func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) e
 	if _, err := g.ExternalAccount(ctx, agentID, id); err != nil {
 		return err
 	}
-	return Accounts{g.e}.DeleteExternal(ctx, id, CustomerScope)
+	return newAccounts(g.e).DeleteExternal(ctx, id, CustomerScope)
 }
 
 // checkQuoteScope checks that every account a quote request names belongs
@@ -212,7 +212,7 @@ func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteReques
 		return nil, err
 	}
 	req.AgentID = agentID
-	return Quotes{g.e}.Create(ctx, req)
+	return newQuotes(g.e).Create(ctx, req)
 }
 
 // agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any other).

@@ -41,7 +41,7 @@ var platformSlot engine.Slot[platformState]
 
 // webhookEndpointOf is the platform's configured webhook endpoint.
 func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
-	cfg, err := Platform{e}.Config(ctx)
+	cfg, err := newPlatform(e).Config(ctx)
 	if err != nil {
 		return "", err
 	}

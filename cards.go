@@ -184,6 +184,9 @@ type CardFilter struct {
 // reveal, and the sandbox card network simulators (eng.Cards.Create, ...).
 type Cards struct{ e *engine.Handle }
 
+// newCards returns the Cards group of h.
+func newCards(h *engine.Handle) Cards { return Cards{h} }
+
 // issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
 // environments without a card issuer).
 func (c Cards) issuer() (CardIssuer, error) {

@@ -14,6 +14,9 @@ import (
 // Crypto is the crypto-withdrawal area. Reach it as eng.Crypto.
 type Crypto struct{ e *engine.Handle }
 
+// newCrypto returns the Crypto group of h.
+func newCrypto(h *engine.Handle) Crypto { return Crypto{h} }
+
 // WithdrawalFeeRequest asks what withdrawing Amount of Currency from a
 // crypto internal account to DestinationAddress on CryptoNetwork costs
 // (reference EstimateCryptoWithdrawalFeeRequest).

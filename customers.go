@@ -217,3 +217,11 @@ func sendingCustomer(t *engine.Txn, id string) (*Customer, error) {
 	}
 	return c, nil
 }
+
+// Customers onboards customers and verifies them: records, KYC/KYB
+// verifications and links, beneficial owners, contact verification, bulk
+// import and the end-user terms.
+type Customers struct{ e *engine.Handle }
+
+// newCustomers returns the Customers group of h.
+func newCustomers(h *engine.Handle) Customers { return Customers{h} }

@@ -251,3 +251,10 @@ func (ds Documents) Delete(ctx context.Context, id string) error {
 		return nil
 	})
 }
+
+// Documents stores verification documents for customers and beneficial
+// owners.
+type Documents struct{ e *engine.Handle }
+
+// newDocuments returns the Documents group of h.
+func newDocuments(h *engine.Handle) Documents { return Documents{h} }

@@ -136,3 +136,23 @@ func balances(t *engine.Txn, a *InternalAccount) (available, held int64, err err
 	held, err = engine.Balance(t, accounts.Held(a.ID), a.Currency)
 	return available, held, err
 }
+
+// Accounts serves internal accounts (balances the platform holds) and
+// external accounts (where money goes and comes from), with beneficiary
+// trust and ownership proofs.
+type Accounts struct{ e *engine.Handle }
+
+// newAccounts returns the Accounts group of h.
+func newAccounts(h *engine.Handle) Accounts { return Accounts{h} }
+
+// Scope says whose accounts an account operation addresses: the customers'
+// (the /customers and /internal-accounts routes) or the platform's own (the
+// /platform routes). An account of the other scope is NOT_FOUND.
+type Scope uint8
+
+const (
+	// CustomerScope addresses the accounts of the platform's customers.
+	CustomerScope Scope = iota
+	// PlatformScope addresses the platform's own accounts.
+	PlatformScope
+)

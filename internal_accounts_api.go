@@ -149,13 +149,20 @@ func (as Accounts) Internal(ctx context.Context, id string) (*InternalAccountVie
 	return out, err
 }
 
+// SandboxAccounts is the accounts area's part of the sandbox operations
+// (Engine.Sandbox): funding internal accounts.
+type SandboxAccounts struct{ e *engine.Handle }
+
+// newSandboxAccounts returns the SandboxAccounts group of h.
+func newSandboxAccounts(h *engine.Handle) SandboxAccounts { return SandboxAccounts{h} }
+
 // MaxSandboxFunding caps one sandbox funding (wire-facts 1.13).
 const MaxSandboxFunding int64 = 100_000_000_000
 
 // Fund credits amount to an internal account from the
 // sandbox funding source (sandbox engines only) and emits
 // INTERNAL_ACCOUNT.BALANCE_UPDATED.
-func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+func (s SandboxAccounts) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err

@@ -278,3 +278,10 @@ func pageOf[T any](all []T, name string, p engine.ListParams) (engine.Page[T], e
 	}
 	return out, nil
 }
+
+// Lookups resolves receivers (UMA addresses and external accounts) and
+// answers the directory lists: VASPs, UMA providers and discoveries.
+type Lookups struct{ e *engine.Handle }
+
+// newLookups returns the Lookups group of h.
+func newLookups(h *engine.Handle) Lookups { return Lookups{h} }

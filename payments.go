@@ -147,10 +147,10 @@ type Engine struct {
 // newEngine returns an engine on h with its area groups bound to h.
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
-		Customers: Customers{h}, Documents: Documents{h}, Accounts: Accounts{h}, Quotes: Quotes{h},
-		Transactions: Transactions{h}, Lookups: Lookups{h}, Platform: Platform{h}, Webhooks: engine.NewWebhooks(h),
-		Rails: Rails{h}, Cards: Cards{h}, Agents: Agents{h}, Stablecoins: Stablecoins{h},
-		Invitations: Invitations{h}, Crypto: Crypto{h}, SCA: SCA{h}, Sandbox: Sandbox{h}, Wallets: Wallets{h},
+		Customers: newCustomers(h), Documents: newDocuments(h), Accounts: newAccounts(h), Quotes: newQuotes(h),
+		Transactions: newTransactions(h), Lookups: newLookups(h), Platform: newPlatform(h), Webhooks: engine.NewWebhooks(h),
+		Rails: newRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
+		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: newSCA(h), Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
 }
 
@@ -176,7 +176,7 @@ func New(cfg Config) (*Engine, error) {
 	if err := e.Register(context.Background(), areas(e, cfg)...); err != nil {
 		return nil, err
 	}
-	if err := (Platform{e}).seed(context.Background(), cfg.Platform); err != nil {
+	if err := newPlatform(e).seed(context.Background(), cfg.Platform); err != nil {
 		return nil, err
 	}
 	e.Run()

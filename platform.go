@@ -461,3 +461,9 @@ func mergeMaps(base, patch map[string]any) map[string]any {
 
 // PlatformOwner is the owner key of the platform's own internal accounts.
 const PlatformOwner = "platform"
+
+// Platform holds the platform's configuration and its API tokens.
+type Platform struct{ e *engine.Handle }
+
+// newPlatform returns the Platform group of h.
+func newPlatform(h *engine.Handle) Platform { return Platform{h} }

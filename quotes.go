@@ -541,3 +541,10 @@ func supportedCurrency(p *PlatformConfig, code string) (*CurrencyConfig, error) 
 	}
 	return nil, engine.Errorf(engine.CodeInvalidCurrency, "currency %q is not supported by this platform", code)
 }
+
+// Quotes prices, executes and authorizes quotes, and answers exchange
+// rates.
+type Quotes struct{ e *engine.Handle }
+
+// newQuotes returns the Quotes group of h.
+func newQuotes(h *engine.Handle) Quotes { return Quotes{h} }

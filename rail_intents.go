@@ -111,6 +111,9 @@ func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) 
 // Rails is the engine's side of the rail boundary (eng.Rails).
 type Rails struct{ e *engine.Handle }
 
+// newRails returns the Rails group of h.
+func newRails(h *engine.Handle) Rails { return Rails{h} }
+
 var _ Reporter = Rails{}
 
 // Report applies one outcome a rail reports for a payment it was given

@@ -148,7 +148,7 @@ type RateQuery struct {
 func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
 	e := qs.e
 	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
-	p, err := Platform{e}.Config(ctx)
+	p, err := newPlatform(e).Config(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -27,12 +27,20 @@ func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
 	return out, err
 }
 
+// SandboxPayments is the quotes area's part of the sandbox operations
+// (Engine.Sandbox): a payer funding a real-time funded quote, and incoming
+// payments from sandbox counterparties.
+type SandboxPayments struct{ e *engine.Handle }
+
+// newSandboxPayments returns the SandboxPayments group of h.
+func newSandboxPayments(h *engine.Handle) SandboxPayments { return SandboxPayments{h} }
+
 // Send simulates the payer funding a real-time funded quote (POST
 // /sandbox/send): currency must be the quote's sending currency and amount
 // (0 means the total) must equal the sending total, else the transaction
 // fails with FUNDING_AMOUNT_MISMATCH and the money goes back. A funded quote
 // then settles like an executed one.
-func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
@@ -116,7 +124,7 @@ type ReceiveRequest struct {
 // $pending.long sender's stays PENDING for SandboxSlowIncoming, then
 // completes (ProcessDue). With Config.IncomingApproval the payment waits in
 // PENDING for Transactions.Decide.
-func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err

@@ -22,6 +22,9 @@ import (
 // sandbox mode, and works through the Store port alone, on every store.
 type Sandbox struct{ e *engine.Handle }
 
+// newSandbox returns the Sandbox group of h.
+func newSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
+
 // Enabled reports whether sandbox-only operations are enabled
 // (Config.Sandbox).
 func (s Sandbox) Enabled() bool { return s.e.Config.Sandbox }
@@ -213,7 +216,25 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 	if err != nil || !rotateToken {
 		return nil, err
 	}
-	return Platform{s.e}.CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
+	return newPlatform(s.e).CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
+}
+
+// Fund credits amount to an internal account from the sandbox funding
+// source and emits INTERNAL_ACCOUNT.BALANCE_UPDATED (SandboxAccounts.Fund).
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+	return newSandboxAccounts(s.e).Fund(ctx, id, amount)
+}
+
+// Send simulates the payer funding a real-time funded quote (POST
+// /sandbox/send; SandboxPayments.Send).
+func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+	return newSandboxPayments(s.e).Send(ctx, quoteID, currency, amount)
+}
+
+// Receive deposits an incoming UMA payment from a sandbox counterparty
+// (SandboxPayments.Receive).
+func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+	return newSandboxPayments(s.e).Receive(ctx, req)
 }
 
 // ClockAdvance asks to move a sandbox clock forward by Duration or to To

@@ -44,6 +44,9 @@ const (
 // their challenges (quotes_sca.go).
 type SCA struct{ e *engine.Handle }
 
+// newSCA returns the SCA group of h.
+func newSCA(h *engine.Handle) SCA { return SCA{h} }
+
 // ScaFactorView is an enrolled factor (reference ScaFactorView).
 type ScaFactorView struct {
 	Factor       string `json:"factor"`

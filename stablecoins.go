@@ -46,6 +46,9 @@ const (
 // stablecoins.Reserve). Reach it as eng.Stablecoins.
 type Stablecoins struct{ e *engine.Handle }
 
+// newStablecoins returns the Stablecoins group of h.
+func newStablecoins(h *engine.Handle) Stablecoins { return Stablecoins{h} }
+
 // linkRecord is a link as stored: the API view plus the credentials the
 // provider is called with. The secret never leaves the engine.
 type linkRecord struct {

@@ -372,3 +372,11 @@ func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Ti
 	})
 	return out, err
 }
+
+// Transactions lists and reads transactions and moves money between a
+// customer's own accounts (transfer in and out), with incoming-payment
+// decisions, receipts and cancellation.
+type Transactions struct{ e *engine.Handle }
+
+// newTransactions returns the Transactions group of h.
+func newTransactions(h *engine.Handle) Transactions { return Transactions{h} }

@@ -25,6 +25,9 @@ import (
 // from embedded wallets.
 type Wallets struct{ e *engine.Handle }
 
+// newWallets returns the Wallets group of h.
+func newWallets(h *engine.Handle) Wallets { return Wallets{h} }
+
 // Credential types (reference AuthMethodType).
 const (
 	CredentialEmailOTP = "EMAIL_OTP"
