@@ -67,14 +67,6 @@ func (k CardEventKind) credits() bool {
 	return k == CardCreditAuthorization || k == CardFinancialCreditAuthorization || k == CardCreditAuthorizationAdvice
 }
 
-// CardMerchant is the merchant of a card transaction (reference
-// CardMerchant).
-type CardMerchant struct {
-	Descriptor string `json:"descriptor"`
-	MCC        string `json:"mcc,omitempty"`
-	Country    string `json:"country,omitempty"`
-}
-
 // CardSimulation is the body of a sandbox card simulator: the members its
 // kind takes (reference SandboxCard*Request).
 type CardSimulation struct {
@@ -99,47 +91,6 @@ type CardSimulationResult struct {
 	Decline                string           `json:"decline,omitempty"`
 }
 
-// CardTransaction is a card authorization and everything that reconciles
-// against it (reference CardTransaction). It is listed with the other
-// transactions (Transaction.Card) with type CARD.
-type CardTransaction struct {
-	Type                   string          `json:"type"`
-	ID                     string          `json:"id"`
-	CardID                 string          `json:"cardId"`
-	CustomerID             string          `json:"customerId"`
-	PlatformCustomerID     string          `json:"platformCustomerId"`
-	IssuerTransactionToken string          `json:"issuerTransactionToken,omitempty"`
-	Status                 cards.TxStatus  `json:"status"`
-	Direction              string          `json:"direction"`
-	Merchant               CardMerchant    `json:"merchant"`
-	AuthorizedAmount       CurrencyAmount  `json:"authorizedAmount"`
-	SettledAmount          *CurrencyAmount `json:"settledAmount,omitempty"`
-	RefundedAmount         *CurrencyAmount `json:"refundedAmount,omitempty"`
-	AccountID              string          `json:"accountId"`
-	PullSummary            CardPullSummary `json:"pullSummary"`
-	RefundSummary          CardSummary     `json:"refundSummary"`
-	SettlementSummary      CardSummary     `json:"settlementSummary"`
-	AuthorizedAt           time.Time       `json:"authorizedAt"`
-	LastEventAt            *time.Time      `json:"lastEventAt,omitempty"`
-	CreatedAt              time.Time       `json:"createdAt"`
-	UpdatedAt              time.Time       `json:"updatedAt"`
-}
-
-// CardPullSummary counts the pulls from the funding source (reference
-// CardPullSummary).
-type CardPullSummary struct {
-	Count        int   `json:"count"`
-	TotalAmount  int64 `json:"totalAmount"`
-	PendingCount int   `json:"pendingCount"`
-}
-
-// CardSummary counts refunds or settlements (reference CardRefundSummary,
-// CardSettlementSummary).
-type CardSummary struct {
-	Count       int   `json:"count"`
-	TotalAmount int64 `json:"totalAmount"`
-}
-
 // EventCardTransaction prefixes the card-transaction events:
 // CARD_TRANSACTION.<status> on every change of a card transaction.
 const EventCardTransaction engine.EventType = "CARD_TRANSACTION."
@@ -152,15 +103,8 @@ type cardPosition struct {
 	Currency  string `json:"currency"`
 }
 
-// transaction is the Transaction that lists x.
-func (x *CardTransaction) transaction() *Transaction {
-	return &Transaction{ID: x.ID, Status: TransactionStatus(x.Status), Type: "CARD", Direction: x.Direction,
-		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,
-		CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, Card: x}
-}
-
 // show copies the position's public part into x.
-func (x *CardTransaction) show(p *cardPosition, now time.Time) {
+func showPosition(x *CardTransaction, p *cardPosition, now time.Time) {
 	x.Status, x.Direction = p.Status, p.Direction
 	x.AuthorizedAmount = amountOf(p.Currency, p.Authorized)
 	settled, refunded := amountOf(p.Currency, p.Settled), amountOf(p.Currency, p.Refunded)
@@ -333,7 +277,7 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 	x := &CardTransaction{Type: "CARD", ID: t.NewID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
 		PlatformCustomerID: holder.PlatformCustomerID, IssuerTransactionToken: outcome.Token, Merchant: *in.Merchant,
 		AccountID: acct, AuthorizedAt: t.Now, CreatedAt: t.Now}
-	x.show(p, t.Now)
+	showPosition(x, p, t.Now)
 	if err := moveCardMoney(t, x.ID, p, mv); err != nil {
 		return err
 	}
@@ -425,7 +369,7 @@ func cardReconcile(t *engine.Txn, card *Card, ev CardEvent, out *CardSimulationR
 		return err
 	}
 	x := tx.Card
-	x.show(&p, t.Now)
+	showPosition(x, &p, t.Now)
 	out.Transaction = x
 	return saveCardTx(t, x)
 }
@@ -459,7 +403,7 @@ func moveCardMoney(t *engine.Txn, ref string, p *cardPosition, mv cards.Movement
 	if len(legs) == 0 {
 		return nil
 	}
-	if err := post(t, ref, legs...); err != nil {
+	if err := engine.PostEntry(t, ref, legs...); err != nil {
 		return err
 	}
 	if mv.Hold+mv.Release+mv.Capture+mv.Pull+mv.Credit == 0 {
@@ -487,6 +431,6 @@ func applyCardPullDue(t *engine.Txn, _ string, v []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	tx.Card.show(&p, t.Now)
+	showPosition(tx.Card, &p, t.Now)
 	return true, saveCardTx(t, tx.Card)
 }

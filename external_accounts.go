@@ -100,7 +100,7 @@ func (a *ExternalAccount) clone() *ExternalAccount {
 		return nil
 	}
 	c := *a
-	c.BeneficiaryVerifiedData = clonePtr(a.BeneficiaryVerifiedData)
+	c.BeneficiaryVerifiedData = engine.ClonePtr(a.BeneficiaryVerifiedData)
 	c.AccountInfo = bytes.Clone(a.AccountInfo)
 	return &c
 }

@@ -86,7 +86,7 @@ func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep RailReport) 
 	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
 	case rep.Outcome == RailCompleted && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
-		if err := post(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
+		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		q.Collected = true
@@ -100,9 +100,9 @@ func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep RailReport) 
 			return err
 		}
 		if !withdrawn || tx.Status != TxProcessing { // the payout left: the customer owes it
-			return post(t, tx.ID, accounts.Transfer(accounts.ExternalPrefix+"receivable:"+q.CustomerID, rail, cur, q.TotalSendingAmount))
+			return engine.PostEntry(t, tx.ID, accounts.Transfer(accounts.ExternalPrefix+"receivable:"+q.CustomerID, rail, cur, q.TotalSendingAmount))
 		}
-		if err := post(t, tx.ID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
+		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		return failUncollected(t, q, tx, rep.FailureReason)

@@ -79,7 +79,7 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 		if amount == 0 {
 			amount = q.TotalSendingAmount
 		}
-		if err := post(t, q.TransactionID, accounts.Transfer(SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
+		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
 			return err
 		}
 		if amount != q.TotalSendingAmount {
@@ -324,7 +324,7 @@ func creditIncoming(t *engine.Txn, tx *Transaction) error {
 	if internal {
 		dest = tx.Destination.AccountID
 	}
-	if err := post(t, tx.ID, accounts.Transfer(ledgerUMA, dest, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount)); err != nil {
+	if err := engine.PostEntry(t, tx.ID, accounts.Transfer(ledgerUMA, dest, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount)); err != nil {
 		return err
 	}
 	now := t.Now

@@ -66,27 +66,6 @@ func (q *quoteRecord) refundAccount(rail string) string {
 	return SandboxFundingAccount
 }
 
-// post writes one balanced ledger entry for reference.
-func post(t *engine.Txn, reference string, postings ...[]engine.Posting) error {
-	return engine.Post(t, entry(t, reference, postings))
-}
-
-// postOverdraft writes one balanced ledger entry that may take platform
-// accounts below zero (LedgerEntry.Overdraft).
-func postOverdraft(t *engine.Txn, reference string, postings ...[]engine.Posting) error {
-	e := entry(t, reference, postings)
-	e.Overdraft = true
-	return engine.Post(t, e)
-}
-
-func entry(t *engine.Txn, reference string, postings [][]engine.Posting) engine.LedgerEntry {
-	var all []engine.Posting
-	for _, p := range postings {
-		all = append(all, p...)
-	}
-	return engine.LedgerEntry{ID: t.NewID("LedgerEntry"), Reference: reference, Postings: all, CreatedAt: t.Now}
-}
-
 // Execute executes a PENDING quote whose source is an account: in one
 // store transaction it checks the quote has not expired (QUOTE_EXPIRED,
 // which also marks it EXPIRED), moves the sending total to held
@@ -193,7 +172,7 @@ func (q *quoteRecord) cloneable() bool {
 // could change through (TestQuoteCloneSharesNothing).
 func (q *quoteRecord) clone() *quoteRecord {
 	c := *q
-	c.RateDetails = clonePtr(q.RateDetails)
+	c.RateDetails = engine.ClonePtr(q.RateDetails)
 	return &c
 }
 
@@ -263,7 +242,7 @@ func execute(t *engine.Txn, q *quoteRecord) error {
 	if q.SourceExternal {
 		return executePull(t, q)
 	}
-	if err := post(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
+	if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
 		return err
 	}
 	if err := creditEvent(t, q.Source.AccountID); err != nil { // the available balance dropped
@@ -360,7 +339,7 @@ func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport) err
 			return err
 		}
 		dest := st.Destination
-		if err := post(t, tx.ID, st.CompletionLegs()...); err != nil {
+		if err := engine.PostEntry(t, tx.ID, st.CompletionLegs()...); err != nil {
 			return err
 		}
 		now := t.Now
@@ -409,11 +388,11 @@ func failAndRefund(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport,
 		if err != nil {
 			return err
 		}
-		if err := postOverdraft(t, tx.ID, legs...); err != nil {
+		if err := engine.PostOverdraftEntry(t, tx.ID, legs...); err != nil {
 			return err
 		}
 		feeBack = fb
-	} else if err := post(t, tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
+	} else if err := engine.PostEntry(t, tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
 		return err
 	}
 	now := t.Now

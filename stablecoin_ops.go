@@ -184,7 +184,7 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 		if d.plan.Type == stablecoins.Burn {
 			op.EstimatedDelivery = &stablecoins.EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
 				Currency: d.coin.BaseCurrency, Timing: stablecoins.Timing(dst.Rail)}
-			if err := post(t, op.ID, stablecoins.BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
+			if err := engine.PostEntry(t, op.ID, stablecoins.BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
 				return err
 			}
 		}
@@ -252,11 +252,11 @@ func settleOp(t *engine.Txn, op *opRecord) error {
 	coin := op.StablecoinID
 	switch {
 	case op.OperationType == stablecoins.Mint && op.Status == stablecoins.OpCompleted:
-		return post(t, op.ID, stablecoins.MintPostings(coin, op.Source.Type, op.Currency, op.Cents))
+		return engine.PostEntry(t, op.ID, stablecoins.MintPostings(coin, op.Source.Type, op.Currency, op.Cents))
 	case op.OperationType == stablecoins.Burn && op.Status == stablecoins.OpCompleted:
-		return post(t, op.ID, stablecoins.BurnPayoutPostings(coin, op.Destination.Rail, op.Currency, op.Cents))
+		return engine.PostEntry(t, op.ID, stablecoins.BurnPayoutPostings(coin, op.Destination.Rail, op.Currency, op.Cents))
 	case op.OperationType == stablecoins.Burn && (op.Status == stablecoins.OpFailed || op.Status == stablecoins.OpExpired):
-		return post(t, op.ID, stablecoins.BurnReleasePostings(coin, op.Currency, op.Cents))
+		return engine.PostEntry(t, op.ID, stablecoins.BurnReleasePostings(coin, op.Currency, op.Cents))
 	}
 	return nil
 }

@@ -203,22 +203,13 @@ func rememberTx(t *engine.Txn, tx *Transaction, b []byte) {
 // shared.
 func (x *Transaction) clone() *Transaction {
 	c := *x
-	c.SentAmount, c.ReceivedAmount = clonePtr(x.SentAmount), clonePtr(x.ReceivedAmount)
-	c.ExchangeRate, c.Fees, c.PlatformFees = clonePtr(x.ExchangeRate), clonePtr(x.Fees), clonePtr(x.PlatformFees)
-	c.SettledAt, c.ReceiptDeliveryConfirmedAt = clonePtr(x.SettledAt), clonePtr(x.ReceiptDeliveryConfirmedAt)
-	if c.Refund = clonePtr(x.Refund); c.Refund != nil {
-		c.Refund.SettledAt = clonePtr(x.Refund.SettledAt)
+	c.SentAmount, c.ReceivedAmount = engine.ClonePtr(x.SentAmount), engine.ClonePtr(x.ReceivedAmount)
+	c.ExchangeRate, c.Fees, c.PlatformFees = engine.ClonePtr(x.ExchangeRate), engine.ClonePtr(x.Fees), engine.ClonePtr(x.PlatformFees)
+	c.SettledAt, c.ReceiptDeliveryConfirmedAt = engine.ClonePtr(x.SettledAt), engine.ClonePtr(x.ReceiptDeliveryConfirmedAt)
+	if c.Refund = engine.ClonePtr(x.Refund); c.Refund != nil {
+		c.Refund.SettledAt = engine.ClonePtr(x.Refund.SettledAt)
 	}
 	return &c
-}
-
-// clonePtr returns a pointer to a copy of *p, or nil.
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 // saveTx stores tx, refusing a status change the transaction state

@@ -113,7 +113,7 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep RailReport) error {
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
 	case rep.Outcome == RailCompleted && tx.Status == TxPending:
-		if err := post(t, tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
+		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
 			return err
 		}
 		now := t.Now
@@ -122,7 +122,7 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep RailReport) error {
 			return err
 		}
 	case rep.Outcome == RailReturned && tx.Status == TxCompleted:
-		if err := postOverdraft(t, tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
+		if err := engine.PostOverdraftEntry(t, tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
 			return err
 		}
 		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason

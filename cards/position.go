@@ -3,18 +3,22 @@ package cards
 import (
 	"errors"
 	"fmt"
+
+	"github.com/paygrid/payments/quotes"
 )
 
 // TxStatus is a card transaction's status (reference CardTransactionStatus).
-type TxStatus string
+// Card transactions are read with the other transactions, so the status is
+// the transactions' vocabulary (quotes.CardTxStatus).
+type TxStatus = quotes.CardTxStatus
 
 // Card transaction statuses.
 const (
-	Authorized       TxStatus = "AUTHORIZED"        // approved, funds held, nothing cleared yet
-	PartiallySettled TxStatus = "PARTIALLY_SETTLED" // some clearings posted, more expected
-	Settled          TxStatus = "SETTLED"           // closed against the funding source
-	Refunded         TxStatus = "REFUNDED"          // the settled amount was returned in full
-	Exception        TxStatus = "EXCEPTION"         // the network settled but a pull from the funding source failed
+	Authorized       = quotes.CardAuthorized       // approved, funds held, nothing cleared yet
+	PartiallySettled = quotes.CardPartiallySettled // some clearings posted, more expected
+	Settled          = quotes.CardSettled          // closed against the funding source
+	Refunded         = quotes.CardRefunded         // the settled amount was returned in full
+	Exception        = quotes.CardException        // the network settled but a pull from the funding source failed
 )
 
 // Direction of a card transaction's money, seen from the cardholder.

@@ -193,3 +193,26 @@ func appendLedgerEntry(b []byte, e *LedgerEntry) ([]byte, error) {
 	b = BoolMember(b, "overdraft", e.Overdraft)
 	return append(b, '}'), nil
 }
+
+// PostEntry writes one balanced ledger entry of the legs for reference
+// (Post).
+func PostEntry(t *Txn, reference string, postings ...[]Posting) error {
+	return Post(t, entry(t, reference, postings))
+}
+
+// PostOverdraftEntry writes one balanced ledger entry of the legs that
+// may take platform accounts below zero (LedgerEntry.Overdraft).
+func PostOverdraftEntry(t *Txn, reference string, postings ...[]Posting) error {
+	e := entry(t, reference, postings)
+	e.Overdraft = true
+	return Post(t, e)
+}
+
+// entry is the ledger entry of the legs for reference.
+func entry(t *Txn, reference string, postings [][]Posting) LedgerEntry {
+	var all []Posting
+	for _, p := range postings {
+		all = append(all, p...)
+	}
+	return LedgerEntry{ID: t.NewID("LedgerEntry"), Reference: reference, Postings: all, CreatedAt: t.Now}
+}

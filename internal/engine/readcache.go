@@ -109,3 +109,12 @@ func (c *ContendedCache) With(ctx context.Context, quoteID string) context.Conte
 	}
 	return ctx
 }
+
+// ClonePtr returns a pointer to a copy of *p, or nil.
+func ClonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}

@@ -1,0 +1,68 @@
+package payments
+
+import (
+	"time"
+
+	"github.com/paygrid/payments/quotes"
+)
+
+// The transactions' card variant: a card transaction is listed, filtered
+// and read with the other transactions (Transaction.Card), so its record
+// belongs to the transactions' vocabulary; the cards area runs the card
+// network that writes it.
+
+// CardMerchant is the merchant of a card transaction (reference
+// CardMerchant).
+type CardMerchant struct {
+	Descriptor string `json:"descriptor"`
+	MCC        string `json:"mcc,omitempty"`
+	Country    string `json:"country,omitempty"`
+}
+
+// CardTransaction is a card authorization and everything that reconciles
+// against it (reference CardTransaction). It is listed with the other
+// transactions (Transaction.Card) with type CARD.
+type CardTransaction struct {
+	Type                   string              `json:"type"`
+	ID                     string              `json:"id"`
+	CardID                 string              `json:"cardId"`
+	CustomerID             string              `json:"customerId"`
+	PlatformCustomerID     string              `json:"platformCustomerId"`
+	IssuerTransactionToken string              `json:"issuerTransactionToken,omitempty"`
+	Status                 quotes.CardTxStatus `json:"status"`
+	Direction              string              `json:"direction"`
+	Merchant               CardMerchant        `json:"merchant"`
+	AuthorizedAmount       CurrencyAmount      `json:"authorizedAmount"`
+	SettledAmount          *CurrencyAmount     `json:"settledAmount,omitempty"`
+	RefundedAmount         *CurrencyAmount     `json:"refundedAmount,omitempty"`
+	AccountID              string              `json:"accountId"`
+	PullSummary            CardPullSummary     `json:"pullSummary"`
+	RefundSummary          CardSummary         `json:"refundSummary"`
+	SettlementSummary      CardSummary         `json:"settlementSummary"`
+	AuthorizedAt           time.Time           `json:"authorizedAt"`
+	LastEventAt            *time.Time          `json:"lastEventAt,omitempty"`
+	CreatedAt              time.Time           `json:"createdAt"`
+	UpdatedAt              time.Time           `json:"updatedAt"`
+}
+
+// CardPullSummary counts the pulls from the funding source (reference
+// CardPullSummary).
+type CardPullSummary struct {
+	Count        int   `json:"count"`
+	TotalAmount  int64 `json:"totalAmount"`
+	PendingCount int   `json:"pendingCount"`
+}
+
+// CardSummary counts refunds or settlements (reference CardRefundSummary,
+// CardSettlementSummary).
+type CardSummary struct {
+	Count       int   `json:"count"`
+	TotalAmount int64 `json:"totalAmount"`
+}
+
+// transaction is the Transaction that lists x.
+func (x *CardTransaction) transaction() *Transaction {
+	return &Transaction{ID: x.ID, Status: TransactionStatus(x.Status), Type: "CARD", Direction: x.Direction,
+		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,
+		CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, Card: x}
+}
