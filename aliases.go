@@ -196,3 +196,6 @@ type WebhookSender = engine.WebhookSender
 type Webhooks = engine.Webhooks
 
 var WithContended = engine.WithContended
+
+// PlatformOwner is the owner key of the platform's own accounts.
+const PlatformOwner = engine.PlatformOwner

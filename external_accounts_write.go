@@ -100,7 +100,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	}
 	var out *ExternalAccount
 	err = engine.Once(ctx, e, []any{in, platform}, &out, func(t *engine.Txn) error {
-		owner := PlatformOwner
+		owner := engine.PlatformOwner
 		if !platform {
 			c, err := liveCustomer(t, in.CustomerID)
 			if err != nil {

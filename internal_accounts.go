@@ -49,7 +49,7 @@ type InternalAccount struct {
 // Owner returns the owner key of the account.
 func (a *InternalAccount) Owner() string {
 	if a.CustomerID == "" {
-		return PlatformOwner
+		return engine.PlatformOwner
 	}
 	return a.CustomerID
 }
@@ -58,7 +58,7 @@ func (a *InternalAccount) Owner() string {
 const SandboxFundingAccount = accounts.ExternalPrefix + "sandbox-funding"
 
 // openInternalAccounts opens, inside t, one ACTIVE internal account per
-// currency for owner (a customer id, or PlatformOwner), skipping currencies
+// currency for owner (a customer id, or engine.PlatformOwner), skipping currencies
 // the owner already has an account in.
 func openInternalAccounts(t *engine.Txn, owner string, currencies []string) ([]*InternalAccount, error) {
 	var opened []*InternalAccount
@@ -74,7 +74,7 @@ func openInternalAccounts(t *engine.Txn, owner string, currencies []string) ([]*
 			typ = InternalCrypto
 		}
 		a := &InternalAccount{ID: id, Type: typ, Status: "ACTIVE", Currency: cur, CreatedAt: t.Now, UpdatedAt: t.Now}
-		if owner != PlatformOwner {
+		if owner != engine.PlatformOwner {
 			a.CustomerID = owner
 		}
 		if err := engine.InsertJSON(t, tableInternalAccounts, id, a); err != nil {

@@ -171,7 +171,7 @@ func seedPlatform(t *engine.Txn, seed PlatformSeed) error {
 		}
 		cfg.SupportedCurrencies = append(cfg.SupportedCurrencies, defaultCurrencyConfig(code))
 	}
-	if err := platformSlot.Of(t.Handle).OpenAccounts(t, PlatformOwner, codes); err != nil {
+	if err := platformSlot.Of(t.Handle).OpenAccounts(t, engine.PlatformOwner, codes); err != nil {
 		return err
 	}
 	return engine.PutJSON(t, tablePlatform, platformKey, cfg)
@@ -276,7 +276,7 @@ func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*P
 				for i, c := range cfg.SupportedCurrencies {
 					codes[i] = c.CurrencyCode
 				}
-				if err := platformSlot.Of(t.Handle).OpenAccounts(t, PlatformOwner, codes); err != nil {
+				if err := platformSlot.Of(t.Handle).OpenAccounts(t, engine.PlatformOwner, codes); err != nil {
 					return err
 				}
 			}
@@ -458,9 +458,6 @@ func mergeMaps(base, patch map[string]any) map[string]any {
 	}
 	return base
 }
-
-// PlatformOwner is the owner key of the platform's own internal accounts.
-const PlatformOwner = "platform"
 
 // Platform holds the platform's configuration and its API tokens.
 type Platform struct{ e *engine.Handle }

@@ -423,7 +423,7 @@ func settlement(t *engine.Txn, q *quoteRecord) (quotes.Settlement, error) {
 		Total: q.TotalSendingAmount, FeesIncluded: q.FeesIncluded, PlatformFee: q.PlatformFeesIncluded,
 		ServiceFee: q.ServiceFees, Received: q.TotalReceivingAmount}
 	if s.PlatformFee > 0 {
-		pa, err := primaryInternalAccount(t, PlatformOwner, s.SendingCurrency)
+		pa, err := primaryInternalAccount(t, engine.PlatformOwner, s.SendingCurrency)
 		if err != nil {
 			return quotes.Settlement{}, err
 		}

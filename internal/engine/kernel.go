@@ -169,3 +169,8 @@ func (e *Handle) RequireSandbox() error {
 	}
 	return nil
 }
+
+// PlatformOwner is the owner key of what the platform owns itself rather
+// than one of its customers (its internal and external accounts): the
+// areas key records by owner.
+const PlatformOwner = "platform"
