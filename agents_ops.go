@@ -8,6 +8,7 @@ import (
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -85,10 +86,10 @@ func (g Agents) InternalAccounts(ctx context.Context, agentID string, f Internal
 
 // ExternalAccounts lists the external accounts of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f ExternalAccountFilter, p engine.ListParams) (engine.Page[ExternalAccount], error) {
+func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
 	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
 	if err != nil {
-		return engine.Page[ExternalAccount]{}, err
+		return engine.Page[rails.ExternalAccount]{}, err
 	}
 	f.CustomerID = a.CustomerID
 	return newAccounts(g.e).ListExternal(ctx, f, CustomerScope, p)
@@ -114,8 +115,8 @@ func ownInternal(t *engine.Txn, a *agentRecord, id string) (*InternalAccount, er
 
 // ExternalAccount returns one external account of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*ExternalAccount, error) {
-	var out *ExternalAccount
+func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*rails.ExternalAccount, error) {
+	var out *rails.ExternalAccount
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.ManageExternalAccounts)
 		if err != nil {
@@ -133,7 +134,7 @@ func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*Exter
 // CreateExternalAccount adds an external account for the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS); customerId may be omitted and must otherwise
 // be the agent's customer.
-func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in ExternalAccountInput) (*ExternalAccount, error) {
+func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in ExternalAccountInput) (*rails.ExternalAccount, error) {
 	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
 	if err != nil {
 		return nil, err

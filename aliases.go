@@ -1,6 +1,9 @@
 package payments
 
-import "github.com/paygrid/payments/internal/engine"
+import (
+	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
+)
 
 // Moved to github.com/paygrid/payments/internal/engine.
 
@@ -199,3 +202,33 @@ var WithContended = engine.WithContended
 
 // PlatformOwner is the owner key of the platform's own accounts.
 const PlatformOwner = engine.PlatformOwner
+
+// Moved to github.com/paygrid/payments/rails.
+
+type AccountCheck = rails.AccountCheck
+type BeneficiaryVerifiedData = rails.BeneficiaryVerifiedData
+type ExternalAccount = rails.ExternalAccount
+type ExternalAccountStatus = rails.ExternalAccountStatus
+
+const ExternalActive = rails.ExternalActive
+const ExternalInactive = rails.ExternalInactive
+const ExternalPending = rails.ExternalPending
+const ExternalPendingOwnershipVerification = rails.ExternalPendingOwnershipVerification
+const ExternalUnderReview = rails.ExternalUnderReview
+const ExternalUnverified = rails.ExternalUnverified
+
+type OutgoingPayment = rails.OutgoingPayment
+type PullRequest = rails.PullRequest
+type Puller = rails.Puller
+type Rail = rails.Rail
+
+const RailAccepted = rails.Accepted
+const RailCompleted = rails.Completed
+const RailFailed = rails.Failed
+
+type RailOutcome = rails.Outcome
+type RailReport = rails.Report
+
+const RailReturned = rails.Returned
+
+type Reporter = rails.Reporter

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 )
 
 // accountsArea declares the accounts area's tables and due work: internal
@@ -11,7 +12,7 @@ import (
 // references, and the sandbox's liveness checks of ownership proofs.
 func accountsArea(e *engine.Handle, cfg accountsConfig) engine.AreaDef {
 	if cfg.Rail == nil {
-		cfg.Rail = defaultRail{}
+		cfg.Rail = rails.Default{}
 	}
 	st := &accountsState{accountsConfig: cfg}
 	return engine.AreaDef{
@@ -41,7 +42,7 @@ func accountsArea(e *engine.Handle, cfg accountsConfig) engine.AreaDef {
 // new external accounts and whether check digits are skipped
 // (Config.SkipCheckDigits).
 type accountsConfig struct {
-	Rail            Rail
+	Rail            rails.Rail
 	SkipCheckDigits bool
 }
 

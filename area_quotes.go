@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 )
 
 // quotesArea declares the quotes area's tables and due work: quotes and
@@ -11,7 +12,7 @@ import (
 // payments and their approvals, invitations and receiver lookups.
 func quotesArea(e *engine.Handle, cfg quotesConfig) engine.AreaDef {
 	if cfg.Rail == nil {
-		cfg.Rail = defaultRail{}
+		cfg.Rail = rails.Default{}
 	}
 	st := &quotesState{quotesConfig: cfg}
 	return engine.AreaDef{
@@ -62,7 +63,7 @@ func quotesArea(e *engine.Handle, cfg quotesConfig) engine.AreaDef {
 // the rate source, the directory, whether incoming payments wait for
 // approval, and the hooks of the embedded wallets that sign payments.
 type quotesConfig struct {
-	Rail             Rail
+	Rail             rails.Rail
 	Rates            RateSource
 	Directory        Directory
 	IncomingApproval bool

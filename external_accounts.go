@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 )
 
 // External account tables: records by id, the index "<owner>|<id>" -> id
@@ -19,7 +20,7 @@ const (
 // externalRecord is an ExternalAccount as stored, with the engine's own
 // state beside it.
 type externalRecord struct {
-	ExternalAccount
+	rails.ExternalAccount
 	UniqueKey        string              `json:"uniqueKey"`
 	Trusted          bool                `json:"trusted,omitempty"`
 	ValidationEndsAt time.Time           `json:"validationEndsAt,omitzero"`
@@ -37,7 +38,7 @@ var _ engine.Preparer = (*externalRecord)(nil)
 func (r *externalRecord) Prepare() { r.accountType = r.AccountType() }
 
 // externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.
-func externalAccount(t *engine.Txn, id string) (*ExternalAccount, error) {
+func externalAccount(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
 	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
@@ -77,11 +78,11 @@ const OwnershipThreshold int64 = 1_000
 func usableDestination(t *engine.Txn, r *externalRecord, amount int64) error {
 	a := &r.ExternalAccount
 	switch a.Status {
-	case ExternalInactive:
+	case rails.ExternalInactive:
 		return engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", a.ID)
-	case ExternalUnverified:
+	case rails.ExternalUnverified:
 		return engine.Errorf(engine.CodeExternalAccountVerificationReq, "external account %s failed ownership verification; start a new challenge", a.ID)
-	case ExternalPendingOwnershipVerification:
+	case rails.ExternalPendingOwnershipVerification:
 		if amount > majorUnits(a.Currency, OwnershipThreshold) {
 			return engine.Errorf(engine.CodeExternalAccountVerificationReq, "verify the ownership of wallet %s before sending more than %d %s", a.ID, OwnershipThreshold, a.Currency)
 		}
@@ -94,7 +95,7 @@ func usableDestination(t *engine.Txn, r *externalRecord, amount int64) error {
 }
 
 // appendExternalAccount appends json.Marshal(a).
-func appendExternalAccount(b []byte, a *ExternalAccount) ([]byte, error) {
+func appendExternalAccount(b []byte, a *rails.ExternalAccount) ([]byte, error) {
 	b = append(b, '{')
 	b = engine.StringMember(b, "id", a.ID, false)
 	b = engine.StringMember(b, "customerId", a.CustomerID, true)

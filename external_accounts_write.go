@@ -9,6 +9,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -50,7 +51,7 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 // INVALID_BANK_ACCOUNT; an equivalent existing account of the same owner
 // DUPLICATE_EXTERNAL_ACCOUNT. The rail's checks set the beneficiary
 // verification and may hold a new US account in micro-entry validation.
-func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*ExternalAccount, error) {
+func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
 	var fe validate.Errors
@@ -93,12 +94,12 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	infoJSON, _ := json.Marshal(info)
 	// The rail's network checks are consulted before the transaction, on
 	// the account as it will be stored.
-	check, err := accountsSlot.Of(e).Rail.CheckAccount(ctx, &ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
+	check, err := accountsSlot.Of(e).Rail.CheckAccount(ctx, &rails.ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
 		Currency: in.Currency, PlatformAccountID: in.PlatformAccountID, AccountInfo: infoJSON})
 	if err != nil {
 		return nil, err
 	}
-	var out *ExternalAccount
+	var out *rails.ExternalAccount
 	err = engine.Once(ctx, e, []any{in, platform}, &out, func(t *engine.Txn) error {
 		owner := engine.PlatformOwner
 		if !platform {
@@ -109,15 +110,15 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 			owner = c.ID
 		}
 		id := t.NewID("ExternalAccount")
-		r := &externalRecord{ExternalAccount: ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: ExternalActive,
+		r := &externalRecord{ExternalAccount: rails.ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: rails.ExternalActive,
 			PlatformAccountID: in.PlatformAccountID, OwnershipType: in.OwnershipType, Currency: in.Currency,
 			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: t.Now, UpdatedAt: t.Now}}
 		if needsOwnershipProof(typ, in.OwnershipType, info) {
-			r.Status = ExternalPendingOwnershipVerification
+			r.Status = rails.ExternalPendingOwnershipVerification
 		}
 		r.BeneficiaryVerificationStatus = check.BeneficiaryStatus
 		if check.VerifiedName != "" {
-			r.BeneficiaryVerifiedData = &BeneficiaryVerifiedData{FullName: check.VerifiedName}
+			r.BeneficiaryVerifiedData = &rails.BeneficiaryVerifiedData{FullName: check.VerifiedName}
 		}
 		if check.ValidationPeriod > 0 {
 			r.ValidationEndsAt = t.Now.Add(check.ValidationPeriod)
@@ -172,8 +173,8 @@ func clearDefaultDeposit(t *engine.Txn, owner string) error {
 
 // defaultDepositAccount returns the customer's default UMA deposit account,
 // or nil when it has none.
-func defaultDepositAccount(t *engine.Txn, customerID string) (*ExternalAccount, error) {
-	var found *ExternalAccount
+func defaultDepositAccount(t *engine.Txn, customerID string) (*rails.ExternalAccount, error) {
+	var found *rails.ExternalAccount
 	err := t.Scan(tableExternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
 		a, err := externalAccount(t, string(v))
 		if err != nil {
@@ -196,14 +197,14 @@ type ExternalAccountFilter struct {
 
 // ListExternal lists customers' accounts (platform false; all
 // customers unless CustomerID) or the platform's, oldest first.
-func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[ExternalAccount], error) {
+func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
 	e := as.e
 	platform := scope == PlatformScope
-	var page engine.Page[ExternalAccount]
+	var page engine.Page[rails.ExternalAccount]
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		q := engine.ListQuery[ExternalAccount]{Table: tableExternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
-			Match: func(a *ExternalAccount) bool {
+		q := engine.ListQuery[rails.ExternalAccount]{Table: tableExternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
+			Match: func(a *rails.ExternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency)
 			}}
@@ -215,10 +216,10 @@ func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, sc
 
 // External returns an account of the given side (customer or
 // platform): ACCOUNT_NOT_FOUND for the other side's.
-func (as Accounts) External(ctx context.Context, id string, scope Scope) (*ExternalAccount, error) {
+func (as Accounts) External(ctx context.Context, id string, scope Scope) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
-	var out *ExternalAccount
+	var out *rails.ExternalAccount
 	err := e.View(ctx, func(t *engine.Txn) error {
 		a, err := sideAccount(t, id, platform)
 		if err == nil {

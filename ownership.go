@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -55,7 +56,7 @@ func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scop
 		if err != nil {
 			return err
 		}
-		if r.Status != ExternalPendingOwnershipVerification && r.Status != ExternalUnverified {
+		if r.Status != rails.ExternalPendingOwnershipVerification && r.Status != rails.ExternalUnverified {
 			return engine.Errorf(engine.CodeConflict, "external account %s is %s; only wallets awaiting ownership verification take a challenge", id, r.Status)
 		}
 		nonce := randomHex(16)
@@ -85,10 +86,10 @@ func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scop
 // base58 Ed25519 for Solana. Valid before expiry: ACTIVE. Invalid or
 // expired: the account becomes UNVERIFIED, the challenge is spent and the
 // answer is INVALID_INPUT. Without an outstanding challenge: CONFLICT.
-func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*ExternalAccount, error) {
+func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
-	var out *ExternalAccount
+	var out *rails.ExternalAccount
 	var failure error
 	err := engine.Once(ctx, e, []any{id, platform, signature, scheme}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		r, err := sideAccount(t, id, platform)
@@ -108,9 +109,9 @@ func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, 
 			verr = fmt.Errorf("the challenge expired at %s; start a new one", ch.ExpiresAt.Format(time.RFC3339))
 		}
 		r.Challenge = nil
-		status := ExternalActive
+		status := rails.ExternalActive
 		if verr != nil {
-			status = ExternalUnverified
+			status = rails.ExternalUnverified
 			fe.Add("signature", nil, "ownership not proven: %v", verr)
 			failure = engine.Invalid(fe)
 		}
@@ -146,7 +147,7 @@ func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) err
 
 // setExternalStatus stores r with status and emits
 // EXTERNAL_ACCOUNT.STATUS_UPDATED when the status changed.
-func setExternalStatus(t *engine.Txn, r *externalRecord, s ExternalAccountStatus) error {
+func setExternalStatus(t *engine.Txn, r *externalRecord, s rails.ExternalAccountStatus) error {
 	changed := r.Status != s
 	r.Status, r.UpdatedAt = s, t.Now
 	if err := engine.PutJSON(t, tableExternalAccounts, r.ID, r); err != nil {
@@ -166,5 +167,5 @@ func applyLivenessDue(t *engine.Txn, _ string, v []byte) (bool, error) {
 		return false, nil // deleted or re-challenged since
 	}
 	r.Challenge = nil
-	return true, setExternalStatus(t, r, ExternalActive)
+	return true, setExternalStatus(t, r, rails.ExternalActive)
 }

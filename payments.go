@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -21,7 +22,7 @@ type Config struct {
 	KYC KYCProvider
 	// Rail delivers outgoing payments. Nil means the default of the
 	// money-movement area (documented on Rail).
-	Rail Rail
+	Rail rails.Rail
 	// Rates supplies exchange rates (cached RateCacheTTL). Nil quotes only
 	// same-currency pairs.
 	Rates RateSource

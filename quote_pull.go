@@ -6,6 +6,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -35,7 +36,7 @@ var PullableAccountTypes = []string{"USD_ACCOUNT"}
 // Accounts of other types are INVALID_INPUT (source.accountId); an inactive
 // account INVALID_BANK_ACCOUNT; one still in micro-entry validation
 // BANK_ACCOUNT_VALIDATION_PENDING.
-func pullSource(t *engine.Txn, id string) (*ExternalAccount, error) {
+func pullSource(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
 	r, err := externalRecordOf(t, id)
 	if err != nil {
 		return nil, err
@@ -46,7 +47,7 @@ func pullSource(t *engine.Txn, id string) (*ExternalAccount, error) {
 		fe.Add("source.accountId", nil, "external account %s (%s) does not support direct pull; fund the quote with REALTIME_FUNDING", id, a.AccountType())
 		return nil, engine.Invalid(fe)
 	}
-	if a.Status == ExternalInactive {
+	if a.Status == rails.ExternalInactive {
 		return nil, engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", id)
 	}
 	if t.Now.Before(r.ValidationEndsAt) {
@@ -75,25 +76,25 @@ func executePull(t *engine.Txn, q *quoteRecord) error {
 		}
 		q.PendingSent = true
 	}
-	if err := intendPull(t, PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
+	if err := intendPull(t, rails.PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
 		return err
 	}
 	return saveQuote(t, q)
 }
 
 // settlePull applies an outcome of a quote's pull.
-func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep RailReport) error {
+func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep rails.Report) error {
 	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
-	case rep.Outcome == RailCompleted && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
+	case rep.Outcome == rails.Completed && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		q.Collected = true
 		return startDelivery(t, q)
-	case rep.Outcome == RailFailed && !q.Collected && q.Status == QuoteProcessing:
+	case rep.Outcome == rails.Failed && !q.Collected && q.Status == QuoteProcessing:
 		return failUncollected(t, q, tx, rep.FailureReason)
-	case rep.Outcome == RailReturned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
+	case rep.Outcome == rails.Returned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
 		q.Collected = false
 		withdrawn, err := t.WithdrawIntent(paymentID(intentSend, tx.ID))
 		if err != nil {

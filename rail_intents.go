@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -29,16 +30,16 @@ const (
 
 // railIntent is a payment waiting to be handed to the rail, as stored.
 type railIntent struct {
-	Send *OutgoingPayment `json:"send,omitempty"`
-	Pull *PullRequest     `json:"pull,omitempty"`
+	Send *rails.OutgoingPayment `json:"send,omitempty"`
+	Pull *rails.PullRequest     `json:"pull,omitempty"`
 }
 
 // railIntentKinds are the intents of payments, carried out by the rail.
 func railIntentKinds(e *engine.Handle) []engine.IntentKind {
 	handOver := func(ctx context.Context, h *engine.Handover) error { return handOverPayment(e, ctx, h) }
 	return []engine.IntentKind{
-		{Name: intentSend, Record: func() any { return new(OutgoingPayment) }, HandOver: handOver},
-		{Name: intentPull, Record: func() any { return new(PullRequest) }, HandOver: handOver},
+		{Name: intentSend, Record: func() any { return new(rails.OutgoingPayment) }, HandOver: handOver},
+		{Name: intentPull, Record: func() any { return new(rails.PullRequest) }, HandOver: handOver},
 	}
 }
 
@@ -51,13 +52,13 @@ func splitPaymentID(id string) (kind, txID string) {
 }
 
 // intendSend records that p is to be handed to the rail after commit.
-func intendSend(t *engine.Txn, p OutgoingPayment) error {
+func intendSend(t *engine.Txn, p rails.OutgoingPayment) error {
 	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.Now
 	return intendPayment(t, p.ID, railIntent{Send: &p})
 }
 
 // intendPull records that p is to be collected through the rail after commit.
-func intendPull(t *engine.Txn, p PullRequest) error {
+func intendPull(t *engine.Txn, p rails.PullRequest) error {
 	p.ID, p.SubmittedAt = paymentID(intentPull, p.TransactionID), t.Now
 	return intendPayment(t, p.ID, railIntent{Pull: &p})
 }
@@ -78,12 +79,12 @@ func (in *railIntent) clone() *railIntent {
 	c := *in
 	if in.Send != nil {
 		s := *in.Send
-		s.Destination = s.Destination.clone()
+		s.Destination = s.Destination.Clone()
 		c.Send = &s
 	}
 	if in.Pull != nil {
 		p := *in.Pull
-		p.From = p.From.clone()
+		p.From = p.From.Clone()
 		c.Pull = &p
 	}
 	return &c
@@ -100,10 +101,10 @@ func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) 
 	case in.Send != nil:
 		return quotesSlot.Of(e).Rail.Send(ctx, *in.Send, r)
 	case in.Pull != nil:
-		if p, ok := quotesSlot.Of(e).Rail.(Puller); ok {
+		if p, ok := quotesSlot.Of(e).Rail.(rails.Puller); ok {
 			return p.Pull(ctx, *in.Pull, r)
 		}
-		return r.Report(ctx, RailReport{PaymentID: h.ID, Outcome: RailCompleted})
+		return r.Report(ctx, rails.Report{PaymentID: h.ID, Outcome: rails.Completed})
 	}
 	return nil
 }
@@ -114,7 +115,7 @@ type Rails struct{ e *engine.Handle }
 // newRails returns the Rails group of h.
 func newRails(h *engine.Handle) Rails { return Rails{h} }
 
-var _ Reporter = Rails{}
+var _ rails.Reporter = Rails{}
 
 // Report applies one outcome a rail reports for a payment it was given
 // (see Reporter): the entry point of production rails, called from their
@@ -122,7 +123,7 @@ var _ Reporter = Rails{}
 // collected pull starts its payout) are handed to the rail before Report
 // returns. A report without PaymentID or with an unknown Outcome is
 // INVALID_INPUT.
-func (r Rails) Report(ctx context.Context, rep RailReport) error {
+func (r Rails) Report(ctx context.Context, rep rails.Report) error {
 	intents, err := report(r.e, ctx, rep, nil)
 	if err == nil {
 		r.e.Dispatch(ctx, intents)
@@ -153,11 +154,11 @@ func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 // With a hand-over in progress (h), a report for its payment also removes
 // the payment's intent in that transaction: the rail has taken the payment,
 // so handOver need not commit again.
-func report(e *engine.Handle, ctx context.Context, rep RailReport, h *engine.Handover) ([]string, error) {
+func report(e *engine.Handle, ctx context.Context, rep rails.Report, h *engine.Handover) ([]string, error) {
 	var fe validate.Errors
 	fe.Required("paymentId", rep.PaymentID)
 	switch rep.Outcome {
-	case RailAccepted, RailCompleted, RailFailed, RailReturned:
+	case rails.Accepted, rails.Completed, rails.Failed, rails.Returned:
 	default:
 		fe.Add("outcome", nil, "outcome must be ACCEPTED, COMPLETED, FAILED or RETURNED")
 	}
@@ -184,7 +185,7 @@ func report(e *engine.Handle, ctx context.Context, rep RailReport, h *engine.Han
 
 // applyReport applies rep once: at once, or as due work when it takes
 // effect later.
-func applyReport(t *engine.Txn, rep RailReport) error {
+func applyReport(t *engine.Txn, rep rails.Report) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
 	if kind != intentSend && kind != intentPull {
 		return engine.Errorf(engine.CodeTransactionNotFound, "no payment %s", rep.PaymentID)
@@ -201,7 +202,7 @@ func applyReport(t *engine.Txn, rep RailReport) error {
 	if err := t.Put(tableRailReports, seen, []byte(t.Now.Format(engine.DueLayout))); err != nil {
 		return err
 	}
-	if rep.Outcome == RailAccepted {
+	if rep.Outcome == rails.Accepted {
 		return nil
 	}
 	if rep.At.After(t.Now) {
@@ -219,7 +220,7 @@ func applyReport(t *engine.Txn, rep RailReport) error {
 }
 
 // settle applies an outcome that has taken effect to its payment.
-func settle(t *engine.Txn, rep RailReport) error {
+func settle(t *engine.Txn, rep rails.Report) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
 	tx, err := transaction(t, txID)
 	if err != nil {
@@ -251,7 +252,7 @@ type reporter struct {
 	h      *engine.Handover
 }
 
-func (r reporter) Report(ctx context.Context, rep RailReport) error {
+func (r reporter) Report(ctx context.Context, rep rails.Report) error {
 	intents, err := report(r.e, ctx, rep, r.h)
 	*r.follow = append(*r.follow, intents...)
 	return err

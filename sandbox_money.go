@@ -8,6 +8,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -91,7 +92,7 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 				return err
 			}
 			tx.Status = TxProcessing
-			if err := failAndRefund(t, q, tx, RailReport{Outcome: RailFailed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
+			if err := failAndRefund(t, q, tx, rails.Report{Outcome: rails.Failed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
 				return err
 			}
 			out = tx
@@ -244,7 +245,7 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 		if err != nil {
 			return err
 		}
-		if err := applyStep(t, q, tx, RailReport{Outcome: RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
+		if err := applyStep(t, q, tx, rails.Report{Outcome: rails.Failed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
 			return err
 		}
 		out = tx

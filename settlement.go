@@ -10,6 +10,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/quotes"
+	"github.com/paygrid/payments/rails"
 )
 
 // Settlement tables: rail outcomes due by time ("<time>|<tx id>|<payment
@@ -285,7 +286,7 @@ func startDelivery(t *engine.Txn, q *quoteRecord) error {
 		if err := announceTx(t, tx, "PROCESSING"); err != nil {
 			return err
 		}
-		if err := applyStep(t, q, tx, RailReport{Outcome: RailCompleted}); err != nil {
+		if err := applyStep(t, q, tx, rails.Report{Outcome: rails.Completed}); err != nil {
 			return err
 		}
 		return saveQuote(t, q)
@@ -293,7 +294,7 @@ func startDelivery(t *engine.Txn, q *quoteRecord) error {
 	if err := saveTx(t, tx, "PROCESSING"); err != nil {
 		return err
 	}
-	p := OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
+	p := rails.OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
 	if q.Destination.DestinationType == "ACCOUNT" {
 		// Shared: the intent only encodes it (the rail gets a copy decoded
 		// from the stored intent).
@@ -328,9 +329,9 @@ func (q *quoteRecord) destinationLedger(t *engine.Txn) (string, error) {
 
 // applyStep applies one outcome of its payout to an executed quote.
 // Outcomes that do not fit the transaction's status change nothing.
-func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport) error {
+func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s rails.Report) error {
 	switch s.Outcome {
-	case RailCompleted:
+	case rails.Completed:
 		if tx.Status != TxProcessing {
 			return nil
 		}
@@ -351,8 +352,8 @@ func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport) err
 			return creditEvent(t, dest)
 		}
 		return nil
-	case RailFailed, RailReturned:
-		if s.Outcome == RailReturned {
+	case rails.Failed, rails.Returned:
+		if s.Outcome == rails.Returned {
 			if tx.Status != TxCompleted {
 				return nil
 			}
@@ -368,7 +369,7 @@ func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport) err
 // refunds amount from hold to the sender (or, for a bank return, undoes
 // the completion's legs), unless s says the refund fails: then the money
 // stays held, not spendable.
-func failAndRefund(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport, amount int64) error {
+func failAndRefund(t *engine.Txn, q *quoteRecord, tx *Transaction, s rails.Report, amount int64) error {
 	q.Status, tx.Status, tx.FailureReason = QuoteFailed, TxFailed, s.FailureReason
 	if err := saveTx(t, tx, "FAILED"); err != nil {
 		return err
@@ -383,7 +384,7 @@ func failAndRefund(t *engine.Txn, q *quoteRecord, tx *Transaction, s RailReport,
 	}
 	to := q.refundAccount(quotesSlot.Of(t.Handle).Rail.Name())
 	feeBack := ""
-	if s.Outcome == RailReturned {
+	if s.Outcome == rails.Returned {
 		legs, fb, err := returnLegs(t, q, to)
 		if err != nil {
 			return err
@@ -458,7 +459,7 @@ func creditEvent(t *engine.Txn, id string) error {
 
 // applySettlementDue applies a rail outcome whose time came.
 func applySettlementDue(t *engine.Txn, key string, v []byte) (bool, error) {
-	var rep RailReport
+	var rep rails.Report
 	if err := json.Unmarshal(v, &rep); err != nil {
 		return false, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/stablecoins"
 )
 
@@ -135,19 +136,19 @@ func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) 
 		return engine.NotFound(err, engine.CodeStablecoinExternalAccountNotFound, "external account", id)
 	}
 	a := &r.ExternalAccount
-	var rails []string
+	var variantRails []string
 	if accounts.Chain(a.AccountType()) == "" {
 		if v, ok := accounts.Variants[a.AccountType()]; ok {
-			rails = v.Rails
+			variantRails = v.Rails
 		}
 	}
-	if err := stablecoinError(stablecoins.CheckExternal(role, a.AccountType(), a.Currency, coin.BaseCurrency, rail, rails)); err != nil {
+	if err := stablecoinError(stablecoins.CheckExternal(role, a.AccountType(), a.Currency, coin.BaseCurrency, rail, variantRails)); err != nil {
 		return err
 	}
 	if role == stablecoins.RoleBurnDestination {
 		return usableDestination(t, &r, 0)
 	}
-	if a.Status == ExternalInactive {
+	if a.Status == rails.ExternalInactive {
 		return engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", a.ID)
 	}
 	return nil

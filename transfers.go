@@ -5,6 +5,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -99,7 +100,7 @@ func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 	if err := saveTx(t, tx, "PENDING"); err != nil {
 		return nil, err
 	}
-	return tx, intendPull(t, PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
+	return tx, intendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 }
 
 // settleTransferIn applies an outcome of a transfer-in pull: COMPLETED
@@ -108,11 +109,11 @@ func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 // the money meanwhile (a late ACH return): the account then carries a
 // negative balance, the customer's debt. Outcomes that do not fit the
 // transaction's status change nothing.
-func settleTransferIn(t *engine.Txn, tx *Transaction, rep RailReport) error {
+func settleTransferIn(t *engine.Txn, tx *Transaction, rep rails.Report) error {
 	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).Rail.Name()
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
-	case rep.Outcome == RailCompleted && tx.Status == TxPending:
+	case rep.Outcome == rails.Completed && tx.Status == TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
 			return err
 		}
@@ -121,7 +122,7 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep RailReport) error {
 		if err := saveTx(t, tx, "COMPLETED"); err != nil {
 			return err
 		}
-	case rep.Outcome == RailReturned && tx.Status == TxCompleted:
+	case rep.Outcome == rails.Returned && tx.Status == TxCompleted:
 		if err := engine.PostOverdraftEntry(t, tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
 			return err
 		}
@@ -129,7 +130,7 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep RailReport) error {
 		if err := saveTx(t, tx, "FAILED"); err != nil {
 			return err
 		}
-	case rep.Outcome == RailFailed && tx.Status == TxPending:
+	case rep.Outcome == rails.Failed && tx.Status == TxPending:
 		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
 		return saveTx(t, tx, "FAILED")
 	default:

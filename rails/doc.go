@@ -1,8 +1,9 @@
-// Package rails documents the contract between the payments engine and the
-// rails that move money outside it, and holds its conformance suite
-// (rails/railtest). The Rail interface itself is owned by its consumer, the
-// root package (payments.Rail, payments.Puller, payments.Reporter); this
-// package is the home of what rail authors need beside it.
+// Package rails holds the contract between the payments engine and the
+// rails that move money outside it: the Rail interface with its optional
+// Puller, the Reporter rails report through, the payments and reports they
+// exchange, and the external accounts a rail checks and pays out to. Its
+// conformance suite is rails/railtest. The root package re-exports these
+// names (payments.Rail, payments.Reporter, payments.RailReport, ...).
 //
 // # The contract
 //

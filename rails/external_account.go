@@ -1,4 +1,8 @@
-package payments
+package rails
+
+// ExternalAccount is the record of the accounts area (package accounts
+// serves it), defined here because a rail receives it: it checks new ones
+// (Rail.CheckAccount) and pays out to them (OutgoingPayment.Destination).
 
 import (
 	"bytes"
@@ -85,7 +89,7 @@ func (s *infoString) UnmarshalJSON(b []byte) error {
 }
 
 // clone returns a copy of a (nil for nil) that shares nothing.
-func (a *ExternalAccount) clone() *ExternalAccount {
+func (a *ExternalAccount) Clone() *ExternalAccount {
 	if a == nil {
 		return nil
 	}

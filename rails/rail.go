@@ -1,4 +1,4 @@
-package payments
+package rails
 
 import (
 	"context"
@@ -57,29 +57,29 @@ type Reporter interface {
 	// Report applies one outcome. It is idempotent: a report whose
 	// (PaymentID, Reference) was applied before changes nothing and returns
 	// nil. An unknown PaymentID is TRANSACTION_NOT_FOUND.
-	Report(ctx context.Context, r RailReport) error
+	Report(ctx context.Context, r Report) error
 }
 
 // RailOutcome is what a rail reports about a payment.
-type RailOutcome string
+type Outcome string
 
 // Rail outcomes.
 const (
-	RailAccepted  RailOutcome = "ACCEPTED"  // taken by the network; nothing moves
-	RailCompleted RailOutcome = "COMPLETED" // delivered (a payout) or collected (a pull)
-	RailFailed    RailOutcome = "FAILED"    // not delivered; the sender is refunded
-	RailReturned  RailOutcome = "RETURNED"  // delivered, then sent back; the sender is refunded
+	Accepted  Outcome = "ACCEPTED"  // taken by the network; nothing moves
+	Completed Outcome = "COMPLETED" // delivered (a payout) or collected (a pull)
+	Failed    Outcome = "FAILED"    // not delivered; the sender is refunded
+	Returned  Outcome = "RETURNED"  // delivered, then sent back; the sender is refunded
 )
 
 // RailReport is one outcome of a payment, as a rail reports it.
-type RailReport struct {
+type Report struct {
 	// PaymentID is OutgoingPayment.ID or PullRequest.ID.
 	PaymentID string `json:"paymentId"`
 	// Reference is the rail's own reference of this outcome (its event or
 	// trace id). Reports are applied once per (PaymentID, Reference); empty
 	// means the outcome itself is the reference.
-	Reference string      `json:"reference,omitempty"`
-	Outcome   RailOutcome `json:"outcome"`
+	Reference string  `json:"reference,omitempty"`
+	Outcome   Outcome `json:"outcome"`
 	// At is when the outcome takes effect on the engine's clock. Zero means
 	// when it is received; a future instant waits as due work, so the
 	// sandbox rail can announce a payment that settles in six minutes.
@@ -137,14 +137,14 @@ type PullRequest struct {
 }
 
 // defaultRail is the rail of an engine configured without one.
-type defaultRail struct{}
+type Default struct{}
 
-func (defaultRail) Name() string { return "default" }
+func (Default) Name() string { return "default" }
 
-func (defaultRail) CheckAccount(context.Context, *ExternalAccount) (AccountCheck, error) {
+func (Default) CheckAccount(context.Context, *ExternalAccount) (AccountCheck, error) {
 	return AccountCheck{BeneficiaryStatus: "UNSUPPORTED"}, nil
 }
 
-func (defaultRail) Send(ctx context.Context, p OutgoingPayment, r Reporter) error {
-	return r.Report(ctx, RailReport{PaymentID: p.ID, Outcome: RailCompleted})
+func (Default) Send(ctx context.Context, p OutgoingPayment, r Reporter) error {
+	return r.Report(ctx, Report{PaymentID: p.ID, Outcome: Completed})
 }
