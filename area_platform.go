@@ -47,3 +47,11 @@ func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
 	}
 	return cfg.WebhookEndpoint, nil
 }
+
+// reseed writes the seed New was given again, unless a configuration
+// exists (a sandbox reset, which cleared it).
+func reseed(t *engine.Txn) error { return seedPlatform(t, platformSlot.Of(t.Handle).Seed) }
+
+// forgetTokens drops the tokens the platform area remembers, after a
+// sandbox import or reset replaced them.
+func forgetTokens(h *engine.Handle) { platformSlot.Of(h).auth.forget() }

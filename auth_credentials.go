@@ -292,7 +292,7 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *Customer
 		ttl = time.Duration(w.ExpirationSeconds) * time.Second
 	}
 	code := d.otpCode(t.Handle.Config.Sandbox, p.EmbeddedWalletConfig)
-	c.OTP = &otpChallenge{TargetKey: d.target, CodeHash: hashSecret(code), ExpiresAt: t.Now.Add(ttl)}
+	c.OTP = &otpChallenge{TargetKey: d.target, CodeHash: engine.HashSecret(code), ExpiresAt: t.Now.Add(ttl)}
 	c.UpdatedAt = t.Now
 	if err := engine.PutJSON(t, tableWalletCredentials, c.ID, c); err != nil {
 		return "", err

@@ -276,7 +276,7 @@ func otpAttempt(t *engine.Txn, c *credentialRecord, req VerifyRequest) (*SignedC
 	if err != nil {
 		return nil, engine.Invalid(validate.Errors{{Field: "encryptedOtpBundle", Message: "encryptedOtpBundle does not open with the current otpEncryptionTargetBundle"}}), nil
 	}
-	if !constantEqual(hashSecret(att.Code), o.CodeHash) {
+	if !constantEqual(engine.HashSecret(att.Code), o.CodeHash) {
 		failure := otpWrongCode(t, c)
 		return nil, failure, engine.PutJSON(t, tableWalletCredentials, c.ID, c)
 	}

@@ -56,7 +56,7 @@ func (cs Customers) SendContactCode(ctx context.Context, customerID, channel str
 		if err != nil {
 			return err
 		}
-		if err := engine.PutJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: hashSecret(code), ExpiresAt: t.Now.Add(ContactCodeTTL)}); err != nil {
+		if err := engine.PutJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: engine.HashSecret(code), ExpiresAt: t.Now.Add(ContactCodeTTL)}); err != nil {
 			return err
 		}
 		return intendCode(t, CodeMessage{ID: t.NewID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
@@ -94,7 +94,7 @@ func (cs Customers) ConfirmContactCode(ctx context.Context, customerID, channel,
 			fe.Add("code", nil, "the code expired; request a new one")
 			failure = engine.Invalid(fe)
 			return t.Delete(tableContactCodes, key) // commit the removal, answer the failure
-		case subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(cc.Hash)) != 1:
+		case subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(cc.Hash)) != 1:
 			cc.Attempts++
 			if cc.Attempts >= ContactCodeAttempts {
 				failure = engine.Errorf(engine.CodeRateLimited, "too many wrong codes; request a new one")

@@ -63,7 +63,7 @@ func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*Trus
 			return err
 		}
 		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.Now.Add(5 * time.Minute),
-			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: hashSecret(code)}
+			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: engine.HashSecret(code)}
 		ch := r.TrustChallenge.ScaChallenge
 		out = &TrustStart{ScaChallenge: &ch}
 		return engine.PutJSON(t, tableExternalAccounts, id, r)
@@ -86,7 +86,7 @@ func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code
 			return engine.Errorf(engine.CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
 		}
 		var fe validate.Errors
-		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(ch.CodeHash)) != 1 {
+		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(ch.CodeHash)) != 1 {
 			if len(fe) == 0 {
 				fe.Add("code", nil, "the code is wrong")
 			}

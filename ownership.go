@@ -59,7 +59,7 @@ func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scop
 		if r.Status != rails.ExternalPendingOwnershipVerification && r.Status != rails.ExternalUnverified {
 			return engine.Errorf(engine.CodeConflict, "external account %s is %s; only wallets awaiting ownership verification take a challenge", id, r.Status)
 		}
-		nonce := randomHex(16)
+		nonce := engine.RandomHex(16)
 		ch := &OwnershipChallenge{Method: method}
 		if method == MethodWalletSignature {
 			ch.ExpiresAt = t.Now.Add(SignatureChallengeTTL)

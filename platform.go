@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -263,7 +262,7 @@ func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*P
 		newEndpoint := false
 		if u.WebhookEndpoint != nil {
 			if *u.WebhookEndpoint != "" {
-				checkURL(&fe, "webhookEndpoint", *u.WebhookEndpoint)
+				fe.URL("webhookEndpoint", *u.WebhookEndpoint)
 			}
 			newEndpoint = *u.WebhookEndpoint != "" && *u.WebhookEndpoint != cfg.WebhookEndpoint
 			cfg.WebhookEndpoint = *u.WebhookEndpoint
@@ -332,13 +331,6 @@ func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*P
 		return nil, err
 	}
 	return out, nil
-}
-
-func checkURL(fe *validate.Errors, field, raw string) {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(raw) > 2048 {
-		fe.Format(field, "uri", field+" must be an absolute http(s) URL")
-	}
 }
 
 func checkCurrencies(fe *validate.Errors, list []CurrencyConfig) {

@@ -58,7 +58,7 @@ func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d scaDraw, preferr
 		q.ScaNonce = d.nonce
 		ch.PasskeyAssertionOptions = assertionOptions(relyingParty(t.Handle), st.Passkey, d.nonce, exp.Sub(t.Now))
 	} else {
-		q.ScaCodeHash, q.ScaSends = hashSecret(d.code), []time.Time{t.Now}
+		q.ScaCodeHash, q.ScaSends = engine.HashSecret(d.code), []time.Time{t.Now}
 	}
 	q.Status, q.ScaChallenge = QuotePendingAuthorization, ch
 	q.HeldInstructions, q.PaymentInstructions = q.PaymentInstructions, nil
@@ -241,7 +241,7 @@ func (s SCA) Resend(ctx context.Context, id string) error {
 		if wait := customers.SendWait(q.ScaSends, t.Now, ScaResendInterval, ScaMaxSends, ScaChallengeTTL); wait > 0 {
 			return rateLimited(wait, "codes sent for this challenge")
 		}
-		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.Now), hashSecret(d.code)
+		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.Now), engine.HashSecret(d.code)
 		if err := intendCode(t, CodeMessage{ID: t.NewID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
 			return err
 		}

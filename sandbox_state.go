@@ -131,7 +131,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 		return nil
 	})
 	if err == nil {
-		platformSlot.Of(s.e).auth.forget()
+		forgetTokens(s.e)
 	}
 	return err
 }
@@ -210,9 +210,9 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 		if err := clearTables(t.Tx, s.e.Registry.WithIndexTables(tables)); err != nil {
 			return err
 		}
-		return seedPlatform(t, platformSlot.Of(s.e).Seed)
+		return reseed(t)
 	})
-	platformSlot.Of(s.e).auth.forget()
+	forgetTokens(s.e)
 	if err != nil || !rotateToken {
 		return nil, err
 	}

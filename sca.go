@@ -287,7 +287,7 @@ func checkProof(t *engine.Txn, st *scaRecord, ch *scaPending, p ScaAuthorization
 				return nil
 			}
 		default:
-			if subtle.ConstantTimeCompare([]byte(hashSecret(p.Code)), []byte(ch.CodeHash)) == 1 {
+			if subtle.ConstantTimeCompare([]byte(engine.HashSecret(p.Code)), []byte(ch.CodeHash)) == 1 {
 				return nil
 			}
 		}
@@ -318,7 +318,7 @@ func checkProof(t *engine.Txn, st *scaRecord, ch *scaPending, p ScaAuthorization
 // spendRecovery consumes a TOTP recovery code.
 func (st *scaRecord) spendRecovery(code string) bool {
 	for i, h := range st.RecoveryHashes {
-		if subtle.ConstantTimeCompare([]byte(hashSecret(code)), []byte(h)) == 1 {
+		if subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(h)) == 1 {
 			st.RecoveryHashes = append(st.RecoveryHashes[:i:i], st.RecoveryHashes[i+1:]...)
 			return true
 		}
@@ -400,7 +400,7 @@ func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment
 			if st.TOTPSecret != nil {
 				return engine.Errorf(engine.CodeConflict, "customer %s already has a TOTP factor; reset it to enroll another", customerID)
 			}
-			st.PendingTOTP = &scaPending{Factor: typ, CodeHash: hashSecret(fmt.Sprintf("%x", d.secret)), ExpiresAt: exp}
+			st.PendingTOTP = &scaPending{Factor: typ, CodeHash: engine.HashSecret(fmt.Sprintf("%x", d.secret)), ExpiresAt: exp}
 			account := c.Email
 			if account == "" {
 				account = c.ID
@@ -519,7 +519,7 @@ func (st *scaRecord) enrolled(factor string, now time.Time) {
 func confirmTOTP(t *engine.Txn, customerID string, st *scaRecord, in ScaFactorConfirm, d scaDraw, out **ScaFactorConfirmed) error {
 	var fe validate.Errors
 	p := st.PendingTOTP
-	if p == nil || t.Now.After(p.ExpiresAt) || subtle.ConstantTimeCompare([]byte(hashSecret(in.Secret)), []byte(p.CodeHash)) != 1 {
+	if p == nil || t.Now.After(p.ExpiresAt) || subtle.ConstantTimeCompare([]byte(engine.HashSecret(in.Secret)), []byte(p.CodeHash)) != 1 {
 		fe.Add("secret", nil, "the secret is not that of an outstanding TOTP enrollment; start one with POST /sca/factors")
 		return engine.Invalid(fe)
 	}
@@ -533,7 +533,7 @@ func confirmTOTP(t *engine.Txn, customerID string, st *scaRecord, in ScaFactorCo
 	}
 	st.TOTPSecret, st.PendingTOTP, st.RecoveryHashes = secret, nil, nil
 	for _, c := range d.recovery {
-		st.RecoveryHashes = append(st.RecoveryHashes, hashSecret(c))
+		st.RecoveryHashes = append(st.RecoveryHashes, engine.HashSecret(c))
 	}
 	st.enrolled(customers.FactorTOTP, t.Now)
 	*out = &ScaFactorConfirmed{Type: customers.FactorTOTP, RecoveryCodes: d.recovery}
@@ -588,7 +588,7 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLog
 				return rateLimited(wait, "login codes")
 			}
 			st.Sends = append(st.Sends, t.Now)
-			st.Login.CodeHash = hashSecret(d.code)
+			st.Login.CodeHash = engine.HashSecret(d.code)
 			out.ChallengeID, out.ExpiresAt = st.Login.ID, &exp
 			if err := intendCode(t, CodeMessage{ID: st.Login.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "LOGIN"}); err != nil {
 				return err

@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -82,17 +81,6 @@ type CreateTokenRequest struct {
 	Issuer *Token `json:"-"`
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)
-	return hex.EncodeToString(b)
-}
-
-func hashSecret(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
-
 // CreateToken creates an API token. The returned secret is not retrievable
 // again.
 func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
@@ -131,10 +119,10 @@ func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*Cr
 	out := &CreatedToken{ClientSecret: req.ClientSecret}
 	out.Token = Token{ID: id, Name: req.Name, Permissions: req.Permissions, ClientID: req.ClientID, CreatedAt: e.Now(), UpdatedAt: e.Now()}
 	if out.ClientID == "" {
-		out.ClientID = randomHex(16)
+		out.ClientID = engine.RandomHex(16)
 	}
 	if out.ClientSecret == "" {
-		out.ClientSecret = randomHex(18)
+		out.ClientSecret = engine.RandomHex(18)
 	}
 	// The answer, secret included, is what a retry with the same
 	// idempotency key replays.
@@ -144,7 +132,7 @@ func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*Cr
 			return err
 		}
 		created = out
-		return engine.InsertJSON(t, tableTokens, id, tokenRecord{Token: out.Token, SecretHash: hashSecret(out.ClientSecret)})
+		return engine.InsertJSON(t, tableTokens, id, tokenRecord{Token: out.Token, SecretHash: engine.HashSecret(out.ClientSecret)})
 	})
 	if err != nil {
 		return nil, err
@@ -224,7 +212,7 @@ func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Toke
 const decoyTokenID = "Token:00000000-0000-0000-0000-000000000000"
 
 var decoyToken, _ = json.Marshal(tokenRecord{Token: Token{ID: decoyTokenID, Name: "decoy",
-	Permissions: []Permission{PermView}}, SecretHash: randomHex(sha256.Size)})
+	Permissions: []Permission{PermView}}, SecretHash: engine.RandomHex(sha256.Size)})
 
 // authCacheTTL bounds how long a verified credential is remembered.
 const authCacheTTL = time.Minute

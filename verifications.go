@@ -248,7 +248,7 @@ func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI s
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var fe validate.Errors
 		if redirectURI != "" {
-			checkURL(&fe, "redirectUri", redirectURI)
+			fe.URL("redirectUri", redirectURI)
 		}
 		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
@@ -263,7 +263,7 @@ func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI s
 		if cv := r.ContactVerification; cv != nil && slices.Contains([]string{cv.Email, cv.Phone}, ContactPending) {
 			return engine.Errorf(engine.CodeConflict, "customer %s must verify its email and phone first", r.ID)
 		}
-		tok := randomHex(16)
+		tok := engine.RandomHex(16)
 		out = &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: t.Now.Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}
 		return nil
 	})

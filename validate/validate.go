@@ -19,6 +19,7 @@ package validate
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -207,4 +208,13 @@ func (e *Errors) Country(field, v string) bool {
 // Phone records an error when v (if non-empty) is not an E.164 number.
 func (e *Errors) Phone(field, v string) bool {
 	return e.Match(field, v, rePhone, "an E.164 phone number such as +14155550123")
+}
+
+// URL adds an error unless raw is an absolute http(s) URL of at most 2048
+// characters.
+func (e *Errors) URL(field, raw string) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(raw) > 2048 {
+		e.Format(field, "uri", field+" must be an absolute http(s) URL")
+	}
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"log/slog"
@@ -174,3 +176,16 @@ func (e *Handle) RequireSandbox() error {
 // than one of its customers (its internal and external accounts): the
 // areas key records by owner.
 const PlatformOwner = "platform"
+
+// RandomHex returns n random bytes in hex: secrets and nonces.
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)
+	return hex.EncodeToString(b)
+}
+
+// HashSecret is the SHA-256 of a secret in hex, as records keep it.
+func HashSecret(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
