@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 )
 
 func action(t *engine.Txn, id string) (*actionRecord, error) {
@@ -79,7 +80,7 @@ func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListPa
 		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: engine.IxStatus, Value: string(agents.PendingApproval), From: f.StartDate, To: f.EndDate,
 			Match: func(r *actionRecord) bool {
 				return r.Status == agents.PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
-					(f.CustomerID == "" || r.CustomerID == f.CustomerID) && InRange(r.CreatedAt, f.StartDate, f.EndDate)
+					(f.CustomerID == "" || r.CustomerID == f.CustomerID) && platform.InRange(r.CreatedAt, f.StartDate, f.EndDate)
 			}}
 		page, err := engine.List(t, q.Narrowest([2]string{ixAgent, f.AgentID}, [2]string{engine.IxCustomer, f.CustomerID}), p)
 		if err != nil {

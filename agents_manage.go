@@ -10,6 +10,7 @@ import (
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 	"github.com/shopspring/decimal"
 )
@@ -101,7 +102,7 @@ func (g Agents) List(ctx context.Context, f AgentFilter, p engine.ListParams) (e
 			Match: func(a *agentRecord) bool {
 				return (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.IsPaused == nil || a.IsPaused == *f.IsPaused) && (f.IsConnected == nil || a.IsConnected == *f.IsConnected) &&
-					InRange(a.CreatedAt, f.CreatedAfter, f.CreatedBefore) && InRange(a.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
+					platform.InRange(a.CreatedAt, f.CreatedAfter, f.CreatedBefore) && platform.InRange(a.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 			}}
 		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}), p)
 		if err != nil {

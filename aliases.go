@@ -2,6 +2,7 @@ package payments
 
 import (
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/rails"
 )
 
@@ -232,3 +233,32 @@ type RailReport = rails.Report
 const RailReturned = rails.Returned
 
 type Reporter = rails.Reporter
+
+// Moved to github.com/paygrid/payments/platform.
+
+type CardTokenization2FAConfig = platform.CardTokenization2FAConfig
+type CounterpartyField = platform.CounterpartyField
+type CreateTokenRequest = platform.CreateTokenRequest
+type CreatedToken = platform.CreatedToken
+type CurrencyConfig = platform.CurrencyConfig
+
+var CustomerInfoFields = platform.CustomerInfoFields
+var DefaultCurrencies = platform.DefaultCurrencies
+
+type EmbeddedWalletConfig = platform.EmbeddedWalletConfig
+type FeeConfig = platform.FeeConfig
+type FixedFee = platform.FixedFee
+
+var InRange = platform.InRange
+
+const PermManage = platform.PermManage
+const PermTransact = platform.PermTransact
+const PermView = platform.PermView
+
+type Permission = platform.Permission
+type Platform = platform.Service
+type PlatformConfig = platform.Config
+type PlatformConfigUpdate = platform.ConfigUpdate
+type PlatformSeed = platform.Seed
+type Token = platform.Token
+type TokenFilter = platform.TokenFilter

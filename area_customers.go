@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -65,7 +66,7 @@ type customersConfig struct {
 	OpenAccounts func(t *engine.Txn, owner string, currencies []string) error
 	// ProvisionWallet opens the customer's embedded wallet when it gets
 	// one (wallets area).
-	ProvisionWallet func(t *engine.Txn, r *customerRecord, p *PlatformConfig) error
+	ProvisionWallet func(t *engine.Txn, r *customerRecord, p *platform.Config) error
 	// ContactChanged moves what is tied to the customer's email or phone
 	// (wallet credentials) along with a change that is not signed
 	// (wallets area): a change that needs the wallet's signature is

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -283,7 +284,7 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *Customer
 	if err != nil {
 		return "", err
 	}
-	p, err := platform(t)
+	p, err := platform.Load(t)
 	if err != nil {
 		return "", err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -163,7 +164,7 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 		if err := engine.GetJSON(t, tableBulkJobs, id, &rec); err != nil {
 			return err
 		}
-		p, err := platform(t)
+		p, err := platform.Load(t)
 		if err != nil {
 			return err
 		}

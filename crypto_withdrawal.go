@@ -7,6 +7,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
@@ -88,12 +89,12 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 		return nil, err
 	}
 	var acct *InternalAccount
-	var p *PlatformConfig
+	var p *platform.Config
 	err := e.View(ctx, func(t *engine.Txn) (err error) {
 		if acct, err = internalAccount(t, req.InternalAccountID); err != nil {
 			return err
 		}
-		p, err = platform(t)
+		p, err = platform.Load(t)
 		return err
 	})
 	if err != nil {

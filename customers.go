@@ -6,6 +6,7 @@ import (
 
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 )
 
 // Customer tables: records by id, the unique index from UMA address to
@@ -184,7 +185,7 @@ func transactingCustomer(t *engine.Txn, id string) (*Customer, error) {
 	if r.IsDeleted {
 		return nil, engine.Errorf(engine.CodeCustomerDeleted, "customer %s is deleted", id)
 	}
-	p, err := platform(t)
+	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 )
 
 // Get returns a customer, deleted ones included (isDeleted true); a
@@ -62,8 +63,8 @@ func (f *CustomerFilter) match(c *customerRecord) bool {
 		(f.UmaAddress == "" || c.UmaAddress == f.UmaAddress) &&
 		(f.KYCStatus == "" || (c.CustomerType == CustomerIndividual && c.KYCStatus == f.KYCStatus)) &&
 		(f.KYBStatus == "" || (c.CustomerType == CustomerBusiness && c.KYBStatus == f.KYBStatus)) &&
-		InRange(c.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
-		InRange(c.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
+		platform.InRange(c.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
+		platform.InRange(c.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 }
 
 // query reads the index of the most selective indexed filter (deleted

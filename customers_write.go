@@ -9,6 +9,7 @@ import (
 
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -56,7 +57,7 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 	}
 	var initial KYCStatus
 	err := e.View(ctx, func(t *engine.Txn) error {
-		p, err := platform(t)
+		p, err := platform.Load(t)
 		if err != nil {
 			return err
 		}
@@ -82,7 +83,7 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 // the same transaction: bulk import creates a batch of rows in one.
 func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Customer, error) {
 	e := t.Handle
-	p, err := platform(t)
+	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*C
 // the customer returned is nil (a signed flow's challenge was issued).
 func updateCustomer(t *engine.Txn, id string, in CustomerInput, contact func(r *customerRecord, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
 	e := t.Handle
-	p, err := platform(t)
+	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +226,7 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 
 // applyCustomerInput copies the members set in in onto r and records every
 // invalid one.
-func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord, in *CustomerInput, p *PlatformConfig) {
+func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord, in *CustomerInput, p *platform.Config) {
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -249,7 +250,7 @@ func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord
 			fe.Add("currencies", nil, "currencies must list at least one currency when present")
 		}
 		for i, c := range in.Currencies {
-			if !slices.ContainsFunc(p.SupportedCurrencies, func(s CurrencyConfig) bool { return s.CurrencyCode == c }) {
+			if !slices.ContainsFunc(p.SupportedCurrencies, func(s platform.CurrencyConfig) bool { return s.CurrencyCode == c }) {
 				fe.Add(validate.Index("currencies", i), nil, "currency %q is not supported by this platform", c)
 			}
 		}
@@ -377,7 +378,7 @@ func claimCustomerKeys(t *engine.Txn, r *customerRecord, oldUma, oldPID string) 
 // accepted the end-user terms (wire-facts 1.15); the update that records
 // the consent opens them. USDB is held in the embedded wallet (the Global
 // Account), not in an internal account of its own.
-func provisionAccounts(t *engine.Txn, r *customerRecord, p *PlatformConfig) error {
+func provisionAccounts(t *engine.Txn, r *customerRecord, p *platform.Config) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}
@@ -390,7 +391,7 @@ func provisionAccounts(t *engine.Txn, r *customerRecord, p *PlatformConfig) erro
 }
 
 // customerCurrencies are the currencies a customer gets internal accounts in.
-func customerCurrencies(r *customerRecord, p *PlatformConfig) []string {
+func customerCurrencies(r *customerRecord, p *platform.Config) []string {
 	if len(r.Currencies) > 0 {
 		return r.Currencies
 	}

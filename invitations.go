@@ -10,6 +10,7 @@ import (
 
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -97,7 +98,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 	code := randomCode() // drawn before the transaction: retries keep it
 	var out *Invitation
 	err := engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
-		p, err := platform(t)
+		p, err := platform.Load(t)
 		if err != nil {
 			return err
 		}
@@ -133,7 +134,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 
 // customerCurrency is the currency of a customer's first internal account,
 // or the platform's first supported currency.
-func customerCurrency(t *engine.Txn, customerID string, p *PlatformConfig) (string, error) {
+func customerCurrency(t *engine.Txn, customerID string, p *platform.Config) (string, error) {
 	cur := ""
 	err := t.Scan(tableInternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
 		cur, _, _ = strings.Cut(strings.TrimPrefix(k, customerID+"|"), "|")

@@ -7,6 +7,7 @@ import (
 	"math/big"
 
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/platform"
 )
 
 // KYCProvider verifies customers. The engine keeps every state; the provider
@@ -23,7 +24,7 @@ import (
 type KYCProvider interface {
 	// InitialStatus returns the kycStatus (individuals) or kybStatus
 	// (businesses) of a customer being created on platform p.
-	InitialStatus(ctx context.Context, c *Customer, p *PlatformConfig) (KYCStatus, error)
+	InitialStatus(ctx context.Context, c *Customer, p *platform.Config) (KYCStatus, error)
 	// Review decides a verification submission. It is called only for
 	// customers whose status is not final.
 	Review(ctx context.Context, s *KYCSubmission) (KYCDecision, error)
@@ -45,7 +46,7 @@ type KYCProvider interface {
 // earlier submission came back RESOLVE_ERRORS, and a business's owners.
 type KYCSubmission struct {
 	Customer     *Customer
-	Platform     *PlatformConfig
+	Platform     *platform.Config
 	Problems     []customers.Problem
 	Resubmission bool
 	Owners       []BeneficialOwner
@@ -64,7 +65,7 @@ type KYCDecision struct {
 // defaultKYC is the provider of an engine configured without one.
 type defaultKYC struct{}
 
-func (defaultKYC) InitialStatus(_ context.Context, c *Customer, p *PlatformConfig) (KYCStatus, error) {
+func (defaultKYC) InitialStatus(_ context.Context, c *Customer, p *platform.Config) (KYCStatus, error) {
 	if p.IsRegulatedFinancialInstitution && c.CustomerType == CustomerIndividual {
 		return KYCApproved, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -89,10 +90,10 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 	}
 	l := &Lookup{ReceiverUmaAddress: address, RequiredPayerDataFields: []PayerDataField{}}
 	var currencies []string
-	var p *PlatformConfig
+	var p *platform.Config
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		if p, err = platform(t); err != nil {
+		if p, err = platform.Load(t); err != nil {
 			return err
 		}
 		if err := senderCustomer(t, customerID); err != nil {
@@ -134,7 +135,7 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 	e := ls.e
 	l := &Lookup{AccountID: accountID, RequiredPayerDataFields: []PayerDataField{}}
 	var cur string
-	var p *PlatformConfig
+	var p *platform.Config
 	err := e.View(ctx, func(t *engine.Txn) error {
 		a, err := externalAccount(t, accountID)
 		if err != nil {
@@ -144,7 +145,7 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 		if err := senderCustomer(t, customerID); err != nil {
 			return err
 		}
-		p, err = platform(t)
+		p, err = platform.Load(t)
 		return err
 	})
 	if err != nil {
@@ -162,7 +163,7 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 
 // saveLookup fills the currencies (estimated rates from USD, or the sender's
 // first currency) and stores the lookup.
-func saveLookup(e *engine.Handle, ctx context.Context, l *Lookup, customerID string, currencies []string, p *PlatformConfig) (*Lookup, error) {
+func saveLookup(e *engine.Handle, ctx context.Context, l *Lookup, customerID string, currencies []string, p *platform.Config) (*Lookup, error) {
 	id, err := e.NewID("Lookup")
 	if err != nil {
 		return nil, err
@@ -207,7 +208,7 @@ func senderCustomer(t *engine.Txn, id string) error {
 	return nil
 }
 
-func platformCodes(p *PlatformConfig) []string {
+func platformCodes(p *platform.Config) []string {
 	out := make([]string, len(p.SupportedCurrencies))
 	for i, c := range p.SupportedCurrencies {
 		out[i] = c.CurrencyCode

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -45,7 +46,7 @@ type Config struct {
 	Logger *slog.Logger
 	// Platform seeds the platform configuration the first time the engine
 	// opens an empty store. Later starts keep what the store holds.
-	Platform PlatformSeed
+	Platform platform.Seed
 	// IdempotencyRetention is how long an idempotency key is remembered.
 	// Zero means 24 hours.
 	IdempotencyRetention time.Duration
@@ -120,7 +121,7 @@ type Engine struct {
 	Quotes       Quotes
 	Transactions Transactions
 	Lookups      Lookups
-	Platform     Platform
+	Platform     platform.Service
 	Webhooks     engine.Webhooks
 
 	// Rails is where rails report the outcomes of payments.
@@ -149,7 +150,7 @@ type Engine struct {
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: newCustomers(h), Documents: newDocuments(h), Accounts: newAccounts(h), Quotes: newQuotes(h),
-		Transactions: newTransactions(h), Lookups: newLookups(h), Platform: newPlatform(h), Webhooks: engine.NewWebhooks(h),
+		Transactions: newTransactions(h), Lookups: newLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
 		Rails: newRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
 		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: newSCA(h), Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
@@ -177,7 +178,7 @@ func New(cfg Config) (*Engine, error) {
 	if err := e.Register(context.Background(), areas(e, cfg)...); err != nil {
 		return nil, err
 	}
-	if err := newPlatform(e).seed(context.Background(), cfg.Platform); err != nil {
+	if err := platform.NewService(e).Seed(context.Background(), cfg.Platform); err != nil {
 		return nil, err
 	}
 	e.Run()
@@ -192,7 +193,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 		return err
 	}
 	return []engine.AreaDef{
-		platformArea(e, platformConfig{Seed: cfg.Platform, OpenAccounts: openAccounts}),
+		platform.Area(e, platform.Options{Seed: cfg.Platform, OpenAccounts: openAccounts}),
 		customersArea(e, customersConfig{KYC: cfg.KYC, Codes: cfg.Codes, SCAPasskeys: cfg.SCAPasskeys,
 			OpenAccounts: openAccounts, ProvisionWallet: provisionWallet,
 			ContactChanged: func(t *engine.Txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput) error {

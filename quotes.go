@@ -10,6 +10,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
@@ -55,8 +56,8 @@ type QuoteDestination struct {
 // FeeOverride replaces the platform's configured fees on one quote (USD
 // sources only; the fixed fee in the source currency).
 type FeeOverride struct {
-	PlatformFixedFee       FixedFee `json:"platformFixedFee"`
-	PlatformVariableFeeBps *int64   `json:"platformVariableFeeBps"`
+	PlatformFixedFee       platform.FixedFee `json:"platformFixedFee"`
+	PlatformVariableFeeBps *int64            `json:"platformVariableFeeBps"`
 }
 
 // QuoteRequest is the body of POST /quotes.
@@ -316,7 +317,7 @@ func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest,
 // priceQuote resolves the parties, checks every rule and computes the
 // amounts.
 func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *QuoteRequest) (*quoteRecord, error) {
-	p, err := platform(t)
+	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}
@@ -533,7 +534,7 @@ func quoteInstructions(q *quoteRecord) []PaymentInstructions {
 
 // supportedCurrency returns the platform's configuration of the currency
 // code, or INVALID_CURRENCY when the platform does not support it.
-func supportedCurrency(p *PlatformConfig, code string) (*CurrencyConfig, error) {
+func supportedCurrency(p *platform.Config, code string) (*platform.CurrencyConfig, error) {
 	for i := range p.SupportedCurrencies {
 		if p.SupportedCurrencies[i].CurrencyCode == code {
 			return &p.SupportedCurrencies[i], nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
@@ -87,7 +88,7 @@ type RateFees struct {
 
 // platformFees returns the platform's configured fees on transfers from
 // source to another currency.
-func platformFees(p *PlatformConfig, source, dest string) quotes.Fees {
+func platformFees(p *platform.Config, source, dest string) quotes.Fees {
 	var f quotes.Fees
 	if source == dest {
 		return f
@@ -148,12 +149,12 @@ type RateQuery struct {
 func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
 	e := qs.e
 	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
-	p, err := newPlatform(e).Config(ctx)
+	p, err := platform.NewService(e).Config(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var fe validate.Errors
-	supported := map[string]CurrencyConfig{}
+	supported := map[string]platform.CurrencyConfig{}
 	for _, c := range p.SupportedCurrencies {
 		supported[c.CurrencyCode] = c
 	}
@@ -208,7 +209,7 @@ func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRat
 }
 
 // ratesFrom prices sendingAmount of src in each of destinations.
-func ratesFrom(e *engine.Handle, ctx context.Context, p *PlatformConfig, src CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
+func ratesFrom(e *engine.Handle, ctx context.Context, p *platform.Config, src platform.CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
 	source := src.CurrencyCode
 	out := make([]ExchangeRate, 0, len(destinations))
 	sc, _ := money.Lookup(source)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -131,7 +132,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
 		return nil
 	})
 	if err == nil {
-		forgetTokens(s.e)
+		platform.ForgetTokens(s.e)
 	}
 	return err
 }
@@ -142,8 +143,8 @@ func checkStateDocument(r *engine.Registry, doc *SandboxState) error {
 	if doc.Format != SandboxStateFormat {
 		fe.Add("format", nil, "format must be %s", SandboxStateFormat)
 	}
-	if doc.Tables[tablePlatform] == nil {
-		fe.Add("tables."+tablePlatform, nil, "tables.%s (the platform configuration) is required", tablePlatform)
+	if doc.Tables[platform.Table] == nil {
+		fe.Add("tables."+platform.Table, nil, "tables.%s (the platform configuration) is required", platform.Table)
 	}
 	for _, table := range slices.Sorted(maps.Keys(doc.Tables)) {
 		if d := r.Tables[table]; d == nil || d.Credentials {
@@ -198,7 +199,7 @@ func clearTables(tx engine.Tx, tables []string) error {
 // (Config.Platform). With rotateToken the API tokens go too and a new one
 // with every permission is created and returned; without, the tokens stay
 // and Reset returns nil.
-func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, error) {
+func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*platform.CreatedToken, error) {
 	if err := s.e.RequireSandbox(); err != nil {
 		return nil, err
 	}
@@ -210,13 +211,13 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*CreatedToken, er
 		if err := clearTables(t.Tx, s.e.Registry.WithIndexTables(tables)); err != nil {
 			return err
 		}
-		return reseed(t)
+		return platform.Reseed(t)
 	})
-	forgetTokens(s.e)
+	platform.ForgetTokens(s.e)
 	if err != nil || !rotateToken {
 		return nil, err
 	}
-	return newPlatform(s.e).CreateToken(ctx, CreateTokenRequest{Name: "sandbox", Permissions: []Permission{PermView, PermTransact, PermManage}})
+	return platform.NewService(s.e).CreateToken(ctx, platform.CreateTokenRequest{Name: "sandbox", Permissions: []platform.Permission{platform.PermView, platform.PermTransact, platform.PermManage}})
 }
 
 // Fund credits amount to an internal account from the sandbox funding

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
@@ -306,7 +307,7 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 		set(f.Reference) && tx.QuoteID != f.Reference && (tx.Refund == nil || tx.Refund.Reference != f.Reference):
 		return false
 	}
-	return InRange(tx.CreatedAt, f.StartDate, f.EndDate)
+	return platform.InRange(tx.CreatedAt, f.StartDate, f.EndDate)
 }
 
 // query reads the index of the most selective filter that has one (a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -114,7 +115,7 @@ func verificationTarget(t *engine.Txn, customerID string) (*customerRecord, *KYC
 	if cv := r.ContactVerification; cv != nil && (cv.Email == ContactPending || cv.Phone == ContactPending) {
 		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s must verify its email and phone before identity verification", r.ID)
 	}
-	p, err := platform(t)
+	p, err := platform.Load(t)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,7 +158,7 @@ func applyReview(t *engine.Txn, r *customerRecord, d KYCDecision, out **Verifica
 }
 
 // packet gathers what the provider reviews.
-func packet(t *engine.Txn, r *customerRecord, p *PlatformConfig) (*KYCSubmission, error) {
+func packet(t *engine.Txn, r *customerRecord, p *platform.Config) (*KYCSubmission, error) {
 	docs, err := documentTypes(t, r.ID)
 	if err != nil {
 		return nil, err

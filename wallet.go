@@ -11,6 +11,7 @@ import (
 
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -251,7 +252,7 @@ func drawWallet(e *engine.Handle) (*walletDraws, error) {
 // otpCode is the OTP of a challenge: the sandbox's fixed code, or one cut
 // from the drawn bytes by the platform's embeddedWalletConfig (otpLength,
 // default 6; digits, or digits and capitals when alphanumeric).
-func (d *walletDraws) otpCode(sandbox bool, w *EmbeddedWalletConfig) string {
+func (d *walletDraws) otpCode(sandbox bool, w *platform.EmbeddedWalletConfig) string {
 	if sandbox {
 		return SandboxOTPCode
 	}
@@ -323,7 +324,7 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 		if err != nil {
 			return err
 		}
-		p, err := platform(t)
+		p, err := platform.Load(t)
 		if err != nil {
 			return err
 		}
@@ -354,7 +355,7 @@ func walletCurrency(cur []string) string {
 // customer has USDB and no USDB account yet, else, when the platform has
 // an embeddedWalletConfig, one in the customer's first currency unless the
 // customer has a wallet.
-func provisionWallet(t *engine.Txn, r *customerRecord, p *PlatformConfig) error {
+func provisionWallet(t *engine.Txn, r *customerRecord, p *platform.Config) error {
 	cur := customerCurrencies(r, p)
 	if slices.Contains(cur, GlobalAccountCurrency) {
 		if _, err := primaryInternalAccount(t, r.ID, GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {

@@ -1,4 +1,4 @@
-package payments
+package platform
 
 import (
 	"bytes"
@@ -15,14 +15,14 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// tablePlatform holds the platform configuration (one record).
-const tablePlatform = "platform"
+// Table holds the platform configuration (one record).
+const Table = "platform"
 
 const platformKey = "config"
 
-// PlatformConfig is the platform's configuration (the reference's
+// Config is the platform's configuration (the reference's
 // PlatformConfig plus skipVerificationPaperwork, which steers sandbox KYC).
-type PlatformConfig struct {
+type Config struct {
 	ID                              string                     `json:"id"`
 	UmaDomain                       string                     `json:"umaDomain,omitempty"`
 	ProxyUmaSubdomain               string                     `json:"proxyUmaSubdomain,omitempty"`
@@ -100,8 +100,8 @@ type CardTokenization2FAConfig struct {
 	} `json:"sms,omitempty"`
 }
 
-// PlatformSeed is the configuration a new platform starts with.
-type PlatformSeed struct {
+// Seed is the configuration a new platform starts with.
+type Seed struct {
 	// Regulated makes the platform a regulated financial institution.
 	Regulated bool
 	// SkipVerificationPaperwork lets the sandbox suffix decide KYC at creation
@@ -138,16 +138,16 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 	}
 }
 
-// seed writes the platform configuration of seed on an empty store (New
+// Seed writes the platform configuration of seed on an empty store (New
 // calls it once the areas are registered).
-func (pl Platform) seed(ctx context.Context, seed PlatformSeed) error {
-	return pl.e.Update(ctx, func(t *engine.Txn) error { return seedPlatform(t, seed) })
+func (pl Service) Seed(ctx context.Context, seed Seed) error {
+	return pl.e.Update(ctx, func(t *engine.Txn) error { return WriteSeed(t, seed) })
 }
 
-// seedPlatform writes the platform configuration of seed and opens the
+// WriteSeed writes the platform configuration of seed and opens the
 // platform's accounts, unless a configuration exists.
-func seedPlatform(t *engine.Txn, seed PlatformSeed) error {
-	if _, err := t.Get(tablePlatform, platformKey); !errors.Is(err, engine.ErrNotFound) {
+func WriteSeed(t *engine.Txn, seed Seed) error {
+	if _, err := t.Get(Table, platformKey); !errors.Is(err, engine.ErrNotFound) {
 		return err
 	}
 	id := t.NewID("PlatformConfig")
@@ -155,7 +155,7 @@ func seedPlatform(t *engine.Txn, seed PlatformSeed) error {
 	if len(codes) == 0 {
 		codes = DefaultCurrencies
 	}
-	cfg := PlatformConfig{
+	cfg := Config{
 		ID: id, UmaDomain: seed.UmaDomain, WebhookEndpoint: seed.WebhookEndpoint,
 		IsRegulatedFinancialInstitution: seed.Regulated,
 		SkipVerificationPaperwork:       seed.SkipVerificationPaperwork,
@@ -173,35 +173,35 @@ func seedPlatform(t *engine.Txn, seed PlatformSeed) error {
 	if err := platformSlot.Of(t.Handle).OpenAccounts(t, engine.PlatformOwner, codes); err != nil {
 		return err
 	}
-	return engine.PutJSON(t, tablePlatform, platformKey, cfg)
+	return engine.PutJSON(t, Table, platformKey, cfg)
 }
 
 // Config returns the platform configuration.
-func (pl Platform) Config(ctx context.Context) (*PlatformConfig, error) {
+func (pl Service) Config(ctx context.Context) (*Config, error) {
 	e := pl.e
-	var cfg PlatformConfig
-	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tablePlatform, platformKey, &cfg) })
+	var cfg Config
+	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, Table, platformKey, &cfg) })
 	return &cfg, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 }
 
-// platform returns the platform configuration, decoded once per
+// Load returns the platform configuration, decoded once per
 // transaction; a caller that changes it stores it back in the same one.
 // The engine also remembers the last decoded record by its bytes, so an
 // unchanged configuration is never decoded twice. Callers must not change
 // nested members in place (Platform.UpdateConfig decodes its own copy).
-func platform(t *engine.Txn) (*PlatformConfig, error) {
+func Load(t *engine.Txn) (*Config, error) {
 	cached := platState.Of(t)
 	if cached.cfg != nil {
 		return cached.cfg, nil
 	}
-	raw, err := t.Get(tablePlatform, platformKey)
+	raw, err := t.Get(Table, platformKey)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 	}
 	pc := &platformSlot.Of(t.Handle).cache
 	pc.mu.Lock()
 	if pc.cfg == nil || !bytes.Equal(pc.raw, raw) {
-		var cfg PlatformConfig
+		var cfg Config
 		if err := json.Unmarshal(raw, &cfg); err != nil {
 			pc.mu.Unlock()
 			return nil, err
@@ -215,21 +215,21 @@ func platform(t *engine.Txn) (*PlatformConfig, error) {
 }
 
 // platState keys the platform configuration a transaction decoded.
-var platState engine.Local[struct{ cfg *PlatformConfig }]
+var platState engine.Local[struct{ cfg *Config }]
 
 // platformCache is the engine's last decoded platform configuration.
 type platformCache struct {
 	mu  sync.Mutex
 	raw []byte
-	cfg *PlatformConfig
+	cfg *Config
 }
 
-// PlatformConfigUpdate is a PATCH of the platform configuration: nil members
+// ConfigUpdate is a PATCH of the platform configuration: nil members
 // are left unchanged; EmbeddedWalletConfig and CardTokenization2faConfig are
 // merged member by member (JSON merge patch); FeeConfigs are merged by
 // (feeType, sourceCurrency), and both amounts 0 removes a fee config.
 // IsRegulatedFinancialInstitution is accepted on sandbox engines only.
-type PlatformConfigUpdate struct {
+type ConfigUpdate struct {
 	UmaDomain                       *string           `json:"umaDomain"`
 	WebhookEndpoint                 *string           `json:"webhookEndpoint"`
 	SupportedCurrencies             *[]CurrencyConfig `json:"supportedCurrencies"`
@@ -244,12 +244,12 @@ var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 
 // UpdateConfig applies u and returns the new configuration. Every
 // invalid member is reported at once; nothing changes on error.
-func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*PlatformConfig, error) {
+func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (*Config, error) {
 	e := pl.e
-	var out *PlatformConfig
+	var out *Config
 	err := engine.Once(ctx, e, u, &out, func(t *engine.Txn) error {
-		var cfg *PlatformConfig
-		if err := engine.GetJSON(t, tablePlatform, platformKey, &cfg); err != nil {
+		var cfg *Config
+		if err := engine.GetJSON(t, Table, platformKey, &cfg); err != nil {
 			return engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 		}
 		platState.Of(t).cfg = cfg
@@ -325,7 +325,7 @@ func (pl Platform) UpdateConfig(ctx context.Context, u PlatformConfigUpdate) (*P
 				return err
 			}
 		}
-		return engine.PutJSON(t, tablePlatform, platformKey, cfg)
+		return engine.PutJSON(t, Table, platformKey, cfg)
 	})
 	if err != nil {
 		return nil, err
@@ -451,8 +451,8 @@ func mergeMaps(base, patch map[string]any) map[string]any {
 	return base
 }
 
-// Platform holds the platform's configuration and its API tokens.
-type Platform struct{ e *engine.Handle }
+// Service holds the platform's configuration and its API tokens.
+type Service struct{ e *engine.Handle }
 
-// newPlatform returns the Platform group of h.
-func newPlatform(h *engine.Handle) Platform { return Platform{h} }
+// NewService returns the Platform group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }

@@ -1,4 +1,4 @@
-package payments
+package platform
 
 import (
 	"context"
@@ -83,7 +83,7 @@ type CreateTokenRequest struct {
 
 // CreateToken creates an API token. The returned secret is not retrievable
 // again.
-func (pl Platform) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
+func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
 	e := pl.e
 	var fe validate.Errors
 	if fe.Required("name", req.Name) {
@@ -150,7 +150,7 @@ var errUnauthorized = &engine.Error{Code: engine.CodeUnauthorized, Message: "inv
 //
 // Verified credentials are remembered for authCacheTTL so that busy clients
 // do not pay a store read per request; revoking a token forgets them all.
-func (pl Platform) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
+func (pl Service) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
 	e := pl.e
 	if user == "" || secret == "" {
 		return nil, errUnauthorized
@@ -268,7 +268,7 @@ func (c *authCache) forget() {
 }
 
 // Token returns the token with id.
-func (pl Platform) Token(ctx context.Context, id string) (*Token, error) {
+func (pl Service) Token(ctx context.Context, id string) (*Token, error) {
 	e := pl.e
 	var rec tokenRecord
 	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableTokens, id, &rec) })
@@ -287,7 +287,7 @@ type TokenFilter struct {
 }
 
 // ListTokens lists tokens, oldest first.
-func (pl Platform) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (engine.Page[Token], error) {
+func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (engine.Page[Token], error) {
 	e := pl.e
 	var page engine.Page[Token]
 	err := e.View(ctx, func(t *engine.Txn) error {
@@ -305,7 +305,7 @@ func (pl Platform) ListTokens(ctx context.Context, f TokenFilter, p engine.ListP
 }
 
 // DeleteToken revokes a token; its credential stops working at once.
-func (pl Platform) DeleteToken(ctx context.Context, id string) error {
+func (pl Service) DeleteToken(ctx context.Context, id string) error {
 	e := pl.e
 	defer platformSlot.Of(e).auth.forget()
 	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {

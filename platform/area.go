@@ -1,4 +1,4 @@
-package payments
+package platform
 
 import (
 	"context"
@@ -7,20 +7,20 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// platformConfig is what New gives the platform area: the configuration
+// Options is what New gives the platform area: the configuration
 // an empty store is seeded with, and how the platform's internal accounts
 // are opened (accounts area).
-type platformConfig struct {
-	Seed         PlatformSeed
+type Options struct {
+	Seed         Seed
 	OpenAccounts func(t *engine.Txn, owner string, currencies []string) error
 }
 
-// platformArea declares the platform's tables: its configuration and the
+// Area declares the platform's tables: its configuration and the
 // API tokens.
-func platformArea(e *engine.Handle, cfg platformConfig) engine.AreaDef {
+func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{Hooks: engine.DeliveryHooks{Endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) }},
-		State: []engine.SlotEntry{platformSlot.With(&platformState{platformConfig: cfg})}, Tables: []engine.TableDef{
-			{Name: tablePlatform, Record: func() any { return new(PlatformConfig) }},
+		State: []engine.SlotEntry{platformSlot.With(&platformState{Options: cfg})}, Tables: []engine.TableDef{
+			{Name: Table, Record: func() any { return new(Config) }},
 			{Name: tableTokens, Credentials: true,
 				Ix: engine.Indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
 					engine.Every[tokenRecord](),
@@ -32,7 +32,7 @@ func platformArea(e *engine.Handle, cfg platformConfig) engine.AreaDef {
 // platformState is the platform area's state: the configuration New seeds
 // an empty store with, and caches of the configuration and the tokens.
 type platformState struct {
-	platformConfig
+	Options
 	cache platformCache
 	auth  authCache
 }
@@ -41,17 +41,17 @@ var platformSlot engine.Slot[platformState]
 
 // webhookEndpointOf is the platform's configured webhook endpoint.
 func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
-	cfg, err := newPlatform(e).Config(ctx)
+	cfg, err := NewService(e).Config(ctx)
 	if err != nil {
 		return "", err
 	}
 	return cfg.WebhookEndpoint, nil
 }
 
-// reseed writes the seed New was given again, unless a configuration
+// Reseed writes the seed New was given again, unless a configuration
 // exists (a sandbox reset, which cleared it).
-func reseed(t *engine.Txn) error { return seedPlatform(t, platformSlot.Of(t.Handle).Seed) }
+func Reseed(t *engine.Txn) error { return WriteSeed(t, platformSlot.Of(t.Handle).Seed) }
 
-// forgetTokens drops the tokens the platform area remembers, after a
+// ForgetTokens drops the tokens the platform area remembers, after a
 // sandbox import or reset replaced them.
-func forgetTokens(h *engine.Handle) { platformSlot.Of(h).auth.forget() }
+func ForgetTokens(h *engine.Handle) { platformSlot.Of(h).auth.forget() }
