@@ -91,3 +91,7 @@ func customerStatusValue(typ CustomerType, s KYCStatus) string {
 	}
 	return string(typ) + "/" + string(s)
 }
+
+// kycOf returns the KYC provider of h's engine, which areas above the
+// customers ask whether a customer needs SCA and for its codes.
+func kycOf(h *engine.Handle) KYCProvider { return customersSlot.Of(h).KYC }

@@ -45,7 +45,7 @@ type TrustResult struct {
 func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	e := as.e
 	var out *TrustStart
-	code := customersSlot.Of(e).KYC.ContactCode("SCA")
+	code := kycOf(e).ContactCode("SCA")
 	err := engine.Once(ctx, e, []any{id, trust}, &out, func(t *engine.Txn) error {
 		r, c, err := trustTarget(t, id)
 		if err != nil {
@@ -108,7 +108,7 @@ func trustTarget(t *engine.Txn, id string) (*externalRecord, *Customer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !customersSlot.Of(t.Handle).KYC.SCARequired(c) {
+	if !kycOf(t.Handle).SCARequired(c) {
 		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 	}
 	return r, c, nil

@@ -152,7 +152,7 @@ func newEngine(h *engine.Handle) *Engine {
 		Customers: newCustomers(h), Documents: newDocuments(h), Accounts: newAccounts(h), Quotes: newQuotes(h),
 		Transactions: newTransactions(h), Lookups: newLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
 		Rails: newRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
-		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: newSCA(h), Sandbox: newSandbox(h), Wallets: newWallets(h),
+		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: SCA{newCustomerSCA(h), QuoteSCA{h}}, Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
 }
 
@@ -209,6 +209,26 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 		walletsArea(e, walletsState{RelyingParty: cfg.WalletRelyingParty, OIDCKeys: cfg.OIDCKeys}),
 	}
 }
+
+// SCA groups the Strong Customer Authentication operations (reference tag
+// Strong Customer Authentication; spec 1, 3.2, 7): the customers' factors
+// and their reset, login sessions and security events (the customers
+// area), and the authorization of the quotes whose challenges they answer
+// (the quotes area). Every operation answers CONFLICT for a customer
+// outside an SCA region (KYCProvider.SCARequired).
+type SCA struct {
+	customerSCA
+	quotes QuoteSCA
+}
+
+// Authorize completes the SCA challenge of a quote awaiting authorization
+// (QuoteSCA.Authorize).
+func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
+	return s.quotes.Authorize(ctx, id, p)
+}
+
+// Resend sends a quote's SCA challenge again (QuoteSCA.Resend).
+func (s SCA) Resend(ctx context.Context, id string) error { return s.quotes.Resend(ctx, id) }
 
 // Close stops the background workers. It does not close the Store, which the caller
 // owns. Events not yet delivered stay in the outbox for the next start.

@@ -16,7 +16,7 @@ const ScaChallengeTTL = 5 * time.Minute
 // drawChallenge draws the secrets of a quote's SCA challenge before its
 // transaction: the SMS code and the WebAuthn challenge.
 func drawChallenge(e *engine.Handle) scaDraw {
-	return scaDraw{code: customersSlot.Of(e).KYC.ContactCode("SCA"), nonce: randomBytes(32)}
+	return scaDraw{code: kycOf(e).ContactCode("SCA"), nonce: engine.RandomBytes(32)}
 }
 
 // requireSCA puts a real-time funded quote of a customer in an SCA region
@@ -29,7 +29,7 @@ func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d scaDraw, pref
 		return nil
 	}
 	c, err := customer(t, q.CustomerID)
-	if err != nil || !customersSlot.Of(e).KYC.SCARequired(c) {
+	if err != nil || !kycOf(e).SCARequired(c) {
 		return err
 	}
 	id, err := e.NewID("ScaChallenge")
@@ -91,7 +91,7 @@ func executeOrChallenge(t *engine.Txn, q *quoteRecord, d scaDraw, preferred stri
 	if err != nil {
 		return err
 	}
-	if sc := *c; !customersSlot.Of(t.Handle).KYC.SCARequired(&sc) || trustedDestination(t, q) {
+	if sc := *c; !kycOf(t.Handle).SCARequired(&sc) || trustedDestination(t, q) {
 		return execute(t, q)
 	}
 	if err := challengeQuote(t, q, t.NewID("ScaChallenge"), d, preferred); err != nil {
@@ -122,10 +122,14 @@ func trustedDestination(t *engine.Txn, q *quoteRecord) bool {
 	return err == nil && r.Trusted && r.CustomerID == q.CustomerID
 }
 
+// QuoteSCA authorizes the quotes that need Strong Customer Authentication
+// (the quotes area's part of Engine.SCA).
+type QuoteSCA struct{ e *engine.Handle }
+
 // Authorize satisfies a quote's SMS_OTP challenge with its one-time code
 // (SCA.Authorize).
 func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error) {
-	return SCA{qs.e}.Authorize(ctx, id, ScaAuthorization{Code: code})
+	return QuoteSCA{qs.e}.Authorize(ctx, id, ScaAuthorization{Code: code})
 }
 
 // Authorize satisfies a quote's SCA challenge with proof p: the code of an
@@ -138,7 +142,7 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 // PENDING_AUTHORIZATION is CONFLICT; an expired challenge
 // SCA_SESSION_REQUIRED (request a new quote), which also fails the quote
 // (SCA_NOT_COMPLETED, see expireIfDue), and stays the answer for that quote.
-func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
+func (s QuoteSCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
 	var out *Quote
 	var failure error
 	err := engine.Once(ctx, s.e, []any{id, p}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
@@ -213,7 +217,7 @@ func challengeLapsed(t *engine.Txn, q *quoteRecord) bool {
 // id and expiry. Sends are ScaResendInterval apart and at most ScaMaxSends
 // per challenge (RATE_LIMITED with the wait); a quote without a pending
 // SMS_OTP challenge, or of a customer outside SCA regions, is CONFLICT.
-func (s SCA) Resend(ctx context.Context, id string) error {
+func (s QuoteSCA) Resend(ctx context.Context, id string) error {
 	d := drawChallenge(s.e)
 	var failure error
 	return engine.Once(ctx, s.e, id, &struct{}{}, engine.Keeping(&failure, func(t *engine.Txn) error {
@@ -228,7 +232,7 @@ func (s SCA) Resend(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		if !customersSlot.Of(t.Handle).KYC.SCARequired(c) {
+		if !kycOf(t.Handle).SCARequired(c) {
 			return engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {

@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
@@ -37,15 +36,15 @@ const (
 	scaRecoveryCodes  = 8
 )
 
-// SCA groups the Strong Customer Authentication operations (reference tag
-// Strong Customer Authentication; spec 1, 3.2, 7): factors and their reset,
-// login sessions and security events. Every operation answers CONFLICT for
-// a customer outside an SCA region (KYCProvider.SCARequired). Quotes carry
-// their challenges (quotes_sca.go).
-type SCA struct{ e *engine.Handle }
+// customerSCA groups the customers area's Strong Customer Authentication
+// operations (reference tag Strong Customer Authentication; spec 1, 3.2,
+// 7): factors and their reset, login sessions and security events. Every
+// operation answers CONFLICT for a customer outside an SCA region
+// (KYCProvider.SCARequired). Quotes carry their challenges (QuoteSCA).
+type customerSCA struct{ e *engine.Handle }
 
-// newSCA returns the SCA group of h.
-func newSCA(h *engine.Handle) SCA { return SCA{h} }
+// newCustomerSCA returns the customers area's SCA group of h.
+func newCustomerSCA(h *engine.Handle) customerSCA { return customerSCA{h} }
 
 // ScaFactorView is an enrolled factor (reference ScaFactorView).
 type ScaFactorView struct {
@@ -180,21 +179,15 @@ type scaDraw struct {
 }
 
 func drawSCA(e *engine.Handle) scaDraw {
-	d := scaDraw{code: customersSlot.Of(e).KYC.ContactCode("SCA"), nonce: randomBytes(32), secret: randomBytes(20)}
+	d := scaDraw{code: customersSlot.Of(e).KYC.ContactCode("SCA"), nonce: engine.RandomBytes(32), secret: engine.RandomBytes(20)}
 	if e.Config.Sandbox {
 		d.sandboxTOTP = customersSlot.Of(e).KYC.ContactCode("TOTP")
 	}
 	for range scaRecoveryCodes {
-		s := customers.Base32.EncodeToString(randomBytes(8))[:12]
+		s := customers.Base32.EncodeToString(engine.RandomBytes(8))[:12]
 		d.recovery = append(d.recovery, s[:4]+"-"+s[4:8]+"-"+s[8:])
 	}
 	return d
-}
-
-func randomBytes(n int) []byte {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)
-	return b
 }
 
 func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
@@ -353,7 +346,7 @@ func (st *scaRecord) sessionActive(now time.Time) bool {
 
 // Factors lists a customer's factors: SMS_OTP always (their verified
 // phone), then TOTP and PASSKEY when enrolled.
-func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
+func (s customerSCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
 	var out *ScaFactorList
 	err := s.e.View(ctx, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
@@ -384,7 +377,7 @@ func (p *scaPasskey) view() ScaFactorView {
 // Enroll starts enrolling a TOTP or PASSKEY factor (typ): a TOTP secret to
 // confirm with the first code, or passkey registration options. A second
 // passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT.
-func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
+func (s customerSCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
 	if err := requiredEnum("type", typ, customers.FactorTOTP, customers.FactorPasskey); err != nil {
 		return nil, err
 	}
@@ -454,7 +447,7 @@ func assertionOptions(rp walletauth.RelyingParty, p *scaPasskey, nonce []byte, t
 // code (answering recovery codes, shown once), or a passkey with the
 // registration the device made. A wrong code or a registration that does
 // not verify is INVALID_INPUT.
-func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (*ScaFactorConfirmed, error) {
+func (s customerSCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (*ScaFactorConfirmed, error) {
 	var fe validate.Errors
 	if fe.Required("type", in.Type) && fe.Enum("type", in.Type, customers.FactorTOTP, customers.FactorPasskey) {
 		if in.Type == customers.FactorTOTP {
@@ -542,7 +535,7 @@ func confirmTOTP(t *engine.Txn, customerID string, st *scaRecord, in ScaFactorCo
 
 // DeleteFactor removes the customer's passkey by credential id (the only
 // factor with one): NOT_FOUND for any other id.
-func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
+func (s customerSCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
 	return engine.Once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)
 		if err != nil {
@@ -563,7 +556,7 @@ func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) 
 // ScaMaxSends an hour, ScaResendInterval apart: RATE_LIMITED), TOTP needs
 // nothing, PASSKEY answers assertion options. TOTP and PASSKEY must be
 // enrolled (INVALID_INPUT on factor).
-func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
+func (s customerSCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
 	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
 		return nil, err
 	}
@@ -628,7 +621,7 @@ func (st *scaRecord) requireEnrolled(factor string) error {
 // session of ScaSessionTTL. A wrong proof counts as a failed attempt
 // (customers.LockSteps): INVALID_INPUT, or ACCOUNT_LOCKED once locked; a
 // locked login is ACCOUNT_LOCKED before any check.
-func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (*ScaSession, error) {
+func (s customerSCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (*ScaSession, error) {
 	var fe validate.Errors
 	if fe.Required("factor", in.Factor) {
 		fe.Enum("factor", in.Factor, customers.Factors...)
@@ -680,7 +673,7 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 // RecordEvent records a client-side security event: a completed password
 // reset revokes the SCA session and clears the failed-login counter; a
 // failed login counts towards the lockout (customers.LockSteps).
-func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
+func (s customerSCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
 	if err := requiredEnum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt); err != nil {
 		return nil, err
 	}

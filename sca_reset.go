@@ -50,7 +50,7 @@ func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFac
 	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
 		return nil, err
 	}
-	token := b64url(randomBytes(24))
+	token := b64url(engine.RandomBytes(24))
 	var out *TwoFactorResetStart
 	err := engine.Once(ctx, s.e, []any{customerID, factor}, &out, func(t *engine.Txn) error {
 		_, st, err := scaCustomer(t, customerID)

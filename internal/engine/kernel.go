@@ -189,3 +189,10 @@ func HashSecret(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
+
+// RandomBytes returns n random bytes: secrets and nonces.
+func RandomBytes(n int) []byte {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)
+	return b
+}
