@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 )
@@ -40,7 +41,7 @@ func actionView(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 
 // newAction builds an action of agent a.
 func newAction(t *engine.Txn, id string, a *agentRecord, typ agents.ActionType, status agents.ActionStatus) (*actionRecord, error) {
-	c, err := customer(t, a.CustomerID)
+	c, err := customers.Get(t, a.CustomerID)
 	if err != nil {
 		return nil, err
 	}

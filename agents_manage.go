@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
@@ -56,7 +57,7 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 	code := newDeviceCode(id, e.Now())
 	var out *AgentCreated
 	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
-		if _, err := customer(t, req.CustomerID); err != nil {
+		if _, err := customers.Get(t, req.CustomerID); err != nil {
 			if engine.CodeOf(err) == engine.CodeCustomerNotFound {
 				var fe validate.Errors
 				fe.Add("customerId", nil, "customer %s does not exist", req.CustomerID)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/rails"
@@ -299,7 +300,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 			}
 			// A customer that may not send has no action recorded either,
 			// not even one waiting for approval.
-			if _, err := sendingCustomer(t, a.CustomerID); err != nil {
+			if _, err := customers.Sending(t, a.CustomerID); err != nil {
 				return err
 			}
 			d, err := spendCheck(t, a, s, lc, tc, false)
@@ -419,7 +420,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 				return nil, err
 			}
 			if typ == agents.TransferOut {
-				if _, err := sendingCustomer(t, a.CustomerID); err != nil {
+				if _, err := customers.Sending(t, a.CustomerID); err != nil {
 					return nil, err
 				}
 			}

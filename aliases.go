@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/rails"
@@ -262,3 +263,114 @@ type PlatformConfigUpdate = platform.ConfigUpdate
 type PlatformSeed = platform.Seed
 type Token = platform.Token
 type TokenFilter = platform.TokenFilter
+
+// Moved to github.com/paygrid/payments/customers.
+
+type AgreementConsent = customers.AgreementConsent
+
+const AgreementProviderEndUserTerms = customers.AgreementProviderEndUserTerms
+
+type BeneficialOwner = customers.BeneficialOwner
+type BulkJob = customers.BulkJob
+type BulkProgress = customers.BulkProgress
+type BulkRowError = customers.BulkRowError
+
+const ChannelEmail = customers.ChannelEmail
+const ChannelPhone = customers.ChannelPhone
+
+type CodeMessage = customers.CodeMessage
+type CodeSender = customers.CodeSender
+
+const ContactCodeAttempts = customers.ContactCodeAttempts
+const ContactCodeTTL = customers.ContactCodeTTL
+const ContactPending = customers.ContactPending
+
+type ContactVerification = customers.ContactVerification
+
+const ContactVerified = customers.ContactVerified
+
+var CurrentEndUserTerms = customers.CurrentEndUserTerms
+
+type Customer = customers.Customer
+
+const CustomerBusiness = customers.CustomerBusiness
+
+type CustomerFilter = customers.CustomerFilter
+
+const CustomerIndividual = customers.CustomerIndividual
+
+type CustomerInput = customers.CustomerInput
+type CustomerType = customers.CustomerType
+type Customers = customers.Service
+type Document = customers.Document
+type DocumentUpload = customers.DocumentUpload
+type Documents = customers.Documents
+type EndUserTerms = customers.EndUserTerms
+
+var EndUserTermsVersions = customers.EndUserTermsVersions
+
+const EventFailedLoginAttempt = customers.EventFailedLoginAttempt
+const EventResetPasswordCompleted = customers.EventResetPasswordCompleted
+const GlobalAccountCurrency = customers.GlobalAccountCurrency
+const KYCApproved = customers.KYCApproved
+
+type KYCDecision = customers.KYCDecision
+
+const KYCHold = customers.KYCHold
+
+type KYCLink = customers.KYCLink
+
+const KYCPending = customers.KYCPending
+
+type KYCProvider = customers.KYCProvider
+
+const KYCRejected = customers.KYCRejected
+
+type KYCStatus = customers.KYCStatus
+type KYCSubmission = customers.KYCSubmission
+
+const KYCUnverified = customers.KYCUnverified
+const MaxDocumentBytes = customers.MaxDocumentBytes
+
+type Mobile = customers.Mobile
+type OwnerInput = customers.OwnerInput
+type OwnerPersonalInfo = customers.OwnerPersonalInfo
+
+var OwnerRoles = customers.OwnerRoles
+
+type ScaAuthorization = customers.ScaAuthorization
+
+const ScaEnrollTTL = customers.ScaEnrollTTL
+
+type ScaEnrollment = customers.ScaEnrollment
+type ScaFactorConfirm = customers.ScaFactorConfirm
+type ScaFactorConfirmed = customers.ScaFactorConfirmed
+type ScaFactorList = customers.ScaFactorList
+type ScaFactorView = customers.ScaFactorView
+type ScaLoginComplete = customers.ScaLoginComplete
+type ScaLoginStart = customers.ScaLoginStart
+
+const ScaLoginTTL = customers.ScaLoginTTL
+const ScaMaxSends = customers.ScaMaxSends
+const ScaResendInterval = customers.ScaResendInterval
+
+type ScaSession = customers.ScaSession
+
+const ScaSessionTTL = customers.ScaSessionTTL
+
+type SecurityState = customers.SecurityState
+type TwoFactorResetStart = customers.TwoFactorResetStart
+type TwoFactorResetStatus = customers.TwoFactorResetStatus
+type Verification = customers.Verification
+
+const VerificationApproved = customers.VerificationApproved
+
+type VerificationError = customers.VerificationError
+
+const VerificationInProgress = customers.VerificationInProgress
+const VerificationPendingManualReview = customers.VerificationPendingManualReview
+const VerificationReadyForVerification = customers.VerificationReadyForVerification
+const VerificationRejected = customers.VerificationRejected
+const VerificationResolveErrors = customers.VerificationResolveErrors
+
+type VerificationStatus = customers.VerificationStatus

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
@@ -143,7 +144,7 @@ func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialReque
 		if err != nil {
 			return err
 		}
-		cust, err := customer(t, a.CustomerID)
+		cust, err := customers.Get(t, a.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -202,7 +203,7 @@ func (c *credentialRecord) isOTP() bool {
 // wallet, tied to the customer's email or phone, which no other wallet's
 // OTP credential may hold; a WebAuthn credential id and a registration
 // challenge once; one passkey per customer.
-func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *Customer, existing []*credentialRecord, challenge string) error {
+func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *customers.Customer, existing []*credentialRecord, challenge string) error {
 	for _, x := range existing {
 		if x.Type == c.Type && c.Type == CredentialEmailOTP {
 			return engine.Errorf(engine.CodeEmailOtpCredentialAlreadyExists, "the wallet already has an EMAIL_OTP credential")
@@ -244,7 +245,7 @@ func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *Customer, exis
 }
 
 // addCredential stores c on wallet a with its claims.
-func addCredential(t *engine.Txn, a *InternalAccount, cust *Customer, c *credentialRecord) (*credentialRecord, error) {
+func addCredential(t *engine.Txn, a *InternalAccount, cust *customers.Customer, c *credentialRecord) (*credentialRecord, error) {
 	if c.Type == CredentialEmailOTP && c.Contact == "" {
 		c.Contact, c.Nickname = cust.Email, cust.Email
 	}
@@ -279,7 +280,7 @@ func (c *credentialRecord) claim() (table, key string) {
 // issueOTP starts an OTP challenge on c and returns its target bundle. The
 // code goes to the contact after commit; the sandbox's is fixed and not
 // sent.
-func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *Customer) (string, error) {
+func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *customers.Customer) (string, error) {
 	target, err := ecdh.P256().NewPrivateKey(d.target)
 	if err != nil {
 		return "", err
@@ -299,11 +300,11 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *Customer
 		return "", err
 	}
 	if !t.Handle.Config.Sandbox {
-		channel := ChannelEmail
+		channel := customers.ChannelEmail
 		if c.Type == CredentialSmsOTP {
-			channel = ChannelPhone
+			channel = customers.ChannelPhone
 		}
-		if err := intendCode(t, CodeMessage{ID: c.ID + ":" + t.NewID("Code"), CustomerID: cust.ID, Channel: channel,
+		if err := customers.IntendCode(t, customers.CodeMessage{ID: c.ID + ":" + t.NewID("Code"), CustomerID: cust.ID, Channel: channel,
 			To: c.Contact, Code: code, Purpose: "WALLET_LOGIN"}); err != nil {
 			return "", err
 		}

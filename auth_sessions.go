@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
@@ -86,7 +87,7 @@ func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest)
 		if err := countOTPChallenge(t, c); err != nil {
 			return err
 		}
-		cust, err := customer(t, c.CustomerID)
+		cust, err := customers.Get(t, c.CustomerID)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
@@ -268,7 +269,7 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 		out.Decline = decline
 		return nil
 	}
-	holder, err := customer(t, card.CardholderID)
+	holder, err := customers.Get(t, card.CardholderID)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/cards"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
@@ -77,7 +78,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 	// The answer (with the id named above) is what a retry with the same
 	// idempotency key replays.
 	err = engine.Once(ctx, c.e, req, &out, func(t *engine.Txn) error {
-		holder, err := customer(t, req.CardholderID)
+		holder, err := customers.Get(t, req.CardholderID)
 		if err != nil {
 			if engine.CodeOf(err) != engine.CodeCustomerNotFound {
 				return err
@@ -86,7 +87,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 			fe.Add("cardholderId", nil, "customer %s not found", req.CardholderID)
 			return engine.Invalid(fe)
 		}
-		if holder.Status() != KYCApproved {
+		if holder.Status() != customers.KYCApproved {
 			return engine.Errorf(engine.CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
 		}
 		currency, err := fundingCurrency(t, holder.ID, "", req.FundingSources)

@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 )
 
@@ -15,13 +16,8 @@ import (
 func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...string) ([]*InternalAccount, error) {
 	var out []*InternalAccount
 	err := e.h.Update(ctx, func(t *engine.Txn) error {
-		if err := engine.InsertJSON(t, tableCustomers, c.ID, c); err != nil {
+		if err := customers.Insert(t, c); err != nil {
 			return err
-		}
-		if c.UmaAddress != "" {
-			if err := t.Insert(tableCustomerUma, c.UmaAddress, []byte(c.ID)); err != nil {
-				return err
-			}
 		}
 		var err error
 		out, err = openInternalAccounts(t, c.ID, currencies)

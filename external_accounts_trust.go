@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
@@ -45,7 +46,7 @@ type TrustResult struct {
 func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	e := as.e
 	var out *TrustStart
-	code := kycOf(e).ContactCode("SCA")
+	code := customers.KYC(e).ContactCode("SCA")
 	err := engine.Once(ctx, e, []any{id, trust}, &out, func(t *engine.Txn) error {
 		r, c, err := trustTarget(t, id)
 		if err != nil {
@@ -59,7 +60,7 @@ func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*Trus
 		if !trust {
 			purpose = "UNTRUST_BENEFICIARY"
 		}
-		if err := intendCode(t, CodeMessage{ID: cid, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: purpose}); err != nil {
+		if err := customers.IntendCode(t, customers.CodeMessage{ID: cid, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: purpose}); err != nil {
 			return err
 		}
 		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.Now.Add(5 * time.Minute),
@@ -99,16 +100,16 @@ func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code
 	return out, err
 }
 
-func trustTarget(t *engine.Txn, id string) (*externalRecord, *Customer, error) {
+func trustTarget(t *engine.Txn, id string) (*externalRecord, *customers.Customer, error) {
 	r, err := sideAccount(t, id, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := customer(t, r.CustomerID)
+	c, err := customers.Get(t, r.CustomerID)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !kycOf(t.Handle).SCARequired(c) {
+	if !customers.KYC(t.Handle).SCARequired(c) {
 		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 	}
 	return r, c, nil

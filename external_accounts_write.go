@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/rails"
@@ -103,7 +104,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	err = engine.Once(ctx, e, []any{in, platform}, &out, func(t *engine.Txn) error {
 		owner := engine.PlatformOwner
 		if !platform {
-			c, err := liveCustomer(t, in.CustomerID)
+			c, err := customers.Live(t, in.CustomerID)
 			if err != nil {
 				return err
 			}

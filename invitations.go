@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
@@ -80,7 +81,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 	e := v.e
 	var fe validate.Errors
 	if fe.Required("inviterUma", req.InviterUma) {
-		fe.Match("inviterUma", req.InviterUma, reUma, "a UMA address such as $alice@example.com")
+		fe.Match("inviterUma", req.InviterUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
 	}
 	fe.MaxLen("firstName", req.FirstName, 255)
 	if req.AmountToSend != nil && (*req.AmountToSend < 1 || *req.AmountToSend > money.MaxAmount) {
@@ -105,7 +106,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 		if p.WebhookEndpoint == "" {
 			return engine.Errorf(engine.CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
 		}
-		inviter, err := customerByUma(t, req.InviterUma)
+		inviter, err := customers.ByUma(t, req.InviterUma)
 		if engine.CodeOf(err) == engine.CodeUmaNotFound {
 			return engine.Errorf(engine.CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
 		}
@@ -198,7 +199,7 @@ func pendingInvitation(inv *Invitation) error {
 func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invitation, error) {
 	var fe validate.Errors
 	if fe.Required("inviteeUma", inviteeUma) {
-		fe.Match("inviteeUma", inviteeUma, reUma, "a UMA address such as $alice@example.com")
+		fe.Match("inviteeUma", inviteeUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
 	}
 	if err := engine.InvalidAs(engine.CodeInvalidUmaAddress, fe.Err()); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
@@ -99,7 +100,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 		if err := senderCustomer(t, customerID); err != nil {
 			return err
 		}
-		c, err := customerByUma(t, address)
+		c, err := customers.ByUma(t, address)
 		if err != nil && engine.CodeOf(err) != engine.CodeUmaNotFound {
 			return err
 		}
@@ -198,7 +199,7 @@ func senderCustomer(t *engine.Txn, id string) error {
 	if id == "" {
 		return nil
 	}
-	r, err := customerRecordOf(t, id)
+	r, err := customers.RecordOf(t, id)
 	if err != nil {
 		return err
 	}

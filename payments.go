@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/rails"
@@ -20,7 +21,7 @@ type Config struct {
 	Store engine.Store
 	// KYC verifies customers. Nil means the sandbox-free default of the
 	// customers area (documented on KYCProvider).
-	KYC KYCProvider
+	KYC customers.KYCProvider
 	// Rail delivers outgoing payments. Nil means the default of the
 	// money-movement area (documented on Rail).
 	Rail rails.Rail
@@ -33,7 +34,7 @@ type Config struct {
 	// Codes delivers one-time codes (contact verification, SCA) after the
 	// transaction that issued them committed. Nil delivers nothing
 	// (documented on CodeSender).
-	Codes CodeSender
+	Codes customers.CodeSender
 	// Notifier receives committed events. Nil discards them (they are still
 	// written to the outbox and removed once "delivered").
 	Notifier engine.Notifier
@@ -115,8 +116,8 @@ type Config struct {
 type Engine struct {
 	h *engine.Handle
 
-	Customers    Customers
-	Documents    Documents
+	Customers    customers.Service
+	Documents    customers.Documents
 	Accounts     Accounts
 	Quotes       Quotes
 	Transactions Transactions
@@ -149,10 +150,10 @@ type Engine struct {
 // newEngine returns an engine on h with its area groups bound to h.
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
-		Customers: newCustomers(h), Documents: newDocuments(h), Accounts: newAccounts(h), Quotes: newQuotes(h),
+		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: newAccounts(h), Quotes: newQuotes(h),
 		Transactions: newTransactions(h), Lookups: newLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
 		Rails: newRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
-		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: SCA{newCustomerSCA(h), QuoteSCA{h}}, Sandbox: newSandbox(h), Wallets: newWallets(h),
+		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: SCA{customers.NewSCA(h), QuoteSCA{h}}, Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
 }
 
@@ -194,9 +195,9 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 	}
 	return []engine.AreaDef{
 		platform.Area(e, platform.Options{Seed: cfg.Platform, OpenAccounts: openAccounts}),
-		customersArea(e, customersConfig{KYC: cfg.KYC, Codes: cfg.Codes, SCAPasskeys: cfg.SCAPasskeys,
+		customers.Area(e, customers.Options{KYC: cfg.KYC, Codes: cfg.Codes, SCAPasskeys: cfg.SCAPasskeys,
 			OpenAccounts: openAccounts, ProvisionWallet: provisionWallet,
-			ContactChanged: func(t *engine.Txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput) error {
+			ContactChanged: func(t *engine.Txn, r *customers.Record, oldEmail, oldPhone string, in customers.CustomerInput) error {
 				_, err := walletContactChange(t, r, oldEmail, oldPhone, in, nil)
 				return err
 			}}),
@@ -217,13 +218,13 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 // (the quotes area). Every operation answers CONFLICT for a customer
 // outside an SCA region (KYCProvider.SCARequired).
 type SCA struct {
-	customerSCA
+	customers.SCA
 	quotes QuoteSCA
 }
 
 // Authorize completes the SCA challenge of a quote awaiting authorization
 // (QuoteSCA.Authorize).
-func (s SCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
+func (s SCA) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
 	return s.quotes.Authorize(ctx, id, p)
 }
 

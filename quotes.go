@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
@@ -75,7 +76,7 @@ type QuoteRequest struct {
 	ScaFactor             string           `json:"scaFactor,omitempty"`
 	SenderCustomerInfo    map[string]any   `json:"senderCustomerInfo,omitempty"`
 
-	sca scaDraw // the secrets of an SCA challenge, drawn before pricing
+	sca customers.SCADraw // the secrets of an SCA challenge, drawn before pricing
 	// AgentID names the agent creating the quote on its customer's behalf
 	// (set by eng.Agents, never decoded from a request).
 	AgentID string `json:"-"`
@@ -278,7 +279,7 @@ func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest,
 		}
 		quoteState.Of(t).drafts = d
 		if q.Status == QuotePendingAuthorization {
-			if err := intendChallengeCode(t, q, req.sca.code); err != nil {
+			if err := intendChallengeCode(t, q, req.sca.Code); err != nil {
 				return err
 			}
 			if err := emitAuthorizationPending(t, q, tx); err != nil {
@@ -365,7 +366,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 	if q.CustomerID != "" {
 		// A customer that may not send gets no quote to send with (its
 		// execution checks again, in its own transaction).
-		c, err := sendingCustomer(t, q.CustomerID)
+		c, err := customers.Sending(t, q.CustomerID)
 		if err != nil {
 			return nil, err
 		}

@@ -15,8 +15,8 @@ const ScaChallengeTTL = 5 * time.Minute
 
 // drawChallenge draws the secrets of a quote's SCA challenge before its
 // transaction: the SMS code and the WebAuthn challenge.
-func drawChallenge(e *engine.Handle) scaDraw {
-	return scaDraw{code: kycOf(e).ContactCode("SCA"), nonce: engine.RandomBytes(32)}
+func drawChallenge(e *engine.Handle) customers.SCADraw {
+	return customers.SCADraw{Code: customers.KYC(e).ContactCode("SCA"), Nonce: engine.RandomBytes(32)}
 }
 
 // requireSCA puts a real-time funded quote of a customer in an SCA region
@@ -24,12 +24,12 @@ func drawChallenge(e *engine.Handle) scaDraw {
 // (customers.ChallengeFactor) is attached and the payment instructions are
 // withheld until the quote is authorized. The transaction that stores the
 // quote hands an SMS code to the code sender (intendChallengeCode).
-func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d scaDraw, preferred string) error {
+func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d customers.SCADraw, preferred string) error {
 	if q.CustomerID == "" {
 		return nil
 	}
-	c, err := customer(t, q.CustomerID)
-	if err != nil || !kycOf(e).SCARequired(c) {
+	c, err := customers.Get(t, q.CustomerID)
+	if err != nil || !customers.KYC(e).SCARequired(c) {
 		return err
 	}
 	id, err := e.NewID("ScaChallenge")
@@ -42,8 +42,8 @@ func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d scaDraw, pref
 // challengeQuote attaches a new per-transaction challenge to q and moves it
 // to PENDING_AUTHORIZATION. The challenge lives ScaChallengeTTL, never
 // beyond the quote's rate; its proof is checked by SCA.Authorize.
-func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d scaDraw, preferred string) error {
-	st, err := scaState(t, q.CustomerID)
+func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d customers.SCADraw, preferred string) error {
+	st, err := customers.SCAState(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
@@ -55,10 +55,10 @@ func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d scaDraw, preferr
 	ch := &ScaChallenge{ID: id, ExpiresAt: exp, Factor: factor, AvailableFactors: []string{factor}, Purpose: "PAYOUT"}
 	q.ScaCodeHash, q.ScaNonce, q.ScaSends = "", nil, nil
 	if factor == customers.FactorPasskey {
-		q.ScaNonce = d.nonce
-		ch.PasskeyAssertionOptions = assertionOptions(relyingParty(t.Handle), st.Passkey, d.nonce, exp.Sub(t.Now))
+		q.ScaNonce = d.Nonce
+		ch.PasskeyAssertionOptions = customers.AssertionOptions(customers.RelyingParty(t.Handle), st.Passkey, d.Nonce, exp.Sub(t.Now))
 	} else {
-		q.ScaCodeHash, q.ScaSends = engine.HashSecret(d.code), []time.Time{t.Now}
+		q.ScaCodeHash, q.ScaSends = engine.HashSecret(d.Code), []time.Time{t.Now}
 	}
 	q.Status, q.ScaChallenge = QuotePendingAuthorization, ch
 	q.HeldInstructions, q.PaymentInstructions = q.PaymentInstructions, nil
@@ -71,11 +71,11 @@ func intendChallengeCode(t *engine.Txn, q *quoteRecord, code string) error {
 	if q.ScaChallenge.Factor != customers.FactorSMS {
 		return nil
 	}
-	c, err := customer(t, q.CustomerID)
+	c, err := customers.Get(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
-	return intendCode(t, CodeMessage{ID: q.ScaChallenge.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: "PAYOUT"})
+	return customers.IntendCode(t, customers.CodeMessage{ID: q.ScaChallenge.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: "PAYOUT"})
 }
 
 // executeOrChallenge executes a PENDING quote, or, for a customer in an SCA
@@ -83,15 +83,15 @@ func intendChallengeCode(t *engine.Txn, q *quoteRecord, code string) error {
 // PENDING_AUTHORIZATION with a challenge: the transfer starts only once
 // SCA.Authorize satisfies it (reference POST /quotes/{quoteId}/execute,
 // "SCA required").
-func executeOrChallenge(t *engine.Txn, q *quoteRecord, d scaDraw, preferred string) error {
+func executeOrChallenge(t *engine.Txn, q *quoteRecord, d customers.SCADraw, preferred string) error {
 	if q.Status != QuotePending || q.CustomerID == "" {
 		return execute(t, q) // its answer for a quote in another state
 	}
-	c, err := sendingCustomer(t, q.CustomerID)
+	c, err := customers.Sending(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
-	if sc := *c; !kycOf(t.Handle).SCARequired(&sc) || trustedDestination(t, q) {
+	if sc := *c; !customers.KYC(t.Handle).SCARequired(&sc) || trustedDestination(t, q) {
 		return execute(t, q)
 	}
 	if err := challengeQuote(t, q, t.NewID("ScaChallenge"), d, preferred); err != nil {
@@ -105,7 +105,7 @@ func executeOrChallenge(t *engine.Txn, q *quoteRecord, d scaDraw, preferred stri
 	if err := saveTx(t, tx, ""); err != nil {
 		return err
 	}
-	if err := intendChallengeCode(t, q, d.code); err != nil {
+	if err := intendChallengeCode(t, q, d.Code); err != nil {
 		return err
 	}
 	return emitAuthorizationPending(t, q, tx)
@@ -129,7 +129,7 @@ type QuoteSCA struct{ e *engine.Handle }
 // Authorize satisfies a quote's SMS_OTP challenge with its one-time code
 // (SCA.Authorize).
 func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error) {
-	return QuoteSCA{qs.e}.Authorize(ctx, id, ScaAuthorization{Code: code})
+	return QuoteSCA{qs.e}.Authorize(ctx, id, customers.ScaAuthorization{Code: code})
 }
 
 // Authorize satisfies a quote's SCA challenge with proof p: the code of an
@@ -142,7 +142,7 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 // PENDING_AUTHORIZATION is CONFLICT; an expired challenge
 // SCA_SESSION_REQUIRED (request a new quote), which also fails the quote
 // (SCA_NOT_COMPLETED, see expireIfDue), and stays the answer for that quote.
-func (s QuoteSCA) Authorize(ctx context.Context, id string, p ScaAuthorization) (*Quote, error) {
+func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
 	var out *Quote
 	var failure error
 	err := engine.Once(ctx, s.e, []any{id, p}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
@@ -160,25 +160,25 @@ func (s QuoteSCA) Authorize(ctx context.Context, id string, p ScaAuthorization) 
 			}
 			return engine.Errorf(engine.CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
 		}
-		_, st, err := scaCustomer(t, q.CustomerID)
+		_, st, err := customers.ForSCA(t, q.CustomerID)
 		if err != nil {
 			return err
 		}
 		if st.Security.Locked(t.Now) {
-			return lockedError(st.Security)
+			return customers.LockedError(st.Security)
 		}
-		if !st.sessionActive(t.Now) {
+		if !st.SessionActive(t.Now) {
 			return engine.Errorf(engine.CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
 		}
-		ch := &scaPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
-		switch err := checkProof(t, st, ch, p, scaDraw{}); {
-		case errors.Is(err, errWrongProof):
-			failure = proofFailed(t, st, proofField(ch.Factor))
-			return saveSCA(t, q.CustomerID, st)
+		ch := &customers.SCAPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
+		switch err := customers.CheckProof(t, st, ch, p, customers.SCADraw{}); {
+		case errors.Is(err, customers.ErrWrongProof):
+			failure = customers.ProofFailed(t, st, customers.ProofField(ch.Factor))
+			return customers.SaveSCA(t, q.CustomerID, st)
 		case err != nil:
 			return err
 		}
-		if err := saveSCA(t, q.CustomerID, st); err != nil { // a passkey's counter
+		if err := customers.SaveSCA(t, q.CustomerID, st); err != nil { // a passkey's counter
 			return err
 		}
 		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = QuotePending, nil, "", nil, nil
@@ -228,11 +228,11 @@ func (s QuoteSCA) Resend(ctx context.Context, id string) error {
 		if q.CustomerID == "" {
 			return engine.Errorf(engine.CodeConflict, "quote %s has no customer to authenticate", id)
 		}
-		c, err := customer(t, q.CustomerID)
+		c, err := customers.Get(t, q.CustomerID)
 		if err != nil {
 			return err
 		}
-		if !kycOf(t.Handle).SCARequired(c) {
+		if !customers.KYC(t.Handle).SCARequired(c) {
 			return engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {
@@ -242,11 +242,11 @@ func (s QuoteSCA) Resend(ctx context.Context, id string) error {
 		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
 			return engine.Errorf(engine.CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
 		}
-		if wait := customers.SendWait(q.ScaSends, t.Now, ScaResendInterval, ScaMaxSends, ScaChallengeTTL); wait > 0 {
-			return rateLimited(wait, "codes sent for this challenge")
+		if wait := customers.SendWait(q.ScaSends, t.Now, customers.ScaResendInterval, customers.ScaMaxSends, ScaChallengeTTL); wait > 0 {
+			return customers.RateLimited(wait, "codes sent for this challenge")
 		}
-		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.Now), engine.HashSecret(d.code)
-		if err := intendCode(t, CodeMessage{ID: t.NewID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.code, Purpose: "PAYOUT"}); err != nil {
+		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.Now), engine.HashSecret(d.Code)
+		if err := customers.IntendCode(t, customers.CodeMessage{ID: t.NewID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.Code, Purpose: "PAYOUT"}); err != nil {
 			return err
 		}
 		return saveQuote(t, q)

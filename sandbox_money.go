@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
@@ -151,12 +152,12 @@ func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Tran
 	}
 	var out *Transaction
 	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
-		var c *Customer
+		var c *customers.Customer
 		var err error
 		if req.CustomerID != "" {
-			c, err = transactingCustomer(t, req.CustomerID)
-		} else if c, err = customerByUma(t, req.ReceiverUmaAddress); err == nil {
-			c, err = transactingCustomer(t, c.ID)
+			c, err = customers.Transacting(t, req.CustomerID)
+		} else if c, err = customers.ByUma(t, req.ReceiverUmaAddress); err == nil {
+			c, err = customers.Transacting(t, c.ID)
 		}
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
@@ -236,7 +237,7 @@ func execute(t *engine.Txn, q *quoteRecord) error {
 		return engine.Errorf(engine.CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
 	}
 	if q.CustomerID != "" {
-		if _, err := sendingCustomer(t, q.CustomerID); err != nil {
+		if _, err := customers.Sending(t, q.CustomerID); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
@@ -159,7 +160,7 @@ func txRail(rail string) string {
 // insertTransaction stores a new transaction, filling platformCustomerId.
 func insertTransaction(t *engine.Txn, tx *Transaction) error {
 	if tx.CustomerID != "" && tx.PlatformCustomerID == "" {
-		if c, err := customer(t, tx.CustomerID); err == nil {
+		if c, err := customers.Get(t, tx.CustomerID); err == nil {
 			tx.PlatformCustomerID = c.PlatformCustomerID
 		}
 	}

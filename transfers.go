@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
@@ -85,7 +86,7 @@ func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 		return nil, engine.Invalid(fe)
 	}
 	if ia.CustomerID != "" {
-		if _, err := transactingCustomer(t, ia.CustomerID); err != nil {
+		if _, err := customers.Transacting(t, ia.CustomerID); err != nil {
 			return nil, err
 		}
 	}

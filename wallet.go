@@ -145,21 +145,21 @@ func otpLocked(t *engine.Txn, c *credentialRecord) error {
 	if c.LockedUntil == nil || !t.Now.Before(*c.LockedUntil) {
 		return nil
 	}
-	return rateLimited(c.LockedUntil.Sub(t.Now), "wrong OTP codes")
+	return customers.RateLimited(c.LockedUntil.Sub(t.Now), "wrong OTP codes")
 }
 
 // otpWrongCode counts a wrong code on c: the WalletOTPAttempts-th within
 // WalletOTPLockout ends the challenge and locks c until the first of them
 // leaves the window (the 429 it answers); otherwise the 401.
 func otpWrongCode(t *engine.Txn, c *credentialRecord) error {
-	c.Failures = append(recent(c.Failures, t.Now, WalletOTPLockout), t.Now)
+	c.Failures = append(customers.Recent(c.Failures, t.Now, WalletOTPLockout), t.Now)
 	wait := customers.SendWait(c.Failures, t.Now, 0, WalletOTPAttempts, WalletOTPLockout)
 	if wait <= 0 {
 		return engine.Errorf(engine.CodeUnauthorized, "Invalid OTP code")
 	}
 	until := t.Now.Add(wait)
 	c.OTP, c.LockedUntil = nil, &until
-	return rateLimited(wait, "wrong OTP codes")
+	return customers.RateLimited(wait, "wrong OTP codes")
 }
 
 // countOTPChallenge is the 429 of a challenge issued too often on c
@@ -175,9 +175,9 @@ func countOTPChallenge(t *engine.Txn, c *credentialRecord) error {
 	if c.OTP == nil || !t.Now.Before(c.OTP.ExpiresAt) {
 		interval = 0 // the last code was used, expired or ended by a lockout
 	}
-	c.Challenges = recent(c.Challenges, t.Now, time.Hour)
+	c.Challenges = customers.Recent(c.Challenges, t.Now, time.Hour)
 	if wait := customers.SendWait(c.Challenges, t.Now, interval, WalletOTPChallengesPerHour, time.Hour); wait > 0 {
-		return rateLimited(wait, "OTP challenges")
+		return customers.RateLimited(wait, "OTP challenges")
 	}
 	c.Challenges = append(c.Challenges, t.Now)
 	return nil
@@ -284,7 +284,7 @@ func walletAccount(t *engine.Txn, id string) (*InternalAccount, error) {
 // openWallet opens a customer's embedded wallet in currency (its secret is
 // drawn at the first export), and the EMAIL_OTP credential tied to the customer's email when
 // that email is not tied to another wallet.
-func openWallet(t *engine.Txn, c *Customer, currency string) (*InternalAccount, error) {
+func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*InternalAccount, error) {
 	id := t.NewID("InternalAccount")
 	off := false
 	a := &InternalAccount{ID: id, CustomerID: c.ID, Type: EmbeddedWallet, Status: "ACTIVE", Currency: currency,
@@ -320,7 +320,7 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 	e := w.e
 	var out *InternalAccountView
 	err := e.Update(ctx, func(t *engine.Txn) error {
-		r, err := customerRecordOf(t, customerID)
+		r, err := customers.RecordOf(t, customerID)
 		if err != nil {
 			return err
 		}
@@ -329,7 +329,7 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 			return err
 		}
 		if currency == "" {
-			currency = walletCurrency(customerCurrencies(r, p))
+			currency = walletCurrency(customers.Currencies(r, p))
 		}
 		a, err := openWallet(t, &r.Customer, currency)
 		if err != nil {
@@ -344,8 +344,8 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 // walletCurrency is the currency a customer's embedded wallet is opened
 // in: USDB (the Global Account) when the customer has it, else the first.
 func walletCurrency(cur []string) string {
-	if slices.Contains(cur, GlobalAccountCurrency) {
-		return GlobalAccountCurrency
+	if slices.Contains(cur, customers.GlobalAccountCurrency) {
+		return customers.GlobalAccountCurrency
 	}
 	return cur[0]
 }
@@ -355,13 +355,13 @@ func walletCurrency(cur []string) string {
 // customer has USDB and no USDB account yet, else, when the platform has
 // an embeddedWalletConfig, one in the customer's first currency unless the
 // customer has a wallet.
-func provisionWallet(t *engine.Txn, r *customerRecord, p *platform.Config) error {
-	cur := customerCurrencies(r, p)
-	if slices.Contains(cur, GlobalAccountCurrency) {
-		if _, err := primaryInternalAccount(t, r.ID, GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {
+func provisionWallet(t *engine.Txn, r *customers.Record, p *platform.Config) error {
+	cur := customers.Currencies(r, p)
+	if slices.Contains(cur, customers.GlobalAccountCurrency) {
+		if _, err := primaryInternalAccount(t, r.ID, customers.GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {
 			return err
 		}
-		_, err := openWallet(t, &r.Customer, GlobalAccountCurrency)
+		_, err := openWallet(t, &r.Customer, customers.GlobalAccountCurrency)
 		return err
 	}
 	if len(cur) == 0 || p.EmbeddedWalletConfig == nil {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 )
 
@@ -18,13 +19,13 @@ import (
 // tied to wallet OTP credentials answers the challenge first (the customer
 // is nil) and applies on the signed retry; any other update applies at
 // once.
-func (w Wallets) UpdateCustomer(ctx context.Context, id string, in CustomerInput, sig Signature) (*Customer, *SignedChallenge, error) {
-	var out *Customer
+func (w Wallets) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
+	var out *customers.Customer
 	var ch *SignedChallenge
 	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		var err error
-		out, err = updateCustomer(t, id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
+		out, err = customers.UpdateRecord(t, id, in, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {
 			ch, err = walletContactChange(t, r, oldEmail, oldPhone, in, &sig)
 			return ch != nil, err
 		})
@@ -41,7 +42,7 @@ func (w Wallets) UpdateCustomer(ctx context.Context, id string, in CustomerInput
 // and moves every credential to the new contact. A contact tied to
 // another credential is EMAIL_OTP_EMAIL_ALREADY_EXISTS or
 // SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS.
-func walletContactChange(t *engine.Txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput, sig *Signature) (*SignedChallenge, error) {
+func walletContactChange(t *engine.Txn, r *customers.Record, oldEmail, oldPhone string, in customers.CustomerInput, sig *Signature) (*SignedChallenge, error) {
 	typ, old, next, table := CredentialEmailOTP, oldEmail, r.Email, tableWalletEmails
 	if r.Email == oldEmail {
 		typ, old, next, table = CredentialSmsOTP, oldPhone, r.PhoneNumber, tableWalletPhones

@@ -1,175 +1,698 @@
 package customers
 
 import (
-	"crypto/hmac"
-	"crypto/sha1" // #nosec G505 -- RFC 6238 TOTP is defined over HMAC-SHA-1, which authenticator apps use
+	"context"
 	"crypto/subtle"
-	"encoding/base32"
-	"encoding/binary"
+	"encoding/base64"
+	"errors"
 	"fmt"
-	"net/url"
+	"math"
+	"slices"
 	"time"
+
+	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/validate"
+	"github.com/paygrid/payments/walletauth"
 )
 
-// Strong Customer Authentication factors (reference ScaFactor).
+// SCA tables: each SCA customer's state by customer id, and 2FA resets by
+// reset id.
 const (
-	FactorSMS     = "SMS_OTP"
-	FactorTOTP    = "TOTP"
-	FactorPasskey = "PASSKEY"
+	tableSCA       = "sca"
+	tableSCAResets = "sca_resets"
 )
 
-// Factors are the SCA factors the reference names, in its order.
-var Factors = []string{FactorSMS, FactorTOTP, FactorPasskey}
+// SCA timing and limits. An SMS code may be sent again ScaResendInterval
+// after the last one, at most ScaMaxSends times per challenge (and per hour
+// for login codes); a login opens a session of ScaSessionTTL.
+const (
+	ScaSessionTTL     = 15 * time.Minute
+	ScaLoginTTL       = 5 * time.Minute
+	ScaEnrollTTL      = 10 * time.Minute
+	ScaResendInterval = 30 * time.Second
+	ScaMaxSends       = 5
+	scaSendWindow     = time.Hour
+	scaRecoveryCodes  = 8
+)
 
-// ChallengeFactors are the factors a per-transaction challenge may use:
-// TOTP is refused there, as it cannot carry dynamic linking (spec 4.4).
-var ChallengeFactors = []string{FactorSMS, FactorPasskey}
+// SCA groups the customers area's Strong Customer Authentication
+// operations (reference tag Strong Customer Authentication; spec 1, 3.2,
+// 7): factors and their reset, login sessions and security events. Every
+// operation answers CONFLICT for a customer outside an SCA region
+// (KYCProvider.SCARequired). Quotes carry their challenges (QuoteSCA).
+type SCA struct{ e *engine.Handle }
 
-// ChallengeFactor picks the factor of a per-transaction challenge from the
-// caller's preference (spec 4.4): PASSKEY when preferred and the customer
-// has one enrolled, SMS_OTP (the default, always available) otherwise. A
-// preference is a wish, not a demand, so a customer without a passkey
-// still gets a challenge they can answer.
-func ChallengeFactor(preferred string, hasPasskey bool) string {
-	if preferred == FactorPasskey && hasPasskey {
-		return FactorPasskey
-	}
-	return FactorSMS
+// NewSCA returns the customers area's SCA group of h.
+func NewSCA(h *engine.Handle) SCA { return SCA{h} }
+
+// ScaFactorView is an enrolled factor (reference ScaFactorView).
+type ScaFactorView struct {
+	Factor       string `json:"factor"`
+	CredentialID string `json:"credentialId,omitempty"`
+	Name         string `json:"name,omitempty"`
 }
 
-// Failed-login lockout (reference RecordSecurityEventRequest): the n-th
-// cumulative failure locks the login for LockSteps[n]; SuspendAt or more
-// suspend it until a password reset clears the counter.
-var LockSteps = map[int]time.Duration{5: 15 * time.Minute, 6: 30 * time.Minute, 7: time.Hour, 8: 24 * time.Hour}
+// ScaFactorList lists a customer's factors (reference ScaFactorList).
+type ScaFactorList struct {
+	Factors []ScaFactorView `json:"factors"`
+}
 
-// SuspendAt is the failure count from which the login is suspended.
-const SuspendAt = 9
+// ScaEnrollment is the material that finishes an enrollment (reference
+// ScaFactorEnrollStartOneOf): a TOTP secret, or passkey registration options.
+type ScaEnrollment struct {
+	Type                string         `json:"type"`
+	Secret              string         `json:"secret,omitempty"`
+	SecretBase32Encoded string         `json:"secretBase32Encoded,omitempty"`
+	TotpURI             string         `json:"totpUri,omitempty"`
+	Options             map[string]any `json:"options,omitempty"`
+	AllowedOrigins      []string       `json:"allowedOrigins,omitempty"`
+	RelyingPartyID      string         `json:"relyingPartyId,omitempty"`
+}
 
-// LoginSecurity is a customer's login-security state: the cumulative
-// failed-login counter and the lockout it produced.
-type LoginSecurity struct {
-	FailedAttempts int        `json:"failedAttempts"`
-	LockedUntil    *time.Time `json:"lockedUntil,omitempty"`
+// ScaFactorConfirm finishes an enrollment (reference
+// ScaFactorConfirmRequestOneOf): the TOTP secret and first code, or the
+// passkey credential and the origin it was made for.
+type ScaFactorConfirm struct {
+	Type       string                  `json:"type"`
+	Secret     string                  `json:"secret,omitempty"`
+	Code       string                  `json:"code,omitempty"`
+	Origin     string                  `json:"origin,omitempty"`
+	Credential *walletauth.Attestation `json:"credential,omitempty"`
+}
+
+// ScaFactorConfirmed is an enrollment's result (reference
+// ScaFactorConfirmResponseOneOf): TOTP recovery codes, shown once, or the
+// enrolled passkey.
+type ScaFactorConfirmed struct {
+	Type          string         `json:"type"`
+	RecoveryCodes []string       `json:"recoveryCodes,omitempty"`
+	Factor        *ScaFactorView `json:"factor,omitempty"`
+}
+
+// ScaAuthorization is the proof of an SCA challenge (reference
+// ScaAuthorization): a code (SMS_OTP, TOTP) or a passkey assertion with the
+// origin it was made for.
+type ScaAuthorization struct {
+	Code             string                `json:"code,omitempty"`
+	PasskeyAssertion *walletauth.Assertion `json:"passkeyAssertion,omitempty"`
+	Origin           string                `json:"origin,omitempty"`
+	EndUserIPAddress string                `json:"endUserIpAddress,omitempty"`
+}
+
+// ScaLoginStart is the material of a started login (reference ScaLoginStart).
+type ScaLoginStart struct {
+	Factor         string         `json:"factor"`
+	ChallengeID    string         `json:"challengeId,omitempty"`
+	ExpiresAt      *time.Time     `json:"expiresAt,omitempty"`
+	PasskeyOptions map[string]any `json:"passkeyOptions,omitempty"`
+	AllowedOrigins []string       `json:"allowedOrigins,omitempty"`
+	RelyingPartyID string         `json:"relyingPartyId,omitempty"`
+}
+
+// ScaLoginComplete finishes a login (reference ScaLoginCompleteRequest).
+type ScaLoginComplete struct {
+	ScaAuthorization
+	Factor      string `json:"factor"`
+	ChallengeID string `json:"challengeId,omitempty"`
+}
+
+// ScaSession is a completed login (reference ScaLoginComplete).
+type ScaSession struct {
+	Status           string     `json:"status"`
+	SessionExpiresAt *time.Time `json:"sessionExpiresAt,omitempty"`
+}
+
+// Security events (reference RecordSecurityEventRequest).
+const (
+	EventResetPasswordCompleted = "RESET_PASSWORD_COMPLETED"
+	EventFailedLoginAttempt     = "FAILED_LOGIN_ATTEMPT"
+)
+
+// SecurityState is the login-security state after a recorded event
+// (reference RecordSecurityEventResponse).
+type SecurityState struct {
+	EventType      string     `json:"eventType"`
 	Suspended      bool       `json:"suspended"`
+	LockedUntil    *time.Time `json:"lockedUntil"`
+	FailedAttempts int        `json:"failedAttempts"`
 }
 
-// Fail counts one failed attempt at now and escalates the lockout at each
-// milestone. A failure while locked still counts.
-func (s *LoginSecurity) Fail(now time.Time) {
-	s.FailedAttempts++
-	if s.FailedAttempts >= SuspendAt {
-		s.Suspended, s.LockedUntil = true, nil
-		return
+// SCARecord is an SCA customer's state.
+type SCARecord struct {
+	Security         LoginSecurity        `json:"security"`
+	SessionExpiresAt *time.Time           `json:"sessionExpiresAt,omitempty"`
+	TOTPSecret       []byte               `json:"totpSecret,omitempty"`
+	RecoveryHashes   []string             `json:"recoveryHashes,omitempty"`
+	PendingTOTP      *SCAPending          `json:"pendingTotp,omitempty"` // CodeHash: the offered secret's hash
+	Passkey          *scaPasskey          `json:"passkey,omitempty"`
+	Registration     *SCAPending          `json:"registration,omitempty"` // an outstanding passkey registration
+	Login            *SCAPending          `json:"login,omitempty"`
+	Sends            []time.Time          `json:"sends,omitempty"`  // login codes sent (send limit)
+	Resets           []time.Time          `json:"resets,omitempty"` // resets started (ResetsPerDay)
+	EnrolledAt       map[string]time.Time `json:"enrolledAt,omitempty"`
+}
+
+// SCAPending is an outstanding challenge: its factor, the hash of its code
+// or the WebAuthn challenge bytes, and its expiry.
+type SCAPending struct {
+	ID        string    `json:"id,omitempty"`
+	Factor    string    `json:"factor"`
+	CodeHash  string    `json:"codeHash,omitempty"`
+	Nonce     []byte    `json:"nonce,omitempty"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// scaPasskey is an enrolled passkey.
+type scaPasskey struct {
+	walletauth.Passkey
+	Name string `json:"name,omitempty"`
+}
+
+// SCADraw is what an SCA operation draws before its transaction: a
+// one-time code, a WebAuthn challenge, a TOTP secret and the sandbox's fixed
+// TOTP code (empty outside the sandbox).
+type SCADraw struct {
+	Code, sandboxTOTP string
+	Nonce, secret     []byte
+	recovery          []string
+}
+
+func drawSCA(e *engine.Handle) SCADraw {
+	d := SCADraw{Code: customersSlot.Of(e).KYC.ContactCode("SCA"), Nonce: engine.RandomBytes(32), secret: engine.RandomBytes(20)}
+	if e.Config.Sandbox {
+		d.sandboxTOTP = customersSlot.Of(e).KYC.ContactCode("TOTP")
 	}
-	if d, ok := LockSteps[s.FailedAttempts]; ok {
-		until := now.Add(d)
-		s.LockedUntil = &until
+	for range scaRecoveryCodes {
+		s := Base32.EncodeToString(engine.RandomBytes(8))[:12]
+		d.recovery = append(d.recovery, s[:4]+"-"+s[4:8]+"-"+s[8:])
 	}
+	return d
 }
 
-// Locked reports whether the login is locked or suspended at now.
-func (s LoginSecurity) Locked(now time.Time) bool {
-	return s.Suspended || s.LockedUntil != nil && now.Before(*s.LockedUntil)
+func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// RelyingParty is the WebAuthn relying party of SCA passkeys.
+func RelyingParty(e *engine.Handle) walletauth.RelyingParty {
+	rp := customersSlot.Of(e).SCAPasskeys
+	if rp.ID == "" {
+		rp = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost:8080", "https://localhost"}}
+	}
+	return rp
 }
 
-// Clear resets the counter and lifts any lockout (a password reset).
-func (s *LoginSecurity) Clear() { *s = LoginSecurity{} }
+// ForSCA loads the customer of an SCA operation and its SCA state:
+// INVALID_INPUT without an id, CONFLICT outside SCA regions.
+func ForSCA(t *engine.Txn, id string) (*Record, *SCARecord, error) {
+	var fe validate.Errors
+	if !fe.Required("customerId", id) {
+		return nil, nil, engine.Invalid(fe)
+	}
+	c, err := Live(t, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !customersSlot.Of(t.Handle).KYC.SCARequired(&c.Customer) {
+		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
+	}
+	st, err := SCAState(t, id)
+	return c, st, err
+}
 
-// SendWait is how long a caller must wait before another one-time code may
-// be sent, given the earlier sends: at least interval after the last one
-// and at most max sends within window. Zero means a send is allowed now.
-func SendWait(sent []time.Time, now time.Time, interval time.Duration, max int, window time.Duration) time.Duration {
-	var wait time.Duration
-	if n := len(sent); n > 0 {
-		if d := sent[n-1].Add(interval).Sub(now); d > 0 {
-			wait = d
+// SCAState loads a customer's SCA state (empty when none is stored).
+func SCAState(t *engine.Txn, id string) (*SCARecord, error) {
+	var st SCARecord
+	if err := engine.GetJSON(t, tableSCA, id, &st); err != nil && !errors.Is(err, engine.ErrNotFound) {
+		return nil, err
+	}
+	return &st, nil
+}
+
+func SaveSCA(t *engine.Txn, id string, st *SCARecord) error {
+	return engine.PutJSON(t, tableSCA, id, st)
+}
+
+// requiredEnum is INVALID_INPUT unless v, the request's field, is present
+// and one of allowed.
+func requiredEnum(field, v string, allowed ...string) error {
+	var fe validate.Errors
+	if fe.Required(field, v) {
+		fe.Enum(field, v, allowed...)
+	}
+	return engine.Invalid(fe.Err())
+}
+
+// LockedError is the 423 of a locked or suspended login, with the
+// reference's details.
+func LockedError(s LoginSecurity) error {
+	d := map[string]any{"suspended": s.Suspended, "failedAttempts": s.FailedAttempts}
+	msg := "the customer's login is suspended after too many failed attempts; a password reset lifts it"
+	if s.LockedUntil != nil {
+		d["lockedUntil"] = s.LockedUntil.UTC().Format(time.RFC3339)
+		msg = "the customer's login is locked after too many failed attempts until " + d["lockedUntil"].(string)
+	}
+	return &engine.Error{Code: engine.CodeAccountLocked, Message: msg, Details: d}
+}
+
+// RateLimited is the 429 of a send limit; the HTTP layer turns
+// details.retryAfterSeconds into the Retry-After header.
+func RateLimited(wait time.Duration, what string) error {
+	secs := int(math.Ceil(wait.Seconds()))
+	return &engine.Error{Code: engine.CodeRateLimited, Message: fmt.Sprintf("too many %s; retry in %d seconds", what, secs),
+		Details: map[string]any{"retryAfterSeconds": secs}}
+}
+
+// ErrWrongProof is checkProof's answer to a well-formed but wrong proof.
+var ErrWrongProof = errors.New("wrong proof")
+
+// CheckProof checks p against the challenge ch of a customer in state st:
+// nil when it satisfies it, errWrongProof when it is wrong, INVALID_INPUT
+// for a proof of the wrong shape. A passkey's counter advances in st.
+func CheckProof(t *engine.Txn, st *SCARecord, ch *SCAPending, p ScaAuthorization, d SCADraw) error {
+	var fe validate.Errors
+	if ch.Factor != FactorPasskey {
+		if !fe.Required("code", p.Code) {
+			return engine.Invalid(fe)
+		}
+		switch ch.Factor {
+		case FactorTOTP:
+			if TOTPValid(st.TOTPSecret, p.Code, t.Now) || d.sandboxTOTP != "" && p.Code == d.sandboxTOTP || st.spendRecovery(p.Code) {
+				return nil
+			}
+		default:
+			if subtle.ConstantTimeCompare([]byte(engine.HashSecret(p.Code)), []byte(ch.CodeHash)) == 1 {
+				return nil
+			}
+		}
+		return ErrWrongProof
+	}
+	if p.PasskeyAssertion == nil {
+		fe.Missing("passkeyAssertion")
+	}
+	rp := RelyingParty(t.Handle)
+	if fe.Required("origin", p.Origin) && !slices.Contains(rp.Origins, p.Origin) {
+		fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
+	}
+	if err := engine.Invalid(fe.Err()); err != nil {
+		return err
+	}
+	if st.Passkey == nil {
+		return ErrWrongProof
+	}
+	rp.Origins = []string{p.Origin}
+	count, err := rp.Assert(st.Passkey.Passkey, ch.Nonce, *p.PasskeyAssertion)
+	if err != nil {
+		return ErrWrongProof
+	}
+	st.Passkey.SignCount = count
+	return nil
+}
+
+// spendRecovery consumes a TOTP recovery code.
+func (st *SCARecord) spendRecovery(code string) bool {
+	for i, h := range st.RecoveryHashes {
+		if subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(h)) == 1 {
+			st.RecoveryHashes = append(st.RecoveryHashes[:i:i], st.RecoveryHashes[i+1:]...)
+			return true
 		}
 	}
-	var recent []time.Time
-	for _, s := range sent {
-		if now.Sub(s) < window {
-			recent = append(recent, s)
+	return false
+}
+
+// ProofFailed counts a wrong proof against the customer: ACCOUNT_LOCKED
+// once the count locks the login, INVALID_INPUT on field otherwise.
+func ProofFailed(t *engine.Txn, st *SCARecord, field string) error {
+	st.Security.Fail(t.Now)
+	if st.Security.Locked(t.Now) {
+		return LockedError(st.Security)
+	}
+	var fe validate.Errors
+	fe.Add(field, nil, "the %s does not satisfy the challenge", field)
+	return engine.Invalid(fe)
+}
+
+// ProofField names the request field a wrong proof of factor is blamed on.
+func ProofField(factor string) string {
+	if factor == FactorPasskey {
+		return "passkeyAssertion"
+	}
+	return "code"
+}
+
+// SessionActive reports whether the customer holds an SCA login session.
+func (st *SCARecord) SessionActive(now time.Time) bool {
+	return st.SessionExpiresAt != nil && now.Before(*st.SessionExpiresAt)
+}
+
+// Factors lists a customer's factors: SMS_OTP always (their verified
+// phone), then TOTP and PASSKEY when enrolled.
+func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
+	var out *ScaFactorList
+	err := s.e.View(ctx, func(t *engine.Txn) error {
+		_, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return err
+		}
+		out = &ScaFactorList{Factors: st.factors()}
+		return nil
+	})
+	return out, err
+}
+
+func (st *SCARecord) factors() []ScaFactorView {
+	out := []ScaFactorView{{Factor: FactorSMS}}
+	if st.TOTPSecret != nil {
+		out = append(out, ScaFactorView{Factor: FactorTOTP})
+	}
+	if st.Passkey != nil {
+		out = append(out, st.Passkey.view())
+	}
+	return out
+}
+
+func (p *scaPasskey) view() ScaFactorView {
+	return ScaFactorView{Factor: FactorPasskey, CredentialID: p.IDString(), Name: p.Name}
+}
+
+// Enroll starts enrolling a TOTP or PASSKEY factor (typ): a TOTP secret to
+// confirm with the first code, or passkey registration options. A second
+// passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT.
+func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
+	if err := requiredEnum("type", typ, FactorTOTP, FactorPasskey); err != nil {
+		return nil, err
+	}
+	d := drawSCA(s.e)
+	var out *ScaEnrollment
+	err := engine.Once(ctx, s.e, []any{customerID, typ}, &out, func(t *engine.Txn) error {
+		c, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return err
+		}
+		exp := t.Now.Add(ScaEnrollTTL)
+		if typ == FactorTOTP {
+			if st.TOTPSecret != nil {
+				return engine.Errorf(engine.CodeConflict, "customer %s already has a TOTP factor; reset it to enroll another", customerID)
+			}
+			st.PendingTOTP = &SCAPending{Factor: typ, CodeHash: engine.HashSecret(fmt.Sprintf("%x", d.secret)), ExpiresAt: exp}
+			account := c.Email
+			if account == "" {
+				account = c.ID
+			}
+			out = &ScaEnrollment{Type: typ, Secret: fmt.Sprintf("%x", d.secret), SecretBase32Encoded: Base32.EncodeToString(d.secret),
+				TotpURI: TOTPURI(d.secret, "Service", account)}
+			return SaveSCA(t, customerID, st)
+		}
+		if st.Passkey != nil {
+			return engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+		}
+		st.Registration = &SCAPending{Factor: typ, Nonce: d.Nonce, ExpiresAt: exp}
+		rp := RelyingParty(t.Handle)
+		out = &ScaEnrollment{Type: typ, Options: registrationOptions(rp, &c.Customer, d.Nonce), AllowedOrigins: rp.Origins, RelyingPartyID: rp.ID}
+		return SaveSCA(t, customerID, st)
+	})
+	return out, err
+}
+
+// registrationOptions are the PublicKeyCredentialCreationOptions of a
+// passkey enrollment.
+func registrationOptions(rp walletauth.RelyingParty, c *Customer, nonce []byte) map[string]any {
+	name := c.FullName
+	if name == "" {
+		name = c.ID
+	}
+	return map[string]any{
+		"challenge": b64url(nonce),
+		"rp":        map[string]any{"id": rp.ID, "name": rp.ID},
+		"user":      map[string]any{"id": b64url([]byte(c.ID)), "name": c.ID, "displayName": name},
+		"pubKeyCredParams": []map[string]any{{"type": "public-key", "alg": -7}, {"type": "public-key", "alg": -8},
+			{"type": "public-key", "alg": -257}},
+		"timeout":                int(ScaEnrollTTL / time.Millisecond),
+		"attestation":            "none",
+		"authenticatorSelection": map[string]any{"residentKey": "preferred", "userVerification": "required"},
+	}
+}
+
+// AssertionOptions are the PublicKeyCredentialRequestOptions of a passkey
+// challenge.
+func AssertionOptions(rp walletauth.RelyingParty, p *scaPasskey, nonce []byte, ttl time.Duration) map[string]any {
+	allow := map[string]any{"type": "public-key", "id": p.IDString()}
+	if len(p.Transports) > 0 {
+		allow["transports"] = p.Transports
+	}
+	return map[string]any{"challenge": b64url(nonce), "rpId": rp.ID, "allowCredentials": []map[string]any{allow},
+		"userVerification": "required", "timeout": int(ttl / time.Millisecond)}
+}
+
+// Confirm finishes an enrollment: a TOTP factor with its secret and first
+// code (answering recovery codes, shown once), or a passkey with the
+// registration the device made. A wrong code or a registration that does
+// not verify is INVALID_INPUT.
+func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (*ScaFactorConfirmed, error) {
+	var fe validate.Errors
+	if fe.Required("type", in.Type) && fe.Enum("type", in.Type, FactorTOTP, FactorPasskey) {
+		if in.Type == FactorTOTP {
+			fe.Required("secret", in.Secret)
+			fe.Required("code", in.Code)
+		} else {
+			fe.Required("origin", in.Origin)
+			if in.Credential == nil {
+				fe.Missing("credential")
+			}
 		}
 	}
-	if len(recent) >= max {
-		if d := recent[len(recent)-max].Add(window).Sub(now); d > wait {
-			wait = d
+	if err := engine.Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	d := drawSCA(s.e)
+	var out *ScaFactorConfirmed
+	err := engine.Once(ctx, s.e, []any{customerID, in}, &out, func(t *engine.Txn) error {
+		_, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return err
+		}
+		var fe validate.Errors
+		if in.Type == FactorTOTP {
+			return confirmTOTP(t, customerID, st, in, d, &out)
+		}
+		if st.Passkey != nil {
+			return engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+		}
+		reg := st.Registration
+		if reg == nil || t.Now.After(reg.ExpiresAt) {
+			fe.Add("credential", nil, "no passkey enrollment is outstanding; start one with POST /sca/factors")
+			return engine.Invalid(fe)
+		}
+		rp := RelyingParty(t.Handle)
+		if !slices.Contains(rp.Origins, in.Origin) {
+			fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
+			return engine.Invalid(fe)
+		}
+		rp.Origins = []string{in.Origin}
+		pk, err := rp.Register(reg.Nonce, *in.Credential)
+		if err != nil {
+			fe.Add("credential", nil, "%s", walletauth.ErrPasskey.Error())
+			return engine.Invalid(fe)
+		}
+		st.Passkey, st.Registration = &scaPasskey{Passkey: pk}, nil
+		st.enrolled(FactorPasskey, t.Now)
+		v := st.Passkey.view()
+		out = &ScaFactorConfirmed{Type: in.Type, Factor: &v}
+		return SaveSCA(t, customerID, st)
+	})
+	return out, err
+}
+
+func (st *SCARecord) enrolled(factor string, now time.Time) {
+	if st.EnrolledAt == nil {
+		st.EnrolledAt = map[string]time.Time{}
+	}
+	st.EnrolledAt[factor] = now
+}
+
+func confirmTOTP(t *engine.Txn, customerID string, st *SCARecord, in ScaFactorConfirm, d SCADraw, out **ScaFactorConfirmed) error {
+	var fe validate.Errors
+	p := st.PendingTOTP
+	if p == nil || t.Now.After(p.ExpiresAt) || subtle.ConstantTimeCompare([]byte(engine.HashSecret(in.Secret)), []byte(p.CodeHash)) != 1 {
+		fe.Add("secret", nil, "the secret is not that of an outstanding TOTP enrollment; start one with POST /sca/factors")
+		return engine.Invalid(fe)
+	}
+	var secret []byte
+	if _, err := fmt.Sscanf(in.Secret, "%x", &secret); err != nil {
+		return err
+	}
+	if !TOTPValid(secret, in.Code, t.Now) && (d.sandboxTOTP == "" || in.Code != d.sandboxTOTP) {
+		fe.Add("code", nil, "the code does not match the secret; enter the current code of the authenticator app")
+		return engine.Invalid(fe)
+	}
+	st.TOTPSecret, st.PendingTOTP, st.RecoveryHashes = secret, nil, nil
+	for _, c := range d.recovery {
+		st.RecoveryHashes = append(st.RecoveryHashes, engine.HashSecret(c))
+	}
+	st.enrolled(FactorTOTP, t.Now)
+	*out = &ScaFactorConfirmed{Type: FactorTOTP, RecoveryCodes: d.recovery}
+	return SaveSCA(t, customerID, st)
+}
+
+// DeleteFactor removes the customer's passkey by credential id (the only
+// factor with one): NOT_FOUND for any other id.
+func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
+	return engine.Once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *engine.Txn) error {
+		_, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return err
+		}
+		if st.Passkey == nil || st.Passkey.IDString() != credentialID {
+			return engine.Errorf(engine.CodeNotFound, "customer %s has no factor with credential id %s", customerID, credentialID)
+		}
+		st.Passkey = nil
+		if st.Login != nil && st.Login.Factor == FactorPasskey {
+			st.Login = nil
+		}
+		return SaveSCA(t, customerID, st)
+	})
+}
+
+// StartLogin begins an SCA login with factor: SMS_OTP sends a code (at most
+// ScaMaxSends an hour, ScaResendInterval apart: RATE_LIMITED), TOTP needs
+// nothing, PASSKEY answers assertion options. TOTP and PASSKEY must be
+// enrolled (INVALID_INPUT on factor).
+func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
+	if err := requiredEnum("factor", factor, Factors...); err != nil {
+		return nil, err
+	}
+	d := drawSCA(s.e)
+	var out *ScaLoginStart
+	var failure error
+	err := engine.Once(ctx, s.e, []any{customerID, factor}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+		c, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return err
+		}
+		if err := st.requireEnrolled(factor); err != nil {
+			return err
+		}
+		exp := t.Now.Add(ScaLoginTTL)
+		st.Login = &SCAPending{ID: t.NewID("ScaChallenge"), Factor: factor, ExpiresAt: exp}
+		out = &ScaLoginStart{Factor: factor}
+		switch factor {
+		case FactorSMS:
+			st.Sends = Recent(st.Sends, t.Now, scaSendWindow)
+			if wait := SendWait(st.Sends, t.Now, ScaResendInterval, ScaMaxSends, scaSendWindow); wait > 0 {
+				return RateLimited(wait, "login codes")
+			}
+			st.Sends = append(st.Sends, t.Now)
+			st.Login.CodeHash = engine.HashSecret(d.Code)
+			out.ChallengeID, out.ExpiresAt = st.Login.ID, &exp
+			if err := IntendCode(t, CodeMessage{ID: st.Login.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.Code, Purpose: "LOGIN"}); err != nil {
+				return err
+			}
+		case FactorPasskey:
+			st.Login.Nonce = d.Nonce
+			rp := RelyingParty(t.Handle)
+			out.PasskeyOptions, out.AllowedOrigins, out.RelyingPartyID = AssertionOptions(rp, st.Passkey, d.Nonce, ScaLoginTTL), rp.Origins, rp.ID
+		}
+		return SaveSCA(t, customerID, st)
+	}))
+	return out, err
+}
+
+// Recent keeps the instants of list within window before now.
+func Recent(list []time.Time, now time.Time, window time.Duration) []time.Time {
+	var out []time.Time
+	for _, x := range list {
+		if now.Sub(x) < window {
+			out = append(out, x)
 		}
 	}
-	return wait
+	return out
 }
 
-// TOTP parameters (RFC 6238 defaults, which every authenticator app uses).
-const (
-	TOTPStep   = 30 * time.Second
-	TOTPDigits = 6
-)
-
-// TOTPCode is the RFC 6238 code of secret at instant at (HMAC-SHA-1, 30 s
-// steps, 6 digits).
-func TOTPCode(secret []byte, at time.Time) string {
-	var msg [8]byte
-	binary.BigEndian.PutUint64(msg[:], uint64(at.Unix()/int64(TOTPStep/time.Second)))
-	mac := hmac.New(sha1.New, secret)
-	mac.Write(msg[:])
-	sum := mac.Sum(nil)
-	off := sum[len(sum)-1] & 0x0f
-	v := binary.BigEndian.Uint32(sum[off:off+4]) & 0x7fffffff
-	return fmt.Sprintf("%06d", v%1_000_000)
-}
-
-// TOTPValid reports whether code is secret's code at now or one step either
-// side (clock drift between the phone and the server).
-func TOTPValid(secret []byte, code string, now time.Time) bool {
-	ok := 0
-	for _, d := range []time.Duration{-TOTPStep, 0, TOTPStep} {
-		ok |= subtle.ConstantTimeCompare([]byte(TOTPCode(secret, now.Add(d))), []byte(code))
+// requireEnrolled refuses a TOTP or PASSKEY factor the customer lacks.
+func (st *SCARecord) requireEnrolled(factor string) error {
+	if (factor == FactorTOTP && st.TOTPSecret == nil) || (factor == FactorPasskey && st.Passkey == nil) {
+		var fe validate.Errors
+		fe.Add("factor", nil, "the customer has no %s factor enrolled", factor)
+		return engine.Invalid(fe)
 	}
-	return ok == 1
+	return nil
 }
 
-// Base32 is the encoding authenticator apps read secrets in (no padding).
-var Base32 = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// TOTPURI is the otpauth:// provisioning URI (the QR-code payload) of
-// secret for account at issuer.
-func TOTPURI(secret []byte, issuer, account string) string {
-	q := url.Values{"secret": {Base32.EncodeToString(secret)}, "issuer": {issuer}}
-	return "otpauth://totp/" + url.PathEscape(issuer+":"+account) + "?" + q.Encode()
-}
-
-// Reset statuses (reference TwoFactorResetStatus).
-const (
-	ResetInitiated      = "INITIATED"
-	ResetPendingReview  = "PENDING_REVIEW"
-	ResetLivenessPassed = "LIVENESS_PASSED"
-	ResetCompleted      = "COMPLETED"
-	ResetExpired        = "EXPIRED"
-)
-
-// Reset timing: liveness is submitted ResetReviewAfter after the start and
-// passes ResetLivenessAfter after it (the sandbox's liveness check, as for
-// external-account LIVENESS challenges); the reset window is ResetWindow.
-// At most ResetsPerDay resets may start per customer in 24 hours.
-const (
-	ResetReviewAfter   = 30 * time.Second
-	ResetLivenessAfter = time.Minute
-	ResetWindow        = 30 * time.Minute
-	ResetsPerDay       = 5
-)
-
-// ResetStatus is the status at now of a reset started at started that
-// completed (or not).
-func ResetStatus(started time.Time, completed bool, now time.Time) string {
-	switch age := now.Sub(started); {
-	case completed:
-		return ResetCompleted
-	case age >= ResetWindow:
-		return ResetExpired
-	case age >= ResetLivenessAfter:
-		return ResetLivenessPassed
-	case age >= ResetReviewAfter:
-		return ResetPendingReview
+// CompleteLogin finishes the started login with its proof and opens an SCA
+// session of ScaSessionTTL. A wrong proof counts as a failed attempt
+// (customers.LockSteps): INVALID_INPUT, or ACCOUNT_LOCKED once locked; a
+// locked login is ACCOUNT_LOCKED before any check.
+func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (*ScaSession, error) {
+	var fe validate.Errors
+	if fe.Required("factor", in.Factor) {
+		fe.Enum("factor", in.Factor, Factors...)
 	}
-	return ResetInitiated
+	fe.Required("endUserIpAddress", in.EndUserIPAddress)
+	if err := engine.Invalid(fe.Err()); err != nil {
+		return nil, err
+	}
+	d := drawSCA(s.e)
+	var out *ScaSession
+	var failure error
+	err := engine.Once(ctx, s.e, []any{customerID, in}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+		_, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return err
+		}
+		if st.Security.Locked(t.Now) {
+			return LockedError(st.Security)
+		}
+		var fe validate.Errors
+		ch := st.Login
+		switch {
+		case ch == nil || t.Now.After(ch.ExpiresAt):
+			fe.Add("factor", nil, "no login is outstanding (or it expired); start one with POST /sca/login/start")
+		case ch.Factor != in.Factor:
+			fe.Add("factor", &validate.Constraint{Enum: []string{ch.Factor}}, "the login was started with %s", ch.Factor)
+		case ch.Factor == FactorSMS && in.ChallengeID != ch.ID:
+			fe.Add("challengeId", nil, "challengeId must be that of the started login")
+		}
+		if len(fe) > 0 {
+			return engine.Invalid(fe)
+		}
+		switch err := CheckProof(t, st, ch, in.ScaAuthorization, d); {
+		case errors.Is(err, ErrWrongProof):
+			failure = ProofFailed(t, st, ProofField(ch.Factor))
+			return SaveSCA(t, customerID, st)
+		case err != nil:
+			return err
+		}
+		exp := t.Now.Add(ScaSessionTTL)
+		st.Login, st.SessionExpiresAt = nil, &exp
+		st.Security.Clear()
+		out = &ScaSession{Status: "SUCCESS", SessionExpiresAt: &exp}
+		return SaveSCA(t, customerID, st)
+	}))
+	return out, err
+}
+
+// RecordEvent records a client-side security event: a completed password
+// reset revokes the SCA session and clears the failed-login counter; a
+// failed login counts towards the lockout (customers.LockSteps).
+func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
+	if err := requiredEnum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt); err != nil {
+		return nil, err
+	}
+	var out *SecurityState
+	err := engine.Once(ctx, s.e, []any{customerID, eventType}, &out, func(t *engine.Txn) error {
+		_, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return err
+		}
+		if eventType == EventResetPasswordCompleted {
+			st.Security.Clear()
+			st.SessionExpiresAt, st.Login = nil, nil
+		} else {
+			st.Security.Fail(t.Now)
+		}
+		out = &SecurityState{EventType: eventType, Suspended: st.Security.Suspended, FailedAttempts: st.Security.FailedAttempts}
+		if st.Security.Locked(t.Now) {
+			out.LockedUntil = st.Security.LockedUntil
+		}
+		return SaveSCA(t, customerID, st)
+	})
+	return out, err
 }

@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
@@ -28,14 +27,14 @@ type CustomerInput struct {
 	UmaAddress         string       `json:"umaAddress,omitempty"`
 	KYCStatus          KYCStatus    `json:"kycStatus,omitempty"`
 	KYBStatus          KYCStatus    `json:"kybStatus,omitempty"`
-	customers.Profile
+	Profile
 	Identifier          string             `json:"identifier,omitempty"`
 	AgreementConsents   []AgreementConsent `json:"agreementConsents,omitempty"`
 	EndUserTermsConsent *AgreementConsent  `json:"endUserTermsConsent,omitempty"`
 }
 
 var (
-	reUma         = regexp.MustCompile(`^\$[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
+	UmaPattern    = regexp.MustCompile(`^\$[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
 	kycStatusEnum = []string{"UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"}
 )
 
@@ -49,7 +48,7 @@ var (
 // input describes it and the platform as it stands (a platform
 // configuration changed in between is not noticed: it changes rarely, and
 // the status is the provider's starting point, not a verification).
-func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
+func (cs Service) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
 	e := cs.e
 	var out *Customer
 	if ok, err := engine.Replay(ctx, e, in, &out); ok {
@@ -61,7 +60,7 @@ func (cs Customers) Create(ctx context.Context, in CustomerInput) (*Customer, er
 		if err != nil {
 			return err
 		}
-		probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
+		probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
 		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
 		initial, err = customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
 		return err
@@ -88,7 +87,7 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 		return nil, err
 	}
 	id := t.NewID("Customer")
-	r := &customerRecord{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: t.Now, UpdatedAt: t.Now}}
+	r := &Record{Customer: Customer{ID: id, CustomerType: in.CustomerType, CreatedAt: t.Now, UpdatedAt: t.Now}}
 	var fe validate.Errors
 	if in.CustomerType == "" {
 		fe.Missing("customerType")
@@ -113,7 +112,7 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 	}
 	if r.UmaAddress == "" {
 		r.UmaAddress = "$" + r.PlatformCustomerID + "@" + p.UmaDomain
-		if !reUma.MatchString(r.UmaAddress) {
+		if !UmaPattern.MatchString(r.UmaAddress) {
 			r.UmaAddress = "$c" + strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16] + "@" + p.UmaDomain
 		}
 	}
@@ -139,12 +138,12 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 
 // Update applies a partial update. customerType is required and must
 // match the customer's. Renaming never recomputes a verification status.
-func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
+func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
 	e := cs.e
 	var out *Customer
 	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		var err error
-		out, err = updateCustomer(t, id, in, func(r *customerRecord, oldEmail, oldPhone string) (bool, error) {
+		out, err = UpdateRecord(t, id, in, func(r *Record, oldEmail, oldPhone string) (bool, error) {
 			return false, customersSlot.Of(t.Handle).ContactChanged(t, r, oldEmail, oldPhone, in)
 		})
 		return err
@@ -152,17 +151,17 @@ func (cs Customers) Update(ctx context.Context, id string, in CustomerInput) (*C
 	return out, err
 }
 
-// updateCustomer applies in to customer id. contact sees the record once
+// UpdateRecord applies in to customer id. contact sees the record once
 // the input applied, before anything is written, with the previous email
 // and phone; when it says stop, nothing of the customer is written and
 // the customer returned is nil (a signed flow's challenge was issued).
-func updateCustomer(t *engine.Txn, id string, in CustomerInput, contact func(r *customerRecord, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
+func UpdateRecord(t *engine.Txn, id string, in CustomerInput, contact func(r *Record, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
 	e := t.Handle
 	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}
-	r, err := liveCustomer(t, id)
+	r, err := Live(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -201,11 +200,11 @@ func updateCustomer(t *engine.Txn, id string, in CustomerInput, contact func(r *
 
 // Delete marks a customer deleted and returns it. Its UMA address and
 // platformCustomerId become free; a second delete is CUSTOMER_DELETED.
-func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
+func (cs Service) Delete(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
 	err := engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
-		r, err := liveCustomer(t, id)
+		r, err := Live(t, id)
 		if err != nil {
 			return err
 		}
@@ -226,7 +225,7 @@ func (cs Customers) Delete(ctx context.Context, id string) (*Customer, error) {
 
 // applyCustomerInput copies the members set in in onto r and records every
 // invalid one.
-func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord, in *CustomerInput, p *platform.Config) {
+func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *Record, in *CustomerInput, p *platform.Config) {
 	set := func(dst *string, v string) {
 		if v != "" {
 			*dst = v
@@ -259,11 +258,11 @@ func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord
 	r.Profile.Merge(in.Profile)
 	fe.MaxLen("platformCustomerId", r.PlatformCustomerID, 255)
 	fe.Country("region", r.Region)
-	if fe.MaxLen("email", r.Email, customers.MaxEmail) {
+	if fe.MaxLen("email", r.Email, MaxEmail) {
 		fe.Email("email", r.Email)
 	}
 	fe.Phone("phoneNumber", r.PhoneNumber)
-	fe.Match("umaAddress", r.UmaAddress, reUma, "a UMA address such as $alice@example.com")
+	fe.Match("umaAddress", r.UmaAddress, UmaPattern, "a UMA address such as $alice@example.com")
 	if r.CustomerType == CustomerBusiness {
 		r.Profile.ValidateBusiness(fe, e.Now())
 		if in.Identifier != "" {
@@ -295,7 +294,7 @@ func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *customerRecord
 // finishCustomerInput validates and records the consents, then turns the
 // collected field errors into the answer: INVALID_INPUT, or
 // END_USER_TERMS_VERSION_NOT_FOUND when the only problem is the version.
-func finishCustomerInput(e *engine.Handle, fe validate.Errors, r *customerRecord, in *CustomerInput) error {
+func finishCustomerInput(e *engine.Handle, fe validate.Errors, r *Record, in *CustomerInput) error {
 	consents := in.AgreementConsents
 	if in.EndUserTermsConsent != nil {
 		if in.AgreementConsents != nil {
@@ -330,7 +329,7 @@ func finishCustomerInput(e *engine.Handle, fe validate.Errors, r *customerRecord
 
 // claimCustomerKeys keeps the unique indexes in step with r, releasing the
 // old values when they changed.
-func claimCustomerKeys(t *engine.Txn, r *customerRecord, oldUma, oldPID string) error {
+func claimCustomerKeys(t *engine.Txn, r *Record, oldUma, oldPID string) error {
 	pidTaken := engine.Errorf(engine.CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
 	pidTaken.Fields = []engine.FieldError{{Field: "platformCustomerId", Message: pidTaken.Message}}
 	umaTaken := engine.Errorf(engine.CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
@@ -378,11 +377,11 @@ func claimCustomerKeys(t *engine.Txn, r *customerRecord, oldUma, oldPID string) 
 // accepted the end-user terms (wire-facts 1.15); the update that records
 // the consent opens them. USDB is held in the embedded wallet (the Global
 // Account), not in an internal account of its own.
-func provisionAccounts(t *engine.Txn, r *customerRecord, p *platform.Config) error {
+func provisionAccounts(t *engine.Txn, r *Record, p *platform.Config) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
 	}
-	cur := slices.DeleteFunc(slices.Clone(customerCurrencies(r, p)), func(c string) bool { return c == GlobalAccountCurrency })
+	cur := slices.DeleteFunc(slices.Clone(Currencies(r, p)), func(c string) bool { return c == GlobalAccountCurrency })
 	st := customersSlot.Of(t.Handle)
 	if err := st.OpenAccounts(t, r.ID, cur); err != nil {
 		return err
@@ -390,8 +389,8 @@ func provisionAccounts(t *engine.Txn, r *customerRecord, p *platform.Config) err
 	return st.ProvisionWallet(t, r, p)
 }
 
-// customerCurrencies are the currencies a customer gets internal accounts in.
-func customerCurrencies(r *customerRecord, p *platform.Config) []string {
+// Currencies are the currencies a customer gets internal accounts in.
+func Currencies(r *Record, p *platform.Config) []string {
 	if len(r.Currencies) > 0 {
 		return r.Currencies
 	}

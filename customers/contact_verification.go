@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"context"
@@ -34,8 +34,8 @@ type contactCode struct {
 
 // contactTarget loads a customer whose provider requires verifying channel:
 // CONFLICT for customers whose provider does not use contact verification.
-func contactTarget(t *engine.Txn, customerID, channel string) (*customerRecord, error) {
-	r, err := liveCustomer(t, customerID)
+func contactTarget(t *engine.Txn, customerID, channel string) (*Record, error) {
+	r, err := Live(t, customerID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func contactTarget(t *engine.Txn, customerID, channel string) (*customerRecord, 
 
 // SendContactCode issues a one-time code for the customer's email or phone
 // (channel EMAIL or PHONE); a new code replaces an outstanding one.
-func (cs Customers) SendContactCode(ctx context.Context, customerID, channel string) error {
+func (cs Service) SendContactCode(ctx context.Context, customerID, channel string) error {
 	e := cs.e
 	code := customersSlot.Of(e).KYC.ContactCode(channel)
 	return engine.Once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *engine.Txn) error {
@@ -59,7 +59,7 @@ func (cs Customers) SendContactCode(ctx context.Context, customerID, channel str
 		if err := engine.PutJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: engine.HashSecret(code), ExpiresAt: t.Now.Add(ContactCodeTTL)}); err != nil {
 			return err
 		}
-		return intendCode(t, CodeMessage{ID: t.NewID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
+		return IntendCode(t, CodeMessage{ID: t.NewID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
 			Code: code, Purpose: "CONTACT_VERIFICATION"})
 	})
 }
@@ -68,7 +68,7 @@ func (cs Customers) SendContactCode(ctx context.Context, customerID, channel str
 // A wrong, expired or missing code is INVALID_INPUT on field "code"; after
 // ContactCodeAttempts wrong tries the code is spent (RATE_LIMITED) and a new
 // one must be requested.
-func (cs Customers) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
+func (cs Service) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
 	var failure error

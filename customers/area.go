@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"context"
@@ -9,24 +9,24 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// customersArea declares the customers area's tables and background work:
+// Area declares the customers area's tables and background work:
 // customers, verifications, documents, beneficial owners, contact codes,
 // bulk imports and SCA.
-func customersArea(e *engine.Handle, cfg customersConfig) engine.AreaDef {
+func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	if cfg.KYC == nil {
 		cfg.KYC = defaultKYC{}
 	}
-	st := &customersState{customersConfig: cfg}
+	st := &customersState{Options: cfg}
 	return engine.AreaDef{
 		State: []engine.SlotEntry{customersSlot.With(st)},
 		Tables: []engine.TableDef{
-			{Name: tableCustomers, Record: func() any { return new(customerRecord) },
-				Ix: engine.Indexed(tableCustomers, func(x *customerRecord) time.Time { return x.CreatedAt },
-					engine.Every[customerRecord](),
-					engine.Ix(engine.IxPlatform, func(x *customerRecord) string { return x.PlatformCustomerID }),
-					engine.Ix(engine.IxUma, func(x *customerRecord) string { return x.UmaAddress }),
-					engine.Ix(engine.IxType, func(x *customerRecord) string { return string(x.CustomerType) }),
-					engine.Ix(engine.IxStatus, func(x *customerRecord) string { return customerStatusValue(x.CustomerType, x.Status()) }))},
+			{Name: tableCustomers, Record: func() any { return new(Record) },
+				Ix: engine.Indexed(tableCustomers, func(x *Record) time.Time { return x.CreatedAt },
+					engine.Every[Record](),
+					engine.Ix(engine.IxPlatform, func(x *Record) string { return x.PlatformCustomerID }),
+					engine.Ix(engine.IxUma, func(x *Record) string { return x.UmaAddress }),
+					engine.Ix(engine.IxType, func(x *Record) string { return string(x.CustomerType) }),
+					engine.Ix(engine.IxStatus, func(x *Record) string { return customerStatusValue(x.CustomerType, x.Status()) }))},
 			{Name: tableCustomerUma},
 			{Name: tableCustomerPlatformIDs},
 			{Name: tableVerifications, Record: func() any { return new(Verification) },
@@ -46,7 +46,7 @@ func customersArea(e *engine.Handle, cfg customersConfig) engine.AreaDef {
 			{Name: tableContactCodes, Record: func() any { return new(contactCode) }},
 			{Name: tableBulkJobs, Record: func() any { return new(bulkJobRecord) }},
 			{Name: tableBulkJobsDue},
-			{Name: tableSCA, Record: func() any { return new(scaRecord) }},
+			{Name: tableSCA, Record: func() any { return new(SCARecord) }},
 			{Name: tableSCAResets, Record: func() any { return new(scaResetRecord) }},
 		},
 		Intents: []engine.IntentKind{codeIntentKind(cfg.Codes)},
@@ -54,10 +54,10 @@ func customersArea(e *engine.Handle, cfg customersConfig) engine.AreaDef {
 	}
 }
 
-// customersConfig is what New gives the customers area: its providers,
+// Options is what New gives the customers area: its providers,
 // the SCA passkeys' relying party, and the hooks of the areas above it
 // that a customer's changes reach.
-type customersConfig struct {
+type Options struct {
 	KYC         KYCProvider
 	Codes       CodeSender
 	SCAPasskeys walletauth.RelyingParty
@@ -66,19 +66,19 @@ type customersConfig struct {
 	OpenAccounts func(t *engine.Txn, owner string, currencies []string) error
 	// ProvisionWallet opens the customer's embedded wallet when it gets
 	// one (wallets area).
-	ProvisionWallet func(t *engine.Txn, r *customerRecord, p *platform.Config) error
+	ProvisionWallet func(t *engine.Txn, r *Record, p *platform.Config) error
 	// ContactChanged moves what is tied to the customer's email or phone
 	// (wallet credentials) along with a change that is not signed
 	// (wallets area): a change that needs the wallet's signature is
 	// refused.
-	ContactChanged func(t *engine.Txn, r *customerRecord, oldEmail, oldPhone string, in CustomerInput) error
+	ContactChanged func(t *engine.Txn, r *Record, oldEmail, oldPhone string, in CustomerInput) error
 }
 
 // customersState is the customers area's state: its configuration and
 // the customers decoded lately.
 type customersState struct {
-	customersConfig
-	cache engine.ReadCache[customerRecord]
+	Options
+	cache engine.ReadCache[Record]
 }
 
 var customersSlot engine.Slot[customersState]
@@ -92,6 +92,6 @@ func customerStatusValue(typ CustomerType, s KYCStatus) string {
 	return string(typ) + "/" + string(s)
 }
 
-// kycOf returns the KYC provider of h's engine, which areas above the
+// KYC returns the KYC provider of h's engine, which areas above the
 // customers ask whether a customer needs SCA and for its codes.
-func kycOf(h *engine.Handle) KYCProvider { return customersSlot.Of(h).KYC }
+func KYC(h *engine.Handle) KYCProvider { return customersSlot.Of(h).KYC }

@@ -1,10 +1,9 @@
-package payments
+package customers
 
 import (
 	"context"
 	"time"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
@@ -47,37 +46,37 @@ type scaResetRecord struct {
 // enrolled (INVALID_INPUT on factor); at most customers.ResetsPerDay resets
 // start per customer in 24 hours (RATE_LIMITED).
 func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFactorResetStart, error) {
-	if err := requiredEnum("factor", factor, customers.Factors...); err != nil {
+	if err := requiredEnum("factor", factor, Factors...); err != nil {
 		return nil, err
 	}
 	token := b64url(engine.RandomBytes(24))
 	var out *TwoFactorResetStart
 	err := engine.Once(ctx, s.e, []any{customerID, factor}, &out, func(t *engine.Txn) error {
-		_, st, err := scaCustomer(t, customerID)
+		_, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err
 		}
 		if err := st.requireEnrolled(factor); err != nil {
 			return err
 		}
-		st.Resets = recent(st.Resets, t.Now, 24*time.Hour)
-		if wait := customers.SendWait(st.Resets, t.Now, 0, customers.ResetsPerDay, 24*time.Hour); wait > 0 {
-			return rateLimited(wait, "2FA resets")
+		st.Resets = Recent(st.Resets, t.Now, 24*time.Hour)
+		if wait := SendWait(st.Resets, t.Now, 0, ResetsPerDay, 24*time.Hour); wait > 0 {
+			return RateLimited(wait, "2FA resets")
 		}
 		st.Resets = append(st.Resets, t.Now)
 		r := scaResetRecord{ID: t.NewID("ScaReset"), CustomerID: customerID, Factor: factor, CreatedAt: t.Now}
 		if err := engine.InsertJSON(t, tableSCAResets, r.ID, r); err != nil {
 			return err
 		}
-		out = &TwoFactorResetStart{ResetID: r.ID, LivenessAccessToken: token, ExpiresAt: t.Now.Add(customers.ResetWindow)}
-		return saveSCA(t, customerID, st)
+		out = &TwoFactorResetStart{ResetID: r.ID, LivenessAccessToken: token, ExpiresAt: t.Now.Add(ResetWindow)}
+		return SaveSCA(t, customerID, st)
 	})
 	return out, err
 }
 
 // scaReset loads a reset of the customer: NOT_FOUND for another's.
-func scaReset(t *engine.Txn, customerID, id string) (*scaResetRecord, *scaRecord, error) {
-	_, st, err := scaCustomer(t, customerID)
+func scaReset(t *engine.Txn, customerID, id string) (*scaResetRecord, *SCARecord, error) {
+	_, st, err := ForSCA(t, customerID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,9 +95,9 @@ func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorR
 		if err != nil {
 			return err
 		}
-		out = &TwoFactorResetStatus{Status: customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now), Factor: r.Factor,
-			ExpiresAt: r.CreatedAt.Add(customers.ResetWindow), CompletedAt: r.CompletedAt}
-		if r.Factor != customers.FactorSMS {
+		out = &TwoFactorResetStatus{Status: ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now), Factor: r.Factor,
+			ExpiresAt: r.CreatedAt.Add(ResetWindow), CompletedAt: r.CompletedAt}
+		if r.Factor != FactorSMS {
 			es := "PENDING"
 			if at, ok := st.EnrolledAt[r.Factor]; ok && r.CompletedAt != nil && at.After(*r.CompletedAt) {
 				es = "COMPLETED"
@@ -120,11 +119,11 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 			return err
 		}
 		var fe validate.Errors
-		if status := customers.ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now); status != customers.ResetLivenessPassed {
+		if status := ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now); status != ResetLivenessPassed {
 			return engine.Errorf(engine.CodeInvalidInput, "reset %s is %s; it can be completed once liveness passed", resetID, status)
 		}
 		switch r.Factor {
-		case customers.FactorSMS:
+		case FactorSMS:
 			if mobile == nil {
 				fe.Missing("mobile")
 			} else if fe.Required("mobile.countryCode", mobile.CountryCode) && fe.Required("mobile.number", mobile.Number) {
@@ -136,9 +135,9 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 			if err := setPhone(t, customerID, mobile.CountryCode+mobile.Number); err != nil {
 				return err
 			}
-		case customers.FactorTOTP:
+		case FactorTOTP:
 			st.TOTPSecret, st.RecoveryHashes, st.PendingTOTP = nil, nil, nil
-		case customers.FactorPasskey:
+		case FactorPasskey:
 			st.Passkey, st.Registration = nil, nil
 		}
 		if st.Login != nil && st.Login.Factor == r.Factor {
@@ -149,14 +148,14 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 		if err := engine.PutJSON(t, tableSCAResets, r.ID, r); err != nil {
 			return err
 		}
-		return saveSCA(t, customerID, st)
+		return SaveSCA(t, customerID, st)
 	})
 }
 
 // setPhone makes phone the customer's verified number (an SMS_OTP reset,
 // gated by liveness).
 func setPhone(t *engine.Txn, customerID, phone string) error {
-	c, err := liveCustomer(t, customerID)
+	c, err := Live(t, customerID)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"slices"
@@ -23,7 +23,7 @@ var (
 )
 
 // CurrentTerms returns the current end-user terms (GET /customers/end-user-terms).
-func (cs Customers) CurrentTerms() EndUserTerms { return CurrentEndUserTerms }
+func (cs Service) CurrentTerms() EndUserTerms { return CurrentEndUserTerms }
 
 // checkConsents validates consent entries (at most one per type) and returns
 // the field path of the first unknown terms version, if that is the only kind

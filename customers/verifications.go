@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
@@ -33,7 +32,7 @@ const (
 // of its beneficial owners (ResourceID).
 type VerificationError struct {
 	ResourceID string `json:"resourceId"`
-	customers.Problem
+	Problem
 }
 
 // Verification is one KYC/KYB submission and its outcome.
@@ -58,7 +57,7 @@ type Verification struct {
 // stood; the transaction applies its decision only if the packet is still
 // the same, and otherwise the review runs again (a few times, then
 // CONFLICT).
-func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
 	e := cs.e
 	var fe validate.Errors
 	if !fe.Required("customerId", customerID) {
@@ -104,8 +103,8 @@ func (cs Customers) SubmitVerification(ctx context.Context, customerID string) (
 var errPacketChanged = engine.Errorf(engine.CodeConflict, "the customer changed while its verification was under review; submit again")
 
 // verificationTarget loads a customer that may be submitted, with its packet.
-func verificationTarget(t *engine.Txn, customerID string) (*customerRecord, *KYCSubmission, error) {
-	r, err := liveCustomer(t, customerID)
+func verificationTarget(t *engine.Txn, customerID string) (*Record, *KYCSubmission, error) {
+	r, err := Live(t, customerID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -124,7 +123,7 @@ func verificationTarget(t *engine.Txn, customerID string) (*customerRecord, *KYC
 }
 
 // applyReview records a provider's decision on r's submission.
-func applyReview(t *engine.Txn, r *customerRecord, d KYCDecision, out **Verification) error {
+func applyReview(t *engine.Txn, r *Record, d KYCDecision, out **Verification) error {
 	id := t.NewID("Verification")
 	v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.Now, UpdatedAt: t.Now}
 	for _, pr := range d.Problems {
@@ -158,7 +157,7 @@ func applyReview(t *engine.Txn, r *customerRecord, d KYCDecision, out **Verifica
 }
 
 // packet gathers what the provider reviews.
-func packet(t *engine.Txn, r *customerRecord, p *platform.Config) (*KYCSubmission, error) {
+func packet(t *engine.Txn, r *Record, p *platform.Config) (*KYCSubmission, error) {
 	docs, err := documentTypes(t, r.ID)
 	if err != nil {
 		return nil, err
@@ -168,16 +167,16 @@ func packet(t *engine.Txn, r *customerRecord, p *platform.Config) (*KYCSubmissio
 		if sub.Owners, err = ownersOf(t, r.ID); err != nil {
 			return nil, err
 		}
-		sub.Problems = customers.BusinessProblems(&r.Profile, docs, len(sub.Owners))
+		sub.Problems = BusinessProblems(&r.Profile, docs, len(sub.Owners))
 	} else {
-		sub.Problems = customers.IndividualProblems(&r.Profile, r.Identifier != "", docs)
+		sub.Problems = IndividualProblems(&r.Profile, r.Identifier != "", docs)
 	}
 	return sub, nil
 }
 
 // setCustomerStatus changes a customer's kycStatus/kybStatus and emits the
 // matching CUSTOMER.* event; no event when it stays the same.
-func setCustomerStatus(t *engine.Txn, r *customerRecord, s KYCStatus) error {
+func setCustomerStatus(t *engine.Txn, r *Record, s KYCStatus) error {
 	if s == "" || s == r.Status() {
 		return nil
 	}
@@ -201,7 +200,7 @@ func setCustomerStatus(t *engine.Txn, r *customerRecord, s KYCStatus) error {
 }
 
 // Verification returns one submission.
-func (cs Customers) Verification(ctx context.Context, id string) (*Verification, error) {
+func (cs Service) Verification(ctx context.Context, id string) (*Verification, error) {
 	e := cs.e
 	var v Verification
 	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableVerifications, id, &v) })
@@ -213,7 +212,7 @@ func (cs Customers) Verification(ctx context.Context, id string) (*Verification,
 
 // ListVerifications lists submissions, oldest first, narrowed by customer
 // and status when given.
-func (cs Customers) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (engine.Page[Verification], error) {
+func (cs Service) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (engine.Page[Verification], error) {
 	e := cs.e
 	var page engine.Page[Verification]
 	var fe validate.Errors
@@ -243,7 +242,7 @@ type KYCLink struct {
 // CreateKYCLink returns a hosted-flow link for a customer whose status is
 // not final; it expires after 24 hours. redirectURI, when set, must be an
 // absolute http(s) URL.
-func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
+func (cs Service) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
 	e := cs.e
 	var out *KYCLink
 	err := e.View(ctx, func(t *engine.Txn) error {
@@ -254,7 +253,7 @@ func (cs Customers) CreateKYCLink(ctx context.Context, customerID, redirectURI s
 		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
-		r, err := liveCustomer(t, customerID)
+		r, err := Live(t, customerID)
 		if err != nil {
 			return err
 		}

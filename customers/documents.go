@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
@@ -65,7 +64,7 @@ func sniff(b []byte) string {
 
 func (in *DocumentUpload) check(fe *validate.Errors) string {
 	if fe.Required("documentType", in.DocumentType) {
-		fe.Enum("documentType", in.DocumentType, customers.DocumentTypes...)
+		fe.Enum("documentType", in.DocumentType, DocumentTypes...)
 	}
 	fe.Enum("side", in.Side, "FRONT", "BACK")
 	if fe.Required("country", in.Country) {
@@ -170,7 +169,7 @@ func requireHolder(t *engine.Txn, holder string) error {
 	var err error
 	switch {
 	case strings.HasPrefix(holder, "Customer:"):
-		_, err = liveCustomer(t, holder)
+		_, err = Live(t, holder)
 	case strings.HasPrefix(holder, "BeneficialOwner:"):
 		_, err = owner(t, holder)
 	default:
@@ -235,7 +234,7 @@ func (ds Documents) Delete(ctx context.Context, id string) error {
 			return err
 		}
 		if strings.HasPrefix(d.DocumentHolder, "Customer:") {
-			c, err := customer(t, d.DocumentHolder)
+			c, err := Get(t, d.DocumentHolder)
 			if err != nil {
 				return err
 			}
@@ -256,5 +255,5 @@ func (ds Documents) Delete(ctx context.Context, id string) error {
 // owners.
 type Documents struct{ e *engine.Handle }
 
-// newDocuments returns the Documents group of h.
-func newDocuments(h *engine.Handle) Documents { return Documents{h} }
+// NewDocuments returns the Documents group of h.
+func NewDocuments(h *engine.Handle) Documents { return Documents{h} }

@@ -1,10 +1,9 @@
-package payments
+package customers
 
 import (
 	"errors"
 	"time"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 )
@@ -30,15 +29,15 @@ const (
 // KYCStatus is the verification status of a customer (kycStatus for
 // individuals, kybStatus for businesses; the same enum). Its state machine
 // is in package customers.
-type KYCStatus = customers.Status
+type KYCStatus = Status
 
 // Verification statuses of a customer.
 const (
-	KYCUnverified = customers.Unverified
-	KYCPending    = customers.Pending
-	KYCApproved   = customers.Approved
-	KYCRejected   = customers.Rejected
-	KYCHold       = customers.Hold
+	KYCUnverified = Unverified
+	KYCPending    = Pending
+	KYCApproved   = Approved
+	KYCRejected   = Rejected
+	KYCHold       = Hold
 )
 
 // AgreementProviderEndUserTerms is the agreement type an unregulated platform's
@@ -81,7 +80,7 @@ type Customer struct {
 	PhoneNumber        string       `json:"phoneNumber,omitempty"`
 	KYCStatus          KYCStatus    `json:"kycStatus,omitempty"`
 	KYBStatus          KYCStatus    `json:"kybStatus,omitempty"`
-	customers.Profile
+	Profile
 	AgreementConsents []AgreementConsent `json:"agreementConsents,omitempty"`
 	// EndUserTermsConsent mirrors the PROVIDER_END_USER_TERMS entry of
 	// AgreementConsents (the reference's deprecated single-purpose field).
@@ -120,9 +119,9 @@ func (c *Customer) AcceptedEndUserTerms() bool {
 	return false
 }
 
-// customerRecord is a Customer as stored: with the write-only identifier and
+// Record is a Customer as stored: with the write-only identifier and
 // the verification history the sandbox rules need.
-type customerRecord struct {
+type Record struct {
 	Customer
 	Identifier string `json:"identifier,omitempty"`
 	// ResolveErrorsSeen: a submission came back RESOLVE_ERRORS, so the next
@@ -130,26 +129,26 @@ type customerRecord struct {
 	ResolveErrorsSeen bool `json:"resolveErrorsSeen,omitempty"`
 }
 
-// customer loads a customer: CUSTOMER_NOT_FOUND when absent.
-func customer(t *engine.Txn, id string) (*Customer, error) {
-	r, err := customerRecordOf(t, id)
+// Get loads a customer: CUSTOMER_NOT_FOUND when absent.
+func Get(t *engine.Txn, id string) (*Customer, error) {
+	r, err := RecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
 	return &r.Customer, nil
 }
 
-func customerRecordOf(t *engine.Txn, id string) (*customerRecord, error) {
-	var r customerRecord
+func RecordOf(t *engine.Txn, id string) (*Record, error) {
+	var r Record
 	if err := engine.GetJSON(t, tableCustomers, id, &r); err != nil {
 		return nil, engine.NotFound(err, engine.CodeCustomerNotFound, "customer", id)
 	}
 	return &r, nil
 }
 
-// liveCustomer loads a customer that is not deleted (410 CUSTOMER_DELETED).
-func liveCustomer(t *engine.Txn, id string) (*customerRecord, error) {
-	r, err := customerRecordOf(t, id)
+// Live loads a customer that is not deleted (410 CUSTOMER_DELETED).
+func Live(t *engine.Txn, id string) (*Record, error) {
+	r, err := RecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -159,9 +158,9 @@ func liveCustomer(t *engine.Txn, id string) (*customerRecord, error) {
 	return r, nil
 }
 
-// customerByUma finds the customer holding a UMA address: UMA_NOT_FOUND when
+// ByUma finds the customer holding a UMA address: UMA_NOT_FOUND when
 // none does.
-func customerByUma(t *engine.Txn, addr string) (*Customer, error) {
+func ByUma(t *engine.Txn, addr string) (*Customer, error) {
 	id, err := t.Get(tableCustomerUma, addr)
 	if errors.Is(err, engine.ErrNotFound) {
 		return nil, engine.Errorf(engine.CodeUmaNotFound, "no customer holds UMA address %s", addr)
@@ -169,15 +168,15 @@ func customerByUma(t *engine.Txn, addr string) (*Customer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return customer(t, string(id))
+	return Get(t, string(id))
 }
 
-// transactingCustomer loads a customer that may move money now: it exists,
+// Transacting loads a customer that may move money now: it exists,
 // is not deleted, and on an unregulated platform has accepted the provider's
 // end-user terms (END_USER_TERMS_NOT_ACCEPTED otherwise).
 //
 // The customer it returns is shared and must not be changed.
-func transactingCustomer(t *engine.Txn, id string) (*Customer, error) {
+func Transacting(t *engine.Txn, id string) (*Customer, error) {
 	r, err := customersSlot.Of(t.Handle).cache.Get(t, tableCustomers, id)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeCustomerNotFound, "customer", id)
@@ -196,15 +195,15 @@ func transactingCustomer(t *engine.Txn, id string) (*Customer, error) {
 	return &r.Customer, nil
 }
 
-// sendingCustomer loads a customer that may send money from its accounts
+// Sending loads a customer that may send money from its accounts
 // now: a transacting customer (transactingCustomer) whose kycStatus or
 // kybStatus is neither REJECTED nor HOLD (SENDER_NOT_ACCEPTED otherwise).
 // Money coming in checks transactingCustomer only, so it still credits
 // such a customer.
 //
 // The customer it returns is shared and must not be changed.
-func sendingCustomer(t *engine.Txn, id string) (*Customer, error) {
-	c, err := transactingCustomer(t, id)
+func Sending(t *engine.Txn, id string) (*Customer, error) {
+	c, err := Transacting(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -219,10 +218,22 @@ func sendingCustomer(t *engine.Txn, id string) (*Customer, error) {
 	return c, nil
 }
 
-// Customers onboards customers and verifies them: records, KYC/KYB
+// Service onboards customers and verifies them: records, KYC/KYB
 // verifications and links, beneficial owners, contact verification, bulk
 // import and the end-user terms.
-type Customers struct{ e *engine.Handle }
+type Service struct{ e *engine.Handle }
 
-// newCustomers returns the Customers group of h.
-func newCustomers(h *engine.Handle) Customers { return Customers{h} }
+// NewService returns the Customers group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }
+
+// Insert stores c as it is, with its UMA address's index entry: for
+// fixtures that set customers up directly (the engine's tests).
+func Insert(t *engine.Txn, c Customer) error {
+	if err := engine.InsertJSON(t, tableCustomers, c.ID, c); err != nil {
+		return err
+	}
+	if c.UmaAddress != "" {
+		return t.Insert(tableCustomerUma, c.UmaAddress, []byte(c.ID))
+	}
+	return nil
+}

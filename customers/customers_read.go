@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 
 // Get returns a customer, deleted ones included (isDeleted true); a
 // business comes with its beneficial owners.
-func (cs Customers) Get(ctx context.Context, id string) (*Customer, error) {
+func (cs Service) Get(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
 	err := e.View(ctx, func(t *engine.Txn) error {
-		r, err := customerRecordOf(t, id)
+		r, err := RecordOf(t, id)
 		if err != nil {
 			return err
 		}
@@ -26,7 +26,7 @@ func (cs Customers) Get(ctx context.Context, id string) (*Customer, error) {
 }
 
 // customerView is r as the API shows it.
-func customerView(t *engine.Txn, r *customerRecord) (*Customer, error) {
+func customerView(t *engine.Txn, r *Record) (*Customer, error) {
 	c := r.Customer
 	if c.CustomerType == CustomerBusiness {
 		owners, err := ownersOf(t, c.ID)
@@ -54,7 +54,7 @@ type CustomerFilter struct {
 	IncludeDeleted              bool
 }
 
-func (f *CustomerFilter) match(c *customerRecord) bool {
+func (f *CustomerFilter) match(c *Record) bool {
 	return (f.IncludeDeleted || !c.IsDeleted) &&
 		(f.PlatformCustomerID == "" || c.PlatformCustomerID == f.PlatformCustomerID) &&
 		(f.CustomerType == "" || c.CustomerType == f.CustomerType) &&
@@ -69,8 +69,8 @@ func (f *CustomerFilter) match(c *customerRecord) bool {
 
 // query reads the index of the most selective indexed filter (deleted
 // customers, region, currency and update times are checked on the records).
-func (f *CustomerFilter) query() engine.ListQuery[customerRecord] {
-	q := engine.ListQuery[customerRecord]{Table: tableCustomers, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore, Match: f.match}
+func (f *CustomerFilter) query() engine.ListQuery[Record] {
+	q := engine.ListQuery[Record]{Table: tableCustomers, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore, Match: f.match}
 	var kyc, kyb string
 	if f.KYCStatus != "" {
 		kyc = customerStatusValue(CustomerIndividual, f.KYCStatus)
@@ -87,7 +87,7 @@ func (f *CustomerFilter) query() engine.ListQuery[customerRecord] {
 }
 
 // List lists customers, oldest first.
-func (cs Customers) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (engine.Page[Customer], error) {
+func (cs Service) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (engine.Page[Customer], error) {
 	e := cs.e
 	var page engine.Page[Customer]
 	err := e.View(ctx, func(t *engine.Txn) error {
@@ -95,7 +95,7 @@ func (cs Customers) List(ctx context.Context, f CustomerFilter, p engine.ListPar
 		if err != nil {
 			return err
 		}
-		page, err = engine.MapPage(recs, func(r *customerRecord) (*Customer, error) { return customerView(t, r) })
+		page, err = engine.MapPage(recs, func(r *Record) (*Customer, error) { return customerView(t, r) })
 		return err
 	})
 	return page, err

@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/platform"
 )
 
@@ -47,7 +46,7 @@ type KYCProvider interface {
 type KYCSubmission struct {
 	Customer     *Customer
 	Platform     *platform.Config
-	Problems     []customers.Problem
+	Problems     []Problem
 	Resubmission bool
 	Owners       []BeneficialOwner
 }
@@ -57,7 +56,7 @@ type KYCSubmission struct {
 // beneficial owners by id (businesses resolved terminally).
 type KYCDecision struct {
 	Status         VerificationStatus
-	Problems       []customers.Problem
+	Problems       []Problem
 	CustomerStatus KYCStatus
 	OwnerStatuses  map[string]KYCStatus
 }

@@ -1,11 +1,10 @@
-package payments
+package customers
 
 import (
 	"context"
 	"strings"
 	"time"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 )
@@ -17,17 +16,17 @@ const tableBeneficialOwners = "beneficial_owners"
 // OwnerPersonalInfo identifies a beneficial owner (reference
 // BeneficialOwnerPersonalInfo). Identifier is write-only.
 type OwnerPersonalInfo struct {
-	FirstName         string             `json:"firstName,omitempty"`
-	MiddleName        string             `json:"middleName,omitempty"`
-	LastName          string             `json:"lastName,omitempty"`
-	BirthDate         string             `json:"birthDate,omitempty"`
-	Nationality       string             `json:"nationality,omitempty"`
-	Email             string             `json:"email,omitempty"`
-	PhoneNumber       string             `json:"phoneNumber,omitempty"`
-	Address           *customers.Address `json:"address,omitempty"`
-	IDType            string             `json:"idType,omitempty"`
-	Identifier        string             `json:"identifier,omitempty"`
-	CountryOfIssuance string             `json:"countryOfIssuance,omitempty"`
+	FirstName         string   `json:"firstName,omitempty"`
+	MiddleName        string   `json:"middleName,omitempty"`
+	LastName          string   `json:"lastName,omitempty"`
+	BirthDate         string   `json:"birthDate,omitempty"`
+	Nationality       string   `json:"nationality,omitempty"`
+	Email             string   `json:"email,omitempty"`
+	PhoneNumber       string   `json:"phoneNumber,omitempty"`
+	Address           *Address `json:"address,omitempty"`
+	IDType            string   `json:"idType,omitempty"`
+	Identifier        string   `json:"identifier,omitempty"`
+	CountryOfIssuance string   `json:"countryOfIssuance,omitempty"`
 }
 
 // BeneficialOwner is a person who owns or controls a business customer.
@@ -56,7 +55,7 @@ type OwnerInput struct {
 
 // CreateBeneficialOwner adds an owner to a business customer. The owner
 // starts UNVERIFIED and is resolved with its business (spec 3.3 rule 5).
-func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
+func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
 	err := engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
@@ -64,7 +63,7 @@ func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*
 		if !fe.Required("customerId", in.CustomerID) {
 			return engine.Invalid(fe)
 		}
-		c, err := liveCustomer(t, in.CustomerID)
+		c, err := Live(t, in.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -83,7 +82,7 @@ func (cs Customers) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*
 }
 
 // UpdateBeneficialOwner changes the members set in in.
-func (cs Customers) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
+func (cs Service) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
 	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
@@ -142,12 +141,12 @@ func applyOwner(e *engine.Handle, fe validate.Errors, o *BeneficialOwner, in Own
 	if pi.Address == nil {
 		fe.Missing(p + "address")
 	}
-	customers.ValidateBirthDate(&fe, p+"birthDate", pi.BirthDate, e.Now())
+	ValidateBirthDate(&fe, p+"birthDate", pi.BirthDate, e.Now())
 	fe.Country(p+"nationality", pi.Nationality)
 	fe.Email(p+"email", pi.Email)
 	fe.Phone(p+"phoneNumber", pi.PhoneNumber)
-	customers.ValidateAddress(&fe, p+"address", pi.Address)
-	customers.ValidateIdentifier(&fe, p, pi.IDType, pi.Identifier, pi.CountryOfIssuance)
+	ValidateAddress(&fe, p+"address", pi.Address)
+	ValidateIdentifier(&fe, p, pi.IDType, pi.Identifier, pi.CountryOfIssuance)
 	return engine.Invalid(fe.Err())
 }
 
@@ -184,7 +183,7 @@ func ownersQuery(customerID string) engine.ListQuery[BeneficialOwner] {
 }
 
 // BeneficialOwner returns one owner.
-func (cs Customers) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
+func (cs Service) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
 	err := e.View(ctx, func(t *engine.Txn) error {
@@ -198,7 +197,7 @@ func (cs Customers) BeneficialOwner(ctx context.Context, id string) (*Beneficial
 }
 
 // ListBeneficialOwners lists the owners of a customer, oldest first.
-func (cs Customers) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (engine.Page[BeneficialOwner], error) {
+func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (engine.Page[BeneficialOwner], error) {
 	e := cs.e
 	var page engine.Page[BeneficialOwner]
 	if customerID == "" {

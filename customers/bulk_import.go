@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
@@ -67,7 +66,7 @@ var bulkColumns = []string{"umaAddress", "platformCustomerId", "customerType", "
 // completes it (COMPLETED, or FAILED when no row succeeded). A missing or
 // empty file, a file that is not CSV, or one whose header lacks
 // customerType, is INVALID_INPUT naming the field file.
-func (cs Customers) Import(ctx context.Context, file []byte) (*BulkJob, error) {
+func (cs Service) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 	e := cs.e
 	refuse := func(format string, args ...any) error {
 		var fe validate.Errors
@@ -170,7 +169,7 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 		}
 		for i := rec.Progress.Processed; i < min(rec.Progress.Processed+bulkBatch, len(rec.Rows)); i++ {
 			in := rec.input(i)
-			probe := &customerRecord{Customer: Customer{CustomerType: in.CustomerType}}
+			probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
 			applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
 			s, err := customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
 			if err != nil {
@@ -293,11 +292,11 @@ func bulkInput(get func(string) string) CustomerInput {
 		in.UmaAddress = "$" + in.UmaAddress
 	}
 	if get("addressLine1") != "" || get("postalCode") != "" || get("country") != "" {
-		in.Address = &customers.Address{Line1: get("addressLine1"), Line2: get("addressLine2"), City: get("city"),
+		in.Address = &Address{Line1: get("addressLine1"), Line2: get("addressLine2"), City: get("city"),
 			State: get("state"), PostalCode: get("postalCode"), Country: get("country")}
 	}
 	if in.CustomerType == CustomerBusiness {
-		in.BusinessInfo = &customers.BusinessInfo{LegalName: get("businessLegalName"), RegistrationNumber: get("businessRegistrationNumber"),
+		in.BusinessInfo = &BusinessInfo{LegalName: get("businessLegalName"), RegistrationNumber: get("businessRegistrationNumber"),
 			TaxID: get("businessTaxId"), Country: get("country"), IncorporatedOn: get("businessIncorporatedOn")}
 	} else {
 		in.FullName, in.BirthDate = get("fullName"), get("birthDate")
@@ -306,7 +305,7 @@ func bulkInput(get func(string) string) CustomerInput {
 }
 
 // BulkJob returns an import job: BULK_UPLOAD_JOB_NOT_FOUND when unknown.
-func (cs Customers) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
+func (cs Service) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
 	e := cs.e
 	var j BulkJob
 	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableBulkJobs, id, &j) })

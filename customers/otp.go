@@ -1,4 +1,4 @@
-package payments
+package customers
 
 import (
 	"context"
@@ -61,8 +61,8 @@ func codeIntentKind(codes CodeSender) engine.IntentKind {
 		}}
 }
 
-// intendCode records that m is to be delivered after commit.
-func intendCode(t *engine.Txn, m CodeMessage) error {
+// IntendCode records that m is to be delivered after commit.
+func IntendCode(t *engine.Txn, m CodeMessage) error {
 	b, err := json.Marshal(codeIntent{Code: &m})
 	if err != nil {
 		return err
