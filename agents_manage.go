@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
@@ -292,13 +293,13 @@ func customerOwns(t *engine.Txn, customerID, id string) (bool, error) {
 	var err error
 	switch {
 	case strings.HasPrefix(id, "InternalAccount:"):
-		var a *InternalAccount
-		if a, err = sharedInternalAccount(t, id); err == nil {
+		var a *accounts.InternalAccount
+		if a, err = accounts.SharedInternal(t, id); err == nil {
 			owner = a.CustomerID
 		}
 	case strings.HasPrefix(id, "ExternalAccount:"):
-		var r *externalRecord
-		if r, err = sharedExternalRecord(t, id); err == nil {
+		var r *accounts.ExternalRecord
+		if r, err = accounts.SharedExternal(t, id); err == nil {
 			owner = r.CustomerID
 		}
 	default:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
@@ -76,29 +77,29 @@ func (g Agents) Transaction(ctx context.Context, agentID, id string) (*Transacti
 
 // InternalAccounts lists the internal accounts of the agent's customer
 // (VIEW_TRANSACTIONS: they carry balances).
-func (g Agents) InternalAccounts(ctx context.Context, agentID string, f InternalAccountFilter, p engine.ListParams) (engine.Page[InternalAccountView], error) {
+func (g Agents) InternalAccounts(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) (engine.Page[accounts.InternalAccountView], error) {
 	a, err := g.acting(ctx, agentID, agents.ViewTransactions)
 	if err != nil {
-		return engine.Page[InternalAccountView]{}, err
+		return engine.Page[accounts.InternalAccountView]{}, err
 	}
 	f.CustomerID = a.CustomerID
-	return newAccounts(g.e).ListInternal(ctx, f, CustomerScope, p)
+	return accounts.NewService(g.e).ListInternal(ctx, f, accounts.CustomerScope, p)
 }
 
 // ExternalAccounts lists the external accounts of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
 	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
 	if err != nil {
 		return engine.Page[rails.ExternalAccount]{}, err
 	}
 	f.CustomerID = a.CustomerID
-	return newAccounts(g.e).ListExternal(ctx, f, CustomerScope, p)
+	return accounts.NewService(g.e).ListExternal(ctx, f, accounts.CustomerScope, p)
 }
 
 // ownExternal reads external account id of a's customer.
-func ownExternal(t *engine.Txn, a *agentRecord, id string) (*externalRecord, error) {
-	r, err := externalRecordOf(t, id)
+func ownExternal(t *engine.Txn, a *agentRecord, id string) (*accounts.ExternalRecord, error) {
+	r, err := accounts.ExternalRecordOf(t, id)
 	if err == nil && r.CustomerID != a.CustomerID {
 		err = engine.Errorf(engine.CodeAccountNotFound, "external account %s not found", id)
 	}
@@ -106,8 +107,8 @@ func ownExternal(t *engine.Txn, a *agentRecord, id string) (*externalRecord, err
 }
 
 // ownInternal reads internal account id of a's customer.
-func ownInternal(t *engine.Txn, a *agentRecord, id string) (*InternalAccount, error) {
-	ia, err := internalAccount(t, id)
+func ownInternal(t *engine.Txn, a *agentRecord, id string) (*accounts.InternalAccount, error) {
+	ia, err := accounts.Internal(t, id)
 	if err == nil && ia.CustomerID != a.CustomerID {
 		err = engine.Errorf(engine.CodeAccountNotFound, "internal account %s not found", id)
 	}
@@ -135,7 +136,7 @@ func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*rails
 // CreateExternalAccount adds an external account for the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS); customerId may be omitted and must otherwise
 // be the agent's customer.
-func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in ExternalAccountInput) (*rails.ExternalAccount, error) {
+func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (*rails.ExternalAccount, error) {
 	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
 	if err != nil {
 		return nil, err
@@ -146,7 +147,7 @@ func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in Ex
 		return nil, engine.Invalid(fe)
 	}
 	in.CustomerID = a.CustomerID
-	return newAccounts(g.e).CreateExternal(ctx, in, CustomerScope)
+	return accounts.NewService(g.e).CreateExternal(ctx, in, accounts.CustomerScope)
 }
 
 // DeleteExternalAccount deletes an external account of the agent's customer
@@ -156,7 +157,7 @@ func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) e
 	if _, err := g.ExternalAccount(ctx, agentID, id); err != nil {
 		return err
 	}
-	return newAccounts(g.e).DeleteExternal(ctx, id, CustomerScope)
+	return accounts.NewService(g.e).DeleteExternal(ctx, id, accounts.CustomerScope)
 }
 
 // checkQuoteScope checks that every account a quote request names belongs
@@ -387,7 +388,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 	}
 	for {
 		var a *agentRecord
-		var ia *InternalAccount
+		var ia *accounts.InternalAccount
 		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
 			if a, err = actingAgent(t, agentID, agents.CreateTransfers); err != nil {

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
@@ -374,3 +375,46 @@ const VerificationRejected = customers.VerificationRejected
 const VerificationResolveErrors = customers.VerificationResolveErrors
 
 type VerificationStatus = customers.VerificationStatus
+
+// Moved to github.com/paygrid/payments/accounts.
+
+type AccountType = accounts.AccountType
+type Accounts = accounts.Service
+type CurrencyAmount = accounts.CurrencyAmount
+type CurrencyInfo = accounts.CurrencyInfo
+
+const CustomerScope = accounts.CustomerScope
+const EmbeddedWallet = accounts.EmbeddedWallet
+
+type ExternalAccountFilter = accounts.ExternalAccountFilter
+type ExternalAccountInput = accounts.ExternalAccountInput
+type InternalAccount = accounts.InternalAccount
+type InternalAccountFilter = accounts.InternalAccountFilter
+type InternalAccountView = accounts.InternalAccountView
+
+const InternalCrypto = accounts.InternalCrypto
+const InternalFiat = accounts.InternalFiat
+const LivenessDelay = accounts.LivenessDelay
+const MaxSandboxFunding = accounts.MaxSandboxFunding
+const MethodLiveness = accounts.MethodLiveness
+const MethodWalletSignature = accounts.MethodWalletSignature
+
+type OwnershipChallenge = accounts.OwnershipChallenge
+
+const OwnershipThreshold = accounts.OwnershipThreshold
+
+type PaymentInstructions = accounts.PaymentInstructions
+
+const PlatformScope = accounts.PlatformScope
+
+type SandboxAccounts = accounts.Sandbox
+
+const SandboxFundingAccount = accounts.SandboxFundingAccount
+
+type ScaChallenge = accounts.ScaChallenge
+type Scope = accounts.Scope
+
+const SignatureChallengeTTL = accounts.SignatureChallengeTTL
+
+type TrustResult = accounts.TrustResult
+type TrustStart = accounts.TrustStart

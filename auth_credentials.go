@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
@@ -245,7 +246,7 @@ func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *customers.Cust
 }
 
 // addCredential stores c on wallet a with its claims.
-func addCredential(t *engine.Txn, a *InternalAccount, cust *customers.Customer, c *credentialRecord) (*credentialRecord, error) {
+func addCredential(t *engine.Txn, a *accounts.InternalAccount, cust *customers.Customer, c *credentialRecord) (*credentialRecord, error) {
 	if c.Type == CredentialEmailOTP && c.Contact == "" {
 		c.Contact, c.Nickname = cust.Email, cust.Email
 	}

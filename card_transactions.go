@@ -3,6 +3,7 @@ package payments
 import (
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/quotes"
 )
 
@@ -23,26 +24,26 @@ type CardMerchant struct {
 // against it (reference CardTransaction). It is listed with the other
 // transactions (Transaction.Card) with type CARD.
 type CardTransaction struct {
-	Type                   string              `json:"type"`
-	ID                     string              `json:"id"`
-	CardID                 string              `json:"cardId"`
-	CustomerID             string              `json:"customerId"`
-	PlatformCustomerID     string              `json:"platformCustomerId"`
-	IssuerTransactionToken string              `json:"issuerTransactionToken,omitempty"`
-	Status                 quotes.CardTxStatus `json:"status"`
-	Direction              string              `json:"direction"`
-	Merchant               CardMerchant        `json:"merchant"`
-	AuthorizedAmount       CurrencyAmount      `json:"authorizedAmount"`
-	SettledAmount          *CurrencyAmount     `json:"settledAmount,omitempty"`
-	RefundedAmount         *CurrencyAmount     `json:"refundedAmount,omitempty"`
-	AccountID              string              `json:"accountId"`
-	PullSummary            CardPullSummary     `json:"pullSummary"`
-	RefundSummary          CardSummary         `json:"refundSummary"`
-	SettlementSummary      CardSummary         `json:"settlementSummary"`
-	AuthorizedAt           time.Time           `json:"authorizedAt"`
-	LastEventAt            *time.Time          `json:"lastEventAt,omitempty"`
-	CreatedAt              time.Time           `json:"createdAt"`
-	UpdatedAt              time.Time           `json:"updatedAt"`
+	Type                   string                   `json:"type"`
+	ID                     string                   `json:"id"`
+	CardID                 string                   `json:"cardId"`
+	CustomerID             string                   `json:"customerId"`
+	PlatformCustomerID     string                   `json:"platformCustomerId"`
+	IssuerTransactionToken string                   `json:"issuerTransactionToken,omitempty"`
+	Status                 quotes.CardTxStatus      `json:"status"`
+	Direction              string                   `json:"direction"`
+	Merchant               CardMerchant             `json:"merchant"`
+	AuthorizedAmount       accounts.CurrencyAmount  `json:"authorizedAmount"`
+	SettledAmount          *accounts.CurrencyAmount `json:"settledAmount,omitempty"`
+	RefundedAmount         *accounts.CurrencyAmount `json:"refundedAmount,omitempty"`
+	AccountID              string                   `json:"accountId"`
+	PullSummary            CardPullSummary          `json:"pullSummary"`
+	RefundSummary          CardSummary              `json:"refundSummary"`
+	SettlementSummary      CardSummary              `json:"settlementSummary"`
+	AuthorizedAt           time.Time                `json:"authorizedAt"`
+	LastEventAt            *time.Time               `json:"lastEventAt,omitempty"`
+	CreatedAt              time.Time                `json:"createdAt"`
+	UpdatedAt              time.Time                `json:"updatedAt"`
 }
 
 // CardPullSummary counts the pulls from the funding source (reference

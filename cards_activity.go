@@ -107,8 +107,8 @@ type cardPosition struct {
 // show copies the position's public part into x.
 func showPosition(x *CardTransaction, p *cardPosition, now time.Time) {
 	x.Status, x.Direction = p.Status, p.Direction
-	x.AuthorizedAmount = amountOf(p.Currency, p.Authorized)
-	settled, refunded := amountOf(p.Currency, p.Settled), amountOf(p.Currency, p.Refunded)
+	x.AuthorizedAmount = accounts.AmountOf(p.Currency, p.Authorized)
+	settled, refunded := accounts.AmountOf(p.Currency, p.Settled), accounts.AmountOf(p.Currency, p.Refunded)
 	x.SettledAmount, x.RefundedAmount = &settled, &refunded
 	x.PullSummary = CardPullSummary{Count: p.Pulls, TotalAmount: p.PullTotal}
 	if p.PendingPull {
@@ -302,7 +302,7 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 func pickFundingSource(t *engine.Txn, card *Card, amount int64) (string, int64, error) {
 	first, firstAvail := "", int64(0)
 	for _, id := range card.FundingSources {
-		a, err := internalAccount(t, id)
+		a, err := accounts.Internal(t, id)
 		if engine.CodeOf(err) == engine.CodeAccountNotFound || (err == nil && a.Status != "ACTIVE") {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
@@ -235,7 +236,7 @@ func fundingCurrency(t *engine.Txn, holder, want string, ids []string) (string, 
 	currency := want
 	for i, id := range ids {
 		field := validate.Index("fundingSources", i)
-		a, err := internalAccount(t, id)
+		a, err := accounts.Internal(t, id)
 		switch {
 		case engine.CodeOf(err) == engine.CodeAccountNotFound || (err == nil && a.CustomerID != holder):
 			fe.Add(field, nil, "%s is not an internal account of the cardholder", id)

@@ -88,10 +88,10 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	var acct *InternalAccount
+	var acct *accounts.InternalAccount
 	var p *platform.Config
 	err := e.View(ctx, func(t *engine.Txn) (err error) {
-		if acct, err = internalAccount(t, req.InternalAccountID); err != nil {
+		if acct, err = accounts.Internal(t, req.InternalAccountID); err != nil {
 			return err
 		}
 		p, err = platform.Load(t)

@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 )
 
@@ -45,13 +46,13 @@ type Discovery struct {
 
 // UMAProvider is a UMA provider (reference UmaProvider).
 type UMAProvider struct {
-	Name                string         `json:"name"`
-	SupportedRegions    []string       `json:"supportedRegions"`
-	Domain              string         `json:"domain"`
-	LogoURL             string         `json:"logoUrl,omitempty"`
-	SupportedCurrencies []CurrencyInfo `json:"supportedCurrencies"`
-	LEI                 string         `json:"lei,omitempty"`
-	AllowListStatus     bool           `json:"allowListStatus"`
+	Name                string                  `json:"name"`
+	SupportedRegions    []string                `json:"supportedRegions"`
+	Domain              string                  `json:"domain"`
+	LogoURL             string                  `json:"logoUrl,omitempty"`
+	SupportedCurrencies []accounts.CurrencyInfo `json:"supportedCurrencies"`
+	LEI                 string                  `json:"lei,omitempty"`
+	AllowListStatus     bool                    `json:"allowListStatus"`
 }
 
 type emptyDirectory struct{}

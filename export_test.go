@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 )
@@ -20,7 +21,7 @@ func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...str
 			return err
 		}
 		var err error
-		out, err = openInternalAccounts(t, c.ID, currencies)
+		out, err = accounts.OpenInternal(t, c.ID, currencies)
 		return err
 	})
 	return out, err
@@ -28,7 +29,7 @@ func (e *Engine) SeedCustomer(ctx context.Context, c Customer, currencies ...str
 
 // SeedExternalAccount stores a.
 func (e *Engine) SeedExternalAccount(ctx context.Context, a ExternalAccount) error {
-	return e.h.Update(ctx, func(t *engine.Txn) error { return engine.InsertJSON(t, tableExternalAccounts, a.ID, a) })
+	return e.h.Update(ctx, func(t *engine.Txn) error { return accounts.InsertExternal(t, a) })
 }
 
 // SeedDue stores a raw item of a due-work table, as its area would.
@@ -80,7 +81,7 @@ func (e *Engine) SetTransactionStatus(ctx context.Context, id string, status Tra
 const (
 	TableTransactions   = tableTransactions
 	TableSettlementsDue = tableSettlementsDue
-	TableLivenessDue    = tableLivenessDue
+	TableLivenessDue    = accounts.TableLivenessDue
 )
 
 // AccountViewEncodings returns the INTERNAL_ACCOUNT.BALANCE_UPDATED data of
@@ -88,14 +89,14 @@ const (
 // encoding/json encodes the account's view: they must be the same bytes.
 func (e *Engine) AccountViewEncodings(ctx context.Context, id string) (fast, model []byte, err error) {
 	err = e.h.View(ctx, func(t *engine.Txn) error {
-		a, err := sharedInternalAccount(t, id)
+		a, err := accounts.SharedInternal(t, id)
 		if err != nil {
 			return err
 		}
-		if fast, err = accountViewJSON(t, a); err != nil {
+		if fast, err = accounts.ViewJSON(t, a); err != nil {
 			return err
 		}
-		v, err := accountView(t, a)
+		v, err := accounts.View(t, a)
 		if err != nil {
 			return err
 		}

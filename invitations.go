@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
@@ -35,16 +36,16 @@ const (
 
 // Invitation is a UMA invitation (reference UmaInvitation).
 type Invitation struct {
-	Code         string          `json:"code"`
-	CreatedAt    time.Time       `json:"createdAt"`
-	ClaimedAt    *time.Time      `json:"claimedAt,omitempty"`
-	URL          string          `json:"url"`
-	ExpiresAt    *time.Time      `json:"expiresAt,omitempty"`
-	InviterUma   string          `json:"inviterUma"`
-	InviteeUma   string          `json:"inviteeUma,omitempty"`
-	Status       string          `json:"status"`
-	FirstName    string          `json:"firstName,omitempty"`
-	AmountToSend *CurrencyAmount `json:"amountToSend,omitempty"`
+	Code         string                   `json:"code"`
+	CreatedAt    time.Time                `json:"createdAt"`
+	ClaimedAt    *time.Time               `json:"claimedAt,omitempty"`
+	URL          string                   `json:"url"`
+	ExpiresAt    *time.Time               `json:"expiresAt,omitempty"`
+	InviterUma   string                   `json:"inviterUma"`
+	InviteeUma   string                   `json:"inviteeUma,omitempty"`
+	Status       string                   `json:"status"`
+	FirstName    string                   `json:"firstName,omitempty"`
+	AmountToSend *accounts.CurrencyAmount `json:"amountToSend,omitempty"`
 }
 
 // InvitationRequest creates an invitation (reference UmaInvitationCreateRequest).
@@ -124,7 +125,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 			if err != nil {
 				return err
 			}
-			amt := amountOf(cur, *req.AmountToSend)
+			amt := accounts.AmountOf(cur, *req.AmountToSend)
 			inv.AmountToSend = &amt
 		}
 		out = inv
@@ -137,7 +138,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 // or the platform's first supported currency.
 func customerCurrency(t *engine.Txn, customerID string, p *platform.Config) (string, error) {
 	cur := ""
-	err := t.Scan(tableInternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
+	err := t.Scan(accounts.TableInternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
 		cur, _, _ = strings.Cut(strings.TrimPrefix(k, customerID+"|"), "|")
 		return false, nil
 	})

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
@@ -29,10 +30,10 @@ type PayerDataField struct {
 // CurrencyPreference); EstimatedExchangeRate is in units of the sender's
 // currency per unit of this one, for display only.
 type LookupCurrency struct {
-	Currency              CurrencyInfo `json:"currency"`
-	EstimatedExchangeRate float64      `json:"estimatedExchangeRate"`
-	Min                   int64        `json:"min"`
-	Max                   int64        `json:"max"`
+	Currency              accounts.CurrencyInfo `json:"currency"`
+	EstimatedExchangeRate float64               `json:"estimatedExchangeRate"`
+	Min                   int64                 `json:"min"`
+	Max                   int64                 `json:"max"`
 }
 
 // Lookup is the result of a receiver lookup (GET /receiver/uma/{address} or
@@ -138,7 +139,7 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 	var cur string
 	var p *platform.Config
 	err := e.View(ctx, func(t *engine.Txn) error {
-		a, err := externalAccount(t, accountID)
+		a, err := accounts.External(t, accountID)
 		if err != nil {
 			return err
 		}
@@ -176,7 +177,7 @@ func saveLookup(e *engine.Handle, ctx context.Context, l *Lookup, customerID str
 		if !ok {
 			continue
 		}
-		lc := LookupCurrency{Currency: CurrencyInfo{Code: c.Code, Name: c.Name, Symbol: c.Symbol, Decimals: c.Decimals}, Min: 1, Max: money.MaxAmount}
+		lc := LookupCurrency{Currency: accounts.CurrencyInfo{Code: c.Code, Name: c.Name, Symbol: c.Symbol, Decimals: c.Decimals}, Min: 1, Max: money.MaxAmount}
 		for _, pc := range p.SupportedCurrencies {
 			if pc.CurrencyCode == code {
 				lc.Min, lc.Max = pc.MinAmount, pc.MaxAmount

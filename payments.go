@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
@@ -118,7 +119,7 @@ type Engine struct {
 
 	Customers    customers.Service
 	Documents    customers.Documents
-	Accounts     Accounts
+	Accounts     accounts.Service
 	Quotes       Quotes
 	Transactions Transactions
 	Lookups      Lookups
@@ -150,7 +151,7 @@ type Engine struct {
 // newEngine returns an engine on h with its area groups bound to h.
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
-		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: newAccounts(h), Quotes: newQuotes(h),
+		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: newQuotes(h),
 		Transactions: newTransactions(h), Lookups: newLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
 		Rails: newRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
 		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: SCA{customers.NewSCA(h), QuoteSCA{h}}, Sandbox: newSandbox(h), Wallets: newWallets(h),
@@ -190,7 +191,7 @@ func New(cfg Config) (*Engine, error) {
 // runs.
 func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 	openAccounts := func(t *engine.Txn, owner string, currencies []string) error {
-		_, err := openInternalAccounts(t, owner, currencies)
+		_, err := accounts.OpenInternal(t, owner, currencies)
 		return err
 	}
 	return []engine.AreaDef{
@@ -203,7 +204,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 			}}),
 		quotesArea(e, quotesConfig{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
 			WalletPayload: walletQuotePayload, CheckWalletSignature: checkWalletSignature}),
-		accountsArea(e, accountsConfig{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
+		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
 		cardsArea(e, cardsConfig{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
 		stablecoinsArea(e, cfg.Stablecoins),
 		agentsArea(),

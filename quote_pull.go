@@ -37,7 +37,7 @@ var PullableAccountTypes = []string{"USD_ACCOUNT"}
 // account INVALID_BANK_ACCOUNT; one still in micro-entry validation
 // BANK_ACCOUNT_VALIDATION_PENDING.
 func pullSource(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
-	r, err := externalRecordOf(t, id)
+	r, err := accounts.ExternalRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}

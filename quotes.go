@@ -95,48 +95,48 @@ type RateDetails struct {
 
 // Quote is a locked rate and fee for one transfer (spec 2.5).
 type Quote struct {
-	ID                   string                `json:"id"`
-	Status               QuoteStatus           `json:"status"`
-	CreatedAt            time.Time             `json:"createdAt"`
-	ExpiresAt            time.Time             `json:"expiresAt"`
-	Source               QuoteSource           `json:"source"`
-	Destination          QuoteDestination      `json:"destination"`
-	SendingCurrency      CurrencyInfo          `json:"sendingCurrency"`
-	ReceivingCurrency    CurrencyInfo          `json:"receivingCurrency"`
-	TotalSendingAmount   int64                 `json:"totalSendingAmount"`
-	TotalReceivingAmount int64                 `json:"totalReceivingAmount"`
-	ExchangeRate         money.Rate            `json:"exchangeRate"`
-	FeesIncluded         int64                 `json:"feesIncluded"`
-	PlatformFeesIncluded int64                 `json:"platformFeesIncluded"`
-	PaymentInstructions  []PaymentInstructions `json:"paymentInstructions,omitempty"`
-	TransactionID        string                `json:"transactionId"`
-	RateDetails          *RateDetails          `json:"rateDetails,omitempty"`
-	PurposeOfPayment     string                `json:"purposeOfPayment,omitempty"`
-	ScaChallenge         *ScaChallenge         `json:"scaChallenge,omitempty"`
+	ID                   string                         `json:"id"`
+	Status               QuoteStatus                    `json:"status"`
+	CreatedAt            time.Time                      `json:"createdAt"`
+	ExpiresAt            time.Time                      `json:"expiresAt"`
+	Source               QuoteSource                    `json:"source"`
+	Destination          QuoteDestination               `json:"destination"`
+	SendingCurrency      accounts.CurrencyInfo          `json:"sendingCurrency"`
+	ReceivingCurrency    accounts.CurrencyInfo          `json:"receivingCurrency"`
+	TotalSendingAmount   int64                          `json:"totalSendingAmount"`
+	TotalReceivingAmount int64                          `json:"totalReceivingAmount"`
+	ExchangeRate         money.Rate                     `json:"exchangeRate"`
+	FeesIncluded         int64                          `json:"feesIncluded"`
+	PlatformFeesIncluded int64                          `json:"platformFeesIncluded"`
+	PaymentInstructions  []accounts.PaymentInstructions `json:"paymentInstructions,omitempty"`
+	TransactionID        string                         `json:"transactionId"`
+	RateDetails          *RateDetails                   `json:"rateDetails,omitempty"`
+	PurposeOfPayment     string                         `json:"purposeOfPayment,omitempty"`
+	ScaChallenge         *accounts.ScaChallenge         `json:"scaChallenge,omitempty"`
 }
 
 // quoteRecord is a Quote as stored, with what execution needs.
 type quoteRecord struct {
 	Quote
-	CustomerID            string                `json:"customerId,omitempty"` // the sender, "" for the platform
-	PlatformCustomerID    string                `json:"platformCustomerId,omitempty"`
-	ReceiverCustomerID    string                `json:"receiverCustomerId,omitempty"`
-	DestinationInternal   bool                  `json:"destinationInternal,omitempty"`
-	SourceExternal        bool                  `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
-	Transfer              bool                  `json:"transfer,omitempty"`       // made by TransferOut
-	AgentID               string                `json:"agentId,omitempty"`        // the agent that created it
-	PendingSent           bool                  `json:"pendingSent,omitempty"`    // OUTGOING_PAYMENT.PENDING already emitted
-	Collected             bool                  `json:"collected,omitempty"`      // a direct pull's money arrived
-	ServiceFees           int64                 `json:"serviceFees"`
-	Description           string                `json:"description,omitempty"`
-	RemittanceInformation string                `json:"remittanceInformation,omitempty"`
-	Rail                  string                `json:"rail"`
-	ScaCodeHash           string                `json:"scaCodeHash,omitempty"`
-	ScaNonce              []byte                `json:"scaNonce,omitempty"` // a PASSKEY challenge's WebAuthn challenge
-	ScaSends              []time.Time           `json:"scaSends,omitempty"` // when an SMS_OTP challenge's code was sent
-	HeldInstructions      []PaymentInstructions `json:"heldInstructions,omitempty"`
-	PayloadToSign         string                `json:"payloadToSign,omitempty"` // paid from an embedded wallet (wallet_accounts.go)
-	WalletSigned          bool                  `json:"walletSigned,omitempty"`  // the stamp over PayloadToSign verified
+	CustomerID            string                         `json:"customerId,omitempty"` // the sender, "" for the platform
+	PlatformCustomerID    string                         `json:"platformCustomerId,omitempty"`
+	ReceiverCustomerID    string                         `json:"receiverCustomerId,omitempty"`
+	DestinationInternal   bool                           `json:"destinationInternal,omitempty"`
+	SourceExternal        bool                           `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
+	Transfer              bool                           `json:"transfer,omitempty"`       // made by TransferOut
+	AgentID               string                         `json:"agentId,omitempty"`        // the agent that created it
+	PendingSent           bool                           `json:"pendingSent,omitempty"`    // OUTGOING_PAYMENT.PENDING already emitted
+	Collected             bool                           `json:"collected,omitempty"`      // a direct pull's money arrived
+	ServiceFees           int64                          `json:"serviceFees"`
+	Description           string                         `json:"description,omitempty"`
+	RemittanceInformation string                         `json:"remittanceInformation,omitempty"`
+	Rail                  string                         `json:"rail"`
+	ScaCodeHash           string                         `json:"scaCodeHash,omitempty"`
+	ScaNonce              []byte                         `json:"scaNonce,omitempty"` // a PASSKEY challenge's WebAuthn challenge
+	ScaSends              []time.Time                    `json:"scaSends,omitempty"` // when an SMS_OTP challenge's code was sent
+	HeldInstructions      []accounts.PaymentInstructions `json:"heldInstructions,omitempty"`
+	PayloadToSign         string                         `json:"payloadToSign,omitempty"` // paid from an embedded wallet (wallet_accounts.go)
+	WalletSigned          bool                           `json:"walletSigned,omitempty"`  // the stamp over PayloadToSign verified
 }
 
 // Limits of spec 8.
@@ -325,7 +325,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 	q := &quoteRecord{Quote: Quote{Source: req.Source, Destination: req.Destination, PurposeOfPayment: req.PurposeOfPayment, Status: QuotePending},
 		Description: req.Description, RemittanceInformation: req.RemittanceInformation}
 	var sendCur, recvCur string
-	var destExt *externalRecord
+	var destExt *accounts.ExternalRecord
 	var fe validate.Errors
 	var fromWallet bool
 	// Source.
@@ -341,16 +341,16 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 			fe.Add("source.accountId", nil, "source.accountId must be an internal account or an external account that supports direct pull")
 			return nil, engine.Invalid(fe)
 		}
-		a, err := sharedInternalAccount(t, req.Source.AccountID)
+		a, err := accounts.SharedInternal(t, req.Source.AccountID)
 		if err != nil {
 			return nil, err
 		}
 		sendCur, q.CustomerID = a.Currency, a.CustomerID
-		if a.Type == EmbeddedWallet && req.ImmediatelyExecute {
+		if a.Type == accounts.EmbeddedWallet && req.ImmediatelyExecute {
 			fe.Add("immediatelyExecute", nil, "a quote paid from an embedded wallet executes only with the wallet's signature: create it without immediatelyExecute, then execute it with the Service-Wallet-Signature header")
 			return nil, engine.Invalid(fe)
 		}
-		fromWallet = a.Type == EmbeddedWallet
+		fromWallet = a.Type == accounts.EmbeddedWallet
 		// A platform (FBO) account pays on behalf of the customer the
 		// request names; a customer's account only for its owner.
 		switch cid := req.Source.CustomerID; {
@@ -400,7 +400,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 			}
 		}
 	case strings.HasPrefix(req.Destination.AccountID, "InternalAccount:"):
-		a, err := sharedInternalAccount(t, req.Destination.AccountID)
+		a, err := accounts.SharedInternal(t, req.Destination.AccountID)
 		if err != nil {
 			return nil, err
 		}
@@ -412,13 +412,13 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 		if req.Destination.AccountID == req.Source.AccountID {
 			return nil, engine.Errorf(engine.CodeSelfPayment, "source and destination are the same account")
 		}
-		r, err := sharedExternalRecord(t, req.Destination.AccountID)
+		r, err := accounts.SharedExternal(t, req.Destination.AccountID)
 		if err != nil {
 			return nil, err
 		}
 		destExt = r
 		a := &r.ExternalAccount
-		typ := r.accountType
+		typ := r.Type
 		recvCur = a.Currency
 		q.Rail = req.Destination.PaymentRail
 		if q.Rail == "" {
@@ -490,7 +490,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 		return nil, engine.Errorf(engine.CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
 	}
 	if destExt != nil {
-		if err := usableDestination(t, destExt, amt.Receiving); err != nil {
+		if err := accounts.UsableDestination(t, destExt, amt.Receiving); err != nil {
 			return nil, err
 		}
 	}
@@ -501,7 +501,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 		return nil, err
 	}
 	q.CreatedAt, q.ExpiresAt = t.Now, t.Now.Add(quotes.TTL(q.Rail))
-	q.SendingCurrency, q.ReceivingCurrency = amountOf(sendCur, 0).Currency, amountOf(recvCur, 0).Currency
+	q.SendingCurrency, q.ReceivingCurrency = accounts.AmountOf(sendCur, 0).Currency, accounts.AmountOf(recvCur, 0).Currency
 	q.TotalSendingAmount, q.TotalReceivingAmount, q.ExchangeRate = amt.Sending, amt.Receiving, r
 	q.FeesIncluded, q.PlatformFeesIncluded, q.ServiceFees = amt.FeesIncluded, amt.PlatformFees, amt.FeesIncluded-amt.PlatformFees
 	q.RateDetails = &RateDetails{CounterpartyMultiplier: 1, ServiceApiMultiplier: r, ServiceApiFixedFee: fees.ServiceFixed,
@@ -509,7 +509,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 	q.RateDetails.ServiceApiVariableFeeRate = money.Float64(fees.ServiceRate)
 	if fromWallet {
 		q.PayloadToSign = quotesSlot.Of(t.Handle).WalletPayload(q)
-		q.PaymentInstructions = []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}
+		q.PaymentInstructions = []accounts.PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": accounts.EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}
 	}
 	if req.Source.SourceType == "REALTIME_FUNDING" {
 		q.PaymentInstructions = quoteInstructions(q)
@@ -522,8 +522,8 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 
 // quoteInstructions tell the payer of a real-time funded quote where to pay;
 // the reference is the quote id (POST /sandbox/send simulates the payment).
-func quoteInstructions(q *quoteRecord) []PaymentInstructions {
-	ins := fundingInstructions(&InternalAccount{ID: "InternalAccount:" + strings.TrimPrefix(q.ID, "Quote:"), CustomerID: q.CustomerID, Currency: q.SendingCurrency.Code})
+func quoteInstructions(q *quoteRecord) []accounts.PaymentInstructions {
+	ins := accounts.FundingInstructions(&accounts.InternalAccount{ID: "InternalAccount:" + strings.TrimPrefix(q.ID, "Quote:"), CustomerID: q.CustomerID, Currency: q.SendingCurrency.Code})
 	for i := range ins {
 		if _, ok := ins[i].AccountOrWalletInfo["reference"]; ok {
 			ins[i].AccountOrWalletInfo["reference"] = q.ID

@@ -3,6 +3,7 @@ package payments
 import (
 	"encoding/base64"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 )
 
@@ -83,8 +84,8 @@ func appendQuote(b []byte, q *Quote) ([]byte, error) {
 	b = engine.StringMember(b, "paymentRail", d.PaymentRail, true)
 	b = engine.StringMember(b, "umaAddress", d.UmaAddress, true)
 	b = append(engine.StringMember(b, "currency", d.Currency, true), '}')
-	b = appendCurrencyInfo(engine.Member(b, "sendingCurrency"), &q.SendingCurrency)
-	b = appendCurrencyInfo(engine.Member(b, "receivingCurrency"), &q.ReceivingCurrency)
+	b = accounts.AppendCurrencyInfo(engine.Member(b, "sendingCurrency"), &q.SendingCurrency)
+	b = accounts.AppendCurrencyInfo(engine.Member(b, "receivingCurrency"), &q.ReceivingCurrency)
 	b = engine.IntMember(b, "totalSendingAmount", q.TotalSendingAmount)
 	b = engine.IntMember(b, "totalReceivingAmount", q.TotalReceivingAmount)
 	b = append(engine.Member(b, "exchangeRate"), q.ExchangeRate.String()...)

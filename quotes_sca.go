@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
@@ -52,7 +53,7 @@ func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d customers.SCADra
 	if q.ExpiresAt.Before(exp) {
 		exp = q.ExpiresAt // a challenge cannot outlive the rate it authorizes
 	}
-	ch := &ScaChallenge{ID: id, ExpiresAt: exp, Factor: factor, AvailableFactors: []string{factor}, Purpose: "PAYOUT"}
+	ch := &accounts.ScaChallenge{ID: id, ExpiresAt: exp, Factor: factor, AvailableFactors: []string{factor}, Purpose: "PAYOUT"}
 	q.ScaCodeHash, q.ScaNonce, q.ScaSends = "", nil, nil
 	if factor == customers.FactorPasskey {
 		q.ScaNonce = d.Nonce
@@ -118,7 +119,7 @@ func trustedDestination(t *engine.Txn, q *quoteRecord) bool {
 	if q.Destination.AccountID == "" {
 		return false
 	}
-	r, err := sharedExternalRecord(t, q.Destination.AccountID)
+	r, err := accounts.SharedExternal(t, q.Destination.AccountID)
 	return err == nil && r.Trusted && r.CustomerID == q.CustomerID
 }
 

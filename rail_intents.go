@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
@@ -275,7 +276,7 @@ func (in *railIntent) encode() ([]byte, error) {
 	var err error
 	if a := p.Destination; a == nil {
 		b = append(b, "null"...)
-	} else if b, err = appendExternalAccount(b, a); err != nil {
+	} else if b, err = accounts.AppendExternalAccount(b, a); err != nil {
 		return nil, err
 	}
 	b = engine.StringMember(b, "UmaAddress", p.UmaAddress, false)

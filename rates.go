@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
@@ -68,16 +69,16 @@ func rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, t
 // ExchangeRate): the rate is fee-exclusive, the amounts include the
 // platform's fees.
 type ExchangeRate struct {
-	SourceCurrency         CurrencyInfo `json:"sourceCurrency"`
-	SendingAmount          int64        `json:"sendingAmount"`
-	MinSendingAmount       int64        `json:"minSendingAmount"`
-	MaxSendingAmount       int64        `json:"maxSendingAmount"`
-	DestinationCurrency    CurrencyInfo `json:"destinationCurrency"`
-	DestinationPaymentRail string       `json:"destinationPaymentRail"`
-	ReceivingAmount        int64        `json:"receivingAmount"`
-	ExchangeRate           money.Rate   `json:"exchangeRate"`
-	Fees                   RateFees     `json:"fees"`
-	UpdatedAt              time.Time    `json:"updatedAt"`
+	SourceCurrency         accounts.CurrencyInfo `json:"sourceCurrency"`
+	SendingAmount          int64                 `json:"sendingAmount"`
+	MinSendingAmount       int64                 `json:"minSendingAmount"`
+	MaxSendingAmount       int64                 `json:"maxSendingAmount"`
+	DestinationCurrency    accounts.CurrencyInfo `json:"destinationCurrency"`
+	DestinationPaymentRail string                `json:"destinationPaymentRail"`
+	ReceivingAmount        int64                 `json:"receivingAmount"`
+	ExchangeRate           money.Rate            `json:"exchangeRate"`
+	Fees                   RateFees              `json:"fees"`
+	UpdatedAt              time.Time             `json:"updatedAt"`
 }
 
 // RateFees are the fees of an ExchangeRate, in sending minor units.
@@ -228,8 +229,8 @@ func ratesFrom(e *engine.Handle, ctx context.Context, p *platform.Config, src pl
 		if err != nil {
 			a = quotes.Amounts{FeesIncluded: fees.PlatformFixed}
 		}
-		out = append(out, ExchangeRate{SourceCurrency: amountOf(source, 0).Currency, SendingAmount: sendingAmount, MinSendingAmount: src.MinAmount,
-			MaxSendingAmount: src.MaxAmount, DestinationCurrency: amountOf(d, 0).Currency, DestinationPaymentRail: payoutRail(d),
+		out = append(out, ExchangeRate{SourceCurrency: accounts.AmountOf(source, 0).Currency, SendingAmount: sendingAmount, MinSendingAmount: src.MinAmount,
+			MaxSendingAmount: src.MaxAmount, DestinationCurrency: accounts.AmountOf(d, 0).Currency, DestinationPaymentRail: payoutRail(d),
 			ReceivingAmount: a.Receiving, ExchangeRate: r, Fees: RateFees{Fixed: fees.PlatformFixed, Total: a.FeesIncluded}, UpdatedAt: at})
 	}
 	return out, nil

@@ -81,7 +81,7 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 		if amount == 0 {
 			amount = q.TotalSendingAmount
 		}
-		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
+		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(accounts.SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
 			return err
 		}
 		if amount != q.TotalSendingAmount {
@@ -134,8 +134,8 @@ func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Tran
 	var fe validate.Errors
 	fe.Required("senderUmaAddress", req.SenderUmaAddress)
 	fe.Required("receivingCurrencyCode", req.ReceivingCurrencyCode)
-	if req.ReceivingCurrencyAmount < 1 || req.ReceivingCurrencyAmount > MaxSandboxFunding {
-		fe.Add("receivingCurrencyAmount", nil, "receivingCurrencyAmount must be between 1 and %d", MaxSandboxFunding)
+	if req.ReceivingCurrencyAmount < 1 || req.ReceivingCurrencyAmount > accounts.MaxSandboxFunding {
+		fe.Add("receivingCurrencyAmount", nil, "receivingCurrencyAmount must be between 1 and %d", accounts.MaxSandboxFunding)
 	}
 	if (req.ReceiverUmaAddress == "") == (req.CustomerID == "") {
 		fe.Add("receiverUmaAddress", nil, "name the receiver by exactly one of receiverUmaAddress and customerId")
@@ -163,19 +163,19 @@ func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Tran
 			return err
 		}
 		id := t.NewID("Transaction")
-		recv := amountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
+		recv := accounts.AmountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
 		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
 			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
 			CreatedAt:   t.Now, UpdatedAt: t.Now}
-		dest, err := defaultDepositAccount(t, c.ID)
+		dest, err := accounts.DefaultDepositAccount(t, c.ID)
 		if err != nil {
 			return err
 		}
 		if dest != nil {
 			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: dest.ID, Currency: recv.Currency.Code}
 		} else {
-			a, err := primaryInternalAccount(t, c.ID, recv.Currency.Code)
+			a, err := accounts.Primary(t, c.ID, recv.Currency.Code)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
@@ -222,8 +223,8 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*platform.Created
 
 // Fund credits amount to an internal account from the sandbox funding
 // source and emits INTERNAL_ACCOUNT.BALANCE_UPDATED (SandboxAccounts.Fund).
-func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
-	return newSandboxAccounts(s.e).Fund(ctx, id, amount)
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*accounts.InternalAccountView, error) {
+	return accounts.NewSandbox(s.e).Fund(ctx, id, amount)
 }
 
 // Send simulates the payer funding a real-time funded quote (POST

@@ -65,7 +65,7 @@ func (q *quoteRecord) refundAccount(rail string) string {
 	case q.Source.SourceType == "ACCOUNT":
 		return q.Source.AccountID
 	}
-	return SandboxFundingAccount
+	return accounts.SandboxFundingAccount
 }
 
 // Execute executes a PENDING quote whose source is an account: in one
@@ -299,7 +299,7 @@ func startDelivery(t *engine.Txn, q *quoteRecord) error {
 	if q.Destination.DestinationType == "ACCOUNT" {
 		// Shared: the intent only encodes it (the rail gets a copy decoded
 		// from the stored intent).
-		r, err := sharedExternalRecord(t, q.Destination.AccountID)
+		r, err := accounts.SharedExternal(t, q.Destination.AccountID)
 		if err != nil {
 			return err
 		}
@@ -315,7 +315,7 @@ func startDelivery(t *engine.Txn, q *quoteRecord) error {
 func (q *quoteRecord) destinationLedger(t *engine.Txn) (string, error) {
 	switch {
 	case q.DestinationInternal && q.Destination.DestinationType == "UMA_ADDRESS":
-		a, err := primaryInternalAccount(t, q.ReceiverCustomerID, q.ReceivingCurrency.Code)
+		a, err := accounts.Primary(t, q.ReceiverCustomerID, q.ReceivingCurrency.Code)
 		if err != nil {
 			return "", err
 		}
@@ -425,7 +425,7 @@ func settlement(t *engine.Txn, q *quoteRecord) (quotes.Settlement, error) {
 		Total: q.TotalSendingAmount, FeesIncluded: q.FeesIncluded, PlatformFee: q.PlatformFeesIncluded,
 		ServiceFee: q.ServiceFees, Received: q.TotalReceivingAmount}
 	if s.PlatformFee > 0 {
-		pa, err := primaryInternalAccount(t, engine.PlatformOwner, s.SendingCurrency)
+		pa, err := accounts.Primary(t, engine.PlatformOwner, s.SendingCurrency)
 		if err != nil {
 			return quotes.Settlement{}, err
 		}
@@ -451,11 +451,11 @@ func returnLegs(t *engine.Txn, q *quoteRecord, to string) (legs [][]engine.Posti
 // creditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
 // whose balance changed (credited, debited or held).
 func creditEvent(t *engine.Txn, id string) error {
-	a, err := sharedInternalAccount(t, id)
+	a, err := accounts.SharedInternal(t, id)
 	if err != nil {
 		return err
 	}
-	return t.EmitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return appendAccountView(t, b, a) })
+	return t.EmitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return accounts.AppendView(t, b, a) })
 }
 
 // applySettlementDue applies a rail outcome whose time came.

@@ -131,8 +131,8 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED when of the wrong kind, and the
 // usual refusals of an account that cannot be paid.
 func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
-	var r externalRecord
-	if err := engine.GetJSON(t, tableExternalAccounts, id, &r); err != nil {
+	var r accounts.ExternalRecord
+	if err := engine.GetJSON(t, accounts.TableExternalAccounts, id, &r); err != nil {
 		return engine.NotFound(err, engine.CodeStablecoinExternalAccountNotFound, "external account", id)
 	}
 	a := &r.ExternalAccount
@@ -146,7 +146,7 @@ func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) 
 		return err
 	}
 	if role == stablecoins.RoleBurnDestination {
-		return usableDestination(t, &r, 0)
+		return accounts.UsableDestination(t, &r, 0)
 	}
 	if a.Status == rails.ExternalInactive {
 		return engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", a.ID)

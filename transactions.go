@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
@@ -56,29 +57,29 @@ type Refund struct {
 // IncomingTransaction / OutgoingTransaction), or a card transaction (type
 // CARD, Card set), which is encoded as the reference's CardTransaction.
 type Transaction struct {
-	ID                         string            `json:"id"`
-	Status                     TransactionStatus `json:"status"`
-	Type                       string            `json:"type"`      // INCOMING or OUTGOING
-	Direction                  string            `json:"direction"` // CREDIT or DEBIT
-	Source                     TxParty           `json:"source"`
-	Destination                TxParty           `json:"destination"`
-	CustomerID                 string            `json:"customerId"`
-	PlatformCustomerID         string            `json:"platformCustomerId"`
-	SentAmount                 *CurrencyAmount   `json:"sentAmount,omitempty"`
-	ReceivedAmount             *CurrencyAmount   `json:"receivedAmount,omitempty"`
-	ExchangeRate               *float64          `json:"exchangeRate,omitempty"`
-	Fees                       *int64            `json:"fees,omitempty"`
-	PlatformFees               *int64            `json:"platformFees,omitempty"`
-	QuoteID                    string            `json:"quoteId,omitempty"`
-	PaymentRail                string            `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
-	Description                string            `json:"description,omitempty"`
-	FailureReason              string            `json:"failureReason,omitempty"`
-	Refund                     *Refund           `json:"refund,omitempty"`
-	SettledAt                  *time.Time        `json:"settledAt,omitempty"`
-	ReceiptDeliveryConfirmedAt *time.Time        `json:"receiptDeliveryConfirmedAt,omitempty"`
-	AgentID                    string            `json:"agentId,omitempty"` // the agent that made it, if one did
-	CreatedAt                  time.Time         `json:"createdAt"`
-	UpdatedAt                  time.Time         `json:"updatedAt"`
+	ID                         string                   `json:"id"`
+	Status                     TransactionStatus        `json:"status"`
+	Type                       string                   `json:"type"`      // INCOMING or OUTGOING
+	Direction                  string                   `json:"direction"` // CREDIT or DEBIT
+	Source                     TxParty                  `json:"source"`
+	Destination                TxParty                  `json:"destination"`
+	CustomerID                 string                   `json:"customerId"`
+	PlatformCustomerID         string                   `json:"platformCustomerId"`
+	SentAmount                 *accounts.CurrencyAmount `json:"sentAmount,omitempty"`
+	ReceivedAmount             *accounts.CurrencyAmount `json:"receivedAmount,omitempty"`
+	ExchangeRate               *float64                 `json:"exchangeRate,omitempty"`
+	Fees                       *int64                   `json:"fees,omitempty"`
+	PlatformFees               *int64                   `json:"platformFees,omitempty"`
+	QuoteID                    string                   `json:"quoteId,omitempty"`
+	PaymentRail                string                   `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
+	Description                string                   `json:"description,omitempty"`
+	FailureReason              string                   `json:"failureReason,omitempty"`
+	Refund                     *Refund                  `json:"refund,omitempty"`
+	SettledAt                  *time.Time               `json:"settledAt,omitempty"`
+	ReceiptDeliveryConfirmedAt *time.Time               `json:"receiptDeliveryConfirmedAt,omitempty"`
+	AgentID                    string                   `json:"agentId,omitempty"` // the agent that made it, if one did
+	CreatedAt                  time.Time                `json:"createdAt"`
+	UpdatedAt                  time.Time                `json:"updatedAt"`
 	// Card is the card transaction a CARD transaction is; the members
 	// above then repeat its id, status, direction, customer, funding
 	// account (Source.AccountID) and times, for filters and indexes.
@@ -137,7 +138,7 @@ func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
 		src.CustomerID = ""
 	}
 	dst := TxParty{DestinationType: q.Destination.DestinationType, AccountID: q.Destination.AccountID, UmaAddress: q.Destination.UmaAddress, Currency: q.ReceivingCurrency.Code}
-	sent, recv := amountOf(q.SendingCurrency.Code, q.TotalSendingAmount), amountOf(q.ReceivingCurrency.Code, q.TotalReceivingAmount)
+	sent, recv := accounts.AmountOf(q.SendingCurrency.Code, q.TotalSendingAmount), accounts.AmountOf(q.ReceivingCurrency.Code, q.TotalReceivingAmount)
 	status := TxPending
 	if q.Status == QuotePendingAuthorization {
 		status = TxPendingAuthorization

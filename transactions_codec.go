@@ -1,6 +1,9 @@
 package payments
 
-import "github.com/paygrid/payments/internal/engine"
+import (
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/engine"
+)
 
 // The hand-written codec of transactions (see encode.go and decode.go):
 // every payment writes and reads several.
@@ -18,10 +21,10 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 	b = engine.StringMember(b, "customerId", x.CustomerID, false)
 	b = engine.StringMember(b, "platformCustomerId", x.PlatformCustomerID, false)
 	if x.SentAmount != nil {
-		b = appendCurrencyAmount(engine.Member(b, "sentAmount"), x.SentAmount)
+		b = accounts.AppendCurrencyAmount(engine.Member(b, "sentAmount"), x.SentAmount)
 	}
 	if x.ReceivedAmount != nil {
-		b = appendCurrencyAmount(engine.Member(b, "receivedAmount"), x.ReceivedAmount)
+		b = accounts.AppendCurrencyAmount(engine.Member(b, "receivedAmount"), x.ReceivedAmount)
 	}
 	if x.ExchangeRate != nil {
 		if b, err = engine.AppendFloat(engine.Member(b, "exchangeRate"), *x.ExchangeRate); err != nil {
@@ -96,8 +99,8 @@ func decodeTransaction(b []byte) (x Transaction, ok bool) {
 	x.Destination = readParty(c)
 	x.CustomerID = c.StrMember("customerId")
 	x.PlatformCustomerID = c.StrMember("platformCustomerId")
-	x.SentAmount = engine.Optional(c, "sentAmount", func() CurrencyAmount { return readAmount(c) })
-	x.ReceivedAmount = engine.Optional(c, "receivedAmount", func() CurrencyAmount { return readAmount(c) })
+	x.SentAmount = engine.Optional(c, "sentAmount", func() accounts.CurrencyAmount { return accounts.ReadAmount(c) })
+	x.ReceivedAmount = engine.Optional(c, "receivedAmount", func() accounts.CurrencyAmount { return accounts.ReadAmount(c) })
 	x.ExchangeRate = engine.Optional(c, "exchangeRate", c.Float)
 	x.Fees = engine.Optional(c, "fees", c.Int)
 	x.PlatformFees = engine.Optional(c, "platformFees", c.Int)

@@ -53,8 +53,8 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 	var fe validate.Errors
 	fe.Required("source.accountId", sourceID)
 	fe.Required("destination.accountId", destinationID)
-	if amount < 1 || amount > MaxSandboxFunding {
-		fe.Add("amount", nil, "amount must be between 1 and %d", MaxSandboxFunding)
+	if amount < 1 || amount > accounts.MaxSandboxFunding {
+		fe.Add("amount", nil, "amount must be between 1 and %d", accounts.MaxSandboxFunding)
 	}
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
@@ -73,11 +73,11 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 // after commit.
 func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
 	var fe validate.Errors
-	ext, err := externalAccount(t, sourceID)
+	ext, err := accounts.External(t, sourceID)
 	if err != nil {
 		return nil, err
 	}
-	ia, err := internalAccount(t, destinationID)
+	ia, err := accounts.Internal(t, destinationID)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 		}
 	}
 	id := t.NewID("Transaction")
-	recv := amountOf(ia.Currency, amount)
+	recv := accounts.AmountOf(ia.Currency, amount)
 	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
 		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
 		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.Now, UpdatedAt: t.Now, AgentID: agentID}

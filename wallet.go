@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
@@ -273,9 +274,9 @@ func (d *walletDraws) otpCode(sandbox bool, w *platform.EmbeddedWalletConfig) st
 
 // walletAccount loads an embedded wallet: ACCOUNT_NOT_FOUND when absent or
 // of another type.
-func walletAccount(t *engine.Txn, id string) (*InternalAccount, error) {
-	a, err := internalAccount(t, id)
-	if err == nil && a.Type != EmbeddedWallet {
+func walletAccount(t *engine.Txn, id string) (*accounts.InternalAccount, error) {
+	a, err := accounts.Internal(t, id)
+	if err == nil && a.Type != accounts.EmbeddedWallet {
 		return nil, engine.Errorf(engine.CodeAccountNotFound, "internal account %s is not an embedded wallet", id)
 	}
 	return a, err
@@ -284,18 +285,18 @@ func walletAccount(t *engine.Txn, id string) (*InternalAccount, error) {
 // openWallet opens a customer's embedded wallet in currency (its secret is
 // drawn at the first export), and the EMAIL_OTP credential tied to the customer's email when
 // that email is not tied to another wallet.
-func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*InternalAccount, error) {
+func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*accounts.InternalAccount, error) {
 	id := t.NewID("InternalAccount")
 	off := false
-	a := &InternalAccount{ID: id, CustomerID: c.ID, Type: EmbeddedWallet, Status: "ACTIVE", Currency: currency,
+	a := &accounts.InternalAccount{ID: id, CustomerID: c.ID, Type: accounts.EmbeddedWallet, Status: "ACTIVE", Currency: currency,
 		PrivateEnabled: &off, CreatedAt: t.Now, UpdatedAt: t.Now}
-	if err := engine.InsertJSON(t, tableInternalAccounts, id, a); err != nil {
+	if err := engine.InsertJSON(t, accounts.TableInternalAccounts, id, a); err != nil {
 		return nil, err
 	}
-	if err := t.Insert(tableInternalAccountsByOwner, c.ID+"|"+currency+"|"+id, []byte(id)); err != nil {
+	if err := t.Insert(accounts.TableInternalAccountsByOwner, c.ID+"|"+currency+"|"+id, []byte(id)); err != nil {
 		return nil, err
 	}
-	if err := t.Insert(tableDepositReferences, depositReference(id), []byte(id)); err != nil {
+	if err := t.Insert(accounts.TableDepositReferences, accounts.DepositReference(id), []byte(id)); err != nil {
 		return nil, err
 	}
 	if err := t.Put(tableWalletsByCustomer, c.ID+"|"+id, []byte(id)); err != nil {
@@ -316,9 +317,9 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*Interna
 // with the EMAIL_OTP credential tied to the customer's email. Customers
 // with USDB among their currencies, and customers created while the
 // platform has an embeddedWalletConfig, get one automatically.
-func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*InternalAccountView, error) {
+func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
 	e := w.e
-	var out *InternalAccountView
+	var out *accounts.InternalAccountView
 	err := e.Update(ctx, func(t *engine.Txn) error {
 		r, err := customers.RecordOf(t, customerID)
 		if err != nil {
@@ -335,7 +336,7 @@ func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*I
 		if err != nil {
 			return err
 		}
-		out, err = accountView(t, a)
+		out, err = accounts.View(t, a)
 		return err
 	})
 	return out, err
@@ -358,7 +359,7 @@ func walletCurrency(cur []string) string {
 func provisionWallet(t *engine.Txn, r *customers.Record, p *platform.Config) error {
 	cur := customers.Currencies(r, p)
 	if slices.Contains(cur, customers.GlobalAccountCurrency) {
-		if _, err := primaryInternalAccount(t, r.ID, customers.GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {
+		if _, err := accounts.Primary(t, r.ID, customers.GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {
 			return err
 		}
 		_, err := openWallet(t, &r.Customer, customers.GlobalAccountCurrency)

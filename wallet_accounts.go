@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
@@ -17,19 +18,19 @@ type UpdateInternalAccountRequest struct {
 
 // UpdateInternalAccount sets an embedded wallet's privacy, a signed flow a
 // session of the wallet signs. The challenge is nil once updated.
-func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*InternalAccountView, *SignedChallenge, error) {
+func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
 	if req.PrivateEnabled == nil {
 		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
 	}
-	var out *InternalAccountView
+	var out *accounts.InternalAccountView
 	var ch *SignedChallenge
 	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
-		a, err := internalAccount(t, id)
+		a, err := accounts.Internal(t, id)
 		if err != nil {
 			return err
 		}
-		if a.Type != EmbeddedWallet {
+		if a.Type != accounts.EmbeddedWallet {
 			return engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
 		}
 		ch, _, err = signed(t, sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
@@ -39,10 +40,10 @@ func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req Updat
 		}
 		v := *req.PrivateEnabled
 		a.PrivateEnabled, a.UpdatedAt = &v, t.Now
-		if err := engine.PutJSON(t, tableInternalAccounts, id, a); err != nil {
+		if err := engine.PutJSON(t, accounts.TableInternalAccounts, id, a); err != nil {
 			return err
 		}
-		out, err = accountView(t, a)
+		out, err = accounts.View(t, a)
 		return err
 	})
 	return out, ch, err

@@ -1,4 +1,4 @@
-package payments
+package accounts
 
 import (
 	"strconv"
@@ -11,15 +11,19 @@ import (
 // External account tables: records by id, the index "<owner>|<id>" -> id
 // (owner is the customer id or "platform"), and the unique index of
 // equivalent accounts.
+// ExternalAccount is a bank account or wallet outside the platform
+// (rails.ExternalAccount: a rail receives it).
+type ExternalAccount = rails.ExternalAccount
+
 const (
-	tableExternalAccounts        = "external_accounts"
+	TableExternalAccounts        = "external_accounts"
 	tableExternalAccountsByOwner = "external_accounts_by_owner"
 	tableExternalAccountsUnique  = "external_accounts_unique"
 )
 
-// externalRecord is an ExternalAccount as stored, with the engine's own
+// ExternalRecord is an ExternalAccount as stored, with the engine's own
 // state beside it.
-type externalRecord struct {
+type ExternalRecord struct {
 	rails.ExternalAccount
 	UniqueKey        string              `json:"uniqueKey"`
 	Trusted          bool                `json:"trusted,omitempty"`
@@ -28,37 +32,37 @@ type externalRecord struct {
 	TrustChallenge   *trustChallenge     `json:"trustChallenge,omitempty"`
 	// accountType is AccountType(), derived once for a record shared
 	// through the accounts area's cache (Prepare).
-	accountType string
+	Type string
 }
 
-var _ engine.Preparer = (*externalRecord)(nil)
+var _ engine.Preparer = (*ExternalRecord)(nil)
 
 // Prepare derives accountType once, when the record is decoded into the
 // accounts area's cache (engine.Preparer).
-func (r *externalRecord) Prepare() { r.accountType = r.AccountType() }
+func (r *ExternalRecord) Prepare() { r.Type = r.AccountType() }
 
-// externalAccount loads an external account: ACCOUNT_NOT_FOUND when absent.
-func externalAccount(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
-	r, err := externalRecordOf(t, id)
+// External loads an external account: ACCOUNT_NOT_FOUND when absent.
+func External(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
+	r, err := ExternalRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
 	return &r.ExternalAccount, nil
 }
 
-func externalRecordOf(t *engine.Txn, id string) (*externalRecord, error) {
-	var r externalRecord
-	if err := engine.GetJSON(t, tableExternalAccounts, id, &r); err != nil {
+func ExternalRecordOf(t *engine.Txn, id string) (*ExternalRecord, error) {
+	var r ExternalRecord
+	if err := engine.GetJSON(t, TableExternalAccounts, id, &r); err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "external account", id)
 	}
 	return &r, nil
 }
 
-// sharedExternalRecord is externalRecord for reading only: the record it
+// SharedExternal is externalRecord for reading only: the record it
 // returns may be shared with other transactions (Engine.externals) and must
 // not be changed.
-func sharedExternalRecord(t *engine.Txn, id string) (*externalRecord, error) {
-	r, err := accountsSlot.Of(t.Handle).externals.Get(t, tableExternalAccounts, id)
+func SharedExternal(t *engine.Txn, id string) (*ExternalRecord, error) {
+	r, err := accountsSlot.Of(t.Handle).externals.Get(t, TableExternalAccounts, id)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "external account", id)
 	}
@@ -70,12 +74,12 @@ func sharedExternalRecord(t *engine.Txn, id string) (*externalRecord, error) {
 // regulatory threshold, spec 3.1): the equivalent of 1,000 major units.
 const OwnershipThreshold int64 = 1_000
 
-// usableDestination reports whether amount (minor units of a.Currency) may be
+// UsableDestination reports whether amount (minor units of a.Currency) may be
 // sent to a now: INVALID_BANK_ACCOUNT for inactive accounts,
 // EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED for wallets whose ownership is
 // unproven above OwnershipThreshold major units (or that failed it),
 // BANK_ACCOUNT_VALIDATION_PENDING during micro-entry validation.
-func usableDestination(t *engine.Txn, r *externalRecord, amount int64) error {
+func UsableDestination(t *engine.Txn, r *ExternalRecord, amount int64) error {
 	a := &r.ExternalAccount
 	switch a.Status {
 	case rails.ExternalInactive:
@@ -94,8 +98,8 @@ func usableDestination(t *engine.Txn, r *externalRecord, amount int64) error {
 	return nil
 }
 
-// appendExternalAccount appends json.Marshal(a).
-func appendExternalAccount(b []byte, a *rails.ExternalAccount) ([]byte, error) {
+// AppendExternalAccount appends json.Marshal(a).
+func AppendExternalAccount(b []byte, a *rails.ExternalAccount) ([]byte, error) {
 	b = append(b, '{')
 	b = engine.StringMember(b, "id", a.ID, false)
 	b = engine.StringMember(b, "customerId", a.CustomerID, true)
@@ -121,4 +125,10 @@ func appendExternalAccount(b []byte, a *rails.ExternalAccount) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// InsertExternal stores a as it is: for fixtures that set external
+// accounts up directly (the engine's tests).
+func InsertExternal(t *engine.Txn, a ExternalAccount) error {
+	return engine.InsertJSON(t, TableExternalAccounts, a.ID, a)
 }

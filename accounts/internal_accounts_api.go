@@ -1,4 +1,4 @@
-package payments
+package accounts
 
 import (
 	"context"
@@ -9,14 +9,13 @@ import (
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/mr-tron/base58"
-	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/validate"
 )
 
-// tableDepositReferences maps a funding reference to its internal account.
-const tableDepositReferences = "deposit_references"
+// TableDepositReferences maps a funding reference to its internal account.
+const TableDepositReferences = "deposit_references"
 
 // CurrencyAmount is an amount with its currency (reference CurrencyAmount).
 type CurrencyAmount struct {
@@ -32,7 +31,7 @@ type CurrencyInfo struct {
 	Decimals int    `json:"decimals"`
 }
 
-func amountOf(currency string, n int64) CurrencyAmount {
+func AmountOf(currency string, n int64) CurrencyAmount {
 	c, _ := money.Lookup(currency)
 	return CurrencyAmount{Amount: n, Currency: CurrencyInfo{Code: c.Code, Name: c.Name, Symbol: c.Symbol, Decimals: c.Decimals}}
 }
@@ -54,15 +53,15 @@ type InternalAccountView struct {
 	FundingPaymentInstructions []PaymentInstructions `json:"fundingPaymentInstructions"`
 }
 
-// depositReference is the unique reference a payer quotes to fund account id.
-func depositReference(id string) string {
+// DepositReference is the unique reference a payer quotes to fund account id.
+func DepositReference(id string) string {
 	u := strings.ReplaceAll(strings.TrimPrefix(id, "InternalAccount:"), "-", "")
 	return "PG" + strings.ToUpper(u[len(u)-14:])
 }
 
-// fundingInstructions are the sandbox's instructions for funding a.
-func fundingInstructions(a *InternalAccount) []PaymentInstructions {
-	ref := depositReference(a.ID)
+// FundingInstructions are the sandbox's instructions for funding a.
+func FundingInstructions(a *InternalAccount) []PaymentInstructions {
+	ref := DepositReference(a.ID)
 	seed := []byte(strings.ReplaceAll(strings.TrimPrefix(a.ID, "InternalAccount:"), "-", ""))[:32]
 	info := map[string]any{"reference": ref}
 	switch a.Currency {
@@ -90,14 +89,14 @@ func fundingInstructions(a *InternalAccount) []PaymentInstructions {
 		IsPlatformAccount: a.CustomerID == "", AccountOrWalletInfo: info}}
 }
 
-// accountView builds the API view of a.
-func accountView(t *engine.Txn, a *InternalAccount) (*InternalAccountView, error) {
+// View builds the API view of a.
+func View(t *engine.Txn, a *InternalAccount) (*InternalAccountView, error) {
 	avail, held, err := balances(t, a)
 	if err != nil {
 		return nil, err
 	}
-	return &InternalAccountView{InternalAccount: *a, Balance: amountOf(a.Currency, avail),
-		TotalBalance: amountOf(a.Currency, avail+held), FundingPaymentInstructions: fundingInstructions(a)}, nil
+	return &InternalAccountView{InternalAccount: *a, Balance: AmountOf(a.Currency, avail),
+		TotalBalance: AmountOf(a.Currency, avail+held), FundingPaymentInstructions: FundingInstructions(a)}, nil
 }
 
 // InternalAccountFilter narrows Accounts.ListInternal.
@@ -109,7 +108,7 @@ type InternalAccountFilter struct {
 
 // ListInternal lists the internal accounts of scope, the customers' (CustomerScope)
 // or the platform's own (PlatformScope), oldest first.
-func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[InternalAccountView], error) {
+func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[InternalAccountView], error) {
 	e := as.e
 	platform := scope == PlatformScope
 	var out engine.Page[InternalAccountView]
@@ -119,7 +118,7 @@ func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, sc
 		return out, err
 	}
 	err := e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[InternalAccount]{Table: tableInternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
+		q := engine.ListQuery[InternalAccount]{Table: TableInternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
 			Match: func(a *InternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)
@@ -128,33 +127,33 @@ func (as Accounts) ListInternal(ctx context.Context, f InternalAccountFilter, sc
 		if err != nil {
 			return err
 		}
-		out, err = engine.MapPage(page, func(a *InternalAccount) (*InternalAccountView, error) { return accountView(t, a) })
+		out, err = engine.MapPage(page, func(a *InternalAccount) (*InternalAccountView, error) { return View(t, a) })
 		return err
 	})
 	return out, err
 }
 
 // Internal returns one internal account with its balances.
-func (as Accounts) Internal(ctx context.Context, id string) (*InternalAccountView, error) {
+func (as Service) Internal(ctx context.Context, id string) (*InternalAccountView, error) {
 	e := as.e
 	var out *InternalAccountView
 	err := e.View(ctx, func(t *engine.Txn) error {
-		a, err := internalAccount(t, id)
+		a, err := Internal(t, id)
 		if err != nil {
 			return err
 		}
-		out, err = accountView(t, a)
+		out, err = View(t, a)
 		return err
 	})
 	return out, err
 }
 
-// SandboxAccounts is the accounts area's part of the sandbox operations
+// Sandbox is the accounts area's part of the sandbox operations
 // (Engine.Sandbox): funding internal accounts.
-type SandboxAccounts struct{ e *engine.Handle }
+type Sandbox struct{ e *engine.Handle }
 
-// newSandboxAccounts returns the SandboxAccounts group of h.
-func newSandboxAccounts(h *engine.Handle) SandboxAccounts { return SandboxAccounts{h} }
+// NewSandbox returns the SandboxAccounts group of h.
+func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 
 // MaxSandboxFunding caps one sandbox funding (wire-facts 1.13).
 const MaxSandboxFunding int64 = 100_000_000_000
@@ -162,7 +161,7 @@ const MaxSandboxFunding int64 = 100_000_000_000
 // Fund credits amount to an internal account from the
 // sandbox funding source (sandbox engines only) and emits
 // INTERNAL_ACCOUNT.BALANCE_UPDATED.
-func (s SandboxAccounts) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
@@ -174,16 +173,16 @@ func (s SandboxAccounts) Fund(ctx context.Context, id string, amount int64) (*In
 	}
 	var out *InternalAccountView
 	err := engine.Once(ctx, e, []any{id, amount}, &out, func(t *engine.Txn) error {
-		a, err := internalAccount(t, id)
+		a, err := Internal(t, id)
 		if err != nil {
 			return err
 		}
 		eid := t.NewID("LedgerEntry")
 		if err := engine.Post(t, engine.LedgerEntry{ID: eid, Reference: id, CreatedAt: t.Now,
-			Postings: accounts.Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
+			Postings: Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
 			return err
 		}
-		if out, err = accountView(t, a); err != nil {
+		if out, err = View(t, a); err != nil {
 			return err
 		}
 		return t.Emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
@@ -191,22 +190,22 @@ func (s SandboxAccounts) Fund(ctx context.Context, id string, amount int64) (*In
 	return out, err
 }
 
-// accountViewJSON returns json.Marshal(t.accountView(a)), the data of
+// ViewJSON returns json.Marshal(View(t, a)), the data of
 // INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
 // (fixed per account) encoded once per account and kept in accountsSlot.of(e).funding.
-func accountViewJSON(t *engine.Txn, a *InternalAccount) ([]byte, error) {
-	return appendAccountView(t, nil, a)
+func ViewJSON(t *engine.Txn, a *InternalAccount) ([]byte, error) {
+	return AppendView(t, nil, a)
 }
 
-// appendAccountView appends accountViewJSON(a) to b.
-func appendAccountView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, error) {
+// AppendView appends ViewJSON(a) to b.
+func AppendView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, error) {
 	avail, held, err := balances(t, a)
 	if err != nil {
 		return nil, err
 	}
 	instructions, ok := accountsSlot.Of(t.Handle).funding.Get(a.ID)
 	if !ok {
-		if instructions, err = json.Marshal(fundingInstructions(a)); err != nil {
+		if instructions, err = json.Marshal(FundingInstructions(a)); err != nil {
 			return nil, err
 		}
 		accountsSlot.Of(t.Handle).funding.Put(a.ID, instructions)
@@ -226,9 +225,9 @@ func appendAccountView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, err
 	if a.PrivateEnabled != nil {
 		b = strconv.AppendBool(engine.Member(b, "privateEnabled"), *a.PrivateEnabled)
 	}
-	balance, total := amountOf(a.Currency, avail), amountOf(a.Currency, avail+held)
-	b = appendCurrencyAmount(engine.Member(b, "balance"), &balance)
-	b = appendCurrencyAmount(engine.Member(b, "totalBalance"), &total)
+	balance, total := AmountOf(a.Currency, avail), AmountOf(a.Currency, avail+held)
+	b = AppendCurrencyAmount(engine.Member(b, "balance"), &balance)
+	b = AppendCurrencyAmount(engine.Member(b, "totalBalance"), &total)
 	b = append(engine.Member(b, "fundingPaymentInstructions"), instructions...)
 	return append(b, '}'), nil
 }

@@ -1,4 +1,4 @@
-package payments
+package accounts
 
 import (
 	"context"
@@ -43,7 +43,7 @@ type TrustResult struct {
 // StartTrust begins trusting (trust true) or untrusting a customer's
 // external account: an SMS_OTP challenge valid 5 minutes, confirmed with
 // ConfirmTrust. Customers outside SCA regions get CONFLICT.
-func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+func (as Service) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	e := as.e
 	var out *TrustStart
 	code := customers.KYC(e).ContactCode("SCA")
@@ -67,14 +67,14 @@ func (as Accounts) StartTrust(ctx context.Context, id string, trust bool) (*Trus
 			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: engine.HashSecret(code)}
 		ch := r.TrustChallenge.ScaChallenge
 		out = &TrustStart{ScaChallenge: &ch}
-		return engine.PutJSON(t, tableExternalAccounts, id, r)
+		return engine.PutJSON(t, TableExternalAccounts, id, r)
 	})
 	return out, err
 }
 
 // ConfirmTrust completes the outstanding trust or untrust challenge with its
 // one-time code. trust says which flow the caller confirms.
-func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
 	e := as.e
 	var out *TrustResult
 	err := engine.Once(ctx, e, []any{id, trust, code}, &out, func(t *engine.Txn) error {
@@ -95,12 +95,12 @@ func (as Accounts) ConfirmTrust(ctx context.Context, id string, trust bool, code
 		}
 		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.Now
 		out = &TrustResult{Trusted: trust}
-		return engine.PutJSON(t, tableExternalAccounts, id, r)
+		return engine.PutJSON(t, TableExternalAccounts, id, r)
 	})
 	return out, err
 }
 
-func trustTarget(t *engine.Txn, id string) (*externalRecord, *customers.Customer, error) {
+func trustTarget(t *engine.Txn, id string) (*ExternalRecord, *customers.Customer, error) {
 	r, err := sideAccount(t, id, false)
 	if err != nil {
 		return nil, nil, err

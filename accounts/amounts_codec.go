@@ -1,23 +1,23 @@
-package payments
+package accounts
 
 import "github.com/paygrid/payments/internal/engine"
 
 // The hand-written codec of amounts (see encode.go and decode.go), nested
 // in every transaction and account view.
 
-func appendCurrencyAmount(b []byte, a *CurrencyAmount) []byte {
+func AppendCurrencyAmount(b []byte, a *CurrencyAmount) []byte {
 	b = engine.IntMember(append(b, '{'), "amount", a.Amount)
-	return append(appendCurrencyInfo(engine.Member(b, "currency"), &a.Currency), '}')
+	return append(AppendCurrencyInfo(engine.Member(b, "currency"), &a.Currency), '}')
 }
 
-func appendCurrencyInfo(b []byte, c *CurrencyInfo) []byte {
+func AppendCurrencyInfo(b []byte, c *CurrencyInfo) []byte {
 	b = engine.StringMember(append(b, '{'), "code", c.Code, false)
 	b = engine.StringMember(b, "name", c.Name, false)
 	b = engine.StringMember(b, "symbol", c.Symbol, false)
 	return append(engine.IntMember(b, "decimals", int64(c.Decimals)), '}')
 }
 
-func readAmount(c *engine.Canon) (a CurrencyAmount) {
+func ReadAmount(c *engine.Canon) (a CurrencyAmount) {
 	c.Object().Need("amount")
 	a.Amount = c.Int()
 	c.Need("currency")

@@ -1,4 +1,4 @@
-package payments
+package accounts
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
@@ -39,7 +38,7 @@ func majorUnits(currency string, n int64) int64 {
 // vaspName) on chains whose signatures the engine verifies.
 func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 	vasp, _ := info["vaspName"].(string)
-	switch accounts.Chain(typ) {
+	switch Chain(typ) {
 	case "EVM", "SOLANA", "SPARK":
 		return ownership == "FIRST_PARTY" && vasp == ""
 	}
@@ -52,7 +51,7 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 // INVALID_BANK_ACCOUNT; an equivalent existing account of the same owner
 // DUPLICATE_EXTERNAL_ACCOUNT. The rail's checks set the beneficiary
 // verification and may hold a new US account in micro-entry validation.
-func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*rails.ExternalAccount, error) {
+func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
 	var fe validate.Errors
@@ -75,7 +74,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 		fe.Add("accountInfo", nil, "accountInfo is required and must be an object with an accountType")
 		return nil, engine.Invalid(fe)
 	}
-	typ, issues := accounts.CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).SkipCheckDigits)
+	typ, issues := CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).SkipCheckDigits)
 	code := engine.CodeInvalidInput
 	if len(fe) == 0 && len(issues) > 0 {
 		code = engine.CodeInvalidBankAccount
@@ -89,7 +88,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 	if err := engine.InvalidAs(code, fe.Err()); err != nil {
 		return nil, err
 	}
-	if v := accounts.Variants[typ]; len(v.Rails) > 0 {
+	if v := Variants[typ]; len(v.Rails) > 0 {
 		info["paymentRails"] = v.Rails
 	}
 	infoJSON, _ := json.Marshal(info)
@@ -111,7 +110,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 			owner = c.ID
 		}
 		id := t.NewID("ExternalAccount")
-		r := &externalRecord{ExternalAccount: rails.ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: rails.ExternalActive,
+		r := &ExternalRecord{ExternalAccount: rails.ExternalAccount{ID: id, CustomerID: in.CustomerID, Status: rails.ExternalActive,
 			PlatformAccountID: in.PlatformAccountID, OwnershipType: in.OwnershipType, Currency: in.Currency,
 			DefaultUmaDepositAccount: in.DefaultUmaDepositAccount, AccountInfo: infoJSON, CreatedAt: t.Now, UpdatedAt: t.Now}}
 		if needsOwnershipProof(typ, in.OwnershipType, info) {
@@ -141,7 +140,7 @@ func (as Accounts) CreateExternal(ctx context.Context, in ExternalAccountInput, 
 			return err
 		}
 		out = &r.ExternalAccount
-		return engine.InsertJSON(t, tableExternalAccounts, id, r)
+		return engine.InsertJSON(t, TableExternalAccounts, id, r)
 	})
 	return out, err
 }
@@ -158,13 +157,13 @@ func clearDefaultDeposit(t *engine.Txn, owner string) error {
 		return err
 	}
 	for _, id := range ids {
-		r, err := externalRecordOf(t, id)
+		r, err := ExternalRecordOf(t, id)
 		if err != nil {
 			return err
 		}
 		if r.DefaultUmaDepositAccount {
 			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.Now
-			if err := engine.PutJSON(t, tableExternalAccounts, id, r); err != nil {
+			if err := engine.PutJSON(t, TableExternalAccounts, id, r); err != nil {
 				return err
 			}
 		}
@@ -172,12 +171,12 @@ func clearDefaultDeposit(t *engine.Txn, owner string) error {
 	return nil
 }
 
-// defaultDepositAccount returns the customer's default UMA deposit account,
+// DefaultDepositAccount returns the customer's default UMA deposit account,
 // or nil when it has none.
-func defaultDepositAccount(t *engine.Txn, customerID string) (*rails.ExternalAccount, error) {
+func DefaultDepositAccount(t *engine.Txn, customerID string) (*rails.ExternalAccount, error) {
 	var found *rails.ExternalAccount
 	err := t.Scan(tableExternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
-		a, err := externalAccount(t, string(v))
+		a, err := External(t, string(v))
 		if err != nil {
 			return false, err
 		}
@@ -198,13 +197,13 @@ type ExternalAccountFilter struct {
 
 // ListExternal lists customers' accounts (platform false; all
 // customers unless CustomerID) or the platform's, oldest first.
-func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
 	e := as.e
 	platform := scope == PlatformScope
 	var page engine.Page[rails.ExternalAccount]
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		q := engine.ListQuery[rails.ExternalAccount]{Table: tableExternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
+		q := engine.ListQuery[rails.ExternalAccount]{Table: TableExternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
 			Match: func(a *rails.ExternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency)
@@ -217,7 +216,7 @@ func (as Accounts) ListExternal(ctx context.Context, f ExternalAccountFilter, sc
 
 // External returns an account of the given side (customer or
 // platform): ACCOUNT_NOT_FOUND for the other side's.
-func (as Accounts) External(ctx context.Context, id string, scope Scope) (*rails.ExternalAccount, error) {
+func (as Service) External(ctx context.Context, id string, scope Scope) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
 	var out *rails.ExternalAccount
@@ -231,8 +230,8 @@ func (as Accounts) External(ctx context.Context, id string, scope Scope) (*rails
 	return out, err
 }
 
-func sideAccount(t *engine.Txn, id string, platform bool) (*externalRecord, error) {
-	r, err := externalRecordOf(t, id)
+func sideAccount(t *engine.Txn, id string, platform bool) (*ExternalRecord, error) {
+	r, err := ExternalRecordOf(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +243,7 @@ func sideAccount(t *engine.Txn, id string, platform bool) (*externalRecord, erro
 
 // DeleteExternal removes an account; a trusted beneficiary is
 // BENEFICIARY_TRUSTED (untrust it first).
-func (as Accounts) DeleteExternal(ctx context.Context, id string, scope Scope) error {
+func (as Service) DeleteExternal(ctx context.Context, id string, scope Scope) error {
 	e := as.e
 	platform := scope == PlatformScope
 	return engine.Once(ctx, e, []any{id, platform}, &struct{}{}, func(t *engine.Txn) error {
@@ -255,7 +254,7 @@ func (as Accounts) DeleteExternal(ctx context.Context, id string, scope Scope) e
 		if r.Trusted {
 			return engine.Errorf(engine.CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
 		}
-		for _, k := range [][2]string{{tableExternalAccountsUnique, r.UniqueKey}, {tableExternalAccountsByOwner, r.Owner() + "|" + id}, {tableExternalAccounts, id}} {
+		for _, k := range [][2]string{{tableExternalAccountsUnique, r.UniqueKey}, {tableExternalAccountsByOwner, r.Owner() + "|" + id}, {TableExternalAccounts, id}} {
 			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, engine.ErrNotFound) {
 				return err
 			}

@@ -1,4 +1,4 @@
-package payments
+package accounts
 
 import (
 	"time"
@@ -7,41 +7,41 @@ import (
 	"github.com/paygrid/payments/rails"
 )
 
-// accountsArea declares the accounts area's tables and due work: internal
+// Area declares the accounts area's tables and due work: internal
 // and external accounts with their owner and uniqueness indexes, deposit
 // references, and the sandbox's liveness checks of ownership proofs.
-func accountsArea(e *engine.Handle, cfg accountsConfig) engine.AreaDef {
+func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	if cfg.Rail == nil {
 		cfg.Rail = rails.Default{}
 	}
-	st := &accountsState{accountsConfig: cfg}
+	st := &accountsState{Options: cfg}
 	return engine.AreaDef{
 		State: []engine.SlotEntry{accountsSlot.With(st)},
 		Tables: []engine.TableDef{
-			{Name: tableInternalAccounts, Record: func() any { return new(InternalAccount) },
-				Ix: engine.Indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
+			{Name: TableInternalAccounts, Record: func() any { return new(InternalAccount) },
+				Ix: engine.Indexed(TableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
 					engine.Ix(engine.IxSide, func(x *InternalAccount) string { return sideOf(x.CustomerID == "") }),
 					engine.Ix(engine.IxCustomer, func(x *InternalAccount) string { return x.CustomerID }),
 					engine.Ix(engine.IxCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
-			{Name: tableInternalAccountsByOwner},
-			{Name: tableDepositReferences},
-			{Name: tableExternalAccounts, Record: func() any { return new(externalRecord) },
-				Ix: engine.Indexed(tableExternalAccounts, func(x *externalRecord) time.Time { return x.CreatedAt },
-					engine.Ix(engine.IxSide, func(x *externalRecord) string { return sideOf(x.CustomerID == "") }),
-					engine.Ix(engine.IxCustomer, func(x *externalRecord) string { return x.CustomerID }),
-					engine.Ix(engine.IxCurrency, func(x *externalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
+			{Name: TableInternalAccountsByOwner},
+			{Name: TableDepositReferences},
+			{Name: TableExternalAccounts, Record: func() any { return new(ExternalRecord) },
+				Ix: engine.Indexed(TableExternalAccounts, func(x *ExternalRecord) time.Time { return x.CreatedAt },
+					engine.Ix(engine.IxSide, func(x *ExternalRecord) string { return sideOf(x.CustomerID == "") }),
+					engine.Ix(engine.IxCustomer, func(x *ExternalRecord) string { return x.CustomerID }),
+					engine.Ix(engine.IxCurrency, func(x *ExternalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
 			{Name: tableExternalAccountsByOwner},
 			{Name: tableExternalAccountsUnique},
-			{Name: tableLivenessDue},
+			{Name: TableLivenessDue},
 		},
-		Due: []engine.DueWork{{Table: tableLivenessDue, Apply: applyLivenessDue}},
+		Due: []engine.DueWork{{Table: TableLivenessDue, Apply: applyLivenessDue}},
 	}
 }
 
-// accountsConfig is what New gives the accounts area: the rail that checks
+// Options is what New gives the accounts area: the rail that checks
 // new external accounts and whether check digits are skipped
 // (Config.SkipCheckDigits).
-type accountsConfig struct {
+type Options struct {
 	Rail            rails.Rail
 	SkipCheckDigits bool
 }
@@ -50,10 +50,10 @@ type accountsConfig struct {
 // external accounts, whether check digits are skipped, and the accounts
 // decoded lately with their encoded funding instructions.
 type accountsState struct {
-	accountsConfig
+	Options
 	cache     engine.ReadCache[InternalAccount]
-	externals engine.ReadCache[externalRecord]
-	funding   engine.Bounded[[]byte] // encoded funding instructions by internal account id (accountViewJSON)
+	externals engine.ReadCache[ExternalRecord]
+	funding   engine.Bounded[[]byte] // encoded funding instructions by internal account id (ViewJSON)
 }
 
 var accountsSlot engine.Slot[accountsState]

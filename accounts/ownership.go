@@ -1,20 +1,19 @@
-package payments
+package accounts
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
 
-// tableLivenessDue indexes LIVENESS challenges by completion time:
+// TableLivenessDue indexes LIVENESS challenges by completion time:
 // "<RFC 3339 time>|<account id>" -> account id.
-const tableLivenessDue = "liveness_due"
+const TableLivenessDue = "liveness_due"
 
 // Ownership challenge methods and lifetimes.
 const (
@@ -40,7 +39,7 @@ type OwnershipChallenge struct {
 // that needs one (PENDING_OWNERSHIP_VERIFICATION, or UNVERIFIED after a
 // failed attempt); others are CONFLICT. A new challenge replaces an
 // outstanding one. method is WALLET_SIGNATURE (default) or LIVENESS.
-func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (*OwnershipChallenge, error) {
+func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (*OwnershipChallenge, error) {
 	e := as.e
 	platform := scope == PlatformScope
 	var fe validate.Errors
@@ -69,13 +68,13 @@ func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scop
 			ch.ExpiresAt = t.Now.Add(24 * time.Hour)
 			ch.VerificationLink = "https://liveness.sandbox.uma.money/check/" + nonce
 			due := engine.DueKey(t.Now.Add(LivenessDelay), id)
-			if err := t.Put(tableLivenessDue, due, []byte(id)); err != nil {
+			if err := t.Put(TableLivenessDue, due, []byte(id)); err != nil {
 				return err
 			}
 		}
 		r.Challenge, r.UpdatedAt = ch, t.Now
 		out = ch
-		return engine.PutJSON(t, tableExternalAccounts, id, r)
+		return engine.PutJSON(t, TableExternalAccounts, id, r)
 	})
 	return out, err
 }
@@ -86,7 +85,7 @@ func (as Accounts) CreateOwnershipChallenge(ctx context.Context, id string, scop
 // base58 Ed25519 for Solana. Valid before expiry: ACTIVE. Invalid or
 // expired: the account becomes UNVERIFIED, the challenge is spent and the
 // answer is INVALID_INPUT. Without an outstanding challenge: CONFLICT.
-func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*rails.ExternalAccount, error) {
+func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
 	var out *rails.ExternalAccount
@@ -125,15 +124,15 @@ func (as Accounts) VerifyOwnership(ctx context.Context, id string, scope Scope, 
 }
 
 // checkOwnership verifies signature over msg with the wallet's key.
-func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) error {
+func checkOwnership(r *ExternalRecord, msg []byte, signature, scheme string) error {
 	addr := r.Identifier()
-	switch accounts.Chain(r.AccountType()) {
+	switch Chain(r.AccountType()) {
 	case "EVM":
 		return walletauth.VerifyEIP191(addr, msg, signature)
 	case "SOLANA":
 		return walletauth.VerifySolana(addr, msg, signature)
 	case "SPARK":
-		key, err := accounts.SparkIdentityKey(addr)
+		key, err := SparkIdentityKey(addr)
 		if err != nil {
 			return err
 		}
@@ -147,10 +146,10 @@ func checkOwnership(r *externalRecord, msg []byte, signature, scheme string) err
 
 // setExternalStatus stores r with status and emits
 // EXTERNAL_ACCOUNT.STATUS_UPDATED when the status changed.
-func setExternalStatus(t *engine.Txn, r *externalRecord, s rails.ExternalAccountStatus) error {
+func setExternalStatus(t *engine.Txn, r *ExternalRecord, s rails.ExternalAccountStatus) error {
 	changed := r.Status != s
 	r.Status, r.UpdatedAt = s, t.Now
-	if err := engine.PutJSON(t, tableExternalAccounts, r.ID, r); err != nil {
+	if err := engine.PutJSON(t, TableExternalAccounts, r.ID, r); err != nil {
 		return err
 	}
 	if !changed {
@@ -162,7 +161,7 @@ func setExternalStatus(t *engine.Txn, r *externalRecord, s rails.ExternalAccount
 // applyLivenessDue finishes a LIVENESS check that came due: in the sandbox
 // every liveness check passes and the wallet becomes ACTIVE.
 func applyLivenessDue(t *engine.Txn, _ string, v []byte) (bool, error) {
-	r, err := externalRecordOf(t, string(v))
+	r, err := ExternalRecordOf(t, string(v))
 	if err != nil || r.Challenge == nil || r.Challenge.Method != MethodLiveness {
 		return false, nil // deleted or re-challenged since
 	}

@@ -1,9 +1,8 @@
-package payments
+package accounts
 
 import (
 	"time"
 
-	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 )
@@ -11,8 +10,8 @@ import (
 // Internal account tables: records by id, and the index
 // "<owner>|<currency>|<id>" -> id (owner is the customer id, or "platform").
 const (
-	tableInternalAccounts        = "internal_accounts"
-	tableInternalAccountsByOwner = "internal_accounts_by_owner"
+	TableInternalAccounts        = "internal_accounts"
+	TableInternalAccountsByOwner = "internal_accounts_by_owner"
 )
 
 // AccountType is an internal account's type (reference
@@ -55,15 +54,15 @@ func (a *InternalAccount) Owner() string {
 }
 
 // SandboxFundingAccount is the ledger account sandbox funding draws from.
-const SandboxFundingAccount = accounts.ExternalPrefix + "sandbox-funding"
+const SandboxFundingAccount = ExternalPrefix + "sandbox-funding"
 
-// openInternalAccounts opens, inside t, one ACTIVE internal account per
+// OpenInternal opens, inside t, one ACTIVE internal account per
 // currency for owner (a customer id, or engine.PlatformOwner), skipping currencies
 // the owner already has an account in.
-func openInternalAccounts(t *engine.Txn, owner string, currencies []string) ([]*InternalAccount, error) {
+func OpenInternal(t *engine.Txn, owner string, currencies []string) ([]*InternalAccount, error) {
 	var opened []*InternalAccount
 	for _, cur := range currencies {
-		if _, err := primaryInternalAccount(t, owner, cur); err == nil {
+		if _, err := Primary(t, owner, cur); err == nil {
 			continue
 		} else if engine.CodeOf(err) != engine.CodeAccountNotFound {
 			return nil, err
@@ -77,13 +76,13 @@ func openInternalAccounts(t *engine.Txn, owner string, currencies []string) ([]*
 		if owner != engine.PlatformOwner {
 			a.CustomerID = owner
 		}
-		if err := engine.InsertJSON(t, tableInternalAccounts, id, a); err != nil {
+		if err := engine.InsertJSON(t, TableInternalAccounts, id, a); err != nil {
 			return nil, err
 		}
-		if err := t.Insert(tableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
+		if err := t.Insert(TableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
 			return nil, err
 		}
-		if err := t.Insert(tableDepositReferences, depositReference(id), []byte(id)); err != nil {
+		if err := t.Insert(TableDepositReferences, DepositReference(id), []byte(id)); err != nil {
 			return nil, err
 		}
 		opened = append(opened, a)
@@ -91,31 +90,31 @@ func openInternalAccounts(t *engine.Txn, owner string, currencies []string) ([]*
 	return opened, nil
 }
 
-// internalAccount loads an internal account: ACCOUNT_NOT_FOUND when absent.
-func internalAccount(t *engine.Txn, id string) (*InternalAccount, error) {
+// Internal loads an internal account: ACCOUNT_NOT_FOUND when absent.
+func Internal(t *engine.Txn, id string) (*InternalAccount, error) {
 	var a InternalAccount
-	if err := engine.GetJSON(t, tableInternalAccounts, id, &a); err != nil {
+	if err := engine.GetJSON(t, TableInternalAccounts, id, &a); err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
 	}
 	return &a, nil
 }
 
-// sharedInternalAccount is internalAccount for reading only: the account it
+// SharedInternal is internalAccount for reading only: the account it
 // returns may be shared with other transactions (Engine.accounts) and must
 // not be changed.
-func sharedInternalAccount(t *engine.Txn, id string) (*InternalAccount, error) {
-	a, err := accountsSlot.Of(t.Handle).cache.Get(t, tableInternalAccounts, id)
+func SharedInternal(t *engine.Txn, id string) (*InternalAccount, error) {
+	a, err := accountsSlot.Of(t.Handle).cache.Get(t, TableInternalAccounts, id)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
 	}
 	return a, nil
 }
 
-// primaryInternalAccount returns owner's first internal account in currency:
+// Primary returns owner's first internal account in currency:
 // ACCOUNT_NOT_FOUND when it has none.
-func primaryInternalAccount(t *engine.Txn, owner, currency string) (*InternalAccount, error) {
+func Primary(t *engine.Txn, owner, currency string) (*InternalAccount, error) {
 	var id string
-	err := t.Scan(tableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(TableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
 		id = string(v)
 		return false, nil
 	})
@@ -125,7 +124,7 @@ func primaryInternalAccount(t *engine.Txn, owner, currency string) (*InternalAcc
 	if id == "" {
 		return nil, engine.Errorf(engine.CodeAccountNotFound, "%s has no internal account in %s", owner, currency)
 	}
-	return internalAccount(t, id)
+	return Internal(t, id)
 }
 
 // balances returns the available and held balances of an internal account.
@@ -133,17 +132,17 @@ func balances(t *engine.Txn, a *InternalAccount) (available, held int64, err err
 	if available, err = engine.Balance(t, a.ID, a.Currency); err != nil {
 		return 0, 0, err
 	}
-	held, err = engine.Balance(t, accounts.Held(a.ID), a.Currency)
+	held, err = engine.Balance(t, Held(a.ID), a.Currency)
 	return available, held, err
 }
 
-// Accounts serves internal accounts (balances the platform holds) and
+// Service serves internal accounts (balances the platform holds) and
 // external accounts (where money goes and comes from), with beneficiary
 // trust and ownership proofs.
-type Accounts struct{ e *engine.Handle }
+type Service struct{ e *engine.Handle }
 
-// newAccounts returns the Accounts group of h.
-func newAccounts(h *engine.Handle) Accounts { return Accounts{h} }
+// NewService returns the Accounts group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }
 
 // Scope says whose accounts an account operation addresses: the customers'
 // (the /customers and /internal-accounts routes) or the platform's own (the
