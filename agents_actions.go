@@ -9,6 +9,7 @@ import (
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
+	"github.com/paygrid/payments/quotes"
 )
 
 func action(t *engine.Txn, id string) (*actionRecord, error) {
@@ -198,7 +199,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 					if err != nil {
 						return "", err
 					}
-					if q.Status == QuoteExpired || q.lapsed(t.Now) {
+					if q.Status == quotes.Expired || q.lapsed(t.Now) {
 						return "", engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
 					}
 					return q.TransactionID, execute(t, q)

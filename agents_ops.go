@@ -10,6 +10,7 @@ import (
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -289,10 +290,10 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 			if err != nil {
 				return err
 			}
-			if q.Status == QuoteExpired {
+			if q.Status == quotes.Expired {
 				return engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 			}
-			if q.Status != QuotePending {
+			if q.Status != quotes.Pending {
 				return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 			}
 			if expired, err := expireIfDue(t, q); err != nil || expired {

@@ -5,6 +5,7 @@ import (
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 )
 
@@ -418,3 +419,37 @@ const SignatureChallengeTTL = accounts.SignatureChallengeTTL
 
 type TrustResult = accounts.TrustResult
 type TrustStart = accounts.TrustStart
+
+// QuoteStatus is a quote's lifecycle state (spec 3.2); its state machine
+// is in package quotes.
+type QuoteStatus = quotes.Status
+
+const QuotePending = quotes.Pending
+
+const QuotePendingAuthorization = quotes.PendingAuthorization
+
+const QuoteProcessing = quotes.Processing
+
+const QuoteCompleted = quotes.Completed
+
+const QuoteFailed = quotes.Failed
+
+const QuoteExpired = quotes.Expired
+
+// TransactionStatus is a transaction's lifecycle state (reference
+// TransactionStatus); its state machine is in package quotes.
+type TransactionStatus = quotes.TxStatus
+
+const TxPending = quotes.TxPending
+
+const TxPendingAuthorization = quotes.TxPendingAuthorization
+
+const TxProcessing = quotes.TxProcessing
+
+const TxCompleted = quotes.TxCompleted
+
+const TxFailed = quotes.TxFailed
+
+const TxExpired = quotes.TxExpired
+
+const TxRejected = quotes.TxRejected

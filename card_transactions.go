@@ -63,7 +63,7 @@ type CardSummary struct {
 
 // transaction is the Transaction that lists x.
 func (x *CardTransaction) transaction() *Transaction {
-	return &Transaction{ID: x.ID, Status: TransactionStatus(x.Status), Type: "CARD", Direction: x.Direction,
+	return &Transaction{ID: x.ID, Status: quotes.TxStatus(x.Status), Type: "CARD", Direction: x.Direction,
 		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,
 		CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, Card: x}
 }

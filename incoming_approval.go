@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 )
 
 // The platform answers an incoming payment's approval request, the
@@ -108,9 +109,9 @@ func decideByWebhook(e *engine.Handle, ctx context.Context, id string, d decisio
 		case decideApprove:
 			return creditIncoming(t, tx)
 		case decideReject:
-			tx.Status = TxRejected
+			tx.Status = quotes.TxRejected
 		default:
-			tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_WEBHOOK_ERROR"
+			tx.Status, tx.FailureReason = quotes.TxFailed, "PAYMENT_APPROVAL_WEBHOOK_ERROR"
 		}
 		return saveTx(t, tx, "FAILED")
 	})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -65,7 +66,7 @@ func executePull(t *engine.Txn, q *quoteRecord) error {
 		return err
 	}
 	dropExpiry(t, q)
-	q.Status = QuoteProcessing
+	q.Status = quotes.Processing
 	tx, err := transaction(t, q.TransactionID)
 	if err != nil {
 		return err
@@ -86,21 +87,21 @@ func executePull(t *engine.Txn, q *quoteRecord) error {
 func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep rails.Report) error {
 	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
-	case rep.Outcome == rails.Completed && !q.Collected && q.Status == QuoteProcessing && tx.Status == TxPending:
+	case rep.Outcome == rails.Completed && !q.Collected && q.Status == quotes.Processing && tx.Status == quotes.TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		q.Collected = true
 		return startDelivery(t, q)
-	case rep.Outcome == rails.Failed && !q.Collected && q.Status == QuoteProcessing:
+	case rep.Outcome == rails.Failed && !q.Collected && q.Status == quotes.Processing:
 		return failUncollected(t, q, tx, rep.FailureReason)
-	case rep.Outcome == rails.Returned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
+	case rep.Outcome == rails.Returned && q.Collected && tx.Status != quotes.TxFailed: // a failed payout already refunded the rail
 		q.Collected = false
 		withdrawn, err := t.WithdrawIntent(paymentID(intentSend, tx.ID))
 		if err != nil {
 			return err
 		}
-		if !withdrawn || tx.Status != TxProcessing { // the payout left: the customer owes it
+		if !withdrawn || tx.Status != quotes.TxProcessing { // the payout left: the customer owes it
 			return engine.PostEntry(t, tx.ID, accounts.Transfer(accounts.ExternalPrefix+"receivable:"+q.CustomerID, rail, cur, q.TotalSendingAmount))
 		}
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
@@ -115,14 +116,14 @@ func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep rails.Report
 // before delivery) FAILED, with its transaction.
 func failUncollected(t *engine.Txn, q *quoteRecord, tx *Transaction, reason string) error {
 	dropExpiry(t, q)
-	q.Status = QuoteFailed
+	q.Status = quotes.Failed
 	if !q.PendingSent {
 		if err := saveTx(t, tx, "PENDING"); err != nil {
 			return err
 		}
 		q.PendingSent = true
 	}
-	tx.Status, tx.FailureReason = TxFailed, outgoingFailureReason(reason)
+	tx.Status, tx.FailureReason = quotes.TxFailed, outgoingFailureReason(reason)
 	if err := saveTx(t, tx, "FAILED"); err != nil {
 		return err
 	}

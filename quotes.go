@@ -19,20 +19,6 @@ import (
 // tableQuotes holds quotes by id.
 const tableQuotes = "quotes"
 
-// QuoteStatus is a quote's lifecycle state (spec 3.2); its state machine
-// is in package quotes.
-type QuoteStatus = quotes.Status
-
-// Quote statuses.
-const (
-	QuotePending              = quotes.Pending
-	QuotePendingAuthorization = quotes.PendingAuthorization
-	QuoteProcessing           = quotes.Processing
-	QuoteCompleted            = quotes.Completed
-	QuoteFailed               = quotes.Failed
-	QuoteExpired              = quotes.Expired
-)
-
 // QuoteSource is where a quote's money comes from: an internal account
 // (sourceType ACCOUNT) or a payment made when the quote is funded
 // (REALTIME_FUNDING).
@@ -96,7 +82,7 @@ type RateDetails struct {
 // Quote is a locked rate and fee for one transfer (spec 2.5).
 type Quote struct {
 	ID                   string                         `json:"id"`
-	Status               QuoteStatus                    `json:"status"`
+	Status               quotes.Status                  `json:"status"`
 	CreatedAt            time.Time                      `json:"createdAt"`
 	ExpiresAt            time.Time                      `json:"expiresAt"`
 	Source               QuoteSource                    `json:"source"`
@@ -278,7 +264,7 @@ func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest,
 			tx = d.tx.clone()
 		}
 		quoteState.Of(t).drafts = d
-		if q.Status == QuotePendingAuthorization {
+		if q.Status == quotes.PendingAuthorization {
 			if err := intendChallengeCode(t, q, req.sca.Code); err != nil {
 				return err
 			}
@@ -322,7 +308,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 	if err != nil {
 		return nil, err
 	}
-	q := &quoteRecord{Quote: Quote{Source: req.Source, Destination: req.Destination, PurposeOfPayment: req.PurposeOfPayment, Status: QuotePending},
+	q := &quoteRecord{Quote: Quote{Source: req.Source, Destination: req.Destination, PurposeOfPayment: req.PurposeOfPayment, Status: quotes.Pending},
 		Description: req.Description, RemittanceInformation: req.RemittanceInformation}
 	var sendCur, recvCur string
 	var destExt *accounts.ExternalRecord

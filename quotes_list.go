@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 )
 
 // Quotes.List serves operators' tools (package dashboard): the REST API
@@ -40,9 +41,9 @@ func (qs Quotes) List(ctx context.Context, f QuoteFilter, p engine.ListParams) (
 func (q *quoteRecord) asRead(now time.Time) *Quote {
 	out := q.Quote
 	if q.lapsed(now) {
-		out.Status = QuoteExpired
-		if q.Status == QuotePendingAuthorization {
-			out.Status = QuoteFailed
+		out.Status = quotes.Expired
+		if q.Status == quotes.PendingAuthorization {
+			out.Status = quotes.Failed
 		}
 		out.ScaChallenge = nil
 	}

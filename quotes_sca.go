@@ -8,6 +8,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -61,7 +62,7 @@ func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d customers.SCADra
 	} else {
 		q.ScaCodeHash, q.ScaSends = engine.HashSecret(d.Code), []time.Time{t.Now}
 	}
-	q.Status, q.ScaChallenge = QuotePendingAuthorization, ch
+	q.Status, q.ScaChallenge = quotes.PendingAuthorization, ch
 	q.HeldInstructions, q.PaymentInstructions = q.PaymentInstructions, nil
 	return nil
 }
@@ -85,7 +86,7 @@ func intendChallengeCode(t *engine.Txn, q *quoteRecord, code string) error {
 // SCA.Authorize satisfies it (reference POST /quotes/{quoteId}/execute,
 // "SCA required").
 func executeOrChallenge(t *engine.Txn, q *quoteRecord, d customers.SCADraw, preferred string) error {
-	if q.Status != QuotePending || q.CustomerID == "" {
+	if q.Status != quotes.Pending || q.CustomerID == "" {
 		return execute(t, q) // its answer for a quote in another state
 	}
 	c, err := customers.Sending(t, q.CustomerID)
@@ -102,7 +103,7 @@ func executeOrChallenge(t *engine.Txn, q *quoteRecord, d customers.SCADraw, pref
 	if err != nil {
 		return err
 	}
-	tx.Status = TxPendingAuthorization
+	tx.Status = quotes.TxPendingAuthorization
 	if err := saveTx(t, tx, ""); err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAutho
 			failure = engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
-		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil {
+		if q.Status != quotes.PendingAuthorization || q.ScaChallenge == nil {
 			if challengeLapsed(t, q) {
 				return engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			}
@@ -182,7 +183,7 @@ func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAutho
 		if err := customers.SaveSCA(t, q.CustomerID, st); err != nil { // a passkey's counter
 			return err
 		}
-		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = QuotePending, nil, "", nil, nil
+		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = quotes.Pending, nil, "", nil, nil
 		out = &q.Quote
 		if q.Source.SourceType == "ACCOUNT" {
 			return execute(t, q)
@@ -192,7 +193,7 @@ func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAutho
 		if err != nil {
 			return err
 		}
-		tx.Status = TxPending // waiting for its funds; PROCESSING follows
+		tx.Status = quotes.TxPending // waiting for its funds; PROCESSING follows
 		if err := saveTx(t, tx, ""); err != nil {
 			return err
 		}
@@ -207,7 +208,7 @@ func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAutho
 // authorization failed it: deadlines are judged by due time, not by when
 // the worker last ran.
 func challengeLapsed(t *engine.Txn, q *quoteRecord) bool {
-	if q.Status != QuoteFailed {
+	if q.Status != quotes.Failed {
 		return false
 	}
 	tx, err := transaction(t, q.TransactionID)
@@ -240,7 +241,7 @@ func (s QuoteSCA) Resend(ctx context.Context, id string) error {
 			failure = engine.Errorf(engine.CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
-		if q.Status != QuotePendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
+		if q.Status != quotes.PendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
 			return engine.Errorf(engine.CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
 		}
 		if wait := customers.SendWait(q.ScaSends, t.Now, customers.ScaResendInterval, customers.ScaMaxSends, ScaChallengeTTL); wait > 0 {
@@ -259,7 +260,7 @@ func (s QuoteSCA) Resend(ctx context.Context, id string) error {
 // so delivery later starts at PROCESSING.
 func emitAuthorizationPending(t *engine.Txn, q *quoteRecord, tx *Transaction) error {
 	pending := *tx
-	pending.Status = TxPending
+	pending.Status = quotes.TxPending
 	if err := t.Emit("OUTGOING_PAYMENT.PENDING", &pending); err != nil {
 		return err
 	}

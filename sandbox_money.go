@@ -9,6 +9,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -64,14 +65,14 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 			return engine.Errorf(engine.CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
 		}
 		lapsed := engine.Errorf(engine.CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
-		if q.Status == QuoteExpired || challengeLapsed(t, q) { // ended by the sweep: the same answer as before it ran
+		if q.Status == quotes.Expired || challengeLapsed(t, q) { // ended by the sweep: the same answer as before it ran
 			return lapsed
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {
 			failure = lapsed
 			return err
 		}
-		if q.Status != QuotePending {
+		if q.Status != quotes.Pending {
 			return engine.Errorf(engine.CodeConflict, "quote %s is %s; only an authorized, unfunded quote can be funded", quoteID, q.Status)
 		}
 		if currency != q.SendingCurrency.Code {
@@ -87,12 +88,12 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 		if amount != q.TotalSendingAmount {
 			// The wrong amount arrived: all of it goes back to the payer and
 			// the payment fails; the quote keeps the figures it was made with.
-			q.Status = QuoteProcessing
+			q.Status = quotes.Processing
 			tx, err := transaction(t, q.TransactionID)
 			if err != nil {
 				return err
 			}
-			tx.Status = TxProcessing
+			tx.Status = quotes.TxProcessing
 			if err := failAndRefund(t, q, tx, rails.Report{Outcome: rails.Failed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
 				return err
 			}
@@ -164,7 +165,7 @@ func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Tran
 		}
 		id := t.NewID("Transaction")
 		recv := accounts.AmountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
-		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
+		tx := &Transaction{ID: id, Status: quotes.TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
 			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
 			CreatedAt:   t.Now, UpdatedAt: t.Now}
@@ -189,7 +190,7 @@ func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Tran
 		}
 		out = tx
 		if strings.Contains(req.SenderUmaAddress, "fail.compliance") {
-			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
+			tx.Status, tx.FailureReason = quotes.TxFailed, "COMPLIANCE_REJECTED"
 			return saveTx(t, tx, "FAILED")
 		}
 		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(e).IncomingApproval {
@@ -227,7 +228,7 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 		if tx, err = transaction(t, id); err != nil {
 			return err
 		}
-		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || !waiting {
+		if tx.Type != "OUTGOING" || tx.Status != quotes.TxProcessing || !waiting {
 			return engine.Keep(engine.Errorf(engine.CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
 		due, err := settlementsDue(t, id)
@@ -312,7 +313,7 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 		}
 		out = tx
 		if !approve {
-			tx.Status = TxRejected
+			tx.Status = quotes.TxRejected
 			return saveTx(t, tx, "FAILED")
 		}
 		return creditIncoming(t, tx)
@@ -330,7 +331,7 @@ func creditIncoming(t *engine.Txn, tx *Transaction) error {
 		return err
 	}
 	now := t.Now
-	tx.Status, tx.SettledAt = TxCompleted, &now
+	tx.Status, tx.SettledAt = quotes.TxCompleted, &now
 	if err := saveTx(t, tx, "COMPLETED"); err != nil {
 		return err
 	}
@@ -354,7 +355,7 @@ func applyIncomingDue(t *engine.Txn, key string, _ []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if tx.Status != TxPending {
+	if tx.Status != quotes.TxPending {
 		return false, nil
 	}
 	return true, creditIncoming(t, tx)
@@ -371,6 +372,6 @@ func applyApprovalTimeout(t *engine.Txn, key string, _ []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
+	tx.Status, tx.FailureReason = quotes.TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
 	return true, saveTx(t, tx, "FAILED")
 }

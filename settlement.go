@@ -98,7 +98,7 @@ func executeQuote(e *engine.Handle, ctx context.Context, id string, opts Execute
 		if q.Source.SourceType != "ACCOUNT" {
 			return engine.Errorf(engine.CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
 		}
-		if q.Status == QuoteExpired { // expired by the sweep: the same answer as before it ran
+		if q.Status == quotes.Expired { // expired by the sweep: the same answer as before it ran
 			return engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 		}
 		if expired, err := expireIfDue(t, q); err != nil || expired {
@@ -140,7 +140,7 @@ func quote(t *engine.Txn, id string) (*quoteRecord, error) {
 // saveQuote stores a quote read in this transaction, refusing a status
 // change the quote state machine does not allow (quotes.Status.Check).
 func saveQuote(t *engine.Txn, q *quoteRecord) error {
-	if err := QuoteStatus(quoteState.Of(t).statuses[q.ID]).Check(q.Status); err != nil {
+	if err := quotes.Status(quoteState.Of(t).statuses[q.ID]).Check(q.Status); err != nil {
 		return err
 	}
 	readStatus(t, q.ID, string(q.Status))
@@ -183,9 +183,9 @@ func (q *quoteRecord) clone() *quoteRecord {
 // for authorization) past its SCA challenge's expiry.
 func (q *quoteRecord) lapsed(now time.Time) bool {
 	switch q.Status {
-	case QuotePending:
+	case quotes.Pending:
 		return now.After(q.ExpiresAt)
-	case QuotePendingAuthorization:
+	case quotes.PendingAuthorization:
 		return now.After(q.ExpiresAt) || q.ScaChallenge != nil && now.After(q.ScaChallenge.ExpiresAt)
 	}
 	return false
@@ -203,8 +203,8 @@ func expireIfDue(t *engine.Txn, q *quoteRecord) (bool, error) {
 	if !q.lapsed(t.Now) {
 		return false, nil
 	}
-	if q.Status == QuotePendingAuthorization {
-		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = QuoteFailed, nil, "", nil
+	if q.Status == quotes.PendingAuthorization {
+		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = quotes.Failed, nil, "", nil
 		if err := saveQuote(t, q); err != nil {
 			return true, err
 		}
@@ -212,10 +212,10 @@ func expireIfDue(t *engine.Txn, q *quoteRecord) (bool, error) {
 		if err != nil {
 			return true, err
 		}
-		tx.Status, tx.FailureReason = TxFailed, scaNotCompleted
+		tx.Status, tx.FailureReason = quotes.TxFailed, scaNotCompleted
 		return true, saveTx(t, tx, "FAILED")
 	}
-	q.Status = QuoteExpired
+	q.Status = quotes.Expired
 	if err := saveQuote(t, q); err != nil {
 		return true, err
 	}
@@ -223,14 +223,14 @@ func expireIfDue(t *engine.Txn, q *quoteRecord) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	tx.Status, tx.FailureReason = TxExpired, "QUOTE_EXPIRED"
+	tx.Status, tx.FailureReason = quotes.TxExpired, "QUOTE_EXPIRED"
 	return true, saveTx(t, tx, "EXPIRED")
 }
 
 // execute moves the money to held and starts delivery (the caller checked
 // source type and expiry).
 func execute(t *engine.Txn, q *quoteRecord) error {
-	if q.Status != QuotePending {
+	if q.Status != quotes.Pending {
 		return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 	}
 	if q.PayloadToSign != "" && !q.WalletSigned {
@@ -269,7 +269,7 @@ func dropExpiry(t *engine.Txn, q *quoteRecord) {
 // after commit (an intent), which reports how it settles (Rails.Report).
 func startDelivery(t *engine.Txn, q *quoteRecord) error {
 	dropExpiry(t, q)
-	q.Status = QuoteProcessing
+	q.Status = quotes.Processing
 	tx, err := transaction(t, q.TransactionID)
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func startDelivery(t *engine.Txn, q *quoteRecord) error {
 	if err := announceTx(t, tx, pending); err != nil {
 		return err
 	}
-	tx.Status = TxProcessing
+	tx.Status = quotes.TxProcessing
 	if q.DestinationInternal {
 		// It completes at once: PROCESSING is announced, COMPLETED stored.
 		if err := announceTx(t, tx, "PROCESSING"); err != nil {
@@ -333,7 +333,7 @@ func (q *quoteRecord) destinationLedger(t *engine.Txn) (string, error) {
 func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s rails.Report) error {
 	switch s.Outcome {
 	case rails.Completed:
-		if tx.Status != TxProcessing {
+		if tx.Status != quotes.TxProcessing {
 			return nil
 		}
 		st, err := settlement(t, q)
@@ -345,7 +345,7 @@ func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s rails.Report) e
 			return err
 		}
 		now := t.Now
-		q.Status, tx.Status, tx.SettledAt = QuoteCompleted, TxCompleted, &now
+		q.Status, tx.Status, tx.SettledAt = quotes.Completed, quotes.TxCompleted, &now
 		if err := saveTx(t, tx, "COMPLETED"); err != nil {
 			return err
 		}
@@ -355,10 +355,10 @@ func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s rails.Report) e
 		return nil
 	case rails.Failed, rails.Returned:
 		if s.Outcome == rails.Returned {
-			if tx.Status != TxCompleted {
+			if tx.Status != quotes.TxCompleted {
 				return nil
 			}
-		} else if tx.Status != TxProcessing {
+		} else if tx.Status != quotes.TxProcessing {
 			return nil
 		}
 		return failAndRefund(t, q, tx, s, q.TotalSendingAmount)
@@ -371,7 +371,7 @@ func applyStep(t *engine.Txn, q *quoteRecord, tx *Transaction, s rails.Report) e
 // the completion's legs), unless s says the refund fails: then the money
 // stays held, not spendable.
 func failAndRefund(t *engine.Txn, q *quoteRecord, tx *Transaction, s rails.Report, amount int64) error {
-	q.Status, tx.Status, tx.FailureReason = QuoteFailed, TxFailed, s.FailureReason
+	q.Status, tx.Status, tx.FailureReason = quotes.Failed, quotes.TxFailed, s.FailureReason
 	if err := saveTx(t, tx, "FAILED"); err != nil {
 		return err
 	}
@@ -477,7 +477,7 @@ func applyQuoteExpiry(t *engine.Txn, key string, _ []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if (q.Status == QuotePending || q.Status == QuotePendingAuthorization) && !q.lapsed(t.Now) {
+	if (q.Status == quotes.Pending || q.Status == quotes.PendingAuthorization) && !q.lapsed(t.Now) {
 		// Due this very millisecond: it expires on the next pass.
 		return false, t.Put(tableQuoteExpiry, key, []byte(q.ID))
 	}

@@ -18,21 +18,6 @@ import (
 // Transaction tables: records by id.
 const tableTransactions = "transactions"
 
-// TransactionStatus is a transaction's lifecycle state (reference
-// TransactionStatus); its state machine is in package quotes.
-type TransactionStatus = quotes.TxStatus
-
-// Transaction statuses.
-const (
-	TxPending              = quotes.TxPending
-	TxPendingAuthorization = quotes.TxPendingAuthorization
-	TxProcessing           = quotes.TxProcessing
-	TxCompleted            = quotes.TxCompleted
-	TxFailed               = quotes.TxFailed
-	TxExpired              = quotes.TxExpired
-	TxRejected             = quotes.TxRejected
-)
-
 // TxParty is a transaction's source or destination (reference
 // Transaction{Source,Destination}OneOf).
 type TxParty struct {
@@ -58,7 +43,7 @@ type Refund struct {
 // CARD, Card set), which is encoded as the reference's CardTransaction.
 type Transaction struct {
 	ID                         string                   `json:"id"`
-	Status                     TransactionStatus        `json:"status"`
+	Status                     quotes.TxStatus          `json:"status"`
 	Type                       string                   `json:"type"`      // INCOMING or OUTGOING
 	Direction                  string                   `json:"direction"` // CREDIT or DEBIT
 	Source                     TxParty                  `json:"source"`
@@ -139,9 +124,9 @@ func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
 	}
 	dst := TxParty{DestinationType: q.Destination.DestinationType, AccountID: q.Destination.AccountID, UmaAddress: q.Destination.UmaAddress, Currency: q.ReceivingCurrency.Code}
 	sent, recv := accounts.AmountOf(q.SendingCurrency.Code, q.TotalSendingAmount), accounts.AmountOf(q.ReceivingCurrency.Code, q.TotalReceivingAmount)
-	status := TxPending
-	if q.Status == QuotePendingAuthorization {
-		status = TxPendingAuthorization
+	status := quotes.TxPending
+	if q.Status == quotes.PendingAuthorization {
+		status = quotes.TxPendingAuthorization
 	}
 	return &Transaction{ID: q.TransactionID, Status: status, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
 		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
@@ -253,7 +238,7 @@ func announceTx(t *engine.Txn, tx *Transaction, event string) error {
 // advanceTx checks tx's status change against the state machine and stamps
 // it.
 func advanceTx(t *engine.Txn, tx *Transaction) error {
-	if err := TransactionStatus(quoteState.Of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
+	if err := quotes.TxStatus(quoteState.Of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
 		return err
 	}
 	readStatus(t, tx.ID, string(tx.Status))
@@ -284,7 +269,7 @@ func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error)
 // refund's reference.
 type TransactionFilter struct {
 	CustomerID, PlatformCustomerID, Type string
-	Status                               TransactionStatus
+	Status                               quotes.TxStatus
 	AccountIdentifier                    string // either side
 	SenderAccountIdentifier              string
 	ReceiverAccountIdentifier            string

@@ -6,6 +6,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -92,7 +93,7 @@ func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 	}
 	id := t.NewID("Transaction")
 	recv := accounts.AmountOf(ia.Currency, amount)
-	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
+	tx := &Transaction{ID: id, Status: quotes.TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
 		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
 		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.Now, UpdatedAt: t.Now, AgentID: agentID}
 	if err := insertTransaction(t, tx); err != nil {
@@ -114,25 +115,25 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep rails.Report) error {
 	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).Rail.Name()
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
-	case rep.Outcome == rails.Completed && tx.Status == TxPending:
+	case rep.Outcome == rails.Completed && tx.Status == quotes.TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
 			return err
 		}
 		now := t.Now
-		tx.Status, tx.SettledAt = TxCompleted, &now
+		tx.Status, tx.SettledAt = quotes.TxCompleted, &now
 		if err := saveTx(t, tx, "COMPLETED"); err != nil {
 			return err
 		}
-	case rep.Outcome == rails.Returned && tx.Status == TxCompleted:
+	case rep.Outcome == rails.Returned && tx.Status == quotes.TxCompleted:
 		if err := engine.PostOverdraftEntry(t, tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
 			return err
 		}
-		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
+		tx.Status, tx.FailureReason = quotes.TxFailed, rep.FailureReason
 		if err := saveTx(t, tx, "FAILED"); err != nil {
 			return err
 		}
-	case rep.Outcome == rails.Failed && tx.Status == TxPending:
-		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
+	case rep.Outcome == rails.Failed && tx.Status == quotes.TxPending:
+		tx.Status, tx.FailureReason = quotes.TxFailed, rep.FailureReason
 		return saveTx(t, tx, "FAILED")
 	default:
 		return nil
