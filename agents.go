@@ -8,6 +8,7 @@ import (
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/quotes"
 	"github.com/shopspring/decimal"
 )
 
@@ -92,9 +93,9 @@ type AgentAction struct {
 	PlatformCustomerID string                `json:"platformCustomerId"`
 	Status             agents.ActionStatus   `json:"status"`
 	Type               agents.ActionType     `json:"type"`
-	Quote              *Quote                `json:"quote,omitempty"`
+	Quote              *quotes.Quote         `json:"quote,omitempty"`
 	TransferDetails    *AgentTransferDetails `json:"transferDetails,omitempty"`
-	Transaction        *Transaction          `json:"transaction,omitempty"`
+	Transaction        *quotes.Transaction   `json:"transaction,omitempty"`
 	RejectionReason    string                `json:"rejectionReason,omitempty"`
 	CreatedAt          time.Time             `json:"createdAt"`
 	UpdatedAt          time.Time             `json:"updatedAt"`
@@ -194,7 +195,7 @@ func convertAmount(e *engine.Handle, ctx context.Context, amount int64, from, to
 	if from == to || to == "" {
 		return amount, nil
 	}
-	r, _, err := rate(e, ctx, from, to)
+	r, _, err := quotes.Rate(e, ctx, from, to)
 	if err != nil {
 		return 0, err
 	}

@@ -24,14 +24,14 @@ func action(t *engine.Txn, id string) (*actionRecord, error) {
 func actionView(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 	out := r.AgentAction
 	if r.QuoteID != "" {
-		q, err := quote(t, r.QuoteID)
+		q, err := quotes.Get(t, r.QuoteID)
 		if err != nil {
 			return nil, err
 		}
 		out.Quote = &q.Quote
 	}
 	if r.TransactionID != "" {
-		tx, err := transaction(t, r.TransactionID)
+		tx, err := quotes.GetTransaction(t, r.TransactionID)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +136,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 	for {
 		var r *actionRecord
 		var a *agentRecord
-		var q *quoteRecord
+		var q *quotes.Record
 		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
 			if r, err = pendingAction(t, agentID, actionID); err != nil {
@@ -146,7 +146,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 				return err
 			}
 			if r.QuoteID != "" {
-				q, err = quote(t, r.QuoteID)
+				q, err = quotes.Get(t, r.QuoteID)
 			}
 			return err
 		})
@@ -195,19 +195,19 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = run(t, func(*agentRecord) (string, error) {
-					q, err := quote(t, r.QuoteID)
+					q, err := quotes.Get(t, r.QuoteID)
 					if err != nil {
 						return "", err
 					}
-					if q.Status == quotes.Expired || q.lapsed(t.Now) {
+					if q.Status == quotes.Expired || q.Lapsed(t.Now) {
 						return "", engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
 					}
-					return q.TransactionID, execute(t, q)
+					return q.TransactionID, quotes.Execute(t, q)
 				})
 				return err
 			})
 		case agents.TransferOut:
-			out, err = createQuote(ctx, e, r.transferQuote(), true, func(t *engine.Txn, q *quoteRecord) (*AgentAction, error) {
+			out, err = quotes.Create(ctx, e, r.transferQuote(), true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
 				return run(t, func(*agentRecord) (string, error) { return q.TransactionID, nil })
 			})
 		case agents.TransferIn:
@@ -215,7 +215,7 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = run(t, func(a *agentRecord) (string, error) {
-					tx, err := transferIn(t, d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
+					tx, err := quotes.TransferIn(t, d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
 					if err != nil {
 						return "", err
 					}
@@ -265,14 +265,14 @@ func (g Agents) failAction(ctx context.Context, agentID, actionID, reason string
 }
 
 // transferQuote is the same-currency quote of a transfer-out action.
-func (r *actionRecord) transferQuote() QuoteRequest {
+func (r *actionRecord) transferQuote() quotes.Request {
 	d := r.TransferDetails
-	return QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: d.SourceAccountID},
-		Destination: QuoteDestination{DestinationType: "ACCOUNT", AccountID: d.DestinationAccountID}, LockedCurrencySide: "SENDING",
+	return quotes.Request{Source: quotes.Source{SourceType: "ACCOUNT", AccountID: d.SourceAccountID},
+		Destination: quotes.Destination{DestinationType: "ACCOUNT", AccountID: d.DestinationAccountID}, LockedCurrencySide: "SENDING",
 		LockedCurrencyAmount: d.Amount, ImmediatelyExecute: true, RemittanceInformation: r.Remittance, PurposeOfPayment: r.Purpose, AgentID: r.AgentID}
 }
 
 // quoteAmounts are a quote's totals by currency.
-func quoteAmounts(q *quoteRecord) map[string]int64 {
+func quoteAmounts(q *quotes.Record) map[string]int64 {
 	return map[string]int64{q.ReceivingCurrency.Code: q.TotalReceivingAmount, q.SendingCurrency.Code: q.TotalSendingAmount}
 }

@@ -43,15 +43,15 @@ func (g Agents) Me(ctx context.Context, agentID string) (*Agent, error) {
 
 // Transactions lists the transactions of the agent's customer
 // (VIEW_TRANSACTIONS); f's customer members are ignored.
-func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionFilter, p engine.ListParams) (engine.Page[Transaction], error) {
-	var page engine.Page[Transaction]
+func (g Agents) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (engine.Page[quotes.Transaction], error) {
+	var page engine.Page[quotes.Transaction]
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.ViewTransactions)
 		if err != nil {
 			return err
 		}
 		f.CustomerID, f.PlatformCustomerID = a.CustomerID, ""
-		page, err = engine.List(t, f.query(), p)
+		page, err = engine.List(t, f.Query(), p)
 		return err
 	})
 	return page, err
@@ -59,14 +59,14 @@ func (g Agents) Transactions(ctx context.Context, agentID string, f TransactionF
 
 // Transaction returns one transaction of the agent's customer
 // (VIEW_TRANSACTIONS).
-func (g Agents) Transaction(ctx context.Context, agentID, id string) (*Transaction, error) {
-	var out *Transaction
+func (g Agents) Transaction(ctx context.Context, agentID, id string) (*quotes.Transaction, error) {
+	var out *quotes.Transaction
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.ViewTransactions)
 		if err != nil {
 			return err
 		}
-		tx, err := transaction(t, id)
+		tx, err := quotes.GetTransaction(t, id)
 		if err == nil && tx.CustomerID != a.CustomerID {
 			err = engine.Errorf(engine.CodeTransactionNotFound, "transaction %s not found", id)
 		}
@@ -164,7 +164,7 @@ func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) e
 // checkQuoteScope checks that every account a quote request names belongs
 // to a's customer (NOT_FOUND otherwise) and that the policy allows its
 // source (FORBIDDEN).
-func checkQuoteScope(t *engine.Txn, a *agentRecord, req *QuoteRequest) error {
+func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 	var fe validate.Errors
 	if req.Source.SourceType != "ACCOUNT" {
 		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT"}}, "an agent's quote is funded from an account of its customer")
@@ -204,7 +204,7 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *QuoteRequest) error {
 // CreateQuote prices a quote for the agent's customer (CREATE_QUOTES): its
 // accounts must be the customer's and its source one the policy allows.
 // It executes only through ExecuteQuote, where the policy applies.
-func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteRequest) (*Quote, error) {
+func (g Agents) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (*quotes.Quote, error) {
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, agents.CreateQuotes)
 		if err != nil {
@@ -216,12 +216,12 @@ func (g Agents) CreateQuote(ctx context.Context, agentID string, req QuoteReques
 		return nil, err
 	}
 	req.AgentID = agentID
-	return newQuotes(g.e).Create(ctx, req)
+	return quotes.NewService(g.e).Create(ctx, req)
 }
 
 // agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any other).
-func agentQuote(t *engine.Txn, agentID, id string) (*quoteRecord, error) {
-	q, err := quote(t, id)
+func agentQuote(t *engine.Txn, agentID, id string) (*quotes.Record, error) {
+	q, err := quotes.Get(t, id)
 	if err == nil && q.AgentID != agentID {
 		err = engine.Errorf(engine.CodeQuoteNotFound, "quote %s not found", id)
 	}
@@ -229,8 +229,8 @@ func agentQuote(t *engine.Txn, agentID, id string) (*quoteRecord, error) {
 }
 
 // Quote returns a quote the agent created.
-func (g Agents) Quote(ctx context.Context, agentID, id string) (*Quote, error) {
-	var out *Quote
+func (g Agents) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, error) {
+	var out *quotes.Quote
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
@@ -260,7 +260,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 	}
 	for {
 		var a *agentRecord
-		var q *quoteRecord
+		var q *quotes.Record
 		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
 			if a, err = actingAgent(t, agentID, agents.ExecuteQuotes); err != nil {
@@ -296,7 +296,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 			if q.Status != quotes.Pending {
 				return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
 			}
-			if expired, err := expireIfDue(t, q); err != nil || expired {
+			if expired, err := quotes.ExpireIfDue(t, q); err != nil || expired {
 				failure = engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
 				return err
 			}
@@ -318,7 +318,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 				if _, err := spendCheck(t, a, s, lc, tc, true); err != nil {
 					return err
 				}
-				if err := execute(t, q); err != nil {
+				if err := quotes.Execute(t, q); err != nil {
 					return err
 				}
 				r.Status, r.TransactionID = agents.Approved, q.TransactionID
@@ -365,8 +365,8 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		fe.Add("amount", nil, "amount must be between 1 and %d", money.MaxAmount)
 	}
 	if typ == agents.TransferOut {
-		fe.MaxLen("remittanceInformation", in.RemittanceInformation, MaxRemittanceInformation)
-		fe.Enum("purposeOfPayment", in.PurposeOfPayment, PurposesOfPayment...)
+		fe.MaxLen("remittanceInformation", in.RemittanceInformation, quotes.MaxRemittanceInformation)
+		fe.Enum("purposeOfPayment", in.PurposeOfPayment, quotes.PurposesOfPayment...)
 	}
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
@@ -454,14 +454,14 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 				return err
 			})
 		case typ == agents.TransferOut:
-			out, err = createQuote(ctx, e, quoteReq, true, func(t *engine.Txn, q *quoteRecord) (*AgentAction, error) {
+			out, err = quotes.Create(ctx, e, quoteReq, true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
 				return decide(t, false, func(*agentRecord) (string, error) { return q.TransactionID, nil })
 			})
 		default:
 			err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = decide(t, false, func(a *agentRecord) (string, error) {
-					tx, err := transferIn(t, in.SourceAccountID, in.DestinationAccountID, in.Amount, a.ID)
+					tx, err := quotes.TransferIn(t, in.SourceAccountID, in.DestinationAccountID, in.Amount, a.ID)
 					if err != nil {
 						return "", err
 					}

@@ -453,3 +453,87 @@ const TxFailed = quotes.TxFailed
 const TxExpired = quotes.TxExpired
 
 const TxRejected = quotes.TxRejected
+
+// Moved to github.com/paygrid/payments/quotes.
+
+const ApprovalWindow = quotes.ApprovalWindow
+const ApproveIncoming = quotes.ApproveIncoming
+
+type CardMerchant = quotes.CardMerchant
+type CardPullSummary = quotes.CardPullSummary
+type CardSummary = quotes.CardSummary
+type CardTransaction = quotes.CardTransaction
+type Crypto = quotes.Crypto
+type Decision = quotes.Decision
+type Directory = quotes.Directory
+type Discovery = quotes.Discovery
+
+const EventInvitationClaimed = quotes.EventInvitationClaimed
+
+type ExchangeRate = quotes.ExchangeRate
+type ExecuteOptions = quotes.ExecuteOptions
+type FeeOverride = quotes.FeeOverride
+type Invitation = quotes.Invitation
+
+const InvitationCancelled = quotes.InvitationCancelled
+const InvitationClaimed = quotes.InvitationClaimed
+const InvitationExpired = quotes.InvitationExpired
+const InvitationPending = quotes.InvitationPending
+
+type InvitationRequest = quotes.InvitationRequest
+
+const InvitationURLBase = quotes.InvitationURLBase
+
+type Invitations = quotes.Invitations
+type Lookup = quotes.Lookup
+type LookupCurrency = quotes.LookupCurrency
+
+const LookupTTL = quotes.LookupTTL
+
+type Lookups = quotes.Lookups
+
+const MaxDescription = quotes.MaxDescription
+const MaxRemittanceInformation = quotes.MaxRemittanceInformation
+
+type PayerDataField = quotes.PayerDataField
+
+var PaymentRails = quotes.PaymentRails
+var PullableAccountTypes = quotes.PullableAccountTypes
+var PurposesOfPayment = quotes.PurposesOfPayment
+
+type Quote = quotes.Quote
+type QuoteDestination = quotes.Destination
+type QuoteFilter = quotes.Filter
+type QuoteRequest = quotes.Request
+type QuoteSCA = quotes.Authorizations
+type QuoteSource = quotes.Source
+type Quotes = quotes.Service
+type Rails = quotes.Rails
+
+const RateCacheTTL = quotes.RateCacheTTL
+
+type RateDetails = quotes.RateDetails
+type RateFees = quotes.RateFees
+type RateQuery = quotes.RateQuery
+type RateSource = quotes.RateSource
+type ReceiveRequest = quotes.ReceiveRequest
+type Refund = quotes.Refund
+
+const RejectIncoming = quotes.RejectIncoming
+
+type SandboxPayments = quotes.Sandbox
+
+const SandboxSlowIncoming = quotes.SandboxSlowIncoming
+const ScaChallengeTTL = quotes.ScaChallengeTTL
+
+type Transaction = quotes.Transaction
+type TransactionFilter = quotes.TransactionFilter
+type Transactions = quotes.Transactions
+type TransferInRequest = quotes.TransferInRequest
+type TransferOutRequest = quotes.TransferOutRequest
+type TxParty = quotes.TxParty
+type UMAProvider = quotes.UMAProvider
+type UMAReceiver = quotes.UMAReceiver
+type VASP = quotes.VASP
+type WithdrawalFee = quotes.WithdrawalFee
+type WithdrawalFeeRequest = quotes.WithdrawalFeeRequest

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -86,8 +87,8 @@ type CardReveal struct {
 type CardEvent struct {
 	Kind              CardEventKind
 	CardID            string
-	CardTransactionID string        // events on an existing transaction
-	Merchant          *CardMerchant // authorization-family events
+	CardTransactionID string               // events on an existing transaction
+	Merchant          *quotes.CardMerchant // authorization-family events
 	Amount            int64
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -71,10 +72,10 @@ func (k CardEventKind) credits() bool {
 // CardSimulation is the body of a sandbox card simulator: the members its
 // kind takes (reference SandboxCard*Request).
 type CardSimulation struct {
-	Amount            *int64        `json:"amount,omitempty"`
-	Currency          *CurrencyCode `json:"currency,omitempty"`
-	Merchant          *CardMerchant `json:"merchant,omitempty"`
-	CardTransactionID string        `json:"cardTransactionId,omitempty"`
+	Amount            *int64               `json:"amount,omitempty"`
+	Currency          *CurrencyCode        `json:"currency,omitempty"`
+	Merchant          *quotes.CardMerchant `json:"merchant,omitempty"`
+	CardTransactionID string               `json:"cardTransactionId,omitempty"`
 }
 
 // CurrencyCode names a currency in a request ({"code": "USD"}).
@@ -87,9 +88,9 @@ type CurrencyCode struct {
 // card transaction the event created or changed, or the reason an
 // authorization was declined (no transaction is recorded for a decline).
 type CardSimulationResult struct {
-	IssuerTransactionToken string           `json:"issuerTransactionToken"`
-	Transaction            *CardTransaction `json:"transaction,omitempty"`
-	Decline                string           `json:"decline,omitempty"`
+	IssuerTransactionToken string                  `json:"issuerTransactionToken"`
+	Transaction            *quotes.CardTransaction `json:"transaction,omitempty"`
+	Decline                string                  `json:"decline,omitempty"`
 }
 
 // EventCardTransaction prefixes the card-transaction events:
@@ -105,17 +106,17 @@ type cardPosition struct {
 }
 
 // show copies the position's public part into x.
-func showPosition(x *CardTransaction, p *cardPosition, now time.Time) {
+func showPosition(x *quotes.CardTransaction, p *cardPosition, now time.Time) {
 	x.Status, x.Direction = p.Status, p.Direction
 	x.AuthorizedAmount = accounts.AmountOf(p.Currency, p.Authorized)
 	settled, refunded := accounts.AmountOf(p.Currency, p.Settled), accounts.AmountOf(p.Currency, p.Refunded)
 	x.SettledAmount, x.RefundedAmount = &settled, &refunded
-	x.PullSummary = CardPullSummary{Count: p.Pulls, TotalAmount: p.PullTotal}
+	x.PullSummary = quotes.CardPullSummary{Count: p.Pulls, TotalAmount: p.PullTotal}
 	if p.PendingPull {
 		x.PullSummary.PendingCount = 1
 	}
-	x.RefundSummary = CardSummary{Count: p.Returns, TotalAmount: p.Refunded}
-	x.SettlementSummary = CardSummary{Count: p.Clearings, TotalAmount: p.Settled}
+	x.RefundSummary = quotes.CardSummary{Count: p.Returns, TotalAmount: p.Refunded}
+	x.SettlementSummary = quotes.CardSummary{Count: p.Clearings, TotalAmount: p.Settled}
 	at := now
 	x.LastEventAt, x.UpdatedAt = &at, now
 }
@@ -275,7 +276,7 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 	}
 	pos.PendingPull = outcome.PullDelay > 0 && (mv.Hold > 0 || mv.Pull > 0)
 	p := &cardPosition{Position: pos, CardID: card.ID, AccountID: acct, Currency: card.Currency}
-	x := &CardTransaction{Type: "CARD", ID: t.NewID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
+	x := &quotes.CardTransaction{Type: "CARD", ID: t.NewID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
 		PlatformCustomerID: holder.PlatformCustomerID, IssuerTransactionToken: outcome.Token, Merchant: *in.Merchant,
 		AccountID: acct, AuthorizedAt: t.Now, CreatedAt: t.Now}
 	showPosition(x, p, t.Now)
@@ -285,7 +286,7 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 	if err := engine.PutJSON(t, tableCardPositions, x.ID, p); err != nil {
 		return err
 	}
-	if err := insertTransaction(t, x.transaction()); err != nil {
+	if err := quotes.InsertTransaction(t, x.AsTransaction()); err != nil {
 		return err
 	}
 	out.Transaction = x
@@ -329,7 +330,7 @@ func pickFundingSource(t *engine.Txn, card *Card, amount int64) (string, int64, 
 // cardReconcile applies a clearing, return, advice or return reversal to
 // an existing card transaction of card.
 func cardReconcile(t *engine.Txn, card *Card, ev CardEvent, out *CardSimulationResult) error {
-	tx, err := transaction(t, ev.CardTransactionID)
+	tx, err := quotes.GetTransaction(t, ev.CardTransactionID)
 	if err == nil && (tx.Card == nil || tx.Card.CardID != card.ID) {
 		err = engine.Errorf(engine.CodeTransactionNotFound, "card %s has no card transaction %s", card.ID, ev.CardTransactionID)
 	}
@@ -376,8 +377,8 @@ func cardReconcile(t *engine.Txn, card *Card, ev CardEvent, out *CardSimulationR
 }
 
 // saveCardTx stores a changed card transaction and emits its event.
-func saveCardTx(t *engine.Txn, x *CardTransaction) error {
-	if err := engine.PutJSON(t, tableTransactions, x.ID, x.transaction()); err != nil {
+func saveCardTx(t *engine.Txn, x *quotes.CardTransaction) error {
+	if err := engine.PutJSON(t, quotes.TableTransactions, x.ID, x.AsTransaction()); err != nil {
 		return err
 	}
 	return t.Emit(EventCardTransaction+engine.EventType(x.Status), x)
@@ -410,7 +411,7 @@ func moveCardMoney(t *engine.Txn, ref string, p *cardPosition, mv cards.Movement
 	if mv.Hold+mv.Release+mv.Capture+mv.Pull+mv.Credit == 0 {
 		return nil
 	}
-	return creditEvent(t, acct)
+	return quotes.CreditEvent(t, acct)
 }
 
 // applyCardPullDue confirms a delayed funding pull: the transaction's
@@ -428,7 +429,7 @@ func applyCardPullDue(t *engine.Txn, _ string, v []byte) (bool, error) {
 	if err := engine.PutJSON(t, tableCardPositions, id, &p); err != nil {
 		return false, err
 	}
-	tx, err := transaction(t, id)
+	tx, err := quotes.GetTransaction(t, id)
 	if err != nil {
 		return false, err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 )
 
 // Test seams for the external test package (the export_test.go pattern):
@@ -51,7 +52,7 @@ func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i i
 		err := e.h.Update(ctx, func(t *engine.Txn) error {
 			for i := start; i < min(start+batch, n); i++ {
 				tx := mk(i)
-				if err := engine.InsertJSON(t, tableTransactions, tx.ID, &tx); err != nil {
+				if err := engine.InsertJSON(t, quotes.TableTransactions, tx.ID, &tx); err != nil {
 					return err
 				}
 			}
@@ -68,19 +69,19 @@ func (e *Engine) SeedTransactions(ctx context.Context, n, batch int, mk func(i i
 // flows do (saveTx), without an event.
 func (e *Engine) SetTransactionStatus(ctx context.Context, id string, status TransactionStatus) error {
 	return e.h.Update(ctx, func(t *engine.Txn) error {
-		tx, err := transaction(t, id)
+		tx, err := quotes.GetTransaction(t, id)
 		if err != nil {
 			return err
 		}
 		tx.Status = status
-		return saveTx(t, tx, "")
+		return quotes.SaveTransaction(t, tx, "")
 	})
 }
 
 // Table names the external tests seed or inspect directly.
 const (
-	TableTransactions   = tableTransactions
-	TableSettlementsDue = tableSettlementsDue
+	TableTransactions   = quotes.TableTransactions
+	TableSettlementsDue = quotes.TableSettlementsDue
 	TableLivenessDue    = accounts.TableLivenessDue
 )
 

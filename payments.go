@@ -11,6 +11,7 @@ import (
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -28,10 +29,10 @@ type Config struct {
 	Rail rails.Rail
 	// Rates supplies exchange rates (cached RateCacheTTL). Nil quotes only
 	// same-currency pairs.
-	Rates RateSource
+	Rates quotes.RateSource
 	// Directory resolves UMA addresses at other providers and lists VASPs,
 	// discoveries and UMA providers. Nil knows nothing beyond the platform.
-	Directory Directory
+	Directory quotes.Directory
 	// Codes delivers one-time codes (contact verification, SCA) after the
 	// transaction that issued them committed. Nil delivers nothing
 	// (documented on CodeSender).
@@ -120,14 +121,14 @@ type Engine struct {
 	Customers    customers.Service
 	Documents    customers.Documents
 	Accounts     accounts.Service
-	Quotes       Quotes
-	Transactions Transactions
-	Lookups      Lookups
+	Quotes       quotes.Service
+	Transactions quotes.Transactions
+	Lookups      quotes.Lookups
 	Platform     platform.Service
 	Webhooks     engine.Webhooks
 
 	// Rails is where rails report the outcomes of payments.
-	Rails Rails
+	Rails quotes.Rails
 	// Cards issues and manages cards and runs the sandbox card network.
 	Cards Cards
 	// Agents manages agents and runs their actions (agents*.go).
@@ -135,9 +136,9 @@ type Engine struct {
 	// Stablecoins: provider-account links, registered tokens, mints and burns.
 	Stablecoins Stablecoins
 	// Invitations: UMA invitations, their claims and cancellations.
-	Invitations Invitations
+	Invitations quotes.Invitations
 	// Crypto: crypto withdrawal estimates.
-	Crypto Crypto
+	Crypto quotes.Crypto
 	// SCA: Strong Customer Authentication factors, logins and resets.
 	SCA SCA
 	// Sandbox: the sandbox's state export, import and reset, and its
@@ -151,10 +152,10 @@ type Engine struct {
 // newEngine returns an engine on h with its area groups bound to h.
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
-		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: newQuotes(h),
-		Transactions: newTransactions(h), Lookups: newLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
-		Rails: newRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
-		Invitations: newInvitations(h), Crypto: newCrypto(h), SCA: SCA{customers.NewSCA(h), QuoteSCA{h}}, Sandbox: newSandbox(h), Wallets: newWallets(h),
+		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
+		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
+		Rails: quotes.NewRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
+		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
 }
 
@@ -202,7 +203,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 				_, err := walletContactChange(t, r, oldEmail, oldPhone, in, nil)
 				return err
 			}}),
-		quotesArea(e, quotesConfig{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
+		quotes.Area(e, quotes.Options{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
 			WalletPayload: walletQuotePayload, CheckWalletSignature: checkWalletSignature}),
 		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
 		cardsArea(e, cardsConfig{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
@@ -220,12 +221,12 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 // outside an SCA region (KYCProvider.SCARequired).
 type SCA struct {
 	customers.SCA
-	quotes QuoteSCA
+	quotes quotes.Authorizations
 }
 
 // Authorize completes the SCA challenge of a quote awaiting authorization
 // (QuoteSCA.Authorize).
-func (s SCA) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
+func (s SCA) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*quotes.Quote, error) {
 	return s.quotes.Authorize(ctx, id, p)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -229,14 +230,14 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*accounts.I
 
 // Send simulates the payer funding a real-time funded quote (POST
 // /sandbox/send; SandboxPayments.Send).
-func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
-	return newSandboxPayments(s.e).Send(ctx, quoteID, currency, amount)
+func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*quotes.Transaction, error) {
+	return quotes.NewSandbox(s.e).Send(ctx, quoteID, currency, amount)
 }
 
 // Receive deposits an incoming UMA payment from a sandbox counterparty
 // (SandboxPayments.Receive).
-func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
-	return newSandboxPayments(s.e).Receive(ctx, req)
+func (s Sandbox) Receive(ctx context.Context, req quotes.ReceiveRequest) (*quotes.Transaction, error) {
+	return quotes.NewSandbox(s.e).Receive(ctx, req)
 }
 
 // ClockAdvance asks to move a sandbox clock forward by Duration or to To

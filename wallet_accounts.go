@@ -6,6 +6,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -110,7 +111,7 @@ func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig S
 
 // walletQuotePayload is the payloadToSign of a quote paid from an
 // embedded wallet: it binds the quote, the wallet and the amounts.
-func walletQuotePayload(q *quoteRecord) string {
+func walletQuotePayload(q *quotes.Record) string {
 	return activity(q.Source.AccountID, "SIGN_TRANSACTION_V2", map[string]any{"quoteId": q.ID, "signWith": q.Source.AccountID,
 		"totalSendingAmount": q.TotalSendingAmount, "sendingCurrency": q.SendingCurrency.Code,
 		"totalReceivingAmount": q.TotalReceivingAmount, "receivingCurrency": q.ReceivingCurrency.Code}, q.CreatedAt)
@@ -120,8 +121,8 @@ func walletQuotePayload(q *quoteRecord) string {
 // the stamp over its payloadToSign by an active session of that wallet
 // (Service-Wallet-Signature; no Request-Id). Other quotes execute as
 // Quotes.Execute does and ignore the stamp.
-func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, error) {
-	return executeQuote(w.e, ctx, id, ExecuteOptions{}, &stamp)
+func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
+	return quotes.ExecuteWith(w.e, ctx, id, quotes.ExecuteOptions{}, &stamp)
 }
 
 // checkWalletSignature is the wallet check of a quote's execution: a
@@ -129,7 +130,7 @@ func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*Quote, er
 // the caller had no way to send one). t.execute refuses such a quote
 // unless this check passed, so no other path (agents) can pay from a
 // wallet unsigned.
-func checkWalletSignature(t *engine.Txn, q *quoteRecord, stamp *string) error {
+func checkWalletSignature(t *engine.Txn, q *quotes.Record, stamp *string) error {
 	if q.PayloadToSign == "" {
 		return nil
 	}

@@ -1,61 +1,526 @@
 package quotes
 
-import "github.com/paygrid/payments/accounts"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
 
-// Settlement is an executed payment as the ledger sees it: the ledger
-// accounts it moves money between and the amounts of its quote. The engine
-// fills it when the rail reports the payment's outcome.
-type Settlement struct {
-	// Hold is where the sending total waits while the rail delivers.
-	Hold string
-	// Destination receives the payment (an internal account, or the
-	// external ledger account of a payout).
-	Destination string
-	// PlatformFees receives the platform's fee (the platform's internal
-	// account in the sending currency); "" when there is none.
-	PlatformFees string
-	// ServiceFees and FX are the service's fee and conversion accounts.
-	ServiceFees, FX string
+	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/rails"
+)
 
-	SendingCurrency, ReceivingCurrency string
-	// Total is the sending total; FeesIncluded the fees it includes, of
-	// which PlatformFee are the platform's and ServiceFee the service's.
-	Total, FeesIncluded, PlatformFee, ServiceFee int64
-	// Received is what the destination gets, in the receiving currency.
-	Received int64
+// Settlement tables: rail outcomes due by time ("<time>|<tx id>|<payment
+// id>|<reference>" -> RailReport), and
+// pending quotes by expiry ("<time>|<quote id>").
+const (
+	TableSettlementsDue = "settlements_due"
+	tableQuoteExpiry    = "quote_expiry"
+	// tableSettlementsByTx indexes the waiting steps by transaction
+	// ("<tx id>|<settlements_due key>").
+	tableSettlementsByTx = "settlements_by_tx"
+)
+
+// Ledger accounts outside the platform that money movement uses.
+const (
+	ledgerFX          = accounts.ExternalPrefix + "fx"
+	ledgerServiceFees = accounts.ExternalPrefix + "service-fees"
+	ledgerUMA         = accounts.ExternalPrefix + "uma"
+)
+
+// holdAccount is where an executed quote's money waits: the source's held
+// sub-account, or an in-flight account for real-time funding.
+func (q *Record) holdAccount() string {
+	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
+		return accounts.Held(q.Source.AccountID)
+	}
+	return "inflight:" + q.TransactionID
 }
 
-// CompletionLegs are the postings that complete the payment: each fee to
-// its account and the net amount to the destination, through the FX
-// account when it changes currency (or amount).
-func (s Settlement) CompletionLegs() [][]accounts.Posting {
-	var legs [][]accounts.Posting
-	if s.PlatformFee > 0 {
-		legs = append(legs, accounts.Transfer(s.Hold, s.PlatformFees, s.SendingCurrency, s.PlatformFee))
+// contended names the balances executing q draws on, which concurrent
+// payments from the same account rewrite too (WithContended): the source
+// account's and its hold's. Quotes funded otherwise have none.
+func (q *Record) contended() []engine.RecordKey {
+	if q.Source.SourceType != "ACCOUNT" || q.SourceExternal {
+		return nil
 	}
-	if s.ServiceFee > 0 {
-		legs = append(legs, accounts.Transfer(s.Hold, s.ServiceFees, s.SendingCurrency, s.ServiceFee))
+	cur := q.SendingCurrency.Code
+	return []engine.RecordKey{
+		{Table: engine.TableLedgerBalances, Key: engine.BalanceKey(q.Source.AccountID, cur)},
+		{Table: engine.TableLedgerBalances, Key: engine.BalanceKey(q.holdAccount(), cur)},
 	}
-	net := s.Total - s.FeesIncluded
-	if s.SendingCurrency == s.ReceivingCurrency && net == s.Received {
-		return append(legs, accounts.Transfer(s.Hold, s.Destination, s.SendingCurrency, net))
-	}
-	return append(legs, accounts.Transfer(s.Hold, s.FX, s.SendingCurrency, net),
-		accounts.Transfer(s.FX, s.Destination, s.ReceivingCurrency, s.Received))
 }
 
-// ReturnLegs undo CompletionLegs for a payment that completed and came back
-// (a bank return, wire-facts 2.4), paying the sender's account to: each leg
-// runs backwards, so the fees come back from their accounts and the
-// destination-currency leg returns through the FX account.
-func (s Settlement) ReturnLegs(to string) [][]accounts.Posting {
-	legs := s.CompletionLegs()
-	for i, leg := range legs { // leg is Transfer(from, into, ...)
-		from, into := leg[0].Account, leg[1].Account
-		if from == s.Hold {
-			from = to
+// refundAccount is where a failed quote's money goes back to: the source
+// internal account, the rail a pull came through (to the pulled account),
+// or the sandbox funding account for real-time funding.
+func (q *Record) refundAccount(rail string) string {
+	switch {
+	case q.SourceExternal:
+		return accounts.ExternalPrefix + "rail:" + rail
+	case q.Source.SourceType == "ACCOUNT":
+		return q.Source.AccountID
+	}
+	return accounts.SandboxFundingAccount
+}
+
+// Execute executes a PENDING quote whose source is an account: in one
+// store transaction it checks the quote has not expired (QUOTE_EXPIRED,
+// which also marks it EXPIRED), moves the sending total to held
+// (INSUFFICIENT_FUNDS when the balance does not cover it, nothing changed)
+// or, for an external source, pulls it through the rail (quote_pull.go),
+// marks quote and transaction PROCESSING and hands the payment to the rail.
+// A quote executes at most once: any later call is CONFLICT. A sending
+// customer whose kycStatus or kybStatus is REJECTED or HOLD by then is
+// SENDER_NOT_ACCEPTED, nothing changed.
+func (qs Service) Execute(ctx context.Context, id string) (*Quote, error) {
+	return ExecuteWith(qs.e, ctx, id, ExecuteOptions{}, nil)
+}
+
+// ExecuteWith is Quotes.Execute with the caller's SCA factor preference: a
+// customer in an SCA region gets a challenge instead (quotes_sca.go).
+// stamp is the wallet signature of a quote paid from an embedded wallet
+// (Wallets.ExecuteQuote).
+func ExecuteWith(e *engine.Handle, ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
+	var out *Quote
+	var failure error
+	d := drawChallenge(e)
+	ctx = quotesSlot.Of(e).contended.With(ctx, id)
+	err := engine.Once(ctx, e, []any{id, opts}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+		q, err := Get(t, id)
+		if err != nil {
+			return err
 		}
-		legs[i] = accounts.Transfer(into, from, leg[1].Currency, leg[1].Amount)
+		if q.Source.SourceType != "ACCOUNT" {
+			return engine.Errorf(engine.CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
+		}
+		if q.Status == Expired { // expired by the sweep: the same answer as before it ran
+			return engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+		}
+		if expired, err := ExpireIfDue(t, q); err != nil || expired {
+			failure = engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+			return err
+		}
+		if err := quotesSlot.Of(t.Handle).CheckWalletSignature(t, q, stamp); err != nil {
+			return err
+		}
+		if err := executeOrChallenge(t, q, d, opts.ScaFactor); err != nil {
+			return err
+		}
+		out = &q.Quote
+		return nil
+	}))
+	return out, err
+}
+
+func Get(t *engine.Txn, id string) (*Record, error) {
+	var q *Record
+	if d := quoteState.Of(t).drafts.quote; d != nil && d.ID == id {
+		var err error
+		if q, err = quoteState.Of(t).drafts.quoteCopy(); err != nil {
+			return nil, err
+		}
+	} else {
+		b, err := t.Get(tableQuotes, id)
+		if err != nil {
+			return nil, engine.NotFound(err, engine.CodeQuoteNotFound, "quote", id)
+		}
+		if q, err = quotesSlot.Of(t.Handle).quotes.Load(id, b, (*Record).clone); err != nil {
+			return nil, err
+		}
 	}
-	return legs
+	readStatus(t, id, string(q.Status))
+	return q, nil
+}
+
+// saveQuote stores a quote read in this transaction, refusing a status
+// change the quote state machine does not allow (quotes.Status.Check).
+func saveQuote(t *engine.Txn, q *Record) error {
+	if err := Status(quoteState.Of(t).statuses[q.ID]).Check(q.Status); err != nil {
+		return err
+	}
+	readStatus(t, q.ID, string(q.Status))
+	b, err := q.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	if err := quoteState.Of(t).drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
+		return err
+	}
+	rememberQuote(t, q, b)
+	return nil
+}
+
+// rememberQuote notes that q was stored as b, for a later operation that
+// reads it (settling a payment after the request that executed it). Quotes
+// with challenges or instructions, whose maps clone does not copy, are
+// decoded as usual.
+func rememberQuote(t *engine.Txn, q *Record, b []byte) {
+	if q.cloneable() {
+		quotesSlot.Of(t.Handle).quotes.Remember(q.ID, b, q.clone())
+	}
+}
+
+func (q *Record) cloneable() bool {
+	return len(q.PaymentInstructions) == 0 && q.ScaChallenge == nil && len(q.ScaNonce) == 0 &&
+		len(q.ScaSends) == 0 && len(q.HeldInstructions) == 0
+}
+
+// clone returns a copy of a cloneable quote that shares nothing a holder
+// could change through (TestQuoteCloneSharesNothing).
+func (q *Record) clone() *Record {
+	c := *q
+	c.RateDetails = engine.ClonePtr(q.RateDetails)
+	return &c
+}
+
+// Lapsed reports whether a quote still waiting for execution or for
+// authorization can no longer go on at now: past its expiry, or (waiting
+// for authorization) past its SCA challenge's expiry.
+func (q *Record) Lapsed(now time.Time) bool {
+	switch q.Status {
+	case Pending:
+		return now.After(q.ExpiresAt)
+	case PendingAuthorization:
+		return now.After(q.ExpiresAt) || q.ScaChallenge != nil && now.After(q.ScaChallenge.ExpiresAt)
+	}
+	return false
+}
+
+// scaNotCompleted is the failureReason of a payment whose SCA challenge
+// lapsed unsatisfied (wire-facts 2.7).
+const scaNotCompleted = "SCA_NOT_COMPLETED"
+
+// ExpireIfDue ends a lapsed quote with its transaction: a PENDING one
+// EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
+// satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
+// wire-facts 2.7).
+func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {
+	if !q.Lapsed(t.Now) {
+		return false, nil
+	}
+	if q.Status == PendingAuthorization {
+		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = Failed, nil, "", nil
+		if err := saveQuote(t, q); err != nil {
+			return true, err
+		}
+		tx, err := GetTransaction(t, q.TransactionID)
+		if err != nil {
+			return true, err
+		}
+		tx.Status, tx.FailureReason = TxFailed, scaNotCompleted
+		return true, SaveTransaction(t, tx, "FAILED")
+	}
+	q.Status = Expired
+	if err := saveQuote(t, q); err != nil {
+		return true, err
+	}
+	tx, err := GetTransaction(t, q.TransactionID)
+	if err != nil {
+		return true, err
+	}
+	tx.Status, tx.FailureReason = TxExpired, "QUOTE_EXPIRED"
+	return true, SaveTransaction(t, tx, "EXPIRED")
+}
+
+// Execute moves the money to held and starts delivery (the caller checked
+// source type and expiry).
+func Execute(t *engine.Txn, q *Record) error {
+	if q.Status != Pending {
+		return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
+	}
+	if q.PayloadToSign != "" && !q.WalletSigned {
+		return engine.Errorf(engine.CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
+	}
+	if q.CustomerID != "" {
+		if _, err := customers.Sending(t, q.CustomerID); err != nil {
+			return err
+		}
+	}
+	if q.SourceExternal {
+		return executePull(t, q)
+	}
+	if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
+		return err
+	}
+	if err := CreditEvent(t, q.Source.AccountID); err != nil { // the available balance dropped
+		return err
+	}
+	return startDelivery(t, q)
+}
+
+// dropExpiry removes the expiry entry of q, which leaves PENDING. The quote
+// this operation creates has none yet: createQuote writes it only for a
+// quote still waiting once execution is done.
+func dropExpiry(t *engine.Txn, q *Record) {
+	if d := quoteState.Of(t).drafts.quote; d != nil && d.ID == q.ID {
+		quoteState.Of(t).expiryDropped = true
+		return
+	}
+	_ = t.Delete(tableQuoteExpiry, engine.DueKey(q.ExpiresAt, q.ID))
+}
+
+// startDelivery marks a funded quote PROCESSING and delivers it: a payment
+// to an internal account completes here; any other is handed to the rail
+// after commit (an intent), which reports how it settles (Rails.Report).
+func startDelivery(t *engine.Txn, q *Record) error {
+	dropExpiry(t, q)
+	q.Status = Processing
+	tx, err := GetTransaction(t, q.TransactionID)
+	if err != nil {
+		return err
+	}
+	pending := "PENDING"
+	if q.PendingSent {
+		pending = "" // already announced (SCA, direct pull)
+	}
+	if err := announceTx(t, tx, pending); err != nil {
+		return err
+	}
+	tx.Status = TxProcessing
+	if q.DestinationInternal {
+		// It completes at once: PROCESSING is announced, COMPLETED stored.
+		if err := announceTx(t, tx, "PROCESSING"); err != nil {
+			return err
+		}
+		if err := applyStep(t, q, tx, rails.Report{Outcome: rails.Completed}); err != nil {
+			return err
+		}
+		return saveQuote(t, q)
+	}
+	if err := SaveTransaction(t, tx, "PROCESSING"); err != nil {
+		return err
+	}
+	p := rails.OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
+	if q.Destination.DestinationType == "ACCOUNT" {
+		// Shared: the intent only encodes it (the rail gets a copy decoded
+		// from the stored intent).
+		r, err := accounts.SharedExternal(t, q.Destination.AccountID)
+		if err != nil {
+			return err
+		}
+		p.Destination = &r.ExternalAccount
+	}
+	if err := intendSend(t, p); err != nil {
+		return err
+	}
+	return saveQuote(t, q)
+}
+
+// destinationLedger is the ledger account a payout lands in.
+func (q *Record) destinationLedger(t *engine.Txn) (string, error) {
+	switch {
+	case q.DestinationInternal && q.Destination.DestinationType == "UMA_ADDRESS":
+		a, err := accounts.Primary(t, q.ReceiverCustomerID, q.ReceivingCurrency.Code)
+		if err != nil {
+			return "", err
+		}
+		return a.ID, nil
+	case q.DestinationInternal:
+		return q.Destination.AccountID, nil
+	case q.Destination.DestinationType == "UMA_ADDRESS":
+		return ledgerUMA, nil
+	}
+	return accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).Rail.Name(), nil
+}
+
+// applyStep applies one outcome of its payout to an executed quote.
+// Outcomes that do not fit the transaction's status change nothing.
+func applyStep(t *engine.Txn, q *Record, tx *Transaction, s rails.Report) error {
+	switch s.Outcome {
+	case rails.Completed:
+		if tx.Status != TxProcessing {
+			return nil
+		}
+		st, err := settlement(t, q)
+		if err != nil {
+			return err
+		}
+		dest := st.Destination
+		if err := engine.PostEntry(t, tx.ID, st.CompletionLegs()...); err != nil {
+			return err
+		}
+		now := t.Now
+		q.Status, tx.Status, tx.SettledAt = Completed, TxCompleted, &now
+		if err := SaveTransaction(t, tx, "COMPLETED"); err != nil {
+			return err
+		}
+		if q.DestinationInternal {
+			return CreditEvent(t, dest)
+		}
+		return nil
+	case rails.Failed, rails.Returned:
+		if s.Outcome == rails.Returned {
+			if tx.Status != TxCompleted {
+				return nil
+			}
+		} else if tx.Status != TxProcessing {
+			return nil
+		}
+		return failAndRefund(t, q, tx, s, q.TotalSendingAmount)
+	}
+	return nil
+}
+
+// failAndRefund fails an executed quote's transaction with s's reason and
+// refunds amount from hold to the sender (or, for a bank return, undoes
+// the completion's legs), unless s says the refund fails: then the money
+// stays held, not spendable.
+func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, amount int64) error {
+	q.Status, tx.Status, tx.FailureReason = Failed, TxFailed, s.FailureReason
+	if err := SaveTransaction(t, tx, "FAILED"); err != nil {
+		return err
+	}
+	tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.Now, Status: "PENDING", Reason: s.RefundReason}
+	if err := SaveTransaction(t, tx, "REFUND_PENDING"); err != nil {
+		return err
+	}
+	if s.RefundFails {
+		tx.Refund.Status = "FAILED"
+		return SaveTransaction(t, tx, "REFUND_FAILED")
+	}
+	to := q.refundAccount(quotesSlot.Of(t.Handle).Rail.Name())
+	feeBack := ""
+	if s.Outcome == rails.Returned {
+		legs, fb, err := returnLegs(t, q, to)
+		if err != nil {
+			return err
+		}
+		if err := engine.PostOverdraftEntry(t, tx.ID, legs...); err != nil {
+			return err
+		}
+		feeBack = fb
+	} else if err := engine.PostEntry(t, tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
+		return err
+	}
+	now := t.Now
+	tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
+	if err := SaveTransaction(t, tx, "REFUND_COMPLETED"); err != nil {
+		return err
+	}
+	if feeBack != "" {
+		if err := CreditEvent(t, feeBack); err != nil {
+			return err
+		}
+	}
+	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
+		return CreditEvent(t, q.Source.AccountID)
+	}
+	return nil
+}
+
+// settlement is q's executed payment as the ledger sees it
+// (quotes.Settlement): its hold, destination and fee accounts.
+func settlement(t *engine.Txn, q *Record) (Settlement, error) {
+	dest, err := q.destinationLedger(t)
+	if err != nil {
+		return Settlement{}, err
+	}
+	s := Settlement{Hold: q.holdAccount(), Destination: dest, ServiceFees: ledgerServiceFees, FX: ledgerFX,
+		SendingCurrency: q.SendingCurrency.Code, ReceivingCurrency: q.ReceivingCurrency.Code,
+		Total: q.TotalSendingAmount, FeesIncluded: q.FeesIncluded, PlatformFee: q.PlatformFeesIncluded,
+		ServiceFee: q.ServiceFees, Received: q.TotalReceivingAmount}
+	if s.PlatformFee > 0 {
+		pa, err := accounts.Primary(t, engine.PlatformOwner, s.SendingCurrency)
+		if err != nil {
+			return Settlement{}, err
+		}
+		s.PlatformFees = pa.ID
+	}
+	return s, nil
+}
+
+// returnLegs refunds a payout that completed and then came back (bank
+// return) to the sender's account to, undoing each leg of its completion
+// (quotes.Settlement.ReturnLegs). A platform that already spent its fee is
+// left with the shortfall as a negative balance (the legs are posted as an
+// overdraft), never the refund. feeBack names the platform account when its
+// fee was taken back.
+func returnLegs(t *engine.Txn, q *Record, to string) (legs [][]engine.Posting, feeBack string, err error) {
+	s, err := settlement(t, q)
+	if err != nil {
+		return nil, "", err
+	}
+	return s.ReturnLegs(to), s.PlatformFees, nil
+}
+
+// CreditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
+// whose balance changed (credited, debited or held).
+func CreditEvent(t *engine.Txn, id string) error {
+	a, err := accounts.SharedInternal(t, id)
+	if err != nil {
+		return err
+	}
+	return t.EmitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return accounts.AppendView(t, b, a) })
+}
+
+// applySettlementDue applies a rail outcome whose time came.
+func applySettlementDue(t *engine.Txn, key string, v []byte) (bool, error) {
+	var rep rails.Report
+	if err := json.Unmarshal(v, &rep); err != nil {
+		return false, err
+	}
+	_, txID := splitPaymentID(rep.PaymentID)
+	if err := t.Delete(tableSettlementsByTx, txID+"|"+key); err != nil && !errors.Is(err, engine.ErrNotFound) {
+		return false, err
+	}
+	return true, settle(t, rep)
+}
+
+// applyQuoteExpiry ends a quote whose time ran out unexecuted.
+func applyQuoteExpiry(t *engine.Txn, key string, _ []byte) (bool, error) {
+	q, err := Get(t, key[strings.IndexByte(key, '|')+1:])
+	if err != nil {
+		return false, err
+	}
+	if (q.Status == Pending || q.Status == PendingAuthorization) && !q.Lapsed(t.Now) {
+		// Due this very millisecond: it expires on the next pass.
+		return false, t.Put(tableQuoteExpiry, key, []byte(q.ID))
+	}
+	return ExpireIfDue(t, q)
+}
+
+// settlementsDue lists the settlement steps of one transaction still
+// waiting, by due key (tableSettlementsByTx).
+func settlementsDue(t *engine.Txn, txID string) ([]string, error) {
+	var keys []string
+	err := t.Scan(tableSettlementsByTx, engine.ScanOptions{Prefix: txID + "|"}, func(k string, _ []byte) (bool, error) {
+		keys = append(keys, k[len(txID)+1:])
+		return true, nil
+	})
+	return keys, err
+}
+
+// catchUp applies the settlement steps of a transaction whose due time has
+// passed, so that a decision about the transaction is judged by due time,
+// not by when the worker last ran. It reports whether steps are still
+// waiting in the future.
+func catchUp(t *engine.Txn, txID string) (waiting bool, err error) {
+	keys, err := settlementsDue(t, txID)
+	if err != nil {
+		return false, err
+	}
+	for _, k := range keys {
+		if engine.DueAt(k).After(t.Now) {
+			waiting = true
+			continue
+		}
+		v, err := t.Get(TableSettlementsDue, k)
+		if errors.Is(err, engine.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if err := t.Delete(TableSettlementsDue, k); err != nil {
+			return false, err
+		}
+		if _, err := applySettlementDue(t, k, v); err != nil {
+			return false, err
+		}
+	}
+	return waiting, nil
 }

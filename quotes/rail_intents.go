@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // pull) intent; after commit its hand-over gives it to the rail (Rail.Send,
 // Puller.Pull). Outcomes come back through Rails.Report, each applied once
 // (tableRailReports) in its own transaction; one that takes effect later
-// waits as due work in tableSettlementsDue.
+// waits as due work in TableSettlementsDue.
 
 // tableRailReports holds the reports applied: payment id \x00 reference ->
 // time applied.
@@ -113,8 +113,8 @@ func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) 
 // Rails is the engine's side of the rail boundary (eng.Rails).
 type Rails struct{ e *engine.Handle }
 
-// newRails returns the Rails group of h.
-func newRails(h *engine.Handle) Rails { return Rails{h} }
+// NewRails returns the Rails group of h.
+func NewRails(h *engine.Handle) Rails { return Rails{h} }
 
 var _ rails.Reporter = Rails{}
 
@@ -191,7 +191,7 @@ func applyReport(t *engine.Txn, rep rails.Report) error {
 	if kind != intentSend && kind != intentPull {
 		return engine.Errorf(engine.CodeTransactionNotFound, "no payment %s", rep.PaymentID)
 	}
-	if _, err := t.Get(tableTransactions, txID); err != nil {
+	if _, err := t.Get(TableTransactions, txID); err != nil {
 		return engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", txID)
 	}
 	seen := rep.PaymentID + "\x00" + rep.Reference
@@ -212,7 +212,7 @@ func applyReport(t *engine.Txn, rep rails.Report) error {
 			return err
 		}
 		k := engine.DueKey(rep.At, txID) + "|" + rep.PaymentID + "|" + rep.Reference
-		if err := t.Put(tableSettlementsDue, k, b); err != nil {
+		if err := t.Put(TableSettlementsDue, k, b); err != nil {
 			return err
 		}
 		return t.Put(tableSettlementsByTx, txID+"|"+k, nil)
@@ -223,14 +223,14 @@ func applyReport(t *engine.Txn, rep rails.Report) error {
 // settle applies an outcome that has taken effect to its payment.
 func settle(t *engine.Txn, rep rails.Report) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
-	tx, err := transaction(t, txID)
+	tx, err := GetTransaction(t, txID)
 	if err != nil {
 		return err
 	}
 	if kind == intentPull && tx.Type == "INCOMING" {
 		return settleTransferIn(t, tx, rep)
 	}
-	q, err := quote(t, tx.QuoteID)
+	q, err := Get(t, tx.QuoteID)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -8,15 +8,14 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
 // Crypto is the crypto-withdrawal area. Reach it as eng.Crypto.
 type Crypto struct{ e *engine.Handle }
 
-// newCrypto returns the Crypto group of h.
-func newCrypto(h *engine.Handle) Crypto { return Crypto{h} }
+// NewCrypto returns the Crypto group of h.
+func NewCrypto(h *engine.Handle) Crypto { return Crypto{h} }
 
 // WithdrawalFeeRequest asks what withdrawing Amount of Currency from a
 // crypto internal account to DestinationAddress on CryptoNetwork costs
@@ -69,9 +68,9 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	var fe validate.Errors
 	fe.Required("internalAccountId", req.InternalAccountID)
 	fe.Required("currency", req.Currency)
-	var fee quotes.NetworkFee
-	if fe.Required("cryptoNetwork", req.CryptoNetwork) && fe.Enum("cryptoNetwork", req.CryptoNetwork, quotes.Networks()...) && req.Currency != "" {
-		f, ok := quotes.Network(req.CryptoNetwork, req.Currency)
+	var fee NetworkFee
+	if fe.Required("cryptoNetwork", req.CryptoNetwork) && fe.Enum("cryptoNetwork", req.CryptoNetwork, Networks()...) && req.Currency != "" {
+		f, ok := Network(req.CryptoNetwork, req.Currency)
 		if !ok {
 			fe.Add("cryptoNetwork", nil, "%s does not carry %s", req.CryptoNetwork, req.Currency)
 		}
@@ -106,12 +105,12 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	}
 	// The same pricing as a quote to a wallet of this currency.
 	fees := platformFees(p, acct.Currency, req.Currency)
-	r, _, err := rate(e, ctx, acct.Currency, req.Currency)
+	r, _, err := Rate(e, ctx, acct.Currency, req.Currency)
 	if err != nil {
 		return nil, err
 	}
 	cur, _ := money.Lookup(req.Currency)
-	amt, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: req.Amount, Rate: r.Decimal(),
+	amt, err := Compute(Input{LockedSide: Sending, Amount: req.Amount, Rate: r.Decimal(),
 		SendingDecimals: cur.Decimals, ReceivingDecimals: cur.Decimals, Fees: fees})
 	if err != nil {
 		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the amount does not cover the fees of this withdrawal")

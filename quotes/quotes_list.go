@@ -1,35 +1,34 @@
-package payments
+package quotes
 
 import (
 	"context"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 )
 
 // Quotes.List serves operators' tools (package dashboard): the REST API
 // lists no quotes.
 
-// QuoteFilter narrows Quotes.List: CustomerID is the sending customer
+// Filter narrows Quotes.List: CustomerID is the sending customer
 // (quotes the platform sends from its own accounts have none).
-type QuoteFilter struct {
+type Filter struct {
 	CustomerID string
 }
 
 // List lists quotes, newest first unless p says otherwise, as Get returns
 // them (a PENDING quote past its expiry reads EXPIRED).
-func (qs Quotes) List(ctx context.Context, f QuoteFilter, p engine.ListParams) (engine.Page[Quote], error) {
+func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (engine.Page[Quote], error) {
 	e := qs.e
 	var out engine.Page[Quote]
 	err := e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[quoteRecord]{Table: tableQuotes, Index: engine.IxAll,
-			Match: func(r *quoteRecord) bool { return f.CustomerID == "" || r.CustomerID == f.CustomerID }}
+		q := engine.ListQuery[Record]{Table: tableQuotes, Index: engine.IxAll,
+			Match: func(r *Record) bool { return f.CustomerID == "" || r.CustomerID == f.CustomerID }}
 		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}), p)
 		if err != nil {
 			return err
 		}
-		out, err = engine.MapPage(page, func(r *quoteRecord) (*Quote, error) { return r.asRead(t.Now), nil })
+		out, err = engine.MapPage(page, func(r *Record) (*Quote, error) { return r.asRead(t.Now), nil })
 		return err
 	})
 	return out, err
@@ -38,12 +37,12 @@ func (qs Quotes) List(ctx context.Context, f QuoteFilter, p engine.ListParams) (
 // asRead is the quote as reads show it at now: a lapsed quote reads as the
 // next ProcessDue will record it (EXPIRED, or FAILED when its SCA challenge
 // lapsed).
-func (q *quoteRecord) asRead(now time.Time) *Quote {
+func (q *Record) asRead(now time.Time) *Quote {
 	out := q.Quote
-	if q.lapsed(now) {
-		out.Status = quotes.Expired
-		if q.Status == quotes.PendingAuthorization {
-			out.Status = quotes.Failed
+	if q.Lapsed(now) {
+		out.Status = Expired
+		if q.Status == PendingAuthorization {
+			out.Status = Failed
 		}
 		out.ScaChallenge = nil
 	}

@@ -1,9 +1,8 @@
-package payments
+package quotes
 
 import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 )
 
 // The hand-written codec of transactions (see encode.go and decode.go):
@@ -91,7 +90,7 @@ func appendParty(b []byte, p *TxParty) []byte {
 func decodeTransaction(b []byte) (x Transaction, ok bool) {
 	c := engine.ReadCanon(b)
 	x.ID = c.StrMember("id")
-	x.Status = quotes.TxStatus(c.StrMember("status"))
+	x.Status = TxStatus(c.StrMember("status"))
 	x.Type = c.StrMember("type")
 	x.Direction = c.StrMember("direction")
 	c.Need("source")

@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -9,18 +9,17 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
 
 // Get returns a quote; a PENDING quote past its expiry reads EXPIRED, one
 // whose SCA challenge lapsed FAILED.
-func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
+func (qs Service) Get(ctx context.Context, id string) (*Quote, error) {
 	e := qs.e
 	var out *Quote
 	err := e.View(ctx, func(t *engine.Txn) error {
-		q, err := quote(t, id)
+		q, err := Get(t, id)
 		if err != nil {
 			return err
 		}
@@ -30,20 +29,20 @@ func (qs Quotes) Get(ctx context.Context, id string) (*Quote, error) {
 	return out, err
 }
 
-// SandboxPayments is the quotes area's part of the sandbox operations
+// Sandbox is the quotes area's part of the sandbox operations
 // (Engine.Sandbox): a payer funding a real-time funded quote, and incoming
 // payments from sandbox counterparties.
-type SandboxPayments struct{ e *engine.Handle }
+type Sandbox struct{ e *engine.Handle }
 
-// newSandboxPayments returns the SandboxPayments group of h.
-func newSandboxPayments(h *engine.Handle) SandboxPayments { return SandboxPayments{h} }
+// NewSandbox returns the SandboxPayments group of h.
+func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 
 // Send simulates the payer funding a real-time funded quote (POST
 // /sandbox/send): currency must be the quote's sending currency and amount
 // (0 means the total) must equal the sending total, else the transaction
 // fails with FUNDING_AMOUNT_MISMATCH and the money goes back. A funded quote
 // then settles like an executed one.
-func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
@@ -57,7 +56,7 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 		if err := engine.Invalid(fe.Err()); err != nil {
 			return err
 		}
-		q, err := quote(t, quoteID)
+		q, err := Get(t, quoteID)
 		if err != nil {
 			return err
 		}
@@ -65,14 +64,14 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 			return engine.Errorf(engine.CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
 		}
 		lapsed := engine.Errorf(engine.CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
-		if q.Status == quotes.Expired || challengeLapsed(t, q) { // ended by the sweep: the same answer as before it ran
+		if q.Status == Expired || challengeLapsed(t, q) { // ended by the sweep: the same answer as before it ran
 			return lapsed
 		}
-		if expired, err := expireIfDue(t, q); err != nil || expired {
+		if expired, err := ExpireIfDue(t, q); err != nil || expired {
 			failure = lapsed
 			return err
 		}
-		if q.Status != quotes.Pending {
+		if q.Status != Pending {
 			return engine.Errorf(engine.CodeConflict, "quote %s is %s; only an authorized, unfunded quote can be funded", quoteID, q.Status)
 		}
 		if currency != q.SendingCurrency.Code {
@@ -88,12 +87,12 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 		if amount != q.TotalSendingAmount {
 			// The wrong amount arrived: all of it goes back to the payer and
 			// the payment fails; the quote keeps the figures it was made with.
-			q.Status = quotes.Processing
-			tx, err := transaction(t, q.TransactionID)
+			q.Status = Processing
+			tx, err := GetTransaction(t, q.TransactionID)
 			if err != nil {
 				return err
 			}
-			tx.Status = quotes.TxProcessing
+			tx.Status = TxProcessing
 			if err := failAndRefund(t, q, tx, rails.Report{Outcome: rails.Failed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
 				return err
 			}
@@ -103,7 +102,7 @@ func (s SandboxPayments) Send(ctx context.Context, quoteID, currency string, amo
 		if err := startDelivery(t, q); err != nil {
 			return err
 		}
-		out, err = transaction(t, q.TransactionID)
+		out, err = GetTransaction(t, q.TransactionID)
 		return err
 	}))
 	return out, err
@@ -127,7 +126,7 @@ type ReceiveRequest struct {
 // $pending.long sender's stays PENDING for SandboxSlowIncoming, then
 // completes (ProcessDue). With Config.IncomingApproval the payment waits in
 // PENDING for Transactions.Decide.
-func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
@@ -165,7 +164,7 @@ func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Tran
 		}
 		id := t.NewID("Transaction")
 		recv := accounts.AmountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
-		tx := &Transaction{ID: id, Status: quotes.TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
+		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
 			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
 			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
 			CreatedAt:   t.Now, UpdatedAt: t.Now}
@@ -182,16 +181,16 @@ func (s SandboxPayments) Receive(ctx context.Context, req ReceiveRequest) (*Tran
 			}
 			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: a.ID, Currency: recv.Currency.Code}
 		}
-		if err := insertTransaction(t, tx); err != nil {
+		if err := InsertTransaction(t, tx); err != nil {
 			return err
 		}
-		if err := saveTx(t, tx, "PENDING"); err != nil {
+		if err := SaveTransaction(t, tx, "PENDING"); err != nil {
 			return err
 		}
 		out = tx
 		if strings.Contains(req.SenderUmaAddress, "fail.compliance") {
-			tx.Status, tx.FailureReason = quotes.TxFailed, "COMPLIANCE_REJECTED"
-			return saveTx(t, tx, "FAILED")
+			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
+			return SaveTransaction(t, tx, "FAILED")
 		}
 		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(e).IncomingApproval {
 			return t.Put(tableIncomingDue, engine.DueKey(t.Now.Add(SandboxSlowIncoming), id), []byte(id))
@@ -215,7 +214,7 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 	e := ts.e
 	var out *Transaction
 	err := engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
-		tx, err := transaction(t, id)
+		tx, err := GetTransaction(t, id)
 		if err != nil {
 			return err
 		}
@@ -225,10 +224,10 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 		if err != nil {
 			return err
 		}
-		if tx, err = transaction(t, id); err != nil {
+		if tx, err = GetTransaction(t, id); err != nil {
 			return err
 		}
-		if tx.Type != "OUTGOING" || tx.Status != quotes.TxProcessing || !waiting {
+		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || !waiting {
 			return engine.Keep(engine.Errorf(engine.CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
 		due, err := settlementsDue(t, id)
@@ -236,14 +235,14 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 			return err
 		}
 		for _, k := range due {
-			if err := t.Delete(tableSettlementsDue, k); err != nil {
+			if err := t.Delete(TableSettlementsDue, k); err != nil {
 				return err
 			}
 			if err := t.Delete(tableSettlementsByTx, id+"|"+k); err != nil {
 				return err
 			}
 		}
-		q, err := quote(t, tx.QuoteID)
+		q, err := Get(t, tx.QuoteID)
 		if err != nil {
 			return err
 		}
@@ -286,7 +285,7 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 	approve := d == ApproveIncoming
 	var out *Transaction
 	err := engine.Once(ctx, e, []any{id, approve}, &out, func(t *engine.Txn) error {
-		tx, err := transaction(t, id)
+		tx, err := GetTransaction(t, id)
 		if err != nil {
 			return err
 		}
@@ -313,8 +312,8 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 		}
 		out = tx
 		if !approve {
-			tx.Status = quotes.TxRejected
-			return saveTx(t, tx, "FAILED")
+			tx.Status = TxRejected
+			return SaveTransaction(t, tx, "FAILED")
 		}
 		return creditIncoming(t, tx)
 	})
@@ -331,12 +330,12 @@ func creditIncoming(t *engine.Txn, tx *Transaction) error {
 		return err
 	}
 	now := t.Now
-	tx.Status, tx.SettledAt = quotes.TxCompleted, &now
-	if err := saveTx(t, tx, "COMPLETED"); err != nil {
+	tx.Status, tx.SettledAt = TxCompleted, &now
+	if err := SaveTransaction(t, tx, "COMPLETED"); err != nil {
 		return err
 	}
 	if internal {
-		return creditEvent(t, dest)
+		return CreditEvent(t, dest)
 	}
 	return nil
 }
@@ -351,11 +350,11 @@ const SandboxSlowIncoming = 6 * time.Minute
 
 // applyIncomingDue credits a delayed incoming sandbox payment.
 func applyIncomingDue(t *engine.Txn, key string, _ []byte) (bool, error) {
-	tx, err := transaction(t, key[strings.IndexByte(key, '|')+1:])
+	tx, err := GetTransaction(t, key[strings.IndexByte(key, '|')+1:])
 	if err != nil {
 		return false, err
 	}
-	if tx.Status != quotes.TxPending {
+	if tx.Status != TxPending {
 		return false, nil
 	}
 	return true, creditIncoming(t, tx)
@@ -368,10 +367,10 @@ func applyApprovalTimeout(t *engine.Txn, key string, _ []byte) (bool, error) {
 	if err := t.Delete(tableApprovals, id); err != nil && !errors.Is(err, engine.ErrNotFound) {
 		return false, err
 	}
-	tx, err := transaction(t, id)
+	tx, err := GetTransaction(t, id)
 	if err != nil {
 		return false, err
 	}
-	tx.Status, tx.FailureReason = quotes.TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
-	return true, saveTx(t, tx, "FAILED")
+	tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
+	return true, SaveTransaction(t, tx, "FAILED")
 }

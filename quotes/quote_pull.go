@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"slices"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -60,19 +59,19 @@ func pullSource(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
 
 // executePull asks the rail to collect a pull-funded quote's money: the
 // quote is PROCESSING and its transaction PENDING until the rail reports.
-func executePull(t *engine.Txn, q *quoteRecord) error {
+func executePull(t *engine.Txn, q *Record) error {
 	src, err := pullSource(t, q.Source.AccountID)
 	if err != nil {
 		return err
 	}
 	dropExpiry(t, q)
-	q.Status = quotes.Processing
-	tx, err := transaction(t, q.TransactionID)
+	q.Status = Processing
+	tx, err := GetTransaction(t, q.TransactionID)
 	if err != nil {
 		return err
 	}
 	if !q.PendingSent {
-		if err := saveTx(t, tx, "PENDING"); err != nil {
+		if err := SaveTransaction(t, tx, "PENDING"); err != nil {
 			return err
 		}
 		q.PendingSent = true
@@ -84,24 +83,24 @@ func executePull(t *engine.Txn, q *quoteRecord) error {
 }
 
 // settlePull applies an outcome of a quote's pull.
-func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep rails.Report) error {
+func settlePull(t *engine.Txn, q *Record, tx *Transaction, rep rails.Report) error {
 	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
-	case rep.Outcome == rails.Completed && !q.Collected && q.Status == quotes.Processing && tx.Status == quotes.TxPending:
+	case rep.Outcome == rails.Completed && !q.Collected && q.Status == Processing && tx.Status == TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
 			return err
 		}
 		q.Collected = true
 		return startDelivery(t, q)
-	case rep.Outcome == rails.Failed && !q.Collected && q.Status == quotes.Processing:
+	case rep.Outcome == rails.Failed && !q.Collected && q.Status == Processing:
 		return failUncollected(t, q, tx, rep.FailureReason)
-	case rep.Outcome == rails.Returned && q.Collected && tx.Status != quotes.TxFailed: // a failed payout already refunded the rail
+	case rep.Outcome == rails.Returned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
 		q.Collected = false
 		withdrawn, err := t.WithdrawIntent(paymentID(intentSend, tx.ID))
 		if err != nil {
 			return err
 		}
-		if !withdrawn || tx.Status != quotes.TxProcessing { // the payout left: the customer owes it
+		if !withdrawn || tx.Status != TxProcessing { // the payout left: the customer owes it
 			return engine.PostEntry(t, tx.ID, accounts.Transfer(accounts.ExternalPrefix+"receivable:"+q.CustomerID, rail, cur, q.TotalSendingAmount))
 		}
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(hold, rail, cur, q.TotalSendingAmount)); err != nil {
@@ -114,17 +113,17 @@ func settlePull(t *engine.Txn, q *quoteRecord, tx *Transaction, rep rails.Report
 
 // failUncollected marks a quote whose funds never arrived (or went back
 // before delivery) FAILED, with its transaction.
-func failUncollected(t *engine.Txn, q *quoteRecord, tx *Transaction, reason string) error {
+func failUncollected(t *engine.Txn, q *Record, tx *Transaction, reason string) error {
 	dropExpiry(t, q)
-	q.Status = quotes.Failed
+	q.Status = Failed
 	if !q.PendingSent {
-		if err := saveTx(t, tx, "PENDING"); err != nil {
+		if err := SaveTransaction(t, tx, "PENDING"); err != nil {
 			return err
 		}
 		q.PendingSent = true
 	}
-	tx.Status, tx.FailureReason = quotes.TxFailed, outgoingFailureReason(reason)
-	if err := saveTx(t, tx, "FAILED"); err != nil {
+	tx.Status, tx.FailureReason = TxFailed, outgoingFailureReason(reason)
+	if err := SaveTransaction(t, tx, "FAILED"); err != nil {
 		return err
 	}
 	return saveQuote(t, q)

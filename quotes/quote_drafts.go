@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ var quoteState engine.Local[quoteTxState]
 // request that creates it is stored once, in its final state, instead of
 // being stored PENDING and then stored again.
 type drafts struct {
-	quote  *quoteRecord // as created, never changed; nil once stored
+	quote  *Record      // as created, never changed; nil once stored
 	quoteB []byte       // its encoding, or nil: encoded when stored as created
 	tx     *Transaction // as created, never changed; nil once stored
 	txB    []byte
@@ -34,11 +34,11 @@ type drafts struct {
 // quoteCopy returns a copy of the draft quote to change: decoded from its
 // encoding if made, else a clone (a quote is encoded when its clone would
 // share a map). The draft transaction's clone shares nothing.
-func (d *drafts) quoteCopy() (*quoteRecord, error) {
+func (d *drafts) quoteCopy() (*Record, error) {
 	if d.quoteB == nil {
 		return d.quote.clone(), nil
 	}
-	q := new(quoteRecord)
+	q := new(Record)
 	if err := json.Unmarshal(d.quoteB, q); err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) error 
 	switch {
 	case table == tableQuotes && d.quote != nil && d.quote.ID == key:
 		d.quote = nil
-	case table == tableTransactions && d.tx != nil && d.tx.ID == key:
+	case table == TableTransactions && d.tx != nil && d.tx.ID == key:
 		d.tx = nil
 	default:
 		return engine.PutIndexed(t, table, key, v, b)
@@ -85,7 +85,7 @@ func storeDrafts(t *engine.Txn) error {
 				return err
 			}
 		}
-		if err := engine.InsertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
+		if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
 		rememberTx(t, tx, b)

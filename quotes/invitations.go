@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -61,8 +61,8 @@ type InvitationRequest struct {
 // send the promised amount. Reach it as eng.Invitations.
 type Invitations struct{ e *engine.Handle }
 
-// newInvitations returns the Invitations group of h.
-func newInvitations(h *engine.Handle) Invitations { return Invitations{h} }
+// NewInvitations returns the Invitations group of h.
+func NewInvitations(h *engine.Handle) Invitations { return Invitations{h} }
 
 // statusAt is the invitation's state at now: a PENDING invitation past its
 // expiresAt is EXPIRED, judged by its own deadline whenever it is read.

@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -29,11 +28,11 @@ type TransferOutRequest struct {
 // (amount, not lockedCurrencyAmount).
 func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
 	e := ts.e
-	tx, err := createQuote(ctx, e, QuoteRequest{Source: QuoteSource{SourceType: "ACCOUNT", AccountID: in.SourceAccountID},
-		Destination:        QuoteDestination{DestinationType: "ACCOUNT", AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
+	tx, err := Create(ctx, e, Request{Source: Source{SourceType: "ACCOUNT", AccountID: in.SourceAccountID},
+		Destination:        Destination{DestinationType: "ACCOUNT", AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
 		LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
 		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment}, true,
-		func(t *engine.Txn, q *quoteRecord) (*Transaction, error) { return transaction(t, q.TransactionID) })
+		func(t *engine.Txn, q *Record) (*Transaction, error) { return GetTransaction(t, q.TransactionID) })
 	return tx, engine.RenameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
 }
 
@@ -63,16 +62,16 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 	var out *Transaction
 	err := engine.Once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *engine.Txn) error {
 		var err error
-		out, err = transferIn(t, sourceID, destinationID, amount, "")
+		out, err = TransferIn(t, sourceID, destinationID, amount, "")
 		return err
 	})
 	return out, err
 }
 
-// transferIn is TransferIn inside the caller's transaction; agentID names
+// TransferIn is TransferIn inside the caller's transaction; agentID names
 // the agent making it ("" for the platform). The pull is handed to the rail
 // after commit.
-func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
+func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
 	var fe validate.Errors
 	ext, err := accounts.External(t, sourceID)
 	if err != nil {
@@ -93,13 +92,13 @@ func transferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 	}
 	id := t.NewID("Transaction")
 	recv := accounts.AmountOf(ia.Currency, amount)
-	tx := &Transaction{ID: id, Status: quotes.TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
+	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
 		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
 		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.Now, UpdatedAt: t.Now, AgentID: agentID}
-	if err := insertTransaction(t, tx); err != nil {
+	if err := InsertTransaction(t, tx); err != nil {
 		return nil, err
 	}
-	if err := saveTx(t, tx, "PENDING"); err != nil {
+	if err := SaveTransaction(t, tx, "PENDING"); err != nil {
 		return nil, err
 	}
 	return tx, intendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
@@ -115,28 +114,28 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep rails.Report) error {
 	rail := accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).Rail.Name()
 	account, cur, amount := tx.Destination.AccountID, tx.ReceivedAmount.Currency.Code, tx.ReceivedAmount.Amount
 	switch {
-	case rep.Outcome == rails.Completed && tx.Status == quotes.TxPending:
+	case rep.Outcome == rails.Completed && tx.Status == TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, account, cur, amount)); err != nil {
 			return err
 		}
 		now := t.Now
-		tx.Status, tx.SettledAt = quotes.TxCompleted, &now
-		if err := saveTx(t, tx, "COMPLETED"); err != nil {
+		tx.Status, tx.SettledAt = TxCompleted, &now
+		if err := SaveTransaction(t, tx, "COMPLETED"); err != nil {
 			return err
 		}
-	case rep.Outcome == rails.Returned && tx.Status == quotes.TxCompleted:
+	case rep.Outcome == rails.Returned && tx.Status == TxCompleted:
 		if err := engine.PostOverdraftEntry(t, tx.ID, accounts.Transfer(account, rail, cur, amount)); err != nil {
 			return err
 		}
-		tx.Status, tx.FailureReason = quotes.TxFailed, rep.FailureReason
-		if err := saveTx(t, tx, "FAILED"); err != nil {
+		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
+		if err := SaveTransaction(t, tx, "FAILED"); err != nil {
 			return err
 		}
-	case rep.Outcome == rails.Failed && tx.Status == quotes.TxPending:
-		tx.Status, tx.FailureReason = quotes.TxFailed, rep.FailureReason
-		return saveTx(t, tx, "FAILED")
+	case rep.Outcome == rails.Failed && tx.Status == TxPending:
+		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
+		return SaveTransaction(t, tx, "FAILED")
 	default:
 		return nil
 	}
-	return creditEvent(t, account)
+	return CreditEvent(t, account)
 }

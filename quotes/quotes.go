@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -12,17 +12,16 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
 // tableQuotes holds quotes by id.
 const tableQuotes = "quotes"
 
-// QuoteSource is where a quote's money comes from: an internal account
+// Source is where a quote's money comes from: an internal account
 // (sourceType ACCOUNT) or a payment made when the quote is funded
 // (REALTIME_FUNDING).
-type QuoteSource struct {
+type Source struct {
 	SourceType    string `json:"sourceType"`
 	AccountID     string `json:"accountId,omitempty"`
 	CustomerID    string `json:"customerId,omitempty"`
@@ -30,9 +29,9 @@ type QuoteSource struct {
 	CryptoNetwork string `json:"cryptoNetwork,omitempty"`
 }
 
-// QuoteDestination is where it goes: an internal or external account
+// Destination is where it goes: an internal or external account
 // (destinationType ACCOUNT) or a UMA address (UMA_ADDRESS).
-type QuoteDestination struct {
+type Destination struct {
 	DestinationType string `json:"destinationType"`
 	AccountID       string `json:"accountId,omitempty"`
 	PaymentRail     string `json:"paymentRail,omitempty"`
@@ -47,20 +46,20 @@ type FeeOverride struct {
 	PlatformVariableFeeBps *int64            `json:"platformVariableFeeBps"`
 }
 
-// QuoteRequest is the body of POST /quotes.
-type QuoteRequest struct {
-	LookupID              string           `json:"lookupId,omitempty"`
-	Source                QuoteSource      `json:"source"`
-	Destination           QuoteDestination `json:"destination"`
-	LockedCurrencySide    string           `json:"lockedCurrencySide"`
-	LockedCurrencyAmount  int64            `json:"lockedCurrencyAmount"`
-	ImmediatelyExecute    bool             `json:"immediatelyExecute,omitempty"`
-	Description           string           `json:"description,omitempty"`
-	RemittanceInformation string           `json:"remittanceInformation,omitempty"`
-	PurposeOfPayment      string           `json:"purposeOfPayment,omitempty"`
-	PlatformFeeOverride   *FeeOverride     `json:"platformFeeOverride,omitempty"`
-	ScaFactor             string           `json:"scaFactor,omitempty"`
-	SenderCustomerInfo    map[string]any   `json:"senderCustomerInfo,omitempty"`
+// Request is the body of POST /quotes.
+type Request struct {
+	LookupID              string         `json:"lookupId,omitempty"`
+	Source                Source         `json:"source"`
+	Destination           Destination    `json:"destination"`
+	LockedCurrencySide    string         `json:"lockedCurrencySide"`
+	LockedCurrencyAmount  int64          `json:"lockedCurrencyAmount"`
+	ImmediatelyExecute    bool           `json:"immediatelyExecute,omitempty"`
+	Description           string         `json:"description,omitempty"`
+	RemittanceInformation string         `json:"remittanceInformation,omitempty"`
+	PurposeOfPayment      string         `json:"purposeOfPayment,omitempty"`
+	PlatformFeeOverride   *FeeOverride   `json:"platformFeeOverride,omitempty"`
+	ScaFactor             string         `json:"scaFactor,omitempty"`
+	SenderCustomerInfo    map[string]any `json:"senderCustomerInfo,omitempty"`
 
 	sca customers.SCADraw // the secrets of an SCA challenge, drawn before pricing
 	// AgentID names the agent creating the quote on its customer's behalf
@@ -82,11 +81,11 @@ type RateDetails struct {
 // Quote is a locked rate and fee for one transfer (spec 2.5).
 type Quote struct {
 	ID                   string                         `json:"id"`
-	Status               quotes.Status                  `json:"status"`
+	Status               Status                         `json:"status"`
 	CreatedAt            time.Time                      `json:"createdAt"`
 	ExpiresAt            time.Time                      `json:"expiresAt"`
-	Source               QuoteSource                    `json:"source"`
-	Destination          QuoteDestination               `json:"destination"`
+	Source               Source                         `json:"source"`
+	Destination          Destination                    `json:"destination"`
 	SendingCurrency      accounts.CurrencyInfo          `json:"sendingCurrency"`
 	ReceivingCurrency    accounts.CurrencyInfo          `json:"receivingCurrency"`
 	TotalSendingAmount   int64                          `json:"totalSendingAmount"`
@@ -101,8 +100,8 @@ type Quote struct {
 	ScaChallenge         *accounts.ScaChallenge         `json:"scaChallenge,omitempty"`
 }
 
-// quoteRecord is a Quote as stored, with what execution needs.
-type quoteRecord struct {
+// Record is a Quote as stored, with what execution needs.
+type Record struct {
 	Quote
 	CustomerID            string                         `json:"customerId,omitempty"` // the sender, "" for the platform
 	PlatformCustomerID    string                         `json:"platformCustomerId,omitempty"`
@@ -143,7 +142,7 @@ var (
 )
 
 // checkShape validates the request members that need no store.
-func (req *QuoteRequest) checkShape(fe *validate.Errors) {
+func (req *Request) checkShape(fe *validate.Errors) {
 	s, d := req.Source, req.Destination
 	switch s.SourceType {
 	case "ACCOUNT":
@@ -169,7 +168,7 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 		fe.Add("destination.destinationType", &validate.Constraint{Enum: []string{"ACCOUNT", "UMA_ADDRESS"}}, "destination.destinationType must be ACCOUNT or UMA_ADDRESS")
 	}
 	if fe.Required("lockedCurrencySide", req.LockedCurrencySide) {
-		fe.Enum("lockedCurrencySide", req.LockedCurrencySide, quotes.Sending, quotes.Receiving)
+		fe.Enum("lockedCurrencySide", req.LockedCurrencySide, Sending, Receiving)
 	}
 	if req.LockedCurrencyAmount < 1 || req.LockedCurrencyAmount > money.MaxAmount {
 		fe.Add("lockedCurrencyAmount", nil, "lockedCurrencyAmount must be between 1 and %d", money.MaxAmount)
@@ -199,15 +198,15 @@ func (req *QuoteRequest) checkShape(fe *validate.Errors) {
 // SELF_PAYMENT; a customer without accepted end-user terms
 // END_USER_TERMS_NOT_ACCEPTED; a sending customer whose kycStatus or
 // kybStatus is REJECTED or HOLD SENDER_NOT_ACCEPTED (it may still receive).
-func (qs Quotes) Create(ctx context.Context, req QuoteRequest) (*Quote, error) {
+func (qs Service) Create(ctx context.Context, req Request) (*Quote, error) {
 	e := qs.e
-	return createQuote(ctx, e, req, false, func(_ *engine.Txn, q *quoteRecord) (*Quote, error) { return &q.Quote, nil })
+	return Create(ctx, e, req, false, func(_ *engine.Txn, q *Record) (*Quote, error) { return &q.Quote, nil })
 }
 
-// createQuote is Quotes.Create; transfer marks the quotes of TransferOut, and
+// Create is Quotes.Create; transfer marks the quotes of TransferOut, and
 // answer gives the operation's answer from the committed quote (inside the
 // transaction, so that an idempotent retry replays it).
-func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest, transfer bool, answer func(*engine.Txn, *quoteRecord) (T, error)) (T, error) {
+func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer bool, answer func(*engine.Txn, *Record) (T, error)) (T, error) {
 	var out T
 	var fe validate.Errors
 	req.checkShape(&fe)
@@ -221,7 +220,7 @@ func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest,
 	// other requests; the write transaction is short. Execution rechecks
 	// everything money depends on in its own transaction.
 	req.sca = drawChallenge(e) // used if the quote needs SCA
-	var q *quoteRecord
+	var q *Record
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		q, err = priceQuote(e, ctx, t, &req)
@@ -264,7 +263,7 @@ func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest,
 			tx = d.tx.clone()
 		}
 		quoteState.Of(t).drafts = d
-		if q.Status == quotes.PendingAuthorization {
+		if q.Status == PendingAuthorization {
 			if err := intendChallengeCode(t, q, req.sca.Code); err != nil {
 				return err
 			}
@@ -303,12 +302,12 @@ func createQuote[T any](ctx context.Context, e *engine.Handle, req QuoteRequest,
 
 // priceQuote resolves the parties, checks every rule and computes the
 // amounts.
-func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *QuoteRequest) (*quoteRecord, error) {
+func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Request) (*Record, error) {
 	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}
-	q := &quoteRecord{Quote: Quote{Source: req.Source, Destination: req.Destination, PurposeOfPayment: req.PurposeOfPayment, Status: quotes.Pending},
+	q := &Record{Quote: Quote{Source: req.Source, Destination: req.Destination, PurposeOfPayment: req.PurposeOfPayment, Status: Pending},
 		Description: req.Description, RemittanceInformation: req.RemittanceInformation}
 	var sendCur, recvCur string
 	var destExt *accounts.ExternalRecord
@@ -444,27 +443,27 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 		}
 		fees.PlatformFixed, fees.PlatformBps = o.PlatformFixedFee.Amount, *o.PlatformVariableFeeBps
 	}
-	r, _, err := rate(e, ctx, sendCur, recvCur)
+	r, _, err := Rate(e, ctx, sendCur, recvCur)
 	if err != nil {
 		return nil, err
 	}
 	sc, _ := money.Lookup(sendCur)
 	rc, _ := money.Lookup(recvCur)
-	amt, err := quotes.Compute(quotes.Input{LockedSide: req.LockedCurrencySide, Amount: req.LockedCurrencyAmount, Rate: r.Decimal(),
+	amt, err := Compute(Input{LockedSide: req.LockedCurrencySide, Amount: req.LockedCurrencyAmount, Rate: r.Decimal(),
 		SendingDecimals: sc.Decimals, ReceivingDecimals: rc.Decimals, Fees: fees})
 	switch {
-	case errors.Is(err, quotes.ErrRange):
+	case errors.Is(err, ErrRange):
 		// A figure that would not fit is the request's own amount's fault.
 		locked := sendCur
-		if req.LockedCurrencySide == quotes.Receiving {
+		if req.LockedCurrencySide == Receiving {
 			locked = recvCur
 		}
 		fe.Add("lockedCurrencyAmount", nil, "at the current rate and fees, %d %s minor units gives an amount beyond %d minor units on the other side of the quote",
 			req.LockedCurrencyAmount, locked, money.MaxAmount)
 		return nil, engine.Invalid(fe)
-	case errors.Is(err, quotes.ErrRate):
+	case errors.Is(err, ErrRate):
 		return nil, engine.Errorf(engine.CodeQuoteRateUnavailable, "the rate for %s to %s cannot price a quote", sendCur, recvCur)
-	case errors.Is(err, quotes.ErrFees):
+	case errors.Is(err, ErrFees):
 		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the fee settings of this transfer cannot be applied: %v", err)
 	case err != nil:
 		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the amount does not cover the fees of this transfer")
@@ -486,7 +485,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 	if q.TransactionID, err = e.NewID("Transaction"); err != nil {
 		return nil, err
 	}
-	q.CreatedAt, q.ExpiresAt = t.Now, t.Now.Add(quotes.TTL(q.Rail))
+	q.CreatedAt, q.ExpiresAt = t.Now, t.Now.Add(TTL(q.Rail))
 	q.SendingCurrency, q.ReceivingCurrency = accounts.AmountOf(sendCur, 0).Currency, accounts.AmountOf(recvCur, 0).Currency
 	q.TotalSendingAmount, q.TotalReceivingAmount, q.ExchangeRate = amt.Sending, amt.Receiving, r
 	q.FeesIncluded, q.PlatformFeesIncluded, q.ServiceFees = amt.FeesIncluded, amt.PlatformFees, amt.FeesIncluded-amt.PlatformFees
@@ -508,7 +507,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Quote
 
 // quoteInstructions tell the payer of a real-time funded quote where to pay;
 // the reference is the quote id (POST /sandbox/send simulates the payment).
-func quoteInstructions(q *quoteRecord) []accounts.PaymentInstructions {
+func quoteInstructions(q *Record) []accounts.PaymentInstructions {
 	ins := accounts.FundingInstructions(&accounts.InternalAccount{ID: "InternalAccount:" + strings.TrimPrefix(q.ID, "Quote:"), CustomerID: q.CustomerID, Currency: q.SendingCurrency.Code})
 	for i := range ins {
 		if _, ok := ins[i].AccountOrWalletInfo["reference"]; ok {
@@ -530,9 +529,9 @@ func supportedCurrency(p *platform.Config, code string) (*platform.CurrencyConfi
 	return nil, engine.Errorf(engine.CodeInvalidCurrency, "currency %q is not supported by this platform", code)
 }
 
-// Quotes prices, executes and authorizes quotes, and answers exchange
+// Service prices, executes and authorizes quotes, and answers exchange
 // rates.
-type Quotes struct{ e *engine.Handle }
+type Service struct{ e *engine.Handle }
 
-// newQuotes returns the Quotes group of h.
-func newQuotes(h *engine.Handle) Quotes { return Quotes{h} }
+// NewService returns the Quotes group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }

@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -26,7 +25,7 @@ func drawChallenge(e *engine.Handle) customers.SCADraw {
 // (customers.ChallengeFactor) is attached and the payment instructions are
 // withheld until the quote is authorized. The transaction that stores the
 // quote hands an SMS code to the code sender (intendChallengeCode).
-func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d customers.SCADraw, preferred string) error {
+func requireSCA(e *engine.Handle, t *engine.Txn, q *Record, d customers.SCADraw, preferred string) error {
 	if q.CustomerID == "" {
 		return nil
 	}
@@ -44,7 +43,7 @@ func requireSCA(e *engine.Handle, t *engine.Txn, q *quoteRecord, d customers.SCA
 // challengeQuote attaches a new per-transaction challenge to q and moves it
 // to PENDING_AUTHORIZATION. The challenge lives ScaChallengeTTL, never
 // beyond the quote's rate; its proof is checked by SCA.Authorize.
-func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d customers.SCADraw, preferred string) error {
+func challengeQuote(t *engine.Txn, q *Record, id string, d customers.SCADraw, preferred string) error {
 	st, err := customers.SCAState(t, q.CustomerID)
 	if err != nil {
 		return err
@@ -62,14 +61,14 @@ func challengeQuote(t *engine.Txn, q *quoteRecord, id string, d customers.SCADra
 	} else {
 		q.ScaCodeHash, q.ScaSends = engine.HashSecret(d.Code), []time.Time{t.Now}
 	}
-	q.Status, q.ScaChallenge = quotes.PendingAuthorization, ch
+	q.Status, q.ScaChallenge = PendingAuthorization, ch
 	q.HeldInstructions, q.PaymentInstructions = q.PaymentInstructions, nil
 	return nil
 }
 
 // intendChallengeCode delivers the code of a new SMS_OTP challenge after
 // commit.
-func intendChallengeCode(t *engine.Txn, q *quoteRecord, code string) error {
+func intendChallengeCode(t *engine.Txn, q *Record, code string) error {
 	if q.ScaChallenge.Factor != customers.FactorSMS {
 		return nil
 	}
@@ -85,26 +84,26 @@ func intendChallengeCode(t *engine.Txn, q *quoteRecord, code string) error {
 // PENDING_AUTHORIZATION with a challenge: the transfer starts only once
 // SCA.Authorize satisfies it (reference POST /quotes/{quoteId}/execute,
 // "SCA required").
-func executeOrChallenge(t *engine.Txn, q *quoteRecord, d customers.SCADraw, preferred string) error {
-	if q.Status != quotes.Pending || q.CustomerID == "" {
-		return execute(t, q) // its answer for a quote in another state
+func executeOrChallenge(t *engine.Txn, q *Record, d customers.SCADraw, preferred string) error {
+	if q.Status != Pending || q.CustomerID == "" {
+		return Execute(t, q) // its answer for a quote in another state
 	}
 	c, err := customers.Sending(t, q.CustomerID)
 	if err != nil {
 		return err
 	}
 	if sc := *c; !customers.KYC(t.Handle).SCARequired(&sc) || trustedDestination(t, q) {
-		return execute(t, q)
+		return Execute(t, q)
 	}
 	if err := challengeQuote(t, q, t.NewID("ScaChallenge"), d, preferred); err != nil {
 		return err
 	}
-	tx, err := transaction(t, q.TransactionID)
+	tx, err := GetTransaction(t, q.TransactionID)
 	if err != nil {
 		return err
 	}
-	tx.Status = quotes.TxPendingAuthorization
-	if err := saveTx(t, tx, ""); err != nil {
+	tx.Status = TxPendingAuthorization
+	if err := SaveTransaction(t, tx, ""); err != nil {
 		return err
 	}
 	if err := intendChallengeCode(t, q, d.Code); err != nil {
@@ -116,7 +115,7 @@ func executeOrChallenge(t *engine.Txn, q *quoteRecord, d customers.SCADraw, pref
 // trustedDestination reports whether q pays an external account its sender
 // trusts (external_accounts_trust.go), which skips the per-transaction
 // challenge.
-func trustedDestination(t *engine.Txn, q *quoteRecord) bool {
+func trustedDestination(t *engine.Txn, q *Record) bool {
 	if q.Destination.AccountID == "" {
 		return false
 	}
@@ -124,14 +123,17 @@ func trustedDestination(t *engine.Txn, q *quoteRecord) bool {
 	return err == nil && r.Trusted && r.CustomerID == q.CustomerID
 }
 
-// QuoteSCA authorizes the quotes that need Strong Customer Authentication
+// Authorizations authorizes the quotes that need Strong Customer Authentication
 // (the quotes area's part of Engine.SCA).
-type QuoteSCA struct{ e *engine.Handle }
+type Authorizations struct{ e *engine.Handle }
+
+// NewAuthorizations returns the Authorizations group of h.
+func NewAuthorizations(h *engine.Handle) Authorizations { return Authorizations{h} }
 
 // Authorize satisfies a quote's SMS_OTP challenge with its one-time code
 // (SCA.Authorize).
-func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error) {
-	return QuoteSCA{qs.e}.Authorize(ctx, id, customers.ScaAuthorization{Code: code})
+func (qs Service) Authorize(ctx context.Context, id, code string) (*Quote, error) {
+	return Authorizations{qs.e}.Authorize(ctx, id, customers.ScaAuthorization{Code: code})
 }
 
 // Authorize satisfies a quote's SCA challenge with proof p: the code of an
@@ -144,19 +146,19 @@ func (qs Quotes) Authorize(ctx context.Context, id, code string) (*Quote, error)
 // PENDING_AUTHORIZATION is CONFLICT; an expired challenge
 // SCA_SESSION_REQUIRED (request a new quote), which also fails the quote
 // (SCA_NOT_COMPLETED, see expireIfDue), and stays the answer for that quote.
-func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
+func (s Authorizations) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
 	var out *Quote
 	var failure error
 	err := engine.Once(ctx, s.e, []any{id, p}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
-		q, err := quote(t, id)
+		q, err := Get(t, id)
 		if err != nil {
 			return err
 		}
-		if expired, err := expireIfDue(t, q); err != nil || expired {
+		if expired, err := ExpireIfDue(t, q); err != nil || expired {
 			failure = engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
-		if q.Status != quotes.PendingAuthorization || q.ScaChallenge == nil {
+		if q.Status != PendingAuthorization || q.ScaChallenge == nil {
 			if challengeLapsed(t, q) {
 				return engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			}
@@ -183,18 +185,18 @@ func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAutho
 		if err := customers.SaveSCA(t, q.CustomerID, st); err != nil { // a passkey's counter
 			return err
 		}
-		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = quotes.Pending, nil, "", nil, nil
+		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = Pending, nil, "", nil, nil
 		out = &q.Quote
 		if q.Source.SourceType == "ACCOUNT" {
-			return execute(t, q)
+			return Execute(t, q)
 		}
 		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
-		tx, err := transaction(t, q.TransactionID)
+		tx, err := GetTransaction(t, q.TransactionID)
 		if err != nil {
 			return err
 		}
-		tx.Status = quotes.TxPending // waiting for its funds; PROCESSING follows
-		if err := saveTx(t, tx, ""); err != nil {
+		tx.Status = TxPending // waiting for its funds; PROCESSING follows
+		if err := SaveTransaction(t, tx, ""); err != nil {
 			return err
 		}
 		return saveQuote(t, q)
@@ -207,11 +209,11 @@ func (s QuoteSCA) Authorize(ctx context.Context, id string, p customers.ScaAutho
 // that found the challenge expired did, whether the due-work worker or that
 // authorization failed it: deadlines are judged by due time, not by when
 // the worker last ran.
-func challengeLapsed(t *engine.Txn, q *quoteRecord) bool {
-	if q.Status != quotes.Failed {
+func challengeLapsed(t *engine.Txn, q *Record) bool {
+	if q.Status != Failed {
 		return false
 	}
-	tx, err := transaction(t, q.TransactionID)
+	tx, err := GetTransaction(t, q.TransactionID)
 	return err == nil && tx.FailureReason == scaNotCompleted
 }
 
@@ -219,11 +221,11 @@ func challengeLapsed(t *engine.Txn, q *quoteRecord) bool {
 // id and expiry. Sends are ScaResendInterval apart and at most ScaMaxSends
 // per challenge (RATE_LIMITED with the wait); a quote without a pending
 // SMS_OTP challenge, or of a customer outside SCA regions, is CONFLICT.
-func (s QuoteSCA) Resend(ctx context.Context, id string) error {
+func (s Authorizations) Resend(ctx context.Context, id string) error {
 	d := drawChallenge(s.e)
 	var failure error
 	return engine.Once(ctx, s.e, id, &struct{}{}, engine.Keeping(&failure, func(t *engine.Txn) error {
-		q, err := quote(t, id)
+		q, err := Get(t, id)
 		if err != nil {
 			return err
 		}
@@ -237,11 +239,11 @@ func (s QuoteSCA) Resend(ctx context.Context, id string) error {
 		if !customers.KYC(t.Handle).SCARequired(c) {
 			return engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
-		if expired, err := expireIfDue(t, q); err != nil || expired {
+		if expired, err := ExpireIfDue(t, q); err != nil || expired {
 			failure = engine.Errorf(engine.CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
-		if q.Status != quotes.PendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
+		if q.Status != PendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
 			return engine.Errorf(engine.CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
 		}
 		if wait := customers.SendWait(q.ScaSends, t.Now, customers.ScaResendInterval, customers.ScaMaxSends, ScaChallengeTTL); wait > 0 {
@@ -258,9 +260,9 @@ func (s QuoteSCA) Resend(ctx context.Context, id string) error {
 // emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
 // .PENDING_AUTHORIZATION for a new quote waiting for SCA (wire-facts 2.7),
 // so delivery later starts at PROCESSING.
-func emitAuthorizationPending(t *engine.Txn, q *quoteRecord, tx *Transaction) error {
+func emitAuthorizationPending(t *engine.Txn, q *Record, tx *Transaction) error {
 	pending := *tx
-	pending.Status = quotes.TxPending
+	pending.Status = TxPending
 	if err := t.Emit("OUTGOING_PAYMENT.PENDING", &pending); err != nil {
 		return err
 	}
@@ -282,7 +284,7 @@ type ExecuteOptions struct {
 // checked before the quote is read) and executes the quote as
 // Quotes.Execute does, except that a customer in an SCA region gets a
 // challenge of the preferred factor (customers.ChallengeFactor).
-func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+func (qs Service) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
 	var fe validate.Errors
 	if fe.Enum("scaFactor", opts.ScaFactor, customers.Factors...) && opts.ScaFactor == customers.FactorTOTP {
 		fe.Add("scaFactor", &validate.Constraint{Enum: customers.ChallengeFactors}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
@@ -290,5 +292,5 @@ func (qs Quotes) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
 	}
-	return executeQuote(qs.e, ctx, id, opts, nil)
+	return ExecuteWith(qs.e, ctx, id, opts, nil)
 }

@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 )
 
 // The platform answers an incoming payment's approval request, the
@@ -101,7 +100,7 @@ func decideByWebhook(e *engine.Handle, ctx context.Context, id string, d decisio
 		if err != nil || !waiting {
 			return err
 		}
-		tx, err := transaction(t, id)
+		tx, err := GetTransaction(t, id)
 		if err != nil {
 			return err
 		}
@@ -109,11 +108,11 @@ func decideByWebhook(e *engine.Handle, ctx context.Context, id string, d decisio
 		case decideApprove:
 			return creditIncoming(t, tx)
 		case decideReject:
-			tx.Status = quotes.TxRejected
+			tx.Status = TxRejected
 		default:
-			tx.Status, tx.FailureReason = quotes.TxFailed, "PAYMENT_APPROVAL_WEBHOOK_ERROR"
+			tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_WEBHOOK_ERROR"
 		}
-		return saveTx(t, tx, "FAILED")
+		return SaveTransaction(t, tx, "FAILED")
 	})
 }
 

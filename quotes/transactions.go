@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"bytes"
@@ -11,12 +11,11 @@ import (
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
 // Transaction tables: records by id.
-const tableTransactions = "transactions"
+const TableTransactions = "transactions"
 
 // TxParty is a transaction's source or destination (reference
 // Transaction{Source,Destination}OneOf).
@@ -43,7 +42,7 @@ type Refund struct {
 // CARD, Card set), which is encoded as the reference's CardTransaction.
 type Transaction struct {
 	ID                         string                   `json:"id"`
-	Status                     quotes.TxStatus          `json:"status"`
+	Status                     TxStatus                 `json:"status"`
 	Type                       string                   `json:"type"`      // INCOMING or OUTGOING
 	Direction                  string                   `json:"direction"` // CREDIT or DEBIT
 	Source                     TxParty                  `json:"source"`
@@ -104,7 +103,7 @@ func (x *Transaction) UnmarshalJSON(b []byte) error {
 			if err := json.Unmarshal(b, &c); err != nil {
 				return err
 			}
-			*x = *c.transaction()
+			*x = *c.AsTransaction()
 			return nil
 		}
 	}
@@ -113,7 +112,7 @@ func (x *Transaction) UnmarshalJSON(b []byte) error {
 }
 
 // outgoingTransaction is the PENDING transaction of a new quote.
-func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
+func outgoingTransaction(q *Record, now time.Time) *Transaction {
 	rate := q.ExchangeRate.Float64()
 	fees, pf := q.FeesIncluded, q.PlatformFeesIncluded
 	src := TxParty{SourceType: q.Source.SourceType, AccountID: q.Source.AccountID, Currency: q.SendingCurrency.Code, CustomerID: q.Source.CustomerID}
@@ -124,9 +123,9 @@ func outgoingTransaction(q *quoteRecord, now time.Time) *Transaction {
 	}
 	dst := TxParty{DestinationType: q.Destination.DestinationType, AccountID: q.Destination.AccountID, UmaAddress: q.Destination.UmaAddress, Currency: q.ReceivingCurrency.Code}
 	sent, recv := accounts.AmountOf(q.SendingCurrency.Code, q.TotalSendingAmount), accounts.AmountOf(q.ReceivingCurrency.Code, q.TotalReceivingAmount)
-	status := quotes.TxPending
-	if q.Status == quotes.PendingAuthorization {
-		status = quotes.TxPendingAuthorization
+	status := TxPending
+	if q.Status == PendingAuthorization {
+		status = TxPendingAuthorization
 	}
 	return &Transaction{ID: q.TransactionID, Status: status, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
 		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
@@ -143,8 +142,8 @@ func txRail(rail string) string {
 	return ""
 }
 
-// insertTransaction stores a new transaction, filling platformCustomerId.
-func insertTransaction(t *engine.Txn, tx *Transaction) error {
+// InsertTransaction stores a new transaction, filling platformCustomerId.
+func InsertTransaction(t *engine.Txn, tx *Transaction) error {
 	if tx.CustomerID != "" && tx.PlatformCustomerID == "" {
 		if c, err := customers.Get(t, tx.CustomerID); err == nil {
 			tx.PlatformCustomerID = c.PlatformCustomerID
@@ -154,20 +153,20 @@ func insertTransaction(t *engine.Txn, tx *Transaction) error {
 	if err != nil {
 		return err
 	}
-	if err := engine.InsertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
+	if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	rememberTx(t, tx, b)
 	return nil
 }
 
-func transaction(t *engine.Txn, id string) (*Transaction, error) {
+func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
 		tx := d.clone()
 		readStatus(t, id, string(tx.Status))
 		return tx, nil
 	}
-	b, err := t.Get(tableTransactions, id)
+	b, err := t.Get(TableTransactions, id)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
 	}
@@ -200,10 +199,10 @@ func (x *Transaction) clone() *Transaction {
 	return &c
 }
 
-// saveTx stores tx, refusing a status change the transaction state
+// SaveTransaction stores tx, refusing a status change the transaction state
 // machine does not allow (quotes.TxStatus.Check), and emits
 // <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "").
-func saveTx(t *engine.Txn, tx *Transaction, event string) error {
+func SaveTransaction(t *engine.Txn, tx *Transaction, event string) error {
 	if err := advanceTx(t, tx); err != nil {
 		return err
 	}
@@ -216,14 +215,14 @@ func saveTx(t *engine.Txn, tx *Transaction, event string) error {
 			return err
 		}
 	}
-	if err := quoteState.Of(t).drafts.store(t, tableTransactions, tx.ID, tx, b); err != nil {
+	if err := quoteState.Of(t).drafts.store(t, TableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	rememberTx(t, tx, b)
 	return nil
 }
 
-// announceTx is saveTx without storing tx: for a status a payment passes
+// announceTx is SaveTransaction without storing tx: for a status a payment passes
 // through on its way to the one the operation stores (PENDING and
 // PROCESSING of a payment to an internal account, which completes at
 // once). The event's data is the record as it would be stored, encoded
@@ -238,7 +237,7 @@ func announceTx(t *engine.Txn, tx *Transaction, event string) error {
 // advanceTx checks tx's status change against the state machine and stamps
 // it.
 func advanceTx(t *engine.Txn, tx *Transaction) error {
-	if err := quotes.TxStatus(quoteState.Of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
+	if err := TxStatus(quoteState.Of(t).statuses[tx.ID]).Check(tx.Status); err != nil {
 		return err
 	}
 	readStatus(t, tx.ID, string(tx.Status))
@@ -257,7 +256,7 @@ func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error)
 	var out *Transaction
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		out, err = transaction(t, id)
+		out, err = GetTransaction(t, id)
 		return err
 	})
 	return out, err
@@ -269,7 +268,7 @@ func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error)
 // refund's reference.
 type TransactionFilter struct {
 	CustomerID, PlatformCustomerID, Type string
-	Status                               quotes.TxStatus
+	Status                               TxStatus
 	AccountIdentifier                    string // either side
 	SenderAccountIdentifier              string
 	ReceiverAccountIdentifier            string
@@ -297,12 +296,12 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 	return platform.InRange(tx.CreatedAt, f.StartDate, f.EndDate)
 }
 
-// query reads the index of the most selective filter that has one (a
+// Query reads the index of the most selective filter that has one (a
 // reference or an account identifier names a few transactions, a customer
 // more, a status or a type many), probes the indexes of the other indexed
 // filters and checks every filter on the records.
-func (f *TransactionFilter) query() engine.ListQuery[Transaction] {
-	q := engine.ListQuery[Transaction]{Table: tableTransactions, Index: engine.IxAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
+func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
+	q := engine.ListQuery[Transaction]{Table: TableTransactions, Index: engine.IxAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
 	return q.Narrowest(
 		[2]string{engine.IxReference, f.Reference},
 		[2]string{engine.IxAccount, f.AccountIdentifier},
@@ -327,7 +326,7 @@ func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.L
 	var page engine.Page[Transaction]
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		page, err = engine.List(t, f.query(), p)
+		page, err = engine.List(t, f.Query(), p)
 		return err
 	})
 	return page, err
@@ -338,7 +337,7 @@ func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Ti
 	e := ts.e
 	var out *Transaction
 	err := engine.Once(ctx, e, []any{id, at}, &out, func(t *engine.Txn) error {
-		tx, err := transaction(t, id)
+		tx, err := GetTransaction(t, id)
 		if err != nil {
 			return err
 		}
@@ -347,7 +346,7 @@ func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Ti
 		}
 		tx.ReceiptDeliveryConfirmedAt = &at
 		out = tx
-		return saveTx(t, tx, "")
+		return SaveTransaction(t, tx, "")
 	})
 	return out, err
 }
@@ -357,5 +356,5 @@ func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Ti
 // decisions, receipts and cancellation.
 type Transactions struct{ e *engine.Handle }
 
-// newTransactions returns the Transactions group of h.
-func newTransactions(h *engine.Handle) Transactions { return Transactions{h} }
+// NewTransactions returns the Transactions group of h.
+func NewTransactions(h *engine.Handle) Transactions { return Transactions{h} }

@@ -1,10 +1,9 @@
-package payments
+package quotes
 
 import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/quotes"
 )
 
 // The transactions' card variant: a card transaction is listed, filtered
@@ -30,7 +29,7 @@ type CardTransaction struct {
 	CustomerID             string                   `json:"customerId"`
 	PlatformCustomerID     string                   `json:"platformCustomerId"`
 	IssuerTransactionToken string                   `json:"issuerTransactionToken,omitempty"`
-	Status                 quotes.CardTxStatus      `json:"status"`
+	Status                 CardTxStatus             `json:"status"`
 	Direction              string                   `json:"direction"`
 	Merchant               CardMerchant             `json:"merchant"`
 	AuthorizedAmount       accounts.CurrencyAmount  `json:"authorizedAmount"`
@@ -61,9 +60,9 @@ type CardSummary struct {
 	TotalAmount int64 `json:"totalAmount"`
 }
 
-// transaction is the Transaction that lists x.
-func (x *CardTransaction) transaction() *Transaction {
-	return &Transaction{ID: x.ID, Status: quotes.TxStatus(x.Status), Type: "CARD", Direction: x.Direction,
+// AsTransaction is the Transaction that lists x.
+func (x *CardTransaction) AsTransaction() *Transaction {
+	return &Transaction{ID: x.ID, Status: TxStatus(x.Status), Type: "CARD", Direction: x.Direction,
 		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,
 		CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, Card: x}
 }

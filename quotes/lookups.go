@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -183,7 +183,7 @@ func saveLookup(e *engine.Handle, ctx context.Context, l *Lookup, customerID str
 				lc.Min, lc.Max = pc.MinAmount, pc.MaxAmount
 			}
 		}
-		if r, _, err := rate(e, ctx, "USD", code); err == nil {
+		if r, _, err := Rate(e, ctx, "USD", code); err == nil {
 			lc.EstimatedExchangeRate = r.Float64()
 		}
 		l.SupportedCurrencies = append(l.SupportedCurrencies, lc)
@@ -286,5 +286,5 @@ func pageOf[T any](all []T, name string, p engine.ListParams) (engine.Page[T], e
 // answers the directory lists: VASPs, UMA providers and discoveries.
 type Lookups struct{ e *engine.Handle }
 
-// newLookups returns the Lookups group of h.
-func newLookups(h *engine.Handle) Lookups { return Lookups{h} }
+// NewLookups returns the Lookups group of h.
+func NewLookups(h *engine.Handle) Lookups { return Lookups{h} }

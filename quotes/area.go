@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"time"
@@ -7,23 +7,23 @@ import (
 	"github.com/paygrid/payments/rails"
 )
 
-// quotesArea declares the quotes area's tables and due work: quotes and
+// Area declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
 // payments and their approvals, invitations and receiver lookups.
-func quotesArea(e *engine.Handle, cfg quotesConfig) engine.AreaDef {
+func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	if cfg.Rail == nil {
 		cfg.Rail = rails.Default{}
 	}
-	st := &quotesState{quotesConfig: cfg}
+	st := &quotesState{Options: cfg}
 	return engine.AreaDef{
 		State: []engine.SlotEntry{quotesSlot.With(st)},
 		Tables: []engine.TableDef{
-			{Name: tableQuotes, Record: func() any { return new(quoteRecord) },
-				Ix: engine.Indexed(tableQuotes, func(x *quoteRecord) time.Time { return x.CreatedAt },
-					engine.Every[quoteRecord](),
-					engine.Ix(engine.IxCustomer, func(x *quoteRecord) string { return x.CustomerID }))},
-			{Name: tableTransactions, Record: func() any { return new(Transaction) },
-				Ix: engine.Indexed(tableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
+			{Name: tableQuotes, Record: func() any { return new(Record) },
+				Ix: engine.Indexed(tableQuotes, func(x *Record) time.Time { return x.CreatedAt },
+					engine.Every[Record](),
+					engine.Ix(engine.IxCustomer, func(x *Record) string { return x.CustomerID }))},
+			{Name: TableTransactions, Record: func() any { return new(Transaction) },
+				Ix: engine.Indexed(TableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
 					engine.Every[Transaction](),
 					engine.Ix(engine.IxCustomer, func(x *Transaction) string { return x.CustomerID }),
 					engine.Ix(engine.IxPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
@@ -38,7 +38,7 @@ func quotesArea(e *engine.Handle, cfg quotesConfig) engine.AreaDef {
 						}
 						return engine.AppendValues(out, x.QuoteID)
 					}))},
-			{Name: tableSettlementsDue},
+			{Name: TableSettlementsDue},
 			{Name: tableSettlementsByTx},
 			{Name: tableQuoteExpiry},
 			{Name: tableRailReports},
@@ -51,7 +51,7 @@ func quotesArea(e *engine.Handle, cfg quotesConfig) engine.AreaDef {
 		Intents: railIntentKinds(e),
 		Hooks:   approvalHooks(e, cfg.IncomingApproval),
 		Due: []engine.DueWork{
-			{Table: tableSettlementsDue, Apply: applySettlementDue},
+			{Table: TableSettlementsDue, Apply: applySettlementDue},
 			{Table: tableIncomingDue, Apply: applyIncomingDue},
 			{Table: tableQuoteExpiry, Apply: applyQuoteExpiry},
 			{Table: tableApprovalsDue, Apply: applyApprovalTimeout},
@@ -59,30 +59,30 @@ func quotesArea(e *engine.Handle, cfg quotesConfig) engine.AreaDef {
 	}
 }
 
-// quotesConfig is what New gives the quotes area: the rail payments go to,
+// Options is what New gives the quotes area: the rail payments go to,
 // the rate source, the directory, whether incoming payments wait for
 // approval, and the hooks of the embedded wallets that sign payments.
-type quotesConfig struct {
+type Options struct {
 	Rail             rails.Rail
 	Rates            RateSource
 	Directory        Directory
 	IncomingApproval bool
 	// WalletPayload is the payloadToSign of a quote paid from an embedded
 	// wallet (wallets area).
-	WalletPayload func(q *quoteRecord) string
+	WalletPayload func(q *Record) string
 	// CheckWalletSignature checks the stamp over a quote's payloadToSign
 	// (wallets area); stamp nil: the caller had no way to send one.
-	CheckWalletSignature func(t *engine.Txn, q *quoteRecord, stamp *string) error
+	CheckWalletSignature func(t *engine.Txn, q *Record, stamp *string) error
 }
 
 // quotesState is the quotes area's state: the rail payments go to, the
 // rate source and its cache, the directory, whether incoming payments wait
 // for approval, and the records this engine stored lately.
 type quotesState struct {
-	quotesConfig
+	Options
 	rates     rateCache
 	txs       engine.StoredCache[Transaction] // transactions stored, by id (transactions.go)
-	quotes    engine.StoredCache[quoteRecord] // quotes stored, by id (settlement.go)
+	quotes    engine.StoredCache[Record]      // quotes stored, by id (settlement.go)
 	intents   engine.StoredCache[railIntent]  // rail intents stored, by id (rail_intents.go)
 	contended engine.ContendedCache
 }

@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"bytes"
@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/jsontest"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/rails"
 )
 
 // plainTransaction is Transaction without its MarshalJSON: what
@@ -27,17 +29,17 @@ func FuzzAppendTransaction(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, id, status, text string, sec, nsec int64, off int32, rate float64, n int64, present uint8) {
 		at := jsontest.FuzzTime(sec, nsec, off)
-		x := Transaction{ID: id, Status: TransactionStatus(status), Type: text, Direction: status,
+		x := Transaction{ID: id, Status: TxStatus(status), Type: text, Direction: status,
 			Source:      TxParty{SourceType: text, AccountID: id},
 			Destination: TxParty{DestinationType: status, UmaAddress: text, Currency: id, CustomerID: text},
 			CustomerID:  text, PlatformCustomerID: id, QuoteID: text, PaymentRail: id, Description: text,
 			FailureReason: status, AgentID: text, CreatedAt: at, UpdatedAt: at.Add(time.Duration(n))}
 		has := func(bit uint8) bool { return present&bit != 0 }
 		if has(1) {
-			x.SentAmount = &CurrencyAmount{Amount: n, Currency: CurrencyInfo{Code: id, Name: text, Symbol: status, Decimals: int(n % 20)}}
+			x.SentAmount = &accounts.CurrencyAmount{Amount: n, Currency: accounts.CurrencyInfo{Code: id, Name: text, Symbol: status, Decimals: int(n % 20)}}
 		}
 		if has(2) {
-			x.ReceivedAmount = &CurrencyAmount{Amount: -n}
+			x.ReceivedAmount = &accounts.CurrencyAmount{Amount: -n}
 		}
 		if has(4) {
 			x.ExchangeRate = &rate
@@ -98,7 +100,7 @@ func FuzzDecodeTransaction(f *testing.F) {
 	for _, x := range []Transaction{
 		{ID: "Transaction:1", Status: TxCompleted, Type: "OUTGOING", Direction: "DEBIT", CreatedAt: at, UpdatedAt: at},
 		{ID: "Transaction:2", Source: TxParty{SourceType: "ACCOUNT", AccountID: "a"}, Destination: TxParty{UmaAddress: "$b@x", Currency: "EUR"},
-			SentAmount: &CurrencyAmount{Amount: -5, Currency: CurrencyInfo{Code: "USD", Name: "US Dollar", Symbol: "$", Decimals: 2}},
+			SentAmount: &accounts.CurrencyAmount{Amount: -5, Currency: accounts.CurrencyInfo{Code: "USD", Name: "US Dollar", Symbol: "$", Decimals: 2}},
 			Fees:       &fees, PlatformFees: &fees, QuoteID: "Quote:1", Description: "rent é", SettledAt: &at,
 			Refund: &Refund{Reference: "R", InitiatedAt: at, SettledAt: &at, Status: "COMPLETED", Reason: "r"}, AgentID: "Agent:1"},
 	} {
@@ -122,10 +124,10 @@ func FuzzDecodeTransaction(f *testing.F) {
 type plainQuote Quote
 
 // modelQuoteRecord is q as a struct of the same members whose embedded
-// quote is a plainQuote (a defined type of quoteRecord would still promote
+// quote is a plainQuote (a defined type of Record would still promote
 // Quote's MarshalJSON).
-func modelQuoteRecord(q *quoteRecord) any {
-	t := reflect.TypeFor[quoteRecord]()
+func modelQuoteRecord(q *Record) any {
+	t := reflect.TypeFor[Record]()
 	fields := make([]reflect.StructField, t.NumField())
 	for i := range fields {
 		if fields[i] = t.Field(i); fields[i].Anonymous {
@@ -149,8 +151,8 @@ func modelQuoteRecord(q *quoteRecord) any {
 func TestEncodersCoverEveryMember(t *testing.T) {
 	for n := range 3 {
 		var x Transaction
-		var q quoteRecord
-		var p OutgoingPayment
+		var q Record
+		var p rails.OutgoingPayment
 		if n > 0 {
 			for _, v := range []any{&x, &q, &p} {
 				jsontest.Fill(reflect.ValueOf(v).Elem(), n)
@@ -167,7 +169,7 @@ func TestEncodersCoverEveryMember(t *testing.T) {
 		b, err = q.Quote.MarshalJSON()
 		check("Quote", b, err, plainQuote(q.Quote))
 		b, err = q.MarshalJSON()
-		check("quoteRecord", b, err, modelQuoteRecord(&q))
+		check("Record", b, err, modelQuoteRecord(&q))
 		in := railIntent{Send: &p}
 		b, err = in.encode()
 		check("intent", b, err, in)
@@ -181,16 +183,16 @@ func FuzzAppendIntent(f *testing.F) {
 	f.Add("x", "y", "not json", int64(0), int64(0), int32(0), int64(0), uint8(0x01))
 	f.Fuzz(func(t *testing.T, id, text, info string, sec, nsec int64, off int32, n int64, present uint8) {
 		at := jsontest.FuzzTime(sec, nsec, off)
-		p := OutgoingPayment{ID: id, TransactionID: text, Currency: id, Amount: n, Rail: text, UmaAddress: id, Transfer: present&8 != 0, SubmittedAt: at}
+		p := rails.OutgoingPayment{ID: id, TransactionID: text, Currency: id, Amount: n, Rail: text, UmaAddress: id, Transfer: present&8 != 0, SubmittedAt: at}
 		if present&1 != 0 {
-			p.Destination = &ExternalAccount{ID: text, CustomerID: id, Status: ExternalAccountStatus(text), PlatformAccountID: text,
+			p.Destination = &rails.ExternalAccount{ID: text, CustomerID: id, Status: rails.ExternalAccountStatus(text), PlatformAccountID: text,
 				OwnershipType: id, Currency: text, DefaultUmaDepositAccount: present&16 != 0, BeneficiaryVerificationStatus: text,
 				CreatedAt: at, UpdatedAt: at.Add(time.Duration(n))}
 			if present&2 != 0 {
 				p.Destination.AccountInfo = json.RawMessage(info)
 			}
 			if present&4 != 0 {
-				p.Destination.BeneficiaryVerifiedData = &BeneficiaryVerifiedData{}
+				p.Destination.BeneficiaryVerifiedData = &rails.BeneficiaryVerifiedData{}
 			}
 		}
 		in := railIntent{Send: &p}
@@ -210,23 +212,23 @@ func FuzzAppendQuote(f *testing.F) {
 			r = money.Rate{}
 		}
 		has := func(bit uint8) bool { return present&bit != 0 }
-		q := quoteRecord{Quote: Quote{ID: id, Status: QuoteStatus(status), CreatedAt: at, ExpiresAt: at.Add(time.Duration(n)),
-			Source:          QuoteSource{SourceType: text, AccountID: id, CryptoNetwork: status},
-			Destination:     QuoteDestination{DestinationType: status, UmaAddress: text, PaymentRail: id},
-			SendingCurrency: CurrencyInfo{Code: id, Name: text, Symbol: status, Decimals: int(n % 30)}, TotalSendingAmount: n,
+		q := Record{Quote: Quote{ID: id, Status: Status(status), CreatedAt: at, ExpiresAt: at.Add(time.Duration(n)),
+			Source:          Source{SourceType: text, AccountID: id, CryptoNetwork: status},
+			Destination:     Destination{DestinationType: status, UmaAddress: text, PaymentRail: id},
+			SendingCurrency: accounts.CurrencyInfo{Code: id, Name: text, Symbol: status, Decimals: int(n % 30)}, TotalSendingAmount: n,
 			TotalReceivingAmount: -n, ExchangeRate: r, FeesIncluded: sec, TransactionID: text, PurposeOfPayment: text},
 			CustomerID: text, AgentID: id, ServiceFees: n, Rail: status, Description: text, PendingSent: has(1), Collected: has(2)}
 		if has(4) {
 			q.RateDetails = &RateDetails{CounterpartyMultiplier: f, ServiceApiMultiplier: r, ServiceApiVariableFeeRate: -f, ServiceApiVariableFeeAmount: n}
 		}
 		if has(8) {
-			q.PaymentInstructions = []PaymentInstructions{{InstructionsNotes: text, AccountOrWalletInfo: map[string]any{id: text}}}
+			q.PaymentInstructions = []accounts.PaymentInstructions{{InstructionsNotes: text, AccountOrWalletInfo: map[string]any{id: text}}}
 		}
 		if has(16) {
 			q.ScaNonce, q.ScaSends = []byte(text), []time.Time{at}
 		}
 		if has(32) {
-			q.ScaChallenge = &ScaChallenge{ID: id, ExpiresAt: at, Factor: text}
+			q.ScaChallenge = &accounts.ScaChallenge{ID: id, ExpiresAt: at, Factor: text}
 		}
 		ours, err := q.MarshalJSON()
 		model, modelErr := json.Marshal(modelQuoteRecord(&q))
@@ -258,7 +260,7 @@ func TestIntentCloneSharesNothing(t *testing.T) {
 // TestQuoteCloneSharesNothing is TestTransactionCloneSharesNothing for a
 // quote without the members that make it not cloneable.
 func TestQuoteCloneSharesNothing(t *testing.T) {
-	var q quoteRecord
+	var q Record
 	jsontest.Fill(reflect.ValueOf(&q).Elem(), 1)
 	q.PaymentInstructions, q.ScaChallenge, q.ScaNonce, q.ScaSends, q.HeldInstructions = nil, nil, nil, nil, nil
 	if !q.cloneable() {
@@ -296,58 +298,4 @@ func checkSharesNothing(t *testing.T, path string, a, b reflect.Value, skip stri
 			}
 		}
 	}
-}
-
-// accountInfoModel is what AccountType and Identifier gave when they
-// decoded every candidate member as raw JSON and then as a string.
-func accountInfoModel(info json.RawMessage) (typ, id string) {
-	var top struct {
-		AccountType json.RawMessage `json:"accountType"`
-	}
-	if json.Unmarshal(info, &top) == nil {
-		_ = json.Unmarshal(top.AccountType, &typ)
-	}
-	var ids struct {
-		IBAN             json.RawMessage `json:"iban"`
-		CLABE            json.RawMessage `json:"clabeNumber"`
-		AccountNumber    json.RawMessage `json:"accountNumber"`
-		Address          json.RawMessage `json:"address"`
-		PixKey           json.RawMessage `json:"pixKey"`
-		PhoneNumber      json.RawMessage `json:"phoneNumber"`
-		VPA              json.RawMessage `json:"vpa"`
-		Invoice          json.RawMessage `json:"invoice"`
-		Bolt12           json.RawMessage `json:"bolt12"`
-		LightningAddress json.RawMessage `json:"lightningAddress"`
-		SwiftCode        json.RawMessage `json:"swiftCode"`
-	}
-	if json.Unmarshal(info, &ids) != nil {
-		return typ, ""
-	}
-	for _, raw := range [...]json.RawMessage{ids.IBAN, ids.CLABE, ids.AccountNumber, ids.Address, ids.PixKey,
-		ids.PhoneNumber, ids.VPA, ids.Invoice, ids.Bolt12, ids.LightningAddress, ids.SwiftCode} {
-		var s string
-		if json.Unmarshal(raw, &s) == nil && s != "" {
-			return typ, s
-		}
-	}
-	return typ, ""
-}
-
-// FuzzAccountInfo checks AccountType and Identifier against
-// accountInfoModel.
-func FuzzAccountInfo(f *testing.F) {
-	for _, s := range []string{`{"accountType":"IBAN","iban":"DE89370400440532013000"}`, `{"accountType":5,"iban":7,"clabeNumber":"002"}`,
-		`{"IBAN":"x","Iban":null}`, `[1]`, `null`, ``, `{"accountNumber":"1","accountNumber":2}`, `{"swiftCode":"A","address":{"a":1}}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, info []byte) {
-		a := &ExternalAccount{AccountInfo: info}
-		typ, id := accountInfoModel(info)
-		if got := a.AccountType(); got != typ {
-			t.Fatalf("AccountType(%s) = %q, want %q", info, got, typ)
-		}
-		if got := a.Identifier(); got != id {
-			t.Fatalf("Identifier(%s) = %q, want %q", info, got, id)
-		}
-	})
 }

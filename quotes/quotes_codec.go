@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"encoding/base64"
@@ -21,7 +21,7 @@ func (q Quote) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON encodes the record as encoding/json would: the quote's
 // members, then the record's.
-func (q quoteRecord) MarshalJSON() ([]byte, error) {
+func (q Record) MarshalJSON() ([]byte, error) {
 	b, err := appendQuote(make([]byte, 0, 1408), &q.Quote)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package payments
+package quotes
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -36,8 +35,8 @@ type rateCache struct {
 	m  map[[2]string]cachedRate
 }
 
-// rate returns the (cached) rate of a pair and when it was fetched.
-func rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
+// Rate returns the (cached) rate of a pair and when it was fetched.
+func Rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
 	if from == to {
 		return money.MustRate("1"), e.Now(), nil
 	}
@@ -89,8 +88,8 @@ type RateFees struct {
 
 // platformFees returns the platform's configured fees on transfers from
 // source to another currency.
-func platformFees(p *platform.Config, source, dest string) quotes.Fees {
-	var f quotes.Fees
+func platformFees(p *platform.Config, source, dest string) Fees {
+	var f Fees
 	if source == dest {
 		return f
 	}
@@ -147,7 +146,7 @@ type RateQuery struct {
 
 // ExchangeRates quotes each source to each destination for the sending
 // amount, including the platform's fees (GET /exchange-rates).
-func (qs Quotes) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
+func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
 	e := qs.e
 	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
 	p, err := platform.NewService(e).Config(ctx)
@@ -218,16 +217,16 @@ func ratesFrom(e *engine.Handle, ctx context.Context, p *platform.Config, src pl
 		if d == source {
 			continue
 		}
-		r, at, err := rate(e, ctx, source, d)
+		r, at, err := Rate(e, ctx, source, d)
 		if err != nil {
 			return nil, err
 		}
 		dc, _ := money.Lookup(d)
 		fees := platformFees(p, source, d)
-		a, err := quotes.Compute(quotes.Input{LockedSide: quotes.Sending, Amount: sendingAmount, Rate: r.Decimal(),
+		a, err := Compute(Input{LockedSide: Sending, Amount: sendingAmount, Rate: r.Decimal(),
 			SendingDecimals: sc.Decimals, ReceivingDecimals: dc.Decimals, Fees: fees})
 		if err != nil {
-			a = quotes.Amounts{FeesIncluded: fees.PlatformFixed}
+			a = Amounts{FeesIncluded: fees.PlatformFixed}
 		}
 		out = append(out, ExchangeRate{SourceCurrency: accounts.AmountOf(source, 0).Currency, SendingAmount: sendingAmount, MinSendingAmount: src.MinAmount,
 			MaxSendingAmount: src.MaxAmount, DestinationCurrency: accounts.AmountOf(d, 0).Currency, DestinationPaymentRail: payoutRail(d),
