@@ -56,13 +56,10 @@ type agentRecord struct {
 	DeviceCode string `json:"deviceCode,omitempty"`
 }
 
-// AgentDeviceCode is a device code (reference AgentDeviceCode).
-type AgentDeviceCode = agents.DeviceCode
-
 // AgentCreated answers POST /agents: the agent and its first device code.
 type AgentCreated struct {
-	Agent      Agent           `json:"agent"`
-	DeviceCode AgentDeviceCode `json:"deviceCode"`
+	Agent      Agent             `json:"agent"`
+	DeviceCode agents.DeviceCode `json:"deviceCode"`
 }
 
 // AgentCredential answers a redemption: the bearer access token, shown this

@@ -25,10 +25,10 @@ type AgentCreateRequest struct {
 }
 
 // newDeviceCode draws a device code for agentID, valid from now.
-func newDeviceCode(agentID string, now time.Time) AgentDeviceCode {
+func newDeviceCode(agentID string, now time.Time) agents.DeviceCode {
 	var b [12]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics on failure since Go 1.24)
-	return AgentDeviceCode{Code: agents.FormatCode(b), AgentID: agentID, ExpiresAt: now.Add(agents.DeviceCodeTTL)}
+	return agents.DeviceCode{Code: agents.FormatCode(b), AgentID: agentID, ExpiresAt: now.Add(agents.DeviceCodeTTL)}
 }
 
 // Create creates an agent for a customer with its first device code, which
@@ -192,17 +192,13 @@ func (g Agents) Delete(ctx context.Context, id string) error {
 	})
 }
 
-// AgentPolicyUpdate is the body of PATCH /agents/{id}/policy (reference
-// AgentPolicyUpdateRequest), decoded by the HTTP layer into the pure update.
-type AgentPolicyUpdate = agents.PolicyUpdate
-
 // UpdatePolicy applies a partial policy update (permissions are replaced
 // wholesale); every invalid member is listed, accounts of the restrictions
 // that are not the agent's customer's included (checkPolicyAccounts).
 // Changing the spending limits' currency without restating the limits
 // recasts them at the engine's rate. The new policy applies to the next
 // action at once.
-func (g Agents) UpdatePolicy(ctx context.Context, id string, u AgentPolicyUpdate) (*Agent, error) {
+func (g Agents) UpdatePolicy(ctx context.Context, id string, u agents.PolicyUpdate) (*Agent, error) {
 	e := g.e
 	for {
 		cur, err := g.Get(ctx, id)
@@ -314,9 +310,9 @@ func customerOwns(t *engine.Txn, customerID, id string) (bool, error) {
 // RegenerateDeviceCode issues a new device code for an agent that is not
 // connected, invalidating its unredeemed codes; a connected agent is
 // CONFLICT.
-func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*AgentDeviceCode, error) {
+func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*agents.DeviceCode, error) {
 	code := newDeviceCode(id, g.e.Now())
-	var out *AgentDeviceCode
+	var out *agents.DeviceCode
 	err := engine.Once(ctx, g.e, id, &out, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
@@ -326,7 +322,7 @@ func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*AgentDevi
 			return engine.Errorf(engine.CodeConflict, "agent %s is connected; a device code is only issued to an agent that is not", id)
 		}
 		if a.DeviceCode != "" {
-			var old AgentDeviceCode
+			var old agents.DeviceCode
 			switch err := engine.GetJSON(t, tableAgentDeviceCodes, a.DeviceCode, &old); {
 			case err == nil:
 				old.Replaced = true
@@ -359,7 +355,7 @@ type AgentDeviceCodeStatus struct {
 func (g Agents) DeviceCodeStatus(ctx context.Context, code string) (*AgentDeviceCodeStatus, error) {
 	var out *AgentDeviceCodeStatus
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		var c AgentDeviceCode
+		var c agents.DeviceCode
 		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
 			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
 		}
@@ -381,7 +377,7 @@ func (g Agents) Redeem(ctx context.Context, code string) (*AgentCredential, erro
 	hash := agents.HashToken(token)
 	var out *AgentCredential
 	err := g.e.Update(ctx, func(t *engine.Txn) error {
-		var c AgentDeviceCode
+		var c agents.DeviceCode
 		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
 			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
 		}

@@ -2,11 +2,14 @@ package payments
 
 import (
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/agents"
+	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
+	"github.com/paygrid/payments/stablecoins"
 )
 
 // Moved to github.com/paygrid/payments/internal/engine.
@@ -537,3 +540,24 @@ type UMAReceiver = quotes.UMAReceiver
 type VASP = quotes.VASP
 type WithdrawalFee = quotes.WithdrawalFee
 type WithdrawalFeeRequest = quotes.WithdrawalFeeRequest
+
+// CardLimits bounds the live cards of the platform and of each cardholder
+// (Config.CardLimits; zero members take the cards package's defaults).
+type CardLimits = cards.Limits
+
+// Stablecoin is a registered provider token.
+type Stablecoin = stablecoins.Stablecoin
+
+// StablecoinProviderAccount is a provider-account link; its secret is
+// write-only.
+type StablecoinProviderAccount = stablecoins.ProviderAccount
+
+// StablecoinOperation is a mint or burn.
+type StablecoinOperation = stablecoins.Operation
+
+// AgentDeviceCode is a device code (reference AgentDeviceCode).
+type AgentDeviceCode = agents.DeviceCode
+
+// AgentPolicyUpdate is the body of PATCH /agents/{id}/policy (reference
+// AgentPolicyUpdateRequest), decoded by the HTTP layer into the pure update.
+type AgentPolicyUpdate = agents.PolicyUpdate

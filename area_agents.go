@@ -3,6 +3,7 @@ package payments
 import (
 	"time"
 
+	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/internal/engine"
 )
 
@@ -14,7 +15,7 @@ func agentsArea() engine.AreaDef {
 			Ix: engine.Indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
 				engine.Every[agentRecord](),
 				engine.Ix(engine.IxCustomer, func(x *agentRecord) string { return x.CustomerID }))},
-		{Name: tableAgentDeviceCodes, Record: func() any { return new(AgentDeviceCode) }},
+		{Name: tableAgentDeviceCodes, Record: func() any { return new(agents.DeviceCode) }},
 		{Name: tableAgentTokens},
 		{Name: tableAgentActions, Record: func() any { return new(actionRecord) },
 			Ix: engine.Indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },

@@ -3,6 +3,7 @@ package payments
 import (
 	"time"
 
+	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/internal/engine"
 )
 
@@ -37,7 +38,7 @@ func cardsArea(e *engine.Handle, cfg cardsConfig) engine.AreaDef {
 // cards) and the limits on live cards.
 type cardsConfig struct {
 	Issuer CardIssuer
-	Limits CardLimits
+	Limits cards.Limits
 }
 
 // cardsState is the cards area's state.

@@ -103,10 +103,6 @@ type CardEventOutcome struct {
 	ConfirmFailed bool
 }
 
-// CardLimits bounds the live cards of the platform and of each cardholder
-// (Config.CardLimits; zero members take the cards package's defaults).
-type CardLimits = cards.Limits
-
 // Card is a debit card bound to internal accounts (reference Card).
 type Card struct {
 	ID                     string        `json:"id"`

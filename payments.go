@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
@@ -69,7 +70,7 @@ type Config struct {
 	// cardholder, CARD_LIMIT_REACHED beyond them. Zero members mean 10,000
 	// live cards per platform and one per cardholder
 	// (cards.DefaultMaxLive, cards.DefaultPerCardholder).
-	CardLimits CardLimits
+	CardLimits cards.Limits
 	// Stablecoins is the stablecoin issuer platform behind the Stablecoins
 	// area. Nil refuses every stablecoin operation with
 	// STABLECOIN_PROVIDER_ERROR (documented on StablecoinProvider).

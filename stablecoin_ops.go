@@ -16,7 +16,7 @@ import (
 // opRecord is an operation as stored: the API view, its amounts as
 // numbers, its fiat currency, and the provider's plan.
 type opRecord struct {
-	StablecoinOperation
+	stablecoins.Operation
 	Units    int64            `json:"units"`
 	Cents    int64            `json:"cents"`
 	Currency string           `json:"currency"`
@@ -34,7 +34,7 @@ type opDue struct {
 
 // opDraft is what an operation's checks produce before it is planned.
 type opDraft struct {
-	coin        *Stablecoin
+	coin        *stablecoins.Stablecoin
 	link        *linkRecord
 	units       int64
 	cents       int64
@@ -50,7 +50,7 @@ type opDraft struct {
 // or an ACH debit of a bank account in the token's base currency, and the
 // tokens go to a Spark wallet external account. When it COMPLETES its fiat
 // value enters the token's reserve account in the ledger.
-func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.MintRequest) (*StablecoinOperation, error) {
+func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.MintRequest) (*stablecoins.Operation, error) {
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.Mi
 // at the deposit address of the funding instructions; the provider's own
 // balance needs no funding; Service internal accounts are
 // STABLECOIN_BURN_SOURCE_NOT_SUPPORTED (or _SERVICE_OPERATIONS_NOT_ENABLED).
-func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.BurnRequest) (*StablecoinOperation, error) {
+func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.BurnRequest) (*stablecoins.Operation, error) {
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND when absent,
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED when of the wrong kind, and the
 // usual refusals of an account that cannot be paid.
-func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
+func stablecoinExternal(t *engine.Txn, coin *stablecoins.Stablecoin, role, id, rail string) error {
 	var r accounts.ExternalRecord
 	if err := engine.GetJSON(t, accounts.TableExternalAccounts, id, &r); err != nil {
 		return engine.NotFound(err, engine.CodeStablecoinExternalAccountNotFound, "external account", id)
@@ -157,9 +157,9 @@ func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) 
 // create runs an operation: checks in a read transaction, the provider's
 // plan, then one write transaction that checks again, records the
 // operation with its ledger hold and schedules its first step.
-func (s Stablecoins) create(ctx context.Context, coinID string, input any, check func(t *engine.Txn) (*opDraft, error), description string) (*StablecoinOperation, error) {
+func (s Stablecoins) create(ctx context.Context, coinID string, input any, check func(t *engine.Txn) (*opDraft, error), description string) (*stablecoins.Operation, error) {
 	e := s.e
-	var out *StablecoinOperation
+	var out *stablecoins.Operation
 	if ok, err := engine.Replay(ctx, e, []any{coinID, input}, &out); ok {
 		return out, err
 	}
@@ -177,7 +177,7 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 			return err
 		}
 		src, dst := d.source, d.destination
-		op := &opRecord{StablecoinOperation: StablecoinOperation{ID: t.NewID("StablecoinOperation"), StablecoinID: d.coin.ID,
+		op := &opRecord{Operation: stablecoins.Operation{ID: t.NewID("StablecoinOperation"), StablecoinID: d.coin.ID,
 			OperationType: d.plan.Type, Status: stablecoins.OpCreated, Amount: strconv.FormatInt(d.units, 10),
 			Provider: d.link.Provider, ProviderEnvironment: d.link.ProviderEnvironment, StablecoinProviderAccountID: d.link.ID,
 			Source: &src, Destination: &dst, Description: description, CreatedAt: t.Now, UpdatedAt: t.Now},
@@ -199,7 +199,7 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 		} else if err := startSteps(t, op, t.Now); err != nil {
 			return err
 		}
-		out = &op.StablecoinOperation
+		out = &op.Operation
 		return engine.InsertJSON(t, tableStablecoinOps, op.ID, op)
 	})
 	return out, err
@@ -301,8 +301,8 @@ func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error)
 // funding report for an operation in another state is
 // INVALID_STATE_TRANSITION; an expired one stays EXPIRED. In the sandbox it
 // stands for the provider's notification.
-func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*StablecoinOperation, error) {
-	var out *StablecoinOperation
+func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*stablecoins.Operation, error) {
+	var out *stablecoins.Operation
 	err := engine.Once(ctx, s.e, opID, &out, func(t *engine.Txn) error {
 		op, err := stablecoinOp(t, opID)
 		if err != nil {
@@ -315,20 +315,20 @@ func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*Stablecoi
 		if err := startSteps(t, op, t.Now); err != nil {
 			return err
 		}
-		out = &op.StablecoinOperation
+		out = &op.Operation
 		return engine.PutJSON(t, tableStablecoinOps, op.ID, op)
 	})
 	return out, err
 }
 
 // Operation returns a mint or burn (STABLECOIN_OPERATION_NOT_FOUND).
-func (s Stablecoins) Operation(ctx context.Context, id string) (*StablecoinOperation, error) {
+func (s Stablecoins) Operation(ctx context.Context, id string) (*stablecoins.Operation, error) {
 	var op *opRecord
 	err := s.e.View(ctx, func(t *engine.Txn) (err error) { op, err = stablecoinOp(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
-	return &op.StablecoinOperation, nil
+	return &op.Operation, nil
 }
 
 func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
@@ -341,8 +341,8 @@ func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 
 // ListOperations lists a stablecoin's mints and burns (only one type when
 // opType is set), newest first unless p says otherwise.
-func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType stablecoins.OpType, p engine.ListParams) (engine.Page[StablecoinOperation], error) {
-	var page engine.Page[StablecoinOperation]
+func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType stablecoins.OpType, p engine.ListParams) (engine.Page[stablecoins.Operation], error) {
+	var page engine.Page[stablecoins.Operation]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := stablecoin(t, coinID); err != nil {
 			return err
@@ -355,7 +355,7 @@ func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType s
 		if err != nil {
 			return err
 		}
-		page, err = engine.MapPage(recs, func(r *opRecord) (*StablecoinOperation, error) { return &r.StablecoinOperation, nil })
+		page, err = engine.MapPage(recs, func(r *opRecord) (*stablecoins.Operation, error) { return &r.Operation, nil })
 		return err
 	})
 	return page, err

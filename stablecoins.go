@@ -9,17 +9,6 @@ import (
 	"github.com/paygrid/payments/stablecoins"
 )
 
-// Stablecoin area types (package stablecoins holds their rules).
-type (
-	// Stablecoin is a registered provider token.
-	Stablecoin = stablecoins.Stablecoin
-	// StablecoinProviderAccount is a provider-account link; its secret is
-	// write-only.
-	StablecoinProviderAccount = stablecoins.ProviderAccount
-	// StablecoinOperation is a mint or burn.
-	StablecoinOperation = stablecoins.Operation
-)
-
 // Stablecoin tables: links (with their write-only credentials), the unique
 // provider account of each link, registered tokens, the unique symbols and
 // token identifiers, operations, and operation steps due on the clock.
@@ -52,7 +41,7 @@ func newStablecoins(h *engine.Handle) Stablecoins { return Stablecoins{h} }
 // linkRecord is a link as stored: the API view plus the credentials the
 // provider is called with. The secret never leaves the engine.
 type linkRecord struct {
-	StablecoinProviderAccount
+	stablecoins.ProviderAccount
 	APIClientID     string `json:"apiClientId"`
 	APIClientSecret string `json:"apiClientSecret"`
 }
@@ -112,12 +101,12 @@ func providerError(err error) error {
 // the account they open (ACTIVE). The secret is write-only: it is kept to
 // call the provider and never returned. The same provider account linked
 // twice is CONFLICT.
-func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.LinkRequest) (*StablecoinProviderAccount, error) {
+func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.LinkRequest) (*stablecoins.ProviderAccount, error) {
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
-	var out *StablecoinProviderAccount
+	var out *stablecoins.ProviderAccount
 	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
@@ -127,7 +116,7 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 	}
 	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		now := t.Now
-		r := linkRecord{StablecoinProviderAccount: StablecoinProviderAccount{ID: t.NewID("StablecoinProviderAccount"),
+		r := linkRecord{ProviderAccount: stablecoins.ProviderAccount{ID: t.NewID("StablecoinProviderAccount"),
 			Provider: req.Provider, ProviderAccountID: info.ProviderAccountID, ProviderEnvironment: s.env(),
 			Status: stablecoins.LinkActive, LastVerifiedAt: &now, CreatedAt: now, UpdatedAt: now},
 			APIClientID: req.APIClientID, APIClientSecret: req.APIClientSecret}
@@ -135,20 +124,20 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 		if err := engine.Claim(t, tableStablecoinLinkKeys, key, r.ID, engine.Errorf(engine.CodeConflict, "provider account %s is already linked", r.ProviderAccountID)); err != nil {
 			return err
 		}
-		out = &r.StablecoinProviderAccount
+		out = &r.ProviderAccount
 		return engine.InsertJSON(t, tableStablecoinLinks, r.ID, r)
 	})
 	return out, err
 }
 
 // ProviderAccount returns a link (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
-func (s Stablecoins) ProviderAccount(ctx context.Context, id string) (*StablecoinProviderAccount, error) {
+func (s Stablecoins) ProviderAccount(ctx context.Context, id string) (*stablecoins.ProviderAccount, error) {
 	var r *linkRecord
 	err := s.e.View(ctx, func(t *engine.Txn) (err error) { r, err = stablecoinLink(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
-	return &r.StablecoinProviderAccount, nil
+	return &r.ProviderAccount, nil
 }
 
 func stablecoinLink(t *engine.Txn, id string) (*linkRecord, error) {
@@ -166,8 +155,8 @@ type ProviderAccountFilter struct {
 }
 
 // ListProviderAccounts lists the platform's links, oldest first.
-func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[StablecoinProviderAccount], error) {
-	var page engine.Page[StablecoinProviderAccount]
+func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[stablecoins.ProviderAccount], error) {
+	var page engine.Page[stablecoins.ProviderAccount]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[linkRecord]{Table: tableStablecoinLinks, Index: engine.IxAll, Match: func(r *linkRecord) bool {
 			return (f.Provider == "" || r.Provider == f.Provider) && (f.Status == "" || r.Status == f.Status)
@@ -176,7 +165,7 @@ func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccount
 		if err != nil {
 			return err
 		}
-		page, err = engine.MapPage(recs, func(r *linkRecord) (*StablecoinProviderAccount, error) { return &r.StablecoinProviderAccount, nil })
+		page, err = engine.MapPage(recs, func(r *linkRecord) (*stablecoins.ProviderAccount, error) { return &r.ProviderAccount, nil })
 		return err
 	})
 	return page, err
@@ -187,8 +176,8 @@ func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccount
 // REVOKED when it was withdrawn, ACTIVE when it verifies again. Requests
 // naming a link that is not ACTIVE are refused with
 // STABLECOIN_PROVIDER_ACCOUNT_INVALID or _REVOKED.
-func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, status stablecoins.LinkStatus) (*StablecoinProviderAccount, error) {
-	var out *StablecoinProviderAccount
+func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, status stablecoins.LinkStatus) (*stablecoins.ProviderAccount, error) {
+	var out *stablecoins.ProviderAccount
 	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		r, err := stablecoinLink(t, id)
 		if err != nil {
@@ -203,7 +192,7 @@ func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, st
 			return engine.Errorf(engine.CodeInvalidInput, "status must be ACTIVE, INVALID or REVOKED")
 		}
 		r.Status, r.UpdatedAt = status, t.Now
-		out = &r.StablecoinProviderAccount
+		out = &r.ProviderAccount
 		return engine.PutJSON(t, tableStablecoinLinks, r.ID, r)
 	})
 	return out, err
@@ -250,12 +239,12 @@ func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 // identifier registered before is 409 STABLECOIN_SYMBOL_ALREADY_EXISTS or
 // STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS. It starts NOT_ENABLED for the
 // Service's operations.
-func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterRequest) (*Stablecoin, error) {
+func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterRequest) (*stablecoins.Stablecoin, error) {
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
-	var out *Stablecoin
+	var out *stablecoins.Stablecoin
 	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
@@ -278,7 +267,7 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 		if l.ID != link.ID {
 			return engine.Errorf(engine.CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
 		}
-		c := Stablecoin{ID: t.NewID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
+		c := stablecoins.Stablecoin{ID: t.NewID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
 			Network: req.Network, Decimals: tok.Decimals, IssuanceStatus: tok.IssuanceStatus,
 			ServiceOperationsStatus: stablecoins.OpsNotEnabled, NetworkTokenIdentifier: req.NetworkTokenIdentifier,
 			Provider: l.Provider, StablecoinProviderAccountID: l.ID, ProviderEnvironment: l.ProviderEnvironment,
@@ -301,14 +290,14 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 }
 
 // Get returns a stablecoin (STABLECOIN_NOT_FOUND).
-func (s Stablecoins) Get(ctx context.Context, id string) (*Stablecoin, error) {
-	var c *Stablecoin
+func (s Stablecoins) Get(ctx context.Context, id string) (*stablecoins.Stablecoin, error) {
+	var c *stablecoins.Stablecoin
 	err := s.e.View(ctx, func(t *engine.Txn) (err error) { c, err = stablecoin(t, id); return err })
 	return c, err
 }
 
-func stablecoin(t *engine.Txn, id string) (*Stablecoin, error) {
-	var c Stablecoin
+func stablecoin(t *engine.Txn, id string) (*stablecoins.Stablecoin, error) {
+	var c stablecoins.Stablecoin
 	if err := engine.GetJSON(t, tableStablecoins, id, &c); err != nil {
 		return nil, engine.NotFound(err, engine.CodeStablecoinNotFound, "stablecoin", id)
 	}
@@ -323,10 +312,10 @@ type StablecoinFilter struct {
 }
 
 // List lists registered stablecoins, oldest first.
-func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[Stablecoin], error) {
-	var page engine.Page[Stablecoin]
+func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[stablecoins.Stablecoin], error) {
+	var page engine.Page[stablecoins.Stablecoin]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[Stablecoin]{Table: tableStablecoins, Index: engine.IxAll, Match: func(c *Stablecoin) bool {
+		q := engine.ListQuery[stablecoins.Stablecoin]{Table: tableStablecoins, Index: engine.IxAll, Match: func(c *stablecoins.Stablecoin) bool {
 			return (f.IssuanceStatus == "" || c.IssuanceStatus == f.IssuanceStatus) &&
 				(f.ServiceOperationsStatus == "" || c.ServiceOperationsStatus == f.ServiceOperationsStatus) &&
 				(f.Provider == "" || c.Provider == f.Provider)
@@ -343,8 +332,8 @@ func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p engine.List
 // PENDING_APPROVAL, a repeat while PENDING_APPROVAL succeeds unchanged,
 // and from ENABLING, ENABLED or DISABLED it is 409
 // STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE.
-func (s Stablecoins) RequestEnablement(ctx context.Context, id string) (*Stablecoin, error) {
-	return s.moveOps(ctx, id, "request", func(c *Stablecoin) (stablecoins.OpsStatus, error) {
+func (s Stablecoins) RequestEnablement(ctx context.Context, id string) (*stablecoins.Stablecoin, error) {
+	return s.moveOps(ctx, id, "request", func(c *stablecoins.Stablecoin) (stablecoins.OpsStatus, error) {
 		return stablecoins.RequestEnablement(c.ServiceOperationsStatus)
 	})
 }
@@ -354,14 +343,14 @@ func (s Stablecoins) RequestEnablement(ctx context.Context, id string) (*Stablec
 // ENABLED, decline to NOT_ENABLED, disable and re-enable); other moves are
 // INVALID_STATE_TRANSITION. An ENABLED stablecoin gets its Service
 // currency code, its symbol.
-func (s Stablecoins) SetOperationsStatus(ctx context.Context, id string, to stablecoins.OpsStatus) (*Stablecoin, error) {
-	return s.moveOps(ctx, id, string(to), func(c *Stablecoin) (stablecoins.OpsStatus, error) {
+func (s Stablecoins) SetOperationsStatus(ctx context.Context, id string, to stablecoins.OpsStatus) (*stablecoins.Stablecoin, error) {
+	return s.moveOps(ctx, id, string(to), func(c *stablecoins.Stablecoin) (stablecoins.OpsStatus, error) {
 		return to, stablecoins.OperatorSet(c.ServiceOperationsStatus, to)
 	})
 }
 
-func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(*Stablecoin) (stablecoins.OpsStatus, error)) (*Stablecoin, error) {
-	var out *Stablecoin
+func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(*stablecoins.Stablecoin) (stablecoins.OpsStatus, error)) (*stablecoins.Stablecoin, error) {
+	var out *stablecoins.Stablecoin
 	err := engine.Once(ctx, s.e, []string{id, input}, &out, func(t *engine.Txn) error {
 		c, err := stablecoin(t, id)
 		if err != nil {
@@ -387,14 +376,14 @@ func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(
 // SetIssuanceStatus records the provider's issuance state of a token
 // (PENDING_REVIEW, PROVISIONING, PROVISIONED, REJECTED, FAILED). Only a
 // PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED).
-func (s Stablecoins) SetIssuanceStatus(ctx context.Context, id string, status stablecoins.IssuanceStatus) (*Stablecoin, error) {
+func (s Stablecoins) SetIssuanceStatus(ctx context.Context, id string, status stablecoins.IssuanceStatus) (*stablecoins.Stablecoin, error) {
 	switch status {
 	case stablecoins.IssuancePendingReview, stablecoins.IssuanceProvisioning, stablecoins.IssuanceProvisioned,
 		stablecoins.IssuanceRejected, stablecoins.IssuanceFailed:
 	default:
 		return nil, engine.Errorf(engine.CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
 	}
-	var out *Stablecoin
+	var out *stablecoins.Stablecoin
 	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		c, err := stablecoin(t, id)
 		if err != nil {
