@@ -561,3 +561,47 @@ type AgentDeviceCode = agents.DeviceCode
 // AgentPolicyUpdate is the body of PATCH /agents/{id}/policy (reference
 // AgentPolicyUpdateRequest), decoded by the HTTP layer into the pure update.
 type AgentPolicyUpdate = agents.PolicyUpdate
+
+// Moved to github.com/paygrid/payments/cards.
+
+type Card = cards.Card
+
+const CardAuthorization = cards.CardAuthorization
+const CardAuthorizationAdvice = cards.CardAuthorizationAdvice
+const CardBalanceInquiry = cards.CardBalanceInquiry
+const CardClearing = cards.CardClearing
+const CardCreditAuthorization = cards.CardCreditAuthorization
+const CardCreditAuthorizationAdvice = cards.CardCreditAuthorizationAdvice
+
+type CardEvent = cards.CardEvent
+type CardEventKind = cards.CardEventKind
+
+var CardEventKinds = cards.CardEventKinds
+
+type CardEventOutcome = cards.CardEventOutcome
+type CardFilter = cards.CardFilter
+
+const CardFinancialAuthorization = cards.CardFinancialAuthorization
+const CardFinancialCreditAuthorization = cards.CardFinancialCreditAuthorization
+
+type CardIssue = cards.CardIssue
+type CardIssueRequest = cards.CardIssueRequest
+type CardIssuer = cards.CardIssuer
+
+const CardReturn = cards.CardReturn
+const CardReturnReversal = cards.CardReturnReversal
+
+type CardReveal = cards.CardReveal
+type CardSimulation = cards.CardSimulation
+type CardSimulationResult = cards.CardSimulationResult
+type CardSimulator = cards.CardSimulator
+type Cards = cards.Service
+type CreateCardRequest = cards.CreateCardRequest
+type CurrencyCode = cards.CurrencyCode
+
+const EventCardFundingSourceChange = cards.EventCardFundingSourceChange
+const EventCardStateChange = cards.EventCardStateChange
+const EventCardTransaction = cards.EventCardTransaction
+
+type OptionalInt64 = cards.OptionalInt64
+type UpdateCardRequest = cards.UpdateCardRequest

@@ -64,7 +64,7 @@ type Config struct {
 	// CardIssuer issues cards and, when it is also a CardSimulator, runs
 	// the sandbox card network (cards.go). Nil: the card operations answer
 	// NOT_IMPLEMENTED, as environments without a card issuer do.
-	CardIssuer CardIssuer
+	CardIssuer cards.CardIssuer
 	// CardLimits bounds live cards (every state but CLOSED; closing a card
 	// frees its slot): MaxLive over the platform and PerCardholder per
 	// cardholder, CARD_LIMIT_REACHED beyond them. Zero members mean 10,000
@@ -131,7 +131,7 @@ type Engine struct {
 	// Rails is where rails report the outcomes of payments.
 	Rails quotes.Rails
 	// Cards issues and manages cards and runs the sandbox card network.
-	Cards Cards
+	Cards cards.Service
 	// Agents manages agents and runs their actions (agents*.go).
 	Agents Agents
 	// Stablecoins: provider-account links, registered tokens, mints and burns.
@@ -155,7 +155,7 @@ func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
 		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
-		Rails: quotes.NewRails(h), Cards: newCards(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
+		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
 		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
 }
@@ -207,7 +207,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 		quotes.Area(e, quotes.Options{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
 			WalletPayload: walletQuotePayload, CheckWalletSignature: checkWalletSignature}),
 		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
-		cardsArea(e, cardsConfig{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
+		cards.Area(e, cards.Options{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
 		stablecoinsArea(e, cfg.Stablecoins),
 		agentsArea(),
 		walletsArea(e, walletsState{RelyingParty: cfg.WalletRelyingParty, OIDCKeys: cfg.OIDCKeys}),

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
 	"github.com/paygrid/payments/walletauth"
@@ -81,7 +82,7 @@ func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 	var ch *SignedChallenge
 	err = e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
-		card, err := card(t, req.CardID)
+		card, err := cards.Get(t, req.CardID)
 		if err != nil {
 			return err
 		}

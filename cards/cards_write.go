@@ -1,4 +1,4 @@
-package payments
+package cards
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/validate"
@@ -30,7 +29,7 @@ const tableCardActivations = "card_activations_due"
 // gives it (ACTIVE at once in the sandbox, PROCESSING while activation is
 // delayed or pending, CLOSED with ISSUER_REJECTED) and every transition
 // out of PROCESSING emits CARD.STATE_CHANGE.
-func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error) {
+func (c Service) Create(ctx context.Context, req CreateCardRequest) (*Card, error) {
 	iss, err := c.issuer()
 	if err != nil {
 		return nil, err
@@ -111,13 +110,13 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 		if err := limits.CheckIssue(live, held); err != nil {
 			return &engine.Error{Code: engine.CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
 		}
-		card := &Card{ID: id, CardholderID: holder.ID, PlatformCardID: platformCardID, State: cards.Processing, Brand: issue.Brand,
+		card := &Card{ID: id, CardholderID: holder.ID, PlatformCardID: platformCardID, State: Processing, Brand: issue.Brand,
 			Form: req.Form, Last4: issue.Last4, ExpMonth: issue.ExpMonth, ExpYear: issue.ExpYear,
 			FundingSources: req.FundingSources, MaxSpendPerTransaction: req.MaxSpendPerTransaction, Currency: currency,
 			ProcessorRef: issue.ProcessorRef, IssuerRef: issue.IssuerRef, CreatedAt: t.Now, UpdatedAt: t.Now}
-		state, reason := cards.Provisioned(issue.Provisioning)
+		state, reason := Provisioned(issue.Provisioning)
 		var event engine.EventType
-		if state != cards.Processing {
+		if state != Processing {
 			card.State, event = state, EventCardStateChange
 			if reason != "" {
 				card.StateReason = &reason
@@ -131,7 +130,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 				return err
 			}
 		}
-		if issue.Provisioning == cards.ProvisionDelayed {
+		if issue.Provisioning == ProvisionDelayed {
 			if err := t.Put(tableCardActivations, engine.DueKey(t.Now.Add(issue.ActivationDelay), id), []byte(id)); err != nil {
 				return err
 			}
@@ -161,7 +160,7 @@ func (c Cards) Create(ctx context.Context, req CreateCardRequest) (*Card, error)
 // up for a fresh one only when a card already has it and the key has no
 // live record: the key was reused with the same request after
 // Config.IdempotencyRetention, which is a new request.
-func (c Cards) cardID(ctx context.Context, req CreateCardRequest) (string, error) {
+func (c Service) cardID(ctx context.Context, req CreateCardRequest) (string, error) {
 	id, call, err := c.e.KeyedID("Card", req)
 	if err != nil {
 		return "", err
@@ -244,7 +243,7 @@ func fundingCurrency(t *engine.Txn, holder, want string, ids []string) (string, 
 			return "", err
 		case a.Status != "ACTIVE":
 			fe.Add(field, nil, "internal account %s is %s", id, a.Status)
-		case !cards.Eligible(a.Currency):
+		case !Eligible(a.Currency):
 			fe.Add(field, nil, "internal account %s is in %s, which cards are not issued in", id, a.Currency)
 		case currency != "" && a.Currency != currency:
 			fe.Add(field, nil, "internal account %s is in %s; every funding source must be in %s", id, a.Currency, currency)
@@ -284,7 +283,7 @@ func addCardCount(t *engine.Txn, key string, delta int) error {
 // sources CARD.FUNDING_SOURCE_CHANGE; closing frees the card's slot. Open
 // authorizations of a closed card keep their holds and still clear (late
 // presentments are force-posted), but it authorizes nothing new.
-func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*Card, error) {
+func (c Service) Update(ctx context.Context, id string, req UpdateCardRequest) (*Card, error) {
 	iss, err := c.issuer()
 	if err != nil {
 		return nil, err
@@ -313,11 +312,11 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 	}
 	var out *Card
 	err = engine.Once(ctx, c.e, []any{id, req}, &out, func(t *engine.Txn) error {
-		card, err := card(t, id)
+		card, err := Get(t, id)
 		if err != nil {
 			return err
 		}
-		if err := cards.CheckUpdate(card.State, req.State, settings); err != nil {
+		if err := CheckUpdate(card.State, req.State, settings); err != nil {
 			return cardRefusal(err, card)
 		}
 		var events []engine.EventType
@@ -333,8 +332,8 @@ func (c Cards) Update(ctx context.Context, id string, req UpdateCardRequest) (*C
 		}
 		if req.State != "" {
 			card.State = req.State
-			if req.State == cards.Closed {
-				reason := cards.ClosedByPlatform
+			if req.State == Closed {
+				reason := ClosedByPlatform
 				card.StateReason = &reason
 				if err := freeCardSlot(t, card); err != nil {
 					return err
@@ -367,13 +366,13 @@ func freeCardSlot(t *engine.Txn, card *Card) error {
 // cardRefusal maps a refusal of the cards package to its coded error.
 func cardRefusal(err error, card *Card) error {
 	switch {
-	case errors.Is(err, cards.ErrAlreadyClosed):
+	case errors.Is(err, ErrAlreadyClosed):
 		return engine.Errorf(engine.CodeCardAlreadyClosed, "card %s is already closed", card.ID)
-	case errors.Is(err, cards.ErrNotMutable):
+	case errors.Is(err, ErrNotMutable):
 		return engine.Errorf(engine.CodeCardNotMutable, "card %s is closed and can no longer change", card.ID)
-	case errors.Is(err, cards.ErrInvalidTransition):
+	case errors.Is(err, ErrInvalidTransition):
 		return engine.Errorf(engine.CodeInvalidStateTransition, "a %s card cannot move to the requested state; permitted are ACTIVE to FROZEN and back, and ACTIVE or FROZEN to CLOSED", card.State)
-	case errors.Is(err, cards.ErrCloseWithSettings):
+	case errors.Is(err, ErrCloseWithSettings):
 		var fe validate.Errors
 		fe.Add("state", nil, "fundingSources and maxSpendPerTransaction cannot be combined with state CLOSED")
 		return engine.Invalid(fe)
@@ -389,7 +388,7 @@ func cardRefusal(err error, card *Card) error {
 // actor names the requester (the API token); without one the reveal is
 // FORBIDDEN, as it is for a card that has no live details (PROCESSING,
 // PENDING_KYC or CLOSED).
-func (c Cards) Reveal(ctx context.Context, id, actor string) (*CardReveal, error) {
+func (c Service) Reveal(ctx context.Context, id, actor string) (*CardReveal, error) {
 	iss, err := c.issuer()
 	if err != nil {
 		return nil, err
@@ -401,7 +400,7 @@ func (c Cards) Reveal(ctx context.Context, id, actor string) (*CardReveal, error
 	if err != nil {
 		return nil, err
 	}
-	if card.State != cards.Active && card.State != cards.Frozen {
+	if card.State != Active && card.State != Frozen {
 		return nil, engine.Errorf(engine.CodeForbidden, "the details of a %s card cannot be revealed", card.State)
 	}
 	rv, err := iss.RevealCard(ctx, card)
@@ -435,10 +434,10 @@ type cardRevealAudit struct {
 // applyCardActivation activates a card whose delayed activation came due,
 // if it is still PROCESSING (a card closed meanwhile stays closed).
 func applyCardActivation(t *engine.Txn, _ string, v []byte) (bool, error) {
-	card, err := card(t, string(v))
-	if err != nil || card.State != cards.Processing {
+	card, err := Get(t, string(v))
+	if err != nil || card.State != Processing {
 		return false, err
 	}
-	card.State = cards.Active
+	card.State = Active
 	return true, saveCard(t, card, EventCardStateChange)
 }

@@ -1,18 +1,17 @@
-package payments
+package cards
 
 import (
 	"time"
 
-	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// cardsArea declares the cards area's tables and due work: cards with
+// Area declares the cards area's tables and due work: cards with
 // their counts, positions and reveal audits, and the sandbox network's
 // activations and pulls.
-func cardsArea(e *engine.Handle, cfg cardsConfig) engine.AreaDef {
+func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{
-		State: []engine.SlotEntry{cardsSlot.With(&cardsState{cardsConfig: cfg})},
+		State: []engine.SlotEntry{cardsSlot.With(&cardsState{Options: cfg})},
 		Tables: []engine.TableDef{
 			{Name: tableCards, Record: func() any { return new(Card) },
 				Ix: engine.Indexed(tableCards, func(x *Card) time.Time { return x.CreatedAt },
@@ -34,14 +33,14 @@ func cardsArea(e *engine.Handle, cfg cardsConfig) engine.AreaDef {
 	}
 }
 
-// cardsConfig is what New gives the cards area: the issuer (nil: no
+// Options is what New gives the cards area: the issuer (nil: no
 // cards) and the limits on live cards.
-type cardsConfig struct {
+type Options struct {
 	Issuer CardIssuer
-	Limits cards.Limits
+	Limits Limits
 }
 
 // cardsState is the cards area's state.
-type cardsState struct{ cardsConfig }
+type cardsState struct{ Options }
 
 var cardsSlot engine.Slot[cardsState]

@@ -1,4 +1,4 @@
-package payments
+package cards
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/quotes"
@@ -99,7 +98,7 @@ const EventCardTransaction engine.EventType = "CARD_TRANSACTION."
 
 // cardPosition is the stored money state of a card transaction.
 type cardPosition struct {
-	cards.Position
+	Position
 	CardID    string `json:"cardId"`
 	AccountID string `json:"accountId"`
 	Currency  string `json:"currency"`
@@ -140,7 +139,7 @@ func showPosition(x *quotes.CardTransaction, p *cardPosition, now time.Time) {
 // the funding source cannot pay is owed by the cardholder (a receivable)
 // and the transaction is an EXCEPTION. Each change emits
 // CARD_TRANSACTION.<status>. Outside the sandbox it is FORBIDDEN.
-func (c Cards) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (*CardSimulationResult, error) {
+func (c Service) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (*CardSimulationResult, error) {
 	if err := c.e.RequireSandbox(); err != nil {
 		return nil, err
 	}
@@ -166,7 +165,7 @@ func (c Cards) Simulate(ctx context.Context, cardID string, kind CardEventKind, 
 	var out *CardSimulationResult
 	err = engine.Once(ctx, c.e, []any{cardID, kind, in}, &out, func(t *engine.Txn) error {
 		out = &CardSimulationResult{IssuerTransactionToken: outcome.Token}
-		card, err := card(t, cardID)
+		card, err := Get(t, cardID)
 		if err != nil {
 			return err
 		}
@@ -237,10 +236,10 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 	}
 	decline := ""
 	switch {
-	case card.State == cards.Frozen:
-		decline = cards.DeclineCardPaused
-	case card.State != cards.Active:
-		decline = cards.DeclineCardNotActive
+	case card.State == Frozen:
+		decline = DeclineCardPaused
+	case card.State != Active:
+		decline = DeclineCardNotActive
 	case outcome.Decline != "":
 		decline = outcome.Decline
 	}
@@ -256,15 +255,15 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 	if err != nil {
 		return err
 	}
-	var pos cards.Position
-	var mv cards.Movement
+	var pos Position
+	var mv Movement
 	switch ev.Kind {
 	case CardCreditAuthorization, CardCreditAuthorizationAdvice, CardFinancialCreditAuthorization:
-		pos, mv = cards.CreditAuthorize(ev.Amount, ev.Kind == CardFinancialCreditAuthorization, outcome.ConfirmFailed)
+		pos, mv = CreditAuthorize(ev.Amount, ev.Kind == CardFinancialCreditAuthorization, outcome.ConfirmFailed)
 	case CardFinancialAuthorization:
-		pos, mv, decline = cards.FinancialAuthorize(ev.Amount, available, card.MaxSpendPerTransaction, outcome.ConfirmFailed)
+		pos, mv, decline = FinancialAuthorize(ev.Amount, available, card.MaxSpendPerTransaction, outcome.ConfirmFailed)
 	default: // authorization, balance inquiry (amount 0)
-		pos, mv, decline = cards.Authorize(ev.Amount, available, card.MaxSpendPerTransaction, outcome.ConfirmFailed)
+		pos, mv, decline = Authorize(ev.Amount, available, card.MaxSpendPerTransaction, outcome.ConfirmFailed)
 	}
 	if decline != "" {
 		out.Decline = decline
@@ -345,20 +344,20 @@ func cardReconcile(t *engine.Txn, card *Card, ev CardEvent, out *CardSimulationR
 	if err != nil {
 		return err
 	}
-	var pos cards.Position
-	var mv cards.Movement
+	var pos Position
+	var mv Movement
 	switch ev.Kind {
 	case CardClearing:
-		pos, mv, err = cards.Clear(p.Position, ev.Amount, available)
+		pos, mv, err = Clear(p.Position, ev.Amount, available)
 	case CardReturn:
-		pos, mv, err = cards.Return(p.Position, ev.Amount)
+		pos, mv, err = Return(p.Position, ev.Amount)
 	case CardAuthorizationAdvice:
-		pos, mv, err = cards.Advise(p.Position, ev.Amount, available)
+		pos, mv, err = Advise(p.Position, ev.Amount, available)
 	default:
-		pos, mv, err = cards.ReverseReturn(p.Position, available)
+		pos, mv, err = ReverseReturn(p.Position, available)
 	}
-	if errors.Is(err, cards.ErrNotApplicable) {
-		return engine.Errorf(engine.CodeInvalidInput, "%s", strings.TrimPrefix(err.Error(), cards.ErrNotApplicable.Error()+": "))
+	if errors.Is(err, ErrNotApplicable) {
+		return engine.Errorf(engine.CodeInvalidInput, "%s", strings.TrimPrefix(err.Error(), ErrNotApplicable.Error()+": "))
 	}
 	if err != nil {
 		return err
@@ -386,7 +385,7 @@ func saveCardTx(t *engine.Txn, x *quotes.CardTransaction) error {
 
 // moveCardMoney posts the ledger entry of one card event's movement and
 // announces the funding account's new balance when it changed.
-func moveCardMoney(t *engine.Txn, ref string, p *cardPosition, mv cards.Movement) error {
+func moveCardMoney(t *engine.Txn, ref string, p *cardPosition, mv Movement) error {
 	acct, cur := p.AccountID, p.Currency
 	held := accounts.Held(acct)
 	var legs [][]engine.Posting

@@ -1,4 +1,4 @@
-package payments
+package cards
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
@@ -66,7 +65,7 @@ type CardIssueRequest struct {
 
 // CardIssue is the issuer's answer to a card request.
 type CardIssue struct {
-	Provisioning    cards.Provisioning
+	Provisioning    Provisioning
 	ActivationDelay time.Duration // for cards.ProvisionDelayed
 	Brand           string        // VISA or MASTERCARD
 	Last4           string
@@ -105,23 +104,23 @@ type CardEventOutcome struct {
 
 // Card is a debit card bound to internal accounts (reference Card).
 type Card struct {
-	ID                     string        `json:"id"`
-	CardholderID           string        `json:"cardholderId"`
-	PlatformCardID         string        `json:"platformCardId,omitempty"`
-	State                  cards.State   `json:"state"`
-	StateReason            *cards.Reason `json:"stateReason"`
-	Brand                  string        `json:"brand,omitempty"`
-	Form                   string        `json:"form"`
-	Last4                  string        `json:"last4,omitempty"`
-	ExpMonth               int           `json:"expMonth,omitempty"`
-	ExpYear                int           `json:"expYear,omitempty"`
-	FundingSources         []string      `json:"fundingSources"`
-	MaxSpendPerTransaction *int64        `json:"maxSpendPerTransaction"`
-	Currency               string        `json:"currency,omitempty"`
-	ProcessorRef           string        `json:"processorRef,omitempty"`
-	IssuerRef              string        `json:"issuerRef,omitempty"`
-	CreatedAt              time.Time     `json:"createdAt"`
-	UpdatedAt              time.Time     `json:"updatedAt"`
+	ID                     string    `json:"id"`
+	CardholderID           string    `json:"cardholderId"`
+	PlatformCardID         string    `json:"platformCardId,omitempty"`
+	State                  State     `json:"state"`
+	StateReason            *Reason   `json:"stateReason"`
+	Brand                  string    `json:"brand,omitempty"`
+	Form                   string    `json:"form"`
+	Last4                  string    `json:"last4,omitempty"`
+	ExpMonth               int       `json:"expMonth,omitempty"`
+	ExpYear                int       `json:"expYear,omitempty"`
+	FundingSources         []string  `json:"fundingSources"`
+	MaxSpendPerTransaction *int64    `json:"maxSpendPerTransaction"`
+	Currency               string    `json:"currency,omitempty"`
+	ProcessorRef           string    `json:"processorRef,omitempty"`
+	IssuerRef              string    `json:"issuerRef,omitempty"`
+	CreatedAt              time.Time `json:"createdAt"`
+	UpdatedAt              time.Time `json:"updatedAt"`
 }
 
 // CreateCardRequest issues a card (reference CardCreateRequest).
@@ -138,7 +137,7 @@ type CreateCardRequest struct {
 // its state, its funding sources (replacing them, in priority order) and
 // its spending limit.
 type UpdateCardRequest struct {
-	State                  cards.State   `json:"state,omitempty"`
+	State                  State         `json:"state,omitempty"`
 	FundingSources         []string      `json:"fundingSources,omitempty"`
 	MaxSpendPerTransaction OptionalInt64 `json:"maxSpendPerTransaction"`
 }
@@ -174,19 +173,19 @@ type CardFilter struct {
 	CardholderID   string
 	AccountID      string
 	PlatformCardID string
-	State          cards.State
+	State          State
 }
 
-// Cards is the card area of the engine: issuance, the state machine,
+// Service is the card area of the engine: issuance, the state machine,
 // reveal, and the sandbox card network simulators (eng.Cards.Create, ...).
-type Cards struct{ e *engine.Handle }
+type Service struct{ e *engine.Handle }
 
-// newCards returns the Cards group of h.
-func newCards(h *engine.Handle) Cards { return Cards{h} }
+// NewService returns the Cards group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }
 
 // issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
 // environments without a card issuer).
-func (c Cards) issuer() (CardIssuer, error) {
+func (c Service) issuer() (CardIssuer, error) {
 	if cardsSlot.Of(c.e).Issuer == nil {
 		return nil, engine.Errorf(engine.CodeNotImplemented, "cards are not enabled: no card issuer is configured")
 	}
@@ -194,14 +193,14 @@ func (c Cards) issuer() (CardIssuer, error) {
 }
 
 // Get returns the card with id (NOT_FOUND when absent).
-func (c Cards) Get(ctx context.Context, id string) (*Card, error) {
+func (c Service) Get(ctx context.Context, id string) (*Card, error) {
 	if _, err := c.issuer(); err != nil {
 		return nil, err
 	}
 	var out *Card
 	err := c.e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		out, err = card(t, id)
+		out, err = Get(t, id)
 		return err
 	})
 	return out, err
@@ -209,7 +208,7 @@ func (c Cards) Get(ctx context.Context, id string) (*Card, error) {
 
 // List lists cards, newest first unless p says otherwise, from the index
 // of the most selective filter given.
-func (c Cards) List(ctx context.Context, f CardFilter, p engine.ListParams) (engine.Page[Card], error) {
+func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (engine.Page[Card], error) {
 	if _, err := c.issuer(); err != nil {
 		return engine.Page[Card]{}, err
 	}
@@ -238,15 +237,15 @@ func (c Cards) List(ctx context.Context, f CardFilter, p engine.ListParams) (eng
 }
 
 func cardStateNames() []string {
-	out := make([]string, len(cards.States))
-	for i, s := range cards.States {
+	out := make([]string, len(States))
+	for i, s := range States {
 		out[i] = string(s)
 	}
 	return out
 }
 
-// card loads a card (NOT_FOUND when absent).
-func card(t *engine.Txn, id string) (*Card, error) {
+// Get loads a card (NOT_FOUND when absent).
+func Get(t *engine.Txn, id string) (*Card, error) {
 	var c Card
 	if err := engine.GetJSON(t, tableCards, id, &c); err != nil {
 		return nil, engine.NotFound(err, engine.CodeNotFound, "card", id)
