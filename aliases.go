@@ -605,3 +605,16 @@ const EventCardTransaction = cards.EventCardTransaction
 
 type OptionalInt64 = cards.OptionalInt64
 type UpdateCardRequest = cards.UpdateCardRequest
+
+// Moved to github.com/paygrid/payments/stablecoins.
+
+type ProviderAccountFilter = stablecoins.ProviderAccountFilter
+type ProviderAccountInfo = stablecoins.ProviderAccountInfo
+type ProviderAccountRef = stablecoins.ProviderAccountRef
+type StablecoinFilter = stablecoins.StablecoinFilter
+type StablecoinPlan = stablecoins.StablecoinPlan
+type StablecoinPlanRequest = stablecoins.StablecoinPlanRequest
+type StablecoinProvider = stablecoins.StablecoinProvider
+type StablecoinStep = stablecoins.StablecoinStep
+type StablecoinToken = stablecoins.StablecoinToken
+type Stablecoins = stablecoins.Service

@@ -14,6 +14,7 @@ import (
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
+	"github.com/paygrid/payments/stablecoins"
 	"github.com/paygrid/payments/walletauth"
 )
 
@@ -74,7 +75,7 @@ type Config struct {
 	// Stablecoins is the stablecoin issuer platform behind the Stablecoins
 	// area. Nil refuses every stablecoin operation with
 	// STABLECOIN_PROVIDER_ERROR (documented on StablecoinProvider).
-	Stablecoins StablecoinProvider
+	Stablecoins stablecoins.StablecoinProvider
 	// Sandbox enables the sandbox-only operations (funding accounts, test
 	// webhooks, simulated payments). Off, they answer FORBIDDEN.
 	Sandbox bool
@@ -135,7 +136,7 @@ type Engine struct {
 	// Agents manages agents and runs their actions (agents*.go).
 	Agents Agents
 	// Stablecoins: provider-account links, registered tokens, mints and burns.
-	Stablecoins Stablecoins
+	Stablecoins stablecoins.Service
 	// Invitations: UMA invitations, their claims and cancellations.
 	Invitations quotes.Invitations
 	// Crypto: crypto withdrawal estimates.
@@ -155,7 +156,7 @@ func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
 		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
-		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: newAgents(h), Stablecoins: newStablecoins(h),
+		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: newAgents(h), Stablecoins: stablecoins.NewService(h),
 		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
 }
@@ -208,7 +209,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 			WalletPayload: walletQuotePayload, CheckWalletSignature: checkWalletSignature}),
 		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
 		cards.Area(e, cards.Options{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
-		stablecoinsArea(e, cfg.Stablecoins),
+		stablecoins.Area(e, cfg.Stablecoins),
 		agentsArea(),
 		walletsArea(e, walletsState{RelyingParty: cfg.WalletRelyingParty, OIDCKeys: cfg.OIDCKeys}),
 	}

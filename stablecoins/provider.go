@@ -1,11 +1,10 @@
-package payments
+package stablecoins
 
 import (
 	"context"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/stablecoins"
 )
 
 // StablecoinProvider is the stablecoin issuer platform behind the
@@ -25,7 +24,7 @@ type StablecoinProvider interface {
 	// VerifyAccount checks API credentials with the provider in env and
 	// returns the account they open. Refused credentials are
 	// STABLECOIN_VERIFICATION_FAILED.
-	VerifyAccount(ctx context.Context, env string, req stablecoins.LinkRequest) (ProviderAccountInfo, error)
+	VerifyAccount(ctx context.Context, env string, req LinkRequest) (ProviderAccountInfo, error)
 	// Token returns the provider's record of a token the account issued,
 	// looked up by its provider identifier and checked against its
 	// network identifier. An unknown or mismatched token is
@@ -61,17 +60,17 @@ type StablecoinToken struct {
 	Symbol         string
 	BaseCurrency   string
 	Decimals       int
-	IssuanceStatus stablecoins.IssuanceStatus
+	IssuanceStatus IssuanceStatus
 }
 
 // StablecoinPlanRequest is a mint or burn the engine asks the provider to
 // plan. Cents is its fiat value.
 type StablecoinPlanRequest struct {
-	Type                    stablecoins.OpType
+	Type                    OpType
 	ProviderTokenIdentifier string
 	Amount                  int64
 	Cents                   int64
-	Source                  stablecoins.Source
+	Source                  Source
 	DestinationAccountID    string
 	Rail                    string
 }
@@ -90,10 +89,10 @@ type StablecoinPlan struct {
 
 // StablecoinStep is one future state of an operation.
 type StablecoinStep struct {
-	After         time.Duration        `json:"after"`
-	Status        stablecoins.OpStatus `json:"status"`
-	FailureReason string               `json:"failureReason,omitempty"`
-	ProviderState string               `json:"providerStatus,omitempty"`
+	After         time.Duration `json:"after"`
+	Status        OpStatus      `json:"status"`
+	FailureReason string        `json:"failureReason,omitempty"`
+	ProviderState string        `json:"providerStatus,omitempty"`
 }
 
 // noStablecoins is the provider of an engine configured without one.
@@ -103,7 +102,7 @@ func (noStablecoins) err() error {
 	return engine.Errorf(engine.CodeStablecoinProviderError, "no stablecoin provider is configured on this platform")
 }
 
-func (p noStablecoins) VerifyAccount(context.Context, string, stablecoins.LinkRequest) (ProviderAccountInfo, error) {
+func (p noStablecoins) VerifyAccount(context.Context, string, LinkRequest) (ProviderAccountInfo, error) {
 	return ProviderAccountInfo{}, p.err()
 }
 

@@ -1,4 +1,4 @@
-package payments
+package stablecoins
 
 import (
 	"context"
@@ -10,13 +10,12 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
-	"github.com/paygrid/payments/stablecoins"
 )
 
 // opRecord is an operation as stored: the API view, its amounts as
 // numbers, its fiat currency, and the provider's plan.
 type opRecord struct {
-	stablecoins.Operation
+	Operation
 	Units    int64            `json:"units"`
 	Cents    int64            `json:"cents"`
 	Currency string           `json:"currency"`
@@ -34,12 +33,12 @@ type opDue struct {
 
 // opDraft is what an operation's checks produce before it is planned.
 type opDraft struct {
-	coin        *stablecoins.Stablecoin
+	coin        *Stablecoin
 	link        *linkRecord
 	units       int64
 	cents       int64
-	source      stablecoins.Source
-	destination stablecoins.Destination
+	source      Source
+	destination Destination
 	plan        StablecoinPlanRequest
 }
 
@@ -50,7 +49,7 @@ type opDraft struct {
 // or an ACH debit of a bank account in the token's base currency, and the
 // tokens go to a Spark wallet external account. When it COMPLETES its fiat
 // value enters the token's reserve account in the ledger.
-func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.MintRequest) (*stablecoins.Operation, error) {
+func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (*Operation, error) {
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
@@ -59,19 +58,19 @@ func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.Mi
 		if err != nil {
 			return nil, err
 		}
-		if err := stablecoinError(stablecoins.CheckMint(d.coin, &req)); err != nil {
+		if err := stablecoinError(CheckMint(d.coin, &req)); err != nil {
 			return nil, err
 		}
 		if id := req.FundingSource.ExternalAccountID; id != "" {
-			if err := stablecoinExternal(t, d.coin, stablecoins.RoleMintFunding, id, ""); err != nil {
+			if err := stablecoinExternal(t, d.coin, RoleMintFunding, id, ""); err != nil {
 				return nil, err
 			}
 		}
-		if err := stablecoinExternal(t, d.coin, stablecoins.RoleMintDestination, req.Destination.AccountID, ""); err != nil {
+		if err := stablecoinExternal(t, d.coin, RoleMintDestination, req.Destination.AccountID, ""); err != nil {
 			return nil, err
 		}
-		d.source, d.destination = req.FundingSource, stablecoins.Destination{AccountID: req.Destination.AccountID}
-		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID = stablecoins.Mint, req.FundingSource, req.Destination.AccountID
+		d.source, d.destination = req.FundingSource, Destination{AccountID: req.Destination.AccountID}
+		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID = Mint, req.FundingSource, req.Destination.AccountID
 		return d, nil
 	}, req.Description)
 }
@@ -85,7 +84,7 @@ func (s Stablecoins) Mint(ctx context.Context, coinID string, req stablecoins.Mi
 // at the deposit address of the funding instructions; the provider's own
 // balance needs no funding; Service internal accounts are
 // STABLECOIN_BURN_SOURCE_NOT_SUPPORTED (or _SERVICE_OPERATIONS_NOT_ENABLED).
-func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.BurnRequest) (*stablecoins.Operation, error) {
+func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (*Operation, error) {
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
@@ -94,15 +93,15 @@ func (s Stablecoins) Burn(ctx context.Context, coinID string, req stablecoins.Bu
 		if err != nil {
 			return nil, err
 		}
-		if err := stablecoinError(stablecoins.CheckBurn(d.coin, &req)); err != nil {
+		if err := stablecoinError(CheckBurn(d.coin, &req)); err != nil {
 			return nil, err
 		}
 		dst := req.Destination
-		if err := stablecoinExternal(t, d.coin, stablecoins.RoleBurnDestination, dst.ExternalAccountID, dst.Rail); err != nil {
+		if err := stablecoinExternal(t, d.coin, RoleBurnDestination, dst.ExternalAccountID, dst.Rail); err != nil {
 			return nil, err
 		}
-		d.source, d.destination = req.Source, stablecoins.Destination{AccountID: dst.ExternalAccountID, Rail: dst.Rail}
-		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID, d.plan.Rail = stablecoins.Burn, req.Source, dst.ExternalAccountID, dst.Rail
+		d.source, d.destination = req.Source, Destination{AccountID: dst.ExternalAccountID, Rail: dst.Rail}
+		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID, d.plan.Rail = Burn, req.Source, dst.ExternalAccountID, dst.Rail
 		return d, nil
 	}, req.Description)
 }
@@ -118,7 +117,7 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 	if err != nil {
 		return nil, err
 	}
-	units, cents, err := stablecoins.Amount("amount", amount, coin.Decimals)
+	units, cents, err := Amount("amount", amount, coin.Decimals)
 	if err != nil {
 		return nil, stablecoinError(err)
 	}
@@ -130,7 +129,7 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND when absent,
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED when of the wrong kind, and the
 // usual refusals of an account that cannot be paid.
-func stablecoinExternal(t *engine.Txn, coin *stablecoins.Stablecoin, role, id, rail string) error {
+func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
 	var r accounts.ExternalRecord
 	if err := engine.GetJSON(t, accounts.TableExternalAccounts, id, &r); err != nil {
 		return engine.NotFound(err, engine.CodeStablecoinExternalAccountNotFound, "external account", id)
@@ -142,10 +141,10 @@ func stablecoinExternal(t *engine.Txn, coin *stablecoins.Stablecoin, role, id, r
 			variantRails = v.Rails
 		}
 	}
-	if err := stablecoinError(stablecoins.CheckExternal(role, a.AccountType(), a.Currency, coin.BaseCurrency, rail, variantRails)); err != nil {
+	if err := stablecoinError(CheckExternal(role, a.AccountType(), a.Currency, coin.BaseCurrency, rail, variantRails)); err != nil {
 		return err
 	}
-	if role == stablecoins.RoleBurnDestination {
+	if role == RoleBurnDestination {
 		return accounts.UsableDestination(t, &r, 0)
 	}
 	if a.Status == rails.ExternalInactive {
@@ -157,9 +156,9 @@ func stablecoinExternal(t *engine.Txn, coin *stablecoins.Stablecoin, role, id, r
 // create runs an operation: checks in a read transaction, the provider's
 // plan, then one write transaction that checks again, records the
 // operation with its ledger hold and schedules its first step.
-func (s Stablecoins) create(ctx context.Context, coinID string, input any, check func(t *engine.Txn) (*opDraft, error), description string) (*stablecoins.Operation, error) {
+func (s Service) create(ctx context.Context, coinID string, input any, check func(t *engine.Txn) (*opDraft, error), description string) (*Operation, error) {
 	e := s.e
-	var out *stablecoins.Operation
+	var out *Operation
 	if ok, err := engine.Replay(ctx, e, []any{coinID, input}, &out); ok {
 		return out, err
 	}
@@ -177,20 +176,20 @@ func (s Stablecoins) create(ctx context.Context, coinID string, input any, check
 			return err
 		}
 		src, dst := d.source, d.destination
-		op := &opRecord{Operation: stablecoins.Operation{ID: t.NewID("StablecoinOperation"), StablecoinID: d.coin.ID,
-			OperationType: d.plan.Type, Status: stablecoins.OpCreated, Amount: strconv.FormatInt(d.units, 10),
+		op := &opRecord{Operation: Operation{ID: t.NewID("StablecoinOperation"), StablecoinID: d.coin.ID,
+			OperationType: d.plan.Type, Status: OpCreated, Amount: strconv.FormatInt(d.units, 10),
 			Provider: d.link.Provider, ProviderEnvironment: d.link.ProviderEnvironment, StablecoinProviderAccountID: d.link.ID,
 			Source: &src, Destination: &dst, Description: description, CreatedAt: t.Now, UpdatedAt: t.Now},
 			Units: d.units, Cents: d.cents, Currency: d.coin.BaseCurrency, Steps: plan.Steps}
-		if d.plan.Type == stablecoins.Burn {
-			op.EstimatedDelivery = &stablecoins.EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
-				Currency: d.coin.BaseCurrency, Timing: stablecoins.Timing(dst.Rail)}
-			if err := engine.PostEntry(t, op.ID, stablecoins.BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
+		if d.plan.Type == Burn {
+			op.EstimatedDelivery = &EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
+				Currency: d.coin.BaseCurrency, Timing: Timing(dst.Rail)}
+			if err := engine.PostEntry(t, op.ID, BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
 				return err
 			}
 		}
 		if plan.FundingInstructions != nil {
-			op.Status, op.FundingInstructions = stablecoins.OpPendingFunding, plan.FundingInstructions
+			op.Status, op.FundingInstructions = OpPendingFunding, plan.FundingInstructions
 			exp := t.Now.Add(plan.FundingWindow)
 			op.ExpiresAt = &exp
 			if err := scheduleOp(t, exp, opDue{Op: op.ID, Expiry: true}); err != nil {
@@ -216,7 +215,7 @@ func scheduleOp(t *engine.Txn, at time.Time, d opDue) error {
 // startSteps schedules the operation's next step after from (applying
 // steps due at once in this transaction).
 func startSteps(t *engine.Txn, op *opRecord, from time.Time) error {
-	for op.Next < len(op.Steps) && !stablecoins.Terminal(op.Status) {
+	for op.Next < len(op.Steps) && !Terminal(op.Status) {
 		st := op.Steps[op.Next]
 		if st.After > 0 {
 			return scheduleOp(t, from.Add(st.After), opDue{Op: op.ID, Step: op.Next})
@@ -233,14 +232,14 @@ func startSteps(t *engine.Txn, op *opRecord, from time.Time) error {
 func applyOpStep(t *engine.Txn, op *opRecord, at time.Time) error {
 	st := op.Steps[op.Next]
 	op.Next++
-	if !stablecoins.CanMove(op.Status, st.Status) {
+	if !CanMove(op.Status, st.Status) {
 		return engine.Errorf(engine.CodeInvalidStateTransition, "operation %s cannot move from %s to %s", op.ID, op.Status, st.Status)
 	}
 	op.Status, op.UpdatedAt = st.Status, t.Now
 	if st.ProviderState != "" {
 		op.ProviderStatus = st.ProviderState
 	}
-	if st.Status == stablecoins.OpFailed {
+	if st.Status == OpFailed {
 		op.FailureReason = st.FailureReason
 	}
 	return settleOp(t, op)
@@ -252,12 +251,12 @@ func applyOpStep(t *engine.Txn, op *opRecord, at time.Time) error {
 func settleOp(t *engine.Txn, op *opRecord) error {
 	coin := op.StablecoinID
 	switch {
-	case op.OperationType == stablecoins.Mint && op.Status == stablecoins.OpCompleted:
-		return engine.PostEntry(t, op.ID, stablecoins.MintPostings(coin, op.Source.Type, op.Currency, op.Cents))
-	case op.OperationType == stablecoins.Burn && op.Status == stablecoins.OpCompleted:
-		return engine.PostEntry(t, op.ID, stablecoins.BurnPayoutPostings(coin, op.Destination.Rail, op.Currency, op.Cents))
-	case op.OperationType == stablecoins.Burn && (op.Status == stablecoins.OpFailed || op.Status == stablecoins.OpExpired):
-		return engine.PostEntry(t, op.ID, stablecoins.BurnReleasePostings(coin, op.Currency, op.Cents))
+	case op.OperationType == Mint && op.Status == OpCompleted:
+		return engine.PostEntry(t, op.ID, MintPostings(coin, op.Source.Type, op.Currency, op.Cents))
+	case op.OperationType == Burn && op.Status == OpCompleted:
+		return engine.PostEntry(t, op.ID, BurnPayoutPostings(coin, op.Destination.Rail, op.Currency, op.Cents))
+	case op.OperationType == Burn && (op.Status == OpFailed || op.Status == OpExpired):
+		return engine.PostEntry(t, op.ID, BurnReleasePostings(coin, op.Currency, op.Cents))
 	}
 	return nil
 }
@@ -275,14 +274,14 @@ func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error)
 	at := engine.DueAt(key)
 	switch {
 	case d.Expiry:
-		if op.Status != stablecoins.OpPendingFunding {
+		if op.Status != OpPendingFunding {
 			return false, nil // funded in time
 		}
-		op.Status, op.UpdatedAt = stablecoins.OpExpired, t.Now
+		op.Status, op.UpdatedAt = OpExpired, t.Now
 		if err := settleOp(t, op); err != nil {
 			return false, err
 		}
-	case d.Step != op.Next || stablecoins.Terminal(op.Status) || op.Status == stablecoins.OpPendingFunding:
+	case d.Step != op.Next || Terminal(op.Status) || op.Status == OpPendingFunding:
 		return false, nil
 	default:
 		if err := applyOpStep(t, op, at); err != nil {
@@ -301,17 +300,17 @@ func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error)
 // funding report for an operation in another state is
 // INVALID_STATE_TRANSITION; an expired one stays EXPIRED. In the sandbox it
 // stands for the provider's notification.
-func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*stablecoins.Operation, error) {
-	var out *stablecoins.Operation
+func (s Service) ReportFunding(ctx context.Context, opID string) (*Operation, error) {
+	var out *Operation
 	err := engine.Once(ctx, s.e, opID, &out, func(t *engine.Txn) error {
 		op, err := stablecoinOp(t, opID)
 		if err != nil {
 			return err
 		}
-		if op.Status != stablecoins.OpPendingFunding || (op.ExpiresAt != nil && !t.Now.Before(*op.ExpiresAt)) {
+		if op.Status != OpPendingFunding || (op.ExpiresAt != nil && !t.Now.Before(*op.ExpiresAt)) {
 			return engine.Errorf(engine.CodeInvalidStateTransition, "operation %s is %s, not awaiting funding", op.ID, op.Status)
 		}
-		op.Status, op.ExpiresAt, op.UpdatedAt = stablecoins.OpPendingProvider, nil, t.Now
+		op.Status, op.ExpiresAt, op.UpdatedAt = OpPendingProvider, nil, t.Now
 		if err := startSteps(t, op, t.Now); err != nil {
 			return err
 		}
@@ -322,7 +321,7 @@ func (s Stablecoins) ReportFunding(ctx context.Context, opID string) (*stablecoi
 }
 
 // Operation returns a mint or burn (STABLECOIN_OPERATION_NOT_FOUND).
-func (s Stablecoins) Operation(ctx context.Context, id string) (*stablecoins.Operation, error) {
+func (s Service) Operation(ctx context.Context, id string) (*Operation, error) {
 	var op *opRecord
 	err := s.e.View(ctx, func(t *engine.Txn) (err error) { op, err = stablecoinOp(t, id); return err })
 	if err != nil {
@@ -341,8 +340,8 @@ func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 
 // ListOperations lists a stablecoin's mints and burns (only one type when
 // opType is set), newest first unless p says otherwise.
-func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType stablecoins.OpType, p engine.ListParams) (engine.Page[stablecoins.Operation], error) {
-	var page engine.Page[stablecoins.Operation]
+func (s Service) ListOperations(ctx context.Context, coinID string, opType OpType, p engine.ListParams) (engine.Page[Operation], error) {
+	var page engine.Page[Operation]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := stablecoin(t, coinID); err != nil {
 			return err
@@ -355,7 +354,7 @@ func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType s
 		if err != nil {
 			return err
 		}
-		page, err = engine.MapPage(recs, func(r *opRecord) (*stablecoins.Operation, error) { return &r.Operation, nil })
+		page, err = engine.MapPage(recs, func(r *opRecord) (*Operation, error) { return &r.Operation, nil })
 		return err
 	})
 	return page, err
@@ -363,16 +362,16 @@ func (s Stablecoins) ListOperations(ctx context.Context, coinID string, opType s
 
 // Reserve reports a stablecoin's fiat reserve in its base currency: the
 // value available to burns and the value held by burns in flight.
-func (s Stablecoins) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
+func (s Service) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
 	err = s.e.View(ctx, func(t *engine.Txn) error {
 		c, err := stablecoin(t, coinID)
 		if err != nil {
 			return err
 		}
-		if available, err = engine.Balance(t, stablecoins.Reserve(c.ID), c.BaseCurrency); err != nil {
+		if available, err = engine.Balance(t, Reserve(c.ID), c.BaseCurrency); err != nil {
 			return err
 		}
-		held, err = engine.Balance(t, accounts.Held(stablecoins.Reserve(c.ID)), c.BaseCurrency)
+		held, err = engine.Balance(t, accounts.Held(Reserve(c.ID)), c.BaseCurrency)
 		return err
 	})
 	if errors.Is(err, engine.ErrNotFound) {

@@ -1,4 +1,4 @@
-package payments
+package stablecoins
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/stablecoins"
 )
 
 // Stablecoin tables: links (with their write-only credentials), the unique
@@ -29,19 +28,19 @@ const (
 	ixCoinType  = "coinType" // operations: stablecoinId/operationType
 )
 
-// Stablecoins is the stablecoin issuance area: provider-account links,
+// Service is the stablecoin issuance area: provider-account links,
 // registered tokens, their Service-enablement state, and mints and burns,
 // whose fiat value moves through the ledger (the token's reserve account,
 // stablecoins.Reserve). Reach it as eng.Stablecoins.
-type Stablecoins struct{ e *engine.Handle }
+type Service struct{ e *engine.Handle }
 
-// newStablecoins returns the Stablecoins group of h.
-func newStablecoins(h *engine.Handle) Stablecoins { return Stablecoins{h} }
+// NewService returns the Stablecoins group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }
 
 // linkRecord is a link as stored: the API view plus the credentials the
 // provider is called with. The secret never leaves the engine.
 type linkRecord struct {
-	stablecoins.ProviderAccount
+	ProviderAccount
 	APIClientID     string `json:"apiClientId"`
 	APIClientSecret string `json:"apiClientSecret"`
 }
@@ -52,11 +51,11 @@ func (r *linkRecord) ref() ProviderAccountRef {
 }
 
 // env is the provider environment of the platform's mode.
-func (s Stablecoins) env() string {
+func (s Service) env() string {
 	if s.e.Config.Sandbox {
-		return stablecoins.EnvSandbox
+		return EnvSandbox
 	}
-	return stablecoins.EnvProduction
+	return EnvProduction
 }
 
 // stablecoinError maps a refusal of the stablecoins package to its code;
@@ -66,18 +65,18 @@ func stablecoinError(err error) error {
 		sentinel error
 		code     engine.Code
 	}{
-		{stablecoins.ErrNoLink, engine.CodeStablecoinProviderAccountNotFound},
-		{stablecoins.ErrSelectionRequired, engine.CodeStablecoinProviderAccountSelectionRequired},
-		{stablecoins.ErrLinkInvalid, engine.CodeStablecoinProviderAccountInvalid},
-		{stablecoins.ErrLinkRevoked, engine.CodeStablecoinProviderAccountRevoked},
-		{stablecoins.ErrNotRequestable, engine.CodeStablecoinServiceEnablementNotRequestable},
-		{stablecoins.ErrNotRepresentable, engine.CodeStablecoinAmountNotRepresentable},
-		{stablecoins.ErrNotProvisioned, engine.CodeStablecoinNotProvisioned},
-		{stablecoins.ErrOpsNotEnabled, engine.CodeStablecoinServiceOperationsNotEnabled},
-		{stablecoins.ErrOpNotSupported, engine.CodeStablecoinOperationNotSupported},
-		{stablecoins.ErrBurnSourceNotSupported, engine.CodeStablecoinBurnSourceNotSupported},
-		{stablecoins.ErrExternalNotSupported, engine.CodeStablecoinExternalAccountNotSupported},
-		{stablecoins.ErrTransition, engine.CodeInvalidStateTransition},
+		{ErrNoLink, engine.CodeStablecoinProviderAccountNotFound},
+		{ErrSelectionRequired, engine.CodeStablecoinProviderAccountSelectionRequired},
+		{ErrLinkInvalid, engine.CodeStablecoinProviderAccountInvalid},
+		{ErrLinkRevoked, engine.CodeStablecoinProviderAccountRevoked},
+		{ErrNotRequestable, engine.CodeStablecoinServiceEnablementNotRequestable},
+		{ErrNotRepresentable, engine.CodeStablecoinAmountNotRepresentable},
+		{ErrNotProvisioned, engine.CodeStablecoinNotProvisioned},
+		{ErrOpsNotEnabled, engine.CodeStablecoinServiceOperationsNotEnabled},
+		{ErrOpNotSupported, engine.CodeStablecoinOperationNotSupported},
+		{ErrBurnSourceNotSupported, engine.CodeStablecoinBurnSourceNotSupported},
+		{ErrExternalNotSupported, engine.CodeStablecoinExternalAccountNotSupported},
+		{ErrTransition, engine.CodeInvalidStateTransition},
 	}
 	for _, c := range codes {
 		if errors.Is(err, c.sentinel) {
@@ -101,12 +100,12 @@ func providerError(err error) error {
 // the account they open (ACTIVE). The secret is write-only: it is kept to
 // call the provider and never returned. The same provider account linked
 // twice is CONFLICT.
-func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.LinkRequest) (*stablecoins.ProviderAccount, error) {
+func (s Service) LinkProviderAccount(ctx context.Context, req LinkRequest) (*ProviderAccount, error) {
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
-	var out *stablecoins.ProviderAccount
+	var out *ProviderAccount
 	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
@@ -116,9 +115,9 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 	}
 	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		now := t.Now
-		r := linkRecord{ProviderAccount: stablecoins.ProviderAccount{ID: t.NewID("StablecoinProviderAccount"),
+		r := linkRecord{ProviderAccount: ProviderAccount{ID: t.NewID("StablecoinProviderAccount"),
 			Provider: req.Provider, ProviderAccountID: info.ProviderAccountID, ProviderEnvironment: s.env(),
-			Status: stablecoins.LinkActive, LastVerifiedAt: &now, CreatedAt: now, UpdatedAt: now},
+			Status: LinkActive, LastVerifiedAt: &now, CreatedAt: now, UpdatedAt: now},
 			APIClientID: req.APIClientID, APIClientSecret: req.APIClientSecret}
 		key := r.Provider + "|" + r.ProviderEnvironment + "|" + r.ProviderAccountID
 		if err := engine.Claim(t, tableStablecoinLinkKeys, key, r.ID, engine.Errorf(engine.CodeConflict, "provider account %s is already linked", r.ProviderAccountID)); err != nil {
@@ -131,7 +130,7 @@ func (s Stablecoins) LinkProviderAccount(ctx context.Context, req stablecoins.Li
 }
 
 // ProviderAccount returns a link (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
-func (s Stablecoins) ProviderAccount(ctx context.Context, id string) (*stablecoins.ProviderAccount, error) {
+func (s Service) ProviderAccount(ctx context.Context, id string) (*ProviderAccount, error) {
 	var r *linkRecord
 	err := s.e.View(ctx, func(t *engine.Txn) (err error) { r, err = stablecoinLink(t, id); return err })
 	if err != nil {
@@ -151,12 +150,12 @@ func stablecoinLink(t *engine.Txn, id string) (*linkRecord, error) {
 // ProviderAccountFilter narrows ListProviderAccounts; zero members match all.
 type ProviderAccountFilter struct {
 	Provider string
-	Status   stablecoins.LinkStatus
+	Status   LinkStatus
 }
 
 // ListProviderAccounts lists the platform's links, oldest first.
-func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[stablecoins.ProviderAccount], error) {
-	var page engine.Page[stablecoins.ProviderAccount]
+func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[ProviderAccount], error) {
+	var page engine.Page[ProviderAccount]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[linkRecord]{Table: tableStablecoinLinks, Index: engine.IxAll, Match: func(r *linkRecord) bool {
 			return (f.Provider == "" || r.Provider == f.Provider) && (f.Status == "" || r.Status == f.Status)
@@ -165,7 +164,7 @@ func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccount
 		if err != nil {
 			return err
 		}
-		page, err = engine.MapPage(recs, func(r *linkRecord) (*stablecoins.ProviderAccount, error) { return &r.ProviderAccount, nil })
+		page, err = engine.MapPage(recs, func(r *linkRecord) (*ProviderAccount, error) { return &r.ProviderAccount, nil })
 		return err
 	})
 	return page, err
@@ -176,18 +175,18 @@ func (s Stablecoins) ListProviderAccounts(ctx context.Context, f ProviderAccount
 // REVOKED when it was withdrawn, ACTIVE when it verifies again. Requests
 // naming a link that is not ACTIVE are refused with
 // STABLECOIN_PROVIDER_ACCOUNT_INVALID or _REVOKED.
-func (s Stablecoins) SetProviderAccountStatus(ctx context.Context, id string, status stablecoins.LinkStatus) (*stablecoins.ProviderAccount, error) {
-	var out *stablecoins.ProviderAccount
+func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status LinkStatus) (*ProviderAccount, error) {
+	var out *ProviderAccount
 	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		r, err := stablecoinLink(t, id)
 		if err != nil {
 			return err
 		}
 		switch status {
-		case stablecoins.LinkActive:
+		case LinkActive:
 			now := t.Now
 			r.LastVerifiedAt = &now
-		case stablecoins.LinkInvalid, stablecoins.LinkRevoked:
+		case LinkInvalid, LinkRevoked:
 		default:
 			return engine.Errorf(engine.CodeInvalidInput, "status must be ACTIVE, INVALID or REVOKED")
 		}
@@ -207,17 +206,17 @@ func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = stablecoins.Select([]stablecoins.Link{{ID: r.ID, Status: r.Status}}, named)
+		_, err = Select([]Link{{ID: r.ID, Status: r.Status}}, named)
 		return r, stablecoinError(err)
 	}
-	var links []stablecoins.Link
+	var links []Link
 	for _, st := range []struct {
-		status stablecoins.LinkStatus
+		status LinkStatus
 		n      int
-	}{{stablecoins.LinkActive, 2}, {stablecoins.LinkInvalid, 1}, {stablecoins.LinkRevoked, 1}} {
+	}{{LinkActive, 2}, {LinkInvalid, 1}, {LinkRevoked, 1}} {
 		n := 0
 		err := t.Scan(engine.IndexTable(tableStablecoinLinks, engine.IxStatus), engine.ScanOptions{Prefix: engine.EscapeValue(string(st.status)) + "|"}, func(k string, _ []byte) (bool, error) {
-			links = append(links, stablecoins.Link{ID: k[strings.LastIndexByte(k, '|')+1:], Status: st.status})
+			links = append(links, Link{ID: k[strings.LastIndexByte(k, '|')+1:], Status: st.status})
 			n++
 			return n < st.n, nil
 		})
@@ -225,7 +224,7 @@ func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 			return nil, err
 		}
 	}
-	l, err := stablecoins.Select(links, "")
+	l, err := Select(links, "")
 	if err != nil {
 		return nil, stablecoinError(err)
 	}
@@ -239,12 +238,12 @@ func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 // identifier registered before is 409 STABLECOIN_SYMBOL_ALREADY_EXISTS or
 // STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS. It starts NOT_ENABLED for the
 // Service's operations.
-func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterRequest) (*stablecoins.Stablecoin, error) {
+func (s Service) Register(ctx context.Context, req RegisterRequest) (*Stablecoin, error) {
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
-	var out *stablecoins.Stablecoin
+	var out *Stablecoin
 	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
@@ -267,9 +266,9 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 		if l.ID != link.ID {
 			return engine.Errorf(engine.CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
 		}
-		c := stablecoins.Stablecoin{ID: t.NewID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
+		c := Stablecoin{ID: t.NewID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
 			Network: req.Network, Decimals: tok.Decimals, IssuanceStatus: tok.IssuanceStatus,
-			ServiceOperationsStatus: stablecoins.OpsNotEnabled, NetworkTokenIdentifier: req.NetworkTokenIdentifier,
+			ServiceOperationsStatus: OpsNotEnabled, NetworkTokenIdentifier: req.NetworkTokenIdentifier,
 			Provider: l.Provider, StablecoinProviderAccountID: l.ID, ProviderEnvironment: l.ProviderEnvironment,
 			ProviderTokenIdentifier: req.ProviderTokenIdentifier, CreatedAt: t.Now, UpdatedAt: t.Now}
 		taken := engine.Errorf(engine.CodeStablecoinTokenIdentifierAlreadyExists, "token %s is already registered", req.NetworkTokenIdentifier)
@@ -290,14 +289,14 @@ func (s Stablecoins) Register(ctx context.Context, req stablecoins.RegisterReque
 }
 
 // Get returns a stablecoin (STABLECOIN_NOT_FOUND).
-func (s Stablecoins) Get(ctx context.Context, id string) (*stablecoins.Stablecoin, error) {
-	var c *stablecoins.Stablecoin
+func (s Service) Get(ctx context.Context, id string) (*Stablecoin, error) {
+	var c *Stablecoin
 	err := s.e.View(ctx, func(t *engine.Txn) (err error) { c, err = stablecoin(t, id); return err })
 	return c, err
 }
 
-func stablecoin(t *engine.Txn, id string) (*stablecoins.Stablecoin, error) {
-	var c stablecoins.Stablecoin
+func stablecoin(t *engine.Txn, id string) (*Stablecoin, error) {
+	var c Stablecoin
 	if err := engine.GetJSON(t, tableStablecoins, id, &c); err != nil {
 		return nil, engine.NotFound(err, engine.CodeStablecoinNotFound, "stablecoin", id)
 	}
@@ -306,16 +305,16 @@ func stablecoin(t *engine.Txn, id string) (*stablecoins.Stablecoin, error) {
 
 // StablecoinFilter narrows List; zero members match all.
 type StablecoinFilter struct {
-	IssuanceStatus          stablecoins.IssuanceStatus
-	ServiceOperationsStatus stablecoins.OpsStatus
+	IssuanceStatus          IssuanceStatus
+	ServiceOperationsStatus OpsStatus
 	Provider                string
 }
 
 // List lists registered stablecoins, oldest first.
-func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[stablecoins.Stablecoin], error) {
-	var page engine.Page[stablecoins.Stablecoin]
+func (s Service) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[Stablecoin], error) {
+	var page engine.Page[Stablecoin]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[stablecoins.Stablecoin]{Table: tableStablecoins, Index: engine.IxAll, Match: func(c *stablecoins.Stablecoin) bool {
+		q := engine.ListQuery[Stablecoin]{Table: tableStablecoins, Index: engine.IxAll, Match: func(c *Stablecoin) bool {
 			return (f.IssuanceStatus == "" || c.IssuanceStatus == f.IssuanceStatus) &&
 				(f.ServiceOperationsStatus == "" || c.ServiceOperationsStatus == f.ServiceOperationsStatus) &&
 				(f.Provider == "" || c.Provider == f.Provider)
@@ -332,9 +331,9 @@ func (s Stablecoins) List(ctx context.Context, f StablecoinFilter, p engine.List
 // PENDING_APPROVAL, a repeat while PENDING_APPROVAL succeeds unchanged,
 // and from ENABLING, ENABLED or DISABLED it is 409
 // STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE.
-func (s Stablecoins) RequestEnablement(ctx context.Context, id string) (*stablecoins.Stablecoin, error) {
-	return s.moveOps(ctx, id, "request", func(c *stablecoins.Stablecoin) (stablecoins.OpsStatus, error) {
-		return stablecoins.RequestEnablement(c.ServiceOperationsStatus)
+func (s Service) RequestEnablement(ctx context.Context, id string) (*Stablecoin, error) {
+	return s.moveOps(ctx, id, "request", func(c *Stablecoin) (OpsStatus, error) {
+		return RequestEnablement(c.ServiceOperationsStatus)
 	})
 }
 
@@ -343,14 +342,14 @@ func (s Stablecoins) RequestEnablement(ctx context.Context, id string) (*stablec
 // ENABLED, decline to NOT_ENABLED, disable and re-enable); other moves are
 // INVALID_STATE_TRANSITION. An ENABLED stablecoin gets its Service
 // currency code, its symbol.
-func (s Stablecoins) SetOperationsStatus(ctx context.Context, id string, to stablecoins.OpsStatus) (*stablecoins.Stablecoin, error) {
-	return s.moveOps(ctx, id, string(to), func(c *stablecoins.Stablecoin) (stablecoins.OpsStatus, error) {
-		return to, stablecoins.OperatorSet(c.ServiceOperationsStatus, to)
+func (s Service) SetOperationsStatus(ctx context.Context, id string, to OpsStatus) (*Stablecoin, error) {
+	return s.moveOps(ctx, id, string(to), func(c *Stablecoin) (OpsStatus, error) {
+		return to, OperatorSet(c.ServiceOperationsStatus, to)
 	})
 }
 
-func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(*stablecoins.Stablecoin) (stablecoins.OpsStatus, error)) (*stablecoins.Stablecoin, error) {
-	var out *stablecoins.Stablecoin
+func (s Service) moveOps(ctx context.Context, id, input string, decide func(*Stablecoin) (OpsStatus, error)) (*Stablecoin, error) {
+	var out *Stablecoin
 	err := engine.Once(ctx, s.e, []string{id, input}, &out, func(t *engine.Txn) error {
 		c, err := stablecoin(t, id)
 		if err != nil {
@@ -365,7 +364,7 @@ func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(
 			return nil
 		}
 		c.ServiceOperationsStatus, c.UpdatedAt = next, t.Now
-		if next == stablecoins.OpsEnabled {
+		if next == OpsEnabled {
 			c.Currency = c.Symbol
 		}
 		return engine.PutJSON(t, tableStablecoins, c.ID, c)
@@ -376,14 +375,14 @@ func (s Stablecoins) moveOps(ctx context.Context, id, input string, decide func(
 // SetIssuanceStatus records the provider's issuance state of a token
 // (PENDING_REVIEW, PROVISIONING, PROVISIONED, REJECTED, FAILED). Only a
 // PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED).
-func (s Stablecoins) SetIssuanceStatus(ctx context.Context, id string, status stablecoins.IssuanceStatus) (*stablecoins.Stablecoin, error) {
+func (s Service) SetIssuanceStatus(ctx context.Context, id string, status IssuanceStatus) (*Stablecoin, error) {
 	switch status {
-	case stablecoins.IssuancePendingReview, stablecoins.IssuanceProvisioning, stablecoins.IssuanceProvisioned,
-		stablecoins.IssuanceRejected, stablecoins.IssuanceFailed:
+	case IssuancePendingReview, IssuanceProvisioning, IssuanceProvisioned,
+		IssuanceRejected, IssuanceFailed:
 	default:
 		return nil, engine.Errorf(engine.CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
 	}
-	var out *stablecoins.Stablecoin
+	var out *Stablecoin
 	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		c, err := stablecoin(t, id)
 		if err != nil {

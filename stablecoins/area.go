@@ -1,16 +1,15 @@
-package payments
+package stablecoins
 
 import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/stablecoins"
 )
 
-// stablecoinsArea declares the stablecoins area's tables and due work:
+// Area declares the stablecoins area's tables and due work:
 // provider links, registered stablecoins with their symbols and tokens,
 // and mint and burn operations with their schedule.
-func stablecoinsArea(e *engine.Handle, provider StablecoinProvider) engine.AreaDef {
+func Area(e *engine.Handle, provider StablecoinProvider) engine.AreaDef {
 	if provider == nil {
 		provider = noStablecoins{}
 	}
@@ -23,11 +22,11 @@ func stablecoinsArea(e *engine.Handle, provider StablecoinProvider) engine.AreaD
 					engine.Every[linkRecord](),
 					engine.Ix(engine.IxStatus, func(x *linkRecord) string { return string(x.Status) }))},
 			{Name: tableStablecoinLinkKeys},
-			{Name: tableStablecoins, Record: func() any { return new(stablecoins.Stablecoin) },
-				Ix: engine.Indexed(tableStablecoins, func(x *stablecoins.Stablecoin) time.Time { return x.CreatedAt },
-					engine.Every[stablecoins.Stablecoin](),
-					engine.Ix(engine.IxStatus, func(x *stablecoins.Stablecoin) string { return string(x.IssuanceStatus) }),
-					engine.Ix(ixOpsStatus, func(x *stablecoins.Stablecoin) string { return string(x.ServiceOperationsStatus) }))},
+			{Name: tableStablecoins, Record: func() any { return new(Stablecoin) },
+				Ix: engine.Indexed(tableStablecoins, func(x *Stablecoin) time.Time { return x.CreatedAt },
+					engine.Every[Stablecoin](),
+					engine.Ix(engine.IxStatus, func(x *Stablecoin) string { return string(x.IssuanceStatus) }),
+					engine.Ix(ixOpsStatus, func(x *Stablecoin) string { return string(x.ServiceOperationsStatus) }))},
 			{Name: tableStablecoinSymbols},
 			{Name: tableStablecoinTokens},
 			{Name: tableStablecoinOps, Record: func() any { return new(opRecord) },
