@@ -618,3 +618,18 @@ type StablecoinProvider = stablecoins.StablecoinProvider
 type StablecoinStep = stablecoins.StablecoinStep
 type StablecoinToken = stablecoins.StablecoinToken
 type Stablecoins = stablecoins.Service
+
+// Moved to github.com/paygrid/payments/agents.
+
+type Agent = agents.Agent
+type AgentAction = agents.AgentAction
+type AgentCreateRequest = agents.AgentCreateRequest
+type AgentCreated = agents.AgentCreated
+type AgentCredential = agents.AgentCredential
+type AgentDeviceCodeStatus = agents.AgentDeviceCodeStatus
+type AgentFilter = agents.AgentFilter
+type AgentTransfer = agents.AgentTransfer
+type AgentTransferDetails = agents.AgentTransferDetails
+type AgentUpdate = agents.AgentUpdate
+type Agents = agents.Service
+type ApprovalFilter = agents.ApprovalFilter

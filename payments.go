@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
@@ -134,7 +135,7 @@ type Engine struct {
 	// Cards issues and manages cards and runs the sandbox card network.
 	Cards cards.Service
 	// Agents manages agents and runs their actions (agents*.go).
-	Agents Agents
+	Agents agents.Service
 	// Stablecoins: provider-account links, registered tokens, mints and burns.
 	Stablecoins stablecoins.Service
 	// Invitations: UMA invitations, their claims and cancellations.
@@ -156,7 +157,7 @@ func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
 		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
-		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: newAgents(h), Stablecoins: stablecoins.NewService(h),
+		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: agents.NewService(h), Stablecoins: stablecoins.NewService(h),
 		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: newWallets(h),
 	}
 }
@@ -210,7 +211,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
 		cards.Area(e, cards.Options{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
 		stablecoins.Area(e, cfg.Stablecoins),
-		agentsArea(),
+		agents.Area(),
 		walletsArea(e, walletsState{RelyingParty: cfg.WalletRelyingParty, OIDCKeys: cfg.OIDCKeys}),
 	}
 }

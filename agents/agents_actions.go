@@ -1,11 +1,10 @@
-package payments
+package agents
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
@@ -41,7 +40,7 @@ func actionView(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 }
 
 // newAction builds an action of agent a.
-func newAction(t *engine.Txn, id string, a *agentRecord, typ agents.ActionType, status agents.ActionStatus) (*actionRecord, error) {
+func newAction(t *engine.Txn, id string, a *agentRecord, typ ActionType, status ActionStatus) (*actionRecord, error) {
 	c, err := customers.Get(t, a.CustomerID)
 	if err != nil {
 		return nil, err
@@ -61,7 +60,7 @@ func saveAction(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Status == agents.PendingApproval {
+	if r.Status == PendingApproval {
 		return v, t.Emit(eventAgentActionPending, v)
 	}
 	return v, nil
@@ -76,12 +75,12 @@ type ApprovalFilter struct {
 
 // Approvals lists the actions waiting for the platform's decision, newest
 // first unless p says otherwise.
-func (g Agents) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (engine.Page[AgentAction], error) {
+func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (engine.Page[AgentAction], error) {
 	var out engine.Page[AgentAction]
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: engine.IxStatus, Value: string(agents.PendingApproval), From: f.StartDate, To: f.EndDate,
+		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: engine.IxStatus, Value: string(PendingApproval), From: f.StartDate, To: f.EndDate,
 			Match: func(r *actionRecord) bool {
-				return r.Status == agents.PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
+				return r.Status == PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
 					(f.CustomerID == "" || r.CustomerID == f.CustomerID) && platform.InRange(r.CreatedAt, f.StartDate, f.EndDate)
 			}}
 		page, err := engine.List(t, q.Narrowest([2]string{ixAgent, f.AgentID}, [2]string{engine.IxCustomer, f.CustomerID}), p)
@@ -105,7 +104,7 @@ func pendingAction(t *engine.Txn, agentID, actionID string) (*actionRecord, erro
 	if err != nil {
 		return nil, err
 	}
-	if !agents.CanDecide(r.Status) {
+	if !CanDecide(r.Status) {
 		return nil, engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "agent action %s is %s, not PENDING_APPROVAL", actionID, r.Status)
 	}
 	return r, nil
@@ -113,14 +112,14 @@ func pendingAction(t *engine.Txn, agentID, actionID string) (*actionRecord, erro
 
 // Reject ends a pending action without running it; reason (optional) is
 // kept as its rejectionReason.
-func (g Agents) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
+func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
 	err := engine.Once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *engine.Txn) error {
 		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err
 		}
-		r.Status, r.RejectionReason = agents.Rejected, reason
+		r.Status, r.RejectionReason = Rejected, reason
 		out, err = saveAction(t, r)
 		return err
 	})
@@ -131,7 +130,7 @@ func (g Agents) Reject(ctx context.Context, agentID, actionID, reason string) (*
 // and its usage counted in the transaction that moves the money. When the
 // action can no longer run (the quote expired, funds are short, a limit is
 // now passed) the action becomes FAILED and the answer is still 200.
-func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAction, error) {
+func (g Service) Approve(ctx context.Context, agentID, actionID string) (*AgentAction, error) {
 	e := g.e
 	for {
 		var r *actionRecord
@@ -153,14 +152,14 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 		if err != nil {
 			return nil, err
 		}
-		var s agents.Spend
+		var s Spend
 		var lc, tc string
 		if q != nil {
 			s, lc, tc, err = spendOf(e, ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
 		} else {
 			d := r.TransferDetails
 			acct := d.SourceAccountID
-			if r.Type == agents.TransferIn {
+			if r.Type == TransferIn {
 				acct = d.DestinationAccountID
 			}
 			s, lc, tc, err = spendOf(e, ctx, a, d.Currency, map[string]int64{d.Currency: d.Amount}, acct, d.Amount)
@@ -186,12 +185,12 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 			if err != nil {
 				return nil, err
 			}
-			r.Status, r.TransactionID = agents.Approved, txID
+			r.Status, r.TransactionID = Approved, txID
 			return saveAction(t, r)
 		}
 		var out *AgentAction
 		switch r.Type {
-		case agents.ExecuteQuote:
+		case ExecuteQuote:
 			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
 				var err error
 				out, err = run(t, func(*agentRecord) (string, error) {
@@ -206,11 +205,11 @@ func (g Agents) Approve(ctx context.Context, agentID, actionID string) (*AgentAc
 				})
 				return err
 			})
-		case agents.TransferOut:
+		case TransferOut:
 			out, err = quotes.Create(ctx, e, r.transferQuote(), true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
 				return run(t, func(*agentRecord) (string, error) { return q.TransactionID, nil })
 			})
-		case agents.TransferIn:
+		case TransferIn:
 			d := r.TransferDetails
 			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
 				var err error
@@ -250,14 +249,14 @@ func refusal(err error) bool {
 }
 
 // failAction marks a pending action FAILED with the reason it could not run.
-func (g Agents) failAction(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
+func (g Service) failAction(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
 	err := engine.Once(ctx, g.e, []any{"fail", actionID}, &out, func(t *engine.Txn) error {
 		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err
 		}
-		r.Status, r.FailureReason = agents.Failed, reason
+		r.Status, r.FailureReason = Failed, reason
 		out, err = saveAction(t, r)
 		return err
 	})

@@ -1,4 +1,4 @@
-package payments
+package agents
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
@@ -19,16 +18,16 @@ import (
 
 // AgentCreateRequest is the body of POST /agents (spec 4.2).
 type AgentCreateRequest struct {
-	Name       string         `json:"name"`
-	CustomerID string         `json:"customerId"`
-	Policy     *agents.Policy `json:"policy"`
+	Name       string  `json:"name"`
+	CustomerID string  `json:"customerId"`
+	Policy     *Policy `json:"policy"`
 }
 
 // newDeviceCode draws a device code for agentID, valid from now.
-func newDeviceCode(agentID string, now time.Time) agents.DeviceCode {
+func newDeviceCode(agentID string, now time.Time) DeviceCode {
 	var b [12]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics on failure since Go 1.24)
-	return agents.DeviceCode{Code: agents.FormatCode(b), AgentID: agentID, ExpiresAt: now.Add(agents.DeviceCodeTTL)}
+	return DeviceCode{Code: FormatCode(b), AgentID: agentID, ExpiresAt: now.Add(DeviceCodeTTL)}
 }
 
 // Create creates an agent for a customer with its first device code, which
@@ -36,7 +35,7 @@ func newDeviceCode(agentID string, now time.Time) agents.DeviceCode {
 // listed (INVALID_INPUT), an unknown customer as customerId; then every
 // account of the policy's restrictions that is not the customer's
 // (checkPolicyAccounts).
-func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreated, error) {
+func (g Service) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreated, error) {
 	e := g.e
 	var fe validate.Errors
 	if fe.Required("name", req.Name) {
@@ -46,7 +45,7 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 	if req.Policy == nil {
 		fe.Missing("policy")
 	} else {
-		agents.CheckPolicy(&fe, "policy", req.Policy)
+		CheckPolicy(&fe, "policy", req.Policy)
 	}
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
@@ -74,7 +73,7 @@ func (g Agents) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreat
 			return err
 		}
 		a := &agentRecord{Agent: Agent{ID: id, Name: req.Name, CustomerID: req.CustomerID, Policy: *req.Policy,
-			Usage: agents.Roll(agents.Usage{}, t.Now), CreatedAt: t.Now, UpdatedAt: t.Now}, DeviceCode: code.Code}
+			Usage: Roll(Usage{}, t.Now), CreatedAt: t.Now, UpdatedAt: t.Now}, DeviceCode: code.Code}
 		if err := engine.InsertJSON(t, tableAgents, id, a); err != nil {
 			return err
 		}
@@ -97,7 +96,7 @@ type AgentFilter struct {
 }
 
 // List lists agents, oldest first.
-func (g Agents) List(ctx context.Context, f AgentFilter, p engine.ListParams) (engine.Page[Agent], error) {
+func (g Service) List(ctx context.Context, f AgentFilter, p engine.ListParams) (engine.Page[Agent], error) {
 	var out engine.Page[Agent]
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[agentRecord]{Table: tableAgents, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore,
@@ -117,7 +116,7 @@ func (g Agents) List(ctx context.Context, f AgentFilter, p engine.ListParams) (e
 }
 
 // Get returns one agent (NOT_FOUND when there is none).
-func (g Agents) Get(ctx context.Context, id string) (*Agent, error) {
+func (g Service) Get(ctx context.Context, id string) (*Agent, error) {
 	var out *Agent
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := agent(t, id)
@@ -138,7 +137,7 @@ type AgentUpdate struct {
 // Update renames, pauses or resumes an agent. Pausing takes effect at once
 // on every engine process: each agent call reads the agent in its own
 // transaction.
-func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, error) {
+func (g Service) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, error) {
 	var fe validate.Errors
 	if u.Name == nil && u.IsPaused == nil {
 		fe.Add("name", nil, "give name or isPaused")
@@ -171,7 +170,7 @@ func (g Agents) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, e
 // Delete deletes an agent: its credential and device codes stop working at
 // once, on every engine process. Its actions stay for the record; those
 // still waiting for approval are REJECTED, since nobody can act on them.
-func (g Agents) Delete(ctx context.Context, id string) error {
+func (g Service) Delete(ctx context.Context, id string) error {
 	return engine.Once(ctx, g.e, id, &struct{}{}, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
@@ -198,7 +197,7 @@ func (g Agents) Delete(ctx context.Context, id string) error {
 // Changing the spending limits' currency without restating the limits
 // recasts them at the engine's rate. The new policy applies to the next
 // action at once.
-func (g Agents) UpdatePolicy(ctx context.Context, id string, u agents.PolicyUpdate) (*Agent, error) {
+func (g Service) UpdatePolicy(ctx context.Context, id string, u PolicyUpdate) (*Agent, error) {
 	e := g.e
 	for {
 		cur, err := g.Get(ctx, id)
@@ -206,7 +205,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u agents.PolicyUpda
 			return nil, err
 		}
 		from := cur.Policy.SpendingLimits.Currency
-		var recast agents.Recast
+		var recast Recast
 		if s := u.SpendingLimits; s != nil && s.Currency != nil && *s.Currency != from && money.Known(*s.Currency) {
 			to := *s.Currency
 			// One rate fixed before the transaction, so a retried
@@ -226,7 +225,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u agents.PolicyUpda
 			if a.Policy.SpendingLimits.Currency != from {
 				return errPolicyMoved
 			}
-			p, err := agents.Apply(a.Policy, u, "", recast)
+			p, err := Apply(a.Policy, u, "", recast)
 			var fe validate.Errors
 			if err != nil && !errors.As(err, &fe) {
 				return err
@@ -254,7 +253,7 @@ func (g Agents) UpdatePolicy(ctx context.Context, id string, u agents.PolicyUpda
 // one, so the answer tells nothing about other customers. prefix names r in
 // the request. Empty ids, and fields already in error, are left to the
 // policy's own checks.
-func checkPolicyAccounts(t *engine.Txn, fe *validate.Errors, prefix, customerID string, r *agents.AccountRestrictions) error {
+func checkPolicyAccounts(t *engine.Txn, fe *validate.Errors, prefix, customerID string, r *AccountRestrictions) error {
 	if r == nil {
 		return nil
 	}
@@ -310,9 +309,9 @@ func customerOwns(t *engine.Txn, customerID, id string) (bool, error) {
 // RegenerateDeviceCode issues a new device code for an agent that is not
 // connected, invalidating its unredeemed codes; a connected agent is
 // CONFLICT.
-func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*agents.DeviceCode, error) {
+func (g Service) RegenerateDeviceCode(ctx context.Context, id string) (*DeviceCode, error) {
 	code := newDeviceCode(id, g.e.Now())
-	var out *agents.DeviceCode
+	var out *DeviceCode
 	err := engine.Once(ctx, g.e, id, &out, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
@@ -322,7 +321,7 @@ func (g Agents) RegenerateDeviceCode(ctx context.Context, id string) (*agents.De
 			return engine.Errorf(engine.CodeConflict, "agent %s is connected; a device code is only issued to an agent that is not", id)
 		}
 		if a.DeviceCode != "" {
-			var old agents.DeviceCode
+			var old DeviceCode
 			switch err := engine.GetJSON(t, tableAgentDeviceCodes, a.DeviceCode, &old); {
 			case err == nil:
 				old.Replaced = true
@@ -352,10 +351,10 @@ type AgentDeviceCodeStatus struct {
 
 // DeviceCodeStatus reports whether a device code was redeemed (NOT_FOUND
 // for an unknown code or one of a deleted agent).
-func (g Agents) DeviceCodeStatus(ctx context.Context, code string) (*AgentDeviceCodeStatus, error) {
+func (g Service) DeviceCodeStatus(ctx context.Context, code string) (*AgentDeviceCodeStatus, error) {
 	var out *AgentDeviceCodeStatus
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		var c agents.DeviceCode
+		var c DeviceCode
 		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
 			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
 		}
@@ -370,23 +369,23 @@ func (g Agents) DeviceCodeStatus(ctx context.Context, code string) (*AgentDevice
 // keeps its SHA-256, and no idempotency record holds it (a repeated
 // redemption is refused). A redeemed, replaced or expired code is
 // INVALID_INPUT; an unknown one NOT_FOUND.
-func (g Agents) Redeem(ctx context.Context, code string) (*AgentCredential, error) {
+func (g Service) Redeem(ctx context.Context, code string) (*AgentCredential, error) {
 	var b [20]byte
 	_, _ = rand.Read(b[:])
-	token := agents.FormatToken(b)
-	hash := agents.HashToken(token)
+	token := FormatToken(b)
+	hash := HashToken(token)
 	var out *AgentCredential
 	err := g.e.Update(ctx, func(t *engine.Txn) error {
-		var c agents.DeviceCode
+		var c DeviceCode
 		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
 			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
 		}
 		switch c.State(t.Now) {
-		case agents.Redeemed:
+		case Redeemed:
 			return engine.Errorf(engine.CodeInvalidInput, "device code %s was already redeemed", code)
-		case agents.Replaced:
+		case Replaced:
 			return engine.Errorf(engine.CodeInvalidInput, "device code %s was replaced by a newer code", code)
-		case agents.Expired:
+		case Expired:
 			return engine.Errorf(engine.CodeInvalidInput, "device code %s expired at %s", code, c.ExpiresAt.Format(time.RFC3339))
 		}
 		a, err := agent(t, c.AgentID)
@@ -417,13 +416,13 @@ func (g Agents) Redeem(ctx context.Context, code string) (*AgentCredential, erro
 // returns the agent: UNAUTHORIZED for an unknown, revoked or deleted
 // credential, FORBIDDEN for a paused agent. The comparison with the stored
 // hash is in constant time.
-func (g Agents) Authenticate(ctx context.Context, token string) (*Agent, error) {
+func (g Service) Authenticate(ctx context.Context, token string) (*Agent, error) {
 	if token == "" {
 		return nil, errAgentCredential
 	}
 	var out *Agent
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		id, err := t.Get(tableAgentTokens, agents.HashToken(token))
+		id, err := t.Get(tableAgentTokens, HashToken(token))
 		if errors.Is(err, engine.ErrNotFound) {
 			return errAgentCredential
 		}
@@ -434,7 +433,7 @@ func (g Agents) Authenticate(ctx context.Context, token string) (*Agent, error) 
 		if err != nil {
 			return err
 		}
-		if !agents.TokenMatches(token, a.TokenHash) {
+		if !TokenMatches(token, a.TokenHash) {
 			return errAgentCredential
 		}
 		out = agentView(a, t.Now)
@@ -467,8 +466,8 @@ func rejectPending(t *engine.Txn, agentID, reason string) error {
 		if err != nil {
 			return err
 		}
-		if r.Status == agents.PendingApproval {
-			r.Status, r.RejectionReason = agents.Rejected, reason
+		if r.Status == PendingApproval {
+			r.Status, r.RejectionReason = Rejected, reason
 			if _, err := saveAction(t, r); err != nil {
 				return err
 			}

@@ -1,21 +1,20 @@
-package payments
+package agents
 
 import (
 	"time"
 
-	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// agentsArea declares the agents area's tables: agents, their device codes
+// Area declares the agents area's tables: agents, their device codes
 // and tokens, and their actions.
-func agentsArea() engine.AreaDef {
+func Area() engine.AreaDef {
 	return engine.AreaDef{Tables: []engine.TableDef{
 		{Name: tableAgents, Record: func() any { return new(agentRecord) },
 			Ix: engine.Indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
 				engine.Every[agentRecord](),
 				engine.Ix(engine.IxCustomer, func(x *agentRecord) string { return x.CustomerID }))},
-		{Name: tableAgentDeviceCodes, Record: func() any { return new(agents.DeviceCode) }},
+		{Name: tableAgentDeviceCodes, Record: func() any { return new(DeviceCode) }},
 		{Name: tableAgentTokens},
 		{Name: tableAgentActions, Record: func() any { return new(actionRecord) },
 			Ix: engine.Indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },

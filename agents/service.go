@@ -1,11 +1,10 @@
-package payments
+package agents
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/quotes"
@@ -24,28 +23,28 @@ const (
 // ixAgent is the index of actions by agent.
 const ixAgent = "agent"
 
-// Agents is the agents area (spec 1, 2.4, 4.2; wire-facts 7): the
+// Service is the agents area (spec 1, 2.4, 4.2; wire-facts 7): the
 // platform manages agents, device codes and approvals with its own
 // credentials; an agent acts for its one customer with the bearer
 // credential it got by redeeming a device code, under its policy. Bind it
 // as eng.Agents.
-type Agents struct{ e *engine.Handle }
+type Service struct{ e *engine.Handle }
 
-// newAgents returns the Agents group of h.
-func newAgents(h *engine.Handle) Agents { return Agents{h} }
+// NewService returns the Agents group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }
 
 // Agent is an agent as the API shows it (reference Agent). Usage is as of
 // the engine clock: counters of a past day or month read zero.
 type Agent struct {
-	ID          string        `json:"id"`
-	Name        string        `json:"name"`
-	CustomerID  string        `json:"customerId"`
-	IsPaused    bool          `json:"isPaused"`
-	IsConnected bool          `json:"isConnected"`
-	Policy      agents.Policy `json:"policy"`
-	Usage       agents.Usage  `json:"usage"`
-	CreatedAt   time.Time     `json:"createdAt"`
-	UpdatedAt   time.Time     `json:"updatedAt"`
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	CustomerID  string    `json:"customerId"`
+	IsPaused    bool      `json:"isPaused"`
+	IsConnected bool      `json:"isConnected"`
+	Policy      Policy    `json:"policy"`
+	Usage       Usage     `json:"usage"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 // agentRecord is an Agent as stored: with the hash of its access token
@@ -58,17 +57,17 @@ type agentRecord struct {
 
 // AgentCreated answers POST /agents: the agent and its first device code.
 type AgentCreated struct {
-	Agent      Agent             `json:"agent"`
-	DeviceCode agents.DeviceCode `json:"deviceCode"`
+	Agent      Agent      `json:"agent"`
+	DeviceCode DeviceCode `json:"deviceCode"`
 }
 
 // AgentCredential answers a redemption: the bearer access token, shown this
 // once (only its hash is stored).
 type AgentCredential struct {
-	AgentID     string        `json:"agentId"`
-	AgentName   string        `json:"agentName"`
-	AccessToken string        `json:"accessToken"`
-	Policy      agents.Policy `json:"policy"`
+	AgentID     string `json:"agentId"`
+	AgentName   string `json:"agentName"`
+	AccessToken string `json:"accessToken"`
+	Policy      Policy `json:"policy"`
 }
 
 // AgentTransferDetails describe a transfer action (reference
@@ -88,8 +87,8 @@ type AgentAction struct {
 	AgentID            string                `json:"agentId"`
 	CustomerID         string                `json:"customerId"`
 	PlatformCustomerID string                `json:"platformCustomerId"`
-	Status             agents.ActionStatus   `json:"status"`
-	Type               agents.ActionType     `json:"type"`
+	Status             ActionStatus          `json:"status"`
+	Type               ActionType            `json:"type"`
 	Quote              *quotes.Quote         `json:"quote,omitempty"`
 	TransferDetails    *AgentTransferDetails `json:"transferDetails,omitempty"`
 	Transaction        *quotes.Transaction   `json:"transaction,omitempty"`
@@ -119,7 +118,7 @@ const eventAgentActionPending = "AGENT_ACTION.PENDING_APPROVAL"
 // agentView is a's Agent with its usage rolled to now.
 func agentView(a *agentRecord, now time.Time) *Agent {
 	out := a.Agent
-	out.Usage = agents.Roll(a.Usage, now)
+	out.Usage = Roll(a.Usage, now)
 	return &out
 }
 
@@ -137,7 +136,7 @@ var errAgentCredential = &engine.Error{Code: engine.CodeUnauthorized, Message: "
 // actingAgent reads the agent a credential authenticated as, in the
 // operation's own transaction, and checks it may act: a deleted agent is
 // UNAUTHORIZED, a paused one FORBIDDEN, and perm (when set) must be granted.
-func actingAgent(t *engine.Txn, id string, perm agents.Permission) (*agentRecord, error) {
+func actingAgent(t *engine.Txn, id string, perm Permission) (*agentRecord, error) {
 	a, err := agent(t, id)
 	if engine.CodeOf(err) == engine.CodeNotFound {
 		return nil, errAgentCredential
@@ -149,11 +148,11 @@ func actingAgent(t *engine.Txn, id string, perm agents.Permission) (*agentRecord
 		return nil, errAgentCredential
 	}
 	if a.IsPaused {
-		return nil, &engine.Error{Code: engine.CodeForbidden, Message: "the agent is paused", Details: map[string]any{"reason": string(agents.AgentPaused)}}
+		return nil, &engine.Error{Code: engine.CodeForbidden, Message: "the agent is paused", Details: map[string]any{"reason": string(AgentPaused)}}
 	}
 	if perm != "" && !a.Policy.Has(perm) {
 		return nil, &engine.Error{Code: engine.CodeForbidden, Message: "the agent's policy lacks the " + string(perm) + " permission",
-			Details: map[string]any{"reason": string(agents.PermissionMissing), "permission": string(perm)}}
+			Details: map[string]any{"reason": string(PermissionMissing), "permission": string(perm)}}
 	}
 	return a, nil
 }
@@ -165,11 +164,11 @@ func actingAgent(t *engine.Txn, id string, perm agents.Permission) (*agentRecord
 // a limit. s must be in the policy's currencies of the time (limit and
 // threshold): otherwise the policy changed since it was converted and the
 // caller converts again (errPolicyMoved).
-func spendCheck(t *engine.Txn, a *agentRecord, s agents.Spend, limitCur, thresholdCur string, consume bool) (agents.Decision, error) {
+func spendCheck(t *engine.Txn, a *agentRecord, s Spend, limitCur, thresholdCur string, consume bool) (Decision, error) {
 	if a.Policy.SpendingLimits.Currency != limitCur || a.Policy.ThresholdCurrency() != thresholdCur {
-		return agents.Decision{}, errPolicyMoved
+		return Decision{}, errPolicyMoved
 	}
-	d := agents.Evaluate(&a.Policy, agents.Roll(a.Usage, t.Now), s)
+	d := Evaluate(&a.Policy, Roll(a.Usage, t.Now), s)
 	if d.Refused != "" {
 		return d, &engine.Error{Code: engine.CodeForbidden, Message: d.Message, Details: map[string]any{"reason": string(d.Refused)}}
 	}
@@ -215,7 +214,7 @@ func convertAmount(e *engine.Handle, ctx context.Context, amount int64, from, to
 // the quote"); any other currency is converted from base's amount at the
 // engine's rate. accountID is the customer's account the action uses and
 // accountAmount the amount in its currency.
-func spendOf(e *engine.Handle, ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s agents.Spend, limitCur, thresholdCur string, err error) {
+func spendOf(e *engine.Handle, ctx context.Context, a *agentRecord, base string, amounts map[string]int64, accountID string, accountAmount int64) (s Spend, limitCur, thresholdCur string, err error) {
 	limitCur, thresholdCur = a.Policy.SpendingLimits.Currency, a.Policy.ThresholdCurrency()
 	conv := func(to string) (int64, error) {
 		if v, ok := amounts[to]; ok {
@@ -223,7 +222,7 @@ func spendOf(e *engine.Handle, ctx context.Context, a *agentRecord, base string,
 		}
 		return convertAmount(e, ctx, amounts[base], base, to)
 	}
-	s = agents.Spend{AccountID: accountID, AccountAmount: accountAmount}
+	s = Spend{AccountID: accountID, AccountAmount: accountAmount}
 	if s.Amount, err = conv(limitCur); err != nil {
 		return s, "", "", err
 	}

@@ -1,4 +1,4 @@
-package payments
+package agents
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
@@ -22,7 +21,7 @@ import (
 // NOT_FOUND as a missing one.
 
 // acting reads agent agentID in a read transaction and checks perm.
-func (g Agents) acting(ctx context.Context, agentID string, perm agents.Permission) (*agentRecord, error) {
+func (g Service) acting(ctx context.Context, agentID string, perm Permission) (*agentRecord, error) {
 	var a *agentRecord
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		var err error
@@ -33,7 +32,7 @@ func (g Agents) acting(ctx context.Context, agentID string, perm agents.Permissi
 }
 
 // Me returns the agent itself, with its usage as of now.
-func (g Agents) Me(ctx context.Context, agentID string) (*Agent, error) {
+func (g Service) Me(ctx context.Context, agentID string) (*Agent, error) {
 	a, err := g.acting(ctx, agentID, "")
 	if err != nil {
 		return nil, err
@@ -43,10 +42,10 @@ func (g Agents) Me(ctx context.Context, agentID string) (*Agent, error) {
 
 // Transactions lists the transactions of the agent's customer
 // (VIEW_TRANSACTIONS); f's customer members are ignored.
-func (g Agents) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (engine.Page[quotes.Transaction], error) {
+func (g Service) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (engine.Page[quotes.Transaction], error) {
 	var page engine.Page[quotes.Transaction]
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, agents.ViewTransactions)
+		a, err := actingAgent(t, agentID, ViewTransactions)
 		if err != nil {
 			return err
 		}
@@ -59,10 +58,10 @@ func (g Agents) Transactions(ctx context.Context, agentID string, f quotes.Trans
 
 // Transaction returns one transaction of the agent's customer
 // (VIEW_TRANSACTIONS).
-func (g Agents) Transaction(ctx context.Context, agentID, id string) (*quotes.Transaction, error) {
+func (g Service) Transaction(ctx context.Context, agentID, id string) (*quotes.Transaction, error) {
 	var out *quotes.Transaction
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, agents.ViewTransactions)
+		a, err := actingAgent(t, agentID, ViewTransactions)
 		if err != nil {
 			return err
 		}
@@ -78,8 +77,8 @@ func (g Agents) Transaction(ctx context.Context, agentID, id string) (*quotes.Tr
 
 // InternalAccounts lists the internal accounts of the agent's customer
 // (VIEW_TRANSACTIONS: they carry balances).
-func (g Agents) InternalAccounts(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) (engine.Page[accounts.InternalAccountView], error) {
-	a, err := g.acting(ctx, agentID, agents.ViewTransactions)
+func (g Service) InternalAccounts(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) (engine.Page[accounts.InternalAccountView], error) {
+	a, err := g.acting(ctx, agentID, ViewTransactions)
 	if err != nil {
 		return engine.Page[accounts.InternalAccountView]{}, err
 	}
@@ -89,8 +88,8 @@ func (g Agents) InternalAccounts(ctx context.Context, agentID string, f accounts
 
 // ExternalAccounts lists the external accounts of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Agents) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
-	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
+func (g Service) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+	a, err := g.acting(ctx, agentID, ManageExternalAccounts)
 	if err != nil {
 		return engine.Page[rails.ExternalAccount]{}, err
 	}
@@ -118,10 +117,10 @@ func ownInternal(t *engine.Txn, a *agentRecord, id string) (*accounts.InternalAc
 
 // ExternalAccount returns one external account of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*rails.ExternalAccount, error) {
+func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (*rails.ExternalAccount, error) {
 	var out *rails.ExternalAccount
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, agents.ManageExternalAccounts)
+		a, err := actingAgent(t, agentID, ManageExternalAccounts)
 		if err != nil {
 			return err
 		}
@@ -137,8 +136,8 @@ func (g Agents) ExternalAccount(ctx context.Context, agentID, id string) (*rails
 // CreateExternalAccount adds an external account for the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS); customerId may be omitted and must otherwise
 // be the agent's customer.
-func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (*rails.ExternalAccount, error) {
-	a, err := g.acting(ctx, agentID, agents.ManageExternalAccounts)
+func (g Service) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (*rails.ExternalAccount, error) {
+	a, err := g.acting(ctx, agentID, ManageExternalAccounts)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +153,7 @@ func (g Agents) CreateExternalAccount(ctx context.Context, agentID string, in ac
 // DeleteExternalAccount deletes an external account of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS). An account's owner never changes, so checking
 // it first is as good as checking it in the delete's transaction.
-func (g Agents) DeleteExternalAccount(ctx context.Context, agentID, id string) error {
+func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) error {
 	if _, err := g.ExternalAccount(ctx, agentID, id); err != nil {
 		return err
 	}
@@ -187,7 +186,7 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 		return err
 	}
 	if !a.Policy.Allows(src) {
-		return &engine.Error{Code: engine.CodeForbidden, Message: "the agent's policy does not allow account " + src, Details: map[string]any{"reason": string(agents.AccountNotAllowed)}}
+		return &engine.Error{Code: engine.CodeForbidden, Message: "the agent's policy does not allow account " + src, Details: map[string]any{"reason": string(AccountNotAllowed)}}
 	}
 	if d := req.Destination; d.DestinationType == "ACCOUNT" {
 		var err error
@@ -204,9 +203,9 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 // CreateQuote prices a quote for the agent's customer (CREATE_QUOTES): its
 // accounts must be the customer's and its source one the policy allows.
 // It executes only through ExecuteQuote, where the policy applies.
-func (g Agents) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (*quotes.Quote, error) {
+func (g Service) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (*quotes.Quote, error) {
 	err := g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, agents.CreateQuotes)
+		a, err := actingAgent(t, agentID, CreateQuotes)
 		if err != nil {
 			return err
 		}
@@ -229,7 +228,7 @@ func agentQuote(t *engine.Txn, agentID, id string) (*quotes.Record, error) {
 }
 
 // Quote returns a quote the agent created.
-func (g Agents) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, error) {
+func (g Service) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, error) {
 	var out *quotes.Quote
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
@@ -252,7 +251,7 @@ func (g Agents) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, e
 // action is APPROVED with its transaction. A customer that may not send
 // (kycStatus or kybStatus REJECTED or HOLD) is SENDER_NOT_ACCEPTED, with no
 // action recorded.
-func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
+func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
 	e := g.e
 	var out *AgentAction
 	if ok, err := engine.Replay(ctx, e, quoteID, &out); ok {
@@ -263,7 +262,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 		var q *quotes.Record
 		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
-			if a, err = actingAgent(t, agentID, agents.ExecuteQuotes); err != nil {
+			if a, err = actingAgent(t, agentID, ExecuteQuotes); err != nil {
 				return err
 			}
 			q, err = agentQuote(t, agentID, quoteID)
@@ -282,7 +281,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 		}
 		var failure error
 		err = engine.Once(ctx, e, quoteID, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
-			a, err := actingAgent(t, agentID, agents.ExecuteQuotes)
+			a, err := actingAgent(t, agentID, ExecuteQuotes)
 			if err != nil {
 				return err
 			}
@@ -309,7 +308,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 			if err != nil {
 				return err
 			}
-			r, err := newAction(t, id, a, agents.ExecuteQuote, agents.PendingApproval)
+			r, err := newAction(t, id, a, ExecuteQuote, PendingApproval)
 			if err != nil {
 				return err
 			}
@@ -321,7 +320,7 @@ func (g Agents) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Age
 				if err := quotes.Execute(t, q); err != nil {
 					return err
 				}
-				r.Status, r.TransactionID = agents.Approved, q.TransactionID
+				r.Status, r.TransactionID = Approved, q.TransactionID
 			}
 			out, err = saveAction(t, r)
 			return err
@@ -345,18 +344,18 @@ type AgentTransfer struct {
 // TransferOut sends money from an internal account of the agent's customer
 // to one of its external accounts (CREATE_TRANSFERS), under the policy as
 // ExecuteQuote describes.
-func (g Agents) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
-	return g.transfer(ctx, agentID, agents.TransferOut, in)
+func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+	return g.transfer(ctx, agentID, TransferOut, in)
 }
 
 // TransferIn pulls money from an external account of the agent's customer
 // into its internal account (CREATE_TRANSFERS), under the policy as
 // ExecuteQuote describes.
-func (g Agents) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
-	return g.transfer(ctx, agentID, agents.TransferIn, in)
+func (g Service) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+	return g.transfer(ctx, agentID, TransferIn, in)
 }
 
-func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionType, in AgentTransfer) (*AgentAction, error) {
+func (g Service) transfer(ctx context.Context, agentID string, typ ActionType, in AgentTransfer) (*AgentAction, error) {
 	e := g.e
 	var fe validate.Errors
 	fe.Required("source.accountId", in.SourceAccountID)
@@ -364,7 +363,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 	if in.Amount < 1 || in.Amount > money.MaxAmount {
 		fe.Add("amount", nil, "amount must be between 1 and %d", money.MaxAmount)
 	}
-	if typ == agents.TransferOut {
+	if typ == TransferOut {
 		fe.MaxLen("remittanceInformation", in.RemittanceInformation, quotes.MaxRemittanceInformation)
 		fe.Enum("purposeOfPayment", in.PurposeOfPayment, quotes.PurposesOfPayment...)
 	}
@@ -376,7 +375,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 	var input any = in
 	quoteReq := (&actionRecord{AgentAction: AgentAction{AgentID: agentID, TransferDetails: &AgentTransferDetails{Amount: in.Amount,
 		SourceAccountID: in.SourceAccountID, DestinationAccountID: in.DestinationAccountID}}, Remittance: in.RemittanceInformation, Purpose: in.PurposeOfPayment}).transferQuote()
-	if typ == agents.TransferOut {
+	if typ == TransferOut {
 		input = quoteReq
 	}
 	var out *AgentAction
@@ -384,7 +383,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		return out, err
 	}
 	internalID, externalID := in.SourceAccountID, in.DestinationAccountID
-	if typ == agents.TransferIn {
+	if typ == TransferIn {
 		internalID, externalID = externalID, internalID
 	}
 	for {
@@ -392,7 +391,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		var ia *accounts.InternalAccount
 		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
-			if a, err = actingAgent(t, agentID, agents.CreateTransfers); err != nil {
+			if a, err = actingAgent(t, agentID, CreateTransfers); err != nil {
 				return err
 			}
 			if ia, err = ownInternal(t, a, internalID); err != nil {
@@ -408,7 +407,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		if err != nil {
 			return nil, err
 		}
-		d := agents.Evaluate(&a.Policy, agents.Roll(a.Usage, e.Now()), s)
+		d := Evaluate(&a.Policy, Roll(a.Usage, e.Now()), s)
 		id, err := e.NewID("AgentAction")
 		if err != nil {
 			return nil, err
@@ -417,11 +416,11 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 		// decide runs in the transaction that moves the money (or records
 		// the pending action): it reads the agent again and decides for good.
 		decide := func(t *engine.Txn, wantApproval bool, txID func(a *agentRecord) (string, error)) (*AgentAction, error) {
-			a, err := actingAgent(t, agentID, agents.CreateTransfers)
+			a, err := actingAgent(t, agentID, CreateTransfers)
 			if err != nil {
 				return nil, err
 			}
-			if typ == agents.TransferOut {
+			if typ == TransferOut {
 				if _, err := customers.Sending(t, a.CustomerID); err != nil {
 					return nil, err
 				}
@@ -433,13 +432,13 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 			if d.NeedsApproval != wantApproval {
 				return nil, errPolicyMoved // the policy changed: decide again
 			}
-			r, err := newAction(t, id, a, typ, agents.PendingApproval)
+			r, err := newAction(t, id, a, typ, PendingApproval)
 			if err != nil {
 				return nil, err
 			}
 			r.TransferDetails, r.Remittance, r.Purpose = details, in.RemittanceInformation, in.PurposeOfPayment
 			if !wantApproval {
-				r.Status = agents.Approved
+				r.Status = Approved
 				if r.TransactionID, err = txID(a); err != nil {
 					return nil, err
 				}
@@ -453,7 +452,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 				out, err = decide(t, true, nil)
 				return err
 			})
-		case typ == agents.TransferOut:
+		case typ == TransferOut:
 			out, err = quotes.Create(ctx, e, quoteReq, true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
 				return decide(t, false, func(*agentRecord) (string, error) { return q.TransactionID, nil })
 			})
@@ -478,7 +477,7 @@ func (g Agents) transfer(ctx context.Context, agentID string, typ agents.ActionT
 }
 
 // Action returns one of the agent's actions.
-func (g Agents) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
+func (g Service) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
 	var out *AgentAction
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
@@ -498,10 +497,10 @@ func (g Agents) Action(ctx context.Context, agentID, id string) (*AgentAction, e
 }
 
 // Actions lists the agent's actions, newest first, optionally in one status.
-func (g Agents) Actions(ctx context.Context, agentID string, status agents.ActionStatus, p engine.ListParams) (engine.Page[AgentAction], error) {
+func (g Service) Actions(ctx context.Context, agentID string, status ActionStatus, p engine.ListParams) (engine.Page[AgentAction], error) {
 	var out engine.Page[AgentAction]
 	var fe validate.Errors
-	fe.Enum("status", string(status), agents.ActionStatuses...)
+	fe.Enum("status", string(status), ActionStatuses...)
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return out, err
 	}
