@@ -10,6 +10,7 @@ import (
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/stablecoins"
+	"github.com/paygrid/payments/wallets"
 )
 
 // Moved to github.com/paygrid/payments/internal/engine.
@@ -633,3 +634,64 @@ type AgentTransferDetails = agents.AgentTransferDetails
 type AgentUpdate = agents.AgentUpdate
 type Agents = agents.Service
 type ApprovalFilter = agents.ApprovalFilter
+
+// Moved to github.com/paygrid/payments/wallets.
+
+type AuthMethod = wallets.AuthMethod
+type AuthMethodResponse = wallets.AuthMethodResponse
+type AuthSession = wallets.AuthSession
+type ChallengeRequest = wallets.ChallengeRequest
+
+const CodeEmailOtpCredentialSetChanged = wallets.CodeEmailOtpCredentialSetChanged
+const CodeEmailOtpEmailAlreadyExists = wallets.CodeEmailOtpEmailAlreadyExists
+const CodeSmsOtpCredentialSetChanged = wallets.CodeSmsOtpCredentialSetChanged
+const CodeSmsOtpPhoneNumberAlreadyExists = wallets.CodeSmsOtpPhoneNumberAlreadyExists
+
+type CreateCredentialRequest = wallets.CreateCredentialRequest
+type CreateDelegatedKeyRequest = wallets.CreateDelegatedKeyRequest
+type CredentialChallenge = wallets.CredentialChallenge
+
+const CredentialEmailOTP = wallets.CredentialEmailOTP
+const CredentialOAuth = wallets.CredentialOAuth
+const CredentialPasskey = wallets.CredentialPasskey
+const CredentialSmsOTP = wallets.CredentialSmsOTP
+
+var CredentialTypes = wallets.CredentialTypes
+var DefaultWalletRelyingParty = wallets.DefaultWalletRelyingParty
+
+type DelegatedKey = wallets.DelegatedKey
+
+const DelegatedKeyActive = wallets.DelegatedKeyActive
+
+type DelegatedKeyFilter = wallets.DelegatedKeyFilter
+
+const DelegatedKeyPending = wallets.DelegatedKeyPending
+const DelegatedKeyRevoked = wallets.DelegatedKeyRevoked
+
+type ExportRequest = wallets.ExportRequest
+
+const LegacyPasskeySignature = wallets.LegacyPasskeySignature
+const LegacyWalletSignature = wallets.LegacyWalletSignature
+
+type PasskeyAuthChallenge = wallets.PasskeyAuthChallenge
+type RefreshRequest = wallets.RefreshRequest
+
+const SandboxOTPCode = wallets.SandboxOTPCode
+
+type Signature = wallets.Signature
+type SignedChallenge = wallets.SignedChallenge
+
+const SignedRequestTTL = wallets.SignedRequestTTL
+
+type UpdateInternalAccountRequest = wallets.UpdateInternalAccountRequest
+type VerifyRequest = wallets.VerifyRequest
+type WalletExport = wallets.WalletExport
+
+const WalletOTPAttempts = wallets.WalletOTPAttempts
+const WalletOTPChallengesPerHour = wallets.WalletOTPChallengesPerHour
+const WalletOTPLockout = wallets.WalletOTPLockout
+const WalletOTPResendInterval = wallets.WalletOTPResendInterval
+const WalletOTPTTL = wallets.WalletOTPTTL
+const WalletSessionTTL = wallets.WalletSessionTTL
+
+type Wallets = wallets.Service

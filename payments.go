@@ -17,6 +17,7 @@ import (
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/stablecoins"
 	"github.com/paygrid/payments/walletauth"
+	"github.com/paygrid/payments/wallets"
 )
 
 // Config configures an Engine. Only Store is required; every other zero value
@@ -149,7 +150,7 @@ type Engine struct {
 	Sandbox Sandbox
 	// Wallets: embedded-wallet credentials, sessions and signed flows
 	// (wallet*.go, auth_*.go).
-	Wallets Wallets
+	Wallets wallets.Service
 }
 
 // newEngine returns an engine on h with its area groups bound to h.
@@ -158,7 +159,7 @@ func newEngine(h *engine.Handle) *Engine {
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
 		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
 		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: agents.NewService(h), Stablecoins: stablecoins.NewService(h),
-		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: newWallets(h),
+		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: wallets.NewService(h),
 	}
 }
 
@@ -201,18 +202,18 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 	return []engine.AreaDef{
 		platform.Area(e, platform.Options{Seed: cfg.Platform, OpenAccounts: openAccounts}),
 		customers.Area(e, customers.Options{KYC: cfg.KYC, Codes: cfg.Codes, SCAPasskeys: cfg.SCAPasskeys,
-			OpenAccounts: openAccounts, ProvisionWallet: provisionWallet,
+			OpenAccounts: openAccounts, ProvisionWallet: wallets.Provision,
 			ContactChanged: func(t *engine.Txn, r *customers.Record, oldEmail, oldPhone string, in customers.CustomerInput) error {
-				_, err := walletContactChange(t, r, oldEmail, oldPhone, in, nil)
+				_, err := wallets.ContactChange(t, r, oldEmail, oldPhone, in, nil)
 				return err
 			}}),
 		quotes.Area(e, quotes.Options{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
-			WalletPayload: walletQuotePayload, CheckWalletSignature: checkWalletSignature}),
+			WalletPayload: wallets.QuotePayload, CheckWalletSignature: wallets.CheckQuoteSignature}),
 		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
 		cards.Area(e, cards.Options{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
 		stablecoins.Area(e, cfg.Stablecoins),
 		agents.Area(),
-		walletsArea(e, walletsState{RelyingParty: cfg.WalletRelyingParty, OIDCKeys: cfg.OIDCKeys}),
+		wallets.Area(e, wallets.Options{RelyingParty: cfg.WalletRelyingParty, OIDCKeys: cfg.OIDCKeys}),
 	}
 }
 

@@ -1,4 +1,4 @@
-package payments
+package wallets
 
 import (
 	"context"
@@ -63,7 +63,7 @@ func fundingSourceID(cardID, accountID string) string {
 
 // CreateDelegatedKey runs one leg of the three-leg flow: the challenge of
 // the next leg, or (last leg) the ACTIVE key.
-func (w Wallets) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (*DelegatedKey, *SignedChallenge, error) {
+func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (*DelegatedKey, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
 	fe.Required("cardId", req.CardID)
@@ -184,7 +184,7 @@ type DelegatedKeyFilter struct {
 }
 
 // DelegatedKeys lists delegated keys of any status.
-func (w Wallets) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]DelegatedKey, error) {
+func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]DelegatedKey, error) {
 	if f.AccountID == "" && f.FundingSourceID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId or fundingSourceId is required"}})
 	}
@@ -206,7 +206,7 @@ func (w Wallets) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]Del
 }
 
 // DelegatedKey returns one delegated key.
-func (w Wallets) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, error) {
+func (w Service) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, error) {
 	var out *DelegatedKey
 	err := w.e.View(ctx, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)
@@ -220,7 +220,7 @@ func (w Wallets) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, er
 
 // RevokeDelegatedKey revokes an ACTIVE delegated key (INVALID_INPUT
 // otherwise); the service signs its own removal.
-func (w Wallets) RevokeDelegatedKey(ctx context.Context, id string) error {
+func (w Service) RevokeDelegatedKey(ctx context.Context, id string) error {
 	return w.e.Update(ctx, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)
 		if err != nil {

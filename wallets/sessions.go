@@ -1,4 +1,4 @@
-package payments
+package wallets
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 // WalletOTPChallengesPerHour).
 // PASSKEY: the session-creation payload for clientPublicKey, whose hex
 // SHA-256 is the WebAuthn challenge. OAUTH has no challenge step.
-func (w Wallets) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
+func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
 	e := w.e
 	d, err := drawWallet(e)
 	if err != nil {
@@ -140,7 +140,7 @@ func (req *VerifyRequest) check() error {
 // the registered ones and whose nonce is the SHA-256 of clientPublicKey.
 // An uncompressed clientPublicKey selects the legacy flow: the session key
 // is made here and sealed to it (encryptedSessionSigningKey).
-func (w Wallets) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
@@ -317,7 +317,7 @@ func assertPasskey(t *engine.Txn, c *credentialRecord, a *walletauth.Assertion, 
 }
 
 // Sessions lists a wallet's active sessions; an unknown account has none.
-func (w Wallets) Sessions(ctx context.Context, accountID string) ([]AuthSession, error) {
+func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession, error) {
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
@@ -334,7 +334,7 @@ func (w Wallets) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 
 // RevokeSession ends a session, a signed flow any active session of the
 // wallet signs (itself included). SESSION_NOT_FOUND when it is not active.
-func (w Wallets) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
 	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		s, err := session(t, id)
@@ -363,7 +363,7 @@ type RefreshRequest struct {
 
 // RefreshSession opens a new session for clientPublicKey, a signed flow
 // the session being refreshed signs; it must be active on both legs.
-func (w Wallets) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
 	if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {

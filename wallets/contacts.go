@@ -1,4 +1,4 @@
-package payments
+package wallets
 
 import (
 	"context"
@@ -19,14 +19,14 @@ import (
 // tied to wallet OTP credentials answers the challenge first (the customer
 // is nil) and applies on the signed retry; any other update applies at
 // once.
-func (w Wallets) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
+func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
 	var out *customers.Customer
 	var ch *SignedChallenge
 	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		var err error
 		out, err = customers.UpdateRecord(t, id, in, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {
-			ch, err = walletContactChange(t, r, oldEmail, oldPhone, in, &sig)
+			ch, err = ContactChange(t, r, oldEmail, oldPhone, in, &sig)
 			return ch != nil, err
 		})
 		return err
@@ -34,7 +34,7 @@ func (w Wallets) UpdateCustomer(ctx context.Context, id string, in customers.Cus
 	return out, ch, err
 }
 
-// walletContactChange applies a contact change to the tied OTP
+// ContactChange applies a contact change to the tied OTP
 // credentials. With sig nil (Customers.Update, which cannot answer a
 // challenge) a tied change is WALLET_SIGNATURE_MISSING. Without headers it
 // issues the challenge, binding the body and the set of tied credentials;
@@ -42,7 +42,7 @@ func (w Wallets) UpdateCustomer(ctx context.Context, id string, in customers.Cus
 // and moves every credential to the new contact. A contact tied to
 // another credential is EMAIL_OTP_EMAIL_ALREADY_EXISTS or
 // SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS.
-func walletContactChange(t *engine.Txn, r *customers.Record, oldEmail, oldPhone string, in customers.CustomerInput, sig *Signature) (*SignedChallenge, error) {
+func ContactChange(t *engine.Txn, r *customers.Record, oldEmail, oldPhone string, in customers.CustomerInput, sig *Signature) (*SignedChallenge, error) {
 	typ, old, next, table := CredentialEmailOTP, oldEmail, r.Email, tableWalletEmails
 	if r.Email == oldEmail {
 		typ, old, next, table = CredentialSmsOTP, oldPhone, r.PhoneNumber, tableWalletPhones

@@ -1,14 +1,14 @@
-package payments
+package wallets
 
 import (
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/walletauth"
 )
 
-// walletsArea declares the embedded wallets' tables: credentials and their
+// Area declares the embedded wallets' tables: credentials and their
 // lookups, sessions, pending signed requests, wallet secrets and delegated
 // keys.
-func walletsArea(e *engine.Handle, cfg walletsState) engine.AreaDef {
+func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{State: []engine.SlotEntry{walletsSlot.With(&cfg)}, Tables: []engine.TableDef{
 		{Name: tableWalletCredentials}, {Name: tableWalletCredentialsByAcct},
 		{Name: tableWalletEmails}, {Name: tableWalletPhones},
@@ -19,11 +19,11 @@ func walletsArea(e *engine.Handle, cfg walletsState) engine.AreaDef {
 	}}
 }
 
-// walletsState is the wallets area's state: the relying party passkeys are
+// Options is the wallets area's state: the relying party passkeys are
 // bound to, and the keys OAuth ID tokens are verified with.
-type walletsState struct {
+type Options struct {
 	RelyingParty walletauth.RelyingParty
 	OIDCKeys     walletauth.OIDCKeys
 }
 
-var walletsSlot engine.Slot[walletsState]
+var walletsSlot engine.Slot[Options]

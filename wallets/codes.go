@@ -1,4 +1,4 @@
-package payments
+package wallets
 
 import "github.com/paygrid/payments/internal/engine"
 

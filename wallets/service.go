@@ -1,4 +1,4 @@
-package payments
+package wallets
 
 import (
 	"context"
@@ -22,13 +22,13 @@ import (
 // sessions; a session's P-256 key stamps the payloadToSign of every signed
 // flow (wallet_signed.go). The cryptography is in walletauth.
 
-// Wallets serves embedded-wallet authentication: credentials, sessions,
+// Service serves embedded-wallet authentication: credentials, sessions,
 // signed retries, delegated keys, wallet privacy and export, and payments
 // from embedded wallets.
-type Wallets struct{ e *engine.Handle }
+type Service struct{ e *engine.Handle }
 
-// newWallets returns the Wallets group of h.
-func newWallets(h *engine.Handle) Wallets { return Wallets{h} }
+// NewService returns the Wallets group of h.
+func NewService(h *engine.Handle) Service { return Service{h} }
 
 // Credential types (reference AuthMethodType).
 const (
@@ -317,7 +317,7 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*account
 // with the EMAIL_OTP credential tied to the customer's email. Customers
 // with USDB among their currencies, and customers created while the
 // platform has an embeddedWalletConfig, get one automatically.
-func (w Wallets) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
+func (w Service) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
 	e := w.e
 	var out *accounts.InternalAccountView
 	err := e.Update(ctx, func(t *engine.Txn) error {
@@ -351,12 +351,12 @@ func walletCurrency(cur []string) string {
 	return cur[0]
 }
 
-// provisionWallet opens the customer's embedded wallet (called where the
+// Provision opens the customer's embedded wallet (called where the
 // customer's internal accounts are opened): the Global Account when the
 // customer has USDB and no USDB account yet, else, when the platform has
 // an embeddedWalletConfig, one in the customer's first currency unless the
 // customer has a wallet.
-func provisionWallet(t *engine.Txn, r *customers.Record, p *platform.Config) error {
+func Provision(t *engine.Txn, r *customers.Record, p *platform.Config) error {
 	cur := customers.Currencies(r, p)
 	if slices.Contains(cur, customers.GlobalAccountCurrency) {
 		if _, err := accounts.Primary(t, r.ID, customers.GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {

@@ -1,4 +1,4 @@
-package payments
+package wallets
 
 import (
 	"context"
@@ -104,7 +104,7 @@ func oidcError(err error, field string) error {
 // registers it. OTP credentials start an OTP challenge
 // (otpEncryptionTargetBundle). Passkeys are verified with WebAuthn against
 // the engine's relying party; OAuth tokens by the sandbox rules (spec 5).
-func (w Wallets) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (*AuthMethodResponse, *SignedChallenge, error) {
+func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (*AuthMethodResponse, *SignedChallenge, error) {
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
@@ -315,7 +315,7 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *customer
 
 // Credentials lists a wallet's credentials, oldest first; an unknown
 // account has none.
-func (w Wallets) Credentials(ctx context.Context, accountID string) ([]AuthMethod, error) {
+func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMethod, error) {
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
@@ -333,7 +333,7 @@ func (w Wallets) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 // RevokeCredential revokes a credential and ends its sessions, a signed
 // flow that a session of another credential of the wallet signs. The last
 // credential cannot be revoked. The challenge is nil once revoked.
-func (w Wallets) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
 	err := w.e.Update(ctx, func(t *engine.Txn) error {
 		c, err := credential(t, id)

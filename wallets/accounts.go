@@ -1,4 +1,4 @@
-package payments
+package wallets
 
 import (
 	"context"
@@ -19,7 +19,7 @@ type UpdateInternalAccountRequest struct {
 
 // UpdateInternalAccount sets an embedded wallet's privacy, a signed flow a
 // session of the wallet signs. The challenge is nil once updated.
-func (w Wallets) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
+func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
 	if req.PrivateEnabled == nil {
 		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
 	}
@@ -65,7 +65,7 @@ type WalletExport struct {
 // Export seals the wallet's secret to clientPublicKey (uncompressed P-256
 // hex) with HPKE, a signed flow a session of the wallet signs. The
 // sandbox's envelope has empty dataSignature and enclaveQuorumPublic.
-func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
+func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
 	if checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) && !legacy(req.ClientPublicKey) {
@@ -109,9 +109,9 @@ func (w Wallets) Export(ctx context.Context, id string, req ExportRequest, sig S
 	return &WalletExport{ID: id, EncryptedWalletCredentials: sealed}, nil, nil
 }
 
-// walletQuotePayload is the payloadToSign of a quote paid from an
+// QuotePayload is the payloadToSign of a quote paid from an
 // embedded wallet: it binds the quote, the wallet and the amounts.
-func walletQuotePayload(q *quotes.Record) string {
+func QuotePayload(q *quotes.Record) string {
 	return activity(q.Source.AccountID, "SIGN_TRANSACTION_V2", map[string]any{"quoteId": q.ID, "signWith": q.Source.AccountID,
 		"totalSendingAmount": q.TotalSendingAmount, "sendingCurrency": q.SendingCurrency.Code,
 		"totalReceivingAmount": q.TotalReceivingAmount, "receivingCurrency": q.ReceivingCurrency.Code}, q.CreatedAt)
@@ -121,16 +121,16 @@ func walletQuotePayload(q *quotes.Record) string {
 // the stamp over its payloadToSign by an active session of that wallet
 // (Service-Wallet-Signature; no Request-Id). Other quotes execute as
 // Quotes.Execute does and ignore the stamp.
-func (w Wallets) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
+func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
 	return quotes.ExecuteWith(w.e, ctx, id, quotes.ExecuteOptions{}, &stamp)
 }
 
-// checkWalletSignature is the wallet check of a quote's execution: a
+// CheckQuoteSignature is the wallet check of a quote's execution: a
 // quote with a payloadToSign executes only with a stamp over it (stamp nil:
 // the caller had no way to send one). t.execute refuses such a quote
 // unless this check passed, so no other path (agents) can pay from a
 // wallet unsigned.
-func checkWalletSignature(t *engine.Txn, q *quotes.Record, stamp *string) error {
+func CheckQuoteSignature(t *engine.Txn, q *quotes.Record, stamp *string) error {
 	if q.PayloadToSign == "" {
 		return nil
 	}
