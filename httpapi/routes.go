@@ -23,6 +23,7 @@ func (h *Handler) routes() []route {
 		invitationRoutes(),
 		scaRoutes(),
 		sandboxRoutes(),
+		sandboxWebhookRoutes(),
 		walletRoutes(),
 	} {
 		all = append(all, area...)
