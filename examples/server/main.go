@@ -174,6 +174,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 	defer eng.Close()
 	controls := sandbox.NewControls(eng, clock)
+	// The clock resumes where it stood before a restart (never earlier):
+	// work scheduled at an advanced time still falls due.
+	if err := controls.Restore(ctx); err != nil {
+		return err
+	}
 
 	cred, err := ensureToken(ctx, eng, o.token)
 	if err != nil {
