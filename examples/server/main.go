@@ -42,10 +42,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -78,8 +81,10 @@ type options struct {
 	strictCheckDigits         bool
 	bodyTimeout               time.Duration
 	shutdownTimeout           time.Duration
+	shutdownDelay             time.Duration
 	logLevel                  slog.Level
 	dashboard                 bool
+	pprof                     bool
 	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
 	// means payments.DefaultWalletRelyingParty.
 	walletRP walletauth.RelyingParty
@@ -100,6 +105,8 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.BoolVar(&o.strictCheckDigits, "strict-check-digits", false, "refuse bank identifiers whose check digits fail (the hosted sandbox checks only patterns)")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", 30*time.Second, "time allowed to read a request body")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
+	fs.DurationVar(&o.shutdownDelay, "shutdown-delay", 0, "on SIGTERM, time /readyz fails while requests are still served, before the shutdown begins (for load balancers to notice)")
+	fs.BoolVar(&o.pprof, "pprof", false, "serve the Go runtime's profiles at /debug/pprof/ (no credentials: keep the server on a private address)")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
 	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
@@ -189,13 +196,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	base := "http://" + ln.Addr().String() + o.basePath
+	origin := "http://" + ln.Addr().String()
+	base := origin + o.basePath
 	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls, Brand: o.brand})
-	handler, dashLine := withDashboard(o, eng, api, controls.AdvanceBy, "http://"+ln.Addr().String(), logger)
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+	var draining atomic.Bool // set on SIGTERM: /readyz fails
+	mux := http.NewServeMux()
+	mux.Handle("/healthz", httpapi.Health())
+	mux.Handle("/readyz", httpapi.Ready(eng, httpapi.ReadyOptions{Draining: draining.Load}))
+	if o.pprof {
+		mountPprof(mux)
+	}
+	dashLine := mountDashboard(mux, o, eng, controls, origin, logger)
+	mux.Handle("/", api)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
 
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
+	fmt.Fprintf(out, "database: %s\n", describeStore(o))
+	fmt.Fprintf(out, "probes: %s/healthz (up), %s/readyz (ready for traffic)\n", origin, origin)
+	if o.pprof {
+		fmt.Fprintf(out, "profiles: %s/debug/pprof/\n", origin)
+	}
 	if cred != "" {
 		fmt.Fprintf(out, "API token (clientId:secret): %s\n", cred)
 		fmt.Fprintf(out, "try: curl -u '%s' %s/config\n", cred, base)
@@ -221,8 +242,42 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return err
 	case <-ctx.Done():
 	}
+	draining.Store(true)
+	if o.shutdownDelay > 0 {
+		fmt.Fprintf(out, "draining: /readyz fails for %s before the shutdown\n", o.shutdownDelay)
+		time.Sleep(o.shutdownDelay)
+	}
 	fmt.Fprintln(out, "shutting down")
 	return shutdown(srv, o.shutdownTimeout)
+}
+
+// describeStore names where the server keeps its data: the database
+// file's absolute path (its webhook key beside it), memory, or PostgreSQL.
+func describeStore(o options) string {
+	switch {
+	case o.memory:
+		return "in memory (-memory): nothing is kept after the server stops"
+	case o.postgres != "":
+		schema := o.pgSchema
+		if schema == "" {
+			schema = "the DSN's default"
+		}
+		return "PostgreSQL (-postgres), schema " + schema
+	}
+	path, err := filepath.Abs(o.db)
+	if err != nil {
+		path = o.db
+	}
+	return path + " (webhook signing key in " + path + ".webhook-key.pem)"
+}
+
+// mountPprof serves the runtime's profiles at /debug/pprof/ (-pprof).
+func mountPprof(mux *http.ServeMux) {
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 }
 
 // shutdown stops srv gracefully, giving in-flight requests up to timeout,

@@ -296,6 +296,20 @@ func (e *Handle) workers() {
 	wg.Wait()
 }
 
+// Running reports whether the engine's background workers (webhook
+// delivery, due work, hand-overs to the rail) run: from New until Close
+// begins. A readiness probe reads it (httpapi.Ready).
+func (wh Webhooks) Running() bool {
+	select {
+	case <-wh.e.stop:
+		return false
+	case <-wh.e.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // loop calls pass once a second and whenever wake fires, until ctx ends.
 func (e *Handle) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 	tick := time.NewTicker(time.Second)
