@@ -49,7 +49,9 @@ type Config struct {
 	MaxStringLength int
 	// Logger receives a line per request at Info (method, path, status,
 	// duration, request id, idempotency key; Error for 5xx) and request
-	// errors. Nil discards.
+	// errors. Every line it is given while serving a request carries the
+	// request's id as request_id (LogHandler wraps its handler). Nil
+	// discards.
 	Logger *slog.Logger
 	// TestClock, on a sandbox engine, is the clock the /sandbox/clock routes
 	// read and move (ours; sandbox.Controls implements it). Nil: those
@@ -93,6 +95,7 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	cfg.Logger = slog.New(LogHandler(cfg.Logger.Handler()))
 	cfg.BasePath = strings.TrimRight(cfg.BasePath, "/")
 	brand, err := payments.NewBrand(cfg.Brand)
 	if err != nil {
@@ -152,14 +155,14 @@ func (h *Handler) allowedMethods(r *http.Request) []string {
 // panics with 500 INTERNAL_ERROR, all in the error body. Every response
 // carries a request id (RequestIDHeader) and every request is logged.
 func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w, logRequest := h.observe(rw, r)
+	w, r, logRequest := h.observe(rw, r)
 	defer logRequest()
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			h.cfg.Logger.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
 			h.writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
 		}
 	}()
@@ -265,7 +268,7 @@ func (h *Handler) run(r *request, rt route) (status int, body []byte) {
 	status, v, err := rt.fn(r)
 	if err != nil {
 		if payments.CodeOf(err).Status() >= 500 {
-			h.cfg.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		}
 		return encodeError(err)
 	}
@@ -274,7 +277,7 @@ func (h *Handler) run(r *request, rt route) (status int, body []byte) {
 	}
 	b, err := encodeJSON(v)
 	if err != nil {
-		h.cfg.Logger.Error("encoding response", "err", err)
+		h.cfg.Logger.ErrorContext(r.ctx(), "encoding response", "err", err)
 		return encodeError(err)
 	}
 	return status, b

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -62,15 +63,17 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // observe sets the request id header on w and returns the writer to serve
-// with and the function that logs the exchange once served: one line per
+// with, the request to serve (its context carries the id: RequestIDFrom)
+// and the function that logs the exchange once served: one line per
 // request at Info (Error for 5xx) with method, path, status, duration,
 // request id and idempotency key.
-func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter, func()) {
+func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter, *http.Request, func()) {
 	id := requestID(r)
 	w.Header().Set(RequestIDHeader, id)
+	r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
 	sw := &statusWriter{ResponseWriter: w}
 	began := time.Now()
-	return sw, func() {
+	return sw, r, func() {
 		level := slog.LevelInfo
 		if sw.status >= 500 {
 			level = slog.LevelError
@@ -78,11 +81,57 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 		if !h.cfg.Logger.Enabled(r.Context(), level) {
 			return
 		}
+		// The request id comes from the context (LogHandler).
 		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", sw.status), slog.Duration("duration", time.Since(began)), slog.String("request_id", id)}
+			slog.Int("status", sw.status), slog.Duration("duration", time.Since(began))}
 		if key := r.Header.Get("Idempotency-Key"); key != "" {
 			attrs = append(attrs, slog.String("idempotency_key", key))
 		}
 		h.cfg.Logger.LogAttrs(r.Context(), level, "request", attrs...)
 	}
+}
+
+// requestIDKey keys the request id in a request's context.
+type requestIDKey struct{}
+
+// RequestIDFrom returns the id of the request the API handler serves with
+// ctx (or a context derived from it), "" for any other context.
+func RequestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// LogHandler returns a slog handler that writes through next and adds
+// request_id to every record logged with the context of a request the API
+// serves (RequestIDFrom), so that the lines of one request, the engine's
+// included, can be told apart. The handler wraps Config.Logger itself; a
+// server gives its engine (payments.Config.Logger) a logger on it too:
+//
+//	logger := slog.New(httpapi.LogHandler(slog.NewJSONHandler(os.Stderr, nil)))
+func LogHandler(next slog.Handler) slog.Handler {
+	if h, ok := next.(requestIDHandler); ok {
+		return h
+	}
+	return requestIDHandler{next}
+}
+
+// requestIDHandler is LogHandler's handler.
+type requestIDHandler struct{ slog.Handler }
+
+// Handle adds the request id of ctx, if any, to rec.
+func (h requestIDHandler) Handle(ctx context.Context, rec slog.Record) error {
+	if id := RequestIDFrom(ctx); id != "" {
+		rec.AddAttrs(slog.String("request_id", id))
+	}
+	return h.Handler.Handle(ctx, rec)
+}
+
+// WithAttrs keeps adding request ids to the new handler's records.
+func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return requestIDHandler{h.Handler.WithAttrs(attrs)}
+}
+
+// WithGroup keeps adding request ids to the new handler's records.
+func (h requestIDHandler) WithGroup(name string) slog.Handler {
+	return requestIDHandler{h.Handler.WithGroup(name)}
 }

@@ -83,6 +83,7 @@ type options struct {
 	shutdownTimeout           time.Duration
 	shutdownDelay             time.Duration
 	logLevel                  slog.Level
+	logFormat                 string
 	dashboard                 bool
 	pprof                     bool
 	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
@@ -108,6 +109,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.DurationVar(&o.shutdownDelay, "shutdown-delay", 0, "on SIGTERM, time /readyz fails while requests are still served, before the shutdown begins (for load balancers to notice)")
 	fs.BoolVar(&o.pprof, "pprof", false, "serve the Go runtime's profiles at /debug/pprof/ (no credentials: keep the server on a private address)")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
+	fs.StringVar(&o.logFormat, "log-format", "text", "format of the log on stderr: text (key=value) or json (a JSON object a line)")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
 	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
 	origins := fs.String("wallet-origins", getenv("PAYMENTS_WALLET_ORIGINS"), "comma-separated origins embedded-wallet passkeys are accepted from, e.g. http://localhost:5173 (default "+
@@ -125,6 +127,9 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	if _, err := payments.NewBrand(o.brand); err != nil {
 		return o, fmt.Errorf("-brand: %w", err)
 	}
+	if o.logFormat != "text" && o.logFormat != "json" {
+		return o, fmt.Errorf("-log-format: %q is neither text nor json", o.logFormat)
+	}
 	if o.memory && o.postgres != "" {
 		return o, errors.New("-memory and -postgres exclude each other")
 	}
@@ -141,7 +146,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	logger := newLogger(o, os.Stderr)
 
 	var store payments.Store
 	switch {
@@ -249,6 +254,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 	fmt.Fprintln(out, "shutting down")
 	return shutdown(srv, o.shutdownTimeout)
+}
+
+// newLogger is the server's logger on w, in -log-format at -log-level.
+// Lines logged while serving an API request carry its request_id
+// (httpapi.LogHandler): the request line, the API's errors, and the
+// engine's lines logged with the request's context.
+func newLogger(o options, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: o.logLevel}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if o.logFormat == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(httpapi.LogHandler(h))
 }
 
 // describeStore names where the server keeps its data: the database

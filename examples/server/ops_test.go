@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/httpapi"
+	"github.com/paygrid/payments/storage/memstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -100,4 +105,57 @@ func TestRun_Pprof(t *testing.T) {
 	assert.Equal(t, 200, status)
 	assert.Contains(t, body, "goroutine profile")
 	assert.Contains(t, out.String(), "profiles: "+origin+"/debug/pprof/")
+}
+
+// TestParseFlags_LogFormat: -log-format is text (the default) or json.
+func TestParseFlags_LogFormat(t *testing.T) {
+	env := func(string) string { return "" }
+	o, err := parseFlags(nil, env, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "text", o.logFormat)
+	o, err = parseFlags([]string{"-log-format", "json"}, env, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "json", o.logFormat)
+	_, err = parseFlags([]string{"-log-format", "xml"}, env, io.Discard)
+	assert.ErrorContains(t, err, "-log-format")
+}
+
+// TestNewLogger: -log-format json writes a JSON object a line, and the
+// lines of an API request carry its request id.
+func TestNewLogger(t *testing.T) {
+	for _, format := range []string{"json", "text"} {
+		t.Run(format, func(t *testing.T) {
+			var buf syncBuffer
+			o, err := parseFlags([]string{"-log-format", format}, func(string) string { return "" }, io.Discard)
+			require.NoError(t, err)
+			logger := newLogger(o, &buf)
+			eng, err := payments.New(payments.Config{Store: memstore.New(), Logger: logger})
+			require.NoError(t, err)
+			defer eng.Close()
+			srv := httptest.NewServer(httpapi.New(eng, httpapi.Config{Logger: logger}))
+			defer srv.Close()
+			req, _ := http.NewRequest("GET", srv.URL+"/config", nil)
+			req.Header.Set("X-Request-Id", "trace-42")
+			res, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			_ = res.Body.Close()
+			line := ""
+			for l := range strings.SplitSeq(buf.String(), "\n") {
+				if strings.Contains(l, "/config") {
+					line = l
+				}
+			}
+			require.NotEmpty(t, line, buf.String())
+			if format == "json" {
+				var m map[string]any
+				require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+				assert.Equal(t, "request", m["msg"])
+				assert.Equal(t, "trace-42", m["request_id"])
+				assert.EqualValues(t, 401, m["status"])
+			} else {
+				assert.Contains(t, line, "msg=request")
+				assert.Contains(t, line, "request_id=trace-42")
+			}
+		})
+	}
 }

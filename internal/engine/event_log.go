@@ -348,16 +348,19 @@ func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 // forward, one given up leaves the dead letters, a delivered one, known
 // from the history of Config.EventHistory, is queued again with its tries
 // counted, and the history forgets it until this delivery ends); then the
-// outbox is flushed (Flush), and the delivery is returned as it stands
-// after the try. The event keeps its id, type, timestamp and data, so a
+// due events are delivered as Flush delivers them, with no other pass
+// running in between, and the delivery is returned as it stands after the
+// try. The event keeps its id, type, timestamp and data, so a
 // receiver dedupes it as any retry. A failed try is retried with the
 // outbox's backoff, or given up at once like any retry past
 // RetryPolicy.MaxAge or of an event delivered at most once. NOT_FOUND when
 // the engine knows no such event.
 func (wh Webhooks) Redeliver(ctx context.Context, id string) (*WebhookDelivery, error) {
 	e := wh.e
-	// No delivery pass is under way while the event is queued again: a
-	// pass recording an earlier try's outcome would overwrite it.
+	// No other delivery pass runs from the queueing to the try: one
+	// recording an earlier try's outcome would overwrite the queueing,
+	// and the try is this operation's own (its log lines carry ctx). A
+	// pass holding the lock has recorded its outcomes when it lets go.
 	e.flushMu.Lock()
 	var r outboxRecord
 	err := e.Update(ctx, func(t *Txn) error {
@@ -365,11 +368,11 @@ func (wh Webhooks) Redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 		r, err = requeue(t, id)
 		return err
 	})
+	if err == nil {
+		_, err = e.flushLocked(ctx, 0)
+	}
 	e.flushMu.Unlock()
 	if err != nil {
-		return nil, err
-	}
-	if _, err := wh.Flush(ctx); err != nil {
 		return nil, err
 	}
 	d, err := wh.Delivery(ctx, id)
@@ -404,6 +407,5 @@ func requeue(t *Txn, id string) (outboxRecord, error) {
 	if err != nil {
 		return r, err
 	}
-	t.emitted = true
 	return r, t.Tx.Put(TableOutbox, id, b)
 }

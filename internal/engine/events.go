@@ -476,6 +476,11 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 	e.flushMu.Lock()
 	defer e.flushMu.Unlock()
+	return e.flushLocked(ctx, ride)
+}
+
+// flushLocked is flush with e.flushMu held.
+func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
 	now := e.Now()
 	var due []outboxRecord
 	err := e.Store.View(ctx, func(tx Tx) error {
@@ -580,10 +585,10 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 		case i < len(o.gaveUp) && o.gaveUp[i]:
 			// An operator must know: the receiver will never get it
 			// unless it is sent again (Redeliver).
-			e.Log.Warn("webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
+			e.Log.WarnContext(ctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
 				"attempts", due[i].Attempts+1, "err", derr)
 		default:
-			e.Log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", derr)
+			e.Log.InfoContext(ctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", derr)
 		}
 	}
 	if len(o.errs) < len(due) {
