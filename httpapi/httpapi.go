@@ -57,6 +57,12 @@ type Config struct {
 	// read and move (ours; sandbox.Controls implements it). Nil: those
 	// routes answer NOT_IMPLEMENTED.
 	TestClock TestClock
+	// RequestLogSize is how many of the latest requests the handler keeps
+	// in memory for GET /sandbox/requests and Handler.Requests (time,
+	// method, path, status, error code, duration, request id, idempotency
+	// key, client id; never a secret or a body). Zero means 1000;
+	// negative keeps none.
+	RequestLogSize int
 	// Brand is the name the wire carries where it names the platform's
 	// maker; "" means payments.DefaultBrand ("Service"). Another name, such
 	// as the reference's own, lets the reference's clients work unchanged:
@@ -70,11 +76,12 @@ type Config struct {
 
 // Handler is the REST API. Create it with New.
 type Handler struct {
-	eng     *payments.Engine
-	cfg     Config
-	brand   *payments.Brand // nil: the default brand
-	mux     *http.ServeMux
-	methods []string // every method some route uses, to tell 405 from 404
+	eng      *payments.Engine
+	cfg      Config
+	brand    *payments.Brand // nil: the default brand
+	mux      *http.ServeMux
+	methods  []string     // every method some route uses, to tell 405 from 404
+	requests *requestRing // the latest requests; nil keeps none
 }
 
 // New builds the API handler over eng. It panics when cfg.Brand is not a
@@ -102,6 +109,12 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 		panic("httpapi: Config.Brand: " + err.Error())
 	}
 	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux()}
+	switch {
+	case cfg.RequestLogSize == 0:
+		h.requests = newRequestRing(1000)
+	case cfg.RequestLogSize > 0:
+		h.requests = newRequestRing(cfg.RequestLogSize)
+	}
 	for _, rt := range h.routes() {
 		h.handle(rt)
 	}
@@ -197,6 +210,9 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			return
 		}
 		r.agent = a
+		if x := exchangeOf(hr.Context()); x != nil {
+			x.clientID = a.ID
+		}
 		// Idempotency keys of one agent never meet another's answers.
 		scope += " " + a.ID
 	case !rt.public:
@@ -211,6 +227,9 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			return
 		}
 		r.token = tok
+		if x := exchangeOf(hr.Context()); x != nil {
+			x.clientID = tok.ClientID
+		}
 	}
 	limit := h.cfg.MaxBodyBytes
 	if rt.upload {

@@ -24,6 +24,7 @@ func (h *Handler) routes() []route {
 		scaRoutes(),
 		sandboxRoutes(),
 		sandboxWebhookRoutes(),
+		sandboxRequestRoutes(),
 		walletRoutes(),
 	} {
 		all = append(all, area...)
