@@ -7,18 +7,22 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/dashboard"
+	"github.com/paygrid/payments/httpapi"
 	"github.com/paygrid/payments/sandbox"
 )
 
 // mountDashboard mounts the operator dashboard at /dashboard/ of mux
 // unless -dashboard=false, and returns the lines to print at start: where
-// it is and a one-time login link. Its clock buttons move the sandbox
-// clock through controls.
-func mountDashboard(mux *http.ServeMux, o options, eng *payments.Engine, controls *sandbox.Controls, origin string, logger *slog.Logger) string {
+// it is and a one-time login link. Its clock buttons move, freeze and
+// resume the sandbox clock through controls; its request log page shows
+// api's.
+func mountDashboard(mux *http.ServeMux, o options, eng *payments.Engine, controls *sandbox.Controls, api *httpapi.Handler,
+	origin string, logger *slog.Logger) string {
 	if !o.dashboard {
 		return ""
 	}
-	d := dashboard.New(dashboard.Options{Engine: eng, Advance: controls.AdvanceBy, Logger: logger})
+	d := dashboard.New(dashboard.Options{Engine: eng, Advance: controls.AdvanceBy, Freeze: controls.Freeze, Resume: controls.Resume,
+		Frozen: controls.Frozen, Requests: api.Requests, Logger: logger})
 	mux.Handle("/dashboard/", d)
 	return fmt.Sprintf("dashboard: %s/dashboard/ (sign in with the API token), or once without it: %s%s\n", origin, origin, d.LoginLink())
 }

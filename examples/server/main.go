@@ -211,7 +211,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if o.pprof {
 		mountPprof(mux)
 	}
-	dashLine := mountDashboard(mux, o, eng, controls, origin, logger)
+	dashLine := mountDashboard(mux, o, eng, controls, api, origin, logger)
 	mux.Handle("/", api)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
