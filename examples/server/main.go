@@ -24,12 +24,17 @@
 //
 // On first start it seeds an unregulated platform and an API token with every
 // permission, and prints the base URL (with the port chosen for -addr
-// 127.0.0.1:0), the credential and a ready curl line. Its clock follows real
-// time until the /sandbox/clock routes move or freeze it; -log-level sets
-// the structured log on stderr (a line per request at INFO).
+// 127.0.0.1:0), where the database is, the credential and a ready curl
+// line. Its clock follows real time until the /sandbox/clock routes move or
+// freeze it, and resumes where it stood after a restart (the database keeps
+// it); -log-level and -log-format (text or json) set the structured log on
+// stderr (a line per request at INFO, each line of a request with its
+// request_id). /healthz and /readyz are the probes (readiness fails for
+// -shutdown-delay on SIGTERM before the shutdown); -pprof serves the
+// runtime's profiles at /debug/pprof/.
 // The operator dashboard is served at /dashboard/ (-dashboard=false turns it
-// off), with a one-time login link printed at start; its clock button
-// advances the sandbox clock.
+// off), with a one-time login link printed at start; its buttons advance,
+// freeze and resume the sandbox clock and send webhooks again.
 package main
 
 import (
