@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"time"
@@ -250,6 +251,13 @@ type ClockAdvance struct {
 	To time.Time
 }
 
+// SandboxClockLimit is the latest instant a sandbox clock may be advanced
+// to. Records carry their instants as RFC 3339 text, which ends with year
+// 9999, and the engine schedules work well after the clock's reading
+// (expiries, retries, validity periods of years): the limit leaves them
+// about a thousand years, and an advance past it is INVALID_INPUT.
+var SandboxClockLimit = time.Date(9000, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // maxDuePasses bounds the rounds of due work and deliveries one instant
 // gets (each round may make more work due at the same instant).
 const maxDuePasses = 64
@@ -259,9 +267,19 @@ const maxDuePasses = 64
 // clock (through moveTo, which moves it forward to an instant and never
 // back) at each later instant some work or webhook delivery is due, runs
 // the due work and delivers the webhooks there (RunDue), and does the same
-// at the target. It returns the target
-// instant. A request that would move the clock backwards is INVALID_INPUT
-// naming "to" (or "duration"), and nothing moves.
+// at the target. It returns the target instant.
+//
+// The stops are those of the work due by the target when the advance
+// started (the due items and undelivered events, with their retries):
+// work scheduled while it runs, by requests or by the work it applies,
+// applies at those stops and at the target without stops of its own, so
+// that the advance's cost follows the work due when it started (a steady
+// writer facing a failing webhook endpoint would otherwise add a stop a
+// second ahead at every stop).
+//
+// A request that would move the clock backwards, or past
+// SandboxClockLimit, is INVALID_INPUT naming "to" (or "duration"), and
+// nothing moves.
 func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.Time)) (time.Time, error) {
 	if err := s.e.RequireSandbox(); err != nil {
 		return time.Time{}, err
@@ -280,14 +298,26 @@ func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.T
 	case a.To.Before(now):
 		fe.Add("to", nil, "to is before the clock's reading %s: the clock never moves backwards", now.Format(time.RFC3339Nano))
 	}
+	if len(fe) == 0 && a.To.After(SandboxClockLimit) {
+		field := "to"
+		if a.Duration > 0 {
+			field = "duration"
+		}
+		fe.Add(field, nil, "%s would move the clock past %s, the latest instant records can carry with room for the work they schedule",
+			field, SandboxClockLimit.Format(time.RFC3339))
+	}
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return time.Time{}, err
 	}
 	if err := s.RunDue(ctx); err != nil {
 		return time.Time{}, err
 	}
+	due, err := s.e.SnapshotDue(ctx, a.To)
+	if err != nil {
+		return time.Time{}, err
+	}
 	for at := now; ; {
-		next, ok, err := s.e.NextDueAfter(ctx, at)
+		next, ok, err := due.Next(ctx, at)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -321,4 +351,59 @@ func (s Sandbox) RunDue(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// tableSandboxClock keeps the state of the sandbox's test clock
+// (SaveClock) under clockKey. No area registers it, so the state export,
+// import and reset leave it alone: the clock keeps its reading through
+// them, and through restarts.
+const (
+	tableSandboxClock = "sandbox_clock"
+	clockKey          = "clock"
+)
+
+// SandboxClock is the state of a sandbox's test clock as it is kept in the
+// store (SaveClock), so that a restart resumes where the clock stood
+// (package sandbox's Controls save and restore it).
+type SandboxClock struct {
+	// Now is the reading: after a restart the clock never reads earlier.
+	Now time.Time `json:"now"`
+	// Frozen reports whether the clock stands still at Now.
+	Frozen bool `json:"frozen"`
+	// Lead is how far a running clock reads ahead of real time.
+	Lead time.Duration `json:"lead"`
+}
+
+// SaveClock keeps c as the state of the sandbox's test clock. A later
+// reading saved already is kept (with several processes on one store,
+// each with its clock, a restart resumes from the latest of them).
+func (s Sandbox) SaveClock(ctx context.Context, c SandboxClock) error {
+	if err := s.e.RequireSandbox(); err != nil {
+		return err
+	}
+	return s.e.Update(ctx, func(t *engine.Txn) error {
+		var saved SandboxClock
+		err := engine.GetJSON(t.Tx, tableSandboxClock, clockKey, &saved)
+		if err != nil && !errors.Is(err, engine.ErrNotFound) {
+			return err
+		}
+		if saved.Now.After(c.Now) {
+			c.Now = saved.Now
+		}
+		c.Now = c.Now.UTC()
+		return engine.PutJSON(t, tableSandboxClock, clockKey, c)
+	})
+}
+
+// SavedClock returns the state SaveClock kept, and false when none was.
+func (s Sandbox) SavedClock(ctx context.Context) (SandboxClock, bool, error) {
+	if err := s.e.RequireSandbox(); err != nil {
+		return SandboxClock{}, false, err
+	}
+	var c SandboxClock
+	err := s.e.Store.View(ctx, func(tx engine.Tx) error { return engine.GetJSON(tx, tableSandboxClock, clockKey, &c) })
+	if errors.Is(err, engine.ErrNotFound) {
+		return SandboxClock{}, false, nil
+	}
+	return c, err == nil, err
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/paygrid/payments"
@@ -106,18 +105,14 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request, c *caller) er
 }
 
 // checkPost returns why a state-changing request is refused, "" when it is
-// not: it must come from this origin (Sec-Fetch-Site and Origin, when the
-// browser sends them) and carry the caller's form token.
+// not: a browser must have sent it from this origin (the standard
+// library's cross-origin protection: Sec-Fetch-Site, else Origin against
+// Host; the pages' Referrer-Policy makes browsers send "Origin: null", so
+// Origin alone cannot tell), and it must carry the caller's form token.
 func (d *Dashboard) checkPost(r *http.Request, c *caller) string {
 	const refused = "This form was not sent from the dashboard's own page; reload the page and try again."
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+	if d.cross.Check(r) != nil {
 		return refused
-	}
-	if origin := r.Header.Get("Origin"); origin != "" {
-		u, err := url.Parse(origin)
-		if err != nil || u.Host != r.Host {
-			return refused
-		}
 	}
 	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(d.csrf(c))) != 1 {
 		return refused

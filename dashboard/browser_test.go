@@ -2,24 +2,27 @@ package dashboard_test
 
 import (
 	"context"
-	"errors"
+	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paygrid/payments"
 )
 
 // chromiumBin is Debian's chromium package's binary (.ci/run installs it).
 const chromiumBin = "/usr/bin/chromium"
 
-// browser runs headless Chromium from its command line: no driver, no Go
-// module beyond the standard library.
+// browser is headless Chromium, driven over its DevTools debugging pipe
+// (cdp_test.go): no driver, no Go module beyond the standard library.
 type browser struct {
 	bin, profile string
 }
@@ -41,46 +44,12 @@ func newBrowser(t *testing.T) *browser {
 	return &browser{bin: bin, profile: t.TempDir()}
 }
 
-// run runs Chromium headless with args and returns its standard output.
-// Each run is a fresh browser process sharing one profile directory, so a
-// session cookie set by one run is sent by the next. A browser that dies
-// of a signal of its own (Chromium occasionally segfaults at start on a
-// loaded machine) is run again, twice at most.
-func (b *browser) run(t *testing.T, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-		"--disable-extensions", "--disable-background-networking", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir=" + b.profile}
-	for attempt := 1; ; attempt++ {
-		cmd := exec.CommandContext(ctx, b.bin, append(base, args...)...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		var exit *exec.ExitError
-		if errors.As(err, &exit) && exit.ExitCode() == -1 && ctx.Err() == nil && attempt < 3 {
-			t.Logf("chromium %v died (%v); running it again", args, err)
-			continue
-		}
-		require.NoError(t, err, "chromium %v: %s", args, stderr.String())
-		return string(out)
-	}
-}
-
-// dom loads u and returns the DOM as the browser built it.
-func (b *browser) dom(t *testing.T, u string) string {
-	t.Helper()
-	return b.run(t, "--dump-dom", u)
-}
-
-// screenshot saves a 1280×900 PNG of u as file and checks it is a PNG.
-func (b *browser) screenshot(t *testing.T, u, file string) {
-	t.Helper()
-	b.run(t, "--screenshot="+file, "--window-size=1280,900", u)
-	png, err := os.ReadFile(file)
-	require.NoError(t, err)
-	require.True(t, len(png) > 8 && string(png[1:4]) == "PNG", "%s is not a PNG", file)
+// flags are the command-line flags of every run: headless, with nothing
+// reaching outside the machine, on a fresh profile.
+func (b *browser) flags() []string {
+	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
+		"--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=" + b.profile}
 }
 
 // screenshotDir is where screenshots go: $PAYMENTS_SCREENSHOTS when set
@@ -95,55 +64,180 @@ func screenshotDir(t *testing.T) string {
 	return dir
 }
 
-// TestDashboard_Browser loads every page in headless Chromium after
-// signing in with a one-time login link, checks that it shows what the
-// engine holds, and takes a screenshot of each.
+// TestDashboard_Browser signs in to the dashboard in headless Chromium
+// with a one-time login link and uses it as a person does, with the
+// mouse and the keyboard: every page shows what the engine holds; the
+// clock's buttons (+1m, +10m, a typed duration, Freeze, Resume) move the
+// clock; Resend sends a failed webhook again; the pages stay readable on
+// a phone's narrow screen; Log out ends the session. Screenshots of the
+// main pages go to screenshotDir.
 func TestDashboard_Browser(t *testing.T) {
 	b := newBrowser(t)
-	e := newEnv(t, nil)
+	var failing atomic.Bool // the webhook endpoint answers 503
+	failing.Store(true)
+	var sent atomic.Int64
+	e := newEnv(t, func(_ context.Context, ev payments.Event) error {
+		sent.Add(1)
+		if failing.Load() {
+			return errTemporary
+		}
+		return nil
+	})
 	s := e.seed(t)
 	dir := screenshotDir(t)
-
-	// Without a session the browser is challenged for credentials (a
-	// headless one shows nothing).
-	dom := b.dom(t, e.srv.URL+"/dashboard/customers")
-	assert.NotContains(t, dom, s.customer.ID)
-	assert.NotContains(t, dom, "<nav>")
+	p := b.open(t)
+	p.viewport(1280, 900, false)
 
 	// The login link opens a session; the redirect lands on the overview.
-	dom = b.dom(t, e.srv.URL+e.d.LoginLink())
-	assert.Contains(t, dom, "<h1>Overview</h1>")
-	assert.Contains(t, dom, s.transaction.ID)
+	p.navigate(e.srv.URL + e.d.LoginLink())
+	require.Equal(t, "Overview", p.text("h1"), p.html())
+	assert.NotEmpty(t, p.cookies()["payments_dashboard"])
 
-	// Every page shows what the engine holds; the main ones are also
-	// photographed (each Chromium run takes a second or more).
-	pages := []struct {
-		name, path string
-		want       []string
-		shot       bool
-	}{
-		{"overview", "/dashboard/", []string{"Latest transactions", s.customer.ID, s.transaction.ID, "2025-10-13 12:00:00 UTC"}, true},
-		{"customers", "/dashboard/customers", []string{s.customer.ID, "Ada Lovelace", string(s.customer.Status())}, false},
-		{"accounts", "/dashboard/accounts", []string{s.account, "876.55 USD"}, true},
-		{"external-accounts", "/dashboard/external-accounts", []string{s.external.ID, "USD_ACCOUNT"}, false},
-		{"quotes", "/dashboard/quotes", []string{s.executed.ID, s.pending.ID, "123.45 USD"}, false},
-		{"transactions", "/dashboard/transactions", []string{s.transaction.ID, "OUTGOING"}, false},
-		{"transaction", "/dashboard/transaction?id=" + url.QueryEscape(s.transaction.ID), []string{s.executed.ID, "OUTGOING_PAYMENT.", "DELIVERED"}, true},
-		{"quote", "/dashboard/quote?id=" + url.QueryEscape(s.executed.ID), []string{s.transaction.ID, "OUTGOING_PAYMENT."}, false},
-		{"webhooks", "/dashboard/webhooks", []string{"INTERNAL_ACCOUNT.BALANCE_UPDATED", "DELIVERED"}, true},
-		{"dead-letters", "/dashboard/dead-letters", []string{"No dead-lettered work."}, false},
-		{"clock", "/dashboard/clock", []string{"2025-10-13 12:00:00 UTC", "Advance by"}, false},
-	}
-	for _, p := range pages {
-		t.Run(p.name, func(t *testing.T) {
-			dom := b.dom(t, e.srv.URL+p.path)
-			for _, w := range p.want {
-				assert.Contains(t, dom, w)
+	t.Run("Pages", func(t *testing.T) {
+		req, _ := http.NewRequest("GET", e.srv.URL+"/api/config", nil)
+		req.SetBasicAuth(e.admin.ClientID, e.admin.ClientSecret)
+		req.Header.Set("X-Request-Id", "browser-trace-1")
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_ = res.Body.Close()
+		pages := []struct {
+			name, path string
+			want       []string
+			shot       bool
+		}{
+			{"overview", "/dashboard/", []string{"Latest transactions", s.customer.ID, s.transaction.ID, "2025-10-13 12:00:00 UTC"}, true},
+			{"customers", "/dashboard/customers", []string{s.customer.ID, "Ada Lovelace", string(s.customer.Status())}, false},
+			{"accounts", "/dashboard/accounts", []string{s.account, "876.55 USD"}, true},
+			{"external-accounts", "/dashboard/external-accounts", []string{s.external.ID, "USD_ACCOUNT"}, false},
+			{"quotes", "/dashboard/quotes", []string{s.executed.ID, s.pending.ID, "123.45 USD"}, false},
+			{"transactions", "/dashboard/transactions", []string{s.transaction.ID, "OUTGOING"}, false},
+			{"transaction", "/dashboard/transaction?id=" + url.QueryEscape(s.transaction.ID), []string{s.executed.ID, "OUTGOING_PAYMENT.", "PENDING", "Resend"}, true},
+			{"quote", "/dashboard/quote?id=" + url.QueryEscape(s.executed.ID), []string{s.transaction.ID, "OUTGOING_PAYMENT."}, false},
+			{"webhooks", "/dashboard/webhooks", []string{"INTERNAL_ACCOUNT.BALANCE_UPDATED", "PENDING", "endpoint answered 503"}, false},
+			{"dead-letters", "/dashboard/dead-letters", []string{"No dead-lettered work."}, false},
+			{"requests", "/dashboard/requests", []string{"GET /api/config", "browser-trace-1", e.admin.ClientID}, true},
+			{"clock", "/dashboard/clock", []string{"2025-10-13 12:00:00 UTC", "Advance by", "frozen"}, false},
+		}
+		for _, pg := range pages {
+			p.navigate(e.srv.URL + pg.path)
+			body := p.text("body")
+			for _, w := range pg.want {
+				assert.Contains(t, body, w, pg.name)
 			}
-			assert.NotContains(t, dom, `class="error"`)
-			if p.shot {
-				b.screenshot(t, e.srv.URL+p.path, filepath.Join(dir, "dashboard-"+p.name+".png"))
+			assert.Empty(t, p.text(".error"), pg.name)
+			if pg.shot {
+				p.screenshot(filepath.Join(dir, "dashboard-"+pg.name+".png"))
 			}
-		})
-	}
+		}
+	})
+
+	t.Run("ClockButtons", func(t *testing.T) {
+		start := e.clock.Now()
+		p.navigate(e.srv.URL + "/dashboard/clock")
+		require.Equal(t, "2025-10-13 12:00:00 UTC", p.text(".big"))
+		p.clickLoads(`button[name="duration"][value="1m"]`)
+		assert.Equal(t, "2025-10-13 12:01:00 UTC", p.text(".big"), "back on the clock page, a minute later")
+		assert.Equal(t, start.Add(time.Minute), e.clock.Now())
+		p.clickLoads(`button[name="duration"][value="10m"]`)
+		assert.Equal(t, "2025-10-13 12:11:00 UTC", p.text(".big"))
+		p.typeInto(`input[name="custom"]`, "1h30m")
+		p.clickLoads(`input[name="custom"] ~ button, label + button`)
+		assert.Equal(t, "2025-10-13 13:41:00 UTC", p.text(".big"))
+		assert.Equal(t, start.Add(101*time.Minute), e.clock.Now())
+		_, body := e.get(t, "/dashboard/quotes", e.viewer)
+		assert.Contains(t, row(t, body, s.pending.ID), ">EXPIRED<", "what fell due applied")
+
+		// From another page the buttons return there.
+		p.navigate(e.srv.URL + "/dashboard/")
+		p.clickLoads(`button[name="duration"][value="1m"]`)
+		assert.Equal(t, e.srv.URL+"/dashboard/", p.url())
+		assert.Contains(t, p.text("#clock"), "13:42:00")
+
+		// Freeze and Resume: the page says which, and the clock does it.
+		p.navigate(e.srv.URL + "/dashboard/clock")
+		assert.Contains(t, p.text(".clock-state"), "frozen")
+		assert.Contains(t, strings.ToLower(p.text("#clock")), "frozen", "the header too")
+		p.clickLoads(`button[value="resume"]`)
+		assert.Contains(t, p.text(".clock-state"), "running")
+		assert.False(t, e.controls.Frozen())
+		assert.Empty(t, p.text(`button[value="resume"]`))
+		p.clickLoads(`button[value="freeze"]`)
+		assert.Contains(t, p.text(".clock-state"), "frozen")
+		assert.True(t, e.controls.Frozen())
+		p.screenshot(filepath.Join(dir, "dashboard-clock.png"))
+	})
+
+	t.Run("Resend", func(t *testing.T) {
+		pending, err := e.eng.Webhooks.PendingDeliveries(ctx, s.transaction.ID, 0)
+		require.NoError(t, err)
+		require.NotEmpty(t, pending)
+		ev := pending[0]
+		tries := ev.Tries()
+		require.Positive(t, tries)
+		failing.Store(false)
+		before := sent.Load()
+		page := "/dashboard/transaction?id=" + url.QueryEscape(s.transaction.ID)
+		p.navigate(e.srv.URL + page)
+		p.clickLoads(`form.inline:has(input[value="` + ev.Event.ID + `"]) button`)
+		assert.Equal(t, e.srv.URL+page, p.url(), "back on the transaction")
+		d, err := e.eng.Webhooks.Delivery(ctx, ev.Event.ID)
+		require.NoError(t, err)
+		assert.Equal(t, payments.DeliveryDelivered, d.Status)
+		assert.Equal(t, tries+1, d.Tries())
+		assert.GreaterOrEqual(t, sent.Load(), before+1)
+		var cells []string
+		p.eval(`[...document.querySelectorAll("tr")].filter(r => r.innerText.includes("`+ev.Event.ID+`")).map(r => r.innerText)`, &cells)
+		require.Len(t, cells, 1)
+		assert.Contains(t, cells[0], "DELIVERED")
+		assert.Contains(t, strings.Fields(cells[0]), strconv.Itoa(tries+1), "attempts: the failed ones and the resend")
+		p.screenshot(filepath.Join(dir, "dashboard-transaction-resent.png"))
+	})
+
+	t.Run("Narrow", func(t *testing.T) {
+		p.viewport(375, 812, true)
+		defer p.viewport(1280, 900, false)
+		for _, path := range []string{"/dashboard/", "/dashboard/webhooks", "/dashboard/transaction?id=" + url.QueryEscape(s.transaction.ID),
+			"/dashboard/clock", "/dashboard/requests", "/dashboard/customers"} {
+			p.navigate(e.srv.URL + path)
+			var fit struct {
+				Page, Width int
+				Outside     []string
+			}
+			// The page never scrolls sideways (wide tables scroll in their
+			// box), and the header, navigation, title and buttons lie
+			// within the screen.
+			p.eval(`(() => { const w = window.innerWidth; const out = [];
+				for (const e of document.querySelectorAll("header, header *, nav, nav a, h1, main > p, .advance button, .card")) {
+					const r = e.getBoundingClientRect();
+					if (r.width > 0 && (r.left < -1 || r.right > w + 1)) out.push(e.tagName + "." + e.className + " " + Math.round(r.left) + ".." + Math.round(r.right));
+				}
+				return {page: document.documentElement.scrollWidth, width: w, outside: out}; })()`, &fit)
+			assert.Equal(t, 375, fit.Width, path)
+			assert.LessOrEqual(t, fit.Page, fit.Width, "%s scrolls sideways", path)
+			assert.Empty(t, fit.Outside, path)
+		}
+		p.navigate(e.srv.URL + "/dashboard/")
+		p.screenshot(filepath.Join(dir, "dashboard-narrow-overview.png"))
+		p.navigate(e.srv.URL + "/dashboard/webhooks")
+		p.screenshot(filepath.Join(dir, "dashboard-narrow-webhooks.png"))
+
+		// The buttons work on the narrow screen too.
+		at := e.clock.Now()
+		p.navigate(e.srv.URL + "/dashboard/clock")
+		p.clickLoads(`button[name="duration"][value="10m"]`)
+		assert.Equal(t, at.Add(10*time.Minute), e.clock.Now())
+	})
+
+	t.Run("LogOut", func(t *testing.T) {
+		session := p.cookies()["payments_dashboard"]
+		require.NotEmpty(t, session)
+		p.navigate(e.srv.URL + "/dashboard/customers")
+		p.clickLoads(`form.logout button`)
+		assert.Empty(t, p.cookies()["payments_dashboard"], "the cookie is gone")
+		assert.Empty(t, p.text("nav"), "signed out: no navigation")
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/dashboard/customers", nil)
+		req.AddCookie(&http.Cookie{Name: "payments_dashboard", Value: session})
+		status, _ := e.do(t, req)
+		assert.Equal(t, http.StatusUnauthorized, status, "the session is over")
+	})
 }

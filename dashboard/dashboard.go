@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/httpapi"
 )
 
 // Options configures a Dashboard. Engine is required; every other zero
@@ -24,6 +25,15 @@ type Options struct {
 	// Advance moves the sandbox clock forward by d and applies what fell
 	// due. Nil shows the clock read-only (a server on real time).
 	Advance func(ctx context.Context, d time.Duration) error
+	// Freeze stops the sandbox clock, Resume lets it follow real time
+	// again, and Frozen reports whether it stands still (the sandbox
+	// server passes its sandbox.Controls' methods). Nil Freeze or Resume:
+	// the clock page has no such button; nil Frozen: it shows no state.
+	Freeze, Resume func(ctx context.Context) error
+	Frozen         func() bool
+	// Requests lists up to limit of the latest API requests, newest first
+	// (httpapi.Handler.Requests). Nil: no request log page.
+	Requests func(limit int) []httpapi.LoggedRequest
 	// Path is where the dashboard is mounted, with a trailing slash; it
 	// sees the whole request path. Empty means "/dashboard/".
 	Path string
@@ -42,6 +52,9 @@ type Dashboard struct {
 	opts  Options
 	pages *pages
 	key   []byte // signs CSRF tokens
+	// cross refuses state-changing requests a browser sent from another
+	// origin (Sec-Fetch-Site, else Origin against Host).
+	cross *http.CrossOriginProtection
 
 	mu       sync.Mutex
 	logins   map[string]time.Time // one-time login codes and their expiry
@@ -75,7 +88,7 @@ func New(opts Options) *Dashboard {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Dashboard{opts: opts, pages: parsePages(), key: randomBytes(32),
+	return &Dashboard{opts: opts, pages: parsePages(), key: randomBytes(32), cross: http.NewCrossOriginProtection(),
 		logins: map[string]time.Time{}, sessions: map[string]time.Time{}}
 }
 
@@ -87,19 +100,23 @@ type route struct {
 
 // routes maps the path below Options.Path to its page.
 var routes = map[string]route{
-	"":                  {fn: (*Dashboard).overview},
-	"customers":         {fn: (*Dashboard).customers},
-	"accounts":          {fn: (*Dashboard).internalAccounts},
-	"external-accounts": {fn: (*Dashboard).externalAccounts},
-	"quotes":            {fn: (*Dashboard).quotes},
-	"quote":             {fn: (*Dashboard).quote},
-	"transactions":      {fn: (*Dashboard).transactions},
-	"transaction":       {fn: (*Dashboard).transaction},
-	"webhooks":          {fn: (*Dashboard).webhooks},
-	"dead-letters":      {fn: (*Dashboard).deadLetters},
-	"clock":             {fn: (*Dashboard).clock},
-	"clock/advance":     {post: true, fn: (*Dashboard).advance},
-	"logout":            {post: true, fn: (*Dashboard).logout},
+	"":                   {fn: (*Dashboard).overview},
+	"customers":          {fn: (*Dashboard).customers},
+	"accounts":           {fn: (*Dashboard).internalAccounts},
+	"external-accounts":  {fn: (*Dashboard).externalAccounts},
+	"quotes":             {fn: (*Dashboard).quotes},
+	"quote":              {fn: (*Dashboard).quote},
+	"transactions":       {fn: (*Dashboard).transactions},
+	"transaction":        {fn: (*Dashboard).transaction},
+	"webhooks":           {fn: (*Dashboard).webhooks},
+	"webhooks/redeliver": {post: true, fn: (*Dashboard).redeliver},
+	"dead-letters":       {fn: (*Dashboard).deadLetters},
+	"requests":           {fn: (*Dashboard).requests},
+	"clock":              {fn: (*Dashboard).clock},
+	"clock/advance":      {post: true, fn: (*Dashboard).advance},
+	"clock/freeze":       {post: true, fn: (*Dashboard).freeze},
+	"clock/resume":       {post: true, fn: (*Dashboard).resume},
+	"logout":             {post: true, fn: (*Dashboard).logout},
 }
 
 // ServeHTTP serves the page the path names, to authenticated callers.

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 
 // pagePaths are every GET page of the dashboard.
 var pagePaths = []string{"/dashboard/", "/dashboard/customers", "/dashboard/accounts", "/dashboard/external-accounts",
-	"/dashboard/quotes", "/dashboard/transactions", "/dashboard/webhooks", "/dashboard/dead-letters", "/dashboard/clock"}
+	"/dashboard/quotes", "/dashboard/transactions", "/dashboard/webhooks", "/dashboard/dead-letters", "/dashboard/requests", "/dashboard/clock"}
 
 // TestDashboard_Auth: no page answers without the API token or a session;
 // a wrong secret is refused; any valid token may view; a login link opens
@@ -151,6 +153,7 @@ func TestDashboard_Pages(t *testing.T) {
 			require.Greater(t, i, last, "event %s %s out of order", d.Event.Type, d.Event.ID)
 			last = i
 			assert.Contains(t, row(t, body, d.Event.ID), d.Event.Type)
+			assert.Contains(t, row(t, body, d.Event.ID), `class="num attempts">1<`, "delivered at the first attempt: 1 attempt")
 		}
 	})
 	t.Run("Overview", func(t *testing.T) {
@@ -259,6 +262,20 @@ func TestDashboard_AdvanceClock(t *testing.T) {
 	assert.Equal(t, "/dashboard/clock", res.Header.Get("Location"))
 	assert.Equal(t, start.Add(150*time.Minute), e.clock.Now())
 
+	// As Chromium sends the pages' forms: their Referrer-Policy makes the
+	// Origin "null", Sec-Fetch-Site says same-origin. Back to a detail
+	// page with its query.
+	res = e.post(t, "/dashboard/clock/advance", e.admin, url.Values{"csrf": {token}, "duration": {"1m"}, "from": {"transaction?id=" + s.transaction.ID}},
+		map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin"})
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, "/dashboard/transaction?id="+url.QueryEscape(s.transaction.ID), res.Header.Get("Location"))
+	assert.Equal(t, start.Add(151*time.Minute), e.clock.Now())
+	for _, from := range []string{"https://evil.example/", "//evil.example", "clock/advance", "logout"} {
+		res = e.post(t, "/dashboard/clock/advance", e.admin, url.Values{"csrf": {token}, "duration": {"1m"}, "from": {from}}, nil)
+		assert.Equal(t, "/dashboard/clock", res.Header.Get("Location"), "%s is no page to return to", from)
+	}
+	start = start.Add(4 * time.Minute)
+
 	t.Run("Refused", func(t *testing.T) {
 		before := e.clock.Now()
 		for name, c := range map[string]struct {
@@ -272,6 +289,8 @@ func TestDashboard_AdvanceClock(t *testing.T) {
 			"OtherCaller":    {e.viewer, url.Values{"duration": {"1h"}, "csrf": {token}}, nil, http.StatusForbidden},
 			"CrossOrigin":    {e.admin, url.Values{"duration": {"1h"}, "csrf": {token}}, map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
 			"CrossSite":      {e.admin, url.Values{"duration": {"1h"}, "csrf": {token}}, map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+			"NullCrossSite":  {e.admin, url.Values{"duration": {"1h"}, "csrf": {token}}, map[string]string{"Origin": "null", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+			"SameSite":       {e.admin, url.Values{"duration": {"1h"}, "csrf": {token}}, map[string]string{"Origin": "http://other.localhost", "Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
 			"Negative":       {e.admin, url.Values{"duration": {"-1h"}, "csrf": {token}}, nil, http.StatusBadRequest},
 			"Garbage":        {e.admin, url.Values{"custom": {"soon"}, "csrf": {token}}, nil, http.StatusBadRequest},
 			"TooFar":         {e.admin, url.Values{"duration": {"9000h"}, "csrf": {token}}, nil, http.StatusBadRequest},
@@ -323,4 +342,113 @@ func TestDashboard_Headers(t *testing.T) {
 	require.NoError(t, err)
 	_ = res.Body.Close()
 	assert.Equal(t, "/dashboard/", res.Header.Get("Location"))
+}
+
+// TestDashboard_FreezeResume: the clock page shows whether the clock runs
+// and its button freezes or resumes it (MANAGE); without the functions
+// there is no button and the forms answer 409.
+func TestDashboard_FreezeResume(t *testing.T) {
+	e := newEnv(t, nil)
+	_, body := e.get(t, "/dashboard/clock", e.admin)
+	assert.Contains(t, body, "frozen")
+	assert.Contains(t, body, `action="/dashboard/clock/resume"`)
+	assert.NotContains(t, body, `action="/dashboard/clock/freeze"`)
+	token := csrfIn(t, body)
+	res := e.post(t, "/dashboard/clock/resume", e.admin, url.Values{"csrf": {token}, "from": {"clock"}}, nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.False(t, e.controls.Frozen())
+	_, body = e.get(t, "/dashboard/clock", e.admin)
+	assert.Contains(t, body, "running")
+	assert.Contains(t, body, `action="/dashboard/clock/freeze"`)
+	res = e.post(t, "/dashboard/clock/freeze", e.admin, url.Values{"csrf": {token}}, nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.True(t, e.controls.Frozen())
+
+	_, page := e.get(t, "/dashboard/clock", e.viewer)
+	assert.NotContains(t, page, "clock/resume", "no button for a view-only token")
+	res = e.post(t, "/dashboard/clock/resume", e.viewer, url.Values{"csrf": {csrfIn(t, page)}}, nil)
+	assert.Equal(t, http.StatusForbidden, res.StatusCode)
+	assert.True(t, e.controls.Frozen())
+
+	none := newEnv(t, nil, func(o *dashboard.Options) { o.Freeze, o.Resume, o.Frozen = nil, nil, nil })
+	_, body = none.get(t, "/dashboard/clock", none.admin)
+	assert.NotContains(t, body, "clock/resume")
+	assert.NotContains(t, body, "frozen")
+	res = none.post(t, "/dashboard/clock/resume", none.admin, url.Values{"csrf": {csrfIn(t, body)}}, nil)
+	assert.Equal(t, http.StatusConflict, res.StatusCode)
+}
+
+// TestDashboard_Resend: a delivery's Resend button sends its event again
+// now as a new attempt (MANAGE), and returns to the page it was on.
+func TestDashboard_Resend(t *testing.T) {
+	var fail atomic.Bool
+	fail.Store(true)
+	sent := map[string]int{}
+	var mu sync.Mutex
+	e := newEnv(t, func(_ context.Context, ev payments.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		sent[ev.ID]++
+		if fail.Load() {
+			return errTemporary
+		}
+		return nil
+	})
+	s := e.seed(t)
+	pending, err := e.eng.Webhooks.PendingDeliveries(ctx, s.transaction.ID, 0)
+	require.NoError(t, err)
+	require.NotEmpty(t, pending)
+	ev := pending[0].Event
+	from := "transaction?id=" + s.transaction.ID
+	_, body := e.get(t, "/dashboard/"+from, e.admin)
+	r := row(t, body, ev.ID)
+	assert.Contains(t, r, `action="/dashboard/webhooks/redeliver"`)
+	assert.Contains(t, r, `class="num attempts">1<`)
+	token := csrfIn(t, body)
+
+	fail.Store(false)
+	res := e.post(t, "/dashboard/webhooks/redeliver", e.admin, url.Values{"csrf": {token}, "event": {ev.ID}, "from": {from}}, nil)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	assert.Equal(t, "/dashboard/transaction?id="+url.QueryEscape(s.transaction.ID), res.Header.Get("Location"))
+	mu.Lock()
+	assert.Equal(t, 2, sent[ev.ID])
+	mu.Unlock()
+	_, body = e.get(t, "/dashboard/"+from, e.admin)
+	r = row(t, body, ev.ID)
+	assert.Contains(t, r, ">DELIVERED<")
+	assert.Contains(t, r, `class="num attempts">2<`)
+
+	_, page := e.get(t, "/dashboard/webhooks", e.viewer)
+	assert.NotContains(t, page, "webhooks/redeliver", "no button for a view-only token")
+	res = e.post(t, "/dashboard/webhooks/redeliver", e.viewer, url.Values{"csrf": {csrfIn(t, page)}, "event": {ev.ID}}, nil)
+	assert.Equal(t, http.StatusForbidden, res.StatusCode)
+	res = e.post(t, "/dashboard/webhooks/redeliver", e.admin, url.Values{"csrf": {token}, "event": {"Webhook:nope"}}, nil)
+	assert.Equal(t, http.StatusNotFound, res.StatusCode)
+	res = e.post(t, "/dashboard/webhooks/redeliver", e.admin, url.Values{"event": {ev.ID}}, map[string]string{"Sec-Fetch-Site": "cross-site"})
+	assert.Equal(t, http.StatusForbidden, res.StatusCode)
+}
+
+// TestDashboard_Requests: the request log page lists the API's latest
+// requests; without Options.Requests there is no such page.
+func TestDashboard_Requests(t *testing.T) {
+	e := newEnv(t, nil)
+	req, _ := http.NewRequest("GET", e.srv.URL+"/api/customers/Customer:nope", nil)
+	req.SetBasicAuth(e.admin.ClientID, e.admin.ClientSecret)
+	req.Header.Set("X-Request-Id", "trace-page")
+	req.Header.Set("Idempotency-Key", "key-page")
+	status, _ := e.do(t, req)
+	require.Equal(t, http.StatusNotFound, status)
+	status, body := e.get(t, "/dashboard/requests", e.viewer)
+	require.Equal(t, http.StatusOK, status)
+	r := row(t, body, "trace-page")
+	for _, want := range []string{"GET /api/customers/Customer:nope", ">404<", "NOT_FOUND", "key-page", e.admin.ClientID} {
+		assert.Contains(t, r, want)
+	}
+	assert.NotContains(t, body, e.admin.ClientSecret)
+	assert.Contains(t, body, `href="/dashboard/requests"`)
+
+	none := newEnv(t, nil, func(o *dashboard.Options) { o.Requests = nil })
+	status, body = none.get(t, "/dashboard/requests", none.viewer)
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.NotContains(t, body, `href="/dashboard/requests"`)
 }

@@ -1,8 +1,9 @@
 // Package dashboard is a server-rendered operator UI over a payments
 // engine: customers with their KYC state, internal accounts and balances,
 // external accounts, quotes and transactions with their events in order,
-// webhook deliveries (attempts, status, next retry), dead-lettered work,
-// and the clock with a form to advance it.
+// webhook deliveries (attempts, status, next retry, a Resend button),
+// dead-lettered work, the API's latest requests (Options.Requests), and
+// the clock with its state and buttons to advance, freeze and resume it.
 //
 // It is a package of its own, beside package httpapi, because it is a
 // different surface with different rules: httpapi serves the reference's
@@ -13,7 +14,8 @@
 //
 // The pages are plain HTML rendered by html/template from templates
 // embedded in the binary, with one embedded stylesheet: no JavaScript, no
-// build step, no external assets.
+// build step, no external assets. On a narrow screen the header and the
+// navigation wrap and wide tables scroll inside their box.
 //
 // # Access
 //
@@ -21,10 +23,14 @@
 // token's client id and secret, as the REST API takes them. A browser can
 // instead open a one-time login link (Dashboard.LoginLink, which the
 // sandbox server prints at start): it sets a session cookie and is spent.
-// Advancing the clock needs a token with the MANAGE permission (or a
-// session). Every POST must come from the dashboard's own pages: it carries
-// a token bound to the caller, and a cross-origin Origin or Sec-Fetch-Site
-// header is refused.
+// Moving the clock and sending a webhook again need a token with the
+// MANAGE permission (or a session). Every POST must come from the
+// dashboard's own pages: it carries a token bound to the caller, and the
+// standard library's cross-origin protection (http.CrossOriginProtection:
+// Sec-Fetch-Site, else Origin against Host) refuses what a browser sent
+// from another origin. The pages' Referrer-Policy (no-referrer) makes
+// browsers send "Origin: null" with their forms, so Origin alone is not
+// what decides.
 //
 // # Mounting
 //

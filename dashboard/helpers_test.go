@@ -18,6 +18,7 @@ import (
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/dashboard"
+	"github.com/paygrid/payments/httpapi"
 	"github.com/paygrid/payments/sandbox"
 )
 
@@ -29,6 +30,8 @@ var ctx = context.Background()
 type env struct {
 	eng           *payments.Engine
 	clock         *sandbox.Clock
+	controls      *sandbox.Controls // freeze and resume the clock (Options.Freeze, Resume, Frozen)
+	api           *httpapi.Handler  // the API at /api/, whose requests the request log page shows
 	d             *dashboard.Dashboard
 	srv           *httptest.Server
 	admin, viewer *payments.CreatedToken
@@ -46,7 +49,8 @@ func newEnv(t *testing.T, notify payments.NotifierFunc, mutate ...func(*dashboar
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = eng.Close() })
-	e := &env{eng: eng, clock: clock}
+	e := &env{eng: eng, clock: clock, controls: sandbox.NewControls(eng, clock),
+		api: httpapi.New(eng, httpapi.Config{BasePath: "/api"})}
 	e.admin, err = eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "admin",
 		Permissions: []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}})
 	require.NoError(t, err)
@@ -59,13 +63,14 @@ func newEnv(t *testing.T, notify payments.NotifierFunc, mutate ...func(*dashboar
 		}
 		_, err := eng.Webhooks.Flush(ctx)
 		return err
-	}}
+	}, Freeze: e.controls.Freeze, Resume: e.controls.Resume, Frozen: e.controls.Frozen, Requests: e.api.Requests}
 	for _, m := range mutate {
 		m(&opts)
 	}
 	e.d = dashboard.New(opts)
 	mux := http.NewServeMux()
 	mux.Handle("/dashboard/", e.d)
+	mux.Handle("/api/", e.api)
 	e.srv = httptest.NewServer(mux)
 	t.Cleanup(e.srv.Close)
 	return e

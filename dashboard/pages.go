@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/paygrid/payments"
 )
@@ -240,37 +239,15 @@ func (d *Dashboard) clock(w http.ResponseWriter, r *http.Request, c *caller) err
 	return nil
 }
 
-// maxAdvance bounds one advance of the clock.
-const maxAdvance = 366 * 24 * time.Hour
+// requestLogSize is how many requests the request log page shows.
+const requestLogSize = 200
 
-// advance moves the clock forward by the form's duration (a preset
-// button's value, or the typed one) and returns to the page of the
-// navigation the form was on.
-func (d *Dashboard) advance(w http.ResponseWriter, r *http.Request, c *caller) error {
-	switch {
-	case d.opts.Advance == nil:
-		d.fail(w, r, c, http.StatusConflict, "This server runs on real time: its clock cannot be advanced.")
-		return nil
-	case !c.canManage():
-		d.fail(w, r, c, http.StatusForbidden, "Advancing the clock needs a token with the MANAGE permission.")
+// requests is the request log: the latest API requests, newest first.
+func (d *Dashboard) requests(w http.ResponseWriter, r *http.Request, c *caller) error {
+	if d.opts.Requests == nil {
+		d.fail(w, r, c, http.StatusNotFound, "This server keeps no request log.")
 		return nil
 	}
-	in := r.PostFormValue("duration")
-	if in == "" {
-		in = strings.TrimSpace(r.PostFormValue("custom"))
-	}
-	dur, err := time.ParseDuration(in)
-	if err != nil || dur <= 0 || dur > maxAdvance {
-		d.fail(w, r, c, http.StatusBadRequest, "The duration must be positive and at most 8784h, written like 90s, 10m, 1h30m or 48h.")
-		return nil
-	}
-	if err := d.opts.Advance(r.Context(), dur); err != nil {
-		return err
-	}
-	back := r.PostFormValue("from")
-	if !slices.ContainsFunc(navigation, func(l navLink) bool { return l.Route == back }) {
-		back = "clock"
-	}
-	http.Redirect(w, r, d.opts.Path+back, http.StatusSeeOther)
+	d.render(w, r, c, http.StatusOK, "requests", "API requests", d.opts.Requests(requestLogSize))
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,21 +43,51 @@ type view struct {
 	Title      string
 	Path       string // where the dashboard is mounted, for links
 	Page       string // the page's route, for the navigation and forms
+	Here       string // the page's route and query, where its forms return
+	Nav        []navLink
 	Now        time.Time
+	Clock      string // "frozen", "running", or "" when unknown (Options.Frozen is nil)
 	CanAdvance bool   // the clock can be advanced by this caller
+	CanFreeze  bool   // this caller can freeze the running clock
+	CanResume  bool   // this caller can let the frozen clock run
+	CanManage  bool   // this caller may change state (send webhooks again)
 	RealTime   bool   // the clock cannot be advanced at all (Options.Advance is nil)
 	CSRF       string // the caller's form token ("" when not signed in)
 	Session    bool   // signed in by a login link (can log out)
 	Data       any
 }
 
+// deliveryRows is what the events template shows: deliveries, and the
+// page's view for the forms of their Resend buttons.
+type deliveryRows struct {
+	View  view
+	Items []payments.WebhookDelivery
+}
+
 // render writes page with data as the response, status first.
 func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, c *caller, status int, page, title string, data any) {
 	v := view{Title: title, Path: d.opts.Path, Page: strings.TrimPrefix(r.URL.Path, d.opts.Path), Now: d.opts.Now().UTC(),
 		RealTime: d.opts.Advance == nil, Data: data}
+	v.Here = v.Page
+	if r.URL.RawQuery != "" {
+		v.Here += "?" + r.URL.RawQuery
+	}
+	for _, l := range navigation {
+		if l.Route != "requests" || d.opts.Requests != nil {
+			v.Nav = append(v.Nav, l)
+		}
+	}
+	frozen := false
+	if d.opts.Frozen != nil {
+		frozen = d.opts.Frozen()
+		v.Clock = map[bool]string{true: "frozen", false: "running"}[frozen]
+	}
 	if c != nil {
 		v.CSRF, v.Session = d.csrf(c), c.token == nil
-		v.CanAdvance = d.opts.Advance != nil && c.canManage()
+		v.CanManage = c.canManage()
+		v.CanAdvance = d.opts.Advance != nil && v.CanManage
+		v.CanFreeze = d.opts.Freeze != nil && v.CanManage && d.opts.Frozen != nil && !frozen
+		v.CanResume = d.opts.Resume != nil && v.CanManage && d.opts.Frozen != nil && frozen
 	}
 	var b bytes.Buffer
 	if err := (*d.pages)[page].Execute(&b, v); err != nil {
@@ -81,7 +112,8 @@ var funcs = template.FuncMap{
 	"acctType":       func(a payments.ExternalAccount) any { return a.Info()["accountType"] },
 	"party":          partyOf,
 	"inc":            func(i int) int { return i + 1 },
-	"nav":            func() []navLink { return navigation },
+	"rows":           func(v view, items []payments.WebhookDelivery) deliveryRows { return deliveryRows{v, items} },
+	"ms":             func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) + " ms" },
 	"advancePresets": func() []string { return []string{"1m", "10m", "1h", "48h"} },
 	// current reports whether the navigation's route is the page or, for
 	// a detail page (transaction), its list (transactions).
@@ -94,7 +126,7 @@ type navLink struct{ Route, Label string }
 // navigation lists the pages in the navigation bar.
 var navigation = []navLink{{"", "Overview"}, {"customers", "Customers"}, {"accounts", "Internal accounts"},
 	{"external-accounts", "External accounts"}, {"quotes", "Quotes"}, {"transactions", "Transactions"},
-	{"webhooks", "Webhooks"}, {"dead-letters", "Dead letters"}, {"clock", "Clock"}}
+	{"webhooks", "Webhooks"}, {"dead-letters", "Dead letters"}, {"requests", "API requests"}, {"clock", "Clock"}}
 
 // deref returns *p, or the zero value for nil.
 func deref[T any](p *T) T {

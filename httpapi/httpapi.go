@@ -49,12 +49,20 @@ type Config struct {
 	MaxStringLength int
 	// Logger receives a line per request at Info (method, path, status,
 	// duration, request id, idempotency key; Error for 5xx) and request
-	// errors. Nil discards.
+	// errors. Every line it is given while serving a request carries the
+	// request's id as request_id (LogHandler wraps its handler). Nil
+	// discards.
 	Logger *slog.Logger
 	// TestClock, on a sandbox engine, is the clock the /sandbox/clock routes
 	// read and move (ours; sandbox.Controls implements it). Nil: those
 	// routes answer NOT_IMPLEMENTED.
 	TestClock TestClock
+	// RequestLogSize is how many of the latest requests the handler keeps
+	// in memory for GET /sandbox/requests and Handler.Requests (time,
+	// method, path, status, error code, duration, request id, idempotency
+	// key, client id; never a secret or a body). Zero means 1000;
+	// negative keeps none.
+	RequestLogSize int
 	// Brand is the name the wire carries where it names the platform's
 	// maker; "" means payments.DefaultBrand ("Service"). Another name, such
 	// as the reference's own, lets the reference's clients work unchanged:
@@ -68,11 +76,12 @@ type Config struct {
 
 // Handler is the REST API. Create it with New.
 type Handler struct {
-	eng     *payments.Engine
-	cfg     Config
-	brand   *payments.Brand // nil: the default brand
-	mux     *http.ServeMux
-	methods []string // every method some route uses, to tell 405 from 404
+	eng      *payments.Engine
+	cfg      Config
+	brand    *payments.Brand // nil: the default brand
+	mux      *http.ServeMux
+	methods  []string     // every method some route uses, to tell 405 from 404
+	requests *requestRing // the latest requests; nil keeps none
 }
 
 // New builds the API handler over eng. It panics when cfg.Brand is not a
@@ -93,12 +102,19 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	cfg.Logger = slog.New(LogHandler(cfg.Logger.Handler()))
 	cfg.BasePath = strings.TrimRight(cfg.BasePath, "/")
 	brand, err := payments.NewBrand(cfg.Brand)
 	if err != nil {
 		panic("httpapi: Config.Brand: " + err.Error())
 	}
 	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux()}
+	switch {
+	case cfg.RequestLogSize == 0:
+		h.requests = newRequestRing(1000)
+	case cfg.RequestLogSize > 0:
+		h.requests = newRequestRing(cfg.RequestLogSize)
+	}
 	for _, rt := range h.routes() {
 		h.handle(rt)
 	}
@@ -152,14 +168,14 @@ func (h *Handler) allowedMethods(r *http.Request) []string {
 // panics with 500 INTERNAL_ERROR, all in the error body. Every response
 // carries a request id (RequestIDHeader) and every request is logged.
 func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w, logRequest := h.observe(rw, r)
+	w, r, logRequest := h.observe(rw, r)
 	defer logRequest()
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			h.cfg.Logger.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
 			h.writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
 		}
 	}()
@@ -194,6 +210,9 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			return
 		}
 		r.agent = a
+		if x := exchangeOf(hr.Context()); x != nil {
+			x.clientID = a.ID
+		}
 		// Idempotency keys of one agent never meet another's answers.
 		scope += " " + a.ID
 	case !rt.public:
@@ -208,6 +227,9 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			return
 		}
 		r.token = tok
+		if x := exchangeOf(hr.Context()); x != nil {
+			x.clientID = tok.ClientID
+		}
 	}
 	limit := h.cfg.MaxBodyBytes
 	if rt.upload {
@@ -265,7 +287,7 @@ func (h *Handler) run(r *request, rt route) (status int, body []byte) {
 	status, v, err := rt.fn(r)
 	if err != nil {
 		if payments.CodeOf(err).Status() >= 500 {
-			h.cfg.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		}
 		return encodeError(err)
 	}
@@ -274,7 +296,7 @@ func (h *Handler) run(r *request, rt route) (status int, body []byte) {
 	}
 	b, err := encodeJSON(v)
 	if err != nil {
-		h.cfg.Logger.Error("encoding response", "err", err)
+		h.cfg.Logger.ErrorContext(r.ctx(), "encoding response", "err", err)
 		return encodeError(err)
 	}
 	return status, b

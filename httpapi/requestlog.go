@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"time"
@@ -38,11 +41,17 @@ func wellFormedID(id string) bool {
 	return true
 }
 
-// statusWriter remembers the status a handler wrote.
+// statusWriter remembers the status a handler wrote and, of an error
+// answer, the start of its body (where its code is).
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	head   []byte // the first bytes of an error body
 }
+
+// headSize is how much of an error body statusWriter keeps: the error body
+// begins {"status":...,"code":"...".
+const headSize = 256
 
 func (w *statusWriter) WriteHeader(status int) {
 	if w.status == 0 {
@@ -55,22 +64,58 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
+	if w.status >= 400 && len(w.head) < headSize {
+		w.head = append(w.head, b[:min(len(b), headSize-len(w.head))]...)
+	}
 	return w.ResponseWriter.Write(b)
+}
+
+// code returns the code of the error body written, "" when none. The
+// error body names its code before any longer member (errorBody), so the
+// kept head holds it.
+func (w *statusWriter) code() string {
+	if len(w.head) == 0 {
+		return ""
+	}
+	dec := json.NewDecoder(bytes.NewReader(w.head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		var v json.RawMessage
+		if err != nil || dec.Decode(&v) != nil {
+			return ""
+		}
+		if key == "code" {
+			var code string
+			_ = json.Unmarshal(v, &code)
+			return code
+		}
+	}
+	return ""
 }
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // observe sets the request id header on w and returns the writer to serve
-// with and the function that logs the exchange once served: one line per
+// with, the request to serve (its context carries the id: RequestIDFrom)
+// and the function that logs the exchange once served: one line per
 // request at Info (Error for 5xx) with method, path, status, duration,
 // request id and idempotency key.
-func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter, func()) {
-	id := requestID(r)
-	w.Header().Set(RequestIDHeader, id)
+func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter, *http.Request, func()) {
+	x := &exchange{id: requestID(r)}
+	w.Header().Set(RequestIDHeader, x.id)
+	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x))
 	sw := &statusWriter{ResponseWriter: w}
 	began := time.Now()
-	return sw, func() {
+	return sw, r, func() {
+		if h.requests != nil {
+			h.requests.add(LoggedRequest{Time: began.UTC(), Method: r.Method, Path: r.URL.Path, Status: sw.status,
+				Code: sw.code(), DurationMs: float64(time.Since(began).Microseconds()) / 1000, RequestID: x.id,
+				IdempotencyKey: r.Header.Get("Idempotency-Key"), ClientID: x.clientID})
+		}
 		level := slog.LevelInfo
 		if sw.status >= 500 {
 			level = slog.LevelError
@@ -78,11 +123,72 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 		if !h.cfg.Logger.Enabled(r.Context(), level) {
 			return
 		}
+		// The request id comes from the context (LogHandler).
 		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", sw.status), slog.Duration("duration", time.Since(began)), slog.String("request_id", id)}
+			slog.Int("status", sw.status), slog.Duration("duration", time.Since(began))}
 		if key := r.Header.Get("Idempotency-Key"); key != "" {
 			attrs = append(attrs, slog.String("idempotency_key", key))
 		}
 		h.cfg.Logger.LogAttrs(r.Context(), level, "request", attrs...)
 	}
+}
+
+// exchange is what a request's context carries about it: its id, and the
+// client id of the token it authenticated with (set once known).
+type exchange struct {
+	id       string
+	clientID string
+}
+
+// exchangeKey keys the exchange in a request's context.
+type exchangeKey struct{}
+
+// exchangeOf returns the exchange of the request ctx serves, or nil.
+func exchangeOf(ctx context.Context) *exchange {
+	x, _ := ctx.Value(exchangeKey{}).(*exchange)
+	return x
+}
+
+// RequestIDFrom returns the id of the request the API handler serves with
+// ctx (or a context derived from it), "" for any other context.
+func RequestIDFrom(ctx context.Context) string {
+	if x := exchangeOf(ctx); x != nil {
+		return x.id
+	}
+	return ""
+}
+
+// LogHandler returns a slog handler that writes through next and adds
+// request_id to every record logged with the context of a request the API
+// serves (RequestIDFrom), so that the lines of one request, the engine's
+// included, can be told apart. The handler wraps Config.Logger itself; a
+// server gives its engine (payments.Config.Logger) a logger on it too:
+//
+//	logger := slog.New(httpapi.LogHandler(slog.NewJSONHandler(os.Stderr, nil)))
+func LogHandler(next slog.Handler) slog.Handler {
+	if h, ok := next.(requestIDHandler); ok {
+		return h
+	}
+	return requestIDHandler{next}
+}
+
+// requestIDHandler is LogHandler's handler.
+type requestIDHandler struct{ slog.Handler }
+
+// Handle adds the request id of ctx, if any, to rec.
+func (h requestIDHandler) Handle(ctx context.Context, rec slog.Record) error {
+	if id := RequestIDFrom(ctx); id != "" {
+		rec.AddAttrs(slog.String("request_id", id))
+	}
+	return h.Handler.Handle(ctx, rec)
+}
+
+// WithAttrs keeps adding request ids to the new handler's records.
+func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return requestIDHandler{h.Handler.WithAttrs(attrs)}
+}
+
+// WithGroup keeps adding request ids to the new handler's records.
+func (h requestIDHandler) WithGroup(name string) slog.Handler {
+	return requestIDHandler{h.Handler.WithGroup(name)}
 }

@@ -2,7 +2,9 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -94,4 +96,61 @@ func TestRequestLogAndID(t *testing.T) {
 	assert.Greater(t, first["duration"], 0.0)
 	assert.NotContains(t, lines[1], "idempotency_key")
 	assert.EqualValues(t, 404, lines[5]["status"])
+}
+
+// TestLogHandler_EngineLinesCarryTheRequestID: the lines the engine logs
+// with a request's context, on a logger built with httpapi.LogHandler as
+// a server builds it, carry the request's id, as the request line does;
+// lines outside requests carry none.
+func TestLogHandler_EngineLinesCarryTheRequestID(t *testing.T) {
+	var logs syncBuffer
+	logger := slog.New(httpapi.LogHandler(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	eng, err := payments.New(payments.Config{Store: memstore.New(), Sandbox: true, Logger: logger,
+		Notifier: payments.NotifierFunc(func(context.Context, payments.Event) error { return errors.New("endpoint answered 503") })})
+	require.NoError(t, err)
+	defer eng.Close()
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "a", Permissions: []payments.Permission{payments.PermManage}})
+	require.NoError(t, err)
+	accts, err := eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{}, payments.PlatformScope, payments.ListParams{})
+	require.NoError(t, err)
+	_, err = eng.Sandbox.Fund(ctx, accts.Data[0].ID, 100)
+	require.NoError(t, err)
+	_, err = eng.Webhooks.Flush(ctx) // its event's first try fails, outside any request
+	require.NoError(t, err)
+	pending, err := eng.Webhooks.PendingDeliveries(ctx, "", 0)
+	require.NoError(t, err)
+	require.NotEmpty(t, pending)
+	srv := httptest.NewServer(httpapi.New(eng, httpapi.Config{BasePath: base, Logger: logger}))
+	defer srv.Close()
+
+	// POST /sandbox/webhooks/{id}/redeliver is ours, off the reference:
+	// sent without the wire check.
+	req, err := http.NewRequest("POST", srv.URL+base+"/sandbox/webhooks/"+pending[0].Event.ID+"/redeliver", nil)
+	require.NoError(t, err)
+	req.SetBasicAuth(tok.ClientID, tok.ClientSecret)
+	req.Header.Set(httpapi.RequestIDHeader, "trace-redeliver")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	require.Equal(t, 200, res.StatusCode)
+
+	var during, outside []map[string]any
+	for _, l := range logs.lines(t) {
+		if l["msg"] != "event delivery failed" && l["msg"] != "request" {
+			continue
+		}
+		if _, ok := l["request_id"]; ok {
+			during = append(during, l)
+		} else {
+			outside = append(outside, l)
+		}
+	}
+	require.Len(t, during, 2, "the engine's line and the request line: %v", during)
+	for _, l := range during {
+		assert.Equal(t, "trace-redeliver", l["request_id"], "%v", l)
+	}
+	assert.Equal(t, "event delivery failed", during[0]["msg"])
+	assert.Equal(t, pending[0].Event.ID, during[0]["event"])
+	require.NotEmpty(t, outside, "the first try, by Flush outside a request")
+	assert.Equal(t, "event delivery failed", outside[0]["msg"])
 }

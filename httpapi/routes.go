@@ -23,6 +23,8 @@ func (h *Handler) routes() []route {
 		invitationRoutes(),
 		scaRoutes(),
 		sandboxRoutes(),
+		sandboxWebhookRoutes(),
+		sandboxRequestRoutes(),
 		walletRoutes(),
 	} {
 		all = append(all, area...)

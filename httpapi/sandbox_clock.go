@@ -20,9 +20,10 @@ type TestClock interface {
 	// INVALID_INPUT.
 	Advance(ctx context.Context, a payments.ClockAdvance) error
 	// Freeze stops the clock; Resume lets it follow real time again from
-	// its reading.
-	Freeze()
-	Resume()
+	// its reading. Either returns why the move could not be kept (the
+	// sandbox's controls save every move in the store).
+	Freeze(ctx context.Context) error
+	Resume(ctx context.Context) error
 }
 
 // sandboxRoutes are ours: the test clock and the control of the sandbox
@@ -103,7 +104,9 @@ func freezeClock(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	c.Freeze()
+	if err := c.Freeze(r.ctx()); err != nil {
+		return fail(err)
+	}
 	return clockAnswer(r, c)
 }
 
@@ -112,6 +115,8 @@ func resumeClock(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	c.Resume()
+	if err := c.Resume(r.ctx()); err != nil {
+		return fail(err)
+	}
 	return clockAnswer(r, c)
 }

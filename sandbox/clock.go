@@ -118,3 +118,38 @@ func (c *Clock) Frozen() bool {
 	defer c.mu.Unlock()
 	return !c.running
 }
+
+// state returns the clock's reading, whether it runs, and how far a
+// running clock reads ahead of real time.
+func (c *Clock) state() (now time.Time, running bool, lead time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.read(), c.running, c.offset
+}
+
+// restore sets the clock from a saved state without ever moving it back:
+// frozen, it stands at the later of its reading and now; running, it
+// reads lead ahead of real time, but never earlier than now or its
+// reading.
+func (c *Clock) restore(now time.Time, frozen bool, lead time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cur := c.read()
+	c.running = !frozen
+	if frozen {
+		c.t = latest(cur, now)
+		return
+	}
+	c.set(latest(cur, now, c.wall().Round(0).Add(lead)))
+}
+
+// latest returns the latest of ts.
+func latest(ts ...time.Time) time.Time {
+	out := ts[0]
+	for _, t := range ts[1:] {
+		if t.After(out) {
+			out = t
+		}
+	}
+	return out
+}

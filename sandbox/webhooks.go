@@ -29,6 +29,7 @@ type WebhookReceiver struct {
 	mu       sync.Mutex
 	events   []payments.Event
 	seen     map[string]bool
+	tries    map[string]int // verified deliveries by event id
 	rejected int
 	status   int
 	arrived  chan struct{} // closed and replaced on every new event
@@ -37,7 +38,7 @@ type WebhookReceiver struct {
 // NewWebhookReceiver starts a receiver verifying with pub. Close it when
 // done.
 func NewWebhookReceiver(pub *ecdsa.PublicKey) *WebhookReceiver {
-	w := &WebhookReceiver{pub: pub, seen: map[string]bool{}, status: http.StatusOK, arrived: make(chan struct{})}
+	w := &WebhookReceiver{pub: pub, seen: map[string]bool{}, tries: map[string]int{}, status: http.StatusOK, arrived: make(chan struct{})}
 	w.srv = httptest.NewServer(w)
 	w.URL = w.srv.URL
 	return w
@@ -76,6 +77,7 @@ func (w *WebhookReceiver) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		http.Error(rw, "signature does not verify", http.StatusUnauthorized)
 		return
 	}
+	w.tries[ev.ID]++
 	if !w.seen[ev.ID] {
 		w.seen[ev.ID] = true
 		w.events = append(w.events, ev)
@@ -99,6 +101,15 @@ func (w *WebhookReceiver) Types() []string {
 		out = append(out, string(ev.Type))
 	}
 	return out
+}
+
+// Deliveries returns how many verified deliveries of the event id came,
+// whatever they were answered: the first, every retry and every
+// redelivery (POST /sandbox/webhooks/{id}/redeliver).
+func (w *WebhookReceiver) Deliveries(id string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tries[id]
 }
 
 // Rejected returns how many deliveries failed verification.

@@ -1,29 +1,28 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/dashboard"
+	"github.com/paygrid/payments/httpapi"
+	"github.com/paygrid/payments/sandbox"
 )
 
-// withDashboard mounts the operator dashboard at /dashboard/ beside api
-// unless -dashboard=false, and returns the handler to serve and the lines
-// to print at start: where it is and a one-time login link. advance moves
-// the sandbox clock (the dashboard's clock form); nil shows the clock
-// read-only.
-func withDashboard(o options, eng *payments.Engine, api http.Handler, advance func(context.Context, time.Duration) error,
-	origin string, logger *slog.Logger) (http.Handler, string) {
+// mountDashboard mounts the operator dashboard at /dashboard/ of mux
+// unless -dashboard=false, and returns the lines to print at start: where
+// it is and a one-time login link. Its clock buttons move, freeze and
+// resume the sandbox clock through controls; its request log page shows
+// api's.
+func mountDashboard(mux *http.ServeMux, o options, eng *payments.Engine, controls *sandbox.Controls, api *httpapi.Handler,
+	origin string, logger *slog.Logger) string {
 	if !o.dashboard {
-		return api, ""
+		return ""
 	}
-	d := dashboard.New(dashboard.Options{Engine: eng, Advance: advance, Logger: logger})
-	mux := http.NewServeMux()
+	d := dashboard.New(dashboard.Options{Engine: eng, Advance: controls.AdvanceBy, Freeze: controls.Freeze, Resume: controls.Resume,
+		Frozen: controls.Frozen, Requests: api.Requests, Logger: logger})
 	mux.Handle("/dashboard/", d)
-	mux.Handle("/", api)
-	return mux, fmt.Sprintf("dashboard: %s/dashboard/ (sign in with the API token), or once without it: %s%s\n", origin, origin, d.LoginLink())
+	return fmt.Sprintf("dashboard: %s/dashboard/ (sign in with the API token), or once without it: %s%s\n", origin, origin, d.LoginLink())
 }

@@ -67,8 +67,19 @@ func TestRun_Dashboard(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, string(page), "0.00 USD", "the platform's USD account")
 
-	status, _ := call(t, "dash-client:dash-secret-0123456789", "GET", base+"/config", "")
+	status, _ := call(t, "dash-client:dash-secret-0123456789", "GET", base+"/config", "", "X-Request-Id", "dash-trace")
 	assert.Equal(t, http.StatusOK, status, "the API is still served")
+
+	// The clock can be frozen (it runs on real time), and the request log
+	// shows the API's requests.
+	for path, want := range map[string]string{"/dashboard/clock": "clock/freeze", "/dashboard/requests": "dash-trace"} {
+		res, err := browser.Get(origin + path)
+		require.NoError(t, err)
+		page, _ := io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		assert.Equal(t, http.StatusOK, res.StatusCode, path)
+		assert.Contains(t, string(page), want, path)
+	}
 }
 
 // TestRun_DashboardOff: -dashboard=false serves the API alone.

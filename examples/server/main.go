@@ -24,12 +24,17 @@
 //
 // On first start it seeds an unregulated platform and an API token with every
 // permission, and prints the base URL (with the port chosen for -addr
-// 127.0.0.1:0), the credential and a ready curl line. Its clock follows real
-// time until the /sandbox/clock routes move or freeze it; -log-level sets
-// the structured log on stderr (a line per request at INFO).
+// 127.0.0.1:0), where the database is, the credential and a ready curl
+// line. Its clock follows real time until the /sandbox/clock routes move or
+// freeze it, and resumes where it stood after a restart (the database keeps
+// it); -log-level and -log-format (text or json) set the structured log on
+// stderr (a line per request at INFO, each line of a request with its
+// request_id). /healthz and /readyz are the probes (readiness fails for
+// -shutdown-delay on SIGTERM before the shutdown); -pprof serves the
+// runtime's profiles at /debug/pprof/.
 // The operator dashboard is served at /dashboard/ (-dashboard=false turns it
-// off), with a one-time login link printed at start; its clock button
-// advances the sandbox clock.
+// off), with a one-time login link printed at start; its buttons advance,
+// freeze and resume the sandbox clock and send webhooks again.
 package main
 
 import (
@@ -42,10 +47,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -78,8 +86,11 @@ type options struct {
 	strictCheckDigits         bool
 	bodyTimeout               time.Duration
 	shutdownTimeout           time.Duration
+	shutdownDelay             time.Duration
 	logLevel                  slog.Level
+	logFormat                 string
 	dashboard                 bool
+	pprof                     bool
 	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
 	// means payments.DefaultWalletRelyingParty.
 	walletRP walletauth.RelyingParty
@@ -100,7 +111,10 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.BoolVar(&o.strictCheckDigits, "strict-check-digits", false, "refuse bank identifiers whose check digits fail (the hosted sandbox checks only patterns)")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", 30*time.Second, "time allowed to read a request body")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
+	fs.DurationVar(&o.shutdownDelay, "shutdown-delay", 0, "on SIGTERM, time /readyz fails while requests are still served, before the shutdown begins (for load balancers to notice)")
+	fs.BoolVar(&o.pprof, "pprof", false, "serve the Go runtime's profiles at /debug/pprof/ (no credentials: keep the server on a private address)")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
+	fs.StringVar(&o.logFormat, "log-format", "text", "format of the log on stderr: text (key=value) or json (a JSON object a line)")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
 	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
 	origins := fs.String("wallet-origins", getenv("PAYMENTS_WALLET_ORIGINS"), "comma-separated origins embedded-wallet passkeys are accepted from, e.g. http://localhost:5173 (default "+
@@ -118,6 +132,9 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	if _, err := payments.NewBrand(o.brand); err != nil {
 		return o, fmt.Errorf("-brand: %w", err)
 	}
+	if o.logFormat != "text" && o.logFormat != "json" {
+		return o, fmt.Errorf("-log-format: %q is neither text nor json", o.logFormat)
+	}
 	if o.memory && o.postgres != "" {
 		return o, errors.New("-memory and -postgres exclude each other")
 	}
@@ -134,7 +151,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: o.logLevel}))
+	logger := newLogger(o, os.Stderr)
 
 	var store payments.Store
 	switch {
@@ -174,6 +191,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	}
 	defer eng.Close()
 	controls := sandbox.NewControls(eng, clock)
+	// The clock resumes where it stood before a restart (never earlier):
+	// work scheduled at an advanced time still falls due.
+	if err := controls.Restore(ctx); err != nil {
+		return err
+	}
 
 	cred, err := ensureToken(ctx, eng, o.token)
 	if err != nil {
@@ -184,13 +206,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if err != nil {
 		return err
 	}
-	base := "http://" + ln.Addr().String() + o.basePath
+	origin := "http://" + ln.Addr().String()
+	base := origin + o.basePath
 	api := httpapi.New(eng, httpapi.Config{BasePath: o.basePath, Logger: logger, BodyReadTimeout: o.bodyTimeout, TestClock: controls, Brand: o.brand})
-	handler, dashLine := withDashboard(o, eng, api, controls.AdvanceBy, "http://"+ln.Addr().String(), logger)
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+	var draining atomic.Bool // set on SIGTERM: /readyz fails
+	mux := http.NewServeMux()
+	mux.Handle("/healthz", httpapi.Health())
+	mux.Handle("/readyz", httpapi.Ready(eng, httpapi.ReadyOptions{Draining: draining.Load}))
+	if o.pprof {
+		mountPprof(mux)
+	}
+	dashLine := mountDashboard(mux, o, eng, controls, api, origin, logger)
+	mux.Handle("/", api)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
 
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
+	fmt.Fprintf(out, "database: %s\n", describeStore(o))
+	fmt.Fprintf(out, "probes: %s/healthz (up), %s/readyz (ready for traffic)\n", origin, origin)
+	if o.pprof {
+		fmt.Fprintf(out, "profiles: %s/debug/pprof/\n", origin)
+	}
 	if cred != "" {
 		fmt.Fprintf(out, "API token (clientId:secret): %s\n", cred)
 		fmt.Fprintf(out, "try: curl -u '%s' %s/config\n", cred, base)
@@ -216,8 +252,55 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		return err
 	case <-ctx.Done():
 	}
+	draining.Store(true)
+	if o.shutdownDelay > 0 {
+		fmt.Fprintf(out, "draining: /readyz fails for %s before the shutdown\n", o.shutdownDelay)
+		time.Sleep(o.shutdownDelay)
+	}
 	fmt.Fprintln(out, "shutting down")
 	return shutdown(srv, o.shutdownTimeout)
+}
+
+// newLogger is the server's logger on w, in -log-format at -log-level.
+// Lines logged while serving an API request carry its request_id
+// (httpapi.LogHandler): the request line, the API's errors, and the
+// engine's lines logged with the request's context.
+func newLogger(o options, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: o.logLevel}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if o.logFormat == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(httpapi.LogHandler(h))
+}
+
+// describeStore names where the server keeps its data: the database
+// file's absolute path (its webhook key beside it), memory, or PostgreSQL.
+func describeStore(o options) string {
+	switch {
+	case o.memory:
+		return "in memory (-memory): nothing is kept after the server stops"
+	case o.postgres != "":
+		schema := o.pgSchema
+		if schema == "" {
+			schema = "the DSN's default"
+		}
+		return "PostgreSQL (-postgres), schema " + schema
+	}
+	path, err := filepath.Abs(o.db)
+	if err != nil {
+		path = o.db
+	}
+	return path + " (webhook signing key in " + path + ".webhook-key.pem)"
+}
+
+// mountPprof serves the runtime's profiles at /debug/pprof/ (-pprof).
+func mountPprof(mux *http.ServeMux) {
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 }
 
 // shutdown stops srv gracefully, giving in-flight requests up to timeout,

@@ -3,6 +3,9 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/paygrid/payments/validate"
@@ -30,10 +33,11 @@ const (
 )
 
 // WebhookDelivery is an event and where its delivery stands: Attempts
-// counts the failed tries before it was delivered or given up (so a
-// delivered event that succeeded at once has 0), NextAttemptAt is when a
-// pending one is tried next, LastError why the last try failed, and
-// FinishedAt when it was delivered or given up.
+// counts the tries before the last one of a delivered event (so one that
+// succeeded at once has 0) and every try of one pending or given up (Tries
+// counts them all), NextAttemptAt is when a pending one is tried next,
+// LastError why the last failed try failed, and FinishedAt when it was
+// delivered or given up.
 type WebhookDelivery struct {
 	Event         Event     `json:"event"`
 	Resource      string    `json:"resource,omitempty"`
@@ -42,6 +46,16 @@ type WebhookDelivery struct {
 	NextAttemptAt time.Time `json:"nextAttemptAt,omitzero"`
 	LastError     string    `json:"lastError,omitempty"`
 	FinishedAt    time.Time `json:"finishedAt,omitzero"`
+}
+
+// Tries is the number of times the event was sent: Attempts, and the try
+// that delivered it when it is DELIVERED (one that succeeded at once has
+// 1).
+func (d WebhookDelivery) Tries() int {
+	if d.Status == DeliveryDelivered {
+		return d.Attempts + 1
+	}
+	return d.Attempts
 }
 
 // resourceOf returns the "id" member of an event's data, "" when it has none.
@@ -77,12 +91,20 @@ func (e *Handle) logDelivery(t *Txn, r outboxRecord, status string, now time.Tim
 	return PutJSON(t, tableEventLog, r.Event.ID, d)
 }
 
-// DeliveryFilter narrows Webhooks.ListDeliveries: Resource is the id of
-// the record the events describe (a transaction id lists that payment's
-// events), Status is DELIVERED or FAILED.
+// DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries:
+// Resource is the id of the record the events describe (a transaction id
+// lists that payment's events), Status a delivery state (DELIVERED or
+// FAILED; AllDeliveries also takes PENDING), Type an event type.
 type DeliveryFilter struct {
 	Resource string
 	Status   string
+	Type     EventType
+}
+
+// match reports whether d passes f.
+func (f DeliveryFilter) match(d *WebhookDelivery) bool {
+	return (f.Resource == "" || d.Resource == f.Resource) && (f.Status == "" || d.Status == f.Status) &&
+		(f.Type == "" || d.Event.Type == f.Type)
 }
 
 // ListDeliveries lists the events whose delivery ended (delivered or given
@@ -99,10 +121,7 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 	}
 	var out Page[WebhookDelivery]
 	err := e.View(ctx, func(t *Txn) error {
-		q := ListQuery[WebhookDelivery]{Table: tableEventLog, Index: IxAll,
-			Match: func(d *WebhookDelivery) bool {
-				return (f.Resource == "" || d.Resource == f.Resource) && (f.Status == "" || d.Status == f.Status)
-			}}
+		q := ListQuery[WebhookDelivery]{Table: tableEventLog, Index: IxAll, Match: f.match}
 		var err error
 		out, err = List(t, q.Narrowest([2]string{ixResource, f.Resource}, [2]string{IxStatus, f.Status}), p)
 		return err
@@ -150,4 +169,243 @@ func (e *Handle) scanDeliveries(ctx context.Context, table, status, resource str
 		})
 	})
 	return out, err
+}
+
+// deliveriesList names the list of AllDeliveries in its cursors.
+const deliveriesList = "webhook_deliveries"
+
+// AllDeliveries lists every event the engine knows with where its delivery
+// stands, in the order they were emitted (newest first with p.Desc):
+// those waiting in the outbox (PENDING), those given up (FAILED: the
+// outbox's dead letters) and, with Config.EventHistory, those delivered
+// (DELIVERED). f narrows by status (PENDING, DELIVERED or FAILED), event
+// type and resource. A page reads the outbox and its dead letters whole
+// (they hold what still waits and what was given up) and the history a
+// page at a time; its cursor resumes after the last event it listed, so
+// events emitted meanwhile never shift a later page.
+func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (Page[WebhookDelivery], error) {
+	e := wh.e
+	var fe validate.Errors
+	fe.Enum("status", f.Status, DeliveryPending, DeliveryDelivered, DeliveryFailed)
+	if err := Invalid(fe.Err()); err != nil {
+		return Page[WebhookDelivery]{}, err
+	}
+	after, err := p.Check(deliveriesList, "|")
+	if err != nil {
+		return Page[WebhookDelivery]{}, err
+	}
+	// keyed is a delivery and its place in the list: the event's sort
+	// suffix (time, then id), as the history's index orders it.
+	type keyed struct {
+		k string
+		d WebhookDelivery
+	}
+	beyond := func(k string) bool { return after == "" || (p.Desc && k < after) || (!p.Desc && k > after) }
+	var found []keyed
+	err = e.View(ctx, func(t *Txn) error {
+		found = found[:0]
+		queued := map[string]bool{} // events listed from the outbox and its dead letters
+		for _, src := range [...]struct{ table, status string }{{TableOutbox, DeliveryPending}, {tableOutboxDead, DeliveryFailed}} {
+			err := t.Tx.Scan(src.table, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+				r, err := decodeOutbox(v)
+				if err != nil {
+					return false, err
+				}
+				if src.table == tableOutboxDead {
+					// Listed from the history when it has it (with
+					// the time it was given up).
+					if _, err := t.Tx.Get(tableEventLog, r.Event.ID); err == nil {
+						return true, nil
+					} else if !errors.Is(err, ErrNotFound) {
+						return false, err
+					}
+				}
+				queued[r.Event.ID] = true
+				d := deliveryOf(r, src.status)
+				if k := sortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.match(&d) {
+					found = append(found, keyed{k, d})
+				}
+				return true, nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if f.Status == DeliveryPending {
+			return nil
+		}
+		// The history, from the cursor on, until it has given a page more
+		// than the page: the rest of it comes after them.
+		index, prefix := IxAll, ""
+		if f.Status != "" {
+			index, prefix = IxStatus, EscapeValue(f.Status)
+		}
+		opts := ScanOptions{Prefix: prefix + "|", Reverse: p.Desc}
+		if after != "" {
+			opts.After = prefix + after
+		}
+		n := 0
+		return t.Tx.Scan(IndexTable(tableEventLog, index), opts, func(k string, _ []byte) (bool, error) {
+			sk := k[len(prefix):]
+			id := sk[strings.LastIndexByte(sk, '|')+1:]
+			if queued[id] {
+				return true, nil // queued again: listed from the outbox
+			}
+			var d WebhookDelivery
+			if err := GetJSON(t.Tx, tableEventLog, id, &d); errors.Is(err, ErrNotFound) {
+				return true, nil
+			} else if err != nil {
+				return false, err
+			}
+			if !f.match(&d) {
+				return true, nil
+			}
+			found = append(found, keyed{sk, d})
+			n++
+			return n <= p.Limit, nil
+		})
+	})
+	if err != nil {
+		return Page[WebhookDelivery]{}, err
+	}
+	slices.SortFunc(found, func(a, b keyed) int {
+		if p.Desc {
+			return strings.Compare(b.k, a.k)
+		}
+		return strings.Compare(a.k, b.k)
+	})
+	page := Page[WebhookDelivery]{Data: []WebhookDelivery{}}
+	if len(found) > p.Limit {
+		found = found[:p.Limit]
+		page.HasMore, page.NextCursor = true, p.CursorFor(deliveriesList, found[len(found)-1].k)
+	}
+	for _, x := range found {
+		page.Data = append(page.Data, x.d)
+	}
+	if p.Cursor == "" && !page.HasMore {
+		n := len(page.Data)
+		page.TotalCount = &n
+	}
+	return page, nil
+}
+
+// Delivery returns where the delivery of event id stands: waiting in the
+// outbox (PENDING), given up (FAILED) or, with Config.EventHistory,
+// delivered. NOT_FOUND when the engine knows no such event (a delivered
+// one leaves no trace without the history).
+func (wh Webhooks) Delivery(ctx context.Context, id string) (*WebhookDelivery, error) {
+	var d WebhookDelivery
+	err := wh.e.View(ctx, func(t *Txn) error {
+		var err error
+		d, _, err = findDelivery(t.Tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// findDelivery looks event id up in the outbox, then in the history and
+// its dead letters (the history's entry of a dead letter says when it was
+// given up), and returns its delivery and the table of the outbox or its
+// dead letters that holds it ("" for neither).
+func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
+	table := ""
+	var d WebhookDelivery
+	for _, src := range [...]struct{ table, status string }{{TableOutbox, DeliveryPending}, {tableOutboxDead, DeliveryFailed}} {
+		b, err := tx.Get(src.table, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return d, "", err
+		}
+		r, err := decodeOutbox(b)
+		if err != nil || src.table == TableOutbox {
+			return deliveryOf(r, src.status), src.table, err
+		}
+		table, d = src.table, deliveryOf(r, src.status)
+		break
+	}
+	var logged WebhookDelivery
+	err := GetJSON(tx, tableEventLog, id, &logged)
+	switch {
+	case err == nil:
+		return logged, table, nil
+	case !errors.Is(err, ErrNotFound):
+		return d, "", err
+	case table == "":
+		return d, "", Errorf(CodeNotFound, "no webhook event %s is known: it was never emitted, or it was delivered on an engine without an event history", id)
+	}
+	return d, table, nil
+}
+
+// Redeliver sends event id again now, as a new try, to where every
+// delivery goes (the configured webhook endpoint, signed by the sender, or
+// the Notifier): in one transaction the event goes back to the outbox, due
+// now, from wherever its delivery stands (a pending one is brought
+// forward, one given up leaves the dead letters, a delivered one, known
+// from the history of Config.EventHistory, is queued again with its tries
+// counted, and the history forgets it until this delivery ends); then the
+// due events are delivered as Flush delivers them, with no other pass
+// running in between, and the delivery is returned as it stands after the
+// try. The event keeps its id, type, timestamp and data, so a
+// receiver dedupes it as any retry. A failed try is retried with the
+// outbox's backoff, or given up at once like any retry past
+// RetryPolicy.MaxAge or of an event delivered at most once. NOT_FOUND when
+// the engine knows no such event.
+func (wh Webhooks) Redeliver(ctx context.Context, id string) (*WebhookDelivery, error) {
+	e := wh.e
+	// No other delivery pass runs from the queueing to the try: one
+	// recording an earlier try's outcome would overwrite the queueing,
+	// and the try is this operation's own (its log lines carry ctx). A
+	// pass holding the lock has recorded its outcomes when it lets go.
+	e.flushMu.Lock()
+	var r outboxRecord
+	err := e.Update(ctx, func(t *Txn) error {
+		var err error
+		r, err = requeue(t, id)
+		return err
+	})
+	if err == nil {
+		_, err = e.flushLocked(ctx, 0)
+	}
+	e.flushMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	d, err := wh.Delivery(ctx, id)
+	if CodeOf(err) == CodeNotFound {
+		// Delivered, on an engine that keeps no history.
+		d, err = &WebhookDelivery{Event: r.Event, Resource: resourceOf(r.Event.Data), Status: DeliveryDelivered,
+			Attempts: r.Attempts, FinishedAt: e.Now()}, nil
+	}
+	return d, err
+}
+
+// requeue puts event id back in the outbox, due at t.Now (Redeliver).
+func requeue(t *Txn, id string) (outboxRecord, error) {
+	d, table, err := findDelivery(t.Tx, id)
+	if err != nil {
+		return outboxRecord{}, err
+	}
+	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: t.Now}
+	if table == tableOutboxDead {
+		if err := t.Tx.Delete(tableOutboxDead, id); err != nil {
+			return r, err
+		}
+	}
+	if table != TableOutbox {
+		// The history keeps events whose delivery ended; this one waits
+		// again, and is logged anew when it ends.
+		if err := t.Delete(tableEventLog, id); err != nil && !errors.Is(err, ErrNotFound) {
+			return r, err
+		}
+	}
+	b, err := r.encode()
+	if err != nil {
+		return r, err
+	}
+	return r, t.Tx.Put(TableOutbox, id, b)
 }

@@ -296,6 +296,20 @@ func (e *Handle) workers() {
 	wg.Wait()
 }
 
+// Running reports whether the engine's background workers (webhook
+// delivery, due work, hand-overs to the rail) run: from New until Close
+// begins. A readiness probe reads it (httpapi.Ready).
+func (wh Webhooks) Running() bool {
+	select {
+	case <-wh.e.stop:
+		return false
+	case <-wh.e.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // loop calls pass once a second and whenever wake fires, until ctx ends.
 func (e *Handle) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 	tick := time.NewTicker(time.Second)
@@ -347,6 +361,9 @@ type outcomes struct {
 	now  time.Time // when the pass began, the time of the history entries
 
 	delivered int
+	// gaveUp[i] is set when due[i] was given up (dead-lettered) by the
+	// recorded outcomes.
+	gaveUp []bool
 	// done receives, once, the result of the transaction that took these
 	// outcomes from the engine's slot (takeOutcomes): nil when they are
 	// recorded.
@@ -378,7 +395,7 @@ func (o *outcomes) recordTx(tx Tx) error { return o.record(&Txn{Tx: tx, Handle: 
 // record writes the outcomes in t; the store may run it more than once.
 func (o *outcomes) record(t *Txn) error {
 	e, tx := o.e, t.Tx
-	o.delivered = 0
+	o.delivered, o.gaveUp = 0, make([]bool, len(o.errs))
 	for i, derr := range o.errs {
 		r := o.due[i]
 		if derr == nil {
@@ -411,6 +428,7 @@ func (o *outcomes) record(t *Txn) error {
 			if err := e.logDelivery(t, r, DeliveryFailed, o.now); err != nil {
 				return err
 			}
+			o.gaveUp[i] = true
 			continue
 		}
 		if err := PutJSON(t, TableOutbox, r.Event.ID, r); err != nil {
@@ -458,6 +476,11 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 	e.flushMu.Lock()
 	defer e.flushMu.Unlock()
+	return e.flushLocked(ctx, ride)
+}
+
+// flushLocked is flush with e.flushMu held.
+func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
 	now := e.Now()
 	var due []outboxRecord
 	err := e.Store.View(ctx, func(tx Tx) error {
@@ -521,9 +544,10 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 	// an area reads, handed to it once the outcomes are recorded.
 	var answers []DeliveryAnswer
 	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
+	endpoint := "" // where the events go: "" for the Notifier
 	if ws, ok := e.notifier.(WebhookSender); ok {
-		endpoint, err := e.webhookEndpoint(ctx)
-		if err != nil {
+		var err error
+		if endpoint, err = e.webhookEndpoint(ctx); err != nil {
 			return 0, err
 		}
 		if endpoint != "" {
@@ -556,8 +580,15 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 		e.Registry.hooks.Answered(ctx, answers)
 	}
 	for i, derr := range o.errs {
-		if derr != nil {
-			e.Log.Info("event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "err", derr)
+		switch {
+		case derr == nil:
+		case i < len(o.gaveUp) && o.gaveUp[i]:
+			// An operator must know: the receiver will never get it
+			// unless it is sent again (Redeliver).
+			e.Log.WarnContext(ctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
+				"attempts", due[i].Attempts+1, "err", derr)
+		default:
+			e.Log.InfoContext(ctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", derr)
 		}
 	}
 	if len(o.errs) < len(due) {

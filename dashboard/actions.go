@@ -1,0 +1,104 @@
+package dashboard
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The dashboard's state-changing forms (POST, checked by checkPost): the
+// clock's advance, freeze and resume, and sending a webhook again. Each
+// answers with a redirect back to the page its form was on (its "from"
+// field), so that reloading that page repeats nothing.
+
+// maxAdvance bounds one advance of the clock.
+const maxAdvance = 366 * 24 * time.Hour
+
+// advance moves the clock forward by the form's duration (a preset
+// button's value, or the typed one).
+func (d *Dashboard) advance(w http.ResponseWriter, r *http.Request, c *caller) error {
+	switch {
+	case d.opts.Advance == nil:
+		d.fail(w, r, c, http.StatusConflict, "This server runs on real time: its clock cannot be advanced.")
+		return nil
+	case !c.canManage():
+		d.fail(w, r, c, http.StatusForbidden, "Advancing the clock needs a token with the MANAGE permission.")
+		return nil
+	}
+	in := r.PostFormValue("duration")
+	if in == "" {
+		in = strings.TrimSpace(r.PostFormValue("custom"))
+	}
+	dur, err := time.ParseDuration(in)
+	if err != nil || dur <= 0 || dur > maxAdvance {
+		d.fail(w, r, c, http.StatusBadRequest, "The duration must be positive and at most 8784h, written like 90s, 10m, 1h30m or 48h.")
+		return nil
+	}
+	if err := d.opts.Advance(r.Context(), dur); err != nil {
+		return err
+	}
+	d.back(w, r, "clock")
+	return nil
+}
+
+// freeze stops the clock.
+func (d *Dashboard) freeze(w http.ResponseWriter, r *http.Request, c *caller) error {
+	return d.clockMove(w, r, c, d.opts.Freeze, "Freezing")
+}
+
+// resume lets the clock follow real time again.
+func (d *Dashboard) resume(w http.ResponseWriter, r *http.Request, c *caller) error {
+	return d.clockMove(w, r, c, d.opts.Resume, "Resuming")
+}
+
+// clockMove runs move (Options.Freeze or Resume) for a caller who may.
+func (d *Dashboard) clockMove(w http.ResponseWriter, r *http.Request, c *caller, move func(context.Context) error, what string) error {
+	switch {
+	case move == nil:
+		d.fail(w, r, c, http.StatusConflict, what+" the clock is not possible on this server.")
+		return nil
+	case !c.canManage():
+		d.fail(w, r, c, http.StatusForbidden, what+" the clock needs a token with the MANAGE permission.")
+		return nil
+	}
+	if err := move(r.Context()); err != nil {
+		return err
+	}
+	d.back(w, r, "clock")
+	return nil
+}
+
+// redeliver sends the form's event again now, as a new try
+// (payments.Webhooks.Redeliver).
+func (d *Dashboard) redeliver(w http.ResponseWriter, r *http.Request, c *caller) error {
+	if !c.canManage() {
+		d.fail(w, r, c, http.StatusForbidden, "Sending a webhook again needs a token with the MANAGE permission.")
+		return nil
+	}
+	if _, err := d.opts.Engine.Webhooks.Redeliver(r.Context(), r.PostFormValue("event")); err != nil {
+		return err
+	}
+	d.back(w, r, "webhooks")
+	return nil
+}
+
+// detailPages are the pages of one record, reached from the lists.
+var detailPages = []string{"quote", "transaction"}
+
+// back redirects to the page the form came from (its "from" field: a
+// page's route with its query, such as "transaction?id=..."), or to the
+// page fallback when from names no page of the dashboard.
+func (d *Dashboard) back(w http.ResponseWriter, r *http.Request, fallback string) {
+	route, query, _ := strings.Cut(r.PostFormValue("from"), "?")
+	target := fallback
+	if slices.ContainsFunc(navigation, func(l navLink) bool { return l.Route == route }) || slices.Contains(detailPages, route) {
+		target = route
+		if v, err := url.ParseQuery(query); err == nil && len(v) > 0 {
+			target += "?" + v.Encode()
+		}
+	}
+	http.Redirect(w, r, d.opts.Path+target, http.StatusSeeOther)
+}
