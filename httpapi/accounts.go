@@ -33,7 +33,7 @@ func accountRoutes() []route {
 			route{method: "POST", path: side.prefix + "/{externalAccountId}/verify", perm: manage, fn: verifyOwnership(p)},
 		)
 	}
-	return append(rs, receiverRoutes()...)
+	return rs
 }
 
 func listInternalAccounts(scope payments.Scope) handlerFunc {

@@ -100,6 +100,11 @@ type Quote struct {
 	ScaChallenge         *accounts.ScaChallenge         `json:"scaChallenge,omitempty"`
 }
 
+// AwaitsAuthorization reports whether the quote waits for its SCA
+// challenge to be answered (PENDING_AUTHORIZATION): the HTTP API answers
+// 202 instead of 201.
+func (q *Quote) AwaitsAuthorization() bool { return q.Status == PendingAuthorization }
+
 // Record is a Quote as stored, with what execution needs.
 type Record struct {
 	Quote

@@ -278,13 +278,23 @@ func emitAuthorizationPending(t *engine.Txn, q *Record, tx *Transaction) error {
 // PASSKEY; TOTP cannot carry dynamic linking and is refused).
 type ExecuteOptions struct {
 	ScaFactor string `json:"scaFactor,omitempty"`
+	// WalletSignature is the stamp over the payloadToSign of a quote paid
+	// from an embedded wallet (the Service-Wallet-Signature header), made
+	// by an active session of that wallet. With it ScaFactor is ignored: a
+	// wallet's signature authorizes its payment. Other quotes ignore it.
+	WalletSignature string `json:"-"`
 }
 
 // ExecuteWith validates opts (an invalid scaFactor is a field error,
 // checked before the quote is read) and executes the quote as
 // Quotes.Execute does, except that a customer in an SCA region gets a
-// challenge of the preferred factor (customers.ChallengeFactor).
+// challenge of the preferred factor (customers.ChallengeFactor). It is the
+// one entry point of every execution: with opts.WalletSignature it
+// executes a quote paid from an embedded wallet (Wallets.ExecuteQuote).
 func (qs Service) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+	if stamp := opts.WalletSignature; stamp != "" {
+		return ExecuteWith(qs.e, ctx, id, ExecuteOptions{}, &stamp)
+	}
 	var fe validate.Errors
 	if fe.Enum("scaFactor", opts.ScaFactor, customers.Factors...) && opts.ScaFactor == customers.FactorTOTP {
 		fe.Add("scaFactor", &validate.Constraint{Enum: customers.ChallengeFactors}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")

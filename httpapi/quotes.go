@@ -7,9 +7,9 @@ import (
 	"github.com/paygrid/payments"
 )
 
-// transferRoutes serve quotes, transactions, transfers and the sandbox's
+// quoteRoutes serve quotes, transactions, transfers and the sandbox's
 // money simulators.
-func transferRoutes() []route {
+func quoteRoutes() []route {
 	return []route{
 		{method: "POST", path: "/quotes", perm: transact, fn: createQuote},
 		{method: "GET", path: "/quotes/{quoteId}", fn: getQuote},
@@ -39,7 +39,7 @@ func createQuote(r *request) (int, any, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if q.Status == payments.QuotePendingAuthorization {
+	if q.AwaitsAuthorization() {
 		return ok(http.StatusAccepted, q)
 	}
 	return ok(http.StatusCreated, q)
@@ -70,13 +70,8 @@ func executeQuote(r *request) (int, any, error) {
 	if err := r.decodeOptional(&in); err != nil {
 		return fail(err)
 	}
-	var q *payments.Quote
-	var err error
-	if stamp := r.Header.Get(r.h.brand.WalletSignatureHeader()); stamp != "" {
-		q, err = r.eng.Wallets.ExecuteQuote(r.ctx(), r.path("quoteId"), stamp)
-	} else {
-		q, err = r.eng.Quotes.ExecuteWith(r.ctx(), r.path("quoteId"), in)
-	}
+	in.WalletSignature = r.Header.Get(r.h.brand.WalletSignatureHeader())
+	q, err := r.eng.Quotes.ExecuteWith(r.ctx(), r.path("quoteId"), in)
 	if err != nil {
 		return fail(err)
 	}

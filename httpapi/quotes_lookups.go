@@ -6,8 +6,8 @@ import (
 	"github.com/paygrid/payments"
 )
 
-// receiverRoutes serve receiver lookups, the directories and exchange rates.
-func receiverRoutes() []route {
+// lookupRoutes serve receiver lookups, the directories and exchange rates.
+func lookupRoutes() []route {
 	return []route{
 		{method: "GET", path: "/receiver/uma/{receiverUmaAddress}", fn: lookupUMA},
 		{method: "GET", path: "/receiver/external-account/{accountId}", fn: lookupExternalAccount},
