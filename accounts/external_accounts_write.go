@@ -203,12 +203,12 @@ func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, sco
 	var page engine.Page[rails.ExternalAccount]
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		q := engine.ListQuery[rails.ExternalAccount]{Table: TableExternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
+		q := engine.ListQuery[rails.ExternalAccount]{Table: TableExternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *rails.ExternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency)
 			}}
-		page, err = engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}, [2]string{engine.IxCurrency, currencyValue(platform, f.Currency)}), p)
+		page, err = engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
 		return err
 	})
 	return page, err

@@ -118,12 +118,12 @@ func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, sco
 		return out, err
 	}
 	err := e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[InternalAccount]{Table: TableInternalAccounts, Index: engine.IxSide, Value: sideOf(platform),
+		q := engine.ListQuery[InternalAccount]{Table: TableInternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *InternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)
 			}}
-		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}, [2]string{engine.IxCurrency, currencyValue(platform, f.Currency)}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
 		if err != nil {
 			return err
 		}

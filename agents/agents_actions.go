@@ -83,7 +83,7 @@ func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListP
 				return r.Status == PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
 					(f.CustomerID == "" || r.CustomerID == f.CustomerID) && platform.InRange(r.CreatedAt, f.StartDate, f.EndDate)
 			}}
-		page, err := engine.List(t, q.Narrowest([2]string{ixAgent, f.AgentID}, [2]string{engine.IxCustomer, f.CustomerID}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{ixAgent, f.AgentID}, [2]string{ixCustomer, f.CustomerID}), p)
 		if err != nil {
 			return err
 		}

@@ -105,7 +105,7 @@ func (g Service) List(ctx context.Context, f AgentFilter, p engine.ListParams) (
 					(f.IsPaused == nil || a.IsPaused == *f.IsPaused) && (f.IsConnected == nil || a.IsConnected == *f.IsConnected) &&
 					platform.InRange(a.CreatedAt, f.CreatedAfter, f.CreatedBefore) && platform.InRange(a.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 			}}
-		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}), p)
 		if err != nil {
 			return err
 		}

@@ -13,13 +13,13 @@ func Area() engine.AreaDef {
 		{Name: tableAgents, Record: func() any { return new(agentRecord) },
 			Ix: engine.Indexed(tableAgents, func(x *agentRecord) time.Time { return x.CreatedAt },
 				engine.Every[agentRecord](),
-				engine.Ix(engine.IxCustomer, func(x *agentRecord) string { return x.CustomerID }))},
+				engine.Ix(ixCustomer, func(x *agentRecord) string { return x.CustomerID }))},
 		{Name: tableAgentDeviceCodes, Record: func() any { return new(DeviceCode) }},
 		{Name: tableAgentTokens},
 		{Name: tableAgentActions, Record: func() any { return new(actionRecord) },
 			Ix: engine.Indexed(tableAgentActions, func(x *actionRecord) time.Time { return x.CreatedAt },
 				engine.Ix(ixAgent, func(x *actionRecord) string { return x.AgentID }),
-				engine.Ix(engine.IxCustomer, func(x *actionRecord) string { return x.CustomerID }),
+				engine.Ix(ixCustomer, func(x *actionRecord) string { return x.CustomerID }),
 				engine.Ix(engine.IxStatus, func(x *actionRecord) string { return string(x.Status) }))},
 	}}
 }

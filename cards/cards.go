@@ -227,9 +227,9 @@ func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (e
 		}}
 		var err error
 		page, err = engine.List(t, q.Narrowest(
-			[2]string{engine.IxPlatform, f.PlatformCardID},
-			[2]string{engine.IxAccount, f.AccountID},
-			[2]string{engine.IxHolder, f.CardholderID},
+			[2]string{ixPlatform, f.PlatformCardID},
+			[2]string{ixAccount, f.AccountID},
+			[2]string{ixHolder, f.CardholderID},
 			[2]string{engine.IxStatus, string(f.State)}), p)
 		return err
 	})

@@ -179,7 +179,7 @@ func ownersOf(t *engine.Txn, customerID string) ([]BeneficialOwner, error) {
 
 // ownersQuery lists a business's owners.
 func ownersQuery(customerID string) engine.ListQuery[BeneficialOwner] {
-	return engine.ListQuery[BeneficialOwner]{Table: tableBeneficialOwners, Index: engine.IxCustomer, Value: customerID}
+	return engine.ListQuery[BeneficialOwner]{Table: tableBeneficialOwners, Index: ixCustomer, Value: customerID}
 }
 
 // BeneficialOwner returns one owner.

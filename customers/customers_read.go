@@ -79,8 +79,8 @@ func (f *CustomerFilter) query() engine.ListQuery[Record] {
 		kyb = customerStatusValue(CustomerBusiness, f.KYBStatus)
 	}
 	return q.Narrowest(
-		[2]string{engine.IxUma, f.UmaAddress},
-		[2]string{engine.IxPlatform, f.PlatformCustomerID},
+		[2]string{ixUma, f.UmaAddress},
+		[2]string{ixPlatform, f.PlatformCustomerID},
 		[2]string{engine.IxStatus, kyc},
 		[2]string{engine.IxStatus, kyb},
 		[2]string{engine.IxType, string(f.CustomerType)})

@@ -218,7 +218,7 @@ func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams
 	var page engine.Page[Document]
 	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
-		page, err = engine.List(t, engine.ListQuery[Document]{Table: tableDocuments, Index: engine.IxAll}.Narrowest([2]string{engine.IxHolder, holder}), p)
+		page, err = engine.List(t, engine.ListQuery[Document]{Table: tableDocuments, Index: engine.IxAll}.Narrowest([2]string{ixHolder, holder}), p)
 		return err
 	})
 	return page, err

@@ -225,7 +225,7 @@ func (cs Service) ListVerifications(ctx context.Context, customerID string, stat
 		q := engine.ListQuery[Verification]{Table: tableVerifications, Index: engine.IxAll, Match: func(v *Verification) bool {
 			return (customerID == "" || v.CustomerID == customerID) && (status == "" || v.VerificationStatus == status)
 		}}
-		page, err = engine.List(t, q.Narrowest([2]string{engine.IxCustomer, customerID}, [2]string{engine.IxStatus, string(status)}), p)
+		page, err = engine.List(t, q.Narrowest([2]string{ixCustomer, customerID}, [2]string{engine.IxStatus, string(status)}), p)
 		return err
 	})
 	return page, err

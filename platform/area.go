@@ -24,7 +24,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 			{Name: tableTokens, Credentials: true,
 				Ix: engine.Indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
 					engine.Every[tokenRecord](),
-					engine.Ix(engine.IxName, func(x *tokenRecord) string { return x.Name }))},
+					engine.Ix(ixName, func(x *tokenRecord) string { return x.Name }))},
 			{Name: tableTokenClients, Credentials: true},
 		}}
 }

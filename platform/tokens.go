@@ -298,7 +298,7 @@ func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListPa
 					InRange(tok.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
 					InRange(tok.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 			}}
-		page, err = engine.List(t, q.Narrowest([2]string{engine.IxName, f.Name}), p)
+		page, err = engine.List(t, q.Narrowest([2]string{ixName, f.Name}), p)
 		return err
 	})
 	return page, err

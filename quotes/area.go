@@ -1,6 +1,7 @@
 package quotes
 
 import (
+	"context"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -21,18 +22,18 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 			{Name: tableQuotes, Record: func() any { return new(Record) },
 				Ix: engine.Indexed(tableQuotes, func(x *Record) time.Time { return x.CreatedAt },
 					engine.Every[Record](),
-					engine.Ix(engine.IxCustomer, func(x *Record) string { return x.CustomerID }))},
+					engine.Ix(ixCustomer, func(x *Record) string { return x.CustomerID }))},
 			{Name: TableTransactions, Record: func() any { return new(Transaction) },
 				Ix: engine.Indexed(TableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
 					engine.Every[Transaction](),
-					engine.Ix(engine.IxCustomer, func(x *Transaction) string { return x.CustomerID }),
-					engine.Ix(engine.IxPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
+					engine.Ix(ixCustomer, func(x *Transaction) string { return x.CustomerID }),
+					engine.Ix(ixPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
 					engine.Ix(engine.IxStatus, func(x *Transaction) string { return string(x.Status) }),
 					engine.Ix(engine.IxType, func(x *Transaction) string { return x.Type }),
-					engine.IxMany(engine.IxAccount, func(x *Transaction, out []string) []string {
+					engine.IxMany(ixAccount, func(x *Transaction, out []string) []string {
 						return engine.AppendValues(out, x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
 					}),
-					engine.IxMany(engine.IxReference, func(x *Transaction, out []string) []string {
+					engine.IxMany(ixReference, func(x *Transaction, out []string) []string {
 						if x.Refund != nil {
 							return engine.AppendValues(out, x.QuoteID, x.Refund.Reference)
 						}
@@ -84,7 +85,24 @@ type quotesState struct {
 	txs       engine.StoredCache[Transaction] // transactions stored, by id (transactions.go)
 	quotes    engine.StoredCache[Record]      // quotes stored, by id (settlement.go)
 	intents   engine.StoredCache[railIntent]  // rail intents stored, by id (rail_intents.go)
-	contended engine.ContendedCache
+	contended contendedCache
 }
 
 var quotesSlot engine.Slot[quotesState]
+
+// contendedCache remembers the balances the quotes this process created
+// draw on (Record.contended), so that executing one later names them
+// to the store (WithContended) without reading the quote first. A quote
+// created by another process, or forgotten when the cache started over,
+// executes without the hint.
+type contendedCache struct {
+	engine.Bounded[[]engine.RecordKey]
+}
+
+// With returns ctx naming the balances quote quoteID draws on, if known.
+func (c *contendedCache) With(ctx context.Context, quoteID string) context.Context {
+	if keys, ok := c.Get(quoteID); ok {
+		return engine.WithContended(ctx, keys...)
+	}
+	return ctx
+}

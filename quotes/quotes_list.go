@@ -24,7 +24,7 @@ func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (engi
 	err := e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[Record]{Table: tableQuotes, Index: engine.IxAll,
 			Match: func(r *Record) bool { return f.CustomerID == "" || r.CustomerID == f.CustomerID }}
-		page, err := engine.List(t, q.Narrowest([2]string{engine.IxCustomer, f.CustomerID}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}), p)
 		if err != nil {
 			return err
 		}

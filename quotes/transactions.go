@@ -303,12 +303,12 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
 	q := engine.ListQuery[Transaction]{Table: TableTransactions, Index: engine.IxAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
 	return q.Narrowest(
-		[2]string{engine.IxReference, f.Reference},
-		[2]string{engine.IxAccount, f.AccountIdentifier},
-		[2]string{engine.IxAccount, f.SenderAccountIdentifier},
-		[2]string{engine.IxAccount, f.ReceiverAccountIdentifier},
-		[2]string{engine.IxCustomer, f.CustomerID},
-		[2]string{engine.IxPlatform, f.PlatformCustomerID},
+		[2]string{ixReference, f.Reference},
+		[2]string{ixAccount, f.AccountIdentifier},
+		[2]string{ixAccount, f.SenderAccountIdentifier},
+		[2]string{ixAccount, f.ReceiverAccountIdentifier},
+		[2]string{ixCustomer, f.CustomerID},
+		[2]string{ixPlatform, f.PlatformCustomerID},
 		[2]string{engine.IxStatus, string(f.Status)},
 		[2]string{engine.IxType, f.Type})
 }

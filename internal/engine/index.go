@@ -39,20 +39,12 @@ import (
 // status change costs one Delete and one Put in the status index. An insert
 // has no previous version and reads nothing.
 
-// ixAll and the other names are index names; each table declares which it has.
+// Index names every area may use; each table declares the indexes it has,
+// and the areas name their own (a customer, an account, a holder, ...).
 const (
-	IxAll       = "all"      // every record ("" value)
-	IxCustomer  = "customer" // customerId
-	IxPlatform  = "platform" // platformCustomerId; cards: platformCardId
-	IxStatus    = "status"
-	IxType      = "type"
-	IxAccount   = "account"   // transactions: account id or UMA address, either side; cards: funding sources
-	IxReference = "reference" // transactions: quote id and refund reference
-	IxUma       = "uma"       // customers: UMA address
-	IxSide      = "side"      // accounts: "customer" or "platform"
-	IxCurrency  = "currency"  // accounts: side and currency
-	IxName      = "name"      // tokens
-	IxHolder    = "holder"    // documents: document holder; cards: cardholder
+	IxAll    = "all"    // every record, under the value ""
+	IxStatus = "status" // a record's status
+	IxType   = "type"   // a record's type
 )
 
 // AppendValues appends to out the non-empty vs without repeats.

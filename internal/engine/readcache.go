@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"context"
 	"sync"
 )
 
@@ -93,21 +92,6 @@ func (c *StoredCache[T]) Load(key string, raw []byte, clone func(*T) *T) (*T, er
 		return nil, err
 	}
 	return r, nil
-}
-
-// ContendedCache remembers the balances the quotes this process created
-// draw on (quoteRecord.contended), so that executing one later names them
-// to the store (WithContended) without reading the quote first. A quote
-// created by another process, or forgotten when the cache started over,
-// executes without the hint.
-type ContendedCache struct{ Bounded[[]RecordKey] }
-
-// With returns ctx naming the balances quote quoteID draws on, if known.
-func (c *ContendedCache) With(ctx context.Context, quoteID string) context.Context {
-	if keys, ok := c.Get(quoteID); ok {
-		return WithContended(ctx, keys...)
-	}
-	return ctx
 }
 
 // ClonePtr returns a pointer to a copy of *p, or nil.
