@@ -78,7 +78,7 @@ func ParseBOLT11(s string) (Invoice, error) {
 	}
 	hrp, data, version, err := bech32.DecodeNoLimitWithVersion(strings.ToLower(s))
 	if err != nil {
-		if strings.Contains(err.Error(), "checksum") {
+		if checksumFailed(err) {
 			return inv, ErrChecksum
 		}
 		return inv, ErrFormat

@@ -218,6 +218,13 @@ func SparkIdentityKey(s string) ([]byte, error) {
 	return b[2:35], nil
 }
 
+// checksumFailed reports whether a bech32 decoding failed on its checksum
+// (the library's ErrInvalidChecksum) rather than on the string's form.
+func checksumFailed(err error) bool {
+	var c bech32.ErrInvalidChecksum
+	return errors.As(err, &c)
+}
+
 // decodeBech32 decodes bech32 or bech32m without the 90-character limit.
 func decodeBech32(s string) (string, []byte, error) {
 	if strings.ToLower(s) != s && strings.ToUpper(s) != s {
@@ -225,7 +232,7 @@ func decodeBech32(s string) (string, []byte, error) {
 	}
 	hrp, data, _, err := bech32.DecodeNoLimitWithVersion(strings.ToLower(s))
 	if err != nil {
-		if strings.Contains(err.Error(), "checksum") {
+		if checksumFailed(err) {
 			return "", nil, ErrChecksum
 		}
 		return "", nil, ErrFormat
