@@ -7,9 +7,12 @@ import (
 	"github.com/paygrid/payments/rails"
 )
 
-// Area declares the accounts area's tables and due work: internal
-// and external accounts with their owner and uniqueness indexes, deposit
-// references, and the sandbox's liveness checks of ownership proofs.
+// Area declares the accounts area's tables and due work for payments.New
+// to register: internal and external accounts with their owner and
+// uniqueness indexes and the list indexes (by side, customer and
+// currency), deposit references, and the sandbox's liveness checks of
+// ownership proofs, applied per item by applyLivenessDue. A nil cfg.Rail is
+// rails.Default.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	if cfg.Rail == nil {
 		cfg.Rail = rails.Default{}
@@ -38,11 +41,14 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	}
 }
 
-// Options is what New gives the accounts area: the rail that checks
-// new external accounts and whether check digits are skipped
-// (Config.SkipCheckDigits).
+// Options is what payments.New gives the accounts area: the rail that
+// checks new external accounts and whether check digits are skipped.
 type Options struct {
-	Rail            rails.Rail
+	// Rail is payments.Config.Rail; this area calls only its CheckAccount,
+	// before the transaction that creates an external account.
+	Rail rails.Rail
+	// SkipCheckDigits is payments.Config.SkipCheckDigits: identifiers that
+	// fail only their checksum are accepted (CheckInfoWith).
 	SkipCheckDigits bool
 }
 
@@ -56,10 +62,12 @@ type accountsState struct {
 	funding   engine.Bounded[[]byte] // encoded funding instructions by internal account id (ViewJSON)
 }
 
+// accountsSlot finds the accounts area's state on an engine handle.
 var accountsSlot engine.Slot[accountsState]
 
 // sideOf is the ixSide value of the platform's accounts (platform) or the
-// customers'.
+// customers'. Lists of one Scope read this index, so a page of customer
+// accounts never walks the platform's and back.
 func sideOf(platform bool) string {
 	if platform {
 		return "platform"
@@ -68,7 +76,8 @@ func sideOf(platform bool) string {
 }
 
 // currencyValue is the ixCurrency value of one side's accounts in currency
-// ("" when currency is).
+// ("" when currency is, which leaves the record out of the index). The side
+// is part of the value for the same reason as in sideOf.
 func currencyValue(platform bool, currency string) string {
 	if currency == "" {
 		return ""

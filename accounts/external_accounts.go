@@ -8,40 +8,57 @@ import (
 	"github.com/paygrid/payments/rails"
 )
 
-// External account tables: records by id, the index "<owner>|<id>" -> id
-// (owner is the customer id or "platform"), and the unique index of
-// equivalent accounts.
 // ExternalAccount is a bank account or wallet outside the platform
-// (rails.ExternalAccount: a rail receives it).
+// (rails.ExternalAccount: a rail receives it, so the rails package defines
+// it and this area serves it).
 type ExternalAccount = rails.ExternalAccount
 
+// External account tables: records by id (ExternalRecord), the index
+// "<owner>|<id>" -> id (owner is the customer id or "platform"), and the
+// unique index of equivalent accounts (ExternalRecord.UniqueKey -> id).
+// TableExternalAccounts is exported because package stablecoins reads
+// records from it directly; the indexes are this area's alone.
 const (
 	TableExternalAccounts        = "external_accounts"
 	tableExternalAccountsByOwner = "external_accounts_by_owner"
 	tableExternalAccountsUnique  = "external_accounts_unique"
 )
 
-// ExternalRecord is an ExternalAccount as stored, with the engine's own
-// state beside it.
+// ExternalRecord is an ExternalAccount as stored, with the area's own
+// state beside it. The API never shows this state: views are of the
+// embedded ExternalAccount.
 type ExternalRecord struct {
 	rails.ExternalAccount
-	UniqueKey        string              `json:"uniqueKey"`
-	Trusted          bool                `json:"trusted,omitempty"`
-	ValidationEndsAt time.Time           `json:"validationEndsAt,omitzero"`
-	Challenge        *OwnershipChallenge `json:"challenge,omitempty"`
-	TrustChallenge   *trustChallenge     `json:"trustChallenge,omitempty"`
-	// accountType is AccountType(), derived once for a record shared
-	// through the accounts area's cache (Prepare).
+	// UniqueKey is "<owner>|<accountType>|<identifier, lower case>", plus
+	// "|<routingNumber>" for bank accounts with one: equivalent accounts of
+	// one owner share it, which makes them DUPLICATE_EXTERNAL_ACCOUNT.
+	UniqueKey string `json:"uniqueKey"`
+	// Trusted: the customer confirmed the account as a trusted beneficiary
+	// (StartTrust, ConfirmTrust); it cannot be deleted while trusted.
+	Trusted bool `json:"trusted,omitempty"`
+	// ValidationEndsAt is the end of the rail's micro-entry validation;
+	// before it the account receives nothing
+	// (BANK_ACCOUNT_VALIDATION_PENDING).
+	ValidationEndsAt time.Time `json:"validationEndsAt,omitzero"`
+	// Challenge is the outstanding ownership challenge of a wallet.
+	Challenge *OwnershipChallenge `json:"challenge,omitempty"`
+	// TrustChallenge is the outstanding trust or untrust challenge.
+	TrustChallenge *trustChallenge `json:"trustChallenge,omitempty"`
+	// Type is AccountType(), derived once for a record shared through the
+	// accounts area's cache (Prepare), since pricing asks for it at every
+	// payout.
 	Type string
 }
 
 var _ engine.Preparer = (*ExternalRecord)(nil)
 
-// Prepare derives accountType once, when the record is decoded into the
-// accounts area's cache (engine.Preparer).
+// Prepare derives Type once, when the record is decoded into the accounts
+// area's cache (engine.Preparer).
 func (r *ExternalRecord) Prepare() { r.Type = r.AccountType() }
 
-// External loads an external account: ACCOUNT_NOT_FOUND when absent.
+// External loads an external account inside t: ACCOUNT_NOT_FOUND when
+// absent. It does not check the owner's side; callers that serve one Scope
+// compare CustomerID themselves.
 func External(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
 	r, err := ExternalRecordOf(t, id)
 	if err != nil {
@@ -50,6 +67,9 @@ func External(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
 	return &r.ExternalAccount, nil
 }
 
+// ExternalRecordOf loads an external account as stored inside t:
+// ACCOUNT_NOT_FOUND when absent. A caller that changes it writes it back
+// in the same transaction.
 func ExternalRecordOf(t *engine.Txn, id string) (*ExternalRecord, error) {
 	var r ExternalRecord
 	if err := engine.GetJSON(t, TableExternalAccounts, id, &r); err != nil {
@@ -58,9 +78,10 @@ func ExternalRecordOf(t *engine.Txn, id string) (*ExternalRecord, error) {
 	return &r, nil
 }
 
-// SharedExternal is externalRecord for reading only: the record it
-// returns may be shared with other transactions (Engine.externals) and must
-// not be changed.
+// SharedExternal is ExternalRecordOf for reading only: the record it
+// returns comes from the accounts area's read cache and may be shared with
+// other transactions, so it must not be changed (quotes read a payout's
+// destination through it).
 func SharedExternal(t *engine.Txn, id string) (*ExternalRecord, error) {
 	r, err := accountsSlot.Of(t.Handle).externals.Get(t, TableExternalAccounts, id)
 	if err != nil {
@@ -69,16 +90,19 @@ func SharedExternal(t *engine.Txn, id string) (*ExternalRecord, error) {
 	return r, nil
 }
 
-// OwnershipThreshold is the largest amount (in minor units) that may be sent
-// to a wallet still PENDING_OWNERSHIP_VERIFICATION (a transfer under the
-// regulatory threshold, spec 3.1): the equivalent of 1,000 major units.
+// OwnershipThreshold is the largest amount, in major units of the wallet's
+// currency, that may be sent to a wallet still
+// PENDING_OWNERSHIP_VERIFICATION (a transfer under the regulatory
+// threshold, spec 3.1); UsableDestination converts it to minor units.
 const OwnershipThreshold int64 = 1_000
 
 // UsableDestination reports whether amount (minor units of a.Currency) may be
 // sent to a now: INVALID_BANK_ACCOUNT for inactive accounts,
 // EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED for wallets whose ownership is
 // unproven above OwnershipThreshold major units (or that failed it),
-// BANK_ACCOUNT_VALIDATION_PENDING during micro-entry validation.
+// BANK_ACCOUNT_VALIDATION_PENDING during micro-entry validation (with
+// validationEndsAt in the details). Deadlines are judged on t's clock.
+// The quotes area asks it when it creates a quote to an external account.
 func UsableDestination(t *engine.Txn, r *ExternalRecord, amount int64) error {
 	a := &r.ExternalAccount
 	switch a.Status {
@@ -98,7 +122,9 @@ func UsableDestination(t *engine.Txn, r *ExternalRecord, amount int64) error {
 	return nil
 }
 
-// AppendExternalAccount appends json.Marshal(a).
+// AppendExternalAccount appends json.Marshal(a) to b (the hand-written
+// codec of amounts_codec.go, for the external account that a payout intent
+// embeds).
 func AppendExternalAccount(b []byte, a *rails.ExternalAccount) ([]byte, error) {
 	b = append(b, '{')
 	b = engine.StringMember(b, "id", a.ID, false)
@@ -128,7 +154,9 @@ func AppendExternalAccount(b []byte, a *rails.ExternalAccount) ([]byte, error) {
 }
 
 // InsertExternal stores a as it is: for fixtures that set external
-// accounts up directly (the engine's tests).
+// accounts up directly (the engine's tests). It writes no owner or
+// uniqueness index entry, so such an account is not listed and has no
+// UniqueKey.
 func InsertExternal(t *engine.Txn, a ExternalAccount) error {
 	return engine.InsertJSON(t, TableExternalAccounts, a.ID, a)
 }

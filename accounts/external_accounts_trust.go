@@ -10,7 +10,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// ScaChallenge is a Strong Customer Authentication challenge to satisfy.
+// ScaChallenge is a Strong Customer Authentication challenge to satisfy
+// (reference ScaChallenge), as beneficiary trust and the quotes area's
+// payouts answer it.
 type ScaChallenge struct {
 	ID               string    `json:"id"`
 	ExpiresAt        time.Time `json:"expiresAt"`
@@ -23,14 +25,15 @@ type ScaChallenge struct {
 	PasskeyAllowedOrigins   []string       `json:"passkeyAllowedOrigins,omitempty"`
 }
 
-// trustChallenge is an outstanding trust or untrust request.
+// trustChallenge is an outstanding trust or untrust request, kept on the
+// external account's record with the hash of its code.
 type trustChallenge struct {
 	ScaChallenge
 	Trust    bool   `json:"trust"`
 	CodeHash string `json:"codeHash"`
 }
 
-// TrustStart answers a trust or untrust request.
+// TrustStart answers a trust or untrust request: the challenge to confirm.
 type TrustStart struct {
 	ScaChallenge *ScaChallenge `json:"scaChallenge,omitempty"`
 }
@@ -42,7 +45,13 @@ type TrustResult struct {
 
 // StartTrust begins trusting (trust true) or untrusting a customer's
 // external account: an SMS_OTP challenge valid 5 minutes, confirmed with
-// ConfirmTrust. Customers outside SCA regions get CONFLICT.
+// ConfirmTrust. Customers outside SCA regions get CONFLICT, as does an
+// account already in the state asked for; an unknown account, or a
+// platform account, is ACCOUNT_NOT_FOUND. A new request replaces an
+// outstanding one. The code is drawn from the KYC provider before the
+// transaction, which keeps its hash and an intent that hands it to the
+// CodeSender after commit (purpose TRUST_BENEFICIARY or
+// UNTRUST_BENEFICIARY).
 func (as Service) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
 	e := as.e
 	var out *TrustStart
@@ -73,7 +82,11 @@ func (as Service) StartTrust(ctx context.Context, id string, trust bool) (*Trust
 }
 
 // ConfirmTrust completes the outstanding trust or untrust challenge with its
-// one-time code. trust says which flow the caller confirms.
+// one-time code. trust says which flow the caller confirms: CONFLICT when
+// no challenge of that flow is outstanding (or it expired), INVALID_INPUT
+// for a missing or wrong code, which leaves the challenge outstanding;
+// wrong codes are not counted. The code is compared by its hash, in
+// constant time.
 func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
 	e := as.e
 	var out *TrustResult
@@ -100,6 +113,10 @@ func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code 
 	return out, err
 }
 
+// trustTarget loads a customer's external account with its customer, for
+// trust: ACCOUNT_NOT_FOUND for a platform account or an unknown one,
+// CONFLICT outside SCA regions. A deleted customer is still found (Get):
+// its accounts may be untrusted.
 func trustTarget(t *engine.Txn, id string) (*ExternalRecord, *customers.Customer, error) {
 	r, err := sideAccount(t, id, false)
 	if err != nil {

@@ -16,15 +16,25 @@ import (
 // ExternalAccountInput creates an external account. CustomerID is required
 // on the customer routes and must be empty on the platform routes.
 type ExternalAccountInput struct {
-	CustomerID               string          `json:"customerId,omitempty"`
-	Currency                 string          `json:"currency"`
-	PlatformAccountID        string          `json:"platformAccountId,omitempty"`
-	OwnershipType            string          `json:"ownershipType,omitempty"`
-	DefaultUmaDepositAccount bool            `json:"defaultUmaDepositAccount,omitempty"`
-	AccountInfo              json.RawMessage `json:"accountInfo"`
+	CustomerID string `json:"customerId,omitempty"`
+	// Currency is the currency the account holds; a bank accountType fixes
+	// it (Variants), a wallet takes any.
+	Currency          string `json:"currency"`
+	PlatformAccountID string `json:"platformAccountId,omitempty"`
+	// OwnershipType is FIRST_PARTY (the customer's own account) or
+	// THIRD_PARTY; a first-party self-custody wallet must prove ownership.
+	OwnershipType string `json:"ownershipType,omitempty"`
+	// DefaultUmaDepositAccount makes the account where the customer's
+	// incoming UMA payments go, taking over from any earlier default.
+	DefaultUmaDepositAccount bool `json:"defaultUmaDepositAccount,omitempty"`
+	// AccountInfo is the reference's accountInfo object, with its
+	// accountType; it is stored as validated, with the variant's
+	// paymentRails added.
+	AccountInfo json.RawMessage `json:"accountInfo"`
 }
 
-// majorUnits converts n major units of currency to minor units.
+// majorUnits converts n major units of currency to minor units (n for an
+// unknown currency). n is a small constant, so it cannot overflow.
 func majorUnits(currency string, n int64) int64 {
 	c, _ := money.Lookup(currency)
 	for range c.Decimals {
@@ -35,7 +45,8 @@ func majorUnits(currency string, n int64) int64 {
 
 // needsOwnershipProof reports whether a new account starts
 // PENDING_OWNERSHIP_VERIFICATION: first-party self-custody wallets (no
-// vaspName) on chains whose signatures the engine verifies.
+// vaspName) on the chains whose signatures checkOwnership verifies (EVM,
+// Solana, Spark). A wallet named with its VASP is held by that VASP.
 func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 	vasp, _ := info["vaspName"].(string)
 	switch Chain(typ) {
@@ -49,8 +60,16 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 // customer (CustomerScope) or for the platform (PlatformScope). Missing or malformed
 // members are INVALID_INPUT; identifiers that fail their checksum or format
 // INVALID_BANK_ACCOUNT; an equivalent existing account of the same owner
-// DUPLICATE_EXTERNAL_ACCOUNT. The rail's checks set the beneficiary
-// verification and may hold a new US account in micro-entry validation.
+// DUPLICATE_EXTERNAL_ACCOUNT; an unknown or deleted customer
+// CUSTOMER_NOT_FOUND or CUSTOMER_DELETED. The rail's checks set the
+// beneficiary verification and may hold a new US account in micro-entry
+// validation; a rail's refusal is returned as it is and nothing is
+// written.
+//
+// The rail is asked before the transaction, so it may block on its
+// network; the transaction only records its answer. It is asked on every
+// call, a retry with the same idempotency key included, which then
+// replays the recorded account.
 func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
@@ -75,6 +94,8 @@ func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, s
 		return nil, engine.Invalid(fe)
 	}
 	typ, issues := CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).SkipCheckDigits)
+	// INVALID_BANK_ACCOUNT only when every problem is an identifier's: a
+	// request with a missing member is malformed, whatever else is wrong.
 	code := engine.CodeInvalidInput
 	if len(fe) == 0 && len(issues) > 0 {
 		code = engine.CodeInvalidBankAccount
@@ -146,7 +167,7 @@ func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, s
 }
 
 // clearDefaultDeposit unsets defaultUmaDepositAccount on owner's accounts: a
-// new default takes over.
+// new default takes over. It reads every account of the owner.
 func clearDefaultDeposit(t *engine.Txn, owner string) error {
 	var ids []string
 	err := t.Scan(tableExternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|"}, func(_ string, v []byte) (bool, error) {
@@ -171,8 +192,9 @@ func clearDefaultDeposit(t *engine.Txn, owner string) error {
 	return nil
 }
 
-// DefaultDepositAccount returns the customer's default UMA deposit account,
-// or nil when it has none.
+// DefaultDepositAccount returns, inside t, the customer's default UMA
+// deposit account, or nil when it has none (not an error): the quotes area
+// sends a customer's incoming UMA payments there.
 func DefaultDepositAccount(t *engine.Txn, customerID string) (*rails.ExternalAccount, error) {
 	var found *rails.ExternalAccount
 	err := t.Scan(tableExternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
@@ -189,14 +211,17 @@ func DefaultDepositAccount(t *engine.Txn, customerID string) (*rails.ExternalAcc
 	return found, err
 }
 
-// ExternalAccountFilter narrows Accounts.ListExternal.
+// ExternalAccountFilter narrows Service.ListExternal; zero members match
+// everything.
 type ExternalAccountFilter struct {
 	CustomerID string
 	Currency   string
 }
 
-// ListExternal lists customers' accounts (platform false; all
-// customers unless CustomerID) or the platform's, oldest first.
+// ListExternal lists customers' accounts (CustomerScope; all customers
+// unless CustomerID) or the platform's (PlatformScope), oldest first, from
+// the index that narrows the filter most. A malformed cursor or limit is
+// INVALID_INPUT.
 func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
 	e := as.e
 	platform := scope == PlatformScope
@@ -214,8 +239,9 @@ func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, sco
 	return page, err
 }
 
-// External returns an account of the given side (customer or
-// platform): ACCOUNT_NOT_FOUND for the other side's.
+// External returns an account of the given scope (customer or
+// platform): ACCOUNT_NOT_FOUND for an unknown id and for the other scope's
+// accounts alike, so one side cannot probe the other's ids.
 func (as Service) External(ctx context.Context, id string, scope Scope) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
@@ -230,6 +256,8 @@ func (as Service) External(ctx context.Context, id string, scope Scope) (*rails.
 	return out, err
 }
 
+// sideAccount loads an external account of one side (Scope):
+// ACCOUNT_NOT_FOUND for the other side's.
 func sideAccount(t *engine.Txn, id string, platform bool) (*ExternalRecord, error) {
 	r, err := ExternalRecordOf(t, id)
 	if err != nil {
@@ -241,8 +269,11 @@ func sideAccount(t *engine.Txn, id string, platform bool) (*ExternalRecord, erro
 	return r, nil
 }
 
-// DeleteExternal removes an account; a trusted beneficiary is
-// BENEFICIARY_TRUSTED (untrust it first).
+// DeleteExternal removes an account of scope with its index entries, which
+// frees its identifier for a new account; a trusted beneficiary is
+// BENEFICIARY_TRUSTED (untrust it first), an unknown id or another scope's
+// ACCOUNT_NOT_FOUND. Nothing checks whether quotes or payments name it: a
+// payout already handed over carries its own copy of the account.
 func (as Service) DeleteExternal(ctx context.Context, id string, scope Scope) error {
 	e := as.e
 	platform := scope == PlatformScope

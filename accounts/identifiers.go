@@ -13,7 +13,10 @@ import (
 	"golang.org/x/crypto/sha3"
 )
 
-// Identifier validation errors; the messages are safe to show to clients.
+// Identifier validation errors; the messages are safe to show to clients
+// (CheckInfo prefixes them with the member's path). ErrChecksum is the one
+// that Options.SkipCheckDigits forgives: the shape was right, a digit was
+// not.
 var (
 	ErrFormat   = errors.New("has the wrong format")
 	ErrChecksum = errors.New("fails its checksum")
@@ -21,6 +24,8 @@ var (
 )
 
 // ibanLengths is the IBAN length of each country in the SWIFT IBAN registry.
+// A country missing here is ErrCountry: an IBAN of a country that issues
+// none cannot be right.
 var ibanLengths = map[string]int{
 	"AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27, "BR": 29,
 	"BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
@@ -32,6 +37,8 @@ var ibanLengths = map[string]int{
 	"SO": 23, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
 }
 
+// reIBAN is an IBAN's shape once spaces are removed and letters
+// upper-cased: country, two check digits, and 11 to 30 alphanumerics.
 var reIBAN = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`)
 
 // IBAN checks an IBAN (spaces allowed): shape, the country's length and the
@@ -44,6 +51,9 @@ func IBAN(s string) error {
 	if n, ok := ibanLengths[s[:2]]; !ok || n != len(s) {
 		return ErrCountry
 	}
+	// ISO 7064 mod-97: move the first four characters to the end, read
+	// letters as 10..35, and the number must leave 1. The remainder is
+	// folded in character by character, so no big integer is needed.
 	rem := 0
 	for _, r := range s[4:] + s[:4] {
 		v := int(r - '0')
@@ -62,6 +72,7 @@ func IBAN(s string) error {
 	return nil
 }
 
+// reDigits is a string of ASCII digits only.
 var reDigits = regexp.MustCompile(`^[0-9]+$`)
 
 // CLABE checks a Mexican CLABE: 18 digits whose last is the weighted
@@ -81,7 +92,8 @@ func CLABE(s string) error {
 	return nil
 }
 
-// ABA checks a US routing number: 9 digits with the 3-7-1 checksum.
+// ABA checks a US routing number: 9 digits whose weighted sum (weights
+// 3, 7, 1 repeated) is a multiple of 10.
 func ABA(s string) error {
 	if len(s) != 9 || !reDigits.MatchString(s) {
 		return ErrFormat
@@ -93,6 +105,7 @@ func ABA(s string) error {
 	return nil
 }
 
+// Shapes of identifiers that carry no checksum.
 var (
 	reSWIFT    = regexp.MustCompile(`^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$`)
 	reSortCode = regexp.MustCompile(`^[0-9]{2}-?[0-9]{2}-?[0-9]{2}$`)
@@ -102,7 +115,8 @@ var (
 )
 
 // SWIFT checks a BIC: bank code, ISO country, location and optional branch.
-// known reports whether a country code is assigned.
+// known reports whether a country code is assigned; nil skips that check.
+// A BIC has no check digit, so it never fails with ErrChecksum.
 func SWIFT(s string, known func(string) bool) error {
 	if !reSWIFT.MatchString(s) {
 		return ErrFormat
@@ -122,6 +136,7 @@ func IFSC(s string) error { return matchErr(reIFSC, s) }
 // LightningAddress checks a lightning address (user@domain).
 func LightningAddress(s string) error { return matchErr(reLNAddr, s) }
 
+// matchErr is ErrFormat unless re matches s.
 func matchErr(re *regexp.Regexp, s string) error {
 	if !re.MatchString(s) {
 		return ErrFormat
@@ -129,7 +144,8 @@ func matchErr(re *regexp.Regexp, s string) error {
 	return nil
 }
 
-// Keccak256 is the legacy Keccak-256 of Ethereum.
+// Keccak256 is the legacy Keccak-256 of Ethereum (the padding before
+// NIST's SHA-3), over the concatenation of b.
 func Keccak256(b ...[]byte) []byte {
 	h := sha3.NewLegacyKeccak256()
 	for _, p := range b {
@@ -139,7 +155,8 @@ func Keccak256(b ...[]byte) []byte {
 }
 
 // EVM checks an EVM address (0x + 40 hex digits); a mixed-case address must
-// carry a valid EIP-55 checksum.
+// carry a valid EIP-55 checksum. An all-lower or all-upper address carries
+// none, as EIP-55 allows, and passes on its shape alone.
 func EVM(s string) error {
 	if !reEVM.MatchString(s) {
 		return ErrFormat
@@ -154,7 +171,9 @@ func EVM(s string) error {
 	return nil
 }
 
-// EIP55 returns the checksummed form of a 0x-prefixed EVM address.
+// EIP55 returns the checksummed form of a 0x-prefixed EVM address: each
+// letter is upper-cased when the matching nibble of the Keccak-256 of the
+// lower-case address is 8 or more. addr must have EVM's shape.
 func EIP55(addr string) string {
 	lower := strings.ToLower(addr[2:])
 	hash := hex.EncodeToString(Keccak256([]byte(lower)))
@@ -167,7 +186,8 @@ func EIP55(addr string) string {
 	return "0x" + string(out)
 }
 
-// Solana checks a Solana address: base58 of a 32-byte public key.
+// Solana checks a Solana address: base58 of a 32-byte public key. Solana
+// addresses carry no checksum, so only the shape is checked.
 func Solana(s string) error {
 	b, err := base58.Decode(s)
 	if err != nil || len(b) != 32 || len(s) < 32 || len(s) > 44 {
@@ -176,7 +196,8 @@ func Solana(s string) error {
 	return nil
 }
 
-// Tron checks a Tron address: base58check of 0x41 and a 20-byte hash.
+// Tron checks a Tron address: base58check of 0x41 and a 20-byte hash; the
+// last four bytes are the double SHA-256 of the rest.
 func Tron(s string) error {
 	b, err := base58.Decode(s)
 	if err != nil || len(b) != 25 || b[0] != 0x41 {
@@ -225,7 +246,9 @@ func checksumFailed(err error) bool {
 	return errors.As(err, &c)
 }
 
-// decodeBech32 decodes bech32 or bech32m without the 90-character limit.
+// decodeBech32 decodes bech32 or bech32m without the 90-character limit
+// (Spark addresses are longer). Mixed case is ErrFormat, a failed checksum
+// ErrChecksum.
 func decodeBech32(s string) (string, []byte, error) {
 	if strings.ToLower(s) != s && strings.ToUpper(s) != s {
 		return "", nil, ErrFormat
@@ -247,10 +270,12 @@ func BOLT11(s string) error {
 	return err
 }
 
+// reBolt12 is an offer's shape: "lno1" and bech32 data characters.
 var reBolt12 = regexp.MustCompile(`^lno1[02-9ac-hj-np-z]+$`)
 
 // BOLT12 checks a Lightning offer: "lno1" and bech32 characters (offers
-// carry no checksum).
+// carry no checksum). BOLT 12 lets a long offer be split with "+", which is
+// removed first.
 func BOLT12(s string) error {
 	return matchErr(reBolt12, strings.ToLower(strings.ReplaceAll(s, "+", "")))
 }

@@ -9,6 +9,9 @@ import (
 
 // Internal account tables: records by id, and the index
 // "<owner>|<currency>|<id>" -> id (owner is the customer id, or "platform").
+// They are exported because package wallets opens embedded wallets in
+// them and quotes reads an owner's accounts by prefix; both keep the same
+// key shapes as OpenInternal.
 const (
 	TableInternalAccounts        = "internal_accounts"
 	TableInternalAccountsByOwner = "internal_accounts_by_owner"
@@ -28,9 +31,11 @@ const (
 )
 
 // InternalAccount is an account held on the platform's ledger. Its ledger
-// account name is its ID: the available balance is Balance(ID), funds held
-// for in-flight payments are Balance(accounts.Held(ID)). The fields here are
-// the ones every area relies on; the accounts area adds the rest.
+// account name is its ID: the available balance is engine.Balance(ID),
+// funds held for in-flight payments engine.Balance(Held(ID)). Balances
+// are not stored here but derived from the journal; InternalAccountView
+// adds them for the API. An account is never deleted: its history must
+// stay readable.
 type InternalAccount struct {
 	ID         string      `json:"id"`
 	CustomerID string      `json:"customerId,omitempty"` // empty: the platform's own
@@ -53,12 +58,18 @@ func (a *InternalAccount) Owner() string {
 	return a.CustomerID
 }
 
-// SandboxFundingAccount is the ledger account sandbox funding draws from.
+// SandboxFundingAccount is the ledger account sandbox funding draws from:
+// an external account, so its balance may go negative and the ledger
+// still sums to zero per currency.
 const SandboxFundingAccount = ExternalPrefix + "sandbox-funding"
 
 // OpenInternal opens, inside t, one ACTIVE internal account per
-// currency for owner (a customer id, or engine.PlatformOwner), skipping currencies
-// the owner already has an account in.
+// currency for owner (a customer id, or engine.PlatformOwner), skipping
+// currencies the owner already has an account in, and returns the accounts
+// it opened. A crypto currency gets an INTERNAL_CRYPTO account, any other
+// INTERNAL_FIAT. Calling it again is harmless, which is why the customers
+// and platform areas call it on every update that may add currencies.
+// Each account gets its deposit reference (DepositReference).
 func OpenInternal(t *engine.Txn, owner string, currencies []string) ([]*InternalAccount, error) {
 	var opened []*InternalAccount
 	for _, cur := range currencies {
@@ -90,7 +101,8 @@ func OpenInternal(t *engine.Txn, owner string, currencies []string) ([]*Internal
 	return opened, nil
 }
 
-// Internal loads an internal account: ACCOUNT_NOT_FOUND when absent.
+// Internal loads an internal account inside t: ACCOUNT_NOT_FOUND when
+// absent. The account is the caller's own copy, to change and store.
 func Internal(t *engine.Txn, id string) (*InternalAccount, error) {
 	var a InternalAccount
 	if err := engine.GetJSON(t, TableInternalAccounts, id, &a); err != nil {
@@ -99,9 +111,10 @@ func Internal(t *engine.Txn, id string) (*InternalAccount, error) {
 	return &a, nil
 }
 
-// SharedInternal is internalAccount for reading only: the account it
-// returns may be shared with other transactions (Engine.accounts) and must
-// not be changed.
+// SharedInternal is Internal for reading only: the account it returns
+// comes from the accounts area's read cache and may be shared with other
+// transactions, so it must not be changed. Pricing and settlement read an
+// account per quote; the cache spares them a decode.
 func SharedInternal(t *engine.Txn, id string) (*InternalAccount, error) {
 	a, err := accountsSlot.Of(t.Handle).cache.Get(t, TableInternalAccounts, id)
 	if err != nil {
@@ -110,8 +123,10 @@ func SharedInternal(t *engine.Txn, id string) (*InternalAccount, error) {
 	return a, nil
 }
 
-// Primary returns owner's first internal account in currency:
-// ACCOUNT_NOT_FOUND when it has none.
+// Primary returns owner's first internal account in currency (the oldest
+// id, since ids are time-ordered): ACCOUNT_NOT_FOUND when it has none.
+// OpenInternal opens one per currency; an embedded wallet that package
+// wallets opens later in the same currency is therefore never the primary.
 func Primary(t *engine.Txn, owner, currency string) (*InternalAccount, error) {
 	var id string
 	err := t.Scan(TableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
@@ -138,15 +153,20 @@ func balances(t *engine.Txn, a *InternalAccount) (available, held int64, err err
 
 // Service serves internal accounts (balances the platform holds) and
 // external accounts (where money goes and comes from), with beneficiary
-// trust and ownership proofs.
+// trust and ownership proofs. It is the facade's eng.Accounts
+// (payments.Accounts), a value over the engine's handle, safe for
+// concurrent use; on a handle with an idempotency key each write
+// operation runs at most once per key.
 type Service struct{ e *engine.Handle }
 
-// NewService returns the Accounts group of h.
+// NewService returns the Accounts group of h (payments.New binds it to
+// every handle).
 func NewService(h *engine.Handle) Service { return Service{h} }
 
 // Scope says whose accounts an account operation addresses: the customers'
 // (the /customers and /internal-accounts routes) or the platform's own (the
-// /platform routes). An account of the other scope is NOT_FOUND.
+// /platform routes). An external account of the other scope is
+// ACCOUNT_NOT_FOUND, and lists show one scope's accounts only.
 type Scope uint8
 
 const (

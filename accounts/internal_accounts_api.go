@@ -14,7 +14,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableDepositReferences maps a funding reference to its internal account.
+// TableDepositReferences maps a funding reference (DepositReference) to
+// its internal account; each account opened inserts its entry. Exported
+// for package wallets, which opens embedded wallets itself.
 const TableDepositReferences = "deposit_references"
 
 // CurrencyAmount is an amount with its currency (reference CurrencyAmount).
@@ -31,12 +33,17 @@ type CurrencyInfo struct {
 	Decimals int    `json:"decimals"`
 }
 
+// AmountOf is n minor units of currency with the currency's description.
+// It does not fail: every stored currency was checked when it was
+// accepted, and an unknown code gets a zero CurrencyInfo (its code too).
 func AmountOf(currency string, n int64) CurrencyAmount {
 	c, _ := money.Lookup(currency)
 	return CurrencyAmount{Amount: n, Currency: CurrencyInfo{Code: c.Code, Name: c.Name, Symbol: c.Symbol, Decimals: c.Decimals}}
 }
 
-// PaymentInstructions tell a payer how to fund an account or a quote.
+// PaymentInstructions tell a payer how to fund an account or a quote
+// (reference PaymentInstructions). AccountOrWalletInfo is the shape of an
+// accountInfo: a bank account with its reference, or a wallet address.
 type PaymentInstructions struct {
 	InstructionsNotes   string         `json:"instructionsNotes,omitempty"`
 	IsPlatformAccount   bool           `json:"isPlatformAccount,omitempty"`
@@ -53,13 +60,20 @@ type InternalAccountView struct {
 	FundingPaymentInstructions []PaymentInstructions `json:"fundingPaymentInstructions"`
 }
 
-// DepositReference is the unique reference a payer quotes to fund account id.
+// DepositReference is the unique reference a payer quotes to fund account
+// id: "PG" and the last 14 hex digits of its UUID, upper case, short
+// enough for a bank transfer's reference field. id must be an
+// "InternalAccount:<uuid>" id.
 func DepositReference(id string) string {
 	u := strings.ReplaceAll(strings.TrimPrefix(id, "InternalAccount:"), "-", "")
 	return "PG" + strings.ToUpper(u[len(u)-14:])
 }
 
-// FundingInstructions are the sandbox's instructions for funding a.
+// FundingInstructions are the sandbox's instructions for funding a: a
+// fixed sandbox bank account per currency (the reference tells deposits
+// apart), or a wallet address derived from the account's id for USDC,
+// USDT (Solana), BTC and USDB (Spark). They depend on the id alone, which
+// lets AppendView cache them.
 func FundingInstructions(a *InternalAccount) []PaymentInstructions {
 	ref := DepositReference(a.ID)
 	seed := []byte(strings.ReplaceAll(strings.TrimPrefix(a.ID, "InternalAccount:"), "-", ""))[:32]
@@ -89,7 +103,9 @@ func FundingInstructions(a *InternalAccount) []PaymentInstructions {
 		IsPlatformAccount: a.CustomerID == "", AccountOrWalletInfo: info}}
 }
 
-// View builds the API view of a.
+// View builds the API view of a inside t: the account with its available
+// balance (balance), available plus held (totalBalance), and its funding
+// instructions.
 func View(t *engine.Txn, a *InternalAccount) (*InternalAccountView, error) {
 	avail, held, err := balances(t, a)
 	if err != nil {
@@ -99,15 +115,18 @@ func View(t *engine.Txn, a *InternalAccount) (*InternalAccountView, error) {
 		TotalBalance: AmountOf(a.Currency, avail+held), FundingPaymentInstructions: FundingInstructions(a)}, nil
 }
 
-// InternalAccountFilter narrows Accounts.ListInternal.
+// InternalAccountFilter narrows Service.ListInternal; zero members match
+// everything.
 type InternalAccountFilter struct {
 	CustomerID string
 	Currency   string
 	Type       AccountType
 }
 
-// ListInternal lists the internal accounts of scope, the customers' (CustomerScope)
-// or the platform's own (PlatformScope), oldest first.
+// ListInternal lists the internal accounts of scope, the customers'
+// (CustomerScope) or the platform's own (PlatformScope), oldest first,
+// with their balances, from the index that narrows the filter most. An
+// unknown type, or a malformed cursor or limit, is INVALID_INPUT.
 func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[InternalAccountView], error) {
 	e := as.e
 	platform := scope == PlatformScope
@@ -133,7 +152,9 @@ func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, sco
 	return out, err
 }
 
-// Internal returns one internal account with its balances.
+// Internal returns one internal account with its balances:
+// ACCOUNT_NOT_FOUND for an unknown id. It does not take a Scope: a
+// customer's account and the platform's are both found.
 func (as Service) Internal(ctx context.Context, id string) (*InternalAccountView, error) {
 	e := as.e
 	var out *InternalAccountView
@@ -148,19 +169,25 @@ func (as Service) Internal(ctx context.Context, id string) (*InternalAccountView
 	return out, err
 }
 
-// Sandbox is the accounts area's part of the sandbox operations
-// (Engine.Sandbox): funding internal accounts.
+// Sandbox is the accounts area's part of the sandbox operations: funding
+// internal accounts. The facade serves it as eng.Sandbox.Fund
+// (payments.Sandbox), and re-exports the type as payments.SandboxAccounts.
 type Sandbox struct{ e *engine.Handle }
 
-// NewSandbox returns the SandboxAccounts group of h.
+// NewSandbox returns the accounts area's sandbox group of h.
 func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 
-// MaxSandboxFunding caps one sandbox funding (wire-facts 1.13).
+// MaxSandboxFunding caps one sandbox funding, in minor units (wire-facts
+// 1.13).
 const MaxSandboxFunding int64 = 100_000_000_000
 
-// Fund credits amount to an internal account from the
-// sandbox funding source (sandbox engines only) and emits
-// INTERNAL_ACCOUNT.BALANCE_UPDATED.
+// Fund credits amount (minor units) to an internal account from the
+// sandbox funding source and emits INTERNAL_ACCOUNT.BALANCE_UPDATED, in one
+// transaction through engine.Once: a retry with the same idempotency key
+// credits once. FORBIDDEN outside sandbox engines, INVALID_INPUT for an
+// amount outside 1..MaxSandboxFunding, ACCOUNT_NOT_FOUND for an unknown
+// account. The credit is one balanced ledger entry against
+// SandboxFundingAccount.
 func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
@@ -192,12 +219,15 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 
 // ViewJSON returns json.Marshal(View(t, a)), the data of
 // INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
-// (fixed per account) encoded once per account and kept in accountsSlot.of(e).funding.
+// (fixed per account) encoded once per account and kept in the accounts
+// area's bounded cache, since a busy account's event is encoded at every
+// payment.
 func ViewJSON(t *engine.Txn, a *InternalAccount) ([]byte, error) {
 	return AppendView(t, nil, a)
 }
 
-// AppendView appends ViewJSON(a) to b.
+// AppendView appends ViewJSON(a) to b: the quotes area writes the event
+// straight into the outbox record with it.
 func AppendView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, error) {
 	avail, held, err := balances(t, a)
 	if err != nil {

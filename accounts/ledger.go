@@ -1,13 +1,11 @@
-// Package accounts holds the account rules of the platform, pure and without
-// I/O: double-entry postings and their balance check, and the validators of
-// external-account details (bank identifiers and crypto addresses).
 package accounts
 
 import "github.com/paygrid/payments/money"
 
 // The double-entry rules live in package money, where the engine's kernel
 // reaches them without importing an area; these names keep them where
-// programs found them.
+// programs found them. They are pure: no store sees an entry before
+// CheckBalanced accepted it (engine.Post checks it again).
 
 // Posting moves Amount minor units of Currency into (positive) or out of
 // (negative) one ledger account (money.Posting).

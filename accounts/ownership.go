@@ -11,11 +11,13 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// TableLivenessDue indexes LIVENESS challenges by completion time:
-// "<RFC 3339 time>|<account id>" -> account id.
+// TableLivenessDue is the due work of LIVENESS challenges, keyed by
+// completion time (engine.DueKey: "<due time>|<account id>") -> account
+// id. Each item applies in its own transaction (applyLivenessDue).
 const TableLivenessDue = "liveness_due"
 
-// Ownership challenge methods and lifetimes.
+// Ownership challenge methods and lifetimes. A LIVENESS link stays valid
+// for 24 hours; the sandbox passes its check after LivenessDelay.
 const (
 	MethodWalletSignature = "WALLET_SIGNATURE"
 	MethodLiveness        = "LIVENESS"
@@ -38,7 +40,12 @@ type OwnershipChallenge struct {
 // CreateOwnershipChallenge starts an ownership proof for a wallet account
 // that needs one (PENDING_OWNERSHIP_VERIFICATION, or UNVERIFIED after a
 // failed attempt); others are CONFLICT. A new challenge replaces an
-// outstanding one. method is WALLET_SIGNATURE (default) or LIVENESS.
+// outstanding one. method is WALLET_SIGNATURE (default) or LIVENESS
+// (INVALID_INPUT otherwise); an unknown account or another scope's is
+// ACCOUNT_NOT_FOUND. The message to sign names the wallet, the account and
+// a fresh nonce, so a signature proves control now and cannot be
+// replayed for another account. A LIVENESS challenge schedules its check
+// as due work in the same transaction.
 func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (*OwnershipChallenge, error) {
 	e := as.e
 	platform := scope == PlatformScope
@@ -85,6 +92,9 @@ func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope
 // base58 Ed25519 for Solana. Valid before expiry: ACTIVE. Invalid or
 // expired: the account becomes UNVERIFIED, the challenge is spent and the
 // answer is INVALID_INPUT. Without an outstanding challenge: CONFLICT.
+// The failed attempt commits (the account UNVERIFIED, the challenge
+// spent) although the answer is an error (engine.Keeping), so a wrong
+// signature cannot be retried against the same message.
 func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*rails.ExternalAccount, error) {
 	e := as.e
 	platform := scope == PlatformScope
@@ -123,7 +133,9 @@ func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, s
 	return out, err
 }
 
-// checkOwnership verifies signature over msg with the wallet's key.
+// checkOwnership verifies signature over msg with the wallet's key: the
+// address itself for EVM and Solana, the identity key a Spark address
+// carries. scheme matters for Spark only.
 func checkOwnership(r *ExternalRecord, msg []byte, signature, scheme string) error {
 	addr := r.Identifier()
 	switch Chain(r.AccountType()) {
@@ -159,7 +171,10 @@ func setExternalStatus(t *engine.Txn, r *ExternalRecord, s rails.ExternalAccount
 }
 
 // applyLivenessDue finishes a LIVENESS check that came due: in the sandbox
-// every liveness check passes and the wallet becomes ACTIVE.
+// every liveness check passes and the wallet becomes ACTIVE. A due item
+// whose account was deleted, or whose challenge is no longer a LIVENESS
+// one, is dropped and reports no move. An item of an earlier LIVENESS
+// challenge still completes a newer one.
 func applyLivenessDue(t *engine.Txn, _ string, v []byte) (bool, error) {
 	r, err := ExternalRecordOf(t, string(v))
 	if err != nil || r.Challenge == nil || r.Challenge.Method != MethodLiveness {

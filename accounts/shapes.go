@@ -1,14 +1,20 @@
 package accounts
 
 // shape is a member's pattern, length bounds and enumeration as the public
-// reference declares them (generated from its *AccountInfo schemas).
+// reference declares them (generated from its *AccountInfo schemas). A
+// zero bound or an empty pattern or enumeration does not constrain.
 type shape struct {
 	pattern  string
 	min, max int
 	enum     []string
 }
 
-// shapes holds the reference's member shapes per accountType.
+// shapes holds the reference's member shapes per accountType. A member
+// missing here has no shape (checkShape accepts it) and is judged by
+// checkMember alone, as wallets' addresses are. The shapes are the
+// reference's, not this engine's choices: some phone patterns pin the
+// country's calling code (IDR +62, KES +254, RWF +250, TZS +255, ZMW
+// +260), and the others take any E.164 number.
 var shapes = map[string]map[string]shape{
 	"AED_ACCOUNT": {
 		"iban":      {pattern: `^AE[0-9]{21}$`, min: 23, max: 23},

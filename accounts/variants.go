@@ -14,26 +14,41 @@ import (
 // accountInfo members, whether a beneficiary is required, and the payment
 // rails it reaches.
 type Variant struct {
-	Currency    string
-	Required    []string
-	Optional    []string
-	Beneficiary string // "required", "optional" (wallets) or "" (none)
-	Rails       []string
-	Wallet      bool
+	// Currency is the only currency the account may hold; empty for
+	// SWIFT (any fiat currency) and for wallets (any token the chain
+	// carries).
+	Currency string
+	// Required and Optional are the accountInfo members the variant
+	// takes; any other is refused.
+	Required []string
+	Optional []string
+	// Beneficiary is "required" (bank accounts), "optional" (wallets) or
+	// "" (none accepted).
+	Beneficiary string
+	// Rails are the payment rails the account reaches, stored on it as
+	// accountInfo.paymentRails.
+	Rails []string
+	// Wallet marks crypto wallets (and Lightning).
+	Wallet bool
 }
 
+// bank is a bank-account variant in currency cur; rails, required and
+// optional are space-separated lists, to keep the table readable.
 func bank(cur string, rails string, required, optional string) Variant {
 	return Variant{Currency: cur, Required: strings.Fields(required), Optional: strings.Fields(optional),
 		Beneficiary: "required", Rails: strings.Fields(rails)}
 }
 
+// wallet is a self-custody or hosted wallet: an address, the VASP that
+// holds it when it is hosted, and an optional beneficiary.
 func wallet() Variant {
 	return Variant{Required: []string{"address"}, Optional: []string{"vaspName"}, Beneficiary: "optional", Wallet: true}
 }
 
 // Variants is the table of every accountType (spec 2.1, reference create
 // shapes). ILS and TRY accounts are IBAN accounts; LIGHTNING_ACCOUNT is
-// LIGHTNING's shape.
+// LIGHTNING's shape; SLV_ACCOUNT (El Salvador) holds USD. It is shared by
+// every engine in the process: treat it as read-only.
 var Variants = map[string]Variant{
 	"AED_ACCOUNT":       bank("AED", "BANK_TRANSFER", "iban", "swiftCode"),
 	"BDT_ACCOUNT":       bank("BDT", "BANK_TRANSFER MOBILE_MONEY", "bankName", "accountNumber branchCode swiftCode phoneNumber"),
@@ -87,7 +102,7 @@ var Variants = map[string]Variant{
 	"LIGHTNING_ACCOUNT": {Currency: "BTC", Optional: []string{"invoice", "bolt12", "lightningAddress"}, Wallet: true},
 }
 
-// AccountTypes returns every accountType, sorted.
+// AccountTypes returns every accountType, sorted: a new slice each call.
 func AccountTypes() []string {
 	out := make([]string, 0, len(Variants))
 	for k := range Variants {
@@ -133,6 +148,8 @@ var (
 // CheckInfo validates an accountInfo object (decoded JSON) for currency.
 // Paths are prefixed with "accountInfo.". knownCountry tells assigned
 // ISO 3166 codes. Identifiers are checked in full, check digits included.
+// It returns the accountType (even an unknown one) and every issue, sorted
+// by field; no issue means valid.
 func CheckInfo(info map[string]any, currency string, knownCountry func(string) bool) (string, []Issue) {
 	return CheckInfoWith(info, currency, knownCountry, true)
 }
@@ -153,6 +170,9 @@ func CheckInfoWith(info map[string]any, currency string, knownCountry func(strin
 		add("accountType", false, "must be one of the supported account types")
 		return typ, out
 	}
+	// Every other member must be a string of the variant. beneficiary is
+	// checked apart (checkBeneficiary); paymentRails is not checked, and
+	// CreateExternal replaces it for the variants that have rails.
 	str := map[string]string{}
 	for k, raw := range info {
 		if k == "accountType" || k == "beneficiary" || k == "paymentRails" {
@@ -182,6 +202,9 @@ func CheckInfoWith(info map[string]any, currency string, knownCountry func(strin
 			add("invoice", false, "or bolt12 or lightningAddress is required")
 		}
 	}
+	// The reference's shape first (pattern, length, enumeration), then the
+	// identifier's own rules; only a checksum failure of a lenient member
+	// may be forgiven.
 	for k, s := range str {
 		if err := checkShape(shapes[typ][k], s); err != nil {
 			add(k, true, "%v", err)
@@ -194,7 +217,9 @@ func CheckInfoWith(info map[string]any, currency string, knownCountry func(strin
 	return typ, out
 }
 
-// lenientMember lists the members whose checksum CheckInfoWith may skip.
+// lenientMember lists the members whose checksum CheckInfoWith may skip:
+// the identifiers whose check digits the hosted sandbox does not verify
+// (payments.Config.SkipCheckDigits).
 var lenientMember = map[string]bool{"iban": true, "routingNumber": true, "intermediaryRoutingNumber": true,
 	"clabeNumber": true, "address": true}
 
@@ -212,6 +237,7 @@ var shapePatterns = func() map[string]*regexp.Regexp {
 }()
 
 // checkShape applies the reference's pattern, length and enumeration.
+// Lengths count characters (runes), as JSON Schema's maxLength does.
 func checkShape(sh shape, s string) error {
 	n := len([]rune(s))
 	switch {
@@ -225,7 +251,9 @@ func checkShape(sh shape, s string) error {
 	return nil
 }
 
-// checkMember validates one identifier member.
+// checkMember validates one member by its name: identifiers by their
+// checksum or format, enumerations, countries, and an address by the
+// variant's chain. A member without a rule of its own must not be empty.
 func checkMember(typ, k, s string, knownCountry func(string) bool) error {
 	switch k {
 	case "iban":
@@ -280,7 +308,10 @@ func checkMember(typ, k, s string, knownCountry func(string) bool) error {
 	return nil
 }
 
-// checkBeneficiary validates the beneficiary object of a variant.
+// checkBeneficiary validates the beneficiary object of a variant: an
+// INDIVIDUAL needs fullName (and what individualRequires adds), a BUSINESS
+// legalName; countries, phone and address are checked when present. Its
+// issues are structural (INVALID_INPUT), never identifier issues.
 func checkBeneficiary(raw any, v Variant, typ string, knownCountry func(string) bool) []Issue {
 	var out []Issue
 	add := func(field, msg string) {

@@ -9,9 +9,12 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// Area declares the customers area's tables and background work:
-// customers, verifications, documents, beneficial owners, contact codes,
-// bulk imports and SCA.
+// Area declares the customers area's tables and background work for
+// payments.New to register: customers, verifications, documents,
+// beneficial owners, contact codes, bulk imports and SCA state, with the
+// indexes their lists read; the intent kind that delivers one-time codes
+// through cfg.Codes; and the due-work pass that resumes bulk imports. A nil
+// cfg.KYC is replaced by the default provider (see KYCProvider).
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	if cfg.KYC == nil {
 		cfg.KYC = defaultKYC{}
@@ -54,23 +57,32 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	}
 }
 
-// Options is what New gives the customers area: its providers,
+// Options is what payments.New gives the customers area: its providers,
 // the SCA passkeys' relying party, and the hooks of the areas above it
-// that a customer's changes reach.
+// that a customer's changes reach. The hooks are required (payments.New
+// sets all three): a nil hook panics when it is first needed.
 type Options struct {
-	KYC         KYCProvider
-	Codes       CodeSender
+	// KYC decides verifications (payments.Config.KYC); nil is the default
+	// provider.
+	KYC KYCProvider
+	// Codes delivers one-time codes after commit (payments.Config.Codes);
+	// nil delivers nothing.
+	Codes CodeSender
+	// SCAPasskeys is the WebAuthn relying party of SCA passkeys
+	// (payments.Config.SCAPasskeys); a zero ID means RP ID "localhost"
+	// (RelyingParty).
 	SCAPasskeys walletauth.RelyingParty
-	// OpenAccounts opens the customer's internal accounts in currencies
-	// (accounts area).
+	// OpenAccounts opens, inside t, the customer's internal accounts in
+	// the currencies it lacks one in (accounts.OpenInternal). Called by
+	// create and update once the customer may hold money.
 	OpenAccounts func(t *engine.Txn, owner string, currencies []string) error
 	// ProvisionWallet opens the customer's embedded wallet when it gets
-	// one (wallets area).
+	// one (wallets.Provision), right after OpenAccounts.
 	ProvisionWallet func(t *engine.Txn, r *Record, p *platform.Config) error
 	// ContactChanged moves what is tied to the customer's email or phone
-	// (wallet credentials) along with a change that is not signed
-	// (wallets area): a change that needs the wallet's signature is
-	// refused.
+	// (wallet credentials) along with an Update, which is not signed
+	// (wallets area): an error, such as the refusal of a change that needs
+	// the wallet's signature, aborts the update.
 	ContactChanged func(t *engine.Txn, r *Record, oldEmail, oldPhone string, in CustomerInput) error
 }
 
@@ -81,10 +93,12 @@ type customersState struct {
 	cache engine.ReadCache[Record]
 }
 
+// customersSlot finds the customers area's state on an engine handle.
 var customersSlot engine.Slot[customersState]
 
 // customerStatusValue is the ixStatus value of customers: a KYC filter
-// (individuals) and a KYB filter (businesses) each name one type.
+// (individuals) and a KYB filter (businesses) each name one type, so the
+// value carries the type ("INDIVIDUAL/APPROVED") and one index serves both.
 func customerStatusValue(typ CustomerType, s KYCStatus) string {
 	if s == "" {
 		return ""
@@ -92,6 +106,8 @@ func customerStatusValue(typ CustomerType, s KYCStatus) string {
 	return string(typ) + "/" + string(s)
 }
 
-// KYC returns the KYC provider of h's engine, which areas above the
-// customers ask whether a customer needs SCA and for its codes.
+// KYC returns the KYC provider of h's engine (the default one when none was
+// configured), which the areas above ask whether a customer needs SCA
+// (SCARequired) and for one-time codes (ContactCode, drawn before the
+// transaction that stores the code's hash).
 func KYC(h *engine.Handle) KYCProvider { return customersSlot.Of(h).KYC }

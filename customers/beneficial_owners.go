@@ -9,8 +9,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// tableBeneficialOwners holds owners by id (listed by customer through the
-// ixCustomer index, index.go).
+// tableBeneficialOwners holds owners by id, listed by customer through
+// the engine.IxCustomer index that Area declares.
 const tableBeneficialOwners = "beneficial_owners"
 
 // OwnerPersonalInfo identifies a beneficial owner (reference
@@ -30,6 +30,9 @@ type OwnerPersonalInfo struct {
 }
 
 // BeneficialOwner is a person who owns or controls a business customer.
+// Its KYCStatus is decided with its business's verification
+// (KYCDecision.OwnerStatuses). Every view masks PersonalInfo.Identifier to
+// its last four characters.
 type BeneficialOwner struct {
 	ID                  string            `json:"id"`
 	CustomerID          string            `json:"customerId"`
@@ -55,6 +58,9 @@ type OwnerInput struct {
 
 // CreateBeneficialOwner adds an owner to a business customer. The owner
 // starts UNVERIFIED and is resolved with its business (spec 3.3 rule 5).
+// Errors: INVALID_INPUT (a missing customer id, a customer that is not a
+// business, and every invalid member at once), CUSTOMER_NOT_FOUND,
+// CUSTOMER_DELETED.
 func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
@@ -81,7 +87,9 @@ func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Be
 	return out, err
 }
 
-// UpdateBeneficialOwner changes the members set in in.
+// UpdateBeneficialOwner changes the members set in in; the owner stays
+// with its customer (another customerId is INVALID_INPUT). The merged owner
+// is validated as a whole. NOT_FOUND for an unknown owner.
 func (cs Service) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
@@ -104,6 +112,10 @@ func (cs Service) UpdateBeneficialOwner(ctx context.Context, id string, in Owner
 	return out, err
 }
 
+// applyOwner merges in onto o and validates the result: roles, a
+// percentage in [0, 100], the identity members verification needs, and an
+// SSN or ITIN identifier. fe holds the caller's problems so far; the
+// answer is INVALID_INPUT with all of them, or nil.
 func applyOwner(e *engine.Handle, fe validate.Errors, o *BeneficialOwner, in OwnerInput) error {
 	if in.Roles != nil {
 		o.Roles = in.Roles
@@ -160,6 +172,8 @@ func (o *BeneficialOwner) view() *BeneficialOwner {
 	return &c
 }
 
+// owner loads an owner as stored (identifier in full): NOT_FOUND when
+// absent.
 func owner(t *engine.Txn, id string) (*BeneficialOwner, error) {
 	var o BeneficialOwner
 	if err := engine.GetJSON(t, tableBeneficialOwners, id, &o); err != nil {
@@ -168,7 +182,8 @@ func owner(t *engine.Txn, id string) (*BeneficialOwner, error) {
 	return &o, nil
 }
 
-// ownersOf returns a business's owners (identifiers hidden), oldest first.
+// ownersOf returns a business's owners (identifiers hidden), oldest first:
+// the first engine.MaxLimit of them.
 func ownersOf(t *engine.Txn, customerID string) ([]BeneficialOwner, error) {
 	page, err := engine.List(t, ownersQuery(customerID), engine.ListParams{Limit: engine.MaxLimit})
 	for i := range page.Data {
@@ -182,7 +197,8 @@ func ownersQuery(customerID string) engine.ListQuery[BeneficialOwner] {
 	return engine.ListQuery[BeneficialOwner]{Table: tableBeneficialOwners, Index: ixCustomer, Value: customerID}
 }
 
-// BeneficialOwner returns one owner.
+// BeneficialOwner returns one owner, identifier masked: NOT_FOUND for an
+// unknown id.
 func (cs Service) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
 	e := cs.e
 	var out *BeneficialOwner
@@ -196,7 +212,9 @@ func (cs Service) BeneficialOwner(ctx context.Context, id string) (*BeneficialOw
 	return out, err
 }
 
-// ListBeneficialOwners lists the owners of a customer, oldest first.
+// ListBeneficialOwners lists the owners of a customer, oldest first,
+// identifiers masked. The customer id is required (INVALID_INPUT); an
+// unknown customer has none.
 func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (engine.Page[BeneficialOwner], error) {
 	e := cs.e
 	var page engine.Page[BeneficialOwner]

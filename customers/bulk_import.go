@@ -15,7 +15,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// tableBulkJobs holds customer import jobs by id.
+// tableBulkJobs holds customer import jobs by id, with their rows until
+// they finish (bulkJobRecord).
 const tableBulkJobs = "bulk_jobs"
 
 // BulkJob is a customer CSV import and its outcome (reference
@@ -32,7 +33,8 @@ type BulkJob struct {
 	CompletedAt *time.Time     `json:"completedAt,omitempty"`
 }
 
-// BulkProgress counts rows.
+// BulkProgress counts rows: Total is the file's, and Processed =
+// Successful + Failed reaches it when the job completes.
 type BulkProgress struct {
 	Total      int `json:"total"`
 	Processed  int `json:"processed"`
@@ -56,16 +58,23 @@ var bulkColumns = []string{"umaAddress", "platformCustomerId", "customerType", "
 
 // Import reads a CSV of customers (the reference's columns; a
 // umaAddress without its leading "$" gets one; businesses also need the
-// businessIncorporatedOn column, which the reference lacks) and stores it
-// as a PROCESSING job in one transaction. The rows are created afterwards,
-// as due work (ProcessDue, run every second by the engine's worker), in
-// batches of bulkBatch rows, each batch in one transaction with the job's
-// progress, as CreateCustomer would create each row; a row that is refused
-// is recorded in the job's errors and writes nothing. The job returned is
-// the job as it stands; BulkJob reads its progress, and its last batch
-// completes it (COMPLETED, or FAILED when no row succeeded). A missing or
-// empty file, a file that is not CSV, or one whose header lacks
-// customerType, is INVALID_INPUT naming the field file.
+// businessIncorporatedOn column, which the reference lacks;
+// platformAccountId and description are read but not used) and stores it
+// as a PROCESSING job in one transaction. A missing or empty file, a file
+// that is not CSV, or one whose header lacks customerType, is
+// INVALID_INPUT naming the field file, and nothing is stored.
+//
+// The rows are created afterwards, as due work (payments.Engine.ProcessDue,
+// run every second by the engine's worker), in batches of bulkBatch rows,
+// each batch in one transaction with the job's progress. Each row follows
+// Create's rules; a row that is refused is recorded in the job's errors
+// with its code and writes nothing. The job returned is the job as it
+// stands; BulkJob reads its progress, and its last batch completes it
+// (COMPLETED, or FAILED when no row succeeded).
+//
+// The file is the operation's input: a retry with the same idempotency key
+// and file replays the job, while a retry without a key imports the file
+// again (and its rows then meet the first import's identifiers).
 func (cs Service) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 	e := cs.e
 	refuse := func(format string, args ...any) error {
@@ -89,6 +98,8 @@ func (cs Service) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 	if _, ok := col["customerType"]; !ok {
 		return nil, refuse("the CSV header must name the customerType column (columns: %s)", strings.Join(bulkColumns, ", "))
 	}
+	// The whole file is parsed before anything is stored, so a malformed
+	// line refuses the upload instead of failing a job halfway.
 	var rows [][]string
 	for {
 		rec, err := rd.Read()
@@ -107,6 +118,8 @@ func (cs Service) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 		if err := engine.InsertJSON(t, tableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: col, Rows: rows}); err != nil {
 			return err
 		}
+		// The job is due at once; resumeBulkJobs finds it on the next
+		// pass of the due-work worker.
 		return t.Put(tableBulkJobsDue, id, nil)
 	})
 	if err != nil {
@@ -116,13 +129,17 @@ func (cs Service) Import(ctx context.Context, file []byte) (*BulkJob, error) {
 }
 
 // bulkJobRecord is a job as stored, with its rows until it is finished.
+// Columns maps a header name to its index, so the columns may come in any
+// order and unknown ones are ignored.
 type bulkJobRecord struct {
 	BulkJob
 	Columns map[string]int `json:"columns"`
 	Rows    [][]string     `json:"rows"`
 }
 
-// tableBulkJobsDue lists the jobs not finished yet.
+// tableBulkJobsDue lists the jobs not finished yet (key: job id, no value).
+// Its retry state lives in engine.TableDueRetry like any due table's, so a
+// failing job backs off and is parked in the dead letters.
 const tableBulkJobsDue = "bulk_jobs_due"
 
 // bulkBatch is how many rows of an import one transaction creates, and
@@ -158,6 +175,8 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 		inputs  []CustomerInput
 		initial []KYCStatus
 	)
+	// Read the next batch and ask the provider for each row's starting
+	// status first, outside the write transaction.
 	err := e.View(ctx, func(t *engine.Txn) error {
 		rec, inputs, initial = bulkJobRecord{}, nil, nil
 		if err := engine.GetJSON(t, tableBulkJobs, id, &rec); err != nil {
@@ -214,6 +233,8 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 			cur.Errors = append(cur.Errors, re)
 			cur.Progress.Failed++
 		}
+		// A batch that went through clears the job's backoff; the key is
+		// the one engine.Handle.DueFailed writes.
 		if err := t.Delete(engine.TableDueRetry, tableBulkJobsDue+"\x00"+id); err != nil && !errors.Is(err, engine.ErrNotFound) {
 			return err
 		}
@@ -226,7 +247,9 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 	return done, err
 }
 
-// finishBulkJob completes a job whose rows are all processed.
+// finishBulkJob completes a job whose rows are all processed: COMPLETED
+// with BULK_UPLOAD.COMPLETED, or FAILED with BULK_UPLOAD.FAILED when rows
+// existed and none succeeded. The rows are dropped from the record.
 func finishBulkJob(t *engine.Txn, j *bulkJobRecord) error {
 	now := t.Now
 	j.Status, j.CompletedAt = "COMPLETED", &now
@@ -247,7 +270,8 @@ func finishBulkJob(t *engine.Txn, j *bulkJobRecord) error {
 // resumeBulkJobs runs up to bulkBatchesPerPass batches of each of up to 16
 // unfinished jobs and returns how many batches ran. A job whose batch
 // fails is retried with backoff and then parked in the dead letters, like
-// any due item; it never holds up another job.
+// any due item; it never holds up another job. A job parked in the dead
+// letters leaves the due table and stays PROCESSING: an operator decides.
 func resumeBulkJobs(e *engine.Handle, ctx context.Context) (int, error) {
 	now := e.Now()
 	var ids []string
@@ -284,7 +308,9 @@ func resumeBulkJobs(e *engine.Handle, ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// bulkInput maps one CSV row to a customer request.
+// bulkInput maps one CSV row to a customer request. A row's country fills
+// both its address and, for a business, businessInfo.country; individuals
+// take fullName and birthDate, businesses the business* columns.
 func bulkInput(get func(string) string) CustomerInput {
 	in := CustomerInput{CustomerType: CustomerType(get("customerType")), PlatformCustomerID: get("platformCustomerId"),
 		UmaAddress: get("umaAddress"), Email: get("email")}

@@ -10,10 +10,12 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// tableContactCodes holds outstanding one-time codes by "<customer>|<channel>".
+// tableContactCodes holds outstanding one-time codes by
+// "<customer>|<channel>": one per channel, so a new code replaces the old.
 const tableContactCodes = "contact_codes"
 
-// Contact channels.
+// Contact channels: the channel of a contact code, and of the
+// CodeMessage that delivers it.
 const (
 	ChannelEmail = "EMAIL"
 	ChannelPhone = "PHONE"
@@ -26,6 +28,8 @@ const (
 	ContactCodeAttempts = 5
 )
 
+// contactCode is an outstanding code as stored: its hash (never the code),
+// its expiry and the wrong tries so far.
 type contactCode struct {
 	Hash      string    `json:"hash"`
 	ExpiresAt time.Time `json:"expiresAt"`
@@ -33,7 +37,10 @@ type contactCode struct {
 }
 
 // contactTarget loads a customer whose provider requires verifying channel:
-// CONFLICT for customers whose provider does not use contact verification.
+// CONFLICT for customers whose provider does not use contact verification,
+// CUSTOMER_NOT_FOUND or CUSTOMER_DELETED as Live answers. The provider's
+// ContactChecks is asked inside the transaction, on the customer as
+// stored: it takes no context and must not block.
 func contactTarget(t *engine.Txn, customerID, channel string) (*Record, error) {
 	r, err := Live(t, customerID)
 	if err != nil {
@@ -47,7 +54,12 @@ func contactTarget(t *engine.Txn, customerID, channel string) (*Record, error) {
 }
 
 // SendContactCode issues a one-time code for the customer's email or phone
-// (channel EMAIL or PHONE); a new code replaces an outstanding one.
+// (channel EMAIL or PHONE); a new code replaces an outstanding one and
+// lives ContactCodeTTL. The code is drawn from the provider before the
+// transaction, which stores its hash and an intent that hands it to the
+// CodeSender after commit. CONFLICT when the provider does not check that
+// channel; CUSTOMER_NOT_FOUND, CUSTOMER_DELETED. Sends are not rate
+// limited here.
 func (cs Service) SendContactCode(ctx context.Context, customerID, channel string) error {
 	e := cs.e
 	code := customersSlot.Of(e).KYC.ContactCode(channel)
@@ -67,7 +79,11 @@ func (cs Service) SendContactCode(ctx context.Context, customerID, channel strin
 // ConfirmContactCode checks a one-time code and marks the channel VERIFIED.
 // A wrong, expired or missing code is INVALID_INPUT on field "code"; after
 // ContactCodeAttempts wrong tries the code is spent (RATE_LIMITED) and a new
-// one must be requested.
+// one must be requested. The count of wrong tries and the removal of a
+// spent or expired code commit although the answer is an error
+// (engine.Keeping), so the limit holds across requests; a retry with the
+// same idempotency key replays the recorded answer rather than trying the
+// code again.
 func (cs Service) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
 	e := cs.e
 	var out *Customer

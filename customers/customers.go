@@ -9,8 +9,10 @@ import (
 )
 
 // Customer tables: records by id, the unique index from UMA address to
-// customer id (also used to find the receiver of incoming UMA payments), and
-// the unique index of active platformCustomerIds.
+// customer id (also used to find the receiver of incoming UMA payments,
+// ByUma), and the unique index of active platformCustomerIds. The two
+// unique indexes hold only customers that are not deleted, which is what
+// makes both values reusable after Delete.
 const (
 	tableCustomers           = "customers"
 	tableCustomerUma         = "customer_uma"
@@ -27,11 +29,13 @@ const (
 )
 
 // KYCStatus is the verification status of a customer (kycStatus for
-// individuals, kybStatus for businesses; the same enum). Its state machine
-// is in package customers.
+// individuals, kybStatus for businesses; the same enum). It is Status,
+// under the name the API and the root facade (payments.KYCStatus) use; its
+// state machine is Status.Check.
 type KYCStatus = Status
 
-// Verification statuses of a customer.
+// Verification statuses of a customer, under the names the root facade
+// re-exports (payments.KYCApproved, ...).
 const (
 	KYCUnverified = Unverified
 	KYCPending    = Pending
@@ -40,8 +44,9 @@ const (
 	KYCHold       = Hold
 )
 
-// AgreementProviderEndUserTerms is the agreement type an unregulated platform's
-// customers must accept before customer-scoped money movement.
+// AgreementProviderEndUserTerms is the agreement type an unregulated
+// platform's customers must accept before customer-scoped money movement
+// (Transacting); it is the only agreement type today.
 const AgreementProviderEndUserTerms = "PROVIDER_END_USER_TERMS"
 
 // AgreementConsent records the acceptance of one agreement (the shape of the
@@ -57,7 +62,10 @@ type AgreementConsent struct {
 // ContactVerification is the state of a customer's email and phone checks;
 // present only when the customer's provider requires them.
 type ContactVerification struct {
-	Email string `json:"email,omitempty"` // PENDING or VERIFIED
+	// Email and Phone are ContactPending or ContactVerified; empty when
+	// the provider does not check that channel. A changed email or phone
+	// is PENDING again.
+	Email string `json:"email,omitempty"`
 	Phone string `json:"phone,omitempty"`
 }
 
@@ -68,7 +76,9 @@ const (
 )
 
 // Customer is a platform's customer, an individual or a business, as the API
-// shows it. The write-only tax identifier is stored beside it, never in it.
+// shows it. The write-only tax identifier is stored beside it (Record),
+// never in it, so no view can leak it. Only the status member of its type
+// is set: KYCStatus for individuals, KYBStatus for businesses (Status).
 type Customer struct {
 	ID                 string       `json:"id"`
 	PlatformCustomerID string       `json:"platformCustomerId"`
@@ -100,6 +110,7 @@ func (c *Customer) Status() KYCStatus {
 	return c.KYCStatus
 }
 
+// setStatus sets the status member of c's type.
 func (c *Customer) setStatus(s KYCStatus) {
 	if c.CustomerType == CustomerBusiness {
 		c.KYBStatus = s
@@ -120,7 +131,9 @@ func (c *Customer) AcceptedEndUserTerms() bool {
 }
 
 // Record is a Customer as stored: with the write-only identifier and
-// the verification history the sandbox rules need.
+// the verification history the sandbox rules need. The areas above receive
+// it in the hooks they serve (Options) and from RecordOf, Live and
+// UpdateRecord's hook; they must not return it to clients as it is.
 type Record struct {
 	Customer
 	Identifier string `json:"identifier,omitempty"`
@@ -129,7 +142,8 @@ type Record struct {
 	ResolveErrorsSeen bool `json:"resolveErrorsSeen,omitempty"`
 }
 
-// Get loads a customer: CUSTOMER_NOT_FOUND when absent.
+// Get loads a customer inside t, deleted ones included:
+// CUSTOMER_NOT_FOUND when absent. The customer is the caller's own copy.
 func Get(t *engine.Txn, id string) (*Customer, error) {
 	r, err := RecordOf(t, id)
 	if err != nil {
@@ -138,6 +152,9 @@ func Get(t *engine.Txn, id string) (*Customer, error) {
 	return &r.Customer, nil
 }
 
+// RecordOf loads a customer as stored inside t, deleted ones included:
+// CUSTOMER_NOT_FOUND when absent. A caller that changes it writes it back
+// in the same transaction.
 func RecordOf(t *engine.Txn, id string) (*Record, error) {
 	var r Record
 	if err := engine.GetJSON(t, tableCustomers, id, &r); err != nil {
@@ -146,7 +163,10 @@ func RecordOf(t *engine.Txn, id string) (*Record, error) {
 	return &r, nil
 }
 
-// Live loads a customer that is not deleted (410 CUSTOMER_DELETED).
+// Live loads a customer that is not deleted, as stored:
+// CUSTOMER_NOT_FOUND when absent, CUSTOMER_DELETED (410) when deleted.
+// Every write to a customer starts here, so a deleted customer never
+// changes again.
 func Live(t *engine.Txn, id string) (*Record, error) {
 	r, err := RecordOf(t, id)
 	if err != nil {
@@ -158,8 +178,8 @@ func Live(t *engine.Txn, id string) (*Record, error) {
 	return r, nil
 }
 
-// ByUma finds the customer holding a UMA address: UMA_NOT_FOUND when
-// none does.
+// ByUma finds the customer holding a UMA address inside t: UMA_NOT_FOUND
+// when none does. Only customers that are not deleted hold one.
 func ByUma(t *engine.Txn, addr string) (*Customer, error) {
 	id, err := t.Get(tableCustomerUma, addr)
 	if errors.Is(err, engine.ErrNotFound) {
@@ -171,11 +191,15 @@ func ByUma(t *engine.Txn, addr string) (*Customer, error) {
 	return Get(t, string(id))
 }
 
-// Transacting loads a customer that may move money now: it exists,
-// is not deleted, and on an unregulated platform has accepted the provider's
-// end-user terms (END_USER_TERMS_NOT_ACCEPTED otherwise).
+// Transacting loads a customer that may move money now: it exists
+// (CUSTOMER_NOT_FOUND), is not deleted (CUSTOMER_DELETED), and on an
+// unregulated platform has accepted the provider's end-user terms
+// (END_USER_TERMS_NOT_ACCEPTED otherwise). Its verification status is not
+// checked: incoming money credits any customer (see Sending).
 //
-// The customer it returns is shared and must not be changed.
+// The customer it returns comes from the area's read cache (every quote
+// asks for its customer) and is shared with other transactions: it must
+// not be changed.
 func Transacting(t *engine.Txn, id string) (*Customer, error) {
 	r, err := customersSlot.Of(t.Handle).cache.Get(t, tableCustomers, id)
 	if err != nil {
@@ -196,10 +220,10 @@ func Transacting(t *engine.Txn, id string) (*Customer, error) {
 }
 
 // Sending loads a customer that may send money from its accounts
-// now: a transacting customer (transactingCustomer) whose kycStatus or
-// kybStatus is neither REJECTED nor HOLD (SENDER_NOT_ACCEPTED otherwise).
-// Money coming in checks transactingCustomer only, so it still credits
-// such a customer.
+// now: a transacting customer (Transacting, with its errors) whose
+// kycStatus or kybStatus is neither REJECTED nor HOLD (SENDER_NOT_ACCEPTED
+// otherwise, with the status in its details). Money coming in checks
+// Transacting only, so it still credits such a customer.
 //
 // The customer it returns is shared and must not be changed.
 func Sending(t *engine.Txn, id string) (*Customer, error) {
@@ -220,14 +244,19 @@ func Sending(t *engine.Txn, id string) (*Customer, error) {
 
 // Service onboards customers and verifies them: records, KYC/KYB
 // verifications and links, beneficial owners, contact verification, bulk
-// import and the end-user terms.
+// import and the end-user terms. It is the facade's eng.Customers
+// (payments.Customers), a value over the engine's handle, safe for
+// concurrent use; on a handle with an idempotency key each write operation
+// runs at most once per key.
 type Service struct{ e *engine.Handle }
 
-// NewService returns the Customers group of h.
+// NewService returns the Customers group of h (payments.New binds it to
+// every handle, WithIdempotency's included).
 func NewService(h *engine.Handle) Service { return Service{h} }
 
 // Insert stores c as it is, with its UMA address's index entry: for
-// fixtures that set customers up directly (the engine's tests).
+// fixtures that set customers up directly (the engine's tests). It checks
+// nothing, opens no account and does not claim the platformCustomerId.
 func Insert(t *engine.Txn, c Customer) error {
 	if err := engine.InsertJSON(t, tableCustomers, c.ID, c); err != nil {
 		return err

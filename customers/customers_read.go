@@ -9,8 +9,9 @@ import (
 	"github.com/paygrid/payments/platform"
 )
 
-// Get returns a customer, deleted ones included (isDeleted true); a
-// business comes with its beneficial owners.
+// Get returns a customer, deleted ones included (isDeleted true);
+// CUSTOMER_NOT_FOUND for an unknown id. A business comes with its
+// beneficial owners, identifiers masked.
 func (cs Service) Get(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
@@ -25,7 +26,9 @@ func (cs Service) Get(ctx context.Context, id string) (*Customer, error) {
 	return out, err
 }
 
-// customerView is r as the API shows it.
+// customerView is r as the API shows it: without the write-only
+// identifier, and for a business with its owners (at most engine.MaxLimit
+// of them, identifiers masked).
 func customerView(t *engine.Txn, r *Record) (*Customer, error) {
 	c := r.Customer
 	if c.CustomerType == CustomerBusiness {
@@ -38,22 +41,27 @@ func customerView(t *engine.Txn, r *Record) (*Customer, error) {
 	return &c, nil
 }
 
-// CustomerFilter narrows Customers.List; zero members match everything. Time
+// CustomerFilter narrows Service.List; zero members match everything. Time
 // bounds are inclusive. Deleted customers are listed only with
 // IncludeDeleted.
 type CustomerFilter struct {
-	PlatformCustomerID          string
-	CustomerType                CustomerType
-	Region                      string
-	Currency                    string
-	UmaAddress                  string
-	KYCStatus                   KYCStatus // individuals' kycStatus
-	KYBStatus                   KYCStatus // businesses' kybStatus
+	PlatformCustomerID string
+	CustomerType       CustomerType
+	Region             string
+	// Currency matches customers whose currencies include it, and those
+	// without a list of their own (who take the platform's).
+	Currency   string
+	UmaAddress string
+	// KYCStatus matches individuals only, KYBStatus businesses only.
+	KYCStatus                   KYCStatus
+	KYBStatus                   KYCStatus
 	CreatedAfter, CreatedBefore time.Time
 	UpdatedAfter, UpdatedBefore time.Time
 	IncludeDeleted              bool
 }
 
+// match reports whether c passes every member of f; the index a list
+// reads (query) narrows the records, match decides.
 func (f *CustomerFilter) match(c *Record) bool {
 	return (f.IncludeDeleted || !c.IsDeleted) &&
 		(f.PlatformCustomerID == "" || c.PlatformCustomerID == f.PlatformCustomerID) &&
@@ -86,7 +94,10 @@ func (f *CustomerFilter) query() engine.ListQuery[Record] {
 		[2]string{engine.IxType, string(f.CustomerType)})
 }
 
-// List lists customers, oldest first.
+// List lists customers, oldest first, a page at a time (keyset cursor in
+// p), from the index that narrows the filter most (query); region,
+// currency, update times and deletion are checked on the records read. A
+// malformed cursor or limit is INVALID_INPUT.
 func (cs Service) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (engine.Page[Customer], error) {
 	e := cs.e
 	var page engine.Page[Customer]

@@ -18,15 +18,24 @@ import (
 // deprecated single-purpose form of an AgreementConsents entry of type
 // PROVIDER_END_USER_TERMS (sending both is rejected).
 type CustomerInput struct {
-	CustomerType       CustomerType `json:"customerType"`
-	PlatformCustomerID string       `json:"platformCustomerId,omitempty"`
-	Region             string       `json:"region,omitempty"`
-	Currencies         []string     `json:"currencies,omitempty"`
-	Email              string       `json:"email,omitempty"`
-	PhoneNumber        string       `json:"phoneNumber,omitempty"`
-	UmaAddress         string       `json:"umaAddress,omitempty"`
-	KYCStatus          KYCStatus    `json:"kycStatus,omitempty"`
-	KYBStatus          KYCStatus    `json:"kybStatus,omitempty"`
+	// CustomerType is required on create and update, and never changes.
+	CustomerType CustomerType `json:"customerType"`
+	// PlatformCustomerID is the platform's own id of the customer, unique
+	// among live customers; generated when absent on create.
+	PlatformCustomerID string `json:"platformCustomerId,omitempty"`
+	// Region is the customer's ISO 3166-1 country; the KYC provider reads
+	// it for contact checks and SCA.
+	Region string `json:"region,omitempty"`
+	// Currencies are the currencies of the customer's internal accounts,
+	// each supported by the platform; absent, all of the platform's.
+	Currencies  []string `json:"currencies,omitempty"`
+	Email       string   `json:"email,omitempty"`
+	PhoneNumber string   `json:"phoneNumber,omitempty"`
+	UmaAddress  string   `json:"umaAddress,omitempty"`
+	// KYCStatus and KYBStatus may be set on create by a regulated
+	// platform only; absent, the KYC provider chooses.
+	KYCStatus KYCStatus `json:"kycStatus,omitempty"`
+	KYBStatus KYCStatus `json:"kybStatus,omitempty"`
 	Profile
 	Identifier          string             `json:"identifier,omitempty"`
 	AgreementConsents   []AgreementConsent `json:"agreementConsents,omitempty"`
@@ -34,15 +43,28 @@ type CustomerInput struct {
 }
 
 var (
-	UmaPattern    = regexp.MustCompile(`^\$[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
+	// UmaPattern is a UMA address: "$", a user part of 1 to 64 letters,
+	// digits and ._+-, "@", and a lower-case domain. Create and Update
+	// check customers' addresses against it, the quotes area invitations'.
+	UmaPattern = regexp.MustCompile(`^\$[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
+	// kycStatusEnum are the values a regulated platform may set at
+	// creation.
 	kycStatusEnum = []string{"UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"}
 )
 
 // Create creates an individual or business customer, opens its
 // internal accounts (one per requested currency the platform supports, or
 // per platform currency) and asks the KYC provider for its starting status.
-// Every invalid field is reported at once; a taken platformCustomerId is
-// CONFLICT and a taken umaAddress UMA_ADDRESS_EXISTS.
+// Every invalid field is reported at once in one INVALID_INPUT; a taken
+// platformCustomerId is CONFLICT and a taken umaAddress UMA_ADDRESS_EXISTS;
+// a consent naming an unknown terms version, when it is the only problem,
+// END_USER_TERMS_VERSION_NOT_FOUND. An error of the provider is returned
+// as it is, and nothing is written.
+//
+// Without a platformCustomerId the customer gets one derived from its id,
+// and without a umaAddress "$<platformCustomerId>@<umaDomain>". On an
+// unregulated platform the accounts open only with the terms' consent
+// (see the package doc).
 //
 // The provider is consulted before the transaction, on the customer as the
 // input describes it and the platform as it stands (a platform
@@ -51,6 +73,7 @@ var (
 func (cs Service) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
 	e := cs.e
 	var out *Customer
+	// A repeated request is answered before the provider is asked again.
 	if ok, err := engine.Replay(ctx, e, in, &out); ok {
 		return out, err
 	}
@@ -60,6 +83,8 @@ func (cs Service) Create(ctx context.Context, in CustomerInput) (*Customer, erro
 		if err != nil {
 			return err
 		}
+		// The provider sees the customer the input describes; validation
+		// errors are ignored here and reported by the transaction.
 		probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
 		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
 		initial, err = customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
@@ -107,11 +132,15 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 	if err := finishCustomerInput(e, fe, r, &in); err != nil {
 		return nil, err
 	}
+	// Generated identifiers come from the random part of the UUID, so
+	// they are unique in practice; a clash is still caught by the claims.
 	if r.PlatformCustomerID == "" {
 		r.PlatformCustomerID = strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16]
 	}
 	if r.UmaAddress == "" {
 		r.UmaAddress = "$" + r.PlatformCustomerID + "@" + p.UmaDomain
+		// A platformCustomerId with characters a UMA address refuses
+		// gets an address of its own.
 		if !UmaPattern.MatchString(r.UmaAddress) {
 			r.UmaAddress = "$c" + strings.ReplaceAll(strings.TrimPrefix(id, "Customer:"), "-", "")[:16] + "@" + p.UmaDomain
 		}
@@ -137,7 +166,14 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 }
 
 // Update applies a partial update. customerType is required and must
-// match the customer's. Renaming never recomputes a verification status.
+// match the customer's; kycStatus and kybStatus cannot be sent (the status
+// changes through verification only), and email and phone cannot both
+// change in one request. Renaming never recomputes a verification status.
+// Errors: INVALID_INPUT (every field at once), CUSTOMER_NOT_FOUND,
+// CUSTOMER_DELETED, CONFLICT or UMA_ADDRESS_EXISTS for a taken identifier,
+// END_USER_TERMS_VERSION_NOT_FOUND, and whatever the wallets' ContactChanged
+// hook refuses. A changed email or phone that the provider checks is
+// PENDING again; a recorded consent opens the accounts.
 func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
 	e := cs.e
 	var out *Customer
@@ -151,10 +187,12 @@ func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Cus
 	return out, err
 }
 
-// UpdateRecord applies in to customer id. contact sees the record once
-// the input applied, before anything is written, with the previous email
-// and phone; when it says stop, nothing of the customer is written and
-// the customer returned is nil (a signed flow's challenge was issued).
+// UpdateRecord applies in to customer id inside t, with Update's rules
+// and errors. contact sees the record once the input applied, before
+// anything is written, with the previous email and phone; when it says
+// stop, nothing of the customer is written and the customer returned is
+// nil (a signed flow's challenge was issued). The wallets area calls it
+// for contact changes that the wallet's holder signs.
 func UpdateRecord(t *engine.Txn, id string, in CustomerInput, contact func(r *Record, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
 	e := t.Handle
 	p, err := platform.Load(t)
@@ -199,7 +237,9 @@ func UpdateRecord(t *engine.Txn, id string, in CustomerInput, contact func(r *Re
 }
 
 // Delete marks a customer deleted and returns it. Its UMA address and
-// platformCustomerId become free; a second delete is CUSTOMER_DELETED.
+// platformCustomerId become free; a second delete is CUSTOMER_DELETED, an
+// unknown id CUSTOMER_NOT_FOUND. The record stays (isDeleted), and so do
+// its accounts and their balances: the area closes nothing.
 func (cs Service) Delete(ctx context.Context, id string) (*Customer, error) {
 	e := cs.e
 	var out *Customer
@@ -224,7 +264,10 @@ func (cs Service) Delete(ctx context.Context, id string) (*Customer, error) {
 }
 
 // applyCustomerInput copies the members set in in onto r and records every
-// invalid one.
+// invalid one in fe. It validates the merged record, not the request, so an
+// update that touches one member still reports a stored member that a rule
+// now refuses. It also marks the contact channels the provider checks as
+// PENDING, and requires their email or phone.
 func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *Record, in *CustomerInput, p *platform.Config) {
 	set := func(dst *string, v string) {
 		if v != "" {
@@ -254,6 +297,8 @@ func applyCustomerInput(e *engine.Handle, fe *validate.Errors, r *Record, in *Cu
 			}
 		}
 	}
+	// Empty lists are seen before the merge, which cannot tell them from
+	// absent ones.
 	in.Profile.EmptyLists(fe)
 	r.Profile.Merge(in.Profile)
 	fe.MaxLen("platformCustomerId", r.PlatformCustomerID, 255)
@@ -328,7 +373,10 @@ func finishCustomerInput(e *engine.Handle, fe validate.Errors, r *Record, in *Cu
 }
 
 // claimCustomerKeys keeps the unique indexes in step with r, releasing the
-// old values when they changed.
+// old values when they changed: CONFLICT for a taken platformCustomerId,
+// UMA_ADDRESS_EXISTS for a taken umaAddress, each naming its field. Two
+// concurrent creates that claim one value conflict in the store, and one
+// of them is refused.
 func claimCustomerKeys(t *engine.Txn, r *Record, oldUma, oldPID string) error {
 	pidTaken := engine.Errorf(engine.CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
 	pidTaken.Fields = []engine.FieldError{{Field: "platformCustomerId", Message: pidTaken.Message}}
@@ -376,7 +424,8 @@ func claimCustomerKeys(t *engine.Txn, r *Record, oldUma, oldPID string) error {
 // regulated platform, and on an unregulated one only once the customer has
 // accepted the end-user terms (wire-facts 1.15); the update that records
 // the consent opens them. USDB is held in the embedded wallet (the Global
-// Account), not in an internal account of its own.
+// Account), not in an internal account of its own. Both hooks skip what
+// exists, so every update may call it again.
 func provisionAccounts(t *engine.Txn, r *Record, p *platform.Config) error {
 	if !p.IsRegulatedFinancialInstitution && r.EndUserTermsConsent == nil {
 		return nil
@@ -389,7 +438,9 @@ func provisionAccounts(t *engine.Txn, r *Record, p *platform.Config) error {
 	return st.ProvisionWallet(t, r, p)
 }
 
-// Currencies are the currencies a customer gets internal accounts in.
+// Currencies are the currencies a customer gets internal accounts in: its
+// own list, or else every currency the platform supports. The slice may be
+// r's or p's own: callers must not change it.
 func Currencies(r *Record, p *platform.Config) []string {
 	if len(r.Currencies) > 0 {
 		return r.Currencies

@@ -20,9 +20,13 @@ const (
 )
 
 // MaxDocumentBytes caps one uploaded file (413 PAYLOAD_TOO_LARGE above it).
+// The file is stored in the same transaction as its record, so the cap
+// also bounds what one transaction writes.
 const MaxDocumentBytes = 10 << 20
 
-// Document is an uploaded verification document (its file is kept apart).
+// Document is an uploaded verification document. Its file is kept apart
+// (tableDocumentFiles), so lists and views never load the bytes. A holder
+// has at most one document per (documentType, side).
 type Document struct {
 	ID               string    `json:"id"`
 	DocumentHolder   string    `json:"documentHolder"`
@@ -62,6 +66,9 @@ func sniff(b []byte) string {
 	return ""
 }
 
+// check records every invalid member of an upload in fe and returns the
+// file's media type ("" when it is none of JPEG, PNG or PDF). The type is
+// sniffed from the bytes, never taken from the file name or a header.
 func (in *DocumentUpload) check(fe *validate.Errors) string {
 	if fe.Required("documentType", in.DocumentType) {
 		fe.Enum("documentType", in.DocumentType, DocumentTypes...)
@@ -80,11 +87,15 @@ func (in *DocumentUpload) check(fe *validate.Errors) string {
 	return kind
 }
 
+// docKey is a document's key in the unique index of tableDocumentsByHolder.
 func docKey(holder, typ, side string) string { return holder + "|" + typ + "|" + side }
 
 // Upload stores a document for a customer or beneficial owner:
-// DOCUMENT_HOLDER_NOT_FOUND for an unknown holder, DOCUMENT_ALREADY_EXISTS
-// when the holder has one of that type and side (replace it with PUT).
+// DOCUMENT_HOLDER_NOT_FOUND for an unknown holder (or a deleted customer),
+// DOCUMENT_ALREADY_EXISTS when the holder has one of that type and side
+// (replace it with PUT), PAYLOAD_TOO_LARGE above MaxDocumentBytes, and
+// INVALID_INPUT for every invalid member. The record and the file are
+// written in one transaction.
 func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, error) {
 	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
@@ -114,7 +125,11 @@ func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, e
 	return out, err
 }
 
-// Replace replaces a document's file and metadata.
+// Replace replaces a document's file and metadata; the holder stays.
+// NOT_FOUND for an unknown document, DOCUMENT_ALREADY_EXISTS when the new
+// type and side are another document's, PAYLOAD_TOO_LARGE and
+// INVALID_INPUT as for Upload. Unlike Delete, it does not look at the
+// holder's verification status.
 func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (*Document, error) {
 	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
@@ -147,6 +162,8 @@ func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (
 	return out, err
 }
 
+// fill copies an upload's metadata onto d, naming the file after its type
+// when the upload gave no name.
 func (d *Document) fill(in DocumentUpload, kind string, now time.Time) {
 	d.DocumentType, d.Side, d.Country = in.DocumentType, in.Side, in.Country
 	d.DocumentNumber, d.IssuingAuthority, d.FileName = in.DocumentNumber, in.IssuingAuthority, in.FileName
@@ -156,6 +173,7 @@ func (d *Document) fill(in DocumentUpload, kind string, now time.Time) {
 	}
 }
 
+// saveDocument writes d and its file.
 func saveDocument(t *engine.Txn, d *Document, content []byte) error {
 	if err := engine.PutJSON(t, tableDocuments, d.ID, d); err != nil {
 		return err
@@ -163,8 +181,9 @@ func saveDocument(t *engine.Txn, d *Document, content []byte) error {
 	return t.Put(tableDocumentFiles, d.ID, content)
 }
 
-// requireHolder checks that a document holder (a customer or a beneficial
-// owner) exists.
+// requireHolder checks that a document holder (a customer that is not
+// deleted, or a beneficial owner) exists: DOCUMENT_HOLDER_NOT_FOUND
+// otherwise, told apart by the id's prefix.
 func requireHolder(t *engine.Txn, holder string) error {
 	var err error
 	switch {
@@ -181,6 +200,7 @@ func requireHolder(t *engine.Txn, holder string) error {
 	return err
 }
 
+// document loads a document's metadata: NOT_FOUND when absent.
 func document(t *engine.Txn, id string) (*Document, error) {
 	var d Document
 	if err := engine.GetJSON(t, tableDocuments, id, &d); err != nil {
@@ -189,7 +209,8 @@ func document(t *engine.Txn, id string) (*Document, error) {
 	return &d, nil
 }
 
-// documentTypes lists the document types a holder has uploaded.
+// documentTypes lists the document types a holder has uploaded, read from
+// the unique index alone (no record or file is loaded).
 func documentTypes(t *engine.Txn, holder string) ([]string, error) {
 	var out []string
 	err := t.Scan(tableDocumentsByHolder, engine.ScanOptions{Prefix: holder + "|"}, func(k string, _ []byte) (bool, error) {
@@ -200,7 +221,8 @@ func documentTypes(t *engine.Txn, holder string) ([]string, error) {
 	return out, err
 }
 
-// Get returns a document's metadata.
+// Get returns a document's metadata (NOT_FOUND for an unknown id); the file
+// itself is not served.
 func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
 	e := ds.e
 	var out *Document
@@ -212,7 +234,8 @@ func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
 	return out, err
 }
 
-// List lists documents, oldest first, optionally of one holder.
+// List lists documents, oldest first, optionally of one holder. A
+// malformed cursor or limit is INVALID_INPUT.
 func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams) (engine.Page[Document], error) {
 	e := ds.e
 	var page engine.Page[Document]
@@ -224,8 +247,9 @@ func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams
 	return page, err
 }
 
-// Delete removes a document. A document of a customer whose
-// verification is under review or decided is CONFLICT: it is evidence.
+// Delete removes a document with its file. A document of a customer whose
+// verification is under review or decided (any status but UNVERIFIED) is
+// CONFLICT: it is evidence. NOT_FOUND for an unknown document.
 func (ds Documents) Delete(ctx context.Context, id string) error {
 	e := ds.e
 	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {
@@ -252,8 +276,11 @@ func (ds Documents) Delete(ctx context.Context, id string) error {
 }
 
 // Documents stores verification documents for customers and beneficial
-// owners.
+// owners: the facade's eng.Documents (payments.Documents), a value over the
+// engine's handle, safe for concurrent use. Its write operations run
+// through engine.Once like every other (idempotent by key).
 type Documents struct{ e *engine.Handle }
 
-// NewDocuments returns the Documents group of h.
+// NewDocuments returns the Documents group of h (payments.New binds it to
+// every handle).
 func NewDocuments(h *engine.Handle) Documents { return Documents{h} }

@@ -13,9 +13,13 @@ import (
 // CodeMessage.ID. An error leaves the code for the intent worker, which
 // retries with backoff and finally parks it in the dead letters.
 //
-// A nil Config.Codes delivers nothing: the sandbox's codes are fixed
-// (sandbox.ContactCode), and a production engine must set one.
+// A nil payments.Config.Codes (Options.Codes) delivers nothing: the
+// sandbox's codes are fixed (sandbox.ContactCode), and a production engine
+// must set one.
 type CodeSender interface {
+	// SendCode delivers m.Code to m.To. It runs outside any transaction,
+	// on the intent worker, and may block on the network; a nil error
+	// marks the code delivered. It must be idempotent on m.ID.
 	SendCode(ctx context.Context, m CodeMessage) error
 }
 
@@ -27,10 +31,12 @@ type CodeMessage struct {
 	// Channel is EMAIL, PHONE or SCA (the customer's SCA factor, SMS).
 	Channel string `json:"channel"`
 	// To is the address the code goes to: the customer's email or phone.
-	To   string `json:"to"`
+	To string `json:"to"`
+	// Code is the plain code; only its hash is kept on the record it
+	// authorizes.
 	Code string `json:"code"`
-	// Purpose says what the code authorizes (CONTACT_VERIFICATION, PAYOUT,
-	// TRUST_BENEFICIARY, UNTRUST_BENEFICIARY).
+	// Purpose says what the code authorizes (CONTACT_VERIFICATION, LOGIN,
+	// PAYOUT, TRUST_BENEFICIARY, UNTRUST_BENEFICIARY, WALLET_LOGIN).
 	Purpose string `json:"purpose"`
 }
 
@@ -39,8 +45,8 @@ type CodeMessage struct {
 const intentCode = "code"
 
 // codeIntent is a one-time code waiting to be delivered, as stored. It
-// holds the plain code until it is delivered; the record it authorizes
-// keeps only its hash.
+// holds the plain code until it is delivered (the intent is removed then);
+// the record it authorizes keeps only its hash.
 type codeIntent struct {
 	Code *CodeMessage `json:"code,omitempty"`
 }
@@ -61,7 +67,12 @@ func codeIntentKind(codes CodeSender) engine.IntentKind {
 		}}
 }
 
-// IntendCode records that m is to be delivered after commit.
+// IntendCode records, inside t, that m is to be delivered after commit:
+// the intent "code:<m.ID>" commits with the caller's transaction, and
+// nothing is sent if that transaction rolls back. The caller stores the
+// code's hash on the record it authorizes. Used by this area and by the
+// areas above for their challenges (quotes' payouts, accounts' beneficiary
+// trust, wallets' logins).
 func IntendCode(t *engine.Txn, m CodeMessage) error {
 	b, err := json.Marshal(codeIntent{Code: &m})
 	if err != nil {

@@ -1,12 +1,3 @@
-// Package customers holds the customer rules of the platform, pure and
-// without I/O: the profile fields of individuals and businesses and their
-// validation, the requirement set a verification packet must meet, and the
-// Strong Customer Authentication rules (sca.go: factor preference, the
-// failed-login lockout, send limits, TOTP codes and 2FA reset progress).
-//
-// The root package embeds Profile in payments.Customer; the engine merges
-// requests onto stored profiles and calls Validate on the result, so every
-// invalid field is reported at once whatever the request touched.
 package customers
 
 import (
@@ -16,6 +7,12 @@ import (
 
 	"github.com/paygrid/payments/validate"
 )
+
+// The profile of a customer: its members, their enumerations and limits,
+// and their validation. Customer and CustomerInput embed Profile; create
+// and update merge the request onto the stored profile (Merge) and
+// validate the result (ValidateIndividual, ValidateBusiness), so every
+// invalid field is reported at once, whatever the request touched.
 
 // Address is a postal address (reference Address).
 type Address struct {
@@ -94,13 +91,16 @@ func (p *Profile) EmptyLists(fe *validate.Errors) {
 }
 
 // Merge applies the members set in patch onto p: a member absent from the
-// patch (zero) keeps p's value; nested objects merge member by member.
+// patch (zero) keeps p's value; nested objects merge member by member. It
+// goes through JSON so that the omitempty tags alone decide what a patch
+// sets: a member cannot be cleared by sending its zero value.
 func (p *Profile) Merge(patch Profile) {
 	b, _ := json.Marshal(patch) // plain data: cannot fail
 	_ = json.Unmarshal(b, p)
 }
 
-// Enumerations of the reference.
+// Enumerations of the reference: the values the profile's enum members
+// accept (validation names them in its field errors).
 var (
 	IDTypes              = []string{"SSN", "ITIN", "EIN", "NON_US_TAX_ID"}
 	SourceOfFunds        = []string{"SALARY", "SELF_EMPLOYMENT_INCOME", "INVESTMENT_INCOME", "PENSION", "RENTAL_INCOME", "GIFT", "INHERITANCE", "LOAN", "SAVINGS", "SALE_OF_ASSETS", "OTHER"}
@@ -116,7 +116,7 @@ var (
 	BusinessTypes        = []string{"AGRICULTURE_FORESTRY_FISHING_AND_HUNTING", "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION", "UTILITIES", "CONSTRUCTION", "MANUFACTURING", "WHOLESALE_TRADE", "RETAIL_TRADE", "TRANSPORTATION_AND_WAREHOUSING", "INFORMATION", "FINANCE_AND_INSURANCE", "REAL_ESTATE_AND_RENTAL_AND_LEASING", "PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES", "MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES", "ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES", "EDUCATIONAL_SERVICES", "HEALTH_CARE_AND_SOCIAL_ASSISTANCE", "ARTS_ENTERTAINMENT_AND_RECREATION", "ACCOMMODATION_AND_FOOD_SERVICES", "OTHER_SERVICES", "PUBLIC_ADMINISTRATION"}
 )
 
-// Limits of spec section 8.
+// Limits of spec section 8, in characters.
 const (
 	MaxFullName    = 250
 	MaxEmail       = 255
@@ -127,6 +127,7 @@ const (
 	MaxAddressLine = 255
 )
 
+// Patterns of the US tax identifiers and of NAICS codes.
 var (
 	reSSN   = regexp.MustCompile(`^\d{3}-\d{2}-\d{4}$`)
 	reITIN  = regexp.MustCompile(`^9\d{2}-\d{2}-\d{4}$`)
@@ -192,6 +193,8 @@ func categories(fe *validate.Errors, field string, list []string, allowed []stri
 	otherDescription(fe, other, field, descField, desc)
 }
 
+// otherDescription enforces the reference's pairing of an OTHER choice
+// with its free-text description: required with OTHER, refused without it.
 func otherDescription(fe *validate.Errors, other bool, field, descField, desc string) {
 	switch {
 	case other && desc == "":
@@ -203,6 +206,8 @@ func otherDescription(fe *validate.Errors, other bool, field, descField, desc st
 	}
 }
 
+// countryList checks that every item of an optional list is an ISO
+// 3166-1 alpha-2 country code.
 func countryList(fe *validate.Errors, field string, list []string) {
 	for i, c := range list {
 		fe.Country(validate.Index(field, i), c)

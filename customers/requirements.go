@@ -3,8 +3,11 @@ package customers
 import "slices"
 
 // Problem is one reason a verification packet is incomplete: a
-// VerificationError of the reference without its resourceId, which the
-// engine fills in.
+// VerificationError of the reference without its resourceId, which
+// SubmitVerification fills in. Type is MISSING_FIELD (with Field),
+// MISSING_IDENTITY_DOCUMENT, MISSING_LEGAL_PRESENCE_DOCUMENT (with
+// AcceptedDocumentTypes) or MISSING_BENEFICIAL_OWNER; a provider may
+// return its own.
 type Problem struct {
 	Type                  string   `json:"type"`
 	Field                 string   `json:"field,omitempty"`
@@ -12,7 +15,9 @@ type Problem struct {
 	Reason                string   `json:"reason"`
 }
 
-// Document groups of the reference's DocumentType.
+// Document groups of the reference's DocumentType: the documents that
+// identify a person, those that prove a business exists, and every type
+// an upload may name.
 var (
 	IdentityDocuments      = []string{"PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"}
 	LegalPresenceDocuments = []string{"CERTIFICATE_OF_INCORPORATION", "ARTICLES_OF_INCORPORATION", "ARTICLES_OF_ASSOCIATION",
@@ -24,10 +29,12 @@ var (
 		"STATE_COMPANY_REGISTRY", "PARTNERSHIP_CONTROL_AGREEMENT", "PARTNERSHIP_AGREEMENT", "SELFIE", "OTHER"}
 )
 
+// missingField is the problem of a member a packet lacks.
 func missingField(field string) Problem {
 	return Problem{Type: "MISSING_FIELD", Field: field, Reason: field + " is required for verification"}
 }
 
+// hasAny reports whether have holds any of want.
 func hasAny(have, want []string) bool {
 	for _, w := range want {
 		if slices.Contains(have, w) {
@@ -61,8 +68,10 @@ func IndividualProblems(p *Profile, hasIdentifier bool, docTypes []string) []Pro
 }
 
 // BusinessProblems lists what a business packet lacks: the business
-// information, its address, a legal-presence document, and at least one
-// beneficial owner.
+// information (registrationNumber included, which profile validation
+// leaves optional), its address, a legal-presence document among docTypes,
+// and at least one beneficial owner (owners counts them). The owners' own
+// documents are not required here; the provider may ask for them.
 func BusinessProblems(p *Profile, docTypes []string, owners int) []Problem {
 	var out []Problem
 	b := p.BusinessInfo

@@ -15,8 +15,9 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// SCA tables: each SCA customer's state by customer id, and 2FA resets by
-// reset id.
+// SCA tables: each SCA customer's state by customer id (SCARecord: one
+// record, so every SCA operation of a customer serializes on it), and 2FA
+// resets by reset id.
 const (
 	tableSCA       = "sca"
 	tableSCAResets = "sca_resets"
@@ -24,7 +25,10 @@ const (
 
 // SCA timing and limits. An SMS code may be sent again ScaResendInterval
 // after the last one, at most ScaMaxSends times per challenge (and per hour
-// for login codes); a login opens a session of ScaSessionTTL.
+// for login codes); a login opens a session of ScaSessionTTL. A started
+// login must be completed within ScaLoginTTL, an enrollment confirmed
+// within ScaEnrollTTL. A TOTP enrollment answers scaRecoveryCodes
+// recovery codes.
 const (
 	ScaSessionTTL     = 15 * time.Minute
 	ScaLoginTTL       = 5 * time.Minute
@@ -39,10 +43,18 @@ const (
 // operations (reference tag Strong Customer Authentication; spec 1, 3.2,
 // 7): factors and their reset, login sessions and security events. Every
 // operation answers CONFLICT for a customer outside an SCA region
-// (KYCProvider.SCARequired). Quotes carry their challenges (QuoteSCA).
+// (KYCProvider.SCARequired), INVALID_INPUT without a customer id, and
+// CUSTOMER_NOT_FOUND or CUSTOMER_DELETED as Live does. The challenges of
+// quotes are the quotes area's (quotes.Authorizations); the facade's
+// eng.SCA (payments.SCA) joins both groups.
+//
+// Each operation runs in one transaction through engine.Once (idempotent
+// by key); codes, challenges and secrets are drawn before it (SCADraw),
+// and SMS codes leave as intents after commit.
 type SCA struct{ e *engine.Handle }
 
-// NewSCA returns the customers area's SCA group of h.
+// NewSCA returns the customers area's SCA group of h (payments.New embeds
+// it in payments.SCA).
 func NewSCA(h *engine.Handle) SCA { return SCA{h} }
 
 // ScaFactorView is an enrolled factor (reference ScaFactorView).
@@ -137,7 +149,11 @@ type SecurityState struct {
 	FailedAttempts int        `json:"failedAttempts"`
 }
 
-// SCARecord is an SCA customer's state.
+// SCARecord is an SCA customer's state: its login security, session and
+// factors, and the challenges outstanding. Secrets are kept hashed (codes,
+// recovery codes, the offered TOTP secret) except the enrolled TOTP secret,
+// which verifying a code needs in full. The quotes area reads and writes it
+// for payout challenges (ForSCA, SaveSCA).
 type SCARecord struct {
 	Security         LoginSecurity        `json:"security"`
 	SessionExpiresAt *time.Time           `json:"sessionExpiresAt,omitempty"`
@@ -170,13 +186,18 @@ type scaPasskey struct {
 
 // SCADraw is what an SCA operation draws before its transaction: a
 // one-time code, a WebAuthn challenge, a TOTP secret and the sandbox's fixed
-// TOTP code (empty outside the sandbox).
+// TOTP code (empty outside the sandbox). Drawing first keeps the
+// transaction function deterministic: a store that runs it twice stores
+// the same secrets. The quotes area fills Code and Nonce for its payout
+// challenges; the zero value checks proofs without a sandbox code.
 type SCADraw struct {
 	Code, sandboxTOTP string
 	Nonce, secret     []byte
 	recovery          []string
 }
 
+// drawSCA draws everything an SCA operation of this area may need; each
+// operation uses its part.
 func drawSCA(e *engine.Handle) SCADraw {
 	d := SCADraw{Code: customersSlot.Of(e).KYC.ContactCode("SCA"), Nonce: engine.RandomBytes(32), secret: engine.RandomBytes(20)}
 	if e.Config.Sandbox {
@@ -189,9 +210,12 @@ func drawSCA(e *engine.Handle) SCADraw {
 	return d
 }
 
+// b64url is WebAuthn's encoding of binary members (base64url, no padding).
 func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
-// RelyingParty is the WebAuthn relying party of SCA passkeys.
+// RelyingParty is the WebAuthn relying party of SCA passkeys
+// (Options.SCAPasskeys), or RP ID "localhost" with the local origins when
+// none was configured.
 func RelyingParty(e *engine.Handle) walletauth.RelyingParty {
 	rp := customersSlot.Of(e).SCAPasskeys
 	if rp.ID == "" {
@@ -200,8 +224,10 @@ func RelyingParty(e *engine.Handle) walletauth.RelyingParty {
 	return rp
 }
 
-// ForSCA loads the customer of an SCA operation and its SCA state:
-// INVALID_INPUT without an id, CONFLICT outside SCA regions.
+// ForSCA loads, inside t, the customer of an SCA operation and its SCA
+// state: INVALID_INPUT without an id, CUSTOMER_NOT_FOUND,
+// CUSTOMER_DELETED, CONFLICT outside SCA regions. A caller that changes
+// the state stores it with SaveSCA in the same transaction.
 func ForSCA(t *engine.Txn, id string) (*Record, *SCARecord, error) {
 	var fe validate.Errors
 	if !fe.Required("customerId", id) {
@@ -218,7 +244,9 @@ func ForSCA(t *engine.Txn, id string) (*Record, *SCARecord, error) {
 	return c, st, err
 }
 
-// SCAState loads a customer's SCA state (empty when none is stored).
+// SCAState loads a customer's SCA state inside t (empty when none is
+// stored: a customer's state is created by its first SCA write). It does
+// not check the customer; ForSCA does.
 func SCAState(t *engine.Txn, id string) (*SCARecord, error) {
 	var st SCARecord
 	if err := engine.GetJSON(t, tableSCA, id, &st); err != nil && !errors.Is(err, engine.ErrNotFound) {
@@ -227,6 +255,7 @@ func SCAState(t *engine.Txn, id string) (*SCARecord, error) {
 	return &st, nil
 }
 
+// SaveSCA stores customer id's SCA state inside t.
 func SaveSCA(t *engine.Txn, id string, st *SCARecord) error {
 	return engine.PutJSON(t, tableSCA, id, st)
 }
@@ -241,8 +270,8 @@ func requiredEnum(field, v string, allowed ...string) error {
 	return engine.Invalid(fe.Err())
 }
 
-// LockedError is the 423 of a locked or suspended login, with the
-// reference's details.
+// LockedError is the 423 ACCOUNT_LOCKED of a locked or suspended login,
+// with the reference's details (suspended, failedAttempts, lockedUntil).
 func LockedError(s LoginSecurity) error {
 	d := map[string]any{"suspended": s.Suspended, "failedAttempts": s.FailedAttempts}
 	msg := "the customer's login is suspended after too many failed attempts; a password reset lifts it"
@@ -261,12 +290,17 @@ func RateLimited(wait time.Duration, what string) error {
 		Details: map[string]any{"retryAfterSeconds": secs}}
 }
 
-// ErrWrongProof is checkProof's answer to a well-formed but wrong proof.
+// ErrWrongProof is CheckProof's answer to a well-formed but wrong proof;
+// the caller counts it (ProofFailed) and answers the client with a coded
+// error, never with this one.
 var ErrWrongProof = errors.New("wrong proof")
 
 // CheckProof checks p against the challenge ch of a customer in state st:
-// nil when it satisfies it, errWrongProof when it is wrong, INVALID_INPUT
-// for a proof of the wrong shape. A passkey's counter advances in st.
+// nil when it satisfies it, ErrWrongProof when it is wrong, INVALID_INPUT
+// for a proof of the wrong shape. A passkey's counter advances in st, and
+// a TOTP recovery code used is spent from st: the caller saves st whatever
+// the answer. A TOTP challenge also accepts the sandbox's fixed code from
+// d and any unspent recovery code.
 func CheckProof(t *engine.Txn, st *SCARecord, ch *SCAPending, p ScaAuthorization, d SCADraw) error {
 	var fe validate.Errors
 	if ch.Factor != FactorPasskey {
@@ -307,7 +341,7 @@ func CheckProof(t *engine.Txn, st *SCARecord, ch *SCAPending, p ScaAuthorization
 	return nil
 }
 
-// spendRecovery consumes a TOTP recovery code.
+// spendRecovery consumes a TOTP recovery code: each works once.
 func (st *SCARecord) spendRecovery(code string) bool {
 	for i, h := range st.RecoveryHashes {
 		if subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(h)) == 1 {
@@ -319,7 +353,9 @@ func (st *SCARecord) spendRecovery(code string) bool {
 }
 
 // ProofFailed counts a wrong proof against the customer: ACCOUNT_LOCKED
-// once the count locks the login, INVALID_INPUT on field otherwise.
+// once the count locks the login, INVALID_INPUT on field otherwise. The
+// count is in st; the caller saves it and commits although it answers the
+// error (engine.Keeping), or the lockout could be bypassed by retrying.
 func ProofFailed(t *engine.Txn, st *SCARecord, field string) error {
 	st.Security.Fail(t.Now)
 	if st.Security.Locked(t.Now) {
@@ -338,13 +374,14 @@ func ProofField(factor string) string {
 	return "code"
 }
 
-// SessionActive reports whether the customer holds an SCA login session.
+// SessionActive reports whether the customer holds an SCA login session
+// at now.
 func (st *SCARecord) SessionActive(now time.Time) bool {
 	return st.SessionExpiresAt != nil && now.Before(*st.SessionExpiresAt)
 }
 
 // Factors lists a customer's factors: SMS_OTP always (their verified
-// phone), then TOTP and PASSKEY when enrolled.
+// phone), then TOTP and PASSKEY when enrolled. It reads only.
 func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
 	var out *ScaFactorList
 	err := s.e.View(ctx, func(t *engine.Txn) error {
@@ -358,6 +395,7 @@ func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, er
 	return out, err
 }
 
+// factors is the factor list of st, in the reference's order.
 func (st *SCARecord) factors() []ScaFactorView {
 	out := []ScaFactorView{{Factor: FactorSMS}}
 	if st.TOTPSecret != nil {
@@ -369,13 +407,16 @@ func (st *SCARecord) factors() []ScaFactorView {
 	return out
 }
 
+// view is the enrolled passkey as the API shows it.
 func (p *scaPasskey) view() ScaFactorView {
 	return ScaFactorView{Factor: FactorPasskey, CredentialID: p.IDString(), Name: p.Name}
 }
 
 // Enroll starts enrolling a TOTP or PASSKEY factor (typ): a TOTP secret to
 // confirm with the first code, or passkey registration options. A second
-// passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT.
+// passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT; another
+// type INVALID_INPUT. A new enrollment replaces an outstanding one of its
+// type; only the offered TOTP secret's hash is kept until Confirm.
 func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
 	if err := requiredEnum("type", typ, FactorTOTP, FactorPasskey); err != nil {
 		return nil, err
@@ -413,7 +454,8 @@ func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment
 }
 
 // registrationOptions are the PublicKeyCredentialCreationOptions of a
-// passkey enrollment.
+// passkey enrollment: ES256, Ed25519 and RS256 keys, user verification
+// required, no attestation.
 func registrationOptions(rp walletauth.RelyingParty, c *Customer, nonce []byte) map[string]any {
 	name := c.FullName
 	if name == "" {
@@ -432,7 +474,8 @@ func registrationOptions(rp walletauth.RelyingParty, c *Customer, nonce []byte) 
 }
 
 // AssertionOptions are the PublicKeyCredentialRequestOptions of a passkey
-// challenge.
+// challenge for p, the customer's enrolled passkey (SCARecord.Passkey),
+// over nonce: the login's here, a payout's in the quotes area.
 func AssertionOptions(rp walletauth.RelyingParty, p *scaPasskey, nonce []byte, ttl time.Duration) map[string]any {
 	allow := map[string]any{"type": "public-key", "id": p.IDString()}
 	if len(p.Transports) > 0 {
@@ -445,7 +488,10 @@ func AssertionOptions(rp walletauth.RelyingParty, p *scaPasskey, nonce []byte, t
 // Confirm finishes an enrollment: a TOTP factor with its secret and first
 // code (answering recovery codes, shown once), or a passkey with the
 // registration the device made. A wrong code or a registration that does
-// not verify is INVALID_INPUT.
+// not verify is INVALID_INPUT, as is a confirmation with no enrollment
+// outstanding (or after ScaEnrollTTL); a second passkey
+// PASSKEY_ALREADY_ENROLLED. Recovery codes are drawn before the
+// transaction and stored hashed.
 func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (*ScaFactorConfirmed, error) {
 	var fe validate.Errors
 	if fe.Required("type", in.Type) && fe.Enum("type", in.Type, FactorTOTP, FactorPasskey) {
@@ -501,6 +547,8 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 	return out, err
 }
 
+// enrolled records when factor was enrolled (a 2FA reset's status compares
+// it with the reset's completion).
 func (st *SCARecord) enrolled(factor string, now time.Time) {
 	if st.EnrolledAt == nil {
 		st.EnrolledAt = map[string]time.Time{}
@@ -508,6 +556,9 @@ func (st *SCARecord) enrolled(factor string, now time.Time) {
 	st.EnrolledAt[factor] = now
 }
 
+// confirmTOTP finishes a TOTP enrollment: the secret must be the one
+// offered (by hash) and the code valid for it now. Enrolling replaces the
+// recovery codes with new ones.
 func confirmTOTP(t *engine.Txn, customerID string, st *SCARecord, in ScaFactorConfirm, d SCADraw, out **ScaFactorConfirmed) error {
 	var fe validate.Errors
 	p := st.PendingTOTP
@@ -533,7 +584,8 @@ func confirmTOTP(t *engine.Txn, customerID string, st *SCARecord, in ScaFactorCo
 }
 
 // DeleteFactor removes the customer's passkey by credential id (the only
-// factor with one): NOT_FOUND for any other id.
+// factor with one): NOT_FOUND for any other id. A login started with the
+// passkey is dropped with it.
 func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
 	return engine.Once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *engine.Txn) error {
 		_, st, err := ForSCA(t, customerID)
@@ -554,7 +606,10 @@ func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) 
 // StartLogin begins an SCA login with factor: SMS_OTP sends a code (at most
 // ScaMaxSends an hour, ScaResendInterval apart: RATE_LIMITED), TOTP needs
 // nothing, PASSKEY answers assertion options. TOTP and PASSKEY must be
-// enrolled (INVALID_INPUT on factor).
+// enrolled (INVALID_INPUT on factor). A new login replaces an outstanding
+// one. The SMS code is delivered after commit by the CodeSender (purpose
+// LOGIN), to the customer's phone; a send refused by the limit writes
+// nothing.
 func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
 	if err := requiredEnum("factor", factor, Factors...); err != nil {
 		return nil, err
@@ -595,7 +650,8 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLog
 	return out, err
 }
 
-// Recent keeps the instants of list within window before now.
+// Recent keeps the instants of list within window before now, so that a
+// customer's send and reset history never grows beyond one window.
 func Recent(list []time.Time, now time.Time, window time.Duration) []time.Time {
 	var out []time.Time
 	for _, x := range list {
@@ -618,8 +674,11 @@ func (st *SCARecord) requireEnrolled(factor string) error {
 
 // CompleteLogin finishes the started login with its proof and opens an SCA
 // session of ScaSessionTTL. A wrong proof counts as a failed attempt
-// (customers.LockSteps): INVALID_INPUT, or ACCOUNT_LOCKED once locked; a
-// locked login is ACCOUNT_LOCKED before any check.
+// (LockSteps): INVALID_INPUT, or ACCOUNT_LOCKED once locked; a
+// locked login is ACCOUNT_LOCKED before any check. Without an
+// outstanding login (or after ScaLoginTTL), with another factor, or with
+// another challengeId, INVALID_INPUT. A success clears the failed-login
+// counter; a wrong proof's count commits with the error answer.
 func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (*ScaSession, error) {
 	var fe validate.Errors
 	if fe.Required("factor", in.Factor) {
@@ -671,7 +730,8 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 
 // RecordEvent records a client-side security event: a completed password
 // reset revokes the SCA session and clears the failed-login counter; a
-// failed login counts towards the lockout (customers.LockSteps).
+// failed login counts towards the lockout (LockSteps). Another eventType
+// is INVALID_INPUT. The answer is the state after the event.
 func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
 	if err := requiredEnum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt); err != nil {
 		return nil, err

@@ -33,6 +33,9 @@ type Mobile struct {
 	Number      string `json:"number"`
 }
 
+// scaResetRecord is a 2FA reset as stored. Its status is not stored: it
+// is derived from CreatedAt and CompletedAt on the engine clock
+// (ResetStatus), so it advances without due work.
 type scaResetRecord struct {
 	ID          string     `json:"id"`
 	CustomerID  string     `json:"customerId"`
@@ -43,8 +46,12 @@ type scaResetRecord struct {
 
 // StartReset begins recovering a lost factor through a liveness check
 // (customers.ResetStatus gives its progress). TOTP and PASSKEY must be
-// enrolled (INVALID_INPUT on factor); at most customers.ResetsPerDay resets
-// start per customer in 24 hours (RATE_LIMITED).
+// enrolled (INVALID_INPUT on factor); at most ResetsPerDay resets start
+// per customer in 24 hours (RATE_LIMITED).
+//
+// The liveness check is the sandbox's: it passes by the clock alone
+// (ResetLivenessAfter), and the LivenessAccessToken answered is random and
+// stored nowhere.
 func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFactorResetStart, error) {
 	if err := requiredEnum("factor", factor, Factors...); err != nil {
 		return nil, err
@@ -74,7 +81,9 @@ func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFac
 	return out, err
 }
 
-// scaReset loads a reset of the customer: NOT_FOUND for another's.
+// scaReset loads a reset of the customer with its SCA state: NOT_FOUND for
+// an unknown reset or another customer's, so ids cannot be probed across
+// customers.
 func scaReset(t *engine.Txn, customerID, id string) (*scaResetRecord, *SCARecord, error) {
 	_, st, err := ForSCA(t, customerID)
 	if err != nil {
@@ -87,7 +96,10 @@ func scaReset(t *engine.Txn, customerID, id string) (*scaResetRecord, *SCARecord
 	return &r, st, nil
 }
 
-// Reset reports a reset's status.
+// Reset reports a reset's status at the engine clock (ResetStatus), and for
+// a TOTP or PASSKEY reset whether the factor was enrolled again since it
+// completed (EnrollmentStatus COMPLETED, else PENDING). NOT_FOUND for an
+// unknown reset; it reads only.
 func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorResetStatus, error) {
 	var out *TwoFactorResetStatus
 	err := s.e.View(ctx, func(t *engine.Txn) error {
@@ -111,7 +123,9 @@ func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorR
 
 // CompleteReset finishes a reset whose liveness passed (INVALID_INPUT
 // before, or once the reset ended): the TOTP or passkey factor is cleared
-// for re-enrollment; an SMS_OTP reset makes mobile the customer's number.
+// for re-enrollment; an SMS_OTP reset makes mobile the customer's number
+// (INVALID_INPUT without a valid mobile). A login started with the reset
+// factor is dropped. NOT_FOUND for an unknown reset.
 func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) error {
 	return engine.Once(ctx, s.e, []any{customerID, resetID, mobile}, &struct{}{}, func(t *engine.Txn) error {
 		r, st, err := scaReset(t, customerID, resetID)
@@ -153,7 +167,8 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 }
 
 // setPhone makes phone the customer's verified number (an SMS_OTP reset,
-// gated by liveness).
+// gated by liveness). It writes the customer record directly: it neither
+// calls the ContactChanged hook nor emits an event.
 func setPhone(t *engine.Txn, customerID, phone string) error {
 	c, err := Live(t, customerID)
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// Strong Customer Authentication factors (reference ScaFactor).
+// Strong Customer Authentication factors (reference ScaFactor). The rules
+// of this file are pure: no store, no clock but the one passed in.
 const (
 	FactorSMS     = "SMS_OTP"
 	FactorTOTP    = "TOTP"
@@ -37,16 +38,20 @@ func ChallengeFactor(preferred string, hasPasskey bool) string {
 	return FactorSMS
 }
 
-// Failed-login lockout (reference RecordSecurityEventRequest): the n-th
-// cumulative failure locks the login for LockSteps[n]; SuspendAt or more
-// suspend it until a password reset clears the counter.
+// LockSteps is the failed-login lockout (reference
+// RecordSecurityEventRequest): the n-th cumulative failure locks the login
+// for LockSteps[n]; SuspendAt or more suspend it until a password reset
+// clears the counter. The steps grow so that guessing stays slow while a
+// user who mistyped a few times is barely delayed.
 var LockSteps = map[int]time.Duration{5: 15 * time.Minute, 6: 30 * time.Minute, 7: time.Hour, 8: 24 * time.Hour}
 
 // SuspendAt is the failure count from which the login is suspended.
 const SuspendAt = 9
 
 // LoginSecurity is a customer's login-security state: the cumulative
-// failed-login counter and the lockout it produced.
+// failed-login counter and the lockout it produced. The counter counts
+// both failed SCA proofs and the client's FAILED_LOGIN_ATTEMPT events, and
+// only a success or a password reset clears it.
 type LoginSecurity struct {
 	FailedAttempts int        `json:"failedAttempts"`
 	LockedUntil    *time.Time `json:"lockedUntil,omitempty"`
@@ -76,8 +81,9 @@ func (s LoginSecurity) Locked(now time.Time) bool {
 func (s *LoginSecurity) Clear() { *s = LoginSecurity{} }
 
 // SendWait is how long a caller must wait before another one-time code may
-// be sent, given the earlier sends: at least interval after the last one
-// and at most max sends within window. Zero means a send is allowed now.
+// be sent, given the earlier sends (oldest first): at least interval after
+// the last one and at most max sends within window. Zero means a send is
+// allowed now. RateLimited turns a wait into the 429 with Retry-After.
 func SendWait(sent []time.Time, now time.Time, interval time.Duration, max int, window time.Duration) time.Duration {
 	var wait time.Duration
 	if n := len(sent); n > 0 {
@@ -119,7 +125,10 @@ func TOTPCode(secret []byte, at time.Time) string {
 }
 
 // TOTPValid reports whether code is secret's code at now or one step either
-// side (clock drift between the phone and the server).
+// side (clock drift between the phone and the server). The three
+// comparisons all run, in constant time, so timing does not tell which
+// step matched. A code stays valid for its whole window: nothing here
+// prevents its reuse within it.
 func TOTPValid(secret []byte, code string, now time.Time) bool {
 	ok := 0
 	for _, d := range []time.Duration{-TOTPStep, 0, TOTPStep} {
@@ -132,7 +141,7 @@ func TOTPValid(secret []byte, code string, now time.Time) bool {
 var Base32 = base32.StdEncoding.WithPadding(base32.NoPadding)
 
 // TOTPURI is the otpauth:// provisioning URI (the QR-code payload) of
-// secret for account at issuer.
+// secret for account at issuer, with the RFC 6238 defaults left implicit.
 func TOTPURI(secret []byte, issuer, account string) string {
 	q := url.Values{"secret": {Base32.EncodeToString(secret)}, "issuer": {issuer}}
 	return "otpauth://totp/" + url.PathEscape(issuer+":"+account) + "?" + q.Encode()
@@ -159,7 +168,8 @@ const (
 )
 
 // ResetStatus is the status at now of a reset started at started that
-// completed (or not).
+// completed (or not). Completion wins over expiry: a completed reset stays
+// COMPLETED.
 func ResetStatus(started time.Time, completed bool, now time.Time) string {
 	switch age := now.Sub(started); {
 	case completed:

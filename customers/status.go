@@ -3,7 +3,8 @@ package customers
 import "fmt"
 
 // Status is the verification status of a customer (kycStatus for
-// individuals, kybStatus for businesses; the same enum, spec 3.3).
+// individuals, kybStatus for businesses; the same enum, spec 3.3). It is a
+// pure value: its methods decide moves and permissions without a store.
 type Status string
 
 // Verification statuses.
@@ -31,6 +32,8 @@ var statusMoves = map[Status][]Status{
 
 // Check reports an error unless a customer may move from s to next.
 // Staying is always allowed, and a new customer ("") may start anywhere.
+// The error is a plain one, not a coded *engine.Error: a refused move is
+// a provider's mistake, not the client's, and surfaces as INTERNAL_ERROR.
 func (s Status) Check(next Status) error {
 	if s == next || s == "" {
 		return nil

@@ -6,7 +6,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// EndUserTerms is a version of the provider's end-user terms.
+// EndUserTerms is a version of the provider's end-user terms (reference
+// EndUserTerms): the version a consent names and where its text is.
 type EndUserTerms struct {
 	Version string `json:"version"`
 	URL     string `json:"url"`
@@ -22,7 +23,8 @@ var (
 	EndUserTermsVersions = []string{"V1", "2024-06-01", "2025-10-13"}
 )
 
-// CurrentTerms returns the current end-user terms (GET /customers/end-user-terms).
+// CurrentTerms returns the current end-user terms (GET
+// /customers/end-user-terms). It reads no store and never fails.
 func (cs Service) CurrentTerms() EndUserTerms { return CurrentEndUserTerms }
 
 // checkConsents validates consent entries (at most one per type) and returns
@@ -57,7 +59,8 @@ func checkConsents(fe *validate.Errors, list []AgreementConsent, deprecated bool
 	return unknownVersion
 }
 
-// mergeConsent keeps one entry per type: the latest acceptance.
+// mergeConsent keeps one entry per type: the latest acceptance, so a
+// replayed or reordered older consent never overwrites a newer one.
 func mergeConsent(list []AgreementConsent, c AgreementConsent) []AgreementConsent {
 	for i := range list {
 		if list[i].Type == c.Type {

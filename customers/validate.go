@@ -6,8 +6,11 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// ValidateIndividual checks the profile of an individual. identifier is the
-// write-only tax identifier (never part of Profile).
+// ValidateIndividual checks the profile of an individual, recording every
+// problem in fe (nothing stops at the first). identifier is the write-only
+// tax identifier (never part of Profile); now bounds the birth date.
+// Members are optional here: what verification needs is
+// IndividualProblems' concern, so a customer may be created with little.
 func (p *Profile) ValidateIndividual(fe *validate.Errors, identifier string, now time.Time) {
 	fe.MaxLen("fullName", p.FullName, MaxFullName)
 	ValidateBirthDate(fe, "birthDate", p.BirthDate, now)
@@ -41,7 +44,8 @@ func (p *Profile) individualOnly() map[string]bool {
 
 // ValidateBusiness checks the profile of a business: businessInfo with
 // legalName, country, taxId and incorporatedOn is required, and individual
-// members are refused.
+// members are refused, so a business's record never carries data that
+// belongs to a person (its owners carry that).
 func (p *Profile) ValidateBusiness(fe *validate.Errors, now time.Time) {
 	for _, f := range []string{"fullName", "birthDate", "nationality", "idType", "countryOfIssuance", "sourceOfFundsCategories",
 		"sourceOfWealthCategories", "purposeOfAccount", "annualIncomeRange", "netWorthRange", "pepStatus"} {

@@ -12,10 +12,14 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Verification tables: submissions by id.
+// Verification tables: submissions by id, listed by customer and by
+// status through the indexes Area declares.
 const tableVerifications = "verifications"
 
-// VerificationStatus is the outcome of a verification submission.
+// VerificationStatus is the outcome of a verification submission, as the
+// KYCProvider decided it (KYCDecision.Status). It is separate from the
+// customer's Status: RESOLVE_ERRORS, for example, leaves the customer as
+// it was.
 type VerificationStatus string
 
 // Verification statuses (reference VerificationStatus).
@@ -35,7 +39,9 @@ type VerificationError struct {
 	Problem
 }
 
-// Verification is one KYC/KYB submission and its outcome.
+// Verification is one KYC/KYB submission and its outcome. It is written
+// once, by the submission, and never changes: a later decision is a new
+// submission.
 type Verification struct {
 	ID                 string              `json:"id"`
 	CustomerID         string              `json:"customerId"`
@@ -56,7 +62,10 @@ type Verification struct {
 // The provider is consulted before the transaction, on the packet as it
 // stood; the transaction applies its decision only if the packet is still
 // the same, and otherwise the review runs again (a few times, then
-// CONFLICT).
+// CONFLICT). Other errors: INVALID_INPUT without a customer id,
+// CUSTOMER_NOT_FOUND, CUSTOMER_DELETED, and the provider's own errors as
+// they are. A decision that moves the status where Status.Check forbids is
+// the provider's fault and fails the operation, writing nothing.
 func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
 	e := cs.e
 	var fe validate.Errors
@@ -82,6 +91,9 @@ func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*V
 		if err != nil {
 			return nil, err
 		}
+		// The packet is compared by its encoding: any change to the
+		// profile, documents or owners between the review and the write
+		// sends the packet back to the provider.
 		err = engine.Once(ctx, e, customerID, &out, func(t *engine.Txn) error {
 			r, sub, err := verificationTarget(t, customerID)
 			if err != nil {
@@ -102,7 +114,9 @@ func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*V
 // errPacketChanged refuses a review whose packet changed meanwhile.
 var errPacketChanged = engine.Errorf(engine.CodeConflict, "the customer changed while its verification was under review; submit again")
 
-// verificationTarget loads a customer that may be submitted, with its packet.
+// verificationTarget loads a customer that may be submitted, with its
+// packet: INVALID_INPUT when its status is final, CONFLICT while a contact
+// channel the provider checks is still PENDING.
 func verificationTarget(t *engine.Txn, customerID string) (*Record, *KYCSubmission, error) {
 	r, err := Live(t, customerID)
 	if err != nil {
@@ -122,7 +136,11 @@ func verificationTarget(t *engine.Txn, customerID string) (*Record, *KYCSubmissi
 	return r, sub, err
 }
 
-// applyReview records a provider's decision on r's submission.
+// applyReview records a provider's decision on r's submission: the
+// Verification with the problems on the customer, the customer's new
+// status and its event, the owners' statuses, and the VERIFICATION.<status>
+// event. The owners are taken by id from the decision; a decision naming an
+// unknown owner fails the operation.
 func applyReview(t *engine.Txn, r *Record, d KYCDecision, out **Verification) error {
 	id := t.NewID("Verification")
 	v := &Verification{ID: id, CustomerID: r.ID, VerificationStatus: d.Status, Errors: []VerificationError{}, CreatedAt: t.Now, UpdatedAt: t.Now}
@@ -156,7 +174,9 @@ func applyReview(t *engine.Txn, r *Record, d KYCDecision, out **Verification) er
 	return nil
 }
 
-// packet gathers what the provider reviews.
+// packet gathers what the provider reviews: the customer and platform,
+// the problems the requirement rules find, whether an earlier submission
+// came back RESOLVE_ERRORS, and a business's owners.
 func packet(t *engine.Txn, r *Record, p *platform.Config) (*KYCSubmission, error) {
 	docs, err := documentTypes(t, r.ID)
 	if err != nil {
@@ -175,7 +195,8 @@ func packet(t *engine.Txn, r *Record, p *platform.Config) (*KYCSubmission, error
 }
 
 // setCustomerStatus changes a customer's kycStatus/kybStatus and emits the
-// matching CUSTOMER.* event; no event when it stays the same.
+// matching CUSTOMER.* event; no event when it stays the same, and none
+// for a move to UNVERIFIED or HOLD. An empty s leaves the status alone.
 func setCustomerStatus(t *engine.Txn, r *Record, s KYCStatus) error {
 	if s == "" || s == r.Status() {
 		return nil
@@ -199,7 +220,8 @@ func setCustomerStatus(t *engine.Txn, r *Record, s KYCStatus) error {
 	return nil
 }
 
-// Verification returns one submission.
+// Verification returns one submission: VERIFICATION_NOT_FOUND for an
+// unknown id.
 func (cs Service) Verification(ctx context.Context, id string) (*Verification, error) {
 	e := cs.e
 	var v Verification
@@ -211,7 +233,8 @@ func (cs Service) Verification(ctx context.Context, id string) (*Verification, e
 }
 
 // ListVerifications lists submissions, oldest first, narrowed by customer
-// and status when given.
+// and status when given. An unknown status, or a malformed cursor or
+// limit, is INVALID_INPUT; an unknown customer simply has none.
 func (cs Service) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (engine.Page[Verification], error) {
 	e := cs.e
 	var page engine.Page[Verification]
@@ -241,7 +264,12 @@ type KYCLink struct {
 
 // CreateKYCLink returns a hosted-flow link for a customer whose status is
 // not final; it expires after 24 hours. redirectURI, when set, must be an
-// absolute http(s) URL.
+// absolute http(s) URL (INVALID_INPUT). A final status is INVALID_INPUT, a
+// pending contact check CONFLICT, an unknown or deleted customer
+// CUSTOMER_NOT_FOUND or CUSTOMER_DELETED.
+//
+// The link is the sandbox's: it is made in a read transaction and stored
+// nowhere, so each call returns a new one and none is remembered.
 func (cs Service) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
 	e := cs.e
 	var out *KYCLink

@@ -7,16 +7,25 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// Options is what New gives the platform area: the configuration
+// Options is what payments.New gives the platform area: the configuration
 // an empty store is seeded with, and how the platform's internal accounts
 // are opened (accounts area).
 type Options struct {
-	Seed         Seed
+	// Seed is the configuration WriteSeed writes into an empty store
+	// (payments.Config.Platform); Reseed writes it again after a sandbox
+	// reset.
+	Seed Seed
+	// OpenAccounts opens, inside t, an internal account for owner
+	// (engine.PlatformOwner here) in each of currencies it lacks one in:
+	// accounts.OpenInternal, wired by payments.New because the accounts
+	// area sits above this one. Required: a nil hook panics on the first
+	// seed or currency update.
 	OpenAccounts func(t *engine.Txn, owner string, currencies []string) error
 }
 
-// Area declares the platform's tables: its configuration and the
-// API tokens.
+// Area declares the platform's tables (its configuration and the API
+// tokens, with the unique index of client ids) and serves the outbox's
+// Endpoint hook, for payments.New to register.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{Hooks: engine.DeliveryHooks{Endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) }},
 		State: []engine.SlotEntry{platformSlot.With(&platformState{Options: cfg})}, Tables: []engine.TableDef{
@@ -37,9 +46,11 @@ type platformState struct {
 	auth  authCache
 }
 
+// platformSlot finds the platform area's state on an engine handle.
 var platformSlot engine.Slot[platformState]
 
-// webhookEndpointOf is the platform's configured webhook endpoint.
+// webhookEndpointOf is the platform's configured webhook endpoint, read
+// for each delivery so that an update takes effect with the next event.
 func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
 	cfg, err := NewService(e).Config(ctx)
 	if err != nil {
@@ -48,10 +59,12 @@ func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
 	return cfg.WebhookEndpoint, nil
 }
 
-// Reseed writes the seed New was given again, unless a configuration
-// exists (a sandbox reset, which cleared it).
+// Reseed writes the seed payments.New was given again, unless a
+// configuration exists: the sandbox's reset, which cleared the store, calls
+// it inside its own transaction so the engine never runs unconfigured.
 func Reseed(t *engine.Txn) error { return WriteSeed(t, platformSlot.Of(t.Handle).Seed) }
 
-// ForgetTokens drops the tokens the platform area remembers, after a
-// sandbox import or reset replaced them.
+// ForgetTokens drops the verified credentials the platform area
+// remembers (see Service.Authenticate), after a sandbox import or reset
+// replaced the tokens: a credential of the old state must not outlive it.
 func ForgetTokens(h *engine.Handle) { platformSlot.Of(h).auth.forget() }

@@ -15,33 +15,51 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Table holds the platform configuration (one record).
+// Table holds the platform configuration: one record, at platformKey. It
+// is exported for the sandbox's state import, which requires it.
 const Table = "platform"
 
+// platformKey is the key of the one configuration record in Table.
 const platformKey = "config"
 
 // Config is the platform's configuration (the reference's
 // PlatformConfig plus skipVerificationPaperwork, which steers sandbox KYC).
+// Read it with Service.Config, or with Load inside a transaction; change it
+// with Service.UpdateConfig.
 type Config struct {
-	ID                              string                     `json:"id"`
-	UmaDomain                       string                     `json:"umaDomain,omitempty"`
-	ProxyUmaSubdomain               string                     `json:"proxyUmaSubdomain,omitempty"`
-	WebhookEndpoint                 string                     `json:"webhookEndpoint,omitempty"`
-	SupportedCurrencies             []CurrencyConfig           `json:"supportedCurrencies"`
-	IsRegulatedFinancialInstitution bool                       `json:"isRegulatedFinancialInstitution"`
-	SkipVerificationPaperwork       bool                       `json:"skipVerificationPaperwork"`
-	EmbeddedWalletConfig            *EmbeddedWalletConfig      `json:"embeddedWalletConfig,omitempty"`
-	CardTokenization2faConfig       *CardTokenization2FAConfig `json:"cardTokenization2faConfig,omitempty"`
-	FeeConfigs                      []FeeConfig                `json:"feeConfigs,omitempty"`
-	CreatedAt                       time.Time                  `json:"createdAt"`
-	UpdatedAt                       time.Time                  `json:"updatedAt"`
+	ID string `json:"id"`
+	// UmaDomain is the domain of generated UMA addresses
+	// ($<platformCustomerId>@<UmaDomain>).
+	UmaDomain         string `json:"umaDomain,omitempty"`
+	ProxyUmaSubdomain string `json:"proxyUmaSubdomain,omitempty"`
+	// WebhookEndpoint is where a Notifier that sends webhooks
+	// (engine.WebhookSender) delivers events; it is read at each delivery,
+	// so a change applies from the next event on.
+	WebhookEndpoint string `json:"webhookEndpoint,omitempty"`
+	// SupportedCurrencies are the currencies customers get internal
+	// accounts in (unless they name their own) and quotes may price;
+	// another currency is INVALID_CURRENCY.
+	SupportedCurrencies []CurrencyConfig `json:"supportedCurrencies"`
+	// IsRegulatedFinancialInstitution: the platform verifies its own
+	// customers (it may set their status at creation) and its customers
+	// need not accept the provider's end-user terms.
+	IsRegulatedFinancialInstitution bool `json:"isRegulatedFinancialInstitution"`
+	// SkipVerificationPaperwork lets the sandbox KYC provider decide a
+	// customer at creation from its name's suffix (spec 3.3).
+	SkipVerificationPaperwork bool                       `json:"skipVerificationPaperwork"`
+	EmbeddedWalletConfig      *EmbeddedWalletConfig      `json:"embeddedWalletConfig,omitempty"`
+	CardTokenization2faConfig *CardTokenization2FAConfig `json:"cardTokenization2faConfig,omitempty"`
+	FeeConfigs                []FeeConfig                `json:"feeConfigs,omitempty"`
+	CreatedAt                 time.Time                  `json:"createdAt"`
+	UpdatedAt                 time.Time                  `json:"updatedAt"`
 }
 
 // CurrencyConfig is one supported currency with its per-transaction bounds
 // (maxAmount is the single-transaction maximum behind
 // TRANSACTION_SIZE_LIMIT_EXCEEDED).
 type CurrencyConfig struct {
-	CurrencyCode                              string              `json:"currencyCode"`
+	CurrencyCode string `json:"currencyCode"`
+	// MinAmount and MaxAmount bound one transaction, in minor units.
 	MinAmount                                 int64               `json:"minAmount"`
 	MaxAmount                                 int64               `json:"maxAmount"`
 	RequiredCounterpartyFields                []CounterpartyField `json:"requiredCounterpartyFields"`
@@ -100,7 +118,10 @@ type CardTokenization2FAConfig struct {
 	} `json:"sms,omitempty"`
 }
 
-// Seed is the configuration a new platform starts with.
+// Seed is the configuration a new platform starts with
+// (payments.Config.Platform). It is written once, into an empty store; the
+// zero value is an unregulated platform on sandbox.uma.money supporting
+// DefaultCurrencies, with no webhook endpoint.
 type Seed struct {
 	// Regulated makes the platform a regulated financial institution.
 	Regulated bool
@@ -138,14 +159,19 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 	}
 }
 
-// Seed writes the platform configuration of seed on an empty store (New
-// calls it once the areas are registered).
+// Seed writes the platform configuration of seed on an empty store
+// (payments.New calls it once the areas are registered, so that opening
+// the platform's accounts finds the accounts area's tables). A store that
+// holds a configuration keeps it. An unknown currency in seed is
+// INVALID_CURRENCY. Seed is not idempotent by key: it needs none.
 func (pl Service) Seed(ctx context.Context, seed Seed) error {
 	return pl.e.Update(ctx, func(t *engine.Txn) error { return WriteSeed(t, seed) })
 }
 
-// WriteSeed writes the platform configuration of seed and opens the
-// platform's accounts, unless a configuration exists.
+// WriteSeed writes, inside t, the platform configuration of seed and opens
+// the platform's internal accounts in its currencies, unless a
+// configuration exists (then it writes nothing and returns nil). Each
+// currency gets the default bounds of defaultCurrencyConfig.
 func WriteSeed(t *engine.Txn, seed Seed) error {
 	if _, err := t.Get(Table, platformKey); !errors.Is(err, engine.ErrNotFound) {
 		return err
@@ -176,7 +202,8 @@ func WriteSeed(t *engine.Txn, seed Seed) error {
 	return engine.PutJSON(t, Table, platformKey, cfg)
 }
 
-// Config returns the platform configuration.
+// Config returns the platform configuration: PLATFORM_NOT_FOUND only on a
+// store that was never seeded (payments.New always seeds).
 func (pl Service) Config(ctx context.Context) (*Config, error) {
 	e := pl.e
 	var cfg Config
@@ -184,11 +211,15 @@ func (pl Service) Config(ctx context.Context) (*Config, error) {
 	return &cfg, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 }
 
-// Load returns the platform configuration, decoded once per
-// transaction; a caller that changes it stores it back in the same one.
-// The engine also remembers the last decoded record by its bytes, so an
-// unchanged configuration is never decoded twice. Callers must not change
-// nested members in place (Platform.UpdateConfig decodes its own copy).
+// Load returns the platform configuration inside t, decoded once per
+// transaction (PLATFORM_NOT_FOUND when none is stored); a caller that
+// changes it stores it back in the same transaction. The engine also
+// remembers the last decoded record by its bytes, so an unchanged
+// configuration is never decoded twice: every quote and every customer
+// operation reads it, and none should pay a JSON decode for it.
+// The copy returned is shallow: callers must not change nested members in
+// place, since the cached record shares them (Service.UpdateConfig decodes
+// its own copy).
 func Load(t *engine.Txn) (*Config, error) {
 	cached := platState.Of(t)
 	if cached.cfg != nil {
@@ -224,7 +255,8 @@ type platformCache struct {
 	cfg *Config
 }
 
-// ConfigUpdate is a PATCH of the platform configuration: nil members
+// ConfigUpdate is a PATCH of the platform configuration (the reference's
+// PlatformConfigUpdateRequest): nil members
 // are left unchanged; EmbeddedWalletConfig and CardTokenization2faConfig are
 // merged member by member (JSON merge patch); FeeConfigs are merged by
 // (feeType, sourceCurrency), and both amounts 0 removes a fee config.
@@ -240,10 +272,17 @@ type ConfigUpdate struct {
 	SkipVerificationPaperwork       *bool             `json:"skipVerificationPaperwork"`
 }
 
+// reDomain is a lower-case DNS name of at least two labels: the host part
+// of generated UMA addresses ($name@domain).
 var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
 
-// UpdateConfig applies u and returns the new configuration. Every
-// invalid member is reported at once; nothing changes on error.
+// UpdateConfig applies u and returns the new configuration, in one
+// transaction run by engine.Once (idempotent by key). Every invalid member
+// is reported at once in one INVALID_INPUT and nothing changes;
+// PLATFORM_NOT_FOUND on a store never seeded. Adding a currency opens the
+// platform's internal account in it; a new, non-empty webhookEndpoint gets
+// a TEST event. Currencies removed from the list keep their accounts and
+// balances: nothing is closed by a configuration change.
 func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (*Config, error) {
 	e := pl.e
 	var out *Config
@@ -252,6 +291,8 @@ func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (*Config, er
 		if err := engine.GetJSON(t, Table, platformKey, &cfg); err != nil {
 			return engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 		}
+		// Later reads of this transaction (Load) see the configuration
+		// being changed, not the stored one.
 		platState.Of(t).cfg = cfg
 		var fe validate.Errors
 		if u.UmaDomain != nil {
@@ -333,6 +374,9 @@ func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (*Config, er
 	return out, nil
 }
 
+// checkCurrencies validates a full supportedCurrencies list: known and
+// distinct codes, 0 <= minAmount <= maxAmount, the transaction types and
+// the counterparty fields of the reference's enums.
 func checkCurrencies(fe *validate.Errors, list []CurrencyConfig) {
 	seen := map[string]bool{}
 	for i, c := range list {
@@ -361,12 +405,16 @@ func checkCurrencies(fe *validate.Errors, list []CurrencyConfig) {
 	}
 }
 
-// CustomerInfoFields are the reference's CustomerInfoFieldName values.
+// CustomerInfoFields are the reference's CustomerInfoFieldName values: the
+// names a CurrencyConfig's requiredCounterpartyFields may use.
 var CustomerInfoFields = []string{"FULL_NAME", "BIRTH_DATE", "NATIONALITY", "PHONE_NUMBER", "EMAIL", "POSTAL_ADDRESS",
 	"TAX_ID", "REGISTRATION_NUMBER", "USER_TYPE", "COUNTRY_OF_RESIDENCE", "ACCOUNT_IDENTIFIER", "FI_LEGAL_ENTITY_NAME",
 	"FI_ADDRESS", "PURPOSE_OF_PAYMENT", "ULTIMATE_INSTITUTION_COUNTRY", "IDENTIFIER", "BUSINESS_TYPE",
 	"COMPANY_LEGAL_NAME", "ID_TYPE", "ID_NUMBER"}
 
+// checkWallet validates embedded-wallet branding after the merge: the
+// bounds are the reference's (OTP of 4 to 12 characters, expiry up to a
+// day).
 func checkWallet(fe *validate.Errors, w *EmbeddedWalletConfig) {
 	fe.MaxLen("embeddedWalletConfig.appName", w.AppName, 255)
 	if w.OtpLength != 0 && (w.OtpLength < 4 || w.OtpLength > 12) {
@@ -379,6 +427,9 @@ func checkWallet(fe *validate.Errors, w *EmbeddedWalletConfig) {
 	fe.Email("embeddedWalletConfig.replyToEmailAddress", w.ReplyToEmailAddress)
 }
 
+// checkFee validates one fee config and reports whether it is valid; only
+// CROSS_CURRENCY_TRANSACTION fees on USD sources exist, and the fixed fee is
+// in the source currency, so pricing never converts a fee.
 func checkFee(fe *validate.Errors, p string, fc FeeConfig) bool {
 	n := len(*fe)
 	fe.Enum(p+".feeType", fc.FeeType, "CROSS_CURRENCY_TRANSACTION")
@@ -398,6 +449,9 @@ func checkFee(fe *validate.Errors, p string, fc FeeConfig) bool {
 	return len(*fe) == n
 }
 
+// mergeFee replaces the fee config of fc's (feeType, sourceCurrency) with
+// fc, or removes it when both of fc's amounts are 0. It returns a new
+// slice: list may be shared with the cached configuration.
 func mergeFee(list []FeeConfig, fc FeeConfig) []FeeConfig {
 	out := list[:0:0]
 	for _, f := range list {
@@ -433,6 +487,8 @@ func mergePatch(dst any, patch json.RawMessage) error {
 	return dec.Decode(dst)
 }
 
+// mergeMaps is RFC 7386 on decoded objects: null removes a member, an
+// object merges recursively, anything else replaces.
 func mergeMaps(base, patch map[string]any) map[string]any {
 	if base == nil {
 		base = map[string]any{}
@@ -451,8 +507,12 @@ func mergeMaps(base, patch map[string]any) map[string]any {
 	return base
 }
 
-// Service holds the platform's configuration and its API tokens.
+// Service holds the platform's configuration and its API tokens: the
+// facade's eng.Platform (payments.Platform). It is a value over the
+// engine's handle, safe for concurrent use; on a handle with an
+// idempotency key its write operations run at most once per key.
 type Service struct{ e *engine.Handle }
 
-// NewService returns the Platform group of h.
+// NewService returns the Platform group of h (payments.New binds it to
+// every handle, WithIdempotency's included).
 func NewService(h *engine.Handle) Service { return Service{h} }

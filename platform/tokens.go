@@ -15,13 +15,17 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Token tables: tokens by id, and an index from clientId to token id.
+// Token tables: tokens by id (tokenRecord, with the secret's hash), and
+// the unique index from clientId to token id that Authenticate reads and
+// CreateToken claims.
 const (
 	tableTokens       = "tokens"
 	tableTokenClients = "token_clients"
 )
 
-// Permission is what an API token may do.
+// Permission is what an API token may do. httpapi checks a route's
+// permission against the authenticated token (Token.Has); reads need none
+// beyond a valid token.
 type Permission string
 
 // Permissions (reference enum Permission).
@@ -61,6 +65,8 @@ type CreatedToken struct {
 // Credential returns the Basic-auth credential "clientId:clientSecret".
 func (c *CreatedToken) Credential() string { return c.ClientID + ":" + c.ClientSecret }
 
+// tokenRecord is a token as stored: the API's view and the SHA-256 (hex)
+// of its secret, never the secret itself.
 type tokenRecord struct {
 	Token
 	SecretHash string `json:"secretHash"`
@@ -82,7 +88,16 @@ type CreateTokenRequest struct {
 }
 
 // CreateToken creates an API token. The returned secret is not retrievable
-// again.
+// again through the token API. Invalid names, permissions or fixed
+// credentials are INVALID_INPUT (every problem at once); a permission the
+// Issuer lacks is FORBIDDEN; a fixed ClientID that another token holds is
+// CONFLICT.
+//
+// The id, client id and secret are drawn before the transaction, so a
+// store that reruns the transaction writes the same token. On a handle
+// with an idempotency key the answer is recorded with the key, and a retry
+// replays it with the same secret: the plain secret therefore stays in the
+// idempotency record for the key's retention.
 func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
 	e := pl.e
 	var fe validate.Errors
@@ -145,11 +160,14 @@ func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (*Cre
 var errUnauthorized = &engine.Error{Code: engine.CodeUnauthorized, Message: "invalid API credentials"}
 
 // Authenticate checks a Basic-auth credential: user is the token's clientId
-// (or its id), secret its client secret, compared in constant time. Every
-// failure is UNAUTHORIZED.
+// (or its id, "Token:..."), secret its client secret, compared in constant
+// time. Every failure is UNAUTHORIZED, with one message; a store failure is
+// returned as it is.
 //
 // Verified credentials are remembered for authCacheTTL so that busy clients
-// do not pay a store read per request; revoking a token forgets them all.
+// do not pay a store read per request; revoking a token forgets them all in
+// this process (other processes on the same store keep theirs until they
+// expire). A verification that raced a revocation is not remembered.
 func (pl Service) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
 	e := pl.e
 	if user == "" || secret == "" {
@@ -214,9 +232,12 @@ const decoyTokenID = "Token:00000000-0000-0000-0000-000000000000"
 var decoyToken, _ = json.Marshal(tokenRecord{Token: Token{ID: decoyTokenID, Name: "decoy",
 	Permissions: []Permission{PermView}}, SecretHash: engine.RandomHex(sha256.Size)})
 
-// authCacheTTL bounds how long a verified credential is remembered.
+// authCacheTTL bounds how long a verified credential is remembered, and so
+// how long another process may still accept a revoked token.
 const authCacheTTL = time.Minute
 
+// authEntry is one remembered credential: the hash of the secret that was
+// verified, the token, and when.
 type authEntry struct {
 	hash [sha256.Size]byte
 	tok  *Token
@@ -232,12 +253,16 @@ type authCache struct {
 	gen uint64
 }
 
+// generation returns the revocation generation; a verification takes it
+// before reading the store and remembers its result only if it is unchanged.
 func (c *authCache) generation() uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.gen
 }
 
+// lookup returns the token remembered for user if the secret's hash matches
+// (in constant time) and the entry is younger than authCacheTTL.
 func (c *authCache) lookup(user string, hash [sha256.Size]byte, now time.Time) (*Token, bool) {
 	c.mu.Lock()
 	en, ok := c.m[user]
@@ -248,6 +273,9 @@ func (c *authCache) lookup(user string, hash [sha256.Size]byte, now time.Time) (
 	return en.tok, true
 }
 
+// remember keeps a verified credential unless a revocation happened since
+// gen. The map is reset beyond 10,000 users rather than evicted entry by
+// entry: a forgotten entry only costs one store read.
 func (c *authCache) remember(user string, hash [sha256.Size]byte, tok *Token, now time.Time, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -260,6 +288,7 @@ func (c *authCache) remember(user string, hash [sha256.Size]byte, tok *Token, no
 	c.m[user] = authEntry{hash: hash, tok: tok, at: now}
 }
 
+// forget drops every entry and moves the generation on.
 func (c *authCache) forget() {
 	c.mu.Lock()
 	c.m = nil
@@ -267,7 +296,8 @@ func (c *authCache) forget() {
 	c.mu.Unlock()
 }
 
-// Token returns the token with id.
+// Token returns the token with id, without its secret: TOKEN_NOT_FOUND
+// when there is none.
 func (pl Service) Token(ctx context.Context, id string) (*Token, error) {
 	e := pl.e
 	var rec tokenRecord
@@ -278,15 +308,17 @@ func (pl Service) Token(ctx context.Context, id string) (*Token, error) {
 	return &rec.Token, nil
 }
 
-// TokenFilter narrows Platform.ListTokens; zero members match everything. Time bounds
-// are inclusive.
+// TokenFilter narrows Service.ListTokens; zero members match everything.
+// Time bounds are inclusive.
 type TokenFilter struct {
 	Name                        string
 	CreatedAfter, CreatedBefore time.Time
 	UpdatedAfter, UpdatedBefore time.Time
 }
 
-// ListTokens lists tokens, oldest first.
+// ListTokens lists tokens, oldest first, from the index that narrows the
+// filter most (the name index when Name is set). A malformed cursor or
+// limit is INVALID_INPUT.
 func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (engine.Page[Token], error) {
 	e := pl.e
 	var page engine.Page[Token]
@@ -304,7 +336,11 @@ func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListPa
 	return page, err
 }
 
-// DeleteToken revokes a token; its credential stops working at once.
+// DeleteToken revokes a token (TOKEN_NOT_FOUND when there is none): its
+// record and its client id's index entry go in one transaction, so the
+// client id may be used again. Its credential stops working in this
+// process at once; the cache is cleared even when the delete fails, which
+// only costs store reads.
 func (pl Service) DeleteToken(ctx context.Context, id string) error {
 	e := pl.e
 	defer platformSlot.Of(e).auth.forget()
@@ -320,8 +356,9 @@ func (pl Service) DeleteToken(ctx context.Context, id string) error {
 	})
 }
 
-// InRange reports whether ts lies within the inclusive bounds; zero bounds are
-// open.
+// InRange reports whether ts lies within the inclusive bounds; zero bounds
+// are open. Every area's list filters (createdAfter, updatedBefore, ...)
+// use it, so the bounds mean the same everywhere.
 func InRange(ts, after, before time.Time) bool {
 	return (after.IsZero() || !ts.Before(after)) && (before.IsZero() || !ts.After(before))
 }
