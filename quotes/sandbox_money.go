@@ -132,8 +132,9 @@ type ReceiveRequest struct {
 // Unknown sender or receiver is UMA_NOT_FOUND / CUSTOMER_NOT_FOUND; a
 // $fail.compliance sender's payment fails (COMPLIANCE_REJECTED); a
 // $pending.long sender's stays PENDING for SandboxSlowIncoming, then
-// completes (ProcessDue). With Config.IncomingApproval the payment waits in
-// PENDING for Transactions.Decide (Options.IncomingApproval).
+// completes (ProcessDue). With Options.IncomingApproval the payment waits
+// in PENDING for Transactions.Decide or the approval webhook's answer
+// instead (even from a $pending.long sender).
 //
 // The sender is looked up in the Directory before the transaction. The
 // credit is posted from external:uma to the receiver's internal account,
