@@ -220,8 +220,8 @@ func (c Service) Get(ctx context.Context, id string) (*Card, error) {
 	return out, err
 }
 
-// List lists cards, newest first unless p says otherwise, from the index
-// of the most selective filter given. An unknown state, a bad cursor or
+// List lists cards in creation order (newest first with p.Desc), from the
+// index of the most selective filter given. An unknown state, a bad cursor or
 // limit is INVALID_INPUT; without an issuer NOT_IMPLEMENTED.
 func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (engine.Page[Card], error) {
 	if _, err := c.issuer(); err != nil {

@@ -332,8 +332,8 @@ func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
 		[2]string{engine.IxType, f.Type})
 }
 
-// List lists transactions, newest first unless p says otherwise, card
-// transactions included. A status or type outside the reference's values is
+// List lists transactions in creation order (newest first with p.Desc),
+// card transactions included. A status or type outside the reference's values is
 // INVALID_INPUT, as is a bad cursor or limit. A page costs the index read
 // of the narrowest filter (TransactionFilter.Query), not a table scan.
 func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.ListParams) (engine.Page[Transaction], error) {
