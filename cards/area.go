@@ -8,7 +8,8 @@ import (
 
 // Area declares the cards area's tables and due work: cards with
 // their counts, positions and reveal audits, and the sandbox network's
-// activations and pulls.
+// activations and pulls. payments.New registers it. Card transactions
+// themselves live in the transactions table of package quotes.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{
 		State: []engine.SlotEntry{cardsSlot.With(&cardsState{Options: cfg})},
@@ -33,14 +34,20 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	}
 }
 
-// Options is what New gives the cards area: the issuer (nil: no
+// Options is what payments.New gives the cards area: the issuer (nil: no
 // cards) and the limits on live cards.
 type Options struct {
+	// Issuer is payments.Config.CardIssuer. Nil makes every card operation
+	// NOT_IMPLEMENTED; an issuer that is also a CardSimulator runs the
+	// sandbox network.
 	Issuer CardIssuer
+	// Limits is payments.Config.CardLimits; zero members take the defaults
+	// (Limits.WithDefaults).
 	Limits Limits
 }
 
 // cardsState is the cards area's state.
 type cardsState struct{ Options }
 
+// cardsSlot finds the cards area's state on an engine handle.
 var cardsSlot engine.Slot[cardsState]

@@ -12,14 +12,17 @@ import (
 )
 
 // Card tables: cards by id, and the live-card counters the limits read
-// ("live" and "holder|<customer id>").
+// ("live" and "holder|<customer id>"). The counters are kept in the same
+// transaction as the card they count, so the limits hold under concurrent
+// creates: the second of two creates racing for the last slot reads the
+// first's count or is retried by the store.
 const (
 	tableCards      = "cards"
 	tableCardCounts = "card_counts"
 )
 
 // CardIssuer is the port to the card issuer (the issuer of record and its
-// processor). The engine owns every card rule (cards package); the issuer
+// processor). The engine owns every card rule (this package); the issuer
 // answers what only it knows. Its methods are called before the
 // operation's store transaction, so their answers must not depend on the
 // engine's state; an issuer that provisions for real must treat IssueCard
@@ -35,15 +38,18 @@ const (
 type CardIssuer interface {
 	// IssueCard provisions a card and reports how: active at once, after
 	// a delay, pending, or rejected. An error is returned to the caller
-	// as is (an *Error keeps its code).
+	// as is (an *engine.Error keeps its code, anything else is
+	// INTERNAL_ERROR) and nothing is stored.
 	IssueCard(ctx context.Context, req CardIssueRequest) (CardIssue, error)
 	// CheckFundingSource reports whether the issuer accepts the internal
-	// account as a card's funding source: nil, or an *Error with code
-	// FUNDING_SOURCE_INELIGIBLE.
+	// account as a card's funding source: nil, or an *engine.Error with
+	// code FUNDING_SOURCE_INELIGIBLE, which Create and Update gather per
+	// source. Any other error fails the operation as is.
 	CheckFundingSource(ctx context.Context, accountID string) error
 	// RevealCard mints a short-lived URL of the processor's iframe that
 	// shows the card's PAN, CVV and expiry. The card details never cross
-	// the engine: only the URL does, and it is never stored.
+	// the engine: only the URL does, and it is never stored. Its error
+	// reaches the caller as is.
 	RevealCard(ctx context.Context, card *Card) (CardReveal, error)
 }
 
@@ -51,6 +57,9 @@ type CardIssuer interface {
 // network: it answers a simulated card event (the sandbox simulators) with
 // the issuer's transaction token and how the network steers the event.
 type CardSimulator interface {
+	// SimulateCardEvent answers one simulated event before the engine's
+	// transaction applies it; it must not depend on the engine's state.
+	// An error fails the simulation as is.
 	SimulateCardEvent(ctx context.Context, ev CardEvent) (CardEventOutcome, error)
 }
 
@@ -63,10 +72,11 @@ type CardIssueRequest struct {
 	ThreeDSecurePassword string // forwarded, never stored
 }
 
-// CardIssue is the issuer's answer to a card request.
+// CardIssue is the issuer's answer to a card request: how it provisions
+// the card and the details the card record keeps (never the PAN or CVV).
 type CardIssue struct {
 	Provisioning    Provisioning
-	ActivationDelay time.Duration // for cards.ProvisionDelayed
+	ActivationDelay time.Duration // for ProvisionDelayed
 	Brand           string        // VISA or MASTERCARD
 	Last4           string
 	ExpMonth        int
@@ -97,12 +107,14 @@ type CardEvent struct {
 // that fails after the pull succeeded.
 type CardEventOutcome struct {
 	Token         string
-	Decline       string // cards.Decline* or "" (approved by the network)
+	Decline       string // Decline* or "" (approved by the network)
 	PullDelay     time.Duration
 	ConfirmFailed bool
 }
 
-// Card is a debit card bound to internal accounts (reference Card).
+// Card is a debit card bound to internal accounts (reference Card). Its
+// FundingSources are tried in order by an authorization; all are in
+// Currency, the card's.
 type Card struct {
 	ID                     string    `json:"id"`
 	CardholderID           string    `json:"cardholderId"`
@@ -177,7 +189,8 @@ type CardFilter struct {
 }
 
 // Service is the card area of the engine: issuance, the state machine,
-// reveal, and the sandbox card network simulators (eng.Cards.Create, ...).
+// reveal, and the sandbox card network simulators. Reach it as eng.Cards
+// (payments.Cards). Without an issuer every method is NOT_IMPLEMENTED.
 type Service struct{ e *engine.Handle }
 
 // NewService returns the Cards group of h.
@@ -192,7 +205,8 @@ func (c Service) issuer() (CardIssuer, error) {
 	return cardsSlot.Of(c.e).Issuer, nil
 }
 
-// Get returns the card with id (NOT_FOUND when absent).
+// Get returns the card with id (NOT_FOUND when absent; NOT_IMPLEMENTED
+// without an issuer).
 func (c Service) Get(ctx context.Context, id string) (*Card, error) {
 	if _, err := c.issuer(); err != nil {
 		return nil, err
@@ -206,8 +220,9 @@ func (c Service) Get(ctx context.Context, id string) (*Card, error) {
 	return out, err
 }
 
-// List lists cards, newest first unless p says otherwise, from the index
-// of the most selective filter given.
+// List lists cards in creation order (newest first with p.Desc), from the
+// index of the most selective filter given. An unknown state, a bad cursor or
+// limit is INVALID_INPUT; without an issuer NOT_IMPLEMENTED.
 func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (engine.Page[Card], error) {
 	if _, err := c.issuer(); err != nil {
 		return engine.Page[Card]{}, err
@@ -236,6 +251,7 @@ func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (e
 	return page, err
 }
 
+// cardStateNames lists the card states as strings, for field errors.
 func cardStateNames() []string {
 	out := make([]string, len(States))
 	for i, s := range States {
@@ -244,7 +260,9 @@ func cardStateNames() []string {
 	return out
 }
 
-// Get loads a card (NOT_FOUND when absent).
+// Get loads a card in t (NOT_FOUND when absent), as a copy the caller may
+// change; other areas (wallets) read cards with it inside their own
+// transaction.
 func Get(t *engine.Txn, id string) (*Card, error) {
 	var c Card
 	if err := engine.GetJSON(t, tableCards, id, &c); err != nil {

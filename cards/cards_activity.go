@@ -26,6 +26,9 @@ const (
 // carries what the network settled but the account could not pay.
 const ledgerCardNetwork = accounts.ExternalPrefix + "card-network"
 
+// cardReceivable is the ledger account of what the cardholder owes on
+// funding account: an external account, so it may go negative (the debt)
+// while the funding account never does.
 func cardReceivable(account string) string {
 	return accounts.ExternalPrefix + "card-receivable:" + account
 }
@@ -104,7 +107,8 @@ type cardPosition struct {
 	Currency  string `json:"currency"`
 }
 
-// show copies the position's public part into x.
+// showPosition copies the position's public part into x, stamping its last
+// event at now.
 func showPosition(x *quotes.CardTransaction, p *cardPosition, now time.Time) {
 	x.Status, x.Direction = p.Status, p.Direction
 	x.AuthorizedAmount = accounts.AmountOf(p.Currency, p.Authorized)
@@ -139,6 +143,17 @@ func showPosition(x *quotes.CardTransaction, p *cardPosition, now time.Time) {
 // the funding source cannot pay is owed by the cardholder (a receivable)
 // and the transaction is an EXCEPTION. Each change emits
 // CARD_TRANSACTION.<status>. Outside the sandbox it is FORBIDDEN.
+//
+// Other refusals: NOT_IMPLEMENTED without an issuer or when the issuer has
+// no sandbox network (no CardSimulator); an unknown kind or card NOT_FOUND;
+// a body that does not fit the kind, or a currency other than the card's,
+// INVALID_INPUT; a card transaction of another card TRANSACTION_NOT_FOUND;
+// a card without an active funding source FUNDING_SOURCE_INELIGIBLE. A
+// decline is not an error: the result carries its reason.
+//
+// The simulator is asked before the idempotency record is consulted, so a
+// retry under the same key asks it again even though the engine then
+// replays the first answer.
 func (c Service) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (*CardSimulationResult, error) {
 	if err := c.e.RequireSandbox(); err != nil {
 		return nil, err
@@ -227,7 +242,10 @@ func checkSimulation(kind CardEventKind, in CardSimulation) error {
 }
 
 // cardAuthorization decides an authorization-family event and, approved,
-// records its card transaction.
+// records its card transaction. The card's state is checked first (FROZEN
+// declines CARD_PAUSED whatever the network says), then the network's
+// decline, then the rules (spending limit, funds). A declined event writes
+// nothing but its idempotency record.
 func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulation, outcome CardEventOutcome, out *CardSimulationResult) error {
 	if in.Currency != nil && in.Currency.Code != card.Currency {
 		var fe validate.Errors
@@ -384,7 +402,11 @@ func saveCardTx(t *engine.Txn, x *quotes.CardTransaction) error {
 }
 
 // moveCardMoney posts the ledger entry of one card event's movement and
-// announces the funding account's new balance when it changed.
+// announces the funding account's new balance when it changed. The legs,
+// one per non-zero member of mv, always balance: each moves one amount
+// between two accounts. The funding account's legs are checked by the
+// ledger like any other (INSUFFICIENT_FUNDS rolls the event back), which
+// the rules' use of the balance read in the same transaction prevents.
 func moveCardMoney(t *engine.Txn, ref string, p *cardPosition, mv Movement) error {
 	acct, cur := p.AccountID, p.Currency
 	held := accounts.Held(acct)

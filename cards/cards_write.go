@@ -14,7 +14,7 @@ import (
 )
 
 // tableCardActivations holds delayed activations due on the engine clock
-// (dueKey(time, card id) -> card id).
+// (engine.DueKey(time, card id) -> card id).
 const tableCardActivations = "card_activations_due"
 
 // Create issues a card (POST /cards). The request is validated field by
@@ -29,6 +29,12 @@ const tableCardActivations = "card_activations_due"
 // gives it (ACTIVE at once in the sandbox, PROCESSING while activation is
 // delayed or pending, CLOSED with ISSUER_REJECTED) and every transition
 // out of PROCESSING emits CARD.STATE_CHANGE.
+//
+// Other refusals: NOT_IMPLEMENTED without an issuer; an unknown cardholder
+// INVALID_INPUT (cardholderId); a static 3-D Secure password on a card not
+// in EUR INVALID_INPUT; whatever the issuer answers, as is. A card the
+// issuer rejects is still created (CLOSED, ISSUER_REJECTED) and takes no
+// live-card slot.
 func (c Service) Create(ctx context.Context, req CreateCardRequest) (*Card, error) {
 	iss, err := c.issuer()
 	if err != nil {
@@ -151,15 +157,16 @@ func (c Service) Create(ctx context.Context, req CreateCardRequest) (*Card, erro
 
 // cardID names the card a create asks the issuer for. Without an
 // idempotency key every call is a new request and draws a fresh id. With
-// one, the id is derived from the key and the request (keyedID), so a retry
+// one, the id is derived from the key and the request (engine's KeyedID),
+// so a retry
 // of a create that reached the issuer but never committed (a crash, a
 // store failure) or a concurrent duplicate asks for the same card id
 // again: an issuer idempotent on CardIssueRequest.CardID then holds one
 // card for the logical create, and the engine stores at most one, as
-// insertJSON refuses a second record under the id. The derived id is given
-// up for a fresh one only when a card already has it and the key has no
-// live record: the key was reused with the same request after
-// Config.IdempotencyRetention, which is a new request.
+// engine.InsertJSON refuses a second record under the id. The derived id
+// is given up for a fresh one only when a card already has it and the key
+// has no live record: the key was reused with the same request after
+// payments.Config.IdempotencyRetention, which is a new request.
 func (c Service) cardID(ctx context.Context, req CreateCardRequest) (string, error) {
 	id, call, err := c.e.KeyedID("Card", req)
 	if err != nil {
@@ -276,13 +283,18 @@ func addCardCount(t *engine.Txn, key string, delta int) error {
 }
 
 // Update changes a card (PATCH /cards/{id}): its state by the state
-// machine of spec 3.4 (cards.CheckUpdate: INVALID_STATE_TRANSITION,
+// machine of spec 3.4 (CheckUpdate: INVALID_STATE_TRANSITION,
 // CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE), its funding sources (checked as
 // at issue, in the card's currency) and its spending limit. At least one
 // must be given. A state change emits CARD.STATE_CHANGE, new funding
 // sources CARD.FUNDING_SOURCE_CHANGE; closing frees the card's slot. Open
 // authorizations of a closed card keep their holds and still clear (late
 // presentments are force-posted), but it authorizes nothing new.
+//
+// New funding sources are asked of the issuer before the transaction and
+// checked again in it (FUNDING_SOURCE_INELIGIBLE naming each); an unknown
+// card is NOT_FOUND; fundingSources or maxSpendPerTransaction together with
+// state CLOSED INVALID_INPUT.
 func (c Service) Update(ctx context.Context, id string, req UpdateCardRequest) (*Card, error) {
 	iss, err := c.issuer()
 	if err != nil {
@@ -363,7 +375,9 @@ func freeCardSlot(t *engine.Txn, card *Card) error {
 	return addCardCount(t, "holder|"+card.CardholderID, -1)
 }
 
-// cardRefusal maps a refusal of the cards package to its coded error.
+// cardRefusal maps a refusal of the state machine (Transition,
+// CheckUpdate) to its coded error: the spec's code of the same name, or a
+// field error for ErrCloseWithSettings.
 func cardRefusal(err error, card *Card) error {
 	switch {
 	case errors.Is(err, ErrAlreadyClosed):
@@ -424,6 +438,8 @@ func (c Service) Reveal(ctx context.Context, id, actor string) (*CardReveal, err
 // tableCardReveals is the audit log of card reveals.
 const tableCardReveals = "card_reveals"
 
+// cardRevealAudit records one reveal: which card, who asked, when, and
+// when the URL stopped loading. The URL itself is never stored.
 type cardRevealAudit struct {
 	CardID    string    `json:"cardId"`
 	Actor     string    `json:"actor"`
@@ -432,7 +448,8 @@ type cardRevealAudit struct {
 }
 
 // applyCardActivation activates a card whose delayed activation came due,
-// if it is still PROCESSING (a card closed meanwhile stays closed).
+// if it is still PROCESSING (a card closed meanwhile stays closed). Its
+// live-card slot was taken at creation, so no counter moves.
 func applyCardActivation(t *engine.Txn, _ string, v []byte) (bool, error) {
 	card, err := Get(t, string(v))
 	if err != nil || card.State != Processing {

@@ -31,12 +31,14 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// ErrLimitReached: issuing one more card would pass a limit
+// ErrLimitReached means that issuing one more card would pass a limit
 // (CARD_LIMIT_REACHED).
 var ErrLimitReached = errors.New("cards: card limit reached")
 
 // CheckIssue decides whether one more card may be issued when the platform
-// holds live cards and the cardholder holderLive of them.
+// holds live cards and the cardholder holderLive of them: nil, or
+// ErrLimitReached naming the limit. The platform limit is checked first.
+// Zero limits take the defaults, so a zero Limits never refuses everything.
 func (l Limits) CheckIssue(live, holderLive int) error {
 	l = l.WithDefaults()
 	switch {
@@ -49,7 +51,8 @@ func (l Limits) CheckIssue(live, holderLive int) error {
 }
 
 // Eligible reports whether a funding source in currency can back a card.
-// Card programs here are issued in these fiat currencies.
+// Card programs here are issued in these fiat currencies only; a card
+// never converts, so all its sources share one of them.
 func Eligible(currency string) bool {
 	switch currency {
 	case "USD", "EUR", "GBP":

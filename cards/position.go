@@ -56,8 +56,10 @@ type Position struct {
 	PendingPull bool     `json:"pendingPull,omitempty"` // a pull waits for confirmation
 }
 
-// Movement is the money one event moves; the root turns each member into
-// balanced ledger postings. Every member is zero or positive.
+// Movement is the money one event moves; Service.Simulate turns each
+// non-zero member into one balanced leg of the event's ledger entry
+// (moveCardMoney). Every member is zero or positive, and the directions
+// below are fixed, so a rule can never move money the wrong way.
 type Movement struct {
 	Hold      int64 // funding source → its held funds
 	Release   int64 // held funds → funding source
@@ -68,11 +70,12 @@ type Movement struct {
 	Repay     int64 // card network → cardholder's receivable (a credit that first settles what is owed)
 }
 
-// ErrNotApplicable: the event does not apply to the transaction in its
-// current state or for that amount (the simulators answer it as a bad
-// request naming the field).
+// ErrNotApplicable means the event does not apply to the transaction in
+// its current state or for that amount (the simulators answer it as
+// INVALID_INPUT with the rule's message).
 var ErrNotApplicable = errors.New("cards: event does not apply to this card transaction")
 
+// notApplicable wraps ErrNotApplicable with the case's message.
 func notApplicable(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrNotApplicable, fmt.Sprintf(format, args...))
 }
@@ -194,6 +197,8 @@ func Clear(p Position, amount, available int64) (Position, Movement, error) {
 
 // pull takes amount from available funds (a post-hoc pull), or, when they
 // do not cover it, books it as owed and marks the transaction an EXCEPTION.
+// It is all or nothing: a pull is never split between the account and the
+// receivable, so the owed amount is exactly what a later credit repays.
 func (p *Position) pull(mv *Movement, amount, available int64) {
 	if amount <= 0 {
 		return

@@ -20,7 +20,8 @@ const (
 // States lists every card state, in lifecycle order.
 var States = []State{PendingKYC, Processing, Active, Frozen, Closed}
 
-// Valid reports whether s is one of States.
+// Valid reports whether s is one of States (a filter naming another is
+// INVALID_INPUT).
 func (s State) Valid() bool {
 	for _, x := range States {
 		if s == x {
@@ -45,8 +46,8 @@ const (
 	ClosedByService  Reason = "CLOSED_BY_SERVICE"  // closed by the service operator
 )
 
-// Refusals of the state machine. The root maps each to the spec's code of
-// the same name.
+// Refusals of the state machine. Service.Update maps each to the spec's
+// code of the same name (cardRefusal).
 var (
 	// ErrInvalidTransition: the requested move is not one of ACTIVE ⇄
 	// FROZEN or ACTIVE|FROZEN → CLOSED (INVALID_STATE_TRANSITION).
@@ -109,7 +110,8 @@ func CheckUpdate(from, to State, settings bool) error {
 // together with state CLOSED, which the reference forbids (a bad request).
 var ErrCloseWithSettings = errors.New("cards: fundingSources and maxSpendPerTransaction cannot be combined with state CLOSED")
 
-// Provisioning is the issuer's answer to a card request.
+// Provisioning is the issuer's answer to a card request
+// (CardIssue.Provisioning).
 type Provisioning string
 
 // Provisioning outcomes.

@@ -11,6 +11,11 @@ import (
 // Area declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
 // payments and their approvals, invitations and receiver lookups.
+// payments.New registers it; a nil cfg.Rail becomes rails.Default.
+//
+// The due work is applied one item per transaction, in the order listed:
+// rail outcomes whose time came (applySettlementDue), delayed sandbox
+// receipts, quote expiries and approval windows that closed.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	if cfg.Rail == nil {
 		cfg.Rail = rails.Default{}
@@ -60,19 +65,33 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	}
 }
 
-// Options is what New gives the quotes area: the rail payments go to,
-// the rate source, the directory, whether incoming payments wait for
-// approval, and the hooks of the embedded wallets that sign payments.
+// Options is what payments.New gives the quotes area: the rail payments go
+// to, the rate source, the directory, whether incoming payments wait for
+// approval, and the hooks of the embedded wallets that sign payments. The
+// hooks are owned here and implemented by package wallets, which imports
+// this one, so quotes never imports wallets.
 type Options struct {
-	Rail             rails.Rail
-	Rates            RateSource
-	Directory        Directory
+	// Rail carries payouts and pulls (payments.Config.Rail); nil is
+	// rails.Default.
+	Rail rails.Rail
+	// Rates supplies exchange rates (payments.Config.Rates); nil prices
+	// same-currency quotes only (QUOTE_RATE_UNAVAILABLE otherwise).
+	Rates RateSource
+	// Directory resolves receivers beyond the platform
+	// (payments.Config.Directory); nil knows nobody.
+	Directory Directory
+	// IncomingApproval makes incoming UMA payments wait for the platform's
+	// decision (Transactions.Decide or the answer to the
+	// INCOMING_PAYMENT.PENDING webhook) for ApprovalWindow.
 	IncomingApproval bool
 	// WalletPayload is the payloadToSign of a quote paid from an embedded
-	// wallet (wallets area).
+	// wallet (package wallets, wallets.QuotePayload). Required: it is
+	// called for every such quote.
 	WalletPayload func(q *Record) string
 	// CheckWalletSignature checks the stamp over a quote's payloadToSign
-	// (wallets area); stamp nil: the caller had no way to send one.
+	// (package wallets, wallets.CheckQuoteSignature); stamp nil: the caller
+	// had no way to send one. Required: ExecuteWith calls it for every
+	// execution, inside the transaction, so it must do no I/O.
 	CheckWalletSignature func(t *engine.Txn, q *Record, stamp *string) error
 }
 

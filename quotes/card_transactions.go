@@ -60,7 +60,14 @@ type CardSummary struct {
 	TotalAmount int64 `json:"totalAmount"`
 }
 
-// AsTransaction is the Transaction that lists x.
+// AsTransaction is the Transaction that lists x: its id, status,
+// direction, customers, funding account (as Source.AccountID) and times,
+// which the transaction indexes and filters read, with x itself as Card.
+//
+// A card status is not one of the transaction state machine's (txMoves), so
+// package cards stores card transactions with engine.PutJSON after deciding
+// their moves with its own rules (cards.Clear, cards.Return, ...), not
+// through SaveTransaction.
 func (x *CardTransaction) AsTransaction() *Transaction {
 	return &Transaction{ID: x.ID, Status: TxStatus(x.Status), Type: "CARD", Direction: x.Direction,
 		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,

@@ -11,7 +11,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Crypto is the crypto-withdrawal area. Reach it as eng.Crypto.
+// Crypto is the crypto-withdrawal area: fee estimates for moving a crypto
+// internal account's balance to a wallet. Reach it as eng.Crypto
+// (payments.Crypto).
 type Crypto struct{ e *engine.Handle }
 
 // NewCrypto returns the Crypto group of h.
@@ -42,7 +44,10 @@ type WithdrawalFee struct {
 	NetAmount       int64  `json:"netAmount"`
 }
 
-// addressCheck validates a destination address for each network.
+// addressCheck validates a destination address for each network: the
+// same checks an external wallet account of that network gets, so an
+// estimate is refused exactly where the withdrawal's quote would be.
+// BITCOIN has none here and accepts any address.
 var addressCheck = map[string]func(string) error{
 	"SOLANA": accounts.Solana, "ETHEREUM": accounts.EVM, "BASE": accounts.EVM, "ARBITRUM": accounts.EVM,
 	"POLYGON": accounts.EVM, "TRON": accounts.Tron, "SPARK": accounts.Spark,
@@ -56,13 +61,18 @@ var addressCheck = map[string]func(string) error{
 
 // EstimateWithdrawalFee prices a withdrawal the way a quote from the
 // internal account to a wallet prices it (the platform's fees for the
-// currency pair and quotes.Compute, sending side locked): applicationFee
+// currency pair and Compute, sending side locked): applicationFee
 // is the platform's part of the quote's fees, totalFee all of them,
 // netAmount what the wallet receives. An unknown account is
 // ACCOUNT_NOT_FOUND; bad fields (a network that does not carry the
 // currency, an address it would refuse, an account of another currency)
 // are INVALID_INPUT naming each; an amount the fees swallow is
 // AMOUNT_OUT_OF_RANGE.
+//
+// It only reads (one read transaction, after validation) and writes
+// nothing, so it needs no idempotency key; the figures can differ from a
+// later quote's only if the platform's fee configuration changes between
+// them.
 func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequest) (*WithdrawalFee, error) {
 	e := c.e
 	var fe validate.Errors
@@ -103,7 +113,11 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 		fe.Add("currency", nil, "internal account %s holds %s, not %s", acct.ID, acct.Currency, req.Currency)
 		return nil, engine.Invalid(fe)
 	}
-	// The same pricing as a quote to a wallet of this currency.
+	// The same pricing as a quote to a wallet of this currency. Source and
+	// destination currencies are equal, so Rate answers 1 without asking
+	// the RateSource and platformFees charges nothing (fees apply to
+	// cross-currency transfers only): the estimate's fees are zero, as the
+	// quote's would be.
 	fees := platformFees(p, acct.Currency, req.Currency)
 	r, _, err := Rate(e, ctx, acct.Currency, req.Currency)
 	if err != nil {

@@ -10,21 +10,32 @@ import (
 // Directory knows the world beyond the platform: who receives at a UMA
 // address of another provider, and the lists behind GET /vasps,
 // /discoveries and /uma-providers. The sandbox package serves the sandbox
-// counterparties (sandbox.Directory). A nil Config.Directory knows no
-// outside receiver and lists nothing.
+// counterparties (sandbox.Directory). A nil Options.Directory
+// (payments.Config.Directory) knows no outside receiver and lists nothing.
+//
+// The engine calls it before any store transaction, never inside one, so a
+// slow directory delays only the request that asked. Every error it returns
+// reaches the caller as is: an *engine.Error (payments.Error) keeps its
+// code, anything else answers INTERNAL_ERROR.
 type Directory interface {
-	// Lookups.UMA resolves a UMA address held outside the platform; nil (and
-	// no error) when nobody receives there.
+	// LookupUMA resolves a UMA address held outside the platform; nil (and
+	// no error) when nobody receives there, which Lookups.UMA answers as
+	// UMA_NOT_FOUND. Sandbox.Receive also asks it who sends from an
+	// address.
 	LookupUMA(ctx context.Context, address string) (*UMAReceiver, error)
-	// VASPs lists the virtual-asset service providers wallets may name.
+	// VASPs lists the virtual-asset service providers wallets may name,
+	// whole: Lookups.VASPs pages it.
 	VASPs(ctx context.Context) ([]VASP, error)
-	// Discoveries lists payout banks, narrowed by country and currency.
+	// Discoveries lists payout banks, narrowed by country and currency
+	// ("" matches every one).
 	Discoveries(ctx context.Context, country, currency string) ([]Discovery, error)
-	// UMAProviders lists UMA providers.
+	// UMAProviders lists UMA providers, whole.
 	UMAProviders(ctx context.Context) ([]UMAProvider, error)
 }
 
-// UMAReceiver is a receiver found at a UMA address.
+// UMAReceiver is a receiver found at a UMA address: the currencies it
+// accepts and what it requires to know of the sender, which a quote to it
+// must supply in senderCustomerInfo.
 type UMAReceiver struct {
 	Currencies              []string
 	RequiredPayerDataFields []PayerDataField
@@ -55,6 +66,7 @@ type UMAProvider struct {
 	AllowListStatus     bool                    `json:"allowListStatus"`
 }
 
+// emptyDirectory is the Directory of an engine configured without one.
 type emptyDirectory struct{}
 
 func (emptyDirectory) LookupUMA(context.Context, string) (*UMAReceiver, error) { return nil, nil }

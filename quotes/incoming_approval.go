@@ -12,8 +12,9 @@ import (
 // The platform answers an incoming payment's approval request, the
 // INCOMING_PAYMENT.PENDING webhook, in the HTTP response to that delivery
 // (wire-facts 3.5), or later through POST /transactions/{id}/approve and
-// /reject. With Config.IncomingApproval the engine reads the answer of each
-// PENDING delivery it makes through a WebhookSender:
+// /reject (Transactions.Decide). With Options.IncomingApproval
+// (payments.Config.IncomingApproval) the engine reads the answer of each
+// PENDING delivery it makes through an engine.WebhookSender:
 //
 //	200 (any 2xx but 202)  approve: the payment is credited (COMPLETED)
 //	202                    decide later through approve/reject within
@@ -38,7 +39,13 @@ const approvalRequest = "INCOMING_PAYMENT.PENDING"
 // approvalHooks are the delivery hooks of incoming approval: a request is
 // delivered at most once (its payment is decided by the answer, the
 // approve and reject operations, or the timeout instead), and with
-// Config.IncomingApproval its endpoint's answer decides the payment.
+// Options.IncomingApproval its endpoint's answer decides the payment.
+//
+// The at-most-once rule holds for every INCOMING_PAYMENT.PENDING event,
+// with or without approval: redelivering one could approve or reject a
+// payment a second time, had an operator meanwhile switched approval on. A
+// platform that missed one learns the outcome from the next event of the
+// payment (COMPLETED or FAILED).
 func approvalHooks(e *engine.Handle, incomingApproval bool) engine.DeliveryHooks {
 	h := engine.DeliveryHooks{Once: []engine.EventType{approvalRequest}}
 	if incomingApproval {
@@ -74,7 +81,9 @@ func decisionOf(d engine.Delivery, err error) decision {
 
 // applyApprovalAnswers decides the payments whose approval requests were just
 // delivered. It runs after the outbox pass has committed; a failure here
-// leaves the payment waiting, so it still times out.
+// leaves the payment waiting, so it still times out. Each payment is
+// decided in its own transaction (decideByWebhook): one that cannot be
+// decided never holds up the others.
 func applyApprovalAnswers(e *engine.Handle, ctx context.Context, answers []engine.DeliveryAnswer) {
 	for _, a := range answers {
 		var ref struct {
@@ -93,7 +102,10 @@ func applyApprovalAnswers(e *engine.Handle, ctx context.Context, answers []engin
 	}
 }
 
-// decideByWebhook applies d to transaction id if it still waits for approval.
+// decideByWebhook applies d to transaction id if it still waits for
+// approval. A rejection or a failed webhook moves no money: nothing was
+// credited while the payment waited. Both are announced as
+// INCOMING_PAYMENT.FAILED, a rejection with status REJECTED.
 func decideByWebhook(e *engine.Handle, ctx context.Context, id string, d decision) error {
 	return e.Update(ctx, func(t *engine.Txn) error {
 		waiting, err := claimApproval(t, id)

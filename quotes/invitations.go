@@ -34,7 +34,9 @@ const (
 	InvitationCancelled = "CANCELLED"
 )
 
-// Invitation is a UMA invitation (reference UmaInvitation).
+// Invitation is a UMA invitation (reference UmaInvitation). Its stored
+// Status never becomes EXPIRED: an expiry is judged whenever the invitation
+// is read (statusAt), so no due work is needed to end one.
 type Invitation struct {
 	Code         string                   `json:"code"`
 	CreatedAt    time.Time                `json:"createdAt"`
@@ -48,7 +50,10 @@ type Invitation struct {
 	AmountToSend *accounts.CurrencyAmount `json:"amountToSend,omitempty"`
 }
 
-// InvitationRequest creates an invitation (reference UmaInvitationCreateRequest).
+// InvitationRequest creates an invitation (reference
+// UmaInvitationCreateRequest). AmountToSend, in the smallest unit of the
+// inviter's currency, is a promise shown to the invitee: the engine moves
+// no money for it, the platform does once it learns of the claim.
 type InvitationRequest struct {
 	InviterUma   string     `json:"inviterUma"`
 	FirstName    string     `json:"firstName,omitempty"`
@@ -77,7 +82,13 @@ func (inv *Invitation) statusAt(now time.Time) string {
 // InviterUma. Invitations need a webhook endpoint to report claims to:
 // without one they are INVITATIONS_NOT_CONFIGURED. An inviter address that
 // is malformed or no customer's is INVALID_UMA_ADDRESS; the optional amount
-// is in the smallest unit of the inviter's first account currency.
+// is in the smallest unit of the inviter's first account currency. Other
+// bad fields (a name too long, an amount outside 1..MaxAmount, an
+// expiresAt not in the future) are INVALID_INPUT.
+//
+// The code is drawn before the transaction, so a store rerunning it keeps
+// the same code; two invitations drawing the same 48-bit code (a chance in
+// 2^48) would make the second CONFLICT rather than overwrite the first.
 func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invitation, error) {
 	e := v.e
 	var fe validate.Errors
@@ -134,8 +145,9 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 	return out, err
 }
 
-// customerCurrency is the currency of a customer's first internal account,
-// or the platform's first supported currency.
+// customerCurrency is the currency of a customer's first internal account
+// (the first in the owner index, which orders by currency code), or the
+// platform's first supported currency, or USD on a platform with none.
 func customerCurrency(t *engine.Txn, customerID string, p *platform.Config) (string, error) {
 	cur := ""
 	err := t.Scan(accounts.TableInternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
@@ -196,7 +208,12 @@ func pendingInvitation(inv *Invitation) error {
 // Claim claims a PENDING invitation for inviteeUma (a well-formed UMA
 // address other than the inviter's, INVALID_UMA_ADDRESS otherwise): it
 // becomes CLAIMED and INVITATION.CLAIMED is sent to the platform in the
-// same transaction.
+// same transaction, the platform's cue to send the promised amount. A code
+// nobody issued is INVITATION_NOT_FOUND; a claimed, cancelled or expired
+// invitation is INVITATION_ALREADY_CLAIMED, INVITATION_CANCELLED or
+// INVALID_INPUT (pendingInvitation). Of two concurrent claims by different
+// invitees one commits and the other reads CLAIMED: an invitation is
+// claimed once.
 func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invitation, error) {
 	var fe validate.Errors
 	if fe.Required("inviteeUma", inviteeUma) {
@@ -228,7 +245,9 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 	return out, err
 }
 
-// Cancel cancels a PENDING invitation; it can no longer be claimed.
+// Cancel cancels a PENDING invitation; it can no longer be claimed. It
+// refuses as Claim does (INVITATION_NOT_FOUND, INVITATION_ALREADY_CLAIMED,
+// INVITATION_CANCELLED, INVALID_INPUT when expired) and emits no event.
 func (v Invitations) Cancel(ctx context.Context, code string) (*Invitation, error) {
 	var out *Invitation
 	err := engine.Once(ctx, v.e, code, &out, func(t *engine.Txn) error {

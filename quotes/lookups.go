@@ -17,18 +17,23 @@ import (
 // tableLookups holds receiver lookups by id.
 const tableLookups = "lookups"
 
-// LookupTTL is how long a quote may refer to a lookup.
+// LookupTTL is how long a quote may refer to a lookup. Expired lookups
+// are refused (LOOKUP_REQUEST_NOT_FOUND), not deleted: nothing purges the
+// table.
 const LookupTTL = 15 * time.Minute
 
-// PayerDataField is one piece of sender information a receiver requires.
+// PayerDataField is one piece of sender information a receiver requires;
+// a quote to the receiver must carry each Mandatory one, non-empty, in
+// senderCustomerInfo (INVALID_INPUT naming senderCustomerInfo.<name>).
 type PayerDataField struct {
 	Name      string `json:"name"`
 	Mandatory bool   `json:"mandatory"`
 }
 
 // LookupCurrency is a currency a looked-up receiver accepts (reference
-// CurrencyPreference); EstimatedExchangeRate is in units of the sender's
-// currency per unit of this one, for display only.
+// CurrencyPreference); EstimatedExchangeRate is in units of USD per unit
+// of this one (saveLookup asks for USD whatever the sender's currency), for
+// display only.
 type LookupCurrency struct {
 	Currency              accounts.CurrencyInfo `json:"currency"`
 	EstimatedExchangeRate float64               `json:"estimatedExchangeRate"`
@@ -81,7 +86,14 @@ var reUmaAddress = regexp.MustCompile(`^\$?[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-
 // UMA resolves a UMA address for a sender (customerID may be empty:
 // the platform sends): a customer of this platform, or a receiver the
 // Directory knows. Malformed addresses are INVALID_UMA_ADDRESS; nobody
-// receiving there is UMA_NOT_FOUND.
+// receiving there is UMA_NOT_FOUND; an unknown or deleted sender
+// CUSTOMER_NOT_FOUND. A deleted customer of this platform receives nothing:
+// its address is looked up in the Directory like any other.
+//
+// The platform's records are read in one read transaction; the Directory
+// and the RateSource (estimated rates) are asked outside it, and the lookup
+// is then stored in a write transaction of its own. It is not idempotent:
+// each call stores a new lookup with a new id, valid LookupTTL.
 func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup, error) {
 	e := ls.e
 	if !reUmaAddress.MatchString(address) {
@@ -133,6 +145,8 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 // ExternalAccount prepares a payment to an external account: the
 // lookup names the account and what the sender must tell about itself (the
 // platform's required counterparty fields for the account's currency).
+// An unknown account is ACCOUNT_NOT_FOUND, an unknown or deleted sender
+// CUSTOMER_NOT_FOUND. Like UMA, each call stores a new lookup.
 func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID string) (*Lookup, error) {
 	e := ls.e
 	l := &Lookup{AccountID: accountID, RequiredPayerDataFields: []PayerDataField{}}
@@ -163,8 +177,12 @@ func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID str
 	return saveLookup(e, ctx, l, customerID, []string{cur}, p)
 }
 
-// saveLookup fills the currencies (estimated rates from USD, or the sender's
-// first currency) and stores the lookup.
+// saveLookup fills the currencies (estimated rates from USD, whoever the
+// sender is) and stores the lookup. The rates are for display only: a
+// pair the RateSource cannot price shows 0 rather than failing the lookup,
+// and the quote made from it fetches its own rate. Currencies unknown to
+// package money are left out; min and max are the platform's limits for
+// the currency when it supports it.
 func saveLookup(e *engine.Handle, ctx context.Context, l *Lookup, customerID string, currencies []string, p *platform.Config) (*Lookup, error) {
 	id, err := e.NewID("Lookup")
 	if err != nil {
@@ -210,6 +228,8 @@ func senderCustomer(t *engine.Txn, id string) error {
 	return nil
 }
 
+// platformCodes lists the platform's supported currency codes, in the
+// configuration's order.
 func platformCodes(p *platform.Config) []string {
 	out := make([]string, len(p.SupportedCurrencies))
 	for i, c := range p.SupportedCurrencies {
@@ -219,7 +239,9 @@ func platformCodes(p *platform.Config) []string {
 }
 
 // VASPs lists the VASP directory a page at a time, in directory order
-// (reversed when p.Desc).
+// (reversed when p.Desc). The Directory is asked for the whole list on
+// every page; its errors reach the caller as is, and a cursor this list did
+// not issue is INVALID_INPUT.
 func (ls Lookups) VASPs(ctx context.Context, p engine.ListParams) (engine.Page[VASP], error) {
 	e := ls.e
 	all, err := directory(e).VASPs(ctx)
@@ -229,7 +251,8 @@ func (ls Lookups) VASPs(ctx context.Context, p engine.ListParams) (engine.Page[V
 	return pageOf(all, "vasps", p)
 }
 
-// Discoveries lists payout banks by country and currency a page at a time.
+// Discoveries lists payout banks by country and currency a page at a
+// time, paged as VASPs is.
 func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p engine.ListParams) (engine.Page[Discovery], error) {
 	e := ls.e
 	all, err := directory(e).Discoveries(ctx, country, currency)
@@ -239,7 +262,7 @@ func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p e
 	return pageOf(all, "discoveries", p)
 }
 
-// UMAProviders lists UMA providers a page at a time.
+// UMAProviders lists UMA providers a page at a time, paged as VASPs is.
 func (ls Lookups) UMAProviders(ctx context.Context, p engine.ListParams) (engine.Page[UMAProvider], error) {
 	e := ls.e
 	all, err := directory(e).UMAProviders(ctx)
@@ -283,7 +306,8 @@ func pageOf[T any](all []T, name string, p engine.ListParams) (engine.Page[T], e
 }
 
 // Lookups resolves receivers (UMA addresses and external accounts) and
-// answers the directory lists: VASPs, UMA providers and discoveries.
+// answers the directory lists: VASPs, UMA providers and discoveries. Reach
+// it as eng.Lookups (payments.Lookups).
 type Lookups struct{ e *engine.Handle }
 
 // NewLookups returns the Lookups group of h.

@@ -1,12 +1,3 @@
-// Package quotes holds the quote rules of the platform, pure and without
-// I/O: the amount, fee and rate arithmetic of spec 2.5 and the expiry of a
-// quote per rail.
-//
-// The exchange rate is fee-exclusive and counts sending-currency units per
-// one receiving-currency unit: (totalSendingAmount - feesIncluded), converted
-// at the rate, gives totalReceivingAmount. Each fee part is rounded half-up
-// separately; the receiving amount is rounded down, so the receiver is never
-// promised more than was paid for.
 package quotes
 
 import (
@@ -17,9 +8,13 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Locked sides.
+// Locked sides: which amount of a quote the request fixes.
 const (
-	Sending   = "SENDING"
+	// Sending fixes what leaves the sender: the fees come out of it and the
+	// rest converts, so the receiver gets what is left, rounded down.
+	Sending = "SENDING"
+	// Receiving fixes what the receiver gets: the sender pays it at the
+	// rate plus the fees, rounded so that the net always covers it.
 	Receiving = "RECEIVING"
 )
 
@@ -102,9 +97,13 @@ func Compute(in Input) (Amounts, error) {
 var instantRails = map[string]bool{"LIGHTNING": true, "SPARK": true, "SOLANA": true, "BASE": true, "POLYGON": true,
 	"RTP": true, "SEPA_INSTANT": true, "FEDNOW": true, "INTERNAL": true, "UMA": true}
 
-// Quote lifetimes.
+// Quote lifetimes: how long a quote keeps its rate before it must be
+// executed.
 const (
+	// InstantTTL is the lifetime on rails that settle in seconds
+	// (instantRails; spec 2.5 asks for 1 to 5 minutes there).
 	InstantTTL = 2 * time.Minute
+	// DefaultTTL is the lifetime on every other rail (spec 2.5: longer).
 	DefaultTTL = 5 * time.Minute
 )
 

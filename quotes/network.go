@@ -13,6 +13,7 @@ type NetworkFee struct {
 }
 
 // networks lists each crypto network's fee and the currencies it carries.
+// The fees are fixed, typical figures, not live network prices.
 var networks = map[string]struct {
 	fee        NetworkFee
 	currencies []string

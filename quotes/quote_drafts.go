@@ -21,7 +21,7 @@ type quoteTxState struct {
 var quoteState engine.Local[quoteTxState]
 
 // drafts are the quote and transaction a quote request creates, held back
-// until the operation saves them (see createQuote): a quote executed by the
+// until the operation saves them (see Create): a quote executed by the
 // request that creates it is stored once, in its final state, instead of
 // being stored PENDING and then stored again.
 type drafts struct {
@@ -59,7 +59,9 @@ func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) error 
 	return engine.InsertIndexed(t, table, key, v, b)
 }
 
-// storeDrafts stores the drafts not saved yet, as they were created.
+// storeDrafts stores the drafts not saved yet, as they were created. It
+// runs last in Create's transaction, so a quote that Create also executed
+// was already stored by saveQuote in its final state and is skipped here.
 func storeDrafts(t *engine.Txn) error {
 	d := &quoteState.Of(t).drafts
 	if q := d.quote; q != nil {

@@ -29,7 +29,8 @@ import (
 // refunds the pulled money back to the rail, the account it came from.
 
 // PullableAccountTypes are the external account types a quote may pull its
-// funds from: US bank accounts, by ACH debit.
+// funds from: US bank accounts, by ACH debit. A quote whose source is an
+// external account of another type is INVALID_INPUT (source.accountId).
 var PullableAccountTypes = []string{"USD_ACCOUNT"}
 
 // pullSource loads the external account a quote wants to pull from.
@@ -59,6 +60,10 @@ func pullSource(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
 
 // executePull asks the rail to collect a pull-funded quote's money: the
 // quote is PROCESSING and its transaction PENDING until the rail reports.
+// Nothing is posted yet: no money of the platform's moves before the rail
+// confirms the collection (settlePull). The source account is checked again
+// here, in the executing transaction, since it may have been deactivated
+// since pricing.
 func executePull(t *engine.Txn, q *Record) error {
 	src, err := pullSource(t, q.Source.AccountID)
 	if err != nil {
@@ -82,7 +87,20 @@ func executePull(t *engine.Txn, q *Record) error {
 	return saveQuote(t, q)
 }
 
-// settlePull applies an outcome of a quote's pull.
+// settlePull applies an outcome of a quote's pull:
+//
+//   - COMPLETED, first time: the pulled total arrives on the quote's
+//     inflight account from the rail and delivery starts (startDelivery);
+//   - FAILED before collection: the payment fails; nothing was posted, so
+//     nothing is refunded;
+//   - RETURNED after collection: if the payout is still waiting to be handed
+//     to the rail, its intent is withdrawn, the money goes back to the rail
+//     and the payment fails; if the payout already left, the payment
+//     stands and the customer owes the pulled total
+//     (external:receivable:<customer>).
+//
+// Any other outcome, or one that does not fit the quote's state (a report
+// repeated under another reference), changes nothing.
 func settlePull(t *engine.Txn, q *Record, tx *Transaction, rep rails.Report) error {
 	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
 	switch {
@@ -112,7 +130,9 @@ func settlePull(t *engine.Txn, q *Record, tx *Transaction, rep rails.Report) err
 }
 
 // failUncollected marks a quote whose funds never arrived (or went back
-// before delivery) FAILED, with its transaction.
+// before delivery) FAILED, with its transaction. It emits
+// OUTGOING_PAYMENT.PENDING first when it was never sent, so a platform
+// always sees a payment's PENDING before its FAILED.
 func failUncollected(t *engine.Txn, q *Record, tx *Transaction, reason string) error {
 	dropExpiry(t, q)
 	q.Status = Failed

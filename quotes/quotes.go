@@ -16,9 +16,12 @@ import (
 // tableQuotes holds quotes by id.
 const tableQuotes = "quotes"
 
-// Source is where a quote's money comes from: an internal account
-// (sourceType ACCOUNT) or a payment made when the quote is funded
-// (REALTIME_FUNDING).
+// Source is where a quote's money comes from: an internal account or an
+// external account that supports direct pull (sourceType ACCOUNT, named by
+// AccountID), or a payment made when the quote is funded (REALTIME_FUNDING,
+// in Currency, by CustomerID; CryptoNetwork for a USDC or USDT payment).
+// CustomerID on an ACCOUNT source names the customer a platform (FBO)
+// account pays for.
 type Source struct {
 	SourceType    string `json:"sourceType"`
 	AccountID     string `json:"accountId,omitempty"`
@@ -28,7 +31,9 @@ type Source struct {
 }
 
 // Destination is where it goes: an internal or external account
-// (destinationType ACCOUNT) or a UMA address (UMA_ADDRESS).
+// (destinationType ACCOUNT), optionally on a PaymentRail of the external
+// account, or a UMA address (UMA_ADDRESS) resolved by the request's lookup
+// and paid in Currency (default: the first currency the lookup lists).
 type Destination struct {
 	DestinationType string `json:"destinationType"`
 	AccountID       string `json:"accountId,omitempty"`
@@ -44,7 +49,9 @@ type FeeOverride struct {
 	PlatformVariableFeeBps *int64            `json:"platformVariableFeeBps"`
 }
 
-// Request is the body of POST /quotes.
+// Request is the body of POST /quotes (payments.QuoteRequest). checkShape
+// validates what needs no store; pricing the rest. LockedCurrencyAmount is
+// in minor units of the locked side's currency, 1..MaxAmount.
 type Request struct {
 	LookupID              string         `json:"lookupId,omitempty"`
 	Source                Source         `json:"source"`
@@ -76,7 +83,9 @@ type RateDetails struct {
 	ServiceApiVariableFeeAmount int64      `json:"serviceApiVariableFeeAmount"`
 }
 
-// Quote is a locked rate and fee for one transfer (spec 2.5).
+// Quote is a locked rate and fee for one transfer (spec 2.5), as the API
+// shows it. Its figures never change once priced: execution moves exactly
+// TotalSendingAmount and the receiver gets exactly TotalReceivingAmount.
 type Quote struct {
 	ID                   string                         `json:"id"`
 	Status               Status                         `json:"status"`
@@ -103,7 +112,9 @@ type Quote struct {
 // 202 instead of 201.
 func (q *Quote) AwaitsAuthorization() bool { return q.Status == PendingAuthorization }
 
-// Record is a Quote as stored, with what execution needs.
+// Record is a Quote as stored, with what execution needs: the parties,
+// the rail, the lifecycle flags and the secrets of an SCA challenge (a
+// hash, never the code). Other areas read it through Get.
 type Record struct {
 	Quote
 	CustomerID            string                         `json:"customerId,omitempty"` // the sender, "" for the platform
@@ -123,11 +134,11 @@ type Record struct {
 	ScaNonce              []byte                         `json:"scaNonce,omitempty"` // a PASSKEY challenge's WebAuthn challenge
 	ScaSends              []time.Time                    `json:"scaSends,omitempty"` // when an SMS_OTP challenge's code was sent
 	HeldInstructions      []accounts.PaymentInstructions `json:"heldInstructions,omitempty"`
-	PayloadToSign         string                         `json:"payloadToSign,omitempty"` // paid from an embedded wallet (wallet_accounts.go)
+	PayloadToSign         string                         `json:"payloadToSign,omitempty"` // paid from an embedded wallet (package wallets)
 	WalletSigned          bool                           `json:"walletSigned,omitempty"`  // the stamp over PayloadToSign verified
 }
 
-// Limits of spec 8.
+// Limits of spec 8 on a quote's free-text members, in bytes.
 const (
 	MaxDescription           = 1024
 	MaxRemittanceInformation = 80
@@ -201,14 +212,27 @@ func (req *Request) checkShape(fe *validate.Errors) {
 // SELF_PAYMENT; a customer without accepted end-user terms
 // END_USER_TERMS_NOT_ACCEPTED; a sending customer whose kycStatus or
 // kybStatus is REJECTED or HOLD SENDER_NOT_ACCEPTED (it may still receive).
+// Parties that do not resolve are ACCOUNT_NOT_FOUND, CUSTOMER_NOT_FOUND or
+// CUSTOMER_DELETED, an unknown or expired lookup LOOKUP_REQUEST_NOT_FOUND;
+// an external destination that cannot receive INVALID_BANK_ACCOUNT,
+// BANK_ACCOUNT_VALIDATION_PENDING or EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED;
+// a pair without a rate QUOTE_RATE_UNAVAILABLE. With ImmediatelyExecute the
+// codes of Execute apply too (INSUFFICIENT_FUNDS, nothing stored).
+//
+// The quote and its transaction are stored in one transaction, with the
+// OUTGOING_PAYMENT events of an SCA challenge or an immediate execution.
 func (qs Service) Create(ctx context.Context, req Request) (*Quote, error) {
 	e := qs.e
 	return Create(ctx, e, req, false, func(_ *engine.Txn, q *Record) (*Quote, error) { return &q.Quote, nil })
 }
 
-// Create is Quotes.Create; transfer marks the quotes of TransferOut, and
-// answer gives the operation's answer from the committed quote (inside the
-// transaction, so that an idempotent retry replays it).
+// Create is Service.Create for the areas that create quotes on someone's
+// behalf (Transactions.TransferOut, package agents): transfer marks the
+// quotes of TransferOut, and answer gives the operation's answer from the
+// committed quote (inside the transaction, so that an idempotent retry
+// replays it; an agent answers with its action record). It runs one whole
+// operation on e, with e's idempotency key, and returns Service.Create's
+// codes.
 func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer bool, answer func(*engine.Txn, *Record) (T, error)) (T, error) {
 	var out T
 	var fe validate.Errors
@@ -236,7 +260,7 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 	tx := outgoingTransaction(q, q.CreatedAt)
 	tx.AgentID = req.AgentID
 	tx.PlatformCustomerID = q.PlatformCustomerID
-	// Both records are drafts of the transaction (txn.drafts) until saved:
+	// Both records are drafts of the transaction (quoteTxState.drafts) until saved:
 	// untouched copies, which a rerun of its function (a store may run it
 	// twice) also starts from. A quote not executed at once is stored as
 	// created, so it is encoded here, outside the transaction; one executed
@@ -328,7 +352,7 @@ func supportedCurrency(p *platform.Config, code string) (*platform.CurrencyConfi
 }
 
 // Service prices, executes and authorizes quotes, and answers exchange
-// rates.
+// rates. Reach it as eng.Quotes (payments.Quotes).
 type Service struct{ e *engine.Handle }
 
 // NewService returns the Quotes group of h.

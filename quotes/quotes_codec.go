@@ -7,10 +7,15 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// The hand-written encoder of quotes (see encode.go): every quote request
-// writes one and answers one.
+// The hand-written encoder of quotes (built on the member writers of
+// internal/engine's encode.go): every quote request writes one and answers
+// one, so encoding/json's reflection is kept off the hot path. Stored
+// quotes are read back with encoding/json, so the output must be what
+// encoding/json would write; encode_internal_test.go holds it to that. A
+// member added to Quote or Record must be added here too.
 
-// MarshalJSON encodes q as encoding/json would (see appendQuote).
+// MarshalJSON encodes q as encoding/json would (see appendQuote): the API
+// view, without the record's members.
 func (q Quote) MarshalJSON() ([]byte, error) {
 	b, err := appendQuote(make([]byte, 0, 1280), &q)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// Quotes.List serves operators' tools (package dashboard): the REST API
+// Service.List serves operators' tools (package dashboard): the REST API
 // lists no quotes.
 
 // Filter narrows Quotes.List: CustomerID is the sending customer
@@ -16,8 +16,10 @@ type Filter struct {
 	CustomerID string
 }
 
-// List lists quotes, newest first unless p says otherwise, as Get returns
-// them (a PENDING quote past its expiry reads EXPIRED).
+// List lists quotes in creation order (newest first with p.Desc), as Get
+// returns them (a PENDING quote past its expiry reads EXPIRED). With a
+// customer it reads that customer's index, else every quote's; a bad
+// cursor or limit is INVALID_INPUT.
 func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (engine.Page[Quote], error) {
 	e := qs.e
 	var out engine.Page[Quote]

@@ -11,11 +11,15 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// ScaChallengeTTL is how long a quote's SCA challenge may be satisfied.
+// ScaChallengeTTL is how long a quote's SCA challenge may be satisfied; a
+// challenge never outlives its quote's rate (challengeQuote).
 const ScaChallengeTTL = 5 * time.Minute
 
 // drawChallenge draws the secrets of a quote's SCA challenge before its
-// transaction: the SMS code and the WebAuthn challenge.
+// transaction: the SMS code and the WebAuthn challenge. They are drawn
+// whether or not the quote turns out to need a challenge, because a
+// transaction function may not draw randomness (a rerun would draw other
+// secrets than the code already handed to the code sender).
 func drawChallenge(e *engine.Handle) customers.SCADraw {
 	return customers.SCADraw{Code: customers.KYC(e).ContactCode("SCA"), Nonce: engine.RandomBytes(32)}
 }
@@ -113,8 +117,9 @@ func executeOrChallenge(t *engine.Txn, q *Record, d customers.SCADraw, preferred
 }
 
 // trustedDestination reports whether q pays an external account its sender
-// trusts (external_accounts_trust.go), which skips the per-transaction
-// challenge.
+// trusts (a trusted beneficiary, accounts.ExternalRecord.Trusted), which
+// skips the per-transaction challenge (the trusted-beneficiary
+// exemption).
 func trustedDestination(t *engine.Txn, q *Record) bool {
 	if q.Destination.AccountID == "" {
 		return false
@@ -124,14 +129,14 @@ func trustedDestination(t *engine.Txn, q *Record) bool {
 }
 
 // Authorizations authorizes the quotes that need Strong Customer Authentication
-// (the quotes area's part of Engine.SCA).
+// (the quotes area's part of eng.SCA, payments.SCA; payments.QuoteSCA).
 type Authorizations struct{ e *engine.Handle }
 
 // NewAuthorizations returns the Authorizations group of h.
 func NewAuthorizations(h *engine.Handle) Authorizations { return Authorizations{h} }
 
-// Authorize satisfies a quote's SMS_OTP challenge with its one-time code
-// (SCA.Authorize).
+// Authorize satisfies a quote's SMS_OTP challenge with its one-time code:
+// Authorizations.Authorize with a code, answering the same codes.
 func (qs Service) Authorize(ctx context.Context, id, code string) (*Quote, error) {
 	return Authorizations{qs.e}.Authorize(ctx, id, customers.ScaAuthorization{Code: code})
 }
@@ -145,7 +150,12 @@ func (qs Service) Authorize(ctx context.Context, id, code string) (*Quote, error
 // (INVALID_INPUT, or ACCOUNT_LOCKED once it locks). A quote that is not
 // PENDING_AUTHORIZATION is CONFLICT; an expired challenge
 // SCA_SESSION_REQUIRED (request a new quote), which also fails the quote
-// (SCA_NOT_COMPLETED, see expireIfDue), and stays the answer for that quote.
+// (SCA_NOT_COMPLETED, see ExpireIfDue), and stays the answer for that quote.
+//
+// A wrong proof and an expired challenge are kept refusals: the counted
+// attempt or the failed quote commits, and the refusal is recorded as the
+// operation's answer, so a retry under the same idempotency key gets the
+// same refusal instead of another attempt.
 func (s Authorizations) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
 	var out *Quote
 	var failure error
@@ -220,7 +230,10 @@ func challengeLapsed(t *engine.Txn, q *Record) bool {
 // Resend sends a new code for a quote's SMS_OTP challenge, which keeps its
 // id and expiry. Sends are ScaResendInterval apart and at most ScaMaxSends
 // per challenge (RATE_LIMITED with the wait); a quote without a pending
-// SMS_OTP challenge, or of a customer outside SCA regions, is CONFLICT.
+// SMS_OTP challenge, or of a customer outside SCA regions, is CONFLICT,
+// as is one whose challenge expired (the quote then fails, kept as for
+// Authorize). The new code replaces the old one: only the latest code
+// authorizes. It is handed to the code sender after commit.
 func (s Authorizations) Resend(ctx context.Context, id string) error {
 	d := drawChallenge(s.e)
 	var failure error
@@ -259,7 +272,9 @@ func (s Authorizations) Resend(ctx context.Context, id string) error {
 
 // emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
 // .PENDING_AUTHORIZATION for a new quote waiting for SCA (wire-facts 2.7),
-// so delivery later starts at PROCESSING.
+// so delivery later starts at PROCESSING. The PENDING event carries the
+// transaction as it was before the challenge (status PENDING); the quote
+// records that it was sent (PendingSent) so it is never sent twice.
 func emitAuthorizationPending(t *engine.Txn, q *Record, tx *Transaction) error {
 	pending := *tx
 	pending.Status = TxPending

@@ -18,6 +18,11 @@ import (
 // Puller.Pull). Outcomes come back through Rails.Report, each applied once
 // (tableRailReports) in its own transaction; one that takes effect later
 // waits as due work in TableSettlementsDue.
+//
+// The hand-over is at least once: a crash after the rail took a payment but
+// before the intent was removed hands it over again, with the same payment
+// id, so a rail must be idempotent on OutgoingPayment.ID and
+// PullRequest.ID.
 
 // tableRailReports holds the reports applied: payment id \x00 reference ->
 // time applied.
@@ -44,6 +49,9 @@ func railIntentKinds(e *engine.Handle) []engine.IntentKind {
 	}
 }
 
+// paymentID is the id of a payment of kind for a transaction: the intent's
+// key and the id the rail reports under. A transaction has at most one
+// payment of each kind.
 func paymentID(kind, txID string) string { return kind + ":" + txID }
 
 // splitPaymentID returns the kind and transaction id of a payment id.
@@ -64,6 +72,8 @@ func intendPull(t *engine.Txn, p rails.PullRequest) error {
 	return intendPayment(t, p.ID, railIntent{Pull: &p})
 }
 
+// intendPayment writes the intent of payment id in t; it is dispatched
+// only if t commits.
 func intendPayment(t *engine.Txn, id string, in railIntent) error {
 	b, err := in.encode()
 	if err != nil {
@@ -91,7 +101,12 @@ func (in *railIntent) clone() *railIntent {
 	return &c
 }
 
-// handOverPayment gives one waiting payment to the rail.
+// handOverPayment gives one waiting payment to the rail. A pull given to a
+// rail that cannot pull (no rails.Puller, such as rails.Default) is
+// reported collected at once: the money is taken to arrive from the rail's
+// external account. An error leaves the intent to the intent worker, which
+// hands it over again with backoff and finally parks it in the dead
+// letters.
 func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) error {
 	in, err := quotesSlot.Of(e).intents.Load(h.ID, h.Value, (*railIntent).clone)
 	if err != nil {
@@ -110,7 +125,9 @@ func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) 
 	return nil
 }
 
-// Rails is the engine's side of the rail boundary (eng.Rails).
+// Rails is the engine's side of the rail boundary: the rails.Reporter
+// production rails report through. Reach it as eng.Rails
+// (payments.Rails).
 type Rails struct{ e *engine.Handle }
 
 // NewRails returns the Rails group of h.
@@ -119,11 +136,18 @@ func NewRails(h *engine.Handle) Rails { return Rails{h} }
 var _ rails.Reporter = Rails{}
 
 // Report applies one outcome a rail reports for a payment it was given
-// (see Reporter): the entry point of production rails, called from their
-// network's webhooks or pollers. Payments the outcome sets in motion (a
-// collected pull starts its payout) are handed to the rail before Report
+// (see rails.Reporter): the entry point of production rails, called from
+// their network's webhooks or pollers. Payments the outcome sets in motion
+// (a collected pull starts its payout) are handed to the rail before Report
 // returns. A report without PaymentID or with an unknown Outcome is
-// INVALID_INPUT.
+// INVALID_INPUT; one for a payment the engine never made is
+// TRANSACTION_NOT_FOUND.
+//
+// Report is idempotent on the pair (PaymentID, Reference): a repeat is
+// accepted and changes nothing, so a rail may report again whenever it is
+// unsure. An outcome that does not fit the payment's state (COMPLETED for a
+// failed payment, RETURNED before completion) is accepted and ignored, not
+// refused.
 func (r Rails) Report(ctx context.Context, rep rails.Report) error {
 	intents, err := report(r.e, ctx, rep, nil)
 	if err == nil {
@@ -185,7 +209,9 @@ func report(e *engine.Handle, ctx context.Context, rep rails.Report, h *engine.H
 }
 
 // applyReport applies rep once: at once, or as due work when it takes
-// effect later.
+// effect later. The pair (payment, reference) is marked applied before
+// anything else, ACCEPTED included, which only records that the rail took
+// the payment.
 func applyReport(t *engine.Txn, rep rails.Report) error {
 	kind, txID := splitPaymentID(rep.PaymentID)
 	if kind != intentSend && kind != intentPull {
@@ -253,6 +279,8 @@ type reporter struct {
 	h      *engine.Handover
 }
 
+// Report applies rep at once, in its own transaction, and queues the
+// payments it sets in motion behind the current hand-over.
 func (r reporter) Report(ctx context.Context, rep rails.Report) error {
 	intents, err := report(r.e, ctx, rep, r.h)
 	*r.follow = append(*r.follow, intents...)

@@ -14,28 +14,41 @@ import (
 
 // RateSource supplies exchange rates. The sandbox package has a
 // deterministic one (sandbox.Rates); a production adapter calls a
-// liquidity provider. A nil Config.Rates quotes only same-currency pairs.
+// liquidity provider. A nil Options.Rates (payments.Config.Rates) quotes
+// only same-currency pairs.
+//
+// The engine asks it through Rate, which caches each pair for RateCacheTTL,
+// and never from a write transaction; it must be safe for concurrent use.
 type RateSource interface {
 	// Rate returns the mid-market rate of a pair as units of from per one
-	// unit of to (the spec's direction), or QUOTE_RATE_UNAVAILABLE.
+	// unit of to (the spec's direction), or QUOTE_RATE_UNAVAILABLE. The
+	// error reaches the caller as is: an *engine.Error keeps its code, any
+	// other error answers INTERNAL_ERROR.
 	Rate(ctx context.Context, from, to string) (money.Rate, error)
 }
 
 // RateCacheTTL is how long a rate is reused before the source is asked again.
 const RateCacheTTL = 5 * time.Minute
 
+// cachedRate is a rate and when, on the engine clock, it was fetched.
 type cachedRate struct {
 	rate money.Rate
 	at   time.Time
 }
 
-// rateCache memoizes a RateSource on the engine clock.
+// rateCache memoizes a RateSource on the engine clock. The lock guards
+// only the map, never a call to the source: concurrent misses on one pair
+// may each ask the source, and the last answer is kept.
 type rateCache struct {
 	mu sync.Mutex
 	m  map[[2]string]cachedRate
 }
 
-// Rate returns the (cached) rate of a pair and when it was fetched.
+// Rate returns the (cached) rate of a pair and when it was fetched: 1 for a
+// currency to itself, else the RateSource's answer of the last
+// RateCacheTTL. Without a RateSource a pair is QUOTE_RATE_UNAVAILABLE; the
+// source's own errors pass through. Other areas (agents) call it before
+// their transaction; it may call the network.
 func Rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
 	if from == to {
 		return money.MustRate("1"), e.Now(), nil
@@ -87,7 +100,9 @@ type RateFees struct {
 }
 
 // platformFees returns the platform's configured fees on transfers from
-// source to another currency.
+// source to another currency: the CROSS_CURRENCY_TRANSACTION fee
+// configuration of the source currency (the last one when several match).
+// A same-currency transfer carries no platform fee.
 func platformFees(p *platform.Config, source, dest string) Fees {
 	var f Fees
 	if source == dest {
@@ -101,7 +116,8 @@ func platformFees(p *platform.Config, source, dest string) Fees {
 	return f
 }
 
-// defaultRail names the destination rail a currency is paid out on.
+// payoutRail names the destination rail a currency is paid out on when the
+// request names none; crypto currencies go out on their usual network.
 func payoutRail(currency string) string {
 	switch currency {
 	case "USD":
@@ -145,7 +161,11 @@ type RateQuery struct {
 }
 
 // ExchangeRates quotes each source to each destination for the sending
-// amount, including the platform's fees (GET /exchange-rates).
+// amount, including the platform's fees (GET /exchange-rates). An
+// unsupported currency or an amount outside 1..MaxAmount is INVALID_INPUT
+// naming each; a pair the RateSource cannot price fails the whole answer
+// with its error (QUOTE_RATE_UNAVAILABLE). It writes nothing: the rates are
+// indicative, and a quote prices again.
 func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
 	e := qs.e
 	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
@@ -208,7 +228,9 @@ func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRa
 	return out, nil
 }
 
-// ratesFrom prices sendingAmount of src in each of destinations.
+// ratesFrom prices sendingAmount of src in each of destinations. An amount
+// the fees swallow is not an error here: its rate is listed with
+// receivingAmount 0 and only the fixed fee.
 func ratesFrom(e *engine.Handle, ctx context.Context, p *platform.Config, src platform.CurrencyConfig, destinations []string, sendingAmount int64) ([]ExchangeRate, error) {
 	source := src.CurrencyCode
 	out := make([]ExchangeRate, 0, len(destinations))

@@ -13,8 +13,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Get returns a quote; a PENDING quote past its expiry reads EXPIRED, one
-// whose SCA challenge lapsed FAILED.
+// Get returns a quote (QUOTE_NOT_FOUND); a PENDING quote past its expiry
+// reads EXPIRED, one whose SCA challenge lapsed FAILED, as the next
+// ProcessDue will record it. Reading never writes.
 func (qs Service) Get(ctx context.Context, id string) (*Quote, error) {
 	e := qs.e
 	var out *Quote
@@ -29,12 +30,13 @@ func (qs Service) Get(ctx context.Context, id string) (*Quote, error) {
 	return out, err
 }
 
-// Sandbox is the quotes area's part of the sandbox operations
-// (Engine.Sandbox): a payer funding a real-time funded quote, and incoming
-// payments from sandbox counterparties.
+// Sandbox is the quotes area's part of the sandbox operations (the root's
+// eng.Sandbox delegates to it; payments.SandboxPayments): a payer funding a
+// real-time funded quote, and incoming payments from sandbox
+// counterparties. Both answer FORBIDDEN outside the sandbox.
 type Sandbox struct{ e *engine.Handle }
 
-// NewSandbox returns the SandboxPayments group of h.
+// NewSandbox returns the Sandbox group of h.
 func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 
 // Send simulates the payer funding a real-time funded quote (POST
@@ -42,6 +44,12 @@ func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 // (0 means the total) must equal the sending total, else the transaction
 // fails with FUNDING_AMOUNT_MISMATCH and the money goes back. A funded quote
 // then settles like an executed one.
+//
+// The money arrives from external:sandbox-funding on the quote's inflight
+// account. An unknown quote is QUOTE_NOT_FOUND; a quote funded from an
+// account, or not PENDING (awaiting SCA, already funded), CONFLICT; a
+// lapsed one QUOTE_EXPIRED (kept: the quote's expiry commits with the
+// answer); a currency other than the quote's INVALID_INPUT.
 func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
@@ -124,8 +132,17 @@ type ReceiveRequest struct {
 // Unknown sender or receiver is UMA_NOT_FOUND / CUSTOMER_NOT_FOUND; a
 // $fail.compliance sender's payment fails (COMPLIANCE_REJECTED); a
 // $pending.long sender's stays PENDING for SandboxSlowIncoming, then
-// completes (ProcessDue). With Config.IncomingApproval the payment waits in
-// PENDING for Transactions.Decide.
+// completes (ProcessDue). With Options.IncomingApproval the payment waits
+// in PENDING for Transactions.Decide or the approval webhook's answer
+// instead (even from a $pending.long sender).
+//
+// The sender is looked up in the Directory before the transaction. The
+// credit is posted from external:uma to the receiver's internal account,
+// or to the rail's external account for a default deposit account, and
+// announced as INCOMING_PAYMENT.PENDING then COMPLETED or FAILED. A
+// receiver that may not transact is CUSTOMER_DELETED or
+// END_USER_TERMS_NOT_ACCEPTED; one without an account in the currency
+// ACCOUNT_NOT_FOUND.
 func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
@@ -209,7 +226,15 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 
 // Cancel cancels an outgoing payment that has not settled yet (a
 // slow payout still in flight): the sender is refunded and the transaction
-// fails. Anything else is TRANSACTION_NOT_CANCELLABLE.
+// fails. Anything else is TRANSACTION_NOT_CANCELLABLE, kept with the
+// settlement steps already due that the check applied; an unknown
+// transaction is TRANSACTION_NOT_FOUND.
+//
+// Cancelling is possible only while the rail's outcome waits as due work
+// (a future-dated report, as the sandbox rail makes): the waiting steps are
+// deleted and the payment fails with refund reason USER_CANCELLATION, the
+// hold going back to the sender. The rail itself is not told; a production
+// rail that reports outcomes as they happen leaves nothing to cancel.
 func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, error) {
 	e := ts.e
 	var out *Transaction
@@ -261,7 +286,8 @@ const (
 	tableApprovalsDue = "approvals_due"
 )
 
-// ApprovalWindow is how long an incoming payment waits for the platform.
+// ApprovalWindow is how long an incoming payment waits for the platform's
+// decision before it fails with PAYMENT_APPROVAL_TIMED_OUT.
 const ApprovalWindow = 5 * time.Second
 
 // Decision is the platform's answer to an incoming payment waiting for it.
@@ -275,8 +301,13 @@ const (
 )
 
 // Decide approves (crediting the receiver) or rejects an incoming
-// payment waiting for the platform (Config.IncomingApproval). Anything else
-// is TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
+// payment waiting for the platform (Options.IncomingApproval). Anything else
+// is TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL; an unknown transaction
+// TRANSACTION_NOT_FOUND, a Decision other than the two INVALID_INPUT.
+// A decision after the window closed applies the timeout first, so the
+// payment fails as the worker would have failed it (kept), and a webhook
+// answer racing the call loses or wins as a whole: the approval record is
+// claimed in the deciding transaction.
 func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Transaction, error) {
 	e := ts.e
 	if d != ApproveIncoming && d != RejectIncoming {
@@ -320,7 +351,10 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 	return out, err
 }
 
-// creditIncoming books an accepted incoming UMA payment to its destination.
+// creditIncoming books an accepted incoming payment to its destination:
+// from external:uma to an internal account (announcing its new balance), or
+// through to the rail's external account when the receiver deposits to an
+// external account; either way the transaction COMPLETES.
 func creditIncoming(t *engine.Txn, tx *Transaction) error {
 	dest, internal := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), strings.HasPrefix(tx.Destination.AccountID, "InternalAccount:")
 	if internal {
@@ -361,7 +395,9 @@ func applyIncomingDue(t *engine.Txn, key string, _ []byte) (bool, error) {
 }
 
 // applyApprovalTimeout fails an incoming payment whose approval window
-// passed (PAYMENT_APPROVAL_TIMED_OUT).
+// passed (PAYMENT_APPROVAL_TIMED_OUT). It reads no status: a payment that
+// was decided had its approvals_due entry deleted in the deciding
+// transaction, so only an undecided payment reaches here.
 func applyApprovalTimeout(t *engine.Txn, key string, _ []byte) (bool, error) {
 	id := key[strings.IndexByte(key, '|')+1:]
 	if err := t.Delete(tableApprovals, id); err != nil && !errors.Is(err, engine.ErrNotFound) {

@@ -13,10 +13,13 @@ import (
 	"github.com/paygrid/payments/rails"
 )
 
-// Settlement tables: rail outcomes due by time ("<time>|<tx id>|<payment
-// id>|<reference>" -> RailReport), and
-// pending quotes by expiry ("<time>|<quote id>").
+// Settlement tables: rail outcomes due by time, and pending quotes by
+// expiry ("<time>|<quote id>").
 const (
+	// TableSettlementsDue holds the rail outcomes that take effect later
+	// ("<time>|<tx id>|<payment id>|<reference>" -> the rails.Report as
+	// JSON), applied as due work by applySettlementDue. It is exported for
+	// the root package's tests, which seed and inspect due work.
 	TableSettlementsDue = "settlements_due"
 	tableQuoteExpiry    = "quote_expiry"
 	// tableSettlementsByTx indexes the waiting steps by transaction
@@ -56,7 +59,8 @@ func (q *Record) contended() []engine.RecordKey {
 
 // refundAccount is where a failed quote's money goes back to: the source
 // internal account, the rail a pull came through (to the pulled account),
-// or the sandbox funding account for real-time funding.
+// or the sandbox funding account for real-time funding (the only way such
+// a quote is funded today is Sandbox.Send).
 func (q *Record) refundAccount(rail string) string {
 	switch {
 	case q.SourceExternal:
@@ -75,7 +79,15 @@ func (q *Record) refundAccount(rail string) string {
 // marks quote and transaction PROCESSING and hands the payment to the rail.
 // A quote executes at most once: any later call is CONFLICT. A sending
 // customer whose kycStatus or kybStatus is REJECTED or HOLD by then is
-// SENDER_NOT_ACCEPTED, nothing changed.
+// SENDER_NOT_ACCEPTED, nothing changed. An unknown quote is
+// QUOTE_NOT_FOUND; a real-time funded one CONFLICT (it executes when
+// funded); one paid from an embedded wallet WALLET_SIGNATURE_MISSING (use
+// the wallets' signed execution). A customer in an SCA region gets an SCA
+// challenge instead (the quote becomes PENDING_AUTHORIZATION), unless it
+// pays a trusted beneficiary.
+//
+// QUOTE_EXPIRED is a kept refusal: the quote's expiry commits with it and a
+// retry under the same idempotency key answers the same.
 func (qs Service) Execute(ctx context.Context, id string) (*Quote, error) {
 	return ExecuteWith(qs.e, ctx, id, ExecuteOptions{}, nil)
 }
@@ -83,7 +95,9 @@ func (qs Service) Execute(ctx context.Context, id string) (*Quote, error) {
 // ExecuteWith is Quotes.Execute with the caller's SCA factor preference: a
 // customer in an SCA region gets a challenge instead (quotes_sca.go).
 // stamp is the wallet signature of a quote paid from an embedded wallet
-// (Wallets.ExecuteQuote).
+// (Wallets.ExecuteQuote), checked by Options.CheckWalletSignature inside
+// the transaction. It runs one whole operation on e, with e's idempotency
+// key, and answers Service.Execute's codes.
 func ExecuteWith(e *engine.Handle, ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
 	var out *Quote
 	var failure error
@@ -116,6 +130,10 @@ func ExecuteWith(e *engine.Handle, ctx context.Context, id string, opts ExecuteO
 	return out, err
 }
 
+// Get loads quote id in t for an operation that may change it: a copy of
+// its own (QUOTE_NOT_FOUND when absent). The status read is remembered, so
+// that saving the quote later in t is checked against the state machine
+// from that status. A quote created earlier in t is read from its draft.
 func Get(t *engine.Txn, id string) (*Record, error) {
 	var q *Record
 	if d := quoteState.Of(t).drafts.quote; d != nil && d.ID == id {
@@ -137,7 +155,7 @@ func Get(t *engine.Txn, id string) (*Record, error) {
 }
 
 // saveQuote stores a quote read in this transaction, refusing a status
-// change the quote state machine does not allow (quotes.Status.Check).
+// change the quote state machine does not allow (Status.Check).
 func saveQuote(t *engine.Txn, q *Record) error {
 	if err := Status(quoteState.Of(t).statuses[q.ID]).Check(q.Status); err != nil {
 		return err
@@ -164,6 +182,8 @@ func rememberQuote(t *engine.Txn, q *Record, b []byte) {
 	}
 }
 
+// cloneable reports whether clone copies q completely: it has no member
+// that clone would share (instructions, SCA state).
 func (q *Record) cloneable() bool {
 	return len(q.PaymentInstructions) == 0 && q.ScaChallenge == nil && len(q.ScaNonce) == 0 &&
 		len(q.ScaSends) == 0 && len(q.HeldInstructions) == 0
@@ -197,7 +217,10 @@ const scaNotCompleted = "SCA_NOT_COMPLETED"
 // ExpireIfDue ends a lapsed quote with its transaction: a PENDING one
 // EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
 // satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
-// wire-facts 2.7).
+// wire-facts 2.7). It reports whether q lapsed and leaves the answer to the
+// caller, which usually keeps a refusal (engine.Keeping) so that the
+// expiry commits. q must have been read with Get in t. No money moves:
+// a waiting quote holds none.
 func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {
 	if !q.Lapsed(t.Now) {
 		return false, nil
@@ -226,8 +249,14 @@ func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {
 	return true, SaveTransaction(t, tx, "EXPIRED")
 }
 
-// Execute moves the money to held and starts delivery (the caller checked
-// source type and expiry).
+// Execute moves the money to held and starts delivery, in the caller's
+// transaction (the caller checked source type and expiry): CONFLICT for a
+// quote not PENDING (a quote executes once), WALLET_SIGNATURE_MISSING for
+// an unsigned wallet quote, the sender's refusals (SENDER_NOT_ACCEPTED,
+// CUSTOMER_DELETED, END_USER_TERMS_NOT_ACCEPTED), INSUFFICIENT_FUNDS when
+// the source cannot cover the sending total, and a pull source's refusals.
+// On an error the caller returns it from its transaction function, which
+// rolls back whatever part of the execution t holds.
 func Execute(t *engine.Txn, q *Record) error {
 	if q.Status != Pending {
 		return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
@@ -253,8 +282,8 @@ func Execute(t *engine.Txn, q *Record) error {
 }
 
 // dropExpiry removes the expiry entry of q, which leaves PENDING. The quote
-// this operation creates has none yet: createQuote writes it only for a
-// quote still waiting once execution is done.
+// this operation creates has none yet: Create writes it only for a quote
+// still waiting once execution is done.
 func dropExpiry(t *engine.Txn, q *Record) {
 	if d := quoteState.Of(t).drafts.quote; d != nil && d.ID == q.ID {
 		quoteState.Of(t).expiryDropped = true
@@ -329,6 +358,11 @@ func (q *Record) destinationLedger(t *engine.Txn) (string, error) {
 
 // applyStep applies one outcome of its payout to an executed quote.
 // Outcomes that do not fit the transaction's status change nothing.
+//
+// COMPLETED posts the completion legs (Settlement.CompletionLegs) from the
+// hold; FAILED (before completion) refunds the hold; RETURNED (after
+// completion) undoes the completion (failAndRefund). The hold thus always
+// ends at zero for the transaction, unless the refund itself fails.
 func applyStep(t *engine.Txn, q *Record, tx *Transaction, s rails.Report) error {
 	switch s.Outcome {
 	case rails.Completed:
@@ -368,7 +402,9 @@ func applyStep(t *engine.Txn, q *Record, tx *Transaction, s rails.Report) error 
 // failAndRefund fails an executed quote's transaction with s's reason and
 // refunds amount from hold to the sender (or, for a bank return, undoes
 // the completion's legs), unless s says the refund fails: then the money
-// stays held, not spendable.
+// stays held, not spendable: the sender's money is neither lost nor
+// returned until an operator resolves it. Events: FAILED, REFUND_PENDING,
+// then REFUND_COMPLETED or REFUND_FAILED.
 func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, amount int64) error {
 	q.Status, tx.Status, tx.FailureReason = Failed, TxFailed, s.FailureReason
 	if err := SaveTransaction(t, tx, "FAILED"); err != nil {
@@ -413,7 +449,7 @@ func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, am
 }
 
 // settlement is q's executed payment as the ledger sees it
-// (quotes.Settlement): its hold, destination and fee accounts.
+// (Settlement): its hold, destination and fee accounts.
 func settlement(t *engine.Txn, q *Record) (Settlement, error) {
 	dest, err := q.destinationLedger(t)
 	if err != nil {
@@ -435,7 +471,7 @@ func settlement(t *engine.Txn, q *Record) (Settlement, error) {
 
 // returnLegs refunds a payout that completed and then came back (bank
 // return) to the sender's account to, undoing each leg of its completion
-// (quotes.Settlement.ReturnLegs). A platform that already spent its fee is
+// (Settlement.ReturnLegs). A platform that already spent its fee is
 // left with the shortfall as a negative balance (the legs are posted as an
 // overdraft), never the refund. feeBack names the platform account when its
 // fee was taken back.
@@ -448,7 +484,10 @@ func returnLegs(t *engine.Txn, q *Record, to string) (legs [][]engine.Posting, f
 }
 
 // CreditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
-// whose balance changed (credited, debited or held).
+// whose balance changed (credited, debited or held), in the caller's
+// transaction, with the account as the API shows it after the change.
+// Package cards calls it after posting to a funding account.
+// ACCOUNT_NOT_FOUND for an id that is no internal account.
 func CreditEvent(t *engine.Txn, id string) error {
 	a, err := accounts.SharedInternal(t, id)
 	if err != nil {
@@ -457,7 +496,9 @@ func CreditEvent(t *engine.Txn, id string) error {
 	return t.EmitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return accounts.AppendView(t, b, a) })
 }
 
-// applySettlementDue applies a rail outcome whose time came.
+// applySettlementDue applies a rail outcome whose time came. A stored value
+// that does not decode is an error, so the item is retried and then parked
+// in the dead letters rather than dropped.
 func applySettlementDue(t *engine.Txn, key string, v []byte) (bool, error) {
 	var rep rails.Report
 	if err := json.Unmarshal(v, &rep); err != nil {
@@ -470,7 +511,8 @@ func applySettlementDue(t *engine.Txn, key string, v []byte) (bool, error) {
 	return true, settle(t, rep)
 }
 
-// applyQuoteExpiry ends a quote whose time ran out unexecuted.
+// applyQuoteExpiry ends a quote whose time ran out unexecuted. A quote that
+// left PENDING meanwhile has nothing to expire (ExpireIfDue reports false).
 func applyQuoteExpiry(t *engine.Txn, key string, _ []byte) (bool, error) {
 	q, err := Get(t, key[strings.IndexByte(key, '|')+1:])
 	if err != nil {

@@ -5,7 +5,9 @@ import "fmt"
 // Status is a quote's lifecycle state (spec 3.2).
 type Status string
 
-// Quote statuses.
+// Quote statuses (payments.QuotePending, ...). A quote ends COMPLETED,
+// FAILED or EXPIRED; only a completed one can still move, to FAILED, when
+// its payout comes back.
 const (
 	Pending              Status = "PENDING"
 	PendingAuthorization Status = "PENDING_AUTHORIZATION"
@@ -37,7 +39,8 @@ func (s Status) Check(next Status) error {
 // TransactionStatus).
 type TxStatus string
 
-// Transaction statuses.
+// Transaction statuses (payments.TxPending, ...). Card transactions carry
+// the card statuses instead (CardTxStatus), outside this state machine.
 const (
 	TxPending              TxStatus = "PENDING"
 	TxPendingAuthorization TxStatus = "PENDING_AUTHORIZATION"
@@ -66,6 +69,8 @@ func (s TxStatus) Check(next TxStatus) error {
 	return check("transaction", txMoves, s, next)
 }
 
+// check is the state machines' rule: from may stay, move along moves, or
+// be "" (a record not read in this transaction: nothing to check against).
 func check[S ~string](what string, moves map[S][]S, from, to S) error {
 	if from == to || from == "" {
 		return nil

@@ -14,7 +14,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Transaction tables: records by id.
+// TableTransactions holds transactions by id, with the indexes Area
+// declares (customer, platform customer, status, type, account, reference).
+// Package cards writes its card transactions here too.
 const TableTransactions = "transactions"
 
 // TxParty is a transaction's source or destination (reference
@@ -28,7 +30,10 @@ type TxParty struct {
 	CustomerID      string `json:"customerId,omitempty"`
 }
 
-// Refund is the refund of a failed outgoing payment.
+// Refund is the refund of a failed outgoing payment. Its Reference is
+// "Refund:<transaction uuid>", which Transactions.List finds as a
+// reference; Status is PENDING until the refund is posted (COMPLETED) or
+// could not be made (FAILED: the money stays held).
 type Refund struct {
 	Reference   string     `json:"reference"`
 	InitiatedAt time.Time  `json:"initiatedAt"`
@@ -142,7 +147,11 @@ func txRail(rail string) string {
 	return ""
 }
 
-// InsertTransaction stores a new transaction, filling platformCustomerId.
+// InsertTransaction stores a new transaction in the caller's transaction,
+// filling platformCustomerId from its customer (left empty when the
+// customer cannot be read). It emits nothing: the caller announces the
+// transaction with SaveTransaction (or, for a card transaction, its own
+// event). An id already stored is CONFLICT.
 func InsertTransaction(t *engine.Txn, tx *Transaction) error {
 	if tx.CustomerID != "" && tx.PlatformCustomerID == "" {
 		if c, err := customers.Get(t, tx.CustomerID); err == nil {
@@ -160,6 +169,12 @@ func InsertTransaction(t *engine.Txn, tx *Transaction) error {
 	return nil
 }
 
+// GetTransaction loads transaction id in t (TRANSACTION_NOT_FOUND when
+// absent) as a copy the caller may change and pass to SaveTransaction. The
+// status read is remembered, so that saving it later in t is checked
+// against the state machine from that status; the transaction of a quote
+// created earlier in t is read from its draft. A card transaction's Card is
+// shared with other readers and must not be changed in place.
 func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
 		tx := d.clone()
@@ -200,8 +215,11 @@ func (x *Transaction) clone() *Transaction {
 }
 
 // SaveTransaction stores tx, refusing a status change the transaction state
-// machine does not allow (quotes.TxStatus.Check), and emits
-// <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "").
+// machine does not allow (TxStatus.Check), and emits
+// <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "") with the
+// transaction as stored. A refused move is a plain error (INTERNAL_ERROR),
+// not a client's refusal: it means a code path skipped a status check, and
+// rolls the operation back.
 func SaveTransaction(t *engine.Txn, tx *Transaction, event string) error {
 	if err := advanceTx(t, tx); err != nil {
 		return err
@@ -250,7 +268,8 @@ func txEvent(tx *Transaction, event string) engine.EventType {
 	return engine.EventType(tx.Type + "_PAYMENT." + event)
 }
 
-// Get returns one transaction.
+// Get returns one transaction (TRANSACTION_NOT_FOUND), a card transaction
+// included.
 func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error) {
 	e := ts.e
 	var out *Transaction
@@ -313,7 +332,10 @@ func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
 		[2]string{engine.IxType, f.Type})
 }
 
-// List lists transactions, newest first unless p says otherwise.
+// List lists transactions in creation order (newest first with p.Desc),
+// card transactions included. A status or type outside the reference's values is
+// INVALID_INPUT, as is a bad cursor or limit. A page costs the index read
+// of the narrowest filter (TransactionFilter.Query), not a table scan.
 func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.ListParams) (engine.Page[Transaction], error) {
 	e := ts.e
 	var fe validate.Errors
@@ -332,7 +354,10 @@ func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.L
 	return page, err
 }
 
-// ConfirmReceipt records when the receipt was delivered (default now).
+// ConfirmReceipt records when the receipt was delivered (default now):
+// TRANSACTION_NOT_FOUND for an unknown id. It changes no status and emits
+// no event; a repeat with the same time is idempotent, a later one
+// overwrites the time.
 func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
 	e := ts.e
 	var out *Transaction
@@ -353,7 +378,8 @@ func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Ti
 
 // Transactions lists and reads transactions and moves money between a
 // customer's own accounts (transfer in and out), with incoming-payment
-// decisions, receipts and cancellation.
+// decisions, receipts and cancellation. Reach it as eng.Transactions
+// (payments.Transactions).
 type Transactions struct{ e *engine.Handle }
 
 // NewTransactions returns the Transactions group of h.

@@ -5,8 +5,12 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// The hand-written codec of transactions (see encode.go and decode.go):
-// every payment writes and reads several.
+// The hand-written codec of transactions (built on internal/engine's
+// encode.go and decode.go): every payment writes and reads several, so
+// reflection is kept off the hot path. decodeTransaction reads only the
+// canonical form appendTransaction writes and reports anything else as not
+// ok, which UnmarshalJSON then decodes with encoding/json; a member added
+// to Transaction must be added to both.
 
 // appendTransaction appends json.Marshal of a non-card transaction.
 func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
@@ -75,6 +79,7 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// appendParty appends json.Marshal(p).
 func appendParty(b []byte, p *TxParty) []byte {
 	b = append(b, '{')
 	b = engine.StringMember(b, "sourceType", p.SourceType, true)
@@ -120,6 +125,7 @@ func decodeTransaction(b []byte) (x Transaction, ok bool) {
 	return x, c.Done()
 }
 
+// readParty reads what appendParty wrote.
 func readParty(c *engine.Canon) (p TxParty) {
 	c.Object()
 	p.SourceType = c.OptStr("sourceType")
@@ -132,6 +138,7 @@ func readParty(c *engine.Canon) (p TxParty) {
 	return p
 }
 
+// readRefund reads a Refund as appendTransaction writes it.
 func readRefund(c *engine.Canon) (r Refund) {
 	c.Object()
 	r.Reference = c.StrMember("reference")

@@ -10,7 +10,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TransferOutRequest is the body of the deprecated POST /transfer-out.
+// TransferOutRequest is the body of the deprecated POST /transfer-out: an
+// amount in minor units of both accounts' currency.
 type TransferOutRequest struct {
 	SourceAccountID       string
 	DestinationAccountID  string
@@ -25,7 +26,9 @@ type TransferOutRequest struct {
 // executes at once, on the same ledger and lifecycle, with its errors (a
 // customer whose kycStatus or kybStatus is REJECTED or HOLD:
 // SENDER_NOT_ACCEPTED). Field errors name the transfer's own fields
-// (amount, not lockedCurrencyAmount).
+// (amount, not lockedCurrencyAmount). It answers the transaction, not the
+// quote; the quote is marked Transfer so the rail can tell the two apart
+// (rails.OutgoingPayment.Transfer).
 func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
 	e := ts.e
 	tx, err := Create(ctx, e, Request{Source: Source{SourceType: "ACCOUNT", AccountID: in.SourceAccountID},
@@ -37,7 +40,8 @@ func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (
 }
 
 // TransferInRequest asks to pull Amount from a customer's external account
-// into its internal account of the same currency.
+// into its internal account of the same currency (the deprecated POST
+// /transfer-in).
 type TransferInRequest struct {
 	SourceAccountID      string // the external account
 	DestinationAccountID string // the internal account
@@ -46,7 +50,12 @@ type TransferInRequest struct {
 
 // TransferIn pulls money from a customer's external account into its
 // internal account of the same currency (the deprecated POST /transfer-in),
-// emitting INCOMING_PAYMENT.* events.
+// emitting INCOMING_PAYMENT.* events. The transaction is PENDING until the
+// rail reports the pull (settleTransferIn); nothing is credited before.
+// Missing ids or an amount outside 1..MaxSandboxFunding are INVALID_INPUT;
+// unknown accounts ACCOUNT_NOT_FOUND; accounts of different owners or
+// currencies INVALID_INPUT (destination.accountId); a customer that may not
+// transact CUSTOMER_DELETED or END_USER_TERMS_NOT_ACCEPTED.
 func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*Transaction, error) {
 	e := ts.e
 	sourceID, destinationID, amount := in.SourceAccountID, in.DestinationAccountID, in.Amount
@@ -68,9 +77,11 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 	return out, err
 }
 
-// TransferIn is TransferIn inside the caller's transaction; agentID names
-// the agent making it ("" for the platform). The pull is handed to the rail
-// after commit.
+// TransferIn is Transactions.TransferIn inside the caller's transaction,
+// for package agents; agentID names the agent making it ("" for the
+// platform). The pull is handed to the rail after commit. It checks the
+// accounts and the customer but not the amount: the caller validates it
+// (1..accounts.MaxSandboxFunding) before its transaction.
 func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
 	var fe validate.Errors
 	ext, err := accounts.External(t, sourceID)

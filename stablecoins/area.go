@@ -8,7 +8,9 @@ import (
 
 // Area declares the stablecoins area's tables and due work:
 // provider links, registered stablecoins with their symbols and tokens,
-// and mint and burn operations with their schedule.
+// and mint and burn operations with their schedule. payments.New registers
+// it with payments.Config.Stablecoins; a nil provider refuses every call
+// with STABLECOIN_PROVIDER_ERROR. The area takes no other options.
 func Area(e *engine.Handle, provider StablecoinProvider) engine.AreaDef {
 	if provider == nil {
 		provider = noStablecoins{}
@@ -42,4 +44,5 @@ func Area(e *engine.Handle, provider StablecoinProvider) engine.AreaDef {
 // stablecoinsState is the stablecoins area's state: the issuer platform.
 type stablecoinsState struct{ Provider StablecoinProvider }
 
+// stablecoinsSlot finds the stablecoins area's state on an engine handle.
 var stablecoinsSlot engine.Slot[stablecoinsState]

@@ -31,7 +31,10 @@ type opDue struct {
 	Expiry bool   `json:"expiry,omitempty"`
 }
 
-// opDraft is what an operation's checks produce before it is planned.
+// opDraft is what an operation's checks produce before it is planned. The
+// checks run twice, in the read transaction before the provider is asked
+// and again in the write transaction, so a draft never outlives one
+// transaction.
 type opDraft struct {
 	coin        *Stablecoin
 	link        *linkRecord
@@ -49,6 +52,14 @@ type opDraft struct {
 // or an ACH debit of a bank account in the token's base currency, and the
 // tokens go to a Spark wallet external account. When it COMPLETES its fiat
 // value enters the token's reserve account in the ledger.
+//
+// Refusals: INVALID_INPUT for the request's shape; STABLECOIN_NOT_FOUND;
+// the link's refusals (STABLECOIN_PROVIDER_ACCOUNT_INVALID, _REVOKED);
+// STABLECOIN_NOT_PROVISIONED; STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED or
+// STABLECOIN_OPERATION_NOT_SUPPORTED for Service-managed accounts and the
+// provider's balance; STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND or
+// _NOT_SUPPORTED for the accounts named; the provider's errors
+// (providerError).
 func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (*Operation, error) {
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
@@ -84,6 +95,10 @@ func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (*Ope
 // at the deposit address of the funding instructions; the provider's own
 // balance needs no funding; Service internal accounts are
 // STABLECOIN_BURN_SOURCE_NOT_SUPPORTED (or _SERVICE_OPERATIONS_NOT_ENABLED).
+// The payout account must be a bank account in the base currency that the
+// rail reaches (STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED) and can be paid
+// (INVALID_BANK_ACCOUNT, BANK_ACCOUNT_VALIDATION_PENDING); the other
+// refusals are Mint's.
 func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (*Operation, error) {
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
@@ -128,7 +143,9 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 // stablecoinExternal checks an external account an operation names:
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND when absent,
 // STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED when of the wrong kind, and the
-// usual refusals of an account that cannot be paid.
+// usual refusals of an account that cannot be paid (a burn's payout
+// account), or INVALID_BANK_ACCOUNT for an inactive one in another role.
+// Blockchain wallets have no bank rails: CheckExternal sees none for them.
 func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
 	var r accounts.ExternalRecord
 	if err := engine.GetJSON(t, accounts.TableExternalAccounts, id, &r); err != nil {
@@ -156,6 +173,10 @@ func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) 
 // create runs an operation: checks in a read transaction, the provider's
 // plan, then one write transaction that checks again, records the
 // operation with its ledger hold and schedules its first step.
+//
+// The plan is not asked again if the write transaction's checks choose
+// another link than the read's: the operation is recorded with the link
+// of the write transaction and the plan made for the first.
 func (s Service) create(ctx context.Context, coinID string, input any, check func(t *engine.Txn) (*opDraft, error), description string) (*Operation, error) {
 	e := s.e
 	var out *Operation
@@ -204,6 +225,9 @@ func (s Service) create(ctx context.Context, coinID string, input any, check fun
 	return out, err
 }
 
+// scheduleOp writes the due item d at time at. Its key carries the step
+// index, so a step and the funding expiry (step 0) of one operation never
+// overwrite each other unless both fall due at the same instant.
 func scheduleOp(t *engine.Txn, at time.Time, d opDue) error {
 	b, err := json.Marshal(d)
 	if err != nil {
@@ -228,7 +252,8 @@ func startSteps(t *engine.Txn, op *opRecord, from time.Time) error {
 }
 
 // applyOpStep moves op to its next step's state at the step's due time,
-// posting the ledger entries of a terminal state.
+// posting the ledger entries of a terminal state. The operation's
+// updatedAt is the time the step is applied (t.Now), not at.
 func applyOpStep(t *engine.Txn, op *opRecord, at time.Time) error {
 	st := op.Steps[op.Next]
 	op.Next++
@@ -261,7 +286,11 @@ func settleOp(t *engine.Txn, op *opRecord) error {
 	return nil
 }
 
-// applyStablecoinOpDue applies one due step or funding expiry.
+// applyStablecoinOpDue applies one due step or funding expiry. An item
+// that no longer fits (a step already applied, an operation that was
+// funded in time or reached a final state) changes nothing; a step moves
+// the operation on and schedules the next from its own due time, so a
+// late worker does not shift the plan.
 func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error) {
 	var d opDue
 	if err := json.Unmarshal(value, &d); err != nil {
@@ -299,7 +328,10 @@ func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error)
 // burn): a PENDING_FUNDING operation then takes the provider's steps. A
 // funding report for an operation in another state is
 // INVALID_STATE_TRANSITION; an expired one stays EXPIRED. In the sandbox it
-// stands for the provider's notification.
+// stands for the provider's notification. An unknown operation is
+// STABLECOIN_OPERATION_NOT_FOUND. A funding window that ended is judged by
+// its time, not by whether the expiry ran: a late report is refused even
+// before the operation reads EXPIRED.
 func (s Service) ReportFunding(ctx context.Context, opID string) (*Operation, error) {
 	var out *Operation
 	err := engine.Once(ctx, s.e, opID, &out, func(t *engine.Txn) error {
@@ -330,6 +362,8 @@ func (s Service) Operation(ctx context.Context, id string) (*Operation, error) {
 	return &op.Operation, nil
 }
 
+// stablecoinOp loads an operation as stored
+// (STABLECOIN_OPERATION_NOT_FOUND).
 func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 	var r opRecord
 	if err := engine.GetJSON(t, tableStablecoinOps, id, &r); err != nil {
@@ -339,7 +373,7 @@ func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 }
 
 // ListOperations lists a stablecoin's mints and burns (only one type when
-// opType is set), newest first unless p says otherwise.
+// opType is set), in creation order (newest first with p.Desc).
 func (s Service) ListOperations(ctx context.Context, coinID string, opType OpType, p engine.ListParams) (engine.Page[Operation], error) {
 	var page engine.Page[Operation]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
@@ -360,8 +394,9 @@ func (s Service) ListOperations(ctx context.Context, coinID string, opType OpTyp
 	return page, err
 }
 
-// Reserve reports a stablecoin's fiat reserve in its base currency: the
-// value available to burns and the value held by burns in flight.
+// Reserve reports a stablecoin's fiat reserve in its base currency, in
+// cents: the value available to burns and the value held by burns in
+// flight (STABLECOIN_NOT_FOUND for an unknown id).
 func (s Service) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
 	err = s.e.View(ctx, func(t *engine.Txn) error {
 		c, err := stablecoin(t, coinID)

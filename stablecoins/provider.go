@@ -12,8 +12,8 @@ import (
 // operation's transaction, never inside one, and records what it answered;
 // the sandbox package implements it (sandbox.Stablecoins).
 //
-// A nil Config.Stablecoins gives a provider that refuses every call with
-// STABLECOIN_PROVIDER_ERROR: stablecoins are then not available.
+// A nil provider (payments.Config.Stablecoins) gives one that refuses every
+// call with STABLECOIN_PROVIDER_ERROR: stablecoins are then not available.
 //
 // Errors: an *Error with a stablecoin code (STABLECOIN_VERIFICATION_FAILED,
 // STABLECOIN_PROVIDER_ERROR, ...) is passed to the client as is; an *Error
@@ -34,17 +34,21 @@ type StablecoinProvider interface {
 	// it waits for funding (with public funding instructions) and the
 	// steps it then takes. It must not commit anything at the provider:
 	// the engine records the operation and applies the steps on its clock,
-	// and a provider reporting out of band calls Stablecoins.Advance.
+	// and a provider reporting funds out of band calls
+	// Service.ReportFunding.
 	Plan(ctx context.Context, acct ProviderAccountRef, op StablecoinPlanRequest) (StablecoinPlan, error)
 }
 
-// ProviderAccountInfo is what the provider says about verified credentials.
+// ProviderAccountInfo is what the provider says about verified credentials:
+// the account they open, which is linked once per platform (CONFLICT for a
+// second link).
 type ProviderAccountInfo struct {
 	ProviderAccountID string
 }
 
 // ProviderAccountRef names a linked account in calls to the provider, with
-// the credentials it was linked with.
+// the credentials it was linked with. It carries the secret: a provider
+// must not log or keep it.
 type ProviderAccountRef struct {
 	LinkID            string
 	Provider          string
@@ -54,7 +58,9 @@ type ProviderAccountRef struct {
 	APIClientSecret   string
 }
 
-// StablecoinToken is the provider's record of a token.
+// StablecoinToken is the provider's record of a token: Register copies it
+// into the Stablecoin it creates. Decimals decide which amounts are whole
+// cents (Amount).
 type StablecoinToken struct {
 	Name           string
 	Symbol         string
@@ -64,7 +70,8 @@ type StablecoinToken struct {
 }
 
 // StablecoinPlanRequest is a mint or burn the engine asks the provider to
-// plan. Cents is its fiat value.
+// plan. Amount is in the token's smallest unit and Cents its fiat value;
+// Rail is a burn's payout rail.
 type StablecoinPlanRequest struct {
 	Type                    OpType
 	ProviderTokenIdentifier string
@@ -77,7 +84,7 @@ type StablecoinPlanRequest struct {
 
 // StablecoinPlan is the provider's plan for an operation. With
 // FundingInstructions the operation waits in PENDING_FUNDING until the
-// provider reports the funds (Stablecoins.Advance), or expires after
+// provider reports the funds (Service.ReportFunding), or expires after
 // FundingWindow; the Steps then start (at creation when nothing is
 // awaited). Each step moves the operation to Status After the previous one;
 // a FAILED step carries its FailureReason.
@@ -87,7 +94,11 @@ type StablecoinPlan struct {
 	Steps               []StablecoinStep
 }
 
-// StablecoinStep is one future state of an operation.
+// StablecoinStep is one future state of an operation: After the previous
+// step (or the funding), the operation moves to Status, which must be a
+// move CanMove allows. A step that is not is an error where it applies:
+// INVALID_STATE_TRANSITION for the operation that applies it at once, or a
+// due item retried and then parked in the dead letters.
 type StablecoinStep struct {
 	After         time.Duration `json:"after"`
 	Status        OpStatus      `json:"status"`
@@ -98,6 +109,7 @@ type StablecoinStep struct {
 // noStablecoins is the provider of an engine configured without one.
 type noStablecoins struct{}
 
+// err is the refusal every method answers.
 func (noStablecoins) err() error {
 	return engine.Errorf(engine.CodeStablecoinProviderError, "no stablecoin provider is configured on this platform")
 }

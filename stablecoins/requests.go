@@ -9,14 +9,15 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// ErrExternalNotSupported: an external account of a kind the operation
-// cannot use (STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED).
+// ErrExternalNotSupported means an external account of a kind the
+// operation cannot use (STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED).
 var ErrExternalNotSupported = errors.New("external account not supported")
 
-// MaxDescription is the longest operation description.
+// MaxDescription is the longest operation description, in bytes.
 const MaxDescription = 1024
 
-// Validate checks a link request's fields, all at once.
+// Validate checks a link request's fields, all at once: the field errors
+// the Service answers as INVALID_INPUT.
 func (r *LinkRequest) Validate() error {
 	var fe validate.Errors
 	if fe.Required("provider", r.Provider) {
@@ -194,10 +195,13 @@ func Timing(rail string) string {
 	return "1-3 business days"
 }
 
-// Ledger accounts of a stablecoin. The reserve holds the fiat backing of
-// the tokens in circulation: a mint adds the fiat it received, a burn pays
-// its fiat value out of it, so a burn can never pay out more than was
-// minted (the ledger refuses a negative reserve).
+// Reserve is the ledger account of a stablecoin's reserve. It holds the
+// fiat backing of the tokens in circulation: a mint adds the fiat it
+// received, a burn pays its fiat value out of it, so a burn can never pay
+// out more than was minted (the ledger refuses a negative reserve, as it
+// refuses any internal account going below zero). The other accounts of
+// the postings below are external: the funding and payout rails, which
+// may go negative as the world beyond the ledger.
 func Reserve(coinID string) string { return "reserve:" + coinID }
 
 // MintPostings move a completed mint's fiat value from its funding rail
@@ -207,7 +211,9 @@ func MintPostings(coinID, fundingType, currency string, cents int64) []accounts.
 }
 
 // BurnHoldPostings reserve a new burn's fiat value so that concurrent
-// burns cannot both spend it.
+// burns cannot both spend it: the hold is posted when the burn is created,
+// before the provider acts, and fails with INSUFFICIENT_FUNDS when the
+// reserve does not cover it.
 func BurnHoldPostings(coinID, currency string, cents int64) []accounts.Posting {
 	return accounts.Transfer(Reserve(coinID), accounts.Held(Reserve(coinID)), currency, cents)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Refusals. Each is wrapped with a message naming the case; the root maps
-// it to the spec code in its comment.
+// Refusals. Each is wrapped with a message naming the case; the Service
+// maps it to the spec code in its comment (stablecoinError).
 var (
 	// ErrNoLink: no link of the platform fits (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
 	ErrNoLink = errors.New("no provider account link")
@@ -135,7 +135,9 @@ const FiatDecimals = 2
 // Amount parses a digit-string amount in the token's smallest unit and
 // returns it with its fiat value in cents. It must convert exactly to whole
 // cents at the token's decimals (ErrNotRepresentable): with 6 decimals, a
-// multiple of 10^4. Malformed amounts are field errors on field.
+// multiple of 10^4. Malformed amounts are field errors on field. With fewer
+// decimals than cents every amount is whole cents, scaled up, and one whose
+// cents would overflow an int64 is out of range.
 func Amount(field, s string, decimals int) (units, cents int64, err error) {
 	var fe validate.Errors
 	if !fe.Required(field, s) {
@@ -170,7 +172,9 @@ func Amount(field, s string, decimals int) (units, cents int64, err error) {
 	return units, units / per, nil
 }
 
-// pow10 returns 10^n, or 0 when it does not fit an int64.
+// pow10 returns 10^n, or 0 when it does not fit an int64. n is a token's
+// decimals, which the provider supplies: the loop is bounded by the check
+// on n, not by an input value.
 func pow10(n int) int64 {
 	if n > 18 {
 		return 0
@@ -183,7 +187,8 @@ func pow10(n int) int64 {
 }
 
 // opMoves is the operation lifecycle: funding, the provider's steps, and
-// the terminal states.
+// the terminal states (COMPLETED, FAILED, EXPIRED: those with no move).
+// Only an operation awaiting funding can expire.
 var opMoves = map[OpStatus][]OpStatus{
 	OpCreated:         {OpPendingProvider, OpProcessing, OpCompleted, OpFailed},
 	OpPendingFunding:  {OpPendingProvider, OpProcessing, OpFailed, OpExpired},

@@ -31,7 +31,7 @@ const (
 // Service is the stablecoin issuance area: provider-account links,
 // registered tokens, their Service-enablement state, and mints and burns,
 // whose fiat value moves through the ledger (the token's reserve account,
-// stablecoins.Reserve). Reach it as eng.Stablecoins.
+// Reserve). Reach it as eng.Stablecoins (payments.Stablecoins).
 type Service struct{ e *engine.Handle }
 
 // NewService returns the Stablecoins group of h.
@@ -45,6 +45,7 @@ type linkRecord struct {
 	APIClientSecret string `json:"apiClientSecret"`
 }
 
+// ref names the link, with its credentials, in a call to the provider.
 func (r *linkRecord) ref() ProviderAccountRef {
 	return ProviderAccountRef{LinkID: r.ID, Provider: r.Provider, Environment: r.ProviderEnvironment,
 		ProviderAccountID: r.ProviderAccountID, APIClientID: r.APIClientID, APIClientSecret: r.APIClientSecret}
@@ -99,7 +100,11 @@ func providerError(err error) error {
 // LinkProviderAccount verifies API credentials with the provider and links
 // the account they open (ACTIVE). The secret is write-only: it is kept to
 // call the provider and never returned. The same provider account linked
-// twice is CONFLICT.
+// twice is CONFLICT. Bad fields are INVALID_INPUT; refused credentials
+// STABLECOIN_VERIFICATION_FAILED, or whatever coded error the provider
+// answers (providerError). The provider is asked before the transaction
+// and only after an idempotent replay was ruled out, so a retry under the
+// same idempotency key does not ask it again.
 func (s Service) LinkProviderAccount(ctx context.Context, req LinkRequest) (*ProviderAccount, error) {
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
@@ -139,6 +144,8 @@ func (s Service) ProviderAccount(ctx context.Context, id string) (*ProviderAccou
 	return &r.ProviderAccount, nil
 }
 
+// stablecoinLink loads a link with its credentials
+// (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
 func stablecoinLink(t *engine.Txn, id string) (*linkRecord, error) {
 	var r linkRecord
 	if err := engine.GetJSON(t, tableStablecoinLinks, id, &r); err != nil {
@@ -153,7 +160,8 @@ type ProviderAccountFilter struct {
 	Status   LinkStatus
 }
 
-// ListProviderAccounts lists the platform's links, oldest first.
+// ListProviderAccounts lists the platform's links in creation order
+// (newest first with p.Desc), from the status index when a status is given.
 func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[ProviderAccount], error) {
 	var page engine.Page[ProviderAccount]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
@@ -174,7 +182,11 @@ func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilt
 // learned about a link: INVALID when its credentials stop verifying,
 // REVOKED when it was withdrawn, ACTIVE when it verifies again. Requests
 // naming a link that is not ACTIVE are refused with
-// STABLECOIN_PROVIDER_ACCOUNT_INVALID or _REVOKED.
+// STABLECOIN_PROVIDER_ACCOUNT_INVALID or _REVOKED. Any status may follow
+// any other; another value is INVALID_INPUT, an unknown link
+// STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND. Tokens and operations of the link
+// keep their records; new operations on them are refused while it is not
+// ACTIVE.
 func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status LinkStatus) (*ProviderAccount, error) {
 	var out *ProviderAccount
 	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
@@ -197,9 +209,10 @@ func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status
 	return out, err
 }
 
-// selectLink picks the link a request uses (stablecoins.Select) from the
-// status index: up to two ACTIVE links, and one INVALID and one REVOKED to
-// explain why none is usable.
+// selectLink picks the link a request uses (Select) from the status index:
+// up to two ACTIVE links (two are enough to know the choice is ambiguous),
+// and one INVALID and one REVOKED to explain why none is usable. Reading
+// no more keeps the cost constant however many links a platform has.
 func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 	if named != "" {
 		r, err := stablecoinLink(t, named)
@@ -237,7 +250,12 @@ func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 // the token's name, symbol, decimals and issuance state; a symbol or token
 // identifier registered before is 409 STABLECOIN_SYMBOL_ALREADY_EXISTS or
 // STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS. It starts NOT_ENABLED for the
-// Service's operations.
+// Service's operations. The provider's answer to an unknown or mismatched
+// token is STABLECOIN_VERIFICATION_FAILED; a token the provider has not
+// PROVISIONED is still registered, with its issuance status. The link is
+// chosen again in the transaction: if it changed since the provider was
+// asked, the request is STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED
+// rather than registering under another link.
 func (s Service) Register(ctx context.Context, req RegisterRequest) (*Stablecoin, error) {
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
@@ -295,6 +313,7 @@ func (s Service) Get(ctx context.Context, id string) (*Stablecoin, error) {
 	return c, err
 }
 
+// stablecoin loads a registered stablecoin (STABLECOIN_NOT_FOUND).
 func stablecoin(t *engine.Txn, id string) (*Stablecoin, error) {
 	var c Stablecoin
 	if err := engine.GetJSON(t, tableStablecoins, id, &c); err != nil {
@@ -310,7 +329,8 @@ type StablecoinFilter struct {
 	Provider                string
 }
 
-// List lists registered stablecoins, oldest first.
+// List lists registered stablecoins in creation order (newest first with
+// p.Desc), from the index of the enablement or issuance status when given.
 func (s Service) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[Stablecoin], error) {
 	var page engine.Page[Stablecoin]
 	err := s.e.View(ctx, func(t *engine.Txn) error {
@@ -338,7 +358,7 @@ func (s Service) RequestEnablement(ctx context.Context, id string) (*Stablecoin,
 }
 
 // SetOperationsStatus is the operator's move of a stablecoin's
-// enablement (stablecoins.OperatorSet: approve to ENABLING, finish to
+// enablement (OperatorSet: approve to ENABLING, finish to
 // ENABLED, decline to NOT_ENABLED, disable and re-enable); other moves are
 // INVALID_STATE_TRANSITION. An ENABLED stablecoin gets its Service
 // currency code, its symbol.
@@ -348,6 +368,9 @@ func (s Service) SetOperationsStatus(ctx context.Context, id string, to OpsStatu
 	})
 }
 
+// moveOps runs one enablement move: decide answers the next state from the
+// current one, or a refusal of the rules. A move to the current state
+// writes nothing and answers the stablecoin as it is.
 func (s Service) moveOps(ctx context.Context, id, input string, decide func(*Stablecoin) (OpsStatus, error)) (*Stablecoin, error) {
 	var out *Stablecoin
 	err := engine.Once(ctx, s.e, []string{id, input}, &out, func(t *engine.Txn) error {
@@ -374,7 +397,9 @@ func (s Service) moveOps(ctx context.Context, id, input string, decide func(*Sta
 
 // SetIssuanceStatus records the provider's issuance state of a token
 // (PENDING_REVIEW, PROVISIONING, PROVISIONED, REJECTED, FAILED). Only a
-// PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED).
+// PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED). Any
+// state may follow any other, as the provider reports it; another value is
+// INVALID_INPUT. Operations already created keep running.
 func (s Service) SetIssuanceStatus(ctx context.Context, id string, status IssuanceStatus) (*Stablecoin, error) {
 	switch status {
 	case IssuancePendingReview, IssuanceProvisioning, IssuanceProvisioned,

@@ -2,13 +2,16 @@ package stablecoins
 
 import "time"
 
-// Provider names a stablecoin provider (reference StablecoinProvider).
+// ProviderBrale names the one stablecoin provider (reference
+// StablecoinProvider), the only value LinkRequest.Provider accepts.
 const ProviderBrale = "BRALE"
 
-// NetworkSpark is the only stablecoin network family (reference StablecoinNetwork).
+// NetworkSpark is the only stablecoin network family (reference
+// StablecoinNetwork), the only value RegisterRequest.Network accepts.
 const NetworkSpark = "SPARK"
 
-// Provider environments, derived from the platform's mode.
+// Provider environments, derived from the platform's mode (the engine's
+// sandbox setting): a link and its tokens belong to one environment.
 const (
 	EnvSandbox    = "SANDBOX"
 	EnvProduction = "PRODUCTION"
@@ -51,7 +54,8 @@ const (
 	OpsDisabled        OpsStatus = "DISABLED"
 )
 
-// OpType is MINT or BURN.
+// OpType is MINT or BURN: creating tokens against fiat received, or
+// destroying them and paying their fiat value out.
 type OpType string
 
 // Operation types.
@@ -60,7 +64,8 @@ const (
 	Burn OpType = "BURN"
 )
 
-// OpStatus is the lifecycle state of a mint or burn.
+// OpStatus is the lifecycle state of a mint or burn; CanMove says which
+// moves are allowed and Terminal which states are final.
 type OpStatus string
 
 // Operation states (reference StablecoinOperationStatus).
@@ -85,7 +90,9 @@ const (
 	SourceProviderBalance = "PROVIDER_INTERNAL_BALANCE"
 )
 
-// Burn payout rails.
+// PayoutRails are the rails a burn's fiat value may be paid out on
+// (BurnDestination.Rail); CheckExternal matches each to the bank rails of
+// the payout account.
 var PayoutRails = []string{"WIRE", "ACH_CREDIT", "SAME_DAY_ACH_CREDIT", "RTP_CREDIT"}
 
 // ProviderAccount is a link to a provider account as the API shows it. The
@@ -189,7 +196,9 @@ type EstimatedDelivery struct {
 	Timing   string `json:"timing"`
 }
 
-// Operation is a mint or burn (reference StablecoinOperation).
+// Operation is a mint or burn (reference StablecoinOperation). Amount is
+// in the token's smallest unit, as a string of digits; ExpiresAt is the
+// end of the funding window while it is PENDING_FUNDING.
 type Operation struct {
 	ID                          string             `json:"id"`
 	StablecoinID                string             `json:"stablecoinId"`
