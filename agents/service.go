@@ -168,7 +168,7 @@ func actingAgent(t *engine.Txn, id string, perm Permission) (*agentRecord, error
 	return a, nil
 }
 
-// spendCheck evaluates s against a's policy and usage at t.now: a broken
+// spendCheck evaluates s against a's policy and usage at t.Now: a broken
 // hard limit is FORBIDDEN with details.reason, and nothing changes. With
 // consume, the usage the action adds is written with a, in t: concurrent
 // spends of one agent serialize on its record, so together they never pass

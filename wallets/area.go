@@ -9,9 +9,9 @@ import (
 // lookups, sessions, pending signed requests, wallet secrets and delegated
 // keys; and installs cfg as the area's state on e (walletsSlot), where
 // every operation reads it. The root's New registers it after the areas
-// below, with cfg taken from Config.WalletRelyingParty and
-// Config.OIDCKeys. None of the tables has a secondary index: the area
-// keeps its own "_by_" lookups.
+// below, with cfg taken from payments.Config (WalletRelyingParty and
+// OIDCKeys). None of the tables has a secondary index: the area keeps its
+// own "_by_" lookups.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{State: []engine.SlotEntry{walletsSlot.With(&cfg)}, Tables: []engine.TableDef{
 		{Name: tableWalletCredentials}, {Name: tableWalletCredentialsByAcct},

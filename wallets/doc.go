@@ -23,9 +23,10 @@
 // can change how the wallet is held.
 //
 // A delegated key is a P-256 key the service holds for a card funded by
-// the wallet, granted in three signed legs (CreateDelegatedKey): it lets
-// card payments from the wallet be signed without the holder at hand,
-// until it is revoked. A funding source has at most one ACTIVE key.
+// the wallet, created in three legs a session of the wallet signs
+// (CreateDelegatedKey): it lets card payments from the wallet be signed
+// without the holder at hand, until it is revoked. A funding source has
+// at most one ACTIVE key.
 //
 // Each OTP credential is limited: WalletOTPAttempts wrong codes within
 // WalletOTPLockout lock it, and challenges come at most
@@ -91,8 +92,8 @@
 //     execute included) pays from a wallet unsigned.
 //
 // Area declares the tables and the state (Options: the WebAuthn relying
-// party and the OIDC issuers' keys, from Config.WalletRelyingParty and
-// Config.OIDCKeys) that New registers; the area has no due work.
+// party and the OIDC issuers' keys, from payments.Config.WalletRelyingParty
+// and OIDCKeys) that New registers; the area has no due work.
 //
 // # Cryptography
 //

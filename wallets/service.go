@@ -481,9 +481,9 @@ func mustJSON(v any) []byte {
 }
 
 // DefaultWalletRelyingParty is the relying party of a local sandbox, used
-// when Options.RelyingParty has no ID. A production deployment sets its own
-// (Config.WalletRelyingParty): passkeys are bound to the relying party's ID
-// and origins.
+// when Options.RelyingParty has no ID. A production deployment sets its
+// own (payments.Config.WalletRelyingParty): passkeys are bound to the
+// relying party's ID and origins.
 var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost", "http://localhost:8080"}}
 
 // walletRelyingParty is the WebAuthn relying party of wallet passkeys.
