@@ -11,6 +11,7 @@ import (
 	"github.com/paygrid/payments/quotes"
 )
 
+// action reads action id in t: NOT_FOUND when there is none.
 func action(t *engine.Txn, id string) (*actionRecord, error) {
 	var r actionRecord
 	if err := engine.GetJSON(t, tableAgentActions, id, &r); err != nil {
@@ -19,7 +20,8 @@ func action(t *engine.Txn, id string) (*actionRecord, error) {
 	return &r, nil
 }
 
-// actionView is the action with its quote and transaction as they stand.
+// actionView is the action with its quote and transaction as they stand:
+// the action keeps references only, so its view never shows a stale status.
 func actionView(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 	out := r.AgentAction
 	if r.QuoteID != "" {
@@ -39,7 +41,8 @@ func actionView(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 	return &out, nil
 }
 
-// newAction builds an action of agent a.
+// newAction builds an action of agent a, with the platform's id of its
+// customer as the reference's AgentAction shows it. The caller saves it.
 func newAction(t *engine.Txn, id string, a *agentRecord, typ ActionType, status ActionStatus) (*actionRecord, error) {
 	c, err := customers.Get(t, a.CustomerID)
 	if err != nil {
@@ -73,8 +76,10 @@ type ApprovalFilter struct {
 	StartDate, EndDate  time.Time
 }
 
-// Approvals lists the actions waiting for the platform's decision, newest
-// first unless p says otherwise.
+// Approvals lists the actions waiting for the platform's decision, in
+// creation order, newest first with p.Desc (the HTTP route's default). It
+// reads the narrowest index f allows (the agent's, the customer's, or the
+// status index), a page at a time. INVALID_INPUT for a bad limit or cursor.
 func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (engine.Page[AgentAction], error) {
 	var out engine.Page[AgentAction]
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -111,7 +116,9 @@ func pendingAction(t *engine.Txn, agentID, actionID string) (*actionRecord, erro
 }
 
 // Reject ends a pending action without running it; reason (optional) is
-// kept as its rejectionReason.
+// kept as its rejectionReason. NOT_FOUND for an action of another agent;
+// TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once it was decided, so of a
+// concurrent Approve and Reject exactly one wins.
 func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
 	err := engine.Once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *engine.Txn) error {
@@ -130,6 +137,13 @@ func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (
 // and its usage counted in the transaction that moves the money. When the
 // action can no longer run (the quote expired, funds are short, a limit is
 // now passed) the action becomes FAILED and the answer is still 200.
+//
+// NOT_FOUND for an action of another agent and
+// TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once decided; any other 4xx
+// refusal of the execution is the FAILED answer instead (refusal). The
+// spend is converted before the transaction, and counted, with the limits
+// checked again, in the transaction that moves the money; a pause of the
+// agent does not stop the platform's own approval.
 func (g Service) Approve(ctx context.Context, agentID, actionID string) (*AgentAction, error) {
 	e := g.e
 	for {
@@ -235,6 +249,9 @@ func (g Service) Approve(ctx context.Context, agentID, actionID string) (*AgentA
 
 // refusal reports whether err is the engine refusing to run an approved
 // action (an answer to the client, not a fault), which makes it FAILED.
+// NOT_FOUND and TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL are about the
+// action itself and stay errors; 5xx faults stay errors so that a retry
+// can still run the action.
 func refusal(err error) bool {
 	var pe *engine.Error
 	if !errors.As(err, &pe) {
@@ -248,7 +265,9 @@ func refusal(err error) bool {
 	return s >= 400 && s < 500
 }
 
-// failAction marks a pending action FAILED with the reason it could not run.
+// failAction marks a pending action FAILED with the reason it could not run,
+// in a transaction of its own (the refused one rolled back). It checks the
+// action is still pending, so a concurrent decision is not overwritten.
 func (g Service) failAction(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
 	var out *AgentAction
 	err := engine.Once(ctx, g.e, []any{"fail", actionID}, &out, func(t *engine.Txn) error {
@@ -263,7 +282,10 @@ func (g Service) failAction(ctx context.Context, agentID, actionID, reason strin
 	return out, err
 }
 
-// transferQuote is the same-currency quote of a transfer-out action.
+// transferQuote is the same-currency quote of a transfer-out action. It is
+// also TransferOut's idempotency fingerprint, whichever path records the
+// answer (a pending action, or the quote created and executed), so a retry
+// is recognised either way.
 func (r *actionRecord) transferQuote() quotes.Request {
 	d := r.TransferDetails
 	return quotes.Request{Source: quotes.Source{SourceType: "ACCOUNT", AccountID: d.SourceAccountID},
@@ -271,7 +293,8 @@ func (r *actionRecord) transferQuote() quotes.Request {
 		LockedCurrencyAmount: d.Amount, ImmediatelyExecute: true, RemittanceInformation: r.Remittance, PurposeOfPayment: r.Purpose, AgentID: r.AgentID}
 }
 
-// quoteAmounts are a quote's totals by currency.
+// quoteAmounts are a quote's totals by currency: a policy in either
+// currency uses the quote's own figure, not a conversion (spendOf).
 func quoteAmounts(q *quotes.Record) map[string]int64 {
 	return map[string]int64{q.ReceivingCurrency.Code: q.TotalReceivingAmount, q.SendingCurrency.Code: q.TotalSendingAmount}
 }

@@ -16,7 +16,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// AgentCreateRequest is the body of POST /agents (spec 4.2).
+// AgentCreateRequest is the body of POST /agents (spec 4.2). Name is
+// 1..255 characters; Policy is required and checked whole (CheckPolicy).
 type AgentCreateRequest struct {
 	Name       string  `json:"name"`
 	CustomerID string  `json:"customerId"`
@@ -35,6 +36,10 @@ func newDeviceCode(agentID string, now time.Time) DeviceCode {
 // listed (INVALID_INPUT), an unknown customer as customerId; then every
 // account of the policy's restrictions that is not the customer's
 // (checkPolicyAccounts).
+//
+// The agent's id and device code are drawn before the transaction, which
+// writes the agent and the code together; with an idempotency key a retry
+// replays the same agent and code instead of creating another.
 func (g Service) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreated, error) {
 	e := g.e
 	var fe validate.Errors
@@ -95,7 +100,10 @@ type AgentFilter struct {
 	UpdatedAfter, UpdatedBefore time.Time
 }
 
-// List lists agents, oldest first.
+// List lists agents, oldest first (newest first with p.Desc), a page at a
+// time from the customer index when f names a customer, else from the
+// index of every agent. INVALID_INPUT for a bad limit or a cursor of
+// another list.
 func (g Service) List(ctx context.Context, f AgentFilter, p engine.ListParams) (engine.Page[Agent], error) {
 	var out engine.Page[Agent]
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -136,7 +144,8 @@ type AgentUpdate struct {
 
 // Update renames, pauses or resumes an agent. Pausing takes effect at once
 // on every engine process: each agent call reads the agent in its own
-// transaction.
+// transaction. INVALID_INPUT when neither member is given or the name is
+// empty or too long; NOT_FOUND for an unknown agent.
 func (g Service) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, error) {
 	var fe validate.Errors
 	if u.Name == nil && u.IsPaused == nil {
@@ -170,6 +179,8 @@ func (g Service) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, 
 // Delete deletes an agent: its credential and device codes stop working at
 // once, on every engine process. Its actions stay for the record; those
 // still waiting for approval are REJECTED, since nobody can act on them.
+// NOT_FOUND for an unknown (or already deleted) agent; with an idempotency
+// key a retry replays the first answer.
 func (g Service) Delete(ctx context.Context, id string) error {
 	return engine.Once(ctx, g.e, id, &struct{}{}, func(t *engine.Txn) error {
 		a, err := agent(t, id)
@@ -197,6 +208,11 @@ func (g Service) Delete(ctx context.Context, id string) error {
 // Changing the spending limits' currency without restating the limits
 // recasts them at the engine's rate. The new policy applies to the next
 // action at once.
+//
+// INVALID_INPUT (with every field), NOT_FOUND for an unknown agent, and
+// QUOTE_RATE_UNAVAILABLE when a recast has no rate. The rate is read
+// before the transaction; should the currency change meanwhile, the
+// update reads the agent and converts again.
 func (g Service) UpdatePolicy(ctx context.Context, id string, u PolicyUpdate) (*Agent, error) {
 	e := g.e
 	for {
@@ -308,7 +324,9 @@ func customerOwns(t *engine.Txn, customerID, id string) (bool, error) {
 
 // RegenerateDeviceCode issues a new device code for an agent that is not
 // connected, invalidating its unredeemed codes; a connected agent is
-// CONFLICT.
+// CONFLICT, an unknown one NOT_FOUND. The replaced code and the new one
+// are written in one transaction, so at no instant can two codes of the
+// agent be redeemed.
 func (g Service) RegenerateDeviceCode(ctx context.Context, id string) (*DeviceCode, error) {
 	code := newDeviceCode(id, g.e.Now())
 	var out *DeviceCode
@@ -343,7 +361,8 @@ func (g Service) RegenerateDeviceCode(ctx context.Context, id string) (*DeviceCo
 	return out, err
 }
 
-// AgentDeviceCodeStatus answers a device-code status poll.
+// AgentDeviceCodeStatus answers a device-code status poll: the platform
+// polls it to learn when its agent software connected.
 type AgentDeviceCodeStatus struct {
 	Code     string `json:"code"`
 	Redeemed bool   `json:"redeemed"`
@@ -369,12 +388,17 @@ func (g Service) DeviceCodeStatus(ctx context.Context, code string) (*AgentDevic
 // keeps its SHA-256, and no idempotency record holds it (a repeated
 // redemption is refused). A redeemed, replaced or expired code is
 // INVALID_INPUT; an unknown one NOT_FOUND.
+//
+// Of concurrent redemptions of one code exactly one succeeds: each marks
+// the code redeemed in its transaction, and the store serializes them. A
+// previous credential of the agent stops working in the same transaction.
 func (g Service) Redeem(ctx context.Context, code string) (*AgentCredential, error) {
 	var b [20]byte
 	_, _ = rand.Read(b[:])
 	token := FormatToken(b)
 	hash := HashToken(token)
 	var out *AgentCredential
+	// Update, not Once: the answer must never be written down (see above).
 	err := g.e.Update(ctx, func(t *engine.Txn) error {
 		var c DeviceCode
 		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
@@ -421,6 +445,8 @@ func (g Service) Authenticate(ctx context.Context, token string) (*Agent, error)
 		return nil, errAgentCredential
 	}
 	var out *Agent
+	// The token is looked up by its hash (tableAgentTokens), then compared
+	// with the agent's own hash, so a stale lookup entry never authenticates.
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		id, err := t.Get(tableAgentTokens, HashToken(token))
 		if errors.Is(err, engine.ErrNotFound) {
@@ -451,7 +477,10 @@ func mulDiv(v, num, den int64) int64 {
 	return r.IntPart()
 }
 
-// rejectPending rejects every action of agentID still waiting for approval.
+// rejectPending rejects every action of agentID still waiting for approval,
+// emitting nothing (saveAction emits only for a pending action). It reads
+// the action index of the agent directly: the entries are
+// "<agent>|<sortKey>|<id>" (engine's index layout).
 func rejectPending(t *engine.Txn, agentID, reason string) error {
 	var ids []string
 	err := t.Scan(engine.IndexTable(tableAgentActions, ixAgent), engine.ScanOptions{Prefix: engine.EscapeValue(agentID) + "|"}, func(k string, _ []byte) (bool, error) {

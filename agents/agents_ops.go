@@ -19,8 +19,16 @@ import (
 // again in its own transaction, so a pause or delete applies at once; each
 // is scoped to the agent's customer: another customer's object is the same
 // NOT_FOUND as a missing one.
+//
+// Every one of them may answer UNAUTHORIZED (the agent was deleted, or its
+// credential revoked) and FORBIDDEN (the agent is paused, details.reason
+// AGENT_PAUSED, or its policy lacks the operation's permission,
+// PERMISSION_MISSING); the comments below name the other codes.
 
-// acting reads agent agentID in a read transaction and checks perm.
+// acting reads agent agentID in a read transaction and checks perm. For
+// operations that delegate to another area's operation, which runs its
+// own transaction: the check and the delegated call are not atomic, which
+// is acceptable for reads and for changes a pause need not stop midway.
 func (g Service) acting(ctx context.Context, agentID string, perm Permission) (*agentRecord, error) {
 	var a *agentRecord
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -41,7 +49,9 @@ func (g Service) Me(ctx context.Context, agentID string) (*Agent, error) {
 }
 
 // Transactions lists the transactions of the agent's customer
-// (VIEW_TRANSACTIONS); f's customer members are ignored.
+// (VIEW_TRANSACTIONS); f's customer members are ignored, so no filter can
+// widen the list past the customer. INVALID_INPUT for a bad limit or
+// cursor.
 func (g Service) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (engine.Page[quotes.Transaction], error) {
 	var page engine.Page[quotes.Transaction]
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -57,7 +67,8 @@ func (g Service) Transactions(ctx context.Context, agentID string, f quotes.Tran
 }
 
 // Transaction returns one transaction of the agent's customer
-// (VIEW_TRANSACTIONS).
+// (VIEW_TRANSACTIONS); TRANSACTION_NOT_FOUND for another customer's, as
+// for a missing one.
 func (g Service) Transaction(ctx context.Context, agentID, id string) (*quotes.Transaction, error) {
 	var out *quotes.Transaction
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -97,7 +108,8 @@ func (g Service) ExternalAccounts(ctx context.Context, agentID string, f account
 	return accounts.NewService(g.e).ListExternal(ctx, f, accounts.CustomerScope, p)
 }
 
-// ownExternal reads external account id of a's customer.
+// ownExternal reads external account id of a's customer:
+// ACCOUNT_NOT_FOUND for another customer's, as for a missing one.
 func ownExternal(t *engine.Txn, a *agentRecord, id string) (*accounts.ExternalRecord, error) {
 	r, err := accounts.ExternalRecordOf(t, id)
 	if err == nil && r.CustomerID != a.CustomerID {
@@ -106,7 +118,8 @@ func ownExternal(t *engine.Txn, a *agentRecord, id string) (*accounts.ExternalRe
 	return r, err
 }
 
-// ownInternal reads internal account id of a's customer.
+// ownInternal reads internal account id of a's customer:
+// ACCOUNT_NOT_FOUND for another customer's, as for a missing one.
 func ownInternal(t *engine.Txn, a *agentRecord, id string) (*accounts.InternalAccount, error) {
 	ia, err := accounts.Internal(t, id)
 	if err == nil && ia.CustomerID != a.CustomerID {
@@ -116,7 +129,7 @@ func ownInternal(t *engine.Txn, a *agentRecord, id string) (*accounts.InternalAc
 }
 
 // ExternalAccount returns one external account of the agent's customer
-// (MANAGE_EXTERNAL_ACCOUNTS).
+// (MANAGE_EXTERNAL_ACCOUNTS); ACCOUNT_NOT_FOUND for any other.
 func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (*rails.ExternalAccount, error) {
 	var out *rails.ExternalAccount
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -135,7 +148,8 @@ func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (*rail
 
 // CreateExternalAccount adds an external account for the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS); customerId may be omitted and must otherwise
-// be the agent's customer.
+// be the agent's customer (INVALID_INPUT). The account is created by the
+// accounts area's operation, with its codes and its idempotency.
 func (g Service) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (*rails.ExternalAccount, error) {
 	a, err := g.acting(ctx, agentID, ManageExternalAccounts)
 	if err != nil {
@@ -160,9 +174,10 @@ func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) 
 	return accounts.NewService(g.e).DeleteExternal(ctx, id, accounts.CustomerScope)
 }
 
-// checkQuoteScope checks that every account a quote request names belongs
-// to a's customer (NOT_FOUND otherwise) and that the policy allows its
-// source (FORBIDDEN).
+// checkQuoteScope checks that an agent's quote request is funded from an
+// account and not executed at once (INVALID_INPUT), that every account it
+// names belongs to a's customer (ACCOUNT_NOT_FOUND otherwise) and that the
+// policy allows its source (FORBIDDEN, ACCOUNT_NOT_ALLOWED).
 func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 	var fe validate.Errors
 	if req.Source.SourceType != "ACCOUNT" {
@@ -203,6 +218,10 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 // CreateQuote prices a quote for the agent's customer (CREATE_QUOTES): its
 // accounts must be the customer's and its source one the policy allows.
 // It executes only through ExecuteQuote, where the policy applies.
+// INVALID_INPUT and ACCOUNT_NOT_FOUND as checkQuoteScope says, then the
+// quotes area's own answers (QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE,
+// ...). The quote records the agent (Record.AgentID): only that agent can
+// read or execute it. Pricing is the quotes area's, with its idempotency.
 func (g Service) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (*quotes.Quote, error) {
 	err := g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, CreateQuotes)
@@ -218,7 +237,8 @@ func (g Service) CreateQuote(ctx context.Context, agentID string, req quotes.Req
 	return quotes.NewService(g.e).Create(ctx, req)
 }
 
-// agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any other).
+// agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any
+// other, the platform's and other agents' quotes included).
 func agentQuote(t *engine.Txn, agentID, id string) (*quotes.Record, error) {
 	q, err := quotes.Get(t, id)
 	if err == nil && q.AgentID != agentID {
@@ -227,7 +247,8 @@ func agentQuote(t *engine.Txn, agentID, id string) (*quotes.Record, error) {
 	return q, err
 }
 
-// Quote returns a quote the agent created.
+// Quote returns a quote the agent created; QUOTE_NOT_FOUND for any other.
+// It needs no permission beyond a working credential.
 func (g Service) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, error) {
 	var out *quotes.Quote
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -251,6 +272,17 @@ func (g Service) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, 
 // action is APPROVED with its transaction. A customer that may not send
 // (kycStatus or kybStatus REJECTED or HOLD) is SENDER_NOT_ACCEPTED, with no
 // action recorded.
+//
+// Other answers: QUOTE_NOT_FOUND (not the agent's quote), QUOTE_EXPIRED
+// (the quote is found expired, and marked so in the same commit), CONFLICT
+// (the quote is no longer PENDING: a quote executes once),
+// QUOTE_RATE_UNAVAILABLE (the policy's currency has no rate), and the
+// execution's own (INSUFFICIENT_FUNDS; WALLET_SIGNATURE_MISSING for a
+// quote paid from an embedded wallet, which an agent cannot sign).
+//
+// The idempotency fingerprint is the quote id, so a retry of the same
+// execution replays its action. Concurrent executes of one agent serialize
+// on its record (spendCheck); concurrent executes of one quote run it once.
 func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
 	e := g.e
 	var out *AgentAction
@@ -328,11 +360,17 @@ func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*Ag
 		if !errors.Is(err, errPolicyMoved) {
 			return out, err
 		}
+		// The policy's currencies changed after the conversion: convert and
+		// decide again, as the same idempotent call.
 		engine.RetryCall(e)
 	}
 }
 
-// AgentTransfer is the body of POST /agents/me/transfer-out and transfer-in.
+// AgentTransfer is the body of POST /agents/me/transfer-out and transfer-in:
+// SourceAccountID and DestinationAccountID are the customer's internal and
+// external accounts (external and internal for a transfer in), Amount is in
+// the internal account's currency (1..money.MaxAmount), and the remittance
+// information and purpose of payment apply to a transfer out only.
 type AgentTransfer struct {
 	SourceAccountID       string
 	DestinationAccountID  string
@@ -343,18 +381,27 @@ type AgentTransfer struct {
 
 // TransferOut sends money from an internal account of the agent's customer
 // to one of its external accounts (CREATE_TRANSFERS), under the policy as
-// ExecuteQuote describes.
+// ExecuteQuote describes. It runs as a same-currency quote created and
+// executed in one transaction, so its answers include the quotes area's
+// (INSUFFICIENT_FUNDS, SENDER_NOT_ACCEPTED); ACCOUNT_NOT_FOUND for an
+// account that is not the customer's.
 func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
 	return g.transfer(ctx, agentID, TransferOut, in)
 }
 
 // TransferIn pulls money from an external account of the agent's customer
 // into its internal account (CREATE_TRANSFERS), under the policy as
-// ExecuteQuote describes.
+// ExecuteQuote describes; ACCOUNT_NOT_FOUND for an account that is not
+// the customer's. The pull is an intent of the quotes area, handed to the
+// rail after commit.
 func (g Service) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
 	return g.transfer(ctx, agentID, TransferIn, in)
 }
 
+// transfer is TransferOut and TransferIn. The policy is evaluated once
+// before the transaction to choose the path (record a pending action, or
+// move the money), and again inside it, where it decides for good; a
+// policy that changed in between sends the operation round again.
 func (g Service) transfer(ctx context.Context, agentID string, typ ActionType, in AgentTransfer) (*AgentAction, error) {
 	e := g.e
 	var fe validate.Errors
@@ -476,7 +523,8 @@ func (g Service) transfer(ctx context.Context, agentID string, typ ActionType, i
 	}
 }
 
-// Action returns one of the agent's actions.
+// Action returns one of the agent's actions, with its quote and
+// transaction as they stand now; NOT_FOUND for another agent's.
 func (g Service) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
 	var out *AgentAction
 	err := g.e.View(ctx, func(t *engine.Txn) error {
@@ -496,7 +544,9 @@ func (g Service) Action(ctx context.Context, agentID, id string) (*AgentAction, 
 	return out, err
 }
 
-// Actions lists the agent's actions, newest first, optionally in one status.
+// Actions lists the agent's actions, optionally in one status (INVALID_INPUT
+// for an unknown one), in creation order, newest first with p.Desc (the
+// HTTP route's default); a page at a time from the agent's index.
 func (g Service) Actions(ctx context.Context, agentID string, status ActionStatus, p engine.ListParams) (engine.Page[AgentAction], error) {
 	var out engine.Page[AgentAction]
 	var fe validate.Errors

@@ -40,6 +40,8 @@ func Roll(u Usage, now time.Time) Usage {
 // currency, ThresholdAmount in the approval thresholds' currency, and
 // AccountAmount in the currency of AccountID, the customer's internal
 // account the action uses (the one account rules and restrictions name).
+// The conversions are the caller's, made before the transaction (rates are
+// the outside world); Evaluate compares integers only.
 type Spend struct {
 	Amount          int64
 	ThresholdAmount int64
@@ -50,16 +52,34 @@ type Spend struct {
 // Refusal names the hard limit an action broke.
 type Refusal string
 
-// Refusals, as reported in an error's details.reason.
+// Refusals, as reported in a FORBIDDEN error's details.reason. The first
+// six are Evaluate's, in the order it checks them; the last two are
+// refused before any evaluation, when the agent is read.
 const (
-	AccountNotAllowed       Refusal = "ACCOUNT_NOT_ALLOWED"
-	PerTransactionExceeded  Refusal = "PER_TRANSACTION_LIMIT_EXCEEDED"
-	AccountLimitExceeded    Refusal = "ACCOUNT_PER_TRANSACTION_LIMIT_EXCEEDED"
-	DailyLimitExceeded      Refusal = "DAILY_LIMIT_EXCEEDED"
+	// AccountNotAllowed refuses an account outside the policy's
+	// allowedAccountIds.
+	AccountNotAllowed Refusal = "ACCOUNT_NOT_ALLOWED"
+	// PerTransactionExceeded refuses an amount above the spending
+	// limits' perTransactionLimit.
+	PerTransactionExceeded Refusal = "PER_TRANSACTION_LIMIT_EXCEEDED"
+	// AccountLimitExceeded refuses an amount, in the account's currency,
+	// above its account rule's perTransactionLimit.
+	AccountLimitExceeded Refusal = "ACCOUNT_PER_TRANSACTION_LIMIT_EXCEEDED"
+	// DailyLimitExceeded refuses a spend that would take today's past
+	// dailyLimit.
+	DailyLimitExceeded Refusal = "DAILY_LIMIT_EXCEEDED"
+	// DailyCountLimitExceeded refuses an action past today's
+	// dailyTransactionLimit.
 	DailyCountLimitExceeded Refusal = "DAILY_TRANSACTION_LIMIT_EXCEEDED"
-	MonthlyLimitExceeded    Refusal = "MONTHLY_LIMIT_EXCEEDED"
-	PermissionMissing       Refusal = "PERMISSION_MISSING"
-	AgentPaused             Refusal = "AGENT_PAUSED"
+	// MonthlyLimitExceeded refuses a spend that would take this month's
+	// past monthlyLimit.
+	MonthlyLimitExceeded Refusal = "MONTHLY_LIMIT_EXCEEDED"
+	// PermissionMissing refuses an operation whose Permission the policy
+	// lacks.
+	PermissionMissing Refusal = "PERMISSION_MISSING"
+	// AgentPaused refuses every call of an agent the platform paused
+	// (AgentUpdate.IsPaused).
+	AgentPaused Refusal = "AGENT_PAUSED"
 )
 
 // Decision is the outcome of Evaluate: Refused names a broken hard limit
@@ -103,6 +123,9 @@ func Evaluate(p *Policy, u Usage, s Spend) Decision {
 	}
 	// wire-facts 7: the default mode, the account's rule, or an amount
 	// strictly above the threshold each force approval.
+	// Usage is what it becomes once the action runs; the caller writes it
+	// only for an action that runs now. One that waits for approval is
+	// evaluated and counted again when the platform approves it.
 	approval := p.DefaultExecutionMode == ApprovalRequired || rule != nil && rule.ExecutionMode == ApprovalRequired
 	if t := p.ApprovalThresholds; t != nil && t.Amount != nil && s.ThresholdAmount > *t.Amount {
 		approval = true

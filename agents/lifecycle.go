@@ -14,13 +14,19 @@ type ActionStatus string
 // (by the platform) or FAILED (approved, but execution was refused); an
 // action that ran at once is APPROVED from the start.
 const (
+	// PendingApproval waits for the platform (Service.Approve, Reject);
+	// the only status that can change.
 	PendingApproval ActionStatus = "PENDING_APPROVAL"
-	Approved        ActionStatus = "APPROVED"
-	Rejected        ActionStatus = "REJECTED"
-	Failed          ActionStatus = "FAILED"
+	// Approved ran: its transaction moved (or is moving) the money.
+	Approved ActionStatus = "APPROVED"
+	// Rejected was ended by the platform, or by the agent's deletion.
+	Rejected ActionStatus = "REJECTED"
+	// Failed was approved but could no longer run.
+	Failed ActionStatus = "FAILED"
 )
 
-// ActionStatuses lists every status.
+// ActionStatuses lists every status, as the strings validate.Errors.Enum
+// takes.
 var ActionStatuses = []string{string(PendingApproval), string(Approved), string(Rejected), string(Failed)}
 
 // ActionType is what an action does (reference AgentActionType).
@@ -28,9 +34,14 @@ type ActionType string
 
 // Action types.
 const (
+	// ExecuteQuote executes a quote the agent created (Service.ExecuteQuote).
 	ExecuteQuote ActionType = "EXECUTE_QUOTE"
-	TransferOut  ActionType = "TRANSFER_OUT"
-	TransferIn   ActionType = "TRANSFER_IN"
+	// TransferOut sends from an internal account of the customer to one of
+	// its external accounts, as a same-currency quote executed at once.
+	TransferOut ActionType = "TRANSFER_OUT"
+	// TransferIn pulls from an external account of the customer into an
+	// internal one.
+	TransferIn ActionType = "TRANSFER_IN"
 )
 
 // CanDecide reports whether the platform may approve or reject an action in
@@ -40,19 +51,27 @@ func CanDecide(s ActionStatus) bool { return s == PendingApproval }
 // DeviceCodeTTL is how long a device code can be redeemed (wire-facts 7).
 const DeviceCodeTTL = 24 * time.Hour
 
-// CodeState is the state of a device code.
+// CodeState is the state of a device code at an instant (DeviceCode.State);
+// it is derived, never stored.
 type CodeState int
 
 // Device-code states: a code is Redeemable until it is redeemed, replaced by
 // a newer code of its agent, or expires.
 const (
+	// Redeemable can be exchanged for a credential (Service.Redeem).
 	Redeemable CodeState = iota
+	// Redeemed was exchanged once and never again.
 	Redeemed
+	// Replaced was superseded by a newer code of its agent.
 	Replaced
+	// Expired is past its ExpiresAt.
 	Expired
 )
 
-// DeviceCode is a device code as stored.
+// DeviceCode is a device code as stored, keyed by Code. An agent has at
+// most one code that can be redeemed: a newer code marks the previous one
+// Replaced, and a redemption marks it Redeemed, both in the transaction
+// that makes the change.
 type DeviceCode struct {
 	Code      string    `json:"code"`
 	AgentID   string    `json:"agentId"`
@@ -78,7 +97,8 @@ func (c *DeviceCode) State(now time.Time) CodeState {
 const codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 
 // FormatCode builds a device code "SERVICE-AGENT-XXXX-XXXX-XXXX" from 12
-// random bytes (about 59 bits of entropy).
+// random bytes (about 59 bits of entropy). The caller draws the bytes
+// before its transaction, so the transaction function stays deterministic.
 func FormatCode(random [12]byte) string {
 	b := []byte("SERVICE-AGENT-")
 	for i, r := range random {
@@ -103,6 +123,8 @@ func HashToken(token string) string {
 }
 
 // TokenMatches compares an access token with a stored hash in constant time.
+// A malformed or empty hash compares against zeros, so the time taken does
+// not tell a missing credential from a wrong one, and never matches.
 func TokenMatches(token, hash string) bool {
 	want, err := hex.DecodeString(hash)
 	if err != nil || len(want) != sha256.Size {

@@ -1,15 +1,3 @@
-// Package agents holds the pure rules of agents: software acting for one
-// customer under a policy of permissions, spending limits, account
-// restrictions and approval thresholds (spec 2.4, wire-facts 7).
-//
-// Nothing here touches a store or the clock: the engine reads the agent and
-// its usage in the operation's transaction, converts amounts into the
-// policy's currencies before it, and calls these functions to decide.
-//
-//	var fe validate.Errors
-//	agents.CheckPolicy(&fe, "policy", p)
-//	u := agents.Roll(usage, now)
-//	d := agents.Evaluate(p, u, agents.Spend{Amount: 5000, ThresholdAmount: 5000, AccountID: id, AccountAmount: 5000})
 package agents
 
 import (
@@ -20,19 +8,32 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Permission is what an agent may do (reference AgentPermission).
+// Permission is what an agent may do (reference AgentPermission). Each
+// /agents/me operation that reads or moves money needs one; a policy
+// without it answers FORBIDDEN with details.reason PERMISSION_MISSING. The
+// platform's own operations need none.
 type Permission string
 
-// Permissions.
+// Permissions, as the reference names them.
 const (
-	ViewTransactions       Permission = "VIEW_TRANSACTIONS"
-	CreateTransfers        Permission = "CREATE_TRANSFERS"
-	CreateQuotes           Permission = "CREATE_QUOTES"
-	ExecuteQuotes          Permission = "EXECUTE_QUOTES"
+	// ViewTransactions lets the agent read its customer's transactions
+	// and internal accounts (which carry balances).
+	ViewTransactions Permission = "VIEW_TRANSACTIONS"
+	// CreateTransfers lets it move money between its customer's internal
+	// and external accounts (TransferOut, TransferIn).
+	CreateTransfers Permission = "CREATE_TRANSFERS"
+	// CreateQuotes lets it price quotes (CreateQuote).
+	CreateQuotes Permission = "CREATE_QUOTES"
+	// ExecuteQuotes lets it execute the quotes it created, under the
+	// policy's limits (ExecuteQuote).
+	ExecuteQuotes Permission = "EXECUTE_QUOTES"
+	// ManageExternalAccounts lets it list, add and delete its customer's
+	// external accounts.
 	ManageExternalAccounts Permission = "MANAGE_EXTERNAL_ACCOUNTS"
 )
 
-// Permissions lists every permission, in the reference's order.
+// Permissions lists every permission, in the reference's order, as the
+// strings validate.Errors.Enum takes.
 var Permissions = []string{string(ViewTransactions), string(CreateTransfers), string(CreateQuotes), string(ExecuteQuotes), string(ManageExternalAccounts)}
 
 // ExecutionMode says whether an agent's actions run at once (AUTO) or wait
@@ -41,12 +42,19 @@ type ExecutionMode string
 
 // Execution modes.
 const (
-	Auto             ExecutionMode = "AUTO"
+	// Auto runs an action at once when it passes the hard limits (unless
+	// an account rule or the approval threshold asks for approval).
+	Auto ExecutionMode = "AUTO"
+	// ApprovalRequired records every action PENDING_APPROVAL until the
+	// platform approves or rejects it.
 	ApprovalRequired ExecutionMode = "APPROVAL_REQUIRED"
 )
 
 // SpendingLimits cap an agent's amounts and counts, in Currency's minor
-// units. A nil limit is none.
+// units. A nil limit is none. PerTransactionLimit is required (at least
+// 1); the daily and monthly amounts are counted in Usage, on the engine
+// clock in UTC. DailyTransactionLimit counts actions, not money, so a
+// change of Currency leaves it as it is.
 type SpendingLimits struct {
 	Currency              string `json:"currency"`
 	PerTransactionLimit   int64  `json:"perTransactionLimit"`
@@ -78,7 +86,9 @@ type ApprovalThresholds struct {
 	Amount   *int64 `json:"amount"`
 }
 
-// Policy governs an agent (reference AgentPolicy).
+// Policy governs an agent (reference AgentPolicy). It is stored with the
+// agent and read in every action's transaction, so a change applies to the
+// next action at once; Evaluate is the one place it is interpreted.
 type Policy struct {
 	Permissions          []Permission         `json:"permissions"`
 	DefaultExecutionMode ExecutionMode        `json:"defaultExecutionMode"`
@@ -118,7 +128,8 @@ func (p *Policy) ThresholdCurrency() string {
 	return p.SpendingLimits.Currency
 }
 
-// MaxLimit bounds every amount limit (the spec's largest amount).
+// MaxLimit bounds every amount limit (the spec's largest amount), so that
+// a limit plus a day's usage never overflows int64.
 const MaxLimit = money.MaxAmount
 
 // CheckPolicy adds an error to fe for every invalid member of p, named under
@@ -141,6 +152,7 @@ func CheckPolicy(fe *validate.Errors, prefix string, p *Policy) {
 	}
 }
 
+// checkPermissions adds an error for every unknown or repeated permission.
 func checkPermissions(fe *validate.Errors, field string, perms []Permission) {
 	seen := map[Permission]bool{}
 	for i, perm := range perms {
@@ -152,6 +164,8 @@ func checkPermissions(fe *validate.Errors, field string, perms []Permission) {
 	}
 }
 
+// checkCurrency adds an error for a currency code the money package does
+// not know, or for a missing one when required.
 func checkCurrency(fe *validate.Errors, field, c string, required bool) {
 	if c == "" {
 		if required {
@@ -164,12 +178,17 @@ func checkCurrency(fe *validate.Errors, field, c string, required bool) {
 	}
 }
 
+// checkAmount adds an error when the limit v is set and outside
+// min..MaxLimit.
 func checkAmount(fe *validate.Errors, field string, v *int64, min int64) {
 	if v != nil && (*v < min || *v > MaxLimit) {
 		fe.Add(field, nil, "%s must be between %d and %d", field, min, MaxLimit)
 	}
 }
 
+// checkLimits checks spending limits; full checks a whole policy's (the
+// currency and the per-transaction limit are required), otherwise only
+// the members an update may leave as they were are checked.
 func checkLimits(fe *validate.Errors, field string, l *SpendingLimits, full bool) {
 	at := func(f string) string { return validate.Path(field, f) }
 	checkCurrency(fe, at("currency"), l.Currency, full)
@@ -181,6 +200,9 @@ func checkLimits(fe *validate.Errors, field string, l *SpendingLimits, full bool
 	checkAmount(fe, at("monthlyLimit"), l.MonthlyLimit, 0)
 }
 
+// checkRestrictions checks the shape of account restrictions: ids are
+// present and each account has one rule. Whether the accounts are the
+// customer's needs the store (checkPolicyAccounts).
 func checkRestrictions(fe *validate.Errors, field string, r *AccountRestrictions) {
 	for i, id := range r.AllowedAccountIDs {
 		fe.Required(validate.Index(validate.Path(field, "allowedAccountIds"), i), id)
@@ -197,6 +219,9 @@ func checkRestrictions(fe *validate.Errors, field string, r *AccountRestrictions
 	}
 }
 
+// checkThresholds checks approval thresholds: an amount needs a known
+// currency and must be in 0..MaxLimit; without an amount there is no
+// threshold and the currency may be left out.
 func checkThresholds(fe *validate.Errors, field string, t *ApprovalThresholds) {
 	checkCurrency(fe, validate.Path(field, "currency"), t.Currency, t.Amount != nil)
 	checkAmount(fe, validate.Path(field, "amount"), t.Amount, 0)
@@ -273,6 +298,10 @@ func Apply(p Policy, u PolicyUpdate, prefix string, recast Recast) (Policy, erro
 		l := &p.SpendingLimits
 		field := at("spendingLimits")
 		if s.Currency != nil && *s.Currency != l.Currency {
+			// A new currency with limits not restated: the old limits are
+			// converted (recast), never reinterpreted as the new
+			// currency's units. The per-transaction limit stays at least
+			// 1, its lower bound.
 			checkCurrency(&fe, validate.Path(field, "currency"), *s.Currency, true)
 			if recast != nil && len(fe) == 0 {
 				for _, v := range []*int64{&l.PerTransactionLimit, l.DailyLimit, l.MonthlyLimit} {
@@ -302,6 +331,8 @@ func Apply(p Policy, u PolicyUpdate, prefix string, recast Recast) (Policy, erro
 		if s.DailyTransactionLimit != nil {
 			l.DailyTransactionLimit = s.DailyTransactionLimit
 		}
+		// The merged limits are checked, not the update alone: a
+		// restated limit and a kept one must both be in range.
 		checkLimits(&fe, field, &SpendingLimits{DailyLimit: l.DailyLimit, MonthlyLimit: l.MonthlyLimit, DailyTransactionLimit: l.DailyTransactionLimit, Currency: l.Currency}, false)
 	}
 	if r := u.AccountRestrictions; r != nil {

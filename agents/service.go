@@ -26,15 +26,21 @@ const ixAgent = "agent"
 // Service is the agents area (spec 1, 2.4, 4.2; wire-facts 7): the
 // platform manages agents, device codes and approvals with its own
 // credentials; an agent acts for its one customer with the bearer
-// credential it got by redeeming a device code, under its policy. Bind it
-// as eng.Agents.
+// credential it got by redeeming a device code, under its policy. The root
+// facade binds it as eng.Agents (payments.Agents). A Service is a small
+// value over the engine handle: copy it freely and use it from any number
+// of goroutines.
 type Service struct{ e *engine.Handle }
 
-// NewService returns the Agents group of h.
+// NewService returns the Agents group of h. On a handle made by
+// WithIdempotency its write operations record and replay their answers
+// under the handle's key.
 func NewService(h *engine.Handle) Service { return Service{h} }
 
 // Agent is an agent as the API shows it (reference Agent). Usage is as of
 // the engine clock: counters of a past day or month read zero.
+// IsConnected is set once a device code was redeemed; the credential
+// itself is never part of an Agent.
 type Agent struct {
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`
@@ -122,6 +128,7 @@ func agentView(a *agentRecord, now time.Time) *Agent {
 	return &out
 }
 
+// agent reads agent id in t: NOT_FOUND when there is none.
 func agent(t *engine.Txn, id string) (*agentRecord, error) {
 	var a agentRecord
 	if err := engine.GetJSON(t, tableAgents, id, &a); err != nil {
@@ -130,7 +137,9 @@ func agent(t *engine.Txn, id string) (*agentRecord, error) {
 	return &a, nil
 }
 
-// errAgentCredential answers every agent credential that no longer works.
+// errAgentCredential answers every agent credential that no longer works:
+// one message for unknown, revoked and deleted alike, so a caller cannot
+// probe which agents exist.
 var errAgentCredential = &engine.Error{Code: engine.CodeUnauthorized, Message: "invalid or revoked agent credential"}
 
 // actingAgent reads the agent a credential authenticated as, in the
@@ -144,6 +153,8 @@ func actingAgent(t *engine.Txn, id string, perm Permission) (*agentRecord, error
 	if err != nil {
 		return nil, err
 	}
+	// An agent whose credential was never issued cannot be acting: the
+	// id came from somewhere other than Authenticate.
 	if a.TokenHash == "" {
 		return nil, errAgentCredential
 	}
@@ -157,7 +168,7 @@ func actingAgent(t *engine.Txn, id string, perm Permission) (*agentRecord, error
 	return a, nil
 }
 
-// spendCheck evaluates s against a's policy and usage at t.now: a broken
+// spendCheck evaluates s against a's policy and usage at t.Now: a broken
 // hard limit is FORBIDDEN with details.reason, and nothing changes. With
 // consume, the usage the action adds is written with a, in t: concurrent
 // spends of one agent serialize on its record, so together they never pass
@@ -186,7 +197,10 @@ func spendCheck(t *engine.Txn, a *agentRecord, s Spend, limitCur, thresholdCur s
 var errPolicyMoved = errors.New("payments: agent policy currency changed")
 
 // convertAmount converts amount minor units of from into to at the engine's
-// rate, rounding up (a limit is never passed by rounding).
+// rate, rounding up (a limit is never passed by rounding), capped at
+// money.MaxAmount. It asks the rate source, so it runs before the
+// operation's transaction, never inside it. QUOTE_RATE_UNAVAILABLE when
+// no usable rate is known.
 func convertAmount(e *engine.Handle, ctx context.Context, amount int64, from, to string) (int64, error) {
 	if from == to || to == "" {
 		return amount, nil

@@ -19,6 +19,9 @@ type UpdateInternalAccountRequest struct {
 
 // UpdateInternalAccount sets an embedded wallet's privacy, a signed flow a
 // session of the wallet signs. The challenge is nil once updated.
+// INVALID_INPUT without privateEnabled or for an account that is not an
+// embedded wallet; ACCOUNT_NOT_FOUND for an unknown one; the signed-retry
+// codes.
 func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
 	if req.PrivateEnabled == nil {
 		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
@@ -65,6 +68,11 @@ type WalletExport struct {
 // Export seals the wallet's secret to clientPublicKey (uncompressed P-256
 // hex) with HPKE, a signed flow a session of the wallet signs. The
 // sandbox's envelope has empty dataSignature and enclaveQuorumPublic.
+// INVALID_INPUT for a key that is not uncompressed P-256;
+// ACCOUNT_NOT_FOUND when the account is not an embedded wallet; the
+// signed-retry codes. The secret is drawn at the first export and kept,
+// so every export seals the same secret; the sealing draws randomness and
+// runs after commit.
 func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
@@ -110,7 +118,10 @@ func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig S
 }
 
 // QuotePayload is the payloadToSign of a quote paid from an
-// embedded wallet: it binds the quote, the wallet and the amounts.
+// embedded wallet: it binds the quote, the wallet and the amounts. It is
+// the quotes area's WalletPayload hook, called when such a quote is
+// created; a pure function of the quote (its creation time included), so
+// a retried transaction computes the same payload.
 func QuotePayload(q *quotes.Record) string {
 	return activity(q.Source.AccountID, "SIGN_TRANSACTION_V2", map[string]any{"quoteId": q.ID, "signWith": q.Source.AccountID,
 		"totalSendingAmount": q.TotalSendingAmount, "sendingCurrency": q.SendingCurrency.Code,
@@ -120,16 +131,23 @@ func QuotePayload(q *quotes.Record) string {
 // ExecuteQuote executes a quote whose source is an embedded wallet, with
 // the stamp over its payloadToSign by an active session of that wallet
 // (Service-Wallet-Signature; no Request-Id). Other quotes execute as
-// Quotes.Execute does and ignore the stamp.
+// the quotes area's Execute does and ignore the stamp. The execution is
+// the quotes area's (quotes.ExecuteWith), with its answers and its
+// idempotency: WALLET_SIGNATURE_MISSING without a stamp, the stamp codes
+// of CheckQuoteSignature, QUOTE_NOT_FOUND, QUOTE_EXPIRED, CONFLICT for a
+// quote already executed, INSUFFICIENT_FUNDS.
 func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
 	return quotes.ExecuteWith(w.e, ctx, id, quotes.ExecuteOptions{}, &stamp)
 }
 
 // CheckQuoteSignature is the wallet check of a quote's execution: a
 // quote with a payloadToSign executes only with a stamp over it (stamp nil:
-// the caller had no way to send one). t.execute refuses such a quote
-// unless this check passed, so no other path (agents) can pay from a
-// wallet unsigned.
+// the caller had no way to send one). quotes.Execute refuses such a quote
+// unless this check passed (Record.WalletSigned), so no other path (an
+// agent's execute) can pay from a wallet unsigned. It is the quotes area's
+// CheckWalletSignature hook, run in the executing transaction: the
+// signing session must be active then. WALLET_SIGNATURE_MISSING,
+// WALLET_SIGNATURE_MALFORMED or WALLET_SIGNATURE_INVALID when it fails.
 func CheckQuoteSignature(t *engine.Txn, q *quotes.Record, stamp *string) error {
 	if q.PayloadToSign == "" {
 		return nil

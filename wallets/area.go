@@ -7,7 +7,11 @@ import (
 
 // Area declares the embedded wallets' tables: credentials and their
 // lookups, sessions, pending signed requests, wallet secrets and delegated
-// keys.
+// keys; and installs cfg as the area's state on e (walletsSlot), where
+// every operation reads it. The root's New registers it after the areas
+// below, with cfg taken from payments.Config (WalletRelyingParty and
+// OIDCKeys). None of the tables has a secondary index: the area keeps its
+// own "_by_" lookups.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{State: []engine.SlotEntry{walletsSlot.With(&cfg)}, Tables: []engine.TableDef{
 		{Name: tableWalletCredentials}, {Name: tableWalletCredentialsByAcct},
@@ -22,8 +26,14 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 // Options is the wallets area's state: the relying party passkeys are
 // bound to, and the keys OAuth ID tokens are verified with.
 type Options struct {
+	// RelyingParty is the WebAuthn relying party of wallet passkeys; a
+	// zero ID means DefaultWalletRelyingParty.
 	RelyingParty walletauth.RelyingParty
-	OIDCKeys     walletauth.OIDCKeys
+	// OIDCKeys finds the issuers' keys OAuth ID tokens are verified with.
+	// Nil outside the sandbox refuses every OAuth token (UNAUTHORIZED):
+	// an unverifiable signature is never trusted there.
+	OIDCKeys walletauth.OIDCKeys
 }
 
+// walletsSlot keys the area's Options on the engine (engine.Slot).
 var walletsSlot engine.Slot[Options]

@@ -13,12 +13,16 @@ import (
 // change of the email tied to EMAIL_OTP credentials of the customer's
 // wallets, or of the phone tied to SMS_OTP credentials, is a signed flow
 // that a session of such a wallet signs; the signed retry updates the
-// customer and every tied credential in one transaction.
+// customer and every tied credential in one transaction. The customers
+// area owns the update; this area takes part through its ContactChanged
+// hook (ContactChange with no signature) or, on the HTTP route, through
+// UpdateCustomer.
 
-// UpdateCustomer is Customers.Update for the HTTP route: a contact change
-// tied to wallet OTP credentials answers the challenge first (the customer
-// is nil) and applies on the signed retry; any other update applies at
-// once.
+// UpdateCustomer is the customers area's update for the HTTP route: a
+// contact change tied to wallet OTP credentials answers the challenge
+// first (the customer is nil) and applies on the signed retry; any other
+// update applies at once. It answers the customers area's codes and
+// ContactChange's.
 func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
 	var out *customers.Customer
 	var ch *SignedChallenge
@@ -35,8 +39,9 @@ func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.Cus
 }
 
 // ContactChange applies a contact change to the tied OTP
-// credentials. With sig nil (Customers.Update, which cannot answer a
-// challenge) a tied change is WALLET_SIGNATURE_MISSING. Without headers it
+// credentials, in the customer update's transaction t. With sig nil (the
+// customers area's own update, which cannot answer a challenge) a tied
+// change is WALLET_SIGNATURE_MISSING. Without headers it
 // issues the challenge, binding the body and the set of tied credentials;
 // the signed retry checks that set is unchanged (*_CREDENTIAL_SET_CHANGED)
 // and moves every credential to the new contact. A contact tied to
@@ -44,6 +49,7 @@ func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.Cus
 // SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS.
 func ContactChange(t *engine.Txn, r *customers.Record, oldEmail, oldPhone string, in customers.CustomerInput, sig *Signature) (*SignedChallenge, error) {
 	typ, old, next, table := CredentialEmailOTP, oldEmail, r.Email, tableWalletEmails
+	// One contact per change: the email when it changed, else the phone.
 	if r.Email == oldEmail {
 		typ, old, next, table = CredentialSmsOTP, oldPhone, r.PhoneNumber, tableWalletPhones
 	}
@@ -95,7 +101,8 @@ func ContactChange(t *engine.Txn, r *customers.Record, oldEmail, oldPhone string
 }
 
 // tiedCredentials are the credentials of type typ tied to contact on the
-// customer's wallets, by id.
+// customer's wallets, by id: the order the challenge binds (Data
+// "credentials") and the retry compares.
 func tiedCredentials(t *engine.Txn, customerID, typ, contact string) ([]*credentialRecord, error) {
 	wallets, err := customerWallets(t, customerID)
 	if err != nil {

@@ -19,7 +19,9 @@ import (
 )
 
 // CreateCredentialRequest registers a credential on an embedded wallet
-// (reference AuthCredentialCreateRequestOneOf).
+// (reference AuthCredentialCreateRequestOneOf). The members a type needs
+// are named beside them; an OTP credential needs none, since it is tied to
+// the customer's own email or phone.
 type CreateCredentialRequest struct {
 	Type        string                  `json:"type"`
 	AccountID   string                  `json:"accountId"`
@@ -29,9 +31,12 @@ type CreateCredentialRequest struct {
 	Attestation *walletauth.Attestation `json:"attestation,omitempty"` // PASSKEY
 }
 
-// CredentialTypes are the credential types.
+// CredentialTypes are the credential types, as the strings
+// validate.Errors.Enum takes.
 var CredentialTypes = []string{CredentialOAuth, CredentialEmailOTP, CredentialSmsOTP, CredentialPasskey}
 
+// check lists every invalid member of req at once (INVALID_INPUT), and
+// trims the nickname it keeps.
 func (req *CreateCredentialRequest) check() error {
 	var fe validate.Errors
 	if fe.Required("type", req.Type) {
@@ -65,13 +70,17 @@ func (req *CreateCredentialRequest) check() error {
 	return engine.Invalid(fe.Err())
 }
 
+// decode64url decodes base64url with or without padding, as clients send
+// WebAuthn challenges either way.
 func decode64url(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
 }
 
 // checkOIDC checks an OIDC token by the sandbox's claim rules and, with
-// Config.OIDCKeys, its signature; outside the sandbox a signature must be
-// verifiable.
+// Options.OIDCKeys, its signature; outside the sandbox a signature must be
+// verifiable. It reads no store, and runs before the operation's
+// transaction. clientKey, when set, must be what the token's nonce commits
+// to (a login; a registration passes "").
 func checkOIDC(e *engine.Handle, token, clientKey string) (walletauth.Identity, error) {
 	id, err := walletauth.CheckOIDC(token, e.Now(), clientKey)
 	if err != nil {
@@ -104,6 +113,18 @@ func oidcError(err error, field string) error {
 // registers it. OTP credentials start an OTP challenge
 // (otpEncryptionTargetBundle). Passkeys are verified with WebAuthn against
 // the engine's relying party; OAuth tokens by the sandbox rules (spec 5).
+//
+// INVALID_INPUT for a bad body, a customer without the contact an OTP
+// credential needs, or a passkey challenge already used;
+// ACCOUNT_NOT_FOUND when the account is not an embedded wallet;
+// UNAUTHORIZED for a passkey or OIDC token that does not verify;
+// EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS, SMS_OTP_CREDENTIAL_ALREADY_EXISTS
+// (one of each per wallet), EMAIL_OTP_EMAIL_ALREADY_EXISTS,
+// SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS, PASSKEY_CREDENTIAL_ALREADY_EXISTS
+// and PASSKEY_ALREADY_ENROLLED (one passkey per customer); and the
+// signed-retry codes. The uniqueness checks and the claims that keep them
+// are in the registering transaction, so two concurrent registrations of
+// one contact or passkey cannot both succeed.
 func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (*AuthMethodResponse, *SignedChallenge, error) {
 	e := w.e
 	if err := req.check(); err != nil {
@@ -139,6 +160,8 @@ func (w Service) CreateCredential(ctx context.Context, req CreateCredentialReque
 	}
 	var out *AuthMethodResponse
 	var ch *SignedChallenge
+	// Every run of the function starts from nothing it set before: a store
+	// may run it more than once.
 	err = e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		a, err := walletAccount(t, req.AccountID)
@@ -188,6 +211,8 @@ func (w Service) CreateCredential(ctx context.Context, req CreateCredentialReque
 	return out, ch, nil
 }
 
+// otpActivity is the activity type and parameters that a payloadToSign
+// binds when an OTP credential is tied to contact.
 func otpActivity(typ, contact string) (string, map[string]any) {
 	if typ == CredentialEmailOTP {
 		return "UPDATE_USER_EMAIL", map[string]any{"userEmail": contact}
@@ -195,6 +220,7 @@ func otpActivity(typ, contact string) (string, map[string]any) {
 	return "UPDATE_USER_PHONE_NUMBER", map[string]any{"userPhoneNumber": contact}
 }
 
+// isOTP reports whether c is an EMAIL_OTP or SMS_OTP credential.
 func (c *credentialRecord) isOTP() bool {
 	return c.Type == CredentialEmailOTP || c.Type == CredentialSmsOTP
 }
@@ -245,7 +271,9 @@ func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *customers.Cust
 	return nil
 }
 
-// addCredential stores c on wallet a with its claims.
+// addCredential stores c on wallet a with its claims. An EMAIL_OTP
+// credential gets the customer's email when it has no contact yet (the
+// one Provision opens). The claim is a Put: the caller checked it is free.
 func addCredential(t *engine.Txn, a *accounts.InternalAccount, cust *customers.Customer, c *credentialRecord) (*credentialRecord, error) {
 	if c.Type == CredentialEmailOTP && c.Contact == "" {
 		c.Contact, c.Nickname = cust.Email, cust.Email
@@ -265,7 +293,8 @@ func addCredential(t *engine.Txn, a *accounts.InternalAccount, cust *customers.C
 	return c, nil
 }
 
-// claim is the unique entry a credential holds.
+// claim is the unique entry a credential holds: the email, phone or
+// WebAuthn id no other credential may hold; "" for OAuth.
 func (c *credentialRecord) claim() (table, key string) {
 	switch c.Type {
 	case CredentialEmailOTP:
@@ -280,7 +309,8 @@ func (c *credentialRecord) claim() (table, key string) {
 
 // issueOTP starts an OTP challenge on c and returns its target bundle. The
 // code goes to the contact after commit; the sandbox's is fixed and not
-// sent.
+// sent. Only the code's hash is stored; a new challenge replaces the
+// previous one, whose code then no longer opens a session.
 func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *customers.Customer) (string, error) {
 	target, err := ecdh.P256().NewPrivateKey(d.target)
 	if err != nil {
@@ -314,7 +344,8 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *customer
 }
 
 // Credentials lists a wallet's credentials, oldest first; an unknown
-// account has none.
+// account has none (an empty list, not NOT_FOUND). INVALID_INPUT without
+// an account id.
 func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMethod, error) {
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
@@ -333,6 +364,9 @@ func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 // RevokeCredential revokes a credential and ends its sessions, a signed
 // flow that a session of another credential of the wallet signs. The last
 // credential cannot be revoked. The challenge is nil once revoked.
+// AUTH_METHOD_NOT_FOUND for an unknown credential, INVALID_INPUT for the
+// last one, and the signed-retry codes (WALLET_SIGNATURE_INVALID when the
+// signing session is the credential's own).
 func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
 	err := w.e.Update(ctx, func(t *engine.Txn) error {
@@ -384,11 +418,11 @@ func removeCredential(t *engine.Txn, c *credentialRecord) error {
 	return nil
 }
 
-// constantEqual compares secrets in constant time.
+// constantEqual compares secrets (here, code hashes) in constant time.
 func constantEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
 // customerHasPasskey reports whether any wallet of the customer has a
-// passkey credential.
+// passkey credential (spec 8: one passkey per customer, whichever wallet).
 func customerHasPasskey(t *engine.Txn, customerID string) (bool, error) {
 	wallets, err := customerWallets(t, customerID)
 	for _, w := range wallets {

@@ -24,12 +24,17 @@ import (
 
 // Delegated key states.
 const (
+	// DelegatedKeyPending is a key created by the second leg, waiting for
+	// its policy grant (the third leg).
 	DelegatedKeyPending = "PENDING"
-	DelegatedKeyActive  = "ACTIVE"
+	// DelegatedKeyActive may sign; at most one per funding source.
+	DelegatedKeyActive = "ACTIVE"
+	// DelegatedKeyRevoked no longer signs; its private key is erased.
 	DelegatedKeyRevoked = "REVOKED"
 )
 
-// DelegatedKey is a delegated signing key.
+// DelegatedKey is a delegated signing key as the API shows it: the public
+// key in compressed SEC1 hex, never the private one.
 type DelegatedKey struct {
 	ID              string    `json:"id"`
 	CardID          string    `json:"cardId"`
@@ -42,7 +47,9 @@ type DelegatedKey struct {
 	UpdatedAt       time.Time `json:"updatedAt"`
 }
 
-// delegatedKeyRecord is a DelegatedKey as stored, with its private key.
+// delegatedKeyRecord is a DelegatedKey as stored, with its private key
+// (the P-256 scalar drawn before the creating transaction; nil once
+// revoked).
 type delegatedKeyRecord struct {
 	DelegatedKey
 	PrivateKey []byte `json:"privateKey"`
@@ -56,13 +63,21 @@ type CreateDelegatedKeyRequest struct {
 	Nickname          string `json:"nickname"`
 }
 
-// fundingSourceID names the binding of a card to a wallet that funds it.
+// fundingSourceID names the binding of a card to a wallet that funds it:
+// a name-based UUID, so the same card and wallet always give the same id
+// and nothing needs storing.
 func fundingSourceID(cardID, accountID string) string {
 	return "CardFundingSource:" + uuid.NewSHA1(uuid.NameSpaceURL, []byte(cardID+"|"+accountID)).String()
 }
 
 // CreateDelegatedKey runs one leg of the three-leg flow: the challenge of
-// the next leg, or (last leg) the ACTIVE key.
+// the next leg, or (last leg) the ACTIVE key. Every leg repeats the same
+// body, signed by an active session of the wallet (the signed-retry
+// codes of signed.go). INVALID_INPUT for a missing member; NOT_FOUND for
+// an unknown card or a card the wallet does not fund; ACCOUNT_NOT_FOUND
+// when the account is not an embedded wallet; CONFLICT when the funding
+// source already has an ACTIVE key. Each leg is one transaction, so of
+// concurrent retries of one leg exactly one proceeds.
 func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (*DelegatedKey, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
@@ -103,6 +118,8 @@ func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 				return engine.Errorf(engine.CodeConflict, "funding source %s already has the ACTIVE delegated key %s; revoke it first", fs, k.ID)
 			}
 		}
+		// The Request-Id tells the legs apart: the second leg's challenge
+		// is marked leg 2, and its signed retry activates the key.
 		op := signedOp{op: "delegated.create", target: fs, accountID: a.ID, body: req, activity: "CREATE_USERS",
 			params: map[string]any{"fundingSourceId": fs, "userName": req.Nickname}}
 		if sig.RequestID != "" {
@@ -135,12 +152,15 @@ func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 	return out, ch, err
 }
 
-// pendingOp loads a pending signed request.
+// pendingOp loads a pending signed request without checking it (signed
+// does that); used only to choose which leg a retry answers.
 func pendingOp(t *engine.Txn, id string) (*pendingRequest, error) {
 	var p pendingRequest
 	return &p, engine.GetJSON(t, tableWalletRequests, id, &p)
 }
 
+// newDelegatedKey stores a PENDING key of the wallet accountID for funding
+// source fs, whose private scalar is the one drawn in d.
 func newDelegatedKey(t *engine.Txn, req CreateDelegatedKeyRequest, cardID, fs, accountID string, d *walletDraws) (*delegatedKeyRecord, error) {
 	sk, err := ecdh.P256().NewPrivateKey(d.session)
 	if err != nil {
@@ -169,6 +189,7 @@ func delegatedKeys(t *engine.Txn, accountID, fs string) ([]*delegatedKeyRecord, 
 	return out, err
 }
 
+// delegatedKey reads a delegated key: NOT_FOUND when there is none.
 func delegatedKey(t *engine.Txn, id string) (*delegatedKeyRecord, error) {
 	var k delegatedKeyRecord
 	if err := engine.GetJSON(t, tableWalletDelegatedKeys, id, &k); err != nil {
@@ -177,13 +198,15 @@ func delegatedKey(t *engine.Txn, id string) (*delegatedKeyRecord, error) {
 	return &k, nil
 }
 
-// DelegatedKeyFilter narrows Wallets.DelegatedKeys: at least one member.
+// DelegatedKeyFilter narrows Service.DelegatedKeys: at least one member.
 type DelegatedKeyFilter struct {
 	AccountID       string
 	FundingSourceID string
 }
 
-// DelegatedKeys lists delegated keys of any status.
+// DelegatedKeys lists delegated keys of any status, of a wallet and/or a
+// funding source; INVALID_INPUT when f is empty. A filter by funding
+// source alone scans every wallet's keys.
 func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]DelegatedKey, error) {
 	if f.AccountID == "" && f.FundingSourceID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId or fundingSourceId is required"}})
@@ -205,7 +228,7 @@ func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]Del
 	return out, err
 }
 
-// DelegatedKey returns one delegated key.
+// DelegatedKey returns one delegated key; NOT_FOUND when there is none.
 func (w Service) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, error) {
 	var out *DelegatedKey
 	err := w.e.View(ctx, func(t *engine.Txn) error {
@@ -219,7 +242,9 @@ func (w Service) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, er
 }
 
 // RevokeDelegatedKey revokes an ACTIVE delegated key (INVALID_INPUT
-// otherwise); the service signs its own removal.
+// otherwise, NOT_FOUND for an unknown one); the service signs its own
+// removal, so no session signature is asked for. The private key is
+// erased in the same transaction.
 func (w Service) RevokeDelegatedKey(ctx context.Context, id string) error {
 	return w.e.Update(ctx, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)

@@ -16,15 +16,15 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// Embedded wallets (spec 1, 5 items 5-9; wire-facts 6): EMBEDDED_WALLET
-// internal accounts whose actions the wallet holder authorizes with a
-// session key. Credentials (EMAIL_OTP, SMS_OTP, PASSKEY, OAUTH) open
-// sessions; a session's P-256 key stamps the payloadToSign of every signed
-// flow (wallet_signed.go). The cryptography is in walletauth.
+// This file holds the area's vocabulary and the in-transaction helpers
+// its operations share: credentials, sessions and the wallets themselves
+// (the package comment is in doc.go; the signed flows in signed.go).
 
 // Service serves embedded-wallet authentication: credentials, sessions,
 // signed retries, delegated keys, wallet privacy and export, and payments
-// from embedded wallets.
+// from embedded wallets. The root facade binds it as eng.Wallets
+// (payments.Wallets). A Service is a small value over the engine handle:
+// copy it freely and use it from any number of goroutines.
 type Service struct{ e *engine.Handle }
 
 // NewService returns the Wallets group of h.
@@ -32,10 +32,16 @@ func NewService(h *engine.Handle) Service { return Service{h} }
 
 // Credential types (reference AuthMethodType).
 const (
+	// CredentialEmailOTP is a one-time code sent to the customer's email,
+	// one per wallet, and an email tied to one wallet only.
 	CredentialEmailOTP = "EMAIL_OTP"
-	CredentialSmsOTP   = "SMS_OTP"
-	CredentialPasskey  = "PASSKEY"
-	CredentialOAuth    = "OAUTH"
+	// CredentialSmsOTP is a one-time code sent to the customer's phone,
+	// one per wallet, and a phone tied to one wallet only.
+	CredentialSmsOTP = "SMS_OTP"
+	// CredentialPasskey is a WebAuthn passkey, one per customer.
+	CredentialPasskey = "PASSKEY"
+	// CredentialOAuth is an OIDC identity (issuer, audience, subject).
+	CredentialOAuth = "OAUTH"
 )
 
 // Lifetimes and limits of the wallet flows.
@@ -54,22 +60,31 @@ const (
 	// guesses in any WalletOTPLockout (429 RATE_LIMITED with Retry-After,
 	// the right code included). A right code clears the count.
 	WalletOTPAttempts = 5
-	WalletOTPLockout  = 15 * time.Minute
-	// An OTP credential's challenges (Wallets.Challenge) are issued at most
-	// WalletOTPChallengesPerHour times in any hour, and WalletOTPResendInterval
-	// apart while the last code is outstanding (neither used nor expired);
-	// beyond that, 429 RATE_LIMITED with Retry-After.
+	// WalletOTPLockout is the window WalletOTPAttempts counts wrong codes
+	// in, and so the longest an OTP credential stays locked.
+	WalletOTPLockout = 15 * time.Minute
+	// WalletOTPResendInterval and WalletOTPChallengesPerHour limit an OTP
+	// credential's challenges (Service.Challenge): issued at most
+	// WalletOTPChallengesPerHour times in any hour, and
+	// WalletOTPResendInterval apart while the last code is outstanding
+	// (neither used nor expired); beyond that, 429 RATE_LIMITED with
+	// Retry-After.
 	WalletOTPResendInterval    = 30 * time.Second
 	WalletOTPChallengesPerHour = 10
 	// SandboxOTPCode is the sandbox's fixed wallet OTP (wire-facts 1.8).
 	SandboxOTPCode = "000000"
-	// LegacyWalletSignature and LegacyPasskeySignature are the sandbox's
-	// legacy literals, still accepted in the sandbox only (spec 5).
-	LegacyWalletSignature  = "sandbox-valid-signature"
+	// LegacyWalletSignature is the sandbox's legacy literal stamp, accepted
+	// in place of any wallet signature in the sandbox only (spec 5).
+	LegacyWalletSignature = "sandbox-valid-signature"
+	// LegacyPasskeySignature is the sandbox's legacy literal passkey
+	// assertion signature, accepted in the sandbox only (spec 5).
 	LegacyPasskeySignature = "sandbox-valid-passkey-signature"
 )
 
-// Wallet tables.
+// Wallet tables. The "_by_" tables and the claim tables (emails, phones,
+// passkeys) are lookups the operations keep in the same transaction as
+// the record they point to; the claim tables also enforce uniqueness
+// (one wallet per email or phone, one registration per WebAuthn id).
 const (
 	tableWalletCredentials        = "wallet_credentials"           // AuthMethod id -> credentialRecord
 	tableWalletCredentialsByAcct  = "wallet_credentials_by_acct"   // account|id -> id
@@ -86,7 +101,10 @@ const (
 	tableWalletDelegatedKeysByAcc = "wallet_delegated_keys_by_acc" // account|id -> id
 )
 
-// AuthMethod is a registered credential (reference AuthMethod).
+// AuthMethod is a registered credential (reference AuthMethod). Its id is
+// an "AuthMethod:" id; Nickname is the email or phone of an OTP credential,
+// the email (else the subject) of an OAuth one, and the holder's name for
+// a passkey.
 type AuthMethod struct {
 	ID           string    `json:"id"`
 	AccountID    string    `json:"accountId"`
@@ -141,7 +159,9 @@ type credentialRecord struct {
 	Challenges []time.Time `json:"challenges,omitempty"`
 }
 
-// otpLocked is the 429 of a credential whose OTP logins are locked.
+// otpLocked is the 429 of a credential whose OTP logins are locked, with
+// the time left; nil once the lock has passed (judged by t.Now, so a test
+// clock ends it).
 func otpLocked(t *engine.Txn, c *credentialRecord) error {
 	if c.LockedUntil == nil || !t.Now.Before(*c.LockedUntil) {
 		return nil
@@ -192,7 +212,8 @@ type otpChallenge struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
-// sessionRecord is a session as stored.
+// sessionRecord is a session as stored. A revoked or expired session stays
+// stored, inactive: nothing deletes it, and every read checks active.
 type sessionRecord struct {
 	AuthSession
 	AuthMethodID string `json:"authMethodId"`
@@ -200,6 +221,7 @@ type sessionRecord struct {
 	Revoked      bool   `json:"revoked,omitempty"`
 }
 
+// active reports whether s may still sign at now.
 func (s *sessionRecord) active(now time.Time) bool { return !s.Revoked && now.Before(s.ExpiresAt) }
 
 // walletSecret is what an export seals: the wallet's secret, drawn at the
@@ -208,7 +230,9 @@ type walletSecret struct {
 	Secret []byte `json:"secret"`
 }
 
-// walletIDs are the reference's organization and user ids of a wallet.
+// walletIDs are the reference's organization and user ids of a wallet,
+// derived from its account id (so nothing is stored for them); they appear
+// in every payloadToSign of the wallet.
 func walletIDs(accountID string) (org, user string) {
 	u := strings.ReplaceAll(strings.TrimPrefix(accountID, "InternalAccount:"), "-", "")
 	return "org_" + u, "user_" + u
@@ -230,6 +254,9 @@ type walletDraws struct {
 	code    []byte // random bytes an OTP code is cut from (otpCode)
 }
 
+// drawWallet draws every secret an operation may need, whether or not it
+// uses them: cheaper to reason about than drawing per path, and the
+// transaction function that follows stays deterministic on a store retry.
 func drawWallet(e *engine.Handle) (*walletDraws, error) {
 	d := &walletDraws{secret: make([]byte, 32), code: make([]byte, 24)}
 	tk, err := walletauth.NewTargetKey()
@@ -264,6 +291,8 @@ func (d *walletDraws) otpCode(sandbox bool, w *platform.EmbeddedWalletConfig) st
 	if w != nil && w.Alphanumeric {
 		alphabet = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 	}
+	// 24 drawn bytes cover the longest code the platform configuration
+	// allows (otpLength at most 12, two bytes a character).
 	out := make([]byte, n)
 	for i := range out {
 		v := int(d.code[2*i])<<8 | int(d.code[2*i+1]) // 16 bits: a negligible modulo bias
@@ -283,8 +312,9 @@ func walletAccount(t *engine.Txn, id string) (*accounts.InternalAccount, error) 
 }
 
 // openWallet opens a customer's embedded wallet in currency (its secret is
-// drawn at the first export), and the EMAIL_OTP credential tied to the customer's email when
-// that email is not tied to another wallet.
+// drawn at the first export), and the EMAIL_OTP credential tied to the
+// customer's email when that email is not tied to another wallet. It
+// writes the accounts area's tables and lookups itself, in t.
 func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*accounts.InternalAccount, error) {
 	id := t.NewID("InternalAccount")
 	off := false
@@ -316,7 +346,9 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*account
 // empty, USDB if the customer has it, else the customer's first currency),
 // with the EMAIL_OTP credential tied to the customer's email. Customers
 // with USDB among their currencies, and customers created while the
-// platform has an embeddedWalletConfig, get one automatically.
+// platform has an embeddedWalletConfig, get one automatically (the
+// package-level Provision). CUSTOMER_NOT_FOUND for an unknown customer.
+// Each call opens another wallet: it records no idempotency answer.
 func (w Service) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
 	e := w.e
 	var out *accounts.InternalAccountView
@@ -355,7 +387,9 @@ func walletCurrency(cur []string) string {
 // customer's internal accounts are opened): the Global Account when the
 // customer has USDB and no USDB account yet, else, when the platform has
 // an embeddedWalletConfig, one in the customer's first currency unless the
-// customer has a wallet.
+// customer has a wallet. It is the customers area's ProvisionWallet hook,
+// run in that area's transaction, so the customer and its wallet commit
+// together or not at all.
 func Provision(t *engine.Txn, r *customers.Record, p *platform.Config) error {
 	cur := customers.Currencies(r, p)
 	if slices.Contains(cur, customers.GlobalAccountCurrency) {
@@ -384,7 +418,8 @@ func credential(t *engine.Txn, id string) (*credentialRecord, error) {
 	return &c, nil
 }
 
-// credentials lists the credentials of a wallet, oldest first.
+// credentials lists the credentials of a wallet, in id order (ids are
+// time-ordered, so oldest first).
 func credentials(t *engine.Txn, accountID string) ([]*credentialRecord, error) {
 	var out []*credentialRecord
 	err := t.Scan(tableWalletCredentialsByAcct, engine.ScanOptions{Prefix: accountID + "|"}, func(_ string, v []byte) (bool, error) {
@@ -428,7 +463,7 @@ func session(t *engine.Txn, id string) (*sessionRecord, error) {
 }
 
 // openSession starts a session for credential c signed by publicKey
-// (compressed hex).
+// (compressed hex), active for WalletSessionTTL from t.Now.
 func openSession(t *engine.Txn, c *credentialRecord, publicKey string) (*sessionRecord, error) {
 	s := &sessionRecord{AuthSession: AuthSession{AuthMethod: c.AuthMethod, ID: t.NewID("Session"), ExpiresAt: t.Now.Add(WalletSessionTTL)},
 		AuthMethodID: c.ID, PublicKey: publicKey}
@@ -445,7 +480,10 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// DefaultWalletRelyingParty is the relying party of a local sandbox.
+// DefaultWalletRelyingParty is the relying party of a local sandbox, used
+// when Options.RelyingParty has no ID. A production deployment sets its
+// own (payments.Config.WalletRelyingParty): passkeys are bound to the
+// relying party's ID and origins.
 var DefaultWalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{"http://localhost", "http://localhost:8080"}}
 
 // walletRelyingParty is the WebAuthn relying party of wallet passkeys.
@@ -467,7 +505,8 @@ func passkeyRefused(what string, err error) error {
 	return engine.Errorf(engine.CodeUnauthorized, "the passkey %s does not verify: %s", what, reason)
 }
 
-// customerWallets lists the ids of a customer's embedded wallets.
+// customerWallets lists the ids of a customer's embedded wallets, from the
+// area's own lookup (tableWalletsByCustomer, written by openWallet).
 func customerWallets(t *engine.Txn, customerID string) ([]string, error) {
 	var out []string
 	err := t.Scan(tableWalletsByCustomer, engine.ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {

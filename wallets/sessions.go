@@ -25,7 +25,8 @@ type CredentialChallenge struct {
 }
 
 // ChallengeRequest is the body of a credential challenge: a passkey's
-// clientPublicKey, the key the session will sign with.
+// clientPublicKey, the key the session will sign with. OTP challenges take
+// no body: their client key travels sealed in the attempt.
 type ChallengeRequest struct {
 	ClientPublicKey string `json:"clientPublicKey,omitempty"`
 }
@@ -50,7 +51,12 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 // challenges come too often (WalletOTPResendInterval,
 // WalletOTPChallengesPerHour).
 // PASSKEY: the session-creation payload for clientPublicKey, whose hex
-// SHA-256 is the WebAuthn challenge. OAUTH has no challenge step.
+// SHA-256 is the WebAuthn challenge. OAUTH has no challenge step
+// (INVALID_INPUT). AUTH_METHOD_NOT_FOUND for an unknown credential.
+//
+// The code, its target key and the limit counters are written in one
+// transaction, so concurrent challenges of one credential are all counted
+// and the last one committed is the one outstanding.
 func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
 	e := w.e
 	d, err := drawWallet(e)
@@ -108,6 +114,8 @@ type VerifyRequest struct {
 	Assertion          *walletauth.Assertion `json:"assertion,omitempty"`
 }
 
+// check lists every invalid member of req for its type at once
+// (INVALID_INPUT).
 func (req *VerifyRequest) check() error {
 	var fe validate.Errors
 	if fe.Required("type", req.Type) && fe.Enum("type", req.Type, CredentialTypes...) {
@@ -140,6 +148,15 @@ func (req *VerifyRequest) check() error {
 // the registered ones and whose nonce is the SHA-256 of clientPublicKey.
 // An uncompressed clientPublicKey selects the legacy flow: the session key
 // is made here and sealed to it (encryptedSessionSigningKey).
+//
+// UNAUTHORIZED for a wrong OTP code (counted, and committed), an OTP with
+// no outstanding challenge, an OIDC identity other than the registered
+// one, or a passkey assertion that does not verify; RATE_LIMITED once the
+// credential is locked (WalletOTPAttempts); REQUEST_ID_MISSING for a
+// passkey verification without the challenge's requestId; INVALID_INPUT
+// for a bad body, a type other than the credential's, or an
+// encryptedOtpBundle that does not open; AUTH_METHOD_NOT_FOUND for an
+// unknown credential.
 func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
 	e := w.e
 	if err := req.check(); err != nil {
@@ -217,6 +234,7 @@ func sessionAnswer(s *sessionRecord, clientKey string, d *walletDraws) (*AuthSes
 	return &out, nil, nil
 }
 
+// firstErr returns the first non-nil error of errs.
 func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
@@ -226,7 +244,9 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// legacy reports whether a client key selects the legacy flow.
+// legacy reports whether a client key selects the legacy flow: an
+// uncompressed P-256 key (04, then 128 hex digits) rather than a
+// compressed one.
 func legacy(clientKey string) bool { return len(clientKey) == 130 }
 
 // openClientSession opens a session for c: signed by clientKey, or in the
@@ -261,6 +281,9 @@ func sealSessionKey(clientKey string, scalar []byte) (string, error) {
 // wrong codes and issues the signed retry bound to the attempt's key; a
 // wrong one counts against the credential, across challenges, and may lock
 // it (otpWrongCode; failure, committed).
+//
+// It returns the challenge, the client's refusal (failure: the caller
+// commits and then answers it) and an error that rolls back.
 func otpAttempt(t *engine.Txn, c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
 	if err := otpLocked(t, c); err != nil {
 		return nil, err, nil
@@ -316,7 +339,9 @@ func assertPasskey(t *engine.Txn, c *credentialRecord, a *walletauth.Assertion, 
 	return p.Data["clientPublicKey"], t.Delete(tableWalletRequests, p.ID)
 }
 
-// Sessions lists a wallet's active sessions; an unknown account has none.
+// Sessions lists a wallet's active sessions (revoked and expired ones are
+// left out); an unknown account has none. INVALID_INPUT without an
+// account id.
 func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession, error) {
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
@@ -351,18 +376,23 @@ func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (*
 	return ch, err
 }
 
+// endSession revokes s: it stays stored, inactive, and no longer signs.
 func endSession(t *engine.Txn, s *sessionRecord) error {
 	s.Revoked, s.UpdatedAt = true, t.Now
 	return engine.PutJSON(t, tableWalletSessions, s.ID, s)
 }
 
-// RefreshRequest is the body of a session refresh.
+// RefreshRequest is the body of a session refresh: the key the new session
+// signs with (compressed, or uncompressed for the legacy flow).
 type RefreshRequest struct {
 	ClientPublicKey string `json:"clientPublicKey"`
 }
 
 // RefreshSession opens a new session for clientPublicKey, a signed flow
-// the session being refreshed signs; it must be active on both legs.
+// the session being refreshed signs; it must be active on both legs
+// (SESSION_NOT_FOUND otherwise). The old session stays active until it
+// expires or is revoked. INVALID_INPUT for a bad key; the signed-retry
+// codes.
 func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors

@@ -22,7 +22,8 @@ import (
 // or its key is not the required signer: an active session of the wallet,
 // or the key the flow names). A consumed request cannot be replayed.
 
-// Signature is the signed-retry headers of a request.
+// Signature is the signed-retry headers of a request; the zero Signature
+// asks for the challenge.
 type Signature struct {
 	Stamp     string // Service-Wallet-Signature
 	RequestID string // Request-Id
@@ -37,7 +38,9 @@ type SignedChallenge struct {
 	ExpiresAt     time.Time `json:"expiresAt"`
 }
 
-// pendingRequest is an issued challenge waiting for its signed retry.
+// pendingRequest is an issued challenge waiting for its signed retry,
+// keyed by its "Request:" id. It is deleted when a retry consumes it; an
+// expired one is refused by its ExpiresAt and stays stored.
 type pendingRequest struct {
 	ID        string    `json:"id"`
 	Op        string    `json:"op"`
@@ -55,7 +58,9 @@ type pendingRequest struct {
 	Data map[string]string `json:"data,omitempty"`
 }
 
-// signedOp describes one signed flow's request.
+// signedOp describes one signed flow's request: op and target name what
+// the pending request may be consumed for, accountID the wallet whose
+// sessions may sign, and activity and params the payloadToSign.
 type signedOp struct {
 	op, target, accountID string
 	body                  any    // the request as bound into the payload
@@ -68,7 +73,10 @@ type signedOp struct {
 
 // signed runs the signed-retry step of op inside t. Without headers it
 // stores the pending request and returns its challenge; with both it
-// checks the retry and consumes the request, returning it.
+// checks the retry and consumes the request, returning it. Consuming it
+// in the caller's transaction is what makes a signature single-use: of
+// two concurrent retries the store commits one, and the other finds the
+// request gone (UNAUTHORIZED).
 func signed(t *engine.Txn, sig Signature, op signedOp) (*SignedChallenge, *pendingRequest, error) {
 	switch {
 	case sig.Stamp == "" && sig.RequestID == "":
@@ -91,7 +99,8 @@ func signed(t *engine.Txn, sig Signature, op signedOp) (*SignedChallenge, *pendi
 	return nil, &p, t.Delete(tableWalletRequests, p.ID)
 }
 
-// challenge stores op's pending request and returns its challenge.
+// challenge stores op's pending request and returns its challenge, valid
+// for SignedRequestTTL from t.Now.
 func challenge(t *engine.Txn, op signedOp) (*SignedChallenge, *pendingRequest, error) {
 	if op.params == nil {
 		op.params = map[string]any{}
@@ -106,7 +115,8 @@ func challenge(t *engine.Txn, op signedOp) (*SignedChallenge, *pendingRequest, e
 }
 
 // bodyHash fingerprints what a signed retry must repeat: the operation,
-// its target and its body.
+// its target and its body (as JSON, so field order in the client's body
+// does not matter, only its decoded values).
 func bodyHash(op signedOp) string {
 	return walletauth.Digest(mustJSON([]any{op.op, op.target, op.body}))
 }

@@ -1,6 +1,9 @@
 package engine
 
 // Code is an error code from the spec (section 7) or the reference's enums.
+// The constants below are grouped by their HTTP status (Status); an area
+// with codes of its own declares them in its package and adds them to
+// CodeStatus when it is initialized.
 type Code string
 
 // 400
@@ -43,9 +46,9 @@ const (
 	CodeDocumentRejectedUnsuitable      Code = "UNSUITABLE_DOCUMENT"
 	CodeDocumentRejectedIncomplete      Code = "INCOMPLETE"
 	CodeBodyTooLarge                    Code = "PAYLOAD_TOO_LARGE"
-	// CodeUnsupportedMediaType: a request body that is not declared as
-	// application/json (415). Not in the reference's enums; see the README's
-	// deliberate deviations.
+	// CodeUnsupportedMediaType refuses a request body that is not declared
+	// as application/json (415). Not in the reference's enums; see the
+	// README's deliberate deviations.
 	CodeUnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE"
 )
 
@@ -156,7 +159,9 @@ func (c Code) Status() int {
 	return 500
 }
 
-// Codes returns every code the engine can return.
+// Codes returns every code the engine can return, in no particular order:
+// the keys of CodeStatus, the areas' codes included once their packages
+// are initialized.
 func Codes() []Code {
 	out := make([]Code, 0, len(CodeStatus))
 	for c := range CodeStatus {
@@ -165,8 +170,12 @@ func Codes() []Code {
 	return out
 }
 
+// CodeStatus is the one code-to-status table, filled at initialization
+// (the kernel's codes here, each area's in its own package) and read-only
+// afterwards: writing it later would race with every error written.
 var CodeStatus = map[Code]int{}
 
+// init fills CodeStatus with the kernel's codes, by status.
 func init() {
 	group := func(status int, codes ...Code) {
 		for _, c := range codes {

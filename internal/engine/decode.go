@@ -12,8 +12,10 @@ import (
 // another order, an unknown member, invalid UTF-8) it stops with ok false
 // and its caller decodes with encoding/json instead, so a record the engine
 // wrote is read without reflection and any other bytes exactly as before.
-// Everything canon accepts is valid JSON that encoding/json decodes to the
-// same value (FuzzDecodeTransaction).
+// Everything Canon accepts is valid JSON that encoding/json decodes to the
+// same value (the quotes area's FuzzDecodeTransaction). Errors are sticky:
+// after the first mismatch every read returns a zero value and Done
+// reports false, so a decoder reads straight through and checks once.
 type Canon struct {
 	b  []byte
 	i  int // the next byte to read; b[i-1] is the last read
@@ -92,6 +94,7 @@ func (c *Canon) quoted() []byte {
 	return nil
 }
 
+// str returns the string at i (quoted).
 func (c *Canon) str() string { return string(c.quoted()) }
 
 // StrMember reads the member name with a string value, which must come
@@ -155,6 +158,7 @@ func (c *Canon) number() string {
 	return s
 }
 
+// Int reads a JSON number that is an int64 (no fraction or exponent).
 func (c *Canon) Int() int64 {
 	n, err := strconv.ParseInt(c.number(), 10, 64)
 	if err != nil {
@@ -163,6 +167,7 @@ func (c *Canon) Int() int64 {
 	return n
 }
 
+// Float reads a JSON number as a float64.
 func (c *Canon) Float() float64 {
 	f, err := strconv.ParseFloat(c.number(), 64)
 	if err != nil {
@@ -192,6 +197,8 @@ func Optional[T any](c *Canon, name string, read func() T) *T {
 	return &v
 }
 
+// Object reads the opening brace of a nested object and returns c, to read
+// its members (and Close) in turn.
 func (c *Canon) Object() *Canon {
 	if !c.ok || c.i >= len(c.b) || c.b[c.i] != '{' {
 		c.ok = false

@@ -10,10 +10,13 @@ import (
 // DueLayout formats due times so that keys sort in time order.
 const DueLayout = "2006-01-02T15:04:05.000Z"
 
-// DueKey is the key of work due at t for id in a "due" table.
+// DueKey is the key of work due at t for id in a "due" table: the due
+// time first, so a scan in key order is a scan in time order and stops at
+// the first item not yet due.
 func DueKey(t time.Time, id string) string { return t.UTC().Format(DueLayout) + "|" + id }
 
-// DueAt is the due time of a dueKey.
+// DueAt is the due time of a DueKey; the zero time for a key too short
+// to hold one.
 func DueAt(key string) time.Time {
 	if len(key) < len(DueLayout) {
 		return time.Time{}
@@ -23,8 +26,11 @@ func DueAt(key string) time.Time {
 }
 
 // Due-work bookkeeping: retry state of items that failed to apply, and the
-// dead letters of items that kept failing.
+// dead letters of items that kept failing. Both are keyed
+// "<table>\x00<key>" of the item; intents use them too, under
+// TableIntents.
 const (
+	// TableDueRetry holds the DueRetry of every item backing off.
 	TableDueRetry = "due_retry"
 	tableDueDead  = "due_dead"
 )
@@ -36,16 +42,23 @@ const MaxDueAttempts = 6
 // dueBatch bounds the items one pass reads from one table.
 const dueBatch = 256
 
-// DueWork is one table of work due on the engine clock, keyed by dueKey,
-// and how one of its items applies. apply runs in the item's own
-// transaction after the item was deleted; it returns whether anything moved.
+// DueWork is one table of work due on the engine clock, keyed by DueKey,
+// and how one of its items applies.
 type DueWork struct {
+	// Table is the due table: the area writes an item there, in the
+	// transaction that schedules it, at DueKey(when, id).
 	Table string
+	// Apply runs in the item's own transaction after the item was deleted;
+	// it returns whether anything moved. An error rolls the deletion back
+	// and schedules a retry (DueFailed). Apply judges deadlines by
+	// DueAt(key), not by t.Now: the worker may run late.
 	Apply func(t *Txn, key string, value []byte) (bool, error)
 }
 
-// ProcessDue is Engine.ProcessDue: every registered due table and pass,
-// then the intents waiting for their hand-over.
+// ProcessDue applies every registered due table and pass, then hands over
+// the intents waiting for it, and returns how many items moved. The root's
+// Engine.ProcessDue is this; tests and the sandbox clock call it instead of
+// waiting for the workers.
 func (e *Handle) ProcessDue(ctx context.Context) (int, error) {
 	n, err := e.processDue(ctx)
 	if err != nil {
@@ -75,7 +88,9 @@ func (e *Handle) processDue(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// runDue applies the items of w due now, each in its own transaction.
+// runDue applies the items of w due now, each in its own transaction, at
+// most dueBatch per call; an item backing off is skipped until its
+// NextAttemptAt.
 func (e *Handle) runDue(ctx context.Context, w DueWork) (int, error) {
 	now := e.Now()
 	var keys []string
@@ -146,7 +161,9 @@ func (e *Handle) runDue(ctx context.Context, w DueWork) (int, error) {
 	return n, nil
 }
 
-// DueRetry is the retry state of a due item that failed to apply.
+// DueRetry is the retry state of a due item (or an intent) that failed to
+// apply: the attempts so far, when the next one may run, and why the last
+// one failed.
 type DueRetry struct {
 	Attempts      int       `json:"attempts"`
 	NextAttemptAt time.Time `json:"nextAttemptAt"`
@@ -165,7 +182,10 @@ type DeadLetter struct {
 }
 
 // DueFailed records a failed attempt at an item: it is retried after a
-// backoff, and parked in the dead letters after MaxDueAttempts.
+// backoff (the RetryPolicy of Config.Retry), and parked in the dead letters
+// after MaxDueAttempts, taken out of its table in the same transaction. A
+// failure to record it is logged, not returned: the item stays due and is
+// simply tried again.
 func (e *Handle) DueFailed(ctx context.Context, table, key string, cause error) {
 	e.Log.Warn("due work failed", "table", table, "key", key, "err", cause)
 	rk := table + "\x00" + key
@@ -196,7 +216,9 @@ func (e *Handle) DueFailed(ctx context.Context, table, key string, cause error) 
 	}
 }
 
-// DeadLetters is Engine.DeadLetters.
+// DeadLetters lists the due items and intents that kept failing, in key
+// order (table, then due key), at most 1000; the root's
+// Engine.DeadLetters is this.
 func (e *Handle) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
 	var out []DeadLetter
 	err := e.View(ctx, func(t *Txn) error {
@@ -213,7 +235,7 @@ func (e *Handle) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
 }
 
 // dueKeys lists, in time order, up to limit keys of a due table whose time
-// is at or before now (a dueKey bound); limit 0 means no bound.
+// is at or before now (a DueKey bound); limit 0 means no bound.
 func (t *Txn) dueKeys(table, now string, limit int) ([]string, error) {
 	var keys []string
 	err := t.Scan(table, ScanOptions{}, func(k string, _ []byte) (bool, error) {
@@ -228,7 +250,8 @@ func (t *Txn) dueKeys(table, now string, limit int) ([]string, error) {
 
 // NextDueAfter returns the earliest instant after after at which some due
 // work applies or an outbox event is to be delivered, and false when none
-// waits.
+// waits. It reads every due table and the outbox: for a sandbox clock
+// deciding where to stop, not for a hot path.
 func (e *Handle) NextDueAfter(ctx context.Context, after time.Time) (time.Time, bool, error) {
 	var next time.Time
 	consider := func(t time.Time) {

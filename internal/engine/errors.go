@@ -9,26 +9,31 @@ import (
 )
 
 // Store sentinels. Every Store returns these (wrapped or bare); the storetest
-// suite checks them with errors.Is.
+// suite checks them with errors.Is. The root re-exports them
+// (payments.ErrNotFound, ...), and their text keeps the "payments:" prefix
+// users have always seen.
 var (
-	// ErrNotFound: the record does not exist.
+	// ErrNotFound reports that the record does not exist.
 	ErrNotFound = errors.New("payments: not found")
-	// ErrConflict: a record with that key already exists, or a concurrent
-	// change won.
+	// ErrConflict reports that a record with that key already exists, or
+	// that a concurrent change won.
 	ErrConflict = errors.New("payments: conflict")
-	// ErrReadOnly: a write was attempted inside View.
+	// ErrReadOnly reports a write attempted inside View.
 	ErrReadOnly = errors.New("payments: write in a read-only transaction")
-	// ErrClosed: the store or engine was closed.
+	// ErrClosed reports a store or engine used after Close.
 	ErrClosed = errors.New("payments: closed")
 )
 
-// FieldError is one invalid request field (the spec's details.errors entry).
+// FieldError is one invalid request field (the spec's details.errors
+// entry); validate.Errors collects them.
 type FieldError = validate.FieldError
 
 // Error is the one error type the engine returns to callers. Code is one of the
 // spec's codes; Message is safe to show to API clients; Fields lists every
 // invalid field of a rejected request; Details carries code-specific extras
 // (such as the locked-until time of a 423); Err is the cause, for logs only.
+// An *Error returned by an operation through Once is recorded as its
+// answer and replayed; any other error is a fault and is not.
 type Error struct {
 	Code    Code
 	Message string

@@ -27,13 +27,17 @@ type Event struct {
 
 // RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
 // up to Max, giving up after MaxAge (the event then moves to the dead-letter
-// table, tableOutboxDead).
+// table, tableOutboxDead). Due work and intents use its Backoff too. The
+// zero values are defaults only through WithDefaults, which the facade
+// applies.
 type RetryPolicy struct {
 	Initial time.Duration // zero: 1 second
 	Max     time.Duration // zero: 30 minutes
 	MaxAge  time.Duration // zero: 7 days
 }
 
+// WithDefaults returns p with every zero or negative member set to its
+// default (1 second, 30 minutes, 7 days).
 func (p RetryPolicy) WithDefaults() RetryPolicy {
 	if p.Initial <= 0 {
 		p.Initial = time.Second
@@ -61,7 +65,7 @@ func (p RetryPolicy) Backoff(attempts int) time.Duration {
 const EventTest EventType = "TEST"
 
 // notRetried reports the event types delivered at most once (wire-facts
-// 3.3): TEST, and those an area registered (deliveryHooks.once, such as an
+// 3.3): TEST, and those an area registered (DeliveryHooks.Once, such as an
 // in-flow approval request, decided otherwise when its delivery fails). A
 // failed one goes to the dead letters.
 func (r *Registry) notRetried(typ EventType) bool {
@@ -69,16 +73,18 @@ func (r *Registry) notRetried(typ EventType) bool {
 }
 
 // DeliveryHooks are what the outbox's delivery asks of the areas; an area
-// registers the ones it serves (areaDef.hooks).
+// registers the ones it serves (AreaDef.Hooks), and the kernel stays
+// ignorant of where webhooks go and what their answers mean.
 type DeliveryHooks struct {
-	// endpoint returns the webhook endpoint a WebhookSender sends events
-	// to, "" for none.
+	// Endpoint returns the webhook endpoint a WebhookSender sends events
+	// to, "" for none. It is read once per delivery pass.
 	Endpoint func(ctx context.Context) (string, error)
-	// answerTypes are the event types whose endpoint answers an area
-	// reads: answered receives them once the pass's outcomes are recorded.
+	// AnswerTypes are the event types whose endpoint answers an area
+	// reads: Answered receives them once the pass's outcomes are recorded
+	// (outside any transaction: it runs its own to act on them).
 	AnswerTypes []EventType
 	Answered    func(ctx context.Context, answers []DeliveryAnswer)
-	// once are event types delivered at most once, besides TEST.
+	// Once are event types delivered at most once, besides TEST.
 	Once []EventType
 }
 
@@ -97,7 +103,7 @@ type WebhookSender interface {
 	Send(ctx context.Context, endpoint string, ev Event) (Delivery, error)
 }
 
-// Delivery is what a webhook endpoint answered.
+// Delivery is what a webhook endpoint answered: its HTTP status and body.
 type Delivery struct {
 	Status int    `json:"status"`
 	Body   string `json:"body"`
@@ -106,7 +112,9 @@ type Delivery struct {
 // tableOutboxDead holds events whose delivery was abandoned.
 const tableOutboxDead = "outbox_dead"
 
-// outboxRecord is an Event waiting for delivery.
+// outboxRecord is an Event waiting for delivery, keyed by the event's id
+// (time-ordered, so the outbox is scanned in emission order), with its
+// delivery attempts so far.
 type outboxRecord struct {
 	Event         Event     `json:"event"`
 	Attempts      int       `json:"attempts"`
@@ -115,7 +123,8 @@ type outboxRecord struct {
 }
 
 // Emit writes an event to the outbox inside the transaction; it is delivered
-// only if the transaction commits.
+// only if the transaction commits, at least once, in emission order. data
+// is encoded now (EncodeRecord), so later changes to it are not seen.
 func (t *Txn) Emit(typ EventType, data any) error {
 	raw, err := EncodeRecord(data)
 	if err != nil {
@@ -124,14 +133,15 @@ func (t *Txn) Emit(typ EventType, data any) error {
 	return t.EmitEncoded(typ, raw)
 }
 
-// EmitEncoded is emit with the data already encoded by encodeRecord (valid,
+// EmitEncoded is Emit with the data already encoded by EncodeRecord (valid,
 // compact JSON).
 func (t *Txn) EmitEncoded(typ EventType, raw []byte) error {
 	return t.EmitAppended(typ, len(raw), func(b []byte) ([]byte, error) { return append(b, raw...), nil })
 }
 
-// EmitAppended is emit with the data appended by data: valid, compact JSON
-// of about size bytes, written straight into the outbox record.
+// EmitAppended is Emit with the data appended by data: valid, compact JSON
+// of about size bytes, written straight into the outbox record (a hot path
+// saves one copy of the event's data).
 func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, error)) error {
 	id := t.NewID("Webhook")
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now}
@@ -152,7 +162,7 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 }
 
 // encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
-// valid JSON, as encodeRecord returns.
+// valid JSON, as EncodeRecord returns.
 func (r outboxRecord) encode() ([]byte, error) {
 	return appendOutbox(make([]byte, 0, len(r.Event.Data)+len(r.LastError)+256), &r)
 }
@@ -172,7 +182,7 @@ var (
 // encoding/json's passes over the event's data (validating it, then
 // skipping it, then copying it). A record as encode writes it is
 // {"event":{"id":…,"type":…,"timestamp":…,"data":DATA},"attempts":…,
-// "nextAttemptAt":…[,"lastError":…]} and DATA, compact JSON encodeRecord
+// "nextAttemptAt":…[,"lastError":…]} and DATA, compact JSON EncodeRecord
 // made, is taken as it is: the members around it are read in place. The
 // first `"data":` and the last `},"attempts":` are the members themselves:
 // the strings before DATA and after it cannot hold a bare quote. A record
@@ -187,6 +197,8 @@ func decodeOutbox(b []byte) (outboxRecord, error) {
 	return r, json.Unmarshal(b, &r)
 }
 
+// decodeOutboxInPlace is decodeOutbox's fast path; ok is false for any
+// record it does not recognise.
 func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 	rest, ok := bytes.CutPrefix(b, outboxHead)
 	if !ok {
@@ -244,6 +256,8 @@ func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 	return r, true
 }
 
+// poke wakes the webhook worker without blocking (a wake already pending
+// is enough).
 func (e *Handle) poke() {
 	select {
 	case e.kick <- struct{}{}:
@@ -297,8 +311,9 @@ func (e *Handle) workers() {
 }
 
 // Running reports whether the engine's background workers (webhook
-// delivery, due work, hand-overs to the rail) run: from New until Close
-// begins. A readiness probe reads it (httpapi.Ready).
+// delivery, due work, hand-overs to the rail) run: from Run until Close
+// begins (a handle never Run reports true too: it only checks that Close
+// has not begun). A readiness probe reads it (httpapi.Ready).
 func (wh Webhooks) Running() bool {
 	select {
 	case <-wh.e.stop:
@@ -327,7 +342,9 @@ func (e *Handle) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
 
 // Flush delivers every outbox event that is due now, in order, and returns how
 // many were delivered. Failed deliveries are rescheduled with backoff. The
-// dispatcher calls it in the background; tests call it to deliver at once.
+// webhook worker does the same in the background; tests call it to deliver
+// at once. One pass runs at a time (flushMu): a Flush waits for the
+// worker's pass, and the worker for a Flush.
 func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 	// Outcomes the worker left for the next operation to record are
 	// recorded now, before this pass reads the outbox; a worker about to
@@ -597,7 +614,8 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	return o.delivered, nil
 }
 
-// Pending returns the events still waiting for delivery, oldest first.
+// Pending returns the events still waiting for delivery, oldest first,
+// whether due now or backing off; it reads the whole outbox.
 func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
 	e := wh.e
 	var out []Event
@@ -614,7 +632,8 @@ func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
 	return out, err
 }
 
-// TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test).
+// TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test):
+// the endpoint and what it answered.
 type TestWebhookResult struct {
 	URL            string `json:"url"`
 	ResponseStatus int    `json:"response_status"`
@@ -624,7 +643,8 @@ type TestWebhookResult struct {
 // SendTest sends a TEST event to the configured endpoint now, without
 // the outbox. WEBHOOK_ENDPOINT_NOT_SET without an endpoint;
 // WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
-// other than 2xx.
+// other than 2xx; FORBIDDEN outside the sandbox. The TEST event is not
+// written anywhere and is not retried.
 func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
 	e := wh.e
 	if err := e.RequireSandbox(); err != nil {
@@ -663,14 +683,16 @@ func (e *Handle) webhookEndpoint(ctx context.Context) (string, error) {
 	return e.Registry.hooks.Endpoint(ctx)
 }
 
-// Webhooks reads and delivers the outbox of webhook events.
+// Webhooks reads and delivers the outbox of webhook events: the group the
+// root facade exposes as eng.Webhooks, for operators and tests.
 type Webhooks struct{ e *Handle }
 
-// NewWebhooks returns the Webhooks group of h.
+// NewWebhooks returns the Webhooks group of h. Its reads are outside any
+// operation and need no idempotency.
 func NewWebhooks(h *Handle) Webhooks { return Webhooks{h} }
 
 // appendOutbox appends json.Marshal of an outbox record whose event data is
-// compact, valid JSON (as encodeRecord returns) or absent.
+// compact, valid JSON (as EncodeRecord returns) or absent.
 func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
 	b, err := appendOutboxHead(b, r)
 	if err != nil {

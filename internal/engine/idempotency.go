@@ -60,8 +60,9 @@ type storedError struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
-// WithIdempotency is Engine.WithIdempotency: a handle on e's core
-// carrying k, or e itself when k has no key.
+// WithIdempotency returns a handle on e's core carrying k, or e itself when
+// k has no key (the root's Engine.WithIdempotency wraps it). INVALID_INPUT
+// on Idempotency-Key for a key longer than MaxIdempotencyKeyLength.
 func (e *Handle) WithIdempotency(k Idempotency) (*Handle, error) {
 	if k.Key == "" {
 		return e, nil
@@ -79,10 +80,13 @@ func (e *Handle) WithIdempotency(k Idempotency) (*Handle, error) {
 func (e *Handle) ReplayedLast() bool { return e.idem != nil && e.idem.replayed }
 
 // Keep marks an error whose operation still commits its writes: the
-// transaction function returns keep(err) when the decision itself changed
-// state (a quote found expired is marked EXPIRED, then refused).
+// transaction function returns Keep(err) when the decision itself changed
+// state (a quote found expired is marked EXPIRED, then refused). Once
+// commits and records err as the answer, then returns it; outside Once a
+// kept error rolls back like any other.
 func Keep(err error) error { return keptError{err} }
 
+// keptError is an error Keep marked.
 type keptError struct{ err error }
 
 func (k keptError) Error() string { return k.err.Error() }
@@ -96,7 +100,9 @@ type idemCall struct {
 }
 
 // call starts the next write operation of the handle, or returns nil on a
-// handle without a key.
+// handle without a key. The n-th write of one request is recorded under
+// the key with n appended, so an HTTP request that makes several writes
+// (one operation built on another) replays each of them.
 func (e *Handle) call(input any) (*idemCall, error) {
 	s := e.idem
 	if s == nil {
@@ -121,7 +127,8 @@ func (e *Handle) call(input any) (*idemCall, error) {
 }
 
 // Recorded returns the answer recorded for c, if any: found reports a live
-// record; a record of another request is CONFLICT.
+// record; a record of another request is CONFLICT. A record past its
+// retention counts as none, so the key runs again.
 func Recorded[T any](tx Tx, c *idemCall, now time.Time) (v T, found bool, err error) {
 	b, err := tx.Get(tableIdempotency, c.key)
 	if errors.Is(err, ErrNotFound) {
@@ -199,9 +206,16 @@ func (e *Handle) KeyedID(prefix string, input any) (id string, c *idemCall, err 
 // Once runs one write operation: fn in a single store transaction, which
 // the store may run more than once, leaving the operation's answer in *out.
 // On a handle with an idempotency key the answer (*out, or an error fn kept
-// with keep) is recorded in that same transaction, and a recorded answer is
+// with Keep) is recorded in that same transaction, and a recorded answer is
 // returned instead of running fn. input is the operation's typed request,
 // fingerprinted when the handle carries no request bytes.
+//
+// Because the record and the changes commit together, a crash leaves
+// either both or neither: a retry replays what committed or runs what did
+// not, with no lease or "in progress" state. Two concurrent requests with
+// one key serialize in the store; the second finds the first's record. An
+// error fn returns without Keep rolls back and records nothing, so the
+// request may be retried. *out must encode to JSON and back unchanged.
 func Once[T any](ctx context.Context, e *Handle, input any, out *T, fn func(t *Txn) error) error {
 	c, err := e.call(input)
 	if err != nil {
@@ -237,7 +251,9 @@ func Once[T any](ctx context.Context, e *Handle, input any, out *T, fn func(t *T
 	return answer
 }
 
-// recordAnswer writes the idempotency record of c with its answer.
+// recordAnswer writes the idempotency record of c with its answer, and its
+// expiry entry for purgeIdempotency. Only an *Error is recorded as an
+// answer; any other error is a fault, and rolls the operation back.
 func (t *Txn) recordAnswer(c *idemCall, v any, answerErr error) error {
 	r := idemRecord{Hash: c.hash, ExpiresAt: t.Now.Add(t.Handle.Config.IdempotencyRetention)}
 	if answerErr != nil {
@@ -314,7 +330,9 @@ func Keeping(failure *error, fn func(t *Txn) error) func(t *Txn) error {
 
 // RetryCall lets the next write operation of the handle reuse the
 // idempotency record of the one that just rolled back (an operation that
-// decides again after errPolicyMoved is still one operation).
+// decides again after an area's "policy moved" retry is still one
+// operation). Call it before every rerun of Once within one operation, or
+// the rerun is recorded under the next write's key.
 func RetryCall(e *Handle) {
 	if e.idem != nil {
 		e.idem.calls--

@@ -20,7 +20,7 @@ import (
 //
 //	<value>|<sortKey>|<id>
 //
-// value is escaped so that it never contains '|' (escapeValue); sortKey is
+// value is escaped so that it never contains '|' (EscapeValue); sortKey is
 // the record's createdAt in milliseconds as 16 hex digits that sort like the
 // signed number (sortKey); id is the record's key. Within one value entries
 // are therefore in creation order, ties broken by id, and a createdAt range
@@ -29,9 +29,10 @@ import (
 // created and the transaction is written when the quote executes, and a test
 // clock moves createdAt independently of the ids' wall-clock time.)
 //
-// Maintenance runs in the record's own transaction: putJSON and insertJSON
-// call putIndexed and insertIndexed, and txn.Delete removes a record's
-// entries with it. To find the entries of a record's previous version the
+// Maintenance runs in the record's own transaction: PutJSON and InsertJSON
+// call PutIndexed and InsertIndexed, and Txn.Delete removes a record's
+// entries with it (a write straight to Tx would skip them, so areas write
+// indexed tables only through these). To find the entries of a record's previous version the
 // write reads and decodes the previous bytes (one Get of a record the
 // transaction usually read anyway, and one decode) instead of keeping a
 // per-record list of its index keys (one more Put on every write and a
@@ -47,7 +48,8 @@ const (
 	IxType   = "type"   // a record's type
 )
 
-// AppendValues appends to out the non-empty vs without repeats.
+// AppendValues appends to out the non-empty vs without repeats: the helper
+// an IxMany function uses, since a record must have each entry once.
 func AppendValues(out []string, vs ...string) []string {
 	start := len(out)
 	for _, v := range vs {
@@ -58,7 +60,8 @@ func AppendValues(out []string, vs ...string) []string {
 	return out
 }
 
-// Indexes are the indexes of one record table.
+// Indexes are the indexes of one record table, made by Indexed and
+// declared in TableDef.Ix.
 type Indexes struct {
 	table string
 	names map[string]bool
@@ -70,12 +73,13 @@ type Indexes struct {
 // indexEntry is one entry: a key in an index table.
 type indexEntry struct{ table, key string }
 
-// indexDef names an index and the values a record has in it.
+// indexDef names an index and the values a record has in it (Ix, IxMany,
+// Every).
 type indexDef[T any] struct {
 	name string
 	one  func(*T) string             // the record's value ("" for none), or
 	many func(*T, []string) []string // appends its values, or
-	// every is set for ixAll: every record, under the value "".
+	// every is set for IxAll: every record, under the value "".
 	every bool
 }
 
@@ -86,16 +90,17 @@ func Ix[T any](name string, value func(*T) string) indexDef[T] {
 }
 
 // IxMany declares the index name in which a record has the values that
-// values appends to out (appendValues).
+// values appends to out (AppendValues).
 func IxMany[T any](name string, values func(rec *T, out []string) []string) indexDef[T] {
 	return indexDef[T]{name: name, many: values}
 }
 
-// Every declares the ixAll index of records of type T.
+// Every declares the IxAll index of records of type T.
 func Every[T any]() indexDef[T] { return indexDef[T]{name: IxAll, every: true} }
 
 // Indexed declares the indexes of table, whose records are T created at
-// created(record).
+// created(record): the creation time orders every index. created must not
+// change over a record's life, or its entries would move in lists.
 func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T]) *Indexes {
 	ti := &Indexes{table: table, names: map[string]bool{}}
 	tables := make([]string, len(defs))
@@ -149,6 +154,8 @@ func sortKey(t time.Time) string {
 	return string(appendSortKey(b[:0], t))
 }
 
+// appendSortKey appends sortKey(t) to b: flipping the sign bit makes
+// unsigned, fixed-width hex order agree with signed time order.
 func appendSortKey(b []byte, t time.Time) []byte {
 	const digits = "0123456789abcdef"
 	u := uint64(t.UnixMilli()) ^ 1<<63
@@ -171,6 +178,8 @@ func sortSuffix(t time.Time, id string) string {
 	return b.String()
 }
 
+// valueEscaper escapes '%' too, so that escaping is reversible and two
+// values never escape alike.
 var valueEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
 
 // EscapeValue keeps '|' out of an index value, so a value's prefix
@@ -238,9 +247,11 @@ type written struct {
 }
 
 // rememberEntries notes, in an engine transaction, that b with entries was
-// written at key of table. The note is kept by the engine (Engine.written),
-// so a later operation changing the record finds the entries of its
-// previous version without decoding it.
+// written at key of table. The note is kept by the engine (core.written,
+// a bounded cache), so a later operation changing the record finds the
+// entries of its previous version without decoding it. A note of a
+// transaction that then rolled back is harmless: it matches only those
+// exact bytes.
 func rememberEntries(t *Txn, table, key string, b []byte, entries []indexEntry) {
 	t.Handle.written.Put(table+"\x00"+key, written{b, entries})
 }
@@ -306,7 +317,8 @@ func containsEntry(es []indexEntry, e indexEntry) bool {
 }
 
 // Index builds. A store written before the indexes existed (or under other
-// definitions) has records without entries: New builds them before serving.
+// definitions) has records without entries: Register builds them before
+// the engine serves.
 
 const (
 	// tableIndexMeta holds indexVersionKey: the indexVersion the entries
@@ -324,9 +336,9 @@ const (
 // buildIndexes rebuilds every index when the store's index version is not
 // indexVersion, then records it: per table it clears the index tables and
 // writes the entries of every record, indexBuildBatch records per
-// transaction. A build interrupted by a crash starts again on the next New
-// (clearing, then writing, is idempotent); on an empty store it costs one
-// read per table.
+// transaction. A build interrupted by a crash starts again on the next
+// Register (clearing, then writing, is idempotent); on an empty store it
+// costs one read per table. It runs before this process's workers start.
 func (e *Handle) buildIndexes(ctx context.Context) error {
 	var version string
 	err := e.Store.View(ctx, func(tx Tx) error {

@@ -12,11 +12,14 @@ import (
 
 // Side effects as intents. A transaction that must act on the world (hand
 // a payment to the rail, deliver a one-time code) writes an intent
-// (tableIntents) instead of acting; after commit the engine hands it over
-// (dispatch), and a worker hands over whatever is left after an error or a
+// (TableIntents) instead of acting; after commit the engine hands it over
+// (Dispatch), and a worker hands over whatever is left after an error or a
 // crash, at least once. An intent's id is "<kind>:<id>"; its kind, which
-// an area registers (intentKind), carries it out.
-const TableIntents = "intents" // intent id -> {"<kind>": value}
+// an area registers (IntentKind), carries it out.
+
+// TableIntents holds the intents not yet carried out: intent id ->
+// {"<kind>": value}.
+const TableIntents = "intents"
 
 // dispatchTimeout bounds one hand-over made right after commit; one slower
 // than that is left to the worker.
@@ -24,27 +27,33 @@ const dispatchTimeout = 10 * time.Second
 
 // IntentKind carries out the intents of one kind.
 type IntentKind struct {
-	// name is the kind: the prefix of its intents' ids, and the one member
+	// Name is the kind: the prefix of its intents' ids, and the one member
 	// of their stored record, {"<name>": value}.
 	Name string
-	// record returns a new value of the member's type; a sandbox import
+	// Record returns a new value of the member's type; a sandbox import
 	// checks stored intents with it.
 	Record func() any
-	// handOver carries out one intent. A nil error means it was carried
+	// HandOver carries out one intent. A nil error means it was carried
 	// out, and the intent is removed; an error leaves it for the worker,
 	// which retries with backoff and then parks it in the dead letters.
+	// It runs outside any transaction, may block on the network, and may
+	// run again for an intent it already carried out (a crash before the
+	// removal), so the provider it calls must be idempotent on h.ID.
 	HandOver func(ctx context.Context, h *Handover) error
 }
 
 // Handover is one intent being carried out.
 type Handover struct {
+	// ID is the intent's id, "<kind>:<id>": the idempotency key to give a
+	// provider.
 	ID    string
 	Value []byte // the intent as stored
-	// follow collects the intents the hand-over set in motion (a rail's
+	// Follow collects the intents the hand-over set in motion (a rail's
 	// report that starts another payment); they are handed over next.
 	Follow *[]string
-	// taken: a transaction of the hand-over removed the intent itself
-	// (takeIntent), so it was carried out whatever handOver returns.
+	// Taken reports that a transaction of the hand-over removed the
+	// intent itself (TakeIntent), so it was carried out whatever HandOver
+	// returns.
 	Taken bool
 }
 
@@ -53,6 +62,7 @@ type Handover struct {
 // are ignored, as decoding into a record type ignores unknown members).
 type intentCheck struct{ r *Registry }
 
+// UnmarshalJSON checks b as intentCheck says; it keeps nothing.
 func (c intentCheck) UnmarshalJSON(b []byte) error {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(b, &members); err != nil {
@@ -69,7 +79,8 @@ func (c intentCheck) UnmarshalJSON(b []byte) error {
 }
 
 // Intend records that the intent id, stored as b ({"<kind>": value}), is
-// to be carried out after commit.
+// to be carried out after commit. An intent of a transaction that rolls
+// back never existed; one that commits is carried out at least once.
 func (t *Txn) Intend(id string, b []byte) error {
 	if err := t.Put(TableIntents, id, b); err != nil {
 		return err
@@ -79,7 +90,9 @@ func (t *Txn) Intend(id string, b []byte) error {
 }
 
 // WithdrawIntent removes an intent not yet carried out, and reports whether
-// there was one.
+// there was one: an operation that makes a side effect moot (a pull
+// returned before its payout was handed to the rail) withdraws it in its
+// own transaction, and learns whether the side effect already happened.
 func (t *Txn) WithdrawIntent(id string) (bool, error) {
 	err := t.Delete(TableIntents, id)
 	if errors.Is(err, ErrNotFound) {
@@ -92,9 +105,11 @@ func (t *Txn) WithdrawIntent(id string) (bool, error) {
 // outcomes may start others, such as a collected pull its payout).
 const maxDispatch = 64
 
-// Dispatch carries out the intents of ids, and those they set in motion.
+// Dispatch carries out the intents of ids, and those they set in motion,
+// within dispatchTimeout and maxDispatch; what is left is the worker's.
 // One that fails is retried by the worker with backoff, then parked in the
-// dead letters.
+// dead letters. It returns nothing: the operation that wrote the intents
+// committed, whatever the hand-over does.
 func (e *Handle) Dispatch(ctx context.Context, ids []string) {
 	if len(ids) == 0 {
 		return

@@ -18,7 +18,8 @@ import (
 // shared core (the store, the clock, ids, the registry of what the areas
 // declared, the background workers and the kernel's caches) and, on a
 // handle made by WithIdempotency, a client's idempotency key. The areas
-// run their operations on a handle; the facade (Engine) holds one.
+// run their operations on a handle; the root facade (payments.Engine)
+// holds one.
 
 // Notifier delivers events after the transaction that wrote them committed.
 // Notify is called at least once per event, in the order events were written,
@@ -37,11 +38,15 @@ type NotifierFunc func(ctx context.Context, ev Event) error
 // Notify calls f.
 func (f NotifierFunc) Notify(ctx context.Context, ev Event) error { return f(ctx, ev) }
 
-// ErrPermanent marks a Notifier error that must not be retried.
+// ErrPermanent marks a Notifier error that must not be retried: the event
+// goes to the outbox's dead letters at once.
 var ErrPermanent = errors.New("payments: permanent delivery failure")
 
 // Handle is what an operation runs through: the engine's shared core and,
-// on a handle made by WithIdempotency, the client's idempotency key.
+// on a handle made by WithIdempotency, the client's idempotency key. The
+// core is safe for concurrent use; a handle with a key counts its write
+// operations, so it serves one request at a time (the HTTP layer makes one
+// per request).
 type Handle struct {
 	*core
 	idem *idemState // nil on the engine New returns
@@ -70,9 +75,12 @@ type core struct {
 	owner     string   // this process's name on work claims (claims.go)
 }
 
-// Config is what the kernel takes of Config (documented there):
-// zero values of the first five get defaults in newHandle; the facade
-// validated and defaulted the rest.
+// Config is what the kernel takes of the facade's payments.Config
+// (documented there): zero values of the first five get defaults in New
+// (time.Now, UUIDv7, a discarding logger, a Notifier that accepts every
+// event); the facade validated and defaulted the rest. Retry and
+// IdempotencyRetention have no defaults here: a zero retention expires
+// every recorded answer as it is written, so a caller of New sets it.
 type Config struct {
 	Store                Store
 	Notifier             Notifier
@@ -86,7 +94,8 @@ type Config struct {
 }
 
 // New returns the handle of a new engine core on kc, with nothing
-// registered yet (register) and its workers not started (run).
+// registered yet (Register) and its workers not started (Run). It touches
+// neither the store nor the network.
 func New(kc Config) *Handle {
 	c := &core{Store: kc.Store, notifier: kc.Notifier, Clock: kc.Now, newUUID: kc.NewUUID, Log: kc.Logger, Config: kc,
 		kick: make(chan struct{}, 1), hurry: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
@@ -107,26 +116,32 @@ func New(kc Config) *Handle {
 }
 
 // Register adds the declarations of areas (Declare) and builds the
-// indexes a store written by another version lacks.
+// indexes a store written by another version lacks. Call it once, before
+// Run: the registry is read without locks afterwards.
 func (e *Handle) Register(ctx context.Context, areas ...AreaDef) error {
 	e.Declare(areas...)
 	return e.buildIndexes(ctx)
 }
 
 // Declare adds the declarations of the kernel and of areas, in the order
-// their due work runs, without touching the store.
+// their due work runs, without touching the store (a test learns the
+// registered tables this way, with no store at all).
 func (e *Handle) Declare(areas ...AreaDef) {
 	e.Registry.register(append([]AreaDef{kernelArea(&e.Registry)}, areas...)...)
 }
 
 // Run starts the background workers (webhook delivery, due work, intent
-// hand-overs) until close.
+// hand-overs) until Close. Without Run nothing happens after commit but
+// the hand-over of an operation's own intents; tests then drive the work
+// with ProcessDue and Webhooks.Flush.
 func (e *Handle) Run() {
 	go e.workers()
 	e.poke()
 }
 
-// Close is Close.
+// Close stops the background workers and waits for them to finish their
+// pass; it is safe to call more than once and always returns nil. It does
+// not close the Store, which the caller owns.
 func (e *Handle) Close() error {
 	e.closeMu.Do(func() {
 		close(e.stop)
@@ -135,10 +150,12 @@ func (e *Handle) Close() error {
 	return nil
 }
 
-// Now returns the engine's clock reading in UTC, to the millisecond.
+// Now returns the engine's clock reading in UTC, to the millisecond (the
+// precision records and cursors keep, so a value read back compares equal).
 func (e *Handle) Now() time.Time { return e.Clock().UTC().Truncate(time.Millisecond) }
 
-// NewID returns "<prefix>:<time-ordered uuid>".
+// NewID returns "<prefix>:<time-ordered uuid>", drawn now: for ids an
+// operation needs before its transaction. Inside one, use Txn.NewID.
 func (e *Handle) NewID(prefix string) (string, error) {
 	u, err := e.newUUID()
 	if err != nil {
@@ -165,6 +182,8 @@ func recordID(prefix string, u uuid.UUID) string {
 	return b.String()
 }
 
+// RequireSandbox refuses a sandbox-only operation outside the sandbox
+// (FORBIDDEN).
 func (e *Handle) RequireSandbox() error {
 	if !e.Config.Sandbox {
 		return Errorf(CodeForbidden, "sandbox operations are not available on this platform")
@@ -177,7 +196,9 @@ func (e *Handle) RequireSandbox() error {
 // areas key records by owner.
 const PlatformOwner = "platform"
 
-// RandomHex returns n random bytes in hex: secrets and nonces.
+// RandomHex returns n random bytes in hex: secrets and nonces. Draw them
+// before a transaction, never inside one (a retried function would draw
+// others).
 func RandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b) // never fails (crypto/rand panics on failure since Go 1.24)

@@ -13,6 +13,8 @@ import (
 
 // Ledger tables. Balances are derived state kept in step with the journal in
 // the same transaction; the journal is the record of every movement.
+// Balances are stored as decimal text, so a database store can show them
+// as numbers.
 const (
 	TableLedgerBalances = "ledger_balances"
 	TableLedgerEntries  = "ledger_entries"
@@ -36,6 +38,8 @@ type LedgerEntry struct {
 	Overdraft bool `json:"overdraft,omitempty"`
 }
 
+// BalanceKey is the key of an account's balance in one currency in
+// TableLedgerBalances: "<account>|<currency>".
 func BalanceKey(account, currency string) string { return account + "|" + currency }
 
 // Balance returns the balance of a ledger account in currency (0 when it never
@@ -44,6 +48,7 @@ func Balance(tx Tx, account, currency string) (int64, error) {
 	return balanceAt(tx, BalanceKey(account, currency))
 }
 
+// balanceAt reads the balance at key: a decimal int64, 0 when absent.
 func balanceAt(tx Tx, key string) (int64, error) {
 	b, err := tx.Get(TableLedgerBalances, key)
 	if errors.Is(err, ErrNotFound) {
@@ -60,7 +65,11 @@ func balanceAt(tx Tx, key string) (int64, error) {
 // the caller keeps, since the caller's transaction then fails) any posting that
 // would take a non-external account below zero, with INSUFFICIENT_FUNDS,
 // unless the entry is an Overdraft.
-// entry.ID must be unique; a reused ID is ErrConflict.
+// entry.ID must be unique; a reused ID is ErrConflict. An unbalanced entry
+// is INTERNAL_ERROR (a bug of the caller, never a client's fault), and a
+// balance past int64 is AMOUNT_OUT_OF_RANGE. Only a posting that takes a
+// balance lower and below zero is refused: a credit to an account already
+// negative (a debt being repaid) always passes.
 func Post(tx Tx, entry LedgerEntry) error {
 	if err := money.CheckBalanced(entry.Postings); err != nil {
 		return &Error{Code: CodeInternalError, Message: "unbalanced ledger entry", Err: err}
@@ -93,7 +102,8 @@ func Post(tx Tx, entry LedgerEntry) error {
 // the journal reproduces every stored balance, every currency sums to zero
 // over all ledger accounts, and no non-external account is negative unless an
 // Overdraft entry took it there. Tests call
-// it after every scenario.
+// it after every scenario. It reads the whole journal: a check, not a
+// query to serve.
 func CheckLedger(ctx context.Context, s Store) error {
 	return s.View(ctx, CheckLedgerTx)
 }
@@ -158,6 +168,8 @@ func CheckLedgerTx(tx Tx) error {
 	return nil
 }
 
+// splitBalanceKey splits a BalanceKey at its last '|': a currency code
+// holds none.
 func splitBalanceKey(k string) (account, currency string) {
 	for i := len(k) - 1; i >= 0; i-- {
 		if k[i] == '|' {

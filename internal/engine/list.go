@@ -82,7 +82,7 @@ const (
 const scanFactor = 100
 
 // ListQuery says where a list reads: the entries of one index of table
-// with one value (list the rest with ixAll's "" value), created between
+// with one value (list the rest with IxAll's "" value), created between
 // From and To (inclusive, zero is open), and Match, the post-filter over the
 // decoded records (nil keeps all). Match holds every filter of the list,
 // those the index range already answers included: they cost a comparison.

@@ -12,8 +12,10 @@ type Bounded[V any] struct {
 	m  map[string]V
 }
 
+// readCacheSize bounds every Bounded map.
 const readCacheSize = 4096
 
+// Get returns the value at key, if any.
 func (b *Bounded[V]) Get(key string) (V, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -21,6 +23,7 @@ func (b *Bounded[V]) Get(key string) (V, bool) {
 	return v, ok
 }
 
+// Put stores v at key, emptying the map first when it is full.
 func (b *Bounded[V]) Put(key string, v V) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -36,10 +39,13 @@ func (b *Bounded[V]) Put(key string, v V) {
 // ReadCache keeps recently decoded records of one table by key, reused
 // while the stored bytes are unchanged, for the read-only checks of every
 // money movement (the paying customer, the accounts whose balances change):
-// a hit costs a comparison of bytes instead of decoding them. What get
-// returns is shared: callers read it and never modify it.
+// a hit costs a comparison of bytes instead of decoding them. What Get
+// returns is shared: callers read it and never modify it. Comparing the
+// bytes read in the caller's transaction keeps the cache exact: a record
+// changed by anyone (another process included) is decoded afresh.
 type ReadCache[T any] struct{ Bounded[cachedRecord[T]] }
 
+// cachedRecord is a decoded record and the bytes it was decoded from.
 type cachedRecord[T any] struct {
 	raw []byte
 	rec *T

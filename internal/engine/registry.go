@@ -7,45 +7,54 @@ import (
 )
 
 // The registries: every area declares to the kernel what it keeps and what
-// it runs (its tables with their indexes, its due work, its background
-// passes), and New registers the declarations, so the kernel iterates what
-// was registered instead of naming every area.
+// it runs (its tables with their indexes, its due work, its intent kinds,
+// its delivery hooks, its background passes and its state), and the root's
+// New registers the declarations (Handle.Register), so the kernel iterates
+// what was registered instead of naming every area.
 
 // TableDef declares one table of the engine's state.
 type TableDef struct {
+	// Name is the store table's name, unique over all areas (index tables
+	// take "<Name>_ix_<index>").
 	Name string
-	// record returns a new record of the table's JSON type: a sandbox
+	// Record returns a new record of the table's JSON type: a sandbox
 	// import decodes every record of the table into it, so a fixture
 	// cannot plant a record the engine would fail to read later. Nil: the
 	// table's values are not JSON records.
 	Record func() any
-	// ix are the table's secondary indexes (index.go); nil: none.
+	// Ix are the table's secondary indexes (Indexed, index.go); nil: none.
 	Ix *Indexes
-	// credentials marks the tables of API credentials: state export and
+	// Credentials marks the tables of API credentials: state export and
 	// import leave them alone, and a reset clears them only when it
 	// rotates the token.
 	Credentials bool
 }
 
-// AreaDef is what one area registers with the kernel.
+// AreaDef is what one area registers with the kernel; an area's Area
+// function returns it and the root's New passes it to Handle.Register.
+// Every member is optional.
 type AreaDef struct {
+	// Tables are the tables the area keeps.
 	Tables []TableDef
-	// due are its tables of work due on the engine clock, in the order a
+	// Due are its tables of work due on the engine clock, in the order a
 	// pass runs them.
 	Due []DueWork
-	// intents are the kinds of intent it writes.
+	// Intents are the kinds of intent it writes.
 	Intents []IntentKind
-	// hooks are the delivery hooks it serves (each set at most once over
+	// Hooks are the delivery hooks it serves (each set at most once over
 	// all areas; the lists add up).
 	Hooks DeliveryHooks
-	// state is the area's state, kept on the core (slot).
+	// State is the area's state, kept on the core (Slot.With).
 	State []SlotEntry
-	// passes run after the due tables on every pass of the due-work
-	// worker (and ProcessDue); each returns how many items moved.
+	// Passes run after the due tables on every pass of the due-work
+	// worker (and ProcessDue); each returns how many items moved. A pass
+	// runs its own transactions and must leave each item consistent on
+	// its own, as due items do.
 	Passes []func(ctx context.Context) (int, error)
 }
 
-// Registry holds what the areas registered.
+// Registry holds what the areas registered. It is written by Register
+// before the workers start and only read afterwards, so it takes no lock.
 type Registry struct {
 	Tables  map[string]*TableDef
 	names   []string // every table, sorted
@@ -124,17 +133,22 @@ func (h *DeliveryHooks) add(o DeliveryHooks) {
 }
 
 // Slot is the key of one area's state, shared by every handle of an engine
-// (its configuration and caches): the area's registration makes it at New
-// (areaDef.state), and its operations read it. Keys are package-level
-// variables of the areas.
+// (its configuration and caches): the area's registration installs it
+// (AreaDef.State, Slot.With), and its operations read it (Slot.Of). Keys
+// are package-level variables of the areas; since the value lives on the
+// engine, two engines in one process never share an area's state.
 type Slot[T any] struct{ _ byte } // not zero-sized: each key has its own address
 
+// SlotEntry is one area state to install: a Slot key and its value, made
+// by Slot.With.
 type SlotEntry struct{ key, val any }
 
 // With returns the entry that installs v as the state of s.
 func (s *Slot[T]) With(v *T) SlotEntry { return SlotEntry{s, v} }
 
-// Of returns the state of s on e's engine.
+// Of returns the state of s on e's engine. It panics when the area that
+// owns s was not registered: a wiring error, not a runtime condition. The
+// lookup is a short linear scan, cheaper than a map for a few areas.
 func (s *Slot[T]) Of(e *Handle) *T {
 	for _, x := range e.Registry.slots {
 		if x.key == s {
@@ -159,7 +173,9 @@ func (r *Registry) WithIndexTables(tables []string) []string {
 }
 
 // RebuildIndexes writes the index entries of every record of the indexed
-// state tables (whose index tables are empty).
+// state tables (whose index tables are empty), in tx: a sandbox state
+// import, which writes records without entries, calls it before it
+// commits.
 func (r *Registry) RebuildIndexes(tx Tx) error {
 	for _, table := range r.names {
 		d := r.Tables[table]

@@ -15,10 +15,15 @@ import (
 // the outbox, and the operation's fixed clock reading and id sequence.
 //
 // A transaction function must be deterministic so that a store may run it
-// more than once (retries, group commit): it reads the time from t.now and
-// draws ids from t.newID, both fixed before the store transaction begins,
-// and does no I/O. Events emitted in it are handed to the dispatcher after
-// commit.
+// more than once (retries, group commit): it reads the time from t.Now and
+// draws ids from t.NewID, both fixed before the store transaction begins,
+// and does no I/O. Events it emits are delivered, and intents it writes
+// handed over, only after commit.
+//
+// A Txn is valid only inside its function and is not safe for concurrent
+// use. Tx is the store's transaction, for raw reads and writes that need
+// no index upkeep; Handle is the engine the operation runs on, for the
+// areas' state (Slot.Of) and configuration.
 type Txn struct {
 	Tx
 	Handle  *Handle
@@ -30,15 +35,16 @@ type Txn struct {
 }
 
 // Local is the key of one area's per-transaction state (a quote request's
-// drafts, the platform configuration decoded once): of returns the state
+// drafts, the platform configuration decoded once): Of returns the state
 // of the transaction, a zero T at its first use in a run of the
 // transaction function. Every run starts afresh, since a store may run the
 // function more than once. Keys are package-level variables of the areas.
 type Local[T any] struct{ _ byte } // not zero-sized: each key has its own address
 
+// localEntry is one Local's value in a transaction.
 type localEntry struct{ key, val any }
 
-// Of returns t's state for l.
+// Of returns t's state for l, creating a zero T at its first use.
 func (l *Local[T]) Of(t *Txn) *T {
 	for i := range t.locals {
 		if t.locals[i].key == l {
@@ -58,7 +64,10 @@ type idSeq struct {
 	n    uint64
 }
 
-// NewID returns "<prefix>:<uuid>", the next id of the operation.
+// NewID returns "<prefix>:<uuid>", the next id of the operation: the n-th
+// call of every run of the transaction function returns the same id, so a
+// retried function writes the same records. Ids of one operation sort in
+// the order they were drawn.
 func (t *Txn) NewID(prefix string) string {
 	u := t.ids.base
 	tail := binary.BigEndian.Uint64(u[8:]) + t.ids.n
@@ -81,8 +90,11 @@ func (e *Handle) begin() (time.Time, idSeq, error) {
 	return e.Now(), idSeq{base: u}, nil
 }
 
-// Update runs fn in a read-write store transaction (commit) and, once it
-// committed, hands the payments it intended to the rail (dispatch).
+// Update runs fn in a read-write store transaction (Commit) and, once it
+// committed, hands the intents it wrote over (Dispatch): payments to the
+// rail, codes to their sender. It returns fn's error, or the store's; a
+// hand-over that fails is left to the intent worker and is not an error
+// of the operation, which committed.
 func (e *Handle) Update(ctx context.Context, fn func(t *Txn) error) error {
 	intents, err := e.Commit(ctx, fn)
 	if err == nil {
@@ -92,9 +104,9 @@ func (e *Handle) Update(ctx context.Context, fn func(t *Txn) error) error {
 }
 
 // Commit runs fn in a read-write store transaction, wakes the webhook
-// worker when it committed events and returns the rail intents it wrote.
-// fn may run more than once; each run starts from the same clock reading
-// and id sequence.
+// worker when it committed events and returns the ids of the intents it
+// wrote, for the caller to hand over (Dispatch). fn may run more than
+// once; each run starts from the same clock reading and id sequence.
 func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, error) {
 	now, ids, err := e.begin()
 	if err != nil {
@@ -126,13 +138,16 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 	return intents, nil
 }
 
-// View runs fn in a read-only store transaction.
+// View runs fn in a read-only store transaction, at one clock reading
+// (t.Now). Writes in it fail with ErrReadOnly; t.NewID is not seeded in a
+// read (its ids would repeat), so a read never draws ids.
 func (e *Handle) View(ctx context.Context, fn func(t *Txn) error) error {
 	now := e.Now()
 	return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
 }
 
-// GetJSON decodes the record at key into v.
+// GetJSON decodes the record at key into v: ErrNotFound when there is
+// none (see NotFound for the coded 404).
 func GetJSON(tx Tx, table, key string, v any) error {
 	b, err := tx.Get(table, key)
 	if err != nil {
@@ -145,8 +160,8 @@ func GetJSON(tx Tx, table, key string, v any) error {
 // encoding/json makes over b before it calls an UnmarshalJSON method
 // (validating b, then finding the value's end). A record type that
 // implements json.Unmarshaler must therefore validate its input itself,
-// as the engine's hand-written decoders do (FuzzDecodeTransaction): the
-// result is then the same.
+// as the engine's hand-written decoders do (the quotes area's
+// FuzzDecodeTransaction): the result is then the same.
 func decodeRecord(b []byte, v any) error {
 	if u, ok := v.(json.Unmarshaler); ok && !isNilPointer(v) {
 		return u.UnmarshalJSON(b)
@@ -158,7 +173,7 @@ func decodeRecord(b []byte, v any) error {
 // makes over the output of a MarshalJSON method (validating and compacting
 // it). A record type that implements json.Marshaler must therefore return
 // json.Marshal's compact output, as the engine's hand-written encoders do
-// (FuzzAppendTransaction): the bytes are then the same.
+// (the quotes area's FuzzAppendTransaction): the bytes are then the same.
 func EncodeRecord(v any) ([]byte, error) {
 	if m, ok := v.(json.Marshaler); ok && !isNilPointer(v) {
 		return m.MarshalJSON()
@@ -173,7 +188,8 @@ func isNilPointer(v any) bool {
 	return r.Kind() == reflect.Pointer && r.IsNil()
 }
 
-// PutJSON encodes v and stores it at key.
+// PutJSON encodes v and stores it at key, creating or replacing it, with
+// its index entries when the table is indexed (PutIndexed).
 func PutJSON(t *Txn, table, key string, v any) error {
 	b, err := EncodeRecord(v)
 	if err != nil {
@@ -182,7 +198,8 @@ func PutJSON(t *Txn, table, key string, v any) error {
 	return PutIndexed(t, table, key, v, b)
 }
 
-// InsertJSON encodes v and creates it at key (ErrConflict when taken).
+// InsertJSON encodes v and creates it at key (ErrConflict when taken), with
+// its index entries when the table is indexed (InsertIndexed).
 func InsertJSON(t *Txn, table, key string, v any) error {
 	b, err := EncodeRecord(v)
 	if err != nil {
@@ -191,7 +208,9 @@ func InsertJSON(t *Txn, table, key string, v any) error {
 	return InsertIndexed(t, table, key, v, b)
 }
 
-// Claim creates a unique-index entry; a taken one is reported as conflict.
+// Claim creates a unique-index entry owned by owner; a taken one is
+// reported as conflict, the area's coded error (a duplicate UMA address,
+// say), instead of the store's ErrConflict.
 func Claim(tx Tx, table, key, owner string, conflict *Error) error {
 	err := tx.Insert(table, key, []byte(owner))
 	if errors.Is(err, ErrConflict) {
