@@ -221,9 +221,8 @@ func (pl Service) Config(ctx context.Context) (*Config, error) {
 // place, since the cached record shares them (Service.UpdateConfig decodes
 // its own copy).
 func Load(t *engine.Txn) (*Config, error) {
-	cached := platState.Of(t)
-	if cached.cfg != nil {
-		return cached.cfg, nil
+	if cfg, ok := platState.Value(t); ok {
+		return cfg, nil
 	}
 	raw, err := t.Get(Table, platformKey)
 	if err != nil {
@@ -241,12 +240,12 @@ func Load(t *engine.Txn) (*Config, error) {
 	}
 	cfg := *pc.cfg
 	pc.mu.Unlock()
-	cached.cfg = &cfg
+	platState.SetValue(t, &cfg)
 	return &cfg, nil
 }
 
 // platState keys the platform configuration a transaction decoded.
-var platState engine.Local[struct{ cfg *Config }]
+var platState engine.Local[*Config]
 
 // platformCache is the engine's last decoded platform configuration.
 type platformCache struct {
@@ -293,7 +292,7 @@ func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (*Config, er
 		}
 		// Later reads of this transaction (Load) see the configuration
 		// being changed, not the stored one.
-		platState.Of(t).cfg = cfg
+		platState.SetValue(t, cfg)
 		var fe validate.Errors
 		if u.UmaDomain != nil {
 			fe.Match("umaDomain", *u.UmaDomain, reDomain, "a lower-case domain name such as example.com")

@@ -31,7 +31,11 @@ type Txn struct {
 	ids     idSeq     // the operation's ids
 	emitted bool
 	intents []string // intents written, handed over after commit
-	locals  []localEntry
+	// locals holds the areas' per-transaction state (Local) in place, so
+	// a transaction allocates no slice for the two or three areas an
+	// operation touches; more spill into extra.
+	locals [4]localEntry
+	extra  []localEntry
 }
 
 // Local is the key of one area's per-transaction state (a quote request's
@@ -47,13 +51,58 @@ type localEntry struct{ key, val any }
 // Of returns t's state for l, creating a zero T at its first use.
 func (l *Local[T]) Of(t *Txn) *T {
 	for i := range t.locals {
-		if t.locals[i].key == l {
+		switch t.locals[i].key {
+		case l:
 			return t.locals[i].val.(*T)
+		case nil:
+			v := new(T)
+			t.locals[i] = localEntry{l, v}
+			return v
+		}
+	}
+	for _, x := range t.extra {
+		if x.key == l {
+			return x.val.(*T)
 		}
 	}
 	v := new(T)
-	t.locals = append(t.locals, localEntry{l, v})
+	t.extra = append(t.extra, localEntry{l, v})
 	return v
+}
+
+// Value returns t's state for l when a SetValue stored it: for state that
+// is one pointer (stored in place, without the allocation of Of's *T).
+func (l *Local[T]) Value(t *Txn) (T, bool) {
+	for _, x := range t.locals {
+		if x.key == l {
+			return x.val.(T), true
+		}
+	}
+	for _, x := range t.extra {
+		if x.key == l {
+			return x.val.(T), true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// SetValue stores v as t's state for l (see Value). A key is used either
+// with Of or with Value and SetValue, never both.
+func (l *Local[T]) SetValue(t *Txn, v T) {
+	for i := range t.locals {
+		if t.locals[i].key == l || t.locals[i].key == nil {
+			t.locals[i] = localEntry{l, v}
+			return
+		}
+	}
+	for i := range t.extra {
+		if t.extra[i].key == l {
+			t.extra[i].val = v
+			return
+		}
+	}
+	t.extra = append(t.extra, localEntry{l, v})
 }
 
 // idSeq derives an operation's record ids from one time-ordered UUID drawn
