@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/storage/memstore"
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +15,7 @@ import (
 // the same store work as a known one with a wrong secret, so timing does
 // not reveal which client ids exist.
 func TestAuthenticate_UnknownClientCostsTheSame(t *testing.T) {
-	store := &probe{Store: memstore.New()}
+	store := &enginetest.Probe{Store: memstore.New()}
 	eng, err := payments.New(payments.Config{Store: store, Sandbox: true})
 	require.NoError(t, err)
 	defer eng.Close()
@@ -26,10 +27,10 @@ func TestAuthenticate_UnknownClientCostsTheSame(t *testing.T) {
 	cost := func(user, secret string) int64 {
 		least := int64(math.MaxInt64)
 		for range 3 {
-			before := store.viewGets.Load()
+			before := store.ViewGets.Load()
 			_, err := eng.Platform.Authenticate(context.Background(), user, secret)
 			require.Equal(t, payments.CodeUnauthorized, payments.CodeOf(err))
-			least = min(least, store.viewGets.Load()-before)
+			least = min(least, store.ViewGets.Load()-before)
 		}
 		return least
 	}

@@ -5,19 +5,18 @@ import (
 	"testing"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // balanceEvents returns the balances announced for account, in order.
-func (e *env) balanceEvents(t testing.TB, account string) []int64 {
+func balanceEvents(t testing.TB, e *enginetest.Env, account string) []int64 {
 	t.Helper()
-	_, err := e.eng.Webhooks.Flush(ctx)
+	_, err := e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	e.rec.mu.Lock()
-	defer e.rec.mu.Unlock()
 	var out []int64
-	for _, ev := range e.rec.events {
+	for _, ev := range e.Rec.Events() {
 		if ev.Type != "INTERNAL_ACCOUNT.BALANCE_UPDATED" {
 			continue
 		}
@@ -34,18 +33,18 @@ func (e *env) balanceEvents(t testing.TB, account string) []int64 {
 // announced (wire-facts 3.2): funding, the debit of an executed quote, and
 // the credit of its internal destination.
 func TestEngine_BalanceEvents(t *testing.T) {
-	e := moneyEnv(t)
-	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
-	_, err := e.eng.Sandbox.Fund(ctx, from, 1000)
+	e := enginetest.MoneyEnv(t)
+	from, to := e.USDAccount(t, "Ann Payer"), e.USDAccount(t, "Bo Payee")
+	_, err := e.Eng.Sandbox.Fund(ctx, from, 1000)
 	require.NoError(t, err)
-	_, err = e.eng.Quotes.Create(ctx, transfer(from, to, 300, true))
+	_, err = e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 300, true))
 	require.NoError(t, err)
-	assert.Equal(t, []int64{1000, 700}, e.balanceEvents(t, from))
-	assert.Equal(t, []int64{300}, e.balanceEvents(t, to))
+	assert.Equal(t, []int64{1000, 700}, balanceEvents(t, e, from))
+	assert.Equal(t, []int64{300}, balanceEvents(t, e, to))
 
 	t.Run("ErrInsufficientFunds announces nothing", func(t *testing.T) {
-		_, err := e.eng.Quotes.Create(ctx, transfer(from, to, 5000, true))
-		requireCode(t, err, payments.CodeInsufficientFunds)
-		assert.Equal(t, []int64{1000, 700}, e.balanceEvents(t, from))
+		_, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 5000, true))
+		enginetest.RequireCode(t, err, payments.CodeInsufficientFunds)
+		assert.Equal(t, []int64{1000, 700}, balanceEvents(t, e, from))
 	})
 }

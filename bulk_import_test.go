@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/sandbox"
 )
 
@@ -39,36 +40,36 @@ func (k *flakyKYC) InitialStatus(ctx context.Context, c *payments.Customer, p *p
 func TestEngine_BulkImportRetriesABatch(t *testing.T) {
 	kyc := &flakyKYC{name: "Person 230"}
 	kyc.down.Store(true)
-	e := newEnv(t, func(c *payments.Config) { c.KYC = kyc })
+	e := enginetest.NewEnv(t, func(c *payments.Config) { c.KYC = kyc })
 	var b strings.Builder
 	b.WriteString("platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\n")
 	for i := range 250 {
 		fmt.Fprintf(&b, "p%d,INDIVIDUAL,Person %d,1990-01-15,1 Main St,Austin,TX,78701,US\n", i, i)
 	}
-	job, err := e.eng.Customers.Import(ctx, []byte(b.String()))
+	job, err := e.Eng.Customers.Import(ctx, []byte(b.String()))
 	require.NoError(t, err)
 	assert.Equal(t, "PROCESSING", job.Status)
 	assert.Equal(t, payments.BulkProgress{Total: 250}, job.Progress)
 
-	_, err = e.eng.ProcessDue(ctx)
+	_, err = e.Eng.ProcessDue(ctx)
 	require.NoError(t, err)
-	got, err := e.eng.Customers.BulkJob(ctx, job.ID)
+	got, err := e.Eng.Customers.BulkJob(ctx, job.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "PROCESSING", got.Status)
 	assert.Equal(t, payments.BulkProgress{Total: 250, Processed: 200, Successful: 200}, got.Progress, "the third batch waits")
 
 	kyc.down.Store(false)
-	e.clock.Advance(24 * time.Hour) // past the backoff
-	_, err = e.eng.ProcessDue(ctx)
+	e.Clock.Advance(24 * time.Hour) // past the backoff
+	_, err = e.Eng.ProcessDue(ctx)
 	require.NoError(t, err)
-	got, err = e.eng.Customers.BulkJob(ctx, job.ID)
+	got, err = e.Eng.Customers.BulkJob(ctx, job.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "COMPLETED", got.Status)
 	assert.Equal(t, payments.BulkProgress{Total: 250, Processed: 250, Successful: 250}, got.Progress)
 	assert.Empty(t, got.Errors)
 	n, params := 0, payments.ListParams{Limit: payments.MaxLimit}
 	for {
-		page, err := e.eng.Customers.List(ctx, payments.CustomerFilter{}, params)
+		page, err := e.Eng.Customers.List(ctx, payments.CustomerFilter{}, params)
 		require.NoError(t, err)
 		n += len(page.Data)
 		if !page.HasMore {

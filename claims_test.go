@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/stretchr/testify/assert"
@@ -44,8 +45,8 @@ func TestEngine_SharedStoreDeliversEachEventOnce(t *testing.T) {
 		t.Cleanup(func() { _ = eng.Close() })
 		engines = append(engines, eng)
 	}
-	e := &env{eng: engines[0]}
-	acct := e.usdAccount(t, "Ann Event")
+	e := &enginetest.Env{Eng: engines[0]}
+	acct := e.USDAccount(t, "Ann Event")
 	for range 10 {
 		_, err := engines[0].Sandbox.Fund(ctx, acct, 100)
 		require.NoError(t, err)

@@ -10,56 +10,57 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 )
 
 // TestEngine_ListQuotes: quotes list newest first, page by cursor, filter
 // by sender, and read as Quote reads them (a lapsed one EXPIRED).
 func TestEngine_ListQuotes(t *testing.T) {
-	for name, store := range stores(t) {
+	for name, store := range enginetest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
-			e := moneyEnv(t, store)
-			a, b := e.usdAccount(t, "Ann Able"), e.usdAccount(t, "Bob Baker")
-			_, err := e.eng.Sandbox.Fund(ctx, a, 10_000)
+			e := enginetest.MoneyEnv(t, store)
+			a, b := e.USDAccount(t, "Ann Able"), e.USDAccount(t, "Bob Baker")
+			_, err := e.Eng.Sandbox.Fund(ctx, a, 10_000)
 			require.NoError(t, err)
 			var ids []string
 			for i := range 3 {
-				q, err := e.eng.Quotes.Create(ctx, transfer(a, b, int64(100+i), false))
+				q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(a, b, int64(100+i), false))
 				require.NoError(t, err)
 				ids = append(ids, q.ID)
-				e.clock.Advance(time.Second)
+				e.Clock.Advance(time.Second)
 			}
-			first, err := e.eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Limit: 2, Desc: true})
+			first, err := e.Eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Limit: 2, Desc: true})
 			require.NoError(t, err)
 			require.True(t, first.HasMore)
-			rest, err := e.eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Limit: 2, Desc: true, Cursor: first.NextCursor})
+			rest, err := e.Eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Limit: 2, Desc: true, Cursor: first.NextCursor})
 			require.NoError(t, err)
 			require.False(t, rest.HasMore)
 			got := []string{first.Data[0].ID, first.Data[1].ID, rest.Data[0].ID}
 			assert.Equal(t, []string{ids[2], ids[1], ids[0]}, got)
 			assert.Equal(t, payments.QuotePending, first.Data[0].Status)
 
-			ia, err := e.eng.Accounts.Internal(ctx, a)
+			ia, err := e.Eng.Accounts.Internal(ctx, a)
 			require.NoError(t, err)
-			mine, err := e.eng.Quotes.List(ctx, payments.QuoteFilter{CustomerID: ia.CustomerID}, payments.ListParams{})
+			mine, err := e.Eng.Quotes.List(ctx, payments.QuoteFilter{CustomerID: ia.CustomerID}, payments.ListParams{})
 			require.NoError(t, err)
 			assert.Len(t, mine.Data, 3)
-			ib, err := e.eng.Accounts.Internal(ctx, b)
+			ib, err := e.Eng.Accounts.Internal(ctx, b)
 			require.NoError(t, err)
-			none, err := e.eng.Quotes.List(ctx, payments.QuoteFilter{CustomerID: ib.CustomerID}, payments.ListParams{})
+			none, err := e.Eng.Quotes.List(ctx, payments.QuoteFilter{CustomerID: ib.CustomerID}, payments.ListParams{})
 			require.NoError(t, err)
 			assert.Empty(t, none.Data)
 
-			e.clock.Advance(time.Hour)
-			later, err := e.eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{})
+			e.Clock.Advance(time.Hour)
+			later, err := e.Eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{})
 			require.NoError(t, err)
 			for _, q := range later.Data {
 				assert.Equal(t, payments.QuoteExpired, q.Status, "read as the next ProcessDue records it")
 			}
 
-			_, err = e.eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Cursor: "bm9wZQ"})
-			requireCode(t, err, payments.CodeInvalidInput, "cursor")
-			_, err = e.eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Limit: 101})
-			requireCode(t, err, payments.CodeInvalidInput, "limit")
+			_, err = e.Eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Cursor: "bm9wZQ"})
+			enginetest.RequireCode(t, err, payments.CodeInvalidInput, "cursor")
+			_, err = e.Eng.Quotes.List(ctx, payments.QuoteFilter{}, payments.ListParams{Limit: 101})
+			enginetest.RequireCode(t, err, payments.CodeInvalidInput, "limit")
 		})
 	}
 }
@@ -68,16 +69,16 @@ func TestEngine_ListQuotes(t *testing.T) {
 // whose delivery ended, by the record it describes and in order; pending events show
 // their attempts and next retry; events given up are dead.
 func TestEngine_Deliveries(t *testing.T) {
-	e := moneyEnv(t, func(c *payments.Config) { c.EventHistory = true })
-	a := e.usdAccount(t, "Ann Able")
-	_, err := e.eng.Sandbox.Fund(ctx, a, 500)
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory = true })
+	a := e.USDAccount(t, "Ann Able")
+	_, err := e.Eng.Sandbox.Fund(ctx, a, 500)
 	require.NoError(t, err)
-	_, err = e.eng.Sandbox.Fund(ctx, a, 700)
+	_, err = e.Eng.Sandbox.Fund(ctx, a, 700)
 	require.NoError(t, err)
-	_, err = e.eng.Webhooks.Flush(ctx)
+	_, err = e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
 
-	mine, err := e.eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Resource: a}, payments.ListParams{})
+	mine, err := e.Eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Resource: a}, payments.ListParams{})
 	require.NoError(t, err)
 	require.Len(t, mine.Data, 2)
 	for i, amount := range []int64{500, 1200} {
@@ -85,71 +86,67 @@ func TestEngine_Deliveries(t *testing.T) {
 		assert.Equal(t, payments.EventType("INTERNAL_ACCOUNT.BALANCE_UPDATED"), d.Event.Type)
 		assert.Equal(t, payments.DeliveryDelivered, d.Status)
 		assert.Equal(t, 0, d.Attempts)
-		assert.Equal(t, e.clock.Now(), d.FinishedAt)
+		assert.Equal(t, e.Clock.Now(), d.FinishedAt)
 		assert.Contains(t, string(d.Event.Data), `"amount":`+strconv.FormatInt(amount, 10))
 	}
-	all, err := e.eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{Desc: true})
+	all, err := e.Eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{Desc: true})
 	require.NoError(t, err)
 	assert.Equal(t, mine.Data[1].Event.ID, all.Data[0].Event.ID, "newest first")
 
 	// A failing endpoint: the event waits with its attempts; a permanent
 	// failure gives it up.
-	e.rec.mu.Lock()
-	e.rec.fail = errors.New("503")
-	e.rec.mu.Unlock()
-	_, err = e.eng.Sandbox.Fund(ctx, a, 1)
+	e.Rec.FailWith(errors.New("503"))
+	_, err = e.Eng.Sandbox.Fund(ctx, a, 1)
 	require.NoError(t, err)
-	_, err = e.eng.Webhooks.Flush(ctx)
+	_, err = e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	pending, err := e.eng.Webhooks.PendingDeliveries(ctx, a, 0)
+	pending, err := e.Eng.Webhooks.PendingDeliveries(ctx, a, 0)
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
 	assert.Equal(t, payments.DeliveryPending, pending[0].Status)
 	assert.Equal(t, 1, pending[0].Attempts)
 	assert.Equal(t, "503", pending[0].LastError)
-	assert.Equal(t, e.clock.Now().Add(time.Second), pending[0].NextAttemptAt)
-	other, err := e.eng.Webhooks.PendingDeliveries(ctx, "InternalAccount:other", 0)
+	assert.Equal(t, e.Clock.Now().Add(time.Second), pending[0].NextAttemptAt)
+	other, err := e.Eng.Webhooks.PendingDeliveries(ctx, "InternalAccount:other", 0)
 	require.NoError(t, err)
 	assert.Empty(t, other)
 
-	e.rec.mu.Lock()
-	e.rec.fail = payments.ErrPermanent
-	e.rec.mu.Unlock()
-	e.clock.Advance(time.Second)
-	_, err = e.eng.Webhooks.Flush(ctx)
+	e.Rec.FailWith(payments.ErrPermanent)
+	e.Clock.Advance(time.Second)
+	_, err = e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	dead, err := e.eng.Webhooks.DeadEvents(ctx, 0)
+	dead, err := e.Eng.Webhooks.DeadEvents(ctx, 0)
 	require.NoError(t, err)
 	require.Len(t, dead, 1)
 	assert.Equal(t, pending[0].Event.ID, dead[0].Event.ID)
 	assert.Equal(t, 2, dead[0].Attempts)
-	failed, err := e.eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Status: payments.DeliveryFailed}, payments.ListParams{})
+	failed, err := e.Eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Status: payments.DeliveryFailed}, payments.ListParams{})
 	require.NoError(t, err)
 	require.Len(t, failed.Data, 1)
 	assert.Equal(t, dead[0].Event.ID, failed.Data[0].Event.ID)
-	pending, err = e.eng.Webhooks.PendingDeliveries(ctx, "", 0)
+	pending, err = e.Eng.Webhooks.PendingDeliveries(ctx, "", 0)
 	require.NoError(t, err)
 	assert.Empty(t, pending)
 
-	_, err = e.eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Status: "PENDING"}, payments.ListParams{})
-	requireCode(t, err, payments.CodeInvalidInput, "status")
-	_, err = e.eng.Webhooks.PendingDeliveries(ctx, "", 1001)
-	requireCode(t, err, payments.CodeInvalidInput, "limit")
-	_, err = e.eng.Webhooks.DeadEvents(ctx, -1)
-	requireCode(t, err, payments.CodeInvalidInput, "limit")
+	_, err = e.Eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Status: "PENDING"}, payments.ListParams{})
+	enginetest.RequireCode(t, err, payments.CodeInvalidInput, "status")
+	_, err = e.Eng.Webhooks.PendingDeliveries(ctx, "", 1001)
+	enginetest.RequireCode(t, err, payments.CodeInvalidInput, "limit")
+	_, err = e.Eng.Webhooks.DeadEvents(ctx, -1)
+	enginetest.RequireCode(t, err, payments.CodeInvalidInput, "limit")
 }
 
 // TestEngine_DeliveriesNotKeptByDefault: without EventHistory an engine
 // keeps no event log (a delivered event leaves no trace), sandbox or not.
 func TestEngine_DeliveriesNotKeptByDefault(t *testing.T) {
-	e := newEnv(t)
+	e := enginetest.NewEnv(t)
 	endpoint := "https://example.com/hooks"
-	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &endpoint})
+	_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &endpoint})
 	require.NoError(t, err)
-	_, err = e.eng.Webhooks.Flush(ctx)
+	_, err = e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	require.Equal(t, []string{string(payments.EventTest)}, e.rec.types(), "delivered")
-	all, err := e.eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+	require.Equal(t, []string{string(payments.EventTest)}, e.Rec.Types(), "delivered")
+	all, err := e.Eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
 	require.NoError(t, err)
 	assert.Empty(t, all.Data)
 }

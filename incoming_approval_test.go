@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,93 +75,93 @@ func TestEngine_IncomingApprovalWebhookAnswer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sender := &answeringSender{replies: []reply{tc.reply}}
 			e := approvalEnv(t, sender)
-			c, acct := e.umaReceiver(t)
-			tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
+			c, acct := umaReceiver(t, e)
+			tx, err := e.Eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 				ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
 			require.NoError(t, err)
-			_, err = e.eng.Webhooks.Flush(ctx)
+			_, err = e.Eng.Webhooks.Flush(ctx)
 			require.NoError(t, err)
 
-			got, err := e.eng.Transactions.Get(ctx, tx.ID)
+			got, err := e.Eng.Transactions.Get(ctx, tx.ID)
 			require.NoError(t, err)
 			assert.Equal(t, tc.status, got.Status)
 			assert.Equal(t, tc.reason, got.FailureReason)
-			assert.EqualValues(t, tc.credit, e.balance(t, acct))
-			_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
+			assert.EqualValues(t, tc.credit, balance(t, e, acct))
+			_, err = e.Eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 			if tc.pending {
 				require.NoError(t, err, "a 202 or 409 answer leaves the decision to the API")
-				assert.EqualValues(t, 500, e.balance(t, acct))
+				assert.EqualValues(t, 500, balance(t, e, acct))
 			} else {
-				requireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
+				enginetest.RequireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
 			}
-			_, err = e.eng.Webhooks.Flush(ctx)
+			_, err = e.Eng.Webhooks.Flush(ctx)
 			require.NoError(t, err)
 			assert.Contains(t, sender.types, "INCOMING_PAYMENT.PENDING")
-			require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+			require.NoError(t, payments.CheckLedger(ctx, e.Eng.Store()))
 		})
 	}
 
 	t.Run("AnswerAfterAPIDecision", func(t *testing.T) {
 		sender := &answeringSender{replies: []reply{{status: 403}}, gate: make(chan struct{})}
 		e := approvalEnv(t, sender)
-		c, acct := e.umaReceiver(t)
-		tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
+		c, acct := umaReceiver(t, e)
+		tx, err := e.Eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 700})
 		require.NoError(t, err)
-		_, err = e.eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
+		_, err = e.Eng.Transactions.Decide(ctx, tx.ID, payments.ApproveIncoming)
 		require.NoError(t, err)
 		close(sender.gate)                 // the 403 arrives after the approval
-		_, err = e.eng.Webhooks.Flush(ctx) // waits for any background pass
+		_, err = e.Eng.Webhooks.Flush(ctx) // waits for any background pass
 		require.NoError(t, err)
-		got, err := e.eng.Transactions.Get(ctx, tx.ID)
+		got, err := e.Eng.Transactions.Get(ctx, tx.ID)
 		require.NoError(t, err)
 		assert.Equal(t, payments.TxCompleted, got.Status)
-		assert.EqualValues(t, 700, e.balance(t, acct))
-		require.NoError(t, payments.CheckLedger(ctx, e.eng.Store()))
+		assert.EqualValues(t, 700, balance(t, e, acct))
+		require.NoError(t, payments.CheckLedger(ctx, e.Eng.Store()))
 	})
 
 	t.Run("WithoutApprovalTheAnswerIsIgnored", func(t *testing.T) {
 		sender := &answeringSender{replies: []reply{{status: 403}}}
-		e := moneyEnv(t, func(c *payments.Config) { c.Notifier = sender })
+		e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Notifier = sender })
 		setEndpoint(t, e)
-		c, acct := e.umaReceiver(t)
-		tx, err := e.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
+		c, acct := umaReceiver(t, e)
+		tx, err := e.Eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c,
 			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 300})
 		require.NoError(t, err)
 		assert.Equal(t, payments.TxCompleted, tx.Status)
-		_, err = e.eng.Webhooks.Flush(ctx)
+		_, err = e.Eng.Webhooks.Flush(ctx)
 		require.NoError(t, err)
-		assert.EqualValues(t, 300, e.balance(t, acct))
+		assert.EqualValues(t, 300, balance(t, e, acct))
 	})
 }
 
 // approvalEnv is a sandbox engine with IncomingApproval whose webhooks go to
 // sender through a configured endpoint.
-func approvalEnv(t *testing.T, sender *answeringSender) *env {
-	e := moneyEnv(t, func(c *payments.Config) { c.IncomingApproval, c.Notifier = true, sender })
+func approvalEnv(t *testing.T, sender *answeringSender) *enginetest.Env {
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.IncomingApproval, c.Notifier = true, sender })
 	setEndpoint(t, e)
 	return e
 }
 
-func setEndpoint(t *testing.T, e *env) {
+func setEndpoint(t *testing.T, e *enginetest.Env) {
 	url := "https://hooks.example.com/payments"
-	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &url})
+	_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &url})
 	require.NoError(t, err)
 }
 
 // umaReceiver creates a USD customer and returns it and its USD account.
-func (e *env) umaReceiver(t *testing.T) (string, string) {
-	in := fullIndividual("Jane Doe")
+func umaReceiver(t *testing.T, e *enginetest.Env) (string, string) {
+	in := enginetest.FullIndividual("Jane Doe")
 	in.Currencies = []string{"USD"}
-	c, err := e.eng.Customers.Create(ctx, in)
+	c, err := e.Eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
+	page, err := e.Eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	return c.ID, page.Data[0].ID
 }
 
-func (e *env) balance(t *testing.T, account string) int64 {
-	a, err := e.eng.Accounts.Internal(ctx, account)
+func balance(t *testing.T, e *enginetest.Env, account string) int64 {
+	a, err := e.Eng.Accounts.Internal(ctx, account)
 	require.NoError(t, err)
 	raw, _ := json.Marshal(a.Balance)
 	var b struct{ Amount int64 }

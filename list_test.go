@@ -12,22 +12,12 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
+	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// seedTx is the i-th of a series of transactions created a millisecond
-// apart: customer "Customer:c<i%customers>", status from status(i).
-func seedTx(i, customers int, status func(int) payments.TransactionStatus) payments.Transaction {
-	at := timeZero().Add(time.Duration(i) * time.Millisecond)
-	return payments.Transaction{ID: fmt.Sprintf("Transaction:%08d", i), Status: status(i), Type: "OUTGOING", Direction: "DEBIT",
-		CustomerID: fmt.Sprintf("Customer:c%d", i%customers), Source: payments.TxParty{SourceType: "ACCOUNT", AccountID: "InternalAccount:a"},
-		Destination: payments.TxParty{DestinationType: "ACCOUNT", AccountID: fmt.Sprintf("ExternalAccount:x%d", i%7)},
-		CreatedAt:   at, UpdatedAt: at}
-}
-
-func completed(int) payments.TransactionStatus { return payments.TxCompleted }
 
 // allTx follows the cursors of a transaction list to its end and returns the
 // ids in order with the number of pages read.
@@ -51,25 +41,25 @@ func allTx(t *testing.T, eng *payments.Engine, f payments.TransactionFilter, p p
 
 func TestEngine_ListTransactions_Index(t *testing.T) {
 	t.Run("StatusChangeMovesBetweenIndexPages", func(t *testing.T) {
-		e := newEnv(t)
-		require.NoError(t, e.eng.SeedTransactions(ctx, 30, 30, func(i int) payments.Transaction {
-			return seedTx(i, 3, func(int) payments.TransactionStatus { return payments.TxPending })
+		e := enginetest.NewEnv(t)
+		require.NoError(t, enginetest.SeedTransactions(ctx, e.Eng, 30, 30, func(i int) payments.Transaction {
+			return enginetest.SeedTx(i, 3, func(int) payments.TransactionStatus { return payments.TxPending })
 		}))
-		require.NoError(t, e.eng.SetTransactionStatus(ctx, "Transaction:00000007", payments.TxCompleted))
-		pending, _ := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxPending}, payments.ListParams{Limit: 4})
-		done, _ := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxCompleted}, payments.ListParams{Limit: 4})
+		require.NoError(t, enginetest.SetTransactionStatus(ctx, e.Eng, "Transaction:00000007", payments.TxCompleted))
+		pending, _ := allTx(t, e.Eng, payments.TransactionFilter{Status: payments.TxPending}, payments.ListParams{Limit: 4})
+		done, _ := allTx(t, e.Eng, payments.TransactionFilter{Status: payments.TxCompleted}, payments.ListParams{Limit: 4})
 		assert.Len(t, pending, 29)
 		assert.NotContains(t, pending, "Transaction:00000007")
 		assert.Equal(t, []string{"Transaction:00000007"}, done)
-		byCustomer, _ := allTx(t, e.eng, payments.TransactionFilter{CustomerID: "Customer:c1", Status: payments.TxCompleted}, payments.ListParams{})
+		byCustomer, _ := allTx(t, e.Eng, payments.TransactionFilter{CustomerID: "Customer:c1", Status: payments.TxCompleted}, payments.ListParams{})
 		assert.Equal(t, []string{"Transaction:00000007"}, byCustomer, "the customer index is unchanged, the record's status is read")
 	})
 
 	t.Run("SparseFilterResumesViaCursor", func(t *testing.T) {
-		e := newEnv(t)
+		e := enginetest.NewEnv(t)
 		failed := map[int]bool{100: true, 1900: true, 2950: true}
-		require.NoError(t, e.eng.SeedTransactions(ctx, 3000, 1000, func(i int) payments.Transaction {
-			return seedTx(i, 1, func(i int) payments.TransactionStatus {
+		require.NoError(t, enginetest.SeedTransactions(ctx, e.Eng, 3000, 1000, func(i int) payments.Transaction {
+			return enginetest.SeedTx(i, 1, func(i int) payments.TransactionStatus {
 				if failed[i] {
 					return payments.TxFailed
 				}
@@ -79,27 +69,27 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		// customerId is read from its index; the status is a post-filter
 		// matching 3 of 3000, and a page examines at most 100×limit entries.
 		f := payments.TransactionFilter{CustomerID: "Customer:c0", Status: payments.TxFailed}
-		page, err := e.eng.Transactions.List(ctx, f, payments.ListParams{Limit: 5})
+		page, err := e.Eng.Transactions.List(ctx, f, payments.ListParams{Limit: 5})
 		require.NoError(t, err)
 		assert.Equal(t, []string{"Transaction:00000100"}, idsOf(page.Data), "the first 500 entries hold one match")
 		assert.True(t, page.HasMore)
 		assert.Nil(t, page.TotalCount)
-		ids, pages := allTx(t, e.eng, f, payments.ListParams{Limit: 5})
+		ids, pages := allTx(t, e.Eng, f, payments.ListParams{Limit: 5})
 		assert.Equal(t, []string{"Transaction:00000100", "Transaction:00001900", "Transaction:00002950"}, ids)
 		assert.Equal(t, 6, pages, "3000 entries, 500 a page")
-		desc, _ := allTx(t, e.eng, f, payments.ListParams{Limit: 5, Desc: true})
+		desc, _ := allTx(t, e.Eng, f, payments.ListParams{Limit: 5, Desc: true})
 		assert.Equal(t, []string{"Transaction:00002950", "Transaction:00001900", "Transaction:00000100"}, desc)
-		bystatus, pages := allTx(t, e.eng, payments.TransactionFilter{Status: payments.TxFailed}, payments.ListParams{Limit: 5})
+		bystatus, pages := allTx(t, e.Eng, payments.TransactionFilter{Status: payments.TxFailed}, payments.ListParams{Limit: 5})
 		assert.Equal(t, ids, bystatus)
 		assert.Equal(t, 1, pages, "alone, the status is read from its index")
 	})
 
 	t.Run("DateRangeIsAnIndexRange", func(t *testing.T) {
-		e := newEnv(t)
-		require.NoError(t, e.eng.SeedTransactions(ctx, 50, 50, func(i int) payments.Transaction { return seedTx(i, 2, completed) }))
+		e := enginetest.NewEnv(t)
+		require.NoError(t, enginetest.SeedTransactions(ctx, e.Eng, 50, 50, func(i int) payments.Transaction { return enginetest.SeedTx(i, 2, enginetest.Completed) }))
 		f := payments.TransactionFilter{CustomerID: "Customer:c1", StartDate: timeZero().Add(10 * time.Millisecond), EndDate: timeZero().Add(15 * time.Millisecond)}
 		for _, desc := range []bool{false, true} {
-			ids, _ := allTx(t, e.eng, f, payments.ListParams{Limit: 2, Desc: desc})
+			ids, _ := allTx(t, e.Eng, f, payments.ListParams{Limit: 2, Desc: desc})
 			want := []string{"Transaction:00000011", "Transaction:00000013", "Transaction:00000015"}
 			if desc {
 				want = []string{want[2], want[1], want[0]}
@@ -109,15 +99,15 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 	})
 
 	t.Run("CursorOfAnotherListRefused", func(t *testing.T) {
-		e := newEnv(t)
-		require.NoError(t, e.eng.SeedTransactions(ctx, 10, 10, func(i int) payments.Transaction { return seedTx(i, 2, completed) }))
+		e := enginetest.NewEnv(t)
+		require.NoError(t, enginetest.SeedTransactions(ctx, e.Eng, 10, 10, func(i int) payments.Transaction { return enginetest.SeedTx(i, 2, enginetest.Completed) }))
 		for range 3 {
-			_, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
+			_, err := e.Eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "t", Permissions: []payments.Permission{payments.PermView}})
 			require.NoError(t, err)
 		}
-		tokens, err := e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
+		tokens, err := e.Eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 1})
 		require.NoError(t, err)
-		page, err := e.eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 1})
+		page, err := e.Eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 1})
 		require.NoError(t, err)
 		require.True(t, page.HasMore)
 		for name, c := range map[string]struct {
@@ -131,11 +121,11 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 			"not base64":     {payments.TransactionFilter{}, payments.ListParams{Cursor: "!!"}},
 		} {
 			t.Run(name, func(t *testing.T) {
-				_, err := e.eng.Transactions.List(ctx, c.f, c.p)
-				requireCode(t, err, payments.CodeInvalidInput, "cursor")
+				_, err := e.Eng.Transactions.List(ctx, c.f, c.p)
+				enginetest.RequireCode(t, err, payments.CodeInvalidInput, "cursor")
 			})
 		}
-		_, err = e.eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0", Type: "OUTGOING"}, payments.ListParams{Limit: 1, Cursor: page.NextCursor})
+		_, err = e.Eng.Transactions.List(ctx, payments.TransactionFilter{CustomerID: "Customer:c0", Type: "OUTGOING"}, payments.ListParams{Limit: 1, Cursor: page.NextCursor})
 		assert.NoError(t, err, "a post-filter added to the same index keeps the cursor valid")
 	})
 
@@ -145,25 +135,25 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		// the others are probed in their indexes, all are checked on the
 		// records), page sizes and directions: every list must hold exactly
 		// the transactions a scan of all of them keeps, in order.
-		e := newEnv(t)
+		e := enginetest.NewEnv(t)
 		rng := rand.New(rand.NewPCG(8, 8))
 		statuses := []payments.TransactionStatus{payments.TxPending, payments.TxCompleted, payments.TxFailed}
 		pick := func(prefix string, n int) string { return fmt.Sprintf("%s%d", prefix, rng.IntN(n)) }
 		const n = 400
 		all := make([]payments.Transaction, n)
 		for i := range all {
-			tx := seedTx(i, 1, func(int) payments.TransactionStatus { return statuses[rng.IntN(len(statuses))] })
+			tx := enginetest.SeedTx(i, 1, func(int) payments.TransactionStatus { return statuses[rng.IntN(len(statuses))] })
 			tx.CustomerID, tx.PlatformCustomerID = pick("Customer:c", 4), pick("p", 3)
 			tx.Type = []string{"OUTGOING", "INCOMING"}[rng.IntN(2)]
 			tx.Source.AccountID, tx.Destination.AccountID = pick("InternalAccount:a", 3), pick("ExternalAccount:x", 3)
 			tx.QuoteID = pick("Quote:q", 5)
 			all[i] = tx
 		}
-		require.NoError(t, e.eng.SeedTransactions(ctx, n, 100, func(i int) payments.Transaction { return all[i] }))
+		require.NoError(t, enginetest.SeedTransactions(ctx, e.Eng, n, 100, func(i int) payments.Transaction { return all[i] }))
 		for range 60 { // pending ones settle or fail
 			if i := rng.IntN(n); all[i].Status == payments.TxPending {
 				all[i].Status = statuses[1+rng.IntN(2)]
-				require.NoError(t, e.eng.SetTransactionStatus(ctx, all[i].ID, all[i].Status))
+				require.NoError(t, enginetest.SetTransactionStatus(ctx, e.Eng, all[i].ID, all[i].Status))
 			}
 		}
 		maybe := func(v string) string { // set one time in three, sometimes to a value no record has
@@ -201,15 +191,15 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 			if p.Desc {
 				slices.Reverse(want)
 			}
-			got, _ := allTx(t, e.eng, f, p)
+			got, _ := allTx(t, e.Eng, f, p)
 			require.Equal(t, want, got, "filter %+v, %+v", f, p)
 		}
 	})
 
 	t.Run("NoGapsOrDuplicatesWhileInserting", func(t *testing.T) {
-		e := newEnv(t)
+		e := enginetest.NewEnv(t)
 		const initial = 300
-		require.NoError(t, e.eng.SeedTransactions(ctx, initial, 100, func(i int) payments.Transaction { return seedTx(i, 1, completed) }))
+		require.NoError(t, enginetest.SeedTransactions(ctx, e.Eng, initial, 100, func(i int) payments.Transaction { return enginetest.SeedTx(i, 1, enginetest.Completed) }))
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
 		for w := range 3 {
@@ -222,8 +212,8 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 					}
 					n := 1000000 + w*100000 + i
 					// spread over the whole range, before and after the reader's position
-					_ = e.eng.SeedTransactions(ctx, 1, 1, func(int) payments.Transaction {
-						tx := seedTx(n, 1, completed)
+					_ = enginetest.SeedTransactions(ctx, e.Eng, 1, 1, func(int) payments.Transaction {
+						tx := enginetest.SeedTx(n, 1, enginetest.Completed)
 						tx.CreatedAt = timeZero().Add(time.Duration((i*37)%(initial+50)) * time.Millisecond)
 						return tx
 					})
@@ -231,7 +221,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 			})
 		}
 		for _, desc := range []bool{false, true} {
-			ids, _ := allTx(t, e.eng, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 7, Desc: desc})
+			ids, _ := allTx(t, e.Eng, payments.TransactionFilter{CustomerID: "Customer:c0"}, payments.ListParams{Limit: 7, Desc: desc})
 			seen := map[string]int{}
 			for _, id := range ids {
 				seen[id]++
@@ -264,12 +254,12 @@ func TestNew_BuildsIndexesOfAnOlderStore(t *testing.T) {
 	const n = 2500 // three build batches
 	require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
 		for i := range n {
-			rec := seedTx(i, 5, completed)
+			rec := enginetest.SeedTx(i, 5, enginetest.Completed)
 			b, err := json.Marshal(rec)
 			if err != nil {
 				return err
 			}
-			if err := tx.Put(payments.TableTransactions, rec.ID, b); err != nil {
+			if err := tx.Put(quotes.TableTransactions, rec.ID, b); err != nil {
 				return err
 			}
 		}
@@ -311,7 +301,7 @@ type wirePage[T any] struct {
 // is [] even when nil.
 func TestPage_MarshalJSON(t *testing.T) {
 	n := 3
-	txs := []payments.Transaction{seedTx(1, 2, completed), seedTx(2, 2, completed)}
+	txs := []payments.Transaction{enginetest.SeedTx(1, 2, enginetest.Completed), enginetest.SeedTx(2, 2, enginetest.Completed)}
 	txs[0].Description = `<b>"rent" & \ more</b>` + "\u2028\x01é"
 	fees := int64(25)
 	txs[1].Fees, txs[1].Refund = &fees, &payments.Refund{Reference: "R&D", Reason: "<x>"}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/stretchr/testify/assert"
@@ -20,7 +21,7 @@ import (
 func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "outbox.db")
 	clock := sandbox.NewClock(timeZero())
-	open := func(rec *recorder) (*payments.Engine, payments.Store) {
+	open := func(rec *enginetest.Recorder) (*payments.Engine, payments.Store) {
 		s, err := boltstore.Open(path, nil)
 		require.NoError(t, err)
 		eng, err := payments.New(payments.Config{Store: s, Now: clock.Now, Notifier: rec, Sandbox: true,
@@ -29,13 +30,14 @@ func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 		return eng, s
 	}
 
-	down := &recorder{fail: errors.New("receiver down")}
+	down := &enginetest.Recorder{}
+	down.FailWith(errors.New("receiver down"))
 	eng, store := open(down)
-	e := &env{eng: eng, clock: clock, rec: down, store: store}
-	from, to := e.usdAccount(t, "Ann Payer"), e.usdAccount(t, "Bo Payee")
+	e := &enginetest.Env{Eng: eng, Clock: clock, Rec: down, Store: store}
+	from, to := e.USDAccount(t, "Ann Payer"), e.USDAccount(t, "Bo Payee")
 	_, err := eng.Sandbox.Fund(ctx, from, 1_000)
 	require.NoError(t, err)
-	_, err = eng.Quotes.Create(ctx, transfer(from, to, 400, true))
+	_, err = eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 400, true))
 	require.NoError(t, err)
 	_, err = eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
@@ -46,19 +48,17 @@ func TestEngine_OutboxSurvivesRestart(t *testing.T) {
 	require.NoError(t, eng.Close())
 	require.NoError(t, store.Close())
 
-	up := &recorder{}
+	up := &enginetest.Recorder{}
 	eng, store = open(up)
 	defer func() { _ = eng.Close(); _ = store.Close() }()
 	_, err = eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	assert.Empty(t, up.types(), "nothing is due before the backoff")
+	assert.Empty(t, up.Types(), "nothing is due before the backoff")
 
 	clock.Advance(time.Minute)
 	_, err = eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	up.mu.Lock()
-	got := append([]payments.Event(nil), up.events...)
-	up.mu.Unlock()
+	got := up.Events()
 	assert.Equal(t, eventIDs(waiting), eventIDs(got), "the same events, with the same ids")
 	left, err := eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)

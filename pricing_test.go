@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,16 +14,16 @@ import (
 // 500-cent fee delivers exactly 1716375 centavos, and locking 1716375
 // centavos costs exactly 100000 cents.
 func TestEngine_WorkedExamples(t *testing.T) {
-	e := moneyEnv(t)
-	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{{
+	e := enginetest.MoneyEnv(t)
+	_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{{
 		FeeType: "CROSS_CURRENCY_TRANSACTION", SourceCurrency: "USD", FixedFee: payments.FixedFee{Amount: 500, Currency: "USD"}}}})
 	require.NoError(t, err)
-	usd := e.usdAccount(t, "Sender")
-	in := fullIndividual("Receiver")
+	usd := e.USDAccount(t, "Sender")
+	in := enginetest.FullIndividual("Receiver")
 	in.Currencies = []string{"MXN"}
-	c, err := e.eng.Customers.Create(ctx, in)
+	c, err := e.Eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
+	page, err := e.Eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	mxn := page.Data[0].ID
 
@@ -31,7 +32,7 @@ func TestEngine_WorkedExamples(t *testing.T) {
 		amount int64
 	}{{"SENDING", 100_000}, {"RECEIVING", 1_716_375}} {
 		t.Run(tc.side, func(t *testing.T) {
-			q, err := e.eng.Quotes.Create(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
+			q, err := e.Eng.Quotes.Create(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
 				Destination:        payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: mxn},
 				LockedCurrencySide: tc.side, LockedCurrencyAmount: tc.amount})
 			require.NoError(t, err)

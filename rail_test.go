@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/rails/railtest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/stretchr/testify/assert"
@@ -58,40 +60,16 @@ func (r *manualRail) take(ctx context.Context, id string) error {
 	return nil
 }
 
-// externalUSD creates a US bank account ending in suffix for customer.
-func (e *env) externalUSD(t testing.TB, customer, suffix string) string {
-	t.Helper()
-	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "12345" + suffix, "routingNumber": "021000021",
-		"beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jane Doe"}})
-	a, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: customer, Currency: "USD", AccountInfo: info}, payments.CustomerScope)
-	require.NoError(t, err)
-	return a.ID
-}
-
-func (e *env) available(t testing.TB, account string) int64 {
-	t.Helper()
-	v, err := e.eng.Accounts.Internal(ctx, account)
-	require.NoError(t, err)
-	return v.Balance.Amount
-}
-
-func (e *env) txStatus(t testing.TB, id string) payments.TransactionStatus {
-	t.Helper()
-	tx, err := e.eng.Transactions.Get(ctx, id)
-	require.NoError(t, err)
-	return tx.Status
-}
-
 // payout funds a new customer's USD account with funds and executes a
 // payout of amount to a new external account ending in suffix.
-func (e *env) payout(t testing.TB, funds, amount int64, suffix string) (account, txID string) {
+func payout(t testing.TB, e *enginetest.Env, funds, amount int64, suffix string) (account, txID string) {
 	t.Helper()
-	account = e.usdAccount(t, "Payer")
-	ia, err := e.eng.Accounts.Internal(ctx, account)
+	account = e.USDAccount(t, "Payer")
+	ia, err := e.Eng.Accounts.Internal(ctx, account)
 	require.NoError(t, err)
-	_, err = e.eng.Sandbox.Fund(ctx, account, funds)
+	_, err = e.Eng.Sandbox.Fund(ctx, account, funds)
 	require.NoError(t, err)
-	q, err := e.eng.Quotes.Create(ctx, transfer(account, e.externalUSD(t, ia.CustomerID, suffix), amount, true))
+	q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(account, e.ExternalUSD(t, ia.CustomerID, suffix), amount, true))
 	require.NoError(t, err)
 	assert.Equal(t, payments.QuoteProcessing, q.Status, "answered as committed")
 	return account, q.TransactionID
@@ -101,68 +79,68 @@ func (e *env) payout(t testing.TB, funds, amount int64, suffix string) (account,
 // Rails.Report, each applied once per reference; later ones wait as due work.
 func TestRails_ReportEntryPoint(t *testing.T) {
 	rail := &manualRail{}
-	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
-	acct, txID := e.payout(t, 10_000, 4_000, "000")
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct, txID := payout(t, e, 10_000, 4_000, "000")
 	pid := "send:" + txID
 	assert.Equal(t, []string{pid}, rail.taken, "handed to the rail once, after commit")
-	assert.Equal(t, payments.TxProcessing, e.txStatus(t, txID))
+	assert.Equal(t, payments.TxProcessing, e.TxStatus(t, txID))
 
-	requireCode(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Outcome: "LOST"}), payments.CodeInvalidInput, "outcome")
-	requireCode(t, e.eng.Rails.Report(ctx, payments.RailReport{Outcome: payments.RailCompleted}), payments.CodeInvalidInput, "paymentId")
-	requireCode(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: "send:Transaction:nope", Outcome: payments.RailCompleted}), payments.CodeTransactionNotFound)
+	enginetest.RequireCode(t, e.Eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Outcome: "LOST"}), payments.CodeInvalidInput, "outcome")
+	enginetest.RequireCode(t, e.Eng.Rails.Report(ctx, payments.RailReport{Outcome: payments.RailCompleted}), payments.CodeInvalidInput, "paymentId")
+	enginetest.RequireCode(t, e.Eng.Rails.Report(ctx, payments.RailReport{PaymentID: "send:Transaction:nope", Outcome: payments.RailCompleted}), payments.CodeTransactionNotFound)
 
-	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "bank-ack-1", Outcome: payments.RailAccepted}))
-	assert.Equal(t, payments.TxProcessing, e.txStatus(t, txID), "accepted moves nothing")
+	require.NoError(t, e.Eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "bank-ack-1", Outcome: payments.RailAccepted}))
+	assert.Equal(t, payments.TxProcessing, e.TxStatus(t, txID), "accepted moves nothing")
 	completed := payments.RailReport{PaymentID: pid, Reference: "bank-settled-1", Outcome: payments.RailCompleted}
-	require.NoError(t, e.eng.Rails.Report(ctx, completed))
-	assert.Equal(t, payments.TxCompleted, e.txStatus(t, txID))
-	_, err := e.eng.Webhooks.Flush(ctx)
+	require.NoError(t, e.Eng.Rails.Report(ctx, completed))
+	assert.Equal(t, payments.TxCompleted, e.TxStatus(t, txID))
+	_, err := e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	events := len(e.rec.types())
-	require.NoError(t, e.eng.Rails.Report(ctx, completed), "a redelivered report is fine")
-	_, err = e.eng.Webhooks.Flush(ctx)
+	events := len(e.Rec.Types())
+	require.NoError(t, e.Eng.Rails.Report(ctx, completed), "a redelivered report is fine")
+	_, err = e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
-	assert.Len(t, e.rec.types(), events, "and changes nothing")
+	assert.Len(t, e.Rec.Types(), events, "and changes nothing")
 
 	returned := payments.RailReport{PaymentID: pid, Reference: "bank-return-1", Outcome: payments.RailReturned,
-		At: e.clock.Now().Add(time.Hour), FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}
-	require.NoError(t, e.eng.Rails.Report(ctx, returned))
-	assert.Equal(t, payments.TxCompleted, e.txStatus(t, txID), "a return announced for later waits")
-	e.clock.Advance(time.Hour)
-	_, err = e.eng.ProcessDue(ctx)
+		At: e.Clock.Now().Add(time.Hour), FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}
+	require.NoError(t, e.Eng.Rails.Report(ctx, returned))
+	assert.Equal(t, payments.TxCompleted, e.TxStatus(t, txID), "a return announced for later waits")
+	e.Clock.Advance(time.Hour)
+	_, err = e.Eng.ProcessDue(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, payments.TxFailed, e.txStatus(t, txID))
-	assert.EqualValues(t, 10_000, e.available(t, acct), "the sender has everything back")
-	require.NoError(t, payments.CheckLedger(ctx, e.store))
+	assert.Equal(t, payments.TxFailed, e.TxStatus(t, txID))
+	assert.EqualValues(t, 10_000, e.Available(t, acct), "the sender has everything back")
+	require.NoError(t, payments.CheckLedger(ctx, e.Store))
 }
 
 // TestRails_SlowRailNeverStallsUnrelatedWrites: while the rail holds one
 // payment's hand-over, other operations commit, payments included.
 func TestRails_SlowRailNeverStallsUnrelatedWrites(t *testing.T) {
-	for name, store := range stores(t) {
+	for name, store := range enginetest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			rail := &manualRail{entered: make(chan string, 8), block: make(chan struct{})}
-			e := moneyEnv(t, store, func(c *payments.Config) { c.Rail = rail })
-			payer := e.usdAccount(t, "Payer")
-			ia, err := e.eng.Accounts.Internal(ctx, payer)
+			e := enginetest.MoneyEnv(t, store, func(c *payments.Config) { c.Rail = rail })
+			payer := e.USDAccount(t, "Payer")
+			ia, err := e.Eng.Accounts.Internal(ctx, payer)
 			require.NoError(t, err)
-			_, err = e.eng.Sandbox.Fund(ctx, payer, 10_000)
+			_, err = e.Eng.Sandbox.Fund(ctx, payer, 10_000)
 			require.NoError(t, err)
-			ext := e.externalUSD(t, ia.CustomerID, "000")
+			ext := e.ExternalUSD(t, ia.CustomerID, "000")
 			done := make(chan error, 1)
 			go func() {
-				_, err := e.eng.Quotes.Create(ctx, transfer(payer, ext, 1_000, true))
+				_, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(payer, ext, 1_000, true))
 				done <- err
 			}()
 			<-rail.entered // the payout committed and its hand-over is stuck in the rail
 
-			other := e.usdAccount(t, "Other")
-			_, err = e.eng.Sandbox.Fund(ctx, other, 5_000)
+			other := e.USDAccount(t, "Other")
+			_, err = e.Eng.Sandbox.Fund(ctx, other, 5_000)
 			require.NoError(t, err)
-			q, err := e.eng.Quotes.Create(ctx, transfer(other, payer, 2_000, true))
+			q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(other, payer, 2_000, true))
 			require.NoError(t, err, "an unrelated payment commits while the rail is stuck")
 			assert.Equal(t, payments.QuoteCompleted, q.Status)
-			assert.EqualValues(t, 10_000-1_000+2_000, e.available(t, payer))
+			assert.EqualValues(t, 10_000-1_000+2_000, e.Available(t, payer))
 			select {
 			case err := <-done:
 				t.Fatalf("the stuck hand-over returned early: %v", err)
@@ -170,7 +148,7 @@ func TestRails_SlowRailNeverStallsUnrelatedWrites(t *testing.T) {
 			}
 			close(rail.block)
 			require.NoError(t, <-done)
-			require.NoError(t, payments.CheckLedger(ctx, e.store))
+			require.NoError(t, payments.CheckLedger(ctx, e.Store))
 		})
 	}
 }
@@ -180,22 +158,22 @@ func TestRails_SlowRailNeverStallsUnrelatedWrites(t *testing.T) {
 // parked in the dead letters; a rail that recovers takes it on a retry.
 func TestRails_FailingRailRetriesThenParks(t *testing.T) {
 	rail := &manualRail{fail: errors.New("bank API unavailable")}
-	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
-	acct, txID := e.payout(t, 10_000, 4_000, "000")
-	_, recovering := e.payout(t, 1_000, 1_000, "000")
-	pending, err := e.eng.Rails.Pending(ctx, 10)
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct, txID := payout(t, e, 10_000, 4_000, "000")
+	_, recovering := payout(t, e, 1_000, 1_000, "000")
+	pending, err := e.Eng.Rails.Pending(ctx, 10)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"send:" + txID, "send:" + recovering}, pending)
-	for attempt := 2; attempt < payments.MaxDueAttempts; attempt++ {
-		e.clock.Advance(time.Hour)
-		_, err := e.eng.ProcessDue(ctx)
+	for attempt := 2; attempt < engine.MaxDueAttempts; attempt++ {
+		e.Clock.Advance(time.Hour)
+		_, err := e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
 	}
 	rail.mu.Lock()
 	rail.fail = nil
 	rail.mu.Unlock()
-	e.clock.Advance(time.Hour)
-	_, err = e.eng.ProcessDue(ctx)
+	e.Clock.Advance(time.Hour)
+	_, err = e.Eng.ProcessDue(ctx)
 	require.NoError(t, err)
 	// Both were refused MaxDueAttempts-1 times, then taken.
 	assert.Empty(t, mustPending(t, e))
@@ -204,21 +182,21 @@ func TestRails_FailingRailRetriesThenParks(t *testing.T) {
 	rail.mu.Lock()
 	rail.fail = errors.New("bank API unavailable")
 	rail.mu.Unlock()
-	_, parked := e.payout(t, 1_000, 500, "000")
-	for range payments.MaxDueAttempts {
-		e.clock.Advance(time.Hour)
-		_, err := e.eng.ProcessDue(ctx)
+	_, parked := payout(t, e, 1_000, 500, "000")
+	for range engine.MaxDueAttempts {
+		e.Clock.Advance(time.Hour)
+		_, err := e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
 	}
 	assert.Empty(t, mustPending(t, e))
-	dead, err := e.eng.DeadLetters(ctx)
+	dead, err := e.Eng.DeadLetters(ctx)
 	require.NoError(t, err)
 	require.Len(t, dead, 1)
 	assert.Equal(t, "send:"+parked, dead[0].Key)
 	assert.Contains(t, dead[0].Reason, "bank API unavailable")
-	assert.Equal(t, payments.TxProcessing, e.txStatus(t, parked), "never failed by guesswork: the bank may hold it")
-	assert.EqualValues(t, 6_000, e.available(t, acct))
-	require.NoError(t, payments.CheckLedger(ctx, e.store))
+	assert.Equal(t, payments.TxProcessing, e.TxStatus(t, parked), "never failed by guesswork: the bank may hold it")
+	assert.EqualValues(t, 6_000, e.Available(t, acct))
+	require.NoError(t, payments.CheckLedger(ctx, e.Store))
 }
 
 // reportingRail reports every payment ACCEPTED while it takes it, then
@@ -242,28 +220,28 @@ func (r *reportingRail) Send(ctx context.Context, p payments.OutgoingPayment, re
 // is not handed over again, retried or parked.
 func TestRails_ReportDuringSendTakesThePayment(t *testing.T) {
 	rail := &reportingRail{}
-	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
-	acct, txID := e.payout(t, 10_000, 4_000, "000")
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct, txID := payout(t, e, 10_000, 4_000, "000")
 	assert.Empty(t, mustPending(t, e))
-	for range payments.MaxDueAttempts {
-		e.clock.Advance(time.Hour)
-		_, err := e.eng.ProcessDue(ctx)
+	for range engine.MaxDueAttempts {
+		e.Clock.Advance(time.Hour)
+		_, err := e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
 	}
 	assert.Equal(t, []string{"send:" + txID}, rail.taken, "handed over once")
-	dead, err := e.eng.DeadLetters(ctx)
+	dead, err := e.Eng.DeadLetters(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, dead)
-	assert.Equal(t, payments.TxProcessing, e.txStatus(t, txID))
-	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: "send:" + txID, Reference: "bank-settled", Outcome: payments.RailCompleted}))
-	assert.Equal(t, payments.TxCompleted, e.txStatus(t, txID))
-	assert.EqualValues(t, 6_000, e.available(t, acct))
-	require.NoError(t, payments.CheckLedger(ctx, e.store))
+	assert.Equal(t, payments.TxProcessing, e.TxStatus(t, txID))
+	require.NoError(t, e.Eng.Rails.Report(ctx, payments.RailReport{PaymentID: "send:" + txID, Reference: "bank-settled", Outcome: payments.RailCompleted}))
+	assert.Equal(t, payments.TxCompleted, e.TxStatus(t, txID))
+	assert.EqualValues(t, 6_000, e.Available(t, acct))
+	require.NoError(t, payments.CheckLedger(ctx, e.Store))
 }
 
-func mustPending(t *testing.T, e *env) []string {
+func mustPending(t *testing.T, e *enginetest.Env) []string {
 	t.Helper()
-	p, err := e.eng.Rails.Pending(ctx, 10)
+	p, err := e.Eng.Rails.Pending(ctx, 10)
 	require.NoError(t, err)
 	return p
 }
@@ -273,27 +251,27 @@ func mustPending(t *testing.T, e *env) []string {
 // debt), instead of failing the return; the next deposit pays it down.
 func TestRails_LateReturnOfSpentDeposit(t *testing.T) {
 	rail := &manualRail{}
-	e := moneyEnv(t, func(c *payments.Config) { c.Rail = rail })
-	acct := e.usdAccount(t, "Spender")
-	ia, err := e.eng.Accounts.Internal(ctx, acct)
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Rail = rail })
+	acct := e.USDAccount(t, "Spender")
+	ia, err := e.Eng.Accounts.Internal(ctx, acct)
 	require.NoError(t, err)
-	in, err := e.eng.Transactions.TransferIn(ctx, payments.TransferInRequest{SourceAccountID: e.externalUSD(t, ia.CustomerID, "000"), DestinationAccountID: acct, Amount: 1_000})
+	in, err := e.Eng.Transactions.TransferIn(ctx, payments.TransferInRequest{SourceAccountID: e.ExternalUSD(t, ia.CustomerID, "000"), DestinationAccountID: acct, Amount: 1_000})
 	require.NoError(t, err)
 	assert.Equal(t, payments.TxPending, in.Status)
 	pid := "pull:" + in.ID
-	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-1", Outcome: payments.RailCompleted}))
-	other := e.usdAccount(t, "Payee")
-	_, err = e.eng.Quotes.Create(ctx, transfer(acct, other, 800, true))
+	require.NoError(t, e.Eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-1", Outcome: payments.RailCompleted}))
+	other := e.USDAccount(t, "Payee")
+	_, err = e.Eng.Quotes.Create(ctx, enginetest.Transfer(acct, other, 800, true))
 	require.NoError(t, err)
-	require.NoError(t, e.eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-return-R01", Outcome: payments.RailReturned, FailureReason: "PAYOUT_RETURNED"}))
-	assert.Equal(t, payments.TxFailed, e.txStatus(t, in.ID))
-	assert.EqualValues(t, -800, e.available(t, acct), "the customer owes what it spent")
-	_, err = e.eng.Quotes.Create(ctx, transfer(acct, other, 1, true))
-	requireCode(t, err, payments.CodeInsufficientFunds)
-	_, err = e.eng.Sandbox.Fund(ctx, acct, 500)
+	require.NoError(t, e.Eng.Rails.Report(ctx, payments.RailReport{PaymentID: pid, Reference: "ach-return-R01", Outcome: payments.RailReturned, FailureReason: "PAYOUT_RETURNED"}))
+	assert.Equal(t, payments.TxFailed, e.TxStatus(t, in.ID))
+	assert.EqualValues(t, -800, e.Available(t, acct), "the customer owes what it spent")
+	_, err = e.Eng.Quotes.Create(ctx, enginetest.Transfer(acct, other, 1, true))
+	enginetest.RequireCode(t, err, payments.CodeInsufficientFunds)
+	_, err = e.Eng.Sandbox.Fund(ctx, acct, 500)
 	require.NoError(t, err)
-	assert.EqualValues(t, -300, e.available(t, acct), "a deposit pays the debt down")
-	require.NoError(t, payments.CheckLedger(ctx, e.store))
+	assert.EqualValues(t, -300, e.Available(t, acct), "a deposit pays the debt down")
+	require.NoError(t, payments.CheckLedger(ctx, e.Store))
 }
 
 // slowRail reports every payment from another goroutine after a delay.

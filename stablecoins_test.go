@@ -9,6 +9,7 @@ import (
 	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/stablecoins"
 	"github.com/stretchr/testify/assert"
@@ -18,23 +19,23 @@ import (
 // issuer links a provider account, registers ACME and mints 100 dollars'
 // worth into its reserve; it returns the stablecoin and a USD payout
 // account.
-func (e *env) issuer(t testing.TB) (coin, bank string) {
+func issuer(t testing.TB, e *enginetest.Env) (coin, bank string) {
 	t.Helper()
-	s := e.eng.Stablecoins
+	s := e.Eng.Stablecoins
 	_, err := s.LinkProviderAccount(ctx, stablecoins.LinkRequest{Provider: "BRALE", APIClientID: "c", APIClientSecret: "sandbox-secret"})
 	require.NoError(t, err)
 	c, err := s.Register(ctx, stablecoins.RegisterRequest{ProviderTokenIdentifier: "ACME", NetworkTokenIdentifier: "btkn1acme", Network: "SPARK"})
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": "123456789", "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "BUSINESS", "legalName": "Issuer Inc"}})
-	b, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{Currency: "USD", AccountInfo: info}, payments.PlatformScope)
+	b, err := e.Eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{Currency: "USD", AccountInfo: info}, payments.PlatformScope)
 	require.NoError(t, err)
 	op, err := s.Mint(ctx, c.ID, stablecoins.MintRequest{Amount: "100000000", FundingSource: stablecoins.Source{Type: "ACH_DEBIT", ExternalAccountID: b.ID},
-		Destination: stablecoins.Destination{AccountID: e.sparkWallet(t)}})
+		Destination: stablecoins.Destination{AccountID: sparkWallet(t, e)}})
 	require.NoError(t, err)
 	for range 3 {
-		e.clock.Advance(10 * time.Minute)
-		_, err = e.eng.ProcessDue(ctx)
+		e.Clock.Advance(10 * time.Minute)
+		_, err = e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
 	}
 	got, err := s.Operation(ctx, op.ID)
@@ -43,7 +44,7 @@ func (e *env) issuer(t testing.TB) (coin, bank string) {
 	return c.ID, b.ID
 }
 
-func (e *env) sparkWallet(t testing.TB) string {
+func sparkWallet(t testing.TB, e *enginetest.Env) string {
 	t.Helper()
 	k, err := secp256k1.GeneratePrivateKey()
 	require.NoError(t, err)
@@ -52,7 +53,7 @@ func (e *env) sparkWallet(t testing.TB) string {
 	addr, err := bech32.EncodeM("spark", data)
 	require.NoError(t, err)
 	info, _ := json.Marshal(map[string]any{"accountType": "SPARK_WALLET", "address": addr})
-	w, err := e.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{Currency: "BTC", AccountInfo: info}, payments.PlatformScope)
+	w, err := e.Eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{Currency: "BTC", AccountInfo: info}, payments.PlatformScope)
 	require.NoError(t, err)
 	return w.ID
 }
@@ -60,21 +61,21 @@ func (e *env) sparkWallet(t testing.TB) string {
 // TestStablecoins_ConcurrentBurns: burns racing for one reserve never take
 // it below zero, on every store (the retrying one runs every transaction function twice).
 func TestStablecoins_ConcurrentBurns(t *testing.T) {
-	for name, store := range stores(t) {
+	for name, store := range enginetest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, store, func(c *payments.Config) { c.Stablecoins, c.Rail = sandbox.Stablecoins{}, sandbox.Rail{} })
-			coin, bank := e.issuer(t)
-			codes := concurrently(8, func() error {
-				_, err := e.eng.Stablecoins.Burn(ctx, coin, stablecoins.BurnRequest{Amount: "40000000", Source: stablecoins.Source{Type: "PROVIDER_INTERNAL_BALANCE"},
+			e := enginetest.NewEnv(t, store, func(c *payments.Config) { c.Stablecoins, c.Rail = sandbox.Stablecoins{}, sandbox.Rail{} })
+			coin, bank := issuer(t, e)
+			codes := enginetest.Concurrently(8, func() error {
+				_, err := e.Eng.Stablecoins.Burn(ctx, coin, stablecoins.BurnRequest{Amount: "40000000", Source: stablecoins.Source{Type: "PROVIDER_INTERNAL_BALANCE"},
 					Destination: stablecoins.BurnDestination{Type: "EXTERNAL_ACCOUNT", ExternalAccountID: bank, Rail: "WIRE"}})
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": 2, payments.CodeInsufficientFunds: 6}, codes, "100 dollars cover two 40-dollar burns")
-			avail, held, err := e.eng.Stablecoins.Reserve(ctx, coin)
+			avail, held, err := e.Eng.Stablecoins.Reserve(ctx, coin)
 			require.NoError(t, err)
 			assert.EqualValues(t, 2_000, avail)
 			assert.EqualValues(t, 8_000, held)
-			require.NoError(t, payments.CheckLedger(ctx, e.store))
+			require.NoError(t, payments.CheckLedger(ctx, e.Store))
 		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/walletauth"
 	"github.com/paygrid/payments/walletauth/passkeytest"
 )
@@ -23,19 +24,19 @@ import (
 // Outside the sandbox, wallet OTP codes are random and delivered through
 // the CodeSender after commit, and the legacy literals are refused.
 func TestWallet_ProductionOTPAndLiterals(t *testing.T) {
-	box := &codeBox{}
-	e := newEnv(t, func(c *payments.Config) { c.Codes, c.Sandbox = box, false })
-	w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
+	box := &enginetest.CodeBox{}
+	e := enginetest.NewEnv(t, func(c *payments.Config) { c.Codes, c.Sandbox = box, false })
+	w := wallet(t, e, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
 	assert.Equal(t, payments.EmbeddedWallet, w.Type)
-	creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
+	creds, err := e.Eng.Wallets.Credentials(ctx, w.ID)
 	require.NoError(t, err)
 	require.Len(t, creds, 1)
 
-	_, err = e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{EmbeddedWalletConfig: []byte(`{"otpLength":8,"alphanumeric":true}`)})
+	_, err = e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{EmbeddedWalletConfig: []byte(`{"otpLength":8,"alphanumeric":true}`)})
 	require.NoError(t, err)
-	ch, err := e.eng.Wallets.Challenge(ctx, creds[0].ID, payments.ChallengeRequest{})
+	ch, err := e.Eng.Wallets.Challenge(ctx, creds[0].ID, payments.ChallengeRequest{})
 	require.NoError(t, err)
-	sent := box.messages()
+	sent := box.Messages()
 	require.Len(t, sent, 1)
 	assert.Len(t, sent[0].Code, 8, "the platform's otpLength")
 	assert.Equal(t, "jane@example.com", sent[0].To)
@@ -50,25 +51,25 @@ func TestWallet_ProductionOTPAndLiterals(t *testing.T) {
 		return payments.VerifyRequest{Type: payments.CredentialEmailOTP, EncryptedOtpBundle: b}
 	}
 	if sent[0].Code != payments.SandboxOTPCode {
-		_, _, err = e.eng.Wallets.Verify(ctx, creds[0].ID, seal(payments.SandboxOTPCode), payments.Signature{})
-		requireCode(t, err, payments.CodeUnauthorized)
+		_, _, err = e.Eng.Wallets.Verify(ctx, creds[0].ID, seal(payments.SandboxOTPCode), payments.Signature{})
+		enginetest.RequireCode(t, err, payments.CodeUnauthorized)
 	}
 	req := seal(sent[0].Code)
-	_, sc, err := e.eng.Wallets.Verify(ctx, creds[0].ID, req, payments.Signature{})
+	_, sc, err := e.Eng.Wallets.Verify(ctx, creds[0].ID, req, payments.Signature{})
 	require.NoError(t, err)
 	require.NotNil(t, sc)
-	_, _, err = e.eng.Wallets.Verify(ctx, creds[0].ID, req, payments.Signature{Stamp: payments.LegacyWalletSignature, RequestID: sc.RequestID})
-	requireCode(t, err, payments.CodeWalletSignatureMalformed)
+	_, _, err = e.Eng.Wallets.Verify(ctx, creds[0].ID, req, payments.Signature{Stamp: payments.LegacyWalletSignature, RequestID: sc.RequestID})
+	enginetest.RequireCode(t, err, payments.CodeWalletSignatureMalformed)
 	stamp, err := walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
 	require.NoError(t, err)
-	s, _, err := e.eng.Wallets.Verify(ctx, creds[0].ID, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+	s, _, err := e.Eng.Wallets.Verify(ctx, creds[0].ID, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
 	require.NoError(t, err)
 	assert.Equal(t, w.ID, s.AccountID)
-	sessions, err := e.eng.Wallets.Sessions(ctx, w.ID)
+	sessions, err := e.Eng.Wallets.Sessions(ctx, w.ID)
 	require.NoError(t, err)
 	require.Len(t, sessions, 1)
-	e.clock.Advance(payments.WalletSessionTTL)
-	sessions, err = e.eng.Wallets.Sessions(ctx, w.ID)
+	e.Clock.Advance(payments.WalletSessionTTL)
+	sessions, err = e.Eng.Wallets.Sessions(ctx, w.ID)
 	require.NoError(t, err)
 	assert.Empty(t, sessions, "sessions expire")
 }
@@ -92,17 +93,17 @@ func TestWallet_OAuthSignatures(t *testing.T) {
 		{"sandbox, dummy signature", true, nil, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, func(c *payments.Config) { c.Sandbox, c.OIDCKeys = tc.sandbox, tc.keys })
-			w := e.wallet(t, func(in *payments.CustomerInput) { in.PhoneNumber = "+14155550123" })
-			now := e.clock.Now()
+			e := enginetest.NewEnv(t, func(c *payments.Config) { c.Sandbox, c.OIDCKeys = tc.sandbox, tc.keys })
+			w := wallet(t, e, func(in *payments.CustomerInput) { in.PhoneNumber = "+14155550123" })
+			now := e.Clock.Now()
 			claims := jwt.MapClaims{"iss": "https://accounts.google.com", "aud": "app", "sub": "u-1", "iat": now.Unix(), "exp": now.Unix() + 600}
 			tok, _ := jwt.NewWithClaims(jwt.SigningMethodRS256, claims).SignedString(key)
 			if !tc.signed {
 				tok = tok[:strings.LastIndex(tok, ".")] + ".sandbox-signature"
 			}
-			m, _, err := e.eng.Wallets.CreateCredential(ctx, payments.CreateCredentialRequest{Type: payments.CredentialOAuth, AccountID: w.ID, OidcToken: tok}, payments.Signature{})
+			m, _, err := e.Eng.Wallets.CreateCredential(ctx, payments.CreateCredentialRequest{Type: payments.CredentialOAuth, AccountID: w.ID, OidcToken: tok}, payments.Signature{})
 			if tc.want != "" {
-				requireCode(t, err, tc.want)
+				enginetest.RequireCode(t, err, tc.want)
 				return
 			}
 			require.NoError(t, err)
@@ -114,18 +115,18 @@ func TestWallet_OAuthSignatures(t *testing.T) {
 // A signed retry is consumed once: of concurrent retries of one challenge
 // exactly one opens a session; concurrent wrong codes are all counted.
 func TestWallet_ConcurrentRetries(t *testing.T) {
-	for name, store := range stores(t) {
+	for name, store := range enginetest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, store)
-			w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
-			creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
+			e := enginetest.NewEnv(t, store)
+			w := wallet(t, e, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
+			creds, err := e.Eng.Wallets.Credentials(ctx, w.ID)
 			require.NoError(t, err)
 			cred := creds[0].ID
 			tek, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 			require.NoError(t, err)
 			pub, _ := walletauth.CompressedKey(&tek.PublicKey)
 			attempt := func(code string) payments.VerifyRequest {
-				ch, err := e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+				ch, err := e.Eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
 				require.NoError(t, err)
 				b, err := walletauth.SealOTP(ch.OtpEncryptionTargetBundle, walletauth.OTPAttempt{Code: code, PublicKey: pub})
 				require.NoError(t, err)
@@ -133,22 +134,22 @@ func TestWallet_ConcurrentRetries(t *testing.T) {
 			}
 
 			req := attempt(payments.SandboxOTPCode)
-			_, sc, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{})
+			_, sc, err := e.Eng.Wallets.Verify(ctx, cred, req, payments.Signature{})
 			require.NoError(t, err)
 			stamp, err := walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
 			require.NoError(t, err)
-			codes := concurrently(16, func() error {
-				_, _, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+			codes := enginetest.Concurrently(16, func() error {
+				_, _, err := e.Eng.Wallets.Verify(ctx, cred, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
 				return err
 			})
 			assert.Equal(t, map[payments.Code]int{"": 1, payments.CodeUnauthorized: 15}, codes)
-			sessions, err := e.eng.Wallets.Sessions(ctx, w.ID)
+			sessions, err := e.Eng.Wallets.Sessions(ctx, w.ID)
 			require.NoError(t, err)
 			assert.Len(t, sessions, 1)
 
 			wrong := attempt("999999")
-			codes = concurrently(16, func() error {
-				_, _, err := e.eng.Wallets.Verify(ctx, cred, wrong, payments.Signature{})
+			codes = enginetest.Concurrently(16, func() error {
+				_, _, err := e.Eng.Wallets.Verify(ctx, cred, wrong, payments.Signature{})
 				return err
 			})
 			assert.Equal(t, payments.WalletOTPAttempts-1, codes[payments.CodeUnauthorized], "%v", codes)
@@ -159,13 +160,13 @@ func TestWallet_ConcurrentRetries(t *testing.T) {
 
 // wallet creates "Jane Doe" (adjusted by mutate) and provisions her USD
 // embedded wallet.
-func (e *env) wallet(t *testing.T, mutate func(*payments.CustomerInput)) *payments.InternalAccountView {
+func wallet(t *testing.T, e *enginetest.Env, mutate func(*payments.CustomerInput)) *payments.InternalAccountView {
 	t.Helper()
-	in := fullIndividual("Jane Doe")
+	in := enginetest.FullIndividual("Jane Doe")
 	mutate(&in)
-	c, err := e.eng.Customers.Create(ctx, in)
+	c, err := e.Eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	w, err := e.eng.Wallets.Provision(ctx, c.ID, "USD")
+	w, err := e.Eng.Wallets.Provision(ctx, c.ID, "USD")
 	require.NoError(t, err)
 	return w
 }
@@ -173,7 +174,7 @@ func (e *env) wallet(t *testing.T, mutate func(*payments.CustomerInput)) *paymen
 // retryAfter is the retryAfterSeconds of a 429.
 func retryAfter(t *testing.T, err error) time.Duration {
 	t.Helper()
-	requireCode(t, err, payments.CodeRateLimited)
+	enginetest.RequireCode(t, err, payments.CodeRateLimited)
 	var pe *payments.Error
 	require.ErrorAs(t, err, &pe)
 	secs, ok := pe.Details["retryAfterSeconds"].(int)
@@ -186,11 +187,11 @@ func retryAfter(t *testing.T, err error) time.Duration {
 // credential (429), and the right code is refused until the window passes;
 // then the login works.
 func TestWallet_OTPWrongCodesLockAcrossChallenges(t *testing.T) {
-	for name, store := range stores(t) {
+	for name, store := range enginetest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, store)
-			w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
-			creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
+			e := enginetest.NewEnv(t, store)
+			w := wallet(t, e, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
+			creds, err := e.Eng.Wallets.Credentials(ctx, w.ID)
 			require.NoError(t, err)
 			cred := creds[0].ID
 			tek, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -205,40 +206,40 @@ func TestWallet_OTPWrongCodesLockAcrossChallenges(t *testing.T) {
 			codes := map[payments.Code]int{}
 			var target string
 			for range 10 {
-				e.clock.Advance(payments.WalletOTPResendInterval)
-				ch, err := e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+				e.Clock.Advance(payments.WalletOTPResendInterval)
+				ch, err := e.Eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
 				if err != nil {
 					codes["challenge "+payments.CodeOf(err)]++
 					continue
 				}
 				target = ch.OtpEncryptionTargetBundle
 				for range 4 {
-					_, _, err := e.eng.Wallets.Verify(ctx, cred, seal(target, "999999"), payments.Signature{})
+					_, _, err := e.Eng.Wallets.Verify(ctx, cred, seal(target, "999999"), payments.Signature{})
 					codes[payments.CodeOf(err)]++
 				}
 			}
 			assert.Equal(t, map[payments.Code]int{payments.CodeUnauthorized: payments.WalletOTPAttempts - 1,
 				payments.CodeRateLimited: 8 - (payments.WalletOTPAttempts - 1), "challenge RATE_LIMITED": 8}, codes)
 
-			_, _, err = e.eng.Wallets.Verify(ctx, cred, seal(target, payments.SandboxOTPCode), payments.Signature{})
+			_, _, err = e.Eng.Wallets.Verify(ctx, cred, seal(target, payments.SandboxOTPCode), payments.Signature{})
 			wait := retryAfter(t, err)
 			// The first wrong code came 30 s in, the clock is at 5 min: the lock
 			// lasts until that code leaves the window.
 			assert.Equal(t, 30*time.Second+payments.WalletOTPLockout-5*time.Minute, wait)
-			e.clock.Advance(wait - time.Second)
-			_, err = e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
-			requireCode(t, err, payments.CodeRateLimited)
+			e.Clock.Advance(wait - time.Second)
+			_, err = e.Eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+			enginetest.RequireCode(t, err, payments.CodeRateLimited)
 
-			e.clock.Advance(time.Second)
-			ch, err := e.eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
+			e.Clock.Advance(time.Second)
+			ch, err := e.Eng.Wallets.Challenge(ctx, cred, payments.ChallengeRequest{})
 			require.NoError(t, err)
 			req := seal(ch.OtpEncryptionTargetBundle, payments.SandboxOTPCode)
-			_, sc, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{})
+			_, sc, err := e.Eng.Wallets.Verify(ctx, cred, req, payments.Signature{})
 			require.NoError(t, err)
 			require.NotNil(t, sc)
 			stamp, err := walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
 			require.NoError(t, err)
-			s, _, err := e.eng.Wallets.Verify(ctx, cred, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+			s, _, err := e.Eng.Wallets.Verify(ctx, cred, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
 			require.NoError(t, err)
 			assert.Equal(t, w.ID, s.AccountID)
 		})
@@ -250,26 +251,26 @@ func TestWallet_OTPWrongCodesLockAcrossChallenges(t *testing.T) {
 // origin check.
 func TestWallet_PasskeyOrigins(t *testing.T) {
 	const devOrigin = "http://localhost:5173"
-	e := newEnv(t, func(c *payments.Config) {
+	e := enginetest.NewEnv(t, func(c *payments.Config) {
 		c.WalletRelyingParty = walletauth.RelyingParty{ID: "localhost", Origins: []string{devOrigin}}
 	})
-	w := e.wallet(t, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
-	creds, err := e.eng.Wallets.Credentials(ctx, w.ID)
+	w := wallet(t, e, func(in *payments.CustomerInput) { in.Email = "jane@example.com" })
+	creds, err := e.Eng.Wallets.Credentials(ctx, w.ID)
 	require.NoError(t, err)
 	// A session to sign the registration with: the sandbox OTP login.
 	tek, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
 	pub, _ := walletauth.CompressedKey(&tek.PublicKey)
-	ch, err := e.eng.Wallets.Challenge(ctx, creds[0].ID, payments.ChallengeRequest{})
+	ch, err := e.Eng.Wallets.Challenge(ctx, creds[0].ID, payments.ChallengeRequest{})
 	require.NoError(t, err)
 	bundle, err := walletauth.SealOTP(ch.OtpEncryptionTargetBundle, walletauth.OTPAttempt{Code: payments.SandboxOTPCode, PublicKey: pub})
 	require.NoError(t, err)
 	login := payments.VerifyRequest{Type: payments.CredentialEmailOTP, EncryptedOtpBundle: bundle}
-	_, sc, err := e.eng.Wallets.Verify(ctx, creds[0].ID, login, payments.Signature{})
+	_, sc, err := e.Eng.Wallets.Verify(ctx, creds[0].ID, login, payments.Signature{})
 	require.NoError(t, err)
 	stamp, err := walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
 	require.NoError(t, err)
-	_, _, err = e.eng.Wallets.Verify(ctx, creds[0].ID, login, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+	_, _, err = e.Eng.Wallets.Verify(ctx, creds[0].ID, login, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
 	require.NoError(t, err)
 
 	challenge := []byte("registration-challenge-0123456789")
@@ -279,18 +280,18 @@ func TestWallet_PasskeyOrigins(t *testing.T) {
 			Challenge: base64.RawURLEncoding.EncodeToString(challenge), Attestation: &att}
 	}
 
-	_, _, err = e.eng.Wallets.CreateCredential(ctx, register("http://localhost:8080"), payments.Signature{})
-	requireCode(t, err, payments.CodeUnauthorized)
+	_, _, err = e.Eng.Wallets.CreateCredential(ctx, register("http://localhost:8080"), payments.Signature{})
+	enginetest.RequireCode(t, err, payments.CodeUnauthorized)
 	assert.Contains(t, payments.MessageOf(err),
 		"the passkey's origin http://localhost:8080 is not one of the relying party's origins ("+devOrigin+")")
 
 	req := register(devOrigin)
-	_, sc, err = e.eng.Wallets.CreateCredential(ctx, req, payments.Signature{})
+	_, sc, err = e.Eng.Wallets.CreateCredential(ctx, req, payments.Signature{})
 	require.NoError(t, err)
 	require.NotNil(t, sc, "the registration is signed by the wallet's session")
 	stamp, err = walletauth.SignStamp(tek, []byte(sc.PayloadToSign))
 	require.NoError(t, err)
-	m, _, err := e.eng.Wallets.CreateCredential(ctx, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
+	m, _, err := e.Eng.Wallets.CreateCredential(ctx, req, payments.Signature{Stamp: stamp, RequestID: sc.RequestID})
 	require.NoError(t, err)
 	assert.Equal(t, req.Attestation.CredentialID, m.CredentialID)
 }
@@ -301,31 +302,31 @@ func TestWallet_PasskeyOrigins(t *testing.T) {
 // other internal accounts, and no INTERNAL_CRYPTO USDB account; the
 // sandbox quotes USDB at par with USD.
 func TestWallet_GlobalAccount(t *testing.T) {
-	e := moneyEnv(t, func(c *payments.Config) { c.Platform.Currencies = []string{"USD", "USDB"} })
-	rates, err := e.eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USDB", Destinations: []string{"USD"}, SendingAmount: 2_500_000})
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Platform.Currencies = []string{"USD", "USDB"} })
+	rates, err := e.Eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USDB", Destinations: []string{"USD"}, SendingAmount: 2_500_000})
 	require.NoError(t, err)
 	require.Len(t, rates, 1)
 	assert.EqualValues(t, 250, rates[0].ReceivingAmount, "2.5 USDB is 250 cents")
 
-	in := fullIndividual("Jane Doe")
+	in := enginetest.FullIndividual("Jane Doe")
 	in.Email = "jane@example.com"
-	c, err := e.eng.Customers.Create(ctx, in)
+	c, err := e.Eng.Customers.Create(ctx, in)
 	require.NoError(t, err)
-	page, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
+	page, err := e.Eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	types := map[string]payments.AccountType{}
 	for _, a := range page.Data {
 		types[a.Currency] = a.Type
 	}
 	assert.Equal(t, map[string]payments.AccountType{"USD": payments.InternalFiat, "USDB": payments.EmbeddedWallet}, types)
-	w, err := e.eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Type: payments.EmbeddedWallet}, payments.CustomerScope, payments.ListParams{})
+	w, err := e.Eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Type: payments.EmbeddedWallet}, payments.CustomerScope, payments.ListParams{})
 	require.NoError(t, err)
 	require.Len(t, w.Data, 1)
 	assert.Equal(t, "USDB", w.Data[0].Currency)
 	info := w.Data[0].FundingPaymentInstructions[0].AccountOrWalletInfo
 	assert.Equal(t, "SPARK_WALLET", info["accountType"])
 	assert.Equal(t, "USDB", info["assetType"])
-	creds, err := e.eng.Wallets.Credentials(ctx, w.Data[0].ID)
+	creds, err := e.Eng.Wallets.Credentials(ctx, w.Data[0].ID)
 	require.NoError(t, err)
 	require.Len(t, creds, 1)
 	assert.Equal(t, payments.CredentialEmailOTP, creds[0].Type)
