@@ -1,4 +1,4 @@
-package payments_test
+package platform_test
 
 import (
 	"context"
