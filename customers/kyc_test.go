@@ -1,4 +1,4 @@
-package payments_test
+package customers_test
 
 import (
 	"testing"
