@@ -1,4 +1,4 @@
-package payments_test
+package accounts_test
 
 import (
 	"testing"
