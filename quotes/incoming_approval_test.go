@@ -1,4 +1,4 @@
-package payments_test
+package quotes_test
 
 import (
 	"context"
@@ -167,4 +167,48 @@ func balance(t *testing.T, e *enginetest.Env, account string) int64 {
 	var b struct{ Amount int64 }
 	require.NoError(t, json.Unmarshal(raw, &b))
 	return b.Amount
+}
+
+// TestEngine_IncomingApproval: with IncomingApproval an incoming UMA payment
+// waits for the platform: approved it lands, rejected it does not, and
+// unanswered it times out after ApprovalWindow.
+func TestEngine_IncomingApproval(t *testing.T) {
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.IncomingApproval = true })
+	in := enginetest.FullIndividual("Jane Doe")
+	in.Currencies, in.UmaAddress = []string{"USD"}, "$jane@sandbox.uma.money"
+	c, err := e.Eng.Customers.Create(ctx, in)
+	require.NoError(t, err)
+	receive := func() *payments.Transaction {
+		tx, err := e.Eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: c.ID,
+			ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 500})
+		require.NoError(t, err)
+		require.Equal(t, payments.TxPending, tx.Status)
+		return tx
+	}
+	approved, rejected, ignored, late := receive(), receive(), receive(), receive()
+	tx, err := e.Eng.Transactions.Decide(ctx, approved.ID, payments.ApproveIncoming)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxCompleted, tx.Status)
+	tx, err = e.Eng.Transactions.Decide(ctx, rejected.ID, payments.RejectIncoming)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxRejected, tx.Status)
+	_, err = e.Eng.Transactions.Decide(ctx, approved.ID, payments.ApproveIncoming)
+	enginetest.RequireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
+
+	e.Clock.Advance(payments.ApprovalWindow + 1e9)
+	// Judged by the deadline, not by when the worker last ran.
+	_, err = e.Eng.Transactions.Decide(ctx, late.ID, payments.ApproveIncoming)
+	enginetest.RequireCode(t, err, payments.CodeTransactionNotPendingPlatformApproval)
+	tx, err = e.Eng.Transactions.Get(ctx, late.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "PAYMENT_APPROVAL_TIMED_OUT", tx.FailureReason)
+	_, err = e.Eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	tx, err = e.Eng.Transactions.Get(ctx, ignored.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "PAYMENT_APPROVAL_TIMED_OUT", tx.FailureReason)
+	page, err := e.Eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
+	require.NoError(t, err)
+	assert.EqualValues(t, 500, page.Data[0].Balance.Amount, "only the approved payment landed")
+	require.NoError(t, payments.CheckLedger(ctx, e.Eng.Store()))
 }

@@ -1,4 +1,4 @@
-package payments_test
+package quotes_test
 
 import (
 	"testing"
