@@ -1,4 +1,4 @@
-package payments_test
+package cards_test
 
 import (
 	"context"
