@@ -1,4 +1,4 @@
-package payments_test
+package stablecoins_test
 
 import (
 	"encoding/json"
