@@ -1,4 +1,4 @@
-package payments_test
+package agents_test
 
 import (
 	"encoding/json"
