@@ -1,4 +1,4 @@
-package payments_test
+package wallets_test
 
 import (
 	"crypto"
