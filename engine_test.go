@@ -3,7 +3,6 @@ package payments_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -16,8 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func timeZero() time.Time { return time.Time{} }
-
+// ctx is the context of the tests' engine calls.
 var ctx = context.Background()
 
 func TestNew_RequiresStore(t *testing.T) {
@@ -143,64 +141,4 @@ func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
 			require.NoError(t, payments.CheckLedger(ctx, e.Store))
 		})
 	}
-}
-
-func TestEngine_Outbox(t *testing.T) {
-	e := enginetest.NewEnv(t)
-	hook := "https://hooks.example.com/a"
-	_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &hook})
-	require.NoError(t, err)
-	_, err = e.Eng.Webhooks.Flush(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, []string{string(payments.EventTest)}, e.Rec.Types())
-	pending, err := e.Eng.Webhooks.Pending(ctx)
-	require.NoError(t, err)
-	assert.Empty(t, pending)
-
-	t.Run("a rejected change writes no event", func(t *testing.T) {
-		bad := "ftp://x"
-		_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &bad})
-		enginetest.RequireCode(t, err, payments.CodeInvalidInput, "webhookEndpoint")
-		pending, _ := e.Eng.Webhooks.Pending(ctx)
-		assert.Empty(t, pending)
-	})
-	t.Run("a failed TEST event is not retried", func(t *testing.T) {
-		e.Rec.FailWith(errors.New("receiver down"))
-		other := "https://hooks.example.com/b"
-		_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &other})
-		require.NoError(t, err)
-		_, err = e.Eng.Webhooks.Flush(ctx)
-		require.NoError(t, err)
-		pending, _ := e.Eng.Webhooks.Pending(ctx)
-		assert.Empty(t, pending, "TEST deliveries are never retried (wire-facts 3.3)")
-	})
-	t.Run("permanent failures go to the dead letters", func(t *testing.T) {
-		e.Rec.FailWith(payments.ErrPermanent)
-		third := "https://hooks.example.com/c"
-		_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &third})
-		require.NoError(t, err)
-		_, _ = e.Eng.Webhooks.Flush(ctx)
-		pending, _ := e.Eng.Webhooks.Pending(ctx)
-		assert.Empty(t, pending)
-	})
-}
-
-func TestRetryPolicy_Backoff(t *testing.T) {
-	p := payments.RetryPolicy{Initial: time.Second, Max: 10 * time.Second}
-	assert.Equal(t, time.Second, p.Backoff(1))
-	assert.Equal(t, 2*time.Second, p.Backoff(2))
-	assert.Equal(t, 8*time.Second, p.Backoff(4))
-	assert.Equal(t, 10*time.Second, p.Backoff(9))
-}
-
-func TestCodes_EveryCodeHasAStatus(t *testing.T) {
-	for _, c := range payments.Codes() {
-		s := c.Status()
-		assert.True(t, s >= 400 && s < 600, "%s -> %d", c, s)
-	}
-	assert.Equal(t, 500, payments.Code("NO_SUCH_CODE").Status())
-	assert.Equal(t, 409, payments.CodeConflict.Status())
-	assert.Equal(t, payments.CodeNotFound, payments.CodeOf(payments.ErrNotFound))
-	assert.Equal(t, payments.CodeInternalError, payments.CodeOf(errors.New("boom")))
-	assert.Equal(t, "an internal error occurred", payments.MessageOf(errors.New("secret internals")))
 }

@@ -1,4 +1,4 @@
-package payments_test
+package engine_test
 
 import (
 	"errors"
