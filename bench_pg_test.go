@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
@@ -109,18 +110,18 @@ func benchProcesses(b *testing.B, storeName string, procs int) []*payments.Engin
 // over callers goroutines per engine, and returns quotes per second.
 func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) float64 {
 	b.Helper()
-	e := &env{eng: engines[0]}
+	e := &enginetest.Env{Eng: engines[0]}
 	n := len(engines) * callers
 	from := make([]string, n)
 	to := make([]string, n)
 	for i := range n {
-		to[i] = e.usdAccount(b, fmt.Sprintf("Bo Payee%d", i))
+		to[i] = e.USDAccount(b, fmt.Sprintf("Bo Payee%d", i))
 		if hot && i > 0 {
 			from[i] = from[0]
 			continue
 		}
-		from[i] = e.usdAccount(b, fmt.Sprintf("Ann Payer%d", i))
-		if _, err := e.eng.Sandbox.Fund(ctx, from[i], payments.MaxSandboxFunding); err != nil {
+		from[i] = e.USDAccount(b, fmt.Sprintf("Ann Payer%d", i))
+		if _, err := e.Eng.Sandbox.Fund(ctx, from[i], payments.MaxSandboxFunding); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -134,7 +135,7 @@ func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) 
 		go func() {
 			defer wg.Done()
 			for next.Add(1) <= int64(b.N) {
-				if _, err := eng.Quotes.Create(ctx, transfer(from[i], to[i], 1, true)); err != nil {
+				if _, err := eng.Quotes.Create(ctx, enginetest.Transfer(from[i], to[i], 1, true)); err != nil {
 					b.Error(err)
 					return
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/httpapi"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/memstore"
@@ -48,14 +49,14 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer eng.Close()
-				e := &env{eng: eng}
-				from, to := e.usdAccount(b, "Ann Payer"), e.usdAccount(b, "Bo Payee")
+				e := &enginetest.Env{Eng: eng}
+				from, to := e.USDAccount(b, "Ann Payer"), e.USDAccount(b, "Bo Payee")
 				if _, err := eng.Sandbox.Fund(ctx, from, payments.MaxSandboxFunding); err != nil {
 					b.Fatal(err)
 				}
 				cpu0, cpuOK := storetest.CPUTime()
 				rate := storetest.Parallel(b, callers, func() error {
-					_, err := eng.Quotes.Create(ctx, transfer(from, to, 1, true))
+					_, err := eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 1, true))
 					return err
 				})
 				cpu1, _ := storetest.CPUTime()
@@ -121,7 +122,7 @@ func BenchmarkListTransactions(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer eng.Close()
-				if err := eng.SeedTransactions(ctx, size, 5000, func(i int) payments.Transaction { return seedTx(i, 20, sparse) }); err != nil {
+				if err := enginetest.SeedTransactions(ctx, eng, size, 5000, func(i int) payments.Transaction { return enginetest.SeedTx(i, 20, sparse) }); err != nil {
 					b.Fatal(err)
 				}
 				tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "bench", Permissions: []payments.Permission{payments.PermView}})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/stretchr/testify/require"
@@ -20,8 +21,8 @@ func TestHotAccountExecutesOnPostgres(t *testing.T) {
 	eng, err := payments.New(payments.Config{Store: store, Sandbox: true, KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}})
 	require.NoError(t, err)
 	defer eng.Close()
-	e := &env{eng: eng}
-	from, to := e.usdAccount(t, "Hana Hot"), e.usdAccount(t, "Ike Cold")
+	e := &enginetest.Env{Eng: eng}
+	from, to := e.USDAccount(t, "Hana Hot"), e.USDAccount(t, "Ike Cold")
 	_, err = eng.Sandbox.Fund(ctx, from, 100_000)
 	require.NoError(t, err)
 
@@ -48,12 +49,12 @@ func TestHotAccountExecutesOnPostgres(t *testing.T) {
 	}
 	// Executed at creation: this is what makes the balances hot.
 	_, _ = run(func() error {
-		_, err := eng.Quotes.Create(ctx, transfer(from, to, 1, true))
+		_, err := eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 1, true))
 		return err
 	})
 	quotes := make(chan string, callers*each)
 	for range callers * each {
-		q, err := eng.Quotes.Create(ctx, transfer(from, to, 1, false))
+		q, err := eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 1, false))
 		require.NoError(t, err)
 		quotes <- q.ID
 	}

@@ -3,20 +3,19 @@ package payments_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/storage/memstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func timeZero() time.Time { return time.Time{} }
-
+// ctx is the context of the tests' engine calls.
 var ctx = context.Background()
 
 func TestNew_RequiresStore(t *testing.T) {
@@ -24,148 +23,6 @@ func TestNew_RequiresStore(t *testing.T) {
 	assert.Error(t, err)
 	_, err = payments.New(payments.Config{Store: memstore.New(), IdempotencyRetention: -time.Second})
 	assert.Error(t, err)
-}
-
-func TestEngine_PlatformSeed(t *testing.T) {
-	e := newEnv(t)
-	cfg, err := e.eng.Platform.Config(ctx)
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(cfg.ID, "PlatformConfig:"))
-	assert.False(t, cfg.IsRegulatedFinancialInstitution)
-	assert.False(t, cfg.SkipVerificationPaperwork)
-	var codes []string
-	for _, c := range cfg.SupportedCurrencies {
-		codes = append(codes, c.CurrencyCode)
-	}
-	assert.Subset(t, codes, []string{"USD", "EUR", "GBP", "MXN", "BRL", "INR", "BTC", "USDC"})
-
-	_, err = payments.New(payments.Config{Store: memstore.New(), Platform: payments.PlatformSeed{Currencies: []string{"XYZ"}}})
-	requireCode(t, err, payments.CodeInvalidCurrency)
-}
-
-func TestEngine_UpdatePlatformConfig(t *testing.T) {
-	t.Run("reports every invalid field and changes nothing", func(t *testing.T) {
-		e := newEnv(t)
-		before, _ := e.eng.Platform.Config(ctx)
-		bad := "not a url"
-		dom := "Not_A_Domain"
-		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{
-			WebhookEndpoint: &bad, UmaDomain: &dom,
-			FeeConfigs:           []payments.FeeConfig{{FeeType: "OTHER", SourceCurrency: "EUR", VariableFeeBps: 20000, FixedFee: payments.FixedFee{Amount: -1, Currency: "USD"}}},
-			EmbeddedWalletConfig: []byte(`{"otpLength": 2}`),
-		})
-		requireCode(t, err, payments.CodeInvalidInput, "webhookEndpoint", "umaDomain", "feeConfigs.0.feeType",
-			"feeConfigs.0.sourceCurrency", "feeConfigs.0.variableFeeBps", "feeConfigs.0.fixedFee.amount",
-			"feeConfigs.0.fixedFee.currency", "embeddedWalletConfig.otpLength")
-		after, _ := e.eng.Platform.Config(ctx)
-		assert.Equal(t, before, after)
-	})
-	t.Run("merges nested objects and fee configs", func(t *testing.T) {
-		e := newEnv(t)
-		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{EmbeddedWalletConfig: []byte(`{"appName":"Acme","otpLength":6}`)})
-		require.NoError(t, err)
-		fee := payments.FeeConfig{FeeType: "CROSS_CURRENCY_TRANSACTION", SourceCurrency: "USD", VariableFeeBps: 30, FixedFee: payments.FixedFee{Amount: 100, Currency: "USD"}}
-		cfg, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{
-			EmbeddedWalletConfig: []byte(`{"otpLength":8}`), FeeConfigs: []payments.FeeConfig{fee},
-		})
-		require.NoError(t, err)
-		assert.Equal(t, "Acme", cfg.EmbeddedWalletConfig.AppName)
-		assert.Equal(t, 8, cfg.EmbeddedWalletConfig.OtpLength)
-		require.Len(t, cfg.FeeConfigs, 1)
-		fee.VariableFeeBps, fee.FixedFee.Amount = 0, 0
-		cfg, err = e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{FeeConfigs: []payments.FeeConfig{fee}})
-		require.NoError(t, err)
-		assert.Empty(t, cfg.FeeConfigs, "zero amounts deactivate the fee config")
-	})
-	t.Run("platform kind is settable only in the sandbox", func(t *testing.T) {
-		yes := true
-		prod := newEnv(t, func(c *payments.Config) { c.Sandbox = false })
-		_, err := prod.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{IsRegulatedFinancialInstitution: &yes})
-		requireCode(t, err, payments.CodeInvalidInput, "isRegulatedFinancialInstitution")
-		sb := newEnv(t)
-		cfg, err := sb.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{IsRegulatedFinancialInstitution: &yes, SkipVerificationPaperwork: &yes})
-		require.NoError(t, err)
-		assert.True(t, cfg.IsRegulatedFinancialInstitution)
-		assert.True(t, cfg.SkipVerificationPaperwork)
-	})
-}
-
-func TestEngine_Tokens(t *testing.T) {
-	e := newEnv(t)
-	t.Run("ErrInvalidInput", func(t *testing.T) {
-		_, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Permissions: []payments.Permission{"VIEW", "ROOT", "VIEW"}})
-		requireCode(t, err, payments.CodeInvalidInput, "name", "permissions.1", "permissions.2")
-	})
-	tok, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "ops", Permissions: []payments.Permission{payments.PermView}})
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(tok.ID, "Token:"))
-	assert.Len(t, tok.ClientID, 32)
-	assert.NotEmpty(t, tok.ClientSecret)
-
-	got, err := e.eng.Platform.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
-	require.NoError(t, err)
-	assert.Equal(t, tok.ID, got.ID)
-	_, err = e.eng.Platform.Authenticate(ctx, tok.ID, tok.ClientSecret)
-	require.NoError(t, err, "the token id is accepted as the Basic user too")
-	for _, c := range [][2]string{{tok.ClientID, "wrong"}, {"nobody", tok.ClientSecret}, {"", ""}, {tok.ClientID, ""}} {
-		_, err = e.eng.Platform.Authenticate(ctx, c[0], c[1])
-		requireCode(t, err, payments.CodeUnauthorized)
-	}
-
-	read, err := e.eng.Platform.Token(ctx, tok.ID)
-	require.NoError(t, err)
-	assert.Equal(t, tok.Token, *read)
-	require.NoError(t, e.eng.Platform.DeleteToken(ctx, tok.ID))
-	_, err = e.eng.Platform.Authenticate(ctx, tok.ClientID, tok.ClientSecret)
-	requireCode(t, err, payments.CodeUnauthorized)
-	_, err = e.eng.Platform.Token(ctx, tok.ID)
-	requireCode(t, err, payments.CodeTokenNotFound)
-	requireCode(t, e.eng.Platform.DeleteToken(ctx, tok.ID), payments.CodeTokenNotFound)
-}
-
-func TestEngine_ListTokens_Pagination(t *testing.T) {
-	e := newEnv(t)
-	for i := range 45 {
-		_, err := e.eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: []string{"a", "b", "c"}[i%3], Permissions: []payments.Permission{payments.PermView}})
-		require.NoError(t, err)
-	}
-	for _, desc := range []bool{false, true} {
-		seen := map[string]bool{}
-		var last string
-		p := payments.ListParams{Desc: desc}
-		pages := 0
-		for {
-			page, err := e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, p)
-			require.NoError(t, err)
-			assert.Nil(t, page.TotalCount, "a list longer than its first page has no count")
-			for _, tk := range page.Data {
-				assert.False(t, seen[tk.ID], "duplicate %s", tk.ID)
-				seen[tk.ID] = true
-				if last != "" {
-					assert.Equal(t, desc, tk.ID < last, "order")
-				}
-				last = tk.ID
-			}
-			pages++
-			if !page.HasMore {
-				assert.Empty(t, page.NextCursor)
-				break
-			}
-			p.Cursor = page.NextCursor
-		}
-		assert.Len(t, seen, 45)
-		assert.Equal(t, 3, pages)
-	}
-	page, err := e.eng.Platform.ListTokens(ctx, payments.TokenFilter{Name: "b"}, payments.ListParams{Limit: 100})
-	require.NoError(t, err)
-	require.NotNil(t, page.TotalCount, "a first page holding every match counts them")
-	assert.Equal(t, 15, *page.TotalCount)
-	assert.False(t, page.HasMore)
-
-	_, err = e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Limit: 101})
-	requireCode(t, err, payments.CodeInvalidInput, "limit")
-	_, err = e.eng.Platform.ListTokens(ctx, payments.TokenFilter{}, payments.ListParams{Cursor: "garbage!"})
-	requireCode(t, err, payments.CodeInvalidInput, "cursor")
 }
 
 // jsonOf is v as JSON, the form an answer is recorded and replayed in.
@@ -185,20 +42,20 @@ func idem(t testing.TB, eng *payments.Engine, key string) *payments.Engine {
 }
 
 func TestEngine_WithIdempotency(t *testing.T) {
-	e := moneyEnv(t)
-	acct := e.usdAccount(t, "Idem Payer")
+	e := enginetest.MoneyEnv(t)
+	acct := e.USDAccount(t, "Idem Payer")
 	balance := func() int64 {
 		t.Helper()
-		v, err := e.eng.Accounts.Internal(ctx, acct)
+		v, err := e.Eng.Accounts.Internal(ctx, acct)
 		require.NoError(t, err)
 		return v.Balance.Amount
 	}
 
-	h1 := idem(t, e.eng, "k1")
+	h1 := idem(t, e.Eng, "k1")
 	first, err := h1.Sandbox.Fund(ctx, acct, 500)
 	require.NoError(t, err)
 	assert.False(t, h1.Replayed())
-	h2 := idem(t, e.eng, "k1")
+	h2 := idem(t, e.Eng, "k1")
 	again, err := h2.Sandbox.Fund(ctx, acct, 500)
 	require.NoError(t, err)
 	assert.True(t, h2.Replayed())
@@ -206,16 +63,16 @@ func TestEngine_WithIdempotency(t *testing.T) {
 	assert.EqualValues(t, 500, balance(), "money moved once")
 
 	t.Run("ErrConflict on another request", func(t *testing.T) {
-		_, err := idem(t, e.eng, "k1").Sandbox.Fund(ctx, acct, 501)
-		requireCode(t, err, payments.CodeConflict)
+		_, err := idem(t, e.Eng, "k1").Sandbox.Fund(ctx, acct, 501)
+		enginetest.RequireCode(t, err, payments.CodeConflict)
 		assert.EqualValues(t, 500, balance())
 	})
 	t.Run("ErrInvalidInput on a long key", func(t *testing.T) {
-		_, err := e.eng.WithIdempotency(payments.Idempotency{Key: strings.Repeat("k", 256)})
-		requireCode(t, err, payments.CodeInvalidInput, "Idempotency-Key")
+		_, err := e.Eng.WithIdempotency(payments.Idempotency{Key: strings.Repeat("k", 256)})
+		enginetest.RequireCode(t, err, payments.CodeInvalidInput, "Idempotency-Key")
 	})
 	t.Run("scopes are separate", func(t *testing.T) {
-		h, err := e.eng.WithIdempotency(payments.Idempotency{Scope: "other", Key: "k1"})
+		h, err := e.Eng.WithIdempotency(payments.Idempotency{Scope: "other", Key: "k1"})
 		require.NoError(t, err)
 		_, err = h.Sandbox.Fund(ctx, acct, 500)
 		require.NoError(t, err)
@@ -223,30 +80,30 @@ func TestEngine_WithIdempotency(t *testing.T) {
 		assert.EqualValues(t, 1000, balance())
 	})
 	t.Run("a request that did not commit runs when retried", func(t *testing.T) {
-		_, err := idem(t, e.eng, "k-missing").Sandbox.Fund(ctx, "InternalAccount:nope", 1)
-		requireCode(t, err, payments.CodeAccountNotFound)
-		h := idem(t, e.eng, "k-missing")
+		_, err := idem(t, e.Eng, "k-missing").Sandbox.Fund(ctx, "InternalAccount:nope", 1)
+		enginetest.RequireCode(t, err, payments.CodeAccountNotFound)
+		h := idem(t, e.Eng, "k-missing")
 		_, err = h.Sandbox.Fund(ctx, "InternalAccount:nope", 1)
-		requireCode(t, err, payments.CodeAccountNotFound)
+		enginetest.RequireCode(t, err, payments.CodeAccountNotFound)
 		assert.False(t, h.Replayed())
 	})
 	t.Run("a refusal that committed is replayed", func(t *testing.T) {
-		dest := e.usdAccount(t, "Idem Payee")
-		q, err := e.eng.Quotes.Create(ctx, transfer(acct, dest, 100, false))
+		dest := e.USDAccount(t, "Idem Payee")
+		q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(acct, dest, 100, false))
 		require.NoError(t, err)
-		e.clock.Advance(time.Hour)
-		_, err = idem(t, e.eng, "k-expired").Quotes.Execute(ctx, q.ID)
-		requireCode(t, err, payments.CodeQuoteExpired)
-		h := idem(t, e.eng, "k-expired")
+		e.Clock.Advance(time.Hour)
+		_, err = idem(t, e.Eng, "k-expired").Quotes.Execute(ctx, q.ID)
+		enginetest.RequireCode(t, err, payments.CodeQuoteExpired)
+		h := idem(t, e.Eng, "k-expired")
 		_, err = h.Quotes.Execute(ctx, q.ID)
-		requireCode(t, err, payments.CodeQuoteExpired)
+		enginetest.RequireCode(t, err, payments.CodeQuoteExpired)
 		assert.True(t, h.Replayed())
 	})
 	t.Run("keys expire after the retention", func(t *testing.T) {
-		e.clock.Advance(24*time.Hour + time.Second)
-		_, err := e.eng.ProcessDue(ctx)
+		e.Clock.Advance(24*time.Hour + time.Second)
+		_, err := e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
-		h := idem(t, e.eng, "k1")
+		h := idem(t, e.Eng, "k1")
 		_, err = h.Sandbox.Fund(ctx, acct, 7)
 		require.NoError(t, err)
 		assert.False(t, h.Replayed())
@@ -257,16 +114,16 @@ func TestEngine_WithIdempotency(t *testing.T) {
 // TestEngine_WithIdempotency_Concurrent: 50 concurrent requests with one key
 // move money once and all get the first answer.
 func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
-	for name, store := range stores(t) {
+	for name, store := range enginetest.Stores(t) {
 		t.Run(name, func(t *testing.T) {
-			e := moneyEnv(t, store)
-			src, dst := e.usdAccount(t, "Payer"), e.usdAccount(t, "Payee")
-			_, err := e.eng.Sandbox.Fund(ctx, src, 1000)
+			e := enginetest.MoneyEnv(t, store)
+			src, dst := e.USDAccount(t, "Payer"), e.USDAccount(t, "Payee")
+			_, err := e.Eng.Sandbox.Fund(ctx, src, 1000)
 			require.NoError(t, err)
 			var mu sync.Mutex
 			var answers []*payments.Quote
-			codes := concurrently(50, func() error {
-				q, err := idem(t, e.eng, "pay-once").Quotes.Create(ctx, transfer(src, dst, 1000, true))
+			codes := enginetest.Concurrently(50, func() error {
+				q, err := idem(t, e.Eng, "pay-once").Quotes.Create(ctx, enginetest.Transfer(src, dst, 1000, true))
 				if err == nil {
 					mu.Lock()
 					answers = append(answers, q)
@@ -278,74 +135,10 @@ func TestEngine_WithIdempotency_Concurrent(t *testing.T) {
 			for _, q := range answers {
 				assert.Equal(t, answers[0].ID, q.ID)
 			}
-			v, err := e.eng.Accounts.Internal(ctx, src)
+			v, err := e.Eng.Accounts.Internal(ctx, src)
 			require.NoError(t, err)
 			assert.Zero(t, v.Balance.Amount)
-			require.NoError(t, payments.CheckLedger(ctx, e.store))
+			require.NoError(t, payments.CheckLedger(ctx, e.Store))
 		})
 	}
-}
-
-func TestEngine_Outbox(t *testing.T) {
-	e := newEnv(t)
-	hook := "https://hooks.example.com/a"
-	_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &hook})
-	require.NoError(t, err)
-	_, err = e.eng.Webhooks.Flush(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, []string{string(payments.EventTest)}, e.rec.types())
-	pending, err := e.eng.Webhooks.Pending(ctx)
-	require.NoError(t, err)
-	assert.Empty(t, pending)
-
-	t.Run("a rejected change writes no event", func(t *testing.T) {
-		bad := "ftp://x"
-		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &bad})
-		requireCode(t, err, payments.CodeInvalidInput, "webhookEndpoint")
-		pending, _ := e.eng.Webhooks.Pending(ctx)
-		assert.Empty(t, pending)
-	})
-	t.Run("a failed TEST event is not retried", func(t *testing.T) {
-		e.rec.mu.Lock()
-		e.rec.fail = errors.New("receiver down")
-		e.rec.mu.Unlock()
-		other := "https://hooks.example.com/b"
-		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &other})
-		require.NoError(t, err)
-		_, err = e.eng.Webhooks.Flush(ctx)
-		require.NoError(t, err)
-		pending, _ := e.eng.Webhooks.Pending(ctx)
-		assert.Empty(t, pending, "TEST deliveries are never retried (wire-facts 3.3)")
-	})
-	t.Run("permanent failures go to the dead letters", func(t *testing.T) {
-		e.rec.mu.Lock()
-		e.rec.fail = payments.ErrPermanent
-		e.rec.mu.Unlock()
-		third := "https://hooks.example.com/c"
-		_, err := e.eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &third})
-		require.NoError(t, err)
-		_, _ = e.eng.Webhooks.Flush(ctx)
-		pending, _ := e.eng.Webhooks.Pending(ctx)
-		assert.Empty(t, pending)
-	})
-}
-
-func TestRetryPolicy_Backoff(t *testing.T) {
-	p := payments.RetryPolicy{Initial: time.Second, Max: 10 * time.Second}
-	assert.Equal(t, time.Second, p.Backoff(1))
-	assert.Equal(t, 2*time.Second, p.Backoff(2))
-	assert.Equal(t, 8*time.Second, p.Backoff(4))
-	assert.Equal(t, 10*time.Second, p.Backoff(9))
-}
-
-func TestCodes_EveryCodeHasAStatus(t *testing.T) {
-	for _, c := range payments.Codes() {
-		s := c.Status()
-		assert.True(t, s >= 400 && s < 600, "%s -> %d", c, s)
-	}
-	assert.Equal(t, 500, payments.Code("NO_SUCH_CODE").Status())
-	assert.Equal(t, 409, payments.CodeConflict.Status())
-	assert.Equal(t, payments.CodeNotFound, payments.CodeOf(payments.ErrNotFound))
-	assert.Equal(t, payments.CodeInternalError, payments.CodeOf(errors.New("boom")))
-	assert.Equal(t, "an internal error occurred", payments.MessageOf(errors.New("secret internals")))
 }

@@ -18,7 +18,12 @@ const module = "github.com/paygrid/payments"
 // packages of the module it may import (the closure of the arrows). The
 // root (the facade) may import all of them; the adapters (every other
 // package: storage/..., sandbox, httpapi, dashboard, webhooks, examples,
-// rails/railtest, internal/...) import the root and whatever they need.
+// rails/railtest, internal/... such as the tests' helpers
+// internal/enginetest) import the root and whatever they need.
+//
+// Test files are not held to it: an area's tests live in its external test
+// package (quotes_test beside quotes), which is not part of the area and
+// goes through the public API, importing the root and internal/enginetest.
 var below = func() map[string][]string {
 	leaves := []string{"money", "validate", "walletauth"}
 	kernel := append([]string{"internal/engine"}, leaves...)
@@ -75,6 +80,44 @@ func TestImports_DependencyDirection(t *testing.T) {
 				t.Errorf("%s: %s imports %s, which is not below it", path, dir, p)
 			case dir == "." && !target:
 				t.Errorf("%s: the root package imports the adapter %s", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 10 {
+		t.Fatalf("checked only %d files; is the test running from the module root?", checked)
+	}
+}
+
+// TestImports_OnlyTestsImportEnginetest keeps internal/enginetest a
+// package of tests: no non-test file of the module outside it imports it,
+// so neither it nor what it imports (testing, testify, every store) links
+// into a program built on the module.
+func TestImports_OnlyTestsImportEnginetest(t *testing.T) {
+	const helpers = "internal/enginetest"
+	fset := token.NewFileSet()
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.ToSlash(filepath.Dir(path)) == helpers {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == module+"/"+helpers {
+				t.Errorf("%s imports %s; only _test.go files may", path, p)
 			}
 		}
 		return nil

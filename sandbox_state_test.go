@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 )
 
 // TestSandboxState_TablesComplete keeps the sandbox state's table list in
@@ -75,16 +76,16 @@ func valueAt(vs *ast.ValueSpec, i int) ast.Expr {
 // TestSandbox_ForbiddenOutsideSandbox: state and time control exist
 // only in sandbox mode.
 func TestSandbox_ForbiddenOutsideSandbox(t *testing.T) {
-	env := newEnv(t, func(c *payments.Config) { c.Sandbox = false })
-	ctl := env.eng.Sandbox
+	env := enginetest.NewEnv(t, func(c *payments.Config) { c.Sandbox = false })
+	ctl := env.Eng.Sandbox
 	_, err := ctl.Export(ctx)
-	requireCode(t, err, payments.CodeForbidden)
-	requireCode(t, ctl.Import(ctx, &payments.SandboxState{Format: payments.SandboxStateFormat}), payments.CodeForbidden)
+	enginetest.RequireCode(t, err, payments.CodeForbidden)
+	enginetest.RequireCode(t, ctl.Import(ctx, &payments.SandboxState{Format: payments.SandboxStateFormat}), payments.CodeForbidden)
 	_, err = ctl.Reset(ctx, true)
-	requireCode(t, err, payments.CodeForbidden)
+	enginetest.RequireCode(t, err, payments.CodeForbidden)
 	moved := false
 	_, err = ctl.Advance(ctx, payments.ClockAdvance{Duration: time.Hour}, func(time.Time) { moved = true })
-	requireCode(t, err, payments.CodeForbidden)
+	enginetest.RequireCode(t, err, payments.CodeForbidden)
 	if moved {
 		t.Fatal("the clock moved")
 	}

@@ -57,9 +57,9 @@ func TestBrand_SignedRetries(t *testing.T) {
 // parameters; SERVICE_UNAVAILABLE is not the brand's word.
 func TestBrand_CodesAndFields(t *testing.T) {
 	s := stableServer(t)
-	s.link("client-1")
-	coin := s.register("ACME", "btkn1acme", "").Body["id"].(string)
-	wallet, bank := s.sparkWallet(), s.usdBank("123456789")
+	link(s, "client-1")
+	coin := register(s, "ACME", "btkn1acme", "").Body["id"].(string)
+	wallet, bank := sparkWallet(s), usdBank(s, "123456789")
 	acme := s.branded("Acme")
 
 	r := acme.do("GET", "/stablecoins/"+coin, nil)

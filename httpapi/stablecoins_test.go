@@ -35,8 +35,11 @@ func key() []string {
 	return []string{"Idempotency-Key", "k-" + strconv.Itoa(keyN)}
 }
 
+// The stablecoin helpers below take the server rather than being its
+// methods: server keeps to what the tests of every area share.
+
 // link links a provider account and returns its id.
-func (s *server) link(clientID string) string {
+func link(s *server, clientID string) string {
 	s.t.Helper()
 	r := s.do("POST", "/stablecoin-provider-accounts", map[string]any{"provider": "BRALE", "apiClientId": clientID, "apiClientSecret": "sandbox-secret"}, key()...)
 	require.Equal(s.t, 201, r.Status, "%s", r.Raw)
@@ -44,7 +47,7 @@ func (s *server) link(clientID string) string {
 }
 
 // register registers a token and returns the stablecoin.
-func (s *server) register(token, network string, linkID string) response {
+func register(s *server, token, network string, linkID string) response {
 	s.t.Helper()
 	body := map[string]any{"providerTokenIdentifier": token, "networkTokenIdentifier": network, "network": "SPARK"}
 	if linkID != "" {
@@ -54,7 +57,7 @@ func (s *server) register(token, network string, linkID string) response {
 }
 
 // platformAccount creates a platform external account and returns its id.
-func (s *server) platformAccount(currency string, info map[string]any) string {
+func platformAccount(s *server, currency string, info map[string]any) string {
 	s.t.Helper()
 	r := s.do("POST", "/platform/external-accounts", map[string]any{"currency": currency, "accountInfo": info})
 	require.Equal(s.t, 201, r.Status, "%s", r.Raw)
@@ -72,31 +75,36 @@ func sparkAddress(t testing.TB) string {
 	return addr
 }
 
-func (s *server) sparkWallet() string {
-	return s.platformAccount("BTC", map[string]any{"accountType": "SPARK_WALLET", "address": sparkAddress(s.t)})
+// sparkWallet creates a platform Spark wallet and returns its id.
+func sparkWallet(s *server) string {
+	return platformAccount(s, "BTC", map[string]any{"accountType": "SPARK_WALLET", "address": sparkAddress(s.t)})
 }
 
-func (s *server) usdBank(number string) string {
-	return s.platformAccount("USD", map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": number, "routingNumber": "021000021",
+// usdBank creates a platform US bank account numbered number and returns
+// its id.
+func usdBank(s *server, number string) string {
+	return platformAccount(s, "USD", map[string]any{"accountType": "USD_ACCOUNT", "accountNumber": number, "routingNumber": "021000021",
 		"beneficiary": map[string]any{"beneficiaryType": "BUSINESS", "legalName": "Issuer Inc"}})
 }
 
 // step advances the clock and runs due work.
-func (s *server) step(d time.Duration) {
+func step(s *server, d time.Duration) {
 	s.t.Helper()
 	s.clock.Advance(d)
 	_, err := s.eng.ProcessDue(ctx)
 	require.NoError(s.t, err)
 }
 
-func (s *server) opStatus(id string) string {
+// opStatus returns the status of the stablecoin operation id.
+func opStatus(s *server, id string) string {
 	s.t.Helper()
 	r := s.do("GET", "/stablecoin-operations/"+id, nil)
 	require.Equal(s.t, 200, r.Status, "%s", r.Raw)
 	return r.Body["status"].(string)
 }
 
-func (s *server) reserve(coin string) (int64, int64) {
+// reserve returns the available and held amounts of coin's reserve.
+func reserve(s *server, coin string) (int64, int64) {
 	s.t.Helper()
 	a, h, err := s.eng.Stablecoins.Reserve(ctx, coin)
 	require.NoError(s.t, err)
@@ -137,7 +145,7 @@ func TestStablecoins_ProviderAccounts(t *testing.T) {
 	assert.NotContains(t, string(got.Raw), "sandbox-secret")
 	requireError(t, s.do("GET", "/stablecoin-provider-accounts/StablecoinProviderAccount:nope", nil), 404, payments.CodeStablecoinProviderAccountNotFound)
 
-	other := s.link("client-3")
+	other := link(s, "client-3")
 	_, err := s.eng.Stablecoins.SetProviderAccountStatus(ctx, other, stablecoins.LinkRevoked)
 	require.NoError(t, err)
 	list := s.do("GET", "/stablecoin-provider-accounts?status=ACTIVE&provider=BRALE", nil)
@@ -150,15 +158,15 @@ func TestStablecoins_ProviderAccounts(t *testing.T) {
 
 func TestStablecoins_Register(t *testing.T) {
 	s := stableServer(t)
-	requireError(t, s.register("ACME", "btkn1acme", ""), 404, payments.CodeStablecoinProviderAccountNotFound)
+	requireError(t, register(s, "ACME", "btkn1acme", ""), 404, payments.CodeStablecoinProviderAccountNotFound)
 	requireError(t, s.do("POST", "/stablecoins", map[string]any{"providerTokenIdentifier": "ACME", "networkTokenIdentifier": "btkn1acme", "network": "SPARK"}),
 		400, payments.CodeInvalidInput, "Idempotency-Key")
 	requireError(t, s.do("POST", "/stablecoins", map[string]any{"network": "ETHEREUM"}, key()...), 400, payments.CodeInvalidInput,
 		"providerTokenIdentifier", "networkTokenIdentifier", "network")
 
-	first := s.link("client-1")
-	requireError(t, s.register("acme", "btkn1acme", ""), 400, payments.CodeStablecoinVerificationFailed)
-	r := s.register("ACME", "btkn1acme", "")
+	first := link(s, "client-1")
+	requireError(t, register(s, "acme", "btkn1acme", ""), 400, payments.CodeStablecoinVerificationFailed)
+	r := register(s, "ACME", "btkn1acme", "")
 	require.Equal(t, 201, r.Status, "%s", r.Raw)
 	coin := r.Body["id"].(string)
 	assert.Equal(t, "ACME", r.Body["symbol"])
@@ -170,27 +178,27 @@ func TestStablecoins_Register(t *testing.T) {
 	assert.NotContains(t, r.Body, "gridOperationsStatus")
 	assert.NotContains(t, r.Body, "currency", "no Service currency before it is enabled")
 
-	requireError(t, s.register("ACME", "btkn1other", ""), 409, payments.CodeStablecoinTokenIdentifierAlreadyExists)
-	requireError(t, s.register("BETA", "btkn1acme", ""), 409, payments.CodeStablecoinTokenIdentifierAlreadyExists)
-	requireError(t, s.register("ACME.v2", "btkn1acme2", ""), 409, payments.CodeStablecoinSymbolAlreadyExists)
+	requireError(t, register(s, "ACME", "btkn1other", ""), 409, payments.CodeStablecoinTokenIdentifierAlreadyExists)
+	requireError(t, register(s, "BETA", "btkn1acme", ""), 409, payments.CodeStablecoinTokenIdentifierAlreadyExists)
+	requireError(t, register(s, "ACME.v2", "btkn1acme2", ""), 409, payments.CodeStablecoinSymbolAlreadyExists)
 
-	second := s.link("client-2")
-	requireError(t, s.register("BETA", "btkn1beta", ""), 400, payments.CodeStablecoinProviderAccountSelectionRequired)
-	b := s.register("BETA", "btkn1beta", second)
+	second := link(s, "client-2")
+	requireError(t, register(s, "BETA", "btkn1beta", ""), 400, payments.CodeStablecoinProviderAccountSelectionRequired)
+	b := register(s, "BETA", "btkn1beta", second)
 	require.Equal(t, 201, b.Status, "%s", b.Raw)
 	assert.Equal(t, second, b.Body["stablecoinProviderAccountId"])
-	requireError(t, s.register("GAMMA", "btkn1gamma", "StablecoinProviderAccount:nope"), 404, payments.CodeStablecoinProviderAccountNotFound)
+	requireError(t, register(s, "GAMMA", "btkn1gamma", "StablecoinProviderAccount:nope"), 404, payments.CodeStablecoinProviderAccountNotFound)
 
 	_, err := s.eng.Stablecoins.SetProviderAccountStatus(ctx, second, stablecoins.LinkInvalid)
 	require.NoError(t, err)
-	requireError(t, s.register("GAMMA", "btkn1gamma", second), 400, payments.CodeStablecoinProviderAccountInvalid)
+	requireError(t, register(s, "GAMMA", "btkn1gamma", second), 400, payments.CodeStablecoinProviderAccountInvalid)
 	_, err = s.eng.Stablecoins.SetProviderAccountStatus(ctx, first, stablecoins.LinkRevoked)
 	require.NoError(t, err)
-	requireError(t, s.register("GAMMA", "btkn1gamma", first), 400, payments.CodeStablecoinProviderAccountRevoked)
-	requireError(t, s.register("GAMMA", "btkn1gamma", ""), 400, payments.CodeStablecoinProviderAccountInvalid)
+	requireError(t, register(s, "GAMMA", "btkn1gamma", first), 400, payments.CodeStablecoinProviderAccountRevoked)
+	requireError(t, register(s, "GAMMA", "btkn1gamma", ""), 400, payments.CodeStablecoinProviderAccountInvalid)
 	_, err = s.eng.Stablecoins.SetProviderAccountStatus(ctx, second, stablecoins.LinkRevoked)
 	require.NoError(t, err)
-	requireError(t, s.register("GAMMA", "btkn1gamma", ""), 400, payments.CodeStablecoinProviderAccountRevoked)
+	requireError(t, register(s, "GAMMA", "btkn1gamma", ""), 400, payments.CodeStablecoinProviderAccountRevoked)
 
 	got := s.do("GET", "/stablecoins/"+coin, nil)
 	require.Equal(t, 200, got.Status)
@@ -202,8 +210,8 @@ func TestStablecoins_Register(t *testing.T) {
 
 func TestStablecoins_Enablement(t *testing.T) {
 	s := stableServer(t)
-	s.link("client-1")
-	coin := s.register("ACME", "btkn1acme", "").Body["id"].(string)
+	link(s, "client-1")
+	coin := register(s, "ACME", "btkn1acme", "").Body["id"].(string)
 	status := func() string { return s.do("GET", "/stablecoins/"+coin, nil).Body["serviceOperationsStatus"].(string) }
 	count := func(st string) any {
 		return s.do("GET", "/stablecoins?serviceOperationsStatus="+st, nil).Body["totalCount"]
@@ -239,9 +247,9 @@ func cents(c int64) string { return fmt.Sprint(c * 10_000) }
 
 func TestStablecoins_MintLifecycles(t *testing.T) {
 	s := stableServer(t)
-	s.link("client-1")
-	coin := s.register("ACME", "btkn1acme", "").Body["id"].(string)
-	wallet, bank := s.sparkWallet(), s.usdBank("123456789")
+	link(s, "client-1")
+	coin := register(s, "ACME", "btkn1acme", "").Body["id"].(string)
+	wallet, bank := sparkWallet(s), usdBank(s, "123456789")
 	mints := "/stablecoins/" + coin + "/mints"
 	wire := func(amount string) map[string]any {
 		return map[string]any{"amount": amount, "fundingSource": map[string]any{"type": "WIRE"}, "destination": map[string]any{"accountId": wallet}}
@@ -275,9 +283,9 @@ func TestStablecoins_MintLifecycles(t *testing.T) {
 		requireError(t, s.do("POST", mints, bad, key()...), 400, payments.CodeStablecoinServiceOperationsNotEnabled)
 		requireError(t, s.do("POST", mints, wire(cents(1503)), key()...), 503, payments.CodeServiceUnavailable)
 		requireError(t, s.do("POST", mints, wire(cents(1500)), key()...), 400, payments.CodeStablecoinProviderError)
-		pend := s.register("ACMEPEND", "btkn1pend", "").Body["id"].(string)
+		pend := register(s, "ACMEPEND", "btkn1pend", "").Body["id"].(string)
 		requireError(t, s.do("POST", "/stablecoins/"+pend+"/mints", wire(cents(100)), key()...), 400, payments.CodeStablecoinNotProvisioned)
-		a, h := s.reserve(coin)
+		a, h := reserve(s, coin)
 		assert.Zero(t, a+h)
 		s.ledgerOK()
 	})
@@ -298,15 +306,15 @@ func TestStablecoins_MintLifecycles(t *testing.T) {
 
 		_, err := s.eng.Stablecoins.ReportFunding(ctx, id)
 		require.NoError(t, err)
-		assert.Equal(t, "PENDING_PROVIDER", s.opStatus(id))
-		s.step(time.Minute)
-		assert.Equal(t, "PROCESSING", s.opStatus(id))
-		a, _ := s.reserve(coin)
+		assert.Equal(t, "PENDING_PROVIDER", opStatus(s, id))
+		step(s, time.Minute)
+		assert.Equal(t, "PROCESSING", opStatus(s, id))
+		a, _ := reserve(s, coin)
 		assert.Zero(t, a, "nothing is minted before completion")
-		s.step(5 * time.Minute)
-		assert.Equal(t, "COMPLETED", s.opStatus(id))
+		step(s, 5*time.Minute)
+		assert.Equal(t, "COMPLETED", opStatus(s, id))
 		assert.Equal(t, "complete", s.do("GET", "/stablecoin-operations/"+id, nil).Body["providerStatus"])
-		a, _ = s.reserve(coin)
+		a, _ = reserve(s, coin)
 		assert.EqualValues(t, 10_000, a)
 		s.ledgerOK()
 		_, err = s.eng.Stablecoins.ReportFunding(ctx, id)
@@ -317,11 +325,11 @@ func TestStablecoins_MintLifecycles(t *testing.T) {
 		r := s.do("POST", mints, wire(cents(700)), key()...)
 		require.Equal(t, 201, r.Status, "%s", r.Raw)
 		id := r.Body["id"].(string)
-		s.step(72 * time.Hour)
-		assert.Equal(t, "EXPIRED", s.opStatus(id))
+		step(s, 72*time.Hour)
+		assert.Equal(t, "EXPIRED", opStatus(s, id))
 		_, err := s.eng.Stablecoins.ReportFunding(ctx, id)
 		assert.Equal(t, payments.CodeInvalidStateTransition, payments.CodeOf(err))
-		a, _ := s.reserve(coin)
+		a, _ := reserve(s, coin)
 		assert.EqualValues(t, 10_000, a)
 		s.ledgerOK()
 	})
@@ -338,11 +346,11 @@ func TestStablecoins_MintLifecycles(t *testing.T) {
 			d      time.Duration
 			status string
 		}{{time.Minute, "PENDING_PROVIDER"}, {2 * time.Minute, "PROCESSING"}, {10 * time.Minute, "COMPLETED"}} {
-			s.step(want.d)
-			assert.Equal(t, want.status, s.opStatus(id))
+			step(s, want.d)
+			assert.Equal(t, want.status, opStatus(s, id))
 			s.ledgerOK()
 		}
-		a, _ := s.reserve(coin)
+		a, _ := reserve(s, coin)
 		assert.EqualValues(t, 12_400, a)
 	})
 
@@ -350,13 +358,13 @@ func TestStablecoins_MintLifecycles(t *testing.T) {
 		r := s.do("POST", mints, ach(cents(1_002)), key()...)
 		require.Equal(t, 201, r.Status, "%s", r.Raw)
 		id := r.Body["id"].(string)
-		s.step(time.Minute)
-		s.step(2 * time.Minute)
-		s.step(10 * time.Minute)
+		step(s, time.Minute)
+		step(s, 2*time.Minute)
+		step(s, 10*time.Minute)
 		got := s.do("GET", "/stablecoin-operations/"+id, nil)
 		assert.Equal(t, "FAILED", got.Body["status"])
 		assert.Equal(t, "PROVIDER_REJECTED", got.Body["failureReason"])
-		a, _ := s.reserve(coin)
+		a, _ := reserve(s, coin)
 		assert.EqualValues(t, 12_400, a, "a failed mint adds nothing")
 		s.ledgerOK()
 	})
@@ -374,9 +382,9 @@ func TestStablecoins_MintLifecycles(t *testing.T) {
 
 func TestStablecoins_BurnLifecycles(t *testing.T) {
 	s := stableServer(t)
-	s.link("client-1")
-	coin := s.register("ACME", "btkn1acme", "").Body["id"].(string)
-	wallet, bank := s.sparkWallet(), s.usdBank("123456789")
+	link(s, "client-1")
+	coin := register(s, "ACME", "btkn1acme", "").Body["id"].(string)
+	wallet, bank := sparkWallet(s), usdBank(s, "123456789")
 	burns := "/stablecoins/" + coin + "/burns"
 	burn := func(source string, c int64, rail string) map[string]any {
 		return map[string]any{"amount": cents(c), "source": map[string]any{"type": source},
@@ -388,8 +396,8 @@ func TestStablecoins_BurnLifecycles(t *testing.T) {
 	require.Equal(t, 201, m.Status, "%s", m.Raw)
 	_, err := s.eng.Stablecoins.ReportFunding(ctx, m.Body["id"].(string))
 	require.NoError(t, err)
-	s.step(time.Minute)
-	s.step(5 * time.Minute)
+	step(s, time.Minute)
+	step(s, 5*time.Minute)
 
 	t.Run("refusals", func(t *testing.T) {
 		requireError(t, s.do("POST", burns, burn("PROVIDER_INTERNAL_BALANCE", 100, "ACH_CREDIT")), 400, payments.CodeInvalidInput, "Idempotency-Key")
@@ -415,7 +423,7 @@ func TestStablecoins_BurnLifecycles(t *testing.T) {
 			require.NoError(t, err)
 		}
 		requireError(t, s.do("POST", burns, internal, key()...), 400, payments.CodeStablecoinBurnSourceNotSupported)
-		a, h := s.reserve(coin)
+		a, h := reserve(s, coin)
 		assert.EqualValues(t, 10_000, a)
 		assert.Zero(t, h)
 		s.ledgerOK()
@@ -429,15 +437,15 @@ func TestStablecoins_BurnLifecycles(t *testing.T) {
 		assert.Equal(t, "BURN", r.Body["operationType"])
 		assert.Equal(t, map[string]any{"accountId": bank, "rail": "ACH_CREDIT"}, r.Body["destination"])
 		assert.Equal(t, map[string]any{"rail": "ACH_CREDIT", "amount": "4000", "currency": "USD", "timing": "1-3 business days"}, r.Body["estimatedDelivery"])
-		a, h := s.reserve(coin)
+		a, h := reserve(s, coin)
 		assert.EqualValues(t, 6_000, a)
 		assert.EqualValues(t, 4_000, h)
 		s.ledgerOK()
-		s.step(time.Minute)
-		s.step(2 * time.Minute)
-		s.step(10 * time.Minute)
-		assert.Equal(t, "COMPLETED", s.opStatus(id))
-		a, h = s.reserve(coin)
+		step(s, time.Minute)
+		step(s, 2*time.Minute)
+		step(s, 10*time.Minute)
+		assert.Equal(t, "COMPLETED", opStatus(s, id))
+		a, h = reserve(s, coin)
 		assert.EqualValues(t, 6_000, a)
 		assert.Zero(t, h)
 		s.ledgerOK()
@@ -446,11 +454,11 @@ func TestStablecoins_BurnLifecycles(t *testing.T) {
 	t.Run("provider balance: FAILED releases the hold", func(t *testing.T) {
 		r := s.do("POST", burns, burn("PROVIDER_INTERNAL_BALANCE", 1_002, "RTP_CREDIT"), key()...)
 		require.Equal(t, 201, r.Status, "%s", r.Raw)
-		s.step(13 * time.Minute)
-		s.step(0)
-		s.step(0)
-		assert.Equal(t, "FAILED", s.opStatus(r.Body["id"].(string)))
-		a, h := s.reserve(coin)
+		step(s, 13*time.Minute)
+		step(s, 0)
+		step(s, 0)
+		assert.Equal(t, "FAILED", opStatus(s, r.Body["id"].(string)))
+		a, h := reserve(s, coin)
 		assert.EqualValues(t, 6_000, a)
 		assert.Zero(t, h)
 		s.ledgerOK()
@@ -468,18 +476,18 @@ func TestStablecoins_BurnLifecycles(t *testing.T) {
 		x := s.do("POST", burns, burn("EXTERNAL_ACCOUNT", 2_000, "SAME_DAY_ACH_CREDIT"), key()...)
 		require.Equal(t, 201, x.Status, "%s", x.Raw)
 		expiring := x.Body["id"].(string)
-		a, h := s.reserve(coin)
+		a, h := reserve(s, coin)
 		assert.EqualValues(t, 3_000, a)
 		assert.EqualValues(t, 3_000, h)
 
 		_, err := s.eng.Stablecoins.ReportFunding(ctx, funded)
 		require.NoError(t, err)
-		s.step(time.Minute)
-		s.step(5 * time.Minute)
-		assert.Equal(t, "COMPLETED", s.opStatus(funded))
-		s.step(24 * time.Hour)
-		assert.Equal(t, "EXPIRED", s.opStatus(expiring))
-		a, h = s.reserve(coin)
+		step(s, time.Minute)
+		step(s, 5*time.Minute)
+		assert.Equal(t, "COMPLETED", opStatus(s, funded))
+		step(s, 24*time.Hour)
+		assert.Equal(t, "EXPIRED", opStatus(s, expiring))
+		a, h = reserve(s, coin)
 		assert.EqualValues(t, 5_000, a, "the expired burn's value is back")
 		assert.Zero(t, h)
 		s.ledgerOK()

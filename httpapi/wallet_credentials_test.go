@@ -18,8 +18,11 @@ import (
 
 const walletOrigin = "http://localhost:8080"
 
+// The credential helpers below take the server rather than being its
+// methods: server keeps to what the tests of every area share.
+
 // claims are fresh OIDC claims for the server's clock, bound to key.
-func (s *server) claims(sub, key string) map[string]any {
+func claims(s *server, sub, key string) map[string]any {
 	now := s.clock.Now()
 	c := map[string]any{"iss": "https://accounts.google.com", "aud": "app.example", "sub": sub, "email": "jane@gmail.com",
 		"iat": now.Unix() - 5, "exp": now.Add(time.Hour).Unix()}
@@ -30,7 +33,7 @@ func (s *server) claims(sub, key string) map[string]any {
 }
 
 // registerPasskey adds a passkey credential to acct, signed by se.
-func (s *server) registerPasskey(acct string, se session, a *passkeytest.Authenticator, challenge string) response {
+func registerPasskey(s *server, acct string, se session, a *passkeytest.Authenticator, challenge string) response {
 	s.t.Helper()
 	raw, _ := base64.RawURLEncoding.DecodeString(challenge)
 	return s.signed(se.Key, "POST", "/auth/credentials", map[string]any{"type": "PASSKEY", "accountId": acct, "nickname": "iPhone Face-ID",
@@ -39,7 +42,7 @@ func (s *server) registerPasskey(acct string, se session, a *passkeytest.Authent
 
 // passkeyLogin runs the passkey login: challenge for clientKey, assertion,
 // verify with Request-Id.
-func (s *server) passkeyLogin(cred string, a *passkeytest.Authenticator, clientKey string) response {
+func passkeyLogin(s *server, cred string, a *passkeytest.Authenticator, clientKey string) response {
 	s.t.Helper()
 	ch := s.do("POST", "/auth/credentials/"+cred+"/challenge", map[string]any{"clientPublicKey": clientKey})
 	require.Equal(s.t, 200, ch.Status, "%s", ch.Raw)
@@ -68,20 +71,20 @@ func TestWallet_AddCredentials(t *testing.T) {
 
 	// OAuth: registered identity, then logins with a fresh token whose nonce
 	// binds the client key.
-	oa := s.signed(se.Key, "POST", "/auth/credentials", map[string]any{"type": "OAUTH", "accountId": acct, "oidcToken": oidcToken(s.claims("u-1", ""))})
+	oa := s.signed(se.Key, "POST", "/auth/credentials", map[string]any{"type": "OAUTH", "accountId": acct, "oidcToken": oidcToken(claims(s, "u-1", ""))})
 	require.Equal(t, 201, oa.Status, "%s", oa.Raw)
 	assert.Equal(t, "jane@gmail.com", oa.Body["nickname"])
 	oauth := oa.Body["id"].(string)
 	k := newKey(t)
-	v := s.do("POST", "/auth/credentials/"+oauth+"/verify", map[string]any{"type": "OAUTH", "oidcToken": oidcToken(s.claims("u-1", pubHex(t, k))), "clientPublicKey": pubHex(t, k)})
+	v := s.do("POST", "/auth/credentials/"+oauth+"/verify", map[string]any{"type": "OAUTH", "oidcToken": oidcToken(claims(s, "u-1", pubHex(t, k))), "clientPublicKey": pubHex(t, k)})
 	require.Equal(t, 200, v.Status, "%s", v.Raw)
 	assert.Equal(t, "OAUTH", v.Body["type"])
 	osess := session{ID: v.Body["id"].(string), Key: k}
 	for name, c := range map[string]map[string]any{
-		"other subject": s.claims("u-2", pubHex(t, k)),
-		"other nonce":   s.claims("u-1", pubHex(t, newKey(t))),
+		"other subject": claims(s, "u-2", pubHex(t, k)),
+		"other nonce":   claims(s, "u-1", pubHex(t, newKey(t))),
 		"stale": func() map[string]any {
-			c := s.claims("u-1", pubHex(t, k))
+			c := claims(s, "u-1", pubHex(t, k))
 			c["iat"] = s.clock.Now().Unix() - 70
 			return c
 		}(),
@@ -97,19 +100,19 @@ func TestWallet_AddCredentials(t *testing.T) {
 
 	// Passkey: registration verified with WebAuthn, login by assertion.
 	auth := passkeytest.New("localhost")
-	pk := s.registerPasskey(acct, osess, auth, "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21L")
+	pk := registerPasskey(s, acct, osess, auth, "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21L")
 	require.Equal(t, 201, pk.Status, "%s", pk.Raw)
 	assert.Equal(t, auth.CredentialID(), pk.Body["credentialId"])
 	passkey := pk.Body["id"].(string)
 	ck := newKey(t)
-	login := s.passkeyLogin(passkey, auth, pubHex(t, ck))
+	login := passkeyLogin(s, passkey, auth, pubHex(t, ck))
 	require.Equal(t, 200, login.Status, "%s", login.Raw)
 	psess := session{ID: login.Body["id"].(string), Key: ck}
 	// The same WebAuthn credential cannot be registered twice, nor a
 	// challenge reused.
-	requireError(t, s.registerPasskey(acct, psess, auth, "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21M"), 400, payments.CodePasskeyCredentialAlreadyExists)
-	requireError(t, s.registerPasskey(acct, psess, passkeytest.New("localhost"), "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21L"), 400, payments.CodeInvalidInput, "challenge")
-	requireError(t, s.registerPasskey(acct, psess, passkeytest.New("localhost"), "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21N"), 409, payments.CodePasskeyAlreadyEnrolled)
+	requireError(t, registerPasskey(s, acct, psess, auth, "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21M"), 400, payments.CodePasskeyCredentialAlreadyExists)
+	requireError(t, registerPasskey(s, acct, psess, passkeytest.New("localhost"), "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21L"), 400, payments.CodeInvalidInput, "challenge")
+	requireError(t, registerPasskey(s, acct, psess, passkeytest.New("localhost"), "ArkQi2yAYHPlgnJNFBlneIwchQdWXBOTrdB-AmMUB21N"), 409, payments.CodePasskeyAlreadyEnrolled)
 	// A bad attestation (other origin) is refused before any challenge.
 	raw, _ := base64.RawURLEncoding.DecodeString("AAAA")
 	requireError(t, s.do("POST", "/auth/credentials", map[string]any{"type": "PASSKEY", "accountId": acct, "nickname": "x", "challenge": "AAAA",
@@ -121,11 +124,11 @@ func TestWallet_AddCredentials(t *testing.T) {
 	ch := s.do("POST", "/auth/credentials/"+passkey+"/challenge", map[string]any{"clientPublicKey": pubHex(t, ck)})
 	requireError(t, s.do("POST", "/auth/credentials/"+passkey+"/verify", map[string]any{"type": "PASSKEY", "assertion": auth.Get([]byte(ch.Body["challenge"].(string)), walletOrigin)}),
 		401, payments.CodeRequestIDMissing)
-	require.Equal(t, 200, s.passkeyLogin(passkey, auth, pubHex(t, ck)).Status)
+	require.Equal(t, 200, passkeyLogin(s, passkey, auth, pubHex(t, ck)).Status)
 	auth.StuckCounter = true
-	requireError(t, s.passkeyLogin(passkey, auth, pubHex(t, ck)), 401, payments.CodeUnauthorized)
+	requireError(t, passkeyLogin(s, passkey, auth, pubHex(t, ck)), 401, payments.CodeUnauthorized)
 	auth.StuckCounter, auth.Flags = false, 0
-	requireError(t, s.passkeyLogin(passkey, auth, pubHex(t, ck)), 401, payments.CodeUnauthorized)
+	requireError(t, passkeyLogin(s, passkey, auth, pubHex(t, ck)), 401, payments.CodeUnauthorized)
 	auth.Flags = passkeytest.FlagUserPresent | passkeytest.FlagUserVerified
 	ch = s.do("POST", "/auth/credentials/"+passkey+"/challenge", map[string]any{"clientPublicKey": pubHex(t, ck)})
 	requireError(t, s.do("POST", "/auth/credentials/"+passkey+"/verify", map[string]any{"type": "PASSKEY", "assertion": auth.Get([]byte("other"), walletOrigin)},
@@ -139,7 +142,7 @@ func TestWallet_AddCredentials(t *testing.T) {
 	// Legacy session key: an uncompressed clientPublicKey gets the session's
 	// key sealed to it, and that key signs.
 	lk := newKey(t)
-	lg := s.passkeyLogin(passkey, auth, uncompressed(t, lk))
+	lg := passkeyLogin(s, passkey, auth, uncompressed(t, lk))
 	require.Equal(t, 200, lg.Status, "%s", lg.Raw)
 	scalar, err := walletauth.OpenSessionKey(ecdhKey(t, lk), lg.Body["encryptedSessionSigningKey"].(string))
 	require.NoError(t, err)

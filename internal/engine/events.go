@@ -691,6 +691,14 @@ type Webhooks struct{ e *Handle }
 // operation and need no idempotency.
 func NewWebhooks(h *Handle) Webhooks { return Webhooks{h} }
 
+// HandleOf returns the handle w runs on. The facade keeps its handle
+// unexported; this is how the module's test helpers (internal/enginetest)
+// reach an Engine's core, through its Webhooks group, to run a transaction
+// the way an area does. A function of an internal package, it is out of
+// reach of programs outside the module (a method would not be: they hold
+// Engine.Webhooks).
+func HandleOf(w Webhooks) *Handle { return w.e }
+
 // appendOutbox appends json.Marshal of an outbox record whose event data is
 // compact, valid JSON (as EncodeRecord returns) or absent.
 func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {

@@ -1,0 +1,88 @@
+package quotes_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
+	"github.com/paygrid/payments/money"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// countingRates is a RateSource that counts its calls and answers the rate
+// currently set.
+type countingRates struct {
+	mu    sync.Mutex
+	calls int
+	rate  string
+}
+
+func (c *countingRates) Rate(context.Context, string, string) (money.Rate, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	return money.MustRate(c.rate), nil
+}
+
+func (c *countingRates) set(rate string) (calls int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rate = rate
+	return c.calls
+}
+
+// TestEngine_ExchangeRatesCache: a rate is fetched once and reused for
+// RateCacheTTL on the engine clock, by GET /exchange-rates and quotes alike;
+// after that the source is asked again and the new rate shows.
+func TestEngine_ExchangeRatesCache(t *testing.T) {
+	src := &countingRates{rate: "1.25"}
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Rates = src })
+	start := e.Eng.Now()
+
+	rates, err := e.Eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USD", Destinations: []string{"EUR"}, SendingAmount: 10_000})
+	require.NoError(t, err)
+	require.Len(t, rates, 1)
+	assert.EqualValues(t, 8000, rates[0].ReceivingAmount, "10000 cents at 1.25 USD per EUR")
+	assert.True(t, rates[0].UpdatedAt.Equal(start))
+	assert.Equal(t, 1, src.set("2"), "the first request asks the source")
+
+	e.Clock.Advance(payments.RateCacheTTL - time.Second)
+	rates, err = e.Eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USD", Destinations: []string{"EUR"}, SendingAmount: 10_000})
+	require.NoError(t, err)
+	assert.EqualValues(t, 8000, rates[0].ReceivingAmount, "still the cached rate")
+	assert.True(t, rates[0].UpdatedAt.Equal(start), "updatedAt is when the rate was fetched")
+	assert.Equal(t, 1, src.set("2"))
+
+	e.Clock.Advance(time.Second)
+	rates, err = e.Eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "USD", Destinations: []string{"EUR"}, SendingAmount: 10_000})
+	require.NoError(t, err)
+	assert.EqualValues(t, 5000, rates[0].ReceivingAmount, "refetched after RateCacheTTL")
+	assert.True(t, rates[0].UpdatedAt.Equal(start.Add(payments.RateCacheTTL)))
+	assert.Equal(t, 2, src.set("2"))
+
+	t.Run("QuotesShareTheCache", func(t *testing.T) {
+		from := e.USDAccount(t, "Ann Payer")
+		_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
+		require.NoError(t, err)
+		in := enginetest.FullIndividual("Bo Payee")
+		in.Currencies = []string{"EUR"}
+		c, err := e.Eng.Customers.Create(ctx, in)
+		require.NoError(t, err)
+		page, err := e.Eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID, Currency: "EUR"}, payments.CustomerScope, payments.ListParams{})
+		require.NoError(t, err)
+		q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, page.Data[0].ID, 10_000, false))
+		require.NoError(t, err)
+		assert.Equal(t, "2", q.ExchangeRate.String())
+		assert.EqualValues(t, 5000, q.TotalReceivingAmount)
+		assert.Equal(t, 2, src.set("2"), "the quote used the cached rate")
+	})
+	t.Run("ErrInvalidInput", func(t *testing.T) {
+		_, err := e.Eng.Quotes.ExchangeRates(ctx, payments.RateQuery{Source: "XXX", Destinations: []string{"EUR", "YYY"}, SendingAmount: -1})
+		enginetest.RequireCode(t, err, payments.CodeInvalidInput, "sourceCurrency", "destinationCurrency.1", "sendingAmount")
+		assert.Equal(t, 2, src.set("2"), "invalid requests never reach the source")
+	})
+}
