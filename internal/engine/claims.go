@@ -31,7 +31,7 @@ const leaseTTL = 30 * time.Second
 
 // claimWork claims the named items for this engine process when the store
 // is a Claimer and returns the set it may work on (nil: all of them).
-func (e *Handle) claimWork(ctx context.Context, names []string) (map[string]bool, error) {
+func claimWork(e *Handle, ctx context.Context, names []string) (map[string]bool, error) {
 	c, ok := e.Store.(Claimer)
 	if !ok || len(names) == 0 {
 		return nil, nil
@@ -50,7 +50,7 @@ func (e *Handle) claimWork(ctx context.Context, names []string) (map[string]bool
 }
 
 // releaseWork gives up the claims of claimWork.
-func (e *Handle) releaseWork(mine map[string]bool) {
+func releaseWork(e *Handle, mine map[string]bool) {
 	c, ok := e.Store.(Claimer)
 	if !ok || len(mine) == 0 {
 		return

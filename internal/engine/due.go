@@ -118,11 +118,11 @@ func (e *Handle) runDue(ctx context.Context, w DueWork) (int, error) {
 	for i, k := range keys {
 		names[i] = "due/" + w.Table + "/" + k
 	}
-	mine, err := e.claimWork(ctx, names)
+	mine, err := claimWork(e, ctx, names)
 	if err != nil {
 		return 0, err
 	}
-	defer e.releaseWork(mine)
+	defer releaseWork(e, mine)
 	n := 0
 	for i, k := range keys {
 		if mine != nil && !mine[names[i]] {

@@ -82,7 +82,7 @@ func deliveryOf(r outboxRecord, status string) WebhookDelivery {
 // logDelivery records in the event log that the delivery of r ended in
 // status at now, when Config.EventHistory asks for the log. Flush calls it
 // in the commit that removes r from the outbox.
-func (e *Handle) logDelivery(t *Txn, r outboxRecord, status string, now time.Time) error {
+func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time) error {
 	if !e.Config.EventHistory {
 		return nil
 	}
@@ -134,7 +134,7 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 // attempts and the time of the next one; resource, when set, keeps those
 // whose data describes that record.
 func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit int) ([]WebhookDelivery, error) {
-	return wh.e.scanDeliveries(ctx, TableOutbox, DeliveryPending, resource, limit)
+	return scanDeliveries(wh.e, ctx, TableOutbox, DeliveryPending, resource, limit)
 }
 
 // DeadEvents returns up to limit (1..1000, 0 means 100) events whose
@@ -142,13 +142,13 @@ func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit
 // and retries past RetryPolicy.MaxAge), oldest first: the outbox's
 // dead letters, as DeadLetters are those of due work.
 func (wh Webhooks) DeadEvents(ctx context.Context, limit int) ([]WebhookDelivery, error) {
-	return wh.e.scanDeliveries(ctx, tableOutboxDead, DeliveryFailed, "", limit)
+	return scanDeliveries(wh.e, ctx, tableOutboxDead, DeliveryFailed, "", limit)
 }
 
 // scanDeliveries reads up to limit outbox records of table (keyed by event
 // id, so in the order they were emitted) as deliveries in state status,
 // those of resource only when it is set.
-func (e *Handle) scanDeliveries(ctx context.Context, table, status, resource string, limit int) ([]WebhookDelivery, error) {
+func scanDeliveries(e *Handle, ctx context.Context, table, status, resource string, limit int) ([]WebhookDelivery, error) {
 	if limit == 0 {
 		limit = 100
 	}

@@ -304,7 +304,7 @@ func (e *Handle) workers() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e.loop(ctx, wake, pass)
+			loop(e, ctx, wake, pass)
 		}()
 	}
 	wg.Wait()
@@ -326,7 +326,7 @@ func (wh Webhooks) Running() bool {
 }
 
 // loop calls pass once a second and whenever wake fires, until ctx ends.
-func (e *Handle) loop(ctx context.Context, wake <-chan struct{}, pass func()) {
+func loop(e *Handle, ctx context.Context, wake <-chan struct{}, pass func()) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -350,7 +350,7 @@ func (wh Webhooks) Flush(ctx context.Context) (int, error) {
 	// recorded now, before this pass reads the outbox; a worker about to
 	// leave some records them at once.
 	e := wh.e
-	if o := e.takeOutcomes(); o != nil {
+	if o := takeOutcomes(e); o != nil {
 		o.done <- e.Store.Update(ctx, o.recordTx)
 	}
 	select {
@@ -390,7 +390,7 @@ type outcomes struct {
 // offerOutcomes leaves o in the engine's slot, where the next operation's
 // commit takes it (there is at most one: only a pass holding flushMu
 // offers).
-func (e *Handle) offerOutcomes(o *outcomes) {
+func offerOutcomes(e *Handle, o *outcomes) {
 	e.rideMu.Lock()
 	defer e.rideMu.Unlock()
 	e.riding = o
@@ -398,7 +398,7 @@ func (e *Handle) offerOutcomes(o *outcomes) {
 
 // takeOutcomes empties the slot; whoever takes outcomes must send on their
 // done.
-func (e *Handle) takeOutcomes() *outcomes {
+func takeOutcomes(e *Handle) *outcomes {
 	e.rideMu.Lock()
 	defer e.rideMu.Unlock()
 	o := e.riding
@@ -424,7 +424,7 @@ func (o *outcomes) record(t *Txn) error {
 				return err
 			}
 			o.delivered++
-			if err := e.logDelivery(t, r, DeliveryDelivered, o.now); err != nil {
+			if err := logDelivery(e, t, r, DeliveryDelivered, o.now); err != nil {
 				return err
 			}
 			continue
@@ -442,7 +442,7 @@ func (o *outcomes) record(t *Txn) error {
 			if err := PutJSON(t, tableOutboxDead, r.Event.ID, r); err != nil {
 				return err
 			}
-			if err := e.logDelivery(t, r, DeliveryFailed, o.now); err != nil {
+			if err := logDelivery(e, t, r, DeliveryFailed, o.now); err != nil {
 				return err
 			}
 			o.gaveUp[i] = true
@@ -472,7 +472,7 @@ func (o *outcomes) save(ctx context.Context, ride time.Duration) error {
 func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 	e := o.e
 	o.done = make(chan error, 1)
-	e.offerOutcomes(o)
+	offerOutcomes(e, o)
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
@@ -482,7 +482,7 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 	case <-e.hurry:
 	case <-ctx.Done():
 	}
-	if e.takeOutcomes() == o {
+	if takeOutcomes(e) == o {
 		return false
 	}
 	return <-o.done == nil // taken meanwhile: that transaction's result
@@ -522,11 +522,11 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	for i, r := range due {
 		names[i] = "outbox/" + r.Event.ID
 	}
-	mine, err := e.claimWork(ctx, names)
+	mine, err := claimWork(e, ctx, names)
 	if err != nil {
 		return 0, err
 	}
-	defer e.releaseWork(mine)
+	defer releaseWork(e, mine)
 	if mine != nil {
 		due = slices.DeleteFunc(due, func(r outboxRecord) bool { return !mine["outbox/"+r.Event.ID] })
 		// Another process may have delivered an event between the scan

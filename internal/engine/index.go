@@ -360,13 +360,13 @@ func (e *Handle) buildIndexes(ctx context.Context) error {
 		}
 		tables++
 		for _, name := range slices.Sorted(maps.Keys(ti.names)) {
-			if err := e.batches(ctx, IndexTable(table, name), func(tx Tx, key string, _ []byte) error {
+			if err := batches(e, ctx, IndexTable(table, name), func(tx Tx, key string, _ []byte) error {
 				return tx.Delete(IndexTable(table, name), key)
 			}); err != nil {
 				return err
 			}
 		}
-		if err := e.batches(ctx, table, func(tx Tx, key string, b []byte) error {
+		if err := batches(e, ctx, table, func(tx Tx, key string, b []byte) error {
 			es, err := ti.entries(key, nil, b)
 			if err != nil {
 				return err
@@ -384,7 +384,7 @@ func (e *Handle) buildIndexes(ctx context.Context) error {
 
 // batches calls fn for every record of table, in key order, indexBuildBatch
 // records per transaction. fn may delete the record it is given.
-func (e *Handle) batches(ctx context.Context, table string, fn func(tx Tx, key string, b []byte) error) error {
+func batches(e *Handle, ctx context.Context, table string, fn func(tx Tx, key string, b []byte) error) error {
 	after := ""
 	for {
 		var n int

@@ -198,11 +198,11 @@ func (e *Handle) handOverPending(ctx context.Context) (int, error) {
 	for i, id := range ids {
 		names[i] = "intent/" + id
 	}
-	mine, err := e.claimWork(ctx, names)
+	mine, err := claimWork(e, ctx, names)
 	if err != nil {
 		return 0, err
 	}
-	defer e.releaseWork(mine)
+	defer releaseWork(e, mine)
 	if mine != nil {
 		ids = slices.DeleteFunc(ids, func(id string) bool { return !mine["intent/"+id] })
 	}

@@ -165,7 +165,7 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 	var intents []string
 	// A webhook pass's outcomes, waiting to be recorded, are recorded in
 	// this transaction if it commits (outcomes.save).
-	o := e.takeOutcomes()
+	o := takeOutcomes(e)
 	err = e.Store.Update(ctx, func(tx Tx) error {
 		t := &Txn{Tx: tx, Handle: e, Now: now, ids: ids}
 		err := fn(t)
