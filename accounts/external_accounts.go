@@ -47,7 +47,7 @@ type ExternalRecord struct {
 	// Type is AccountType(), derived once for a record shared through the
 	// accounts area's cache (Prepare), since pricing asks for it at every
 	// payout.
-	Type string
+	Type string `json:"-"`
 }
 
 var _ engine.Preparer = (*ExternalRecord)(nil)
