@@ -192,25 +192,6 @@ func clearDefaultDeposit(t *engine.Txn, owner string) error {
 	return nil
 }
 
-// DefaultDepositAccount returns, inside t, the customer's default UMA
-// deposit account, or nil when it has none (not an error): the quotes area
-// sends a customer's incoming UMA payments there.
-func DefaultDepositAccount(t *engine.Txn, customerID string) (*rails.ExternalAccount, error) {
-	var found *rails.ExternalAccount
-	err := t.Scan(tableExternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(_ string, v []byte) (bool, error) {
-		a, err := External(t, string(v))
-		if err != nil {
-			return false, err
-		}
-		if a.DefaultUmaDepositAccount {
-			found = a
-			return false, nil
-		}
-		return true, nil
-	})
-	return found, err
-}
-
 // ExternalAccountFilter narrows Service.ListExternal; zero members match
 // everything.
 type ExternalAccountFilter struct {

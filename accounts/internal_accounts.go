@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/money"
 )
 
 // Internal account tables: records by id, and the index
@@ -62,85 +61,6 @@ func (a *InternalAccount) Owner() string {
 // an external account, so its balance may go negative and the ledger
 // still sums to zero per currency.
 const SandboxFundingAccount = ExternalPrefix + "sandbox-funding"
-
-// OpenInternal opens, inside t, one ACTIVE internal account per
-// currency for owner (a customer id, or engine.PlatformOwner), skipping
-// currencies the owner already has an account in, and returns the accounts
-// it opened. A crypto currency gets an INTERNAL_CRYPTO account, any other
-// INTERNAL_FIAT. Calling it again is harmless, which is why the customers
-// and platform areas call it on every update that may add currencies.
-// Each account gets its deposit reference (DepositReference).
-func OpenInternal(t *engine.Txn, owner string, currencies []string) ([]*InternalAccount, error) {
-	var opened []*InternalAccount
-	for _, cur := range currencies {
-		if _, err := Primary(t, owner, cur); err == nil {
-			continue
-		} else if engine.CodeOf(err) != engine.CodeAccountNotFound {
-			return nil, err
-		}
-		id := t.NewID("InternalAccount")
-		typ := InternalFiat
-		if c, _ := money.Lookup(cur); c.Crypto {
-			typ = InternalCrypto
-		}
-		a := &InternalAccount{ID: id, Type: typ, Status: "ACTIVE", Currency: cur, CreatedAt: t.Now, UpdatedAt: t.Now}
-		if owner != engine.PlatformOwner {
-			a.CustomerID = owner
-		}
-		if err := engine.InsertJSON(t, TableInternalAccounts, id, a); err != nil {
-			return nil, err
-		}
-		if err := t.Insert(TableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
-			return nil, err
-		}
-		if err := t.Insert(TableDepositReferences, DepositReference(id), []byte(id)); err != nil {
-			return nil, err
-		}
-		opened = append(opened, a)
-	}
-	return opened, nil
-}
-
-// Internal loads an internal account inside t: ACCOUNT_NOT_FOUND when
-// absent. The account is the caller's own copy, to change and store.
-func Internal(t *engine.Txn, id string) (*InternalAccount, error) {
-	var a InternalAccount
-	if err := engine.GetJSON(t, TableInternalAccounts, id, &a); err != nil {
-		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
-	}
-	return &a, nil
-}
-
-// SharedInternal is Internal for reading only: the account it returns
-// comes from the accounts area's read cache and may be shared with other
-// transactions, so it must not be changed. Pricing and settlement read an
-// account per quote; the cache spares them a decode.
-func SharedInternal(t *engine.Txn, id string) (*InternalAccount, error) {
-	a, err := accountsSlot.Of(t.Handle).cache.Get(t, TableInternalAccounts, id)
-	if err != nil {
-		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
-	}
-	return a, nil
-}
-
-// Primary returns owner's first internal account in currency (the oldest
-// id, since ids are time-ordered): ACCOUNT_NOT_FOUND when it has none.
-// OpenInternal opens one per currency; an embedded wallet that package
-// wallets opens later in the same currency is therefore never the primary.
-func Primary(t *engine.Txn, owner, currency string) (*InternalAccount, error) {
-	var id string
-	err := t.Scan(TableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
-		id = string(v)
-		return false, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if id == "" {
-		return nil, engine.Errorf(engine.CodeAccountNotFound, "%s has no internal account in %s", owner, currency)
-	}
-	return Internal(t, id)
-}
 
 // balances returns the available and held balances of an internal account.
 func balances(t *engine.Txn, a *InternalAccount) (available, held int64, err error) {

@@ -2,9 +2,6 @@ package accounts
 
 import (
 	"context"
-	"encoding/json"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
@@ -101,18 +98,6 @@ func FundingInstructions(a *InternalAccount) []PaymentInstructions {
 	info["reference"] = ref
 	return []PaymentInstructions{{InstructionsNotes: "Quote the reference " + ref + " so the deposit reaches this account.",
 		IsPlatformAccount: a.CustomerID == "", AccountOrWalletInfo: info}}
-}
-
-// View builds the API view of a inside t: the account with its available
-// balance (balance), available plus held (totalBalance), and its funding
-// instructions.
-func View(t *engine.Txn, a *InternalAccount) (*InternalAccountView, error) {
-	avail, held, err := balances(t, a)
-	if err != nil {
-		return nil, err
-	}
-	return &InternalAccountView{InternalAccount: *a, Balance: AmountOf(a.Currency, avail),
-		TotalBalance: AmountOf(a.Currency, avail+held), FundingPaymentInstructions: FundingInstructions(a)}, nil
 }
 
 // InternalAccountFilter narrows Service.ListInternal; zero members match
@@ -215,49 +200,4 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 		return t.Emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
 	})
 	return out, err
-}
-
-// ViewJSON returns json.Marshal(View(t, a)), the data of
-// INTERNAL_ACCOUNT.BALANCE_UPDATED, with the account's funding instructions
-// (fixed per account) encoded once per account and kept in the accounts
-// area's bounded cache, since a busy account's event is encoded at every
-// payment.
-func ViewJSON(t *engine.Txn, a *InternalAccount) ([]byte, error) {
-	return AppendView(t, nil, a)
-}
-
-// AppendView appends ViewJSON(a) to b: the quotes area writes the event
-// straight into the outbox record with it.
-func AppendView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, error) {
-	avail, held, err := balances(t, a)
-	if err != nil {
-		return nil, err
-	}
-	instructions, ok := accountsSlot.Of(t.Handle).funding.Get(a.ID)
-	if !ok {
-		if instructions, err = json.Marshal(FundingInstructions(a)); err != nil {
-			return nil, err
-		}
-		accountsSlot.Of(t.Handle).funding.Put(a.ID, instructions)
-	}
-	b = append(slices.Grow(b, 384+len(instructions)), '{')
-	b = engine.StringMember(b, "id", a.ID, false)
-	b = engine.StringMember(b, "customerId", a.CustomerID, true)
-	b = engine.StringMember(b, "type", string(a.Type), false)
-	b = engine.StringMember(b, "status", a.Status, false)
-	b = engine.StringMember(b, "currency", a.Currency, false)
-	if b, err = engine.TimeMember(b, "createdAt", a.CreatedAt); err != nil {
-		return nil, err
-	}
-	if b, err = engine.TimeMember(b, "updatedAt", a.UpdatedAt); err != nil {
-		return nil, err
-	}
-	if a.PrivateEnabled != nil {
-		b = strconv.AppendBool(engine.Member(b, "privateEnabled"), *a.PrivateEnabled)
-	}
-	balance, total := AmountOf(a.Currency, avail), AmountOf(a.Currency, avail+held)
-	b = AppendCurrencyAmount(engine.Member(b, "balance"), &balance)
-	b = AppendCurrencyAmount(engine.Member(b, "totalBalance"), &total)
-	b = append(engine.Member(b, "fundingPaymentInstructions"), instructions...)
-	return append(b, '}'), nil
 }

@@ -260,17 +260,6 @@ func cardStateNames() []string {
 	return out
 }
 
-// Get loads a card in t (NOT_FOUND when absent), as a copy the caller may
-// change; other areas (wallets) read cards with it inside their own
-// transaction.
-func Get(t *engine.Txn, id string) (*Card, error) {
-	var c Card
-	if err := engine.GetJSON(t, tableCards, id, &c); err != nil {
-		return nil, engine.NotFound(err, engine.CodeNotFound, "card", id)
-	}
-	return &c, nil
-}
-
 // saveCard stores c, stamping updatedAt, and emits event ("" for none)
 // with the card as its data.
 func saveCard(t *engine.Txn, c *Card, event engine.EventType) error {

@@ -1,11 +1,9 @@
 package customers
 
 import (
-	"errors"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/platform"
 )
 
 // Customer tables: records by id, the unique index from UMA address to
@@ -142,106 +140,6 @@ type Record struct {
 	ResolveErrorsSeen bool `json:"resolveErrorsSeen,omitempty"`
 }
 
-// Get loads a customer inside t, deleted ones included:
-// CUSTOMER_NOT_FOUND when absent. The customer is the caller's own copy.
-func Get(t *engine.Txn, id string) (*Customer, error) {
-	r, err := RecordOf(t, id)
-	if err != nil {
-		return nil, err
-	}
-	return &r.Customer, nil
-}
-
-// RecordOf loads a customer as stored inside t, deleted ones included:
-// CUSTOMER_NOT_FOUND when absent. A caller that changes it writes it back
-// in the same transaction.
-func RecordOf(t *engine.Txn, id string) (*Record, error) {
-	var r Record
-	if err := engine.GetJSON(t, tableCustomers, id, &r); err != nil {
-		return nil, engine.NotFound(err, engine.CodeCustomerNotFound, "customer", id)
-	}
-	return &r, nil
-}
-
-// Live loads a customer that is not deleted, as stored:
-// CUSTOMER_NOT_FOUND when absent, CUSTOMER_DELETED (410) when deleted.
-// Every write to a customer starts here, so a deleted customer never
-// changes again.
-func Live(t *engine.Txn, id string) (*Record, error) {
-	r, err := RecordOf(t, id)
-	if err != nil {
-		return nil, err
-	}
-	if r.IsDeleted {
-		return nil, engine.Errorf(engine.CodeCustomerDeleted, "customer %s is deleted", id)
-	}
-	return r, nil
-}
-
-// ByUma finds the customer holding a UMA address inside t: UMA_NOT_FOUND
-// when none does. Only customers that are not deleted hold one.
-func ByUma(t *engine.Txn, addr string) (*Customer, error) {
-	id, err := t.Get(tableCustomerUma, addr)
-	if errors.Is(err, engine.ErrNotFound) {
-		return nil, engine.Errorf(engine.CodeUmaNotFound, "no customer holds UMA address %s", addr)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return Get(t, string(id))
-}
-
-// Transacting loads a customer that may move money now: it exists
-// (CUSTOMER_NOT_FOUND), is not deleted (CUSTOMER_DELETED), and on an
-// unregulated platform has accepted the provider's end-user terms
-// (END_USER_TERMS_NOT_ACCEPTED otherwise). Its verification status is not
-// checked: incoming money credits any customer (see Sending).
-//
-// The customer it returns comes from the area's read cache (every quote
-// asks for its customer) and is shared with other transactions: it must
-// not be changed.
-func Transacting(t *engine.Txn, id string) (*Customer, error) {
-	r, err := customersSlot.Of(t.Handle).cache.Get(t, tableCustomers, id)
-	if err != nil {
-		return nil, engine.NotFound(err, engine.CodeCustomerNotFound, "customer", id)
-	}
-	if r.IsDeleted {
-		return nil, engine.Errorf(engine.CodeCustomerDeleted, "customer %s is deleted", id)
-	}
-	p, err := platform.Load(t)
-	if err != nil {
-		return nil, err
-	}
-	if !p.IsRegulatedFinancialInstitution && !r.AcceptedEndUserTerms() {
-		return nil, engine.Errorf(engine.CodeEndUserTermsNotAccepted,
-			"customer %s has not accepted the provider's end-user terms (agreementConsents type %s)", id, AgreementProviderEndUserTerms)
-	}
-	return &r.Customer, nil
-}
-
-// Sending loads a customer that may send money from its accounts
-// now: a transacting customer (Transacting, with its errors) whose
-// kycStatus or kybStatus is neither REJECTED nor HOLD (SENDER_NOT_ACCEPTED
-// otherwise, with the status in its details). Money coming in checks
-// Transacting only, so it still credits such a customer.
-//
-// The customer it returns is shared and must not be changed.
-func Sending(t *engine.Txn, id string) (*Customer, error) {
-	c, err := Transacting(t, id)
-	if err != nil {
-		return nil, err
-	}
-	if s := c.Status(); !s.MaySend() {
-		field := "kycStatus"
-		if c.CustomerType == CustomerBusiness {
-			field = "kybStatus"
-		}
-		return nil, &engine.Error{Code: engine.CodeSenderNotAccepted, Message: "customer " + id + " cannot send money while its " + field + " is " + string(s),
-			Details: map[string]any{"customerId": id, field: string(s)}}
-	}
-	return c, nil
-}
-
 // Service onboards customers and verifies them: records, KYC/KYB
 // verifications and links, beneficial owners, contact verification, bulk
 // import and the end-user terms. It is the facade's eng.Customers
@@ -253,16 +151,3 @@ type Service struct{ e *engine.Handle }
 // NewService returns the Customers group of h (payments.New binds it to
 // every handle, WithIdempotency's included).
 func NewService(h *engine.Handle) Service { return Service{h} }
-
-// Insert stores c as it is, with its UMA address's index entry: for
-// fixtures that set customers up directly (the engine's tests). It checks
-// nothing, opens no account and does not claim the platformCustomerId.
-func Insert(t *engine.Txn, c Customer) error {
-	if err := engine.InsertJSON(t, tableCustomers, c.ID, c); err != nil {
-		return err
-	}
-	if c.UmaAddress != "" {
-		return t.Insert(tableCustomerUma, c.UmaAddress, []byte(c.ID))
-	}
-	return nil
-}

@@ -187,55 +187,6 @@ func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Cus
 	return out, err
 }
 
-// UpdateRecord applies in to customer id inside t, with Update's rules
-// and errors. contact sees the record once the input applied, before
-// anything is written, with the previous email and phone; when it says
-// stop, nothing of the customer is written and the customer returned is
-// nil (a signed flow's challenge was issued). The wallets area calls it
-// for contact changes that the wallet's holder signs.
-func UpdateRecord(t *engine.Txn, id string, in CustomerInput, contact func(r *Record, oldEmail, oldPhone string) (stop bool, err error)) (*Customer, error) {
-	e := t.Handle
-	p, err := platform.Load(t)
-	if err != nil {
-		return nil, err
-	}
-	r, err := Live(t, id)
-	if err != nil {
-		return nil, err
-	}
-	oldUma, oldPID, oldEmail, oldPhone := r.UmaAddress, r.PlatformCustomerID, r.Email, r.PhoneNumber
-	var fe validate.Errors
-	if in.CustomerType == "" {
-		fe.Missing("customerType")
-	} else if in.CustomerType != r.CustomerType {
-		fe.Add("customerType", &validate.Constraint{Enum: []string{string(r.CustomerType)}}, "customerType cannot change; this customer is %s", r.CustomerType)
-	}
-	if in.KYCStatus != "" || in.KYBStatus != "" {
-		fe.Add("kycStatus", nil, "the verification status changes only through verification")
-	}
-	if in.Email != "" && in.Email != r.Email && in.PhoneNumber != "" && in.PhoneNumber != r.PhoneNumber {
-		fe.Add("phoneNumber", nil, "email and phoneNumber cannot change in the same request; update them in separate PATCH calls")
-	}
-	applyCustomerInput(e, &fe, r, &in, p)
-	if err := finishCustomerInput(e, fe, r, &in); err != nil {
-		return nil, err
-	}
-	if stop, err := contact(r, oldEmail, oldPhone); stop || err != nil {
-		return nil, err
-	}
-	r.UpdatedAt = t.Now
-	if err := claimCustomerKeys(t, r, oldUma, oldPID); err != nil {
-		return nil, err
-	}
-	if err := engine.PutJSON(t, tableCustomers, id, r); err != nil {
-		return nil, err
-	}
-	if err := provisionAccounts(t, r, p); err != nil {
-		return nil, err
-	}
-	return customerView(t, r)
-}
-
 // Delete marks a customer deleted and returns it. Its UMA address and
 // platformCustomerId become free; a second delete is CUSTOMER_DELETED, an
 // unknown id CUSTOMER_NOT_FOUND. The record stays (isDeleted), and so do

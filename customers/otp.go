@@ -67,20 +67,6 @@ func codeIntentKind(codes CodeSender) engine.IntentKind {
 		}}
 }
 
-// IntendCode records, inside t, that m is to be delivered after commit:
-// the intent "code:<m.ID>" commits with the caller's transaction, and
-// nothing is sent if that transaction rolls back. The caller stores the
-// code's hash on the record it authorizes. Used by this area and by the
-// areas above for their challenges (quotes' payouts, accounts' beneficiary
-// trust, wallets' logins).
-func IntendCode(t *engine.Txn, m CodeMessage) error {
-	b, err := json.Marshal(codeIntent{Code: &m})
-	if err != nil {
-		return err
-	}
-	return t.Intend(intentCode+":"+m.ID, b)
-}
-
 // codeTo is where a code for channel goes: the customer's email for EMAIL,
 // its phone otherwise.
 func codeTo(c *Customer, channel string) string {

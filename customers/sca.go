@@ -224,42 +224,6 @@ func RelyingParty(e *engine.Handle) walletauth.RelyingParty {
 	return rp
 }
 
-// ForSCA loads, inside t, the customer of an SCA operation and its SCA
-// state: INVALID_INPUT without an id, CUSTOMER_NOT_FOUND,
-// CUSTOMER_DELETED, CONFLICT outside SCA regions. A caller that changes
-// the state stores it with SaveSCA in the same transaction.
-func ForSCA(t *engine.Txn, id string) (*Record, *SCARecord, error) {
-	var fe validate.Errors
-	if !fe.Required("customerId", id) {
-		return nil, nil, engine.Invalid(fe)
-	}
-	c, err := Live(t, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !customersSlot.Of(t.Handle).KYC.SCARequired(&c.Customer) {
-		return nil, nil, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", id)
-	}
-	st, err := SCAState(t, id)
-	return c, st, err
-}
-
-// SCAState loads a customer's SCA state inside t (empty when none is
-// stored: a customer's state is created by its first SCA write). It does
-// not check the customer; ForSCA does.
-func SCAState(t *engine.Txn, id string) (*SCARecord, error) {
-	var st SCARecord
-	if err := engine.GetJSON(t, tableSCA, id, &st); err != nil && !errors.Is(err, engine.ErrNotFound) {
-		return nil, err
-	}
-	return &st, nil
-}
-
-// SaveSCA stores customer id's SCA state inside t.
-func SaveSCA(t *engine.Txn, id string, st *SCARecord) error {
-	return engine.PutJSON(t, tableSCA, id, st)
-}
-
 // requiredEnum is INVALID_INPUT unless v, the request's field, is present
 // and one of allowed.
 func requiredEnum(field, v string, allowed ...string) error {
@@ -295,52 +259,6 @@ func RateLimited(wait time.Duration, what string) error {
 // error, never with this one.
 var ErrWrongProof = errors.New("wrong proof")
 
-// CheckProof checks p against the challenge ch of a customer in state st:
-// nil when it satisfies it, ErrWrongProof when it is wrong, INVALID_INPUT
-// for a proof of the wrong shape. A passkey's counter advances in st, and
-// a TOTP recovery code used is spent from st: the caller saves st whatever
-// the answer. A TOTP challenge also accepts the sandbox's fixed code from
-// d and any unspent recovery code.
-func CheckProof(t *engine.Txn, st *SCARecord, ch *SCAPending, p ScaAuthorization, d SCADraw) error {
-	var fe validate.Errors
-	if ch.Factor != FactorPasskey {
-		if !fe.Required("code", p.Code) {
-			return engine.Invalid(fe)
-		}
-		switch ch.Factor {
-		case FactorTOTP:
-			if TOTPValid(st.TOTPSecret, p.Code, t.Now) || d.sandboxTOTP != "" && p.Code == d.sandboxTOTP || st.spendRecovery(p.Code) {
-				return nil
-			}
-		default:
-			if subtle.ConstantTimeCompare([]byte(engine.HashSecret(p.Code)), []byte(ch.CodeHash)) == 1 {
-				return nil
-			}
-		}
-		return ErrWrongProof
-	}
-	if p.PasskeyAssertion == nil {
-		fe.Missing("passkeyAssertion")
-	}
-	rp := RelyingParty(t.Handle)
-	if fe.Required("origin", p.Origin) && !slices.Contains(rp.Origins, p.Origin) {
-		fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return err
-	}
-	if st.Passkey == nil {
-		return ErrWrongProof
-	}
-	rp.Origins = []string{p.Origin}
-	count, err := rp.Assert(st.Passkey.Passkey, ch.Nonce, *p.PasskeyAssertion)
-	if err != nil {
-		return ErrWrongProof
-	}
-	st.Passkey.SignCount = count
-	return nil
-}
-
 // spendRecovery consumes a TOTP recovery code: each works once.
 func (st *SCARecord) spendRecovery(code string) bool {
 	for i, h := range st.RecoveryHashes {
@@ -350,20 +268,6 @@ func (st *SCARecord) spendRecovery(code string) bool {
 		}
 	}
 	return false
-}
-
-// ProofFailed counts a wrong proof against the customer: ACCOUNT_LOCKED
-// once the count locks the login, INVALID_INPUT on field otherwise. The
-// count is in st; the caller saves it and commits although it answers the
-// error (engine.Keeping), or the lockout could be bypassed by retrying.
-func ProofFailed(t *engine.Txn, st *SCARecord, field string) error {
-	st.Security.Fail(t.Now)
-	if st.Security.Locked(t.Now) {
-		return LockedError(st.Security)
-	}
-	var fe validate.Errors
-	fe.Add(field, nil, "the %s does not satisfy the challenge", field)
-	return engine.Invalid(fe)
 }
 
 // ProofField names the request field a wrong proof of factor is blamed on.

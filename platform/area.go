@@ -59,11 +59,6 @@ func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
 	return cfg.WebhookEndpoint, nil
 }
 
-// Reseed writes the seed payments.New was given again, unless a
-// configuration exists: the sandbox's reset, which cleared the store, calls
-// it inside its own transaction so the engine never runs unconfigured.
-func Reseed(t *engine.Txn) error { return WriteSeed(t, platformSlot.Of(t.Handle).Seed) }
-
 // ForgetTokens drops the verified credentials the platform area
 // remembers (see Service.Authenticate), after a sandbox import or reset
 // replaced the tokens: a credential of the old state must not outlive it.

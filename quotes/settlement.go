@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
 )
@@ -130,30 +129,6 @@ func ExecuteWith(e *engine.Handle, ctx context.Context, id string, opts ExecuteO
 	return out, err
 }
 
-// Get loads quote id in t for an operation that may change it: a copy of
-// its own (QUOTE_NOT_FOUND when absent). The status read is remembered, so
-// that saving the quote later in t is checked against the state machine
-// from that status. A quote created earlier in t is read from its draft.
-func Get(t *engine.Txn, id string) (*Record, error) {
-	var q *Record
-	if d := quoteState.Of(t).drafts.quote; d != nil && d.ID == id {
-		var err error
-		if q, err = quoteState.Of(t).drafts.quoteCopy(); err != nil {
-			return nil, err
-		}
-	} else {
-		b, err := t.Get(tableQuotes, id)
-		if err != nil {
-			return nil, engine.NotFound(err, engine.CodeQuoteNotFound, "quote", id)
-		}
-		if q, err = quotesSlot.Of(t.Handle).quotes.Load(id, b, (*Record).clone); err != nil {
-			return nil, err
-		}
-	}
-	readStatus(t, id, string(q.Status))
-	return q, nil
-}
-
 // saveQuote stores a quote read in this transaction, refusing a status
 // change the quote state machine does not allow (Status.Check).
 func saveQuote(t *engine.Txn, q *Record) error {
@@ -213,73 +188,6 @@ func (q *Record) Lapsed(now time.Time) bool {
 // scaNotCompleted is the failureReason of a payment whose SCA challenge
 // lapsed unsatisfied (wire-facts 2.7).
 const scaNotCompleted = "SCA_NOT_COMPLETED"
-
-// ExpireIfDue ends a lapsed quote with its transaction: a PENDING one
-// EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
-// satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
-// wire-facts 2.7). It reports whether q lapsed and leaves the answer to the
-// caller, which usually keeps a refusal (engine.Keeping) so that the
-// expiry commits. q must have been read with Get in t. No money moves:
-// a waiting quote holds none.
-func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {
-	if !q.Lapsed(t.Now) {
-		return false, nil
-	}
-	if q.Status == PendingAuthorization {
-		q.Status, q.ScaChallenge, q.ScaCodeHash, q.HeldInstructions = Failed, nil, "", nil
-		if err := saveQuote(t, q); err != nil {
-			return true, err
-		}
-		tx, err := GetTransaction(t, q.TransactionID)
-		if err != nil {
-			return true, err
-		}
-		tx.Status, tx.FailureReason = TxFailed, scaNotCompleted
-		return true, SaveTransaction(t, tx, "FAILED")
-	}
-	q.Status = Expired
-	if err := saveQuote(t, q); err != nil {
-		return true, err
-	}
-	tx, err := GetTransaction(t, q.TransactionID)
-	if err != nil {
-		return true, err
-	}
-	tx.Status, tx.FailureReason = TxExpired, "QUOTE_EXPIRED"
-	return true, SaveTransaction(t, tx, "EXPIRED")
-}
-
-// Execute moves the money to held and starts delivery, in the caller's
-// transaction (the caller checked source type and expiry): CONFLICT for a
-// quote not PENDING (a quote executes once), WALLET_SIGNATURE_MISSING for
-// an unsigned wallet quote, the sender's refusals (SENDER_NOT_ACCEPTED,
-// CUSTOMER_DELETED, END_USER_TERMS_NOT_ACCEPTED), INSUFFICIENT_FUNDS when
-// the source cannot cover the sending total, and a pull source's refusals.
-// On an error the caller returns it from its transaction function, which
-// rolls back whatever part of the execution t holds.
-func Execute(t *engine.Txn, q *Record) error {
-	if q.Status != Pending {
-		return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
-	}
-	if q.PayloadToSign != "" && !q.WalletSigned {
-		return engine.Errorf(engine.CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: execute it with the Service-Wallet-Signature header over its payloadToSign", q.ID)
-	}
-	if q.CustomerID != "" {
-		if _, err := customers.Sending(t, q.CustomerID); err != nil {
-			return err
-		}
-	}
-	if q.SourceExternal {
-		return executePull(t, q)
-	}
-	if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
-		return err
-	}
-	if err := CreditEvent(t, q.Source.AccountID); err != nil { // the available balance dropped
-		return err
-	}
-	return startDelivery(t, q)
-}
 
 // dropExpiry removes the expiry entry of q, which leaves PENDING. The quote
 // this operation creates has none yet: Create writes it only for a quote
@@ -481,19 +389,6 @@ func returnLegs(t *engine.Txn, q *Record, to string) (legs [][]engine.Posting, f
 		return nil, "", err
 	}
 	return s.ReturnLegs(to), s.PlatformFees, nil
-}
-
-// CreditEvent emits INTERNAL_ACCOUNT.BALANCE_UPDATED for an internal account
-// whose balance changed (credited, debited or held), in the caller's
-// transaction, with the account as the API shows it after the change.
-// Package cards calls it after posting to a funding account.
-// ACCOUNT_NOT_FOUND for an id that is no internal account.
-func CreditEvent(t *engine.Txn, id string) error {
-	a, err := accounts.SharedInternal(t, id)
-	if err != nil {
-		return err
-	}
-	return t.EmitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return accounts.AppendView(t, b, a) })
 }
 
 // applySettlementDue applies a rail outcome whose time came. A stored value

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/validate"
@@ -147,52 +146,6 @@ func txRail(rail string) string {
 	return ""
 }
 
-// InsertTransaction stores a new transaction in the caller's transaction,
-// filling platformCustomerId from its customer (left empty when the
-// customer cannot be read). It emits nothing: the caller announces the
-// transaction with SaveTransaction (or, for a card transaction, its own
-// event). An id already stored is CONFLICT.
-func InsertTransaction(t *engine.Txn, tx *Transaction) error {
-	if tx.CustomerID != "" && tx.PlatformCustomerID == "" {
-		if c, err := customers.Get(t, tx.CustomerID); err == nil {
-			tx.PlatformCustomerID = c.PlatformCustomerID
-		}
-	}
-	b, err := engine.EncodeRecord(tx)
-	if err != nil {
-		return err
-	}
-	if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
-		return err
-	}
-	rememberTx(t, tx, b)
-	return nil
-}
-
-// GetTransaction loads transaction id in t (TRANSACTION_NOT_FOUND when
-// absent) as a copy the caller may change and pass to SaveTransaction. The
-// status read is remembered, so that saving it later in t is checked
-// against the state machine from that status; the transaction of a quote
-// created earlier in t is read from its draft. A card transaction's Card is
-// shared with other readers and must not be changed in place.
-func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
-	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
-		tx := d.clone()
-		readStatus(t, id, string(tx.Status))
-		return tx, nil
-	}
-	b, err := t.Get(TableTransactions, id)
-	if err != nil {
-		return nil, engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
-	}
-	tx, err := quotesSlot.Of(t.Handle).txs.Load(id, b, (*Transaction).clone)
-	if err != nil {
-		return nil, err
-	}
-	readStatus(t, id, string(tx.Status))
-	return tx, nil
-}
-
 // rememberTx notes that tx, encoded as b, was stored at its id.
 func rememberTx(t *engine.Txn, tx *Transaction, b []byte) {
 	if tx.Card == nil { // a card transaction's card is not cloned
@@ -212,32 +165,6 @@ func (x *Transaction) clone() *Transaction {
 		c.Refund.SettledAt = engine.ClonePtr(x.Refund.SettledAt)
 	}
 	return &c
-}
-
-// SaveTransaction stores tx, refusing a status change the transaction state
-// machine does not allow (TxStatus.Check), and emits
-// <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "") with the
-// transaction as stored. A refused move is a plain error (INTERNAL_ERROR),
-// not a client's refusal: it means a code path skipped a status check, and
-// rolls the operation back.
-func SaveTransaction(t *engine.Txn, tx *Transaction, event string) error {
-	if err := advanceTx(t, tx); err != nil {
-		return err
-	}
-	b, err := engine.EncodeRecord(tx)
-	if err != nil {
-		return err
-	}
-	if event != "" {
-		if err := t.EmitEncoded(txEvent(tx, event), b); err != nil {
-			return err
-		}
-	}
-	if err := quoteState.Of(t).drafts.store(t, TableTransactions, tx.ID, tx, b); err != nil {
-		return err
-	}
-	rememberTx(t, tx, b)
-	return nil
 }
 
 // announceTx is SaveTransaction without storing tx: for a status a payment passes

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
@@ -75,44 +74,6 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 		return err
 	})
 	return out, err
-}
-
-// TransferIn is Transactions.TransferIn inside the caller's transaction,
-// for package agents; agentID names the agent making it ("" for the
-// platform). The pull is handed to the rail after commit. It checks the
-// accounts and the customer but not the amount: the caller validates it
-// (1..accounts.MaxSandboxFunding) before its transaction.
-func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, agentID string) (*Transaction, error) {
-	var fe validate.Errors
-	ext, err := accounts.External(t, sourceID)
-	if err != nil {
-		return nil, err
-	}
-	ia, err := accounts.Internal(t, destinationID)
-	if err != nil {
-		return nil, err
-	}
-	if ext.CustomerID != ia.CustomerID || ext.Currency != ia.Currency {
-		fe.Add("destination.accountId", nil, "the internal account must belong to the external account's owner and hold %s", ext.Currency)
-		return nil, engine.Invalid(fe)
-	}
-	if ia.CustomerID != "" {
-		if _, err := customers.Transacting(t, ia.CustomerID); err != nil {
-			return nil, err
-		}
-	}
-	id := t.NewID("Transaction")
-	recv := accounts.AmountOf(ia.Currency, amount)
-	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
-		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
-		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.Now, UpdatedAt: t.Now, AgentID: agentID}
-	if err := InsertTransaction(t, tx); err != nil {
-		return nil, err
-	}
-	if err := SaveTransaction(t, tx, "PENDING"); err != nil {
-		return nil, err
-	}
-	return tx, intendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 }
 
 // settleTransferIn applies an outcome of a transfer-in pull: COMPLETED

@@ -139,25 +139,3 @@ func QuotePayload(q *quotes.Record) string {
 func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
 	return quotes.ExecuteWith(w.e, ctx, id, quotes.ExecuteOptions{}, &stamp)
 }
-
-// CheckQuoteSignature is the wallet check of a quote's execution: a
-// quote with a payloadToSign executes only with a stamp over it (stamp nil:
-// the caller had no way to send one). quotes.Execute refuses such a quote
-// unless this check passed (Record.WalletSigned), so no other path (an
-// agent's execute) can pay from a wallet unsigned. It is the quotes area's
-// CheckWalletSignature hook, run in the executing transaction: the
-// signing session must be active then. WALLET_SIGNATURE_MISSING,
-// WALLET_SIGNATURE_MALFORMED or WALLET_SIGNATURE_INVALID when it fails.
-func CheckQuoteSignature(t *engine.Txn, q *quotes.Record, stamp *string) error {
-	if q.PayloadToSign == "" {
-		return nil
-	}
-	if stamp == nil || *stamp == "" {
-		return engine.Errorf(engine.CodeWalletSignatureMissing, "quote %s is paid from an embedded wallet: send the Service-Wallet-Signature header over its payloadToSign", q.ID)
-	}
-	if err := checkStamp(t, *stamp, q.PayloadToSign, q.Source.AccountID, "", ""); err != nil {
-		return err
-	}
-	q.WalletSigned = true
-	return nil
-}

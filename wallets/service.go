@@ -383,32 +383,6 @@ func walletCurrency(cur []string) string {
 	return cur[0]
 }
 
-// Provision opens the customer's embedded wallet (called where the
-// customer's internal accounts are opened): the Global Account when the
-// customer has USDB and no USDB account yet, else, when the platform has
-// an embeddedWalletConfig, one in the customer's first currency unless the
-// customer has a wallet. It is the customers area's ProvisionWallet hook,
-// run in that area's transaction, so the customer and its wallet commit
-// together or not at all.
-func Provision(t *engine.Txn, r *customers.Record, p *platform.Config) error {
-	cur := customers.Currencies(r, p)
-	if slices.Contains(cur, customers.GlobalAccountCurrency) {
-		if _, err := accounts.Primary(t, r.ID, customers.GlobalAccountCurrency); engine.CodeOf(err) != engine.CodeAccountNotFound {
-			return err
-		}
-		_, err := openWallet(t, &r.Customer, customers.GlobalAccountCurrency)
-		return err
-	}
-	if len(cur) == 0 || p.EmbeddedWalletConfig == nil {
-		return nil
-	}
-	if ws, err := customerWallets(t, r.ID); err != nil || len(ws) > 0 {
-		return err
-	}
-	_, err := openWallet(t, &r.Customer, cur[0])
-	return err
-}
-
 // credential loads a credential: AUTH_METHOD_NOT_FOUND when absent.
 func credential(t *engine.Txn, id string) (*credentialRecord, error) {
 	var c credentialRecord
