@@ -1,6 +1,7 @@
 // Package payments is an embeddable payments platform: customers and their
 // verification, internal and external accounts on a double-entry ledger,
-// quotes and transactions, and webhooks, behind a small set of ports.
+// quotes and transactions, cards, stablecoins, agents, embedded wallets and
+// webhooks, behind a small set of ports.
 //
 //	eng, err := payments.New(payments.Config{Store: memstore.New()})
 //	if err != nil { ... }
@@ -10,31 +11,104 @@
 // The sandbox package builds a ready-made engine for tests (sandbox.New),
 // and httpapi serves the REST surface over any Engine.
 //
+// # The facade
+//
+// This package is the one a program imports, and it holds little code of
+// its own. Engine (payments.go) carries the operations in one field per
+// group (eng.Customers, eng.Quotes, eng.Cards, ...), each the service of the
+// area package that owns it; Config is the plain struct of ports and
+// settings, and New validates it, registers every area with the kernel
+// (its tables and indexes, due work, intent kinds and hooks, wired to one
+// another where an area calls another) and starts the background workers.
+// WithIdempotency returns a handle whose writes run at most once per key.
+// The Engine keeps only what spans areas: due work and dead letters, the
+// clock, the store, and the sandbox's state and clock controls
+// (eng.Sandbox, sandbox_state.go). Brand (brand.go) renames the wire names
+// that carry the platform maker's word, for the adapters.
+//
+// Most other names are aliases (aliases.go): the areas' vocabulary, ports
+// and errors under the names programs have always used, so payments.Quote
+// is quotes.Quote, payments.QuoteRequest is quotes.Request, payments.Quotes
+// is quotes.Service, and payments.ErrNotFound and payments.CodeOf are the
+// kernel's. A program imports this package and the adapters it uses (a
+// store, httpapi, ...); it never needs an area package, which is where to
+// read how the area works.
+//
+// # Areas
+//
+// Each area package owns its vocabulary, its pure rules (callable without
+// a store) and its operations; go doc ./quotes is the place to read how
+// quotes work.
+//
+//	package      Engine fields                      what it owns
+//	platform     Platform                           configuration, API tokens, permissions
+//	customers    Customers, Documents, SCA          customers, KYC/KYB, documents, beneficial owners,
+//	                                                contact codes, bulk import, terms, SCA factors and logins
+//	accounts     Accounts                           internal and external accounts, identifiers,
+//	                                                beneficiary trust, ownership proofs
+//	quotes       Quotes, Transactions, Lookups,     pricing, quotes, transactions, settlement, transfers,
+//	             Rails, Invitations, Crypto, SCA    rates, lookups, incoming approval, invitations
+//	cards        Cards                              cards, their state machine and limits, the card network
+//	stablecoins  Stablecoins                        provider links, registered tokens, mints and burns
+//	agents       Agents                             agents, their policies, actions and approvals
+//	wallets      Wallets                            embedded-wallet credentials, sessions, signed requests
+//
+// Webhooks is the kernel's (internal/engine): the outbox's deliveries,
+// their history and redelivery. SCA joins two areas: the customers' factors
+// and logins, and the authorization of the quotes they answer.
+//
+// Below the areas are the leaves: money (currencies, minor units, rates,
+// balanced postings), validate (field errors) and walletauth (wallet
+// signatures and stamps, passkeys, OIDC tokens, HPKE). rails holds the contract between the engine and the
+// rails that move money outside it. Dependencies point down: an area
+// imports the kernel, the leaves and the areas below it (wallets above
+// cards, cards and agents above quotes, quotes and stablecoins above
+// accounts, accounts above customers, customers above platform), and only
+// the adapters (storage/..., sandbox, httpapi, webhooks, dashboard,
+// examples) import this package. TestImports_DependencyDirection keeps it
+// so.
+//
 // # Ports
 //
-// The Engine talks to the world through interfaces owned here, each with a
-// working default: a Store (storage/memstore, storage/boltstore,
-// storage/pgstore; storage/storetest is the suite they pass), a Rail that
-// moves money outside the platform (rails documents the contract,
-// rails/railtest checks it), a KYCProvider that decides verifications, a
-// CodeSender that delivers one-time codes, a Notifier that receives events,
-// a RateSource and a Directory. Optional capabilities are separate
-// interfaces found by type assertion: Puller (a rail that collects), Claimer
-// (a store shared by several processes).
+// The Engine talks to the world through small interfaces, each owned by
+// the area that calls it and aliased here: the Store (storage/memstore,
+// storage/boltstore, storage/pgstore; storage/storetest is the suite they
+// pass) and the Notifier of the kernel; the Rail that moves money outside
+// the platform (package rails documents the contract, rails/railtest checks
+// it); the KYCProvider that decides verifications and the CodeSender that
+// delivers one-time codes (customers); the RateSource and Directory
+// (quotes); the CardIssuer (cards) and the StablecoinProvider
+// (stablecoins). Every port but the Store may be left nil, and Config says
+// what nil means for each: most have a working default (a rail that
+// completes every payment, a KYC provider that leaves verification to an
+// operator), while a nil CardIssuer leaves the card operations
+// NOT_IMPLEMENTED. Optional capabilities are separate interfaces found by type
+// assertion: Puller (a rail that collects), CardSimulator (an issuer with a
+// sandbox network), Claimer (a store shared by several processes).
+//
+// # The kernel
+//
+// How one operation runs is the kernel's, in internal/engine, which no
+// program imports: the transaction with its typed reads and writes, index
+// upkeep, events and intents; the store port; idempotency; lists, indexes
+// and cursors; ledger posting and the ledger check; due work and dead
+// letters; the outbox and its delivery worker; claims among processes; the
+// error model and its code-to-status table. It names no area: areas
+// declare what they keep and run, and New registers them.
 //
 // # How an operation runs
 //
 // Every write operation validates its input (every bad field at once, in
 // one *Error), gathers what it needs from the world before its transaction
 // (rates, lookups, the KYC provider's decision), then runs one store
-// transaction that reads state, decides with the pure rules of the area
-// packages and writes everything the decision implies: records, index
-// entries, balanced ledger postings, outbox events, intents and the
-// idempotency record with its answer. Transaction functions read the clock
-// and draw ids from values fixed before the transaction and do no I/O, so a
-// store may run them more than once. After commit, intents are handed over
-// (payments to the rail, codes to the CodeSender) and events delivered, at
-// least once, each on its own worker.
+// transaction that reads state, decides with the area's pure rules and
+// writes everything the decision implies: records, index entries, balanced
+// ledger postings, outbox events, intents and the idempotency record with
+// its answer. Transaction functions do no I/O and may be run more than once
+// by a store. After commit, intents are handed over (payments to the rail,
+// codes to the CodeSender) and events delivered, at least once, each on
+// its own worker. The package documentation of internal/engine and
+// DESIGN.md give the whole model.
 //
 // # Idempotency
 //
@@ -59,24 +133,4 @@
 // transaction, is retried with backoff and finally parked in DeadLetters.
 // Deadlines are judged by due time, not by when a worker ran. Rails report
 // outcomes through Engine.Rails.Report, applied once per rail reference.
-//
-// # Where rules live
-//
-// The engine's operations are grouped by area (eng.Customers, eng.Quotes,
-// eng.Accounts, ...; areas.go). The rules they apply are pure functions of
-// the area packages, each testable without a store; the root files are the
-// transactional shell that reads state, calls them and writes the result.
-//
-//	area                  group                    package      rules there                             root files
-//	customers, KYC/KYB    Customers, Documents     customers    validation, requirements, status machine  customers*.go, verifications.go, kyc.go, documents.go
-//	accounts, ledger      Accounts                 accounts     postings, balance checks, identifiers   internal_accounts*.go, external_accounts*.go, ledger.go
-//	quotes, payments      Quotes, Transactions     quotes       pricing, TTLs, status machines, legs    quotes*.go, quote_pull.go, settlement.go, transfers.go
-//	rails, intents        Rails                    rails        the Rail contract and railtest          rail.go, intents.go, otp.go, due.go
-//	agents                Agents                   agents       policy, permissions, limits             agents*.go
-//	cards                 Cards                    cards        card state machine, limits, postings    cards*.go
-//	stablecoins           Stablecoins              stablecoins  enablement, decimals, mint and burn     stablecoin*.go
-//	signatures, passkeys  Accounts                 walletauth   wallet signatures, WebAuthn             ownership.go
-//	embedded wallets      Wallets                  walletauth   stamps, HPKE bundles, OIDC checks       wallet*.go, auth_*.go
-//	money, currencies     Quotes                   money        currencies, minor units                 rates.go
-//	SCA                   SCA, Quotes              customers    factor preference, lockout, TOTP, resets  sca*.go, quotes_sca.go, external_accounts_trust.go
 package payments

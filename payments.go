@@ -25,11 +25,13 @@ import (
 type Config struct {
 	// Store persists everything. Required.
 	Store engine.Store
-	// KYC verifies customers. Nil means the sandbox-free default of the
-	// customers area (documented on KYCProvider).
+	// KYC verifies customers. Nil means the customers area's default
+	// (documented on KYCProvider): customers start UNVERIFIED and a
+	// complete packet waits for an operator.
 	KYC customers.KYCProvider
-	// Rail delivers outgoing payments. Nil means the default of the
-	// money-movement area (documented on Rail).
+	// Rail delivers outgoing payments and pulls (package rails documents
+	// the contract). Nil means rails.Default, which completes every
+	// payment at once and checks no account.
 	Rail rails.Rail
 	// Rates supplies exchange rates (cached RateCacheTTL). Nil quotes only
 	// same-currency pairs.
@@ -65,8 +67,8 @@ type Config struct {
 	// they fail with PAYMENT_APPROVAL_TIMED_OUT. Off, they complete at once.
 	IncomingApproval bool
 	// CardIssuer issues cards and, when it is also a CardSimulator, runs
-	// the sandbox card network (cards.go). Nil: the card operations answer
-	// NOT_IMPLEMENTED, as environments without a card issuer do.
+	// the sandbox card network (package cards). Nil: the card operations
+	// answer NOT_IMPLEMENTED, as environments without a card issuer do.
 	CardIssuer cards.CardIssuer
 	// CardLimits bounds live cards (every state but CLOSED; closing a card
 	// frees its slot): MaxLive over the platform and PerCardholder per
@@ -110,46 +112,73 @@ type Config struct {
 // Engine is the payments platform. It is safe for concurrent use. Create it
 // with New and release it with Close.
 //
-// An Engine value is a handle on one shared core: WithIdempotency returns
-// another handle on the same core whose write operations run at most once
-// for a client's idempotency key (idempotency.go).
+// An Engine value is a handle on one shared core (the kernel's, package
+// internal/engine): WithIdempotency returns another handle on the same core
+// whose write operations run at most once for a client's idempotency key.
 //
 // The operations are grouped by area in fields (eng.Customers.Create,
-// eng.Quotes.Execute, eng.Cards.Create, ...; areas.go) bound to the handle
-// by bindAreas, so no type carries more than a couple of dozen methods.
-// Engine itself keeps what spans areas: due work, dead letters, the clock
-// and the store.
+// eng.Quotes.Execute, eng.Cards.Create, ...), each the service of the area
+// package that owns it, bound to the handle when the handle is made, so no
+// type carries more than a couple of dozen methods and each group is
+// documented where its rules are (go doc ./quotes Service). Engine itself
+// keeps what spans areas: due work, dead letters, the clock and the store.
 type Engine struct {
 	h *engine.Handle
 
-	Customers    customers.Service
-	Documents    customers.Documents
-	Accounts     accounts.Service
-	Quotes       quotes.Service
+	// Customers creates and verifies customers (KYC/KYB), checks their
+	// contact details, imports them in bulk and serves the end-user terms
+	// (package customers).
+	Customers customers.Service
+	// Documents stores the verification documents of customers and
+	// beneficial owners (package customers).
+	Documents customers.Documents
+	// Accounts serves internal and external accounts, beneficiary trust
+	// and ownership proofs (package accounts).
+	Accounts accounts.Service
+	// Quotes prices and executes quotes and answers exchange rates
+	// (package quotes).
+	Quotes quotes.Service
+	// Transactions reads transactions, decides incoming payments, cancels
+	// payments in flight and runs the deprecated transfers (package
+	// quotes).
 	Transactions quotes.Transactions
-	Lookups      quotes.Lookups
-	Platform     platform.Service
-	Webhooks     engine.Webhooks
+	// Lookups resolves receivers and lists the directories (package
+	// quotes).
+	Lookups quotes.Lookups
+	// Platform serves the platform configuration and API tokens (package
+	// platform).
+	Platform platform.Service
+	// Webhooks lists, redelivers and tests webhook deliveries (the
+	// kernel's outbox, internal/engine).
+	Webhooks engine.Webhooks
 
-	// Rails is where rails report the outcomes of payments.
+	// Rails is where rails report the outcomes of payments (package
+	// quotes; the contract is package rails).
 	Rails quotes.Rails
-	// Cards issues and manages cards and runs the sandbox card network.
+	// Cards issues and manages cards and runs the sandbox card network
+	// (package cards).
 	Cards cards.Service
-	// Agents manages agents and runs their actions (agents*.go).
+	// Agents manages agents and runs their actions under their policies
+	// (package agents).
 	Agents agents.Service
-	// Stablecoins: provider-account links, registered tokens, mints and burns.
+	// Stablecoins links provider accounts, registers tokens, and mints and
+	// burns them (package stablecoins).
 	Stablecoins stablecoins.Service
-	// Invitations: UMA invitations, their claims and cancellations.
+	// Invitations creates, claims and cancels UMA invitations (package
+	// quotes).
 	Invitations quotes.Invitations
-	// Crypto: crypto withdrawal estimates.
+	// Crypto estimates crypto withdrawal fees (package quotes).
 	Crypto quotes.Crypto
-	// SCA: Strong Customer Authentication factors, logins and resets.
+	// SCA serves Strong Customer Authentication: factors, logins and
+	// resets (package customers) and quote authorizations (package
+	// quotes).
 	SCA SCA
-	// Sandbox: the sandbox's state export, import and reset, and its
-	// test clock's advance (sandbox_state.go).
+	// Sandbox exports, imports and resets the sandbox's state and moves its
+	// test clock (this package, sandbox_state.go), and runs the sandbox
+	// simulations of packages accounts and quotes.
 	Sandbox Sandbox
-	// Wallets: embedded-wallet credentials, sessions and signed flows
-	// (wallet*.go, auth_*.go).
+	// Wallets serves embedded-wallet credentials, sessions, delegated keys
+	// and signed flows (package wallets).
 	Wallets wallets.Service
 }
 
@@ -163,8 +192,11 @@ func newEngine(h *engine.Handle) *Engine {
 	}
 }
 
-// New validates cfg, seeds the platform configuration on an empty store and
-// starts the background workers (webhook delivery and due work). Close stops them.
+// New validates cfg, registers every area with the kernel (their tables
+// and indexes, due work, intent kinds and delivery hooks, with cfg's ports
+// and the hooks by which one area calls another), seeds the platform
+// configuration on an empty store and starts the background workers
+// (webhook delivery, due work and intent hand-overs). Close stops them.
 func New(cfg Config) (*Engine, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("payments: Config.Store is required")
@@ -229,12 +261,13 @@ type SCA struct {
 }
 
 // Authorize completes the SCA challenge of a quote awaiting authorization
-// (QuoteSCA.Authorize).
+// (package quotes, Authorizations.Authorize).
 func (s SCA) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*quotes.Quote, error) {
 	return s.quotes.Authorize(ctx, id, p)
 }
 
-// Resend sends a quote's SCA challenge again (QuoteSCA.Resend).
+// Resend sends a quote's SCA challenge again (package quotes,
+// Authorizations.Resend).
 func (s SCA) Resend(ctx context.Context, id string) error { return s.quotes.Resend(ctx, id) }
 
 // Close stops the background workers. It does not close the Store, which the caller

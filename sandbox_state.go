@@ -224,19 +224,20 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*platform.Created
 }
 
 // Fund credits amount to an internal account from the sandbox funding
-// source and emits INTERNAL_ACCOUNT.BALANCE_UPDATED (SandboxAccounts.Fund).
+// source and emits INTERNAL_ACCOUNT.BALANCE_UPDATED (package accounts,
+// Sandbox.Fund).
 func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*accounts.InternalAccountView, error) {
 	return accounts.NewSandbox(s.e).Fund(ctx, id, amount)
 }
 
 // Send simulates the payer funding a real-time funded quote (POST
-// /sandbox/send; SandboxPayments.Send).
+// /sandbox/send; package quotes, Sandbox.Send).
 func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*quotes.Transaction, error) {
 	return quotes.NewSandbox(s.e).Send(ctx, quoteID, currency, amount)
 }
 
 // Receive deposits an incoming UMA payment from a sandbox counterparty
-// (SandboxPayments.Receive).
+// (package quotes, Sandbox.Receive).
 func (s Sandbox) Receive(ctx context.Context, req quotes.ReceiveRequest) (*quotes.Transaction, error) {
 	return quotes.NewSandbox(s.e).Receive(ctx, req)
 }

@@ -6,9 +6,17 @@ import (
 	"github.com/paygrid/payments"
 )
 
-// accountRoutes serve internal accounts, external accounts (customer and
-// platform variants), ownership proofs, trusted beneficiaries, receiver
-// lookups and the directories.
+// accountRoutes serve internal accounts (read-only here: they open with
+// their customer or currency, and wallets.go serves the embedded wallets'
+// signed PATCH), the sandbox's funding of them, external accounts,
+// ownership proofs of self-custody wallets and trusted beneficiaries.
+//
+// The reference serves the customers' and the platform's accounts under two
+// prefixes, /customers/... and /platform/...; each handler is made for one
+// scope (payments.Scope), and an id of the other scope is
+// ACCOUNT_NOT_FOUND, so a platform account is never reached through a
+// customer route nor the reverse. Lists are oldest first, paged by limit and
+// cursor.
 func accountRoutes() []route {
 	rs := []route{
 		{method: "GET", path: "/customers/internal-accounts", fn: listInternalAccounts(payments.CustomerScope)},
@@ -36,6 +44,9 @@ func accountRoutes() []route {
 	return rs
 }
 
+// listInternalAccounts serves GET /customers/internal-accounts and
+// /platform/internal-accounts, with their balances, filtered by customerId,
+// currency and type.
 func listInternalAccounts(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		q := r.query()
@@ -52,6 +63,9 @@ func listInternalAccounts(scope payments.Scope) handlerFunc {
 	}
 }
 
+// fundInternalAccount is POST /sandbox/internal-accounts/{accountId}/fund
+// with {"amount"} in minor units: 200 with the account and its new balance,
+// and an INTERNAL_ACCOUNT.BALANCE_UPDATED webhook. Sandbox mode only.
 func fundInternalAccount(r *request) (int, any, error) {
 	var in struct {
 		Amount int64 `json:"amount"`
@@ -66,6 +80,11 @@ func fundInternalAccount(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// createExternalAccount serves POST on both external-account prefixes: 201
+// with the account. INVALID_BANK_ACCOUNT for identifiers that fail their
+// checks, DUPLICATE_EXTERNAL_ACCOUNT for one the owner already has. The rail
+// checks the account before it is stored, so its beneficiary verification is
+// in the answer.
 func createExternalAccount(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in payments.ExternalAccountInput
@@ -80,6 +99,8 @@ func createExternalAccount(scope payments.Scope) handlerFunc {
 	}
 }
 
+// listExternalAccounts serves GET on both prefixes, filtered by customerId
+// and currency.
 func listExternalAccounts(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		q := r.query()
@@ -96,6 +117,7 @@ func listExternalAccounts(scope payments.Scope) handlerFunc {
 	}
 }
 
+// getExternalAccount serves GET .../{externalAccountId} of scope.
 func getExternalAccount(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		a, err := r.eng.Accounts.External(r.ctx(), r.path("externalAccountId"), scope)
@@ -106,6 +128,8 @@ func getExternalAccount(scope payments.Scope) handlerFunc {
 	}
 }
 
+// deleteExternalAccount serves DELETE .../{externalAccountId}: 204; a
+// trusted beneficiary is BENEFICIARY_TRUSTED until it is untrusted.
 func deleteExternalAccount(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		if err := r.eng.Accounts.DeleteExternal(r.ctx(), r.path("externalAccountId"), scope); err != nil {
@@ -115,6 +139,10 @@ func deleteExternalAccount(scope payments.Scope) handlerFunc {
 	}
 }
 
+// ownershipChallenge serves POST .../{externalAccountId}/challenge, with an
+// optional {"method"} (WALLET_SIGNATURE by default, or LIVENESS): 201 with
+// the message the wallet must sign, which names the account and a fresh
+// nonce. CONFLICT for an account that needs no proof.
 func ownershipChallenge(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {
@@ -133,6 +161,10 @@ func ownershipChallenge(scope payments.Scope) handlerFunc {
 	}
 }
 
+// verifyOwnership serves POST .../{externalAccountId}/verify with
+// {"signature", "signatureScheme"}: 200 with the account ACTIVE. A bad
+// signature is INVALID_INPUT and spends the challenge, so a wrong signature
+// cannot be tried again on the same message.
 func verifyOwnership(scope payments.Scope) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {
@@ -150,6 +182,10 @@ func verifyOwnership(scope payments.Scope) handlerFunc {
 	}
 }
 
+// startTrust serves POST
+// /customers/external-accounts/{externalAccountId}/trust and /untrust: 200
+// with an SMS one-time code challenge, valid 5 minutes, that the .../confirm
+// route completes. Customers outside SCA regions get CONFLICT.
 func startTrust(trust bool) handlerFunc {
 	return func(r *request) (int, any, error) {
 		out, err := r.eng.Accounts.StartTrust(r.ctx(), r.path("externalAccountId"), trust)
@@ -160,6 +196,9 @@ func startTrust(trust bool) handlerFunc {
 	}
 }
 
+// confirmTrust serves the .../trust/confirm and .../untrust/confirm routes
+// with {"code"}: 200 once the beneficiary is trusted or untrusted; a wrong
+// code is INVALID_INPUT and leaves the challenge open.
 func confirmTrust(trust bool) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {

@@ -10,6 +10,22 @@ import (
 // agentRoutes serve the Agent Management operations (platform credentials;
 // redemption needs none) and the Agent Operations under /agents/me (the
 // agent's Bearer credential).
+//
+// An agent's credential comes from redeeming a device code (POST
+// /agents/device-codes/{code}/redeem, the one public route): the platform
+// hands the code of a new agent to the agent software, which redeems it,
+// and the answer carries the credential once. On /agents/me routes the agent is the
+// caller: a paused agent is 403 FORBIDDEN, an unknown or revoked credential
+// 401 with a Bearer challenge, and the agent's policy permissions
+// (CREATE_QUOTES, EXECUTE_QUOTES, ...) decide what it may do. Everything
+// is scoped to the agent's one customer: another customer's record is
+// answered exactly like a missing one. Its idempotency keys are scoped to
+// it, so two agents never meet each other's answers.
+//
+// What an agent does that moves money is an action: executing a quote or a
+// transfer answers the AgentAction, APPROVED with its transaction, or
+// PENDING_APPROVAL when the policy asks the platform first (POST
+// /agents/{agentId}/actions/{actionId}/approve or reject, TRANSACT).
 func agentRoutes() []route {
 	return []route{
 		{method: "POST", path: "/agents", perm: manage, fn: createAgent},
@@ -43,6 +59,8 @@ func agentRoutes() []route {
 	}
 }
 
+// createAgent is POST /agents: 201 with the agent and its first device code,
+// for the customer the request names, under the policy it sets.
 func createAgent(r *request) (int, any, error) {
 	var in payments.AgentCreateRequest
 	if err := r.decode(&in); err != nil {
@@ -55,6 +73,8 @@ func createAgent(r *request) (int, any, error) {
 	return ok(http.StatusCreated, out)
 }
 
+// listAgents is GET /agents, oldest first, filtered by customerId, isPaused,
+// isConnected and the created/updated date-time bounds.
 func listAgents(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.AgentFilter{CustomerID: q.str("customerId"), IsPaused: q.boolean("isPaused"), IsConnected: q.boolean("isConnected"),
@@ -71,6 +91,9 @@ func listAgents(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// listApprovals is GET /agents/approvals: the actions waiting for the
+// platform's decision, newest first, filtered by agentId, customerId and the
+// startDate/endDate bounds.
 func listApprovals(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.ApprovalFilter{AgentID: q.str("agentId"), CustomerID: q.str("customerId"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
@@ -85,6 +108,7 @@ func listApprovals(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// getAgent is GET /agents/{agentId}.
 func getAgent(r *request) (int, any, error) {
 	a, err := r.eng.Agents.Get(r.ctx(), r.path("agentId"))
 	if err != nil {
@@ -93,6 +117,8 @@ func getAgent(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// updateAgent is PATCH /agents/{agentId}: its name, or pausing and resuming
+// it, effective at once on every process; 200.
 func updateAgent(r *request) (int, any, error) {
 	var in payments.AgentUpdate
 	if err := r.decode(&in); err != nil {
@@ -105,6 +131,9 @@ func updateAgent(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// deleteAgent is DELETE /agents/{agentId}: 204; its credential and device
+// codes stop working at once, and its actions still waiting for approval are
+// REJECTED.
 func deleteAgent(r *request) (int, any, error) {
 	if err := r.eng.Agents.Delete(r.ctx(), r.path("agentId")); err != nil {
 		return fail(err)
@@ -112,6 +141,9 @@ func deleteAgent(r *request) (int, any, error) {
 	return noContent()
 }
 
+// updateAgentPolicy is PATCH /agents/{agentId}/policy: a partial policy
+// update (permissions replaced whole), applied to the agent's next action;
+// 200 with the agent.
 func updateAgentPolicy(r *request) (int, any, error) {
 	var in payments.AgentPolicyUpdate
 	if err := r.decode(&in); err != nil {
@@ -124,6 +156,9 @@ func updateAgentPolicy(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// regenerateDeviceCode is POST /agents/{agentId}/device-codes: 201 with a
+// new code, invalidating the unredeemed ones; CONFLICT for an agent already
+// connected.
 func regenerateDeviceCode(r *request) (int, any, error) {
 	c, err := r.eng.Agents.RegenerateDeviceCode(r.ctx(), r.path("agentId"))
 	if err != nil {
@@ -132,6 +167,10 @@ func regenerateDeviceCode(r *request) (int, any, error) {
 	return ok(http.StatusCreated, c)
 }
 
+// approveAction is POST /agents/{agentId}/actions/{actionId}/approve
+// (TRANSACT): the action runs, its limits checked again. 200 even when it
+// can no longer run: the action is then FAILED, which is the answer.
+// TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once decided.
 func approveAction(r *request) (int, any, error) {
 	a, err := r.eng.Agents.Approve(r.ctx(), r.path("agentId"), r.path("actionId"))
 	if err != nil {
@@ -140,6 +179,9 @@ func approveAction(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// rejectAction is POST /agents/{agentId}/actions/{actionId}/reject, with an
+// optional {"reason"} kept as the rejectionReason: 200 with the action
+// REJECTED. Of a concurrent approve and reject exactly one wins.
 func rejectAction(r *request) (int, any, error) {
 	var in struct {
 		Reason string `json:"reason"`
@@ -156,6 +198,9 @@ func rejectAction(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// deviceCodeStatus is GET /agents/device-codes/{code}/status: whether the
+// code was redeemed, so that the platform's UI can tell when the agent
+// connected.
 func deviceCodeStatus(r *request) (int, any, error) {
 	s, err := r.eng.Agents.DeviceCodeStatus(r.ctx(), r.path("code"))
 	if err != nil {
@@ -164,6 +209,10 @@ func deviceCodeStatus(r *request) (int, any, error) {
 	return ok(http.StatusOK, s)
 }
 
+// redeemDeviceCode is POST /agents/device-codes/{code}/redeem, without
+// credentials: 200 with the agent's bearer credential, in this answer only
+// (no idempotency record keeps it, so a second redemption is refused). A
+// redeemed, replaced or expired code is INVALID_INPUT.
 func redeemDeviceCode(r *request) (int, any, error) {
 	c, err := r.eng.Agents.Redeem(r.ctx(), r.path("code"))
 	if err != nil {
@@ -172,6 +221,8 @@ func redeemDeviceCode(r *request) (int, any, error) {
 	return ok(http.StatusOK, c)
 }
 
+// agentMe is GET /agents/me: the calling agent, its policy and its usage as
+// of now.
 func agentMe(r *request) (int, any, error) {
 	a, err := r.eng.Agents.Me(r.ctx(), r.agent.ID)
 	if err != nil {
@@ -180,6 +231,9 @@ func agentMe(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// agentTransactions is GET /agents/me/transactions: its customer's
+// transactions, newest first, filtered as GET /transactions is but never
+// beyond that customer (VIEW_TRANSACTIONS).
 func agentTransactions(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.TransactionFilter{Status: payments.TransactionStatus(q.str("status")), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
@@ -196,6 +250,8 @@ func agentTransactions(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// agentTransaction is GET /agents/me/transactions/{transactionId}, of its
+// customer only.
 func agentTransaction(r *request) (int, any, error) {
 	tx, err := r.eng.Agents.Transaction(r.ctx(), r.agent.ID, r.path("transactionId"))
 	if err != nil {
@@ -204,6 +260,9 @@ func agentTransaction(r *request) (int, any, error) {
 	return ok(http.StatusOK, tx)
 }
 
+// agentCreateQuote is POST /agents/me/quotes (CREATE_QUOTES): 201 with the
+// quote, from accounts of its customer the policy allows. Only this agent
+// can read or execute it.
 func agentCreateQuote(r *request) (int, any, error) {
 	var in payments.QuoteRequest
 	if err := r.decode(&in); err != nil {
@@ -216,6 +275,8 @@ func agentCreateQuote(r *request) (int, any, error) {
 	return ok(http.StatusCreated, q)
 }
 
+// agentQuote is GET /agents/me/quotes/{quoteId}: a quote the agent created;
+// QUOTE_NOT_FOUND for any other.
 func agentQuote(r *request) (int, any, error) {
 	q, err := r.eng.Agents.Quote(r.ctx(), r.agent.ID, r.path("quoteId"))
 	if err != nil {
@@ -224,6 +285,11 @@ func agentQuote(r *request) (int, any, error) {
 	return ok(http.StatusOK, q)
 }
 
+// agentExecuteQuote is POST /agents/me/quotes/{quoteId}/execute
+// (EXECUTE_QUOTES): 200 with the action, APPROVED with its transaction or
+// PENDING_APPROVAL. A broken hard limit is FORBIDDEN with nothing changed; a
+// quote paid from an embedded wallet is WALLET_SIGNATURE_MISSING, as an
+// agent cannot sign for one.
 func agentExecuteQuote(r *request) (int, any, error) {
 	a, err := r.eng.Agents.ExecuteQuote(r.ctx(), r.agent.ID, r.path("quoteId"))
 	if err != nil {
@@ -232,6 +298,9 @@ func agentExecuteQuote(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// agentActions is GET /agents/me/actions: the agent's own actions, newest
+// first, optionally of one status; how it learns that a pending one was
+// approved or rejected.
 func agentActions(r *request) (int, any, error) {
 	q := r.query()
 	status := agents.ActionStatus(q.str("status"))
@@ -246,6 +315,8 @@ func agentActions(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// agentAction is GET /agents/me/actions/{actionId}: one of its actions, with
+// its quote and transaction as they stand now.
 func agentAction(r *request) (int, any, error) {
 	a, err := r.eng.Agents.Action(r.ctx(), r.agent.ID, r.path("actionId"))
 	if err != nil {
@@ -254,6 +325,9 @@ func agentAction(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// agentTransfer serves POST /agents/me/transfer-in and /transfer-out
+// (CREATE_TRANSFERS): 201 with the action, under the policy as an execution
+// is.
 func agentTransfer(in bool) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var body struct {
@@ -280,6 +354,8 @@ func agentTransfer(in bool) handlerFunc {
 	}
 }
 
+// agentInternalAccounts is GET /agents/me/internal-accounts: its customer's,
+// with balances (VIEW_TRANSACTIONS), filtered by currency and type.
 func agentInternalAccounts(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.InternalAccountFilter{Currency: q.str("currency"), Type: payments.AccountType(q.str("type"))}
@@ -294,6 +370,8 @@ func agentInternalAccounts(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// agentExternalAccounts is GET /agents/me/external-accounts: its customer's
+// (MANAGE_EXTERNAL_ACCOUNTS), filtered by currency.
 func agentExternalAccounts(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.ExternalAccountFilter{Currency: q.str("currency")}
@@ -308,6 +386,9 @@ func agentExternalAccounts(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// agentCreateExternalAccount is POST /agents/me/external-accounts
+// (MANAGE_EXTERNAL_ACCOUNTS): 201 with an account of its customer; a
+// customerId, when given, must be that customer.
 func agentCreateExternalAccount(r *request) (int, any, error) {
 	var in payments.ExternalAccountInput
 	if err := r.decode(&in); err != nil {
@@ -320,6 +401,8 @@ func agentCreateExternalAccount(r *request) (int, any, error) {
 	return ok(http.StatusCreated, a)
 }
 
+// agentExternalAccount is GET
+// /agents/me/external-accounts/{externalAccountId}, of its customer only.
 func agentExternalAccount(r *request) (int, any, error) {
 	a, err := r.eng.Agents.ExternalAccount(r.ctx(), r.agent.ID, r.path("externalAccountId"))
 	if err != nil {
@@ -328,6 +411,9 @@ func agentExternalAccount(r *request) (int, any, error) {
 	return ok(http.StatusOK, a)
 }
 
+// agentDeleteExternalAccount is DELETE
+// /agents/me/external-accounts/{externalAccountId}
+// (MANAGE_EXTERNAL_ACCOUNTS): 204.
 func agentDeleteExternalAccount(r *request) (int, any, error) {
 	if err := r.eng.Agents.DeleteExternalAccount(r.ctx(), r.agent.ID, r.path("externalAccountId")); err != nil {
 		return fail(err)

@@ -20,7 +20,9 @@ import (
 // a body-sized value.
 const DefaultMaxStringLength = 4096
 
-// maxJSONDepth bounds the nesting of a request body.
+// maxJSONDepth bounds the nesting of a request body. No request type nests
+// anywhere near it, so a deeper body is refused (INVALID_INPUT at the path
+// where it passes the bound) before a decoder walks it.
 const maxJSONDepth = 64
 
 // checkBody applies the rules every JSON request body meets before any
@@ -116,6 +118,7 @@ func (j jsonString) equal(k jsonString) bool {
 	return j.String() == k.String()
 }
 
+// space skips JSON whitespace at s.i.
 func (s *bodyScanner) space() {
 	for s.i < len(s.raw) && (s.raw[s.i] == ' ' || s.raw[s.i] == '\t' || s.raw[s.i] == '\n' || s.raw[s.i] == '\r') {
 		s.i++
@@ -284,6 +287,8 @@ func memberName(key string, top bool) bool {
 	return true
 }
 
+// orBody names the value at path in a field error, "body" for the body
+// itself (a top-level string or array element has no member name).
 func orBody(path string) string {
 	if path == "" {
 		return "body"

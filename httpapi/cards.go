@@ -7,7 +7,13 @@ import (
 	"github.com/paygrid/payments/cards"
 )
 
-// cardRoutes serve the Cards tag and the sandbox card simulators.
+// cardRoutes serve the Cards tag and the sandbox card simulators, one route
+// per simulated network event (POST /sandbox/cards/{id}/simulate/<kind>,
+// from authorization to return_reversal: payments.CardEventKinds). Without
+// a card issuer (payments.Config.CardIssuer) every card route answers
+// NOT_IMPLEMENTED, as environments without one do. Card transactions are
+// not served here: they are listed with the other transactions (GET
+// /transactions, quotes.go) and announced by webhook.
 func cardRoutes() []route {
 	rs := []route{
 		{method: "POST", path: "/cards", perm: manage, fn: createCard},
@@ -22,6 +28,9 @@ func cardRoutes() []route {
 	return rs
 }
 
+// createCard is POST /cards: 201 with the card in the state the issuer gave
+// it (ACTIVE at once in the sandbox). CARDHOLDER_KYC_NOT_APPROVED,
+// FUNDING_SOURCE_INELIGIBLE and CARD_LIMIT_REACHED are the usual refusals.
 func createCard(r *request) (int, any, error) {
 	var in payments.CreateCardRequest
 	if err := r.decode(&in); err != nil {
@@ -34,6 +43,9 @@ func createCard(r *request) (int, any, error) {
 	return ok(http.StatusCreated, c)
 }
 
+// listCards is GET /cards, newest first (sortOrder=asc for oldest), filtered
+// by cardholderId, accountId, platformCardId and state; paged by limit and
+// cursor.
 func listCards(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.CardFilter{CardholderID: q.str("cardholderId"), AccountID: q.str("accountId"),
@@ -49,6 +61,8 @@ func listCards(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// getCard is GET /cards/{id}: the card with its last four digits only; POST
+// .../reveal shows the rest to the cardholder.
 func getCard(r *request) (int, any, error) {
 	c, err := r.eng.Cards.Get(r.ctx(), r.path("id"))
 	if err != nil {
@@ -57,6 +71,9 @@ func getCard(r *request) (int, any, error) {
 	return ok(http.StatusOK, c)
 }
 
+// updateCard is PATCH /cards/{id}: state (by the card state machine:
+// INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE), funding
+// sources and spending limit; 200 with the card.
 func updateCard(r *request) (int, any, error) {
 	var in payments.UpdateCardRequest
 	if err := r.decode(&in); err != nil {
@@ -69,7 +86,10 @@ func updateCard(r *request) (int, any, error) {
 	return ok(http.StatusOK, c)
 }
 
-// revealCard attributes the reveal to the API token that asked.
+// revealCard is POST /cards/{id}/reveal (MANAGE): 200 with a short-lived URL
+// that shows the card's details to the cardholder. The reveal is audited
+// under the API token that asked, and never replayed by an idempotency key:
+// a recorded answer would keep a bearer secret.
 func revealCard(r *request) (int, any, error) {
 	actor := ""
 	if r.token != nil {
@@ -82,8 +102,11 @@ func revealCard(r *request) (int, any, error) {
 	return ok(http.StatusOK, rv)
 }
 
-// simulateCard answers 202 with the issuer's token only: the resulting
-// card transaction is delivered by webhook and listed in GET /transactions.
+// simulateCard serves POST /sandbox/cards/{id}/simulate/<kind> (TRANSACT,
+// sandbox mode only). It answers 202 with the issuer's token only: the
+// resulting card transaction is delivered by webhook and listed in GET
+// /transactions. A decline is not an error either: it is that transaction's
+// outcome.
 func simulateCard(kind payments.CardEventKind) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in payments.CardSimulation

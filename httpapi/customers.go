@@ -7,7 +7,13 @@ import (
 )
 
 // customerRoutes serve customers, their verification, documents, beneficial
-// owners, contact verification and bulk import.
+// owners, contact verification and bulk import; the handlers of
+// /verifications and /beneficial-owners are in customers_verifications.go,
+// those of /documents in customers_documents.go. Reads take any token,
+// writes MANAGE. Two answers differ from a plain 201/200: a CSV import is
+// 202 (its rows are created afterwards, as due work), and a PATCH that
+// changes a contact tied to an embedded wallet's OTP credential is a signed
+// flow, 202 with the challenge until the signed retry (wallets.go).
 func customerRoutes() []route {
 	return []route{
 		{method: "POST", path: "/customers", perm: manage, fn: createCustomer},
@@ -38,6 +44,9 @@ func customerRoutes() []route {
 	}
 }
 
+// createCustomer is POST /customers: 201 with the customer (and its
+// internal accounts opened), INVALID_INPUT naming every bad member, CONFLICT
+// for a taken platformCustomerId, UMA_ADDRESS_EXISTS for a taken umaAddress.
 func createCustomer(r *request) (int, any, error) {
 	var in payments.CustomerInput
 	if err := r.decode(&in); err != nil {
@@ -50,6 +59,11 @@ func createCustomer(r *request) (int, any, error) {
 	return ok(http.StatusCreated, c)
 }
 
+// listCustomers is GET /customers, oldest first, filtered by
+// platformCustomerId, customerType (INDIVIDUAL or BUSINESS, checked here),
+// region, currency, umaAddress, kycStatus, kybStatus and the created/updated
+// date-time bounds; deleted customers only with isIncludingDeleted=true.
+// Paged by limit and cursor.
 func listCustomers(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.CustomerFilter{
@@ -74,10 +88,14 @@ func listCustomers(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// getEndUserTerms is GET /customers/end-user-terms: the current terms, read
+// from no store, so it never fails.
 func getEndUserTerms(r *request) (int, any, error) {
 	return ok(http.StatusOK, r.eng.Customers.CurrentTerms())
 }
 
+// getCustomer is GET /customers/{customerId}, a deleted customer included
+// (isDeleted).
 func getCustomer(r *request) (int, any, error) {
 	c, err := r.eng.Customers.Get(r.ctx(), r.path("customerId"))
 	if err != nil {
@@ -86,6 +104,10 @@ func getCustomer(r *request) (int, any, error) {
 	return ok(http.StatusOK, c)
 }
 
+// updateCustomer is PATCH /customers/{customerId}. It goes through the
+// wallets area: an email or phone change tied to an embedded wallet's OTP
+// credential answers 202 with a SignedChallenge and applies on the signed
+// retry; any other update applies at once, 200.
 func updateCustomer(r *request) (int, any, error) {
 	var in payments.CustomerInput
 	if err := r.decode(&in); err != nil {
@@ -95,6 +117,9 @@ func updateCustomer(r *request) (int, any, error) {
 	return signedAnswer(http.StatusOK, c, ch, err)
 }
 
+// deleteCustomer is DELETE /customers/{customerId}: 200 with the customer
+// marked deleted (not 204: the reference returns the record); a second
+// delete is CUSTOMER_DELETED.
 func deleteCustomer(r *request) (int, any, error) {
 	c, err := r.eng.Customers.Delete(r.ctx(), r.path("customerId"))
 	if err != nil {
@@ -103,6 +128,8 @@ func deleteCustomer(r *request) (int, any, error) {
 	return ok(http.StatusOK, c)
 }
 
+// importCustomers is POST /customers/bulk/csv, a multipart upload whose file
+// part holds the CSV.
 func importCustomers(r *request) (int, any, error) {
 	form, err := r.multipart()
 	if err != nil {
@@ -118,6 +145,8 @@ func importCustomers(r *request) (int, any, error) {
 	return ok(http.StatusAccepted, map[string]string{"jobId": job.ID, "status": job.Status})
 }
 
+// getBulkJob is GET /customers/bulk/jobs/{jobId}: an import's progress, its
+// per-row errors and, once the last batch ran, COMPLETED or FAILED.
 func getBulkJob(r *request) (int, any, error) {
 	job, err := r.eng.Customers.BulkJob(r.ctx(), r.path("jobId"))
 	if err != nil {
@@ -126,6 +155,9 @@ func getBulkJob(r *request) (int, any, error) {
 	return ok(http.StatusOK, job)
 }
 
+// sendContactCode serves POST /customers/{customerId}/verify-email and
+// verify-phone: 204 once a one-time code is issued; it is sent after commit,
+// through the engine's CodeSender.
 func sendContactCode(channel string) handlerFunc {
 	return func(r *request) (int, any, error) {
 		if err := r.eng.Customers.SendContactCode(r.ctx(), r.path("customerId"), channel); err != nil {
@@ -135,6 +167,10 @@ func sendContactCode(channel string) handlerFunc {
 	}
 }
 
+// confirmContactCode serves the .../confirm routes of verify-email and
+// verify-phone: {"code"} checks the one-time code of channel, 200 with the
+// customer. A wrong code is INVALID_INPUT on code, and counted: past the
+// limit the code is spent (RATE_LIMITED) and a new one must be sent.
 func confirmContactCode(channel string) handlerFunc {
 	return func(r *request) (int, any, error) {
 		var in struct {
@@ -151,6 +187,9 @@ func confirmContactCode(channel string) handlerFunc {
 	}
 }
 
+// createKYCLink is POST /customers/{customerId}/kyc-link, with an optional
+// {"redirectUri"}: 201 with a hosted-flow link valid 24 hours. Each call
+// makes a new link; none is stored.
 func createKYCLink(r *request) (int, any, error) {
 	var in struct {
 		RedirectURI string `json:"redirectUri"`

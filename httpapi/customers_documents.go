@@ -1,5 +1,11 @@
 package httpapi
 
+// The handlers of /documents: identity and business documents of customers
+// and beneficial owners, uploaded as multipart/form-data (a "file" part and
+// text fields naming the holder, type, side, country, number and issuing
+// authority) under Config.MaxUploadBytes. These bodies skip the JSON checks
+// and the brand translation: a file's bytes reach the engine as sent.
+
 import (
 	"bytes"
 	"errors"
@@ -55,6 +61,8 @@ func (r *request) multipart() (*form, error) {
 	}
 }
 
+// upload is the engine's DocumentUpload from the form's fields and file; the
+// engine validates them, naming each bad member.
 func (f *form) upload() payments.DocumentUpload {
 	return payments.DocumentUpload{
 		DocumentHolder: f.fields["documentHolder"], DocumentType: f.fields["documentType"], Side: f.fields["side"],
@@ -63,6 +71,10 @@ func (f *form) upload() payments.DocumentUpload {
 	}
 }
 
+// uploadDocument is POST /documents: 201 with the document;
+// DOCUMENT_ALREADY_EXISTS when the holder already has one of that type and
+// side (replace it with PUT), DOCUMENT_HOLDER_NOT_FOUND for an unknown
+// holder.
 func uploadDocument(r *request) (int, any, error) {
 	f, err := r.multipart()
 	if err != nil {
@@ -75,6 +87,8 @@ func uploadDocument(r *request) (int, any, error) {
 	return ok(http.StatusCreated, d)
 }
 
+// replaceDocument is PUT /documents/{documentId}: the file and metadata
+// replaced, the holder kept; 200 with the document.
 func replaceDocument(r *request) (int, any, error) {
 	f, err := r.multipart()
 	if err != nil {
@@ -87,6 +101,8 @@ func replaceDocument(r *request) (int, any, error) {
 	return ok(http.StatusOK, d)
 }
 
+// listDocuments is GET /documents, oldest first, optionally of one
+// documentHolder, paged by limit and cursor.
 func listDocuments(r *request) (int, any, error) {
 	q := r.query()
 	holder := q.str("documentHolder")
@@ -101,6 +117,8 @@ func listDocuments(r *request) (int, any, error) {
 	return ok(http.StatusOK, page)
 }
 
+// getDocument is GET /documents/{documentId}: the document's record (not its
+// file).
 func getDocument(r *request) (int, any, error) {
 	d, err := r.eng.Documents.Get(r.ctx(), r.path("documentId"))
 	if err != nil {
@@ -109,6 +127,9 @@ func getDocument(r *request) (int, any, error) {
 	return ok(http.StatusOK, d)
 }
 
+// deleteDocument is DELETE /documents/{documentId}: 204; CONFLICT once the
+// holder's verification is under review or decided, as the document is then
+// evidence.
 func deleteDocument(r *request) (int, any, error) {
 	if err := r.eng.Documents.Delete(r.ctx(), r.path("documentId")); err != nil {
 		return fail(err)

@@ -9,7 +9,13 @@ import (
 )
 
 // scaRoutes serve the Strong Customer Authentication tag: factors and their
-// reset, logins, security events and quote challenge resends.
+// reset, logins, security events and quote challenge resends (the quote's
+// authorization itself is POST /quotes/{quoteId}/authorize, in quotes.go).
+// Every /sca route names its customer in the customerId query parameter, as
+// the reference does, and answers CONFLICT for a customer outside an SCA
+// region. Proofs that fail are counted towards the login lockout
+// (ACCOUNT_LOCKED), and codes are rate limited (429 RATE_LIMITED with
+// Retry-After).
 func scaRoutes() []route {
 	return []route{
 		{method: "GET", path: "/sca/factors", fn: listScaFactors},
@@ -29,10 +35,15 @@ func scaRoutes() []route {
 // customerID is the customerId query parameter every SCA operation names.
 func (r *request) customerID() string { return r.URL.Query().Get("customerId") }
 
+// listScaFactors is GET /sca/factors: the customer's factors, SMS_OTP
+// always, then TOTP and PASSKEY when enrolled.
 func listScaFactors(r *request) (int, any, error) {
 	return answer(r.eng.SCA.Factors(r.ctx(), r.customerID()))
 }
 
+// enrollScaFactor is POST /sca/factors with {"type"} (TOTP or PASSKEY): 200
+// with a TOTP secret or passkey registration options, confirmed with POST
+// /sca/factors/confirm.
 func enrollScaFactor(r *request) (int, any, error) {
 	var in struct {
 		Type string `json:"type"`
@@ -43,6 +54,9 @@ func enrollScaFactor(r *request) (int, any, error) {
 	return answer(r.eng.SCA.Enroll(r.ctx(), r.customerID(), in.Type))
 }
 
+// confirmScaFactor is POST /sca/factors/confirm: the enrollment finished
+// with its first TOTP code (answering recovery codes, shown once) or the
+// device's passkey registration; 200.
 func confirmScaFactor(r *request) (int, any, error) {
 	var in payments.ScaFactorConfirm
 	if err := r.decode(&in); err != nil {
@@ -51,6 +65,8 @@ func confirmScaFactor(r *request) (int, any, error) {
 	return answer(r.eng.SCA.Confirm(r.ctx(), r.customerID(), in))
 }
 
+// deleteScaFactor is DELETE /sca/factors/{credentialId}: the customer's
+// passkey removed, 204.
 func deleteScaFactor(r *request) (int, any, error) {
 	if err := r.eng.SCA.DeleteFactor(r.ctx(), r.customerID(), r.path("credentialId")); err != nil {
 		return fail(err)
@@ -58,6 +74,8 @@ func deleteScaFactor(r *request) (int, any, error) {
 	return noContent()
 }
 
+// startScaLogin is POST /sca/login/start with {"factor"}: an SMS code sent
+// after commit, nothing for TOTP, assertion options for PASSKEY; 200.
 func startScaLogin(r *request) (int, any, error) {
 	var in struct {
 		Factor string `json:"factor"`
@@ -68,6 +86,9 @@ func startScaLogin(r *request) (int, any, error) {
 	return answer(r.eng.SCA.StartLogin(r.ctx(), r.customerID(), in.Factor))
 }
 
+// completeScaLogin is POST /sca/login/complete: the login's proof opens an
+// SCA session, which quote authorizations require; a wrong proof is
+// INVALID_INPUT, then ACCOUNT_LOCKED.
 func completeScaLogin(r *request) (int, any, error) {
 	var in payments.ScaLoginComplete
 	if err := r.decode(&in); err != nil {
@@ -76,6 +97,9 @@ func completeScaLogin(r *request) (int, any, error) {
 	return answer(r.eng.SCA.CompleteLogin(r.ctx(), r.customerID(), in))
 }
 
+// recordSecurityEvent is POST /sca/record-event with {"eventType"}: a
+// client-side password reset or failed login, 200 with the security state
+// after it.
 func recordSecurityEvent(r *request) (int, any, error) {
 	var in struct {
 		EventType string `json:"eventType"`
@@ -86,6 +110,9 @@ func recordSecurityEvent(r *request) (int, any, error) {
 	return answer(r.eng.SCA.RecordEvent(r.ctx(), r.customerID(), in.EventType))
 }
 
+// startTwoFactorReset is POST /sca/factors/reset with {"factor"}: 201 with
+// the reset and its liveness check; a few resets a day per customer
+// (RATE_LIMITED).
 func startTwoFactorReset(r *request) (int, any, error) {
 	var in struct {
 		Factor string `json:"factor"`
@@ -100,10 +127,15 @@ func startTwoFactorReset(r *request) (int, any, error) {
 	return ok(http.StatusCreated, out)
 }
 
+// getTwoFactorReset is GET /sca/factors/reset/{resetId}: where the reset and
+// its liveness check stand.
 func getTwoFactorReset(r *request) (int, any, error) {
 	return answer(r.eng.SCA.Reset(r.ctx(), r.customerID(), r.path("resetId")))
 }
 
+// completeTwoFactorReset is POST /sca/factors/reset/{resetId}/complete, with
+// {"mobile"} for an SMS_OTP reset: the lost factor cleared for re-enrollment
+// once the liveness check passed, 204.
 func completeTwoFactorReset(r *request) (int, any, error) {
 	var in struct {
 		Mobile *payments.Mobile `json:"mobile"`
@@ -117,6 +149,9 @@ func completeTwoFactorReset(r *request) (int, any, error) {
 	return noContent()
 }
 
+// resendQuoteScaCode is POST /quotes/{quoteId}/authorize/resend (TRANSACT):
+// a new code for the quote's SMS_OTP challenge, 204. The challenge keeps its
+// id and expiry; only the latest code authorizes.
 func resendQuoteScaCode(r *request) (int, any, error) {
 	if err := r.eng.SCA.Resend(r.ctx(), r.path("quoteId")); err != nil {
 		return fail(err)

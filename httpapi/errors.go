@@ -11,23 +11,34 @@ import (
 )
 
 // errorBody is the spec's error body: the reference's {status, code, message,
-// details} plus the spec's reason (equal to message).
+// details} plus the spec's reason (equal to message). Status and code come
+// first on the wire: the request log reads the code from the head of the
+// body (statusWriter.code).
 type errorBody struct {
-	Status  int            `json:"status"`
-	Code    payments.Code  `json:"code"`
-	Message string         `json:"message"`
-	Reason  string         `json:"reason"`
+	// Status repeats the HTTP status, for clients that log bodies alone.
+	Status int           `json:"status"`
+	Code   payments.Code `json:"code"`
+	// Message is safe to show: an uncoded error's cause never reaches it
+	// (payments.MessageOf).
+	Message string `json:"message"`
+	Reason  string `json:"reason"`
+	// Details holds the error's details (retryAfterSeconds, ...) and, under
+	// "errors", every invalid field with its message and constraint.
 	Details map[string]any `json:"details,omitempty"`
 }
 
 // encodeError renders err as the error body and its status from the one
-// code-to-status table (payments.Code.Status).
+// code-to-status table (payments.Code.Status). Every error the package
+// writes comes through here, so no handler decides a status for an error;
+// an error that carries no code is 500 INTERNAL_ERROR.
 func encodeError(err error) (int, []byte) {
 	code := payments.CodeOf(err)
 	msg := payments.MessageOf(err)
 	body := errorBody{Status: code.Status(), Code: code, Message: msg, Reason: msg}
 	var e *payments.Error
 	if errors.As(err, &e) {
+		// Copied, not shared: the field errors are added under "errors",
+		// and the engine's error may be returned to other callers.
 		if len(e.Details) > 0 {
 			body.Details = map[string]any{}
 			for k, v := range e.Details {
@@ -45,12 +56,16 @@ func encodeError(err error) (int, []byte) {
 	return body.Status, b
 }
 
+// writeError writes err's error body in the default brand, for the
+// answers that no Handler serves (the probes). Handlers use
+// Handler.writeError, which speaks their brand.
 func writeError(w http.ResponseWriter, err error) {
 	status, b := encodeError(err)
 	writeRaw(w, status, b)
 }
 
-// writeRaw writes an encoded JSON body (none for a nil body).
+// writeRaw writes an encoded JSON body (none for a nil body, as a 204
+// has), turning a 429's retryAfterSeconds into Retry-After on the way.
 func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	if body != nil {
 		w.Header().Set("Content-Type", "application/json")

@@ -1,16 +1,3 @@
-// Package httpapi serves the payments REST surface over a *payments.Engine as
-// an http.Handler that the caller mounts anywhere. It holds no business rules:
-// each handler decodes the request, makes one engine call and encodes the
-// result; every error goes through one writer in the spec's error body.
-//
-//	mux := http.NewServeMux()
-//	mux.Handle("/2025-10-13/", httpapi.New(engine, httpapi.Config{BasePath: "/2025-10-13"}))
-//
-// Authentication is HTTP Basic with an API token ("clientId:clientSecret").
-// Any token may read; writes need the permission each route names (MANAGE for
-// configuration, tokens and customers, TRANSACT for quotes). Every POST honours
-// an Idempotency-Key header (see payments.Engine.WithIdempotency): the
-// operation's answer is recorded in its own transaction and replayed.
 package httpapi
 
 import (
@@ -74,7 +61,10 @@ type Config struct {
 	Brand string
 }
 
-// Handler is the REST API. Create it with New.
+// Handler is the REST API: an http.Handler over one engine, holding the
+// route table's mux and the in-memory request log. Create it with New; it
+// is safe for concurrent use and holds no other state, so an engine may be
+// served by several handlers (under several base paths or brands).
 type Handler struct {
 	eng      *payments.Engine
 	cfg      Config
@@ -84,8 +74,11 @@ type Handler struct {
 	requests *requestRing // the latest requests; nil keeps none
 }
 
-// New builds the API handler over eng. It panics when cfg.Brand is not a
-// valid brand name (payments.NewBrand tells why).
+// New builds the API handler over eng, applying the defaults of cfg's zero
+// fields and registering every route of the table under cfg.BasePath. It
+// panics when cfg.Brand is not a valid brand name (payments.NewBrand tells
+// why): a misspelt brand is a configuration error found at start, not a
+// wire name that silently stays the default.
 func New(eng *payments.Engine, cfg Config) *Handler {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
@@ -140,6 +133,9 @@ type route struct {
 // as JSON (nil for no body), or an error for the one error writer.
 type handlerFunc func(r *request) (int, any, error)
 
+// handle registers rt on the mux as "METHOD BasePath+path", and records its
+// method so that ServeHTTP can tell a known path on another method (405)
+// from an unknown path (404).
 func (h *Handler) handle(rt route) {
 	pattern := rt.method + " " + h.cfg.BasePath + rt.path
 	h.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -172,6 +168,8 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer logRequest()
 	defer func() {
 		if v := recover(); v != nil {
+			// http.ErrAbortHandler is net/http's own way to abort a
+			// response: it is not a failure to answer for.
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
@@ -192,9 +190,13 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 }
 
 // serve authenticates, authorizes, applies idempotency to POSTs and runs the
-// route's handler.
+// route's handler: the request pipeline of the package documentation, step
+// by step. Every refusal goes through writeError, so a request refused
+// before its handler gets the same error body as one the engine refuses.
 func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	r := &request{Request: hr, eng: h.eng, h: h}
+	// Query filters carry branded names too (serviceOperationsStatus=...):
+	// translate them before any handler reads them.
 	if h.brand != nil && hr.URL.RawQuery != "" {
 		hr.URL.RawQuery = h.brand.IncomingString(hr.URL.RawQuery)
 	}
@@ -231,6 +233,7 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			x.clientID = tok.ClientID
 		}
 	}
+	// Uploads (documents, CSV imports) have their own, larger cap.
 	limit := h.cfg.MaxBodyBytes
 	if rt.upload {
 		limit = h.cfg.MaxUploadBytes
@@ -240,6 +243,8 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		h.writeError(w, err)
 		return
 	}
+	// A multipart body is neither JSON nor translated: a file's bytes stay
+	// as they were sent.
 	if !rt.upload {
 		body = h.brand.Incoming(body)
 		if err := checkBody(hr, body, h.cfg.MaxStringLength); err != nil {
@@ -253,11 +258,16 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		h.writeError(w, payments.Invalid(validate.Errors{{Field: "Idempotency-Key", Message: "this operation requires an Idempotency-Key header (a unique value of at most 255 characters, such as a UUID)"}}))
 		return
 	}
+	// Only POSTs create or move anything that a retry could repeat; every
+	// other request runs as it comes.
 	if hr.Method != http.MethodPost || key == "" {
 		status, out := h.run(r, rt)
 		h.writeRaw(w, status, out)
 		return
 	}
+	// The scope keeps a key from meeting another route's answers; the
+	// fingerprint is the body as the engine sees it (after translation), so
+	// a retry must repeat it byte for byte or be CONFLICT.
 	eng, err := h.eng.WithIdempotency(payments.Idempotency{Scope: scope, Key: key, Request: append([]byte("body:"), body...)})
 	if err != nil {
 		h.writeError(w, err)
@@ -286,6 +296,8 @@ func (h *Handler) writeError(w http.ResponseWriter, err error) {
 func (h *Handler) run(r *request, rt route) (status int, body []byte) {
 	status, v, err := rt.fn(r)
 	if err != nil {
+		// A 4xx is the client's to fix; a 5xx is ours, so it is logged
+		// with its cause, which the error body never shows.
 		if payments.CodeOf(err).Status() >= 500 {
 			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		}
@@ -302,6 +314,9 @@ func (h *Handler) run(r *request, rt route) (status int, body []byte) {
 	return status, b
 }
 
+// authenticate checks the platform's Basic credentials: UNAUTHORIZED when
+// they are missing or malformed, else whatever Platform.Authenticate
+// answers for the client id and secret.
 func (h *Handler) authenticate(r *http.Request) (*payments.Token, error) {
 	user, secret, ok := r.BasicAuth()
 	if !ok {
@@ -320,6 +335,11 @@ func (h *Handler) authenticateAgent(r *http.Request) (*payments.Agent, error) {
 	return h.eng.Agents.Authenticate(r.Context(), strings.TrimSpace(token))
 }
 
+// readBody reads r's whole body, at most limit bytes (PAYLOAD_TOO_LARGE
+// above it), within timeout (INVALID_INPUT when it does not arrive). The
+// body is buffered before any handler runs, because the idempotency
+// fingerprint, the body checks and the brand translation all need it
+// whole. A request without a body reads as nil.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64, timeout time.Duration) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil

@@ -7,7 +7,10 @@ import (
 )
 
 // invitationRoutes serve UMA invitations, and the crypto withdrawal-fee
-// estimate.
+// estimate. An invitation is addressed by its code, not an id: the code is
+// what the inviter shares. Invitations report their claims by webhook, so
+// they need the platform's webhook endpoint (INVITATIONS_NOT_CONFIGURED
+// without one).
 func invitationRoutes() []route {
 	return []route{
 		{method: "POST", path: "/invitations", perm: transact, fn: createInvitation},
@@ -18,6 +21,8 @@ func invitationRoutes() []route {
 	}
 }
 
+// createInvitation is POST /invitations: 201 with a PENDING invitation from
+// the customer holding inviterUma (INVALID_UMA_ADDRESS when nobody does).
 func createInvitation(r *request) (int, any, error) {
 	var in payments.InvitationRequest
 	if err := r.decode(&in); err != nil {
@@ -30,6 +35,8 @@ func createInvitation(r *request) (int, any, error) {
 	return ok(http.StatusCreated, inv)
 }
 
+// getInvitation is GET /invitations/{invitationCode}, or
+// INVITATION_NOT_FOUND.
 func getInvitation(r *request) (int, any, error) {
 	inv, err := r.eng.Invitations.Get(r.ctx(), r.path("invitationCode"))
 	if err != nil {
@@ -38,6 +45,10 @@ func getInvitation(r *request) (int, any, error) {
 	return ok(http.StatusOK, inv)
 }
 
+// claimInvitation is POST /invitations/{invitationCode}/claim with
+// {"inviteeUma"}: 200 with the invitation CLAIMED, and INVITATION.CLAIMED
+// sent to the platform, its cue to send the promised amount. An invitation
+// is claimed once: later claims are INVITATION_ALREADY_CLAIMED.
 func claimInvitation(r *request) (int, any, error) {
 	var in struct {
 		InviteeUma string `json:"inviteeUma"`
@@ -52,6 +63,9 @@ func claimInvitation(r *request) (int, any, error) {
 	return ok(http.StatusOK, inv)
 }
 
+// cancelInvitation is POST /invitations/{invitationCode}/cancel: 200 with
+// the invitation CANCELLED; refused as a claim is once it is claimed,
+// cancelled or expired.
 func cancelInvitation(r *request) (int, any, error) {
 	inv, err := r.eng.Invitations.Cancel(r.ctx(), r.path("invitationCode"))
 	if err != nil {
@@ -60,7 +74,10 @@ func cancelInvitation(r *request) (int, any, error) {
 	return ok(http.StatusOK, inv)
 }
 
-// estimateWithdrawalFee only reads, so any token may ask.
+// estimateWithdrawalFee is POST /crypto/estimate-withdrawal-fee: the fees
+// and net amount of a withdrawal from an internal account to a wallet,
+// priced as a quote would price it, 200. It is a POST for its body but only
+// reads, so any token may ask and it needs no idempotency key.
 func estimateWithdrawalFee(r *request) (int, any, error) {
 	var in payments.WithdrawalFeeRequest
 	if err := r.decode(&in); err != nil {

@@ -17,7 +17,9 @@ import (
 )
 
 // request is what a handler sees: the HTTP request, its buffered body and the
-// authenticated token.
+// authenticated token. eng is the engine to call: on a keyed POST it is the
+// idempotent handle, so a handler never needs to know whether the call is
+// a retry.
 type request struct {
 	*http.Request
 	eng   *payments.Engine
@@ -85,6 +87,8 @@ func decodeError(body []byte, v any, err error) error {
 	return payments.Errorf(payments.CodeInvalidInput, "the request body does not have the shape this operation takes")
 }
 
+// The types checkJSON treats apart: those that decode themselves, raw JSON
+// (any value), and time.Time (named in its error as a date-time).
 var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
@@ -176,6 +180,8 @@ func checkJSON(fe *validate.Errors, t reflect.Type, raw []byte, path string) {
 	}
 }
 
+// numberError records a number that does not parse as want: out of range
+// for the field's type, or not that kind of number at all.
 func numberError(fe *validate.Errors, path string, err error, want string) {
 	if errors.Is(err, strconv.ErrRange) {
 		fe.Add(path, nil, "%s is out of range", path)
@@ -184,6 +190,9 @@ func numberError(fe *validate.Errors, path string, err error, want string) {
 	fe.Add(path, nil, "%s must be %s", path, want)
 }
 
+// joinPath names member of the value at path as field errors spell it:
+// dot-separated member names and array indexes ("destination.accountId",
+// "owners.0.name").
 func joinPath(path, member string) string {
 	if path == "" {
 		return member
@@ -304,18 +313,29 @@ func jsonKindOf(raw []byte) string {
 	return "a number"
 }
 
-// query collects query-parameter errors so that every bad one is reported.
+// query reads a request's query parameters and collects their errors, so
+// that every bad one is reported at once (INVALID_INPUT naming each) rather
+// than the first. A handler reads every parameter, then calls err once.
+// Filters with enumerated values are checked here (q.fe.Enum) only where
+// the engine takes them as given; the engine validates the rest.
 type query struct {
 	r  *request
 	fe validate.Errors
 }
 
+// query starts reading r's query parameters.
 func (r *request) query() *query { return &query{r: r} }
 
+// str is the parameter name as sent ("" when absent): a filter the engine
+// checks itself.
 func (q *query) str(name string) string { return q.r.URL.Query().Get(name) }
 
+// strs is every value of a repeated parameter
+// (destinationCurrency=EUR&destinationCurrency=GBP).
 func (q *query) strs(name string) []string { return q.r.URL.Query()[name] }
 
+// time is an RFC 3339 date-time parameter (createdAfter, startDate, ...);
+// zero when absent, a date-time field error when it does not parse.
 func (q *query) time(name string) time.Time {
 	v := q.str(name)
 	if v == "" {
@@ -328,6 +348,8 @@ func (q *query) time(name string) time.Time {
 	return t
 }
 
+// boolean is a true/false parameter; nil when absent, so that a filter
+// such as isPaused can ask for either value or for both.
 func (q *query) boolean(name string) *bool {
 	v := q.str(name)
 	if v == "" {
@@ -341,6 +363,7 @@ func (q *query) boolean(name string) *bool {
 	return &b
 }
 
+// int64 is an integer parameter and whether it was given and valid.
 func (q *query) int64(name string) (int64, bool) {
 	v := q.str(name)
 	if v == "" {
@@ -354,8 +377,12 @@ func (q *query) int64(name string) (int64, bool) {
 	return n, true
 }
 
-// page reads limit, cursor and sortOrder (desc when descDefault and not
-// overridden).
+// page reads the pagination parameters every list takes: limit (1 to
+// payments.MaxLimit, 20 when absent), cursor (the nextCursor of the
+// previous page, opaque to clients) and sortOrder (asc or desc; desc when
+// descDefault, as the reference orders transactions, approvals and
+// operations newest first). A cursor of another list, filter or direction
+// is INVALID_INPUT on cursor (the engine checks it).
 func (q *query) page(descDefault bool) payments.ListParams {
 	p := payments.ListParams{Cursor: q.str("cursor"), Desc: descDefault}
 	if n, ok := q.int64("limit"); ok {
@@ -386,7 +413,8 @@ func ok(status int, v any) (int, any, error) { return status, v, nil }
 // noContent is a 204.
 func noContent() (int, any, error) { return http.StatusNoContent, nil, nil }
 
+// fail is an error result, for the one error writer.
 func fail(err error) (int, any, error) { return 0, nil, err }
 
-// mustPath returns a path value (always present for matched patterns).
+// path returns a path value (always present for matched patterns).
 func (r *request) path(name string) string { return r.PathValue(name) }

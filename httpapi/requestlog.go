@@ -53,6 +53,7 @@ type statusWriter struct {
 // begins {"status":...,"code":"...".
 const headSize = 256
 
+// WriteHeader records the first status written and passes it on.
 func (w *statusWriter) WriteHeader(status int) {
 	if w.status == 0 {
 		w.status = status
@@ -60,6 +61,8 @@ func (w *statusWriter) WriteHeader(status int) {
 	w.ResponseWriter.WriteHeader(status)
 }
 
+// Write passes b on, keeping the head of an error body; a Write without
+// WriteHeader is a 200, as net/http makes it.
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK

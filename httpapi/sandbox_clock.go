@@ -19,15 +19,22 @@ type TestClock interface {
 	// on the way (payments.Sandbox.Advance), or returns its
 	// INVALID_INPUT.
 	Advance(ctx context.Context, a payments.ClockAdvance) error
-	// Freeze stops the clock; Resume lets it follow real time again from
-	// its reading. Either returns why the move could not be kept (the
-	// sandbox's controls save every move in the store).
+	// Freeze stops the clock at its reading, or returns why the move
+	// could not be kept (the sandbox's controls save every move in the
+	// store, so that a restart resumes where the clock stood).
 	Freeze(ctx context.Context) error
+	// Resume lets the clock follow real time again from its reading
+	// (never going back), or returns why the move could not be kept.
 	Resume(ctx context.Context) error
 }
 
 // sandboxRoutes are ours: the test clock and the control of the sandbox
 // state (sandbox_state.go), served under /sandbox/ in sandbox mode only.
+// Reading the clock takes any token; moving it, resetting, exporting and
+// importing take MANAGE (an export holds every record of the platform).
+// The clock only moves forward: quote expiries, settlement steps and
+// webhook retries fall due on the way, in order, as they would in real
+// time, so a test of a 24-hour window takes one request instead of a day.
 func sandboxRoutes() []route {
 	return []route{
 		{method: "GET", path: "/sandbox/clock", fn: getClock},
@@ -63,6 +70,8 @@ func clockAnswer(r *request, c TestClock) (int, any, error) {
 	return ok(http.StatusOK, clockView{Now: r.eng.Now(), Frozen: c.Frozen()})
 }
 
+// getClock is GET /sandbox/clock: the engine clock's reading and whether it
+// is frozen.
 func getClock(r *request) (int, any, error) {
 	c, err := testClock(r)
 	if err != nil {
@@ -78,6 +87,11 @@ type advanceRequest struct {
 	To       time.Time `json:"to"`
 }
 
+// advanceClock is POST /sandbox/clock/advance with {"duration"} or {"to"}:
+// the clock moves forward, everything due on the way applies and its
+// webhooks are delivered before the answer, 200 with the new reading.
+// Backwards, both members, or past payments.SandboxClockLimit is
+// INVALID_INPUT, and nothing moves.
 func advanceClock(r *request) (int, any, error) {
 	c, err := testClock(r)
 	if err != nil {
@@ -99,6 +113,8 @@ func advanceClock(r *request) (int, any, error) {
 	return clockAnswer(r, c)
 }
 
+// freezeClock is POST /sandbox/clock/freeze: the clock stands still until
+// resumed or advanced, 200 with its reading.
 func freezeClock(r *request) (int, any, error) {
 	c, err := testClock(r)
 	if err != nil {
@@ -110,6 +126,8 @@ func freezeClock(r *request) (int, any, error) {
 	return clockAnswer(r, c)
 }
 
+// resumeClock is POST /sandbox/clock/resume: the clock follows real time
+// again from its reading, 200.
 func resumeClock(r *request) (int, any, error) {
 	c, err := testClock(r)
 	if err != nil {

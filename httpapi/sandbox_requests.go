@@ -30,6 +30,7 @@ type requestRing struct {
 	full bool
 }
 
+// newRequestRing returns a ring that keeps the latest size requests.
 func newRequestRing(size int) *requestRing { return &requestRing{buf: make([]LoggedRequest, size)} }
 
 // add keeps r, forgetting the oldest request when the ring is full.

@@ -10,7 +10,10 @@ import (
 // sandboxWebhookRoutes are ours, not in the reference: the webhook
 // deliveries of the platform (every event with where its delivery stands)
 // and sending one again, in sandbox mode only. The reference's own POST
-// /sandbox/webhooks/test is served with the transfers (transfers.go).
+// /sandbox/webhooks/test is served with the quotes (quotes.go). Deliveries
+// are listed from where the engine keeps them: pending ones from the
+// outbox, given-up ones from its dead letters, and delivered ones only with
+// payments.Config.EventHistory, which keeps them after delivery.
 func sandboxWebhookRoutes() []route {
 	return []route{
 		{method: "GET", path: "/sandbox/webhooks", fn: listWebhookDeliveries},
