@@ -136,7 +136,7 @@ type PullRequest struct {
 	SubmittedAt time.Time
 }
 
-// defaultRail is the rail of an engine configured without one.
+// Default is the rail of an engine configured without one.
 type Default struct{}
 
 func (Default) Name() string { return "default" }

@@ -7,7 +7,7 @@
 // SignedChallenge, DelegatedKey and the requests that make them), its
 // rules (credential uniqueness, OTP limits, the signed-retry check) and
 // its operations (Service, which the root facade exposes as eng.Wallets).
-// Its HTTP routes live in httpapi/wallet.go.
+// Its HTTP routes live in httpapi/wallets.go.
 //
 // # Credentials and sessions
 //
