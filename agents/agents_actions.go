@@ -146,6 +146,9 @@ func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (
 // agent does not stop the platform's own approval.
 func (g Service) Approve(ctx context.Context, agentID, actionID string) (*AgentAction, error) {
 	e := g.e
+	if out, ok, err := g.replayApproval(ctx, agentID, actionID); ok {
+		return out, err
+	}
 	for {
 		var r *actionRecord
 		var a *agentRecord
@@ -239,12 +242,45 @@ func (g Service) Approve(ctx context.Context, agentID, actionID string) (*AgentA
 		}
 		switch {
 		case errors.Is(err, errPolicyMoved):
+			engine.RetryCall(e) // deciding again is the same operation
 			continue
 		case err == nil || !refusal(err):
 			return out, err
 		}
-		return g.failAction(ctx, agentID, actionID, engine.MessageOf(err))
+		// The refused run rolled back: recording FAILED is the approval's
+		// answer, under its idempotency key and fingerprint.
+		engine.RetryCall(e)
+		return g.failAction(ctx, agentID, actionID, engine.MessageOf(err), r.approvalFingerprint())
 	}
+}
+
+// approvalFingerprint is what identifies an approval of r to its
+// idempotency key when the caller gives no request bytes: the
+// transfer-out quote the approval creates, or the action itself. The
+// approval's answer is recorded under it whichever way it ends (approved
+// or FAILED).
+func (r *actionRecord) approvalFingerprint() any {
+	if r.Type == TransferOut {
+		return r.transferQuote()
+	}
+	return []any{"approve", r.ID}
+}
+
+// replayApproval answers a repeated approval (same idempotency key) with
+// the answer recorded for it, before the action is required to be
+// pending: the first approval decided it. ok is false without a recorded
+// answer (or a key), and for an action that is not agentID's.
+func (g Service) replayApproval(ctx context.Context, agentID, actionID string) (out *AgentAction, ok bool, err error) {
+	var r *actionRecord
+	if err := g.e.View(ctx, func(t *engine.Txn) error {
+		var err error
+		r, err = action(t, actionID)
+		return err
+	}); err != nil || r.AgentID != agentID {
+		return nil, false, nil // the approval itself reports it
+	}
+	ok, err = engine.Replay(ctx, g.e, r.approvalFingerprint(), &out)
+	return out, ok, err
 }
 
 // refusal reports whether err is the engine refusing to run an approved
@@ -268,9 +304,9 @@ func refusal(err error) bool {
 // failAction marks a pending action FAILED with the reason it could not run,
 // in a transaction of its own (the refused one rolled back). It checks the
 // action is still pending, so a concurrent decision is not overwritten.
-func (g Service) failAction(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
+func (g Service) failAction(ctx context.Context, agentID, actionID, reason string, fingerprint any) (*AgentAction, error) {
 	var out *AgentAction
-	err := engine.Once(ctx, g.e, []any{"fail", actionID}, &out, func(t *engine.Txn) error {
+	err := engine.Once(ctx, g.e, fingerprint, &out, func(t *engine.Txn) error {
 		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err

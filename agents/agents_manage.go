@@ -259,6 +259,7 @@ func (g Service) UpdatePolicy(ctx context.Context, id string, u PolicyUpdate) (*
 		if !errors.Is(err, errPolicyMoved) {
 			return out, err
 		}
+		engine.RetryCall(e) // converting again is the same operation
 	}
 }
 

@@ -475,3 +475,23 @@ func TestAgents_PolicyAccountsMustBeTheCustomers(t *testing.T) {
 	r := s.do("PATCH", "/agents/"+agentID+"/policy", map[string]any{"accountRestrictions": restrictions([]string{own2}, own)})
 	require.Equal(t, 200, r.Status, "%s", r.Raw)
 }
+
+// An approval that ends FAILED (the daily limit passed since the action
+// was recorded) is the approval's answer: repeated with its
+// Idempotency-Key it replays FAILED, not "not pending".
+func TestAgents_FailedApprovalReplays(t *testing.T) {
+	s := moneyServer(t)
+	pol := policy(1000, 1000, set("approvalThresholds", map[string]any{"currency": "USD", "amount": 800}))
+	_, acct, ext, agentID, token := moneyAgent(t, s, 10_000, pol)
+	pend := s.as(token, "POST", "/agents/me/transfer-out", transferBody(acct, ext, 900))
+	require.Equal(t, "PENDING_APPROVAL", pend.Body["status"], "%s", pend.Raw)
+	require.Equal(t, "APPROVED", s.as(token, "POST", "/agents/me/transfer-out", transferBody(acct, ext, 700)).Body["status"])
+	path := "/agents/" + agentID + "/actions/" + pend.Body["id"].(string) + "/approve"
+	first := s.do("POST", path, nil, "Idempotency-Key", "approve-1")
+	require.Equal(t, 200, first.Status, "%s", first.Raw)
+	require.Equal(t, "FAILED", first.Body["status"])
+	again := s.do("POST", path, nil, "Idempotency-Key", "approve-1")
+	require.Equal(t, 200, again.Status, "%s", again.Raw)
+	assert.Equal(t, first.Body, again.Body)
+	assert.Equal(t, "true", again.Header.Get("Idempotent-Replayed"))
+}
