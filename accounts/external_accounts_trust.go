@@ -31,7 +31,14 @@ type trustChallenge struct {
 	ScaChallenge
 	Trust    bool   `json:"trust"`
 	CodeHash string `json:"codeHash"`
+	// Attempts counts the wrong codes so far (TrustCodeAttempts).
+	Attempts int `json:"attempts,omitempty"`
 }
+
+// TrustCodeAttempts wrong codes spend a trust or untrust challenge
+// (RATE_LIMITED): a new one must be started, so its 6-digit code cannot
+// be guessed while it lasts.
+const TrustCodeAttempts = 5
 
 // TrustStart answers a trust or untrust request: the challenge to confirm.
 type TrustStart struct {
@@ -90,7 +97,8 @@ func (as Service) StartTrust(ctx context.Context, id string, trust bool) (*Trust
 func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
 	e := as.e
 	var out *TrustResult
-	err := engine.Once(ctx, e, []any{id, trust, code}, &out, func(t *engine.Txn) error {
+	var failure error
+	err := engine.Once(ctx, e, []any{id, trust, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		r, _, err := trustTarget(t, id)
 		if err != nil {
 			return err
@@ -100,16 +108,25 @@ func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code 
 			return engine.Errorf(engine.CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
 		}
 		var fe validate.Errors
-		if !fe.Required("code", code) || subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(ch.CodeHash)) != 1 {
-			if len(fe) == 0 {
-				fe.Add("code", nil, "the code is wrong")
-			}
+		if !fe.Required("code", code) {
 			return engine.Invalid(fe)
+		}
+		if subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(ch.CodeHash)) != 1 {
+			// The wrong try is counted in a commit of its own answer, so
+			// retries cannot guess the code.
+			if ch.Attempts++; ch.Attempts >= TrustCodeAttempts {
+				r.TrustChallenge = nil
+				failure = engine.Errorf(engine.CodeRateLimited, "too many wrong codes; start a new challenge")
+			} else {
+				fe.Add("code", nil, "the code is wrong; %d attempts left", TrustCodeAttempts-ch.Attempts)
+				failure = engine.Invalid(fe)
+			}
+			return engine.PutJSON(t, TableExternalAccounts, id, r)
 		}
 		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.Now
 		out = &TrustResult{Trusted: trust}
 		return engine.PutJSON(t, TableExternalAccounts, id, r)
-	})
+	}))
 	return out, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/mr-tron/base58"
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/walletauth"
 	"github.com/stretchr/testify/assert"
@@ -145,6 +146,26 @@ func TestExternalAccounts_Trust(t *testing.T) {
 	us := s.customer()
 	ua := s.do("POST", "/customers/external-accounts", usdAccount(us, "123"))
 	requireError(t, s.do("POST", "/customers/external-accounts/"+ua.Body["id"].(string)+"/trust", nil), 409, payments.CodeConflict)
+}
+
+// A trust challenge's code cannot be guessed: TrustCodeAttempts wrong
+// codes spend it (429), and the right code then finds no challenge.
+func TestExternalAccounts_TrustCodeAttempts(t *testing.T) {
+	s := accountServer(t)
+	eu := s.customer(set("region", "DE"))
+	body := map[string]any{"customerId": eu, "currency": "EUR", "accountInfo": map[string]any{"accountType": "EUR_ACCOUNT",
+		"iban": "DE89370400440532013000", "beneficiary": map[string]any{"beneficiaryType": "INDIVIDUAL", "fullName": "Jo", "countryOfResidence": "DE"}}}
+	a := s.do("POST", "/customers/external-accounts", body)
+	require.Equal(t, 201, a.Status, "%s", a.Raw)
+	path := "/customers/external-accounts/" + a.Body["id"].(string)
+	require.Equal(t, 200, s.do("POST", path+"/trust", nil).Status)
+	for i := 1; i < accounts.TrustCodeAttempts; i++ {
+		requireError(t, s.do("POST", path+"/trust/confirm", map[string]any{"code": fmt.Sprintf("%06d", i)}), 400, payments.CodeInvalidInput, "code")
+	}
+	requireError(t, s.do("POST", path+"/trust/confirm", map[string]any{"code": "999999"}), 429, payments.CodeRateLimited)
+	requireError(t, s.do("POST", path+"/trust/confirm", map[string]any{"code": "123456"}), 409, payments.CodeConflict)
+	require.Equal(t, 200, s.do("POST", path+"/trust", nil).Status, "a new challenge")
+	assert.Equal(t, true, s.do("POST", path+"/trust/confirm", map[string]any{"code": "123456"}).Body["trusted"])
 }
 
 // TestExternalAccounts_EveryType creates one account of each type over HTTP.
