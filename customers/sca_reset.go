@@ -51,8 +51,14 @@ type scaResetRecord struct {
 //
 // The liveness check is the sandbox's: it passes by the clock alone
 // (ResetLivenessAfter), and the LivenessAccessToken answered is random and
-// stored nowhere.
+// stored nowhere. An engine outside the sandbox has no liveness provider,
+// so it refuses resets with NOT_IMPLEMENTED rather than let a reset pass
+// on the clock: a reset replaces the factor that guards the customer's
+// payments.
 func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFactorResetStart, error) {
+	if !s.e.Config.Sandbox {
+		return nil, engine.Errorf(engine.CodeNotImplemented, "2FA resets need a liveness check, and this engine has no liveness provider")
+	}
 	if err := requiredEnum("factor", factor, Factors...); err != nil {
 		return nil, err
 	}
@@ -127,6 +133,9 @@ func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorR
 // (INVALID_INPUT without a valid mobile). A login started with the reset
 // factor is dropped. NOT_FOUND for an unknown reset.
 func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) error {
+	if !s.e.Config.Sandbox { // see StartReset
+		return engine.Errorf(engine.CodeNotImplemented, "2FA resets need a liveness check, and this engine has no liveness provider")
+	}
 	return engine.Once(ctx, s.e, []any{customerID, resetID, mobile}, &struct{}{}, func(t *engine.Txn) error {
 		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
