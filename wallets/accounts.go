@@ -1,8 +1,11 @@
 package wallets
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/hex"
+	"errors"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
@@ -21,15 +24,15 @@ type UpdateInternalAccountRequest struct {
 // session of the wallet signs. The challenge is nil once updated.
 // INVALID_INPUT without privateEnabled or for an account that is not an
 // embedded wallet; ACCOUNT_NOT_FOUND for an unknown one; the signed-retry
-// codes.
+// codes. With an idempotency key each leg records its answer and a retry
+// of the leg replays it.
 func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
 	if req.PrivateEnabled == nil {
 		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
 	}
-	var out *accounts.InternalAccountView
-	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
-		out, ch = nil, nil
+	var out signedAnswer[accounts.InternalAccountView]
+	err := engine.Once(ctx, w.e, []any{id, req, sig.leg()}, &out, func(t *engine.Txn) error {
+		out = signedAnswer[accounts.InternalAccountView]{}
 		a, err := accounts.Internal(t, id)
 		if err != nil {
 			return err
@@ -37,9 +40,9 @@ func (w Service) UpdateInternalAccount(ctx context.Context, id string, req Updat
 		if a.Type != accounts.EmbeddedWallet {
 			return engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
 		}
-		ch, _, err = signed(t, sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
+		out.Challenge, _, err = signed(t, sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
 			activity: "UPDATE_WALLET", params: map[string]any{"privateEnabled": *req.PrivateEnabled}})
-		if ch != nil || err != nil {
+		if out.Challenge != nil || err != nil {
 			return err
 		}
 		v := *req.PrivateEnabled
@@ -47,10 +50,13 @@ func (w Service) UpdateInternalAccount(ctx context.Context, id string, req Updat
 		if err := engine.PutJSON(t, accounts.TableInternalAccounts, id, a); err != nil {
 			return err
 		}
-		out, err = accounts.View(t, a)
+		out.Result, err = accounts.View(t, a)
 		return err
 	})
-	return out, ch, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.Result, out.Challenge, nil
 }
 
 // ExportRequest is the body of POST /internal-accounts/{id}/export.
@@ -71,8 +77,12 @@ type WalletExport struct {
 // INVALID_INPUT for a key that is not uncompressed P-256;
 // ACCOUNT_NOT_FOUND when the account is not an embedded wallet; the
 // signed-retry codes. The secret is drawn at the first export and kept,
-// so every export seals the same secret; the sealing draws randomness and
-// runs after commit.
+// so every export seals the same secret. Sealing draws randomness, so it
+// runs before the transaction, over the secret as a read found it; the
+// transaction checks the secret is still that one (only a concurrent
+// first export changes it, and then the export runs again). With an
+// idempotency key each leg records its answer, the sealed secret
+// included, and a retry of the leg replays it.
 func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
@@ -82,39 +92,92 @@ func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig S
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, nil, err
 	}
-	d, err := drawWallet(e)
-	if err != nil {
-		return nil, nil, err
+	var out signedAnswer[WalletExport]
+	input := []any{id, req, sig.leg()}
+	if ok, err := engine.Replay(ctx, e, input, &out); ok {
+		return out.Result, out.Challenge, err
 	}
-	var secret walletSecret
-	var ch *SignedChallenge
-	err = e.Update(ctx, func(t *engine.Txn) error {
-		ch = nil
-		a, err := walletAccount(t, id)
+	for attempt := 1; ; attempt++ {
+		x, err := w.sealExport(ctx, id, req, sig)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		ch, _, err = signed(t, sig, signedOp{op: "account.export", target: id, accountID: id, body: req,
-			activity: "EXPORT_WALLET", params: map[string]any{"targetPublicKey": req.ClientPublicKey, "walletId": a.ID}})
-		if ch != nil || err != nil {
-			return err
-		}
-		if err := engine.GetJSON(t, tableWalletSecrets, id, &secret); err == nil {
+		err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
+			out = signedAnswer[WalletExport]{}
+			a, err := walletAccount(t, id)
+			if err != nil {
+				return err
+			}
+			out.Challenge, _, err = signed(t, sig, signedOp{op: "account.export", target: id, accountID: id, body: req,
+				activity: "EXPORT_WALLET", params: map[string]any{"targetPublicKey": req.ClientPublicKey, "walletId": a.ID}})
+			if out.Challenge != nil || err != nil {
+				return err
+			}
+			var stored walletSecret
+			switch err := engine.GetJSON(t, tableWalletSecrets, id, &stored); {
+			case errors.Is(err, engine.ErrNotFound):
+				if err := engine.PutJSON(t, tableWalletSecrets, id, walletSecret{Secret: x.secret}); err != nil {
+					return err
+				}
+			case err != nil:
+				return err
+			case !bytes.Equal(stored.Secret, x.secret):
+				return errSecretMoved
+			}
+			out.Result = &WalletExport{ID: id, EncryptedWalletCredentials: x.sealed}
 			return nil
+		})
+		if errors.Is(err, errSecretMoved) && attempt < 3 {
+			engine.RetryCall(e) // sealing again is the same operation
+			continue
 		}
-		secret = walletSecret{Secret: d.secret}
-		return engine.PutJSON(t, tableWalletSecrets, id, secret)
+		if err != nil {
+			return nil, nil, err
+		}
+		return out.Result, out.Challenge, nil
+	}
+}
+
+// errSecretMoved refuses an export whose secret was drawn by a concurrent
+// first export after this one sealed another.
+var errSecretMoved = engine.Errorf(engine.CodeConflict, "the wallet's secret was created by a concurrent export; export again")
+
+// sealedExport is a wallet secret and its seal to an export's client key.
+type sealedExport struct {
+	secret []byte
+	sealed string
+}
+
+// sealExport seals, for a signed export of wallet id, the wallet's secret
+// as stored, or a new one drawn when it has none yet; nothing for the call
+// that asks for the challenge, which seals nothing.
+func (w Service) sealExport(ctx context.Context, id string, req ExportRequest, sig Signature) (*sealedExport, error) {
+	x := &sealedExport{}
+	if sig.leg() == "" {
+		return x, nil
+	}
+	var s walletSecret
+	err := w.e.View(ctx, func(t *engine.Txn) error {
+		if err := engine.GetJSON(t, tableWalletSecrets, id, &s); !errors.Is(err, engine.ErrNotFound) {
+			return err
+		}
+		return nil
 	})
-	if err != nil || ch != nil {
-		return nil, ch, err
+	if err != nil {
+		return nil, err
+	}
+	if x.secret = s.Secret; x.secret == nil {
+		x.secret = make([]byte, 32)
+		if _, err := rand.Read(x.secret); err != nil {
+			return nil, err
+		}
 	}
 	pub, _ := hex.DecodeString(req.ClientPublicKey)
 	org, _ := walletIDs(id)
-	sealed, err := walletauth.SealExport(pub, org, secret.Secret)
-	if err != nil {
-		return nil, nil, err
+	if x.sealed, err = walletauth.SealExport(pub, org, x.secret); err != nil {
+		return nil, err
 	}
-	return &WalletExport{ID: id, EncryptedWalletCredentials: sealed}, nil, nil
+	return x, nil
 }
 
 // QuotePayload is the payloadToSign of a quote paid from an

@@ -21,20 +21,23 @@ import (
 // contact change tied to wallet OTP credentials answers the challenge
 // first (the customer is nil) and applies on the signed retry; any other
 // update applies at once. It answers the customers area's codes and
-// ContactChange's.
+// ContactChange's. With an idempotency key each leg records its answer
+// and a retry of the leg replays it.
 func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
-	var out *customers.Customer
-	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
-		out, ch = nil, nil
+	var out signedAnswer[customers.Customer]
+	err := engine.Once(ctx, w.e, []any{id, in, sig.leg()}, &out, func(t *engine.Txn) error {
+		out = signedAnswer[customers.Customer]{}
 		var err error
-		out, err = customers.UpdateRecord(t, id, in, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {
-			ch, err = ContactChange(t, r, oldEmail, oldPhone, in, &sig)
-			return ch != nil, err
+		out.Result, err = customers.UpdateRecord(t, id, in, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {
+			out.Challenge, err = ContactChange(t, r, oldEmail, oldPhone, in, &sig)
+			return out.Challenge != nil, err
 		})
 		return err
 	})
-	return out, ch, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.Result, out.Challenge, nil
 }
 
 // tiedCredentials are the credentials of type typ tied to contact on the

@@ -125,10 +125,19 @@ func oidcError(err error, field string) error {
 // signed-retry codes. The uniqueness checks and the claims that keep them
 // are in the registering transaction, so two concurrent registrations of
 // one contact or passkey cannot both succeed.
+//
+// With an idempotency key each leg records its answer in its transaction,
+// and a retry of the leg replays it before the token or passkey is checked
+// again (Signature.leg tells the legs apart).
 func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (*AuthMethodResponse, *SignedChallenge, error) {
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
+	}
+	var out signedAnswer[AuthMethodResponse]
+	input := []any{req, sig.leg()}
+	if ok, err := engine.Replay(ctx, e, input, &out); ok {
+		return out.Result, out.Challenge, err
 	}
 	c := &credentialRecord{AuthMethod: AuthMethod{Type: req.Type, Nickname: req.Nickname}}
 	var params map[string]any
@@ -158,12 +167,10 @@ func (w Service) CreateCredential(ctx context.Context, req CreateCredentialReque
 	if err != nil {
 		return nil, nil, err
 	}
-	var out *AuthMethodResponse
-	var ch *SignedChallenge
 	// Every run of the function starts from nothing it set before: a store
 	// may run it more than once.
-	err = e.Update(ctx, func(t *engine.Txn) error {
-		out, ch = nil, nil
+	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
+		out = signedAnswer[AuthMethodResponse]{}
 		a, err := walletAccount(t, req.AccountID)
 		if err != nil {
 			return err
@@ -181,12 +188,13 @@ func (w Service) CreateCredential(ctx context.Context, req CreateCredentialReque
 			return err
 		}
 		if len(existing) > 0 {
+			activityType, params := activityType, params
 			if params == nil { // OTP: the contact it ties
 				activityType, params = otpActivity(cc.Type, cc.Contact)
 			}
-			ch, _, err = signed(t, sig, signedOp{op: "credential.create", target: a.ID, accountID: a.ID, body: req,
+			out.Challenge, _, err = signed(t, sig, signedOp{op: "credential.create", target: a.ID, accountID: a.ID, body: req,
 				activity: activityType, params: params, typ: req.Type})
-			if ch != nil || err != nil {
+			if out.Challenge != nil || err != nil {
 				return err
 			}
 		}
@@ -194,21 +202,22 @@ func (w Service) CreateCredential(ctx context.Context, req CreateCredentialReque
 		if err != nil {
 			return err
 		}
-		out = &AuthMethodResponse{AuthMethod: rec.AuthMethod}
+		m := &AuthMethodResponse{AuthMethod: rec.AuthMethod}
 		if rec.Passkey != nil {
 			if err := t.Insert(tableWalletPasskeyChallenges, req.Challenge, []byte(rec.ID)); err != nil {
 				return err
 			}
 		}
 		if rec.isOTP() {
-			out.OtpEncryptionTargetBundle, err = issueOTP(t, rec, d, cust)
+			m.OtpEncryptionTargetBundle, err = issueOTP(t, rec, d, cust)
 		}
+		out.Result = m
 		return err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return out, ch, nil
+	return out.Result, out.Challenge, nil
 }
 
 // otpActivity is the activity type and parameters that a payloadToSign
@@ -369,7 +378,8 @@ func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 // signing session is the credential's own).
 func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
+	err := engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
+		ch = nil
 		c, err := credential(t, id)
 		if err != nil {
 			return err

@@ -77,7 +77,9 @@ func fundingSourceID(cardID, accountID string) string {
 // an unknown card or a card the wallet does not fund; ACCOUNT_NOT_FOUND
 // when the account is not an embedded wallet; CONFLICT when the funding
 // source already has an ACTIVE key. Each leg is one transaction, so of
-// concurrent retries of one leg exactly one proceeds.
+// concurrent retries of one leg exactly one proceeds. With an idempotency
+// key each leg records its answer and a retry of the leg replays it: the
+// same challenge, or the same key, never a second one.
 func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (*DelegatedKey, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
@@ -89,14 +91,17 @@ func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, nil, err
 	}
+	var out signedAnswer[DelegatedKey]
+	input := []any{req, sig.leg()}
+	if ok, err := engine.Replay(ctx, e, input, &out); ok {
+		return out.Result, out.Challenge, err
+	}
 	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
-	var out *DelegatedKey
-	var ch *SignedChallenge
-	err = e.Update(ctx, func(t *engine.Txn) error {
-		out, ch = nil, nil
+	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
+		out = signedAnswer[DelegatedKey]{}
 		card, err := cards.Get(t, req.CardID)
 		if err != nil {
 			return err
@@ -128,8 +133,8 @@ func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 			}
 		}
 		var p *pendingRequest
-		ch, p, err = signed(t, sig, op)
-		if ch != nil || err != nil {
+		out.Challenge, p, err = signed(t, sig, op)
+		if out.Challenge != nil || err != nil {
 			return err
 		}
 		if op.op == "delegated.create" {
@@ -137,7 +142,7 @@ func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 			if err != nil {
 				return err
 			}
-			ch, _, err = challenge(t, signedOp{op: "delegated.activate", target: fs, accountID: a.ID, body: req, activity: "CREATE_POLICY",
+			out.Challenge, _, err = challenge(t, signedOp{op: "delegated.activate", target: fs, accountID: a.ID, body: req, activity: "CREATE_POLICY",
 				params: map[string]any{"delegatedKeyId": k.ID, "publicKey": k.PublicKey}, data: map[string]string{"leg": "2", "key": k.ID}})
 			return err
 		}
@@ -146,10 +151,13 @@ func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyR
 			return err
 		}
 		pending.Status, pending.UpdatedAt = DelegatedKeyActive, t.Now
-		out = &pending.DelegatedKey
+		out.Result = &pending.DelegatedKey
 		return engine.PutJSON(t, tableWalletDelegatedKeys, pending.ID, pending)
 	})
-	return out, ch, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.Result, out.Challenge, nil
 }
 
 // pendingOp loads a pending signed request without checking it (signed
@@ -246,7 +254,7 @@ func (w Service) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, er
 // removal, so no session signature is asked for. The private key is
 // erased in the same transaction.
 func (w Service) RevokeDelegatedKey(ctx context.Context, id string) error {
-	return w.e.Update(ctx, func(t *engine.Txn) error {
+	return engine.Once(ctx, w.e, id, &struct{}{}, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)
 		if err != nil {
 			return err

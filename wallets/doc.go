@@ -52,18 +52,40 @@
 //
 // # How an operation runs
 //
-// Every operation is one store transaction (Handle.Update or View). What
-// needs randomness or the outside world comes first: the keys, secret and
-// OTP bytes an operation may need are drawn before it (drawWallet), and
-// OIDC tokens and WebAuthn attestations are checked by the pure functions
-// of walletauth. The transaction function then only reads, decides and
-// writes, so a store may run it more than once; ids come from Txn.NewID
-// and the time from Txn.Now. A refusal that must still commit its writes
-// (a wrong OTP code, counted) is returned after the commit.
+// Every write operation is one store transaction run by engine.Once (reads
+// are one View). What needs randomness or the outside world comes first:
+// the keys and OTP bytes an operation may need are drawn before it
+// (drawWallet), OIDC tokens and WebAuthn attestations are checked by the
+// pure functions of walletauth, and what is sealed with HPKE (a legacy
+// session's key, an export) is sealed then, to the client key the request
+// names. The transaction function then only reads, decides and writes, so
+// a store may run it more than once; ids come from Txn.NewID and the time
+// from Txn.Now. A refusal that must still commit its writes (a wrong OTP
+// code, counted) is kept (engine.Keeping) and answered after the commit;
+// one that writes nothing rolls back.
 //
-// Wallet operations do not record Idempotency-Key answers: their replay
-// protection is the signed request, consumed once. Only ExecuteQuote,
-// which runs the quotes area's execution, is idempotent by key.
+// # Idempotency
+//
+// On a handle with an idempotency key (payments.Engine.WithIdempotency)
+// every write operation records its whole answer in its own transaction:
+// the result, or for a signed flow's leg the result and the challenge as
+// one record (signedAnswer), with the fingerprint of its typed input. A
+// retry with the key replays it: the same challenge, session, credential,
+// key or wallet, and nothing is opened, drawn or sent twice; the same key
+// with another input is CONFLICT. Operations that gather something before
+// their transaction (a token or passkey check, drawn keys, a seal) ask
+// engine.Replay first, so a retry is answered before any of it runs again
+// (an OIDC token that expired since still replays its login).
+//
+// A signed retry is another request than the call that asked for its
+// challenge, though it repeats the same body: its fingerprint includes its
+// Request-Id (Signature.leg), so a caller that reuses one key across the
+// legs gives each leg its own Idempotency.Scope, as the HTTP layer does
+// (httpapi appends " signed <Request-Id>" when the wallet-signature header
+// is sent). Then a repeat of the first call replays the challenge, the
+// signed retry runs once, and a repeat of it replays its answer instead of
+// finding its challenge consumed. ExecuteQuote is the quotes area's
+// execution, idempotent the same way.
 //
 // # Side effects and events
 //

@@ -250,15 +250,17 @@ func activity(accountID, typ string, params map[string]any, now time.Time) strin
 type walletDraws struct {
 	target  []byte // an HPKE target key (private scalar)
 	session []byte // a server-made session key (legacy flow)
-	secret  []byte // a new wallet's secret
 	code    []byte // random bytes an OTP code is cut from (otpCode)
+	// sealed is session sealed to the client key sealedTo, in the legacy
+	// flow (sealFor), made before the transaction that records it.
+	sealed, sealedTo string
 }
 
 // drawWallet draws every secret an operation may need, whether or not it
 // uses them: cheaper to reason about than drawing per path, and the
 // transaction function that follows stays deterministic on a store retry.
 func drawWallet(e *engine.Handle) (*walletDraws, error) {
-	d := &walletDraws{secret: make([]byte, 32), code: make([]byte, 24)}
+	d := &walletDraws{code: make([]byte, 24)}
 	tk, err := walletauth.NewTargetKey()
 	if err != nil {
 		return nil, err
@@ -268,9 +270,6 @@ func drawWallet(e *engine.Handle) (*walletDraws, error) {
 		return nil, err
 	}
 	d.target, d.session = tk.Bytes(), sk.Bytes()
-	if _, err := rand.Read(d.secret); err != nil {
-		return nil, err
-	}
 	if _, err := rand.Read(d.code); err != nil {
 		return nil, err
 	}
@@ -348,11 +347,11 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*account
 // with USDB among their currencies, and customers created while the
 // platform has an embeddedWalletConfig, get one automatically (the
 // package-level Provision). CUSTOMER_NOT_FOUND for an unknown customer.
-// Each call opens another wallet: it records no idempotency answer.
+// Each call opens another wallet, but a retry with the handle's
+// idempotency key, which answers the wallet the first call opened.
 func (w Service) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
-	e := w.e
 	var out *accounts.InternalAccountView
-	err := e.Update(ctx, func(t *engine.Txn) error {
+	err := engine.Once(ctx, w.e, []any{customerID, currency}, &out, func(t *engine.Txn) error {
 		r, err := customers.RecordOf(t, customerID)
 		if err != nil {
 			return err
@@ -361,10 +360,11 @@ func (w Service) Provision(ctx context.Context, customerID, currency string) (*a
 		if err != nil {
 			return err
 		}
-		if currency == "" {
-			currency = walletCurrency(customers.Currencies(r, p))
+		cur := currency
+		if cur == "" {
+			cur = walletCurrency(customers.Currencies(r, p))
 		}
-		a, err := openWallet(t, &r.Customer, currency)
+		a, err := openWallet(t, &r.Customer, cur)
 		if err != nil {
 			return err
 		}

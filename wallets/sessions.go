@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdh"
 	"encoding/hex"
+	"errors"
 	"time"
 
 	"github.com/paygrid/payments/customers"
@@ -57,14 +58,23 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 // The code, its target key and the limit counters are written in one
 // transaction, so concurrent challenges of one credential are all counted
 // and the last one committed is the one outstanding.
+//
+// With an idempotency key a retry replays the first challenge (the same
+// target or requestId) before anything is drawn, and no code is issued or
+// sent again.
 func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
 	e := w.e
+	var out *CredentialChallenge
+	input := []any{id, req}
+	if ok, err := engine.Replay(ctx, e, input, &out); ok {
+		return out, err
+	}
 	d, err := drawWallet(e)
 	if err != nil {
 		return nil, err
 	}
-	var out *CredentialChallenge
-	err = e.Update(ctx, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
+		out = nil
 		c, err := credential(t, id)
 		if err != nil {
 			return err
@@ -157,10 +167,24 @@ func (req *VerifyRequest) check() error {
 // for a bad body, a type other than the credential's, or an
 // encryptedOtpBundle that does not open; AUTH_METHOD_NOT_FOUND for an
 // unknown credential.
+//
+// With an idempotency key each leg records its answer, a wrong code's
+// refusal included, and a retry of the leg replays it before the token is
+// checked again: the same challenge, or the same session (its sealed key
+// included: it is sealed before the transaction, to the client key the
+// request names).
 func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
+	}
+	if req.Type == CredentialPasskey && sig.RequestID == "" {
+		return nil, nil, engine.Errorf(engine.CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
+	}
+	var out sessionAnswer
+	input := []any{id, req, sig.leg()}
+	if ok, err := engine.Replay(ctx, e, input, &out); ok {
+		return out.answer(err)
 	}
 	var identity walletauth.Identity
 	if req.Type == CredentialOAuth {
@@ -169,20 +193,23 @@ func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 			return nil, nil, err
 		}
 	}
-	if req.Type == CredentialPasskey && sig.RequestID == "" {
-		return nil, nil, engine.Errorf(engine.CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
-	}
 	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
-	var s *sessionRecord
-	var ch *SignedChallenge
-	var clientKey string
+	switch req.Type {
+	case CredentialOAuth:
+		err = d.sealFor(req.ClientPublicKey)
+	case CredentialPasskey:
+		err = w.sealForLogin(ctx, d, sig.RequestID)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
 	var failure error
 	// A wrong OTP is answered as failure while its count commits.
-	err = e.Update(ctx, func(t *engine.Txn) error {
-		s, ch, clientKey, failure = nil, nil, "", nil
+	err = engine.Once(ctx, e, input, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+		out = sessionAnswer{}
 		c, err := credential(t, id)
 		if err != nil {
 			return err
@@ -190,6 +217,7 @@ func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 		if c.Type != req.Type {
 			return engine.Invalid(validate.Errors{{Field: "type", Message: "credential " + id + " is " + c.Type}})
 		}
+		var clientKey string
 		switch c.Type {
 		case CredentialOAuth:
 			if c.Identity == nil || c.Identity.Issuer != identity.Issuer || c.Identity.Audience != identity.Audience || c.Identity.Subject != identity.Subject {
@@ -202,7 +230,7 @@ func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 			}
 		default:
 			if sig.Stamp == "" && sig.RequestID == "" {
-				ch, failure, err = otpAttempt(t, c, req)
+				out.Challenge, failure, err = otpAttempt(t, c, req)
 				return err
 			}
 			_, p, err := signed(t, sig, signedOp{op: "otp.login", target: c.ID, body: req})
@@ -211,27 +239,80 @@ func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 			}
 			clientKey = p.Signer
 		}
-		s, err = openClientSession(t, c, clientKey, d)
-		return err
-	})
-	if err != nil || failure != nil || ch != nil {
-		return nil, ch, firstErr(err, failure)
-	}
-	return sessionAnswer(s, clientKey, d)
+		s, err := openClientSession(t, c, clientKey, d)
+		if err != nil {
+			return err
+		}
+		return out.set(s, clientKey, d)
+	}))
+	return out.answer(err)
 }
 
-// sessionAnswer is the session a login or refresh opened; in the legacy
-// flow it carries the session key sealed to the client's key (sealed after
-// commit: HPKE draws randomness).
-func sessionAnswer(s *sessionRecord, clientKey string, d *walletDraws) (*AuthSession, *SignedChallenge, error) {
+// sessionAnswer is the answer of a login or refresh as its operation
+// records it: the session opened, or the challenge of a first leg.
+// AuthMethodID keeps the session's AuthMethod.ID, which the session's own
+// id hides in JSON.
+type sessionAnswer struct {
+	Session      *AuthSession     `json:"session,omitempty"`
+	AuthMethodID string           `json:"authMethodId,omitempty"`
+	Challenge    *SignedChallenge `json:"challenge,omitempty"`
+}
+
+// set answers the session s opened for clientKey; in the legacy flow it
+// carries the session key sealed to clientKey before the transaction
+// (walletDraws.sealFor: HPKE draws randomness, and a transaction function
+// must not).
+func (a *sessionAnswer) set(s *sessionRecord, clientKey string, d *walletDraws) error {
 	out := s.AuthSession
 	if legacy(clientKey) {
-		var err error
-		if out.EncryptedSessionSigningKey, err = sealSessionKey(clientKey, d.session); err != nil {
-			return nil, nil, err
+		if d.sealedTo != clientKey {
+			return errors.New("wallets: the session key was not sealed to the login's client key")
 		}
+		out.EncryptedSessionSigningKey = d.sealed
 	}
-	return &out, nil, nil
+	a.Session, a.AuthMethodID = &out, s.AuthMethod.ID
+	return nil
+}
+
+// answer returns the operation's answer, or its error, as callers take
+// them.
+func (a *sessionAnswer) answer(err error) (*AuthSession, *SignedChallenge, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.Session != nil {
+		a.Session.AuthMethod.ID = a.AuthMethodID
+	}
+	return a.Session, a.Challenge, nil
+}
+
+// sealFor seals the session key drawn in d to clientKey when that key
+// selects the legacy flow, for sessionAnswer.set.
+func (d *walletDraws) sealFor(clientKey string) error {
+	if !legacy(clientKey) {
+		return nil
+	}
+	sealed, err := sealSessionKey(clientKey, d.session)
+	d.sealedTo, d.sealed = clientKey, sealed
+	return err
+}
+
+// sealForLogin seals d's session key for the passkey login requestID,
+// to the client key its challenge stored. A pending request never changes,
+// so the transaction finds the same key, or finds the request gone and
+// refuses; an unknown request seals nothing, and is refused there too.
+func (w Service) sealForLogin(ctx context.Context, d *walletDraws, requestID string) error {
+	var p pendingRequest
+	err := w.e.View(ctx, func(t *engine.Txn) error {
+		if err := engine.GetJSON(t, tableWalletRequests, requestID, &p); !errors.Is(err, engine.ErrNotFound) {
+			return err
+		}
+		return nil
+	})
+	if err != nil || p.Op != "passkey.login" {
+		return err
+	}
+	return d.sealFor(p.Data["clientPublicKey"])
 }
 
 // firstErr returns the first non-nil error of errs.
@@ -282,15 +363,19 @@ func sealSessionKey(clientKey string, scalar []byte) (string, error) {
 // wrong one counts against the credential, across challenges, and may lock
 // it (otpWrongCode; failure, committed).
 //
-// It returns the challenge, the client's refusal (failure: the caller
-// commits and then answers it) and an error that rolls back.
+// It returns the challenge, the client's refusal of a wrong code
+// (failure: its count commits, and the operation keeps it as its answer)
+// and an error that rolls back: a refusal that writes nothing (a locked
+// credential, no outstanding challenge, a bundle that does not open) is
+// one, so with an idempotency key a retry runs again rather than replay
+// it.
 func otpAttempt(t *engine.Txn, c *credentialRecord, req VerifyRequest) (*SignedChallenge, error, error) {
 	if err := otpLocked(t, c); err != nil {
-		return nil, err, nil
+		return nil, nil, err
 	}
 	o := c.OTP
 	if o == nil || !t.Now.Before(o.ExpiresAt) {
-		return nil, engine.Errorf(engine.CodeUnauthorized, "no OTP challenge is outstanding for this credential; request one with /challenge"), nil
+		return nil, nil, engine.Errorf(engine.CodeUnauthorized, "no OTP challenge is outstanding for this credential; request one with /challenge")
 	}
 	target, err := ecdh.P256().NewPrivateKey(o.TargetKey)
 	if err != nil {
@@ -298,7 +383,7 @@ func otpAttempt(t *engine.Txn, c *credentialRecord, req VerifyRequest) (*SignedC
 	}
 	att, err := walletauth.OpenOTP(target, req.EncryptedOtpBundle)
 	if err != nil {
-		return nil, engine.Invalid(validate.Errors{{Field: "encryptedOtpBundle", Message: "encryptedOtpBundle does not open with the current otpEncryptionTargetBundle"}}), nil
+		return nil, nil, engine.Invalid(validate.Errors{{Field: "encryptedOtpBundle", Message: "encryptedOtpBundle does not open with the current otpEncryptionTargetBundle"}})
 	}
 	if !constantEqual(engine.HashSecret(att.Code), o.CodeHash) {
 		failure := otpWrongCode(t, c)
@@ -361,7 +446,8 @@ func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 // wallet signs (itself included). SESSION_NOT_FOUND when it is not active.
 func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
 	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
+	err := engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
+		ch = nil
 		s, err := session(t, id)
 		if err != nil {
 			return err
@@ -392,39 +478,46 @@ type RefreshRequest struct {
 // the session being refreshed signs; it must be active on both legs
 // (SESSION_NOT_FOUND otherwise). The old session stays active until it
 // expires or is revoked. INVALID_INPUT for a bad key; the signed-retry
-// codes.
+// codes. With an idempotency key each leg records its answer, and a retry
+// of the leg replays it (the new session's sealed key included).
 func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
 	e := w.e
 	var fe validate.Errors
 	if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
 		return nil, nil, engine.Invalid(fe)
 	}
+	var out sessionAnswer
+	input := []any{id, req, sig.leg()}
+	if ok, err := engine.Replay(ctx, e, input, &out); ok {
+		return out.answer(err)
+	}
 	d, err := drawWallet(e)
 	if err != nil {
 		return nil, nil, err
 	}
-	var ns *sessionRecord
-	var ch *SignedChallenge
-	err = e.Update(ctx, func(t *engine.Txn) error {
-		ns, ch = nil, nil
+	if err := d.sealFor(req.ClientPublicKey); err != nil {
+		return nil, nil, err
+	}
+	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
+		out = sessionAnswer{}
 		s, err := session(t, id)
 		if err != nil {
 			return err
 		}
-		ch, _, err = signed(t, sig, signedOp{op: "session.refresh", target: id, accountID: s.AccountID, body: req,
+		out.Challenge, _, err = signed(t, sig, signedOp{op: "session.refresh", target: id, accountID: s.AccountID, body: req,
 			activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey}, signer: s.PublicKey})
-		if ch != nil || err != nil {
+		if out.Challenge != nil || err != nil {
 			return err
 		}
 		c, err := credential(t, s.AuthMethodID)
 		if err != nil {
 			return err
 		}
-		ns, err = openClientSession(t, c, req.ClientPublicKey, d)
-		return err
+		ns, err := openClientSession(t, c, req.ClientPublicKey, d)
+		if err != nil {
+			return err
+		}
+		return out.set(ns, req.ClientPublicKey, d)
 	})
-	if err != nil || ch != nil {
-		return nil, ch, err
-	}
-	return sessionAnswer(ns, req.ClientPublicKey, d)
+	return out.answer(err)
 }

@@ -29,6 +29,33 @@ type Signature struct {
 	RequestID string // Request-Id
 }
 
+// leg tells the legs of a signed flow apart in an operation's idempotency
+// fingerprint: "" for a call without a stamp (the one that asks for the
+// challenge, or a passkey login, whose Request-Id names its challenge);
+// otherwise the Request-Id of the signed retry. A signed retry is another
+// request than the call that asked for its challenge, though its body is
+// the same, so a caller that reuses one idempotency key across the legs
+// gives each leg its own Idempotency.Scope, as the HTTP layer does
+// (httpapi appends " signed <Request-Id>"); on one Scope the signed leg is
+// CONFLICT, never a replay of the challenge. The stamp itself is left
+// out: a stamp made again over the same payload differs, and is the same
+// request.
+func (s Signature) leg() string {
+	if s.Stamp == "" {
+		return ""
+	}
+	return "signed " + s.RequestID
+}
+
+// signedAnswer is the answer a signed flow's operation records (engine.Once)
+// and returns: the challenge of a leg that asks for a signature, or the
+// result once done (nil for an operation without one). Both halves are one
+// record, so a replayed leg answers exactly as it first did.
+type signedAnswer[T any] struct {
+	Result    *T               `json:"result,omitempty"`
+	Challenge *SignedChallenge `json:"challenge,omitempty"`
+}
+
 // SignedChallenge is the 202 answer of a signed flow's first leg (reference
 // SignedRequestChallenge; Type is set on the Embedded Wallet Auth routes).
 type SignedChallenge struct {
