@@ -86,7 +86,16 @@
 // Signed wallet flows answer their first leg 202 with a SignedChallenge;
 // the client retries the same call with a stamp over payloadToSign in the
 // brand's wallet-signature header (Service-Wallet-Signature by default)
-// and the challenge's requestId in Request-Id (wallets.go).
+// and the challenge's requestId in Request-Id (wallets.go). That retry is
+// another request, though its method, path and body are the same, so a
+// request with the wallet-signature header is scoped apart: " signed " and
+// its Request-Id are appended to the scope. A client may then reuse one
+// Idempotency-Key across the legs: a repeat without the header replays the
+// 202 challenge, the signed retry runs, and a repeat of the signed retry
+// replays its answer (each leg of the three-leg delegated-key flow has its
+// own requestId, so its own scope). A quote's signed execution has no
+// Request-Id; its unsigned 401 WALLET_SIGNATURE_MISSING records nothing,
+// so the stamped retry with the same key runs either way.
 //
 // # Errors
 //

@@ -265,9 +265,11 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		h.writeRaw(w, status, out)
 		return
 	}
-	// The scope keeps a key from meeting another route's answers; the
-	// fingerprint is the body as the engine sees it (after translation), so
-	// a retry must repeat it byte for byte or be CONFLICT.
+	// The scope keeps a key from meeting another route's answers (or a
+	// signed retry its challenge's: signedScope); the fingerprint is the
+	// body as the engine sees it (after translation), so a retry must
+	// repeat it byte for byte or be CONFLICT.
+	scope += h.signedScope(hr)
 	eng, err := h.eng.WithIdempotency(payments.Idempotency{Scope: scope, Key: key, Request: append([]byte("body:"), body...)})
 	if err != nil {
 		h.writeError(w, err)

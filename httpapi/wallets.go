@@ -49,6 +49,26 @@ func (r *request) signature() payments.Signature {
 	return payments.Signature{Stamp: r.Header.Get(r.h.brand.WalletSignatureHeader()), RequestID: r.Header.Get("Request-Id")}
 }
 
+// signedScope is what a signed retry adds to its idempotency scope. A
+// request with the wallet-signature header is another request than the
+// call that asked for its challenge, though it repeats the same method,
+// path and body, and clients may repeat its Idempotency-Key too: on the
+// call's scope it would replay the 202 challenge and never run. With
+// " signed <Request-Id>" appended, a repeat without the header replays the
+// challenge, the signed retry runs, and a repeat of the signed retry
+// replays its answer. Each leg of a three-leg flow (delegated keys) has
+// its own requestId, so its own scope; a quote's signed execution has no
+// Request-Id and gains " signed ". A Request-Id alone changes nothing: some
+// HTTP clients send one on every request, and only a stamped request is a
+// signed retry (a passkey verification's Request-Id names its challenge
+// on its only leg).
+func (h *Handler) signedScope(hr *http.Request) string {
+	if hr.Header.Get(h.brand.WalletSignatureHeader()) == "" {
+		return ""
+	}
+	return " signed " + hr.Header.Get("Request-Id")
+}
+
 // signedAnswer answers a signed flow: 202 with the challenge of a first
 // leg, status with v once done.
 func signedAnswer[T any](status int, v *T, ch *payments.SignedChallenge, err error) (int, any, error) {
