@@ -62,24 +62,34 @@ func TestWallet_IdempotentChallengeAndVerify(t *testing.T) {
 		409, payments.CodeConflict)
 }
 
+// The signed retry is told apart by the header the brand reads, so a
+// branded server (Acme-Wallet-Signature) scopes it the same way.
 func TestWallet_IdempotentSignedCredential(t *testing.T) {
-	s := walletServer(t)
-	_, acct := s.wallet()
-	se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
-	body := map[string]any{"type": "SMS_OTP", "accountId": acct}
+	for _, brand := range []string{"", "Acme"} {
+		t.Run("brand="+brand, func(t *testing.T) {
+			s := walletServer(t)
+			if brand != "" {
+				s = s.branded(brand)
+			}
+			_, acct := s.wallet()
+			se := s.otpLogin(s.credentialOf(acct, "EMAIL_OTP"), "EMAIL_OTP")
+			body := map[string]any{"type": "SMS_OTP", "accountId": acct}
 
-	first := s.do("POST", "/auth/credentials", body, keyed("sms-1")...)
-	require.Equal(t, 202, first.Status, "%s", first.Raw)
-	requireReplay(t, first, s.do("POST", "/auth/credentials", body, keyed("sms-1")...))
-	created := s.do("POST", "/auth/credentials", body, s.signedBy(se, first, "sms-1")...)
-	require.Equal(t, 201, created.Status, "%s", created.Raw)
-	assert.Equal(t, "SMS_OTP", created.Body["type"])
-	assert.Empty(t, created.Header.Get("Idempotent-Replayed"))
-	// Not SMS_OTP_CREDENTIAL_ALREADY_EXISTS: the first answer again.
-	requireReplay(t, created, s.do("POST", "/auth/credentials", body, s.signedBy(se, first, "sms-1")...))
-	// The challenge's key without the signature still replays the challenge.
-	requireReplay(t, first, s.do("POST", "/auth/credentials", body, keyed("sms-1")...))
-	assert.Len(t, s.do("GET", "/auth/credentials?accountId="+acct, nil).Body["data"], 2)
+			first := s.do("POST", "/auth/credentials", body, keyed("sms-1")...)
+			require.Equal(t, 202, first.Status, "%s", first.Raw)
+			requireReplay(t, first, s.do("POST", "/auth/credentials", body, keyed("sms-1")...))
+			created := s.do("POST", "/auth/credentials", body, s.signedBy(se, first, "sms-1")...)
+			require.Equal(t, 201, created.Status, "%s", created.Raw)
+			assert.Equal(t, "SMS_OTP", created.Body["type"])
+			assert.Empty(t, created.Header.Get("Idempotent-Replayed"))
+			// Not SMS_OTP_CREDENTIAL_ALREADY_EXISTS: the first answer again.
+			requireReplay(t, created, s.do("POST", "/auth/credentials", body, s.signedBy(se, first, "sms-1")...))
+			// The challenge's key without the signature still replays the
+			// challenge.
+			requireReplay(t, first, s.do("POST", "/auth/credentials", body, keyed("sms-1")...))
+			assert.Len(t, s.do("GET", "/auth/credentials?accountId="+acct, nil).Body["data"], 2)
+		})
+	}
 }
 
 func TestWallet_IdempotentDelegatedKey(t *testing.T) {

@@ -495,8 +495,10 @@ func (w Service) RefreshSession(ctx context.Context, id string, req RefreshReque
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := d.sealFor(req.ClientPublicKey); err != nil {
-		return nil, nil, err
+	if sig.Stamp != "" { // only a signed retry opens the session
+		if err := d.sealFor(req.ClientPublicKey); err != nil {
+			return nil, nil, err
+		}
 	}
 	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
 		out = sessionAnswer{}
