@@ -105,6 +105,7 @@ func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*V
 			return applyReview(t, r, d, &out)
 		})
 		if err == errPacketChanged && attempt < 3 {
+			engine.RetryCall(e) // reviewing again is the same operation
 			continue
 		}
 		return out, err
