@@ -8,6 +8,7 @@ package payments
 
 import (
 	"context"
+	"iter"
 	"time"
 
 	"github.com/paygrid/payments/accounts"
@@ -281,6 +282,16 @@ const (
 // webhook endpoint and by the sandbox's test-webhook operation; its data is
 // {} (engine.EventTest).
 const EventTest = engine.EventTest
+
+// All walks a whole list: an iterator over every item of the pages list
+// returns, from the page p selects onward, following NextCursor while
+// HasMore; a failed page ends the walk with one (zero T, error) pair, and
+// breaking out of the loop reads no further page. Every list method M of
+// an engine group has its walk MAll beside it (Customers.ListAll)
+// (engine.All).
+func All[T any](ctx context.Context, p ListParams, list func(context.Context, ListParams) (Page[T], error)) iter.Seq2[T, error] {
+	return engine.All(ctx, p, list)
+}
 
 // Balance returns the balance of a ledger account in currency (0 when it
 // never moved) (engine.Balance).

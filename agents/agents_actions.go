@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"errors"
+	"iter"
 	"time"
 
 	"github.com/paygrid/payments/customers"
@@ -96,6 +97,15 @@ func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListP
 		return err
 	})
 	return out, err
+}
+
+// ApprovalsAll walks every page of Approvals from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (g Service) ApprovalsAll(ctx context.Context, f ApprovalFilter, p engine.ListParams) iter.Seq2[AgentAction, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[AgentAction], error) {
+		return g.Approvals(ctx, f, p)
+	})
 }
 
 // pendingAction reads the action actionID of agentID that the platform is

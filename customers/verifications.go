@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"slices"
 	"time"
 
@@ -252,6 +253,15 @@ func (cs Service) ListVerifications(ctx context.Context, customerID string, stat
 		return err
 	})
 	return page, err
+}
+
+// ListVerificationsAll walks every page of ListVerifications from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (cs Service) ListVerificationsAll(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) iter.Seq2[Verification, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Verification], error) {
+		return cs.ListVerifications(ctx, customerID, status, p)
+	})
 }
 
 // KYCLink is a hosted verification link (reference KycLinkResponse).

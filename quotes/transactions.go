@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"slices"
 	"time"
 
@@ -279,6 +280,15 @@ func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.L
 		return err
 	})
 	return page, err
+}
+
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (ts Transactions) ListAll(ctx context.Context, f TransactionFilter, p engine.ListParams) iter.Seq2[Transaction, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Transaction], error) {
+		return ts.List(ctx, f, p)
+	})
 }
 
 // ConfirmReceipt records when the receipt was delivered (default now):
