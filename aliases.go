@@ -797,6 +797,12 @@ var OwnerRoles = customers.OwnerRoles
 // ------------------------------------------------------------------------
 // Internal and external accounts, trust and ownership proofs (package accounts).
 
+// AccountDetails is a typed accountInfo: USBankAccount, IBANAccount,
+// UKBankAccount, CLABEAccount, PIXAccount, UPIAccount, CryptoWallet and
+// LightningAccount; AccountInfo writes the reference's accountInfo JSON
+// for ExternalAccountInput.AccountInfo (accounts.AccountDetails).
+type AccountDetails = accounts.AccountDetails
+
 // AccountType is an internal account's type (reference InternalAccountType)
 // (accounts.AccountType).
 type AccountType = accounts.AccountType
@@ -805,6 +811,23 @@ type AccountType = accounts.AccountType
 // external accounts (where money goes and comes from), with beneficiary
 // trust and ownership proofs (accounts.Service).
 type Accounts = accounts.Service
+
+// Beneficiary is who holds a bank account or a wallet: an INDIVIDUAL
+// needs FullName, a BUSINESS LegalName (accounts.Beneficiary).
+type Beneficiary = accounts.Beneficiary
+
+// BeneficiaryType says whether a beneficiary is a person or a business
+// (accounts.BeneficiaryType).
+type BeneficiaryType = accounts.BeneficiaryType
+
+// CLABEAccount is a Mexican bank account named by its 18-digit CLABE
+// (MXN_ACCOUNT), paid by SPEI (accounts.CLABEAccount).
+type CLABEAccount = accounts.CLABEAccount
+
+// CryptoWallet is a wallet on a chain (Type: SOLANA_WALLET,
+// ETHEREUM_WALLET, ...), self-custody or held at a VASP
+// (accounts.CryptoWallet).
+type CryptoWallet = accounts.CryptoWallet
 
 // CurrencyAmount is an amount with its currency (reference CurrencyAmount)
 // (accounts.CurrencyAmount).
@@ -822,6 +845,11 @@ type ExternalAccountFilter = accounts.ExternalAccountFilter
 // (accounts.ExternalAccountInput).
 type ExternalAccountInput = accounts.ExternalAccountInput
 
+// IBANAccount is a bank account named by its IBAN; Currency (default EUR)
+// picks the accountType among EUR, DKK, AED, ILS and TRY
+// (accounts.IBANAccount).
+type IBANAccount = accounts.IBANAccount
+
 // InternalAccount is an account held on the platform's ledger
 // (accounts.InternalAccount).
 type InternalAccount = accounts.InternalAccount
@@ -835,15 +863,27 @@ type InternalAccountFilter = accounts.InternalAccountFilter
 // to fund it (accounts.InternalAccountView).
 type InternalAccountView = accounts.InternalAccountView
 
+// LightningAccount is a Lightning destination (LIGHTNING): a BOLT11
+// invoice, a BOLT12 offer or a lightning address
+// (accounts.LightningAccount).
+type LightningAccount = accounts.LightningAccount
+
 // OwnershipChallenge asks the holder of a self-custody wallet to prove it:
 // sign MessageToSign (WALLET_SIGNATURE) before ExpiresAt, or complete a
 // liveness check at VerificationLink (LIVENESS)
 // (accounts.OwnershipChallenge).
 type OwnershipChallenge = accounts.OwnershipChallenge
 
+// PIXAccount is a Brazilian account named by its PIX key (BRL_ACCOUNT)
+// (accounts.PIXAccount).
+type PIXAccount = accounts.PIXAccount
+
 // PaymentInstructions tell a payer how to fund an account or a quote
 // (accounts.PaymentInstructions).
 type PaymentInstructions = accounts.PaymentInstructions
+
+// PixKeyType is what a PIX key is (accounts.PixKeyType).
+type PixKeyType = accounts.PixKeyType
 
 // SandboxAccounts is the accounts area's part of the sandbox operations
 // (Engine.Sandbox): funding internal accounts (accounts.Sandbox).
@@ -863,6 +903,22 @@ type TrustResult = accounts.TrustResult
 
 // TrustStart answers a trust or untrust request (accounts.TrustStart).
 type TrustStart = accounts.TrustStart
+
+// UKBankAccount is a UK bank account (GBP_ACCOUNT), paid by Faster
+// Payments (accounts.UKBankAccount).
+type UKBankAccount = accounts.UKBankAccount
+
+// UPIAccount is an Indian account named by its UPI virtual payment
+// address (INR_ACCOUNT) (accounts.UPIAccount).
+type UPIAccount = accounts.UPIAccount
+
+// USBankAccount is a US bank account (USD_ACCOUNT), paid by ACH, wire, RTP
+// or FedNow (accounts.USBankAccount).
+type USBankAccount = accounts.USBankAccount
+
+// WalletType is the accountType of a crypto wallet: the chain its
+// address is on (accounts.WalletType).
+type WalletType = accounts.WalletType
 
 // MaxSandboxFunding caps one sandbox funding (wire-facts 1.13)
 // (accounts.MaxSandboxFunding).
@@ -891,16 +947,43 @@ const (
 	InternalFiat   = accounts.InternalFiat
 )
 
+// Values of BeneficiaryType.
+const (
+	BeneficiaryBusiness   = accounts.BeneficiaryBusiness
+	BeneficiaryIndividual = accounts.BeneficiaryIndividual
+)
+
 // Values of Duration.
 const (
 	LivenessDelay         = accounts.LivenessDelay
 	SignatureChallengeTTL = accounts.SignatureChallengeTTL
 )
 
+// Values of PixKeyType.
+const (
+	PixKeyCNPJ   = accounts.PixKeyCNPJ
+	PixKeyCPF    = accounts.PixKeyCPF
+	PixKeyEmail  = accounts.PixKeyEmail
+	PixKeyPhone  = accounts.PixKeyPhone
+	PixKeyRandom = accounts.PixKeyRandom
+)
+
 // Values of Scope.
 const (
 	CustomerScope = accounts.CustomerScope
 	PlatformScope = accounts.PlatformScope
+)
+
+// Values of WalletType.
+const (
+	ArbitrumWallet = accounts.ArbitrumWallet
+	BaseWallet     = accounts.BaseWallet
+	EthereumWallet = accounts.EthereumWallet
+	PlasmaWallet   = accounts.PlasmaWallet
+	PolygonWallet  = accounts.PolygonWallet
+	SolanaWallet   = accounts.SolanaWallet
+	SparkWallet    = accounts.SparkWallet
+	TronWallet     = accounts.TronWallet
 )
 
 // ------------------------------------------------------------------------
