@@ -765,6 +765,27 @@ const (
 	ScaSessionTTL     = customers.ScaSessionTTL
 )
 
+// Values of EventType: the webhook events of package customers. A
+// CUSTOMER.* event's data is the Customer (CustomerOf), a VERIFICATION.*
+// event's the Verification (VerificationOf), a BULK_UPLOAD.* event's the
+// BulkJob (BulkJobOf).
+const (
+	EventBulkUploadCompleted              = customers.EventBulkUploadCompleted
+	EventBulkUploadFailed                 = customers.EventBulkUploadFailed
+	EventCustomerKYBApproved              = customers.EventCustomerKYBApproved
+	EventCustomerKYBPending               = customers.EventCustomerKYBPending
+	EventCustomerKYBRejected              = customers.EventCustomerKYBRejected
+	EventCustomerKYCApproved              = customers.EventCustomerKYCApproved
+	EventCustomerKYCPending               = customers.EventCustomerKYCPending
+	EventCustomerKYCRejected              = customers.EventCustomerKYCRejected
+	EventVerificationApproved             = customers.EventVerificationApproved
+	EventVerificationInProgress           = customers.EventVerificationInProgress
+	EventVerificationPendingManualReview  = customers.EventVerificationPendingManualReview
+	EventVerificationReadyForVerification = customers.EventVerificationReadyForVerification
+	EventVerificationRejected             = customers.EventVerificationRejected
+	EventVerificationResolveErrors        = customers.EventVerificationResolveErrors
+)
+
 // Values of Status.
 const (
 	KYCApproved   = customers.KYCApproved
@@ -793,6 +814,18 @@ var EndUserTermsVersions = customers.EndUserTermsVersions
 // OwnerRoles are the reference's BeneficialOwnerRole values
 // (customers.OwnerRoles).
 var OwnerRoles = customers.OwnerRoles
+
+// BulkJobOf decodes the job a BULK_UPLOAD.* event carries; another event
+// is INVALID_INPUT (customers.BulkJobOf).
+func BulkJobOf(ev Event) (*BulkJob, error) { return customers.BulkJobOf(ev) }
+
+// CustomerOf decodes the customer a CUSTOMER.KYC_* or CUSTOMER.KYB_* event
+// carries; another event is INVALID_INPUT (customers.CustomerOf).
+func CustomerOf(ev Event) (*Customer, error) { return customers.CustomerOf(ev) }
+
+// VerificationOf decodes the verification a VERIFICATION.* event carries;
+// another event is INVALID_INPUT (customers.VerificationOf).
+func VerificationOf(ev Event) (*Verification, error) { return customers.VerificationOf(ev) }
 
 // ------------------------------------------------------------------------
 // Internal and external accounts, trust and ownership proofs (package accounts).
@@ -959,6 +992,15 @@ const (
 	SignatureChallengeTTL = accounts.SignatureChallengeTTL
 )
 
+// Values of EventType: the webhook events of package accounts.
+// INTERNAL_ACCOUNT.BALANCE_UPDATED's data is the InternalAccountView
+// (InternalAccountOf), EXTERNAL_ACCOUNT.STATUS_UPDATED's the
+// ExternalAccount (ExternalAccountOf).
+const (
+	EventExternalAccountStatusUpdated  = accounts.EventExternalAccountStatusUpdated
+	EventInternalAccountBalanceUpdated = accounts.EventInternalAccountBalanceUpdated
+)
+
 // Values of PixKeyType.
 const (
 	PixKeyCNPJ   = accounts.PixKeyCNPJ
@@ -985,6 +1027,16 @@ const (
 	SparkWallet    = accounts.SparkWallet
 	TronWallet     = accounts.TronWallet
 )
+
+// ExternalAccountOf decodes the external account an
+// EXTERNAL_ACCOUNT.STATUS_UPDATED event carries; another event is
+// INVALID_INPUT (accounts.ExternalAccountOf).
+func ExternalAccountOf(ev Event) (*ExternalAccount, error) { return accounts.ExternalAccountOf(ev) }
+
+// InternalAccountOf decodes the internal account an
+// INTERNAL_ACCOUNT.BALANCE_UPDATED event carries; another event is
+// INVALID_INPUT (accounts.InternalAccountOf).
+func InternalAccountOf(ev Event) (*InternalAccountView, error) { return accounts.InternalAccountOf(ev) }
 
 // ------------------------------------------------------------------------
 // Quotes, transactions, transfers, rates, lookups and invitations (package quotes).
@@ -1016,6 +1068,10 @@ type Crypto = quotes.Crypto
 // Decision is the platform's answer to an incoming payment waiting for it
 // (quotes.Decision).
 type Decision = quotes.Decision
+
+// DestinationType is what a quote's or a transaction's destination is
+// (reference TransactionDestinationType) (quotes.DestinationType).
+type DestinationType = quotes.DestinationType
 
 // Directory knows the world beyond the platform: who receives at a UMA
 // address of another provider, and the lists behind GET /vasps,
@@ -1053,6 +1109,10 @@ type InvitationRequest = quotes.InvitationRequest
 // send the promised amount (quotes.Invitations).
 type Invitations = quotes.Invitations
 
+// LockedSide is which amount of a quote the request fixes (reference
+// QuoteLockSide): lockedCurrencyAmount is that side's (quotes.LockedSide).
+type LockedSide = quotes.LockedSide
+
 // Lookup is the result of a receiver lookup (GET /receiver/uma/{address} or
 // /receiver/external-account/{id}) (quotes.Lookup).
 type Lookup = quotes.Lookup
@@ -1070,6 +1130,11 @@ type Lookups = quotes.Lookups
 // PayerDataField is one piece of sender information a receiver requires
 // (quotes.PayerDataField).
 type PayerDataField = quotes.PayerDataField
+
+// PaymentRail is the network a payment settles on (reference
+// PaymentRail, plus the crypto networks LIGHTNING, SOLANA and SPARK)
+// (quotes.PaymentRail).
+type PaymentRail = quotes.PaymentRail
 
 // Quote is a locked rate and fee for one transfer (spec 2.5)
 // (quotes.Quote).
@@ -1129,16 +1194,28 @@ type ReceiveRequest = quotes.ReceiveRequest
 // Refund is the refund of a failed outgoing payment (quotes.Refund).
 type Refund = quotes.Refund
 
+// RefundStatus is where the refund of a failed outgoing payment stands
+// (reference TransactionRefund status) (quotes.RefundStatus).
+type RefundStatus = quotes.RefundStatus
+
 // SandboxPayments is the quotes area's part of the sandbox operations
 // (Engine.Sandbox): a payer funding a real-time funded quote, and incoming
 // payments from sandbox counterparties (quotes.Sandbox).
 type SandboxPayments = quotes.Sandbox
+
+// SourceType is what a quote's or a transaction's source is (reference
+// QuoteSource and TransactionSourceOneOf sourceType) (quotes.SourceType).
+type SourceType = quotes.SourceType
 
 // Transaction is an incoming or outgoing payment (reference
 // IncomingTransaction / OutgoingTransaction), or a card transaction (type
 // CARD, Card set), which is encoded as the reference's CardTransaction
 // (quotes.Transaction).
 type Transaction = quotes.Transaction
+
+// TransactionDirection says whether a transaction credits or debits the
+// customer's account (reference TransactionDirection) (quotes.TxDirection).
+type TransactionDirection = quotes.TxDirection
 
 // TransactionFilter narrows Transactions.List (reference filters)
 // (quotes.TransactionFilter).
@@ -1147,6 +1224,10 @@ type TransactionFilter = quotes.TransactionFilter
 // TransactionStatus is a transaction's lifecycle state (reference
 // TransactionStatus) (quotes.TxStatus).
 type TransactionStatus = quotes.TxStatus
+
+// TransactionType says which way a transaction goes (reference
+// TransactionType; CARD for a card transaction) (quotes.TxType).
+type TransactionType = quotes.TxType
 
 // Transactions lists and reads transactions and moves money between a
 // customer's own accounts (transfer in and out), with incoming-payment
@@ -1214,6 +1295,12 @@ const (
 	RejectIncoming  = quotes.RejectIncoming
 )
 
+// Values of DestinationType.
+const (
+	DestinationAccount    = quotes.DestinationAccount
+	DestinationUMAAddress = quotes.DestinationUMAAddress
+)
+
 // Values of Duration.
 const (
 	ApprovalWindow      = quotes.ApprovalWindow
@@ -1223,9 +1310,60 @@ const (
 	ScaChallengeTTL     = quotes.ScaChallengeTTL
 )
 
-// EventInvitationClaimed is the webhook sent when an invitation is claimed;
-// its data is the claimed Invitation (quotes.EventInvitationClaimed).
-const EventInvitationClaimed = quotes.EventInvitationClaimed
+// Values of EventType: the webhook events of package quotes. A payment
+// event's data is the Transaction (TransactionOf), INVITATION.CLAIMED's
+// the Invitation (InvitationOf).
+const (
+	EventIncomingPaymentCompleted            = quotes.EventIncomingPaymentCompleted
+	EventIncomingPaymentFailed               = quotes.EventIncomingPaymentFailed
+	EventIncomingPaymentPending              = quotes.EventIncomingPaymentPending
+	EventInvitationClaimed                   = quotes.EventInvitationClaimed
+	EventOutgoingPaymentCompleted            = quotes.EventOutgoingPaymentCompleted
+	EventOutgoingPaymentExpired              = quotes.EventOutgoingPaymentExpired
+	EventOutgoingPaymentFailed               = quotes.EventOutgoingPaymentFailed
+	EventOutgoingPaymentPending              = quotes.EventOutgoingPaymentPending
+	EventOutgoingPaymentPendingAuthorization = quotes.EventOutgoingPaymentPendingAuthorization
+	EventOutgoingPaymentProcessing           = quotes.EventOutgoingPaymentProcessing
+	EventOutgoingPaymentRefundCompleted      = quotes.EventOutgoingPaymentRefundCompleted
+	EventOutgoingPaymentRefundFailed         = quotes.EventOutgoingPaymentRefundFailed
+	EventOutgoingPaymentRefundPending        = quotes.EventOutgoingPaymentRefundPending
+)
+
+// Values of LockedSide.
+const (
+	LockedReceiving = quotes.Receiving
+	LockedSending   = quotes.Sending
+)
+
+// Values of PaymentRail.
+const (
+	PaymentRailACH            = quotes.PaymentRailACH
+	PaymentRailACHColombia    = quotes.PaymentRailACHColombia
+	PaymentRailBankTransfer   = quotes.PaymentRailBankTransfer
+	PaymentRailBreB           = quotes.PaymentRailBreB
+	PaymentRailCIPS           = quotes.PaymentRailCIPS
+	PaymentRailFAST           = quotes.PaymentRailFAST
+	PaymentRailFasterPayments = quotes.PaymentRailFasterPayments
+	PaymentRailFedNow         = quotes.PaymentRailFedNow
+	PaymentRailInstaPay       = quotes.PaymentRailInstaPay
+	PaymentRailLightning      = quotes.PaymentRailLightning
+	PaymentRailMobileMoney    = quotes.PaymentRailMobileMoney
+	PaymentRailNEFT           = quotes.PaymentRailNEFT
+	PaymentRailPESONet        = quotes.PaymentRailPESONet
+	PaymentRailPIX            = quotes.PaymentRailPIX
+	PaymentRailPayNow         = quotes.PaymentRailPayNow
+	PaymentRailRTGS           = quotes.PaymentRailRTGS
+	PaymentRailRTP            = quotes.PaymentRailRTP
+	PaymentRailSEPA           = quotes.PaymentRailSEPA
+	PaymentRailSEPAInstant    = quotes.PaymentRailSEPAInstant
+	PaymentRailSPEI           = quotes.PaymentRailSPEI
+	PaymentRailSWIFT          = quotes.PaymentRailSWIFT
+	PaymentRailSolana         = quotes.PaymentRailSolana
+	PaymentRailSpark          = quotes.PaymentRailSpark
+	PaymentRailUPI            = quotes.PaymentRailUPI
+	PaymentRailUnionPay       = quotes.PaymentRailUnionPay
+	PaymentRailWire           = quotes.PaymentRailWire
+)
 
 // Values of QuoteStatus.
 const (
@@ -1237,6 +1375,26 @@ const (
 	QuoteProcessing           = quotes.Processing
 )
 
+// Values of RefundStatus.
+const (
+	RefundCompleted = quotes.RefundCompleted
+	RefundFailed    = quotes.RefundFailed
+	RefundPending   = quotes.RefundPending
+)
+
+// Values of SourceType.
+const (
+	SourceAccount         = quotes.SourceAccount
+	SourceRealtimeFunding = quotes.SourceRealtimeFunding
+	SourceUMAAddress      = quotes.SourceUMAAddress
+)
+
+// Values of TransactionDirection.
+const (
+	TxCredit = quotes.TxCredit
+	TxDebit  = quotes.TxDebit
+)
+
 // Values of TransactionStatus.
 const (
 	TxCompleted            = quotes.TxCompleted
@@ -1246,6 +1404,13 @@ const (
 	TxPendingAuthorization = quotes.TxPendingAuthorization
 	TxProcessing           = quotes.TxProcessing
 	TxRejected             = quotes.TxRejected
+)
+
+// Values of TransactionType.
+const (
+	TxCard     = quotes.TxCard
+	TxIncoming = quotes.TxIncoming
+	TxOutgoing = quotes.TxOutgoing
 )
 
 // PaymentRails are the reference's PaymentRail values: what a quote's or
@@ -1260,6 +1425,15 @@ var PullableAccountTypes = quotes.PullableAccountTypes
 
 // PurposesOfPayment is quotes.PurposesOfPayment.
 var PurposesOfPayment = quotes.PurposesOfPayment
+
+// InvitationOf decodes the invitation an INVITATION.CLAIMED event carries;
+// another event is INVALID_INPUT (quotes.InvitationOf).
+func InvitationOf(ev Event) (*Invitation, error) { return quotes.InvitationOf(ev) }
+
+// TransactionOf decodes the transaction an OUTGOING_PAYMENT.* or
+// INCOMING_PAYMENT.* event carries, as stored after the change; another
+// event is INVALID_INPUT (quotes.TransactionOf).
+func TransactionOf(ev Event) (*Transaction, error) { return quotes.TransactionOf(ev) }
 
 // ------------------------------------------------------------------------
 // Cards and the sandbox card network (package cards).
@@ -1369,15 +1543,31 @@ const (
 	CardReturnReversal               = cards.CardReturnReversal
 )
 
-// Values of EventType.
+// Values of EventType: the webhook events of package cards. A CARD.*
+// event's data is the Card (CardOf), a CARD_TRANSACTION.* event's the
+// CardTransaction (CardTransactionOf). EventCardTransaction is the
+// CARD_TRANSACTION. prefix, not an event.
 const (
-	EventCardFundingSourceChange = cards.EventCardFundingSourceChange
-	EventCardStateChange         = cards.EventCardStateChange
-	EventCardTransaction         = cards.EventCardTransaction
+	EventCardFundingSourceChange         = cards.EventCardFundingSourceChange
+	EventCardStateChange                 = cards.EventCardStateChange
+	EventCardTransaction                 = cards.EventCardTransaction
+	EventCardTransactionAuthorized       = cards.EventCardTransactionAuthorized
+	EventCardTransactionException        = cards.EventCardTransactionException
+	EventCardTransactionPartiallySettled = cards.EventCardTransactionPartiallySettled
+	EventCardTransactionRefunded         = cards.EventCardTransactionRefunded
+	EventCardTransactionSettled          = cards.EventCardTransactionSettled
 )
 
 // CardEventKinds lists every simulated event (cards.CardEventKinds).
 var CardEventKinds = cards.CardEventKinds
+
+// CardOf decodes the card a CARD.* event carries; another event is
+// INVALID_INPUT (cards.CardOf).
+func CardOf(ev Event) (*Card, error) { return cards.CardOf(ev) }
+
+// CardTransactionOf decodes the card transaction a CARD_TRANSACTION.* event
+// carries; another event is INVALID_INPUT (cards.CardTransactionOf).
+func CardTransactionOf(ev Event) (*CardTransaction, error) { return cards.CardTransactionOf(ev) }
 
 // ------------------------------------------------------------------------
 // Stablecoin links, tokens, mints and burns (package stablecoins).
@@ -1603,6 +1793,15 @@ type ApprovalFilter = agents.ApprovalFilter
 // Nullable is an optional member that may be null: Set reports it was
 // present; a nil Value is null (agents.Nullable).
 type Nullable = agents.Nullable
+
+// EventAgentActionPendingApproval is sent when an agent's action waits for
+// its customer's approval; its data is the AgentAction (AgentActionOf)
+// (agents.EventAgentActionPendingApproval).
+const EventAgentActionPendingApproval = agents.EventAgentActionPendingApproval
+
+// AgentActionOf decodes the action an AGENT_ACTION.PENDING_APPROVAL event
+// carries; another event is INVALID_INPUT (agents.AgentActionOf).
+func AgentActionOf(ev Event) (*AgentAction, error) { return agents.AgentActionOf(ev) }
 
 // ------------------------------------------------------------------------
 // Embedded wallets: credentials, sessions and signed requests (package wallets).

@@ -78,7 +78,8 @@
 // INTERNAL_ACCOUNT.BALANCE_UPDATED when the sandbox funds an account (the
 // quotes area emits it for payments, encoded by AppendView), and
 // EXTERNAL_ACCOUNT.STATUS_UPDATED when an ownership proof changes a
-// wallet's status.
+// wallet's status (the constants and their decoders InternalAccountOf and
+// ExternalAccountOf are in events.go).
 //
 // # Ports and hooks
 //

@@ -207,7 +207,7 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 		if out, err = View(t, a); err != nil {
 			return err
 		}
-		return t.Emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
+		return t.Emit(EventInternalAccountBalanceUpdated, out)
 	})
 	return out, err
 }

@@ -65,7 +65,7 @@ func saveAction(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 		return nil, err
 	}
 	if r.Status == PendingApproval {
-		return v, t.Emit(eventAgentActionPending, v)
+		return v, t.Emit(EventAgentActionPendingApproval, v)
 	}
 	return v, nil
 }
@@ -298,8 +298,8 @@ func (g Service) failAction(ctx context.Context, agentID, actionID, reason strin
 // is recognised either way.
 func (r *actionRecord) transferQuote() quotes.Request {
 	d := r.TransferDetails
-	return quotes.Request{Source: quotes.Source{SourceType: "ACCOUNT", AccountID: d.SourceAccountID},
-		Destination: quotes.Destination{DestinationType: "ACCOUNT", AccountID: d.DestinationAccountID}, LockedCurrencySide: "SENDING",
+	return quotes.Request{Source: quotes.Source{SourceType: quotes.SourceAccount, AccountID: d.SourceAccountID},
+		Destination: quotes.Destination{DestinationType: quotes.DestinationAccount, AccountID: d.DestinationAccountID}, LockedCurrencySide: quotes.Sending,
 		LockedCurrencyAmount: d.Amount, ImmediatelyExecute: true, RemittanceInformation: r.Remittance, PurposeOfPayment: r.Purpose, AgentID: r.AgentID}
 }
 

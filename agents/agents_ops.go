@@ -208,7 +208,7 @@ func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) 
 // policy allows its source (FORBIDDEN, ACCOUNT_NOT_ALLOWED).
 func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 	var fe validate.Errors
-	if req.Source.SourceType != "ACCOUNT" {
+	if req.Source.SourceType != quotes.SourceAccount {
 		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT"}}, "an agent's quote is funded from an account of its customer")
 	}
 	if req.ImmediatelyExecute {
@@ -231,7 +231,7 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 	if !a.Policy.Allows(src) {
 		return &engine.Error{Code: engine.CodeForbidden, Message: "the agent's policy does not allow account " + src, Details: map[string]any{"reason": string(AccountNotAllowed)}}
 	}
-	if d := req.Destination; d.DestinationType == "ACCOUNT" {
+	if d := req.Destination; d.DestinationType == quotes.DestinationAccount {
 		var err error
 		if strings.HasPrefix(d.AccountID, "ExternalAccount:") {
 			_, err = ownExternal(t, a, d.AccountID)

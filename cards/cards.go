@@ -282,10 +282,3 @@ func saveCard(t *engine.Txn, c *Card, event engine.EventType) error {
 	}
 	return t.Emit(event, c)
 }
-
-// Card events (reference webhooks card-state-change and
-// card-funding-source-change).
-const (
-	EventCardStateChange         engine.EventType = "CARD.STATE_CHANGE"
-	EventCardFundingSourceChange engine.EventType = "CARD.FUNDING_SOURCE_CHANGE"
-)

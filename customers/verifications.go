@@ -149,7 +149,11 @@ func applyReview(t *engine.Txn, r *Record, d KYCDecision, out **Verification) er
 		v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
 	}
 	r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
-	if err := t.Emit(engine.EventType("VERIFICATION."+string(v.VerificationStatus)), v); err != nil {
+	event, err := verificationEvent(v.VerificationStatus)
+	if err != nil {
+		return err
+	}
+	if err := t.Emit(event, v); err != nil {
 		return err
 	}
 	if err := setCustomerStatus(t, r, d.CustomerStatus); err != nil {
@@ -207,18 +211,15 @@ func setCustomerStatus(t *engine.Txn, r *Record, s KYCStatus) error {
 	}
 	r.setStatus(s)
 	r.UpdatedAt = t.Now
-	kind := "KYC"
-	if r.CustomerType == CustomerBusiness {
-		kind = "KYB"
+	event, ok := statusEvents[r.CustomerType == CustomerBusiness][s]
+	if !ok {
+		return nil
 	}
-	if s == KYCApproved || s == KYCRejected || s == KYCPending {
-		view, err := customerView(t, r)
-		if err != nil {
-			return err
-		}
-		return t.Emit(engine.EventType("CUSTOMER."+kind+"_"+string(s)), view)
+	view, err := customerView(t, r)
+	if err != nil {
+		return err
 	}
-	return nil
+	return t.Emit(event, view)
 }
 
 // Verification returns one submission: VERIFICATION_NOT_FOUND for an
