@@ -9,14 +9,16 @@ import (
 )
 
 // The webhook events of package quotes (reference WebhookType). A payment
-// event's data is the Transaction as stored after the change (decode it
-// with payments.EventTransaction); the invitation's is the Invitation.
+// event's data is the Transaction as stored after the change
+// (TransactionOf); the invitation's is the Invitation (InvitationOf).
 // INTERNAL_ACCOUNT.BALANCE_UPDATED, which settlement emits for the
-// accounts it moves, is package accounts' (accounts.EventInternalAccountBalanceUpdated);
-// card transactions are package cards'.
+// accounts it moves, is package accounts'
+// (accounts.EventInternalAccountBalanceUpdated); card transactions are
+// package cards'.
 //
-// The reference's INCOMING_PAYMENT.REFUND_* are never sent: an incoming
-// payment that fails is not refunded here, it never credited anyone.
+// The reference's INCOMING_PAYMENT.REFUND_* are never sent: nothing
+// refunds an incoming payment's sender here; one that fails, or comes
+// back after completing, is INCOMING_PAYMENT.FAILED.
 const (
 	// An executed quote's payment: PENDING when it is created or
 	// executed, PENDING_AUTHORIZATION while its SCA challenge waits,
