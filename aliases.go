@@ -8,6 +8,7 @@ package payments
 
 import (
 	"context"
+	"iter"
 	"time"
 
 	"github.com/paygrid/payments/accounts"
@@ -281,6 +282,16 @@ const (
 // webhook endpoint and by the sandbox's test-webhook operation; its data is
 // {} (engine.EventTest).
 const EventTest = engine.EventTest
+
+// All walks a whole list: an iterator over every item of the pages list
+// returns, from the page p selects onward, following NextCursor while
+// HasMore; a failed page ends the walk with one (zero T, error) pair, and
+// breaking out of the loop reads no further page. Every list method M of
+// an engine group has its walk MAll beside it (Customers.ListAll)
+// (engine.All).
+func All[T any](ctx context.Context, p ListParams, list func(context.Context, ListParams) (Page[T], error)) iter.Seq2[T, error] {
+	return engine.All(ctx, p, list)
+}
 
 // Balance returns the balance of a ledger account in currency (0 when it
 // never moved) (engine.Balance).
@@ -754,6 +765,27 @@ const (
 	ScaSessionTTL     = customers.ScaSessionTTL
 )
 
+// Values of EventType: the webhook events of package customers. A
+// CUSTOMER.* event's data is the Customer (CustomerOf), a VERIFICATION.*
+// event's the Verification (VerificationOf), a BULK_UPLOAD.* event's the
+// BulkJob (BulkJobOf).
+const (
+	EventBulkUploadCompleted              = customers.EventBulkUploadCompleted
+	EventBulkUploadFailed                 = customers.EventBulkUploadFailed
+	EventCustomerKYBApproved              = customers.EventCustomerKYBApproved
+	EventCustomerKYBPending               = customers.EventCustomerKYBPending
+	EventCustomerKYBRejected              = customers.EventCustomerKYBRejected
+	EventCustomerKYCApproved              = customers.EventCustomerKYCApproved
+	EventCustomerKYCPending               = customers.EventCustomerKYCPending
+	EventCustomerKYCRejected              = customers.EventCustomerKYCRejected
+	EventVerificationApproved             = customers.EventVerificationApproved
+	EventVerificationInProgress           = customers.EventVerificationInProgress
+	EventVerificationPendingManualReview  = customers.EventVerificationPendingManualReview
+	EventVerificationReadyForVerification = customers.EventVerificationReadyForVerification
+	EventVerificationRejected             = customers.EventVerificationRejected
+	EventVerificationResolveErrors        = customers.EventVerificationResolveErrors
+)
+
 // Values of Status.
 const (
 	KYCApproved   = customers.KYCApproved
@@ -783,8 +815,26 @@ var EndUserTermsVersions = customers.EndUserTermsVersions
 // (customers.OwnerRoles).
 var OwnerRoles = customers.OwnerRoles
 
+// BulkJobOf decodes the job a BULK_UPLOAD.* event carries; another event
+// is INVALID_INPUT (customers.BulkJobOf).
+func BulkJobOf(ev Event) (*BulkJob, error) { return customers.BulkJobOf(ev) }
+
+// CustomerOf decodes the customer a CUSTOMER.KYC_* or CUSTOMER.KYB_* event
+// carries; another event is INVALID_INPUT (customers.CustomerOf).
+func CustomerOf(ev Event) (*Customer, error) { return customers.CustomerOf(ev) }
+
+// VerificationOf decodes the verification a VERIFICATION.* event carries;
+// another event is INVALID_INPUT (customers.VerificationOf).
+func VerificationOf(ev Event) (*Verification, error) { return customers.VerificationOf(ev) }
+
 // ------------------------------------------------------------------------
 // Internal and external accounts, trust and ownership proofs (package accounts).
+
+// AccountDetails is a typed accountInfo: USBankAccount, IBANAccount,
+// UKBankAccount, CLABEAccount, PIXAccount, UPIAccount, CryptoWallet and
+// LightningAccount; AccountInfo writes the reference's accountInfo JSON
+// for ExternalAccountInput.AccountInfo (accounts.AccountDetails).
+type AccountDetails = accounts.AccountDetails
 
 // AccountType is an internal account's type (reference InternalAccountType)
 // (accounts.AccountType).
@@ -794,6 +844,23 @@ type AccountType = accounts.AccountType
 // external accounts (where money goes and comes from), with beneficiary
 // trust and ownership proofs (accounts.Service).
 type Accounts = accounts.Service
+
+// Beneficiary is who holds a bank account or a wallet: an INDIVIDUAL
+// needs FullName, a BUSINESS LegalName (accounts.Beneficiary).
+type Beneficiary = accounts.Beneficiary
+
+// BeneficiaryType says whether a beneficiary is a person or a business
+// (accounts.BeneficiaryType).
+type BeneficiaryType = accounts.BeneficiaryType
+
+// CLABEAccount is a Mexican bank account named by its 18-digit CLABE
+// (MXN_ACCOUNT), paid by SPEI (accounts.CLABEAccount).
+type CLABEAccount = accounts.CLABEAccount
+
+// CryptoWallet is a wallet on a chain (Type: SOLANA_WALLET,
+// ETHEREUM_WALLET, ...), self-custody or held at a VASP
+// (accounts.CryptoWallet).
+type CryptoWallet = accounts.CryptoWallet
 
 // CurrencyAmount is an amount with its currency (reference CurrencyAmount)
 // (accounts.CurrencyAmount).
@@ -811,6 +878,11 @@ type ExternalAccountFilter = accounts.ExternalAccountFilter
 // (accounts.ExternalAccountInput).
 type ExternalAccountInput = accounts.ExternalAccountInput
 
+// IBANAccount is a bank account named by its IBAN; Currency (default EUR)
+// picks the accountType among EUR, DKK, AED, ILS and TRY
+// (accounts.IBANAccount).
+type IBANAccount = accounts.IBANAccount
+
 // InternalAccount is an account held on the platform's ledger
 // (accounts.InternalAccount).
 type InternalAccount = accounts.InternalAccount
@@ -824,15 +896,27 @@ type InternalAccountFilter = accounts.InternalAccountFilter
 // to fund it (accounts.InternalAccountView).
 type InternalAccountView = accounts.InternalAccountView
 
+// LightningAccount is a Lightning destination (LIGHTNING): a BOLT11
+// invoice, a BOLT12 offer or a lightning address
+// (accounts.LightningAccount).
+type LightningAccount = accounts.LightningAccount
+
 // OwnershipChallenge asks the holder of a self-custody wallet to prove it:
 // sign MessageToSign (WALLET_SIGNATURE) before ExpiresAt, or complete a
 // liveness check at VerificationLink (LIVENESS)
 // (accounts.OwnershipChallenge).
 type OwnershipChallenge = accounts.OwnershipChallenge
 
+// PIXAccount is a Brazilian account named by its PIX key (BRL_ACCOUNT)
+// (accounts.PIXAccount).
+type PIXAccount = accounts.PIXAccount
+
 // PaymentInstructions tell a payer how to fund an account or a quote
 // (accounts.PaymentInstructions).
 type PaymentInstructions = accounts.PaymentInstructions
+
+// PixKeyType is what a PIX key is (accounts.PixKeyType).
+type PixKeyType = accounts.PixKeyType
 
 // SandboxAccounts is the accounts area's part of the sandbox operations
 // (Engine.Sandbox): funding internal accounts (accounts.Sandbox).
@@ -852,6 +936,22 @@ type TrustResult = accounts.TrustResult
 
 // TrustStart answers a trust or untrust request (accounts.TrustStart).
 type TrustStart = accounts.TrustStart
+
+// UKBankAccount is a UK bank account (GBP_ACCOUNT), paid by Faster
+// Payments (accounts.UKBankAccount).
+type UKBankAccount = accounts.UKBankAccount
+
+// UPIAccount is an Indian account named by its UPI virtual payment
+// address (INR_ACCOUNT) (accounts.UPIAccount).
+type UPIAccount = accounts.UPIAccount
+
+// USBankAccount is a US bank account (USD_ACCOUNT), paid by ACH, wire, RTP
+// or FedNow (accounts.USBankAccount).
+type USBankAccount = accounts.USBankAccount
+
+// WalletType is the accountType of a crypto wallet: the chain its
+// address is on (accounts.WalletType).
+type WalletType = accounts.WalletType
 
 // MaxSandboxFunding caps one sandbox funding (wire-facts 1.13)
 // (accounts.MaxSandboxFunding).
@@ -880,10 +980,34 @@ const (
 	InternalFiat   = accounts.InternalFiat
 )
 
+// Values of BeneficiaryType.
+const (
+	BeneficiaryBusiness   = accounts.BeneficiaryBusiness
+	BeneficiaryIndividual = accounts.BeneficiaryIndividual
+)
+
 // Values of Duration.
 const (
 	LivenessDelay         = accounts.LivenessDelay
 	SignatureChallengeTTL = accounts.SignatureChallengeTTL
+)
+
+// Values of EventType: the webhook events of package accounts.
+// INTERNAL_ACCOUNT.BALANCE_UPDATED's data is the InternalAccountView
+// (InternalAccountOf), EXTERNAL_ACCOUNT.STATUS_UPDATED's the
+// ExternalAccount (ExternalAccountOf).
+const (
+	EventExternalAccountStatusUpdated  = accounts.EventExternalAccountStatusUpdated
+	EventInternalAccountBalanceUpdated = accounts.EventInternalAccountBalanceUpdated
+)
+
+// Values of PixKeyType.
+const (
+	PixKeyCNPJ   = accounts.PixKeyCNPJ
+	PixKeyCPF    = accounts.PixKeyCPF
+	PixKeyEmail  = accounts.PixKeyEmail
+	PixKeyPhone  = accounts.PixKeyPhone
+	PixKeyRandom = accounts.PixKeyRandom
 )
 
 // Values of Scope.
@@ -891,6 +1015,28 @@ const (
 	CustomerScope = accounts.CustomerScope
 	PlatformScope = accounts.PlatformScope
 )
+
+// Values of WalletType.
+const (
+	ArbitrumWallet = accounts.ArbitrumWallet
+	BaseWallet     = accounts.BaseWallet
+	EthereumWallet = accounts.EthereumWallet
+	PlasmaWallet   = accounts.PlasmaWallet
+	PolygonWallet  = accounts.PolygonWallet
+	SolanaWallet   = accounts.SolanaWallet
+	SparkWallet    = accounts.SparkWallet
+	TronWallet     = accounts.TronWallet
+)
+
+// ExternalAccountOf decodes the external account an
+// EXTERNAL_ACCOUNT.STATUS_UPDATED event carries; another event is
+// INVALID_INPUT (accounts.ExternalAccountOf).
+func ExternalAccountOf(ev Event) (*ExternalAccount, error) { return accounts.ExternalAccountOf(ev) }
+
+// InternalAccountOf decodes the internal account an
+// INTERNAL_ACCOUNT.BALANCE_UPDATED event carries; another event is
+// INVALID_INPUT (accounts.InternalAccountOf).
+func InternalAccountOf(ev Event) (*InternalAccountView, error) { return accounts.InternalAccountOf(ev) }
 
 // ------------------------------------------------------------------------
 // Quotes, transactions, transfers, rates, lookups and invitations (package quotes).
@@ -922,6 +1068,10 @@ type Crypto = quotes.Crypto
 // Decision is the platform's answer to an incoming payment waiting for it
 // (quotes.Decision).
 type Decision = quotes.Decision
+
+// DestinationType is what a quote's or a transaction's destination is
+// (reference TransactionDestinationType) (quotes.DestinationType).
+type DestinationType = quotes.DestinationType
 
 // Directory knows the world beyond the platform: who receives at a UMA
 // address of another provider, and the lists behind GET /vasps,
@@ -959,6 +1109,10 @@ type InvitationRequest = quotes.InvitationRequest
 // send the promised amount (quotes.Invitations).
 type Invitations = quotes.Invitations
 
+// LockedSide is which amount of a quote the request fixes (reference
+// QuoteLockSide): lockedCurrencyAmount is that side's (quotes.LockedSide).
+type LockedSide = quotes.LockedSide
+
 // Lookup is the result of a receiver lookup (GET /receiver/uma/{address} or
 // /receiver/external-account/{id}) (quotes.Lookup).
 type Lookup = quotes.Lookup
@@ -976,6 +1130,11 @@ type Lookups = quotes.Lookups
 // PayerDataField is one piece of sender information a receiver requires
 // (quotes.PayerDataField).
 type PayerDataField = quotes.PayerDataField
+
+// PaymentRail is the network a payment settles on (reference
+// PaymentRail, plus the crypto networks LIGHTNING, SOLANA and SPARK)
+// (quotes.PaymentRail).
+type PaymentRail = quotes.PaymentRail
 
 // Quote is a locked rate and fee for one transfer (spec 2.5)
 // (quotes.Quote).
@@ -1035,16 +1194,28 @@ type ReceiveRequest = quotes.ReceiveRequest
 // Refund is the refund of a failed outgoing payment (quotes.Refund).
 type Refund = quotes.Refund
 
+// RefundStatus is where the refund of a failed outgoing payment stands
+// (reference TransactionRefund status) (quotes.RefundStatus).
+type RefundStatus = quotes.RefundStatus
+
 // SandboxPayments is the quotes area's part of the sandbox operations
 // (Engine.Sandbox): a payer funding a real-time funded quote, and incoming
 // payments from sandbox counterparties (quotes.Sandbox).
 type SandboxPayments = quotes.Sandbox
+
+// SourceType is what a quote's or a transaction's source is (reference
+// QuoteSource and TransactionSourceOneOf sourceType) (quotes.SourceType).
+type SourceType = quotes.SourceType
 
 // Transaction is an incoming or outgoing payment (reference
 // IncomingTransaction / OutgoingTransaction), or a card transaction (type
 // CARD, Card set), which is encoded as the reference's CardTransaction
 // (quotes.Transaction).
 type Transaction = quotes.Transaction
+
+// TransactionDirection says whether a transaction credits or debits the
+// customer's account (reference TransactionDirection) (quotes.TxDirection).
+type TransactionDirection = quotes.TxDirection
 
 // TransactionFilter narrows Transactions.List (reference filters)
 // (quotes.TransactionFilter).
@@ -1053,6 +1224,10 @@ type TransactionFilter = quotes.TransactionFilter
 // TransactionStatus is a transaction's lifecycle state (reference
 // TransactionStatus) (quotes.TxStatus).
 type TransactionStatus = quotes.TxStatus
+
+// TransactionType says which way a transaction goes (reference
+// TransactionType; CARD for a card transaction) (quotes.TxType).
+type TransactionType = quotes.TxType
 
 // Transactions lists and reads transactions and moves money between a
 // customer's own accounts (transfer in and out), with incoming-payment
@@ -1120,6 +1295,12 @@ const (
 	RejectIncoming  = quotes.RejectIncoming
 )
 
+// Values of DestinationType.
+const (
+	DestinationAccount    = quotes.DestinationAccount
+	DestinationUMAAddress = quotes.DestinationUMAAddress
+)
+
 // Values of Duration.
 const (
 	ApprovalWindow      = quotes.ApprovalWindow
@@ -1129,9 +1310,60 @@ const (
 	ScaChallengeTTL     = quotes.ScaChallengeTTL
 )
 
-// EventInvitationClaimed is the webhook sent when an invitation is claimed;
-// its data is the claimed Invitation (quotes.EventInvitationClaimed).
-const EventInvitationClaimed = quotes.EventInvitationClaimed
+// Values of EventType: the webhook events of package quotes. A payment
+// event's data is the Transaction (TransactionOf), INVITATION.CLAIMED's
+// the Invitation (InvitationOf).
+const (
+	EventIncomingPaymentCompleted            = quotes.EventIncomingPaymentCompleted
+	EventIncomingPaymentFailed               = quotes.EventIncomingPaymentFailed
+	EventIncomingPaymentPending              = quotes.EventIncomingPaymentPending
+	EventInvitationClaimed                   = quotes.EventInvitationClaimed
+	EventOutgoingPaymentCompleted            = quotes.EventOutgoingPaymentCompleted
+	EventOutgoingPaymentExpired              = quotes.EventOutgoingPaymentExpired
+	EventOutgoingPaymentFailed               = quotes.EventOutgoingPaymentFailed
+	EventOutgoingPaymentPending              = quotes.EventOutgoingPaymentPending
+	EventOutgoingPaymentPendingAuthorization = quotes.EventOutgoingPaymentPendingAuthorization
+	EventOutgoingPaymentProcessing           = quotes.EventOutgoingPaymentProcessing
+	EventOutgoingPaymentRefundCompleted      = quotes.EventOutgoingPaymentRefundCompleted
+	EventOutgoingPaymentRefundFailed         = quotes.EventOutgoingPaymentRefundFailed
+	EventOutgoingPaymentRefundPending        = quotes.EventOutgoingPaymentRefundPending
+)
+
+// Values of LockedSide.
+const (
+	LockedReceiving = quotes.Receiving
+	LockedSending   = quotes.Sending
+)
+
+// Values of PaymentRail.
+const (
+	PaymentRailACH            = quotes.PaymentRailACH
+	PaymentRailACHColombia    = quotes.PaymentRailACHColombia
+	PaymentRailBankTransfer   = quotes.PaymentRailBankTransfer
+	PaymentRailBreB           = quotes.PaymentRailBreB
+	PaymentRailCIPS           = quotes.PaymentRailCIPS
+	PaymentRailFAST           = quotes.PaymentRailFAST
+	PaymentRailFasterPayments = quotes.PaymentRailFasterPayments
+	PaymentRailFedNow         = quotes.PaymentRailFedNow
+	PaymentRailInstaPay       = quotes.PaymentRailInstaPay
+	PaymentRailLightning      = quotes.PaymentRailLightning
+	PaymentRailMobileMoney    = quotes.PaymentRailMobileMoney
+	PaymentRailNEFT           = quotes.PaymentRailNEFT
+	PaymentRailPESONet        = quotes.PaymentRailPESONet
+	PaymentRailPIX            = quotes.PaymentRailPIX
+	PaymentRailPayNow         = quotes.PaymentRailPayNow
+	PaymentRailRTGS           = quotes.PaymentRailRTGS
+	PaymentRailRTP            = quotes.PaymentRailRTP
+	PaymentRailSEPA           = quotes.PaymentRailSEPA
+	PaymentRailSEPAInstant    = quotes.PaymentRailSEPAInstant
+	PaymentRailSPEI           = quotes.PaymentRailSPEI
+	PaymentRailSWIFT          = quotes.PaymentRailSWIFT
+	PaymentRailSolana         = quotes.PaymentRailSolana
+	PaymentRailSpark          = quotes.PaymentRailSpark
+	PaymentRailUPI            = quotes.PaymentRailUPI
+	PaymentRailUnionPay       = quotes.PaymentRailUnionPay
+	PaymentRailWire           = quotes.PaymentRailWire
+)
 
 // Values of QuoteStatus.
 const (
@@ -1143,6 +1375,26 @@ const (
 	QuoteProcessing           = quotes.Processing
 )
 
+// Values of RefundStatus.
+const (
+	RefundCompleted = quotes.RefundCompleted
+	RefundFailed    = quotes.RefundFailed
+	RefundPending   = quotes.RefundPending
+)
+
+// Values of SourceType.
+const (
+	SourceAccount         = quotes.SourceAccount
+	SourceRealtimeFunding = quotes.SourceRealtimeFunding
+	SourceUMAAddress      = quotes.SourceUMAAddress
+)
+
+// Values of TransactionDirection.
+const (
+	TxCredit = quotes.TxCredit
+	TxDebit  = quotes.TxDebit
+)
+
 // Values of TransactionStatus.
 const (
 	TxCompleted            = quotes.TxCompleted
@@ -1152,6 +1404,13 @@ const (
 	TxPendingAuthorization = quotes.TxPendingAuthorization
 	TxProcessing           = quotes.TxProcessing
 	TxRejected             = quotes.TxRejected
+)
+
+// Values of TransactionType.
+const (
+	TxCard     = quotes.TxCard
+	TxIncoming = quotes.TxIncoming
+	TxOutgoing = quotes.TxOutgoing
 )
 
 // PaymentRails are the reference's PaymentRail values: what a quote's or
@@ -1166,6 +1425,15 @@ var PullableAccountTypes = quotes.PullableAccountTypes
 
 // PurposesOfPayment is quotes.PurposesOfPayment.
 var PurposesOfPayment = quotes.PurposesOfPayment
+
+// InvitationOf decodes the invitation an INVITATION.CLAIMED event carries;
+// another event is INVALID_INPUT (quotes.InvitationOf).
+func InvitationOf(ev Event) (*Invitation, error) { return quotes.InvitationOf(ev) }
+
+// TransactionOf decodes the transaction an OUTGOING_PAYMENT.* or
+// INCOMING_PAYMENT.* event carries, as stored after the change; another
+// event is INVALID_INPUT (quotes.TransactionOf).
+func TransactionOf(ev Event) (*Transaction, error) { return quotes.TransactionOf(ev) }
 
 // ------------------------------------------------------------------------
 // Cards and the sandbox card network (package cards).
@@ -1275,15 +1543,31 @@ const (
 	CardReturnReversal               = cards.CardReturnReversal
 )
 
-// Values of EventType.
+// Values of EventType: the webhook events of package cards. A CARD.*
+// event's data is the Card (CardOf), a CARD_TRANSACTION.* event's the
+// CardTransaction (CardTransactionOf). EventCardTransaction is the
+// CARD_TRANSACTION. prefix, not an event.
 const (
-	EventCardFundingSourceChange = cards.EventCardFundingSourceChange
-	EventCardStateChange         = cards.EventCardStateChange
-	EventCardTransaction         = cards.EventCardTransaction
+	EventCardFundingSourceChange         = cards.EventCardFundingSourceChange
+	EventCardStateChange                 = cards.EventCardStateChange
+	EventCardTransaction                 = cards.EventCardTransaction
+	EventCardTransactionAuthorized       = cards.EventCardTransactionAuthorized
+	EventCardTransactionException        = cards.EventCardTransactionException
+	EventCardTransactionPartiallySettled = cards.EventCardTransactionPartiallySettled
+	EventCardTransactionRefunded         = cards.EventCardTransactionRefunded
+	EventCardTransactionSettled          = cards.EventCardTransactionSettled
 )
 
 // CardEventKinds lists every simulated event (cards.CardEventKinds).
 var CardEventKinds = cards.CardEventKinds
+
+// CardOf decodes the card a CARD.* event carries; another event is
+// INVALID_INPUT (cards.CardOf).
+func CardOf(ev Event) (*Card, error) { return cards.CardOf(ev) }
+
+// CardTransactionOf decodes the card transaction a CARD_TRANSACTION.* event
+// carries; another event is INVALID_INPUT (cards.CardTransactionOf).
+func CardTransactionOf(ev Event) (*CardTransaction, error) { return cards.CardTransactionOf(ev) }
 
 // ------------------------------------------------------------------------
 // Stablecoin links, tokens, mints and burns (package stablecoins).
@@ -1509,6 +1793,15 @@ type ApprovalFilter = agents.ApprovalFilter
 // Nullable is an optional member that may be null: Set reports it was
 // present; a nil Value is null (agents.Nullable).
 type Nullable = agents.Nullable
+
+// EventAgentActionPendingApproval is sent when an agent's action waits for
+// its customer's approval; its data is the AgentAction (AgentActionOf)
+// (agents.EventAgentActionPendingApproval).
+const EventAgentActionPendingApproval = agents.EventAgentActionPendingApproval
+
+// AgentActionOf decodes the action an AGENT_ACTION.PENDING_APPROVAL event
+// carries; another event is INVALID_INPUT (agents.AgentActionOf).
+func AgentActionOf(ev Event) (*AgentAction, error) { return agents.AgentActionOf(ev) }
 
 // ------------------------------------------------------------------------
 // Embedded wallets: credentials, sessions and signed requests (package wallets).

@@ -59,15 +59,15 @@ func TestAliases_GroupSignatures(t *testing.T) {
 				walk(v.Type(), where)
 			}
 		case *types.Named:
+			for targ := range x.TypeArgs().Types() { // iter.Seq2[Customer, error] names Customer
+				walk(targ, where)
+			}
 			obj := x.Origin().Obj()
 			if obj.Pkg() == nil || !strings.HasPrefix(obj.Pkg().Path(), module) {
 				return // the standard library and other modules
 			}
 			if !reachable[obj] && obj.Exported() {
 				missing = append(missing, obj.Pkg().Name()+"."+obj.Name()+" (in "+where+")")
-			}
-			for targ := range x.TypeArgs().Types() {
-				walk(targ, where)
 			}
 			if st, ok := x.Underlying().(*types.Struct); ok {
 				for f := range st.Fields() {

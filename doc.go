@@ -118,6 +118,43 @@
 // This holds across crashes, because the key is written in the operation's
 // own transaction.
 //
+// # Lists
+//
+// A list method returns one Page (Data, HasMore, NextCursor) for the
+// ListParams it is given. Beside each list method M of every group is MAll,
+// with M's parameters, returning an iter.Seq2 that walks every page from p
+// on (All is the helper under them):
+//
+//	for c, err := range eng.Customers.ListAll(ctx, payments.CustomerFilter{}, payments.ListParams{}) {
+//		if err != nil {
+//			return err // a page failed; the walk ends here
+//		}
+//		fmt.Println(c.ID)
+//	}
+//
+// # Events
+//
+// Every state change the platform is told about is an Event written in
+// the change's transaction and delivered after commit to the Notifier
+// (Config.Notifier; package webhooks posts them signed to the configured
+// webhookEndpoint). Each type the engine emits is a constant of the area
+// that emits it, re-exported here: EventOutgoingPaymentCompleted,
+// EventCustomerKYCApproved, EventCardTransactionSettled, ... . The data is
+// the record the event announces, as the API shows it; one function per
+// kind of record decodes it and refuses an event of another type:
+// TransactionOf, CustomerOf, VerificationOf, BulkJobOf, InternalAccountOf,
+// ExternalAccountOf, CardOf, CardTransactionOf, AgentActionOf and
+// InvitationOf.
+//
+//	notify := payments.NotifierFunc(func(ctx context.Context, ev payments.Event) error {
+//		switch ev.Type {
+//		case payments.EventOutgoingPaymentCompleted, payments.EventOutgoingPaymentFailed:
+//			tx, err := payments.TransactionOf(ev)
+//			...
+//		}
+//		return nil
+//	})
+//
 // # Money
 //
 // Amounts are int64 minor units, priced in a wider type and range-checked

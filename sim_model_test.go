@@ -515,9 +515,9 @@ func (w *simWorld) draftQuote(immediate bool) (d quoteDraft, ok bool) {
 	} else {
 		return d, false
 	}
-	side, amount := "SENDING", w.simAmount(w.available(d.src))
+	side, amount := payments.LockedSending, w.simAmount(w.available(d.src))
 	if w.rng.IntN(10) < 3 {
-		side = "RECEIVING"
+		side = payments.LockedReceiving
 	}
 	dest := payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: d.dst}
 	if d.ext != nil {

@@ -78,7 +78,8 @@
 // INTERNAL_ACCOUNT.BALANCE_UPDATED when the sandbox funds an account (the
 // quotes area emits it for payments, encoded by AppendView), and
 // EXTERNAL_ACCOUNT.STATUS_UPDATED when an ownership proof changes a
-// wallet's status.
+// wallet's status (the constants and their decoders InternalAccountOf and
+// ExternalAccountOf are in events.go).
 //
 // # Ports and hooks
 //
@@ -120,8 +121,17 @@
 //	usd := page.Data[0].ID
 //	_, err = eng.Sandbox.Fund(ctx, usd, 50_000) // sandbox engines only
 //	ext, err := eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: c.ID,
-//		Currency: "USD", AccountInfo: []byte(`{"accountType":"USD_ACCOUNT",
-//		"accountNumber":"123456003","routingNumber":"021000021",
-//		"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jane Doe"}}`)},
+//		Currency: "USD", AccountInfo: payments.USBankAccount{AccountNumber: "123456003",
+//			RoutingNumber: "021000021", Beneficiary: &payments.Beneficiary{
+//				Type: payments.BeneficiaryIndividual, FullName: "Jane Doe"}}.AccountInfo()},
 //		payments.CustomerScope)
+//
+// The accountInfo of the types created most has a typed value
+// (account_details.go: USBankAccount, IBANAccount, UKBankAccount,
+// CLABEAccount, PIXAccount, UPIAccount, CryptoWallet, LightningAccount);
+// any accountType may still be given as raw JSON, as the reference writes
+// it:
+//
+//	AccountInfo: []byte(`{"accountType":"USD_ACCOUNT","accountNumber":"123456003",
+//		"routingNumber":"021000021","beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Jane Doe"}}`)
 package accounts

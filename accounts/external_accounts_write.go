@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"iter"
 	"strings"
 
 	"github.com/paygrid/payments/customers"
@@ -218,6 +219,15 @@ func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, sco
 		return err
 	})
 	return page, err
+}
+
+// ListExternalAll walks every page of ListExternal from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (as Service) ListExternalAll(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) iter.Seq2[rails.ExternalAccount, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+		return as.ListExternal(ctx, f, scope, p)
+	})
 }
 
 // External returns an account of the given scope (customer or

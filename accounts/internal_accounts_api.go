@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"iter"
 	"strings"
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
@@ -137,6 +138,15 @@ func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, sco
 	return out, err
 }
 
+// ListInternalAll walks every page of ListInternal from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (as Service) ListInternalAll(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) iter.Seq2[InternalAccountView, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[InternalAccountView], error) {
+		return as.ListInternal(ctx, f, scope, p)
+	})
+}
+
 // Internal returns one internal account with its balances:
 // ACCOUNT_NOT_FOUND for an unknown id. It does not take a Scope: a
 // customer's account and the platform's are both found.
@@ -197,7 +207,7 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 		if out, err = View(t, a); err != nil {
 			return err
 		}
-		return t.Emit("INTERNAL_ACCOUNT.BALANCE_UPDATED", out)
+		return t.Emit(EventInternalAccountBalanceUpdated, out)
 	})
 	return out, err
 }

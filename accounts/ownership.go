@@ -167,7 +167,7 @@ func setExternalStatus(t *engine.Txn, r *ExternalRecord, s rails.ExternalAccount
 	if !changed {
 		return nil
 	}
-	return t.Emit("EXTERNAL_ACCOUNT.STATUS_UPDATED", r.ExternalAccount)
+	return t.Emit(EventExternalAccountStatusUpdated, r.ExternalAccount)
 }
 
 // applyLivenessDue finishes a LIVENESS check that came due: in the sandbox

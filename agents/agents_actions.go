@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"errors"
+	"iter"
 	"time"
 
 	"github.com/paygrid/payments/customers"
@@ -64,7 +65,7 @@ func saveAction(t *engine.Txn, r *actionRecord) (*AgentAction, error) {
 		return nil, err
 	}
 	if r.Status == PendingApproval {
-		return v, t.Emit(eventAgentActionPending, v)
+		return v, t.Emit(EventAgentActionPendingApproval, v)
 	}
 	return v, nil
 }
@@ -96,6 +97,15 @@ func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListP
 		return err
 	})
 	return out, err
+}
+
+// ApprovalsAll walks every page of Approvals from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (g Service) ApprovalsAll(ctx context.Context, f ApprovalFilter, p engine.ListParams) iter.Seq2[AgentAction, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[AgentAction], error) {
+		return g.Approvals(ctx, f, p)
+	})
 }
 
 // pendingAction reads the action actionID of agentID that the platform is
@@ -324,8 +334,8 @@ func (g Service) failAction(ctx context.Context, agentID, actionID, reason strin
 // is recognised either way.
 func (r *actionRecord) transferQuote() quotes.Request {
 	d := r.TransferDetails
-	return quotes.Request{Source: quotes.Source{SourceType: "ACCOUNT", AccountID: d.SourceAccountID},
-		Destination: quotes.Destination{DestinationType: "ACCOUNT", AccountID: d.DestinationAccountID}, LockedCurrencySide: "SENDING",
+	return quotes.Request{Source: quotes.Source{SourceType: quotes.SourceAccount, AccountID: d.SourceAccountID},
+		Destination: quotes.Destination{DestinationType: quotes.DestinationAccount, AccountID: d.DestinationAccountID}, LockedCurrencySide: quotes.Sending,
 		LockedCurrencyAmount: d.Amount, ImmediatelyExecute: true, RemittanceInformation: r.Remittance, PurposeOfPayment: r.Purpose, AgentID: r.AgentID}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"iter"
 	"strings"
 	"time"
 
@@ -121,6 +122,15 @@ func (g Service) List(ctx context.Context, f AgentFilter, p engine.ListParams) (
 		return err
 	})
 	return out, err
+}
+
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (g Service) ListAll(ctx context.Context, f AgentFilter, p engine.ListParams) iter.Seq2[Agent, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Agent], error) {
+		return g.List(ctx, f, p)
+	})
 }
 
 // Get returns one agent (NOT_FOUND when there is none).

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"errors"
+	"iter"
 	"strings"
 
 	"github.com/paygrid/payments/accounts"
@@ -66,6 +67,15 @@ func (g Service) Transactions(ctx context.Context, agentID string, f quotes.Tran
 	return page, err
 }
 
+// TransactionsAll walks every page of Transactions from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (g Service) TransactionsAll(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) iter.Seq2[quotes.Transaction, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[quotes.Transaction], error) {
+		return g.Transactions(ctx, agentID, f, p)
+	})
+}
+
 // Transaction returns one transaction of the agent's customer
 // (VIEW_TRANSACTIONS); TRANSACTION_NOT_FOUND for another customer's, as
 // for a missing one.
@@ -97,6 +107,15 @@ func (g Service) InternalAccounts(ctx context.Context, agentID string, f account
 	return accounts.NewService(g.e).ListInternal(ctx, f, accounts.CustomerScope, p)
 }
 
+// InternalAccountsAll walks every page of InternalAccounts from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (g Service) InternalAccountsAll(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) iter.Seq2[accounts.InternalAccountView, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[accounts.InternalAccountView], error) {
+		return g.InternalAccounts(ctx, agentID, f, p)
+	})
+}
+
 // ExternalAccounts lists the external accounts of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
 func (g Service) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
@@ -106,6 +125,15 @@ func (g Service) ExternalAccounts(ctx context.Context, agentID string, f account
 	}
 	f.CustomerID = a.CustomerID
 	return accounts.NewService(g.e).ListExternal(ctx, f, accounts.CustomerScope, p)
+}
+
+// ExternalAccountsAll walks every page of ExternalAccounts from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (g Service) ExternalAccountsAll(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) iter.Seq2[rails.ExternalAccount, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+		return g.ExternalAccounts(ctx, agentID, f, p)
+	})
 }
 
 // ownExternal reads external account id of a's customer:
@@ -180,7 +208,7 @@ func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) 
 // policy allows its source (FORBIDDEN, ACCOUNT_NOT_ALLOWED).
 func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 	var fe validate.Errors
-	if req.Source.SourceType != "ACCOUNT" {
+	if req.Source.SourceType != quotes.SourceAccount {
 		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT"}}, "an agent's quote is funded from an account of its customer")
 	}
 	if req.ImmediatelyExecute {
@@ -203,7 +231,7 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 	if !a.Policy.Allows(src) {
 		return &engine.Error{Code: engine.CodeForbidden, Message: "the agent's policy does not allow account " + src, Details: map[string]any{"reason": string(AccountNotAllowed)}}
 	}
-	if d := req.Destination; d.DestinationType == "ACCOUNT" {
+	if d := req.Destination; d.DestinationType == quotes.DestinationAccount {
 		var err error
 		if strings.HasPrefix(d.AccountID, "ExternalAccount:") {
 			_, err = ownExternal(t, a, d.AccountID)
@@ -568,4 +596,13 @@ func (g Service) Actions(ctx context.Context, agentID string, status ActionStatu
 		return err
 	})
 	return out, err
+}
+
+// ActionsAll walks every page of Actions from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (g Service) ActionsAll(ctx context.Context, agentID string, status ActionStatus, p engine.ListParams) iter.Seq2[AgentAction, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[AgentAction], error) {
+		return g.Actions(ctx, agentID, status, p)
+	})
 }

@@ -118,9 +118,6 @@ type actionRecord struct {
 	Purpose    string `json:"purpose,omitempty"`
 }
 
-// eventAgentActionPending is the webhook an action waiting for approval emits.
-const eventAgentActionPending = "AGENT_ACTION.PENDING_APPROVAL"
-
 // agentView is a's Agent with its usage rolled to now.
 func agentView(a *agentRecord, now time.Time) *Agent {
 	out := a.Agent

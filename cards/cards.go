@@ -3,6 +3,7 @@ package cards
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"slices"
 	"time"
 
@@ -251,6 +252,15 @@ func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (e
 	return page, err
 }
 
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (c Service) ListAll(ctx context.Context, f CardFilter, p engine.ListParams) iter.Seq2[Card, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Card], error) {
+		return c.List(ctx, f, p)
+	})
+}
+
 // cardStateNames lists the card states as strings, for field errors.
 func cardStateNames() []string {
 	out := make([]string, len(States))
@@ -272,10 +282,3 @@ func saveCard(t *engine.Txn, c *Card, event engine.EventType) error {
 	}
 	return t.Emit(event, c)
 }
-
-// Card events (reference webhooks card-state-change and
-// card-funding-source-change).
-const (
-	EventCardStateChange         engine.EventType = "CARD.STATE_CHANGE"
-	EventCardFundingSourceChange engine.EventType = "CARD.FUNDING_SOURCE_CHANGE"
-)

@@ -95,10 +95,6 @@ type CardSimulationResult struct {
 	Decline                string                  `json:"decline,omitempty"`
 }
 
-// EventCardTransaction prefixes the card-transaction events:
-// CARD_TRANSACTION.<status> on every change of a card transaction.
-const EventCardTransaction engine.EventType = "CARD_TRANSACTION."
-
 // cardPosition is the stored money state of a card transaction.
 type cardPosition struct {
 	Position
@@ -293,7 +289,7 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 	}
 	pos.PendingPull = outcome.PullDelay > 0 && (mv.Hold > 0 || mv.Pull > 0)
 	p := &cardPosition{Position: pos, CardID: card.ID, AccountID: acct, Currency: card.Currency}
-	x := &quotes.CardTransaction{Type: "CARD", ID: t.NewID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
+	x := &quotes.CardTransaction{Type: quotes.TxCard, ID: t.NewID("CardTransaction"), CardID: card.ID, CustomerID: holder.ID,
 		PlatformCustomerID: holder.PlatformCustomerID, IssuerTransactionToken: outcome.Token, Merchant: *in.Merchant,
 		AccountID: acct, AuthorizedAt: t.Now, CreatedAt: t.Now}
 	showPosition(x, p, t.Now)
@@ -311,7 +307,7 @@ func cardAuthorization(t *engine.Txn, card *Card, ev CardEvent, in CardSimulatio
 		// The authorization is announced when its pull confirms.
 		return t.Put(tableCardPullsDue, engine.DueKey(t.Now.Add(outcome.PullDelay), x.ID), []byte(x.ID))
 	}
-	return t.Emit(EventCardTransaction+engine.EventType(x.Status), x)
+	return emitCardTx(t, x)
 }
 
 // pickFundingSource returns the card's first ACTIVE funding source (in
@@ -398,7 +394,7 @@ func saveCardTx(t *engine.Txn, x *quotes.CardTransaction) error {
 	if err := engine.PutJSON(t, quotes.TableTransactions, x.ID, x.AsTransaction()); err != nil {
 		return err
 	}
-	return t.Emit(EventCardTransaction+engine.EventType(x.Status), x)
+	return emitCardTx(t, x)
 }
 
 // moveCardMoney posts the ledger entry of one card event's movement and

@@ -73,7 +73,9 @@
 // CARD.FUNDING_SOURCE_CHANGE when its sources are replaced,
 // CARD_TRANSACTION.<status> on every change of a card transaction, and
 // INTERNAL_ACCOUNT.BALANCE_UPDATED for a funding account whose available
-// balance moved.
+// balance moved. events.go names each type (EventCardStateChange,
+// EventCardTransactionSettled, ...) and decodes the data (CardOf,
+// CardTransactionOf).
 //
 // # Ports and hooks
 //

@@ -21,10 +21,11 @@ const (
 	Exception        = quotes.CardException        // the network settled but a pull from the funding source failed
 )
 
-// Direction of a card transaction's money, seen from the cardholder.
+// Direction of a card transaction's money, seen from the cardholder: the
+// transactions' vocabulary (quotes.TxDirection).
 const (
-	Debit  = "DEBIT"  // purchases: money leaves the funding source
-	Credit = "CREDIT" // merchant credits: money arrives
+	Debit  = quotes.TxDebit  // purchases: money leaves the funding source
+	Credit = quotes.TxCredit // merchant credits: money arrives
 )
 
 // Decline reasons of an authorization that is refused (no transaction is
@@ -41,19 +42,19 @@ const (
 // counters its summaries show. Amounts are minor units of the card's
 // currency.
 type Position struct {
-	Direction   string   `json:"direction"`
-	Status      TxStatus `json:"status"`
-	Authorized  int64    `json:"authorized"`
-	Held        int64    `json:"held"`    // still reserved on the funding source for this authorization
-	Settled     int64    `json:"settled"` // cleared in total
-	Refunded    int64    `json:"refunded"`
-	Owed        int64    `json:"owed"` // network settlements the funding source could not pay
-	Open        bool     `json:"open"` // still accepts clearings and advices
-	Pulls       int      `json:"pulls"`
-	PullTotal   int64    `json:"pullTotal"`
-	Clearings   int      `json:"clearings"`
-	Returns     int      `json:"returns"`
-	PendingPull bool     `json:"pendingPull,omitempty"` // a pull waits for confirmation
+	Direction   quotes.TxDirection `json:"direction"`
+	Status      TxStatus           `json:"status"`
+	Authorized  int64              `json:"authorized"`
+	Held        int64              `json:"held"`    // still reserved on the funding source for this authorization
+	Settled     int64              `json:"settled"` // cleared in total
+	Refunded    int64              `json:"refunded"`
+	Owed        int64              `json:"owed"` // network settlements the funding source could not pay
+	Open        bool               `json:"open"` // still accepts clearings and advices
+	Pulls       int                `json:"pulls"`
+	PullTotal   int64              `json:"pullTotal"`
+	Clearings   int                `json:"clearings"`
+	Returns     int                `json:"returns"`
+	PendingPull bool               `json:"pendingPull,omitempty"` // a pull waits for confirmation
 }
 
 // Movement is the money one event moves; Service.Simulate turns each

@@ -2,6 +2,7 @@ package customers
 
 import (
 	"context"
+	"iter"
 	"strings"
 	"time"
 
@@ -232,4 +233,13 @@ func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p
 		return err
 	})
 	return page, err
+}
+
+// ListBeneficialOwnersAll walks every page of ListBeneficialOwners from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (cs Service) ListBeneficialOwnersAll(ctx context.Context, customerID string, p engine.ListParams) iter.Seq2[BeneficialOwner, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[BeneficialOwner], error) {
+		return cs.ListBeneficialOwners(ctx, customerID, p)
+	})
 }

@@ -253,9 +253,9 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 func finishBulkJob(t *engine.Txn, j *bulkJobRecord) error {
 	now := t.Now
 	j.Status, j.CompletedAt = "COMPLETED", &now
-	event := engine.EventType("BULK_UPLOAD.COMPLETED")
+	event := EventBulkUploadCompleted
 	if j.Progress.Total > 0 && j.Progress.Successful == 0 {
-		j.Status, event = "FAILED", "BULK_UPLOAD.FAILED"
+		j.Status, event = "FAILED", EventBulkUploadFailed
 	}
 	j.Rows = nil
 	if err := engine.PutJSON(t, tableBulkJobs, j.ID, j); err != nil {

@@ -2,6 +2,7 @@ package customers
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"time"
 
@@ -110,4 +111,13 @@ func (cs Service) List(ctx context.Context, f CustomerFilter, p engine.ListParam
 		return err
 	})
 	return page, err
+}
+
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (cs Service) ListAll(ctx context.Context, f CustomerFilter, p engine.ListParams) iter.Seq2[Customer, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Customer], error) {
+		return cs.List(ctx, f, p)
+	})
 }

@@ -103,6 +103,8 @@
 // CUSTOMER.KYC_REJECTED (KYB_ for businesses) when a verification moves
 // the status there; VERIFICATION.<status> for every submission; and
 // BULK_UPLOAD.COMPLETED or BULK_UPLOAD.FAILED when an import ends.
+// events.go names each type (EventCustomerKYCApproved, ...) and decodes
+// the data (CustomerOf, VerificationOf, BulkJobOf).
 //
 // # Ports and hooks
 //

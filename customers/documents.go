@@ -3,6 +3,7 @@ package customers
 import (
 	"bytes"
 	"context"
+	"iter"
 	"strings"
 	"time"
 
@@ -245,6 +246,15 @@ func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams
 		return err
 	})
 	return page, err
+}
+
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (ds Documents) ListAll(ctx context.Context, holder string, p engine.ListParams) iter.Seq2[Document, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Document], error) {
+		return ds.List(ctx, holder, p)
+	})
 }
 
 // Delete removes a document with its file. A document of a customer whose

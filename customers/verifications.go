@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"slices"
 	"time"
 
@@ -149,7 +150,11 @@ func applyReview(t *engine.Txn, r *Record, d KYCDecision, out **Verification) er
 		v.Errors = append(v.Errors, VerificationError{ResourceID: r.ID, Problem: pr})
 	}
 	r.ResolveErrorsSeen = r.ResolveErrorsSeen || d.Status == VerificationResolveErrors
-	if err := t.Emit(engine.EventType("VERIFICATION."+string(v.VerificationStatus)), v); err != nil {
+	event, err := verificationEvent(v.VerificationStatus)
+	if err != nil {
+		return err
+	}
+	if err := t.Emit(event, v); err != nil {
 		return err
 	}
 	if err := setCustomerStatus(t, r, d.CustomerStatus); err != nil {
@@ -207,18 +212,15 @@ func setCustomerStatus(t *engine.Txn, r *Record, s KYCStatus) error {
 	}
 	r.setStatus(s)
 	r.UpdatedAt = t.Now
-	kind := "KYC"
-	if r.CustomerType == CustomerBusiness {
-		kind = "KYB"
+	event, ok := statusEvents[r.CustomerType == CustomerBusiness][s]
+	if !ok {
+		return nil
 	}
-	if s == KYCApproved || s == KYCRejected || s == KYCPending {
-		view, err := customerView(t, r)
-		if err != nil {
-			return err
-		}
-		return t.Emit(engine.EventType("CUSTOMER."+kind+"_"+string(s)), view)
+	view, err := customerView(t, r)
+	if err != nil {
+		return err
 	}
-	return nil
+	return t.Emit(event, view)
 }
 
 // Verification returns one submission: VERIFICATION_NOT_FOUND for an
@@ -253,6 +255,15 @@ func (cs Service) ListVerifications(ctx context.Context, customerID string, stat
 		return err
 	})
 	return page, err
+}
+
+// ListVerificationsAll walks every page of ListVerifications from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (cs Service) ListVerificationsAll(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) iter.Seq2[Verification, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Verification], error) {
+		return cs.ListVerifications(ctx, customerID, status, p)
+	})
 }
 
 // KYCLink is a hosted verification link (reference KycLinkResponse).

@@ -236,7 +236,7 @@ func agentMe(r *request) (int, any, error) {
 // beyond that customer (VIEW_TRANSACTIONS).
 func agentTransactions(r *request) (int, any, error) {
 	q := r.query()
-	f := payments.TransactionFilter{Status: payments.TransactionStatus(q.str("status")), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
+	f := payments.TransactionFilter{Status: payments.TransactionStatus(q.str("status")), Type: payments.TransactionType(q.str("type")), AccountIdentifier: q.str("accountIdentifier"),
 		SenderAccountIdentifier: q.str("senderAccountIdentifier"), ReceiverAccountIdentifier: q.str("receiverAccountIdentifier"),
 		Reference: q.str("reference"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
 	p := q.page(true)

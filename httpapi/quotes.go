@@ -107,7 +107,7 @@ func executeQuote(r *request) (int, any, error) {
 func listTransactions(r *request) (int, any, error) {
 	q := r.query()
 	f := payments.TransactionFilter{CustomerID: q.str("customerId"), PlatformCustomerID: q.str("platformCustomerId"),
-		Status: payments.TransactionStatus(q.str("status")), Type: q.str("type"), AccountIdentifier: q.str("accountIdentifier"),
+		Status: payments.TransactionStatus(q.str("status")), Type: payments.TransactionType(q.str("type")), AccountIdentifier: q.str("accountIdentifier"),
 		SenderAccountIdentifier: q.str("senderAccountIdentifier"), ReceiverAccountIdentifier: q.str("receiverAccountIdentifier"),
 		Reference: q.str("reference"), StartDate: q.time("startDate"), EndDate: q.time("endDate")}
 	p := q.page(true)
@@ -190,8 +190,8 @@ type accountRef struct {
 // the rail to pay it on, one of the account's (empty: its default, such as
 // ACH for a US account).
 type destinationRef struct {
-	AccountID   string `json:"accountId"`
-	PaymentRail string `json:"paymentRail"`
+	AccountID   string               `json:"accountId"`
+	PaymentRail payments.PaymentRail `json:"paymentRail"`
 }
 
 // transferOut is the deprecated POST /transfer-out: a same-currency payout

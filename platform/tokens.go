@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"iter"
 	"strings"
 	"sync"
 	"time"
@@ -334,6 +335,15 @@ func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListPa
 		return err
 	})
 	return page, err
+}
+
+// ListTokensAll walks every page of ListTokens from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (pl Service) ListTokensAll(ctx context.Context, f TokenFilter, p engine.ListParams) iter.Seq2[Token, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Token], error) {
+		return pl.ListTokens(ctx, f, p)
+	})
 }
 
 // DeleteToken revokes a token (TOKEN_NOT_FOUND when there is none): its

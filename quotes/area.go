@@ -34,7 +34,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.Ix(ixCustomer, func(x *Transaction) string { return x.CustomerID }),
 					engine.Ix(ixPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
 					engine.Ix(engine.IxStatus, func(x *Transaction) string { return string(x.Status) }),
-					engine.Ix(engine.IxType, func(x *Transaction) string { return x.Type }),
+					engine.Ix(engine.IxType, func(x *Transaction) string { return string(x.Type) }),
 					engine.IxMany(ixAccount, func(x *Transaction, out []string) []string {
 						return engine.AppendValues(out, x.Source.AccountID, x.Source.UmaAddress, x.Destination.AccountID, x.Destination.UmaAddress)
 					}),

@@ -23,14 +23,14 @@ type CardMerchant struct {
 // against it (reference CardTransaction). It is listed with the other
 // transactions (Transaction.Card) with type CARD.
 type CardTransaction struct {
-	Type                   string                   `json:"type"`
+	Type                   TxType                   `json:"type"`
 	ID                     string                   `json:"id"`
 	CardID                 string                   `json:"cardId"`
 	CustomerID             string                   `json:"customerId"`
 	PlatformCustomerID     string                   `json:"platformCustomerId"`
 	IssuerTransactionToken string                   `json:"issuerTransactionToken,omitempty"`
 	Status                 CardTxStatus             `json:"status"`
-	Direction              string                   `json:"direction"`
+	Direction              TxDirection              `json:"direction"`
 	Merchant               CardMerchant             `json:"merchant"`
 	AuthorizedAmount       accounts.CurrencyAmount  `json:"authorizedAmount"`
 	SettledAmount          *accounts.CurrencyAmount `json:"settledAmount,omitempty"`
@@ -69,7 +69,7 @@ type CardSummary struct {
 // their moves with its own rules (cards.Clear, cards.Return, ...), not
 // through SaveTransaction.
 func (x *CardTransaction) AsTransaction() *Transaction {
-	return &Transaction{ID: x.ID, Status: TxStatus(x.Status), Type: "CARD", Direction: x.Direction,
+	return &Transaction{ID: x.ID, Status: TxStatus(x.Status), Type: TxCard, Direction: x.Direction,
 		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,
 		CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt, Card: x}
 }

@@ -121,7 +121,10 @@
 // INTERNAL_ACCOUNT.BALANCE_UPDATED (CreditEvent); a claimed invitation
 // INVITATION.CLAIMED. INCOMING_PAYMENT.PENDING doubles as the approval
 // request of Options.IncomingApproval: its delivery's HTTP answer decides
-// the payment (see incoming_approval.go).
+// the payment (see incoming_approval.go). Each type is a constant
+// (EventOutgoingPaymentCompleted, ..., events.go), the one a call site
+// passes to SaveTransaction; TransactionOf and InvitationOf decode the
+// data.
 //
 // # Ports and hooks
 //
@@ -153,9 +156,9 @@
 // package sandbox for a ready engine):
 //
 //	q, err := eng.Quotes.Create(ctx, payments.QuoteRequest{
-//		Source:               payments.QuoteSource{SourceType: "ACCOUNT", AccountID: from},
-//		Destination:          payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: to},
-//		LockedCurrencySide:   "SENDING", // quotes.Sending
+//		Source:               payments.QuoteSource{SourceType: payments.SourceAccount, AccountID: from},
+//		Destination:          payments.QuoteDestination{DestinationType: payments.DestinationAccount, AccountID: to},
+//		LockedCurrencySide:   payments.LockedSending,
 //		LockedCurrencyAmount: 10_000, // minor units: 100.00
 //	})
 //	if err != nil {

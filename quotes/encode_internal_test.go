@@ -29,10 +29,10 @@ func FuzzAppendTransaction(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, id, status, text string, sec, nsec int64, off int32, rate float64, n int64, present uint8) {
 		at := jsontest.FuzzTime(sec, nsec, off)
-		x := Transaction{ID: id, Status: TxStatus(status), Type: text, Direction: status,
-			Source:      TxParty{SourceType: text, AccountID: id},
-			Destination: TxParty{DestinationType: status, UmaAddress: text, Currency: id, CustomerID: text},
-			CustomerID:  text, PlatformCustomerID: id, QuoteID: text, PaymentRail: id, Description: text,
+		x := Transaction{ID: id, Status: TxStatus(status), Type: TxType(text), Direction: TxDirection(status),
+			Source:      TxParty{SourceType: SourceType(text), AccountID: id},
+			Destination: TxParty{DestinationType: DestinationType(status), UmaAddress: text, Currency: id, CustomerID: text},
+			CustomerID:  text, PlatformCustomerID: id, QuoteID: text, PaymentRail: PaymentRail(id), Description: text,
 			FailureReason: status, AgentID: text, CreatedAt: at, UpdatedAt: at.Add(time.Duration(n))}
 		has := func(bit uint8) bool { return present&bit != 0 }
 		if has(1) {
@@ -48,7 +48,7 @@ func FuzzAppendTransaction(f *testing.F) {
 			x.Fees, x.PlatformFees = &n, &sec
 		}
 		if has(16) {
-			x.Refund = &Refund{Reference: text, InitiatedAt: at, Status: status, Reason: id}
+			x.Refund = &Refund{Reference: text, InitiatedAt: at, Status: RefundStatus(status), Reason: id}
 			if has(32) {
 				x.Refund.SettledAt = &at
 			}
@@ -213,8 +213,8 @@ func FuzzAppendQuote(f *testing.F) {
 		}
 		has := func(bit uint8) bool { return present&bit != 0 }
 		q := Record{Quote: Quote{ID: id, Status: Status(status), CreatedAt: at, ExpiresAt: at.Add(time.Duration(n)),
-			Source:          Source{SourceType: text, AccountID: id, CryptoNetwork: status},
-			Destination:     Destination{DestinationType: status, UmaAddress: text, PaymentRail: id},
+			Source:          Source{SourceType: SourceType(text), AccountID: id, CryptoNetwork: status},
+			Destination:     Destination{DestinationType: DestinationType(status), UmaAddress: text, PaymentRail: PaymentRail(id)},
 			SendingCurrency: accounts.CurrencyInfo{Code: id, Name: text, Symbol: status, Decimals: int(n % 30)}, TotalSendingAmount: n,
 			TotalReceivingAmount: -n, ExchangeRate: r, FeesIncluded: sec, TransactionID: text, PurposeOfPayment: text},
 			CustomerID: text, AgentID: id, ServiceFees: n, Rail: status, Description: text, PendingSent: has(1), Collected: has(2)}

@@ -34,7 +34,7 @@ import (
 // payment is decided exactly once.
 
 // approvalRequest is the event type that asks the platform for a decision.
-const approvalRequest = "INCOMING_PAYMENT.PENDING"
+const approvalRequest = EventIncomingPaymentPending
 
 // approvalHooks are the delivery hooks of incoming approval: a request is
 // delivered at most once (its payment is decided by the answer, the
@@ -124,7 +124,7 @@ func decideByWebhook(e *engine.Handle, ctx context.Context, id string, d decisio
 		default:
 			tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_WEBHOOK_ERROR"
 		}
-		return SaveTransaction(t, tx, "FAILED")
+		return SaveTransaction(t, tx, EventIncomingPaymentFailed)
 	})
 }
 

@@ -57,7 +57,7 @@ func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {
 			return true, err
 		}
 		tx.Status, tx.FailureReason = TxFailed, scaNotCompleted
-		return true, SaveTransaction(t, tx, "FAILED")
+		return true, SaveTransaction(t, tx, EventOutgoingPaymentFailed)
 	}
 	q.Status = Expired
 	if err := saveQuote(t, q); err != nil {
@@ -68,7 +68,7 @@ func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {
 		return true, err
 	}
 	tx.Status, tx.FailureReason = TxExpired, "QUOTE_EXPIRED"
-	return true, SaveTransaction(t, tx, "EXPIRED")
+	return true, SaveTransaction(t, tx, EventOutgoingPaymentExpired)
 }
 
 // Execute moves the money to held and starts delivery, in the caller's
@@ -113,7 +113,7 @@ func CreditEvent(t *engine.Txn, id string) error {
 	if err != nil {
 		return err
 	}
-	return t.EmitAppended("INTERNAL_ACCOUNT.BALANCE_UPDATED", 1024, func(b []byte) ([]byte, error) { return accounts.AppendView(t, b, a) })
+	return t.EmitAppended(accounts.EventInternalAccountBalanceUpdated, 1024, func(b []byte) ([]byte, error) { return accounts.AppendView(t, b, a) })
 }
 
 // InsertTransaction stores a new transaction in the caller's transaction,
@@ -163,12 +163,13 @@ func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 }
 
 // SaveTransaction stores tx, refusing a status change the transaction state
-// machine does not allow (TxStatus.Check), and emits
-// <INCOMING|OUTGOING>_PAYMENT.<event> (none when event is "") with the
-// transaction as stored. A refused move is a plain error (INTERNAL_ERROR),
-// not a client's refusal: it means a code path skipped a status check, and
-// rolls the operation back.
-func SaveTransaction(t *engine.Txn, tx *Transaction, event string) error {
+// machine does not allow (TxStatus.Check), and emits event (none when it is
+// ""), one of the payment events of tx's type (EventOutgoingPaymentCompleted,
+// EventIncomingPaymentFailed, ...), with the transaction as stored. A
+// refused move or an event of the other type is a plain error
+// (INTERNAL_ERROR), not a client's refusal: it means a code path skipped a
+// check, and rolls the operation back.
+func SaveTransaction(t *engine.Txn, tx *Transaction, event engine.EventType) error {
 	if err := advanceTx(t, tx); err != nil {
 		return err
 	}
@@ -177,7 +178,10 @@ func SaveTransaction(t *engine.Txn, tx *Transaction, event string) error {
 		return err
 	}
 	if event != "" {
-		if err := t.EmitEncoded(txEvent(tx, event), b); err != nil {
+		if err := checkPaymentEvent(tx, event); err != nil {
+			return err
+		}
+		if err := t.EmitEncoded(event, b); err != nil {
 			return err
 		}
 	}
@@ -214,13 +218,13 @@ func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 	}
 	id := t.NewID("Transaction")
 	recv := accounts.AmountOf(ia.Currency, amount)
-	tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: ia.CustomerID, ReceivedAmount: &recv,
-		Source:      TxParty{SourceType: "ACCOUNT", AccountID: ext.ID, Currency: ia.Currency},
-		Destination: TxParty{DestinationType: "ACCOUNT", AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.Now, UpdatedAt: t.Now, AgentID: agentID}
+	tx := &Transaction{ID: id, Status: TxPending, Type: TxIncoming, Direction: TxCredit, CustomerID: ia.CustomerID, ReceivedAmount: &recv,
+		Source:      TxParty{SourceType: SourceAccount, AccountID: ext.ID, Currency: ia.Currency},
+		Destination: TxParty{DestinationType: DestinationAccount, AccountID: ia.ID, Currency: ia.Currency}, CreatedAt: t.Now, UpdatedAt: t.Now, AgentID: agentID}
 	if err := InsertTransaction(t, tx); err != nil {
 		return nil, err
 	}
-	if err := SaveTransaction(t, tx, "PENDING"); err != nil {
+	if err := SaveTransaction(t, tx, EventIncomingPaymentPending); err != nil {
 		return nil, err
 	}
 	return tx, intendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})

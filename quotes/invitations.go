@@ -19,10 +19,6 @@ import (
 // tableInvitations holds invitations by code.
 const tableInvitations = "invitations"
 
-// EventInvitationClaimed is the webhook sent when an invitation is claimed;
-// its data is the claimed Invitation.
-const EventInvitationClaimed engine.EventType = "INVITATION.CLAIMED"
-
 // InvitationURLBase prefixes an invitation's code in its URL.
 const InvitationURLBase = "https://uma.me/i/"
 

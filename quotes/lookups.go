@@ -2,6 +2,7 @@ package quotes
 
 import (
 	"context"
+	"iter"
 	"regexp"
 	"strconv"
 	"time"
@@ -251,6 +252,15 @@ func (ls Lookups) VASPs(ctx context.Context, p engine.ListParams) (engine.Page[V
 	return pageOf(all, "vasps", p)
 }
 
+// VASPsAll walks every page of VASPs from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (ls Lookups) VASPsAll(ctx context.Context, p engine.ListParams) iter.Seq2[VASP, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[VASP], error) {
+		return ls.VASPs(ctx, p)
+	})
+}
+
 // Discoveries lists payout banks by country and currency a page at a
 // time, paged as VASPs is.
 func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p engine.ListParams) (engine.Page[Discovery], error) {
@@ -262,6 +272,15 @@ func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p e
 	return pageOf(all, "discoveries", p)
 }
 
+// DiscoveriesAll walks every page of Discoveries from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (ls Lookups) DiscoveriesAll(ctx context.Context, country, currency string, p engine.ListParams) iter.Seq2[Discovery, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Discovery], error) {
+		return ls.Discoveries(ctx, country, currency, p)
+	})
+}
+
 // UMAProviders lists UMA providers a page at a time, paged as VASPs is.
 func (ls Lookups) UMAProviders(ctx context.Context, p engine.ListParams) (engine.Page[UMAProvider], error) {
 	e := ls.e
@@ -270,6 +289,15 @@ func (ls Lookups) UMAProviders(ctx context.Context, p engine.ListParams) (engine
 		return engine.Page[UMAProvider]{}, err
 	}
 	return pageOf(all, "uma-providers", p)
+}
+
+// UMAProvidersAll walks every page of UMAProviders from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (ls Lookups) UMAProvidersAll(ctx context.Context, p engine.ListParams) iter.Seq2[UMAProvider, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[UMAProvider], error) {
+		return ls.UMAProviders(ctx, p)
+	})
 }
 
 // pageOf pages a list the Directory port answers whole (a short, external

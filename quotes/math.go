@@ -8,14 +8,18 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Locked sides: which amount of a quote the request fixes.
+// LockedSide is which amount of a quote the request fixes (reference
+// QuoteLockSide): lockedCurrencyAmount is that side's.
+type LockedSide string
+
+// Locked sides (payments.LockedSending, payments.LockedReceiving).
 const (
 	// Sending fixes what leaves the sender: the fees come out of it and the
 	// rest converts, so the receiver gets what is left, rounded down.
-	Sending = "SENDING"
+	Sending LockedSide = "SENDING"
 	// Receiving fixes what the receiver gets: the sender pays it at the
 	// rate plus the fees, rounded so that the net always covers it.
-	Receiving = "RECEIVING"
+	Receiving LockedSide = "RECEIVING"
 )
 
 // MaxAmount is the largest figure, in minor units, that a quote may carry
@@ -67,7 +71,7 @@ var (
 // LockedSide Receiving locks the receiving amount; any other value locks
 // the sending amount.
 type Input struct {
-	LockedSide                         string
+	LockedSide                         LockedSide
 	Amount                             int64
 	Rate                               decimal.Decimal
 	SendingDecimals, ReceivingDecimals int

@@ -10,7 +10,7 @@ import (
 )
 
 // usd prices from US cents into a currency with recvDec decimals.
-func usd(side string, amount int64, rate string, recvDec int, fees quotes.Fees) quotes.Input {
+func usd(side quotes.LockedSide, amount int64, rate string, recvDec int, fees quotes.Fees) quotes.Input {
 	return quotes.Input{LockedSide: side, Amount: amount, Rate: decimal.RequireFromString(rate),
 		SendingDecimals: 2, ReceivingDecimals: recvDec, Fees: fees}
 }

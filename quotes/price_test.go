@@ -28,10 +28,10 @@ func TestEngine_WorkedExamples(t *testing.T) {
 	mxn := page.Data[0].ID
 
 	for _, tc := range []struct {
-		side   string
+		side   payments.LockedSide
 		amount int64
 	}{{"SENDING", 100_000}, {"RECEIVING", 1_716_375}} {
-		t.Run(tc.side, func(t *testing.T) {
+		t.Run(string(tc.side), func(t *testing.T) {
 			q, err := e.Eng.Quotes.Create(ctx, payments.QuoteRequest{Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: usd},
 				Destination:        payments.QuoteDestination{DestinationType: "ACCOUNT", AccountID: mxn},
 				LockedCurrencySide: tc.side, LockedCurrencyAmount: tc.amount})

@@ -61,11 +61,11 @@ func resolveParties(t *engine.Txn, req *Request) (*parties, error) {
 	pt := &parties{}
 	var err error
 	switch src := req.Source; {
-	case src.SourceType == "ACCOUNT" && strings.HasPrefix(src.AccountID, "ExternalAccount:"):
+	case src.SourceType == SourceAccount && strings.HasPrefix(src.AccountID, "ExternalAccount:"):
 		if pt.pull, err = pullSource(t, src.AccountID); err != nil {
 			return nil, err
 		}
-	case src.SourceType == "ACCOUNT" && strings.HasPrefix(src.AccountID, "InternalAccount:"):
+	case src.SourceType == SourceAccount && strings.HasPrefix(src.AccountID, "InternalAccount:"):
 		if pt.source, err = accounts.SharedInternal(t, src.AccountID); err != nil {
 			return nil, err
 		}
@@ -81,7 +81,7 @@ func resolveParties(t *engine.Txn, req *Request) (*parties, error) {
 		}
 	}
 	switch dst := req.Destination; {
-	case dst.DestinationType == "UMA_ADDRESS":
+	case dst.DestinationType == DestinationUMAAddress:
 		pt.lookup, err = lookup(t, req.LookupID)
 	case strings.HasPrefix(dst.AccountID, "InternalAccount:"):
 		pt.internal, err = accounts.SharedInternal(t, dst.AccountID)
@@ -158,7 +158,7 @@ func checkParties(req *Request, pt *parties) error {
 func sourceErrors(req *Request, pt *parties) error {
 	var fe validate.Errors
 	switch {
-	case req.Source.SourceType != "ACCOUNT" || pt.pull != nil:
+	case req.Source.SourceType != SourceAccount || pt.pull != nil:
 	case pt.source == nil:
 		fe.Add("source.accountId", nil, "source.accountId must be an internal account or an external account that supports direct pull")
 	case pt.fromWallet() && req.ImmediatelyExecute:
@@ -203,7 +203,7 @@ func destinationErrors(req *Request, pt *parties) validate.Errors {
 	}
 	if r := pt.external; r != nil {
 		if rail := req.Destination.PaymentRail; rail != "" {
-			if rails := accounts.Variants[r.Type].Rails; !slices.Contains(rails, rail) {
+			if rails := accounts.Variants[r.Type].Rails; !slices.Contains(rails, string(rail)) {
 				fe.Add("destination.paymentRail", &validate.Constraint{Enum: rails}, "destination.paymentRail %s is not a rail of this %s account (its rails: %s)",
 					rail, r.Currency, strings.Join(rails, ", "))
 			}
@@ -230,9 +230,9 @@ func (pt *parties) rail(req *Request) string {
 		return ch
 	}
 	if r := req.Destination.PaymentRail; r != "" {
-		return r
+		return string(r)
 	}
-	return payoutRail(pt.external.Currency)
+	return string(payoutRail(pt.external.Currency))
 }
 
 // priceParties prices a checked request between its parties: the
@@ -315,7 +315,7 @@ func priceParties(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Req
 		q.PayloadToSign = quotesSlot.Of(t.Handle).WalletPayload(q)
 		q.PaymentInstructions = []accounts.PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": accounts.EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}
 	}
-	if req.Source.SourceType == "REALTIME_FUNDING" {
+	if req.Source.SourceType == SourceRealtimeFunding {
 		q.PaymentInstructions = quoteInstructions(q)
 		if err := requireSCA(e, t, q, req.sca, req.ScaFactor); err != nil {
 			return nil, err

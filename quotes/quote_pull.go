@@ -76,7 +76,7 @@ func executePull(t *engine.Txn, q *Record) error {
 		return err
 	}
 	if !q.PendingSent {
-		if err := SaveTransaction(t, tx, "PENDING"); err != nil {
+		if err := SaveTransaction(t, tx, EventOutgoingPaymentPending); err != nil {
 			return err
 		}
 		q.PendingSent = true
@@ -137,13 +137,13 @@ func failUncollected(t *engine.Txn, q *Record, tx *Transaction, reason string) e
 	dropExpiry(t, q)
 	q.Status = Failed
 	if !q.PendingSent {
-		if err := SaveTransaction(t, tx, "PENDING"); err != nil {
+		if err := SaveTransaction(t, tx, EventOutgoingPaymentPending); err != nil {
 			return err
 		}
 		q.PendingSent = true
 	}
 	tx.Status, tx.FailureReason = TxFailed, outgoingFailureReason(reason)
-	if err := SaveTransaction(t, tx, "FAILED"); err != nil {
+	if err := SaveTransaction(t, tx, EventOutgoingPaymentFailed); err != nil {
 		return err
 	}
 	return saveQuote(t, q)

@@ -23,11 +23,11 @@ const tableQuotes = "quotes"
 // CustomerID on an ACCOUNT source names the customer a platform (FBO)
 // account pays for.
 type Source struct {
-	SourceType    string `json:"sourceType"`
-	AccountID     string `json:"accountId,omitempty"`
-	CustomerID    string `json:"customerId,omitempty"`
-	Currency      string `json:"currency,omitempty"`
-	CryptoNetwork string `json:"cryptoNetwork,omitempty"`
+	SourceType    SourceType `json:"sourceType"`
+	AccountID     string     `json:"accountId,omitempty"`
+	CustomerID    string     `json:"customerId,omitempty"`
+	Currency      string     `json:"currency,omitempty"`
+	CryptoNetwork string     `json:"cryptoNetwork,omitempty"`
 }
 
 // Destination is where it goes: an internal or external account
@@ -35,11 +35,11 @@ type Source struct {
 // account, or a UMA address (UMA_ADDRESS) resolved by the request's lookup
 // and paid in Currency (default: the first currency the lookup lists).
 type Destination struct {
-	DestinationType string `json:"destinationType"`
-	AccountID       string `json:"accountId,omitempty"`
-	PaymentRail     string `json:"paymentRail,omitempty"`
-	UmaAddress      string `json:"umaAddress,omitempty"`
-	Currency        string `json:"currency,omitempty"`
+	DestinationType DestinationType `json:"destinationType"`
+	AccountID       string          `json:"accountId,omitempty"`
+	PaymentRail     PaymentRail     `json:"paymentRail,omitempty"`
+	UmaAddress      string          `json:"umaAddress,omitempty"`
+	Currency        string          `json:"currency,omitempty"`
 }
 
 // FeeOverride replaces the platform's configured fees on one quote (USD
@@ -56,7 +56,7 @@ type Request struct {
 	LookupID              string         `json:"lookupId,omitempty"`
 	Source                Source         `json:"source"`
 	Destination           Destination    `json:"destination"`
-	LockedCurrencySide    string         `json:"lockedCurrencySide"`
+	LockedCurrencySide    LockedSide     `json:"lockedCurrencySide"`
 	LockedCurrencyAmount  int64          `json:"lockedCurrencyAmount"`
 	ImmediatelyExecute    bool           `json:"immediatelyExecute,omitempty"`
 	Description           string         `json:"description,omitempty"`
@@ -159,9 +159,9 @@ var (
 func (req *Request) checkShape(fe *validate.Errors) {
 	s, d := req.Source, req.Destination
 	switch s.SourceType {
-	case "ACCOUNT":
+	case SourceAccount:
 		fe.Required("source.accountId", s.AccountID)
-	case "REALTIME_FUNDING":
+	case SourceRealtimeFunding:
 		if fe.Required("source.currency", s.Currency) && (s.Currency == "USDC" || s.Currency == "USDT") {
 			fe.Required("source.cryptoNetwork", s.CryptoNetwork)
 		}
@@ -169,20 +169,20 @@ func (req *Request) checkShape(fe *validate.Errors) {
 			fe.Add("immediatelyExecute", nil, "a real-time funded quote executes when its funds arrive; immediatelyExecute needs an account source")
 		}
 	default:
-		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{"ACCOUNT", "REALTIME_FUNDING"}}, "source.sourceType must be ACCOUNT or REALTIME_FUNDING")
+		fe.Add("source.sourceType", &validate.Constraint{Enum: []string{string(SourceAccount), string(SourceRealtimeFunding)}}, "source.sourceType must be ACCOUNT or REALTIME_FUNDING")
 	}
 	switch d.DestinationType {
-	case "ACCOUNT":
+	case DestinationAccount:
 		fe.Required("destination.accountId", d.AccountID)
-		fe.Enum("destination.paymentRail", d.PaymentRail, PaymentRails...)
-	case "UMA_ADDRESS":
+		fe.Enum("destination.paymentRail", string(d.PaymentRail), PaymentRails...)
+	case DestinationUMAAddress:
 		fe.Required("destination.umaAddress", d.UmaAddress)
 		fe.Required("lookupId", req.LookupID)
 	default:
-		fe.Add("destination.destinationType", &validate.Constraint{Enum: []string{"ACCOUNT", "UMA_ADDRESS"}}, "destination.destinationType must be ACCOUNT or UMA_ADDRESS")
+		fe.Add("destination.destinationType", &validate.Constraint{Enum: []string{string(DestinationAccount), string(DestinationUMAAddress)}}, "destination.destinationType must be ACCOUNT or UMA_ADDRESS")
 	}
-	if fe.Required("lockedCurrencySide", req.LockedCurrencySide) {
-		fe.Enum("lockedCurrencySide", req.LockedCurrencySide, Sending, Receiving)
+	if fe.Required("lockedCurrencySide", string(req.LockedCurrencySide)) {
+		fe.Enum("lockedCurrencySide", string(req.LockedCurrencySide), string(Sending), string(Receiving))
 	}
 	if req.LockedCurrencyAmount < 1 || req.LockedCurrencyAmount > money.MaxAmount {
 		fe.Add("lockedCurrencyAmount", nil, "lockedCurrencyAmount must be between 1 and %d", money.MaxAmount)

@@ -78,15 +78,15 @@ func appendQuote(b []byte, q *Quote) ([]byte, error) {
 		return nil, err
 	}
 	s := &q.Source
-	b = engine.StringMember(append(engine.Member(b, "source"), '{'), "sourceType", s.SourceType, false)
+	b = engine.StringMember(append(engine.Member(b, "source"), '{'), "sourceType", string(s.SourceType), false)
 	b = engine.StringMember(b, "accountId", s.AccountID, true)
 	b = engine.StringMember(b, "customerId", s.CustomerID, true)
 	b = engine.StringMember(b, "currency", s.Currency, true)
 	b = append(engine.StringMember(b, "cryptoNetwork", s.CryptoNetwork, true), '}')
 	d := &q.Destination
-	b = engine.StringMember(append(engine.Member(b, "destination"), '{'), "destinationType", d.DestinationType, false)
+	b = engine.StringMember(append(engine.Member(b, "destination"), '{'), "destinationType", string(d.DestinationType), false)
 	b = engine.StringMember(b, "accountId", d.AccountID, true)
-	b = engine.StringMember(b, "paymentRail", d.PaymentRail, true)
+	b = engine.StringMember(b, "paymentRail", string(d.PaymentRail), true)
 	b = engine.StringMember(b, "umaAddress", d.UmaAddress, true)
 	b = append(engine.StringMember(b, "currency", d.Currency, true), '}')
 	b = accounts.AppendCurrencyInfo(engine.Member(b, "sendingCurrency"), &q.SendingCurrency)

@@ -2,6 +2,7 @@ package quotes
 
 import (
 	"context"
+	"iter"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -34,6 +35,15 @@ func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (engi
 		return err
 	})
 	return out, err
+}
+
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (qs Service) ListAll(ctx context.Context, f Filter, p engine.ListParams) iter.Seq2[Quote, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Quote], error) {
+		return qs.List(ctx, f, p)
+	})
 }
 
 // asRead is the quote as reads show it at now: a lapsed quote reads as the

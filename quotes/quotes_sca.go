@@ -197,7 +197,7 @@ func (s Authorizations) Authorize(ctx context.Context, id string, p customers.Sc
 		}
 		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = Pending, nil, "", nil, nil
 		out = &q.Quote
-		if q.Source.SourceType == "ACCOUNT" {
+		if q.Source.SourceType == SourceAccount {
 			return Execute(t, q)
 		}
 		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
@@ -278,14 +278,14 @@ func (s Authorizations) Resend(ctx context.Context, id string) error {
 func emitAuthorizationPending(t *engine.Txn, q *Record, tx *Transaction) error {
 	pending := *tx
 	pending.Status = TxPending
-	if err := t.Emit("OUTGOING_PAYMENT.PENDING", &pending); err != nil {
+	if err := t.Emit(EventOutgoingPaymentPending, &pending); err != nil {
 		return err
 	}
 	q.PendingSent = true
 	if err := saveQuote(t, q); err != nil {
 		return err
 	}
-	return t.Emit("OUTGOING_PAYMENT.PENDING_AUTHORIZATION", tx)
+	return t.Emit(EventOutgoingPaymentPendingAuthorization, tx)
 }
 
 // ExecuteOptions is the optional body of POST /quotes/{id}/execute: the

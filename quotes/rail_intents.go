@@ -253,7 +253,7 @@ func settle(t *engine.Txn, rep rails.Report) error {
 	if err != nil {
 		return err
 	}
-	if kind == intentPull && tx.Type == "INCOMING" {
+	if kind == intentPull && tx.Type == TxIncoming {
 		return settleTransferIn(t, tx, rep)
 	}
 	q, err := Get(t, tx.QuoteID)

@@ -86,7 +86,7 @@ type ExchangeRate struct {
 	MinSendingAmount       int64                 `json:"minSendingAmount"`
 	MaxSendingAmount       int64                 `json:"maxSendingAmount"`
 	DestinationCurrency    accounts.CurrencyInfo `json:"destinationCurrency"`
-	DestinationPaymentRail string                `json:"destinationPaymentRail"`
+	DestinationPaymentRail PaymentRail           `json:"destinationPaymentRail"`
 	ReceivingAmount        int64                 `json:"receivingAmount"`
 	ExchangeRate           money.Rate            `json:"exchangeRate"`
 	Fees                   RateFees              `json:"fees"`
@@ -118,40 +118,44 @@ func platformFees(p *platform.Config, source, dest string) Fees {
 
 // payoutRail names the destination rail a currency is paid out on when the
 // request names none; crypto currencies go out on their usual network.
-func payoutRail(currency string) string {
+func payoutRail(currency string) PaymentRail {
 	switch currency {
 	case "USD":
-		return "ACH"
+		return PaymentRailACH
 	case "EUR":
-		return "SEPA_INSTANT"
+		return PaymentRailSEPAInstant
 	case "MXN":
-		return "SPEI"
+		return PaymentRailSPEI
 	case "GBP":
-		return "FASTER_PAYMENTS"
+		return PaymentRailFasterPayments
 	case "INR":
-		return "UPI"
+		return PaymentRailUPI
 	case "BRL":
-		return "PIX"
+		return PaymentRailPIX
 	case "BTC":
-		return "LIGHTNING"
+		return PaymentRailLightning
 	case "USDC", "USDT":
-		return "SOLANA"
+		return PaymentRailSolana
 	case "USDB":
-		return "SPARK"
+		return PaymentRailSpark
 	}
-	return "BANK_TRANSFER"
+	return PaymentRailBankTransfer
 }
 
 // PaymentRails are the reference's PaymentRail values: what a quote's or
 // transfer's destination.paymentRail may name (and then only a rail of the
 // destination account) and what a transaction's paymentRail reports.
+// The list holds strings (validation takes strings, and programs compared
+// them before PaymentRail existed); a PaymentRail constant names each.
 var PaymentRails = []string{"ACH", "ACH_COLOMBIA", "BANK_TRANSFER", "BRE_B", "CIPS", "FAST", "FASTER_PAYMENTS", "FEDNOW",
 	"INSTAPAY", "MOBILE_MONEY", "NEFT", "PAYNOW", "PESONET", "PIX", "RTGS", "RTP", "SEPA", "SEPA_INSTANT", "SPEI", "SWIFT",
 	"UNIONPAY", "UPI", "WIRE"}
 
 // fiatRail reports whether rail is one of the reference's PaymentRail
 // values (crypto networks are not).
-func fiatRail(rail string) bool { return rail != "LIGHTNING" && rail != "SOLANA" && rail != "SPARK" }
+func fiatRail(rail PaymentRail) bool {
+	return rail != PaymentRailLightning && rail != PaymentRailSolana && rail != PaymentRailSpark
+}
 
 // RateQuery narrows Quotes.ExchangeRates; every member is optional.
 type RateQuery struct {

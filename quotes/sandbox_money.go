@@ -68,7 +68,7 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 		if err != nil {
 			return err
 		}
-		if q.Source.SourceType != "REALTIME_FUNDING" {
+		if q.Source.SourceType != SourceRealtimeFunding {
 			return engine.Errorf(engine.CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
 		}
 		lapsed := engine.Errorf(engine.CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
@@ -181,33 +181,33 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 		}
 		id := t.NewID("Transaction")
 		recv := accounts.AmountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
-		tx := &Transaction{ID: id, Status: TxPending, Type: "INCOMING", Direction: "CREDIT", CustomerID: c.ID, ReceivedAmount: &recv,
-			Source:      TxParty{SourceType: "UMA_ADDRESS", UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
-			Destination: TxParty{DestinationType: "UMA_ADDRESS", UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
+		tx := &Transaction{ID: id, Status: TxPending, Type: TxIncoming, Direction: TxCredit, CustomerID: c.ID, ReceivedAmount: &recv,
+			Source:      TxParty{SourceType: SourceUMAAddress, UmaAddress: req.SenderUmaAddress, Currency: recv.Currency.Code},
+			Destination: TxParty{DestinationType: DestinationUMAAddress, UmaAddress: c.UmaAddress, Currency: recv.Currency.Code},
 			CreatedAt:   t.Now, UpdatedAt: t.Now}
 		dest, err := accounts.DefaultDepositAccount(t, c.ID)
 		if err != nil {
 			return err
 		}
 		if dest != nil {
-			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: dest.ID, Currency: recv.Currency.Code}
+			tx.Destination = TxParty{DestinationType: DestinationAccount, AccountID: dest.ID, Currency: recv.Currency.Code}
 		} else {
 			a, err := accounts.Primary(t, c.ID, recv.Currency.Code)
 			if err != nil {
 				return err
 			}
-			tx.Destination = TxParty{DestinationType: "ACCOUNT", AccountID: a.ID, Currency: recv.Currency.Code}
+			tx.Destination = TxParty{DestinationType: DestinationAccount, AccountID: a.ID, Currency: recv.Currency.Code}
 		}
 		if err := InsertTransaction(t, tx); err != nil {
 			return err
 		}
-		if err := SaveTransaction(t, tx, "PENDING"); err != nil {
+		if err := SaveTransaction(t, tx, EventIncomingPaymentPending); err != nil {
 			return err
 		}
 		out = tx
 		if strings.Contains(req.SenderUmaAddress, "fail.compliance") {
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
-			return SaveTransaction(t, tx, "FAILED")
+			return SaveTransaction(t, tx, EventIncomingPaymentFailed)
 		}
 		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(e).IncomingApproval {
 			return t.Put(tableIncomingDue, engine.DueKey(t.Now.Add(SandboxSlowIncoming), id), []byte(id))
@@ -252,7 +252,7 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, err
 		if tx, err = GetTransaction(t, id); err != nil {
 			return err
 		}
-		if tx.Type != "OUTGOING" || tx.Status != TxProcessing || !waiting {
+		if tx.Type != TxOutgoing || tx.Status != TxProcessing || !waiting {
 			return engine.Keep(engine.Errorf(engine.CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
 		due, err := settlementsDue(t, id)
@@ -344,7 +344,7 @@ func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Tran
 		out = tx
 		if !approve {
 			tx.Status = TxRejected
-			return SaveTransaction(t, tx, "FAILED")
+			return SaveTransaction(t, tx, EventIncomingPaymentFailed)
 		}
 		return creditIncoming(t, tx)
 	})
@@ -365,7 +365,7 @@ func creditIncoming(t *engine.Txn, tx *Transaction) error {
 	}
 	now := t.Now
 	tx.Status, tx.SettledAt = TxCompleted, &now
-	if err := SaveTransaction(t, tx, "COMPLETED"); err != nil {
+	if err := SaveTransaction(t, tx, EventIncomingPaymentCompleted); err != nil {
 		return err
 	}
 	if internal {
@@ -408,5 +408,5 @@ func applyApprovalTimeout(t *engine.Txn, key string, _ []byte) (bool, error) {
 		return false, err
 	}
 	tx.Status, tx.FailureReason = TxFailed, "PAYMENT_APPROVAL_TIMED_OUT"
-	return true, SaveTransaction(t, tx, "FAILED")
+	return true, SaveTransaction(t, tx, EventIncomingPaymentFailed)
 }

@@ -36,7 +36,7 @@ const (
 // holdAccount is where an executed quote's money waits: the source's held
 // sub-account, or an in-flight account for real-time funding.
 func (q *Record) holdAccount() string {
-	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
+	if q.Source.SourceType == SourceAccount && !q.SourceExternal {
 		return accounts.Held(q.Source.AccountID)
 	}
 	return "inflight:" + q.TransactionID
@@ -46,7 +46,7 @@ func (q *Record) holdAccount() string {
 // payments from the same account rewrite too (WithContended): the source
 // account's and its hold's. Quotes funded otherwise have none.
 func (q *Record) contended() []engine.RecordKey {
-	if q.Source.SourceType != "ACCOUNT" || q.SourceExternal {
+	if q.Source.SourceType != SourceAccount || q.SourceExternal {
 		return nil
 	}
 	cur := q.SendingCurrency.Code
@@ -64,7 +64,7 @@ func (q *Record) refundAccount(rail string) string {
 	switch {
 	case q.SourceExternal:
 		return accounts.ExternalPrefix + "rail:" + rail
-	case q.Source.SourceType == "ACCOUNT":
+	case q.Source.SourceType == SourceAccount:
 		return q.Source.AccountID
 	}
 	return accounts.SandboxFundingAccount
@@ -107,7 +107,7 @@ func ExecuteWith(e *engine.Handle, ctx context.Context, id string, opts ExecuteO
 		if err != nil {
 			return err
 		}
-		if q.Source.SourceType != "ACCOUNT" {
+		if q.Source.SourceType != SourceAccount {
 			return engine.Errorf(engine.CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
 		}
 		if q.Status == Expired { // expired by the sweep: the same answer as before it ran
@@ -210,7 +210,7 @@ func startDelivery(t *engine.Txn, q *Record) error {
 	if err != nil {
 		return err
 	}
-	pending := "PENDING"
+	pending := EventOutgoingPaymentPending
 	if q.PendingSent {
 		pending = "" // already announced (SCA, direct pull)
 	}
@@ -220,7 +220,7 @@ func startDelivery(t *engine.Txn, q *Record) error {
 	tx.Status = TxProcessing
 	if q.DestinationInternal {
 		// It completes at once: PROCESSING is announced, COMPLETED stored.
-		if err := announceTx(t, tx, "PROCESSING"); err != nil {
+		if err := announceTx(t, tx, EventOutgoingPaymentProcessing); err != nil {
 			return err
 		}
 		if err := applyStep(t, q, tx, rails.Report{Outcome: rails.Completed}); err != nil {
@@ -228,11 +228,11 @@ func startDelivery(t *engine.Txn, q *Record) error {
 		}
 		return saveQuote(t, q)
 	}
-	if err := SaveTransaction(t, tx, "PROCESSING"); err != nil {
+	if err := SaveTransaction(t, tx, EventOutgoingPaymentProcessing); err != nil {
 		return err
 	}
 	p := rails.OutgoingPayment{TransactionID: tx.ID, Currency: q.ReceivingCurrency.Code, Amount: q.TotalReceivingAmount, Rail: q.Rail, UmaAddress: q.Destination.UmaAddress, Transfer: q.Transfer}
-	if q.Destination.DestinationType == "ACCOUNT" {
+	if q.Destination.DestinationType == DestinationAccount {
 		// Shared: the intent only encodes it (the rail gets a copy decoded
 		// from the stored intent).
 		r, err := accounts.SharedExternal(t, q.Destination.AccountID)
@@ -250,7 +250,7 @@ func startDelivery(t *engine.Txn, q *Record) error {
 // destinationLedger is the ledger account a payout lands in.
 func (q *Record) destinationLedger(t *engine.Txn) (string, error) {
 	switch {
-	case q.DestinationInternal && q.Destination.DestinationType == "UMA_ADDRESS":
+	case q.DestinationInternal && q.Destination.DestinationType == DestinationUMAAddress:
 		a, err := accounts.Primary(t, q.ReceiverCustomerID, q.ReceivingCurrency.Code)
 		if err != nil {
 			return "", err
@@ -258,7 +258,7 @@ func (q *Record) destinationLedger(t *engine.Txn) (string, error) {
 		return a.ID, nil
 	case q.DestinationInternal:
 		return q.Destination.AccountID, nil
-	case q.Destination.DestinationType == "UMA_ADDRESS":
+	case q.Destination.DestinationType == DestinationUMAAddress:
 		return ledgerUMA, nil
 	}
 	return accounts.ExternalPrefix + "rail:" + quotesSlot.Of(t.Handle).Rail.Name(), nil
@@ -287,7 +287,7 @@ func applyStep(t *engine.Txn, q *Record, tx *Transaction, s rails.Report) error 
 		}
 		now := t.Now
 		q.Status, tx.Status, tx.SettledAt = Completed, TxCompleted, &now
-		if err := SaveTransaction(t, tx, "COMPLETED"); err != nil {
+		if err := SaveTransaction(t, tx, EventOutgoingPaymentCompleted); err != nil {
 			return err
 		}
 		if q.DestinationInternal {
@@ -315,16 +315,16 @@ func applyStep(t *engine.Txn, q *Record, tx *Transaction, s rails.Report) error 
 // then REFUND_COMPLETED or REFUND_FAILED.
 func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, amount int64) error {
 	q.Status, tx.Status, tx.FailureReason = Failed, TxFailed, s.FailureReason
-	if err := SaveTransaction(t, tx, "FAILED"); err != nil {
+	if err := SaveTransaction(t, tx, EventOutgoingPaymentFailed); err != nil {
 		return err
 	}
-	tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.Now, Status: "PENDING", Reason: s.RefundReason}
-	if err := SaveTransaction(t, tx, "REFUND_PENDING"); err != nil {
+	tx.Refund = &Refund{Reference: "Refund:" + strings.TrimPrefix(tx.ID, "Transaction:"), InitiatedAt: t.Now, Status: RefundPending, Reason: s.RefundReason}
+	if err := SaveTransaction(t, tx, EventOutgoingPaymentRefundPending); err != nil {
 		return err
 	}
 	if s.RefundFails {
-		tx.Refund.Status = "FAILED"
-		return SaveTransaction(t, tx, "REFUND_FAILED")
+		tx.Refund.Status = RefundFailed
+		return SaveTransaction(t, tx, EventOutgoingPaymentRefundFailed)
 	}
 	to := q.refundAccount(quotesSlot.Of(t.Handle).Rail.Name())
 	feeBack := ""
@@ -341,8 +341,8 @@ func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, am
 		return err
 	}
 	now := t.Now
-	tx.Refund.Status, tx.Refund.SettledAt = "COMPLETED", &now
-	if err := SaveTransaction(t, tx, "REFUND_COMPLETED"); err != nil {
+	tx.Refund.Status, tx.Refund.SettledAt = RefundCompleted, &now
+	if err := SaveTransaction(t, tx, EventOutgoingPaymentRefundCompleted); err != nil {
 		return err
 	}
 	if feeBack != "" {
@@ -350,7 +350,7 @@ func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, am
 			return err
 		}
 	}
-	if q.Source.SourceType == "ACCOUNT" && !q.SourceExternal {
+	if q.Source.SourceType == SourceAccount && !q.SourceExternal {
 		return CreditEvent(t, q.Source.AccountID)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"slices"
 	"time"
 
@@ -21,12 +22,12 @@ const TableTransactions = "transactions"
 // TxParty is a transaction's source or destination (reference
 // Transaction{Source,Destination}OneOf).
 type TxParty struct {
-	SourceType      string `json:"sourceType,omitempty"`
-	DestinationType string `json:"destinationType,omitempty"`
-	AccountID       string `json:"accountId,omitempty"`
-	UmaAddress      string `json:"umaAddress,omitempty"`
-	Currency        string `json:"currency,omitempty"`
-	CustomerID      string `json:"customerId,omitempty"`
+	SourceType      SourceType      `json:"sourceType,omitempty"`
+	DestinationType DestinationType `json:"destinationType,omitempty"`
+	AccountID       string          `json:"accountId,omitempty"`
+	UmaAddress      string          `json:"umaAddress,omitempty"`
+	Currency        string          `json:"currency,omitempty"`
+	CustomerID      string          `json:"customerId,omitempty"`
 }
 
 // Refund is the refund of a failed outgoing payment. Its Reference is
@@ -34,11 +35,11 @@ type TxParty struct {
 // reference; Status is PENDING until the refund is posted (COMPLETED) or
 // could not be made (FAILED: the money stays held).
 type Refund struct {
-	Reference   string     `json:"reference"`
-	InitiatedAt time.Time  `json:"initiatedAt"`
-	SettledAt   *time.Time `json:"settledAt,omitempty"`
-	Status      string     `json:"status"` // PENDING, COMPLETED, FAILED
-	Reason      string     `json:"reason,omitempty"`
+	Reference   string       `json:"reference"`
+	InitiatedAt time.Time    `json:"initiatedAt"`
+	SettledAt   *time.Time   `json:"settledAt,omitempty"`
+	Status      RefundStatus `json:"status"`
+	Reason      string       `json:"reason,omitempty"`
 }
 
 // Transaction is an incoming or outgoing payment (reference
@@ -47,8 +48,8 @@ type Refund struct {
 type Transaction struct {
 	ID                         string                   `json:"id"`
 	Status                     TxStatus                 `json:"status"`
-	Type                       string                   `json:"type"`      // INCOMING or OUTGOING
-	Direction                  string                   `json:"direction"` // CREDIT or DEBIT
+	Type                       TxType                   `json:"type"`
+	Direction                  TxDirection              `json:"direction"`
 	Source                     TxParty                  `json:"source"`
 	Destination                TxParty                  `json:"destination"`
 	CustomerID                 string                   `json:"customerId"`
@@ -59,7 +60,7 @@ type Transaction struct {
 	Fees                       *int64                   `json:"fees,omitempty"`
 	PlatformFees               *int64                   `json:"platformFees,omitempty"`
 	QuoteID                    string                   `json:"quoteId,omitempty"`
-	PaymentRail                string                   `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
+	PaymentRail                PaymentRail              `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
 	Description                string                   `json:"description,omitempty"`
 	FailureReason              string                   `json:"failureReason,omitempty"`
 	Refund                     *Refund                  `json:"refund,omitempty"`
@@ -90,19 +91,19 @@ var cardType = []byte(`"type":"CARD"`)
 // UnmarshalJSON decodes what MarshalJSON wrote.
 func (x *Transaction) UnmarshalJSON(b []byte) error {
 	if *x == (Transaction{}) { // decoding into a zero value: nothing to merge with
-		if d, ok := decodeTransaction(b); ok && d.Type != "CARD" {
+		if d, ok := decodeTransaction(b); ok && d.Type != TxCard {
 			*x = d
 			return nil
 		}
 	}
 	if bytes.Contains(b, cardType) {
 		var head struct {
-			Type string `json:"type"`
+			Type TxType `json:"type"`
 		}
 		if err := json.Unmarshal(b, &head); err != nil {
 			return err
 		}
-		if head.Type == "CARD" {
+		if head.Type == TxCard {
 			var c CardTransaction
 			if err := json.Unmarshal(b, &c); err != nil {
 				return err
@@ -120,7 +121,7 @@ func outgoingTransaction(q *Record, now time.Time) *Transaction {
 	rate := q.ExchangeRate.Float64()
 	fees, pf := q.FeesIncluded, q.PlatformFeesIncluded
 	src := TxParty{SourceType: q.Source.SourceType, AccountID: q.Source.AccountID, Currency: q.SendingCurrency.Code, CustomerID: q.Source.CustomerID}
-	if src.SourceType == "REALTIME_FUNDING" {
+	if src.SourceType == SourceRealtimeFunding {
 		src.AccountID = ""
 	} else {
 		src.CustomerID = ""
@@ -131,7 +132,7 @@ func outgoingTransaction(q *Record, now time.Time) *Transaction {
 	if q.Status == PendingAuthorization {
 		status = TxPendingAuthorization
 	}
-	return &Transaction{ID: q.TransactionID, Status: status, Type: "OUTGOING", Direction: "DEBIT", Source: src, Destination: dst,
+	return &Transaction{ID: q.TransactionID, Status: status, Type: TxOutgoing, Direction: TxDebit, Source: src, Destination: dst,
 		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
 		QuoteID: q.ID, PaymentRail: txRail(q.Rail), Description: q.Description, CreatedAt: now, UpdatedAt: now}
 }
@@ -139,9 +140,9 @@ func outgoingTransaction(q *Record, now time.Time) *Transaction {
 // txRail is the paymentRail a transaction reports: the quote's rail when it
 // is one of the reference's PaymentRail values, none for internal, UMA and
 // crypto-network payments.
-func txRail(rail string) string {
+func txRail(rail string) PaymentRail {
 	if slices.Contains(PaymentRails, rail) {
-		return rail
+		return PaymentRail(rail)
 	}
 	return ""
 }
@@ -172,11 +173,14 @@ func (x *Transaction) clone() *Transaction {
 // PROCESSING of a payment to an internal account, which completes at
 // once). The event's data is the record as it would be stored, encoded
 // straight into the event.
-func announceTx(t *engine.Txn, tx *Transaction, event string) error {
+func announceTx(t *engine.Txn, tx *Transaction, event engine.EventType) error {
 	if err := advanceTx(t, tx); err != nil || event == "" {
 		return err
 	}
-	return t.EmitAppended(txEvent(tx, event), 1024, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
+	if err := checkPaymentEvent(tx, event); err != nil {
+		return err
+	}
+	return t.EmitAppended(event, 1024, func(b []byte) ([]byte, error) { return appendTransaction(b, tx) })
 }
 
 // advanceTx checks tx's status change against the state machine and stamps
@@ -188,11 +192,6 @@ func advanceTx(t *engine.Txn, tx *Transaction) error {
 	readStatus(t, tx.ID, string(tx.Status))
 	tx.UpdatedAt = t.Now
 	return nil
-}
-
-// txEvent is the event type <INCOMING|OUTGOING>_PAYMENT.<event>.
-func txEvent(tx *Transaction, event string) engine.EventType {
-	return engine.EventType(tx.Type + "_PAYMENT." + event)
 }
 
 // Get returns one transaction (TRANSACTION_NOT_FOUND), a card transaction
@@ -213,13 +212,14 @@ func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error)
 // the quote id (the reference of real-time funding instructions) or the
 // refund's reference.
 type TransactionFilter struct {
-	CustomerID, PlatformCustomerID, Type string
-	Status                               TxStatus
-	AccountIdentifier                    string // either side
-	SenderAccountIdentifier              string
-	ReceiverAccountIdentifier            string
-	Reference                            string
-	StartDate, EndDate                   time.Time
+	CustomerID, PlatformCustomerID string
+	Type                           TxType
+	Status                         TxStatus
+	AccountIdentifier              string // either side
+	SenderAccountIdentifier        string
+	ReceiverAccountIdentifier      string
+	Reference                      string
+	StartDate, EndDate             time.Time
 }
 
 // is reports whether the party is the account or UMA address id.
@@ -232,7 +232,7 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 	case set(f.CustomerID) && tx.CustomerID != f.CustomerID,
 		set(f.PlatformCustomerID) && tx.PlatformCustomerID != f.PlatformCustomerID,
 		f.Status != "" && tx.Status != f.Status,
-		set(f.Type) && tx.Type != f.Type,
+		f.Type != "" && tx.Type != f.Type,
 		set(f.AccountIdentifier) && !tx.Source.is(f.AccountIdentifier) && !tx.Destination.is(f.AccountIdentifier),
 		set(f.SenderAccountIdentifier) && !tx.Source.is(f.SenderAccountIdentifier),
 		set(f.ReceiverAccountIdentifier) && !tx.Destination.is(f.ReceiverAccountIdentifier),
@@ -256,7 +256,7 @@ func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
 		[2]string{ixCustomer, f.CustomerID},
 		[2]string{ixPlatform, f.PlatformCustomerID},
 		[2]string{engine.IxStatus, string(f.Status)},
-		[2]string{engine.IxType, f.Type})
+		[2]string{engine.IxType, string(f.Type)})
 }
 
 // List lists transactions in creation order (newest first with p.Desc),
@@ -268,7 +268,7 @@ func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.L
 	var fe validate.Errors
 	fe.Enum("status", string(f.Status), "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
 		"AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "EXCEPTION")
-	fe.Enum("type", f.Type, "INCOMING", "OUTGOING", "CARD")
+	fe.Enum("type", string(f.Type), string(TxIncoming), string(TxOutgoing), string(TxCard))
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return engine.Page[Transaction]{}, err
 	}
@@ -279,6 +279,15 @@ func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.L
 		return err
 	})
 	return page, err
+}
+
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (ts Transactions) ListAll(ctx context.Context, f TransactionFilter, p engine.ListParams) iter.Seq2[Transaction, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Transaction], error) {
+		return ts.List(ctx, f, p)
+	})
 }
 
 // ConfirmReceipt records when the receipt was delivered (default now):

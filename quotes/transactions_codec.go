@@ -18,8 +18,8 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 	b = append(b, '{')
 	b = engine.StringMember(b, "id", x.ID, false)
 	b = engine.StringMember(b, "status", string(x.Status), false)
-	b = engine.StringMember(b, "type", x.Type, false)
-	b = engine.StringMember(b, "direction", x.Direction, false)
+	b = engine.StringMember(b, "type", string(x.Type), false)
+	b = engine.StringMember(b, "direction", string(x.Direction), false)
 	b = appendParty(engine.Member(b, "source"), &x.Source)
 	b = appendParty(engine.Member(b, "destination"), &x.Destination)
 	b = engine.StringMember(b, "customerId", x.CustomerID, false)
@@ -42,7 +42,7 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 		b = engine.IntMember(b, "platformFees", *x.PlatformFees)
 	}
 	b = engine.StringMember(b, "quoteId", x.QuoteID, true)
-	b = engine.StringMember(b, "paymentRail", x.PaymentRail, true)
+	b = engine.StringMember(b, "paymentRail", string(x.PaymentRail), true)
 	b = engine.StringMember(b, "description", x.Description, true)
 	b = engine.StringMember(b, "failureReason", x.FailureReason, true)
 	if r := x.Refund; r != nil {
@@ -56,7 +56,7 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 				return nil, err
 			}
 		}
-		b = engine.StringMember(b, "status", r.Status, false)
+		b = engine.StringMember(b, "status", string(r.Status), false)
 		b = append(engine.StringMember(b, "reason", r.Reason, true), '}')
 	}
 	if x.SettledAt != nil {
@@ -82,8 +82,8 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 // appendParty appends json.Marshal(p).
 func appendParty(b []byte, p *TxParty) []byte {
 	b = append(b, '{')
-	b = engine.StringMember(b, "sourceType", p.SourceType, true)
-	b = engine.StringMember(b, "destinationType", p.DestinationType, true)
+	b = engine.StringMember(b, "sourceType", string(p.SourceType), true)
+	b = engine.StringMember(b, "destinationType", string(p.DestinationType), true)
 	b = engine.StringMember(b, "accountId", p.AccountID, true)
 	b = engine.StringMember(b, "umaAddress", p.UmaAddress, true)
 	b = engine.StringMember(b, "currency", p.Currency, true)
@@ -96,8 +96,8 @@ func decodeTransaction(b []byte) (x Transaction, ok bool) {
 	c := engine.ReadCanon(b)
 	x.ID = c.StrMember("id")
 	x.Status = TxStatus(c.StrMember("status"))
-	x.Type = c.StrMember("type")
-	x.Direction = c.StrMember("direction")
+	x.Type = TxType(c.StrMember("type"))
+	x.Direction = TxDirection(c.StrMember("direction"))
 	c.Need("source")
 	x.Source = readParty(c)
 	c.Need("destination")
@@ -110,7 +110,7 @@ func decodeTransaction(b []byte) (x Transaction, ok bool) {
 	x.Fees = engine.Optional(c, "fees", c.Int)
 	x.PlatformFees = engine.Optional(c, "platformFees", c.Int)
 	x.QuoteID = c.OptStr("quoteId")
-	x.PaymentRail = c.OptStr("paymentRail")
+	x.PaymentRail = PaymentRail(c.OptStr("paymentRail"))
 	x.Description = c.OptStr("description")
 	x.FailureReason = c.OptStr("failureReason")
 	x.Refund = engine.Optional(c, "refund", func() Refund { return readRefund(c) })
@@ -128,8 +128,8 @@ func decodeTransaction(b []byte) (x Transaction, ok bool) {
 // readParty reads what appendParty wrote.
 func readParty(c *engine.Canon) (p TxParty) {
 	c.Object()
-	p.SourceType = c.OptStr("sourceType")
-	p.DestinationType = c.OptStr("destinationType")
+	p.SourceType = SourceType(c.OptStr("sourceType"))
+	p.DestinationType = DestinationType(c.OptStr("destinationType"))
 	p.AccountID = c.OptStr("accountId")
 	p.UmaAddress = c.OptStr("umaAddress")
 	p.Currency = c.OptStr("currency")
@@ -145,7 +145,7 @@ func readRefund(c *engine.Canon) (r Refund) {
 	c.Need("initiatedAt")
 	r.InitiatedAt = c.Time()
 	r.SettledAt = engine.Optional(c, "settledAt", c.Time)
-	r.Status = c.StrMember("status")
+	r.Status = RefundStatus(c.StrMember("status"))
 	r.Reason = c.OptStr("reason")
 	c.Close()
 	return r

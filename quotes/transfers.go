@@ -14,7 +14,7 @@ import (
 type TransferOutRequest struct {
 	SourceAccountID       string
 	DestinationAccountID  string
-	PaymentRail           string // optional: one of the destination account's rails
+	PaymentRail           PaymentRail // optional: one of the destination account's rails
 	Amount                int64
 	RemittanceInformation string
 	PurposeOfPayment      string
@@ -30,8 +30,8 @@ type TransferOutRequest struct {
 // (rails.OutgoingPayment.Transfer).
 func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
 	e := ts.e
-	tx, err := Create(ctx, e, Request{Source: Source{SourceType: "ACCOUNT", AccountID: in.SourceAccountID},
-		Destination:        Destination{DestinationType: "ACCOUNT", AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
+	tx, err := Create(ctx, e, Request{Source: Source{SourceType: SourceAccount, AccountID: in.SourceAccountID},
+		Destination:        Destination{DestinationType: DestinationAccount, AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
 		LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
 		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment}, true,
 		func(t *engine.Txn, q *Record) (*Transaction, error) { return GetTransaction(t, q.TransactionID) })
@@ -92,7 +92,7 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep rails.Report) error {
 		}
 		now := t.Now
 		tx.Status, tx.SettledAt = TxCompleted, &now
-		if err := SaveTransaction(t, tx, "COMPLETED"); err != nil {
+		if err := SaveTransaction(t, tx, EventIncomingPaymentCompleted); err != nil {
 			return err
 		}
 	case rep.Outcome == rails.Returned && tx.Status == TxCompleted:
@@ -100,12 +100,12 @@ func settleTransferIn(t *engine.Txn, tx *Transaction, rep rails.Report) error {
 			return err
 		}
 		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
-		if err := SaveTransaction(t, tx, "FAILED"); err != nil {
+		if err := SaveTransaction(t, tx, EventIncomingPaymentFailed); err != nil {
 			return err
 		}
 	case rep.Outcome == rails.Failed && tx.Status == TxPending:
 		tx.Status, tx.FailureReason = TxFailed, rep.FailureReason
-		return SaveTransaction(t, tx, "FAILED")
+		return SaveTransaction(t, tx, EventIncomingPaymentFailed)
 	default:
 		return nil
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // price computes a quote from USD at the sandbox's own rate.
-func price(t *testing.T, to, side string, amount int64, fees quotes.Fees) quotes.Amounts {
+func price(t *testing.T, to string, side quotes.LockedSide, amount int64, fees quotes.Fees) quotes.Amounts {
 	t.Helper()
 	r, err := sandbox.Rates{}.Rate(context.Background(), "USD", to)
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"iter"
 	"strconv"
 	"time"
 
@@ -392,6 +393,15 @@ func (s Service) ListOperations(ctx context.Context, coinID string, opType OpTyp
 		return err
 	})
 	return page, err
+}
+
+// ListOperationsAll walks every page of ListOperations from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (s Service) ListOperationsAll(ctx context.Context, coinID string, opType OpType, p engine.ListParams) iter.Seq2[Operation, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Operation], error) {
+		return s.ListOperations(ctx, coinID, opType, p)
+	})
 }
 
 // Reserve reports a stablecoin's fiat reserve in its base currency, in

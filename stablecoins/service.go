@@ -3,6 +3,7 @@ package stablecoins
 import (
 	"context"
 	"errors"
+	"iter"
 	"strings"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -178,6 +179,15 @@ func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilt
 	return page, err
 }
 
+// ListProviderAccountsAll walks every page of ListProviderAccounts from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (s Service) ListProviderAccountsAll(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) iter.Seq2[ProviderAccount, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[ProviderAccount], error) {
+		return s.ListProviderAccounts(ctx, f, p)
+	})
+}
+
 // SetProviderAccountStatus records what the provider or the operator
 // learned about a link: INVALID when its credentials stop verifying,
 // REVOKED when it was withdrawn, ACTIVE when it verifies again. Requests
@@ -344,6 +354,15 @@ func (s Service) List(ctx context.Context, f StablecoinFilter, p engine.ListPara
 		return err
 	})
 	return page, err
+}
+
+// ListAll walks every page of List from p on (engine.All):
+// each item with a nil error, or one pair with a page's error; breaking
+// out of the loop reads no further page.
+func (s Service) ListAll(ctx context.Context, f StablecoinFilter, p engine.ListParams) iter.Seq2[Stablecoin, error] {
+	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[Stablecoin], error) {
+		return s.List(ctx, f, p)
+	})
 }
 
 // RequestEnablement asks the operator to enable a stablecoin for the

@@ -144,7 +144,7 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		for i := range all {
 			tx := enginetest.SeedTx(i, 1, func(int) payments.TransactionStatus { return statuses[rng.IntN(len(statuses))] })
 			tx.CustomerID, tx.PlatformCustomerID = pick("Customer:c", 4), pick("p", 3)
-			tx.Type = []string{"OUTGOING", "INCOMING"}[rng.IntN(2)]
+			tx.Type = []payments.TransactionType{payments.TxOutgoing, payments.TxIncoming}[rng.IntN(2)]
 			tx.Source.AccountID, tx.Destination.AccountID = pick("InternalAccount:a", 3), pick("ExternalAccount:x", 3)
 			tx.QuoteID = pick("Quote:q", 5)
 			all[i] = tx
@@ -167,14 +167,14 @@ func TestEngine_ListTransactions_Index(t *testing.T) {
 		}
 		for range 300 {
 			f := payments.TransactionFilter{CustomerID: maybe(pick("Customer:c", 4)), PlatformCustomerID: maybe(pick("p", 3)),
-				Type: maybe("OUTGOING"), AccountIdentifier: maybe(pick("InternalAccount:a", 3)),
+				Type: payments.TransactionType(maybe("OUTGOING")), AccountIdentifier: maybe(pick("InternalAccount:a", 3)),
 				SenderAccountIdentifier: maybe(pick("ExternalAccount:x", 3)), ReceiverAccountIdentifier: maybe(pick("ExternalAccount:x", 3)),
 				Reference: maybe(pick("Quote:q", 5))}
 			if rng.IntN(2) == 0 {
 				f.Status = statuses[rng.IntN(len(statuses))]
 			}
-			if strings.HasSuffix(f.Type, "-none") {
-				f.Type = "INCOMING"
+			if strings.HasSuffix(string(f.Type), "-none") {
+				f.Type = payments.TxIncoming
 			}
 			p := payments.ListParams{Limit: 1 + rng.IntN(7), Desc: rng.IntN(2) == 0}
 			var want []string
