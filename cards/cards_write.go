@@ -431,7 +431,7 @@ func (c Service) Reveal(ctx context.Context, id, actor string) (*CardReveal, err
 	if err != nil {
 		return nil, err
 	}
-	c.e.Log.Info("card revealed", "card", id, "actor", actor)
+	c.e.Log.InfoContext(ctx, "card revealed", "card", id, "actor", actor)
 	return &rv, nil
 }
 

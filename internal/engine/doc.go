@@ -155,6 +155,22 @@
 // (an item applied twice finds itself gone), and single-process stores
 // need no claims at all.
 //
+// # Observation
+//
+// An Observer (Config.Observer; nil by default) is told of every unit of
+// work: an operation (a group method begins it with Handle.Begin and ends
+// it with its error, whose code is the outcome), each store transaction of
+// Update and View (read or write, its runs, commit or rollback), each
+// intent's hand-over, each webhook delivery attempt and each due item. It
+// returns the context the work runs in, so a tracer nests them: the
+// transaction in its operation, the hand-over after it. An event stores
+// the traceparent of the transaction that emitted it (outboxRecord.Trace),
+// so its delivery, later and in any process, continues that trace and
+// sends it on (Event.TraceParent). The kernel imports no metrics or
+// tracing library: the adapters live in telemetry/. Without an Observer
+// each hook is a nil check. Backlog counts what waits (events, due items,
+// intents, dead letters) for gauges read on demand.
+//
 // # Errors
 //
 // Error is the one coded error type: Code is a spec code with its HTTP

@@ -390,7 +390,7 @@ func requeue(t *Txn, id string) (outboxRecord, error) {
 	if err != nil {
 		return outboxRecord{}, err
 	}
-	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: t.Now}
+	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	if table == tableOutboxDead {
 		if err := t.Tx.Delete(tableOutboxDead, id); err != nil {
 			return r, err

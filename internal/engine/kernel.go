@@ -60,6 +60,7 @@ type core struct {
 	newUUID  func() (uuid.UUID, error)
 	Log      *slog.Logger
 	Config   Config
+	obs      Observer // nil: nothing observed (observe.go)
 
 	written   Bounded[written] // index entries of records written, by table and key (index.go)
 	kick      chan struct{}
@@ -78,7 +79,8 @@ type core struct {
 // Config is what the kernel takes of the facade's payments.Config
 // (documented there): zero values of the first five get defaults in New
 // (time.Now, UUIDv7, a discarding logger, a Notifier that accepts every
-// event); the facade validated and defaulted the rest. Retry and
+// event); a nil Observer observes nothing (observe.go); the facade
+// validated and defaulted the rest. Retry and
 // IdempotencyRetention have no defaults here: a zero retention expires
 // every recorded answer as it is written, so a caller of New sets it.
 type Config struct {
@@ -91,13 +93,14 @@ type Config struct {
 	Retry                RetryPolicy
 	IdempotencyRetention time.Duration
 	EventHistory         bool
+	Observer             Observer
 }
 
 // New returns the handle of a new engine core on kc, with nothing
 // registered yet (Register) and its workers not started (Run). It touches
 // neither the store nor the network.
 func New(kc Config) *Handle {
-	c := &core{Store: kc.Store, notifier: kc.Notifier, Clock: kc.Now, newUUID: kc.NewUUID, Log: kc.Logger, Config: kc,
+	c := &core{Store: kc.Store, notifier: kc.Notifier, Clock: kc.Now, newUUID: kc.NewUUID, Log: kc.Logger, Config: kc, obs: kc.Observer,
 		kick: make(chan struct{}, 1), hurry: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
 		owner: "engine:" + uuid.NewString()}
 	if c.Clock == nil {

@@ -27,9 +27,12 @@ import (
 type Txn struct {
 	Tx
 	Handle  *Handle
-	Now     time.Time // the operation's clock reading
-	ids     idSeq     // the operation's ids
+	Now     time.Time       // the operation's clock reading
+	ids     idSeq           // the operation's ids
+	ctx     context.Context // the transaction's, for the Observer
 	emitted bool
+	traced  bool     // trace was read (traceParent)
+	trace   string   // the traceparent of the events emitted
 	intents []string // intents written, handed over after commit
 	// locals holds the areas' per-transaction state (Local) in place, so
 	// a transaction allocates no slice for the two or three areas an
@@ -161,30 +164,46 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	var emitted bool
-	var intents []string
+	var sp *span
+	if e.obs != nil {
+		ctx, sp = e.startWork(ctx, Work{Kind: WorkTransaction, Name: "write"})
+	}
+	// What the last run of fn left (one variable: the closure moves it to
+	// the heap).
+	var last struct {
+		emitted bool
+		intents []string
+		runs    int
+		err     error
+	}
 	// A webhook pass's outcomes, waiting to be recorded, are recorded in
 	// this transaction if it commits (outcomes.save).
 	o := takeOutcomes(e)
 	err = e.Store.Update(ctx, func(tx Tx) error {
-		t := &Txn{Tx: tx, Handle: e, Now: now, ids: ids}
+		t := &Txn{Tx: tx, Handle: e, Now: now, ids: ids, ctx: ctx}
 		err := fn(t)
-		emitted, intents = t.emitted, t.intents
+		last.emitted, last.intents = t.emitted, t.intents
+		last.runs++
 		if err == nil && o != nil {
 			err = o.record(t)
 		}
+		last.err = err
 		return err
 	})
 	if o != nil {
 		o.done <- err
 	}
+	if sp != nil {
+		sp.w.Runs = last.runs
+		sp.end(txnOutcome(err, last.err), err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if emitted {
+	if last.emitted {
 		e.poke()
 	}
-	return intents, nil
+	return last.intents, nil
 }
 
 // View runs fn in a read-only store transaction, at one clock reading
@@ -192,7 +211,18 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 // read (its ids would repeat), so a read never draws ids.
 func (e *Handle) View(ctx context.Context, fn func(t *Txn) error) error {
 	now := e.Now()
-	return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
+	if e.obs == nil {
+		return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now, ctx: ctx}) })
+	}
+	octx, sp := e.startWork(ctx, Work{Kind: WorkTransaction, Name: "read"})
+	var fnErr error
+	err := e.Store.View(octx, func(tx Tx) error {
+		sp.w.Runs++
+		fnErr = fn(&Txn{Tx: tx, Handle: e, Now: now, ctx: octx})
+		return fnErr
+	})
+	sp.end(txnOutcome(err, fnErr), err)
+	return err
 }
 
 // GetJSON decodes the record at key into v: ErrNotFound when there is
