@@ -22,13 +22,15 @@ type UpdateInternalAccountRequest struct {
 // INVALID_INPUT without privateEnabled or for an account that is not an
 // embedded wallet; ACCOUNT_NOT_FOUND for an unknown one; the signed-retry
 // codes.
-func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
+func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (_ *accounts.InternalAccountView, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "UpdateInternalAccount")
+	defer op.End(&err)
 	if req.PrivateEnabled == nil {
 		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
 	}
 	var out *accounts.InternalAccountView
 	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
+	err = w.e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		a, err := accounts.Internal(t, id)
 		if err != nil {
@@ -73,7 +75,9 @@ type WalletExport struct {
 // signed-retry codes. The secret is drawn at the first export and kept,
 // so every export seals the same secret; the sealing draws randomness and
 // runs after commit.
-func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
+func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (_ *WalletExport, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "Export")
+	defer op.End(&err)
 	e := w.e
 	var fe validate.Errors
 	if checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) && !legacy(req.ClientPublicKey) {
@@ -136,6 +140,8 @@ func QuotePayload(q *quotes.Record) string {
 // idempotency: WALLET_SIGNATURE_MISSING without a stamp, the stamp codes
 // of CheckQuoteSignature, QUOTE_NOT_FOUND, QUOTE_EXPIRED, CONFLICT for a
 // quote already executed, INSUFFICIENT_FUNDS.
-func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
+func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (_ *quotes.Quote, err error) {
+	ctx, op := begin(ctx, w.e, "ExecuteQuote")
+	defer op.End(&err)
 	return quotes.ExecuteWith(w.e, ctx, id, quotes.ExecuteOptions{}, &stamp)
 }

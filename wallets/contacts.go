@@ -22,10 +22,12 @@ import (
 // first (the customer is nil) and applies on the signed retry; any other
 // update applies at once. It answers the customers area's codes and
 // ContactChange's.
-func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
+func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (_ *customers.Customer, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "UpdateCustomer")
+	defer op.End(&err)
 	var out *customers.Customer
 	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
+	err = w.e.Update(ctx, func(t *engine.Txn) error {
 		out, ch = nil, nil
 		var err error
 		out, err = customers.UpdateRecord(t, id, in, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {

@@ -125,7 +125,9 @@ func oidcError(err error, field string) error {
 // signed-retry codes. The uniqueness checks and the claims that keep them
 // are in the registering transaction, so two concurrent registrations of
 // one contact or passkey cannot both succeed.
-func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (*AuthMethodResponse, *SignedChallenge, error) {
+func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (_ *AuthMethodResponse, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "CreateCredential")
+	defer op.End(&err)
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
@@ -346,12 +348,14 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *customer
 // Credentials lists a wallet's credentials, oldest first; an unknown
 // account has none (an empty list, not NOT_FOUND). INVALID_INPUT without
 // an account id.
-func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMethod, error) {
+func (w Service) Credentials(ctx context.Context, accountID string) (_ []AuthMethod, err error) {
+	ctx, op := begin(ctx, w.e, "Credentials")
+	defer op.End(&err)
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
 	out := []AuthMethod{}
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err = w.e.View(ctx, func(t *engine.Txn) error {
 		cs, err := credentials(t, accountID)
 		for _, c := range cs {
 			out = append(out, c.AuthMethod)
@@ -367,9 +371,11 @@ func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 // AUTH_METHOD_NOT_FOUND for an unknown credential, INVALID_INPUT for the
 // last one, and the signed-retry codes (WALLET_SIGNATURE_INVALID when the
 // signing session is the credential's own).
-func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (_ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "RevokeCredential")
+	defer op.End(&err)
 	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
+	err = w.e.Update(ctx, func(t *engine.Txn) error {
 		c, err := credential(t, id)
 		if err != nil {
 			return err

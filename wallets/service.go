@@ -349,10 +349,12 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*account
 // platform has an embeddedWalletConfig, get one automatically (the
 // package-level Provision). CUSTOMER_NOT_FOUND for an unknown customer.
 // Each call opens another wallet: it records no idempotency answer.
-func (w Service) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
+func (w Service) Provision(ctx context.Context, customerID, currency string) (_ *accounts.InternalAccountView, err error) {
+	ctx, op := begin(ctx, w.e, "Provision")
+	defer op.End(&err)
 	e := w.e
 	var out *accounts.InternalAccountView
-	err := e.Update(ctx, func(t *engine.Txn) error {
+	err = e.Update(ctx, func(t *engine.Txn) error {
 		r, err := customers.RecordOf(t, customerID)
 		if err != nil {
 			return err

@@ -57,7 +57,9 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 // The code, its target key and the limit counters are written in one
 // transaction, so concurrent challenges of one credential are all counted
 // and the last one committed is the one outstanding.
-func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
+func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (_ *CredentialChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "Challenge")
+	defer op.End(&err)
 	e := w.e
 	d, err := drawWallet(e)
 	if err != nil {
@@ -157,7 +159,9 @@ func (req *VerifyRequest) check() error {
 // for a bad body, a type other than the credential's, or an
 // encryptedOtpBundle that does not open; AUTH_METHOD_NOT_FOUND for an
 // unknown credential.
-func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (_ *AuthSession, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "Verify")
+	defer op.End(&err)
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
@@ -342,12 +346,14 @@ func assertPasskey(t *engine.Txn, c *credentialRecord, a *walletauth.Assertion, 
 // Sessions lists a wallet's active sessions (revoked and expired ones are
 // left out); an unknown account has none. INVALID_INPUT without an
 // account id.
-func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession, error) {
+func (w Service) Sessions(ctx context.Context, accountID string) (_ []AuthSession, err error) {
+	ctx, op := begin(ctx, w.e, "Sessions")
+	defer op.End(&err)
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
 	out := []AuthSession{}
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err = w.e.View(ctx, func(t *engine.Txn) error {
 		ss, err := sessions(t, accountID)
 		for _, s := range ss {
 			out = append(out, s.AuthSession)
@@ -359,9 +365,11 @@ func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 
 // RevokeSession ends a session, a signed flow any active session of the
 // wallet signs (itself included). SESSION_NOT_FOUND when it is not active.
-func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (_ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "RevokeSession")
+	defer op.End(&err)
 	var ch *SignedChallenge
-	err := w.e.Update(ctx, func(t *engine.Txn) error {
+	err = w.e.Update(ctx, func(t *engine.Txn) error {
 		s, err := session(t, id)
 		if err != nil {
 			return err
@@ -393,7 +401,9 @@ type RefreshRequest struct {
 // (SESSION_NOT_FOUND otherwise). The old session stays active until it
 // expires or is revoked. INVALID_INPUT for a bad key; the signed-retry
 // codes.
-func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (_ *AuthSession, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "RefreshSession")
+	defer op.End(&err)
 	e := w.e
 	var fe validate.Errors
 	if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {

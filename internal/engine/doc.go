@@ -42,9 +42,11 @@
 // transaction state an area needs (drafts, a configuration decoded once)
 // hangs off a Local key and starts afresh on every run.
 //
-//	func (s Service) Rename(ctx context.Context, id, name string) (*Widget, error) {
+//	func (s Service) Rename(ctx context.Context, id, name string) (_ *Widget, err error) {
+//		ctx, op := s.h.Begin(ctx, "widgets", "Rename") // the operation, for the Observer
+//		defer op.End(&err)
 //		var out *Widget
-//		err := engine.Once(ctx, s.h, []any{id, name}, &out, func(t *engine.Txn) error {
+//		err = engine.Once(ctx, s.h, []any{id, name}, &out, func(t *engine.Txn) error {
 //			var w Widget
 //			if err := engine.GetJSON(t, tableWidgets, id, &w); err != nil {
 //				return engine.NotFound(err, engine.CodeNotFound, "widget", id)

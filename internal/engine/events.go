@@ -362,7 +362,9 @@ func loop(e *Handle, ctx context.Context, wake <-chan struct{}, pass func()) {
 // webhook worker does the same in the background; tests call it to deliver
 // at once. One pass runs at a time (flushMu): a Flush waits for the
 // worker's pass, and the worker for a Flush.
-func (wh Webhooks) Flush(ctx context.Context) (int, error) {
+func (wh Webhooks) Flush(ctx context.Context) (_ int, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "Flush")
+	defer op.End(&err)
 	// Outcomes the worker left for the next operation to record are
 	// recorded now, before this pass reads the outbox; a worker about to
 	// leave some records them at once.
@@ -662,10 +664,12 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 
 // Pending returns the events still waiting for delivery, oldest first,
 // whether due now or backing off; it reads the whole outbox.
-func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
+func (wh Webhooks) Pending(ctx context.Context) (_ []Event, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "Pending")
+	defer op.End(&err)
 	e := wh.e
 	var out []Event
-	err := e.Store.View(ctx, func(tx Tx) error {
+	err = e.Store.View(ctx, func(tx Tx) error {
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
 			if err != nil {
@@ -691,7 +695,9 @@ type TestWebhookResult struct {
 // WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
 // other than 2xx; FORBIDDEN outside the sandbox. The TEST event is not
 // written anywhere and is not retried.
-func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
+func (wh Webhooks) SendTest(ctx context.Context) (_ *TestWebhookResult, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "SendTest")
+	defer op.End(&err)
 	e := wh.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err

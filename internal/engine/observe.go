@@ -20,8 +20,10 @@ import (
 type Observer interface {
 	// Start is called when w begins, with the context w runs in, and
 	// returns the context to run it in: a tracer returns ctx with a span
-	// started (a child of the span ctx carries, or of w.Parent when ctx
-	// carries none), anything else returns ctx. w.Began is set.
+	// started, a child of w.Parent when it is set (an incoming request's
+	// traceparent; for a delivery, the transaction that emitted the
+	// event), else of the span ctx carries; anything else returns ctx.
+	// w.Began is set.
 	Start(ctx context.Context, w Work) context.Context
 	// End is called once for every Start, with the context Start returned
 	// and w completed: Took, Outcome and, for a failure, Err.

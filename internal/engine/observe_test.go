@@ -51,13 +51,8 @@ func TestObserver(t *testing.T) {
 
 	t.Run("an operation is observed with its outcome code and latency, its transactions inside it", func(t *testing.T) {
 		obs.Reset()
-		op := func(ctx context.Context, id string) (err error) {
-			ctx, span := h.Begin(ctx, "quotes", "Get")
-			defer span.End(&err)
-			_, err = e.Eng.Quotes.Get(ctx, id)
-			return err
-		}
-		enginetest.RequireCode(t, op(ctx, "Quote:none"), payments.CodeQuoteNotFound)
+		_, err := e.Eng.Quotes.Get(ctx, "Quote:none")
+		enginetest.RequireCode(t, err, payments.CodeQuoteNotFound)
 		w := only(t, obs.Ended(payments.WorkOperation))
 		assert.Equal(t, "quotes", w.Area)
 		assert.Equal(t, "Get", w.Name)
@@ -74,24 +69,35 @@ func TestObserver(t *testing.T) {
 
 	t.Run("an operation run inside another is part of it", func(t *testing.T) {
 		obs.Reset()
-		outer, span := h.Begin(ctx, "sandbox", "Outer")
+		_, err := e.Eng.Sandbox.Fund(ctx, from, 100) // accounts' Sandbox.Fund inside
+		require.NoError(t, err)
+		w := only(t, obs.Ended(payments.WorkOperation))
+		assert.Equal(t, "sandbox", w.Area)
+		assert.Equal(t, "Fund", w.Name)
+		assert.Equal(t, payments.OutcomeOK, w.Outcome)
+
+		obs.Reset()
+		outer, span := h.Begin(ctx, "test", "Outer")
 		inner, innerSpan := h.Begin(outer, "quotes", "Get")
 		assert.Equal(t, outer, inner)
-		var err error
 		innerSpan.End(&err)
 		span.End(&err)
-		w := only(t, obs.Ended(payments.WorkOperation))
-		assert.Equal(t, "Outer", w.Name)
-		assert.Equal(t, payments.OutcomeOK, w.Outcome)
+		assert.Equal(t, "Outer", only(t, obs.Ended(payments.WorkOperation)).Name)
 	})
 
 	t.Run("a payment: its write, its hand-over to the rail and its events' deliveries, each in the trace of the operation", func(t *testing.T) {
-		obs.Reset()
-		octx, span := h.Begin(ctx, "quotes", "Create")
-		q, err := e.Eng.Quotes.Create(octx, enginetest.Transfer(from, external, 1_000, true))
-		span.End(&err)
+		_, err := e.Eng.Webhooks.Flush(ctx) // what earlier subtests emitted
 		require.NoError(t, err)
-		op := only(t, obs.Ended(payments.WorkOperation))
+		obs.Reset()
+		q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, external, 1_000, true))
+		require.NoError(t, err)
+		var op enginetest.Observed
+		for _, w := range obs.Ended(payments.WorkOperation) {
+			if w.Name == "Create" {
+				op = w
+			}
+		}
+		assert.Equal(t, "quotes", op.Area)
 		assert.Equal(t, payments.OutcomeOK, op.Outcome)
 
 		var write enginetest.Observed

@@ -10,8 +10,8 @@ import (
 )
 
 // Observer is a payments.Observer that records every unit of work that
-// ended, with the work it ran inside: a tracer's span tree without a
-// tracing library. Each started unit gets a number from 1; its traceparent
+// ended, with the work it ran inside (its Parent when set, else the unit
+// its context carries): a tracer's span tree without a tracing library. Each started unit gets a number from 1; its traceparent
 // is "00-<32 hex digits: its root's number>-<16 hex digits: its
 // number>-01", so the delivery of an event continues the unit that emitted
 // it through the stored traceparent, as with a real tracer.
@@ -41,10 +41,10 @@ func (o *Observer) Start(ctx context.Context, w payments.Work) context.Context {
 	o.next++
 	u := &observedUnit{n: o.next, root: o.next}
 	o.mu.Unlock()
-	if p, ok := ctx.Value(observedKey{}).(*observedUnit); ok {
-		u.parent, u.root = p.n, p.root
-	} else if root, n, ok := parseParent(w.Parent); ok {
+	if root, n, ok := parseParent(w.Parent); ok {
 		u.parent, u.root = n, root
+	} else if p, ok := ctx.Value(observedKey{}).(*observedUnit); ok {
+		u.parent, u.root = p.n, p.root
 	}
 	return context.WithValue(ctx, observedKey{}, u)
 }
