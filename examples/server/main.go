@@ -31,7 +31,8 @@
 // stderr (a line per request at INFO, each line of a request with its
 // request_id). /healthz and /readyz are the probes (readiness fails for
 // -shutdown-delay on SIGTERM before the shutdown); -pprof serves the
-// runtime's profiles at /debug/pprof/.
+// runtime's profiles at /debug/pprof/. Prometheus metrics are served at
+// /metrics (-metrics=false turns them off).
 // The operator dashboard is served at /dashboard/ (-dashboard=false turns it
 // off), with a one-time login link printed at start; its buttons advance,
 // freeze and resume the sandbox clock and send webhooks again.
@@ -91,6 +92,7 @@ type options struct {
 	logFormat                 string
 	dashboard                 bool
 	pprof                     bool
+	metrics                   bool
 	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
 	// means payments.DefaultWalletRelyingParty.
 	walletRP walletauth.RelyingParty
@@ -116,6 +118,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.StringVar(&o.logFormat, "log-format", "text", "format of the log on stderr: text (key=value) or json (a JSON object a line)")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
+	fs.BoolVar(&o.metrics, "metrics", true, "serve Prometheus metrics at /metrics (no credentials: keep the server on a private address)")
 	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
 	origins := fs.String("wallet-origins", getenv("PAYMENTS_WALLET_ORIGINS"), "comma-separated origins embedded-wallet passkeys are accepted from, e.g. http://localhost:5173 (default "+
 		strings.Join(payments.DefaultWalletRelyingParty.Origins, ",")+"; env PAYMENTS_WALLET_ORIGINS)")
@@ -183,8 +186,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	// The sandbox clock follows real time until the /sandbox/clock routes
 	// move it forward or freeze it.
 	clock := sandbox.NewRealClock()
+	tel, err := newTelemetry(o)
+	if err != nil {
+		return err
+	}
 	cfg := engineConfig(o, store, logger, sender)
-	cfg.Now, cfg.CardIssuer = clock.Now, sandbox.Issuer{Now: clock.Now}
+	cfg.Now, cfg.CardIssuer, cfg.Observer = clock.Now, sandbox.Issuer{Now: clock.Now}, tel.observer
 	eng, err := payments.New(cfg)
 	if err != nil {
 		return err
@@ -217,6 +224,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		mountPprof(mux)
 	}
 	dashLine := mountDashboard(mux, o, eng, controls, api, origin, logger)
+	metricsLine := tel.mount(mux, eng, origin)
 	mux.Handle("/", api)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
@@ -224,6 +232,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
 	fmt.Fprintf(out, "database: %s\n", describeStore(o))
 	fmt.Fprintf(out, "probes: %s/healthz (up), %s/readyz (ready for traffic)\n", origin, origin)
+	fmt.Fprint(out, metricsLine)
 	if o.pprof {
 		fmt.Fprintf(out, "profiles: %s/debug/pprof/\n", origin)
 	}
