@@ -178,4 +178,4 @@ func TestImports_TelemetryOnlyInAdapters(t *testing.T) {
 
 // telemetryImporters are the packages that may import the metrics and
 // tracing libraries, sorted.
-var telemetryImporters = []string{"examples/server", "telemetry/prommetrics"}
+var telemetryImporters = []string{"examples/server", "telemetry/oteltrace", "telemetry/prommetrics"}
