@@ -117,18 +117,21 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 	w.Header().Set(RequestIDHeader, x.id)
 	ctx := context.WithValue(r.Context(), exchangeKey{}, x)
 	began := time.Now()
-	var work payments.Work
+	var work *payments.Work // only with an Observer: nothing more to allocate without
 	if h.obs != nil {
-		work = payments.Work{Kind: payments.WorkRequest, Area: "http", ID: x.id, Parent: r.Header.Get(TraceParentHeader), Began: began}
-		ctx = h.obs.Start(ctx, work)
+		work = &payments.Work{Kind: payments.WorkRequest, Area: "http", ID: x.id, Parent: r.Header.Get(TraceParentHeader), Began: began}
+		ctx = h.obs.Start(ctx, *work)
 	}
 	r = r.WithContext(ctx)
 	sw := &statusWriter{ResponseWriter: w}
 	return sw, r, func() {
-		took, code := time.Since(began), sw.code()
-		if h.obs != nil {
+		took, code := time.Since(began), ""
+		if work != nil || h.requests != nil {
+			code = sw.code()
+		}
+		if work != nil {
 			work.Name, work.Status, work.Took, work.Outcome = x.route, sw.status, took, cmp.Or(code, payments.OutcomeOK)
-			h.obs.End(ctx, work)
+			h.obs.End(ctx, *work)
 		}
 		if h.requests != nil {
 			h.requests.add(LoggedRequest{Time: began.UTC(), Method: r.Method, Path: r.URL.Path, Status: sw.status,

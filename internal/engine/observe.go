@@ -174,11 +174,15 @@ func (e *Handle) Observer() Observer { return e.obs }
 // there is without an Observer, does nothing.
 type Span struct{ s *span }
 
-// span is an observed Span's state.
+// span is an observed unit of work: its Observer, the context Start
+// returned and the Work; for a transaction, the traceparent of its
+// context once read (traceParent).
 type span struct {
-	obs Observer
-	ctx context.Context
-	w   Work
+	obs    Observer
+	ctx    context.Context
+	w      Work
+	traced bool
+	trace  string
 }
 
 // operationKey marks a context inside an observed operation, so that an
@@ -243,29 +247,39 @@ func (s *span) end(outcome string, err error) {
 	s.obs.End(s.ctx, s.w)
 }
 
-// txnOutcome is the Outcome of a transaction that returned err, fnErr being
-// what its function returned on its last run.
-func txnOutcome(err, fnErr error) string {
+// txnOutcome is the Outcome of a transaction that returned err, refused
+// reporting that its function returned an error on its last run (errors
+// are not compared: some error types are not comparable).
+func txnOutcome(err error, refused bool) string {
 	switch {
 	case err == nil:
 		return "commit"
 	case errors.Is(err, ErrConflict):
 		return "conflict"
-	case err == fnErr:
+	case refused:
 		return "rollback"
 	}
 	return "error"
 }
 
+// txnSpan is the span of the transaction a Txn runs in, kept in the
+// transaction's own state (Local) and only with an Observer: without one
+// a Txn is no larger.
+var txnSpan Local[*span]
+
 // traceParent returns the traceparent of the span t's transaction runs in,
 // "" without an Observer or a span: what Emit stores with an event, so
-// that its delivery continues the trace. It is read once per run.
+// that its delivery continues the trace. It is read once per transaction.
 func (t *Txn) traceParent() string {
-	if t.Handle.obs == nil || t.ctx == nil {
+	if t.Handle.obs == nil {
 		return ""
 	}
-	if !t.traced {
-		t.trace, t.traced = t.Handle.obs.TraceParent(t.ctx), true
+	sp, ok := txnSpan.Value(t)
+	if !ok {
+		return ""
 	}
-	return t.trace
+	if !sp.traced {
+		sp.trace, sp.traced = t.Handle.obs.TraceParent(sp.ctx), true
+	}
+	return sp.trace
 }

@@ -27,12 +27,9 @@ import (
 type Txn struct {
 	Tx
 	Handle  *Handle
-	Now     time.Time       // the operation's clock reading
-	ids     idSeq           // the operation's ids
-	ctx     context.Context // the transaction's, for the Observer
+	Now     time.Time // the operation's clock reading
+	ids     idSeq     // the operation's ids
 	emitted bool
-	traced  bool     // trace was read (traceParent)
-	trace   string   // the traceparent of the events emitted
 	intents []string // intents written, handed over after commit
 	// locals holds the areas' per-transaction state (Local) in place, so
 	// a transaction allocates no slice for the two or three areas an
@@ -174,20 +171,23 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 		emitted bool
 		intents []string
 		runs    int
-		err     error
+		refused bool // fn (or recording the outcomes) returned an error
 	}
 	// A webhook pass's outcomes, waiting to be recorded, are recorded in
 	// this transaction if it commits (outcomes.save).
 	o := takeOutcomes(e)
 	err = e.Store.Update(ctx, func(tx Tx) error {
-		t := &Txn{Tx: tx, Handle: e, Now: now, ids: ids, ctx: ctx}
+		t := &Txn{Tx: tx, Handle: e, Now: now, ids: ids}
+		if sp != nil {
+			txnSpan.SetValue(t, sp)
+		}
 		err := fn(t)
 		last.emitted, last.intents = t.emitted, t.intents
 		last.runs++
 		if err == nil && o != nil {
 			err = o.record(t)
 		}
-		last.err = err
+		last.refused = err != nil
 		return err
 	})
 	if o != nil {
@@ -195,7 +195,7 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 	}
 	if sp != nil {
 		sp.w.Runs = last.runs
-		sp.end(txnOutcome(err, last.err), err)
+		sp.end(txnOutcome(err, last.refused), err)
 	}
 	if err != nil {
 		return nil, err
@@ -212,16 +212,19 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 func (e *Handle) View(ctx context.Context, fn func(t *Txn) error) error {
 	now := e.Now()
 	if e.obs == nil {
-		return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now, ctx: ctx}) })
+		return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
 	}
-	octx, sp := e.startWork(ctx, Work{Kind: WorkTransaction, Name: "read"})
-	var fnErr error
-	err := e.Store.View(octx, func(tx Tx) error {
+	ctx, sp := e.startWork(ctx, Work{Kind: WorkTransaction, Name: "read"})
+	refused := false
+	err := e.Store.View(ctx, func(tx Tx) error {
 		sp.w.Runs++
-		fnErr = fn(&Txn{Tx: tx, Handle: e, Now: now, ctx: octx})
-		return fnErr
+		t := &Txn{Tx: tx, Handle: e, Now: now}
+		txnSpan.SetValue(t, sp)
+		err := fn(t)
+		refused = err != nil
+		return err
 	})
-	sp.end(txnOutcome(err, fnErr), err)
+	sp.end(txnOutcome(err, refused), err)
 	return err
 }
 
