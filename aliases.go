@@ -355,6 +355,17 @@ var ErrPermanent = engine.ErrPermanent
 // (engine.ErrReadOnly).
 var ErrReadOnly = engine.ErrReadOnly
 
+// TraceParentFrom returns the W3C traceparent a Notifier sends with the
+// event it is given ctx for, "" when the event was emitted under no trace
+// (engine.TraceParentFrom).
+func TraceParentFrom(ctx context.Context) string { return engine.TraceParentFrom(ctx) }
+
+// WithTraceParent returns ctx carrying traceparent for TraceParentFrom
+// (engine.WithTraceParent).
+func WithTraceParent(ctx context.Context, traceparent string) context.Context {
+	return engine.WithTraceParent(ctx, traceparent)
+}
+
 // Observers returns an Observer that passes everything to each of obs in
 // turn (a metrics and a tracing adapter together), nil for none
 // (engine.Observers).

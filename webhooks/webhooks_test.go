@@ -217,15 +217,14 @@ func TestSend_Brand(t *testing.T) {
 func TestSend_TraceParent(t *testing.T) {
 	srv, got, _ := receiver(t)
 	s, _ := newSender(t, true)
-	traced := ev
-	traced.TraceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-	for _, e := range []payments.Event{ev, traced} {
-		_, err := s.Send(context.Background(), srv.URL, e)
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	for _, ctx := range []context.Context{context.Background(), payments.WithTraceParent(context.Background(), tp)} {
+		_, err := s.Send(ctx, srv.URL, ev)
 		require.NoError(t, err)
 	}
 	deliveries := got()
 	require.Len(t, deliveries, 2)
 	assert.Empty(t, deliveries[0].traceParent, "an event emitted under no trace")
-	assert.Equal(t, traced.TraceParent, deliveries[1].traceParent)
+	assert.Equal(t, tp, deliveries[1].traceParent)
 	assert.Equal(t, string(deliveries[0].body), string(deliveries[1].body), "the envelope does not carry it")
 }

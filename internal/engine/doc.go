@@ -168,7 +168,7 @@
 // transaction in its operation, the hand-over after it. An event stores
 // the traceparent of the transaction that emitted it (outboxRecord.Trace),
 // so its delivery, later and in any process, continues that trace and
-// sends it on (Event.TraceParent). The kernel imports no metrics or
+// sends it on (TraceParentFrom). The kernel imports no metrics or
 // tracing library: the adapters live in telemetry/. Without an Observer
 // each hook is a nil check. Backlog counts what waits (events, due items,
 // intents, dead letters) for gauges read on demand.

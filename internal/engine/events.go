@@ -24,12 +24,6 @@ type Event struct {
 	Type      EventType       `json:"type"`
 	Timestamp time.Time       `json:"timestamp"`
 	Data      json.RawMessage `json:"data"`
-	// TraceParent is the W3C traceparent a delivery carries (never part
-	// of the envelope): the delivery's span when the engine has a tracing
-	// Observer, else the span of the transaction that emitted the event,
-	// "" when it was emitted under no trace. A WebhookSender sends it as
-	// the traceparent header.
-	TraceParent string `json:"-"`
 }
 
 // RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
@@ -607,16 +601,16 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		if ctx.Err() != nil {
 			break
 		}
-		ev, dctx, sp := r.Event, ctx, (*span)(nil)
-		ev.TraceParent = r.Trace
+		dctx, sp, trace := ctx, (*span)(nil), r.Trace
 		if e.obs != nil {
-			dctx, sp = e.startWork(ctx, Work{Kind: WorkDelivery, Name: string(ev.Type), ID: ev.ID, Parent: r.Trace, Attempt: r.Attempts + 1})
+			dctx, sp = e.startWork(ctx, Work{Kind: WorkDelivery, Name: string(r.Event.Type), ID: r.Event.ID, Parent: r.Trace, Attempt: r.Attempts + 1})
 			spans = append(spans, sp)
-			if p := e.obs.TraceParent(dctx); p != "" {
-				ev.TraceParent = p
-			}
+			trace = cmp.Or(e.obs.TraceParent(dctx), trace)
 		}
-		err := deliver(dctx, ev)
+		if trace != "" {
+			dctx = WithTraceParent(dctx, trace)
+		}
+		err := deliver(dctx, r.Event)
 		if sp != nil {
 			sp.w.Took = time.Since(sp.w.Began) // the try itself, not the recording
 		}

@@ -24,7 +24,8 @@ import (
 // Notifier delivers events after the transaction that wrote them committed.
 // Notify is called at least once per event, in the order events were written,
 // and may be called again for an event it already accepted (after a crash or a
-// failed acknowledgement), so receivers dedupe on Event.ID. A nil error means
+// failed acknowledgement), so receivers dedupe on Event.ID. The context of
+// an event emitted under a trace carries its traceparent (TraceParentFrom). A nil error means
 // the event is delivered; any error schedules a retry with backoff. An error
 // wrapping ErrPermanent stops retries at once. ev.Data may share memory with
 // the store's copy of the event: keep it as long as needed, never modify it.

@@ -262,6 +262,27 @@ func txnOutcome(err error, refused bool) string {
 	return "error"
 }
 
+// traceParentKey keys the traceparent of a delivery in its context.
+type traceParentKey struct{}
+
+// TraceParentFrom returns the W3C traceparent a Notifier (or WebhookSender)
+// sends with the event it is given ctx for, "" when the event was emitted
+// under no trace: the delivery's span when the engine has a tracing
+// Observer, else the span of the transaction that emitted the event, kept
+// with it in the outbox. package webhooks sends it as the traceparent
+// header.
+func TraceParentFrom(ctx context.Context) string {
+	p, _ := ctx.Value(traceParentKey{}).(string)
+	return p
+}
+
+// WithTraceParent returns ctx carrying traceparent for TraceParentFrom: the
+// engine gives it to a delivery; a program that delivers events itself
+// does too.
+func WithTraceParent(ctx context.Context, traceparent string) context.Context {
+	return context.WithValue(ctx, traceParentKey{}, traceparent)
+}
+
 // txnSpan is the span of the transaction a Txn runs in, kept in the
 // transaction's own state (Local) and only with an Observer: without one
 // a Txn is no larger.

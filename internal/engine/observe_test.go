@@ -134,7 +134,7 @@ func TestObserver(t *testing.T) {
 		events := e.Rec.Events()
 		last := events[len(events)-1]
 		assert.Equal(t, deliveries[len(deliveries)-1].ID, last.ID)
-		assert.Equal(t, obs.TraceParentOf(deliveries[len(deliveries)-1]), last.TraceParent,
+		assert.Equal(t, obs.TraceParentOf(deliveries[len(deliveries)-1]), e.Rec.TraceParent(last.ID),
 			"the delivery carries its own span's traceparent")
 	})
 
