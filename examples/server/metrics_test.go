@@ -42,7 +42,7 @@ func TestRun_Metrics(t *testing.T) {
 		`payments_webhook_dead_letters 0`,
 		`payments_due_items_waiting{table="settlements_due"} 0`,
 		`payments_due_dead_letters 0`,
-		`payments_intents_waiting 0`,
+		`payments_intents_waiting{kind="send"} 0`,
 		`payments_backlog_capped 0`,
 		`go_goroutines `,
 	} {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -27,9 +28,10 @@ type Backlog struct {
 	// DeadDue is how many due items and intents kept failing and were
 	// parked in the dead letters (DeadLetters).
 	DeadDue int
-	// Intents is how many intents wait for their hand-over (to a rail, a
-	// code sender): written by a committed operation, not yet carried out.
-	Intents int
+	// Intents is how many intents wait for their hand-over, by kind
+	// ("send" and "pull": payments for the rail; "code": one-time codes):
+	// written by a committed operation, not yet carried out.
+	Intents map[string]int
 	// Capped reports that some count stopped at the limit.
 	Capped bool
 }
@@ -41,12 +43,13 @@ func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
 	if limit <= 0 {
 		limit = 1000
 	}
-	b := Backlog{At: e.Now(), Due: make(map[string]int, len(e.Registry.Due))}
+	b := Backlog{At: e.Now(), Due: make(map[string]int, len(e.Registry.Due)), Intents: make(map[string]int, len(e.Registry.intents))}
 	err := e.Store.View(ctx, func(tx Tx) error {
 		b.Capped = false
 		// count counts the keys of table up to bound ("" for none), at
-		// most limit; first receives the first key's value.
-		count := func(table, bound string, first func([]byte) error) (int, error) {
+		// most limit; first receives the first key's value, each every
+		// key.
+		count := func(table, bound string, first func([]byte) error, each func(string)) (int, error) {
 			n := 0
 			err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
 				if bound != "" && k > bound {
@@ -56,6 +59,9 @@ func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
 					if err := first(v); err != nil {
 						return false, err
 					}
+				}
+				if each != nil {
+					each(k)
 				}
 				n++
 				if n >= limit {
@@ -72,22 +78,29 @@ func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
 			r, err := decodeOutbox(v)
 			b.OldestWebhook = r.Event.Timestamp
 			return err
-		}); err != nil {
+		}, nil); err != nil {
 			return err
 		}
-		if b.DeadWebhooks, err = count(tableOutboxDead, "", nil); err != nil {
+		if b.DeadWebhooks, err = count(tableOutboxDead, "", nil, nil); err != nil {
 			return err
 		}
 		bound := DueKey(b.At, "~")
 		for _, w := range e.Registry.Due {
-			if b.Due[w.Table], err = count(w.Table, bound, nil); err != nil {
+			if b.Due[w.Table], err = count(w.Table, bound, nil, nil); err != nil {
 				return err
 			}
 		}
-		if b.DeadDue, err = count(tableDueDead, "", nil); err != nil {
+		if b.DeadDue, err = count(tableDueDead, "", nil, nil); err != nil {
 			return err
 		}
-		b.Intents, err = count(TableIntents, "", nil)
+		clear(b.Intents)
+		for kind := range e.Registry.intents {
+			b.Intents[kind] = 0
+		}
+		_, err = count(TableIntents, "", nil, func(id string) {
+			kind, _, _ := strings.Cut(id, ":")
+			b.Intents[kind]++
+		})
 		return err
 	})
 	return b, err

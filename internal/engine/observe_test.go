@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -194,6 +195,16 @@ func TestObserver(t *testing.T) {
 		b, err = e.Eng.Backlog(ctx, 0)
 		require.NoError(t, err)
 		assert.Equal(t, 1, b.Due[quotes.TableSettlementsDue], "the item due now; not the one due later")
+		assert.Equal(t, map[string]int{"send": 0, "pull": 0, "code": 0}, b.Intents)
+
+		// A payment waiting for the rail, backing off after a failure.
+		retry, err := json.Marshal(engine.DueRetry{Attempts: 1, NextAttemptAt: now.Add(time.Hour)})
+		require.NoError(t, err)
+		require.NoError(t, enginetest.SeedDue(ctx, e.Eng, engine.TableDueRetry, engine.TableIntents+"\x00send:Transaction:x", retry))
+		require.NoError(t, enginetest.SeedDue(ctx, e.Eng, engine.TableIntents, "send:Transaction:x", []byte(`{"send":{}}`)))
+		b, err = e.Eng.Backlog(ctx, 0)
+		require.NoError(t, err)
+		assert.Equal(t, 1, b.Intents["send"])
 		b, err = e.Eng.Backlog(ctx, 1)
 		require.NoError(t, err)
 		assert.True(t, b.Capped)

@@ -298,3 +298,29 @@ func (s *syncBuffer) Reset() {
 // attr and attrInt are span attributes.
 func attr(k, v string) attribute.KeyValue        { return attribute.String(k, v) }
 func attrInt(k string, v int) attribute.KeyValue { return attribute.Int(k, v) }
+
+// BenchmarkQuoteCreateExecute measures a quote created and executed at
+// once without an Observer and with a Tracer whose provider records every
+// span and exports none, in the same run.
+func BenchmarkQuoteCreateExecute(b *testing.B) {
+	for _, name := range []string{"nil", "traced"} {
+		b.Run(name, func(b *testing.B) {
+			var obs payments.Observer
+			if name == "traced" {
+				tp := sdktrace.NewTracerProvider()
+				b.Cleanup(func() { _ = tp.Shutdown(ctx) })
+				obs = oteltrace.New(tp)
+			}
+			e := enginetest.MoneyEnv(b, func(c *payments.Config) { c.Observer = obs })
+			from, to := e.USDAccount(b, "Ann Payer"), e.USDAccount(b, "Bo Payee")
+			_, err := e.Eng.Sandbox.Fund(ctx, from, payments.MaxSandboxFunding)
+			require.NoError(b, err)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 1, true)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -35,7 +35,7 @@ func NewBacklog(eng Backlogger, limit int) prometheus.Collector {
 		deadHooks: desc("payments_webhook_dead_letters", "Webhook events given up."),
 		due:       desc("payments_due_items_waiting", "Due items due now and not yet applied, by due table.", "table"),
 		deadDue:   desc("payments_due_dead_letters", "Due items and intents that kept failing, parked in the dead letters."),
-		intents:   desc("payments_intents_waiting", "Intents (payments for the rail, codes to send) not yet handed over."),
+		intents:   desc("payments_intents_waiting", "Intents not yet handed over, by kind (send and pull: payments for the rail; code: one-time codes).", "kind"),
 		capped:    desc("payments_backlog_capped", "1 when a backlog count stopped at its limit (the count is a lower bound)."),
 	}
 }
@@ -81,6 +81,8 @@ func (c *backlog) Collect(ch chan<- prometheus.Metric) {
 		gauge(c.due, float64(n), table)
 	}
 	gauge(c.deadDue, float64(b.DeadDue))
-	gauge(c.intents, float64(b.Intents))
+	for kind, n := range b.Intents {
+		gauge(c.intents, float64(n), kind)
+	}
 	gauge(c.capped, capped)
 }

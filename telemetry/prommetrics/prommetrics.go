@@ -48,7 +48,8 @@
 //   - payments_webhook_dead_letters: events given up;
 //   - payments_due_items_waiting{table}: due items due now and not applied;
 //   - payments_due_dead_letters: due items and intents that kept failing;
-//   - payments_intents_waiting: intents not yet handed over;
+//   - payments_intents_waiting{kind}: intents not yet handed over, by kind
+//     ("send" and "pull": payments for the rail; "code": one-time codes);
 //   - payments_backlog_capped: 1 when a count above stopped at the limit.
 package prommetrics
 

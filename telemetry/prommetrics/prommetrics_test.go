@@ -97,7 +97,7 @@ func TestMetrics(t *testing.T) {
 		`payments_webhooks_waiting 1`,
 		`payments_webhook_oldest_waiting_age_seconds 90`,
 		`payments_due_items_waiting{table="quote_expiry"} 0`,
-		`payments_intents_waiting 0`,
+		`payments_intents_waiting{kind="send"} 0`,
 		`payments_backlog_capped 0`,
 	)
 }
@@ -112,4 +112,29 @@ func TestMetrics_Retries(t *testing.T) {
 	requireLines(t, scrape(t, reg),
 		`payments_store_transaction_retries_total{kind="write"} 2`,
 		`payments_http_requests_total{route="unmatched",status="404"} 1`)
+}
+
+// BenchmarkQuoteCreateExecute measures a quote created and executed at
+// once without an Observer and with Metrics, in the same run.
+func BenchmarkQuoteCreateExecute(b *testing.B) {
+	for _, name := range []string{"nil", "metrics"} {
+		b.Run(name, func(b *testing.B) {
+			var obs payments.Observer
+			if name == "metrics" {
+				m, err := prommetrics.New(prometheus.NewRegistry())
+				require.NoError(b, err)
+				obs = m
+			}
+			e := enginetest.MoneyEnv(b, func(c *payments.Config) { c.Observer = obs })
+			from, to := e.USDAccount(b, "Ann Payer"), e.USDAccount(b, "Bo Payee")
+			_, err := e.Eng.Sandbox.Fund(ctx, from, payments.MaxSandboxFunding)
+			require.NoError(b, err)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 1, true)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
