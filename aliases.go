@@ -28,6 +28,10 @@ import (
 // ------------------------------------------------------------------------
 // The kernel: the store port, errors and codes, lists, events, the ledger and idempotency (internal/engine).
 
+// Backlog is the work waiting in the engine, as Engine.Backlog counts it
+// for operators' gauges (engine.Backlog).
+type Backlog = engine.Backlog
+
 // Claimer is the optional capability of a Store shared by several engine
 // processes (storage/pgstore): leases on items of background work
 // (engine.Claimer).
@@ -85,6 +89,11 @@ type Notifier = engine.Notifier
 // NotifierFunc adapts a function to Notifier (engine.NotifierFunc).
 type NotifierFunc = engine.NotifierFunc
 
+// Observer watches the engine's work (API requests, operations, store
+// transactions, hand-overs, webhook deliveries, due items) for metrics and
+// tracing; Config.Observer sets it (engine.Observer).
+type Observer = engine.Observer
+
 // Page is one page of a list, in the reference's envelope (engine.Page).
 type Page[T any] = engine.Page[T]
 
@@ -114,6 +123,13 @@ type TestWebhookResult = engine.TestWebhookResult
 
 // Tx is one transaction over the store's tables (engine.Tx).
 type Tx = engine.Tx
+
+// Work is one unit of the engine's work as an Observer sees it
+// (engine.Work).
+type Work = engine.Work
+
+// WorkKind says what a unit of Work is (engine.WorkKind).
+type WorkKind = engine.WorkKind
 
 // WebhookDelivery is an event and where its delivery stands: Attempts
 // counts the tries before the last one of a delivered event (so one that
@@ -152,6 +168,21 @@ const MaxIdempotencyKeyLength = engine.MaxIdempotencyKeyLength
 
 // MaxLimit is engine.MaxLimit.
 const MaxLimit = engine.MaxLimit
+
+// OutcomeOK is the Outcome of an operation or request that succeeded
+// (engine.OutcomeOK).
+const OutcomeOK = engine.OutcomeOK
+
+// The kinds of Work (engine.WorkRequest, ...): WorkKind documents what each
+// Work holds.
+const (
+	WorkRequest     = engine.WorkRequest
+	WorkOperation   = engine.WorkOperation
+	WorkTransaction = engine.WorkTransaction
+	WorkHandOver    = engine.WorkHandOver
+	WorkDelivery    = engine.WorkDelivery
+	WorkDue         = engine.WorkDue
+)
 
 // PlatformOwner is the owner key of what the platform owns itself rather
 // than one of its customers (its internal and external accounts): the areas
@@ -334,6 +365,22 @@ var ErrPermanent = engine.ErrPermanent
 // ErrReadOnly: ErrReadOnly: a write was attempted inside View
 // (engine.ErrReadOnly).
 var ErrReadOnly = engine.ErrReadOnly
+
+// TraceParentFrom returns the W3C traceparent a Notifier sends with the
+// event it is given ctx for, "" when the event was emitted under no trace
+// (engine.TraceParentFrom).
+func TraceParentFrom(ctx context.Context) string { return engine.TraceParentFrom(ctx) }
+
+// WithTraceParent returns ctx carrying traceparent for TraceParentFrom
+// (engine.WithTraceParent).
+func WithTraceParent(ctx context.Context, traceparent string) context.Context {
+	return engine.WithTraceParent(ctx, traceparent)
+}
+
+// Observers returns an Observer that passes everything to each of obs in
+// turn (a metrics and a tracing adapter together), nil for none
+// (engine.Observers).
+func Observers(obs ...Observer) Observer { return engine.Observers(obs...) }
 
 // Errorf builds an *Error with a formatted message (engine.Errorf).
 func Errorf(code Code, format string, args ...any) *Error {

@@ -129,3 +129,53 @@ func TestImports_OnlyTestsImportEnginetest(t *testing.T) {
 		t.Fatalf("checked only %d files; is the test running from the module root?", checked)
 	}
 }
+
+// TestImports_TelemetryOnlyInAdapters keeps the metrics and tracing
+// libraries out of the engine: only the adapters of package telemetry/...
+// and the sandbox server that wires them import Prometheus or
+// OpenTelemetry; the kernel, the areas, the root and httpapi reach them
+// through payments.Observer.
+func TestImports_TelemetryOnlyInAdapters(t *testing.T) {
+	libraries := []string{"github.com/prometheus/", "go.opentelemetry.io/"}
+	fset := token.NewFileSet()
+	importers := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			for _, lib := range libraries {
+				if strings.HasPrefix(p, lib) {
+					importers[filepath.ToSlash(filepath.Dir(path))] = true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for dir := range importers {
+		got = append(got, dir)
+	}
+	slices.Sort(got)
+	if want := telemetryImporters; !slices.Equal(got, want) {
+		t.Errorf("packages importing %v: %v, want %v", libraries, got, want)
+	}
+}
+
+// telemetryImporters are the packages that may import the metrics and
+// tracing libraries, sorted.
+var telemetryImporters = []string{"examples/server", "telemetry/oteltrace", "telemetry/prommetrics"}

@@ -51,8 +51,18 @@ type Config struct {
 	Now func() time.Time
 	// NewUUID returns time-ordered UUIDs for record ids. Nil means uuid.NewV7.
 	NewUUID func() (uuid.UUID, error)
-	// Logger receives operational logs. Nil discards them.
+	// Logger receives operational logs. Nil discards them. Lines logged
+	// while serving a caller's operation are logged with its context
+	// (slog's InfoContext, WarnContext...), so a handler can add what the
+	// context carries (httpapi.LogHandler: the request id;
+	// oteltrace.LogHandler: the trace id).
 	Logger *slog.Logger
+	// Observer watches the engine's work (operations with their outcome
+	// codes, store transactions, hand-overs, webhook deliveries, due
+	// items) for metrics and tracing: telemetry/prommetrics and
+	// telemetry/oteltrace are adapters, Observers joins them. Nil
+	// observes nothing, at the cost of a nil check per hook.
+	Observer Observer
 	// Platform seeds the platform configuration the first time the engine
 	// opens an empty store. Later starts keep what the store holds.
 	Platform platform.Seed
@@ -213,7 +223,7 @@ func New(cfg Config) (*Engine, error) {
 	cfg.Retry = cfg.Retry.WithDefaults()
 	e := engine.New(engine.Config{Store: cfg.Store, Notifier: cfg.Notifier, Now: cfg.Now, NewUUID: cfg.NewUUID,
 		Logger: cfg.Logger, Sandbox: cfg.Sandbox, Retry: cfg.Retry,
-		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory})
+		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory, Observer: cfg.Observer})
 	if err := e.Register(context.Background(), areas(e, cfg)...); err != nil {
 		return nil, err
 	}
@@ -295,6 +305,18 @@ func (e *Engine) ProcessDue(ctx context.Context) (int, error) { return e.h.Proce
 // operators to inspect (see also the outbox's dead events).
 func (e *Engine) DeadLetters(ctx context.Context) ([]engine.DeadLetter, error) {
 	return e.h.DeadLetters(ctx)
+}
+
+// Observer returns Config.Observer, nil when none was set: a server's HTTP
+// layer reports its requests to it (package httpapi).
+func (e *Engine) Observer() Observer { return e.h.Observer() }
+
+// Backlog counts the work waiting in the engine, reading at most limit
+// entries of each table it counts (1000 when limit <= 0): for gauges
+// collected when a monitor asks (telemetry/prommetrics), not for a hot
+// path.
+func (e *Engine) Backlog(ctx context.Context, limit int) (Backlog, error) {
+	return e.h.Backlog(ctx, limit)
 }
 
 // WithIdempotency returns a handle on the same engine whose write

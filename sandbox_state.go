@@ -59,12 +59,14 @@ type StateRecord struct {
 }
 
 // Export returns the whole sandbox state as one document.
-func (s Sandbox) Export(ctx context.Context) (*SandboxState, error) {
+func (s Sandbox) Export(ctx context.Context) (_ *SandboxState, err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "Export")
+	defer op.End(&err)
 	if err := s.e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	doc := &SandboxState{Format: SandboxStateFormat, ExportedAt: s.e.Now(), Tables: map[string][]StateRecord{}}
-	err := s.e.Store.View(ctx, func(tx engine.Tx) error {
+	err = s.e.Store.View(ctx, func(tx engine.Tx) error {
 		for _, table := range s.e.Registry.StateTables() {
 			var recs []StateRecord
 			err := tx.Scan(table, engine.ScanOptions{}, func(k string, v []byte) (bool, error) {
@@ -107,14 +109,16 @@ func encodeStateRecord(k string, v []byte) StateRecord {
 // holding a record that is not valid, or whose ledger does not balance
 // (the checks of CheckLedger) is refused with INVALID_INPUT naming the
 // offending member, and nothing changes.
-func (s Sandbox) Import(ctx context.Context, doc *SandboxState) error {
+func (s Sandbox) Import(ctx context.Context, doc *SandboxState) (err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "Import")
+	defer op.End(&err)
 	if err := s.e.RequireSandbox(); err != nil {
 		return err
 	}
 	if err := checkStateDocument(&s.e.Registry, doc); err != nil {
 		return err
 	}
-	err := s.e.Update(ctx, func(t *engine.Txn) error {
+	err = s.e.Update(ctx, func(t *engine.Txn) error {
 		if err := clearTables(t.Tx, s.e.Registry.WithIndexTables(s.e.Registry.StateTables())); err != nil {
 			return err
 		}
@@ -202,7 +206,9 @@ func clearTables(tx engine.Tx, tables []string) error {
 // (Config.Platform). With rotateToken the API tokens go too and a new one
 // with every permission is created and returned; without, the tokens stay
 // and Reset returns nil.
-func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*platform.CreatedToken, error) {
+func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (_ *platform.CreatedToken, err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "Reset")
+	defer op.End(&err)
 	if err := s.e.RequireSandbox(); err != nil {
 		return nil, err
 	}
@@ -210,7 +216,7 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*platform.Created
 	if rotateToken {
 		tables = append(tables, s.e.Registry.CredentialTables()...)
 	}
-	err := s.e.Update(ctx, func(t *engine.Txn) error {
+	err = s.e.Update(ctx, func(t *engine.Txn) error {
 		if err := clearTables(t.Tx, s.e.Registry.WithIndexTables(tables)); err != nil {
 			return err
 		}
@@ -226,19 +232,25 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (*platform.Created
 // Fund credits amount to an internal account from the sandbox funding
 // source and emits INTERNAL_ACCOUNT.BALANCE_UPDATED (package accounts,
 // Sandbox.Fund).
-func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*accounts.InternalAccountView, error) {
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (_ *accounts.InternalAccountView, err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "Fund")
+	defer op.End(&err)
 	return accounts.NewSandbox(s.e).Fund(ctx, id, amount)
 }
 
 // Send simulates the payer funding a real-time funded quote (POST
 // /sandbox/send; package quotes, Sandbox.Send).
-func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*quotes.Transaction, error) {
+func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (_ *quotes.Transaction, err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "Send")
+	defer op.End(&err)
 	return quotes.NewSandbox(s.e).Send(ctx, quoteID, currency, amount)
 }
 
 // Receive deposits an incoming UMA payment from a sandbox counterparty
 // (package quotes, Sandbox.Receive).
-func (s Sandbox) Receive(ctx context.Context, req quotes.ReceiveRequest) (*quotes.Transaction, error) {
+func (s Sandbox) Receive(ctx context.Context, req quotes.ReceiveRequest) (_ *quotes.Transaction, err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "Receive")
+	defer op.End(&err)
 	return quotes.NewSandbox(s.e).Receive(ctx, req)
 }
 
@@ -281,7 +293,9 @@ const maxDuePasses = 64
 // A request that would move the clock backwards, or past
 // SandboxClockLimit, is INVALID_INPUT naming "to" (or "duration"), and
 // nothing moves.
-func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.Time)) (time.Time, error) {
+func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.Time)) (_ time.Time, err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "Advance")
+	defer op.End(&err)
 	if err := s.e.RequireSandbox(); err != nil {
 		return time.Time{}, err
 	}
@@ -337,7 +351,9 @@ func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.T
 
 // RunDue applies all work due on the engine clock and delivers the
 // webhooks due, round after round until nothing more moves.
-func (s Sandbox) RunDue(ctx context.Context) error {
+func (s Sandbox) RunDue(ctx context.Context) (err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "RunDue")
+	defer op.End(&err)
 	for range maxDuePasses {
 		n, err := s.e.ProcessDue(ctx)
 		if err != nil {
@@ -378,7 +394,9 @@ type SandboxClock struct {
 // SaveClock keeps c as the state of the sandbox's test clock. A later
 // reading saved already is kept (with several processes on one store,
 // each with its clock, a restart resumes from the latest of them).
-func (s Sandbox) SaveClock(ctx context.Context, c SandboxClock) error {
+func (s Sandbox) SaveClock(ctx context.Context, c SandboxClock) (err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "SaveClock")
+	defer op.End(&err)
 	if err := s.e.RequireSandbox(); err != nil {
 		return err
 	}
@@ -397,12 +415,14 @@ func (s Sandbox) SaveClock(ctx context.Context, c SandboxClock) error {
 }
 
 // SavedClock returns the state SaveClock kept, and false when none was.
-func (s Sandbox) SavedClock(ctx context.Context) (SandboxClock, bool, error) {
+func (s Sandbox) SavedClock(ctx context.Context) (_ SandboxClock, _ bool, err error) {
+	ctx, op := s.e.Begin(ctx, "sandbox", "SavedClock")
+	defer op.End(&err)
 	if err := s.e.RequireSandbox(); err != nil {
 		return SandboxClock{}, false, err
 	}
 	var c SandboxClock
-	err := s.e.Store.View(ctx, func(tx engine.Tx) error { return engine.GetJSON(tx, tableSandboxClock, clockKey, &c) })
+	err = s.e.Store.View(ctx, func(tx engine.Tx) error { return engine.GetJSON(tx, tableSandboxClock, clockKey, &c) })
 	if errors.Is(err, engine.ErrNotFound) {
 		return SandboxClock{}, false, nil
 	}

@@ -59,11 +59,13 @@ type TrustResult struct {
 // transaction, which keeps its hash and an intent that hands it to the
 // CodeSender after commit (purpose TRUST_BENEFICIARY or
 // UNTRUST_BENEFICIARY).
-func (as Service) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+func (as Service) StartTrust(ctx context.Context, id string, trust bool) (_ *TrustStart, err error) {
+	ctx, op := begin(ctx, as.e, "StartTrust")
+	defer op.End(&err)
 	e := as.e
 	var out *TrustStart
 	code := customers.KYC(e).ContactCode("SCA")
-	err := engine.Once(ctx, e, []any{id, trust}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, trust}, &out, func(t *engine.Txn) error {
 		r, c, err := trustTarget(t, id)
 		if err != nil {
 			return err
@@ -94,11 +96,13 @@ func (as Service) StartTrust(ctx context.Context, id string, trust bool) (*Trust
 // for a missing or wrong code, which leaves the challenge outstanding;
 // wrong codes are not counted. The code is compared by its hash, in
 // constant time.
-func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (_ *TrustResult, err error) {
+	ctx, op := begin(ctx, as.e, "ConfirmTrust")
+	defer op.End(&err)
 	e := as.e
 	var out *TrustResult
 	var failure error
-	err := engine.Once(ctx, e, []any{id, trust, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, trust, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		r, _, err := trustTarget(t, id)
 		if err != nil {
 			return err

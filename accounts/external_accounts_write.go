@@ -71,7 +71,9 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 // network; the transaction only records its answer. It is asked on every
 // call, a retry with the same idempotency key included, which then
 // replays the recorded account.
-func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*rails.ExternalAccount, error) {
+func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (_ *rails.ExternalAccount, err error) {
+	ctx, op := begin(ctx, as.e, "CreateExternal")
+	defer op.End(&err)
 	e := as.e
 	platform := scope == PlatformScope
 	var fe validate.Errors
@@ -204,11 +206,13 @@ type ExternalAccountFilter struct {
 // unless CustomerID) or the platform's (PlatformScope), oldest first, from
 // the index that narrows the filter most. A malformed cursor or limit is
 // INVALID_INPUT.
-func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (_ engine.Page[rails.ExternalAccount], err error) {
+	ctx, op := begin(ctx, as.e, "ListExternal")
+	defer op.End(&err)
 	e := as.e
 	platform := scope == PlatformScope
 	var page engine.Page[rails.ExternalAccount]
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		q := engine.ListQuery[rails.ExternalAccount]{Table: TableExternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *rails.ExternalAccount) bool {
@@ -233,11 +237,13 @@ func (as Service) ListExternalAll(ctx context.Context, f ExternalAccountFilter, 
 // External returns an account of the given scope (customer or
 // platform): ACCOUNT_NOT_FOUND for an unknown id and for the other scope's
 // accounts alike, so one side cannot probe the other's ids.
-func (as Service) External(ctx context.Context, id string, scope Scope) (*rails.ExternalAccount, error) {
+func (as Service) External(ctx context.Context, id string, scope Scope) (_ *rails.ExternalAccount, err error) {
+	ctx, op := begin(ctx, as.e, "External")
+	defer op.End(&err)
 	e := as.e
 	platform := scope == PlatformScope
 	var out *rails.ExternalAccount
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		a, err := sideAccount(t, id, platform)
 		if err == nil {
 			out = &a.ExternalAccount
@@ -265,7 +271,9 @@ func sideAccount(t *engine.Txn, id string, platform bool) (*ExternalRecord, erro
 // BENEFICIARY_TRUSTED (untrust it first), an unknown id or another scope's
 // ACCOUNT_NOT_FOUND. Nothing checks whether quotes or payments name it: a
 // payout already handed over carries its own copy of the account.
-func (as Service) DeleteExternal(ctx context.Context, id string, scope Scope) error {
+func (as Service) DeleteExternal(ctx context.Context, id string, scope Scope) (err error) {
+	ctx, op := begin(ctx, as.e, "DeleteExternal")
+	defer op.End(&err)
 	e := as.e
 	platform := scope == PlatformScope
 	return engine.Once(ctx, e, []any{id, platform}, &struct{}{}, func(t *engine.Txn) error {

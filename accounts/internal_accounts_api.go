@@ -113,7 +113,9 @@ type InternalAccountFilter struct {
 // (CustomerScope) or the platform's own (PlatformScope), oldest first,
 // with their balances, from the index that narrows the filter most. An
 // unknown type, or a malformed cursor or limit, is INVALID_INPUT.
-func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[InternalAccountView], error) {
+func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (_ engine.Page[InternalAccountView], err error) {
+	ctx, op := begin(ctx, as.e, "ListInternal")
+	defer op.End(&err)
 	e := as.e
 	platform := scope == PlatformScope
 	var out engine.Page[InternalAccountView]
@@ -122,7 +124,7 @@ func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, sco
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return out, err
 	}
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[InternalAccount]{Table: TableInternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *InternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
@@ -150,10 +152,12 @@ func (as Service) ListInternalAll(ctx context.Context, f InternalAccountFilter, 
 // Internal returns one internal account with its balances:
 // ACCOUNT_NOT_FOUND for an unknown id. It does not take a Scope: a
 // customer's account and the platform's are both found.
-func (as Service) Internal(ctx context.Context, id string) (*InternalAccountView, error) {
+func (as Service) Internal(ctx context.Context, id string) (_ *InternalAccountView, err error) {
+	ctx, op := begin(ctx, as.e, "Internal")
+	defer op.End(&err)
 	e := as.e
 	var out *InternalAccountView
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		a, err := Internal(t, id)
 		if err != nil {
 			return err
@@ -183,7 +187,9 @@ const MaxSandboxFunding int64 = 100_000_000_000
 // amount outside 1..MaxSandboxFunding, ACCOUNT_NOT_FOUND for an unknown
 // account. The credit is one balanced ledger entry against
 // SandboxFundingAccount.
-func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (_ *InternalAccountView, err error) {
+	ctx, op := begin(ctx, s.e, "Sandbox.Fund")
+	defer op.End(&err)
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
@@ -194,7 +200,7 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAc
 		return nil, engine.Invalid(fe)
 	}
 	var out *InternalAccountView
-	err := engine.Once(ctx, e, []any{id, amount}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, amount}, &out, func(t *engine.Txn) error {
 		a, err := Internal(t, id)
 		if err != nil {
 			return err

@@ -46,7 +46,9 @@ type OwnershipChallenge struct {
 // a fresh nonce, so a signature proves control now and cannot be
 // replayed for another account. A LIVENESS challenge schedules its check
 // as due work in the same transaction.
-func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (*OwnershipChallenge, error) {
+func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (_ *OwnershipChallenge, err error) {
+	ctx, op := begin(ctx, as.e, "CreateOwnershipChallenge")
+	defer op.End(&err)
 	e := as.e
 	platform := scope == PlatformScope
 	var fe validate.Errors
@@ -57,7 +59,7 @@ func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope
 		return nil, engine.Invalid(fe)
 	}
 	var out *OwnershipChallenge
-	err := engine.Once(ctx, e, []any{id, platform, method}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, platform, method}, &out, func(t *engine.Txn) error {
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err
@@ -95,12 +97,14 @@ func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope
 // The failed attempt commits (the account UNVERIFIED, the challenge
 // spent) although the answer is an error (engine.Keeping), so a wrong
 // signature cannot be retried against the same message.
-func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*rails.ExternalAccount, error) {
+func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (_ *rails.ExternalAccount, err error) {
+	ctx, op := begin(ctx, as.e, "VerifyOwnership")
+	defer op.End(&err)
 	e := as.e
 	platform := scope == PlatformScope
 	var out *rails.ExternalAccount
 	var failure error
-	err := engine.Once(ctx, e, []any{id, platform, signature, scheme}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, platform, signature, scheme}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
 			return err

@@ -81,9 +81,11 @@ type ApprovalFilter struct {
 // creation order, newest first with p.Desc (the HTTP route's default). It
 // reads the narrowest index f allows (the agent's, the customer's, or the
 // status index), a page at a time. INVALID_INPUT for a bad limit or cursor.
-func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (engine.Page[AgentAction], error) {
+func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (_ engine.Page[AgentAction], err error) {
+	ctx, op := begin(ctx, g.e, "Approvals")
+	defer op.End(&err)
 	var out engine.Page[AgentAction]
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: engine.IxStatus, Value: string(PendingApproval), From: f.StartDate, To: f.EndDate,
 			Match: func(r *actionRecord) bool {
 				return r.Status == PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
@@ -129,9 +131,11 @@ func pendingAction(t *engine.Txn, agentID, actionID string) (*actionRecord, erro
 // kept as its rejectionReason. NOT_FOUND for an action of another agent;
 // TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once it was decided, so of a
 // concurrent Approve and Reject exactly one wins.
-func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
+func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (_ *AgentAction, err error) {
+	ctx, op := begin(ctx, g.e, "Reject")
+	defer op.End(&err)
 	var out *AgentAction
-	err := engine.Once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *engine.Txn) error {
 		r, err := pendingAction(t, agentID, actionID)
 		if err != nil {
 			return err
@@ -154,7 +158,9 @@ func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (
 // spend is converted before the transaction, and counted, with the limits
 // checked again, in the transaction that moves the money; a pause of the
 // agent does not stop the platform's own approval.
-func (g Service) Approve(ctx context.Context, agentID, actionID string) (*AgentAction, error) {
+func (g Service) Approve(ctx context.Context, agentID, actionID string) (_ *AgentAction, err error) {
+	ctx, op := begin(ctx, g.e, "Approve")
+	defer op.End(&err)
 	e := g.e
 	if out, ok, err := g.replayApproval(ctx, agentID, actionID); ok {
 		return out, err

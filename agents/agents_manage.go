@@ -41,7 +41,9 @@ func newDeviceCode(agentID string, now time.Time) DeviceCode {
 // The agent's id and device code are drawn before the transaction, which
 // writes the agent and the code together; with an idempotency key a retry
 // replays the same agent and code instead of creating another.
-func (g Service) Create(ctx context.Context, req AgentCreateRequest) (*AgentCreated, error) {
+func (g Service) Create(ctx context.Context, req AgentCreateRequest) (_ *AgentCreated, err error) {
+	ctx, op := begin(ctx, g.e, "Create")
+	defer op.End(&err)
 	e := g.e
 	var fe validate.Errors
 	if fe.Required("name", req.Name) {
@@ -105,9 +107,11 @@ type AgentFilter struct {
 // time from the customer index when f names a customer, else from the
 // index of every agent. INVALID_INPUT for a bad limit or a cursor of
 // another list.
-func (g Service) List(ctx context.Context, f AgentFilter, p engine.ListParams) (engine.Page[Agent], error) {
+func (g Service) List(ctx context.Context, f AgentFilter, p engine.ListParams) (_ engine.Page[Agent], err error) {
+	ctx, op := begin(ctx, g.e, "List")
+	defer op.End(&err)
 	var out engine.Page[Agent]
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[agentRecord]{Table: tableAgents, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore,
 			Match: func(a *agentRecord) bool {
 				return (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
@@ -134,9 +138,11 @@ func (g Service) ListAll(ctx context.Context, f AgentFilter, p engine.ListParams
 }
 
 // Get returns one agent (NOT_FOUND when there is none).
-func (g Service) Get(ctx context.Context, id string) (*Agent, error) {
+func (g Service) Get(ctx context.Context, id string) (_ *Agent, err error) {
+	ctx, op := begin(ctx, g.e, "Get")
+	defer op.End(&err)
 	var out *Agent
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err == nil {
 			out = agentView(a, t.Now)
@@ -156,7 +162,9 @@ type AgentUpdate struct {
 // on every engine process: each agent call reads the agent in its own
 // transaction. INVALID_INPUT when neither member is given or the name is
 // empty or too long; NOT_FOUND for an unknown agent.
-func (g Service) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, error) {
+func (g Service) Update(ctx context.Context, id string, u AgentUpdate) (_ *Agent, err error) {
+	ctx, op := begin(ctx, g.e, "Update")
+	defer op.End(&err)
 	var fe validate.Errors
 	if u.Name == nil && u.IsPaused == nil {
 		fe.Add("name", nil, "give name or isPaused")
@@ -168,7 +176,7 @@ func (g Service) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, 
 		return nil, err
 	}
 	var out *Agent
-	err := engine.Once(ctx, g.e, []any{id, u}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, g.e, []any{id, u}, &out, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
 			return err
@@ -191,7 +199,9 @@ func (g Service) Update(ctx context.Context, id string, u AgentUpdate) (*Agent, 
 // still waiting for approval are REJECTED, since nobody can act on them.
 // NOT_FOUND for an unknown (or already deleted) agent; with an idempotency
 // key a retry replays the first answer.
-func (g Service) Delete(ctx context.Context, id string) error {
+func (g Service) Delete(ctx context.Context, id string) (err error) {
+	ctx, op := begin(ctx, g.e, "Delete")
+	defer op.End(&err)
 	return engine.Once(ctx, g.e, id, &struct{}{}, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
@@ -223,7 +233,9 @@ func (g Service) Delete(ctx context.Context, id string) error {
 // QUOTE_RATE_UNAVAILABLE when a recast has no rate. The rate is read
 // before the transaction; should the currency change meanwhile, the
 // update reads the agent and converts again.
-func (g Service) UpdatePolicy(ctx context.Context, id string, u PolicyUpdate) (*Agent, error) {
+func (g Service) UpdatePolicy(ctx context.Context, id string, u PolicyUpdate) (_ *Agent, err error) {
+	ctx, op := begin(ctx, g.e, "UpdatePolicy")
+	defer op.End(&err)
 	e := g.e
 	for {
 		cur, err := g.Get(ctx, id)
@@ -338,10 +350,12 @@ func customerOwns(t *engine.Txn, customerID, id string) (bool, error) {
 // CONFLICT, an unknown one NOT_FOUND. The replaced code and the new one
 // are written in one transaction, so at no instant can two codes of the
 // agent be redeemed.
-func (g Service) RegenerateDeviceCode(ctx context.Context, id string) (*DeviceCode, error) {
+func (g Service) RegenerateDeviceCode(ctx context.Context, id string) (_ *DeviceCode, err error) {
+	ctx, op := begin(ctx, g.e, "RegenerateDeviceCode")
+	defer op.End(&err)
 	code := newDeviceCode(id, g.e.Now())
 	var out *DeviceCode
-	err := engine.Once(ctx, g.e, id, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, g.e, id, &out, func(t *engine.Txn) error {
 		a, err := agent(t, id)
 		if err != nil {
 			return err
@@ -381,9 +395,11 @@ type AgentDeviceCodeStatus struct {
 
 // DeviceCodeStatus reports whether a device code was redeemed (NOT_FOUND
 // for an unknown code or one of a deleted agent).
-func (g Service) DeviceCodeStatus(ctx context.Context, code string) (*AgentDeviceCodeStatus, error) {
+func (g Service) DeviceCodeStatus(ctx context.Context, code string) (_ *AgentDeviceCodeStatus, err error) {
+	ctx, op := begin(ctx, g.e, "DeviceCodeStatus")
+	defer op.End(&err)
 	var out *AgentDeviceCodeStatus
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		var c DeviceCode
 		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
 			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
@@ -403,14 +419,16 @@ func (g Service) DeviceCodeStatus(ctx context.Context, code string) (*AgentDevic
 // Of concurrent redemptions of one code exactly one succeeds: each marks
 // the code redeemed in its transaction, and the store serializes them. A
 // previous credential of the agent stops working in the same transaction.
-func (g Service) Redeem(ctx context.Context, code string) (*AgentCredential, error) {
+func (g Service) Redeem(ctx context.Context, code string) (_ *AgentCredential, err error) {
+	ctx, op := begin(ctx, g.e, "Redeem")
+	defer op.End(&err)
 	var b [20]byte
 	_, _ = rand.Read(b[:])
 	token := FormatToken(b)
 	hash := HashToken(token)
 	var out *AgentCredential
 	// Update, not Once: the answer must never be written down (see above).
-	err := g.e.Update(ctx, func(t *engine.Txn) error {
+	err = g.e.Update(ctx, func(t *engine.Txn) error {
 		var c DeviceCode
 		if err := engine.GetJSON(t, tableAgentDeviceCodes, code, &c); err != nil {
 			return engine.NotFound(err, engine.CodeNotFound, "device code", code)
@@ -451,14 +469,16 @@ func (g Service) Redeem(ctx context.Context, code string) (*AgentCredential, err
 // returns the agent: UNAUTHORIZED for an unknown, revoked or deleted
 // credential, FORBIDDEN for a paused agent. The comparison with the stored
 // hash is in constant time.
-func (g Service) Authenticate(ctx context.Context, token string) (*Agent, error) {
+func (g Service) Authenticate(ctx context.Context, token string) (_ *Agent, err error) {
+	ctx, op := begin(ctx, g.e, "Authenticate")
+	defer op.End(&err)
 	if token == "" {
 		return nil, errAgentCredential
 	}
 	var out *Agent
 	// The token is looked up by its hash (tableAgentTokens), then compared
 	// with the agent's own hash, so a stale lookup entry never authenticates.
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		id, err := t.Get(tableAgentTokens, HashToken(token))
 		if errors.Is(err, engine.ErrNotFound) {
 			return errAgentCredential

@@ -41,7 +41,9 @@ func (g Service) acting(ctx context.Context, agentID string, perm Permission) (*
 }
 
 // Me returns the agent itself, with its usage as of now.
-func (g Service) Me(ctx context.Context, agentID string) (*Agent, error) {
+func (g Service) Me(ctx context.Context, agentID string) (_ *Agent, err error) {
+	ctx, op := begin(ctx, g.e, "Me")
+	defer op.End(&err)
 	a, err := g.acting(ctx, agentID, "")
 	if err != nil {
 		return nil, err
@@ -53,9 +55,11 @@ func (g Service) Me(ctx context.Context, agentID string) (*Agent, error) {
 // (VIEW_TRANSACTIONS); f's customer members are ignored, so no filter can
 // widen the list past the customer. INVALID_INPUT for a bad limit or
 // cursor.
-func (g Service) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (engine.Page[quotes.Transaction], error) {
+func (g Service) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (_ engine.Page[quotes.Transaction], err error) {
+	ctx, op := begin(ctx, g.e, "Transactions")
+	defer op.End(&err)
 	var page engine.Page[quotes.Transaction]
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, ViewTransactions)
 		if err != nil {
 			return err
@@ -79,9 +83,11 @@ func (g Service) TransactionsAll(ctx context.Context, agentID string, f quotes.T
 // Transaction returns one transaction of the agent's customer
 // (VIEW_TRANSACTIONS); TRANSACTION_NOT_FOUND for another customer's, as
 // for a missing one.
-func (g Service) Transaction(ctx context.Context, agentID, id string) (*quotes.Transaction, error) {
+func (g Service) Transaction(ctx context.Context, agentID, id string) (_ *quotes.Transaction, err error) {
+	ctx, op := begin(ctx, g.e, "Transaction")
+	defer op.End(&err)
 	var out *quotes.Transaction
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, ViewTransactions)
 		if err != nil {
 			return err
@@ -98,7 +104,9 @@ func (g Service) Transaction(ctx context.Context, agentID, id string) (*quotes.T
 
 // InternalAccounts lists the internal accounts of the agent's customer
 // (VIEW_TRANSACTIONS: they carry balances).
-func (g Service) InternalAccounts(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) (engine.Page[accounts.InternalAccountView], error) {
+func (g Service) InternalAccounts(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) (_ engine.Page[accounts.InternalAccountView], err error) {
+	ctx, op := begin(ctx, g.e, "InternalAccounts")
+	defer op.End(&err)
 	a, err := g.acting(ctx, agentID, ViewTransactions)
 	if err != nil {
 		return engine.Page[accounts.InternalAccountView]{}, err
@@ -118,7 +126,9 @@ func (g Service) InternalAccountsAll(ctx context.Context, agentID string, f acco
 
 // ExternalAccounts lists the external accounts of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Service) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+func (g Service) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (_ engine.Page[rails.ExternalAccount], err error) {
+	ctx, op := begin(ctx, g.e, "ExternalAccounts")
+	defer op.End(&err)
 	a, err := g.acting(ctx, agentID, ManageExternalAccounts)
 	if err != nil {
 		return engine.Page[rails.ExternalAccount]{}, err
@@ -158,9 +168,11 @@ func ownInternal(t *engine.Txn, a *agentRecord, id string) (*accounts.InternalAc
 
 // ExternalAccount returns one external account of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS); ACCOUNT_NOT_FOUND for any other.
-func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (*rails.ExternalAccount, error) {
+func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (_ *rails.ExternalAccount, err error) {
+	ctx, op := begin(ctx, g.e, "ExternalAccount")
+	defer op.End(&err)
 	var out *rails.ExternalAccount
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, ManageExternalAccounts)
 		if err != nil {
 			return err
@@ -178,7 +190,9 @@ func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (*rail
 // (MANAGE_EXTERNAL_ACCOUNTS); customerId may be omitted and must otherwise
 // be the agent's customer (INVALID_INPUT). The account is created by the
 // accounts area's operation, with its codes and its idempotency.
-func (g Service) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (*rails.ExternalAccount, error) {
+func (g Service) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (_ *rails.ExternalAccount, err error) {
+	ctx, op := begin(ctx, g.e, "CreateExternalAccount")
+	defer op.End(&err)
 	a, err := g.acting(ctx, agentID, ManageExternalAccounts)
 	if err != nil {
 		return nil, err
@@ -195,7 +209,9 @@ func (g Service) CreateExternalAccount(ctx context.Context, agentID string, in a
 // DeleteExternalAccount deletes an external account of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS). An account's owner never changes, so checking
 // it first is as good as checking it in the delete's transaction.
-func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) error {
+func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) (err error) {
+	ctx, op := begin(ctx, g.e, "DeleteExternalAccount")
+	defer op.End(&err)
 	if _, err := g.ExternalAccount(ctx, agentID, id); err != nil {
 		return err
 	}
@@ -250,8 +266,10 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 // quotes area's own answers (QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE,
 // ...). The quote records the agent (Record.AgentID): only that agent can
 // read or execute it. Pricing is the quotes area's, with its idempotency.
-func (g Service) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (*quotes.Quote, error) {
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+func (g Service) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (_ *quotes.Quote, err error) {
+	ctx, op := begin(ctx, g.e, "CreateQuote")
+	defer op.End(&err)
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		a, err := actingAgent(t, agentID, CreateQuotes)
 		if err != nil {
 			return err
@@ -277,9 +295,11 @@ func agentQuote(t *engine.Txn, agentID, id string) (*quotes.Record, error) {
 
 // Quote returns a quote the agent created; QUOTE_NOT_FOUND for any other.
 // It needs no permission beyond a working credential.
-func (g Service) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, error) {
+func (g Service) Quote(ctx context.Context, agentID, id string) (_ *quotes.Quote, err error) {
+	ctx, op := begin(ctx, g.e, "Quote")
+	defer op.End(&err)
 	var out *quotes.Quote
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
@@ -311,7 +331,9 @@ func (g Service) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, 
 // The idempotency fingerprint is the quote id, so a retry of the same
 // execution replays its action. Concurrent executes of one agent serialize
 // on its record (spendCheck); concurrent executes of one quote run it once.
-func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
+func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (_ *AgentAction, err error) {
+	ctx, op := begin(ctx, g.e, "ExecuteQuote")
+	defer op.End(&err)
 	e := g.e
 	var out *AgentAction
 	if ok, err := engine.Replay(ctx, e, quoteID, &out); ok {
@@ -413,7 +435,9 @@ type AgentTransfer struct {
 // executed in one transaction, so its answers include the quotes area's
 // (INSUFFICIENT_FUNDS, SENDER_NOT_ACCEPTED); ACCOUNT_NOT_FOUND for an
 // account that is not the customer's.
-func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (_ *AgentAction, err error) {
+	ctx, op := begin(ctx, g.e, "TransferOut")
+	defer op.End(&err)
 	return g.transfer(ctx, agentID, TransferOut, in)
 }
 
@@ -422,7 +446,9 @@ func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransf
 // ExecuteQuote describes; ACCOUNT_NOT_FOUND for an account that is not
 // the customer's. The pull is an intent of the quotes area, handed to the
 // rail after commit.
-func (g Service) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+func (g Service) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (_ *AgentAction, err error) {
+	ctx, op := begin(ctx, g.e, "TransferIn")
+	defer op.End(&err)
 	return g.transfer(ctx, agentID, TransferIn, in)
 }
 
@@ -553,9 +579,11 @@ func (g Service) transfer(ctx context.Context, agentID string, typ ActionType, i
 
 // Action returns one of the agent's actions, with its quote and
 // transaction as they stand now; NOT_FOUND for another agent's.
-func (g Service) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
+func (g Service) Action(ctx context.Context, agentID, id string) (_ *AgentAction, err error) {
+	ctx, op := begin(ctx, g.e, "Action")
+	defer op.End(&err)
 	var out *AgentAction
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}
@@ -575,14 +603,16 @@ func (g Service) Action(ctx context.Context, agentID, id string) (*AgentAction, 
 // Actions lists the agent's actions, optionally in one status (INVALID_INPUT
 // for an unknown one), in creation order, newest first with p.Desc (the
 // HTTP route's default); a page at a time from the agent's index.
-func (g Service) Actions(ctx context.Context, agentID string, status ActionStatus, p engine.ListParams) (engine.Page[AgentAction], error) {
+func (g Service) Actions(ctx context.Context, agentID string, status ActionStatus, p engine.ListParams) (_ engine.Page[AgentAction], err error) {
+	ctx, op := begin(ctx, g.e, "Actions")
+	defer op.End(&err)
 	var out engine.Page[AgentAction]
 	var fe validate.Errors
 	fe.Enum("status", string(status), ActionStatuses...)
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return out, err
 	}
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err = g.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := actingAgent(t, agentID, ""); err != nil {
 			return err
 		}

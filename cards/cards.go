@@ -208,12 +208,14 @@ func (c Service) issuer() (CardIssuer, error) {
 
 // Get returns the card with id (NOT_FOUND when absent; NOT_IMPLEMENTED
 // without an issuer).
-func (c Service) Get(ctx context.Context, id string) (*Card, error) {
+func (c Service) Get(ctx context.Context, id string) (_ *Card, err error) {
+	ctx, op := begin(ctx, c.e, "Get")
+	defer op.End(&err)
 	if _, err := c.issuer(); err != nil {
 		return nil, err
 	}
 	var out *Card
-	err := c.e.View(ctx, func(t *engine.Txn) error {
+	err = c.e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		out, err = Get(t, id)
 		return err
@@ -224,7 +226,9 @@ func (c Service) Get(ctx context.Context, id string) (*Card, error) {
 // List lists cards in creation order (newest first with p.Desc), from the
 // index of the most selective filter given. An unknown state, a bad cursor or
 // limit is INVALID_INPUT; without an issuer NOT_IMPLEMENTED.
-func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (engine.Page[Card], error) {
+func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (_ engine.Page[Card], err error) {
+	ctx, op := begin(ctx, c.e, "List")
+	defer op.End(&err)
 	if _, err := c.issuer(); err != nil {
 		return engine.Page[Card]{}, err
 	}
@@ -234,7 +238,7 @@ func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (e
 		return engine.Page[Card]{}, engine.Invalid(fe.Err())
 	}
 	var page engine.Page[Card]
-	err := c.e.View(ctx, func(t *engine.Txn) error {
+	err = c.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[Card]{Table: tableCards, Index: engine.IxAll, Match: func(x *Card) bool {
 			return (f.CardholderID == "" || x.CardholderID == f.CardholderID) &&
 				(f.AccountID == "" || slices.Contains(x.FundingSources, f.AccountID)) &&

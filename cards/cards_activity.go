@@ -150,7 +150,9 @@ func showPosition(x *quotes.CardTransaction, p *cardPosition, now time.Time) {
 // The simulator is asked before the idempotency record is consulted, so a
 // retry under the same key asks it again even though the engine then
 // replays the first answer.
-func (c Service) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (*CardSimulationResult, error) {
+func (c Service) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (_ *CardSimulationResult, err error) {
+	ctx, op := begin(ctx, c.e, "Simulate")
+	defer op.End(&err)
 	if err := c.e.RequireSandbox(); err != nil {
 		return nil, err
 	}

@@ -35,7 +35,9 @@ const tableCardActivations = "card_activations_due"
 // in EUR INVALID_INPUT; whatever the issuer answers, as is. A card the
 // issuer rejects is still created (CLOSED, ISSUER_REJECTED) and takes no
 // live-card slot.
-func (c Service) Create(ctx context.Context, req CreateCardRequest) (*Card, error) {
+func (c Service) Create(ctx context.Context, req CreateCardRequest) (_ *Card, err error) {
+	ctx, op := begin(ctx, c.e, "Create")
+	defer op.End(&err)
 	iss, err := c.issuer()
 	if err != nil {
 		return nil, err
@@ -295,7 +297,9 @@ func addCardCount(t *engine.Txn, key string, delta int) error {
 // checked again in it (FUNDING_SOURCE_INELIGIBLE naming each); an unknown
 // card is NOT_FOUND; fundingSources or maxSpendPerTransaction together with
 // state CLOSED INVALID_INPUT.
-func (c Service) Update(ctx context.Context, id string, req UpdateCardRequest) (*Card, error) {
+func (c Service) Update(ctx context.Context, id string, req UpdateCardRequest) (_ *Card, err error) {
+	ctx, op := begin(ctx, c.e, "Update")
+	defer op.End(&err)
 	iss, err := c.issuer()
 	if err != nil {
 		return nil, err
@@ -402,7 +406,9 @@ func cardRefusal(err error, card *Card) error {
 // actor names the requester (the API token); without one the reveal is
 // FORBIDDEN, as it is for a card that has no live details (PROCESSING,
 // PENDING_KYC or CLOSED).
-func (c Service) Reveal(ctx context.Context, id, actor string) (*CardReveal, error) {
+func (c Service) Reveal(ctx context.Context, id, actor string) (_ *CardReveal, err error) {
+	ctx, op := begin(ctx, c.e, "Reveal")
+	defer op.End(&err)
 	iss, err := c.issuer()
 	if err != nil {
 		return nil, err
@@ -431,7 +437,7 @@ func (c Service) Reveal(ctx context.Context, id, actor string) (*CardReveal, err
 	if err != nil {
 		return nil, err
 	}
-	c.e.Log.Info("card revealed", "card", id, "actor", actor)
+	c.e.Log.InfoContext(ctx, "card revealed", "card", id, "actor", actor)
 	return &rv, nil
 }
 

@@ -62,10 +62,12 @@ type OwnerInput struct {
 // Errors: INVALID_INPUT (a missing customer id, a customer that is not a
 // business, and every invalid member at once), CUSTOMER_NOT_FOUND,
 // CUSTOMER_DELETED.
-func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
+func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (_ *BeneficialOwner, err error) {
+	ctx, op := begin(ctx, cs.e, "CreateBeneficialOwner")
+	defer op.End(&err)
 	e := cs.e
 	var out *BeneficialOwner
-	err := engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
 		var fe validate.Errors
 		if !fe.Required("customerId", in.CustomerID) {
 			return engine.Invalid(fe)
@@ -91,10 +93,12 @@ func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*Be
 // UpdateBeneficialOwner changes the members set in in; the owner stays
 // with its customer (another customerId is INVALID_INPUT). The merged owner
 // is validated as a whole. NOT_FOUND for an unknown owner.
-func (cs Service) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
+func (cs Service) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (_ *BeneficialOwner, err error) {
+	ctx, op := begin(ctx, cs.e, "UpdateBeneficialOwner")
+	defer op.End(&err)
 	e := cs.e
 	var out *BeneficialOwner
-	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		o, err := owner(t, id)
 		if err != nil {
 			return err
@@ -200,10 +204,12 @@ func ownersQuery(customerID string) engine.ListQuery[BeneficialOwner] {
 
 // BeneficialOwner returns one owner, identifier masked: NOT_FOUND for an
 // unknown id.
-func (cs Service) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
+func (cs Service) BeneficialOwner(ctx context.Context, id string) (_ *BeneficialOwner, err error) {
+	ctx, op := begin(ctx, cs.e, "BeneficialOwner")
+	defer op.End(&err)
 	e := cs.e
 	var out *BeneficialOwner
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		o, err := owner(t, id)
 		if err == nil {
 			out = o.view()
@@ -216,7 +222,9 @@ func (cs Service) BeneficialOwner(ctx context.Context, id string) (*BeneficialOw
 // ListBeneficialOwners lists the owners of a customer, oldest first,
 // identifiers masked. The customer id is required (INVALID_INPUT); an
 // unknown customer has none.
-func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (engine.Page[BeneficialOwner], error) {
+func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (_ engine.Page[BeneficialOwner], err error) {
+	ctx, op := begin(ctx, cs.e, "ListBeneficialOwners")
+	defer op.End(&err)
 	e := cs.e
 	var page engine.Page[BeneficialOwner]
 	if customerID == "" {
@@ -224,7 +232,7 @@ func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p
 		fe.Missing("customerId")
 		return page, engine.Invalid(fe)
 	}
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		page, err = engine.List(t, ownersQuery(customerID), p)
 		for i := range page.Data {

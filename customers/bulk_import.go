@@ -75,7 +75,9 @@ var bulkColumns = []string{"umaAddress", "platformCustomerId", "customerType", "
 // The file is the operation's input: a retry with the same idempotency key
 // and file replays the job, while a retry without a key imports the file
 // again (and its rows then meet the first import's identifiers).
-func (cs Service) Import(ctx context.Context, file []byte) (*BulkJob, error) {
+func (cs Service) Import(ctx context.Context, file []byte) (_ *BulkJob, err error) {
+	ctx, op := begin(ctx, cs.e, "Import")
+	defer op.End(&err)
 	e := cs.e
 	refuse := func(format string, args ...any) error {
 		var fe validate.Errors
@@ -331,10 +333,12 @@ func bulkInput(get func(string) string) CustomerInput {
 }
 
 // BulkJob returns an import job: BULK_UPLOAD_JOB_NOT_FOUND when unknown.
-func (cs Service) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
+func (cs Service) BulkJob(ctx context.Context, id string) (_ *BulkJob, err error) {
+	ctx, op := begin(ctx, cs.e, "BulkJob")
+	defer op.End(&err)
 	e := cs.e
 	var j BulkJob
-	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableBulkJobs, id, &j) })
+	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableBulkJobs, id, &j) })
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeBulkUploadJobNotFound, "bulk job", id)
 	}

@@ -60,7 +60,9 @@ func contactTarget(t *engine.Txn, customerID, channel string) (*Record, error) {
 // CodeSender after commit. CONFLICT when the provider does not check that
 // channel; CUSTOMER_NOT_FOUND, CUSTOMER_DELETED. Sends are not rate
 // limited here.
-func (cs Service) SendContactCode(ctx context.Context, customerID, channel string) error {
+func (cs Service) SendContactCode(ctx context.Context, customerID, channel string) (err error) {
+	ctx, op := begin(ctx, cs.e, "SendContactCode")
+	defer op.End(&err)
 	e := cs.e
 	code := customersSlot.Of(e).KYC.ContactCode(channel)
 	return engine.Once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *engine.Txn) error {
@@ -84,11 +86,13 @@ func (cs Service) SendContactCode(ctx context.Context, customerID, channel strin
 // (engine.Keeping), so the limit holds across requests; a retry with the
 // same idempotency key replays the recorded answer rather than trying the
 // code again.
-func (cs Service) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
+func (cs Service) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (_ *Customer, err error) {
+	ctx, op := begin(ctx, cs.e, "ConfirmContactCode")
+	defer op.End(&err)
 	e := cs.e
 	var out *Customer
 	var failure error
-	err := engine.Once(ctx, e, []any{customerID, channel, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{customerID, channel, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		r, err := contactTarget(t, customerID, channel)
 		if err != nil {
 			return err

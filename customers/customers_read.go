@@ -13,10 +13,12 @@ import (
 // Get returns a customer, deleted ones included (isDeleted true);
 // CUSTOMER_NOT_FOUND for an unknown id. A business comes with its
 // beneficial owners, identifiers masked.
-func (cs Service) Get(ctx context.Context, id string) (*Customer, error) {
+func (cs Service) Get(ctx context.Context, id string) (_ *Customer, err error) {
+	ctx, op := begin(ctx, cs.e, "Get")
+	defer op.End(&err)
 	e := cs.e
 	var out *Customer
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		r, err := RecordOf(t, id)
 		if err != nil {
 			return err
@@ -99,10 +101,12 @@ func (f *CustomerFilter) query() engine.ListQuery[Record] {
 // p), from the index that narrows the filter most (query); region,
 // currency, update times and deletion are checked on the records read. A
 // malformed cursor or limit is INVALID_INPUT.
-func (cs Service) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (engine.Page[Customer], error) {
+func (cs Service) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (_ engine.Page[Customer], err error) {
+	ctx, op := begin(ctx, cs.e, "List")
+	defer op.End(&err)
 	e := cs.e
 	var page engine.Page[Customer]
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		recs, err := engine.List(t, f.query(), p)
 		if err != nil {
 			return err

@@ -70,7 +70,9 @@ var (
 // input describes it and the platform as it stands (a platform
 // configuration changed in between is not noticed: it changes rarely, and
 // the status is the provider's starting point, not a verification).
-func (cs Service) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
+func (cs Service) Create(ctx context.Context, in CustomerInput) (_ *Customer, err error) {
+	ctx, op := begin(ctx, cs.e, "Create")
+	defer op.End(&err)
 	e := cs.e
 	var out *Customer
 	// A repeated request is answered before the provider is asked again.
@@ -78,7 +80,7 @@ func (cs Service) Create(ctx context.Context, in CustomerInput) (*Customer, erro
 		return out, err
 	}
 	var initial KYCStatus
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		p, err := platform.Load(t)
 		if err != nil {
 			return err
@@ -174,10 +176,12 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 // END_USER_TERMS_VERSION_NOT_FOUND, and whatever the wallets' ContactChanged
 // hook refuses. A changed email or phone that the provider checks is
 // PENDING again; a recorded consent opens the accounts.
-func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
+func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (_ *Customer, err error) {
+	ctx, op := begin(ctx, cs.e, "Update")
+	defer op.End(&err)
 	e := cs.e
 	var out *Customer
-	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		var err error
 		out, err = UpdateRecord(t, id, in, func(r *Record, oldEmail, oldPhone string) (bool, error) {
 			return false, customersSlot.Of(t.Handle).ContactChanged(t, r, oldEmail, oldPhone, in)
@@ -191,10 +195,12 @@ func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Cus
 // platformCustomerId become free; a second delete is CUSTOMER_DELETED, an
 // unknown id CUSTOMER_NOT_FOUND. The record stays (isDeleted), and so do
 // its accounts and their balances: the area closes nothing.
-func (cs Service) Delete(ctx context.Context, id string) (*Customer, error) {
+func (cs Service) Delete(ctx context.Context, id string) (_ *Customer, err error) {
+	ctx, op := begin(ctx, cs.e, "Delete")
+	defer op.End(&err)
 	e := cs.e
 	var out *Customer
-	err := engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
 		r, err := Live(t, id)
 		if err != nil {
 			return err

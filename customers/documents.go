@@ -97,13 +97,15 @@ func docKey(holder, typ, side string) string { return holder + "|" + typ + "|" +
 // (replace it with PUT), PAYLOAD_TOO_LARGE above MaxDocumentBytes, and
 // INVALID_INPUT for every invalid member. The record and the file are
 // written in one transaction.
-func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, error) {
+func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (_ *Document, err error) {
+	ctx, op := begin(ctx, ds.e, "Documents.Upload")
+	defer op.End(&err)
 	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
 		return nil, engine.Errorf(engine.CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
 	var out *Document
-	err := engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
 		var fe validate.Errors
 		fe.Required("documentHolder", in.DocumentHolder)
 		kind := in.check(&fe)
@@ -131,13 +133,15 @@ func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, e
 // type and side are another document's, PAYLOAD_TOO_LARGE and
 // INVALID_INPUT as for Upload. Unlike Delete, it does not look at the
 // holder's verification status.
-func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (*Document, error) {
+func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (_ *Document, err error) {
+	ctx, op := begin(ctx, ds.e, "Documents.Replace")
+	defer op.End(&err)
 	e := ds.e
 	if len(in.Content) > MaxDocumentBytes {
 		return nil, engine.Errorf(engine.CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
 	var out *Document
-	err := engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
 		d, err := document(t, id)
 		if err != nil {
 			return err
@@ -224,10 +228,12 @@ func documentTypes(t *engine.Txn, holder string) ([]string, error) {
 
 // Get returns a document's metadata (NOT_FOUND for an unknown id); the file
 // itself is not served.
-func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
+func (ds Documents) Get(ctx context.Context, id string) (_ *Document, err error) {
+	ctx, op := begin(ctx, ds.e, "Documents.Get")
+	defer op.End(&err)
 	e := ds.e
 	var out *Document
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		out, err = document(t, id)
 		return err
@@ -237,10 +243,12 @@ func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
 
 // List lists documents, oldest first, optionally of one holder. A
 // malformed cursor or limit is INVALID_INPUT.
-func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams) (engine.Page[Document], error) {
+func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams) (_ engine.Page[Document], err error) {
+	ctx, op := begin(ctx, ds.e, "Documents.List")
+	defer op.End(&err)
 	e := ds.e
 	var page engine.Page[Document]
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		page, err = engine.List(t, engine.ListQuery[Document]{Table: tableDocuments, Index: engine.IxAll}.Narrowest([2]string{ixHolder, holder}), p)
 		return err
@@ -260,7 +268,9 @@ func (ds Documents) ListAll(ctx context.Context, holder string, p engine.ListPar
 // Delete removes a document with its file. A document of a customer whose
 // verification is under review or decided (any status but UNVERIFIED) is
 // CONFLICT: it is evidence. NOT_FOUND for an unknown document.
-func (ds Documents) Delete(ctx context.Context, id string) error {
+func (ds Documents) Delete(ctx context.Context, id string) (err error) {
+	ctx, op := begin(ctx, ds.e, "Documents.Delete")
+	defer op.End(&err)
 	e := ds.e
 	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {
 		d, err := document(t, id)

@@ -286,9 +286,11 @@ func (st *SCARecord) SessionActive(now time.Time) bool {
 
 // Factors lists a customer's factors: SMS_OTP always (their verified
 // phone), then TOTP and PASSKEY when enrolled. It reads only.
-func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
+func (s SCA) Factors(ctx context.Context, customerID string) (_ *ScaFactorList, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.Factors")
+	defer op.End(&err)
 	var out *ScaFactorList
-	err := s.e.View(ctx, func(t *engine.Txn) error {
+	err = s.e.View(ctx, func(t *engine.Txn) error {
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err
@@ -321,13 +323,15 @@ func (p *scaPasskey) view() ScaFactorView {
 // passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT; another
 // type INVALID_INPUT. A new enrollment replaces an outstanding one of its
 // type; only the offered TOTP secret's hash is kept until Confirm.
-func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
+func (s SCA) Enroll(ctx context.Context, customerID, typ string) (_ *ScaEnrollment, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.Enroll")
+	defer op.End(&err)
 	if err := requiredEnum("type", typ, FactorTOTP, FactorPasskey); err != nil {
 		return nil, err
 	}
 	d := drawSCA(s.e)
 	var out *ScaEnrollment
-	err := engine.Once(ctx, s.e, []any{customerID, typ}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []any{customerID, typ}, &out, func(t *engine.Txn) error {
 		c, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err
@@ -396,7 +400,9 @@ func AssertionOptions(rp walletauth.RelyingParty, p *scaPasskey, nonce []byte, t
 // outstanding (or after ScaEnrollTTL); a second passkey
 // PASSKEY_ALREADY_ENROLLED. Recovery codes are drawn before the
 // transaction and stored hashed.
-func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (*ScaFactorConfirmed, error) {
+func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (_ *ScaFactorConfirmed, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.Confirm")
+	defer op.End(&err)
 	var fe validate.Errors
 	if fe.Required("type", in.Type) && fe.Enum("type", in.Type, FactorTOTP, FactorPasskey) {
 		if in.Type == FactorTOTP {
@@ -414,7 +420,7 @@ func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm
 	}
 	d := drawSCA(s.e)
 	var out *ScaFactorConfirmed
-	err := engine.Once(ctx, s.e, []any{customerID, in}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []any{customerID, in}, &out, func(t *engine.Txn) error {
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err
@@ -490,7 +496,9 @@ func confirmTOTP(t *engine.Txn, customerID string, st *SCARecord, in ScaFactorCo
 // DeleteFactor removes the customer's passkey by credential id (the only
 // factor with one): NOT_FOUND for any other id. A login started with the
 // passkey is dropped with it.
-func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
+func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) (err error) {
+	ctx, op := begin(ctx, s.e, "SCA.DeleteFactor")
+	defer op.End(&err)
 	return engine.Once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *engine.Txn) error {
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
@@ -514,14 +522,16 @@ func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) 
 // one. The SMS code is delivered after commit by the CodeSender (purpose
 // LOGIN), to the customer's phone; a send refused by the limit writes
 // nothing.
-func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
+func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (_ *ScaLoginStart, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.StartLogin")
+	defer op.End(&err)
 	if err := requiredEnum("factor", factor, Factors...); err != nil {
 		return nil, err
 	}
 	d := drawSCA(s.e)
 	var out *ScaLoginStart
 	var failure error
-	err := engine.Once(ctx, s.e, []any{customerID, factor}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []any{customerID, factor}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		c, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err
@@ -583,7 +593,9 @@ func (st *SCARecord) requireEnrolled(factor string) error {
 // outstanding login (or after ScaLoginTTL), with another factor, or with
 // another challengeId, INVALID_INPUT. A success clears the failed-login
 // counter; a wrong proof's count commits with the error answer.
-func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (*ScaSession, error) {
+func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (_ *ScaSession, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.CompleteLogin")
+	defer op.End(&err)
 	var fe validate.Errors
 	if fe.Required("factor", in.Factor) {
 		fe.Enum("factor", in.Factor, Factors...)
@@ -595,7 +607,7 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 	d := drawSCA(s.e)
 	var out *ScaSession
 	var failure error
-	err := engine.Once(ctx, s.e, []any{customerID, in}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []any{customerID, in}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err
@@ -636,12 +648,14 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 // reset revokes the SCA session and clears the failed-login counter; a
 // failed login counts towards the lockout (LockSteps). Another eventType
 // is INVALID_INPUT. The answer is the state after the event.
-func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
+func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (_ *SecurityState, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.RecordEvent")
+	defer op.End(&err)
 	if err := requiredEnum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt); err != nil {
 		return nil, err
 	}
 	var out *SecurityState
-	err := engine.Once(ctx, s.e, []any{customerID, eventType}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []any{customerID, eventType}, &out, func(t *engine.Txn) error {
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err

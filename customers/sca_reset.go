@@ -55,7 +55,9 @@ type scaResetRecord struct {
 // so it refuses resets with NOT_IMPLEMENTED rather than let a reset pass
 // on the clock: a reset replaces the factor that guards the customer's
 // payments.
-func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFactorResetStart, error) {
+func (s SCA) StartReset(ctx context.Context, customerID, factor string) (_ *TwoFactorResetStart, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.StartReset")
+	defer op.End(&err)
 	if !s.e.Config.Sandbox {
 		return nil, engine.Errorf(engine.CodeNotImplemented, "2FA resets need a liveness check, and this engine has no liveness provider")
 	}
@@ -64,7 +66,7 @@ func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFac
 	}
 	token := b64url(engine.RandomBytes(24))
 	var out *TwoFactorResetStart
-	err := engine.Once(ctx, s.e, []any{customerID, factor}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []any{customerID, factor}, &out, func(t *engine.Txn) error {
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
 			return err
@@ -106,9 +108,11 @@ func scaReset(t *engine.Txn, customerID, id string) (*scaResetRecord, *SCARecord
 // a TOTP or PASSKEY reset whether the factor was enrolled again since it
 // completed (EnrollmentStatus COMPLETED, else PENDING). NOT_FOUND for an
 // unknown reset; it reads only.
-func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorResetStatus, error) {
+func (s SCA) Reset(ctx context.Context, customerID, resetID string) (_ *TwoFactorResetStatus, err error) {
+	ctx, op := begin(ctx, s.e, "SCA.Reset")
+	defer op.End(&err)
 	var out *TwoFactorResetStatus
-	err := s.e.View(ctx, func(t *engine.Txn) error {
+	err = s.e.View(ctx, func(t *engine.Txn) error {
 		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
 			return err
@@ -132,7 +136,9 @@ func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorR
 // for re-enrollment; an SMS_OTP reset makes mobile the customer's number
 // (INVALID_INPUT without a valid mobile). A login started with the reset
 // factor is dropped. NOT_FOUND for an unknown reset.
-func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) error {
+func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) (err error) {
+	ctx, op := begin(ctx, s.e, "SCA.CompleteReset")
+	defer op.End(&err)
 	if !s.e.Config.Sandbox { // see StartReset
 		return engine.Errorf(engine.CodeNotImplemented, "2FA resets need a liveness check, and this engine has no liveness provider")
 	}

@@ -67,7 +67,9 @@ type Verification struct {
 // CUSTOMER_NOT_FOUND, CUSTOMER_DELETED, and the provider's own errors as
 // they are. A decision that moves the status where Status.Check forbids is
 // the provider's fault and fails the operation, writing nothing.
-func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+func (cs Service) SubmitVerification(ctx context.Context, customerID string) (_ *Verification, err error) {
+	ctx, op := begin(ctx, cs.e, "SubmitVerification")
+	defer op.End(&err)
 	e := cs.e
 	var fe validate.Errors
 	if !fe.Required("customerId", customerID) {
@@ -225,10 +227,12 @@ func setCustomerStatus(t *engine.Txn, r *Record, s KYCStatus) error {
 
 // Verification returns one submission: VERIFICATION_NOT_FOUND for an
 // unknown id.
-func (cs Service) Verification(ctx context.Context, id string) (*Verification, error) {
+func (cs Service) Verification(ctx context.Context, id string) (_ *Verification, err error) {
+	ctx, op := begin(ctx, cs.e, "Verification")
+	defer op.End(&err)
 	e := cs.e
 	var v Verification
-	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableVerifications, id, &v) })
+	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableVerifications, id, &v) })
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeVerificationNotFound, "verification", id)
 	}
@@ -238,7 +242,9 @@ func (cs Service) Verification(ctx context.Context, id string) (*Verification, e
 // ListVerifications lists submissions, oldest first, narrowed by customer
 // and status when given. An unknown status, or a malformed cursor or
 // limit, is INVALID_INPUT; an unknown customer simply has none.
-func (cs Service) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (engine.Page[Verification], error) {
+func (cs Service) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (_ engine.Page[Verification], err error) {
+	ctx, op := begin(ctx, cs.e, "ListVerifications")
+	defer op.End(&err)
 	e := cs.e
 	var page engine.Page[Verification]
 	var fe validate.Errors
@@ -246,7 +252,7 @@ func (cs Service) ListVerifications(ctx context.Context, customerID string, stat
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return page, err
 	}
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		q := engine.ListQuery[Verification]{Table: tableVerifications, Index: engine.IxAll, Match: func(v *Verification) bool {
 			return (customerID == "" || v.CustomerID == customerID) && (status == "" || v.VerificationStatus == status)
@@ -282,10 +288,12 @@ type KYCLink struct {
 //
 // The link is the sandbox's: it is made in a read transaction and stored
 // nowhere, so each call returns a new one and none is remembered.
-func (cs Service) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
+func (cs Service) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (_ *KYCLink, err error) {
+	ctx, op := begin(ctx, cs.e, "CreateKYCLink")
+	defer op.End(&err)
 	e := cs.e
 	var out *KYCLink
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var fe validate.Errors
 		if redirectURI != "" {
 			fe.URL("redirectUri", redirectURI)

@@ -138,6 +138,15 @@
 // Handler.Requests or GET /sandbox/requests; they carry no secret and no
 // body.
 //
+// # Metrics and traces
+//
+// When the engine has an Observer (payments.Config.Observer), each request
+// is a unit of work for it (payments.WorkRequest) named by its route's
+// pattern without the base path ("GET /quotes/{quoteId}", "" for a path no
+// route serves), with its status and error code. It continues the trace of
+// a traceparent header (TraceParentHeader), and the engine's operations
+// run inside it. The handler imports no metrics or tracing library.
+//
 // # The sandbox routes
 //
 // Routes under /sandbox/ answer 403 FORBIDDEN unless the engine runs in

@@ -72,6 +72,7 @@ type Handler struct {
 	mux      *http.ServeMux
 	methods  []string     // every method some route uses, to tell 405 from 404
 	requests *requestRing // the latest requests; nil keeps none
+	obs      payments.Observer
 }
 
 // New builds the API handler over eng, applying the defaults of cfg's zero
@@ -101,7 +102,7 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 	if err != nil {
 		panic("httpapi: Config.Brand: " + err.Error())
 	}
-	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux()}
+	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux(), obs: eng.Observer()}
 	switch {
 	case cfg.RequestLogSize == 0:
 		h.requests = newRequestRing(1000)
@@ -135,10 +136,15 @@ type handlerFunc func(r *request) (int, any, error)
 
 // handle registers rt on the mux as "METHOD BasePath+path", and records its
 // method so that ServeHTTP can tell a known path on another method (405)
-// from an unknown path (404).
+// from an unknown path (404). A request it serves is named "METHOD path"
+// (without the base path) for the engine's Observer.
 func (h *Handler) handle(rt route) {
 	pattern := rt.method + " " + h.cfg.BasePath + rt.path
+	name := rt.method + " " + rt.path
 	h.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if x := exchangeOf(req.Context()); x != nil {
+			x.route = name
+		}
 		h.serve(w, req, rt)
 	}))
 	if !slices.Contains(h.methods, rt.method) {

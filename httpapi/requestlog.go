@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/paygrid/payments"
 )
 
 // RequestIDHeader carries the id of every request on its response (and
@@ -106,17 +108,34 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // with, the request to serve (its context carries the id: RequestIDFrom)
 // and the function that logs the exchange once served: one line per
 // request at Info (Error for 5xx) with method, path, status, duration,
-// request id and idempotency key.
+// request id and idempotency key. With an engine Observer the request is
+// a unit of work (payments.WorkRequest: its route's pattern, status and
+// code), continuing the trace of its traceparent header; the operations
+// it runs nest in it.
 func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter, *http.Request, func()) {
 	x := &exchange{id: requestID(r)}
 	w.Header().Set(RequestIDHeader, x.id)
-	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x))
-	sw := &statusWriter{ResponseWriter: w}
+	ctx := context.WithValue(r.Context(), exchangeKey{}, x)
 	began := time.Now()
+	var work *payments.Work // only with an Observer: nothing more to allocate without
+	if h.obs != nil {
+		work = &payments.Work{Kind: payments.WorkRequest, Area: "http", ID: x.id, Parent: r.Header.Get(TraceParentHeader), Began: began}
+		ctx = h.obs.Start(ctx, *work)
+	}
+	r = r.WithContext(ctx)
+	sw := &statusWriter{ResponseWriter: w}
 	return sw, r, func() {
+		took, code := time.Since(began), ""
+		if work != nil || h.requests != nil {
+			code = sw.code()
+		}
+		if work != nil {
+			work.Name, work.Status, work.Took, work.Outcome = x.route, sw.status, took, cmp.Or(code, payments.OutcomeOK)
+			h.obs.End(ctx, *work)
+		}
 		if h.requests != nil {
 			h.requests.add(LoggedRequest{Time: began.UTC(), Method: r.Method, Path: r.URL.Path, Status: sw.status,
-				Code: sw.code(), DurationMs: float64(time.Since(began).Microseconds()) / 1000, RequestID: x.id,
+				Code: code, DurationMs: float64(took.Microseconds()) / 1000, RequestID: x.id,
 				IdempotencyKey: r.Header.Get("Idempotency-Key"), ClientID: x.clientID})
 		}
 		level := slog.LevelInfo
@@ -128,7 +147,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 		}
 		// The request id comes from the context (LogHandler).
 		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", sw.status), slog.Duration("duration", time.Since(began))}
+			slog.Int("status", sw.status), slog.Duration("duration", took)}
 		if key := r.Header.Get("Idempotency-Key"); key != "" {
 			attrs = append(attrs, slog.String("idempotency_key", key))
 		}
@@ -136,12 +155,18 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 	}
 }
 
-// exchange is what a request's context carries about it: its id, and the
-// client id of the token it authenticated with (set once known).
+// exchange is what a request's context carries about it: its id, the
+// client id of the token it authenticated with (set once known) and the
+// route that serves it ("METHOD path", "" for none).
 type exchange struct {
 	id       string
 	clientID string
+	route    string
 }
+
+// TraceParentHeader is the W3C trace context header: a request that
+// carries one continues its trace when the engine has a tracing Observer.
+const TraceParentHeader = "traceparent"
 
 // exchangeKey keys the exchange in a request's context.
 type exchangeKey struct{}

@@ -163,16 +163,20 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 // the platform's accounts finds the accounts area's tables). A store that
 // holds a configuration keeps it. An unknown currency in seed is
 // INVALID_CURRENCY. Seed is not idempotent by key: it needs none.
-func (pl Service) Seed(ctx context.Context, seed Seed) error {
+func (pl Service) Seed(ctx context.Context, seed Seed) (err error) {
+	ctx, op := begin(ctx, pl.e, "Seed")
+	defer op.End(&err)
 	return pl.e.Update(ctx, func(t *engine.Txn) error { return WriteSeed(t, seed) })
 }
 
 // Config returns the platform configuration: PLATFORM_NOT_FOUND only on a
 // store that was never seeded (payments.New always seeds).
-func (pl Service) Config(ctx context.Context) (*Config, error) {
+func (pl Service) Config(ctx context.Context) (_ *Config, err error) {
+	ctx, op := begin(ctx, pl.e, "Config")
+	defer op.End(&err)
 	e := pl.e
 	var cfg Config
-	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, Table, platformKey, &cfg) })
+	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, Table, platformKey, &cfg) })
 	return &cfg, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 }
 
@@ -214,10 +218,12 @@ var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 // platform's internal account in it; a new, non-empty webhookEndpoint gets
 // a TEST event. Currencies removed from the list keep their accounts and
 // balances: nothing is closed by a configuration change.
-func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (*Config, error) {
+func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (_ *Config, err error) {
+	ctx, op := begin(ctx, pl.e, "UpdateConfig")
+	defer op.End(&err)
 	e := pl.e
 	var out *Config
-	err := engine.Once(ctx, e, u, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, u, &out, func(t *engine.Txn) error {
 		var cfg *Config
 		if err := engine.GetJSON(t, Table, platformKey, &cfg); err != nil {
 			return engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")

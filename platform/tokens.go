@@ -99,7 +99,9 @@ type CreateTokenRequest struct {
 // with an idempotency key the answer is recorded with the key, and a retry
 // replays it with the same secret: the plain secret therefore stays in the
 // idempotency record for the key's retention.
-func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
+func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (_ *CreatedToken, err error) {
+	ctx, op := begin(ctx, pl.e, "CreateToken")
+	defer op.End(&err)
 	e := pl.e
 	var fe validate.Errors
 	if fe.Required("name", req.Name) {
@@ -169,7 +171,9 @@ var errUnauthorized = &engine.Error{Code: engine.CodeUnauthorized, Message: "inv
 // do not pay a store read per request; revoking a token forgets them all in
 // this process (other processes on the same store keep theirs until they
 // expire). A verification that raced a revocation is not remembered.
-func (pl Service) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
+func (pl Service) Authenticate(ctx context.Context, user, secret string) (_ *Token, err error) {
+	ctx, op := begin(ctx, pl.e, "Authenticate")
+	defer op.End(&err)
 	e := pl.e
 	if user == "" || secret == "" {
 		return nil, errUnauthorized
@@ -183,7 +187,7 @@ func (pl Service) Authenticate(ctx context.Context, user, secret string) (*Token
 	// the same two reads, one record decoded (a decoy's) and one hash
 	// compared, so response times do not tell which client ids exist.
 	var rec tokenRecord
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		rec = tokenRecord{}
 		id := user
 		var missing error
@@ -299,10 +303,12 @@ func (c *authCache) forget() {
 
 // Token returns the token with id, without its secret: TOKEN_NOT_FOUND
 // when there is none.
-func (pl Service) Token(ctx context.Context, id string) (*Token, error) {
+func (pl Service) Token(ctx context.Context, id string) (_ *Token, err error) {
+	ctx, op := begin(ctx, pl.e, "Token")
+	defer op.End(&err)
 	e := pl.e
 	var rec tokenRecord
-	err := e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableTokens, id, &rec) })
+	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableTokens, id, &rec) })
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeTokenNotFound, "token", id)
 	}
@@ -320,10 +326,12 @@ type TokenFilter struct {
 // ListTokens lists tokens, oldest first, from the index that narrows the
 // filter most (the name index when Name is set). A malformed cursor or
 // limit is INVALID_INPUT.
-func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (engine.Page[Token], error) {
+func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (_ engine.Page[Token], err error) {
+	ctx, op := begin(ctx, pl.e, "ListTokens")
+	defer op.End(&err)
 	e := pl.e
 	var page engine.Page[Token]
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		q := engine.ListQuery[Token]{Table: tableTokens, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore,
 			Match: func(tok *Token) bool {
@@ -351,7 +359,9 @@ func (pl Service) ListTokensAll(ctx context.Context, f TokenFilter, p engine.Lis
 // client id may be used again. Its credential stops working in this
 // process at once; the cache is cleared even when the delete fails, which
 // only costs store reads.
-func (pl Service) DeleteToken(ctx context.Context, id string) error {
+func (pl Service) DeleteToken(ctx context.Context, id string) (err error) {
+	ctx, op := begin(ctx, pl.e, "DeleteToken")
+	defer op.End(&err)
 	e := pl.e
 	defer platformSlot.Of(e).auth.forget()
 	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {

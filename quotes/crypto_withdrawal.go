@@ -73,7 +73,9 @@ var addressCheck = map[string]func(string) error{
 // nothing, so it needs no idempotency key; the figures can differ from a
 // later quote's only if the platform's fee configuration changes between
 // them.
-func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequest) (*WithdrawalFee, error) {
+func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequest) (_ *WithdrawalFee, err error) {
+	ctx, op := begin(ctx, c.e, "Crypto.EstimateWithdrawalFee")
+	defer op.End(&err)
 	e := c.e
 	var fe validate.Errors
 	fe.Required("internalAccountId", req.InternalAccountID)
@@ -99,7 +101,7 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 	}
 	var acct *accounts.InternalAccount
 	var p *platform.Config
-	err := e.View(ctx, func(t *engine.Txn) (err error) {
+	err = e.View(ctx, func(t *engine.Txn) (err error) {
 		if acct, err = accounts.Internal(t, req.InternalAccountID); err != nil {
 			return err
 		}

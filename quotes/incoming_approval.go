@@ -97,7 +97,7 @@ func applyApprovalAnswers(e *engine.Handle, ctx context.Context, answers []engin
 			continue
 		}
 		if err := decideByWebhook(e, ctx, ref.ID, d); err != nil && ctx.Err() == nil {
-			e.Log.Warn("applying the approval webhook's answer failed", "transaction", ref.ID, "err", err)
+			e.Log.WarnContext(ctx, "applying the approval webhook's answer failed", "transaction", ref.ID, "err", err)
 		}
 	}
 }

@@ -85,7 +85,9 @@ func (inv *Invitation) statusAt(now time.Time) string {
 // The code is drawn before the transaction, so a store rerunning it keeps
 // the same code; two invitations drawing the same 48-bit code (a chance in
 // 2^48) would make the second CONFLICT rather than overwrite the first.
-func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invitation, error) {
+func (v Invitations) Create(ctx context.Context, req InvitationRequest) (_ *Invitation, err error) {
+	ctx, op := begin(ctx, v.e, "Invitations.Create")
+	defer op.End(&err)
 	e := v.e
 	var fe validate.Errors
 	if fe.Required("inviterUma", req.InviterUma) {
@@ -106,7 +108,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invita
 	}
 	code := randomCode() // drawn before the transaction: retries keep it
 	var out *Invitation
-	err := engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
 		p, err := platform.Load(t)
 		if err != nil {
 			return err
@@ -167,9 +169,11 @@ func randomCode() string {
 }
 
 // Get returns an invitation by code (INVITATION_NOT_FOUND).
-func (v Invitations) Get(ctx context.Context, code string) (*Invitation, error) {
+func (v Invitations) Get(ctx context.Context, code string) (_ *Invitation, err error) {
+	ctx, op := begin(ctx, v.e, "Invitations.Get")
+	defer op.End(&err)
 	var inv *Invitation
-	err := v.e.View(ctx, func(t *engine.Txn) (err error) { inv, err = invitation(t, code); return err })
+	err = v.e.View(ctx, func(t *engine.Txn) (err error) { inv, err = invitation(t, code); return err })
 	return inv, err
 }
 
@@ -210,7 +214,9 @@ func pendingInvitation(inv *Invitation) error {
 // INVALID_INPUT (pendingInvitation). Of two concurrent claims by different
 // invitees one commits and the other reads CLAIMED: an invitation is
 // claimed once.
-func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invitation, error) {
+func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (_ *Invitation, err error) {
+	ctx, op := begin(ctx, v.e, "Invitations.Claim")
+	defer op.End(&err)
 	var fe validate.Errors
 	if fe.Required("inviteeUma", inviteeUma) {
 		fe.Match("inviteeUma", inviteeUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
@@ -219,7 +225,7 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 		return nil, err
 	}
 	var out *Invitation
-	err := engine.Once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *engine.Txn) error {
 		inv, err := invitation(t, code)
 		if err != nil {
 			return err
@@ -244,9 +250,11 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invit
 // Cancel cancels a PENDING invitation; it can no longer be claimed. It
 // refuses as Claim does (INVITATION_NOT_FOUND, INVITATION_ALREADY_CLAIMED,
 // INVITATION_CANCELLED, INVALID_INPUT when expired) and emits no event.
-func (v Invitations) Cancel(ctx context.Context, code string) (*Invitation, error) {
+func (v Invitations) Cancel(ctx context.Context, code string) (_ *Invitation, err error) {
+	ctx, op := begin(ctx, v.e, "Invitations.Cancel")
+	defer op.End(&err)
 	var out *Invitation
-	err := engine.Once(ctx, v.e, code, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, v.e, code, &out, func(t *engine.Txn) error {
 		inv, err := invitation(t, code)
 		if err != nil {
 			return err

@@ -95,7 +95,9 @@ var reUmaAddress = regexp.MustCompile(`^\$?[a-zA-Z0-9._+-]{1,64}@[a-z0-9]([a-z0-
 // and the RateSource (estimated rates) are asked outside it, and the lookup
 // is then stored in a write transaction of its own. It is not idempotent:
 // each call stores a new lookup with a new id, valid LookupTTL.
-func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup, error) {
+func (ls Lookups) UMA(ctx context.Context, address, customerID string) (_ *Lookup, err error) {
+	ctx, op := begin(ctx, ls.e, "Lookups.UMA")
+	defer op.End(&err)
 	e := ls.e
 	if !reUmaAddress.MatchString(address) {
 		return nil, engine.Errorf(engine.CodeInvalidUmaAddress, "%q is not a UMA address such as $alice@example.com", address)
@@ -106,7 +108,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 	l := &Lookup{ReceiverUmaAddress: address, RequiredPayerDataFields: []PayerDataField{}}
 	var currencies []string
 	var p *platform.Config
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		if p, err = platform.Load(t); err != nil {
 			return err
@@ -148,12 +150,14 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (*Lookup,
 // platform's required counterparty fields for the account's currency).
 // An unknown account is ACCOUNT_NOT_FOUND, an unknown or deleted sender
 // CUSTOMER_NOT_FOUND. Like UMA, each call stores a new lookup.
-func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID string) (*Lookup, error) {
+func (ls Lookups) ExternalAccount(ctx context.Context, accountID, customerID string) (_ *Lookup, err error) {
+	ctx, op := begin(ctx, ls.e, "Lookups.ExternalAccount")
+	defer op.End(&err)
 	e := ls.e
 	l := &Lookup{AccountID: accountID, RequiredPayerDataFields: []PayerDataField{}}
 	var cur string
 	var p *platform.Config
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		a, err := accounts.External(t, accountID)
 		if err != nil {
 			return err
@@ -243,7 +247,9 @@ func platformCodes(p *platform.Config) []string {
 // (reversed when p.Desc). The Directory is asked for the whole list on
 // every page; its errors reach the caller as is, and a cursor this list did
 // not issue is INVALID_INPUT.
-func (ls Lookups) VASPs(ctx context.Context, p engine.ListParams) (engine.Page[VASP], error) {
+func (ls Lookups) VASPs(ctx context.Context, p engine.ListParams) (_ engine.Page[VASP], err error) {
+	ctx, op := begin(ctx, ls.e, "Lookups.VASPs")
+	defer op.End(&err)
 	e := ls.e
 	all, err := directory(e).VASPs(ctx)
 	if err != nil {
@@ -263,7 +269,9 @@ func (ls Lookups) VASPsAll(ctx context.Context, p engine.ListParams) iter.Seq2[V
 
 // Discoveries lists payout banks by country and currency a page at a
 // time, paged as VASPs is.
-func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p engine.ListParams) (engine.Page[Discovery], error) {
+func (ls Lookups) Discoveries(ctx context.Context, country, currency string, p engine.ListParams) (_ engine.Page[Discovery], err error) {
+	ctx, op := begin(ctx, ls.e, "Lookups.Discoveries")
+	defer op.End(&err)
 	e := ls.e
 	all, err := directory(e).Discoveries(ctx, country, currency)
 	if err != nil {
@@ -282,7 +290,9 @@ func (ls Lookups) DiscoveriesAll(ctx context.Context, country, currency string, 
 }
 
 // UMAProviders lists UMA providers a page at a time, paged as VASPs is.
-func (ls Lookups) UMAProviders(ctx context.Context, p engine.ListParams) (engine.Page[UMAProvider], error) {
+func (ls Lookups) UMAProviders(ctx context.Context, p engine.ListParams) (_ engine.Page[UMAProvider], err error) {
+	ctx, op := begin(ctx, ls.e, "Lookups.UMAProviders")
+	defer op.End(&err)
 	e := ls.e
 	all, err := directory(e).UMAProviders(ctx)
 	if err != nil {

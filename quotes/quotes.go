@@ -221,7 +221,9 @@ func (req *Request) checkShape(fe *validate.Errors) {
 //
 // The quote and its transaction are stored in one transaction, with the
 // OUTGOING_PAYMENT events of an SCA challenge or an immediate execution.
-func (qs Service) Create(ctx context.Context, req Request) (*Quote, error) {
+func (qs Service) Create(ctx context.Context, req Request) (_ *Quote, err error) {
+	ctx, op := begin(ctx, qs.e, "Create")
+	defer op.End(&err)
 	e := qs.e
 	return Create(ctx, e, req, false, func(_ *engine.Txn, q *Record) (*Quote, error) { return &q.Quote, nil })
 }

@@ -21,10 +21,12 @@ type Filter struct {
 // returns them (a PENDING quote past its expiry reads EXPIRED). With a
 // customer it reads that customer's index, else every quote's; a bad
 // cursor or limit is INVALID_INPUT.
-func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (engine.Page[Quote], error) {
+func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (_ engine.Page[Quote], err error) {
+	ctx, op := begin(ctx, qs.e, "List")
+	defer op.End(&err)
 	e := qs.e
 	var out engine.Page[Quote]
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[Record]{Table: tableQuotes, Index: engine.IxAll,
 			Match: func(r *Record) bool { return f.CustomerID == "" || r.CustomerID == f.CustomerID }}
 		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}), p)

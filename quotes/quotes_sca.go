@@ -137,7 +137,9 @@ func NewAuthorizations(h *engine.Handle) Authorizations { return Authorizations{
 
 // Authorize satisfies a quote's SMS_OTP challenge with its one-time code:
 // Authorizations.Authorize with a code, answering the same codes.
-func (qs Service) Authorize(ctx context.Context, id, code string) (*Quote, error) {
+func (qs Service) Authorize(ctx context.Context, id, code string) (_ *Quote, err error) {
+	ctx, op := begin(ctx, qs.e, "Authorize")
+	defer op.End(&err)
 	return Authorizations{qs.e}.Authorize(ctx, id, customers.ScaAuthorization{Code: code})
 }
 
@@ -156,10 +158,12 @@ func (qs Service) Authorize(ctx context.Context, id, code string) (*Quote, error
 // attempt or the failed quote commits, and the refusal is recorded as the
 // operation's answer, so a retry under the same idempotency key gets the
 // same refusal instead of another attempt.
-func (s Authorizations) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
+func (s Authorizations) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (_ *Quote, err error) {
+	ctx, op := begin(ctx, s.e, "Authorizations.Authorize")
+	defer op.End(&err)
 	var out *Quote
 	var failure error
-	err := engine.Once(ctx, s.e, []any{id, p}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []any{id, p}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		q, err := Get(t, id)
 		if err != nil {
 			return err
@@ -234,7 +238,9 @@ func challengeLapsed(t *engine.Txn, q *Record) bool {
 // as is one whose challenge expired (the quote then fails, kept as for
 // Authorize). The new code replaces the old one: only the latest code
 // authorizes. It is handed to the code sender after commit.
-func (s Authorizations) Resend(ctx context.Context, id string) error {
+func (s Authorizations) Resend(ctx context.Context, id string) (err error) {
+	ctx, op := begin(ctx, s.e, "Authorizations.Resend")
+	defer op.End(&err)
 	d := drawChallenge(s.e)
 	var failure error
 	return engine.Once(ctx, s.e, id, &struct{}{}, engine.Keeping(&failure, func(t *engine.Txn) error {
@@ -306,7 +312,9 @@ type ExecuteOptions struct {
 // challenge of the preferred factor (customers.ChallengeFactor). It is the
 // one entry point of every execution: with opts.WalletSignature it
 // executes a quote paid from an embedded wallet (Wallets.ExecuteQuote).
-func (qs Service) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+func (qs Service) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (_ *Quote, err error) {
+	ctx, op := begin(ctx, qs.e, "ExecuteWith")
+	defer op.End(&err)
 	if stamp := opts.WalletSignature; stamp != "" {
 		return ExecuteWith(qs.e, ctx, id, ExecuteOptions{}, &stamp)
 	}

@@ -148,7 +148,9 @@ var _ rails.Reporter = Rails{}
 // unsure. An outcome that does not fit the payment's state (COMPLETED for a
 // failed payment, RETURNED before completion) is accepted and ignored, not
 // refused.
-func (r Rails) Report(ctx context.Context, rep rails.Report) error {
+func (r Rails) Report(ctx context.Context, rep rails.Report) (err error) {
+	ctx, op := begin(ctx, r.e, "Rails.Report")
+	defer op.End(&err)
 	intents, err := report(r.e, ctx, rep, nil)
 	if err == nil {
 		r.e.Dispatch(ctx, intents)
@@ -158,9 +160,11 @@ func (r Rails) Report(ctx context.Context, rep rails.Report) error {
 
 // Pending returns the payments not yet handed to the rail (waiting for
 // their first hand-over or backing off after an error), up to limit.
-func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
+func (r Rails) Pending(ctx context.Context, limit int) (_ []string, err error) {
+	ctx, op := begin(ctx, r.e, "Rails.Pending")
+	defer op.End(&err)
 	var ids []string
-	err := r.e.View(ctx, func(t *engine.Txn) error {
+	err = r.e.View(ctx, func(t *engine.Txn) error {
 		for _, kind := range []string{intentPull, intentSend} {
 			err := t.Scan(engine.TableIntents, engine.ScanOptions{Prefix: kind + ":"}, func(k string, _ []byte) (bool, error) {
 				ids = append(ids, k)

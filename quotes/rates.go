@@ -170,7 +170,9 @@ type RateQuery struct {
 // naming each; a pair the RateSource cannot price fails the whole answer
 // with its error (QUOTE_RATE_UNAVAILABLE). It writes nothing: the rates are
 // indicative, and a quote prices again.
-func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
+func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) (_ []ExchangeRate, err error) {
+	ctx, op := begin(ctx, qs.e, "ExchangeRates")
+	defer op.End(&err)
 	e := qs.e
 	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
 	p, err := platform.NewService(e).Config(ctx)

@@ -16,10 +16,12 @@ import (
 // Get returns a quote (QUOTE_NOT_FOUND); a PENDING quote past its expiry
 // reads EXPIRED, one whose SCA challenge lapsed FAILED, as the next
 // ProcessDue will record it. Reading never writes.
-func (qs Service) Get(ctx context.Context, id string) (*Quote, error) {
+func (qs Service) Get(ctx context.Context, id string) (_ *Quote, err error) {
+	ctx, op := begin(ctx, qs.e, "Get")
+	defer op.End(&err)
 	e := qs.e
 	var out *Quote
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		q, err := Get(t, id)
 		if err != nil {
 			return err
@@ -50,14 +52,16 @@ func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 // account, or not PENDING (awaiting SCA, already funded), CONFLICT; a
 // lapsed one QUOTE_EXPIRED (kept: the quote's expiry commits with the
 // answer); a currency other than the quote's INVALID_INPUT.
-func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, s.e, "Sandbox.Send")
+	defer op.End(&err)
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
 	}
 	var out *Transaction
 	var failure error
-	err := engine.Once(ctx, e, []any{quoteID, currency, amount}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{quoteID, currency, amount}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
 		var fe validate.Errors
 		fe.Required("quoteId", quoteID)
 		fe.Required("currencyCode", currency)
@@ -143,7 +147,9 @@ type ReceiveRequest struct {
 // receiver that may not transact is CUSTOMER_DELETED or
 // END_USER_TERMS_NOT_ACCEPTED; one without an account in the currency
 // ACCOUNT_NOT_FOUND.
-func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, s.e, "Sandbox.Receive")
+	defer op.End(&err)
 	e := s.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
@@ -235,10 +241,12 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction,
 // deleted and the payment fails with refund reason USER_CANCELLATION, the
 // hold going back to the sender. The rail itself is not told; a production
 // rail that reports outcomes as they happen leaves nothing to cancel.
-func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, error) {
+func (ts Transactions) Cancel(ctx context.Context, id string) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, ts.e, "Transactions.Cancel")
+	defer op.End(&err)
 	e := ts.e
 	var out *Transaction
-	err := engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
 		tx, err := GetTransaction(t, id)
 		if err != nil {
 			return err
@@ -308,14 +316,16 @@ const (
 // payment fails as the worker would have failed it (kept), and a webhook
 // answer racing the call loses or wins as a whole: the approval record is
 // claimed in the deciding transaction.
-func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Transaction, error) {
+func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, ts.e, "Transactions.Decide")
+	defer op.End(&err)
 	e := ts.e
 	if d != ApproveIncoming && d != RejectIncoming {
 		return nil, engine.Errorf(engine.CodeInvalidInput, "unknown decision %d", d)
 	}
 	approve := d == ApproveIncoming
 	var out *Transaction
-	err := engine.Once(ctx, e, []any{id, approve}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, approve}, &out, func(t *engine.Txn) error {
 		tx, err := GetTransaction(t, id)
 		if err != nil {
 			return err

@@ -87,7 +87,9 @@ func (q *Record) refundAccount(rail string) string {
 //
 // QUOTE_EXPIRED is a kept refusal: the quote's expiry commits with it and a
 // retry under the same idempotency key answers the same.
-func (qs Service) Execute(ctx context.Context, id string) (*Quote, error) {
+func (qs Service) Execute(ctx context.Context, id string) (_ *Quote, err error) {
+	ctx, op := begin(ctx, qs.e, "Execute")
+	defer op.End(&err)
 	return ExecuteWith(qs.e, ctx, id, ExecuteOptions{}, nil)
 }
 

@@ -196,10 +196,12 @@ func advanceTx(t *engine.Txn, tx *Transaction) error {
 
 // Get returns one transaction (TRANSACTION_NOT_FOUND), a card transaction
 // included.
-func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error) {
+func (ts Transactions) Get(ctx context.Context, id string) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, ts.e, "Transactions.Get")
+	defer op.End(&err)
 	e := ts.e
 	var out *Transaction
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		out, err = GetTransaction(t, id)
 		return err
@@ -263,7 +265,9 @@ func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
 // card transactions included. A status or type outside the reference's values is
 // INVALID_INPUT, as is a bad cursor or limit. A page costs the index read
 // of the narrowest filter (TransactionFilter.Query), not a table scan.
-func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.ListParams) (engine.Page[Transaction], error) {
+func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.ListParams) (_ engine.Page[Transaction], err error) {
+	ctx, op := begin(ctx, ts.e, "Transactions.List")
+	defer op.End(&err)
 	e := ts.e
 	var fe validate.Errors
 	fe.Enum("status", string(f.Status), "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
@@ -273,7 +277,7 @@ func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.L
 		return engine.Page[Transaction]{}, err
 	}
 	var page engine.Page[Transaction]
-	err := e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		page, err = engine.List(t, f.Query(), p)
 		return err
@@ -294,10 +298,12 @@ func (ts Transactions) ListAll(ctx context.Context, f TransactionFilter, p engin
 // TRANSACTION_NOT_FOUND for an unknown id. It changes no status and emits
 // no event; a repeat with the same time is idempotent, a later one
 // overwrites the time.
-func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
+func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Time) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, ts.e, "Transactions.ConfirmReceipt")
+	defer op.End(&err)
 	e := ts.e
 	var out *Transaction
-	err := engine.Once(ctx, e, []any{id, at}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{id, at}, &out, func(t *engine.Txn) error {
 		tx, err := GetTransaction(t, id)
 		if err != nil {
 			return err

@@ -28,7 +28,9 @@ type TransferOutRequest struct {
 // (amount, not lockedCurrencyAmount). It answers the transaction, not the
 // quote; the quote is marked Transfer so the rail can tell the two apart
 // (rails.OutgoingPayment.Transfer).
-func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
+func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, ts.e, "Transactions.TransferOut")
+	defer op.End(&err)
 	e := ts.e
 	tx, err := Create(ctx, e, Request{Source: Source{SourceType: SourceAccount, AccountID: in.SourceAccountID},
 		Destination:        Destination{DestinationType: DestinationAccount, AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
@@ -55,7 +57,9 @@ type TransferInRequest struct {
 // unknown accounts ACCOUNT_NOT_FOUND; accounts of different owners or
 // currencies INVALID_INPUT (destination.accountId); a customer that may not
 // transact CUSTOMER_DELETED or END_USER_TERMS_NOT_ACCEPTED.
-func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*Transaction, error) {
+func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (_ *Transaction, err error) {
+	ctx, op := begin(ctx, ts.e, "Transactions.TransferIn")
+	defer op.End(&err)
 	e := ts.e
 	sourceID, destinationID, amount := in.SourceAccountID, in.DestinationAccountID, in.Amount
 	var fe validate.Errors
@@ -68,7 +72,7 @@ func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*T
 		return nil, err
 	}
 	var out *Transaction
-	err := engine.Once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *engine.Txn) error {
 		var err error
 		out, err = TransferIn(t, sourceID, destinationID, amount, "")
 		return err

@@ -61,7 +61,9 @@ type opDraft struct {
 // provider's balance; STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND or
 // _NOT_SUPPORTED for the accounts named; the provider's errors
 // (providerError).
-func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (*Operation, error) {
+func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (_ *Operation, err error) {
+	ctx, op := begin(ctx, s.e, "Mint")
+	defer op.End(&err)
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
@@ -100,7 +102,9 @@ func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (*Ope
 // rail reaches (STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED) and can be paid
 // (INVALID_BANK_ACCOUNT, BANK_ACCOUNT_VALIDATION_PENDING); the other
 // refusals are Mint's.
-func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (*Operation, error) {
+func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (_ *Operation, err error) {
+	ctx, op := begin(ctx, s.e, "Burn")
+	defer op.End(&err)
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
 	}
@@ -333,9 +337,11 @@ func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error)
 // STABLECOIN_OPERATION_NOT_FOUND. A funding window that ended is judged by
 // its time, not by whether the expiry ran: a late report is refused even
 // before the operation reads EXPIRED.
-func (s Service) ReportFunding(ctx context.Context, opID string) (*Operation, error) {
+func (s Service) ReportFunding(ctx context.Context, opID string) (_ *Operation, err error) {
+	ctx, op := begin(ctx, s.e, "ReportFunding")
+	defer op.End(&err)
 	var out *Operation
-	err := engine.Once(ctx, s.e, opID, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, opID, &out, func(t *engine.Txn) error {
 		op, err := stablecoinOp(t, opID)
 		if err != nil {
 			return err
@@ -354,13 +360,15 @@ func (s Service) ReportFunding(ctx context.Context, opID string) (*Operation, er
 }
 
 // Operation returns a mint or burn (STABLECOIN_OPERATION_NOT_FOUND).
-func (s Service) Operation(ctx context.Context, id string) (*Operation, error) {
-	var op *opRecord
-	err := s.e.View(ctx, func(t *engine.Txn) (err error) { op, err = stablecoinOp(t, id); return err })
+func (s Service) Operation(ctx context.Context, id string) (_ *Operation, err error) {
+	ctx, op := begin(ctx, s.e, "Operation")
+	defer op.End(&err)
+	var rec *opRecord
+	err = s.e.View(ctx, func(t *engine.Txn) (err error) { rec, err = stablecoinOp(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
-	return &op.Operation, nil
+	return &rec.Operation, nil
 }
 
 // stablecoinOp loads an operation as stored
@@ -375,9 +383,11 @@ func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 
 // ListOperations lists a stablecoin's mints and burns (only one type when
 // opType is set), in creation order (newest first with p.Desc).
-func (s Service) ListOperations(ctx context.Context, coinID string, opType OpType, p engine.ListParams) (engine.Page[Operation], error) {
+func (s Service) ListOperations(ctx context.Context, coinID string, opType OpType, p engine.ListParams) (_ engine.Page[Operation], err error) {
+	ctx, op := begin(ctx, s.e, "ListOperations")
+	defer op.End(&err)
 	var page engine.Page[Operation]
-	err := s.e.View(ctx, func(t *engine.Txn) error {
+	err = s.e.View(ctx, func(t *engine.Txn) error {
 		if _, err := stablecoin(t, coinID); err != nil {
 			return err
 		}
@@ -408,6 +418,8 @@ func (s Service) ListOperationsAll(ctx context.Context, coinID string, opType Op
 // cents: the value available to burns and the value held by burns in
 // flight (STABLECOIN_NOT_FOUND for an unknown id).
 func (s Service) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
+	ctx, op := begin(ctx, s.e, "Reserve")
+	defer op.End(&err)
 	err = s.e.View(ctx, func(t *engine.Txn) error {
 		c, err := stablecoin(t, coinID)
 		if err != nil {

@@ -106,7 +106,9 @@ func providerError(err error) error {
 // answers (providerError). The provider is asked before the transaction
 // and only after an idempotent replay was ruled out, so a retry under the
 // same idempotency key does not ask it again.
-func (s Service) LinkProviderAccount(ctx context.Context, req LinkRequest) (*ProviderAccount, error) {
+func (s Service) LinkProviderAccount(ctx context.Context, req LinkRequest) (_ *ProviderAccount, err error) {
+	ctx, op := begin(ctx, s.e, "LinkProviderAccount")
+	defer op.End(&err)
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
@@ -136,9 +138,11 @@ func (s Service) LinkProviderAccount(ctx context.Context, req LinkRequest) (*Pro
 }
 
 // ProviderAccount returns a link (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
-func (s Service) ProviderAccount(ctx context.Context, id string) (*ProviderAccount, error) {
+func (s Service) ProviderAccount(ctx context.Context, id string) (_ *ProviderAccount, err error) {
+	ctx, op := begin(ctx, s.e, "ProviderAccount")
+	defer op.End(&err)
 	var r *linkRecord
-	err := s.e.View(ctx, func(t *engine.Txn) (err error) { r, err = stablecoinLink(t, id); return err })
+	err = s.e.View(ctx, func(t *engine.Txn) (err error) { r, err = stablecoinLink(t, id); return err })
 	if err != nil {
 		return nil, err
 	}
@@ -163,9 +167,11 @@ type ProviderAccountFilter struct {
 
 // ListProviderAccounts lists the platform's links in creation order
 // (newest first with p.Desc), from the status index when a status is given.
-func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[ProviderAccount], error) {
+func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (_ engine.Page[ProviderAccount], err error) {
+	ctx, op := begin(ctx, s.e, "ListProviderAccounts")
+	defer op.End(&err)
 	var page engine.Page[ProviderAccount]
-	err := s.e.View(ctx, func(t *engine.Txn) error {
+	err = s.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[linkRecord]{Table: tableStablecoinLinks, Index: engine.IxAll, Match: func(r *linkRecord) bool {
 			return (f.Provider == "" || r.Provider == f.Provider) && (f.Status == "" || r.Status == f.Status)
 		}}
@@ -197,9 +203,11 @@ func (s Service) ListProviderAccountsAll(ctx context.Context, f ProviderAccountF
 // STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND. Tokens and operations of the link
 // keep their records; new operations on them are refused while it is not
 // ACTIVE.
-func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status LinkStatus) (*ProviderAccount, error) {
+func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status LinkStatus) (_ *ProviderAccount, err error) {
+	ctx, op := begin(ctx, s.e, "SetProviderAccountStatus")
+	defer op.End(&err)
 	var out *ProviderAccount
-	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		r, err := stablecoinLink(t, id)
 		if err != nil {
 			return err
@@ -266,7 +274,9 @@ func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 // chosen again in the transaction: if it changed since the provider was
 // asked, the request is STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED
 // rather than registering under another link.
-func (s Service) Register(ctx context.Context, req RegisterRequest) (*Stablecoin, error) {
+func (s Service) Register(ctx context.Context, req RegisterRequest) (_ *Stablecoin, err error) {
+	ctx, op := begin(ctx, s.e, "Register")
+	defer op.End(&err)
 	e := s.e
 	if err := engine.Invalid(req.Validate()); err != nil {
 		return nil, err
@@ -317,9 +327,11 @@ func (s Service) Register(ctx context.Context, req RegisterRequest) (*Stablecoin
 }
 
 // Get returns a stablecoin (STABLECOIN_NOT_FOUND).
-func (s Service) Get(ctx context.Context, id string) (*Stablecoin, error) {
+func (s Service) Get(ctx context.Context, id string) (_ *Stablecoin, err error) {
+	ctx, op := begin(ctx, s.e, "Get")
+	defer op.End(&err)
 	var c *Stablecoin
-	err := s.e.View(ctx, func(t *engine.Txn) (err error) { c, err = stablecoin(t, id); return err })
+	err = s.e.View(ctx, func(t *engine.Txn) (err error) { c, err = stablecoin(t, id); return err })
 	return c, err
 }
 
@@ -341,9 +353,11 @@ type StablecoinFilter struct {
 
 // List lists registered stablecoins in creation order (newest first with
 // p.Desc), from the index of the enablement or issuance status when given.
-func (s Service) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[Stablecoin], error) {
+func (s Service) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (_ engine.Page[Stablecoin], err error) {
+	ctx, op := begin(ctx, s.e, "List")
+	defer op.End(&err)
 	var page engine.Page[Stablecoin]
-	err := s.e.View(ctx, func(t *engine.Txn) error {
+	err = s.e.View(ctx, func(t *engine.Txn) error {
 		q := engine.ListQuery[Stablecoin]{Table: tableStablecoins, Index: engine.IxAll, Match: func(c *Stablecoin) bool {
 			return (f.IssuanceStatus == "" || c.IssuanceStatus == f.IssuanceStatus) &&
 				(f.ServiceOperationsStatus == "" || c.ServiceOperationsStatus == f.ServiceOperationsStatus) &&
@@ -370,7 +384,9 @@ func (s Service) ListAll(ctx context.Context, f StablecoinFilter, p engine.ListP
 // PENDING_APPROVAL, a repeat while PENDING_APPROVAL succeeds unchanged,
 // and from ENABLING, ENABLED or DISABLED it is 409
 // STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE.
-func (s Service) RequestEnablement(ctx context.Context, id string) (*Stablecoin, error) {
+func (s Service) RequestEnablement(ctx context.Context, id string) (_ *Stablecoin, err error) {
+	ctx, op := begin(ctx, s.e, "RequestEnablement")
+	defer op.End(&err)
 	return s.moveOps(ctx, id, "request", func(c *Stablecoin) (OpsStatus, error) {
 		return RequestEnablement(c.ServiceOperationsStatus)
 	})
@@ -381,7 +397,9 @@ func (s Service) RequestEnablement(ctx context.Context, id string) (*Stablecoin,
 // ENABLED, decline to NOT_ENABLED, disable and re-enable); other moves are
 // INVALID_STATE_TRANSITION. An ENABLED stablecoin gets its Service
 // currency code, its symbol.
-func (s Service) SetOperationsStatus(ctx context.Context, id string, to OpsStatus) (*Stablecoin, error) {
+func (s Service) SetOperationsStatus(ctx context.Context, id string, to OpsStatus) (_ *Stablecoin, err error) {
+	ctx, op := begin(ctx, s.e, "SetOperationsStatus")
+	defer op.End(&err)
 	return s.moveOps(ctx, id, string(to), func(c *Stablecoin) (OpsStatus, error) {
 		return to, OperatorSet(c.ServiceOperationsStatus, to)
 	})
@@ -419,7 +437,9 @@ func (s Service) moveOps(ctx context.Context, id, input string, decide func(*Sta
 // PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED). Any
 // state may follow any other, as the provider reports it; another value is
 // INVALID_INPUT. Operations already created keep running.
-func (s Service) SetIssuanceStatus(ctx context.Context, id string, status IssuanceStatus) (*Stablecoin, error) {
+func (s Service) SetIssuanceStatus(ctx context.Context, id string, status IssuanceStatus) (_ *Stablecoin, err error) {
+	ctx, op := begin(ctx, s.e, "SetIssuanceStatus")
+	defer op.End(&err)
 	switch status {
 	case IssuancePendingReview, IssuanceProvisioning, IssuanceProvisioned,
 		IssuanceRejected, IssuanceFailed:
@@ -427,7 +447,7 @@ func (s Service) SetIssuanceStatus(ctx context.Context, id string, status Issuan
 		return nil, engine.Errorf(engine.CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
 	}
 	var out *Stablecoin
-	err := engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
 		c, err := stablecoin(t, id)
 		if err != nil {
 			return err

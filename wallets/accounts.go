@@ -26,12 +26,14 @@ type UpdateInternalAccountRequest struct {
 // embedded wallet; ACCOUNT_NOT_FOUND for an unknown one; the signed-retry
 // codes. With an idempotency key each leg records its answer and a retry
 // of the leg replays it.
-func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
+func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (_ *accounts.InternalAccountView, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "UpdateInternalAccount")
+	defer op.End(&err)
 	if req.PrivateEnabled == nil {
 		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
 	}
 	var out signedAnswer[accounts.InternalAccountView]
-	err := engine.Once(ctx, w.e, []any{id, req, sig.leg()}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, w.e, []any{id, req, sig.leg()}, &out, func(t *engine.Txn) error {
 		out = signedAnswer[accounts.InternalAccountView]{}
 		a, err := accounts.Internal(t, id)
 		if err != nil {
@@ -83,7 +85,9 @@ type WalletExport struct {
 // first export changes it, and then the export runs again). With an
 // idempotency key each leg records its answer, the sealed secret
 // included, and a retry of the leg replays it.
-func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
+func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (_ *WalletExport, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "Export")
+	defer op.End(&err)
 	e := w.e
 	var fe validate.Errors
 	if checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) && !legacy(req.ClientPublicKey) {
@@ -199,6 +203,8 @@ func QuotePayload(q *quotes.Record) string {
 // idempotency: WALLET_SIGNATURE_MISSING without a stamp, the stamp codes
 // of CheckQuoteSignature, QUOTE_NOT_FOUND, QUOTE_EXPIRED, CONFLICT for a
 // quote already executed, INSUFFICIENT_FUNDS.
-func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
+func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (_ *quotes.Quote, err error) {
+	ctx, op := begin(ctx, w.e, "ExecuteQuote")
+	defer op.End(&err)
 	return quotes.ExecuteWith(w.e, ctx, id, quotes.ExecuteOptions{}, &stamp)
 }

@@ -1,6 +1,8 @@
 package wallets
 
 import (
+	"context"
+
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/walletauth"
 )
@@ -37,3 +39,16 @@ type Options struct {
 
 // walletsSlot keys the area's Options on the engine (engine.Slot).
 var walletsSlot engine.Slot[Options]
+
+// begin begins the operation name of this area (engine.Handle.Begin): every
+// exported method of the area's groups starts with
+//
+//	ctx, op := begin(ctx, s.e, "Name")
+//	defer op.End(&err)
+//
+// naming the method, qualified by its group when that is not Service
+// ("Transactions.Get"), so that an Observer counts and times it by area,
+// operation and outcome code.
+func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
+	return e.Begin(ctx, "wallets", name)
+}

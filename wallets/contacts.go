@@ -23,9 +23,11 @@ import (
 // update applies at once. It answers the customers area's codes and
 // ContactChange's. With an idempotency key each leg records its answer
 // and a retry of the leg replays it.
-func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
+func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (_ *customers.Customer, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "UpdateCustomer")
+	defer op.End(&err)
 	var out signedAnswer[customers.Customer]
-	err := engine.Once(ctx, w.e, []any{id, in, sig.leg()}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, w.e, []any{id, in, sig.leg()}, &out, func(t *engine.Txn) error {
 		out = signedAnswer[customers.Customer]{}
 		var err error
 		out.Result, err = customers.UpdateRecord(t, id, in, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {

@@ -129,7 +129,9 @@ func oidcError(err error, field string) error {
 // With an idempotency key each leg records its answer in its transaction,
 // and a retry of the leg replays it before the token or passkey is checked
 // again (Signature.leg tells the legs apart).
-func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (*AuthMethodResponse, *SignedChallenge, error) {
+func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (_ *AuthMethodResponse, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "CreateCredential")
+	defer op.End(&err)
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
@@ -355,12 +357,14 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *customer
 // Credentials lists a wallet's credentials, oldest first; an unknown
 // account has none (an empty list, not NOT_FOUND). INVALID_INPUT without
 // an account id.
-func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMethod, error) {
+func (w Service) Credentials(ctx context.Context, accountID string) (_ []AuthMethod, err error) {
+	ctx, op := begin(ctx, w.e, "Credentials")
+	defer op.End(&err)
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
 	out := []AuthMethod{}
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err = w.e.View(ctx, func(t *engine.Txn) error {
 		cs, err := credentials(t, accountID)
 		for _, c := range cs {
 			out = append(out, c.AuthMethod)
@@ -376,9 +380,11 @@ func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 // AUTH_METHOD_NOT_FOUND for an unknown credential, INVALID_INPUT for the
 // last one, and the signed-retry codes (WALLET_SIGNATURE_INVALID when the
 // signing session is the credential's own).
-func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (_ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "RevokeCredential")
+	defer op.End(&err)
 	var ch *SignedChallenge
-	err := engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
+	err = engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
 		ch = nil
 		c, err := credential(t, id)
 		if err != nil {

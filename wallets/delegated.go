@@ -80,7 +80,9 @@ func fundingSourceID(cardID, accountID string) string {
 // concurrent retries of one leg exactly one proceeds. With an idempotency
 // key each leg records its answer and a retry of the leg replays it: the
 // same challenge, or the same key, never a second one.
-func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (*DelegatedKey, *SignedChallenge, error) {
+func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (_ *DelegatedKey, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "CreateDelegatedKey")
+	defer op.End(&err)
 	e := w.e
 	var fe validate.Errors
 	fe.Required("cardId", req.CardID)
@@ -215,12 +217,14 @@ type DelegatedKeyFilter struct {
 // DelegatedKeys lists delegated keys of any status, of a wallet and/or a
 // funding source; INVALID_INPUT when f is empty. A filter by funding
 // source alone scans every wallet's keys.
-func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]DelegatedKey, error) {
+func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) (_ []DelegatedKey, err error) {
+	ctx, op := begin(ctx, w.e, "DelegatedKeys")
+	defer op.End(&err)
 	if f.AccountID == "" && f.FundingSourceID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId or fundingSourceId is required"}})
 	}
 	out := []DelegatedKey{}
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err = w.e.View(ctx, func(t *engine.Txn) error {
 		prefix := f.AccountID
 		if prefix != "" {
 			prefix += "|"
@@ -237,9 +241,11 @@ func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]Del
 }
 
 // DelegatedKey returns one delegated key; NOT_FOUND when there is none.
-func (w Service) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, error) {
+func (w Service) DelegatedKey(ctx context.Context, id string) (_ *DelegatedKey, err error) {
+	ctx, op := begin(ctx, w.e, "DelegatedKey")
+	defer op.End(&err)
 	var out *DelegatedKey
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err = w.e.View(ctx, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)
 		if err == nil {
 			out = &k.DelegatedKey
@@ -253,7 +259,9 @@ func (w Service) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, er
 // otherwise, NOT_FOUND for an unknown one); the service signs its own
 // removal, so no session signature is asked for. The private key is
 // erased in the same transaction.
-func (w Service) RevokeDelegatedKey(ctx context.Context, id string) error {
+func (w Service) RevokeDelegatedKey(ctx context.Context, id string) (err error) {
+	ctx, op := begin(ctx, w.e, "RevokeDelegatedKey")
+	defer op.End(&err)
 	return engine.Once(ctx, w.e, id, &struct{}{}, func(t *engine.Txn) error {
 		k, err := delegatedKey(t, id)
 		if err != nil {

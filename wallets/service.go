@@ -349,9 +349,11 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*account
 // package-level Provision). CUSTOMER_NOT_FOUND for an unknown customer.
 // Each call opens another wallet, but a retry with the handle's
 // idempotency key, which answers the wallet the first call opened.
-func (w Service) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
+func (w Service) Provision(ctx context.Context, customerID, currency string) (_ *accounts.InternalAccountView, err error) {
+	ctx, op := begin(ctx, w.e, "Provision")
+	defer op.End(&err)
 	var out *accounts.InternalAccountView
-	err := engine.Once(ctx, w.e, []any{customerID, currency}, &out, func(t *engine.Txn) error {
+	err = engine.Once(ctx, w.e, []any{customerID, currency}, &out, func(t *engine.Txn) error {
 		r, err := customers.RecordOf(t, customerID)
 		if err != nil {
 			return err

@@ -62,7 +62,9 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 // With an idempotency key a retry replays the first challenge (the same
 // target or requestId) before anything is drawn, and no code is issued or
 // sent again.
-func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
+func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (_ *CredentialChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "Challenge")
+	defer op.End(&err)
 	e := w.e
 	var out *CredentialChallenge
 	input := []any{id, req}
@@ -173,7 +175,9 @@ func (req *VerifyRequest) check() error {
 // checked again: the same challenge, or the same session (its sealed key
 // included: it is sealed before the transaction, to the client key the
 // request names).
-func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (_ *AuthSession, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "Verify")
+	defer op.End(&err)
 	e := w.e
 	if err := req.check(); err != nil {
 		return nil, nil, err
@@ -427,12 +431,14 @@ func assertPasskey(t *engine.Txn, c *credentialRecord, a *walletauth.Assertion, 
 // Sessions lists a wallet's active sessions (revoked and expired ones are
 // left out); an unknown account has none. INVALID_INPUT without an
 // account id.
-func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession, error) {
+func (w Service) Sessions(ctx context.Context, accountID string) (_ []AuthSession, err error) {
+	ctx, op := begin(ctx, w.e, "Sessions")
+	defer op.End(&err)
 	if accountID == "" {
 		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
 	}
 	out := []AuthSession{}
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err = w.e.View(ctx, func(t *engine.Txn) error {
 		ss, err := sessions(t, accountID)
 		for _, s := range ss {
 			out = append(out, s.AuthSession)
@@ -444,9 +450,11 @@ func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 
 // RevokeSession ends a session, a signed flow any active session of the
 // wallet signs (itself included). SESSION_NOT_FOUND when it is not active.
-func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (_ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "RevokeSession")
+	defer op.End(&err)
 	var ch *SignedChallenge
-	err := engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
+	err = engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
 		ch = nil
 		s, err := session(t, id)
 		if err != nil {
@@ -480,7 +488,9 @@ type RefreshRequest struct {
 // expires or is revoked. INVALID_INPUT for a bad key; the signed-retry
 // codes. With an idempotency key each leg records its answer, and a retry
 // of the leg replays it (the new session's sealed key included).
-func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (_ *AuthSession, _ *SignedChallenge, err error) {
+	ctx, op := begin(ctx, w.e, "RefreshSession")
+	defer op.End(&err)
 	e := w.e
 	var fe validate.Errors
 	if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {

@@ -125,7 +125,15 @@ func New(cfg Config) (*Sender, error) {
 // whenever a webhook endpoint is configured.
 func (s *Sender) Notify(context.Context, payments.Event) error { return nil }
 
+// TraceParentHeader carries the W3C trace context of a delivery whose event
+// was emitted under a trace (payments.TraceParentFrom): a receiver that
+// traces continues the trace of the operation that emitted the event. It
+// is not signed.
+const TraceParentHeader = "traceparent"
+
 // Send delivers one event to endpoint and reports what the endpoint answered.
+// The traceparent ctx carries (payments.TraceParentFrom), if any, goes in
+// the traceparent header.
 // A 2xx or 409 answer is success; other answers and transport failures are
 // errors (retryable), except a refused private address, which wraps
 // payments.ErrPermanent.
@@ -149,6 +157,9 @@ func (s *Sender) Send(ctx context.Context, endpoint string, ev payments.Event) (
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(s.SignatureHeader(), sig)
+	if tp := payments.TraceParentFrom(ctx); tp != "" {
+		req.Header.Set(TraceParentHeader, tp)
+	}
 	res, err := s.client.Do(req)
 	if err != nil {
 		if errors.Is(err, ErrPrivateAddress) {

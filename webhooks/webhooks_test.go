@@ -21,8 +21,9 @@ import (
 )
 
 type received struct {
-	body []byte
-	sig  string
+	body        []byte
+	sig         string
+	traceParent string
 }
 
 // receiver is a real HTTP endpoint that records deliveries and answers with
@@ -35,7 +36,7 @@ func receiver(t *testing.T) (*httptest.Server, func() []received, func(int)) {
 		b, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		defer mu.Unlock()
-		got = append(got, received{b, r.Header.Get(webhooks.SignatureHeader)})
+		got = append(got, received{b, r.Header.Get(webhooks.SignatureHeader), r.Header.Get("traceparent")})
 		w.WriteHeader(status)
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
@@ -211,4 +212,19 @@ func TestSend_Brand(t *testing.T) {
 
 	_, err = webhooks.New(webhooks.Config{Key: key, Brand: "Not a brand"})
 	assert.Error(t, err)
+}
+
+func TestSend_TraceParent(t *testing.T) {
+	srv, got, _ := receiver(t)
+	s, _ := newSender(t, true)
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	for _, ctx := range []context.Context{context.Background(), payments.WithTraceParent(context.Background(), tp)} {
+		_, err := s.Send(ctx, srv.URL, ev)
+		require.NoError(t, err)
+	}
+	deliveries := got()
+	require.Len(t, deliveries, 2)
+	assert.Empty(t, deliveries[0].traceParent, "an event emitted under no trace")
+	assert.Equal(t, tp, deliveries[1].traceParent)
+	assert.Equal(t, string(deliveries[0].body), string(deliveries[1].body), "the envelope does not carry it")
 }

@@ -31,7 +31,10 @@
 // stderr (a line per request at INFO, each line of a request with its
 // request_id). /healthz and /readyz are the probes (readiness fails for
 // -shutdown-delay on SIGTERM before the shutdown); -pprof serves the
-// runtime's profiles at /debug/pprof/.
+// runtime's profiles at /debug/pprof/. Prometheus metrics are served at
+// /metrics (-metrics=false turns them off); with OTEL_EXPORTER_OTLP_ENDPOINT
+// set, spans of each request, operation, store transaction, hand-over and
+// webhook delivery are exported over OTLP/HTTP.
 // The operator dashboard is served at /dashboard/ (-dashboard=false turns it
 // off), with a one-time login link printed at start; its buttons advance,
 // freeze and resume the sandbox clock and send webhooks again.
@@ -63,6 +66,7 @@ import (
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/memstore"
 	"github.com/paygrid/payments/storage/pgstore"
+	"github.com/paygrid/payments/telemetry/oteltrace"
 	"github.com/paygrid/payments/walletauth"
 	"github.com/paygrid/payments/webhooks"
 )
@@ -91,6 +95,7 @@ type options struct {
 	logFormat                 string
 	dashboard                 bool
 	pprof                     bool
+	metrics                   bool
 	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
 	// means payments.DefaultWalletRelyingParty.
 	walletRP walletauth.RelyingParty
@@ -116,6 +121,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.StringVar(&o.logFormat, "log-format", "text", "format of the log on stderr: text (key=value) or json (a JSON object a line)")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
+	fs.BoolVar(&o.metrics, "metrics", true, "serve Prometheus metrics at /metrics (no credentials: keep the server on a private address)")
 	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
 	origins := fs.String("wallet-origins", getenv("PAYMENTS_WALLET_ORIGINS"), "comma-separated origins embedded-wallet passkeys are accepted from, e.g. http://localhost:5173 (default "+
 		strings.Join(payments.DefaultWalletRelyingParty.Origins, ",")+"; env PAYMENTS_WALLET_ORIGINS)")
@@ -144,14 +150,19 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	return o, nil
 }
 
-// run serves until ctx is cancelled. ready, when set, receives the base URL
-// once the listener is up (tests use it).
+// run serves until ctx is cancelled, logging to stderr. ready, when set,
+// receives the base URL once the listener is up (tests use it).
 func run(ctx context.Context, args []string, getenv func(string) string, out io.Writer, ready chan<- string) error {
+	return runLogging(ctx, args, getenv, out, os.Stderr, ready)
+}
+
+// runLogging is run with the log written to logs.
+func runLogging(ctx context.Context, args []string, getenv func(string) string, out, logs io.Writer, ready chan<- string) error {
 	o, err := parseFlags(args, getenv, out)
 	if err != nil {
 		return err
 	}
-	logger := newLogger(o, os.Stderr)
+	logger := newLogger(o, logs)
 
 	var store payments.Store
 	switch {
@@ -183,8 +194,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	// The sandbox clock follows real time until the /sandbox/clock routes
 	// move it forward or freeze it.
 	clock := sandbox.NewRealClock()
+	tel, err := newTelemetry(ctx, o, getenv)
+	if err != nil {
+		return err
+	}
+	defer tel.close()
 	cfg := engineConfig(o, store, logger, sender)
-	cfg.Now, cfg.CardIssuer = clock.Now, sandbox.Issuer{Now: clock.Now}
+	cfg.Now, cfg.CardIssuer, cfg.Observer = clock.Now, sandbox.Issuer{Now: clock.Now}, tel.observer
 	eng, err := payments.New(cfg)
 	if err != nil {
 		return err
@@ -217,6 +233,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		mountPprof(mux)
 	}
 	dashLine := mountDashboard(mux, o, eng, controls, api, origin, logger)
+	telemetryLines := tel.mount(mux, eng, origin)
 	mux.Handle("/", api)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
@@ -224,6 +241,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
 	fmt.Fprintf(out, "database: %s\n", describeStore(o))
 	fmt.Fprintf(out, "probes: %s/healthz (up), %s/readyz (ready for traffic)\n", origin, origin)
+	fmt.Fprint(out, telemetryLines)
 	if o.pprof {
 		fmt.Fprintf(out, "profiles: %s/debug/pprof/\n", origin)
 	}
@@ -264,14 +282,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 // newLogger is the server's logger on w, in -log-format at -log-level.
 // Lines logged while serving an API request carry its request_id
 // (httpapi.LogHandler): the request line, the API's errors, and the
-// engine's lines logged with the request's context.
+// engine's lines logged with the request's context; when traces are
+// exported, lines logged inside a span carry its trace_id and span_id
+// (oteltrace.LogHandler).
 func newLogger(o options, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: o.logLevel}
 	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if o.logFormat == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(httpapi.LogHandler(h))
+	return slog.New(httpapi.LogHandler(oteltrace.LogHandler(h)))
 }
 
 // describeStore names where the server keeps its data: the database

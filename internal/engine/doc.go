@@ -42,9 +42,11 @@
 // transaction state an area needs (drafts, a configuration decoded once)
 // hangs off a Local key and starts afresh on every run.
 //
-//	func (s Service) Rename(ctx context.Context, id, name string) (*Widget, error) {
+//	func (s Service) Rename(ctx context.Context, id, name string) (_ *Widget, err error) {
+//		ctx, op := s.h.Begin(ctx, "widgets", "Rename") // the operation, for the Observer
+//		defer op.End(&err)
 //		var out *Widget
-//		err := engine.Once(ctx, s.h, []any{id, name}, &out, func(t *engine.Txn) error {
+//		err = engine.Once(ctx, s.h, []any{id, name}, &out, func(t *engine.Txn) error {
 //			var w Widget
 //			if err := engine.GetJSON(t, tableWidgets, id, &w); err != nil {
 //				return engine.NotFound(err, engine.CodeNotFound, "widget", id)
@@ -154,6 +156,22 @@
 // duplicate work; correctness still rests on each item's own transaction
 // (an item applied twice finds itself gone), and single-process stores
 // need no claims at all.
+//
+// # Observation
+//
+// An Observer (Config.Observer; nil by default) is told of every unit of
+// work: an operation (a group method begins it with Handle.Begin and ends
+// it with its error, whose code is the outcome), each store transaction of
+// Update and View (read or write, its runs, commit or rollback), each
+// intent's hand-over, each webhook delivery attempt and each due item. It
+// returns the context the work runs in, so a tracer nests them: the
+// transaction in its operation, the hand-over after it. An event stores
+// the traceparent of the transaction that emitted it (outboxRecord.Trace),
+// so its delivery, later and in any process, continues that trace and
+// sends it on (TraceParentFrom). The kernel imports no metrics or
+// tracing library: the adapters live in telemetry/. Without an Observer
+// each hook is a nil check. Backlog counts what waits (events, due items,
+// intents, dead letters) for gauges read on demand.
 //
 // # Errors
 //

@@ -128,37 +128,56 @@ func (e *Handle) runDue(ctx context.Context, w DueWork) (int, error) {
 		if mine != nil && !mine[names[i]] {
 			continue
 		}
-		moved := false
-		err := e.Update(ctx, func(t *Txn) error {
-			moved = false
-			v, err := t.Get(w.Table, k)
-			if errors.Is(err, ErrNotFound) {
-				return nil // applied by a concurrent pass or an operation
-			}
-			if err != nil {
-				return err
-			}
-			if err := t.Delete(w.Table, k); err != nil {
-				return err
-			}
-			if err := t.Delete(TableDueRetry, w.Table+"\x00"+k); err != nil && !errors.Is(err, ErrNotFound) {
-				return err
-			}
-			moved, err = w.Apply(t, k, v)
-			return err
-		})
+		moved, err := e.applyDue(ctx, w, k)
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
-		if err != nil {
-			e.DueFailed(ctx, w.Table, k, err)
-			continue
-		}
-		if moved {
+		if err == nil && moved {
 			n++
 		}
 	}
 	return n, nil
+}
+
+// applyDue applies the item k of w in its own transaction, and records a
+// failure (DueFailed); with an Observer the item is a span (WorkDue).
+func (e *Handle) applyDue(ctx context.Context, w DueWork, k string) (moved bool, err error) {
+	var sp *span
+	if e.obs != nil {
+		ctx, sp = e.startWork(ctx, Work{Kind: WorkDue, Name: w.Table, ID: k})
+	}
+	err = e.Update(ctx, func(t *Txn) error {
+		moved = false
+		v, err := t.Get(w.Table, k)
+		if errors.Is(err, ErrNotFound) {
+			return nil // applied by a concurrent pass or an operation
+		}
+		if err != nil {
+			return err
+		}
+		if err := t.Delete(w.Table, k); err != nil {
+			return err
+		}
+		if err := t.Delete(TableDueRetry, w.Table+"\x00"+k); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		moved, err = w.Apply(t, k, v)
+		return err
+	})
+	if err != nil && ctx.Err() == nil {
+		e.DueFailed(ctx, w.Table, k, err)
+	}
+	if sp != nil {
+		outcome := "applied"
+		switch {
+		case err != nil:
+			outcome = "failed"
+		case !moved:
+			outcome = "skipped"
+		}
+		sp.end(outcome, err)
+	}
+	return moved, err
 }
 
 // DueRetry is the retry state of a due item (or an intent) that failed to
@@ -187,7 +206,7 @@ type DeadLetter struct {
 // failure to record it is logged, not returned: the item stays due and is
 // simply tried again.
 func (e *Handle) DueFailed(ctx context.Context, table, key string, cause error) {
-	e.Log.Warn("due work failed", "table", table, "key", key, "err", cause)
+	e.Log.WarnContext(ctx, "due work failed", "table", table, "key", key, "err", cause)
 	rk := table + "\x00" + key
 	err := e.Update(ctx, func(t *Txn) error {
 		var r DueRetry
@@ -212,7 +231,7 @@ func (e *Handle) DueFailed(ctx context.Context, table, key string, cause error) 
 		return PutJSON(t, tableDueDead, rk, DeadLetter{Table: table, Key: key, Value: v, Attempts: r.Attempts, Reason: r.LastError, ParkedAt: t.Now})
 	})
 	if err != nil && ctx.Err() == nil {
-		e.Log.Error("recording a due-work failure failed", "table", table, "key", key, "err", err)
+		e.Log.ErrorContext(ctx, "recording a due-work failure failed", "table", table, "key", key, "err", err)
 	}
 }
 

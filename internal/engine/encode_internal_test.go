@@ -16,17 +16,17 @@ import (
 )
 
 func FuzzAppendOutbox(f *testing.F) {
-	f.Add("Webhook:1", "OUTGOING_PAYMENT.COMPLETED", `{"id":"x"}`, int64(1700000000), int64(5), int32(0), 3, "")
-	f.Add("", "", "", int64(-1), int64(0), int32(7200), 0, "timeout <after> 10s & \"more\"")
-	f.Add("\x80", "\u2029", "null", int64(300000000000), int64(0), int32(0), -1, "\x01")
-	f.Fuzz(func(t *testing.T, id, typ, data string, sec, nsec int64, off int32, attempts int, lastError string) {
+	f.Add("Webhook:1", "OUTGOING_PAYMENT.COMPLETED", `{"id":"x"}`, int64(1700000000), int64(5), int32(0), 3, "", "")
+	f.Add("", "", "", int64(-1), int64(0), int32(7200), 0, "timeout <after> 10s & \"more\"", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+	f.Add("\x80", "\u2029", "null", int64(300000000000), int64(0), int32(0), -1, "\x01", "\"")
+	f.Fuzz(func(t *testing.T, id, typ, data string, sec, nsec int64, off int32, attempts int, lastError, trace string) {
 		at := jsontest.FuzzTime(sec, nsec, off)
 		var raw json.RawMessage
 		if data != "" { // compact, valid JSON, as encodeRecord returns
 			raw, _ = json.Marshal(map[string]string{"data": data})
 		}
 		r := outboxRecord{Event: Event{ID: id, Type: EventType(typ), Timestamp: at, Data: raw},
-			Attempts: attempts, NextAttemptAt: at.Add(time.Second), LastError: lastError}
+			Attempts: attempts, NextAttemptAt: at.Add(time.Second), LastError: lastError, Trace: trace}
 		ours, err := r.encode()
 		model, modelErr := json.Marshal(r)
 		jsontest.CheckSame(t, ours, err, model, modelErr)

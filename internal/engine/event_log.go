@@ -112,7 +112,9 @@ func (f DeliveryFilter) match(d *WebhookDelivery) bool {
 // engine with Config.EventHistory keeps them; others list none. Events
 // still waiting are listed by PendingDeliveries, those given up also by
 // DeadEvents.
-func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (Page[WebhookDelivery], error) {
+func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (_ Page[WebhookDelivery], err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "ListDeliveries")
+	defer op.End(&err)
 	e := wh.e
 	var fe validate.Errors
 	fe.Enum("status", f.Status, DeliveryDelivered, DeliveryFailed)
@@ -120,7 +122,7 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 		return Page[WebhookDelivery]{}, err
 	}
 	var out Page[WebhookDelivery]
-	err := e.View(ctx, func(t *Txn) error {
+	err = e.View(ctx, func(t *Txn) error {
 		q := ListQuery[WebhookDelivery]{Table: tableEventLog, Index: IxAll, Match: f.match}
 		var err error
 		out, err = List(t, q.Narrowest([2]string{ixResource, f.Resource}, [2]string{IxStatus, f.Status}), p)
@@ -133,7 +135,9 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 // waiting for delivery, in the order they were emitted, with their failed
 // attempts and the time of the next one; resource, when set, keeps those
 // whose data describes that record.
-func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit int) ([]WebhookDelivery, error) {
+func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit int) (_ []WebhookDelivery, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "PendingDeliveries")
+	defer op.End(&err)
 	return scanDeliveries(wh.e, ctx, TableOutbox, DeliveryPending, resource, limit)
 }
 
@@ -141,7 +145,9 @@ func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit
 // delivery was given up (permanent failures, events delivered at most once,
 // and retries past RetryPolicy.MaxAge), oldest first: the outbox's
 // dead letters, as DeadLetters are those of due work.
-func (wh Webhooks) DeadEvents(ctx context.Context, limit int) ([]WebhookDelivery, error) {
+func (wh Webhooks) DeadEvents(ctx context.Context, limit int) (_ []WebhookDelivery, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "DeadEvents")
+	defer op.End(&err)
 	return scanDeliveries(wh.e, ctx, tableOutboxDead, DeliveryFailed, "", limit)
 }
 
@@ -183,7 +189,9 @@ const deliveriesList = "webhook_deliveries"
 // (they hold what still waits and what was given up) and the history a
 // page at a time; its cursor resumes after the last event it listed, so
 // events emitted meanwhile never shift a later page.
-func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (Page[WebhookDelivery], error) {
+func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (_ Page[WebhookDelivery], err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "AllDeliveries")
+	defer op.End(&err)
 	e := wh.e
 	var fe validate.Errors
 	fe.Enum("status", f.Status, DeliveryPending, DeliveryDelivered, DeliveryFailed)
@@ -293,9 +301,11 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListPa
 // outbox (PENDING), given up (FAILED) or, with Config.EventHistory,
 // delivered. NOT_FOUND when the engine knows no such event (a delivered
 // one leaves no trace without the history).
-func (wh Webhooks) Delivery(ctx context.Context, id string) (*WebhookDelivery, error) {
+func (wh Webhooks) Delivery(ctx context.Context, id string) (_ *WebhookDelivery, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "Delivery")
+	defer op.End(&err)
 	var d WebhookDelivery
-	err := wh.e.View(ctx, func(t *Txn) error {
+	err = wh.e.View(ctx, func(t *Txn) error {
 		var err error
 		d, _, err = findDelivery(t.Tx, id)
 		return err
@@ -355,7 +365,9 @@ func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 // outbox's backoff, or given up at once like any retry past
 // RetryPolicy.MaxAge or of an event delivered at most once. NOT_FOUND when
 // the engine knows no such event.
-func (wh Webhooks) Redeliver(ctx context.Context, id string) (*WebhookDelivery, error) {
+func (wh Webhooks) Redeliver(ctx context.Context, id string) (_ *WebhookDelivery, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "Redeliver")
+	defer op.End(&err)
 	e := wh.e
 	// No other delivery pass runs from the queueing to the try: one
 	// recording an earlier try's outcome would overwrite the queueing,
@@ -363,7 +375,7 @@ func (wh Webhooks) Redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 	// pass holding the lock has recorded its outcomes when it lets go.
 	e.flushMu.Lock()
 	var r outboxRecord
-	err := e.Update(ctx, func(t *Txn) error {
+	err = e.Update(ctx, func(t *Txn) error {
 		var err error
 		r, err = requeue(t, id)
 		return err
@@ -390,7 +402,7 @@ func requeue(t *Txn, id string) (outboxRecord, error) {
 	if err != nil {
 		return outboxRecord{}, err
 	}
-	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: t.Now}
+	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	if table == tableOutboxDead {
 		if err := t.Tx.Delete(tableOutboxDead, id); err != nil {
 			return r, err

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -114,12 +115,15 @@ const tableOutboxDead = "outbox_dead"
 
 // outboxRecord is an Event waiting for delivery, keyed by the event's id
 // (time-ordered, so the outbox is scanned in emission order), with its
-// delivery attempts so far.
+// delivery attempts so far and the traceparent of the transaction that
+// emitted it (observe.go; absent from records written without a trace,
+// and from those of earlier versions).
 type outboxRecord struct {
 	Event         Event     `json:"event"`
 	Attempts      int       `json:"attempts"`
 	NextAttemptAt time.Time `json:"nextAttemptAt"`
 	LastError     string    `json:"lastError,omitempty"`
+	Trace         string    `json:"trace,omitempty"`
 }
 
 // Emit writes an event to the outbox inside the transaction; it is delivered
@@ -144,7 +148,7 @@ func (t *Txn) EmitEncoded(typ EventType, raw []byte) error {
 // saves one copy of the event's data).
 func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, error)) error {
 	id := t.NewID("Webhook")
-	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now}
+	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	t.emitted = true
 	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)
 	if err != nil {
@@ -237,14 +241,21 @@ func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 		return r, false
 	}
 	if len(rest) != 1 || rest[0] != '}' {
-		// "lastError" (after a failed delivery): decoded as JSON.
+		// "lastError" (after a failed delivery) and "trace": decoded as
+		// JSON.
 		var e struct {
 			LastError *string `json:"lastError"`
+			Trace     *string `json:"trace"`
 		}
-		if rest[0] != ',' || json.Unmarshal(append([]byte{'{'}, rest[1:]...), &e) != nil || e.LastError == nil {
+		if rest[0] != ',' || json.Unmarshal(append([]byte{'{'}, rest[1:]...), &e) != nil || e.LastError == nil && e.Trace == nil {
 			return r, false
 		}
-		r.LastError = *e.LastError
+		if e.LastError != nil {
+			r.LastError = *e.LastError
+		}
+		if e.Trace != nil {
+			r.Trace = *e.Trace
+		}
 	}
 	when, err1 := time.Parse(time.RFC3339Nano, string(ts))
 	nextAt, err2 := time.Parse(time.RFC3339Nano, string(next))
@@ -280,18 +291,18 @@ func (e *Handle) workers() {
 	passes := []func(){
 		func() {
 			if _, err := e.flush(ctx, rideWait); err != nil && ctx.Err() == nil {
-				e.Log.Warn("outbox delivery pass failed", "err", err)
+				e.Log.WarnContext(ctx, "outbox delivery pass failed", "err", err)
 			}
 		},
 		func() {
 			e.purgeIdempotency(ctx)
 			if _, err := e.processDue(ctx); err != nil && ctx.Err() == nil {
-				e.Log.Warn("processing due work failed", "err", err)
+				e.Log.WarnContext(ctx, "processing due work failed", "err", err)
 			}
 		},
 		func() {
 			if _, err := e.handOverPending(ctx); err != nil && ctx.Err() == nil {
-				e.Log.Warn("handing payments to the rail failed", "err", err)
+				e.Log.WarnContext(ctx, "handing payments to the rail failed", "err", err)
 			}
 		},
 	}
@@ -345,7 +356,9 @@ func loop(e *Handle, ctx context.Context, wake <-chan struct{}, pass func()) {
 // webhook worker does the same in the background; tests call it to deliver
 // at once. One pass runs at a time (flushMu): a Flush waits for the
 // worker's pass, and the worker for a Flush.
-func (wh Webhooks) Flush(ctx context.Context) (int, error) {
+func (wh Webhooks) Flush(ctx context.Context) (_ int, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "Flush")
+	defer op.End(&err)
 	// Outcomes the worker left for the next operation to record are
 	// recorded now, before this pass reads the outbox; a worker about to
 	// leave some records them at once.
@@ -560,7 +573,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// answers collects what the endpoint said to the events whose answers
 	// an area reads, handed to it once the outcomes are recorded.
 	var answers []DeliveryAnswer
-	deliver := func(ev Event) error { return e.notifier.Notify(ctx, ev) }
+	deliver := func(ctx context.Context, ev Event) error { return e.notifier.Notify(ctx, ev) }
 	endpoint := "" // where the events go: "" for the Notifier
 	if ws, ok := e.notifier.(WebhookSender); ok {
 		var err error
@@ -568,7 +581,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			return 0, err
 		}
 		if endpoint != "" {
-			deliver = func(ev Event) error {
+			deliver = func(ctx context.Context, ev Event) error {
 				d, err := ws.Send(ctx, endpoint, ev)
 				if slices.Contains(e.Registry.hooks.AnswerTypes, ev.Type) {
 					answers = append(answers, DeliveryAnswer{Event: ev, Delivery: d, Err: err})
@@ -578,34 +591,63 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		}
 	}
 	// Deliver every due event, then record all outcomes in one commit: a
-	// crash in between re-delivers, which at-least-once allows.
+	// crash in between re-delivers, which at-least-once allows. With an
+	// Observer each delivery is a span (spans[i], due[i]'s), a child of
+	// the transaction that emitted the event, ended once its outcome is
+	// recorded.
 	o := &outcomes{e: e, due: due, errs: make([]error, 0, len(due)), now: now}
+	var spans []*span
 	for _, r := range due {
 		if ctx.Err() != nil {
 			break
 		}
-		o.errs = append(o.errs, deliver(r.Event))
+		dctx, sp, trace := ctx, (*span)(nil), r.Trace
+		if e.obs != nil {
+			dctx, sp = e.startWork(ctx, Work{Kind: WorkDelivery, Name: string(r.Event.Type), ID: r.Event.ID, Parent: r.Trace, Attempt: r.Attempts + 1})
+			spans = append(spans, sp)
+			trace = cmp.Or(e.obs.TraceParent(dctx), trace)
+		}
+		if trace != "" {
+			dctx = WithTraceParent(dctx, trace)
+		}
+		err := deliver(dctx, r.Event)
+		if sp != nil {
+			sp.w.Took = time.Since(sp.w.Began) // the try itself, not the recording
+		}
+		o.errs = append(o.errs, err)
 	}
 	o.at = e.Now()
 	if len(answers) > 0 {
 		ride = 0 // the answers decide payments: record and apply them now
 	}
 	if err := o.save(ctx, ride); err != nil {
+		for i, sp := range spans {
+			sp.end("retry", cmp.Or(o.errs[i], err))
+		}
 		return 0, err
 	}
 	if len(answers) > 0 {
 		e.Registry.hooks.Answered(ctx, answers)
 	}
 	for i, derr := range o.errs {
+		dctx, outcome := ctx, "delivered"
+		if spans != nil {
+			dctx = spans[i].ctx
+		}
 		switch {
 		case derr == nil:
 		case i < len(o.gaveUp) && o.gaveUp[i]:
 			// An operator must know: the receiver will never get it
 			// unless it is sent again (Redeliver).
-			e.Log.WarnContext(ctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
+			outcome = "given_up"
+			e.Log.WarnContext(dctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
 				"attempts", due[i].Attempts+1, "err", derr)
 		default:
-			e.Log.InfoContext(ctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", derr)
+			outcome = "retry"
+			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", derr)
+		}
+		if spans != nil {
+			spans[i].end(outcome, derr)
 		}
 	}
 	if len(o.errs) < len(due) {
@@ -616,10 +658,12 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 
 // Pending returns the events still waiting for delivery, oldest first,
 // whether due now or backing off; it reads the whole outbox.
-func (wh Webhooks) Pending(ctx context.Context) ([]Event, error) {
+func (wh Webhooks) Pending(ctx context.Context) (_ []Event, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "Pending")
+	defer op.End(&err)
 	e := wh.e
 	var out []Event
-	err := e.Store.View(ctx, func(tx Tx) error {
+	err = e.Store.View(ctx, func(tx Tx) error {
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
 			if err != nil {
@@ -645,7 +689,9 @@ type TestWebhookResult struct {
 // WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
 // other than 2xx; FORBIDDEN outside the sandbox. The TEST event is not
 // written anywhere and is not retried.
-func (wh Webhooks) SendTest(ctx context.Context) (*TestWebhookResult, error) {
+func (wh Webhooks) SendTest(ctx context.Context) (_ *TestWebhookResult, err error) {
+	ctx, op := wh.e.Begin(ctx, "webhooks", "SendTest")
+	defer op.End(&err)
 	e := wh.e
 	if err := e.RequireSandbox(); err != nil {
 		return nil, err
@@ -733,5 +779,6 @@ func appendOutboxTail(b []byte, r *outboxRecord) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(StringMember(b, "lastError", r.LastError, true), '}'), nil
+	b = StringMember(b, "lastError", r.LastError, true)
+	return append(StringMember(b, "trace", r.Trace, true), '}'), nil
 }

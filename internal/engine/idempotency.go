@@ -308,7 +308,7 @@ func (e *Handle) purgeIdempotency(ctx context.Context) {
 		return nil
 	})
 	if err != nil {
-		e.Log.Warn("idempotency purge failed", "err", err)
+		e.Log.WarnContext(ctx, "idempotency purge failed", "err", err)
 	}
 }
 

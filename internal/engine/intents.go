@@ -119,10 +119,27 @@ func (e *Handle) Dispatch(ctx context.Context, ids []string) {
 	for n := 0; len(ids) > 0 && n < maxDispatch && ctx.Err() == nil; n++ {
 		id := ids[0]
 		ids = ids[1:]
-		if err := e.handOver(ctx, id, &ids); err != nil {
-			e.DueFailed(context.WithoutCancel(ctx), TableIntents, id, err)
+		hctx, sp := ctx, (*span)(nil)
+		if e.obs != nil {
+			kind, _, _ := strings.Cut(id, ":")
+			hctx, sp = e.startWork(ctx, Work{Kind: WorkHandOver, Name: kind, ID: id})
+		}
+		err := e.handOver(hctx, id, &ids)
+		if err != nil {
+			e.DueFailed(context.WithoutCancel(hctx), TableIntents, id, err)
+		}
+		if sp != nil {
+			sp.end(handOverOutcome(err), err)
 		}
 	}
+}
+
+// handOverOutcome is the Outcome of a hand-over that returned err.
+func handOverOutcome(err error) string {
+	if err != nil {
+		return "failed"
+	}
+	return "ok"
 }
 
 // handOver carries out one waiting intent through its kind and, once it
@@ -153,7 +170,7 @@ func (e *Handle) handOver(ctx context.Context, id string, follow *[]string) erro
 		// carried out (a rail that reported on a payment took it),
 		// whatever it answered after.
 		if err != nil {
-			e.Log.Info("intent failed after it was taken", "intent", id, "err", err)
+			e.Log.InfoContext(ctx, "intent failed after it was taken", "intent", id, "err", err)
 		}
 		return nil
 	}

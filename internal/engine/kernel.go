@@ -24,7 +24,8 @@ import (
 // Notifier delivers events after the transaction that wrote them committed.
 // Notify is called at least once per event, in the order events were written,
 // and may be called again for an event it already accepted (after a crash or a
-// failed acknowledgement), so receivers dedupe on Event.ID. A nil error means
+// failed acknowledgement), so receivers dedupe on Event.ID. The context of
+// an event emitted under a trace carries its traceparent (TraceParentFrom). A nil error means
 // the event is delivered; any error schedules a retry with backoff. An error
 // wrapping ErrPermanent stops retries at once. ev.Data may share memory with
 // the store's copy of the event: keep it as long as needed, never modify it.
@@ -60,6 +61,7 @@ type core struct {
 	newUUID  func() (uuid.UUID, error)
 	Log      *slog.Logger
 	Config   Config
+	obs      Observer // nil: nothing observed (observe.go)
 
 	written   Bounded[written] // index entries of records written, by table and key (index.go)
 	kick      chan struct{}
@@ -78,7 +80,8 @@ type core struct {
 // Config is what the kernel takes of the facade's payments.Config
 // (documented there): zero values of the first five get defaults in New
 // (time.Now, UUIDv7, a discarding logger, a Notifier that accepts every
-// event); the facade validated and defaulted the rest. Retry and
+// event); a nil Observer observes nothing (observe.go); the facade
+// validated and defaulted the rest. Retry and
 // IdempotencyRetention have no defaults here: a zero retention expires
 // every recorded answer as it is written, so a caller of New sets it.
 type Config struct {
@@ -91,13 +94,14 @@ type Config struct {
 	Retry                RetryPolicy
 	IdempotencyRetention time.Duration
 	EventHistory         bool
+	Observer             Observer
 }
 
 // New returns the handle of a new engine core on kc, with nothing
 // registered yet (Register) and its workers not started (Run). It touches
 // neither the store nor the network.
 func New(kc Config) *Handle {
-	c := &core{Store: kc.Store, notifier: kc.Notifier, Clock: kc.Now, newUUID: kc.NewUUID, Log: kc.Logger, Config: kc,
+	c := &core{Store: kc.Store, notifier: kc.Notifier, Clock: kc.Now, newUUID: kc.NewUUID, Log: kc.Logger, Config: kc, obs: kc.Observer,
 		kick: make(chan struct{}, 1), hurry: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
 		owner: "engine:" + uuid.NewString()}
 	if c.Clock == nil {

@@ -161,30 +161,49 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	var emitted bool
-	var intents []string
+	var sp *span
+	if e.obs != nil {
+		ctx, sp = e.startWork(ctx, Work{Kind: WorkTransaction, Name: "write"})
+	}
+	// What the last run of fn left (one variable: the closure moves it to
+	// the heap).
+	var last struct {
+		emitted bool
+		intents []string
+		runs    int
+		refused bool // fn (or recording the outcomes) returned an error
+	}
 	// A webhook pass's outcomes, waiting to be recorded, are recorded in
 	// this transaction if it commits (outcomes.save).
 	o := takeOutcomes(e)
 	err = e.Store.Update(ctx, func(tx Tx) error {
 		t := &Txn{Tx: tx, Handle: e, Now: now, ids: ids}
+		if sp != nil {
+			txnSpan.SetValue(t, sp)
+		}
 		err := fn(t)
-		emitted, intents = t.emitted, t.intents
+		last.emitted, last.intents = t.emitted, t.intents
+		last.runs++
 		if err == nil && o != nil {
 			err = o.record(t)
 		}
+		last.refused = err != nil
 		return err
 	})
 	if o != nil {
 		o.done <- err
 	}
+	if sp != nil {
+		sp.w.Runs = last.runs
+		sp.end(txnOutcome(err, last.refused), err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if emitted {
+	if last.emitted {
 		e.poke()
 	}
-	return intents, nil
+	return last.intents, nil
 }
 
 // View runs fn in a read-only store transaction, at one clock reading
@@ -192,7 +211,21 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 // read (its ids would repeat), so a read never draws ids.
 func (e *Handle) View(ctx context.Context, fn func(t *Txn) error) error {
 	now := e.Now()
-	return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
+	if e.obs == nil {
+		return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
+	}
+	ctx, sp := e.startWork(ctx, Work{Kind: WorkTransaction, Name: "read"})
+	refused := false
+	err := e.Store.View(ctx, func(tx Tx) error {
+		sp.w.Runs++
+		t := &Txn{Tx: tx, Handle: e, Now: now}
+		txnSpan.SetValue(t, sp)
+		err := fn(t)
+		refused = err != nil
+		return err
+	})
+	sp.end(txnOutcome(err, refused), err)
+	return err
 }
 
 // GetJSON decodes the record at key into v: ErrNotFound when there is

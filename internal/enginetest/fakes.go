@@ -14,13 +14,15 @@ import (
 type Recorder struct {
 	mu     sync.Mutex
 	events []payments.Event
+	traces map[string]string // the traceparent each event was sent with
 	fail   error
 	calls  int
 }
 
 // Notify counts the call and, unless the Recorder was told to fail,
-// records ev; it returns the error set by FailWith.
-func (r *Recorder) Notify(_ context.Context, ev payments.Event) error {
+// records ev and the traceparent ctx carries; it returns the error set by
+// FailWith.
+func (r *Recorder) Notify(ctx context.Context, ev payments.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls++
@@ -28,7 +30,21 @@ func (r *Recorder) Notify(_ context.Context, ev payments.Event) error {
 		return r.fail
 	}
 	r.events = append(r.events, ev)
+	if tp := payments.TraceParentFrom(ctx); tp != "" {
+		if r.traces == nil {
+			r.traces = map[string]string{}
+		}
+		r.traces[ev.ID] = tp
+	}
 	return nil
+}
+
+// TraceParent returns the traceparent the event id was delivered with,
+// "" for none.
+func (r *Recorder) TraceParent(id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.traces[id]
 }
 
 // FailWith makes every later Notify return err without recording the

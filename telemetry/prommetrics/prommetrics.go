@@ -1,0 +1,148 @@
+// Package prommetrics keeps Prometheus metrics of a payments engine: it is
+// a payments.Observer (set it as payments.Config.Observer) that counts and
+// times what the engine reports, and a collector (NewBacklog) that reads
+// the work waiting from the engine when Prometheus scrapes. It is the
+// engine's adapter to github.com/prometheus/client_golang, which neither
+// the engine nor its HTTP API imports; a server serves the registry it
+// registers on (promhttp.HandlerFor), as examples/server does at /metrics.
+//
+//	reg := prometheus.NewRegistry()
+//	m, err := prommetrics.New(reg)
+//	eng, err := payments.New(payments.Config{Store: store, Observer: m})
+//	reg.MustRegister(prommetrics.NewBacklog(eng, 0))
+//	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+//
+// # Metrics
+//
+// Kept as the engine works (Metrics):
+//
+//   - payments_operations_total{area, operation, code}: operations (the
+//     group methods of the facade: area "quotes", operation "Create" or
+//     "Transactions.Get") by the code they answered, "OK" for success;
+//   - payments_operation_duration_seconds{area, operation}: their latency;
+//   - payments_http_requests_total{route, status}: API requests by route
+//     pattern ("POST /quotes", "unmatched" for a path no route serves) and
+//     HTTP status;
+//   - payments_http_request_duration_seconds{route}: their latency;
+//   - payments_store_transactions_total{kind, outcome}: store transactions,
+//     kind "read" or "write", outcome "commit", "rollback" (the operation
+//     refused), "conflict" or "error";
+//   - payments_store_transaction_retries_total{kind}: extra runs of a
+//     transaction's function (a store retrying a conflict, such as a
+//     PostgreSQL serialization failure);
+//   - payments_store_transaction_duration_seconds{kind}: their latency;
+//   - payments_intent_handovers_total{kind, outcome}: hand-overs after
+//     commit (kind "send", "pull", "code", ...), outcome "ok" or "failed"
+//     (left to the intent worker);
+//   - payments_webhook_deliveries_total{type, outcome}: delivery attempts
+//     by event type, outcome "delivered", "retry" or "given_up";
+//   - payments_webhook_delivery_duration_seconds: the time an attempt took;
+//   - payments_due_items_total{table, outcome}: due items, outcome
+//     "applied", "skipped" or "failed".
+//
+// Read on scrape (NewBacklog, Engine.Backlog):
+//
+//   - payments_webhooks_waiting: events waiting for delivery;
+//   - payments_webhook_oldest_waiting_age_seconds: how long the oldest of
+//     them has waited, by the engine's clock (0 when none);
+//   - payments_webhook_dead_letters: events given up;
+//   - payments_due_items_waiting{table}: due items due now and not applied;
+//   - payments_due_dead_letters: due items and intents that kept failing;
+//   - payments_intents_waiting{kind}: intents not yet handed over, by kind
+//     ("send" and "pull": payments for the rail; "code": one-time codes);
+//   - payments_backlog_capped: 1 when a count above stopped at the limit.
+package prommetrics
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygrid/payments"
+)
+
+// Buckets are the latency buckets of the duration histograms, in seconds:
+// from 100 µs (an operation on memory) to 10 s.
+var Buckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
+// Metrics is a payments.Observer that keeps the metrics of the package
+// documentation. It is safe for concurrent use.
+type Metrics struct {
+	operations, requests, txns, retries, handovers, deliveries, due *prometheus.CounterVec
+	opSeconds, requestSeconds, txnSeconds                           *prometheus.HistogramVec
+	deliverySeconds                                                 prometheus.Histogram
+}
+
+var _ payments.Observer = (*Metrics)(nil)
+
+// New returns Metrics registered on reg (prometheus.DefaultRegisterer when
+// nil); it fails when reg holds metrics of the same names.
+func New(reg prometheus.Registerer) (*Metrics, error) {
+	if reg == nil {
+		reg = prometheus.DefaultRegisterer
+	}
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+	}
+	histogram := func(name, help string, labels ...string) *prometheus.HistogramVec {
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: Buckets}, labels)
+	}
+	m := &Metrics{
+		operations:     counter("payments_operations_total", "Operations of the engine by area, operation and the code they answered (OK for success).", "area", "operation", "code"),
+		opSeconds:      histogram("payments_operation_duration_seconds", "Latency of the engine's operations.", "area", "operation"),
+		requests:       counter("payments_http_requests_total", "API requests by route pattern and HTTP status.", "route", "status"),
+		requestSeconds: histogram("payments_http_request_duration_seconds", "Latency of API requests by route pattern.", "route"),
+		txns:           counter("payments_store_transactions_total", "Store transactions by kind (read, write) and outcome (commit, rollback, conflict, error).", "kind", "outcome"),
+		retries:        counter("payments_store_transaction_retries_total", "Extra runs of store transactions' functions: conflicts the store retried.", "kind"),
+		txnSeconds:     histogram("payments_store_transaction_duration_seconds", "Latency of store transactions, retries included.", "kind"),
+		handovers:      counter("payments_intent_handovers_total", "Hand-overs of intents after commit (to the rail, to the code sender) by kind and outcome (ok, failed).", "kind", "outcome"),
+		deliveries:     counter("payments_webhook_deliveries_total", "Webhook delivery attempts by event type and outcome (delivered, retry, given_up).", "type", "outcome"),
+		deliverySeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "payments_webhook_delivery_duration_seconds",
+			Help: "Time a webhook delivery attempt took.", Buckets: Buckets}),
+		due: counter("payments_due_items_total", "Due items by due table and outcome (applied, skipped, failed).", "table", "outcome"),
+	}
+	for _, c := range []prometheus.Collector{m.operations, m.opSeconds, m.requests, m.requestSeconds, m.txns, m.retries, m.txnSeconds,
+		m.handovers, m.deliveries, m.deliverySeconds, m.due} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// Start returns ctx: metrics need nothing carried.
+func (m *Metrics) Start(ctx context.Context, _ payments.Work) context.Context { return ctx }
+
+// End counts and times w.
+func (m *Metrics) End(_ context.Context, w payments.Work) {
+	s := w.Took.Seconds()
+	switch w.Kind {
+	case payments.WorkOperation:
+		m.operations.WithLabelValues(w.Area, w.Name, w.Outcome).Inc()
+		m.opSeconds.WithLabelValues(w.Area, w.Name).Observe(s)
+	case payments.WorkRequest:
+		route := w.Name
+		if route == "" {
+			route = "unmatched"
+		}
+		m.requests.WithLabelValues(route, strconv.Itoa(w.Status)).Inc()
+		m.requestSeconds.WithLabelValues(route).Observe(s)
+	case payments.WorkTransaction:
+		m.txns.WithLabelValues(w.Name, w.Outcome).Inc()
+		if w.Runs > 1 {
+			m.retries.WithLabelValues(w.Name).Add(float64(w.Runs - 1))
+		}
+		m.txnSeconds.WithLabelValues(w.Name).Observe(s)
+	case payments.WorkHandOver:
+		m.handovers.WithLabelValues(w.Name, w.Outcome).Inc()
+	case payments.WorkDelivery:
+		m.deliveries.WithLabelValues(w.Name, w.Outcome).Inc()
+		m.deliverySeconds.Observe(s)
+	case payments.WorkDue:
+		m.due.WithLabelValues(w.Name, w.Outcome).Inc()
+	}
+}
+
+// TraceParent returns "": metrics keep no trace.
+func (m *Metrics) TraceParent(context.Context) string { return "" }

@@ -1,0 +1,140 @@
+package prommetrics_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
+	"github.com/paygrid/payments/telemetry/prommetrics"
+)
+
+var ctx = context.Background()
+
+// scrape returns reg's metrics in the text format.
+func scrape(t *testing.T, reg *prometheus.Registry) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	promhttp.HandlerFor(reg, promhttp.HandlerOpts{}).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	b, err := io.ReadAll(rec.Body)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// requireLines fails t for each line body lacks.
+func requireLines(t *testing.T, body string, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if !strings.Contains(body, l) {
+			t.Errorf("no %s in:\n%s", l, grep(body, "payments_"))
+		}
+	}
+}
+
+// grep returns the lines of s that start with prefix.
+func grep(s, prefix string) string {
+	var out []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if strings.HasPrefix(l, prefix) && !strings.Contains(l, "_bucket{") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestMetrics: a payout handed to the rail, its events' deliveries (one
+// given up), a quote's expiry and the backlog, as Prometheus reads them.
+func TestMetrics(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := prommetrics.New(reg)
+	require.NoError(t, err)
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Observer = m })
+	reg.MustRegister(prommetrics.NewBacklog(e.Eng, 0))
+
+	in := enginetest.FullIndividual("Ann Payer")
+	in.Currencies = []string{"USD"}
+	c, err := e.Eng.Customers.Create(ctx, in)
+	require.NoError(t, err)
+	page, err := e.Eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})
+	require.NoError(t, err)
+	from, external := page.Data[0].ID, e.ExternalUSD(t, c.ID, "0000")
+	_, err = e.Eng.Sandbox.Fund(ctx, from, 100_000)
+	require.NoError(t, err)
+	e.Rec.FailWith(payments.ErrPermanent) // the engine's worker may deliver first: it gives up all the same
+	_, err = e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, external, 1_000, true))
+	require.NoError(t, err)
+	_, err = e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, external, 1_000, false)) // expires below
+	require.NoError(t, err)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	e.Rec.FailWith(errors.New("receiver down"))
+	e.Clock.Advance(time.Hour)
+	_, err = e.Eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	e.Clock.Advance(90 * time.Second)
+
+	requireLines(t, scrape(t, reg),
+		`payments_operations_total{area="quotes",code="OK",operation="Create"} 2`,
+		`payments_operation_duration_seconds_count{area="quotes",operation="Create"} 2`,
+		`payments_intent_handovers_total{kind="send",outcome="ok"} 1`,
+		`payments_webhook_deliveries_total{outcome="given_up",type="OUTGOING_PAYMENT.COMPLETED"} 1`,
+		`payments_webhook_deliveries_total{outcome="retry",type="OUTGOING_PAYMENT.EXPIRED"} `,
+		`payments_webhook_delivery_duration_seconds_count `,
+		`payments_due_items_total{outcome="applied",table="quote_expiry"} 1`,
+		`payments_store_transactions_total{kind="write",outcome="commit"} `,
+		`payments_store_transaction_duration_seconds_count{kind="write"} `,
+		`payments_webhooks_waiting 1`,
+		`payments_webhook_oldest_waiting_age_seconds 90`,
+		`payments_due_items_waiting{table="quote_expiry"} 0`,
+		`payments_intents_waiting{kind="send"} 0`,
+		`payments_backlog_capped 0`,
+	)
+}
+
+// TestMetrics_Retries: a transaction the store ran twice counts a retry.
+func TestMetrics_Retries(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := prommetrics.New(reg)
+	require.NoError(t, err)
+	m.End(ctx, payments.Work{Kind: payments.WorkTransaction, Name: "write", Outcome: "commit", Runs: 3, Took: time.Millisecond})
+	m.End(ctx, payments.Work{Kind: payments.WorkRequest, Status: 404, Outcome: "NOT_FOUND", Took: time.Millisecond})
+	requireLines(t, scrape(t, reg),
+		`payments_store_transaction_retries_total{kind="write"} 2`,
+		`payments_http_requests_total{route="unmatched",status="404"} 1`)
+}
+
+// BenchmarkQuoteCreateExecute measures a quote created and executed at
+// once without an Observer and with Metrics, in the same run.
+func BenchmarkQuoteCreateExecute(b *testing.B) {
+	for _, name := range []string{"nil", "metrics"} {
+		b.Run(name, func(b *testing.B) {
+			var obs payments.Observer
+			if name == "metrics" {
+				m, err := prommetrics.New(prometheus.NewRegistry())
+				require.NoError(b, err)
+				obs = m
+			}
+			e := enginetest.MoneyEnv(b, func(c *payments.Config) { c.Observer = obs })
+			from, to := e.USDAccount(b, "Ann Payer"), e.USDAccount(b, "Bo Payee")
+			_, err := e.Eng.Sandbox.Fund(ctx, from, payments.MaxSandboxFunding)
+			require.NoError(b, err)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 1, true)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
