@@ -168,6 +168,7 @@ var Invalid = engine.Invalid
 var InvalidAs = engine.InvalidAs
 
 type LedgerEntry = engine.LedgerEntry
+type LedgerTx = engine.LedgerTx
 type ListParams = engine.ListParams
 
 const MaxIdempotencyKeyLength = engine.MaxIdempotencyKeyLength
@@ -187,6 +188,9 @@ var PrefixEnd = engine.PrefixEnd
 
 type RecordKey = engine.RecordKey
 type RetryPolicy = engine.RetryPolicy
+
+var RetryableView = engine.RetryableView
+
 type ScanOptions = engine.ScanOptions
 type Store = engine.Store
 type TestWebhookResult = engine.TestWebhookResult
@@ -196,3 +200,4 @@ type WebhookSender = engine.WebhookSender
 type Webhooks = engine.Webhooks
 
 var WithContended = engine.WithContended
+var WithRetryableView = engine.WithRetryableView

@@ -318,6 +318,7 @@ func (w Wallets) Credentials(ctx context.Context, accountID string) ([]AuthMetho
 	}
 	out := []AuthMethod{}
 	err := w.e.View(ctx, func(t *engine.Txn) error {
+		out = out[:0]
 		cs, err := credentials(t, accountID)
 		for _, c := range cs {
 			out = append(out, c.AuthMethod)

@@ -322,6 +322,7 @@ func (w Wallets) Sessions(ctx context.Context, accountID string) ([]AuthSession,
 	}
 	out := []AuthSession{}
 	err := w.e.View(ctx, func(t *engine.Txn) error {
+		out = out[:0]
 		ss, err := sessions(t, accountID)
 		for _, s := range ss {
 			out = append(out, s.AuthSession)

@@ -189,6 +189,7 @@ func (w Wallets) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]Del
 	}
 	out := []DelegatedKey{}
 	err := w.e.View(ctx, func(t *engine.Txn) error {
+		out = out[:0]
 		prefix := f.AccountID
 		if prefix != "" {
 			prefix += "|"

@@ -126,10 +126,12 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 	return intents, nil
 }
 
-// View runs fn in a read-only store transaction.
+// View runs fn in a read-only store transaction. Like an Update's, fn may
+// run more than once (WithRetryableView): it must start afresh each time
+// and act only through what it sets when it returns.
 func (e *Handle) View(ctx context.Context, fn func(t *Txn) error) error {
 	now := e.Now()
-	return e.Store.View(ctx, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
+	return e.Store.View(WithRetryableView(ctx), func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
 }
 
 // GetJSON decodes the record at key into v.
