@@ -49,8 +49,9 @@ func BenchmarkStore(b *testing.B) {
 }
 
 // TestContendedHint checks payments.WithContended: once a record is hot,
-// Updates that name it lock it before their first attempt instead of
-// stopping in it and running again, and concurrent increments stay exact.
+// Updates that name it lock it (with the other hot records they name) at
+// their first read of one, instead of reading it stale and running again,
+// and concurrent increments stay exact.
 func TestContendedHint(t *testing.T) {
 	ctx := context.Background()
 	s, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: pgtest.Schema(t)})
@@ -91,5 +92,5 @@ func TestContendedHint(t *testing.T) {
 	require.NoError(t, s.View(ctx, func(tx payments.Tx) error { final, err = tx.Get("balances", "hot"); return err }))
 	require.Equal(t, strconv.Itoa(2*workers*each), string(final))
 	t.Logf("retries per update: %.2f unhinted, %.2f hinted", plain, hinted)
-	require.Less(t, hinted, plain/2, "a hinted hot record is locked before the first attempt")
+	require.Less(t, hinted, plain/2, "a hinted hot record is locked at its first read")
 }
