@@ -26,7 +26,7 @@ type cached struct {
 	exists bool
 }
 
-// cacheSize bounds the records kept; the cache starts over when full.
+// cacheSize bounds the records kept; beyond it some are dropped at random.
 const cacheSize = 1 << 16
 
 // maxCachedValue is the largest value kept.
@@ -46,11 +46,18 @@ func (c *cache) put(k tkey, e cached) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch {
-	case c.m == nil:
+	if c.m == nil {
 		c.m = make(map[tkey]cached, 1024)
-	case len(c.m) >= cacheSize:
-		clear(c.m)
+	} else if _, ok := c.m[k]; !ok && len(c.m) >= cacheSize {
+		// Full: an eighth of the records go, whichever the map's order
+		// picks (random).
+		n := cacheSize / 8
+		for old := range c.m {
+			delete(c.m, old)
+			if n--; n == 0 {
+				break
+			}
+		}
 	}
 	c.m[k] = e
 }

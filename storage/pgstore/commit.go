@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ import (
 //
 //	BEGIN ISOLATION LEVEL SERIALIZABLE
 //	  check the versions of the records the run read, and its scans (raise PGS01 when one changed)
-//	  write the records, per table one statement (unnest of arrays)
+//	  write the records, per table and kind one data-modifying CTE
 //	  apply the balances' deltas, checking them (raise PGL01 when a check fails)
 //	COMMIT
 //	give up the advisory locks the Update took
@@ -103,6 +104,88 @@ type stmt struct {
 func (s *stmt) arg(v any, typ string) string {
 	s.args = append(s.args, v)
 	return "$" + strconv.Itoa(len(s.args)) + "::" + typ
+}
+
+// valuesMax is the most rows a statement passes as a VALUES list of
+// parameters; more travel as one array per column (unnest). A payment's
+// rows are few: parameters spare building and unpacking arrays on both
+// sides (and PostgreSQL a function scan per array to set up).
+const valuesMax = 40
+
+// rows returns a FROM item holding rows, named alias(names): cols are the
+// columns, each a slice of one column's values (all as long), typs their
+// SQL types.
+func (s *stmt) rows(alias string, names, typs []string, cols ...any) string {
+	n := colLen(cols[0])
+	var b strings.Builder
+	if n > valuesMax {
+		b.WriteString("unnest(")
+		for c, col := range cols {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(s.arg(col, typs[c]+"[]"))
+		}
+		b.WriteString(")")
+	} else {
+		b.WriteString("(VALUES ")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for c, col := range cols {
+				if c > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(s.arg(colAt(col, i), typs[c]))
+			}
+			b.WriteByte(')')
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(" AS " + alias + "(" + strings.Join(names, ", ") + ")")
+	return b.String()
+}
+
+func colLen(col any) int {
+	switch c := col.(type) {
+	case []string:
+		return len(c)
+	case [][]byte:
+		return len(c)
+	case []int64:
+		return len(c)
+	case []int32:
+		return len(c)
+	case []bool:
+		return len(c)
+	case []pgtype.Text:
+		return len(c)
+	case []pgtype.Int8:
+		return len(c)
+	}
+	panic(fmt.Sprintf("pgstore: a column of %T", col))
+}
+
+func colAt(col any, i int) any {
+	switch c := col.(type) {
+	case []string:
+		return c[i]
+	case [][]byte:
+		return c[i]
+	case []int64:
+		return c[i]
+	case []int32:
+		return c[i]
+	case []bool:
+		return c[i]
+	case []pgtype.Text:
+		return c[i]
+	case []pgtype.Int8:
+		return c[i]
+	}
+	panic(fmt.Sprintf("pgstore: a column of %T", col))
 }
 
 // cte adds a CTE and returns its name.
@@ -191,22 +274,22 @@ func (t *tx) checks(s *stmt, answering bool) {
 	for _, sh := range sortedShapes(typed) {
 		g := typed[sh]
 		s.check(`payments_raise('`+codeStale+`', `+s.arg(sh.engine, "text")+` || '|' || encode(convert_to(r.k, 'UTF8'), 'hex'))`,
-			`unnest(`+s.arg(g.keys, "text[]")+`, `+s.arg(g.vers, "bigint[]")+`) AS r(k, v)
+			s.rows("r", []string{"k", "v"}, []string{"text", "bigint"}, g.keys, g.vers)+`
 			WHERE (SELECT x.xmin::text::bigint FROM `+ident(sh.sql)+` x WHERE x.id = r.k) IS DISTINCT FROM r.v`)
 	}
 	if len(kvK) > 0 {
 		s.check(`payments_raise('`+codeStale+`', r.t || '|' || encode(r.k, 'hex'))`,
-			`unnest(`+s.arg(kvT, "text[]")+`, `+s.arg(kvStored, "text[]")+`, `+s.arg(kvK, "bytea[]")+`, `+s.arg(kvV, "bigint[]")+`) AS r(t, s, k, v)
+			s.rows("r", []string{"t", "s", "k", "v"}, []string{"text", "text", "bytea", "bigint"}, kvT, kvStored, kvK, kvV)+`
 			WHERE (SELECT x.xmin::text::bigint FROM payments_kv x WHERE x.tbl = r.s AND x.k = r.k) IS DISTINCT FROM r.v`)
 	}
 	// The records deleted on the bet that they existed.
 	for _, sh := range sortedShapes(bets) {
 		s.check(`payments_raise('`+codeStale+`', `+s.arg(sh.engine, "text")+` || '|' || encode(convert_to(r.k, 'UTF8'), 'hex'))`,
-			`unnest(`+s.arg(bets[sh], "text[]")+`) AS r(k) WHERE NOT EXISTS (SELECT FROM `+ident(sh.sql)+` x WHERE x.id = r.k)`)
+			s.rows("r", []string{"k"}, []string{"text"}, bets[sh])+` WHERE NOT EXISTS (SELECT FROM `+ident(sh.sql)+` x WHERE x.id = r.k)`)
 	}
 	if len(kvBetK) > 0 {
 		s.check(`payments_raise('`+codeStale+`', r.t || '|' || encode(r.k, 'hex'))`,
-			`unnest(`+s.arg(kvBetT, "text[]")+`, `+s.arg(kvBetS, "text[]")+`, `+s.arg(kvBetK, "bytea[]")+`) AS r(t, s, k)
+			s.rows("r", []string{"t", "s", "k"}, []string{"text", "text", "bytea"}, kvBetT, kvBetS, kvBetK)+`
 			WHERE NOT EXISTS (SELECT FROM payments_kv x WHERE x.tbl = r.s AND x.k = r.k)`)
 	}
 	var acc, cur []string
@@ -221,7 +304,7 @@ func (t *tx) checks(s *stmt, answering bool) {
 	}
 	if len(acc) > 0 {
 		s.check(`payments_raise('`+codeLedger+`', r.a || '|' || r.c)`,
-			`unnest(`+s.arg(acc, "text[]")+`, `+s.arg(cur, "text[]")+`, `+s.arg(n, "bigint[]")+`, `+s.arg(ex, "bool[]")+`) AS r(a, c, n, e)
+			s.rows("r", []string{"a", "c", "n", "e"}, []string{"text", "text", "bigint", "bool"}, acc, cur, n, ex)+`
 			WHERE (SELECT x.balance FROM ledger_balances x WHERE x.account = r.a AND x.currency = r.c) IS DISTINCT FROM
 			      CASE WHEN r.e THEN r.n END`)
 	}
@@ -297,7 +380,7 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 }
 
 // writes adds the writes of the run's records: per table and kind one
-// data-modifying CTE, rows as arrays (unnest), in key order.
+// data-modifying CTE (stmt.rows), in key order.
 func (t *tx) writes(s *stmt) error {
 	type rows struct {
 		ins, put, del []tkey
@@ -366,15 +449,15 @@ func (t *tx) writes(s *stmt) error {
 	}
 	if len(kv.del) > 0 {
 		tb, k, _ := t.kvArrays(kv.del)
-		s.cte(`DELETE FROM payments_kv WHERE (tbl, k) IN (SELECT * FROM unnest(` + s.arg(tb, "text[]") + `, ` + s.arg(k, "bytea[]") + `))`)
+		s.cte(`DELETE FROM payments_kv x USING ` + s.rows("r", []string{"t", "k"}, []string{"text", "bytea"}, tb, k) + ` WHERE x.tbl = r.t AND x.k = r.k`)
 	}
 	if len(kv.ins) > 0 {
 		tb, k, v := t.kvArrays(kv.ins)
-		s.cte(`INSERT INTO payments_kv (tbl, k, v) SELECT * FROM unnest(` + s.arg(tb, "text[]") + `, ` + s.arg(k, "bytea[]") + `, ` + s.arg(v, "bytea[]") + `)`)
+		s.cte(`INSERT INTO payments_kv (tbl, k, v) SELECT * FROM ` + s.rows("r", []string{"t", "k", "v"}, []string{"text", "bytea", "bytea"}, tb, k, v))
 	}
 	if len(kv.put) > 0 {
 		tb, k, v := t.kvArrays(kv.put)
-		s.cte(`INSERT INTO payments_kv (tbl, k, v) SELECT * FROM unnest(` + s.arg(tb, "text[]") + `, ` + s.arg(k, "bytea[]") + `, ` + s.arg(v, "bytea[]") + `)
+		s.cte(`INSERT INTO payments_kv (tbl, k, v) SELECT * FROM ` + s.rows("r", []string{"t", "k", "v"}, []string{"text", "bytea", "bytea"}, tb, k, v) + `
 			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`)
 	}
 	return nil
@@ -458,7 +541,7 @@ func postingsInsert(s *stmt, entries []*engine.LedgerEntry, replace bool) string
 		for _, e := range entries {
 			eids, counts = append(eids, e.ID), append(counts, int32(len(e.Postings)))
 		}
-		s.cte(`DELETE FROM ledger_entries x USING unnest(` + s.arg(eids, "text[]") + `, ` + s.arg(counts, "int[]") + `) AS r(id, n)
+		s.cte(`DELETE FROM ledger_entries x USING ` + s.rows("r", []string{"id", "n"}, []string{"text", "int"}, eids, counts) + `
 			WHERE x.entry_id = r.id AND x.seq >= r.n`)
 	}
 	if len(ids) == 0 {
@@ -466,9 +549,8 @@ func postingsInsert(s *stmt, entries []*engine.LedgerEntry, replace bool) string
 	}
 	q := `INSERT INTO ledger_entries (entry_id, seq, reference, transaction_id, account, currency, amount, created_at)
 		SELECT u.entry_id, u.seq, u.reference, u.transaction_id, u.account, u.currency, u.amount, u.created_at::timestamptz
-		FROM unnest(` + s.arg(ids, "text[]") + `, ` + s.arg(seqs, "int[]") + `, ` + s.arg(refs, "text[]") + `, ` + s.arg(txs, "text[]") + `, ` +
-		s.arg(accounts, "text[]") + `, ` + s.arg(currencies, "text[]") + `, ` + s.arg(amounts, "bigint[]") + `, ` + s.arg(created, "text[]") + `)
-		AS u(entry_id, seq, reference, transaction_id, account, currency, amount, created_at)`
+		FROM ` + s.rows("u", []string{"entry_id", "seq", "reference", "transaction_id", "account", "currency", "amount", "created_at"},
+		[]string{"text", "int", "text", "text", "text", "text", "bigint", "text"}, ids, seqs, refs, txs, accounts, currencies, amounts, created)
 	if replace {
 		q += ` ON CONFLICT (entry_id, seq) DO UPDATE SET reference = excluded.reference, transaction_id = excluded.transaction_id,
 			account = excluded.account, currency = excluded.currency, amount = excluded.amount, created_at = excluded.created_at`
@@ -493,7 +575,7 @@ func (t *tx) balances(s *stmt) {
 		}
 	}
 	if len(del[0]) > 0 {
-		s.cte(`DELETE FROM ledger_balances WHERE (account, currency) IN (SELECT * FROM unnest(` + s.arg(del[0], "text[]") + `, ` + s.arg(del[1], "text[]") + `))`)
+		s.cte(`DELETE FROM ledger_balances x USING ` + s.rows("r", []string{"a", "c"}, []string{"text", "text"}, del[0], del[1]) + ` WHERE x.account = r.a AND x.currency = r.c`)
 	}
 	if len(keys) == 0 {
 		return
@@ -510,8 +592,12 @@ func (t *tx) balances(s *stmt) {
 		minBase[i] = pgtype.Int8{Int64: bl.minBase, Valid: bl.guarded}
 		expect[i] = pgtype.Int8{Int64: bl.base, Valid: bl.known && bl.seen}
 	}
-	d := s.cte(`SELECT * FROM unnest(` + s.arg(acc, "text[]") + `, ` + s.arg(cur, "text[]") + `, ` + s.arg(delta, "bigint[]") + `, ` +
-		s.arg(minBase, "bigint[]") + `, ` + s.arg(expect, "bigint[]") + `) WITH ORDINALITY AS d(account, currency, delta, min_base, expect, n)`)
+	ord := make([]int32, len(keys))
+	for i := range ord {
+		ord[i] = int32(i)
+	}
+	d := s.cte(`SELECT * FROM ` + s.rows("d", []string{"account", "currency", "delta", "min_base", "expect", "n"},
+		[]string{"text", "text", "bigint", "bigint", "bigint", "int"}, acc, cur, delta, minBase, expect, ord))
 	u := s.cte(`INSERT INTO ledger_balances AS b (account, currency, balance) SELECT account, currency, delta FROM ` + d + ` ORDER BY n
 		ON CONFLICT (account, currency) DO UPDATE SET balance = b.balance + excluded.balance
 		RETURNING b.account, b.currency, b.balance`)
@@ -582,13 +668,19 @@ func (t *tx) commit() error {
 		t.s.hot.heldTogether(t.u.under)
 		t.u.locks.held = nil
 	}
-	// Committed: the cache learns what the run wrote.
+	// Committed: the cache learns the records the run wrote that
+	// operations read again (records of the record tables; not the index
+	// entries and events of payments_kv, which are scanned, nor what Get
+	// rarely reads twice), and forgets the others.
 	for k, r := range t.recs {
-		switch r.op {
-		case opPut, opInsert:
-			t.s.cache.put(k, cached{v: r.v, ver: xid & 0xffffffff, exists: true})
-		case opDelete:
+		switch {
+		case r.op == opNone:
+		case shapes[k.table] == nil:
+			t.s.cache.drop(k)
+		case r.op == opDelete:
 			t.s.cache.put(k, cached{})
+		default:
+			t.s.cache.put(k, cached{v: r.v, ver: xid & 0xffffffff, exists: true})
 		}
 	}
 	for key, bl := range t.bals {

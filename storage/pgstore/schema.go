@@ -176,30 +176,24 @@ func (s *shape) statements() {
 }
 
 // insert returns the insert (upsert: or replace) of rows of the table,
-// whose arrays (columnArgs) it adds to st. Typed values travel as text and
+// whose columns (columnArgs) it adds to st. Typed values travel as text and
 // are cast by PostgreSQL.
 func (s *shape) insert(st *stmt, args []any, upsert bool) string {
+	names := make([]string, 0, len(s.cols)+2)
+	typs := make([]string, 0, len(s.cols)+2)
+	names, typs = append(names, "id"), append(typs, "text")
 	var b strings.Builder
 	b.WriteString("INSERT INTO " + ident(s.sql) + " (id")
 	for _, c := range s.cols {
 		b.WriteString(", " + c.name)
+		names, typs = append(names, c.name), append(typs, "text")
 	}
+	names, typs = append(names, "doc"), append(typs, "text")
 	b.WriteString(", doc) SELECT u.id")
 	for _, c := range s.cols {
 		b.WriteString(", u." + c.name + "::" + c.typ.String())
 	}
-	b.WriteString(", u.doc::json FROM unnest(")
-	for i, a := range args {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(st.arg(a, "text[]"))
-	}
-	b.WriteString(") AS u(id")
-	for _, c := range s.cols {
-		b.WriteString(", " + c.name)
-	}
-	b.WriteString(", doc)")
+	b.WriteString(", u.doc::json FROM " + st.rows("u", names, typs, args...))
 	if upsert {
 		b.WriteString(" ON CONFLICT (id) DO UPDATE SET ")
 		for _, c := range s.cols {
