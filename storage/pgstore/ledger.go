@@ -63,6 +63,7 @@ func splitKey(key string) (account, currency string, err error) {
 // balance returns what the run knows of the balance at key; with read, its
 // base is known (read when it must be).
 func (t *tx) balance(key string, read bool) (*bal, error) {
+	t.touchBal(key) // its state before a queued function changes it (group.go)
 	b := t.bals[key]
 	if b == nil {
 		account, currency, err := splitKey(key)
@@ -166,6 +167,9 @@ func (t *tx) LedgerPost(entry *payments.LedgerEntry, enc []byte, guarded []bool)
 	}
 	e := *entry
 	t.posted[entry.ID] = &e
+	if t.undo != nil {
+		t.undo.posted = append(t.undo.posted, entry.ID)
+	}
 	for i, p := range entry.Postings {
 		b, err := t.balance(engine.BalanceKey(p.Account, p.Currency), false)
 		if err != nil {

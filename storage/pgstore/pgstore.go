@@ -30,6 +30,13 @@
 // function had run inside it. The engine's Views, retryable too, are
 // answered the same way and checked in one statement at the end.
 //
+// # Group commit
+//
+// The Updates of one process that arrive while another of its Updates runs
+// queue; the running one runs their functions after its own, each on the
+// writes of those before it, and commits them all in its one round trip
+// (group.go). A queued function that fails runs again alone.
+//
 // # Hot balances
 //
 // Post does not read the balances it moves (payments.LedgerTx): the commit
@@ -88,6 +95,8 @@ type Store struct {
 
 	mu     sync.RWMutex
 	closed bool
+
+	group group
 
 	cache cache
 
@@ -208,6 +217,32 @@ type update struct {
 // or PostgreSQL reports a conflict, and returns when the commit is durable
 // (or fn's error). See tx and commit.go.
 func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Queue behind the Update that runs, or lead (group.go).
+	lead := true
+	if j := s.group.join(ctx, fn); j != nil {
+		switch err := s.group.wait(j); {
+		case errors.Is(err, errLead):
+		case errors.Is(err, errAlone):
+			lead = false
+		default:
+			if err == nil {
+				s.commits.Add(1)
+			}
+			return err
+		}
+	}
+	if lead {
+		defer s.group.handOver()
+	}
+	return s.update(ctx, fn, lead)
+}
+
+// update runs fn and commits it, with the functions queued behind it when
+// it leads.
+func (s *Store) update(ctx context.Context, fn func(payments.Tx) error, lead bool) (err error) {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return err
@@ -221,7 +256,7 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 	}()
 	failures := 0
 	for attempt := 1; ; attempt++ {
-		err := s.attempt(ctx, c, fn, u)
+		err := s.attempt(ctx, c, fn, u, lead)
 		if !errors.Is(err, errRerun) {
 			if err == nil {
 				s.commits.Add(1)
@@ -259,10 +294,26 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 
 // attempt runs fn once and commits it. It returns nil, an error wrapping
 // errRerun when fn must run again, or the error.
-func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, u *update) error {
+func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, u *update, lead bool) error {
 	t := &tx{s: s, ctx: ctx, c: c, u: u, writable: true, optimistic: true}
 	ferr := t.run(fn)
-	return t.finish(ctx, ferr)
+	var joined []*joiner
+	if lead && ferr == nil && t.failed == nil && ctx.Err() == nil {
+		joined = s.group.take()
+		t.runJoined(joined)
+	}
+	err := t.finish(ctx, ferr)
+	// The queued functions share the outcome of the commit; those that
+	// failed, or all when the batch must run again, run alone.
+	for _, j := range joined {
+		switch {
+		case j.ok && err == nil:
+			j.done <- nil
+		default:
+			j.done <- errAlone
+		}
+	}
+	return err
 }
 
 // finish ends a run whose function returned ferr: it commits it, or checks

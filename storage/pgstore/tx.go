@@ -43,6 +43,9 @@ type tx struct {
 	// one statement each) and remembered for the check at the end: every
 	// Update, and a retryable View's first run.
 	optimistic bool
+	// undo notes what a function queued behind another changes, to undo
+	// it when it fails (group.go); nil otherwise.
+	undo *undo
 	// reads counts the statements that read; a View that read with one
 	// statement and nothing from the cache read a snapshot already.
 	reads int
@@ -184,6 +187,7 @@ func (t *tx) cacheable(k tkey) bool {
 }
 
 func (t *tx) remember(k tkey, r *rec) {
+	t.touchRec(k)
 	if t.recs == nil {
 		t.recs = map[tkey]*rec{}
 	}
@@ -264,6 +268,8 @@ func (t *tx) write(k tkey, v []byte, op opKind) {
 	if r == nil {
 		r = &rec{}
 		t.remember(k, r)
+	} else {
+		t.touchRec(k)
 	}
 	r.v, r.exists = v, op != opDelete
 	switch {
@@ -345,6 +351,7 @@ func (t *tx) Delete(table, key string) error {
 	if r.op == opInsert && !r.read {
 		// A record this run inserted on the bet that it did not exist:
 		// gone again, and the commit still checks the bet.
+		t.touchRec(k)
 		r.op, r.v, r.exists = opNone, nil, false
 		r.read, r.readExists, r.ver = true, false, 0
 		return nil
