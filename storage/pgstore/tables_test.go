@@ -158,7 +158,7 @@ func TestTables_UsersQueries(t *testing.T) {
 	assert.Equal(t, w.funded-w.totalMoved, balance)
 
 	// A transaction's journal: its postings, balanced per currency.
-	rows, err := c.Query(ctx, `SELECT account, currency, amount FROM ledger_entries WHERE transaction_id = $1 ORDER BY entry_id, seq`, w.completed)
+	rows, err := c.Query(ctx, `SELECT account, currency, amount FROM ledger_entries WHERE reference = $1 ORDER BY entry_id, seq`, w.completed)
 	require.NoError(t, err)
 	sums := map[string]int64{}
 	n := 0
