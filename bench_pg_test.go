@@ -17,6 +17,7 @@ import (
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/pgstore"
+	"github.com/paygrid/payments/storage/storetest"
 )
 
 // BenchmarkProcesses measures quote create+execute (account to account,
@@ -27,9 +28,13 @@ import (
 // process is an Engine with its own pgstore connection pool, as a separate
 // OS process would have. boltstore runs the same workload with all callers
 // in its one process (a bbolt file serves one process). Each case reports
-// quotes/s and, beyond one process, x-1proc: its speed-up over one process;
+// quotes/s, cpu-ms/quote (this process's CPU: the engines and their
+// callers) and, beyond one process, x-1proc: its speed-up over one process;
 // each hot case x-distinct: its speed over the distinct case with as many
-// processes, in the same run.
+// processes, in the same run. The PostgreSQL cases also report
+// retries/quote, stmts/quote and rtts/quote (statements run and round
+// trips made, from pgstore.Stats) and, when the server runs on this
+// machine, pg-cpu-ms/quote (the CPU its processes used).
 // The Postgres cases need PAYMENTS_TEST_POSTGRES.
 func BenchmarkProcesses(b *testing.B) {
 	callers := 4
@@ -48,12 +53,27 @@ func BenchmarkProcesses(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%s/procs=%d", storeName, workload, procs), func(b *testing.B) {
 					engines := benchProcesses(b, storeName, procs)
 					before := pgStats(engines)
-					rate := quoteLoad(b, engines, callers, hot)
+					pgCPU := func() (time.Duration, bool) { return 0, false }
+					if storeName == "pgstore" {
+						pgCPU = pgtest.ServerCPU(b, pgtest.DSN(b))
+					}
+					var cpu0, pg0 time.Duration
+					rate := quoteLoad(b, engines, callers, hot, func() {
+						cpu0, _ = storetest.CPUTime()
+						pg0, _ = pgCPU()
+					})
+					if cpu1, ok := storetest.CPUTime(); ok {
+						b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/quote")
+					}
+					if pg1, ok := pgCPU(); ok {
+						b.ReportMetric(float64(pg1-pg0)/float64(time.Millisecond)/float64(b.N), "pg-cpu-ms/quote")
+					}
 					b.ReportMetric(rate, "quotes/s")
 					if storeName == "pgstore" {
 						after := pgStats(engines)
 						b.ReportMetric(float64(after.Retries-before.Retries)/float64(b.N), "retries/quote")
 						b.ReportMetric(float64(after.Statements-before.Statements)/float64(b.N), "stmts/quote")
+						b.ReportMetric(float64(after.RoundTrips-before.RoundTrips)/float64(b.N), "rtts/quote")
 					}
 					if procs == 1 {
 						oneProc = rate
@@ -107,8 +127,9 @@ func benchProcesses(b *testing.B, storeName string, procs int) []*payments.Engin
 }
 
 // quoteLoad funds the accounts, then runs b.N quote create+executes spread
-// over callers goroutines per engine, and returns quotes per second.
-func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) float64 {
+// over callers goroutines per engine, and returns quotes per second. start
+// runs just before the measured load begins.
+func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool, start func()) float64 {
 	b.Helper()
 	e := &enginetest.Env{Eng: engines[0]}
 	n := len(engines) * callers
@@ -127,8 +148,9 @@ func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) 
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	start()
 	b.ResetTimer()
-	start := time.Now()
+	began := time.Now()
 	for i := range n {
 		eng := engines[i%len(engines)]
 		wg.Add(1)
@@ -143,7 +165,7 @@ func quoteLoad(b *testing.B, engines []*payments.Engine, callers int, hot bool) 
 		}()
 	}
 	wg.Wait()
-	rate := float64(b.N) / time.Now().Sub(start).Seconds()
+	rate := float64(b.N) / time.Now().Sub(began).Seconds()
 	b.StopTimer()
 	return rate
 }
@@ -157,6 +179,7 @@ func pgStats(engines []*payments.Engine) pgstore.Stats {
 			sum.Commits += st.Commits
 			sum.Retries += st.Retries
 			sum.Statements += st.Statements
+			sum.RoundTrips += st.RoundTrips
 		}
 	}
 	return sum

@@ -14,8 +14,8 @@ import (
 // TestHotAccountExecutesOnPostgres: quotes paid out of one account, created
 // first and executed later by concurrent callers, name the account's
 // balances to pgstore (payments.WithContended), which once they are hot
-// locks them before the first attempt: executions are not run twice, and
-// every one of them lands.
+// locks them all at the first read of one: executions are seldom run
+// twice, and every one of them lands.
 func TestHotAccountExecutesOnPostgres(t *testing.T) {
 	store := pgtest.Open(t)
 	eng, err := payments.New(payments.Config{Store: store, Sandbox: true, KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}})
@@ -64,7 +64,7 @@ func TestHotAccountExecutesOnPostgres(t *testing.T) {
 	})
 	require.Equal(t, callers*each, ok)
 	t.Logf("retries per execution: %.2f", retries)
-	require.Less(t, retries, 0.5, "an execution on a hot account takes its lock before the first attempt")
+	require.Less(t, retries, 0.5, "an execution on a hot account takes its locks at its first read of one")
 	bal, err := eng.Accounts.Internal(ctx, from)
 	require.NoError(t, err)
 	require.EqualValues(t, 100_000-2*callers*each, bal.Balance.Amount)

@@ -365,6 +365,7 @@ func (w Service) Credentials(ctx context.Context, accountID string) (_ []AuthMet
 	}
 	out := []AuthMethod{}
 	err = w.e.View(ctx, func(t *engine.Txn) error {
+		out = out[:0]
 		cs, err := credentials(t, accountID)
 		for _, c := range cs {
 			out = append(out, c.AuthMethod)

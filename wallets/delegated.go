@@ -225,6 +225,7 @@ func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) (_ []D
 	}
 	out := []DelegatedKey{}
 	err = w.e.View(ctx, func(t *engine.Txn) error {
+		out = out[:0]
 		prefix := f.AccountID
 		if prefix != "" {
 			prefix += "|"

@@ -439,6 +439,7 @@ func (w Service) Sessions(ctx context.Context, accountID string) (_ []AuthSessio
 	}
 	out := []AuthSession{}
 	err = w.e.View(ctx, func(t *engine.Txn) error {
+		out = out[:0]
 		ss, err := sessions(t, accountID)
 		for _, s := range ss {
 			out = append(out, s.AuthSession)

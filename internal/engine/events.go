@@ -513,7 +513,8 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
 	now := e.Now()
 	var due []outboxRecord
-	err := e.Store.View(ctx, func(tx Tx) error {
+	err := e.Store.View(WithRetryableView(ctx), func(tx Tx) error {
+		due = due[:0]
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
 			if err != nil {
@@ -544,25 +545,38 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		due = slices.DeleteFunc(due, func(r outboxRecord) bool { return !mine["outbox/"+r.Event.ID] })
 		// Another process may have delivered an event between the scan
 		// and the claim (it records the outcome before it releases its
-		// claim): deliver only what still waits.
-		err := e.Store.View(ctx, func(tx Tx) error {
-			kept := due[:0]
-			for _, r := range due {
-				var cur outboxRecord
-				err := GetJSON(tx, TableOutbox, r.Event.ID, &cur)
-				if errors.Is(err, ErrNotFound) {
-					continue
+		// claim): deliver only what still waits. One scan up to the last
+		// claimed event reads them all (a store on a network reads a range
+		// in a round trip or two, and each record in one of its own).
+		claimed := make(map[string]bool, len(due))
+		for _, r := range due {
+			claimed[r.Event.ID] = true
+		}
+		var kept []outboxRecord
+		err := e.Store.View(WithRetryableView(ctx), func(tx Tx) error {
+			kept = kept[:0]
+			if len(due) == 0 {
+				return nil
+			}
+			last := due[len(due)-1].Event.ID
+			return tx.Scan(TableOutbox, ScanOptions{}, func(k string, v []byte) (bool, error) {
+				if k > last {
+					return false, nil
 				}
+				if !claimed[k] {
+					return true, nil
+				}
+				cur, err := decodeOutbox(v)
 				if err != nil {
-					return err
+					return false, err
 				}
 				if !cur.NextAttemptAt.After(now) {
 					kept = append(kept, cur)
 				}
-			}
-			due = kept
-			return nil
+				return true, nil
+			})
 		})
+		due = kept
 		if err != nil {
 			return 0, err
 		}

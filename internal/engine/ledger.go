@@ -45,7 +45,45 @@ func BalanceKey(account, currency string) string { return account + "|" + curren
 // Balance returns the balance of a ledger account in currency (0 when it never
 // moved).
 func Balance(tx Tx, account, currency string) (int64, error) {
+	if l, ok := tx.(LedgerTx); ok {
+		return l.LedgerBalance(BalanceKey(account, currency))
+	}
 	return balanceAt(tx, BalanceKey(account, currency))
+}
+
+// LedgerTx is an optional capability of a Tx whose store keeps the ledger
+// itself (pgstore): Post and Balance use it instead of reading and
+// rewriting the records of TableLedgerBalances, so that a balance is moved
+// by a delta the store applies when the transaction commits, checked there
+// against the balance it commits on, instead of being read before it is
+// rewritten: concurrent operations on one busy account do not conflict over
+// a balance they only move. Stores without it (memstore, boltstore) get the
+// plain path; the outcomes are the same.
+//
+// Through the generic methods of Tx the store still shows the ledger as the
+// records of TableLedgerBalances (decimal balances keyed by BalanceKey) and
+// TableLedgerEntries (encoded LedgerEntry), so that CheckLedger, state
+// export and import work on every store.
+type LedgerTx interface {
+	// LedgerBalance returns the balance at key (BalanceKey) as the
+	// transaction sees it, its own postings included; 0 for a balance
+	// never moved. The value is exact: the store commits the transaction
+	// only on this very balance (or runs the function again).
+	LedgerBalance(key string) (int64, error)
+	// LedgerKnown returns what LedgerBalance would, when the store knows it
+	// without reading the database (ok false otherwise). The value may be
+	// stale: Post refuses on it at once, and the store checks before it
+	// answers with that refusal.
+	LedgerKnown(key string) (balance int64, ok bool)
+	// LedgerPost records entry, already checked balanced and encoded as b,
+	// in the journal (ErrConflict when its ID exists) and moves the
+	// balance of each posting by its amount. guarded[i] reports that
+	// posting i must not take its balance below zero: the store commits the
+	// entry only if, on the balances it commits on, Post would not have
+	// refused it (INSUFFICIENT_FUNDS) nor overflowed; otherwise it runs the
+	// transaction function again, knowing the balances, so that Post
+	// answers as it would have on them.
+	LedgerPost(entry *LedgerEntry, b []byte, guarded []bool) error
 }
 
 // balanceAt reads the balance at key: a decimal int64, 0 when absent.
@@ -74,6 +112,9 @@ func Post(tx Tx, entry LedgerEntry) error {
 	if err := money.CheckBalanced(entry.Postings); err != nil {
 		return &Error{Code: CodeInternalError, Message: "unbalanced ledger entry", Err: err}
 	}
+	if l, ok := tx.(LedgerTx); ok {
+		return postDeferred(l, &entry)
+	}
 	for _, p := range entry.Postings {
 		key := BalanceKey(p.Account, p.Currency)
 		bal, err := balanceAt(tx, key)
@@ -96,6 +137,39 @@ func Post(tx Tx, entry LedgerEntry) error {
 		return err
 	}
 	return tx.Insert(TableLedgerEntries, entry.ID, b)
+}
+
+// postDeferred is Post on a store that keeps the ledger (LedgerTx): each
+// posting is checked at once where the store knows its balance, and
+// otherwise marked for the store to check on the balance it commits on.
+func postDeferred(l LedgerTx, entry *LedgerEntry) error {
+	guarded := make([]bool, len(entry.Postings))
+	var moved map[string]int64 // this entry's earlier postings, by balance key
+	for i, p := range entry.Postings {
+		guarded[i] = p.Amount < 0 && !money.IsExternal(p.Account) && !entry.Overdraft
+		key := BalanceKey(p.Account, p.Currency)
+		bal, ok := l.LedgerKnown(key)
+		if !ok {
+			continue
+		}
+		bal += moved[key]
+		next, err := money.Add(bal, p.Amount)
+		if err != nil {
+			return &Error{Code: CodeAmountOutOfRange, Message: "balance would overflow", Err: err}
+		}
+		if next < 0 && guarded[i] {
+			return Errorf(CodeInsufficientFunds, "insufficient funds in %s: balance %d, needs %d", p.Account, bal, -p.Amount)
+		}
+		if moved == nil {
+			moved = map[string]int64{}
+		}
+		moved[key] += p.Amount
+	}
+	b, err := appendLedgerEntry(make([]byte, 0, 192+96*len(entry.Postings)), entry)
+	if err != nil {
+		return err
+	}
+	return l.LedgerPost(entry, b, guarded)
 }
 
 // CheckLedger verifies the ledger invariants over the whole store: replaying

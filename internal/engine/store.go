@@ -16,6 +16,10 @@ import (
 // context cancelled before commit aborts the transaction with ctx.Err().
 //
 // View runs fn in a read-only snapshot and never sees uncommitted writes.
+// It runs fn once, unless ctx is marked WithRetryableView: then fn, like
+// an Update's, may run more than once (a store that answers reads from a
+// cache it checks at the end runs it again when the cache was stale), and
+// only the last run's outcome counts.
 //
 // Records returned by a Tx are copies the caller owns; a Tx must not be used
 // after its fn returns. The behaviours are pinned by storage/storetest, which
@@ -82,6 +86,24 @@ func WithContended(ctx context.Context, keys ...RecordKey) context.Context {
 func ContendedKeys(ctx context.Context) []RecordKey {
 	keys, _ := ctx.Value(contendedKey{}).([]RecordKey)
 	return keys
+}
+
+type retryableViewKey struct{}
+
+// WithRetryableView returns ctx marking the View it is passed to as
+// retryable: its fn may run more than once, each run starting afresh, and
+// has no effect but through what it returns (Handle.View marks every View
+// of the engine's operations). A store may then answer the View's reads
+// from a cache it checks once at the end (pgstore) instead of reading in a
+// snapshot round trip by round trip.
+func WithRetryableView(ctx context.Context) context.Context {
+	return context.WithValue(ctx, retryableViewKey{}, true)
+}
+
+// RetryableView reports whether ctx is marked WithRetryableView.
+func RetryableView(ctx context.Context) bool {
+	ok, _ := ctx.Value(retryableViewKey{}).(bool)
+	return ok
 }
 
 // TableOutbox holds events written in the same transaction as the change they

@@ -13,6 +13,7 @@ func (s *Store) Claim(ctx context.Context, owner string, ttl time.Duration, name
 		return nil, err
 	}
 	defer s.pool.release(c, false)
+	s.stat(1, 1)
 	rows, err := c.Query(ctx, `INSERT INTO payments_leases AS l (name, owner, expires_at)
 		SELECT n, $2, clock_timestamp() + $3::bigint * interval '1 microsecond' FROM unnest($1::text[]) AS n
 		ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
@@ -40,6 +41,7 @@ func (s *Store) Release(ctx context.Context, owner string, names []string) error
 		return err
 	}
 	defer s.pool.release(c, false)
+	s.stat(1, 1)
 	_, err = c.Exec(ctx, "DELETE FROM payments_leases WHERE owner = $1 AND name = ANY($2::text[])", owner, names)
 	return err
 }

@@ -9,42 +9,41 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/paygrid/payments"
 )
 
-// Contention is scheduled with per-record advisory locks, so that
-// transactions on one hot record queue for it while the others run on.
+// Contention is scheduled with per-record advisory locks, so that runs
+// that read one hot record queue for it while the others run on.
 //
-// When a transaction fails serialization, the records it read and then
-// rewrote (a balance, a status: the ones concurrent transactions fight
-// over) are the ones it waits for: before running again it takes a session
-// advisory lock per such record and keeps them until its commit is
-// durable, so its snapshot is taken after the previous holder committed:
-// it reads the latest version and commits. Locks are taken in ascending
-// order after giving up the ones held, so lockers never deadlock. A first
-// attempt that touches a hot record while it holds no lock stops at once
-// (errHotKey), before it has done most of its work, and runs again under
-// the record's lock: first attempts do not storm the hot record either.
-// The locks only order transactions; correctness remains SERIALIZABLE's. A
-// process that dies loses its locks with its connections.
+// A run reads without locks and commits only if what it read did not
+// change (commit.go). When a record changed under many runs (a conflict on
+// it: a stale read, a balance check that failed) it turns hot, and a run
+// that reads a hot record first takes the record's session advisory lock,
+// in the round trip of the read, and keeps it until its commit is durable:
+// the lock is given up in the commit's own round trip, right after COMMIT.
+// So the runs that look at one hot balance queue for it at that read (late
+// in the operation: the balance an account's webhook announces) instead of
+// reading it stale and running again, while the balance's row lock is held
+// only by the commit, and runs on other records do not wait. A run that
+// failed on a deadlock between such locks runs again after taking the locks
+// it held in ascending order first. A run that already holds locks does not
+// wait for another at a read: when it is busy the run stops (errLockOrder)
+// and the next takes all of them in ascending order before it starts, so
+// lockers never wait for each other in a cycle. The locks only order runs;
+// correctness remains SERIALIZABLE's. A process that dies loses its locks
+// with its connections.
 //
-// A transaction that failed twice (a conflict on records it did not
-// rewrite: SSI's page-level predicate locks) also takes the lock gateLock,
-// with which at most one such straggler runs at a time.
+// A run that failed repeatedly (false conflicts of SSI's page-level
+// predicate locks) also takes the lock gateLock, with which at most one
+// such straggler runs at a time.
 //
-// A record's heat is the rate at which transactions that wanted its lock
-// after failing or stopping found it held by another transaction (a moving
-// average over the last few); the record is hot from hotRate. So the
-// records that concurrent transactions really queue for turn hot, not
-// those of a transaction that failed on a false conflict. While a record is
-// hot, one in probeEvery first attempts still runs unlocked, so that its
-// heat follows the load: a record nobody fights over any more cools down.
-// Records not found busy for forgetAfter are forgotten.
+// A record's heat is the rate at which runs that read it conflicted on it
+// or found its lock held by another (a moving average over the last few):
+// the record is hot from hotRate. A record nobody fights over any more
+// cools down as its lock is found free. Records not found busy for
+// forgetAfter are forgotten.
 const (
 	hotRate     = 0.3
 	weight      = 0.2
-	probeEvery  = 8
 	forgetAfter = 10 * time.Second
 )
 
@@ -54,20 +53,57 @@ const maxHot = 4096
 // gateLock is the lock of transactions that failed repeatedly.
 const gateLock int32 = 0
 
-// errHotKey stops an attempt that touched a hot record it did not lock.
-var errHotKey = errors.New("pgstore: hot record not locked")
+// errLockOrder stops a run that holds locks at a read whose lock was busy.
+var errLockOrder = errors.New("pgstore: a lock was busy while others were held")
 
 // hotSet is a process's heat of records, by lock key.
 type hotSet struct {
 	mu   sync.Mutex
 	keys map[int32]*heat
+	// together are, by lock key, the records the last Update that held
+	// it read under locks with it: a run that must lock one hot record
+	// takes those too, in order, at once (a payment's balance, its hold,
+	// its payee's).
+	together map[int32][]tkey
+}
+
+// heldTogether records that an Update read keys under locks together.
+func (h *hotSet) heldTogether(keys map[tkey]underRead) {
+	if len(keys) < 2 {
+		return
+	}
+	set := make([]tkey, 0, len(keys))
+	for k := range keys {
+		set = append(set, k)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.together == nil || len(h.together) > maxHot {
+		h.together = map[int32][]tkey{}
+	}
+	for _, k := range set {
+		h.together[lockOf(k)] = set
+	}
+}
+
+// with returns the hot records read under locks with the record of lock
+// key k last time.
+func (h *hotSet) with(k int32) []tkey {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []tkey
+	for _, o := range h.together[k] {
+		if r := h.keys[lockOf(o)]; r != nil && r.rate >= hotRate {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // heat is a record's conflict rate.
 type heat struct {
-	rate   float64
-	last   time.Time // the last conflict
-	probes int
+	rate float64
+	last time.Time // the last conflict
 }
 
 // observe records whether keys' locks were found busy (conflicted) or not.
@@ -109,36 +145,12 @@ func (h *hotSet) observe(keys []int32, conflicted bool) {
 	}
 }
 
-// stop reports whether a first attempt touching k should stop and wait for
-// k's lock: k is hot, and this is not a probe.
-func (h *hotSet) stop(k int32) bool {
+// isHot reports whether a run should lock k before reading it.
+func (h *hotSet) isHot(k int32) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r := h.keys[k]
-	if r == nil || r.rate < hotRate {
-		return false
-	}
-	r.probes++
-	return r.probes%probeEvery != 0
-}
-
-// hotOf returns the lock keys of the hot records among keys. Unlike stop
-// it does not probe: a record locked in advance has its heat measured by
-// that lock (found busy or not).
-func (h *hotSet) hotOf(keys []payments.RecordKey) []int32 {
-	if len(keys) == 0 {
-		return nil
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []int32
-	for _, k := range keys {
-		lk := lockOf(tkey{k.Table, k.Key})
-		if r := h.keys[lk]; r != nil && r.rate >= hotRate {
-			out = append(out, lk)
-		}
-	}
-	return out
+	return r != nil && r.rate >= hotRate
 }
 
 // lockOf is the advisory lock key of a record (collisions only make
@@ -161,56 +173,48 @@ type locks struct {
 	held  map[int32]bool
 }
 
-// acquire gives up the held locks and takes those and want, and returns
-// the ones another transaction held. It tries them all without waiting
-// first; when some were busy it gives everything up again and waits for
-// them all in ascending order, in one round trip (so lockers never
-// deadlock).
-func (l *locks) acquire(ctx context.Context, c *pgx.Conn, want []int32) (busy []int32, err error) {
-	keys := want
-	for k := range l.held {
-		keys = append(keys, k)
+// queue queues, in b, the statement that takes the locks keys, in this
+// order, waiting for the busy ones when wait is set and leaving them
+// otherwise. Read its result with readBusy.
+func (l *locks) queue(b *pgx.Batch, keys []int32, wait bool) {
+	if l.held == nil {
+		l.held = map[int32]bool{}
 	}
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
-	if err := l.release(ctx, c); err != nil {
-		return nil, err
-	}
-	// Counted as held before they are asked for, so that a statement
-	// that failed halfway is released all the same.
-	l.held = make(map[int32]bool, len(keys))
 	for _, k := range keys {
+		// Counted as held before they are asked for, so that a statement
+		// that failed halfway is released all the same.
 		l.held[k] = true
 	}
-	rows, err := c.Query(ctx, "SELECT k FROM unnest($2::int[]) AS k WHERE NOT pg_try_advisory_lock($1::int, k)", l.space, keys)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var k int32
-		if err := rows.Scan(&k); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		busy = append(busy, k)
-	}
-	if err := rows.Err(); err != nil || len(busy) == 0 {
-		return busy, err
-	}
-	b := &pgx.Batch{}
-	b.Queue("SELECT pg_advisory_unlock_all()")
-	for _, k := range keys {
-		b.Queue("SELECT pg_advisory_lock($1::int, $2::int)", l.space, k)
-	}
-	return busy, c.SendBatch(ctx, b).Close()
+	b.Queue("SELECT payments_lock($1, $2::int[], $3)", l.space, keys, wait)
 }
 
+// readBusy reads the result of queue, records the heat of the locks and
+// returns those that were busy (not held when queue did not wait).
+func (l *locks) readBusy(br pgx.BatchResults, s *Store, keys []int32, wait bool) ([]int32, error) {
+	var busy []int32
+	if err := br.QueryRow().Scan(&busy); err != nil {
+		return nil, err
+	}
+	s.hot.observe(busy, true)
+	s.hot.observe(slices.DeleteFunc(slices.Clone(keys), func(k int32) bool { return slices.Contains(busy, k) }), false)
+	if !wait {
+		for _, k := range busy {
+			delete(l.held, k)
+		}
+	}
+	return busy, nil
+}
+
+// queueRelease queues, in a commit batch, giving up every lock.
+func (l *locks) queueRelease(b *batch) { b.exec("SELECT pg_advisory_unlock_all()") }
+
 // release gives up every lock held.
-func (l *locks) release(ctx context.Context, c *pgx.Conn) error {
+func (l *locks) release(ctx context.Context, s *Store, c *pgx.Conn) error {
 	if len(l.held) == 0 {
 		return nil
 	}
 	l.held = nil
+	s.stat(1, 1)
 	_, err := c.Exec(ctx, "SELECT pg_advisory_unlock_all()")
 	return err
 }

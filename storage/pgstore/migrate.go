@@ -63,10 +63,22 @@ func lockKey(schema string) int64 {
 	return int64(h.Sum64())
 }
 
+// steps are the parts of migrations written in Go, by version: each runs
+// after the version's SQL, in its transaction.
+var steps = map[int]func(ctx context.Context, tx pgx.Tx) error{
+	4: moveRecords,
+}
+
 // migrate brings the schema of conn's search_path up to the newest embedded
 // version, under a session advisory lock. Each migration applies in its own
-// transaction together with its row in payments_schema_migrations.
+// transaction (its SQL, then its Go step) together with its row in
+// payments_schema_migrations.
 func migrate(ctx context.Context, conn *pgx.Conn, schema string) (err error) {
+	return migrateTo(ctx, conn, schema, 0)
+}
+
+// migrateTo is migrate up to version upTo (every version when 0).
+func migrateTo(ctx context.Context, conn *pgx.Conn, schema string, upTo int) (err error) {
 	all, err := loadMigrations()
 	if err != nil {
 		return err
@@ -96,12 +108,17 @@ func migrate(ctx context.Context, conn *pgx.Conn, schema string) (err error) {
 		return err
 	}
 	for _, m := range all {
-		if m.version <= current {
+		if m.version <= current || upTo > 0 && m.version > upTo {
 			continue
 		}
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, m.sql); err != nil {
 				return err
+			}
+			if step := steps[m.version]; step != nil {
+				if err := step(ctx, tx); err != nil {
+					return err
+				}
 			}
 			_, err := tx.Exec(ctx, "INSERT INTO payments_schema_migrations (version, name) VALUES ($1, $2)", m.version, m.name)
 			return err

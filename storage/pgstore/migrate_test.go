@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"encoding/base64"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/pgtest"
+	"github.com/paygrid/payments/storage/memstore"
 	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,47 +71,68 @@ func TestClaim(t *testing.T) {
 	assert.Equal(t, []string{"x"}, got, "b's lease expired; y is still a's")
 }
 
-// TestOpen_MovesAppendTablesLast: a store written before migration 3 keeps
-// its outbox, ledger entries and quote expiries when opened again (the
-// migration stores them under their new names), and a store written after
-// it does not keep them under the engine's names.
-func TestOpen_MovesAppendTablesLast(t *testing.T) {
+// TestOpen_UpgradesKeyValueStore: a store written before the user's own
+// tables (every record in payments_kv, as versions 2 and 3 kept them) is
+// upgraded in place when opened: its records move into their tables, the
+// engine on it reads exactly the state it had, and SQL sees the ledger.
+func TestOpen_UpgradesKeyValueStore(t *testing.T) {
+	// The state to start from, made on memstore.
+	w := newWorld(t, memstore.New())
+	want, err := w.eng.Sandbox.Export(ctx)
+	require.NoError(t, err)
+	for _, table := range []string{"customers", "internal_accounts", "external_accounts", "quotes", "transactions",
+		"ledger_entries", "ledger_balances", "outbox"} {
+		require.NotEmpty(t, want.Tables[table], table)
+	}
+
+	// The store as version 2 left it: every record in payments_kv under
+	// its engine table's name.
 	dsn, schema := pgtest.DSN(t), pgtest.Schema(t)
-	ctx := context.Background()
+	require.NoError(t, pgstore.MigrateTo(ctx, dsn, schema, 2))
+	c := sqlConn(t, schema)
+	rows := 0
+	for table, recs := range want.Tables {
+		for _, r := range recs {
+			v := []byte(r.Value)
+			if r.Base64 != "" {
+				v, err = base64.StdEncoding.DecodeString(r.Base64)
+				require.NoError(t, err)
+			}
+			_, err := c.Exec(ctx, "INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)", table, []byte(r.Key), append([]byte{}, v...))
+			require.NoError(t, err)
+			rows++
+		}
+	}
+
 	s, err := pgstore.Open(ctx, dsn, &pgstore.Options{Schema: schema})
 	require.NoError(t, err)
-	tables := []string{"outbox", "ledger_entries", "quote_expiry", "customers"}
-	require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
-		for _, tbl := range tables {
-			if err := tx.Insert(tbl, "k1", []byte(tbl)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
-	require.NoError(t, s.Close())
-	c, err := pgx.Connect(ctx, dsn)
-	require.NoError(t, err)
-	defer c.Close(ctx)
-	kv := pgx.Identifier{schema, "payments_kv"}.Sanitize()
-	var engineNamed int
-	require.NoError(t, c.QueryRow(ctx, "SELECT count(*) FROM "+kv+" WHERE tbl = ANY($1)", tables[:3]).Scan(&engineNamed))
-	assert.Zero(t, engineNamed, "append tables stored under the engine's names")
-	// Back to how a store before migration 3 had them.
-	_, err = c.Exec(ctx, "UPDATE "+kv+" SET tbl = substr(tbl, 5) WHERE tbl LIKE 'zz%'")
-	require.NoError(t, err)
-	_, err = c.Exec(ctx, "DELETE FROM "+pgx.Identifier{schema, "payments_schema_migrations"}.Sanitize()+" WHERE version >= 3")
-	require.NoError(t, err)
-
-	s, err = pgstore.Open(ctx, dsn, &pgstore.Options{Schema: schema})
-	require.NoError(t, err)
 	defer s.Close()
-	require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
-		for _, tbl := range tables {
-			v, err := tx.Get(tbl, "k1")
-			require.NoError(t, err, tbl)
-			assert.Equal(t, tbl, string(v))
-		}
-		return nil
-	}))
+	var version, left int
+	require.NoError(t, c.QueryRow(ctx, "SELECT max(version) FROM payments_schema_migrations").Scan(&version))
+	assert.GreaterOrEqual(t, version, 4)
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM payments_kv WHERE tbl = ANY($1)`,
+		[]string{"customers", "internal_accounts", "external_accounts", "quotes", "transactions", "ledger_entries",
+			"zz1_ledger_entries", "ledger_balances"}).Scan(&left))
+	assert.Zero(t, left, "records of the tables left behind in payments_kv")
+
+	eng := newEngine(t, s)
+	got, err := eng.Sandbox.Export(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, want.Tables, got.Tables, "the engine reads the state it had")
+	require.NoError(t, payments.CheckLedger(ctx, s))
+	require.NoError(t, pgCheck(t, schema))
+	var balance int64
+	require.NoError(t, c.QueryRow(ctx, "SELECT balance FROM internal_accounts WHERE id = $1", w.payer).Scan(&balance))
+	assert.Equal(t, w.funded-w.totalMoved, balance)
+	var status string
+	var sent int64
+	require.NoError(t, c.QueryRow(ctx, "SELECT status, sent_amount FROM transactions WHERE id = $1", w.completed).Scan(&status, &sent))
+	assert.Equal(t, "COMPLETED", status)
+	assert.EqualValues(t, 300, sent)
+
+	// And it goes on: the pending quote executes.
+	_, err = eng.Quotes.Execute(ctx, w.pending)
+	require.NoError(t, err)
+	require.NoError(t, pgCheck(t, schema))
+	t.Logf("%d records moved", rows)
 }

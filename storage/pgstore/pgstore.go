@@ -1,20 +1,52 @@
 // Package pgstore is a payments.Store on PostgreSQL (through pgx), for
 // engines that run as several processes on one database.
 //
-// Every Update is one SERIALIZABLE transaction. The engine's transaction
-// functions are deterministic and retryable by contract, so a transaction
-// that PostgreSQL refuses with a serialization failure (SQLSTATE 40001) or a
-// deadlock (40P01) is simply run again: conflicts never reach the caller.
-// A transaction that failed runs again under advisory locks on the records
-// it fought over (locks.go): concurrent losers queue there instead of
-// retrying against each other, so a hot row (one account paid out of by
-// many processes) keeps committing instead of storming, while transactions
-// on other records run on. View runs in a
-// REPEATABLE READ READ ONLY snapshot.
+// # Your data in PostgreSQL
 //
-// The schema (one ordered key-value table holding every engine table, and a
-// lease table) is created and upgraded by embedded migrations applied at
-// Open under an advisory lock, so processes may start together.
+// The engine's records of customers, internal and external accounts,
+// quotes and transactions are rows of real tables with typed columns (the
+// record itself whole in a json column, doc), declared in schema.go; the
+// ledger is ledger_balances (one row per account and currency) and
+// ledger_journal with ledger_entries (one row per entry and per posting);
+// the view internal_accounts shows the accounts with their balances. Every
+// other engine table lives in payments_kv, one ordered key-value table.
+// The schema is created and upgraded by embedded migrations applied at
+// Open under an advisory lock, so processes may start together; a store
+// written by an older version moves its records into their tables then.
+//
+// # One operation, a few round trips
+//
+// An Update's function runs without a transaction: its reads are answered
+// from what this process read or wrote lately (a cache) or by one plain
+// statement each, and its writes are kept. Its commit is one round trip:
+// BEGIN ISOLATION LEVEL SERIALIZABLE, one statement that checks that
+// everything the function read is still what it read and writes everything
+// (one data-modifying CTE per table, rows as arrays), COMMIT. A function
+// whose reads were stale, or that PostgreSQL refuses with a serialization
+// failure or a deadlock, simply runs again (its functions are retryable by
+// contract): conflicts never reach the caller. Because the commit reads
+// again, in its snapshot, what the function read, SERIALIZABLE sees the
+// function's reads as its own: the Update is serializable as if the
+// function had run inside it. The engine's Views, retryable too, are
+// answered the same way and checked in one statement at the end.
+//
+// # Group commit
+//
+// The Updates of one process that arrive while another of its Updates runs
+// queue; the running one runs their functions after its own, each on the
+// writes of those before it, and commits them all in its one round trip
+// (group.go). A queued function that fails runs again alone.
+//
+// # Hot balances
+//
+// Post does not read the balances it moves (payments.LedgerTx): the commit
+// adds each posting's amount to its balance, checking there what Post would
+// have refused. The balance of a busy account is therefore locked by its
+// row's update inside the commit's round trip only. An operation that
+// looks at a balance it moves (an account's webhook announces its new
+// balance) reads it, once the balance is hot, under the balance's advisory
+// lock, taken in the round trip of that read (late in the operation) and
+// given up in the commit's round trip (locks.go).
 //
 // Store also implements payments.Claimer: leases on background work items,
 // judged by the database's clock, so that each outbox event and due item is
@@ -29,11 +61,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -67,7 +96,11 @@ type Store struct {
 	mu     sync.RWMutex
 	closed bool
 
-	commits, retries, statements atomic.Int64
+	group group
+
+	cache cache
+
+	commits, retries, statements, roundTrips atomic.Int64
 }
 
 // Stats counts what the store did since Open.
@@ -77,13 +110,16 @@ type Stats struct {
 	// Retries is the number of Update attempts run again after a
 	// serialization failure or deadlock.
 	Retries int64
-	// Statements is the number of SQL statements transactions ran.
+	// Statements is the number of SQL statements Updates and Views ran
+	// (BEGIN and COMMIT included).
 	Statements int64
+	// RoundTrips is the number of round trips to the database they made.
+	RoundTrips int64
 }
 
 // Stats returns the store's counters.
 func (s *Store) Stats() Stats {
-	return Stats{Commits: s.commits.Load(), Retries: s.retries.Load(), Statements: s.statements.Load()}
+	return Stats{Commits: s.commits.Load(), Retries: s.retries.Load(), Statements: s.statements.Load(), RoundTrips: s.roundTrips.Load()}
 }
 
 var (
@@ -111,6 +147,14 @@ func Open(ctx context.Context, dsn string, opts *Options) (*Store, error) {
 	if o.Schema != "" {
 		cfg.RuntimeParams["search_path"] = o.Schema
 	}
+	// The store's statements are few and prepared once per connection;
+	// their shape, not their values, decides their plans: every one reads
+	// through a primary key (lookups, key ranges, rows joined by key).
+	// Planning every run anew (custom plans) cost a third of PostgreSQL's
+	// time per payment; and a plan made once must not scan a whole table
+	// because the table was small when it was made.
+	cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
+	cfg.RuntimeParams["enable_seqscan"] = "off"
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: connect: %w", err)
@@ -149,35 +193,71 @@ func (s *Store) conn(ctx context.Context) (*pgx.Conn, error) {
 	return s.pool.acquire(ctx)
 }
 
-// Update runs fn in a SERIALIZABLE transaction, again as long as PostgreSQL
-// reports a serialization failure or deadlock, and returns when the commit
-// is durable (or fn's error). Runs again after a conflict wait for the locks
-// of the records fought over (locks.go).
+// update is what the runs of one Update share.
+type update struct {
+	locks *locks
+	// eager are the records whose Insert reads first: an earlier run's
+	// insert found them.
+	eager map[tkey]bool
+	// fresh are the records read from the database, not the cache: an
+	// earlier run read them stale.
+	fresh map[tkey]bool
+	// broken marks a connection to drop (it may hold locks).
+	broken bool
+	// wantKeys are the records whose locks a run found busy while it
+	// held others: the next run takes them with those, in order, before it
+	// starts.
+	wantKeys []tkey
+	// under are the records read under the locks the Update holds
+	// (under.go).
+	under map[tkey]underRead
+}
+
+// Update runs fn, again as long as what it read changed before its commit
+// or PostgreSQL reports a conflict, and returns when the commit is durable
+// (or fn's error). See tx and commit.go.
 func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Queue behind the Update that runs, or lead (group.go).
+	lead := true
+	if j := s.group.join(ctx, fn); j != nil {
+		switch err := s.group.wait(j); {
+		case errors.Is(err, errLead):
+		case errors.Is(err, errAlone):
+			lead = false
+		default:
+			if err == nil {
+				s.commits.Add(1)
+			}
+			return err
+		}
+	}
+	if lead {
+		defer s.group.handOver()
+	}
+	return s.update(ctx, fn, lead)
+}
+
+// update runs fn and commits it, with the functions queued behind it when
+// it leads.
+func (s *Store) update(ctx context.Context, fn func(payments.Tx) error, lead bool) (err error) {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return err
 	}
-	l := &locks{space: s.lockSpace}
+	u := &update{locks: &locks{space: s.lockSpace}, eager: map[tkey]bool{}, fresh: map[tkey]bool{}}
 	defer func() {
 		// A connection whose locks could not be given up is closed,
 		// which gives them up.
-		broken := l.release(context.Background(), c) != nil
+		broken := u.broken || u.locks.release(context.Background(), s, c) != nil
 		s.pool.release(c, broken)
 	}()
-	// Records the caller named as contended (payments.WithContended) that
-	// are hot here are locked before the first attempt, which then does
-	// not stop at them (locks.go).
-	if want := s.hot.hotOf(payments.ContendedKeys(ctx)); len(want) > 0 {
-		if err := s.lock(ctx, c, l, want); err != nil {
-			return err
-		}
-	}
 	failures := 0
-	eager := map[tkey]bool{}
 	for attempt := 1; ; attempt++ {
-		err, retry, want := s.attempt(ctx, c, fn, l, eager)
-		if !retry {
+		err := s.attempt(ctx, c, fn, u, lead)
+		if !errors.Is(err, errRerun) {
 			if err == nil {
 				s.commits.Add(1)
 			}
@@ -187,91 +267,159 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 		if attempt >= s.maxAttempts {
 			return fmt.Errorf("%w (%d attempts): %w", ErrTooManyRetries, attempt, err)
 		}
-		if errors.Is(err, errLateConflict) {
-			continue
-		}
-		if !errors.Is(err, errHotKey) {
-			failures++
-			if failures > 1 {
-				want = append(want, gateLock)
+		failures++
+		gate := failures > 2
+		if len(u.wantKeys) > 0 || gate && !u.locks.held[gateLock] {
+			// Give up the locks held and take them again, in order, with
+			// those a run found busy (and the gate), reading their
+			// records again.
+			want := u.wantKeys
+			for k := range u.under {
+				want = append(want, k)
+			}
+			u.wantKeys, u.under = nil, nil
+			if err := u.locks.release(ctx, s, c); err != nil {
+				return err
+			}
+			var extra []int32
+			if gate {
+				extra = []int32{gateLock}
+			}
+			if err := u.lockRead(ctx, s, c, want, extra, true); err != nil && !retryable(err) {
+				return err
 			}
 		}
-		if len(want) == 0 {
-			time.Sleep(time.Duration(rand.Int64N(int64(time.Millisecond))))
-			continue
+	}
+}
+
+// attempt runs fn once and commits it. It returns nil, an error wrapping
+// errRerun when fn must run again, or the error.
+func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, u *update, lead bool) error {
+	t := &tx{s: s, ctx: ctx, c: c, u: u, writable: true, optimistic: true}
+	ferr := t.run(fn)
+	var joined []*joiner
+	if lead && ferr == nil && t.failed == nil && ctx.Err() == nil {
+		joined = s.group.take()
+		t.runJoined(joined)
+	}
+	err := t.finish(ctx, ferr)
+	// The queued functions share the outcome of the commit; those that
+	// failed, or all when the batch must run again, run alone.
+	for _, j := range joined {
+		switch {
+		case j.ok && err == nil:
+			j.done <- nil
+		default:
+			j.done <- errAlone
 		}
-		if err := s.lock(ctx, c, l, want); err != nil {
+	}
+	return err
+}
+
+// finish ends a run whose function returned ferr: it commits it, or checks
+// what it read before answering with ferr.
+func (t *tx) finish(ctx context.Context, ferr error) error {
+	c := t.c
+	switch {
+	case errors.Is(t.failed, errLockOrder):
+		return errors.Join(errRerun, t.failed)
+	case t.failed != nil && (retryable(t.failed) || c.IsClosed()):
+		if c.IsClosed() {
+			return t.failed
+		}
+		return errors.Join(errRerun, t.failed)
+	case t.failed != nil:
+		// fn may have swallowed the error of a read.
+		return t.failed
+	case ferr != nil:
+		// Answer with fn's error only if what it read held together.
+		if err := t.validate(); err != nil {
 			return err
 		}
-	}
-}
-
-// lock takes the locks want (l.acquire) and records which of them another
-// transaction held, for their heat.
-func (s *Store) lock(ctx context.Context, c *pgx.Conn, l *locks, want []int32) error {
-	busy, err := l.acquire(ctx, c, want)
-	if err != nil {
-		return err
-	}
-	s.hot.observe(busy, true)
-	s.hot.observe(slices.DeleteFunc(want, func(k int32) bool { return slices.Contains(busy, k) }), false)
-	return nil
-}
-
-// attempt runs fn once; retry reports a serialization failure, a deadlock or
-// a hot record touched without its lock. want names the records read and
-// rewritten without a lock, or the hot one: the locks to take before
-// running again.
-func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, l *locks, eager map[tkey]bool) (err error, retry bool, want []int32) {
-	ptx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable})
-	if err != nil {
-		return err, false, nil
-	}
-	t := &tx{ctx: ctx, ptx: ptx, writable: true, stmts: &s.statements, hot: &s.hot, locks: l, eager: eager}
-	ferr := t.run(fn)
-	rollback := func() { _ = ptx.Rollback(context.Background()) }
-	switch {
-	case t.failed != nil && (retryable(t.failed) || errors.Is(t.failed, errHotKey) || errors.Is(t.failed, errLateConflict)):
-		rollback()
-		return t.failed, true, t.contended()
-	case ferr != nil:
-		rollback()
-		return ferr, false, nil
+		return ferr
 	case ctx.Err() != nil:
-		rollback()
-		return ctx.Err(), false, nil
-	case t.failed != nil:
-		// fn swallowed a database error; the transaction is aborted.
-		rollback()
-		return t.failed, false, nil
+		return ctx.Err()
 	}
-	if err := t.flush(); err != nil {
-		rollback()
-		return err, retryable(err) || errors.Is(err, errLateConflict), t.contended()
-	}
-	if err := ptx.Commit(ctx); err != nil {
-		return err, retryable(err), t.contended()
-	}
-	return nil, false, nil
+	return t.commit()
 }
 
-// View runs fn in a read-only snapshot.
+// View runs fn in a read-only snapshot (REPEATABLE READ), begun by its
+// first read. A retryable View (payments.WithRetryableView: every View of
+// the engine's operations) first runs optimistically: its reads are
+// answered from the cache or by one statement each, and checked at the end
+// in one statement, unless one statement read them all; when one was
+// stale, fn runs again in a snapshot.
 func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) error {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.pool.release(c, false)
-	ptx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
+	broken := false
+	defer func() { s.pool.release(c, broken) }()
+	optimistic := payments.RetryableView(ctx)
+	for {
+		t := &tx{s: s, ctx: ctx, c: c, optimistic: optimistic}
+		err := t.run(fn)
+		if err == nil {
+			err = t.failed
+		}
+		stale, ferr := t.endView()
+		switch {
+		case ferr != nil:
+			broken = true
+			return errors.Join(err, ferr)
+		case stale && optimistic:
+			s.retries.Add(1)
+			optimistic = false
+			continue
+		}
 		return err
 	}
-	defer func() { _ = ptx.Rollback(context.Background()) }()
-	t := &tx{ctx: ctx, ptx: ptx, stmts: &s.statements}
-	if err := t.run(fn); err != nil {
-		return err
+}
+
+// endView checks what an optimistic View read (in its snapshot, if it
+// began one) and ends its snapshot, in one round trip. stale reports a
+// record that changed: the View runs again.
+func (t *tx) endView() (stale bool, err error) {
+	s := &stmt{}
+	if t.optimistic && (t.cached || t.reads > 1) {
+		t.checks(s, false)
 	}
-	return t.failed
+	b := &batch{}
+	if s.ctes > 0 {
+		b.exec(s.finish(false), s.args...)
+	}
+	if t.begun {
+		b.exec("ROLLBACK")
+	}
+	if len(b.reads) == 0 {
+		return false, nil
+	}
+	failed, err := b.send(context.WithoutCancel(t.ctx), t.s, t.c)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != codeStale && pe.Code != codeLedger {
+		return false, err
+	}
+	if k, ok := staleKey(pe); ok {
+		t.s.cache.drop(k)
+	} else {
+		for k := range t.recs {
+			t.s.cache.drop(k)
+		}
+	}
+	if t.begun && failed < len(b.reads)-1 {
+		t.s.stat(1, 1)
+		if _, err := t.c.Exec(context.Background(), "ROLLBACK"); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// stat counts statements run and round trips made.
+func (s *Store) stat(statements, roundTrips int) {
+	s.statements.Add(int64(statements))
+	s.roundTrips.Add(int64(roundTrips))
 }
 
 // retryable reports a serialization failure or a deadlock.

@@ -4,104 +4,101 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/engine"
 )
 
-// tx is one transaction seen through payments.Tx.
+// tx is one run of a transaction function, seen through payments.Tx.
 //
-// It remembers every record it read or wrote (known), so reading a record
-// again or reading one's own write costs no statement and, under
-// SERIALIZABLE, takes no predicate lock that a concurrent writer of a
-// neighbouring key would conflict with. Puts, and Deletes of records known
-// to exist, are buffered and sent together, in one round trip, before the
-// next Scan and at commit. Inserts are buffered too, betting that the
-// record does not exist (new ids): when one did, the attempt fails and the
-// next runs that Insert at once, answering ErrConflict. Deletes of records
-// not known run at once because their answer (ErrNotFound) depends on the
-// database.
+// In an Update nothing is written before the commit: reads are answered
+// from what the run already knows, the process's cache (cache.go) or one
+// plain statement each, outside any transaction, and every record read is
+// remembered with its version. Writes are kept in memory. The commit
+// (commit.go) is one round trip: a SERIALIZABLE transaction that first reads
+// again, in its snapshot, the versions of everything the run read (raising
+// an error when one changed), then writes everything. A run whose reads
+// were stale runs again. So an Update is serializable exactly as if the
+// function had run inside that transaction, while it held no lock and no
+// snapshot as it ran.
+//
+// In a View the reads run in a REPEATABLE READ READ ONLY transaction,
+// begun by the first read in the same round trip.
 type tx struct {
+	s        *Store
 	ctx      context.Context
-	ptx      pgx.Tx
+	c        *pgx.Conn
+	u        *update // nil in a View
 	writable bool
 	done     bool
-	// failed is the first database error: after it PostgreSQL refuses
-	// every statement, and a serialization failure means run fn again
-	// whatever fn made of the error.
+	// failed is the first database error of a read: the run stops, and
+	// runs again when it was a conflict.
 	failed error
-	stmts  *atomic.Int64
-	hotKey int32 // the hot record that stopped the attempt
+	begun  bool // View: its snapshot transaction is open
+	// optimistic: reads are answered outside any snapshot (the cache, or
+	// one statement each) and remembered for the check at the end: every
+	// Update, and a retryable View's first run.
+	optimistic bool
+	// undo notes what a function queued behind another changes, to undo
+	// it when it fails (group.go); nil otherwise.
+	undo *undo
+	// reads counts the statements that read; a View that read with one
+	// statement and nothing from the cache read a snapshot already.
+	reads int
 
-	known   map[tkey]record
-	pending map[tkey]bool // buffered writes; the value is in known
-
-	// Contention (locks.go): the process's hot records, the locks this
-	// Update holds, the records read from the database and those written.
-	hot     *hotSet
-	locks   *locks
-	read    map[tkey]bool
-	written map[tkey]bool
-
-	// inserts are the buffered writes of Insert (flush checks the record
-	// did not exist); eager the records whose Insert runs at once, after an
-	// attempt found one existed. eager belongs to the Update.
-	inserts map[tkey]bool
-	eager   map[tkey]bool
-}
-
-// errLateConflict fails an attempt whose buffered Insert found its record.
-var errLateConflict = errors.New("pgstore: an inserted record existed")
-
-// wrote records a write of k.
-func (t *tx) wrote(k tkey) {
-	if t.written == nil {
-		t.written = map[tkey]bool{}
-	}
-	t.written[k] = true
-}
-
-// contended returns the lock keys of the records the transaction read from
-// the database and wrote (those a conflict is about), except the ones it
-// holds. After errHotKey it is the hot record's alone.
-func (t *tx) contended() []int32 {
-	if errors.Is(t.failed, errHotKey) {
-		return []int32{t.hotKey}
-	}
-	var keys []int32
-	for k := range t.written {
-		if lk := lockOf(k); t.read[k] && !t.locks.held[lk] {
-			keys = append(keys, lk)
-		}
-	}
-	return keys
-}
-
-// checkHot stops the attempt when k is hot and this Update holds no lock
-// yet. (Once it holds some, it runs on: the records it locked order it
-// behind their other writers, and it stops at most once per Update.)
-func (t *tx) checkHot(k tkey) error {
-	if t.hot == nil || len(t.locks.held) > 0 {
-		return nil
-	}
-	lk := lockOf(k)
-	if t.locks.held[lk] || !t.hot.stop(lk) {
-		return nil
-	}
-	t.hotKey = lk
-	return t.fail(errHotKey)
+	recs  map[tkey]*rec
+	bals  map[string]*bal
+	scans []*scanRead
+	// posted are the entries LedgerPost recorded, by id (their postings
+	// need no decoding at commit).
+	posted map[string]*payments.LedgerEntry
+	// cached reports a read answered from the cache.
+	cached bool
 }
 
 // tkey names a record.
 type tkey struct{ table, key string }
 
-// record is what a transaction knows of one record.
-type record struct {
-	v      []byte
+// opKind is the write a record gets at commit.
+type opKind uint8
+
+const (
+	opNone   opKind = iota
+	opPut           // insert or replace
+	opInsert        // insert; the commit fails when the record exists
+	opDelete
+)
+
+// rec is what a run knows of one record.
+type rec struct {
+	v      []byte // the value as the run sees it
 	exists bool
+	// read: the run read the record; the commit checks that its version
+	// is still ver (readExists false: that it still does not exist).
+	read       bool
+	readExists bool
+	ver        int64
+	op         opKind
+	// bet: the run deleted the record without reading it, betting that it
+	// existed; the commit checks the bet.
+	bet bool
+}
+
+// scanRead is a range a run scanned from the database: the commit checks
+// that the range up to the last key handed to fn still holds exactly keys
+// at versions vers.
+type scanRead struct {
+	table       string
+	opts        payments.ScanOptions
+	through     string // the last key the scan reached ("" with none: the whole range)
+	all         bool   // the scan read the range to its end
+	keys        []string
+	vers        []int64
+	sawAnything bool
 }
 
 // run calls fn, turning a panic into an error.
@@ -133,227 +130,7 @@ func (t *tx) fail(err error) error {
 	return err
 }
 
-// remember records what the transaction knows of a record.
-func (t *tx) remember(k tkey, v []byte, exists bool) {
-	if t.known == nil {
-		t.known = map[tkey]record{}
-	}
-	t.known[k] = record{v: v, exists: exists}
-}
-
 func clone(b []byte) []byte { return append([]byte{}, b...) }
-
-func (t *tx) Get(table, key string) ([]byte, error) {
-	if err := t.check(false); err != nil {
-		return nil, err
-	}
-	k := tkey{table, key}
-	if r, ok := t.known[k]; ok {
-		if !r.exists {
-			return nil, payments.ErrNotFound
-		}
-		return clone(r.v), nil
-	}
-	if err := t.checkHot(k); err != nil {
-		return nil, err
-	}
-	t.stmts.Add(1)
-	var v []byte
-	err := t.ptx.QueryRow(t.ctx, "SELECT v FROM payments_kv WHERE tbl = $1 AND k = $2", stored(table), []byte(key)).Scan(&v)
-	if errors.Is(err, pgx.ErrNoRows) {
-		t.remember(k, nil, false)
-		return nil, payments.ErrNotFound
-	}
-	if err != nil {
-		return nil, t.fail(err)
-	}
-	t.remember(k, clone(v), true)
-	if t.read == nil {
-		t.read = map[tkey]bool{}
-	}
-	t.read[k] = true
-	return v, nil
-}
-
-func (t *tx) Put(table, key string, v []byte) error {
-	if err := t.check(true); err != nil {
-		return err
-	}
-	k := tkey{table, key}
-	t.remember(k, clone(v), true)
-	t.buffer(k)
-	return nil
-}
-
-func (t *tx) Insert(table, key string, v []byte) error {
-	if err := t.check(true); err != nil {
-		return err
-	}
-	k := tkey{table, key}
-	r, known := t.known[k]
-	switch {
-	case known && r.exists:
-		return payments.ErrConflict
-	case known && t.pending[k]:
-		// Deleted earlier in this transaction: a rewrite.
-		return t.Put(table, key, v)
-	case !t.eager[k]:
-		// Buffered like a Put; flush checks the record did not exist.
-		t.remember(k, clone(v), true)
-		t.buffer(k)
-		if t.inserts == nil {
-			t.inserts = map[tkey]bool{}
-		}
-		t.inserts[k] = true
-		return nil
-	}
-	t.stmts.Add(1)
-	tag, err := t.ptx.Exec(t.ctx, `INSERT INTO payments_kv (tbl, k, v) VALUES ($1, $2, $3)
-		ON CONFLICT (tbl, k) DO NOTHING`, stored(table), []byte(key), clone(v))
-	if err != nil {
-		return t.fail(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return payments.ErrConflict
-	}
-	t.remember(k, clone(v), true)
-	return nil
-}
-
-// buffer adds k to the writes flush sends.
-func (t *tx) buffer(k tkey) {
-	if t.pending == nil {
-		t.pending = map[tkey]bool{}
-	}
-	t.pending[k] = true
-	t.wrote(k)
-}
-
-func (t *tx) Delete(table, key string) error {
-	if err := t.check(true); err != nil {
-		return err
-	}
-	k := tkey{table, key}
-	if r, ok := t.known[k]; ok {
-		if !r.exists {
-			return payments.ErrNotFound
-		}
-		if t.inserts[k] {
-			// Check the buffered Insert before its record goes.
-			if err := t.flush(); err != nil {
-				return err
-			}
-		}
-		t.remember(k, nil, false)
-		t.buffer(k)
-		return nil
-	}
-	t.stmts.Add(1)
-	tag, err := t.ptx.Exec(t.ctx, "DELETE FROM payments_kv WHERE tbl = $1 AND k = $2", stored(table), []byte(key))
-	if err != nil {
-		return t.fail(err)
-	}
-	t.remember(k, nil, false)
-	if tag.RowsAffected() == 0 {
-		return payments.ErrNotFound
-	}
-	return nil
-}
-
-// flush sends the buffered writes in one round trip: one insert of the
-// records Insert buffered, one upsert and one delete statement. A buffered
-// Insert whose record existed after all fails the attempt with
-// errLateConflict; the next attempt runs that Insert at once (eager).
-func (t *tx) flush() error {
-	if t.failed != nil || len(t.pending) == 0 {
-		return t.failed
-	}
-	var ins, up, del rows
-	for k := range t.pending {
-		r := t.known[k]
-		switch {
-		case t.inserts[k]:
-			ins.add(k, r.v)
-		case r.exists:
-			up.add(k, r.v)
-		default:
-			del.add(k, nil)
-		}
-	}
-	clear(t.pending)
-	clear(t.inserts)
-	b := &pgx.Batch{}
-	if len(ins.keys) > 0 {
-		b.Queue(`INSERT INTO payments_kv (tbl, k, v)
-			SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[])
-			ON CONFLICT (tbl, k) DO NOTHING`, ins.tables, ins.keys, ins.values)
-	}
-	if len(up.keys) > 0 {
-		b.Queue(`INSERT INTO payments_kv (tbl, k, v)
-			SELECT * FROM unnest($1::text[], $2::bytea[], $3::bytea[])
-			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`, up.tables, up.keys, up.values)
-	}
-	if len(del.keys) > 0 {
-		b.Queue(`DELETE FROM payments_kv WHERE (tbl, k) IN
-			(SELECT * FROM unnest($1::text[], $2::bytea[]))`, del.tables, del.keys)
-	}
-	t.stmts.Add(1)
-	br := t.ptx.SendBatch(t.ctx, b)
-	if len(ins.keys) > 0 {
-		tag, err := br.Exec()
-		if err == nil && tag.RowsAffected() < int64(len(ins.keys)) {
-			// Which ones existed is not worth a statement: the next
-			// attempt runs every Insert of this one at once.
-			for _, k := range ins.names {
-				t.eager[k] = true
-			}
-			err = errLateConflict
-		}
-		if err != nil {
-			_ = br.Close()
-			return t.fail(err)
-		}
-	}
-	if err := br.Close(); err != nil {
-		return t.fail(err)
-	}
-	return nil
-}
-
-// rows are records of one statement of flush.
-type rows struct {
-	names        []tkey
-	tables       []string // as stored
-	keys, values [][]byte
-}
-
-func (r *rows) add(k tkey, v []byte) {
-	r.names = append(r.names, k)
-	r.tables, r.keys, r.values = append(r.tables, stored(k.table)), append(r.keys, []byte(k.key)), append(r.values, value(v))
-}
-
-// stored is the tbl value of an engine table. Records are ordered by (tbl,
-// k) in one B-tree, and SERIALIZABLE's predicate locks on it are per leaf
-// page: a page where every operation inserts (the tail of a table with
-// time-ordered keys) must not also hold records that operations read, or
-// every operation conflicts with every other (each read a page the other
-// wrote). The outbox's tail and the quote expiries' (written by every
-// quote) sat beside the platform's config, read by every operation, and
-// the ledger entries' beside the outbox's head, read by every delivery:
-// those three are stored after every other table (prefixed "zz", which
-// sorts after the engine's names in any collation), the outbox last, so
-// its tail is the B-tree's last page.
-func stored(table string) string {
-	switch table {
-	case "quote_expiry":
-		return "zz0_" + table
-	case "ledger_entries":
-		return "zz1_" + table
-	case "outbox":
-		return "zz2_" + table
-	}
-	return table
-}
 
 // value never passes nil, which pgx would send as NULL.
 func value(v []byte) []byte {
@@ -363,101 +140,457 @@ func value(v []byte) []byte {
 	return v
 }
 
+// record returns what the run knows of k, reading it when it knows nothing.
+func (t *tx) record(k tkey) (*rec, error) {
+	if r := t.recs[k]; r != nil {
+		return r, nil
+	}
+	r := &rec{read: t.optimistic}
+	if under, ok, err := t.underLock(k); err != nil {
+		return nil, err
+	} else if ok {
+		r.v, r.exists, r.readExists, r.ver = under.v, under.exists, under.exists, under.ver
+		t.remember(k, r)
+		return r, nil
+	}
+	if t.cacheable(k) {
+		if e, ok := t.s.cache.get(k); ok {
+			r.v, r.exists, r.readExists, r.ver = e.v, e.exists, e.exists, e.ver
+			t.cached = true
+			t.remember(k, r)
+			return r, nil
+		}
+	}
+	ver, v, ok, err := t.readRecord(k)
+	if err != nil {
+		return nil, t.fail(err)
+	}
+	r.v, r.exists, r.readExists, r.ver = v, ok, ok, ver
+	t.remember(k, r)
+	if t.optimistic {
+		t.s.cache.put(k, cached{v: v, ver: ver, exists: ok})
+	}
+	return r, nil
+}
+
+// cacheable reports whether the run may answer a read of k from the cache:
+// it reads optimistically, k was not found stale by an earlier run, and k
+// is not hot (read under its lock).
+func (t *tx) cacheable(k tkey) bool {
+	if !t.optimistic {
+		return false
+	}
+	if t.u == nil {
+		return true
+	}
+	return !t.u.fresh[k] && !t.s.hot.isHot(lockOf(k))
+}
+
+func (t *tx) remember(k tkey, r *rec) {
+	t.touchRec(k)
+	if t.recs == nil {
+		t.recs = map[tkey]*rec{}
+	}
+	t.recs[k] = r
+}
+
+// readRecord reads a record from the database.
+func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
+	var sql string
+	var args []any
+	if sh := shapes[k.table]; sh != nil {
+		sql, args = sh.getSQL, []any{k.key}
+	} else {
+		sql, args = "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{stored(k.table), []byte(k.key)}
+	}
+	err = t.query(sql, args, func(rows pgx.Rows) error {
+		for rows.Next() {
+			var b []byte
+			if err := rows.Scan(&ver, &b); err != nil {
+				return err
+			}
+			v, ok = clone(b), true
+		}
+		return rows.Err()
+	})
+	return ver, v, ok, err
+}
+
+// query runs one read statement and hands its rows to scan: in a View
+// reading in its snapshot, inside it (begun in the same round trip when
+// this is its first read), else on its own.
+func (t *tx) query(sql string, args []any, scan func(pgx.Rows) error) error {
+	if err := t.ctx.Err(); err != nil {
+		return err
+	}
+	if t.u == nil && !t.optimistic && !t.begun {
+		t.begun = true
+		b := &batch{}
+		b.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+		b.query(sql, scan, args...)
+		_, err := b.send(t.ctx, t.s, t.c)
+		return err
+	}
+	t.s.stat(1, 1)
+	t.reads++
+	rows, err := t.c.Query(t.ctx, sql, args...)
+	if err != nil {
+		return err
+	}
+	err = scan(rows)
+	rows.Close()
+	if err == nil {
+		err = rows.Err()
+	}
+	return err
+}
+
+func (t *tx) Get(table, key string) ([]byte, error) {
+	if err := t.check(false); err != nil {
+		return nil, err
+	}
+	if table == engine.TableLedgerBalances {
+		return t.getBalance(key)
+	}
+	r, err := t.record(tkey{table, key})
+	if err != nil {
+		return nil, err
+	}
+	if !r.exists {
+		return nil, payments.ErrNotFound
+	}
+	return r.v, nil
+}
+
+// write records a write of v (nil: a delete) at k with op.
+func (t *tx) write(k tkey, v []byte, op opKind) {
+	r := t.recs[k]
+	if r == nil {
+		r = &rec{}
+		t.remember(k, r)
+	} else {
+		t.touchRec(k)
+	}
+	r.v, r.exists = v, op != opDelete
+	switch {
+	case op == opPut && r.op == opInsert:
+		// Still an insert, of the new value.
+	default:
+		r.op = op
+	}
+}
+
+func (t *tx) Put(table, key string, v []byte) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	if table == engine.TableLedgerBalances {
+		return t.putBalance(key, v)
+	}
+	t.write(tkey{table, key}, value(v), opPut)
+	return nil
+}
+
+func (t *tx) Insert(table, key string, v []byte) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	if table == engine.TableLedgerBalances {
+		return t.insertBalance(key, v)
+	}
+	return t.insert(tkey{table, key}, value(v))
+}
+
+// insert is Insert of a record table or a key-value table. A record the
+// run knows nothing of is bet not to exist (new ids): the commit inserts it
+// and fails when it does, and the next run reads it first (eager).
+func (t *tx) insert(k tkey, v []byte) error {
+	r := t.recs[k]
+	if r == nil && t.u != nil && t.u.eager[k] {
+		var err error
+		if r, err = t.record(k); err != nil {
+			return err
+		}
+	}
+	switch {
+	case r == nil:
+		t.write(k, v, opInsert)
+	case r.exists:
+		return payments.ErrConflict
+	case r.op == opDelete:
+		// Deleted earlier in this run: a rewrite.
+		t.write(k, v, opPut)
+	default:
+		t.write(k, v, opInsert)
+	}
+	return nil
+}
+
+func (t *tx) Delete(table, key string) error {
+	if err := t.check(true); err != nil {
+		return err
+	}
+	if table == engine.TableLedgerBalances {
+		return t.deleteBalance(key)
+	}
+	k := tkey{table, key}
+	if t.recs[k] == nil && t.u != nil && !t.u.eager[k] && !t.s.hot.isHot(lockOf(k)) {
+		// Bet that it exists (the index entries of a record's previous
+		// version do): no round trip. When it did not, the commit fails
+		// and the next run reads it first, answering ErrNotFound.
+		t.remember(k, &rec{op: opDelete, bet: true})
+		return nil
+	}
+	r, err := t.record(k)
+	if err != nil {
+		return err
+	}
+	if !r.exists {
+		return payments.ErrNotFound
+	}
+	if r.op == opInsert && !r.read {
+		// A record this run inserted on the bet that it did not exist:
+		// gone again, and the commit still checks the bet.
+		t.touchRec(k)
+		r.op, r.v, r.exists = opNone, nil, false
+		r.read, r.readExists, r.ver = true, false, 0
+		return nil
+	}
+	t.write(k, nil, opDelete)
+	return nil
+}
+
 // Scan batch sizes: a scan reads firstBatch records, then twice as many each
-// time up to maxBatch, seeking again after the last key it handed to fn. So
-// a scan that stops early (a page of a list) reads little, and fn may write
-// to the table it scans.
+// time up to maxBatch, seeking again after the last key it read. So a scan
+// that stops early (a page of a list) reads little.
 const (
 	firstBatch = 32
 	maxBatch   = 1024
 )
 
+// kv is one record a scan reads.
+type kv struct {
+	k   string
+	v   []byte
+	ver int64
+}
+
 func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, value []byte) (bool, error)) error {
 	if err := t.check(false); err != nil {
 		return err
 	}
-	type kv struct {
-		k string
-		v []byte
+	var sr *scanRead
+	if t.optimistic {
+		// Checked at the end, as the records read.
+		sr = &scanRead{table: table, opts: opts}
+		t.scans = append(t.scans, sr)
 	}
+	// The run's own writes in the range, in scan order: they are visited
+	// in their place and replace what the database holds.
+	pending := t.pendingIn(table, opts)
 	batch := make([]kv, 0, firstBatch)
 	size := firstBatch
 	after := opts.After
 	for {
-		// fn may have written (buffered) since the last batch.
-		if err := t.flush(); err != nil {
-			return err
-		}
-		t.stmts.Add(1)
-		query, args := scanQuery(table, opts.Prefix, after, opts.Reverse, size)
-		rows, err := t.ptx.Query(t.ctx, query, args...)
+		batch = batch[:0]
+		query, args := t.scanQuery(table, opts.Prefix, after, opts.Reverse, size)
+		err := t.query(query, args, func(rows pgx.Rows) error {
+			for rows.Next() {
+				var e kv
+				var k []byte
+				if err := rows.Scan(&k, &e.ver, &e.v); err != nil {
+					return err
+				}
+				e.k = string(k)
+				batch = append(batch, e)
+			}
+			return nil
+		})
 		if err != nil {
 			return t.fail(err)
 		}
-		batch = batch[:0]
-		for rows.Next() {
-			var k, v []byte
-			if err := rows.Scan(&k, &v); err != nil {
-				rows.Close()
-				return t.fail(err)
-			}
-			batch = append(batch, kv{string(k), v})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return t.fail(err)
-		}
+		more := len(batch) == size
 		for _, e := range batch {
-			if r, ok := t.known[tkey{table, e.k}]; ok {
-				// fn wrote it since the batch was read.
-				if !r.exists {
-					continue
-				}
-				e.v = r.v
+			if sr != nil {
+				sr.keys, sr.vers, sr.through = append(sr.keys, e.k), append(sr.vers, e.ver), e.k
 			}
-			more, err := fn(e.k, e.v)
-			if err != nil || !more {
+			// The run's writes before this key come first.
+			for len(pending) > 0 && before(pending[0], e.k, opts.Reverse) {
+				p := pending[0]
+				pending = pending[1:]
+				if v, ok := t.current(table, p); ok {
+					if cont, err := fn(p, v); err != nil || !cont {
+						return err
+					}
+				}
+			}
+			if len(pending) > 0 && pending[0] == e.k {
+				pending = pending[1:]
+			}
+			v, ok := e.v, true
+			if cur, known := t.currentKnown(table, e.k); known {
+				v, ok = cur, cur != nil
+			}
+			if !ok {
+				continue
+			}
+			if cont, err := fn(e.k, v); err != nil || !cont {
 				return err
 			}
 		}
-		if len(batch) < size {
-			return nil
+		if !more {
+			break
 		}
 		after = batch[len(batch)-1].k
 		size = min(size*2, maxBatch)
 	}
+	if sr != nil {
+		sr.all = true
+	}
+	for _, p := range pending {
+		if v, ok := t.current(table, p); ok {
+			if cont, err := fn(p, v); err != nil || !cont {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
-// scanQuery builds the range query of one scan batch. Each combination of
-// bounds gets its own statement text, so every prepared plan is a plain
-// index range scan.
-func scanQuery(table, prefix, after string, reverse bool, limit int) (string, []any) {
+// before reports whether key a comes before b in scan order.
+func before(a, b string, reverse bool) bool {
+	if reverse {
+		return a > b
+	}
+	return a < b
+}
+
+// pendingIn returns the keys of table in the range of opts that the run
+// wrote, in scan order.
+func (t *tx) pendingIn(table string, opts payments.ScanOptions) []string {
+	var keys []string
+	in := func(k string) bool {
+		if !strings.HasPrefix(k, opts.Prefix) {
+			return false
+		}
+		return opts.After == "" || before(opts.After, k, opts.Reverse)
+	}
+	if table == engine.TableLedgerBalances {
+		for k, b := range t.bals {
+			if b.changed() && in(k) {
+				keys = append(keys, k)
+			}
+		}
+	} else {
+		for k, r := range t.recs {
+			if k.table == table && r.op != opNone && in(k.key) {
+				keys = append(keys, k.key)
+			}
+		}
+	}
+	slices.Sort(keys)
+	if opts.Reverse {
+		slices.Reverse(keys)
+	}
+	return keys
+}
+
+// current returns the value of a record the run wrote (ok false when it
+// deleted it).
+func (t *tx) current(table, key string) ([]byte, bool) {
+	v, known := t.currentKnown(table, key)
+	return v, known && v != nil
+}
+
+// currentKnown returns the value of key as the run changed it (nil for a
+// deletion); known is false for a record the run did not write.
+func (t *tx) currentKnown(table, key string) (v []byte, known bool) {
+	if table == engine.TableLedgerBalances {
+		b := t.bals[key]
+		if b == nil || !b.changed() {
+			return nil, false
+		}
+		if b.del {
+			return nil, true
+		}
+		return strconv.AppendInt(nil, b.base+b.delta, 10), true
+	}
+	r := t.recs[tkey{table, key}]
+	if r == nil || r.op == opNone {
+		return nil, false
+	}
+	if !r.exists {
+		return nil, true
+	}
+	return r.v, true
+}
+
+// scanQuery builds the range query of one scan batch: rows of (key, xmin,
+// value). Each combination of bounds gets its own statement text, so every
+// prepared plan is a plain index range scan.
+func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (string, []any) {
 	var q strings.Builder
-	q.WriteString("SELECT k, v FROM payments_kv WHERE tbl = $1")
-	args := []any{stored(table)}
-	arg := func(cond string, v any) {
-		args = append(args, v)
-		q.WriteString(" AND k " + cond + " $" + strconv.Itoa(len(args)))
+	var args []any
+	var key string
+	var bind func(string) any
+	switch sh := shapes[table]; {
+	case table == engine.TableLedgerBalances:
+		key = `(account || '|' || currency) COLLATE "C"`
+		q.WriteString(`SELECT convert_to(account || '|' || currency, 'UTF8'), xmin::text::bigint, convert_to(balance::text, 'UTF8') FROM ledger_balances WHERE true`)
+		bind = func(s string) any { return s }
+	case sh != nil:
+		key = "id"
+		q.WriteString("SELECT convert_to(id, 'UTF8'), xmin::text::bigint, convert_to(doc::text, 'UTF8') FROM " + ident(sh.sql) + " WHERE true")
+		bind = func(s string) any { return s }
+	default:
+		key = "k"
+		q.WriteString("SELECT k, xmin::text::bigint, v FROM payments_kv WHERE tbl = $1")
+		args = append(args, stored(table))
+		bind = func(s string) any { return []byte(s) }
+	}
+	arg := func(cond string, v string) {
+		args = append(args, bind(v))
+		q.WriteString(" AND " + key + " " + cond + " $" + strconv.Itoa(len(args)))
 	}
 	if prefix != "" {
-		arg(">=", []byte(prefix))
+		arg(">=", prefix)
 		if end := payments.PrefixEnd(prefix); end != "" {
-			arg("<", []byte(end))
+			arg("<", end)
 		}
 	}
 	if after != "" {
 		if reverse {
-			arg("<", []byte(after))
+			arg("<", after)
 		} else {
-			arg(">", []byte(after))
+			arg(">", after)
 		}
 	}
 	if reverse {
-		q.WriteString(" ORDER BY k DESC")
+		q.WriteString(" ORDER BY " + key + " DESC")
 	} else {
-		q.WriteString(" ORDER BY k")
+		q.WriteString(" ORDER BY " + key)
 	}
 	args = append(args, limit)
 	q.WriteString(" LIMIT $" + strconv.Itoa(len(args)))
 	return q.String(), args
+}
+
+// stored is the tbl value of an engine table in payments_kv. Records are
+// ordered by (tbl, k) in one B-tree, and SERIALIZABLE's predicate locks on
+// it are per leaf page: a page where every operation inserts (the tail of a
+// table with time-ordered keys) must not also hold records that operations
+// read, or every operation conflicts with every other (each read a page the
+// other wrote). The outbox's tail and the quote expiries' (written by every
+// quote) sat beside the platform's config, read by every operation: those
+// are stored after every other table (prefixed "zz", which sorts after the
+// engine's names in any collation), the outbox last, so its tail is the
+// B-tree's last page.
+func stored(table string) string {
+	switch table {
+	case "quote_expiry":
+		return "zz0_" + table
+	case "outbox":
+		return "zz2_" + table
+	}
+	return table
 }

@@ -8,10 +8,12 @@ import (
 )
 
 // Twice wraps a store so that every Update runs its function twice: once
-// in a transaction that is then rolled back, and once for real. It is how a
-// store that retries (optimistic concurrency, serialization failures, bbolt
-// Batch) looks to the engine; running the engine's tests over it proves
-// that the engine's transaction functions are deterministic and retryable.
+// in a transaction that is then rolled back, and once for real; and every
+// retryable View (payments.WithRetryableView) twice. It is how a store that
+// retries (optimistic concurrency, serialization failures, bbolt Batch, a
+// View whose cached reads were stale) looks to the engine; running the
+// engine's tests over it proves that the engine's transaction functions are
+// deterministic and retryable.
 func Twice(s payments.Store) payments.Store { return twice{s} }
 
 type twice struct{ payments.Store }
@@ -30,4 +32,14 @@ func (s twice) Update(ctx context.Context, fn func(payments.Tx) error) error {
 		return err
 	}
 	return s.Store.Update(ctx, fn)
+}
+
+// View runs fn; a retryable View's fn runs twice.
+func (s twice) View(ctx context.Context, fn func(payments.Tx) error) error {
+	if payments.RetryableView(ctx) {
+		if err := s.Store.View(ctx, fn); err != nil {
+			return err
+		}
+	}
+	return s.Store.View(ctx, fn)
 }
