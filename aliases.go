@@ -79,6 +79,11 @@ type Idempotency = engine.Idempotency
 // the business change it belongs to (engine.LedgerEntry).
 type LedgerEntry = engine.LedgerEntry
 
+// RetryableViewer is the optional capability of a Store that may run a
+// read's function more than once, checking cached reads at the end
+// (pgstore) (engine.RetryableViewer).
+type RetryableViewer = engine.RetryableViewer
+
 // LedgerTx is the optional capability of a Tx whose store keeps the
 // ledger itself (pgstore): Post moves balances by deltas the store checks
 // at commit (engine.LedgerTx).
@@ -414,15 +419,6 @@ func Post(tx Tx, entry LedgerEntry) error { return engine.Post(tx, entry) }
 // with prefix, or "" when there is none (a prefix of 0xff bytes)
 // (engine.PrefixEnd).
 func PrefixEnd(prefix string) string { return engine.PrefixEnd(prefix) }
-
-// WithRetryableView marks ctx for a View whose function may run more
-// than once: stores that check a view's reads afterwards run it again
-// instead of failing (engine.WithRetryableView).
-func WithRetryableView(ctx context.Context) context.Context { return engine.WithRetryableView(ctx) }
-
-// RetryableView reports whether ctx carries WithRetryableView's mark
-// (engine.RetryableView).
-func RetryableView(ctx context.Context) bool { return engine.RetryableView(ctx) }
 
 // WithContended returns ctx carrying a hint for the store: the operation
 // run with it will read and rewrite these records, which concurrent

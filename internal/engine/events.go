@@ -513,7 +513,7 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
 	now := e.Now()
 	var due []outboxRecord
-	err := e.Store.View(WithRetryableView(ctx), func(tx Tx) error {
+	err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 		due = due[:0]
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
@@ -553,7 +553,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			claimed[r.Event.ID] = true
 		}
 		var kept []outboxRecord
-		err := e.Store.View(WithRetryableView(ctx), func(tx Tx) error {
+		err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 			kept = kept[:0]
 			if len(due) == 0 {
 				return nil

@@ -16,10 +16,8 @@ import (
 // context cancelled before commit aborts the transaction with ctx.Err().
 //
 // View runs fn in a read-only snapshot and never sees uncommitted writes.
-// It runs fn once, unless ctx is marked WithRetryableView: then fn, like
-// an Update's, may run more than once (a store that answers reads from a
-// cache it checks at the end runs it again when the cache was stale), and
-// only the last run's outcome counts.
+// It runs fn once (a store that may run a read more than once offers it as
+// RetryableViewer).
 //
 // Records returned by a Tx are copies the caller owns; a Tx must not be used
 // after its fn returns. The behaviours are pinned by storage/storetest, which
@@ -88,22 +86,25 @@ func ContendedKeys(ctx context.Context) []RecordKey {
 	return keys
 }
 
-type retryableViewKey struct{}
-
-// WithRetryableView returns ctx marking the View it is passed to as
-// retryable: its fn may run more than once, each run starting afresh, and
-// has no effect but through what it returns (Handle.View marks every View
-// of the engine's operations). A store may then answer the View's reads
-// from a cache it checks once at the end (pgstore) instead of reading in a
-// snapshot round trip by round trip.
-func WithRetryableView(ctx context.Context) context.Context {
-	return context.WithValue(ctx, retryableViewKey{}, true)
+// RetryableViewer is the optional capability of a Store that may run a
+// read's function more than once: RetryableView is View for a function
+// that starts afresh each time and acts only through what it sets when it
+// returns (every View of the engine's operations, Handle.View). Such a
+// store may answer the reads from a cache it checks once at the end
+// (pgstore), running fn again when the cache was stale, instead of reading
+// in a snapshot round trip by round trip. Only the last run's outcome
+// counts.
+type RetryableViewer interface {
+	RetryableView(ctx context.Context, fn func(Tx) error) error
 }
 
-// RetryableView reports whether ctx is marked WithRetryableView.
-func RetryableView(ctx context.Context) bool {
-	ok, _ := ctx.Value(retryableViewKey{}).(bool)
-	return ok
+// viewRetryable runs fn as a retryable read of s when s offers it, else as
+// its View.
+func viewRetryable(ctx context.Context, s Store, fn func(Tx) error) error {
+	if rv, ok := s.(RetryableViewer); ok {
+		return rv.RetryableView(ctx, fn)
+	}
+	return s.View(ctx, fn)
 }
 
 // TableOutbox holds events written in the same transaction as the change they

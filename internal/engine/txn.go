@@ -209,16 +209,16 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 // View runs fn in a read-only store transaction, at one clock reading
 // (t.Now). Writes in it fail with ErrReadOnly; t.NewID is not seeded in a
 // read (its ids would repeat), so a read never draws ids. Like an
-// Update's, fn may run more than once (WithRetryableView): it must start
+// Update's, fn may run more than once (RetryableViewer): it must start
 // afresh each time and act only through what it sets when it returns.
 func (e *Handle) View(ctx context.Context, fn func(t *Txn) error) error {
 	now := e.Now()
 	if e.obs == nil {
-		return e.Store.View(WithRetryableView(ctx), func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
+		return viewRetryable(ctx, e.Store, func(tx Tx) error { return fn(&Txn{Tx: tx, Handle: e, Now: now}) })
 	}
 	ctx, sp := e.startWork(ctx, Work{Kind: WorkTransaction, Name: "read"})
 	refused := false
-	err := e.Store.View(WithRetryableView(ctx), func(tx Tx) error {
+	err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 		sp.w.Runs++
 		t := &Txn{Tx: tx, Handle: e, Now: now}
 		txnSpan.SetValue(t, sp)

@@ -344,19 +344,31 @@ func (t *tx) finish(ctx context.Context, ferr error) error {
 }
 
 // View runs fn in a read-only snapshot (REPEATABLE READ), begun by its
-// first read. A retryable View (payments.WithRetryableView: every View of
-// the engine's operations) first runs optimistically: its reads are
-// answered from the cache or by one statement each, and checked at the end
-// in one statement, unless one statement read them all; when one was
-// stale, fn runs again in a snapshot.
+// first read. A retryable View (RetryableView: every View of the engine's
+// operations) first runs optimistically: its reads are answered from the
+// cache or by one statement each, and checked at the end in one statement,
+// unless one statement read them all; when one was stale, fn runs again in
+// a snapshot.
 func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) error {
+	return s.view(ctx, fn, false)
+}
+
+var _ payments.RetryableViewer = (*Store)(nil)
+
+// RetryableView is View for a function that may run more than once
+// (payments.RetryableViewer): its reads come from the cache and are checked
+// at the end, and it runs again, reading, when they were stale.
+func (s *Store) RetryableView(ctx context.Context, fn func(payments.Tx) error) error {
+	return s.view(ctx, fn, true)
+}
+
+func (s *Store) view(ctx context.Context, fn func(payments.Tx) error, optimistic bool) error {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return err
 	}
 	broken := false
 	defer func() { s.pool.release(c, broken) }()
-	optimistic := payments.RetryableView(ctx)
 	for {
 		t := &tx{s: s, ctx: ctx, c: c, optimistic: optimistic}
 		err := t.run(fn)

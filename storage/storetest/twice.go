@@ -9,7 +9,7 @@ import (
 
 // Twice wraps a store so that every Update runs its function twice: once
 // in a transaction that is then rolled back, and once for real; and every
-// retryable View (payments.WithRetryableView) twice. It is how a store that
+// retryable View (payments.RetryableViewer) twice. It is how a store that
 // retries (optimistic concurrency, serialization failures, bbolt Batch, a
 // View whose cached reads were stale) looks to the engine; running the
 // engine's tests over it proves that the engine's transaction functions are
@@ -34,12 +34,14 @@ func (s twice) Update(ctx context.Context, fn func(payments.Tx) error) error {
 	return s.Store.Update(ctx, fn)
 }
 
-// View runs fn; a retryable View's fn runs twice.
-func (s twice) View(ctx context.Context, fn func(payments.Tx) error) error {
-	if payments.RetryableView(ctx) {
-		if err := s.Store.View(ctx, fn); err != nil {
-			return err
-		}
+// RetryableView runs a retryable View's fn twice, the second time through
+// the store's own RetryableView when it has one.
+func (s twice) RetryableView(ctx context.Context, fn func(payments.Tx) error) error {
+	if err := s.Store.View(ctx, fn); err != nil {
+		return err
+	}
+	if rv, ok := s.Store.(payments.RetryableViewer); ok {
+		return rv.RetryableView(ctx, fn)
 	}
 	return s.Store.View(ctx, fn)
 }
