@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
+	"strconv"
 
 	"github.com/paygrid/payments"
 )
@@ -68,7 +69,11 @@ func writeError(w http.ResponseWriter, err error) {
 // has), turning a 429's retryAfterSeconds into Retry-After on the way.
 func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	if body != nil {
-		w.Header().Set("Content-Type", "application/json")
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		// A body net/http cannot buffer whole (over 2 KiB) would otherwise
+		// go out chunked, in more writes to the connection.
+		h.Set("Content-Length", strconv.Itoa(len(body)))
 	}
 	setRetryAfter(w.Header(), status, body)
 	w.WriteHeader(status)

@@ -30,11 +30,41 @@ func FuzzAppendOutbox(f *testing.F) {
 		ours, err := r.encode()
 		model, modelErr := json.Marshal(r)
 		jsontest.CheckSame(t, ours, err, model, modelErr)
+		for _, status := range []string{DeliveryPending, DeliveryDelivered, ""} {
+			d := deliveryOf(r, status)
+			d.FinishedAt = at.Add(time.Duration(attempts) * time.Second)
+			ours, err := appendDelivery(nil, &d)
+			model, modelErr := json.Marshal(d)
+			jsontest.CheckSame(t, ours, err, model, modelErr)
+		}
 		if err == nil {
 			back, err := decodeOutbox(ours)
 			if err != nil || !bytes.Equal(back.Event.Data, raw) && len(raw) > 0 {
 				t.Fatalf("%s decodes to %+v, %v", ours, back, err)
 			}
+		}
+	})
+}
+
+// FuzzResourceOf holds resourceOf's in-place read of an event's "id" to
+// decoding the data.
+func FuzzResourceOf(f *testing.F) {
+	for _, data := range []string{`{"id":"Transaction:1","status":"x"}`, `{"id":"a\"b"}`, `{"id":"\u0041"}`, `{"id":"x`, `{"status":"y","id":"z"}`, `[]`, ``, `{"id":"é"}`} {
+		f.Add([]byte(data))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v struct {
+			ID string `json:"id"`
+		}
+		want := ""
+		if json.Unmarshal(data, &v) == nil {
+			want = v.ID
+		}
+		if !json.Valid(data) || bytes.Count(data, []byte(`"id"`)) > 1 {
+			return // event data is valid JSON without repeated members (Emit)
+		}
+		if got := resourceOf(data); got != want {
+			t.Fatalf("resourceOf(%s) = %q, want %q", data, got, want)
 		}
 	})
 }
@@ -75,6 +105,12 @@ func TestEncodersCoverEveryMember(t *testing.T) {
 		check("LedgerEntry", b, err, plainLedgerEntry(l))
 		b, err = o.encode()
 		check("outboxRecord", b, err, o)
+		d := deliveryOf(o, DeliveryPending)
+		if n > 0 {
+			d.FinishedAt = d.NextAttemptAt.Add(time.Minute)
+		}
+		b, err = appendDelivery(nil, &d)
+		check("WebhookDelivery", b, err, d)
 	}
 }
 
