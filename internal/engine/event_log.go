@@ -117,12 +117,7 @@ func appendDelivery(b []byte, d *WebhookDelivery) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(d.Event.Data) == 0 {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, d.Event.Data...)
-	}
-	b = StringMember(append(b, '}'), "resource", d.Resource, true)
+	b = StringMember(append(appendEventData(b, d.Event.Data), '}'), "resource", d.Resource, true)
 	b = StringMember(b, "status", d.Status, false)
 	b = IntMember(b, "attempts", int64(d.Attempts))
 	if !d.NextAttemptAt.IsZero() {

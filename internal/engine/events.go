@@ -766,12 +766,16 @@ func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(r.Event.Data) == 0 {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, r.Event.Data...)
+	return appendOutboxTail(appendEventData(b, r.Event.Data), r)
+}
+
+// appendEventData appends an event's data, compact and valid as Emit
+// keeps it (null when absent), as json.Marshal would.
+func appendEventData(b []byte, data json.RawMessage) []byte {
+	if len(data) == 0 {
+		return append(b, "null"...)
 	}
-	return appendOutboxTail(b, r)
+	return append(b, data...)
 }
 
 // appendOutboxHead appends the encoding of r up to its event's data.
