@@ -35,10 +35,14 @@ type world struct {
 
 var ctx = context.Background()
 
-func newEngine(t testing.TB, store payments.Store) *payments.Engine {
+func newEngine(t testing.TB, store payments.Store, mutate ...func(*payments.Config)) *payments.Engine {
 	t.Helper()
-	eng, err := payments.New(payments.Config{Store: store, Sandbox: true, KYC: sandbox.KYC{}, Rail: sandbox.Rail{},
-		Rates: sandbox.Rates{}, Directory: sandbox.Directory{}})
+	cfg := payments.Config{Store: store, Sandbox: true, KYC: sandbox.KYC{}, Rail: sandbox.Rail{},
+		Rates: sandbox.Rates{}, Directory: sandbox.Directory{}}
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	eng, err := payments.New(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = eng.Close() })
 	return eng
@@ -75,9 +79,9 @@ func transfer(from, to string, amount int64, execute bool) payments.QuoteRequest
 }
 
 // newWorld fills the engine on store.
-func newWorld(t testing.TB, store payments.Store) *world {
+func newWorld(t testing.TB, store payments.Store, mutate ...func(*payments.Config)) *world {
 	t.Helper()
-	eng := newEngine(t, store)
+	eng := newEngine(t, store, mutate...)
 	w := &world{eng: eng, funded: 100_000}
 	payer, payerAccount := account(t, eng, individual("Ann Payer", "USD"), "USD")
 	w.payer = payerAccount
