@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
