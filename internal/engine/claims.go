@@ -8,9 +8,10 @@ import (
 
 // Claimer is the optional capability of a Store shared by several engine
 // processes (storage/pgstore): leases on items of background work. Before a
-// process delivers an outbox event or applies a due item it claims a lease
-// named for the item; only the items it got are its to carry out, so one
-// process at a time works on each. Leases expire after their time to live,
+// process applies a due item or hands an intent over it claims a lease
+// named for the item, and before a pass of webhook deliveries a lease on
+// the outbox; only what it got is its to carry out, so one process at a
+// time works on each. Leases expire after their time to live,
 // so the items of a process that died are taken over by another. Stores
 // used by one process (memstore, boltstore) do not implement it: the
 // engine's own locks suffice there.

@@ -507,6 +507,9 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 	return <-o.done == nil // taken meanwhile: that transaction's result
 }
 
+// outboxClaim is the name a delivery pass claims (claimWork).
+const outboxClaim = "outbox"
+
 // flush is Flush; a pass of the webhook worker lets its outcomes wait up to
 // ride for an operation to record them (outcomes.save).
 func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
@@ -535,24 +538,28 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	// With several processes on one store, deliver only the events this
-	// one claimed (claims.go); a claim is given up once the outcome is
-	// recorded, or expires if this process dies first.
-	names := make([]string, len(due))
-	for i, r := range due {
-		names[i] = "outbox/" + r.Event.ID
+	if len(due) == 0 {
+		return 0, nil
 	}
-	mine, err := claimWork(e, ctx, names)
+	// With several processes on one store, one of them delivers at a time
+	// (claims.go): a pass claims the whole outbox, and gives the claim up
+	// once the outcomes are recorded, or it expires if the process dies
+	// first. One claim a pass, not one an event: a pass claimed every due
+	// event anyway, and a lease row written and deleted per event was a
+	// third of a payment's rows on PostgreSQL.
+	mine, err := claimWork(e, ctx, []string{outboxClaim})
 	if err != nil {
 		return 0, err
 	}
 	defer releaseWork(e, mine)
 	if mine != nil {
-		due = slices.DeleteFunc(due, func(r outboxRecord) bool { return !mine["outbox/"+r.Event.ID] })
+		if !mine[outboxClaim] {
+			return 0, nil // another process's pass delivers them
+		}
 		// Another process may have delivered an event between the scan
-		// and the claim (it records the outcome before it releases its
+		// and the claim (it records the outcomes before it releases its
 		// claim): deliver only what still waits. One scan up to the last
-		// claimed event reads them all (a store on a network reads a range
+		// due event reads them all (a store on a network reads a range
 		// in a round trip or two, and each record in one of its own).
 		claimed := make(map[string]bool, len(due))
 		for _, r := range due {
