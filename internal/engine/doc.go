@@ -150,8 +150,9 @@
 // # Several processes
 //
 // A store shared by several engine processes implements Claimer: before a
-// process delivers an event, applies a due item or hands an intent over,
-// it claims a lease named for the item, and works only on what it got.
+// process applies a due item or hands an intent over it claims a lease
+// named for the item, and before a pass of webhook deliveries one on the
+// outbox (one process delivers at a time); it works only on what it got.
 // Leases expire (leaseTTL), so a dead process's work moves on. Claims spare
 // duplicate work; correctness still rests on each item's own transaction
 // (an item applied twice finds itself gone), and single-process stores
