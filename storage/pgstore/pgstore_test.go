@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/pgtest"
@@ -75,6 +76,9 @@ func TestContendedHint(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		// Work between the read and the write, as an operation does: the
+		// processes' runs overlap, so an unlocked read is often stale.
+		time.Sleep(200 * time.Microsecond)
 		return tx.Put("balances", "hot", []byte(strconv.Itoa(n+1)))
 	}
 	const workers, each = 16, 25
@@ -109,7 +113,10 @@ func TestContendedHint(t *testing.T) {
 	require.NoError(t, stores[1].View(ctx, func(tx payments.Tx) error { final, err = tx.Get("balances", "hot"); return err }))
 	require.Equal(t, strconv.Itoa(2*workers*each), string(final))
 	t.Logf("retries per update: %.2f unhinted, %.2f hinted", plain, hinted)
-	require.Less(t, hinted, plain/2, "a hinted hot record is locked at its first read")
+	// Unlocked, about 0.9 of these updates read the record stale and run
+	// again; the first phase pays the warm-up (the record turns hot after a
+	// few conflicts, so it is no baseline), the hinted phase almost nothing.
+	require.Less(t, hinted, 0.1, "a hinted hot record is locked at its first read")
 }
 
 // TestGroupCommit: the Updates of one process that arrive while another
