@@ -149,6 +149,11 @@ type WorkKind = engine.WorkKind
 // delivered or given up (engine.WebhookDelivery).
 type WebhookDelivery = engine.WebhookDelivery
 
+// EndpointOnly is the optional capability of a WebhookSender whose Notify
+// drops every event: while no endpoint is configured, an engine without an
+// event history writes no events (engine.EndpointOnly).
+type EndpointOnly = engine.EndpointOnly
+
 // WebhookSender is the optional capability of a Notifier that delivers to
 // the platform's configured webhook endpoint (see package webhooks)
 // (engine.WebhookSender).

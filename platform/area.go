@@ -27,7 +27,8 @@ type Options struct {
 // tokens, with the unique index of client ids) and serves the outbox's
 // Endpoint hook, for payments.New to register.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
-	return engine.AreaDef{Hooks: engine.DeliveryHooks{Endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) }},
+	return engine.AreaDef{Hooks: engine.DeliveryHooks{Endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) },
+		EndpointIn: endpointIn},
 		State: []engine.SlotEntry{platformSlot.With(&platformState{Options: cfg})}, Tables: []engine.TableDef{
 			{Name: Table, Record: func() any { return new(Config) }},
 			{Name: tableTokens, Credentials: true,
@@ -53,6 +54,19 @@ var platformSlot engine.Slot[platformState]
 // for each delivery so that an update takes effect with the next event.
 func webhookEndpointOf(e *engine.Handle, ctx context.Context) (string, error) {
 	cfg, err := NewService(e).Config(ctx)
+	if err != nil {
+		return "", err
+	}
+	return cfg.WebhookEndpoint, nil
+}
+
+// endpointIn is the configured webhook endpoint as t sees it ("" when no
+// platform is configured yet).
+func endpointIn(t *engine.Txn) (string, error) {
+	cfg, err := Load(t)
+	if engine.CodeOf(err) == engine.CodePlatformNotFound {
+		return "", nil
+	}
 	if err != nil {
 		return "", err
 	}

@@ -131,6 +131,11 @@ func (s *Sender) Notify(context.Context, payments.Event) error { return nil }
 // is not signed.
 const TraceParentHeader = "traceparent"
 
+// DropsWithoutEndpoint reports that Notify drops every event
+// (payments.EndpointOnly): while no webhook endpoint is configured, an
+// engine that keeps no event history writes no events at all.
+func (s *Sender) DropsWithoutEndpoint() bool { return true }
+
 // Send delivers one event to endpoint and reports what the endpoint answered.
 // The traceparent ctx carries (payments.TraceParentFrom), if any, goes in
 // the traceparent header.

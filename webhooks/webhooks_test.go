@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/webhooks"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -227,4 +229,62 @@ func TestSend_TraceParent(t *testing.T) {
 	assert.Empty(t, deliveries[0].traceParent, "an event emitted under no trace")
 	assert.Equal(t, tp, deliveries[1].traceParent)
 	assert.Equal(t, string(deliveries[0].body), string(deliveries[1].body), "the envelope does not carry it")
+}
+
+// TestSender_EventsFollowTheEndpoint: with the Sender as the engine's
+// Notifier, events belong to the endpoint configured when their operation
+// commits. Without one a payment writes no events (nothing would receive
+// them), on every store; the payment made once an endpoint is configured
+// reaches it, with none of the earlier one's events; an engine that keeps
+// an event history keeps the events without an endpoint.
+func TestSender_EventsFollowTheEndpoint(t *testing.T) {
+	ctx := context.Background()
+	for name, store := range enginetest.Stores(t) {
+		t.Run(name, func(t *testing.T) {
+			sender, key := newSender(t, true)
+			srv, got, _ := receiver(t)
+			e := enginetest.MoneyEnv(t, store, func(c *payments.Config) { c.Notifier = sender })
+			from, to := e.USDAccount(t, "Ann Payer"), e.USDAccount(t, "Bo Payee")
+			_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
+			require.NoError(t, err)
+			pay := func() string {
+				q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(from, to, 100, true))
+				require.NoError(t, err)
+				return q.TransactionID
+			}
+			first := pay()
+			all, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+			require.NoError(t, err)
+			require.Empty(t, all.Data, "no endpoint: no events")
+
+			endpoint := srv.URL + "/hooks"
+			_, err = e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &endpoint})
+			require.NoError(t, err)
+			second := pay()
+			_, err = e.Eng.Webhooks.Flush(ctx)
+			require.NoError(t, err)
+			var types []string
+			for _, r := range got() {
+				require.NoError(t, webhooks.Verify(&key.PublicKey, r.body, r.sig))
+				require.NotContains(t, string(r.body), first)
+				var ev payments.Event
+				require.NoError(t, json.Unmarshal(r.body, &ev))
+				types = append(types, string(ev.Type))
+				if strings.HasPrefix(string(ev.Type), "OUTGOING_PAYMENT.") {
+					require.Contains(t, string(ev.Data), second)
+				}
+			}
+			require.Contains(t, types, "OUTGOING_PAYMENT.COMPLETED")
+		})
+	}
+	t.Run("history", func(t *testing.T) {
+		sender, _ := newSender(t, true)
+		e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Notifier, c.EventHistory = sender, true })
+		from := e.USDAccount(t, "Ann Payer")
+		_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
+		require.NoError(t, err)
+		all, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+		require.NoError(t, err)
+		require.NotEmpty(t, all.Data, "an event history keeps the events")
+	})
 }

@@ -80,6 +80,10 @@ type DeliveryHooks struct {
 	// Endpoint returns the webhook endpoint a WebhookSender sends events
 	// to, "" for none. It is read once per delivery pass.
 	Endpoint func(ctx context.Context) (string, error)
+	// EndpointIn is Endpoint as the transaction t sees it: with an
+	// EndpointOnly Notifier, an operation writes its events only when t
+	// sees an endpoint.
+	EndpointIn func(t *Txn) (string, error)
 	// AnswerTypes are the event types whose endpoint answers an area
 	// reads: Answered receives them once the pass's outcomes are recorded
 	// (outside any transaction: it runs its own to act on them).
@@ -102,6 +106,21 @@ type DeliveryAnswer struct {
 // the current endpoint instead of Notify.
 type WebhookSender interface {
 	Send(ctx context.Context, endpoint string, ev Event) (Delivery, error)
+}
+
+// EndpointOnly is the optional capability of a WebhookSender whose Notify
+// drops every event: it delivers to the configured webhook endpoint and
+// nowhere else (package webhooks). While no endpoint is configured, the
+// events of an engine with such a Notifier, and no EventHistory to keep
+// them, would reach no one, so its operations write none: an event written
+// to the outbox and deleted for nothing cost a third of a payment on
+// PostgreSQL. An event belongs to the endpoint configured when its
+// operation commits (read in the operation's transaction); one configured
+// later receives the events from then on.
+type EndpointOnly interface {
+	WebhookSender
+	// DropsWithoutEndpoint reports whether Notify drops every event.
+	DropsWithoutEndpoint() bool
 }
 
 // Delivery is what a webhook endpoint answered: its HTTP status and body.
@@ -130,6 +149,9 @@ type outboxRecord struct {
 // only if the transaction commits, at least once, in emission order. data
 // is encoded now (EncodeRecord), so later changes to it are not seen.
 func (t *Txn) Emit(typ EventType, data any) error {
+	if drop, err := t.dropsEvents(typ); drop || err != nil {
+		return err
+	}
 	raw, err := EncodeRecord(data)
 	if err != nil {
 		return err
@@ -147,6 +169,9 @@ func (t *Txn) EmitEncoded(typ EventType, raw []byte) error {
 // of about size bytes, written straight into the outbox record (a hot path
 // saves one copy of the event's data).
 func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, error)) error {
+	if drop, err := t.dropsEvents(typ); drop || err != nil {
+		return err
+	}
 	id := t.NewID("Webhook")
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	t.emitted = true
@@ -164,6 +189,35 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 	}
 	return InsertIndexed(t, TableOutbox, id, rec, b)
 }
+
+// dropsEvents reports whether an event of type typ emitted in t would
+// reach no one (EndpointOnly), deciding once per run of the transaction
+// function. TEST events are sent to an endpoint explicitly and never
+// dropped.
+func (t *Txn) dropsEvents(typ EventType) (bool, error) {
+	if t.drop == dropUndecided {
+		t.drop = dropNo
+		e := t.Handle
+		if d, ok := e.notifier.(EndpointOnly); ok && d.DropsWithoutEndpoint() && !e.Config.EventHistory && e.Registry.hooks.EndpointIn != nil {
+			endpoint, err := e.Registry.hooks.EndpointIn(t)
+			if err != nil {
+				t.drop = dropUndecided
+				return false, err
+			}
+			if endpoint == "" {
+				t.drop = dropYes
+			}
+		}
+	}
+	return t.drop == dropYes && typ != EventTest, nil
+}
+
+// A transaction's decision on its events (dropsEvents).
+const (
+	dropUndecided = iota
+	dropNo
+	dropYes
+)
 
 // encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
 // valid JSON, as EncodeRecord returns.

@@ -121,7 +121,7 @@ func (h *DeliveryHooks) add(o DeliveryHooks) {
 		if h.Endpoint != nil {
 			panic("payments: two areas serve the webhook endpoint")
 		}
-		h.Endpoint = o.Endpoint
+		h.Endpoint, h.EndpointIn = o.Endpoint, o.EndpointIn
 	}
 	if o.Answered != nil {
 		if h.Answered != nil {
