@@ -149,6 +149,11 @@ type WorkKind = engine.WorkKind
 // delivered or given up (engine.WebhookDelivery).
 type WebhookDelivery = engine.WebhookDelivery
 
+// OptimisticUpdater is the optional capability of a Store whose Updates
+// run without locks and check their reads at commit: operations then read
+// inside their Updates (engine.OptimisticUpdater).
+type OptimisticUpdater = engine.OptimisticUpdater
+
 // EndpointOnly is the optional capability of a WebhookSender whose Notify
 // drops every event: while no endpoint is configured, an engine without an
 // event history writes no events (engine.EndpointOnly).

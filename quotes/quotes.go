@@ -245,50 +245,61 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 	if ok, err := engine.Replay(ctx, e, req, &out); ok {
 		return out, err
 	}
-	// Pricing only reads, so it runs in a read transaction, in parallel with
-	// other requests; the write transaction is short. Execution rechecks
-	// everything money depends on in its own transaction.
 	req.sca = drawChallenge(e) // used if the quote needs SCA
+	// Pricing only reads. On a store whose Updates read without locks and
+	// check their reads in the commit that writes (PostgreSQL:
+	// engine.ReadsInUpdate) it runs inside the Update, where that commit
+	// checks its reads too: a separate read transaction would cost a round
+	// trip and a check of its own. On a store with one writer at a time it
+	// runs in a read transaction, in parallel with other requests, so the
+	// write transaction is short. Either way execution rechecks everything
+	// money depends on in its own transaction.
 	var q *Record
-	err := e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		q, err = priceQuote(e, ctx, t, &req)
-		return err
-	})
-	if err != nil {
-		return out, err
-	}
-	q.Transfer, q.AgentID = transfer, req.AgentID
-	tx := outgoingTransaction(q, q.CreatedAt)
-	tx.AgentID = req.AgentID
-	tx.PlatformCustomerID = q.PlatformCustomerID
-	// Both records are drafts of the transaction (quoteTxState.drafts) until saved:
-	// untouched copies, which a rerun of its function (a store may run it
-	// twice) also starts from. A quote not executed at once is stored as
-	// created, so it is encoded here, outside the transaction; one executed
-	// at once is stored as execution leaves it, and encoding it as created
-	// would be wasted (a quote whose maps clone does not copy is encoded all
-	// the same, and reruns decode it).
-	d := drafts{quote: q.clone(), tx: tx.clone()}
-	if !req.ImmediatelyExecute || !q.cloneable() {
-		if d.quoteB, err = q.MarshalJSON(); err != nil {
+	var d drafts
+	inUpdate := engine.ReadsInUpdate(e.Store)
+	if !inUpdate {
+		err := e.View(ctx, func(t *engine.Txn) error {
+			var err error
+			q, err = priceQuote(e, ctx, t, &req)
+			return err
+		})
+		if err != nil {
 			return out, err
 		}
-		if d.txB, err = engine.EncodeRecord(tx); err != nil {
+		if d, err = newDrafts(q, &req, transfer); err != nil {
 			return out, err
 		}
 	}
-	id, keys := q.ID, q.contended() // q may be replaced by a rerun below
-	if req.ImmediatelyExecute {
-		ctx = engine.WithContended(ctx, keys...)
+	var id string
+	var keys []engine.RecordKey
+	if q != nil {
+		id, keys = q.ID, q.contended() // q may be replaced by a rerun below
+		if req.ImmediatelyExecute {
+			ctx = engine.WithContended(ctx, keys...)
+		}
 	}
 	runs := 0
-	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
-		if runs++; runs > 1 {
+	err := engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
+		runs++
+		var tx *Transaction
+		switch {
+		case inUpdate:
+			var err error
+			if q, err = priceQuote(e, ctx, t, &req); err != nil {
+				return err
+			}
+			if d, err = newDrafts(q, &req, transfer); err != nil {
+				return err
+			}
+			id, keys = q.ID, q.contended()
+			tx = d.tx.clone()
+		case runs > 1:
 			var err error
 			if q, err = d.quoteCopy(); err != nil {
 				return err
 			}
+			tx = d.tx.clone()
+		default:
 			tx = d.tx.clone()
 		}
 		quoteState.Of(t).drafts = d
@@ -327,6 +338,31 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 		quotesSlot.Of(e).contended.Put(id, keys)
 	}
 	return out, err
+}
+
+// newDrafts returns the drafts of the quote q priced for req (Create):
+// untouched copies of the quote and of its transaction, which a rerun of
+// the transaction function (a store may run it twice) also starts from. A
+// quote not executed at once is stored as created, so it is encoded here;
+// one executed at once is stored as execution leaves it, and encoding it as
+// created would be wasted (a quote whose maps clone does not copy is
+// encoded all the same, and reruns decode it).
+func newDrafts(q *Record, req *Request, transfer bool) (drafts, error) {
+	q.Transfer, q.AgentID = transfer, req.AgentID
+	tx := outgoingTransaction(q, q.CreatedAt)
+	tx.AgentID = req.AgentID
+	tx.PlatformCustomerID = q.PlatformCustomerID
+	d := drafts{quote: q.clone(), tx: tx}
+	if !req.ImmediatelyExecute || !q.cloneable() {
+		var err error
+		if d.quoteB, err = q.MarshalJSON(); err != nil {
+			return d, err
+		}
+		if d.txB, err = engine.EncodeRecord(tx); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
 }
 
 // quoteInstructions tell the payer of a real-time funded quote where to pay;

@@ -98,6 +98,24 @@ type RetryableViewer interface {
 	RetryableView(ctx context.Context, fn func(Tx) error) error
 }
 
+// OptimisticUpdater is the optional capability of a Store whose Updates
+// run their functions concurrently, without locks, and check everything a
+// function read in the transaction that writes (pgstore). On such a store
+// reading inside an Update costs no more than reading in a View, so an
+// operation that reads and then writes reads in its Update (ReadsInUpdate):
+// a View would check its reads in a round trip of its own.
+type OptimisticUpdater interface {
+	// OptimisticUpdates reports whether Updates are optimistic.
+	OptimisticUpdates() bool
+}
+
+// ReadsInUpdate reports whether an operation on s reads inside its Update
+// rather than in a View before it (OptimisticUpdater).
+func ReadsInUpdate(s Store) bool {
+	o, ok := s.(OptimisticUpdater)
+	return ok && o.OptimisticUpdates()
+}
+
 // viewRetryable runs fn as a retryable read of s when s offers it, else as
 // its View.
 func viewRetryable(ctx context.Context, s Store, fn func(Tx) error) error {

@@ -343,6 +343,13 @@ func (t *tx) finish(ctx context.Context, ferr error) error {
 	return t.commit()
 }
 
+var _ payments.OptimisticUpdater = (*Store)(nil)
+
+// OptimisticUpdates reports that an Update's function runs without locks
+// and its reads are checked by its commit (payments.OptimisticUpdater), so
+// the engine's operations read inside their Updates.
+func (s *Store) OptimisticUpdates() bool { return true }
+
 // View runs fn in a read-only snapshot (REPEATABLE READ), begun by its
 // first read. A retryable View (RetryableView: every View of the engine's
 // operations) first runs optimistically: its reads are answered from the

@@ -13,10 +13,16 @@ import (
 // retries (optimistic concurrency, serialization failures, bbolt Batch, a
 // View whose cached reads were stale) looks to the engine; running the
 // engine's tests over it proves that the engine's transaction functions are
-// deterministic and retryable.
+// deterministic and retryable. It also reports optimistic Updates
+// (payments.OptimisticUpdater), as pgstore does, so that the engine reads
+// inside its Updates where it would on PostgreSQL, and those reads run
+// twice too.
 func Twice(s payments.Store) payments.Store { return twice{s} }
 
 type twice struct{ payments.Store }
+
+// OptimisticUpdates reports optimistic Updates (see Twice).
+func (twice) OptimisticUpdates() bool { return true }
 
 var errDiscard = errors.New("storetest: first run discarded")
 
