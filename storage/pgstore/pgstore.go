@@ -28,7 +28,10 @@
 // again, in its snapshot, what the function read, SERIALIZABLE sees the
 // function's reads as its own: the Update is serializable as if the
 // function had run inside it. The engine's Views, retryable too, are
-// answered the same way and checked in one statement at the end.
+// answered the same way and checked in one statement at the end. Since an
+// Update's reads are checked by the commit that writes, the engine reads
+// inside its Updates where it would otherwise read in a View first
+// (OptimisticUpdates): a quote is priced in the Update that stores it.
 //
 // # Group commit
 //
