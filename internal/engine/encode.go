@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -117,6 +116,33 @@ func FloatMember(b []byte, name string, f float64) ([]byte, error) {
 	return AppendFloat(Member(b, name), f)
 }
 
+// marshalsAsIs reports whether json.Marshal leaves the valid JSON raw as
+// it is: no white space between tokens (white space in strings stays), and
+// nothing its HTML escaping rewrites (<, > and & anywhere, U+2028 and
+// U+2029).
+func marshalsAsIs(raw []byte) bool {
+	in := false // inside a string
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case '"':
+			in = !in
+		case '\\':
+			i++ // an escaped character: a quote here does not end the string
+		case ' ', '\t', '\r', '\n':
+			if !in {
+				return false
+			}
+		case '<', '>', '&':
+			return false
+		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 < len(raw) && raw[i+1] == 0x80 && (raw[i+2] == 0xA8 || raw[i+2] == 0xA9) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // MarshaledMember appends the member name with json.Marshal(v).
 func MarshaledMember(b []byte, name string, v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
@@ -145,7 +171,7 @@ func AppendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 	if raw == nil {
 		return append(b, "null"...), nil
 	}
-	if json.Valid(raw) && bytes.IndexAny(raw, " \t\r\n<>&\u2028\u2029") < 0 {
+	if json.Valid(raw) && marshalsAsIs(raw) {
 		return append(b, raw...), nil
 	}
 	m, err := json.Marshal(raw)

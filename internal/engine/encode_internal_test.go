@@ -46,6 +46,26 @@ func FuzzAppendOutbox(f *testing.F) {
 	})
 }
 
+// FuzzAppendRaw holds AppendRaw, which copies JSON that json.Marshal would
+// leave as it is (marshalsAsIs), to json.Marshal of a json.RawMessage.
+func FuzzAppendRaw(f *testing.F) {
+	for _, raw := range []string{`{"iban":"DE89 3704","beneficiary":{"fullName":"Perf Payee"}}`, `{"a": 1}`, `"a\"<b"`,
+		"\"\u2028\"", "\"\xe2\x80\xa9\"", `["x",  "y"]`, `"\\"`, `{"&":true}`, "\"\x80\"", `null`, ``, ` 1 `} {
+		f.Add([]byte(raw))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if raw != nil && !json.Valid(raw) {
+			return // the encoders hand it valid JSON only
+		}
+		ours, err := AppendRaw([]byte("x"), raw)
+		model, modelErr := json.Marshal(json.RawMessage(raw))
+		if err == nil {
+			ours = ours[1:]
+		}
+		jsontest.CheckSame(t, ours, err, model, modelErr)
+	})
+}
+
 // FuzzResourceOf holds resourceOf's in-place read of an event's "id" to
 // decoding the data.
 func FuzzResourceOf(f *testing.F) {

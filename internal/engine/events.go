@@ -80,9 +80,9 @@ type DeliveryHooks struct {
 	// Endpoint returns the webhook endpoint a WebhookSender sends events
 	// to, "" for none. It is read once per delivery pass.
 	Endpoint func(ctx context.Context) (string, error)
-	// EndpointIn is Endpoint as the transaction t sees it: with an
-	// EndpointOnly Notifier, an operation writes its events only when t
-	// sees an endpoint.
+	// EndpointIn is Endpoint as the transaction t sees it: a delivery
+	// pass reads it with the outbox, and with an EndpointOnly Notifier an
+	// operation writes its events only when t sees an endpoint.
 	EndpointIn func(t *Txn) (string, error)
 	// AnswerTypes are the event types whose endpoint answers an area
 	// reads: Answered receives them once the pass's outcomes are recorded
@@ -576,8 +576,19 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
 	now := e.Now()
 	var due []outboxRecord
+	// Where the events go ("" for the Notifier) is read with the outbox,
+	// in the same read transaction, when the area that keeps it can.
+	ws, sends := e.notifier.(WebhookSender)
+	endpoint, endpointRead := "", false
 	err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 		due = due[:0]
+		if sends && e.Registry.hooks.EndpointIn != nil {
+			var err error
+			if endpoint, err = e.Registry.hooks.EndpointIn(&Txn{Tx: tx, Handle: e, Now: now}); err != nil {
+				return err
+			}
+			endpointRead = true
+		}
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			r, err := decodeOutbox(v)
 			if err != nil {
@@ -655,11 +666,12 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// an area reads, handed to it once the outcomes are recorded.
 	var answers []DeliveryAnswer
 	deliver := func(ctx context.Context, ev Event) error { return e.notifier.Notify(ctx, ev) }
-	endpoint := "" // where the events go: "" for the Notifier
-	if ws, ok := e.notifier.(WebhookSender); ok {
-		var err error
-		if endpoint, err = e.webhookEndpoint(ctx); err != nil {
-			return 0, err
+	if sends {
+		if !endpointRead {
+			var err error
+			if endpoint, err = e.webhookEndpoint(ctx); err != nil {
+				return 0, err
+			}
 		}
 		if endpoint != "" {
 			deliver = func(ctx context.Context, ev Event) error {
