@@ -29,6 +29,14 @@ func (l *List) Len() int { return l.n }
 // seek returns the position of the first key >= k (ci == len(chunks) when
 // there is none).
 func (l *List) seek(k string) (ci, i int) {
+	if n := len(l.chunks); n > 0 {
+		// Above every key: most keys arrive in order (time-ordered ids,
+		// index entries under a creation time), and find their place in
+		// one comparison.
+		if last := l.chunks[n-1]; k > last[len(last)-1] {
+			return n, 0
+		}
+	}
 	ci = sort.Search(len(l.chunks), func(c int) bool {
 		ch := l.chunks[c]
 		return ch[len(ch)-1] >= k

@@ -8,13 +8,17 @@ import (
 )
 
 // TestKeyList checks the chunked key list against a sorted slice through
-// random inserts, adds and removes that split and empty many chunks.
+// random inserts, adds and removes that split and empty many chunks, and
+// keys above every other (appends).
 func TestKeyList(t *testing.T) {
 	var l List
 	set := map[string]bool{}
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 20000 {
 		k := fmt.Sprintf("k%05d", r.IntN(5000))
+		if n%5 == 4 {
+			k = fmt.Sprintf("z%05d", n) // above every key: the append path
+		}
 		if l.Has(k) != set[k] {
 			t.Fatalf("Has(%s) = %v, want %v", k, !set[k], set[k])
 		}
