@@ -146,6 +146,9 @@
 // once: receivers dedupe on Event.ID. Webhook delivery, due work and
 // intent hand-overs run on separate workers, so a slow endpoint never
 // delays settlement. Webhooks is the operators' group over all of it.
+// Events that would reach no one (an EndpointOnly Notifier while no
+// endpoint is configured) skip the outbox: they are not written, or, with
+// Config.EventHistory, enter the history delivered in the commit itself.
 //
 // # Several processes
 //

@@ -111,12 +111,14 @@ type WebhookSender interface {
 // EndpointOnly is the optional capability of a WebhookSender whose Notify
 // drops every event: it delivers to the configured webhook endpoint and
 // nowhere else (package webhooks). While no endpoint is configured, the
-// events of an engine with such a Notifier, and no EventHistory to keep
-// them, would reach no one, so its operations write none: an event written
-// to the outbox and deleted for nothing cost a third of a payment on
-// PostgreSQL. An event belongs to the endpoint configured when its
-// operation commits (read in the operation's transaction); one configured
-// later receives the events from then on.
+// events of an engine with such a Notifier would reach no one, so its
+// operations do not write them to the outbox: without an EventHistory they
+// are not written at all (an event written to the outbox and deleted for
+// nothing cost a third of a payment on PostgreSQL), and with one they
+// enter the history at once, delivered, as the pass that handed them to
+// Notify would have recorded them. An event belongs to the endpoint
+// configured when its operation commits (read in the operation's
+// transaction); one configured later receives the events from then on.
 type EndpointOnly interface {
 	WebhookSender
 	// DropsWithoutEndpoint reports whether Notify drops every event.
@@ -149,7 +151,7 @@ type outboxRecord struct {
 // only if the transaction commits, at least once, in emission order. data
 // is encoded now (EncodeRecord), so later changes to it are not seen.
 func (t *Txn) Emit(typ EventType, data any) error {
-	if drop, err := t.dropsEvents(typ); drop || err != nil {
+	if fate, err := t.fateOf(typ); fate == fateDropped || err != nil {
 		return err
 	}
 	raw, err := EncodeRecord(data)
@@ -169,11 +171,18 @@ func (t *Txn) EmitEncoded(typ EventType, raw []byte) error {
 // of about size bytes, written straight into the outbox record (a hot path
 // saves one copy of the event's data).
 func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, error)) error {
-	if drop, err := t.dropsEvents(typ); drop || err != nil {
+	fate, err := t.fateOf(typ)
+	if fate == fateDropped || err != nil {
 		return err
 	}
 	id := t.NewID("Webhook")
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now, Trace: t.traceParent()}
+	if fate == fateLogged {
+		if rec.Event.Data, err = data(make([]byte, 0, size)); err != nil {
+			return err
+		}
+		return logDelivery(t.Handle, t, rec, DeliveryDelivered, t.Now)
+	}
 	t.emitted = true
 	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)
 	if err != nil {
@@ -190,33 +199,49 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 	return InsertIndexed(t, TableOutbox, id, rec, b)
 }
 
-// dropsEvents reports whether an event of type typ emitted in t would
-// reach no one (EndpointOnly), deciding once per run of the transaction
-// function. TEST events are sent to an endpoint explicitly and never
-// dropped.
-func (t *Txn) dropsEvents(typ EventType) (bool, error) {
-	if t.drop == dropUndecided {
-		t.drop = dropNo
+// fateOf decides, once per run of the transaction function, what becomes
+// of the events t emits of type typ (EndpointOnly). TEST events are sent
+// to an endpoint explicitly and always go to the outbox.
+func (t *Txn) fateOf(typ EventType) (eventFate, error) {
+	if typ == EventTest {
+		return fateOutbox, nil
+	}
+	if t.fate == fateUndecided {
 		e := t.Handle
-		if d, ok := e.notifier.(EndpointOnly); ok && d.DropsWithoutEndpoint() && !e.Config.EventHistory && e.Registry.hooks.EndpointIn != nil {
+		fate := fateOutbox
+		if d, ok := e.notifier.(EndpointOnly); ok && d.DropsWithoutEndpoint() && e.Registry.hooks.EndpointIn != nil {
 			endpoint, err := e.Registry.hooks.EndpointIn(t)
 			if err != nil {
-				t.drop = dropUndecided
-				return false, err
+				return fateUndecided, err
 			}
-			if endpoint == "" {
-				t.drop = dropYes
+			switch {
+			case endpoint != "":
+			case e.Config.EventHistory:
+				fate = fateLogged
+			default:
+				fate = fateDropped
 			}
 		}
+		t.fate = fate
 	}
-	return t.drop == dropYes && typ != EventTest, nil
+	return t.fate, nil
 }
 
-// A transaction's decision on its events (dropsEvents).
+// eventFate is what becomes of the events a transaction emits (fateOf).
+type eventFate uint8
+
 const (
-	dropUndecided = iota
-	dropNo
-	dropYes
+	fateUndecided eventFate = iota
+	// fateOutbox: written to the outbox, for delivery.
+	fateOutbox
+	// fateDropped: nothing would receive them (an EndpointOnly Notifier
+	// and no endpoint), so they are not written.
+	fateDropped
+	// fateLogged: nothing would receive them, but the event history keeps
+	// them: they enter it delivered, in the transaction that emits them, as
+	// a delivery pass would have recorded them once the Notifier dropped
+	// them.
+	fateLogged
 )
 
 // encode returns json.Marshal(r) (see appendOutbox). Data must be compact,

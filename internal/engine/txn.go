@@ -30,8 +30,8 @@ type Txn struct {
 	Now     time.Time // the operation's clock reading
 	ids     idSeq     // the operation's ids
 	emitted bool
-	drop    uint8    // whether its events reach no one (dropsEvents)
-	intents []string // intents written, handed over after commit
+	fate    eventFate // what becomes of its events (fateOf)
+	intents []string  // intents written, handed over after commit
 	// locals holds the areas' per-transaction state (Local) in place, so
 	// a transaction allocates no slice for the two or three areas an
 	// operation touches; more spill into extra.
