@@ -149,10 +149,11 @@ type WorkKind = engine.WorkKind
 // delivered or given up (engine.WebhookDelivery).
 type WebhookDelivery = engine.WebhookDelivery
 
-// OptimisticUpdater is the optional capability of a Store whose Updates
-// run without locks and check their reads at commit: operations then read
-// inside their Updates (engine.OptimisticUpdater).
-type OptimisticUpdater = engine.OptimisticUpdater
+// UpdateReader is the optional capability of a Store on which operations
+// read inside their Updates rather than in a View before them: pgstore
+// (its commit checks an Update's reads) and memstore (its Views queue with
+// the Updates) (engine.UpdateReader).
+type UpdateReader = engine.UpdateReader
 
 // EndpointOnly is the optional capability of a WebhookSender whose Notify
 // drops every event: while no endpoint is configured, an engine without an

@@ -246,14 +246,15 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 		return out, err
 	}
 	req.sca = drawChallenge(e) // used if the quote needs SCA
-	// Pricing only reads. On a store whose Updates read without locks and
-	// check their reads in the commit that writes (PostgreSQL:
-	// engine.ReadsInUpdate) it runs inside the Update, where that commit
-	// checks its reads too: a separate read transaction would cost a round
-	// trip and a check of its own. On a store with one writer at a time it
-	// runs in a read transaction, in parallel with other requests, so the
-	// write transaction is short. Either way execution rechecks everything
-	// money depends on in its own transaction.
+	// Pricing only reads. Where the store says reading in the Update costs
+	// no more (engine.ReadsInUpdate: PostgreSQL, whose commit checks the
+	// Update's reads where a read transaction would check its own in a
+	// round trip more; memory, whose reads queue with the writes under
+	// load) it runs inside the Update. Elsewhere (bbolt, whose reads run
+	// beside its one writer) it runs in a read transaction, in parallel with
+	// other requests, so the write transaction is short. Either way
+	// execution rechecks everything money depends on in its own
+	// transaction.
 	var q *Record
 	var d drafts
 	inUpdate := engine.ReadsInUpdate(e.Store)

@@ -106,7 +106,20 @@ func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time
 	if err != nil {
 		return err
 	}
-	return PutIndexed(t, tableEventLog, r.Event.ID, d, b)
+	return PutIndexed(t, tableEventLog, r.Event.ID, &d, b)
+}
+
+// logEmitted records the event r, emitted in t, in the event log as
+// delivered at t.Now (fateLogged): the event is new, so its record is
+// inserted, with nothing of a previous version to look up.
+func logEmitted(t *Txn, r outboxRecord) error {
+	d := deliveryOf(r, DeliveryDelivered)
+	d.FinishedAt = t.Now
+	b, err := appendDelivery(make([]byte, 0, len(d.Event.Data)+320), &d)
+	if err != nil {
+		return err
+	}
+	return insertIndexed(t, tableEventLog, r.Event.ID, &d, b, false)
 }
 
 // appendDelivery appends json.Marshal(d) for a delivery whose event data is

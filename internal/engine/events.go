@@ -181,7 +181,7 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 		if rec.Event.Data, err = data(make([]byte, 0, size)); err != nil {
 			return err
 		}
-		return logDelivery(t.Handle, t, rec, DeliveryDelivered, t.Now)
+		return logEmitted(t, rec)
 	}
 	t.emitted = true
 	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)

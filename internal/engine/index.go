@@ -221,6 +221,13 @@ func PutIndexed(t *Txn, table, key string, v any, b []byte) error {
 // InsertIndexed creates the record b (v encoded) at key of table
 // (ErrConflict when taken) with its index entries.
 func InsertIndexed(t *Txn, table, key string, v any, b []byte) error {
+	return insertIndexed(t, table, key, v, b, true)
+}
+
+// insertIndexed is InsertIndexed; remember notes the entries for a later
+// write of the record (rememberEntries), which a record that is seldom
+// written again (a history record) does without.
+func insertIndexed(t *Txn, table, key string, v any, b []byte, remember bool) error {
 	if err := t.Insert(table, key, b); err != nil {
 		return err
 	}
@@ -235,7 +242,9 @@ func InsertIndexed(t *Txn, table, key string, v any, b []byte) error {
 	if err := updateEntries(t, nil, next); err != nil {
 		return err
 	}
-	rememberEntries(t, table, key, b, next)
+	if remember {
+		rememberEntries(t, table, key, b, next)
+	}
 	return nil
 }
 

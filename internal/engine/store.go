@@ -98,22 +98,25 @@ type RetryableViewer interface {
 	RetryableView(ctx context.Context, fn func(Tx) error) error
 }
 
-// OptimisticUpdater is the optional capability of a Store whose Updates
-// run their functions concurrently, without locks, and check everything a
-// function read in the transaction that writes (pgstore). On such a store
-// reading inside an Update costs no more than reading in a View, so an
-// operation that reads and then writes reads in its Update (ReadsInUpdate):
-// a View would check its reads in a round trip of its own.
-type OptimisticUpdater interface {
-	// OptimisticUpdates reports whether Updates are optimistic.
-	OptimisticUpdates() bool
+// UpdateReader is the optional capability of a Store on which an
+// operation that reads and then writes reads best inside its Update, not in
+// a View before it (ReadsInUpdate): reading there costs no more, and the
+// View would cost a transaction of its own. pgstore runs Update functions
+// concurrently, without locks, and checks what they read in the commit
+// that writes, where a View checks its reads in a round trip more;
+// memstore runs its Views one after another with the Updates whenever any
+// run, so under load a View is only one more turn of its writer.
+type UpdateReader interface {
+	// ReadsInUpdate reports whether operations should read inside their
+	// Updates.
+	ReadsInUpdate() bool
 }
 
 // ReadsInUpdate reports whether an operation on s reads inside its Update
-// rather than in a View before it (OptimisticUpdater).
+// rather than in a View before it (UpdateReader).
 func ReadsInUpdate(s Store) bool {
-	o, ok := s.(OptimisticUpdater)
-	return ok && o.OptimisticUpdates()
+	o, ok := s.(UpdateReader)
+	return ok && o.ReadsInUpdate()
 }
 
 // viewRetryable runs fn as a retryable read of s when s offers it, else as

@@ -119,6 +119,14 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) error {
 	return s.serialize(&waiting{ctx: ctx, fn: fn, writable: true})
 }
 
+var _ payments.UpdateReader = (*Store)(nil)
+
+// ReadsInUpdate reports that the engine's operations read inside their
+// Updates (payments.UpdateReader): while Updates run, a View queues with
+// them and runs in its turn like one, so reading in the Update saves the
+// View's turn.
+func (s *Store) ReadsInUpdate() bool { return true }
+
 // View runs fn in a read-only transaction. Views share the store with
 // each other; one that arrives while Updates run is queued with them.
 func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) error {

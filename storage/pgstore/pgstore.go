@@ -31,7 +31,7 @@
 // answered the same way and checked in one statement at the end. Since an
 // Update's reads are checked by the commit that writes, the engine reads
 // inside its Updates where it would otherwise read in a View first
-// (OptimisticUpdates): a quote is priced in the Update that stores it.
+// (ReadsInUpdate): a quote is priced in the Update that stores it.
 //
 // # Group commit
 //
@@ -346,12 +346,13 @@ func (t *tx) finish(ctx context.Context, ferr error) error {
 	return t.commit()
 }
 
-var _ payments.OptimisticUpdater = (*Store)(nil)
+var _ payments.UpdateReader = (*Store)(nil)
 
-// OptimisticUpdates reports that an Update's function runs without locks
-// and its reads are checked by its commit (payments.OptimisticUpdater), so
-// the engine's operations read inside their Updates.
-func (s *Store) OptimisticUpdates() bool { return true }
+// ReadsInUpdate reports that the engine's operations read inside their
+// Updates (payments.UpdateReader): an Update's function runs without locks
+// and its reads are checked by its commit, where a View would check its own
+// in a round trip more.
+func (s *Store) ReadsInUpdate() bool { return true }
 
 // View runs fn in a read-only snapshot (REPEATABLE READ), begun by its
 // first read. A retryable View (RetryableView: every View of the engine's

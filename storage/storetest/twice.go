@@ -13,16 +13,15 @@ import (
 // retries (optimistic concurrency, serialization failures, bbolt Batch, a
 // View whose cached reads were stale) looks to the engine; running the
 // engine's tests over it proves that the engine's transaction functions are
-// deterministic and retryable. It also reports optimistic Updates
-// (payments.OptimisticUpdater), as pgstore does, so that the engine reads
-// inside its Updates where it would on PostgreSQL, and those reads run
-// twice too.
+// deterministic and retryable. It also reports that operations read in
+// their Updates (payments.UpdateReader), as on pgstore and memstore, so
+// those reads run twice too.
 func Twice(s payments.Store) payments.Store { return twice{s} }
 
 type twice struct{ payments.Store }
 
-// OptimisticUpdates reports optimistic Updates (see Twice).
-func (twice) OptimisticUpdates() bool { return true }
+// ReadsInUpdate reports that operations read in their Updates (see Twice).
+func (twice) ReadsInUpdate() bool { return true }
 
 var errDiscard = errors.New("storetest: first run discarded")
 
