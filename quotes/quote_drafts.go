@@ -25,9 +25,12 @@ var quoteState engine.Local[quoteTxState]
 // request that creates it is stored once, in its final state, instead of
 // being stored PENDING and then stored again.
 type drafts struct {
-	quote  *Record      // as created, never changed; nil once stored
+	// quote is the quote as created, nil once stored: a copy, except for
+	// a quote created without executing by a run that priced it itself
+	// (newDrafts), whose record is stored from quoteB.
+	quote  *Record
 	quoteB []byte       // its encoding, or nil: encoded when stored as created
-	tx     *Transaction // as created, never changed; nil once stored
+	tx     *Transaction // as created; nil once stored
 	txB    []byte
 }
 
@@ -43,6 +46,18 @@ func (d *drafts) quoteCopy() (*Record, error) {
 		return nil, err
 	}
 	return q, nil
+}
+
+// draftTx returns the transaction a run of Create's function that priced
+// the quote itself works on: a copy of the draft when the run executes the
+// quote (execution changes it), else the draft itself, which a quote
+// created without executing leaves as it is (and is stored from its
+// encoding, txB).
+func (d *drafts) draftTx(executes bool) *Transaction {
+	if executes {
+		return d.tx.clone()
+	}
+	return d.tx
 }
 
 // store stores b (v encoded) at key of table: created when it is one of

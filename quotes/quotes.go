@@ -267,7 +267,7 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 		if err != nil {
 			return out, err
 		}
-		if d, err = newDrafts(q, &req, transfer); err != nil {
+		if d, err = newDrafts(q, &req, transfer, false); err != nil {
 			return out, err
 		}
 	}
@@ -289,11 +289,11 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 			if q, err = priceQuote(e, ctx, t, &req); err != nil {
 				return err
 			}
-			if d, err = newDrafts(q, &req, transfer); err != nil {
+			if d, err = newDrafts(q, &req, transfer, true); err != nil {
 				return err
 			}
 			id, keys = q.ID, q.contended()
-			tx = d.tx.clone()
+			tx = d.draftTx(req.ImmediatelyExecute)
 		case runs > 1:
 			var err error
 			if q, err = d.quoteCopy(); err != nil {
@@ -347,13 +347,20 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 // quote not executed at once is stored as created, so it is encoded here;
 // one executed at once is stored as execution leaves it, and encoding it as
 // created would be wasted (a quote whose maps clone does not copy is
-// encoded all the same, and reruns decode it).
-func newDrafts(q *Record, req *Request, transfer bool) (drafts, error) {
+// encoded all the same, and reruns decode it). oneRun says the drafts serve
+// one run of the function only (it prices the quote itself), so a quote
+// created without executing is its own draft, not a copy.
+func newDrafts(q *Record, req *Request, transfer, oneRun bool) (drafts, error) {
 	q.Transfer, q.AgentID = transfer, req.AgentID
 	tx := outgoingTransaction(q, q.CreatedAt)
 	tx.AgentID = req.AgentID
 	tx.PlatformCustomerID = q.PlatformCustomerID
-	d := drafts{quote: q.clone(), tx: tx}
+	d := drafts{quote: q, tx: tx}
+	if req.ImmediatelyExecute || !oneRun {
+		// Execution changes the quote, and a run may change it before
+		// the store runs the function again: the draft stays as created.
+		d.quote = q.clone()
+	}
 	if !req.ImmediatelyExecute || !q.cloneable() {
 		var err error
 		if d.quoteB, err = q.MarshalJSON(); err != nil {

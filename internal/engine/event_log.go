@@ -109,17 +109,30 @@ func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time
 	return PutIndexed(t, tableEventLog, r.Event.ID, &d, b)
 }
 
-// logEmitted records the event r, emitted in t, in the event log as
-// delivered at t.Now (fateLogged): the event is new, so its record is
-// inserted, with nothing of a previous version to look up.
-func logEmitted(t *Txn, r outboxRecord) error {
-	d := deliveryOf(r, DeliveryDelivered)
-	d.FinishedAt = t.Now
-	b, err := appendDelivery(make([]byte, 0, len(d.Event.Data)+320), &d)
+// logEmitted records the event ev, emitted in t with the data that data
+// appends (as EmitAppended takes it), in the event log as delivered at
+// t.Now (fateLogged). The data is appended straight into the record, and
+// the event is new, so its record is inserted, with nothing of a previous
+// version to look up.
+func logEmitted(t *Txn, ev Event, size int, data func([]byte) ([]byte, error)) error {
+	b, err := appendOutboxHead(make([]byte, 0, size+320), &outboxRecord{Event: ev})
 	if err != nil {
 		return err
 	}
-	return insertIndexed(t, tableEventLog, r.Event.ID, &d, b, false)
+	start := len(b)
+	if b, err = data(b); err != nil {
+		return err
+	}
+	if len(b) == start {
+		b = append(b, "null"...)
+	} else {
+		ev.Data = b[start:len(b):len(b)]
+	}
+	d := WebhookDelivery{Event: ev, Resource: resourceOf(ev.Data), Status: DeliveryDelivered, FinishedAt: t.Now}
+	if b, err = appendDeliveryTail(b, &d); err != nil {
+		return err
+	}
+	return insertIndexed(t, tableEventLog, ev.ID, &d, b, false)
 }
 
 // appendDelivery appends json.Marshal(d) for a delivery whose event data is
@@ -130,7 +143,13 @@ func appendDelivery(b []byte, d *WebhookDelivery) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b = StringMember(append(appendEventData(b, d.Event.Data), '}'), "resource", d.Resource, true)
+	return appendDeliveryTail(appendEventData(b, d.Event.Data), d)
+}
+
+// appendDeliveryTail appends the encoding of d after its event's data.
+func appendDeliveryTail(b []byte, d *WebhookDelivery) ([]byte, error) {
+	var err error
+	b = StringMember(append(b, '}'), "resource", d.Resource, true)
 	b = StringMember(b, "status", d.Status, false)
 	b = IntMember(b, "attempts", int64(d.Attempts))
 	if !d.NextAttemptAt.IsZero() {

@@ -176,13 +176,10 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 		return err
 	}
 	id := t.NewID("Webhook")
-	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	if fate == fateLogged {
-		if rec.Event.Data, err = data(make([]byte, 0, size)); err != nil {
-			return err
-		}
-		return logEmitted(t, rec)
+		return logEmitted(t, Event{ID: id, Type: typ, Timestamp: t.Now}, size, data)
 	}
+	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	t.emitted = true
 	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)
 	if err != nil {
