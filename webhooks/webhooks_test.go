@@ -278,37 +278,46 @@ func TestSender_EventsFollowTheEndpoint(t *testing.T) {
 			require.Contains(t, types, "OUTGOING_PAYMENT.COMPLETED")
 		})
 	}
-	t.Run("history", func(t *testing.T) {
-		sender, _ := newSender(t, true)
-		srv, got, _ := receiver(t)
-		e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Notifier, c.EventHistory = sender, true })
-		from := e.USDAccount(t, "Ann Payer")
-		_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
-		require.NoError(t, err)
-		// Nothing waits: the events entered the history delivered, in
-		// the transaction that emitted them.
-		pending, err := e.Eng.Webhooks.Pending(ctx)
-		require.NoError(t, err)
-		require.Empty(t, pending)
-		all, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
-		require.NoError(t, err)
-		require.NotEmpty(t, all.Data, "an event history keeps the events")
-		for _, d := range all.Data {
-			require.Equal(t, payments.DeliveryDelivered, d.Status, "%s", d.Event.Type)
-			require.Equal(t, 1, d.Tries())
-			require.NotEmpty(t, d.Resource)
-		}
-		// With an endpoint, they go to the outbox and to it.
-		endpoint := srv.URL + "/hooks"
-		_, err = e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &endpoint})
-		require.NoError(t, err)
-		_, err = e.Eng.Sandbox.Fund(ctx, from, 500)
-		require.NoError(t, err)
-		_, err = e.Eng.Webhooks.Flush(ctx)
-		require.NoError(t, err)
-		require.NotEmpty(t, got())
-		after, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
-		require.NoError(t, err)
-		require.Greater(t, len(after.Data), len(all.Data))
-	})
+	for name, store := range enginetest.Stores(t) {
+		t.Run(name+"/history", func(t *testing.T) {
+			historyFollowsTheEndpoint(t, store)
+		})
+	}
+}
+
+// historyFollowsTheEndpoint is TestSender_EventsFollowTheEndpoint on an
+// engine that keeps an event history, on the store that store sets up.
+func historyFollowsTheEndpoint(t *testing.T, store func(*payments.Config)) {
+	ctx := context.Background()
+	sender, _ := newSender(t, true)
+	srv, got, _ := receiver(t)
+	e := enginetest.MoneyEnv(t, store, func(c *payments.Config) { c.Notifier, c.EventHistory = sender, true })
+	from := e.USDAccount(t, "Ann Payer")
+	_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
+	require.NoError(t, err)
+	// Nothing waits: the events entered the history delivered, in
+	// the transaction that emitted them.
+	pending, err := e.Eng.Webhooks.Pending(ctx)
+	require.NoError(t, err)
+	require.Empty(t, pending)
+	all, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+	require.NoError(t, err)
+	require.NotEmpty(t, all.Data, "an event history keeps the events")
+	for _, d := range all.Data {
+		require.Equal(t, payments.DeliveryDelivered, d.Status, "%s", d.Event.Type)
+		require.Equal(t, 1, d.Tries())
+		require.NotEmpty(t, d.Resource)
+	}
+	// With an endpoint, they go to the outbox and to it.
+	endpoint := srv.URL + "/hooks"
+	_, err = e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &endpoint})
+	require.NoError(t, err)
+	_, err = e.Eng.Sandbox.Fund(ctx, from, 500)
+	require.NoError(t, err)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, got())
+	after, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+	require.NoError(t, err)
+	require.Greater(t, len(after.Data), len(all.Data))
 }
