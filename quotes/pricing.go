@@ -267,7 +267,7 @@ func priceParties(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Req
 		}
 		fees.PlatformFixed, fees.PlatformBps = o.PlatformFixedFee.Amount, *o.PlatformVariableFeeBps
 	}
-	r, _, err := Rate(e, ctx, sendCur, recvCur)
+	r, err := pricingRate(e, ctx, req, sendCur, recvCur)
 	if err != nil {
 		return nil, err
 	}

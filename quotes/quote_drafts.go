@@ -48,18 +48,6 @@ func (d *drafts) quoteCopy() (*Record, error) {
 	return q, nil
 }
 
-// draftTx returns the transaction a run of Create's function that priced
-// the quote itself works on: a copy of the draft when the run executes the
-// quote (execution changes it), else the draft itself, which a quote
-// created without executing leaves as it is (and is stored from its
-// encoding, txB).
-func (d *drafts) draftTx(executes bool) *Transaction {
-	if executes {
-		return d.tx.clone()
-	}
-	return d.tx
-}
-
 // store stores b (v encoded) at key of table: created when it is one of
 // the operation's drafts (saved for the first time), else replaced.
 func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) error {

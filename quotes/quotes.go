@@ -2,6 +2,7 @@ package quotes
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -67,6 +68,11 @@ type Request struct {
 	SenderCustomerInfo    map[string]any `json:"senderCustomerInfo,omitempty"`
 
 	sca customers.SCADraw // the secrets of an SCA challenge, drawn before pricing
+	// inUpdate marks a request priced inside its write transaction, where
+	// pricing takes fetched (the rate Create fetched for it outside the
+	// transaction) or a cached rate, never the RateSource's (pricingRate).
+	inUpdate bool
+	fetched  *rateNeeded
 	// AgentID names the agent creating the quote on its customer's behalf
 	// (set by eng.Agents, never decoded from a request).
 	AgentID string `json:"-"`
@@ -254,7 +260,7 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 	// beside its one writer) it runs in a read transaction, in parallel with
 	// other requests, so the write transaction is short. Either way
 	// execution rechecks everything money depends on in its own
-	// transaction.
+	// transaction, and no rate is fetched inside a write (pricingRate).
 	var q *Record
 	var d drafts
 	inUpdate := engine.ReadsInUpdate(e.Store)
@@ -279,12 +285,12 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 			ctx = engine.WithContended(ctx, keys...)
 		}
 	}
+	req.inUpdate = inUpdate
 	runs := 0
-	err := engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
+	write := func(t *engine.Txn) error {
 		runs++
 		var tx *Transaction
-		switch {
-		case inUpdate:
+		if inUpdate {
 			var err error
 			if q, err = priceQuote(e, ctx, t, &req); err != nil {
 				return err
@@ -293,14 +299,17 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 				return err
 			}
 			id, keys = q.ID, q.contended()
-			tx = d.draftTx(req.ImmediatelyExecute)
-		case runs > 1:
-			var err error
-			if q, err = d.quoteCopy(); err != nil {
-				return err
+			tx = d.tx
+			if req.ImmediatelyExecute {
+				tx = tx.clone() // execution changes it; the draft stays as created
 			}
-			tx = d.tx.clone()
-		default:
+		} else {
+			if runs > 1 {
+				var err error
+				if q, err = d.quoteCopy(); err != nil {
+					return err
+				}
+			}
 			tx = d.tx.clone()
 		}
 		quoteState.Of(t).drafts = d
@@ -334,7 +343,22 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 		var err error
 		out, err = answer(t, q)
 		return err
-	})
+	}
+	err := engine.Once(ctx, e, req, &out, write)
+	// Pricing inside the Update needed a rate only the RateSource gives,
+	// which is never asked from a write transaction: it is fetched here,
+	// and the quote priced again with it.
+	for tries := 0; tries < 2; tries++ {
+		var need *rateNeeded
+		if !errors.As(err, &need) {
+			break
+		}
+		if need.rate, _, err = Rate(e, ctx, need.from, need.to); err != nil {
+			break
+		}
+		req.fetched = need
+		err = engine.Once(ctx, e, req, &out, write)
+	}
 	if err == nil && !req.ImmediatelyExecute && len(keys) > 0 {
 		quotesSlot.Of(e).contended.Put(id, keys)
 	}

@@ -50,31 +50,71 @@ type rateCache struct {
 // source's own errors pass through. Other areas (agents) call it before
 // their transaction; it may call the network.
 func Rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
-	if from == to {
-		return money.MustRate("1"), e.Now(), nil
-	}
-	if quotesSlot.Of(e).Rates == nil {
-		return money.Rate{}, time.Time{}, engine.Errorf(engine.CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
-	}
-	key := [2]string{from, to}
-	quotesSlot.Of(e).rates.mu.Lock()
-	c, ok := quotesSlot.Of(e).rates.m[key]
-	quotesSlot.Of(e).rates.mu.Unlock()
-	if ok && e.Now().Sub(c.at) < RateCacheTTL {
-		return c.rate, c.at, nil
+	if r, at, ok, err := knownRate(e, from, to); ok || err != nil {
+		return r, at, err
 	}
 	r, err := quotesSlot.Of(e).Rates.Rate(ctx, from, to)
 	if err != nil {
 		return money.Rate{}, time.Time{}, err
 	}
-	c = cachedRate{rate: r, at: e.Now()}
+	c := cachedRate{rate: r, at: e.Now()}
 	quotesSlot.Of(e).rates.mu.Lock()
 	if quotesSlot.Of(e).rates.m == nil {
 		quotesSlot.Of(e).rates.m = map[[2]string]cachedRate{}
 	}
-	quotesSlot.Of(e).rates.m[key] = c
+	quotesSlot.Of(e).rates.m[[2]string{from, to}] = c
 	quotesSlot.Of(e).rates.mu.Unlock()
 	return r, c.at, nil
+}
+
+// knownRate is Rate without asking the RateSource: ok is false when only
+// the source can answer (the pair is not cached, or its rate is older
+// than RateCacheTTL).
+func knownRate(e *engine.Handle, from, to string) (_ money.Rate, _ time.Time, ok bool, _ error) {
+	if from == to {
+		return money.MustRate("1"), e.Now(), true, nil
+	}
+	if quotesSlot.Of(e).Rates == nil {
+		return money.Rate{}, time.Time{}, false, engine.Errorf(engine.CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
+	}
+	quotesSlot.Of(e).rates.mu.Lock()
+	c, cached := quotesSlot.Of(e).rates.m[[2]string{from, to}]
+	quotesSlot.Of(e).rates.mu.Unlock()
+	if cached && e.Now().Sub(c.at) < RateCacheTTL {
+		return c.rate, c.at, true, nil
+	}
+	return money.Rate{}, time.Time{}, false, nil
+}
+
+// pricingRate is the rate of a pair for pricing req. A quote priced inside
+// its write transaction (Create on a store that reads in its Updates) never
+// asks the RateSource there, which may call the network: it takes the rate
+// Create fetched for it, or a cached one, or stops the transaction with
+// rateNeeded so that Create fetches the rate outside and prices again.
+func pricingRate(e *engine.Handle, ctx context.Context, req *Request, from, to string) (money.Rate, error) {
+	if !req.inUpdate {
+		r, _, err := Rate(e, ctx, from, to)
+		return r, err
+	}
+	if f := req.fetched; f != nil && f.from == from && f.to == to {
+		return f.rate, nil
+	}
+	r, _, ok, err := knownRate(e, from, to)
+	if !ok && err == nil {
+		err = &rateNeeded{from: from, to: to}
+	}
+	return r, err
+}
+
+// rateNeeded stops a quote's write transaction whose pricing needs a rate
+// only the RateSource can give; rate is what Create fetched outside.
+type rateNeeded struct {
+	from, to string
+	rate     money.Rate
+}
+
+func (r *rateNeeded) Error() string {
+	return "quotes: the rate of " + r.from + " to " + r.to + " must be fetched before the transaction"
 }
 
 // ExchangeRate is a quoted rate for sending SendingAmount (reference

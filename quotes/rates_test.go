@@ -3,12 +3,14 @@ package quotes_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/money"
+	"github.com/paygrid/payments/storage/memstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -85,4 +87,55 @@ func TestEngine_ExchangeRatesCache(t *testing.T) {
 		enginetest.RequireCode(t, err, payments.CodeInvalidInput, "sourceCurrency", "destinationCurrency.1", "sendingAmount")
 		assert.Equal(t, 2, src.set("2"), "invalid requests never reach the source")
 	})
+}
+
+// writeFlagStore marks the Updates running on it, so that a RateSource can
+// tell whether it was asked from a write transaction.
+type writeFlagStore struct {
+	*memstore.Store
+	writing atomic.Int32
+}
+
+func (s *writeFlagStore) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	return s.Store.Update(ctx, func(tx payments.Tx) error {
+		s.writing.Add(1)
+		defer s.writing.Add(-1)
+		return fn(tx)
+	})
+}
+
+// writeProbeRates answers 1.25 and counts the calls made while a write
+// transaction of store ran.
+type writeProbeRates struct {
+	store          *writeFlagStore
+	calls, inWrite atomic.Int32
+}
+
+func (r *writeProbeRates) Rate(context.Context, string, string) (money.Rate, error) {
+	r.calls.Add(1)
+	if r.store.writing.Load() > 0 {
+		r.inWrite.Add(1)
+	}
+	return money.MustRate("1.25"), nil
+}
+
+// TestRates_NeverAskedInAWriteTransaction: on a store where a quote is
+// priced inside its write transaction (memstore), a rate the cache lacks
+// is fetched outside it and the quote priced again with it, so the
+// RateSource, which may call the network, is never asked from a write;
+// a cached rate is used as is.
+func TestRates_NeverAskedInAWriteTransaction(t *testing.T) {
+	store := &writeFlagStore{Store: memstore.New()}
+	ur, ok := any(store).(payments.UpdateReader)
+	require.True(t, ok && ur.ReadsInUpdate(), "the case this test is about")
+	src := &writeProbeRates{store: store}
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Store, c.Rates = store, src })
+	_, acct, payee := e.EUCustomer(t, 100_000)
+	for range 2 {
+		q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(acct, payee, 10_000, false))
+		require.NoError(t, err)
+		assert.EqualValues(t, 8000, q.TotalReceivingAmount, "10000 cents at 1.25 USD per EUR")
+	}
+	assert.EqualValues(t, 1, src.calls.Load(), "fetched once, then cached")
+	assert.Zero(t, src.inWrite.Load(), "never from a write transaction")
 }
