@@ -472,6 +472,11 @@ type PullRequest = rails.PullRequest
 // by a direct pull (rails.Puller).
 type Puller = rails.Puller
 
+// InstantRail is the optional capability of a simulated Rail that decides
+// a payout's outcomes from the payment alone, applied in the transaction
+// that makes the payment (rails.Instant).
+type InstantRail = rails.Instant
+
 // Rail moves money between the platform and the world outside it: it checks
 // new external accounts the way the payment networks would, and delivers
 // outgoing payments (rails.Rail).

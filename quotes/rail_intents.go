@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -60,10 +61,35 @@ func splitPaymentID(id string) (kind, txID string) {
 	return kind, txID
 }
 
-// intendSend records that p is to be handed to the rail after commit.
-func intendSend(t *engine.Txn, p rails.OutgoingPayment) error {
+// sendPayment sends the payout p: to a rail that hands payments over, after
+// commit; to an instant rail (rails.Instant), by applying its outcomes at
+// the end of t (Txn.AtEnd), where the hand-over would have applied them
+// right after commit: the operation's answer, like a hand-over's, shows
+// the payment as it was sent, and the payment's outcome commits with it.
+func sendPayment(t *engine.Txn, p rails.OutgoingPayment) error {
 	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.Now
-	return intendPayment(t, p.ID, railIntent{Send: &p})
+	in, ok := quotesSlot.Of(t.Handle).Rail.(rails.Instant)
+	if !ok {
+		return intendPayment(t, p.ID, railIntent{Send: &p})
+	}
+	// The rail gets a copy: the destination read in t is shared.
+	p.Destination = p.Destination.Clone()
+	t.AtEnd(func(t *engine.Txn) error {
+		for _, rep := range in.Outcomes(p) {
+			if rep.PaymentID != p.ID {
+				return fmt.Errorf("payments: rail %s decided an outcome of payment %q for payment %s", in.Name(), rep.PaymentID, p.ID)
+			}
+			rep, err := checkReport(rep)
+			if err != nil {
+				return fmt.Errorf("payments: rail %s decided an outcome of payment %s that cannot apply: %w", in.Name(), p.ID, err)
+			}
+			if err := applyReport(t, rep); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return nil
 }
 
 // intendPull records that p is to be collected through the rail after commit.
@@ -184,18 +210,9 @@ func (r Rails) Pending(ctx context.Context, limit int) (_ []string, err error) {
 // the payment's intent in that transaction: the rail has taken the payment,
 // so handOver need not commit again.
 func report(e *engine.Handle, ctx context.Context, rep rails.Report, h *engine.Handover) ([]string, error) {
-	var fe validate.Errors
-	fe.Required("paymentId", rep.PaymentID)
-	switch rep.Outcome {
-	case rails.Accepted, rails.Completed, rails.Failed, rails.Returned:
-	default:
-		fe.Add("outcome", nil, "outcome must be ACCEPTED, COMPLETED, FAILED or RETURNED")
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
+	rep, err := checkReport(rep)
+	if err != nil {
 		return nil, err
-	}
-	if rep.Reference == "" {
-		rep.Reference = string(rep.Outcome)
 	}
 	take := h != nil && rep.PaymentID == h.ID
 	intents, err := e.Commit(ctx, func(t *engine.Txn) error {
@@ -210,6 +227,25 @@ func report(e *engine.Handle, ctx context.Context, rep rails.Report, h *engine.H
 		h.Taken = true
 	}
 	return intents, err
+}
+
+// checkReport returns rep as it applies, its Reference defaulting to its
+// Outcome; INVALID_INPUT without PaymentID or with an unknown Outcome.
+func checkReport(rep rails.Report) (rails.Report, error) {
+	var fe validate.Errors
+	fe.Required("paymentId", rep.PaymentID)
+	switch rep.Outcome {
+	case rails.Accepted, rails.Completed, rails.Failed, rails.Returned:
+	default:
+		fe.Add("outcome", nil, "outcome must be ACCEPTED, COMPLETED, FAILED or RETURNED")
+	}
+	if err := engine.Invalid(fe.Err()); err != nil {
+		return rep, err
+	}
+	if rep.Reference == "" {
+		rep.Reference = string(rep.Outcome)
+	}
+	return rep, nil
 }
 
 // applyReport applies rep once: at once, or as due work when it takes

@@ -243,10 +243,10 @@ func startDelivery(t *engine.Txn, q *Record) error {
 		}
 		p.Destination = &r.ExternalAccount
 	}
-	if err := intendSend(t, p); err != nil {
+	if err := saveQuote(t, q); err != nil {
 		return err
 	}
-	return saveQuote(t, q)
+	return sendPayment(t, p)
 }
 
 // destinationLedger is the ledger account a payout lands in.

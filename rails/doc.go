@@ -7,15 +7,18 @@
 //
 // # The contract
 //
-// The engine never calls a rail inside a store transaction. An operation
-// that pays out writes an intent in its own transaction; after commit the
-// engine hands the payment to Rail.Send (Puller.Pull for collections) and
-// removes the intent once the rail took it. A rail error leaves the intent
-// for the engine's rail worker, which retries with backoff and finally parks
-// the payment in the dead letters, still PROCESSING: a payment the rail may
-// have received is never failed by guesswork. Send and Pull are therefore
-// called at least once per payment and must be idempotent on the payment's
-// ID.
+// The engine never calls Send, Pull or CheckAccount inside a store
+// transaction. An operation that pays out writes an intent in its own
+// transaction; after commit the engine hands the payment to Rail.Send
+// (Puller.Pull for collections) and removes the intent once the rail took
+// it. A rail error leaves the intent for the engine's rail worker, which
+// retries with backoff and finally parks the payment in the dead letters,
+// still PROCESSING: a payment the rail may have received is never failed by
+// guesswork. Send and Pull are therefore called at least once per payment
+// and must be idempotent on the payment's ID. A simulated rail that decides
+// a payout's outcomes from the payment alone may implement Instant instead:
+// its outcomes are applied in the transaction that makes the payment, with
+// nothing handed over after commit.
 //
 // Outcomes flow back through one entry point, payments.Reporter: the
 // Reporter given to Send, or Engine.Rails.Report from the rail's own

@@ -11,14 +11,16 @@ import (
 // conformance suite (rails/railtest); the sandbox package implements a rail
 // steered by the spec's account suffixes (sandbox.Rail).
 //
-// The engine never calls a rail inside a store transaction. CheckAccount is
-// consulted before the transaction that creates an external account. Send is
-// an intent: the transaction that executes a payment records it, and after
-// commit the engine hands the payment to Send, at least once (again after a
-// crash or an error), so Send must be idempotent on OutgoingPayment.ID. The
-// rail reports what became of the payment through the Reporter it is given
-// or, later, through Engine.Rails.Report (from a webhook of its network, a
-// poller, ...): one entry point, idempotent on the report's reference.
+// The engine never calls CheckAccount, Send or Pull inside a store
+// transaction (an Instant rail's pure Outcomes is the exception).
+// CheckAccount is consulted before the transaction that creates an external
+// account. Send is an intent: the transaction that executes a payment
+// records it, and after commit the engine hands the payment to Send, at
+// least once (again after a crash or an error), so Send must be idempotent
+// on OutgoingPayment.ID. The rail reports what became of the payment through
+// the Reporter it is given or, later, through Engine.Rails.Report (from a
+// webhook of its network, a poller, ...): one entry point, idempotent on the
+// report's reference.
 //
 // A nil Config.Rail gives the engine's default rail, which checks nothing
 // (beneficiary names UNSUPPORTED, no micro-entry validation) and completes
@@ -49,6 +51,22 @@ type Rail interface {
 // collected one back). A rail without it completes every pull at once.
 type Puller interface {
 	Pull(ctx context.Context, p PullRequest, r Reporter) error
+}
+
+// Instant is the optional capability of a Rail whose outcomes for a payout
+// are decided by the payment alone, in the process, the moment it is made: a
+// simulated rail such as the sandbox's, never one that reaches a network.
+// The engine asks Outcomes inside the transaction that sends the payment and
+// applies the reports there, as if the rail had reported them through Send's
+// Reporter at once: no intent is written, Send is not called, and the
+// payment's outcome commits with its execution. Outcomes is a pure function
+// of p: it may be called more than once (the transaction may run again), and
+// must not change p. Each report names p.ID; one whose At is later than
+// p.SubmittedAt waits as due work, as any report does. Pulls (Puller) are
+// handed over after commit whatever the rail.
+type Instant interface {
+	Rail
+	Outcomes(p OutgoingPayment) []Report
 }
 
 // Reporter is the entry point through which a rail reports what became of

@@ -7,13 +7,14 @@ import (
 
 // New returns a ready-made sandbox engine for tests: an in-memory store, a
 // Clock standing at 2025-10-13T12:00:00Z, and every sandbox provider (KYC,
-// Rail, Rates, Directory, the card Issuer, Stablecoins). mutate may adjust the configuration before the
+// InstantRail, Rates, Directory, the card Issuer, Stablecoins). mutate may
+// adjust the configuration before the
 // engine starts (a Notifier, a regulated platform seed, ...). Close the
 // engine when done; its store needs no closing.
 func New(mutate ...func(*payments.Config)) (*payments.Engine, *Clock, error) {
 	clock := NewClock(timeZero)
 	cfg := payments.Config{Store: memstore.New(), Now: clock.Now, NewUUID: NewUUID, Sandbox: true,
-		KYC: KYC{}, Rail: Rail{}, Rates: Rates{}, Directory: Directory{}, CardIssuer: Issuer{Now: clock.Now}, Stablecoins: Stablecoins{}}
+		KYC: KYC{}, Rail: InstantRail{}, Rates: Rates{}, Directory: Directory{}, CardIssuer: Issuer{Now: clock.Now}, Stablecoins: Stablecoins{}}
 	for _, m := range mutate {
 		m(&cfg)
 	}

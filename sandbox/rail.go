@@ -2,7 +2,7 @@ package sandbox
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -104,17 +104,27 @@ type step struct {
 // submission on the engine clock, with references that make a repeated
 // hand-over report nothing new.
 func report(ctx context.Context, r payments.Reporter, paymentID string, submitted time.Time, steps []step) error {
-	for n, s := range steps {
-		rep := payments.RailReport{PaymentID: paymentID, Reference: fmt.Sprintf("sandbox-%d-%s", n, s.Outcome), Outcome: s.Outcome,
-			FailureReason: s.FailureReason, RefundReason: s.RefundReason, RefundFails: s.RefundFails}
-		if s.After > 0 {
-			rep.At = submitted.Add(s.After)
-		}
+	for _, rep := range reports(paymentID, submitted, steps) {
 		if err := r.Report(ctx, rep); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// reports are the reports of steps of the payment paymentID submitted at
+// submitted.
+func reports(paymentID string, submitted time.Time, steps []step) []payments.RailReport {
+	out := make([]payments.RailReport, len(steps))
+	for n, s := range steps {
+		rep := payments.RailReport{PaymentID: paymentID, Reference: "sandbox-" + strconv.Itoa(n) + "-" + string(s.Outcome), Outcome: s.Outcome,
+			FailureReason: s.FailureReason, RefundReason: s.RefundReason, RefundFails: s.RefundFails}
+		if s.After > 0 {
+			rep.At = submitted.Add(s.After)
+		}
+		out[n] = rep
+	}
+	return out
 }
 
 // Send implements payments.Rail: external destinations of quotes settle by
@@ -128,6 +138,24 @@ func report(ctx context.Context, r payments.Reporter, paymentID string, submitte
 // time they take effect.
 func (Rail) Send(ctx context.Context, p payments.OutgoingPayment, r payments.Reporter) error {
 	return report(ctx, r, p.ID, p.SubmittedAt, sendSteps(p))
+}
+
+// InstantRail is Rail settling payouts in the transaction that makes
+// them (payments.InstantRail): the same checks and the same outcomes, by
+// the same suffixes, applied as the payment executes instead of handed
+// over after commit. Nothing leaves the process, so nothing needs a
+// hand-over: a payout commits with its outcome (or, for the slow and
+// returned suffixes, with its outcome's due work), in one transaction. The
+// sandbox engine (New) and the sandbox server use it; Rail, which reports
+// through the hand-over as a network's adapter does, is the one to embed
+// in a rail of one's own.
+type InstantRail struct{ Rail }
+
+var _ payments.InstantRail = InstantRail{}
+
+// Outcomes implements payments.InstantRail: Send's reports of p.
+func (InstantRail) Outcomes(p payments.OutgoingPayment) []payments.RailReport {
+	return reports(p.ID, p.SubmittedAt, sendSteps(p))
 }
 
 func sendSteps(p payments.OutgoingPayment) []step {

@@ -338,7 +338,7 @@ func shutdown(srv *http.Server, timeout time.Duration) error {
 // engineConfig is the sandbox engine's configuration for o.
 func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier payments.Notifier) payments.Config {
 	return payments.Config{Store: store, Logger: logger, NewUUID: sandbox.NewUUID, Sandbox: true, Notifier: notifier,
-		KYC: sandbox.KYC{}, Rail: sandbox.Rail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
+		KYC: sandbox.KYC{}, Rail: sandbox.InstantRail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
 		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
 		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits,
 		EventHistory: o.dashboard, WalletRelyingParty: o.walletRP}

@@ -32,12 +32,22 @@ type Txn struct {
 	emitted bool
 	fate    eventFate // what becomes of its events (fateOf)
 	intents []string  // intents written, handed over after commit
+	atEnd   []func(*Txn) error
 	// locals holds the areas' per-transaction state (Local) in place, so
 	// a transaction allocates no slice for the two or three areas an
 	// operation touches; more spill into extra.
 	locals [4]localEntry
 	extra  []localEntry
 }
+
+// AtEnd has f run in t once the operation's function has returned without
+// error, before the commit: for what the operation sets in motion rather
+// than does, which its answer (and the answer an idempotent retry replays)
+// does not show, as if carried out right after commit; an instant rail's
+// outcomes are applied this way. Functions run in the order registered,
+// those they register after them; an error from one rolls t back. Only
+// write transactions run them.
+func (t *Txn) AtEnd(f func(*Txn) error) { t.atEnd = append(t.atEnd, f) }
 
 // Local is the key of one area's per-transaction state (a quote request's
 // drafts, the platform configuration decoded once): Of returns the state
@@ -183,6 +193,9 @@ func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, e
 			txnSpan.SetValue(t, sp)
 		}
 		err := fn(t)
+		for i := 0; err == nil && i < len(t.atEnd); i++ {
+			err = t.atEnd[i](t)
+		}
 		last.emitted, last.intents = t.emitted, t.intents
 		last.runs++
 		if err == nil && o != nil {
