@@ -83,7 +83,24 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) {
 // encodeJSON marshals v without HTML escaping, newline-terminated. A value
 // that encodes itself (the engine's records, encoded by hand as compact
 // JSON) is used as it encodes: the encoder would only validate and copy it.
-func encodeJSON(v any) ([]byte, error) {
+func encodeJSON(v any) ([]byte, error) { return appendJSON(nil, v) }
+
+// jsonAppender is a value that appends its own encoding, as MarshalJSON
+// would make it, to a buffer.
+type jsonAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// appendJSON is encodeJSON into buf (a response buffer to reuse) where v
+// appends its own encoding; elsewhere buf is not used.
+func appendJSON(buf []byte, v any) ([]byte, error) {
+	if a, ok := v.(jsonAppender); ok && !isNilPointer(v) {
+		b, err := a.AppendJSON(buf[:0])
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	}
 	if m, ok := v.(json.Marshaler); ok && !isNilPointer(v) {
 		b, err := m.MarshalJSON()
 		if err != nil {
@@ -91,13 +108,13 @@ func encodeJSON(v any) ([]byte, error) {
 		}
 		return append(b, '\n'), nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return out.Bytes(), nil
 }
 
 // isNilPointer reports whether v is a nil pointer, which encoding/json

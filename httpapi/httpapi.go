@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/paygrid/payments"
@@ -267,8 +268,10 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	// Only POSTs create or move anything that a retry could repeat; every
 	// other request runs as it comes.
 	if hr.Method != http.MethodPost || key == "" {
-		status, out := h.run(r, rt)
+		buf := responseBuffers.Get().(*[]byte)
+		status, out := h.run(r, rt, *buf)
 		h.writeRaw(w, status, out)
+		putResponseBuffer(buf, out)
 		return
 	}
 	// The scope keeps a key from meeting another route's answers (or a
@@ -282,11 +285,30 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		return
 	}
 	r.eng = eng
-	status, out := h.run(r, rt)
+	status, out := h.run(r, rt, nil)
 	if eng.Replayed() {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	h.writeRaw(w, status, out)
+}
+
+// responseBuffers hold response bodies between requests: a body written
+// is not kept (net/http copies it), so its buffer serves the next one.
+var responseBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+// maxPooledResponse bounds the buffers kept: a large list page's is left
+// to the collector.
+const maxPooledResponse = 64 << 10
+
+// putResponseBuffer returns buf to the pool, holding out when out was
+// encoded into it (out grew it).
+func putResponseBuffer(buf *[]byte, out []byte) {
+	if cap(out) > cap(*buf) && cap(out) <= maxPooledResponse {
+		*buf = out[:0]
+	}
+	if cap(*buf) <= maxPooledResponse {
+		responseBuffers.Put(buf)
+	}
 }
 
 // writeRaw writes an encoded answer in the handler's brand.
@@ -301,7 +323,7 @@ func (h *Handler) writeError(w http.ResponseWriter, err error) {
 }
 
 // run calls the handler and encodes its outcome.
-func (h *Handler) run(r *request, rt route) (status int, body []byte) {
+func (h *Handler) run(r *request, rt route, buf []byte) (status int, body []byte) {
 	status, v, err := rt.fn(r)
 	if err != nil {
 		// A 4xx is the client's to fix; a 5xx is ours, so it is logged
@@ -314,7 +336,7 @@ func (h *Handler) run(r *request, rt route) (status int, body []byte) {
 	if v == nil {
 		return status, nil
 	}
-	b, err := encodeJSON(v)
+	b, err := appendJSON(buf, v)
 	if err != nil {
 		h.cfg.Logger.ErrorContext(r.ctx(), "encoding response", "err", err)
 		return encodeError(err)

@@ -248,7 +248,7 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return out, err
 	}
-	if ok, err := engine.Replay(ctx, e, req, &out); ok {
+	if ok, err := engine.Replay(ctx, e, &req, &out); ok {
 		return out, err
 	}
 	req.sca = drawChallenge(e) // used if the quote needs SCA
@@ -344,7 +344,7 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 		out, err = answer(t, q)
 		return err
 	}
-	err := engine.Once(ctx, e, req, &out, write)
+	err := engine.Once(ctx, e, &req, &out, write)
 	// Pricing inside the Update needed a rate only the RateSource gives,
 	// which is never asked from a write transaction: it is fetched here,
 	// and the quote priced again with it.
@@ -357,7 +357,7 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 			break
 		}
 		req.fetched = need
-		err = engine.Once(ctx, e, req, &out, write)
+		err = engine.Once(ctx, e, &req, &out, write)
 	}
 	if err == nil && !req.ImmediatelyExecute && len(keys) > 0 {
 		quotesSlot.Of(e).contended.Put(id, keys)

@@ -17,7 +17,13 @@ import (
 // MarshalJSON encodes q as encoding/json would (see appendQuote): the API
 // view, without the record's members.
 func (q Quote) MarshalJSON() ([]byte, error) {
-	b, err := appendQuote(make([]byte, 0, 1280), &q)
+	return q.AppendJSON(make([]byte, 0, 1280))
+}
+
+// AppendJSON appends q's MarshalJSON to b, for writers that reuse their
+// buffers (the HTTP handler's responses).
+func (q *Quote) AppendJSON(b []byte) ([]byte, error) {
+	b, err := appendQuote(b, q)
 	if err != nil {
 		return nil, err
 	}
