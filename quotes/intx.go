@@ -185,11 +185,11 @@ func SaveTransaction(t *engine.Txn, tx *Transaction, event engine.EventType) err
 			return err
 		}
 	}
-	if err := quoteState.Of(t).drafts.store(t, TableTransactions, tx.ID, tx, b); err != nil {
-		return err
+	held, err := quoteState.Of(t).drafts.store(t, TableTransactions, tx.ID, tx, b)
+	if err == nil && !held {
+		rememberTx(t, tx, b)
 	}
-	rememberTx(t, tx, b)
-	return nil
+	return err
 }
 
 // TransferIn is Transactions.TransferIn inside the caller's transaction,

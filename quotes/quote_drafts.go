@@ -21,24 +21,30 @@ type quoteTxState struct {
 var quoteState engine.Local[quoteTxState]
 
 // drafts are the quote and transaction a quote request creates, held back
-// until the operation saves them (see Create): a quote executed by the
-// request that creates it is stored once, in its final state, instead of
-// being stored PENDING and then stored again.
+// until the operation ends (see Create): a quote executed by the request
+// that creates it, and settled at once by an instant rail, is stored once,
+// in its final state, instead of being stored PENDING, then PROCESSING,
+// then COMPLETED. Saving a draft (saveQuote, SaveTransaction) replaces it;
+// reading it (Get, GetTransaction) returns a copy; storeDrafts stores what
+// it holds last.
 type drafts struct {
-	// quote is the quote as created, nil once stored: a copy, except for
-	// a quote created without executing by a run that priced it itself
-	// (newDrafts), whose record is stored from quoteB.
+	// quote is the quote as created or last saved, nil once stored: a
+	// copy, except for a quote created without executing by a run that
+	// priced it itself (newDrafts), whose record is stored from quoteB.
 	quote  *Record
-	quoteB []byte       // its encoding, or nil: encoded when stored as created
-	tx     *Transaction // as created; nil once stored
-	txB    []byte
+	quoteB []byte // its encoding, or nil: encoded when stored as created
+	// saved: quote is the copy saveQuote made, which clone copies whole.
+	saved bool
+	tx    *Transaction // as created or last saved; nil once stored
+	txB   []byte
 }
 
-// quoteCopy returns a copy of the draft quote to change: decoded from its
-// encoding if made, else a clone (a quote is encoded when its clone would
-// share a map). The draft transaction's clone shares nothing.
+// quoteCopy returns a copy of the draft quote to change: a clone of one
+// saved, else decoded from its encoding if made, else a clone (a quote is
+// encoded when its clone would share a map). The draft transaction's clone
+// shares nothing.
 func (d *drafts) quoteCopy() (*Record, error) {
-	if d.quoteB == nil {
+	if d.saved || d.quoteB == nil {
 		return d.quote.clone(), nil
 	}
 	q := new(Record)
@@ -48,23 +54,43 @@ func (d *drafts) quoteCopy() (*Record, error) {
 	return q, nil
 }
 
-// store stores b (v encoded) at key of table: created when it is one of
-// the operation's drafts (saved for the first time), else replaced.
-func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) error {
+// store stores b (v encoded) at key of table: one of the operation's
+// drafts is replaced by a copy of v, stored at the end (storeDrafts, which
+// also remembers it), and store reports that it held it back; a draft
+// quote whose clone would share a map is stored now, created; any other
+// record is replaced.
+func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) (held bool, err error) {
 	switch {
 	case table == tableQuotes && d.quote != nil && d.quote.ID == key:
+		if q := v.(*Record); q.cloneable() {
+			d.quote, d.quoteB, d.saved = q.clone(), b, true
+			return true, nil
+		}
 		d.quote = nil
 	case table == TableTransactions && d.tx != nil && d.tx.ID == key:
-		d.tx = nil
+		d.tx, d.txB = v.(*Transaction).clone(), b
+		return true, nil
 	default:
-		return engine.PutIndexed(t, table, key, v, b)
+		return false, engine.PutIndexed(t, table, key, v, b)
 	}
-	return engine.InsertIndexed(t, table, key, v, b)
+	return false, engine.InsertIndexed(t, table, key, v, b)
 }
 
-// storeDrafts stores the drafts not saved yet, as they were created. It
-// runs last in Create's transaction, so a quote that Create also executed
-// was already stored by saveQuote in its final state and is skipped here.
+// txStored reports whether transaction id is stored, or is this
+// operation's draft: TRANSACTION_NOT_FOUND otherwise.
+func txStored(t *engine.Txn, id string) error {
+	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
+		return nil
+	}
+	if _, err := t.Get(TableTransactions, id); err != nil {
+		return engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
+	}
+	return nil
+}
+
+// storeDrafts stores the drafts, as created or last saved. Create runs it
+// at the end of its transaction (engine.Txn.AtEnd), after what execution
+// set in motion there.
 func storeDrafts(t *engine.Txn) error {
 	d := &quoteState.Of(t).drafts
 	if q := d.quote; q != nil {

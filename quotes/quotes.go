@@ -337,9 +337,7 @@ func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer 
 				return err
 			}
 		}
-		if err := storeDrafts(t); err != nil {
-			return err
-		}
+		t.AtEnd(storeDrafts)
 		var err error
 		out, err = answer(t, q)
 		return err

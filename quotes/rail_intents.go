@@ -257,8 +257,8 @@ func applyReport(t *engine.Txn, rep rails.Report) error {
 	if kind != intentSend && kind != intentPull {
 		return engine.Errorf(engine.CodeTransactionNotFound, "no payment %s", rep.PaymentID)
 	}
-	if _, err := t.Get(TableTransactions, txID); err != nil {
-		return engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", txID)
+	if err := txStored(t, txID); err != nil {
+		return err
 	}
 	seen := rep.PaymentID + "\x00" + rep.Reference
 	if _, err := t.Get(tableRailReports, seen); err == nil {

@@ -142,11 +142,11 @@ func saveQuote(t *engine.Txn, q *Record) error {
 	if err != nil {
 		return err
 	}
-	if err := quoteState.Of(t).drafts.store(t, tableQuotes, q.ID, q, b); err != nil {
-		return err
+	held, err := quoteState.Of(t).drafts.store(t, tableQuotes, q.ID, q, b)
+	if err == nil && !held {
+		rememberQuote(t, q, b)
 	}
-	rememberQuote(t, q, b)
-	return nil
+	return err
 }
 
 // rememberQuote notes that q was stored as b, for a later operation that
