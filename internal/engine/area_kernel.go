@@ -18,7 +18,7 @@ func kernelArea(r *Registry) AreaDef {
 			Ix: Indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
 				Every[WebhookDelivery](),
 				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
-				Ix(IxStatus, func(x *WebhookDelivery) string { return x.Status }))},
+				Ix(IxStatus, func(x *WebhookDelivery) string { return indexedStatus(x.Status) }))},
 		{Name: TableLedgerBalances},
 		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) }},
 	}}

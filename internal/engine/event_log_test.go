@@ -72,6 +72,27 @@ func TestEngine_Deliveries(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, failed.Data, 1)
 	assert.Equal(t, dead[0].Event.ID, failed.Data[0].Event.ID)
+	// Delivered ones (not in the status index: nearly every event is),
+	// a page at a time, by resource too: every one but the failed one.
+	for _, f := range []payments.DeliveryFilter{{Status: payments.DeliveryDelivered}, {Status: payments.DeliveryDelivered, Resource: a}} {
+		var ids []string
+		for d, err := range e.Eng.Webhooks.ListDeliveriesAll(ctx, f, payments.ListParams{Limit: 1, Desc: true}) {
+			require.NoError(t, err)
+			assert.Equal(t, payments.DeliveryDelivered, d.Status)
+			ids = append(ids, d.Event.ID)
+		}
+		assert.NotContains(t, ids, dead[0].Event.ID, "%+v", f)
+		if f.Resource != "" {
+			assert.Equal(t, []string{mine.Data[1].Event.ID, mine.Data[0].Event.ID}, ids, "the account's delivered events, newest first")
+		}
+		var all []string
+		for d, err := range e.Eng.Webhooks.AllDeliveriesAll(ctx, f, payments.ListParams{Limit: 1, Desc: true}) {
+			require.NoError(t, err)
+			assert.Equal(t, payments.DeliveryDelivered, d.Status)
+			all = append(all, d.Event.ID)
+		}
+		assert.Equal(t, ids, all, "AllDeliveries lists the delivered ones alike")
+	}
 	pending, err = e.Eng.Webhooks.PendingDeliveries(ctx, "", 0)
 	require.NoError(t, err)
 	assert.Empty(t, pending)

@@ -336,7 +336,7 @@ const (
 	indexVersionKey = "version"
 	// indexVersion names the definitions in indexes; change it whenever
 	// they change so the next start rebuilds.
-	indexVersion = "3"
+	indexVersion = "4"
 	// indexBuildBatch is how many records (or stale entries) one build
 	// transaction handles.
 	indexBuildBatch = 1000

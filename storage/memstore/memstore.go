@@ -82,13 +82,23 @@ func (tb *table) put(key string, v []byte) (prev []byte, existed bool) {
 // insert stores v at key unless the key is taken, and reports whether it
 // did.
 func (tb *table) insert(key string, v []byte) bool {
-	if tb.rows == nil && len(v) == 0 {
-		return tb.keys.Add(key)
+	if tb.rows == nil {
+		if len(v) == 0 {
+			return tb.keys.Add(key)
+		}
+		if tb.keys.Has(key) {
+			return false
+		}
+		tb.put(key, v)
+		return true
 	}
-	if _, ok := tb.get(key); ok {
+	// Two probes of the map, not three: the key is new, so it is added
+	// to the list without looking it up again.
+	if _, ok := tb.rows[key]; ok {
 		return false
 	}
-	tb.put(key, v)
+	tb.rows[key] = v
+	tb.keys.Insert(key)
 	return true
 }
 
