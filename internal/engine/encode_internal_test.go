@@ -165,3 +165,27 @@ func FuzzSortKey(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendTime: appendTime writes what encoding/json writes for a time,
+// in UTC and in other zones.
+func FuzzAppendTime(f *testing.F) {
+	f.Add(int64(0), int64(0), 0)
+	f.Add(int64(1760356800), int64(123456789), 0)
+	f.Add(int64(1760356800), int64(120000000), 3600)
+	f.Add(int64(-62135596800), int64(1), 0)
+	f.Add(int64(253402300799), int64(999999999), -18000)
+	f.Fuzz(func(t *testing.T, sec, nsec int64, off int) {
+		tm := time.Unix(sec, nsec).UTC()
+		if off != 0 {
+			tm = tm.In(time.FixedZone("Z", off%(30*3600)))
+		}
+		want, werr := json.Marshal(tm)
+		got, gerr := appendTime([]byte("x"), tm)
+		if (werr != nil) != (gerr != nil) {
+			t.Fatalf("%v: error %v, encoding/json's %v", tm, gerr, werr)
+		}
+		if werr == nil && string(got) != "x"+string(want) {
+			t.Fatalf("%v: %s, encoding/json writes %s", tm, got, want)
+		}
+	})
+}

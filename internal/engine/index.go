@@ -121,23 +121,42 @@ func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 				return nil, err
 			}
 		}
-		sk := sortSuffix(created(rec), id)
-		out := make([]indexEntry, 0, len(defs)+2)
+		// Every key is written into one buffer, made one string, and
+		// sliced: a record's entries cost one allocation, not one each.
+		var kb [320]byte
+		buf := appendSortSuffix(kb[:0], created(rec), id)
+		n := len(buf) // buf[:n] is the sort suffix, the IxAll key
+		type span struct {
+			table    string
+			from, to int
+		}
+		var sb [8]span
+		spans := sb[:0]
+		key := func(table, v string) {
+			from := len(buf)
+			buf = append(append(buf, EscapeValue(v)...), buf[:n]...)
+			spans = append(spans, span{table, from, len(buf)})
+		}
 		var vals []string
 		for i, d := range defs {
 			switch {
 			case d.every:
-				out = append(out, indexEntry{tables[i], sk})
+				spans = append(spans, span{tables[i], 0, n})
 			case d.one != nil:
 				if v := d.one(rec); v != "" {
-					out = append(out, indexEntry{tables[i], EscapeValue(v) + sk})
+					key(tables[i], v)
 				}
 			default:
 				vals = d.many(rec, vals[:0])
 				for _, v := range vals {
-					out = append(out, indexEntry{tables[i], EscapeValue(v) + sk})
+					key(tables[i], v)
 				}
 			}
+		}
+		keys := string(buf)
+		out := make([]indexEntry, len(spans))
+		for i, sp := range spans {
+			out[i] = indexEntry{sp.table, keys[sp.from:sp.to]}
 		}
 		return out, nil
 	}
@@ -168,14 +187,14 @@ func appendSortKey(b []byte, t time.Time) []byte {
 // sortSuffix is what follows the value in an index key of the record id
 // created at t: "|<sortKey>|<id>".
 func sortSuffix(t time.Time, id string) string {
-	var b strings.Builder
-	b.Grow(18 + len(id))
-	b.WriteByte('|')
-	var k [16]byte
-	b.Write(appendSortKey(k[:0], t))
-	b.WriteByte('|')
-	b.WriteString(id)
-	return b.String()
+	var k [64]byte
+	return string(appendSortSuffix(k[:0], t, id))
+}
+
+// appendSortSuffix appends sortSuffix(t, id) to b.
+func appendSortSuffix(b []byte, t time.Time, id string) []byte {
+	b = appendSortKey(append(b, '|'), t)
+	return append(append(b, '|'), id...)
 }
 
 // valueEscaper escapes '%' too, so that escaping is reversible and two
