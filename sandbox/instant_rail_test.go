@@ -10,6 +10,7 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/sandbox"
 )
 
@@ -28,12 +29,13 @@ type payoutStory struct {
 // payout pays 10,000 cents from a funded customer to a USD bank account
 // ending in suffix on a sandbox engine with rail, then transfers 1,000
 // cents out to it, and tells their story.
-func payout(t *testing.T, rail payments.Rail, suffix string) payoutStory {
+func payout(t *testing.T, store func(*payments.Config), rail payments.Rail, suffix string) payoutStory {
 	t.Helper()
 	ctx := context.Background()
 	var mu sync.Mutex
 	var events []string
 	eng, clock, err := sandbox.New(func(c *payments.Config) {
+		store(c)
 		c.Rail = rail
 		c.Notifier = payments.NotifierFunc(func(_ context.Context, ev payments.Event) error {
 			mu.Lock()
@@ -142,23 +144,29 @@ func payout(t *testing.T, rail payments.Rail, suffix string) payoutStory {
 // settle, refund, notify and leave balances alike; the instant one leaves
 // nothing to hand over.
 func TestInstantRail_SameAsHandOver(t *testing.T) {
-	for _, sfx := range []string{"000", "002", "003", "004", "005", "006", "007"} {
-		t.Run(sfx, func(t *testing.T) {
-			handed := payout(t, sandbox.Rail{}, sfx)
-			instant := payout(t, sandbox.InstantRail{}, sfx)
-			if instant.pending != 0 {
-				t.Errorf("instant rail left %d payments to hand over", instant.pending)
-			}
-			handed.pending = 0
-			if fmt.Sprint(instant) != fmt.Sprint(handed) {
-				t.Errorf("instant rail: %+v\nhand-over:    %+v", instant, handed)
-			}
-			if instant.answer != "PROCESSING" || instant.transfer != "PROCESSING" {
-				t.Errorf("execution answered %s, transfer out %s, want PROCESSING (the payment as sent)", instant.answer, instant.transfer)
-			}
-			if len(instant.events) < 3 {
-				t.Errorf("events %v, want at least PENDING, PROCESSING and an outcome", instant.events)
-			}
-		})
+	for name, store := range enginetest.Stores(t) {
+		for _, sfx := range []string{"000", "002", "003", "004", "005", "006", "007"} {
+			t.Run(name+"/"+sfx, func(t *testing.T) { sameAsHandOver(t, store, sfx) })
+		}
+	}
+}
+
+// sameAsHandOver compares the two rails' stories of a payout to suffix on
+// store.
+func sameAsHandOver(t *testing.T, store func(*payments.Config), sfx string) {
+	handed := payout(t, store, sandbox.Rail{}, sfx)
+	instant := payout(t, store, sandbox.InstantRail{}, sfx)
+	if instant.pending != 0 {
+		t.Errorf("instant rail left %d payments to hand over", instant.pending)
+	}
+	handed.pending = 0
+	if fmt.Sprint(instant) != fmt.Sprint(handed) {
+		t.Errorf("instant rail: %+v\nhand-over:    %+v", instant, handed)
+	}
+	if instant.answer != "PROCESSING" || instant.transfer != "PROCESSING" {
+		t.Errorf("execution answered %s, transfer out %s, want PROCESSING (the payment as sent)", instant.answer, instant.transfer)
+	}
+	if len(instant.events) < 3 {
+		t.Errorf("events %v, want at least PENDING, PROCESSING and an outcome", instant.events)
 	}
 }
