@@ -271,7 +271,7 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		buf := responseBuffers.Get().(*[]byte)
 		status, out := h.run(r, rt, *buf)
 		h.writeRaw(w, status, out)
-		putResponseBuffer(buf, out)
+		responseBuffers.Put(buf)
 		return
 	}
 	// The scope keeps a key from meeting another route's answers (or a
@@ -292,24 +292,11 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 	h.writeRaw(w, status, out)
 }
 
-// responseBuffers hold response bodies between requests: a body written
-// is not kept (net/http copies it), so its buffer serves the next one.
+// responseBuffers hold the buffers responses that encode themselves
+// (jsonAppender) are written from: a body written is not kept (net/http
+// copies it), so its buffer serves the next response. Only the buffer is
+// put back, never a body that outgrew it.
 var responseBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
-
-// maxPooledResponse bounds the buffers kept: a large list page's is left
-// to the collector.
-const maxPooledResponse = 64 << 10
-
-// putResponseBuffer returns buf to the pool, holding out when out was
-// encoded into it (out grew it).
-func putResponseBuffer(buf *[]byte, out []byte) {
-	if cap(out) > cap(*buf) && cap(out) <= maxPooledResponse {
-		*buf = out[:0]
-	}
-	if cap(*buf) <= maxPooledResponse {
-		responseBuffers.Put(buf)
-	}
-}
 
 // writeRaw writes an encoded answer in the handler's brand.
 func (h *Handler) writeRaw(w http.ResponseWriter, status int, body []byte) {
