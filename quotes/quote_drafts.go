@@ -33,10 +33,12 @@ type drafts struct {
 	// priced it itself (newDrafts), whose record is stored from quoteB.
 	quote  *Record
 	quoteB []byte // its encoding, or nil: encoded when stored as created
-	// saved: quote is the copy saveQuote made, which clone copies whole.
-	saved bool
-	tx    *Transaction // as created or last saved; nil once stored
-	txB   []byte
+	// saved: quote is the copy saveQuote made, which clone copies whole
+	// and nothing else holds; txSaved: tx is the copy SaveTransaction made.
+	saved   bool
+	tx      *Transaction // as created or last saved; nil once stored
+	txB     []byte
+	txSaved bool
 }
 
 // quoteCopy returns a copy of the draft quote to change: a clone of one
@@ -68,7 +70,7 @@ func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) (held 
 		}
 		d.quote = nil
 	case table == TableTransactions && d.tx != nil && d.tx.ID == key:
-		d.tx, d.txB = v.(*Transaction).clone(), b
+		d.tx, d.txB, d.txSaved = v.(*Transaction).clone(), b, true
 		return true, nil
 	default:
 		return false, engine.PutIndexed(t, table, key, v, b)
@@ -105,7 +107,11 @@ func storeDrafts(t *engine.Txn) error {
 		if err := engine.InsertIndexed(t, tableQuotes, q.ID, q, b); err != nil {
 			return err
 		}
-		rememberQuote(t, q, b)
+		if d.saved { // a copy no one else holds: the cache takes it
+			quotesSlot.Of(t.Handle).quotes.Remember(q.ID, b, q)
+		} else {
+			rememberQuote(t, q, b)
+		}
 	}
 	if tx := d.tx; tx != nil {
 		d.tx = nil
@@ -119,7 +125,11 @@ func storeDrafts(t *engine.Txn) error {
 		if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
-		rememberTx(t, tx, b)
+		if d.txSaved && tx.Card == nil {
+			quotesSlot.Of(t.Handle).txs.Remember(tx.ID, b, tx)
+		} else {
+			rememberTx(t, tx, b)
+		}
 	}
 	return nil
 }
