@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -93,4 +95,44 @@ func TestEngineConfig_SandboxDefaults(t *testing.T) {
 	cfg = engineConfig(o, nil, nil, nil)
 	assert.False(t, cfg.IncomingApproval)
 	assert.False(t, cfg.SkipCheckDigits)
+}
+
+// gcPercent reads the collector's target.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// TestRun_MemoryGCTarget: a server on the memory store collects garbage at
+// memoryGCTarget while it runs, unless GOGC chooses, and gives the process
+// its target back when it stops; other stores leave it alone.
+func TestRun_MemoryGCTarget(t *testing.T) {
+	before := gcPercent()
+	run1 := func(getenv func(string) string, flags ...string) int {
+		ctx, cancel := context.WithCancel(context.Background())
+		errc, ready := make(chan error, 1), make(chan string, 1)
+		go func() {
+			errc <- run(ctx, append([]string{"-addr", "127.0.0.1:0", "-token", "gc-client:gc-secret-0123456789"}, flags...), getenv, io.Discard, ready)
+		}()
+		select {
+		case <-ready:
+		case err := <-errc:
+			t.Fatalf("server did not start: %v", err)
+		}
+		p := gcPercent()
+		cancel()
+		require.NoError(t, <-errc)
+		require.Equal(t, before, gcPercent(), "the target is given back")
+		return p
+	}
+	none := func(string) string { return "" }
+	require.Equal(t, memoryGCTarget, run1(none, "-memory"))
+	require.Equal(t, before, run1(func(k string) string {
+		if k == "GOGC" {
+			return "50"
+		}
+		return ""
+	}, "-memory"), "GOGC chooses")
+	require.Equal(t, before, run1(none, "-db", filepath.Join(t.TempDir(), "p.db")), "bbolt keeps its data off the heap")
 }
