@@ -10,6 +10,12 @@
 //	clock.Advance(6 * time.Minute) // quotes expire, payments settle
 //	eng.ProcessDue(ctx)            // apply what is due, without sleeping
 //
+// New's rail is InstantRail: a payout's outcome, decided by its
+// destination's suffix, is applied in the transaction that executes it,
+// as nothing leaves the process. Rail decides the same outcomes and reports
+// them through the hand-over after commit, as a network's adapter does; it
+// is the one to embed in a rail of one's own.
+//
 // # Testing a service over HTTP
 //
 // NewServer starts the whole REST API in process for one test, with a
