@@ -169,9 +169,17 @@ func (q *Record) cloneable() bool {
 // clone returns a copy of a cloneable quote that shares nothing a holder
 // could change through (TestQuoteCloneSharesNothing).
 func (q *Record) clone() *Record {
-	c := *q
-	c.RateDetails = engine.ClonePtr(q.RateDetails)
-	return &c
+	blk := &recordClone{q: *q} // the copy and its rate details in one allocation
+	if q.RateDetails != nil {
+		blk.rate, blk.q.RateDetails = *q.RateDetails, &blk.rate
+	}
+	return &blk.q
+}
+
+// recordClone is a Record's clone with its RateDetails.
+type recordClone struct {
+	q    Record
+	rate RateDetails
 }
 
 // Lapsed reports whether a quote still waiting for execution or for

@@ -158,14 +158,44 @@ func rememberTx(t *engine.Txn, tx *Transaction, b []byte) {
 // through (TestTransactionCloneSharesNothing); a card transaction's Card is
 // shared.
 func (x *Transaction) clone() *Transaction {
-	c := *x
-	c.SentAmount, c.ReceivedAmount = engine.ClonePtr(x.SentAmount), engine.ClonePtr(x.ReceivedAmount)
-	c.ExchangeRate, c.Fees, c.PlatformFees = engine.ClonePtr(x.ExchangeRate), engine.ClonePtr(x.Fees), engine.ClonePtr(x.PlatformFees)
-	c.SettledAt, c.ReceiptDeliveryConfirmedAt = engine.ClonePtr(x.SettledAt), engine.ClonePtr(x.ReceiptDeliveryConfirmedAt)
+	// The copy and what its pointer members point to are one allocation
+	// (a payment's transaction is cloned several times in its operation).
+	blk := &txClone{tx: *x}
+	c := &blk.tx
+	if x.SentAmount != nil {
+		blk.sent, c.SentAmount = *x.SentAmount, &blk.sent
+	}
+	if x.ReceivedAmount != nil {
+		blk.received, c.ReceivedAmount = *x.ReceivedAmount, &blk.received
+	}
+	if x.ExchangeRate != nil {
+		blk.rate, c.ExchangeRate = *x.ExchangeRate, &blk.rate
+	}
+	if x.Fees != nil {
+		blk.fees, c.Fees = *x.Fees, &blk.fees
+	}
+	if x.PlatformFees != nil {
+		blk.platformFees, c.PlatformFees = *x.PlatformFees, &blk.platformFees
+	}
+	if x.SettledAt != nil {
+		blk.settledAt, c.SettledAt = *x.SettledAt, &blk.settledAt
+	}
+	if x.ReceiptDeliveryConfirmedAt != nil {
+		blk.receiptAt, c.ReceiptDeliveryConfirmedAt = *x.ReceiptDeliveryConfirmedAt, &blk.receiptAt
+	}
 	if c.Refund = engine.ClonePtr(x.Refund); c.Refund != nil {
 		c.Refund.SettledAt = engine.ClonePtr(x.Refund.SettledAt)
 	}
-	return &c
+	return c
+}
+
+// txClone is a Transaction's clone with the values of its pointer members.
+type txClone struct {
+	tx                   Transaction
+	sent, received       accounts.CurrencyAmount
+	rate                 float64
+	fees, platformFees   int64
+	settledAt, receiptAt time.Time
 }
 
 // announceTx is SaveTransaction without storing tx: for a status a payment passes
