@@ -134,7 +134,7 @@ func InsertTransaction(t *engine.Txn, tx *Transaction) error {
 	if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
-	rememberTx(t, tx, b)
+	rememberTx(t, tx, b, false)
 	return nil
 }
 
@@ -187,7 +187,7 @@ func SaveTransaction(t *engine.Txn, tx *Transaction, event engine.EventType) err
 	}
 	held, err := quoteState.Of(t).drafts.store(t, TableTransactions, tx.ID, tx, b)
 	if err == nil && !held {
-		rememberTx(t, tx, b)
+		rememberTx(t, tx, b, false)
 	}
 	return err
 }

@@ -107,11 +107,7 @@ func storeDrafts(t *engine.Txn) error {
 		if err := engine.InsertIndexed(t, tableQuotes, q.ID, q, b); err != nil {
 			return err
 		}
-		if d.saved { // a copy no one else holds: the cache takes it
-			quotesSlot.Of(t.Handle).quotes.Remember(q.ID, b, q)
-		} else {
-			rememberQuote(t, q, b)
-		}
+		rememberQuote(t, q, b, d.saved) // a saved draft is a copy no one else holds
 	}
 	if tx := d.tx; tx != nil {
 		d.tx = nil
@@ -125,11 +121,7 @@ func storeDrafts(t *engine.Txn) error {
 		if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
-		if d.txSaved && tx.Card == nil {
-			quotesSlot.Of(t.Handle).txs.Remember(tx.ID, b, tx)
-		} else {
-			rememberTx(t, tx, b)
-		}
+		rememberTx(t, tx, b, d.txSaved)
 	}
 	return nil
 }

@@ -144,7 +144,7 @@ func saveQuote(t *engine.Txn, q *Record) error {
 	}
 	held, err := quoteState.Of(t).drafts.store(t, tableQuotes, q.ID, q, b)
 	if err == nil && !held {
-		rememberQuote(t, q, b)
+		rememberQuote(t, q, b, false)
 	}
 	return err
 }
@@ -152,11 +152,16 @@ func saveQuote(t *engine.Txn, q *Record) error {
 // rememberQuote notes that q was stored as b, for a later operation that
 // reads it (settling a payment after the request that executed it). Quotes
 // with challenges or instructions, whose maps clone does not copy, are
-// decoded as usual.
-func rememberQuote(t *engine.Txn, q *Record, b []byte) {
-	if q.cloneable() {
-		quotesSlot.Of(t.Handle).quotes.Remember(q.ID, b, q.clone())
+// decoded as usual. An owned q (a copy no one else holds) is kept as it
+// is, any other cloned.
+func rememberQuote(t *engine.Txn, q *Record, b []byte, owned bool) {
+	if !q.cloneable() {
+		return
 	}
+	if !owned {
+		q = q.clone()
+	}
+	quotesSlot.Of(t.Handle).quotes.Remember(q.ID, b, q)
 }
 
 // cloneable reports whether clone copies q completely: it has no member
@@ -170,9 +175,7 @@ func (q *Record) cloneable() bool {
 // could change through (TestQuoteCloneSharesNothing).
 func (q *Record) clone() *Record {
 	blk := &recordClone{q: *q} // the copy and its rate details in one allocation
-	if q.RateDetails != nil {
-		blk.rate, blk.q.RateDetails = *q.RateDetails, &blk.rate
-	}
+	blk.q.RateDetails = copyInto(&blk.rate, q.RateDetails)
 	return &blk.q
 }
 

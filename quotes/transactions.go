@@ -147,11 +147,16 @@ func txRail(rail string) PaymentRail {
 	return ""
 }
 
-// rememberTx notes that tx, encoded as b, was stored at its id.
-func rememberTx(t *engine.Txn, tx *Transaction, b []byte) {
-	if tx.Card == nil { // a card transaction's card is not cloned
-		quotesSlot.Of(t.Handle).txs.Remember(tx.ID, b, tx.clone())
+// rememberTx notes that tx, encoded as b, was stored at its id: kept as it
+// is when owned (a copy no one else holds), else cloned.
+func rememberTx(t *engine.Txn, tx *Transaction, b []byte, owned bool) {
+	if tx.Card != nil { // a card transaction's card is not cloned
+		return
 	}
+	if !owned {
+		tx = tx.clone()
+	}
+	quotesSlot.Of(t.Handle).txs.Remember(tx.ID, b, tx)
 }
 
 // clone returns a copy of x that shares nothing a holder could change
@@ -162,31 +167,22 @@ func (x *Transaction) clone() *Transaction {
 	// (a payment's transaction is cloned several times in its operation).
 	blk := &txClone{tx: *x}
 	c := &blk.tx
-	if x.SentAmount != nil {
-		blk.sent, c.SentAmount = *x.SentAmount, &blk.sent
-	}
-	if x.ReceivedAmount != nil {
-		blk.received, c.ReceivedAmount = *x.ReceivedAmount, &blk.received
-	}
-	if x.ExchangeRate != nil {
-		blk.rate, c.ExchangeRate = *x.ExchangeRate, &blk.rate
-	}
-	if x.Fees != nil {
-		blk.fees, c.Fees = *x.Fees, &blk.fees
-	}
-	if x.PlatformFees != nil {
-		blk.platformFees, c.PlatformFees = *x.PlatformFees, &blk.platformFees
-	}
-	if x.SettledAt != nil {
-		blk.settledAt, c.SettledAt = *x.SettledAt, &blk.settledAt
-	}
-	if x.ReceiptDeliveryConfirmedAt != nil {
-		blk.receiptAt, c.ReceiptDeliveryConfirmedAt = *x.ReceiptDeliveryConfirmedAt, &blk.receiptAt
-	}
+	c.SentAmount, c.ReceivedAmount = copyInto(&blk.sent, x.SentAmount), copyInto(&blk.received, x.ReceivedAmount)
+	c.ExchangeRate, c.Fees, c.PlatformFees = copyInto(&blk.rate, x.ExchangeRate), copyInto(&blk.fees, x.Fees), copyInto(&blk.platformFees, x.PlatformFees)
+	c.SettledAt, c.ReceiptDeliveryConfirmedAt = copyInto(&blk.settledAt, x.SettledAt), copyInto(&blk.receiptAt, x.ReceiptDeliveryConfirmedAt)
 	if c.Refund = engine.ClonePtr(x.Refund); c.Refund != nil {
 		c.Refund.SettledAt = engine.ClonePtr(x.Refund.SettledAt)
 	}
 	return c
+}
+
+// copyInto copies *p into *slot and returns slot; nil for nil.
+func copyInto[T any](slot, p *T) *T {
+	if p == nil {
+		return nil
+	}
+	*slot = *p
+	return slot
 }
 
 // txClone is a Transaction's clone with the values of its pointer members.
