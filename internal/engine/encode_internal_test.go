@@ -148,11 +148,12 @@ func FuzzRecordID(f *testing.F) {
 }
 
 // FuzzSortKey checks sortKey and sortSuffix against the padded hex they
-// replaced.
+// replaced, and the index value's escape in place against EscapeValue.
 func FuzzSortKey(f *testing.F) {
 	f.Add(int64(0), "Transaction:1")
 	f.Add(int64(-62135596800000), "")
 	f.Add(int64(1795000000000), "x|y")
+	f.Add(int64(1), "100%|%7C|")
 	f.Fuzz(func(t *testing.T, ms int64, id string) {
 		at := time.UnixMilli(ms)
 		h := strconv.FormatUint(uint64(at.UnixMilli())^1<<63, 16)
@@ -162,6 +163,12 @@ func FuzzSortKey(f *testing.F) {
 		}
 		if got := sortSuffix(at, id); got != "|"+want+"|"+id {
 			t.Fatalf("sortSuffix(%d, %q) = %q", ms, id, got)
+		}
+		if got := string(appendEscapedValue([]byte("k"), id)); got != "k"+EscapeValue(id) {
+			t.Fatalf("appendEscapedValue(%q) = %q, want %q", id, got, "k"+EscapeValue(id))
+		}
+		if strings.Contains(EscapeValue(id), "|") {
+			t.Fatalf("EscapeValue(%q) = %q keeps a '|'", id, EscapeValue(id))
 		}
 	})
 }

@@ -134,7 +134,7 @@ func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 		spans := sb[:0]
 		key := func(table, v string) {
 			from := len(buf)
-			buf = append(append(buf, EscapeValue(v)...), buf[:n]...)
+			buf = append(appendEscapedValue(buf, v), buf[:n]...)
 			spans = append(spans, span{table, from, len(buf)})
 		}
 		var vals []string
@@ -204,6 +204,15 @@ var valueEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
 // EscapeValue keeps '|' out of an index value, so a value's prefix
 // "<value>|" never matches another value's entries.
 func EscapeValue(v string) string { return valueEscaper.Replace(v) }
+
+// appendEscapedValue appends EscapeValue(v) to b; a value with neither
+// '%' nor '|' (nearly all: ids, statuses, types) is copied as it is.
+func appendEscapedValue(b []byte, v string) []byte {
+	if !strings.ContainsAny(v, "%|") {
+		return append(b, v...)
+	}
+	return append(b, EscapeValue(v)...)
+}
 
 // PutIndexed stores the record b (v encoded) at key of table, replacing the
 // index entries of its previous version with v's.

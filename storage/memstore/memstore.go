@@ -92,10 +92,13 @@ func (tb *table) insert(key string, v []byte) bool {
 		tb.put(key, v)
 		return true
 	}
-	// Two probes of the map, not three: the key is new, so it is added
-	// to the list without looking it up again.
-	if _, ok := tb.rows[key]; ok {
-		return false
+	// A key above every key (a record's id made in time order) is new:
+	// one probe of the map, not two. Any other key is looked up once, and
+	// added to the list without looking it up again.
+	if !tb.keys.Above(key) {
+		if _, ok := tb.rows[key]; ok {
+			return false
+		}
 	}
 	tb.rows[key] = v
 	tb.keys.Insert(key)

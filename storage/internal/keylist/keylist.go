@@ -29,13 +29,11 @@ func (l *List) Len() int { return l.n }
 // seek returns the position of the first key >= k (ci == len(chunks) when
 // there is none).
 func (l *List) seek(k string) (ci, i int) {
-	if n := len(l.chunks); n > 0 {
-		// Above every key: most keys arrive in order (time-ordered ids,
-		// index entries under a creation time), and find their place in
-		// one comparison.
-		if last := l.chunks[n-1]; k > last[len(last)-1] {
-			return n, 0
-		}
+	// Above every key: most keys arrive in order (time-ordered ids,
+	// index entries under a creation time), and find their place in one
+	// comparison.
+	if l.Above(k) {
+		return len(l.chunks), 0
 	}
 	ci = sort.Search(len(l.chunks), func(c int) bool {
 		ch := l.chunks[c]
@@ -45,6 +43,17 @@ func (l *List) seek(k string) (ci, i int) {
 		i = sort.SearchStrings(l.chunks[ci], k)
 	}
 	return ci, i
+}
+
+// Above reports whether k is above every key, so not present: ids made in
+// time order arrive so, and are known to be new without another lookup.
+func (l *List) Above(k string) bool {
+	n := len(l.chunks)
+	if n == 0 {
+		return true
+	}
+	last := l.chunks[n-1]
+	return k > last[len(last)-1]
 }
 
 // Has reports whether k is present.

@@ -22,6 +22,9 @@ func TestKeyList(t *testing.T) {
 		if l.Has(k) != set[k] {
 			t.Fatalf("Has(%s) = %v, want %v", k, !set[k], set[k])
 		}
+		if above := l.Above(k); (above && set[k]) || (!above && n%5 == 4) {
+			t.Fatalf("Above(%s) = %v with the key present: %v", k, above, set[k])
+		}
 		switch {
 		case n%3 == 0:
 			if l.Remove(k) != set[k] {
