@@ -23,12 +23,12 @@ import (
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-				return appendMarshaled(b, s)
-			}
+		if plainASCII[c] {
 			i++
 			continue
+		}
+		if c < utf8.RuneSelf {
+			return appendMarshaled(b, s)
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 || r == '\u2028' || r == '\u2029' {
@@ -40,6 +40,19 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// plainASCII holds the bytes json.Marshal copies into a string as they
+// are: ASCII but control characters, '"', backslash, '<', '>' and '&'. Bytes
+// of multi-byte UTF-8 are not in it (appendString decodes them).
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = true
+	}
+	for _, c := range `"\<>&` {
+		t[c] = false
+	}
+	return t
+}()
 
 // appendMarshaled appends s as encoding/json writes it: the slow path of
 // appendString.
