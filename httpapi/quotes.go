@@ -44,9 +44,12 @@ func quoteRoutes() []route {
 // createQuote is POST /quotes: 201 with the priced quote and its
 // transaction, 202 when it awaits SCA authorization.
 func createQuote(r *request) (int, any, error) {
-	var in payments.QuoteRequest
-	if err := r.decode(&in); err != nil {
-		return fail(err)
+	in, fast := decodeQuoteRequest(r.body)
+	if !fast {
+		in = payments.QuoteRequest{}
+		if err := r.decode(&in); err != nil {
+			return fail(err)
+		}
 	}
 	q, err := r.eng.Quotes.Create(r.ctx(), in)
 	if err != nil {
