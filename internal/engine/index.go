@@ -121,42 +121,51 @@ func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 				return nil, err
 			}
 		}
-		// Every key is written into one buffer, made one string, and
+		// Every key is written into one string of the exact size, and
 		// sliced: a record's entries cost one allocation, not one each.
-		var kb [320]byte
-		buf := appendSortSuffix(kb[:0], created(rec), id)
-		n := len(buf) // buf[:n] is the sort suffix, the IxAll key
-		type span struct {
-			table    string
-			from, to int
-		}
-		var sb [8]span
-		spans := sb[:0]
-		key := func(table, v string) {
-			from := len(buf)
-			buf = append(appendEscapedValue(buf, v), buf[:n]...)
-			spans = append(spans, span{table, from, len(buf)})
-		}
-		var vals []string
+		var sfx [96]byte
+		suffix := appendSortSuffix(sfx[:0], created(rec), id) // the IxAll key
+		type value struct{ table, v string }                  // v escaped; "" for IxAll
+		var vb [8]value
+		var many []string // d.many's values (a function value: a buffer given to it escapes)
+		values, size := vb[:0], len(suffix)
 		for i, d := range defs {
 			switch {
 			case d.every:
-				spans = append(spans, span{tables[i], 0, n})
+				values = append(values, value{tables[i], ""})
 			case d.one != nil:
 				if v := d.one(rec); v != "" {
-					key(tables[i], v)
+					v = escapedValue(v)
+					values, size = append(values, value{tables[i], v}), size+len(v)+len(suffix)
 				}
 			default:
-				vals = d.many(rec, vals[:0])
-				for _, v := range vals {
-					key(tables[i], v)
+				many = d.many(rec, many[:0])
+				for _, v := range many {
+					v = escapedValue(v)
+					values, size = append(values, value{tables[i], v}), size+len(v)+len(suffix)
 				}
 			}
 		}
-		keys := string(buf)
-		out := make([]indexEntry, len(spans))
-		for i, sp := range spans {
-			out[i] = indexEntry{sp.table, keys[sp.from:sp.to]}
+		var sb strings.Builder
+		sb.Grow(size)
+		sb.Write(suffix)
+		type span struct{ from, to int }
+		var pb [8]span
+		spans := pb[:0]
+		for _, x := range values {
+			if x.v == "" {
+				spans = append(spans, span{0, len(suffix)})
+				continue
+			}
+			from := sb.Len()
+			sb.WriteString(x.v)
+			sb.Write(suffix)
+			spans = append(spans, span{from, sb.Len()})
+		}
+		keys := sb.String()
+		out := make([]indexEntry, len(values))
+		for i, x := range values {
+			out[i] = indexEntry{x.table, keys[spans[i].from:spans[i].to]}
 		}
 		return out, nil
 	}
@@ -205,13 +214,13 @@ var valueEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
 // "<value>|" never matches another value's entries.
 func EscapeValue(v string) string { return valueEscaper.Replace(v) }
 
-// appendEscapedValue appends EscapeValue(v) to b; a value with neither
-// '%' nor '|' (nearly all: ids, statuses, types) is copied as it is.
-func appendEscapedValue(b []byte, v string) []byte {
+// escapedValue is EscapeValue(v) without the escaper's work for a value
+// with neither '%' nor '|' (nearly all: ids, statuses, types).
+func escapedValue(v string) string {
 	if !strings.ContainsAny(v, "%|") {
-		return append(b, v...)
+		return v
 	}
-	return append(b, EscapeValue(v)...)
+	return EscapeValue(v)
 }
 
 // PutIndexed stores the record b (v encoded) at key of table, replacing the
