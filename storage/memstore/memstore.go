@@ -41,15 +41,22 @@ type Store struct {
 
 var _ payments.Store = (*Store)(nil)
 
-// table is one table's records: its keys in order, and their values. rows
-// stays nil while every value written to the table is empty, as in the
-// engine's index tables: their keys alone say what is there, so they cost
-// one ordered list and no hash map beside it.
+// table is one table's records: its keys in order, with their values.
+// Keys alone (keys) are kept while every value written to the table is
+// empty, as in the engine's index tables: their keys say what is there.
+// Records (rows) are kept in order with their values, without a hash map
+// beside them: new records arrive in key order (ids made in time order) and
+// are appended after one comparison, where a map of a large table spent as
+// long growing and probing as the rest of a payment's writes.
 type table struct {
-	rows map[string][]byte
-	keys keylist.List
-	// removals counts the keys removed and removed is the last, so that a
-	// scan notices when keys it read ahead may be gone.
+	valued bool // rows, not keys, holds the table
+	keys   keylist.List
+	rows   keylist.Sorted[[]byte]
+	// writes counts the changes to the table, so that a scan notices when
+	// the values it read ahead may have changed; removals counts the keys
+	// removed and removed is the last, so that it notices when keys it read
+	// ahead may be gone.
+	writes   int
 	removals int
 	removed  string
 }
@@ -58,32 +65,33 @@ type table struct {
 var empty = []byte{}
 
 func (tb *table) get(key string) ([]byte, bool) {
-	if tb.rows == nil {
+	if !tb.valued {
 		return empty, tb.keys.Has(key)
 	}
-	v, ok := tb.rows[key]
-	return v, ok
+	return tb.rows.Get(key)
 }
 
 // put stores v at key and returns the value it replaced.
 func (tb *table) put(key string, v []byte) (prev []byte, existed bool) {
-	if tb.rows == nil {
+	tb.writes++
+	if !tb.valued {
 		if len(v) == 0 {
 			return empty, !tb.keys.Add(key)
 		}
-		tb.rows = make(map[string][]byte, tb.keys.Len()+1)
 		for _, k := range tb.keys.Ascend(nil, "", false, tb.keys.Len()) {
-			tb.rows[k] = empty
+			tb.rows.Add(k, empty)
 		}
+		tb.keys, tb.valued = keylist.List{}, true
 	}
-	return keylist.Put(&tb.keys, tb.rows, key, v)
+	return tb.rows.Set(key, v)
 }
 
 // insert stores v at key unless the key is taken, and reports whether it
 // did.
 func (tb *table) insert(key string, v []byte) bool {
-	if tb.rows == nil {
+	if !tb.valued {
 		if len(v) == 0 {
+			tb.writes++
 			return tb.keys.Add(key)
 		}
 		if tb.keys.Has(key) {
@@ -92,28 +100,19 @@ func (tb *table) insert(key string, v []byte) bool {
 		tb.put(key, v)
 		return true
 	}
-	// A key above every key (a record's id made in time order) is new:
-	// one probe of the map, not two. Any other key is looked up once, and
-	// added to the list without looking it up again.
-	if !tb.keys.Above(key) {
-		if _, ok := tb.rows[key]; ok {
-			return false
-		}
-	}
-	tb.rows[key] = v
-	tb.keys.Insert(key)
-	return true
+	tb.writes++
+	return tb.rows.Add(key, v)
 }
 
 // remove deletes key and returns its value, if it had one.
 func (tb *table) remove(key string) (prev []byte, existed bool) {
-	if tb.rows == nil {
-		prev = empty
-	} else if prev, existed = tb.rows[key]; existed {
-		delete(tb.rows, key)
+	if !tb.valued {
+		prev, existed = empty, tb.keys.Remove(key)
+	} else {
+		prev, existed = tb.rows.Remove(key)
 	}
-	existed = tb.keys.Remove(key)
 	if existed {
+		tb.writes++
 		tb.removals++
 		tb.removed = key
 	}
@@ -408,9 +407,11 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 	}
 	// Keys are read in batches and the scan seeks again after each batch, so
 	// stopping early costs O(log n + batch). fn may write to the table:
-	// values are read as they are when fn is called, and the rest of a
-	// batch is read again after fn removed a key other than its own.
-	var batch []string
+	// values are read as they are when fn is called (again, when the table
+	// changed since the batch was read), and the rest of a batch is read
+	// again after fn removed a key other than its own.
+	var keys []string
+	var rows []keylist.Entry[[]byte]
 	from, exclusive := max(opts.Prefix, opts.After), opts.After != "" && opts.After >= opts.Prefix
 	before := opts.After
 	if opts.Reverse && before == "" && opts.Prefix != "" {
@@ -418,24 +419,43 @@ func (t *tx) Scan(name string, opts payments.ScanOptions, fn func(key string, va
 	}
 batches:
 	for {
-		if opts.Reverse {
-			batch = tb.keys.Descend(batch[:0], before, scanBatch)
-		} else {
-			batch = tb.keys.Ascend(batch[:0], from, exclusive, scanBatch)
+		valued, writes := tb.valued, tb.writes
+		switch {
+		case valued && opts.Reverse:
+			rows = tb.rows.Descend(rows[:0], before, scanBatch)
+		case valued:
+			rows = tb.rows.Ascend(rows[:0], from, exclusive, scanBatch)
+		case opts.Reverse:
+			keys = tb.keys.Descend(keys[:0], before, scanBatch)
+		default:
+			keys = tb.keys.Ascend(keys[:0], from, exclusive, scanBatch)
 		}
-		if len(batch) == 0 {
+		n := len(keys)
+		if valued {
+			n = len(rows)
+		}
+		if n == 0 {
 			return nil
 		}
-		for _, k := range batch {
+		var last string
+		for i := range n {
+			k, v := "", empty
+			if valued {
+				k, v = rows[i].Key, rows[i].Val
+			} else {
+				k = keys[i]
+			}
+			last = k
 			if !strings.HasPrefix(k, opts.Prefix) {
 				if opts.Reverse && k > opts.Prefix {
 					continue
 				}
 				return nil
 			}
-			v := empty
-			if tb.rows != nil {
-				v = tb.rows[k]
+			if tb.writes != writes {
+				if x, ok := tb.get(k); ok {
+					v = x
+				}
 			}
 			removals := tb.removals
 			more, err := fn(k, v)
@@ -450,8 +470,7 @@ batches:
 				continue batches
 			}
 		}
-		last := batch[len(batch)-1]
-		if len(batch) < scanBatch || (opts.Reverse && last == "") {
+		if n < scanBatch || (opts.Reverse && last == "") {
 			return nil
 		}
 		from, exclusive, before = last, true, last

@@ -2,9 +2,12 @@ package keylist
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestKeyList checks the chunked key list against a sorted slice through
@@ -47,7 +50,7 @@ func TestKeyList(t *testing.T) {
 	}
 	slices.Sort(want)
 	if got := l.Ascend(nil, "", false, len(want)+1); !slices.Equal(got, want) || l.Len() != len(want) {
-		t.Fatalf("ascend: %d keys (n=%d), want %d", len(got), l.n, len(want))
+		t.Fatalf("ascend: %d keys (n=%d), want %d", len(got), l.Len(), len(want))
 	}
 	rev := slices.Clone(want)
 	slices.Reverse(rev)
@@ -60,5 +63,65 @@ func TestKeyList(t *testing.T) {
 	}
 	if got := l.Descend(nil, mid, 3); !slices.Equal(got, rev[len(rev)-len(want)/2:len(rev)-len(want)/2+3]) {
 		t.Fatalf("descend before %s: %v", mid, got)
+	}
+}
+
+// TestSorted checks the values of a Sorted against a map through random
+// sets, adds, removes and appends, and its ordered reads against the map's
+// sorted keys.
+func TestSorted(t *testing.T) {
+	var l Sorted[int]
+	m := map[string]int{}
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := range 30000 {
+		k := fmt.Sprintf("k%05d", r.IntN(6000))
+		if n%4 == 3 {
+			k = fmt.Sprintf("z%05d", n) // above every key: the append path
+			if !l.Above(k) {
+				t.Fatalf("Above(%s) = false", k)
+			}
+		}
+		want, had := m[k]
+		if got, ok := l.Get(k); ok != had || got != want {
+			t.Fatalf("Get(%s) = %d, %v, want %d, %v", k, got, ok, want, had)
+		}
+		switch n % 3 {
+		case 0:
+			prev, ok := l.Remove(k)
+			if ok != had || prev != want {
+				t.Fatalf("Remove(%s) = %d, %v, want %d, %v", k, prev, ok, want, had)
+			}
+			delete(m, k)
+		case 1:
+			if l.Add(k, n) == had {
+				t.Fatalf("Add(%s) reported %v with the key present: %v", k, !had, had)
+			}
+			if !had {
+				m[k] = n
+			}
+		default:
+			prev, ok := l.Set(k, n)
+			if ok != had || prev != want {
+				t.Fatalf("Set(%s) = %d, %v, want %d, %v", k, prev, ok, want, had)
+			}
+			m[k] = n
+		}
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	all := l.Ascend(nil, "", false, len(keys)+1)
+	require.Len(t, all, len(keys))
+	require.Equal(t, len(keys), l.Len())
+	for i, e := range all {
+		require.Equal(t, keys[i], e.Key)
+		require.Equal(t, m[e.Key], e.Val)
+	}
+	mid := keys[len(keys)/2]
+	desc := l.Descend(nil, mid, 5)
+	for i, e := range desc {
+		require.Equal(t, keys[len(keys)/2-1-i], e.Key)
+	}
+	asc := l.Ascend(nil, mid, true, 5)
+	for i, e := range asc {
+		require.Equal(t, keys[len(keys)/2+1+i], e.Key)
 	}
 }
