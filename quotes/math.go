@@ -84,9 +84,13 @@ type Input struct {
 // net, after fees, pays for Amount at the rate (see solveBase for the one
 // exception: both variable fees together above two thirds).
 //
-// Every product and sum is computed in math/big and range-checked against
+// Every product and sum is computed in math/big (or, for the usual quote,
+// in exact 64- and 128-bit integers: sendingFast) and range-checked against
 // MaxAmount before it is returned; nothing loops on the input values.
 func Compute(in Input) (Amounts, error) {
+	if a, ok := sendingFast(in); ok {
+		return a, nil
+	}
 	p, err := newPricer(in)
 	if err != nil {
 		return Amounts{}, err
