@@ -61,8 +61,15 @@ func (r Rate) String() string {
 }
 
 // Float64 is the float64 nearest to the rate, as JSON numbers of the
-// reference carry it.
-func (r Rate) Float64() float64 { return Float64(r.d) }
+// reference carry it: parsed from the rate's kept text when it has one.
+func (r Rate) Float64() float64 {
+	if r.s != "" {
+		if f, err := strconv.ParseFloat(r.s, 64); err == nil {
+			return f
+		}
+	}
+	return Float64(r.d)
+}
 
 // Float64 is the float64 nearest to d (ties to even), as d.Float64 gives it
 // through math/big.Rat; parsing d's text is exact too, and an order of
