@@ -34,11 +34,10 @@ type drafts struct {
 	quote  *Record
 	quoteB []byte // its encoding, or nil: encoded when stored as created
 	// saved: quote is the copy saveQuote made, which clone copies whole
-	// and nothing else holds; txSaved: tx is the copy SaveTransaction made.
-	saved   bool
-	tx      *Transaction // as created or last saved; nil once stored
-	txB     []byte
-	txSaved bool
+	// and nothing else holds.
+	saved bool
+	tx    *Transaction // as created or last saved (a copy); nil once stored
+	txB   []byte
 }
 
 // quoteCopy returns a copy of the draft quote to change: a clone of one
@@ -70,7 +69,7 @@ func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) (held 
 		}
 		d.quote = nil
 	case table == TableTransactions && d.tx != nil && d.tx.ID == key:
-		d.tx, d.txB, d.txSaved = v.(*Transaction).clone(), b, true
+		d.tx, d.txB = v.(*Transaction).clone(), b
 		return true, nil
 	default:
 		return false, engine.PutIndexed(t, table, key, v, b)
@@ -121,7 +120,10 @@ func storeDrafts(t *engine.Txn) error {
 		if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
-		rememberTx(t, tx, b, d.txSaved)
+		// Owned either way: a saved draft is the copy store made, and one
+		// as created is newDrafts's, never changed (reruns and readers
+		// take clones of it) nor handed out.
+		rememberTx(t, tx, b, true)
 	}
 	return nil
 }
