@@ -65,15 +65,23 @@ func writeError(w http.ResponseWriter, err error) {
 	writeRaw(w, status, b)
 }
 
+// bufferedBody is how much of a response net/http buffers before it sends
+// the header (its bufferBeforeChunkingSize): a body no longer is sent with
+// its Content-Length.
+const bufferedBody = 2048
+
 // writeRaw writes an encoded JSON body (none for a nil body, as a 204
 // has), turning a 429's retryAfterSeconds into Retry-After on the way.
 func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	if body != nil {
 		h := w.Header()
 		h.Set("Content-Type", "application/json")
-		// A body net/http cannot buffer whole (over 2 KiB) would otherwise
-		// go out chunked, in more writes to the connection.
-		h.Set("Content-Length", strconv.Itoa(len(body)))
+		// net/http gives a body it buffers whole (2 KiB) its length itself;
+		// a larger one would otherwise go out chunked, in more writes to
+		// the connection.
+		if len(body) > bufferedBody {
+			h.Set("Content-Length", strconv.Itoa(len(body)))
+		}
 	}
 	setRetryAfter(w.Header(), status, body)
 	w.WriteHeader(status)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -87,4 +88,29 @@ func TestReady(t *testing.T) {
 	assert.Equal(t, 503, status)
 	assert.Equal(t, "stopped", body["checks"].(map[string]any)["workers"])
 	assert.Equal(t, 503, func() int { s, _ := probeGet(t, httpapi.Ready(eng, httpapi.ReadyOptions{}), "HEAD"); return s }())
+}
+
+// TestResponseLength: every JSON answer carries its Content-Length and is
+// sent whole, not chunked: a short one through net/http's own buffer, one
+// longer than that buffer (2 KiB) through the header writeRaw sets.
+func TestResponseLength(t *testing.T) {
+	s := newServer(t)
+	for range 6 {
+		s.customer()
+	}
+	for _, path := range []string{"/config", "/customers?limit=6"} {
+		req, err := http.NewRequest("GET", s.http.URL+base+path, nil)
+		require.NoError(t, err)
+		id, secret := basic(s.cred)
+		req.SetBasicAuth(id, secret)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		raw, err := io.ReadAll(res.Body)
+		require.NoError(t, res.Body.Close())
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode, "%s", raw)
+		assert.Equal(t, int64(len(raw)), res.ContentLength, path)
+		assert.Empty(t, res.TransferEncoding, path)
+		t.Logf("%s: %d bytes", path, len(raw))
+	}
 }
