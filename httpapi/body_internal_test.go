@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paygrid/payments/validate"
+	"github.com/stretchr/testify/assert"
 )
 
 // scanJSONModel is the first scanJSON: obviously right and slow (a
@@ -101,8 +102,9 @@ func manyMembers(n int, name string) string {
 	return b.String()
 }
 
-// FuzzScanJSON compares scanJSON with scanJSONModel on every well-formed
-// body, and memberName with the regular expressions it replaced.
+// FuzzScanJSON compares validJSON with json.Valid on every body, scanJSON
+// with scanJSONModel on every well-formed one, and memberName with the
+// regular expressions it replaced.
 func FuzzScanJSON(f *testing.F) {
 	for _, s := range []string{
 		`{"a":1,"a":2}`, `{"amount":"12345678"}`, `[{"x":[1,2,{"y":"\u00e9\u00e9\u00e9"}]}]`,
@@ -114,6 +116,9 @@ func FuzzScanJSON(f *testing.F) {
 		f.Add([]byte(s), 3)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, maxString int) {
+		if got, want := validJSON(body), json.Valid(body); got != want {
+			t.Fatalf("validJSON(%q) = %v, want %v", body, got, want)
+		}
 		if !json.Valid(body) {
 			return
 		}
@@ -135,4 +140,23 @@ func FuzzScanJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestValidJSON compares validJSON with json.Valid on malformed texts of
+// every kind and at encoding/json's nesting limit.
+func TestValidJSON(t *testing.T) {
+	for _, s := range []string{
+		``, ` `, `{}`, `[]`, `{"a":1,}`, `[1,]`, `[,1]`, `01`, `-01`, `1.`, `.5`, `-`, `1e`, `1e+`, `1E-7`, `-0.0e0`,
+		`"\x"`, `"\u12"`, `"\u12g4"`, `"\uABCD"`, `"\/\b\f\n\r\t\"\\"`, "\"a\tb\"", `"abc`, `tru`, `true `, ` nul`,
+		`falsey`, `{"a" 1}`, `{1:2}`, `{"a":}`, `[1 2]`, `{"a":[}`, `{"a":1}}`, `[[]`, `"\`, `{"a":"b"`, "\xff",
+		"\"\xff\"", `[true,false,null,-1.5e+3,"s",{"k":[{}]}]`,
+	} {
+		assert.Equal(t, json.Valid([]byte(s)), validJSON([]byte(s)), "%q", s)
+	}
+	for _, n := range []int{maxNesting, maxNesting + 1} {
+		s := []byte(strings.Repeat(`[`, n) + strings.Repeat(`]`, n))
+		assert.Equal(t, json.Valid(s), validJSON(s), "%d nested arrays", n)
+		o := []byte(strings.Repeat(`{"a":`, n) + `1` + strings.Repeat(`}`, n))
+		assert.Equal(t, json.Valid(o), validJSON(o), "%d nested objects", n)
+	}
 }
