@@ -131,10 +131,12 @@ func (l *Sorted[V]) insertAt(e Entry[V], ci, i int) {
 		l.chunks[ci] = ch
 		return
 	}
+	// Both halves get arrays of their own, so the one ch outgrew is
+	// freed: the left half exactly its size (keys arriving in order never
+	// return to it), the right room to grow.
 	half := len(ch) / 2
 	right := append(make([]Entry[V], 0, chunkMax), ch[half:]...)
-	clear(ch[half:]) // the left chunk keeps its array: drop what moved
-	l.chunks[ci] = slices.Clip(ch[:half])
+	l.chunks[ci] = slices.Clone(ch[:half])
 	l.chunks = slices.Insert(l.chunks, ci+1, right)
 }
 
