@@ -54,8 +54,10 @@
 package prommetrics
 
 import (
+	"cmp"
 	"context"
 	"strconv"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -72,6 +74,27 @@ type Metrics struct {
 	operations, requests, txns, retries, handovers, deliveries, due *prometheus.CounterVec
 	opSeconds, requestSeconds, txnSeconds                           *prometheus.HistogramVec
 	deliverySeconds                                                 prometheus.Histogram
+
+	// timed holds the counter and histogram of each label set of an
+	// operation, a request or a transaction once resolved: every request
+	// ends three of them, and a vector hashes the label values and takes
+	// its lock on every lookup.
+	mu    sync.RWMutex
+	timed map[timedKey]timed
+}
+
+// timedKey is the label set of a timed pair: the kind of work, and its
+// area, name (a request's route) and outcome, or a request's status.
+type timedKey struct {
+	kind                payments.WorkKind
+	area, name, outcome string
+	status              int
+}
+
+// timed is a counter and a latency histogram resolved for one label set.
+type timed struct {
+	count   prometheus.Counter
+	seconds prometheus.Observer
 }
 
 var _ payments.Observer = (*Metrics)(nil)
@@ -118,22 +141,13 @@ func (m *Metrics) Start(ctx context.Context, _ payments.Work) context.Context { 
 func (m *Metrics) End(_ context.Context, w payments.Work) {
 	s := w.Took.Seconds()
 	switch w.Kind {
-	case payments.WorkOperation:
-		m.operations.WithLabelValues(w.Area, w.Name, w.Outcome).Inc()
-		m.opSeconds.WithLabelValues(w.Area, w.Name).Observe(s)
-	case payments.WorkRequest:
-		route := w.Name
-		if route == "" {
-			route = "unmatched"
-		}
-		m.requests.WithLabelValues(route, strconv.Itoa(w.Status)).Inc()
-		m.requestSeconds.WithLabelValues(route).Observe(s)
-	case payments.WorkTransaction:
-		m.txns.WithLabelValues(w.Name, w.Outcome).Inc()
-		if w.Runs > 1 {
+	case payments.WorkOperation, payments.WorkRequest, payments.WorkTransaction:
+		t := m.timedOf(w)
+		t.count.Inc()
+		t.seconds.Observe(s)
+		if w.Kind == payments.WorkTransaction && w.Runs > 1 {
 			m.retries.WithLabelValues(w.Name).Add(float64(w.Runs - 1))
 		}
-		m.txnSeconds.WithLabelValues(w.Name).Observe(s)
 	case payments.WorkHandOver:
 		m.handovers.WithLabelValues(w.Name, w.Outcome).Inc()
 	case payments.WorkDelivery:
@@ -142,6 +156,42 @@ func (m *Metrics) End(_ context.Context, w payments.Work) {
 	case payments.WorkDue:
 		m.due.WithLabelValues(w.Name, w.Outcome).Inc()
 	}
+}
+
+// timedOf returns the counter and histogram of an operation, a request or
+// a transaction w, resolving them the first time its label set ends.
+func (m *Metrics) timedOf(w payments.Work) timed {
+	k := timedKey{kind: w.Kind, name: w.Name}
+	switch w.Kind {
+	case payments.WorkOperation:
+		k.area, k.outcome = w.Area, w.Outcome
+	case payments.WorkRequest:
+		k.status = w.Status
+	default:
+		k.outcome = w.Outcome
+	}
+	m.mu.RLock()
+	t, ok := m.timed[k]
+	m.mu.RUnlock()
+	if ok {
+		return t
+	}
+	switch w.Kind {
+	case payments.WorkOperation:
+		t = timed{m.operations.WithLabelValues(w.Area, w.Name, w.Outcome), m.opSeconds.WithLabelValues(w.Area, w.Name)}
+	case payments.WorkRequest:
+		route := cmp.Or(w.Name, "unmatched")
+		t = timed{m.requests.WithLabelValues(route, strconv.Itoa(w.Status)), m.requestSeconds.WithLabelValues(route)}
+	default:
+		t = timed{m.txns.WithLabelValues(w.Name, w.Outcome), m.txnSeconds.WithLabelValues(w.Name)}
+	}
+	m.mu.Lock()
+	if m.timed == nil {
+		m.timed = map[timedKey]timed{}
+	}
+	m.timed[k] = t
+	m.mu.Unlock()
+	return t
 }
 
 // TraceParent returns "": metrics keep no trace.

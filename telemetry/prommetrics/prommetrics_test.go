@@ -138,3 +138,38 @@ func BenchmarkQuoteCreateExecute(b *testing.B) {
 		})
 	}
 }
+
+// TestMetrics_LabelSets: work that differs in any label is counted apart,
+// though Metrics resolves each label set once and keeps it.
+func TestMetrics_LabelSets(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m, err := prommetrics.New(reg)
+	require.NoError(t, err)
+	for _, w := range []payments.Work{
+		{Kind: payments.WorkOperation, Area: "quotes", Name: "Create", Outcome: "OK"},
+		{Kind: payments.WorkOperation, Area: "quotes", Name: "Create", Outcome: "OK"},
+		{Kind: payments.WorkOperation, Area: "quotes", Name: "Create", Outcome: "INVALID_INPUT"},
+		{Kind: payments.WorkOperation, Area: "accounts", Name: "Create", Outcome: "OK"},
+		{Kind: payments.WorkRequest, Name: "POST /quotes", Status: 201},
+		{Kind: payments.WorkRequest, Name: "POST /quotes", Status: 400},
+		{Kind: payments.WorkRequest, Name: "POST /quotes", Status: 400},
+		{Kind: payments.WorkTransaction, Name: "write", Outcome: "commit"},
+		{Kind: payments.WorkTransaction, Name: "write", Outcome: "conflict"},
+		{Kind: payments.WorkTransaction, Name: "read", Outcome: "commit"},
+	} {
+		m.End(ctx, w)
+	}
+	requireLines(t, scrape(t, reg),
+		`payments_operations_total{area="quotes",code="OK",operation="Create"} 2`,
+		`payments_operations_total{area="quotes",code="INVALID_INPUT",operation="Create"} 1`,
+		`payments_operations_total{area="accounts",code="OK",operation="Create"} 1`,
+		`payments_operation_duration_seconds_count{area="quotes",operation="Create"} 3`,
+		`payments_http_requests_total{route="POST /quotes",status="201"} 1`,
+		`payments_http_requests_total{route="POST /quotes",status="400"} 2`,
+		`payments_http_request_duration_seconds_count{route="POST /quotes"} 3`,
+		`payments_store_transactions_total{kind="write",outcome="commit"} 1`,
+		`payments_store_transactions_total{kind="write",outcome="conflict"} 1`,
+		`payments_store_transactions_total{kind="read",outcome="commit"} 1`,
+		`payments_store_transaction_duration_seconds_count{kind="write"} 2`,
+	)
+}
