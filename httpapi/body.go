@@ -119,10 +119,16 @@ func (j jsonString) equal(k jsonString) bool {
 }
 
 // space skips JSON whitespace at s.i.
-func (s *bodyScanner) space() {
-	for s.i < len(s.raw) && (s.raw[s.i] == ' ' || s.raw[s.i] == '\t' || s.raw[s.i] == '\n' || s.raw[s.i] == '\r') {
-		s.i++
+func (s *bodyScanner) space() { s.i = skipSpace(s.raw, s.i) }
+
+// skipSpace returns the position of the first byte of b at or after i
+// that is not JSON white space (len(b) when there is none): the body's
+// scanner, validator and quote decoder all skip it so.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
 	}
+	return i
 }
 
 // value scans the value at s.i (after any space), which sits at a.
@@ -316,14 +322,7 @@ type jsonValidator struct {
 
 // space skips white space and returns the position after it.
 func (v *jsonValidator) space() int {
-	for v.i < len(v.b) {
-		switch v.b[v.i] {
-		case ' ', '\t', '\n', '\r':
-			v.i++
-		default:
-			return v.i
-		}
-	}
+	v.i = skipSpace(v.b, v.i)
 	return v.i
 }
 

@@ -89,16 +89,7 @@ type jsonScan struct {
 }
 
 // space skips white space.
-func (s *jsonScan) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+func (s *jsonScan) space() { s.i = skipSpace(s.b, s.i) }
 
 // take reads c after white space.
 func (s *jsonScan) take(c byte) bool {

@@ -124,48 +124,49 @@ func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 		// Every key is written into one string of the exact size, and
 		// sliced: a record's entries cost one allocation, not one each.
 		var sfx [96]byte
-		suffix := appendSortSuffix(sfx[:0], created(rec), id) // the IxAll key
-		type value struct{ table, v string }                  // v escaped; "" for IxAll
-		var vb [8]value
+		suffix := appendSortSuffix(sfx[:0], created(rec), id) // the IxAll key, first in keys
+		// Each entry's key is keys[from:to]: the suffix for IxAll, else
+		// its escaped value and the suffix, in order after it.
+		type entry struct {
+			table, v string // v escaped; "" for IxAll
+			from, to int
+		}
+		var eb [8]entry
 		var many []string // d.many's values (a function value: a buffer given to it escapes)
-		values, size := vb[:0], len(suffix)
+		entries, size := eb[:0], len(suffix)
+		add := func(table, v string) {
+			v = escapedValue(v)
+			entries = append(entries, entry{table, v, size, size + len(v) + len(suffix)})
+			size += len(v) + len(suffix)
+		}
 		for i, d := range defs {
 			switch {
 			case d.every:
-				values = append(values, value{tables[i], ""})
+				entries = append(entries, entry{tables[i], "", 0, len(suffix)})
 			case d.one != nil:
 				if v := d.one(rec); v != "" {
-					v = escapedValue(v)
-					values, size = append(values, value{tables[i], v}), size+len(v)+len(suffix)
+					add(tables[i], v)
 				}
 			default:
 				many = d.many(rec, many[:0])
 				for _, v := range many {
-					v = escapedValue(v)
-					values, size = append(values, value{tables[i], v}), size+len(v)+len(suffix)
+					add(tables[i], v)
 				}
 			}
 		}
 		var sb strings.Builder
 		sb.Grow(size)
 		sb.Write(suffix)
-		type span struct{ from, to int }
-		var pb [8]span
-		spans := pb[:0]
-		for _, x := range values {
-			if x.v == "" {
-				spans = append(spans, span{0, len(suffix)})
-				continue
+		for _, e := range entries {
+			if e.v != "" {
+				sb.WriteString(e.v)
+				sb.Write(suffix)
 			}
-			from := sb.Len()
-			sb.WriteString(x.v)
-			sb.Write(suffix)
-			spans = append(spans, span{from, sb.Len()})
 		}
 		keys := sb.String()
-		out := make([]indexEntry, len(values))
-		for i, x := range values {
-			out[i] = indexEntry{x.table, keys[spans[i].from:spans[i].to]}
+		out := make([]indexEntry, len(entries))
+		for i, e := range entries {
+			out[i] = indexEntry{e.table, keys[e.from:e.to]}
 		}
 		return out, nil
 	}
