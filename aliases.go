@@ -179,6 +179,15 @@ const DeliveryDelivered = engine.DeliveryDelivered
 // DeliveryFailed: given up: a dead-lettered event (engine.DeliveryFailed).
 const DeliveryFailed = engine.DeliveryFailed
 
+// DeliveryNotSent: never sent, because nothing would have received it
+// (WebhookDelivery.Reason says why: ReasonNoEndpoint)
+// (engine.DeliveryNotSent).
+const DeliveryNotSent = engine.DeliveryNotSent
+
+// ReasonNoEndpoint is the Reason of a NOT_SENT delivery: no webhook
+// endpoint was configured (engine.ReasonNoEndpoint).
+const ReasonNoEndpoint = engine.ReasonNoEndpoint
+
 // DeliveryPending: in the outbox, to be tried (again) at NextAttemptAt
 // (engine.DeliveryPending).
 const DeliveryPending = engine.DeliveryPending

@@ -387,8 +387,15 @@ type SandboxClock struct {
 	Now time.Time `json:"now"`
 	// Frozen reports whether the clock stands still at Now.
 	Frozen bool `json:"frozen"`
-	// Lead is how far a running clock reads ahead of real time.
-	Lead time.Duration `json:"lead"`
+	// RealTime is the real time (the machine's wall clock) at which a
+	// running clock read Now: it reads Now plus the real time elapsed
+	// since. Zero for a frozen clock. A reading and a real time, not the
+	// lead between them, so that a clock advanced thousands of years still
+	// runs (a time.Duration holds about 292 years).
+	RealTime time.Time `json:"realTime,omitzero"`
+	// Lead is how far a running clock read ahead of real time, as states
+	// saved before RealTime keep it: read only when RealTime is zero.
+	Lead time.Duration `json:"lead,omitempty"`
 }
 
 // SaveClock keeps c as the state of the sandbox's test clock. A later
@@ -407,8 +414,14 @@ func (s Sandbox) SaveClock(ctx context.Context, c SandboxClock) (err error) {
 			return err
 		}
 		if saved.Now.After(c.Now) {
+			// A later reading saved by another process: a running clock
+			// resumes from it, at the real time it was read.
 			c.Now = saved.Now
+			if !saved.RealTime.IsZero() {
+				c.RealTime = saved.RealTime
+			}
 		}
+		c.RealTime = c.RealTime.UTC()
 		c.Now = c.Now.UTC()
 		return engine.PutJSON(t, tableSandboxClock, clockKey, c)
 	})

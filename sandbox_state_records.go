@@ -19,16 +19,28 @@ func checkStateRecords(r *engine.Registry, fe *validate.Errors, table string, re
 	for i, sr := range recs {
 		field := validate.Index("tables."+table, i)
 		v := bytes.TrimSpace(sr.Value)
-		if len(v) == 0 || v[0] != '{' || json.Unmarshal(v, newRecord()) != nil {
+		decoded := newRecord()
+		if len(v) == 0 || v[0] != '{' || json.Unmarshal(v, decoded) != nil {
 			fe.Add(field, nil, "%s must be a JSON object of a %s record", field, table)
 			continue
 		}
-		// Indexed records are kept at their id, which lists rely on.
-		var rec struct {
-			ID string `json:"id"`
+		if d.Ix == nil {
+			continue
 		}
-		if d.Ix != nil && (json.Unmarshal(v, &rec) != nil || rec.ID != sr.Key) {
-			fe.Add(field, nil, "%s must be kept at its id: key %q, id %q", field, sr.Key, rec.ID)
+		// Indexed records are kept at their id, which lists rely on: the
+		// table's ID, else the record's "id" member.
+		var id string
+		if d.ID != nil {
+			id = d.ID(decoded)
+		} else {
+			var rec struct {
+				ID string `json:"id"`
+			}
+			_ = json.Unmarshal(v, &rec) // decoded as an object above
+			id = rec.ID
+		}
+		if id != sr.Key {
+			fe.Add(field, nil, "%s must be kept at its id: key %q, id %q", field, sr.Key, id)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/dashboard"
+	"github.com/paygrid/payments/webhooks"
 )
 
 // pagePaths are every GET page of the dashboard.
@@ -451,4 +452,28 @@ func TestDashboard_Requests(t *testing.T) {
 	status, body = none.get(t, "/dashboard/requests", none.viewer)
 	assert.Equal(t, http.StatusNotFound, status)
 	assert.NotContains(t, body, `href="/dashboard/requests"`)
+}
+
+// TestDashboard_WebhooksNotSent: on an engine whose webhook sender has no
+// endpoint configured, the webhook page shows the events NOT_SENT, in a
+// neutral badge, with the reason and no attempt, not DELIVERED.
+func TestDashboard_WebhooksNotSent(t *testing.T) {
+	key, err := webhooks.GenerateKey()
+	require.NoError(t, err)
+	sender, err := webhooks.New(webhooks.Config{Key: key})
+	require.NoError(t, err)
+	e := newEnvNotifier(t, sender)
+	e.seed(t)
+	all, err := e.eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+	require.NoError(t, err)
+	require.NotEmpty(t, all.Data)
+	_, body := e.get(t, "/dashboard/webhooks", e.viewer)
+	assert.Contains(t, body, "Delivered, not sent or given up")
+	for _, d := range all.Data {
+		r := row(t, body, d.Event.ID)
+		assert.Contains(t, r, `<span class="badge ">NOT_SENT</span>`)
+		assert.Contains(t, r, payments.ReasonNoEndpoint)
+		assert.Contains(t, r, `<td class="num attempts">0</td>`, "never sent")
+		assert.NotContains(t, r, "DELIVERED")
+	}
 }

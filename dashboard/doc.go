@@ -40,8 +40,9 @@
 //	mux.Handle("/", httpapi.New(eng, httpapi.Config{}))
 //	fmt.Println("log in at", baseURL+d.LoginLink())
 //
-// The history of delivered events (quote, transaction and webhook pages)
-// is kept only by an engine with payments.Config.EventHistory set (see
+// The history of delivered events, and of those not sent because no
+// webhook endpoint was configured (NOT_SENT, with the reason), shown on
+// the quote, transaction and webhook pages, is kept only by an engine with payments.Config.EventHistory set (see
 // payments.Webhooks.ListDeliveries); without it the pages show the events
 // still waiting and those given up.
 package dashboard

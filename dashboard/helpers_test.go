@@ -41,6 +41,16 @@ type env struct {
 // mutate adjusts the dashboard's options.
 func newEnv(t *testing.T, notify payments.NotifierFunc, mutate ...func(*dashboard.Options)) *env {
 	t.Helper()
+	var n payments.Notifier
+	if notify != nil {
+		n = notify
+	}
+	return newEnvNotifier(t, n, mutate...)
+}
+
+// newEnvNotifier is newEnv with any Notifier (nil: the sandbox's).
+func newEnvNotifier(t *testing.T, notify payments.Notifier, mutate ...func(*dashboard.Options)) *env {
+	t.Helper()
 	eng, clock, err := sandbox.New(func(c *payments.Config) {
 		c.EventHistory = true
 		if notify != nil {

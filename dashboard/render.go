@@ -168,9 +168,13 @@ func formatJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// statusClass is the badge colour of a status: ok, wait or bad.
+// statusClass is the badge colour of a status: ok, wait or bad, or none
+// for one that is neither (an event NOT_SENT: nothing received it, nothing
+// failed).
 func statusClass(s any) string {
 	switch v := strings.ToUpper(toString(s)); {
+	case v == payments.DeliveryNotSent:
+		return ""
 	case strings.Contains(v, "FAIL"), strings.Contains(v, "REJECT"), strings.Contains(v, "EXPIRE"),
 		strings.Contains(v, "CANCEL"), strings.Contains(v, "DEAD"), strings.Contains(v, "ERROR"):
 		return "bad"

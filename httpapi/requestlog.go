@@ -107,8 +107,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // observe sets the request id header on w and returns the writer to serve
 // with, the request to serve (its context carries the id: RequestIDFrom)
 // and the function that logs the exchange once served: one line per
-// request at Info (Error for 5xx) with method, path, status, duration,
-// request id and idempotency key. With an engine Observer the request is
+// request at Info (Error for 5xx) with method, path, status, duration_ms
+// (the time it took to serve, in milliseconds, fractional), request id and
+// idempotency key. With an engine Observer the request is
 // a unit of work (payments.WorkRequest: its route's pattern, status and
 // code), continuing the trace of its traceparent header; the operations
 // it runs nest in it.
@@ -147,7 +148,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 		}
 		// The request id comes from the context (LogHandler).
 		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", sw.status), slog.Duration("duration", took)}
+			slog.Int("status", sw.status), slog.Float64("duration_ms", float64(took)/float64(time.Millisecond))}
 		if key := r.Header.Get("Idempotency-Key"); key != "" {
 			attrs = append(attrs, slog.String("idempotency_key", key))
 		}

@@ -93,7 +93,9 @@ func TestRequestLogAndID(t *testing.T) {
 	assert.EqualValues(t, 201, first["status"])
 	assert.Equal(t, "trace-1.a:b_c", first["request_id"])
 	assert.Equal(t, "key-7", first["idempotency_key"])
-	assert.Greater(t, first["duration"], 0.0)
+	assert.Greater(t, first["duration_ms"], 0.0, "the time it took, in milliseconds")
+	assert.Less(t, first["duration_ms"], 60_000.0, "milliseconds, not nanoseconds")
+	assert.NotContains(t, first, "duration", "the unit is in the name")
 	assert.NotContains(t, lines[1], "idempotency_key")
 	assert.EqualValues(t, 404, lines[5]["status"])
 }

@@ -104,7 +104,7 @@ func advanceClock(r *request) (int, any, error) {
 	a := payments.ClockAdvance{To: in.To}
 	if in.Duration != "" {
 		if a.Duration, err = time.ParseDuration(in.Duration); err != nil {
-			return fail(payments.Invalid(validate.Errors{{Field: "duration", Message: `duration must be a duration such as "90s", "6m" or "48h"`}}))
+			return fail(payments.Invalid(validate.Errors{{Field: "duration", Message: `duration must be a duration such as "90s", "6m" or "48h", of at most 2562047h (about 292 years: give to for an instant further ahead)`}}))
 		}
 	}
 	if err := c.Advance(r.ctx(), a); err != nil {

@@ -21,24 +21,29 @@ func sandboxWebhookRoutes() []route {
 	}
 }
 
-// deliveryView is one webhook delivery on the wire: the event as it is
-// sent (its id is the one receivers dedupe on and redeliver takes), its
-// state (PENDING, DELIVERED or FAILED), the tries made so far (a delivery
-// that succeeded at once made 1), when a pending one is tried next, why
-// the last failed try failed, and when a delivered or given-up one ended.
+// deliveryView is one webhook delivery on the wire: its id (the event's,
+// which receivers dedupe on and redeliver takes), the event as it is
+// sent, its state (PENDING, DELIVERED, NOT_SENT or FAILED), the tries made
+// so far (a delivery that succeeded at once made 1; an event NOT_SENT
+// counts only the tries an endpoint refused before it was removed), when a
+// pending one is tried next, why the last failed try failed, why one was
+// not sent (reason), and when a delivered, not sent or given-up one ended.
 type deliveryView struct {
+	ID          string         `json:"id"`
 	Event       payments.Event `json:"event"`
 	Resource    string         `json:"resource,omitempty"`
 	Status      string         `json:"status"`
 	Attempts    int            `json:"attempts"`
 	NextRetryAt *time.Time     `json:"nextRetryAt,omitempty"`
 	LastError   string         `json:"lastError,omitempty"`
+	Reason      string         `json:"reason,omitempty"`
 	FinishedAt  *time.Time     `json:"finishedAt,omitempty"`
 }
 
 // viewDelivery is the wire form of d.
 func viewDelivery(d *payments.WebhookDelivery) *deliveryView {
-	v := &deliveryView{Event: d.Event, Resource: d.Resource, Status: d.Status, Attempts: d.Tries(), LastError: d.LastError}
+	v := &deliveryView{ID: d.Event.ID, Event: d.Event, Resource: d.Resource, Status: d.Status, Attempts: d.Tries(),
+		LastError: d.LastError, Reason: d.Reason}
 	if !d.NextAttemptAt.IsZero() {
 		v.NextRetryAt = &d.NextAttemptAt
 	}
@@ -57,7 +62,8 @@ func sandboxOnly(r *request) error {
 }
 
 // listWebhookDeliveries is GET /sandbox/webhooks: newest first (sortOrder
-// asc for oldest first), filtered by status (PENDING, DELIVERED, FAILED),
+// asc for oldest first), filtered by status (PENDING, DELIVERED, NOT_SENT,
+// FAILED),
 // type (an event type) and resource (the id of the record the events
 // describe), paged by limit and cursor.
 func listWebhookDeliveries(r *request) (int, any, error) {

@@ -11,11 +11,16 @@ import (
 // two without a jump. Pass its Now method as payments.Config.Now.
 //
 // A running clock never reads earlier than a reading it already gave, even
-// if the machine's wall clock steps back.
+// if the machine's wall clock steps back. It keeps the instant it was set
+// to and the real time it was set at, and adds the real time elapsed since,
+// so it runs at any lead over real time up to the latest instant a
+// time.Time holds (a lead kept as a time.Duration would stop at about 292
+// years).
 type Clock struct {
 	mu      sync.Mutex
-	t       time.Time     // the reading while frozen; the last reading while running
-	offset  time.Duration // added to time.Now while running
+	t       time.Time // the reading while frozen; the last reading while running
+	base    time.Time // while running: the reading at since
+	since   time.Time // while running: the real time (wall clock) it read base at
 	running bool
 	wall    func() time.Time // real time (time.Now)
 }
@@ -35,7 +40,8 @@ func NewClock(start time.Time) *Clock {
 // NewRealClock returns a clock that follows real time, with no offset until
 // it is advanced.
 func NewRealClock() *Clock {
-	return &Clock{running: true, wall: time.Now}
+	now := time.Now().Round(0)
+	return &Clock{t: now, base: now, since: now, running: true, wall: time.Now}
 }
 
 // Now returns the clock's reading.
@@ -47,12 +53,21 @@ func (c *Clock) Now() time.Time {
 
 // read is Now with c.mu held.
 func (c *Clock) read() time.Time {
-	if c.running {
-		if t := c.wall().Round(0).Add(c.offset); t.After(c.t) {
-			c.t = t
-		}
+	now, _ := c.readWall()
+	return now
+}
+
+// readWall returns the clock's reading and the real time it was taken at
+// (the zero time while frozen), with c.mu held.
+func (c *Clock) readWall() (time.Time, time.Time) {
+	if !c.running {
+		return c.t, time.Time{}
 	}
-	return c.t
+	w := c.wall().Round(0)
+	if t := c.base.Add(w.Sub(c.since)); t.After(c.t) {
+		c.t = t
+	}
+	return c.t, w
 }
 
 // Advance moves the clock forward by d and returns the new reading.
@@ -85,7 +100,7 @@ func (c *Clock) Set(t time.Time) {
 func (c *Clock) set(t time.Time) time.Time {
 	c.t = t
 	if c.running {
-		c.offset = t.Sub(c.wall().Round(0))
+		c.base, c.since = t, c.wall().Round(0)
 	}
 	return t
 }
@@ -119,19 +134,21 @@ func (c *Clock) Frozen() bool {
 	return !c.running
 }
 
-// state returns the clock's reading, whether it runs, and how far a
-// running clock reads ahead of real time.
-func (c *Clock) state() (now time.Time, running bool, lead time.Duration) {
+// state returns the clock's reading, whether it runs, and the real time
+// a running clock took the reading at (zero when frozen).
+func (c *Clock) state() (now time.Time, running bool, realTime time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.read(), c.running, c.offset
+	now, realTime = c.readWall()
+	return now, c.running, realTime
 }
 
 // restore sets the clock from a saved state without ever moving it back:
 // frozen, it stands at the later of its reading and now; running, it
-// reads lead ahead of real time, but never earlier than now or its
+// reads now plus the real time elapsed since realTime (or, when realTime
+// is zero, lead ahead of real time), but never earlier than now or its
 // reading.
-func (c *Clock) restore(now time.Time, frozen bool, lead time.Duration) {
+func (c *Clock) restore(now time.Time, frozen bool, realTime time.Time, lead time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cur := c.read()
@@ -140,7 +157,12 @@ func (c *Clock) restore(now time.Time, frozen bool, lead time.Duration) {
 		c.t = latest(cur, now)
 		return
 	}
-	c.set(latest(cur, now, c.wall().Round(0).Add(lead)))
+	wall := c.wall().Round(0)
+	resumed := wall.Add(lead)
+	if !realTime.IsZero() {
+		resumed = now.Add(wall.Sub(realTime))
+	}
+	c.set(latest(cur, now, resumed))
 }
 
 // latest returns the latest of ts.

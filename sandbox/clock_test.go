@@ -46,3 +46,23 @@ func TestClock_FollowsRealTime(t *testing.T) {
 	assert.WithinDuration(t, target, c.Now(), time.Second)
 	assert.False(t, c.Now().Before(target))
 }
+
+// TestClock_RunsFarAhead: a running clock advanced centuries and millennia
+// ahead of real time (past the 292 years a time.Duration holds) still
+// follows real time from there.
+func TestClock_RunsFarAhead(t *testing.T) {
+	c := sandbox.NewRealClock()
+	for _, to := range []time.Time{time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(8999, 12, 31, 0, 0, 0, 0, time.UTC)} {
+		assert.Equal(t, to, c.AdvanceTo(to))
+		time.Sleep(2 * time.Millisecond)
+		a := c.Now()
+		assert.True(t, a.After(to), "it runs on from %s: %s", to, a)
+		time.Sleep(2 * time.Millisecond)
+		assert.True(t, c.Now().After(a), "and keeps running")
+		assert.WithinDuration(t, to, a, time.Second)
+	}
+	c.Advance(200 * 365 * 24 * time.Hour)
+	a := c.Now()
+	time.Sleep(2 * time.Millisecond)
+	assert.True(t, c.Now().After(a))
+}

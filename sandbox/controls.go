@@ -57,15 +57,15 @@ func (c *Controls) Freeze(ctx context.Context) error {
 func (c *Controls) Resume(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := c.Clock.Resume()
-	_, _, lead := c.Clock.state()
-	return c.Engine.Sandbox.SaveClock(ctx, payments.SandboxClock{Now: now, Lead: lead})
+	c.Clock.Resume()
+	now, _, realTime := c.Clock.state()
+	return c.Engine.Sandbox.SaveClock(ctx, payments.SandboxClock{Now: now, RealTime: realTime})
 }
 
 // Restore sets the clock from the state saved in the engine's store, if
 // any: a frozen clock stands at its saved reading, a running one reads its
-// saved lead ahead of real time; neither ever reads earlier than the saved
-// reading or its own. Call it once at start, before serving.
+// saved reading plus the real time elapsed since it was saved; neither
+// ever reads earlier than the saved reading or its own. Call it once at start, before serving.
 func (c *Controls) Restore(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -73,7 +73,7 @@ func (c *Controls) Restore(ctx context.Context) error {
 	if err != nil || !ok {
 		return err
 	}
-	c.Clock.restore(saved.Now, saved.Frozen, saved.Lead)
+	c.Clock.restore(saved.Now, saved.Frozen, saved.RealTime, saved.Lead)
 	return nil
 }
 
@@ -93,12 +93,11 @@ func (c *Controls) Advance(ctx context.Context, a payments.ClockAdvance) error {
 		if saveErr != nil {
 			return
 		}
-		now, running, lead := c.Clock.state()
-		if t.After(now) {
-			lead += t.Sub(now)
-			now = t
-		}
-		if saveErr = c.Engine.Sandbox.SaveClock(ctx, payments.SandboxClock{Now: now, Frozen: !running, Lead: lead}); saveErr != nil {
+		// Saved as the reading t at the real time now: a running clock
+		// resumes from there plus the real time elapsed.
+		now, running, realTime := c.Clock.state()
+		now = latest(now, t)
+		if saveErr = c.Engine.Sandbox.SaveClock(ctx, payments.SandboxClock{Now: now, Frozen: !running, RealTime: realTime}); saveErr != nil {
 			stop() // the advance ends at its next store operation
 			return
 		}

@@ -170,3 +170,52 @@ func containsEvent(ds []payments.WebhookDelivery, id string) bool {
 	}
 	return false
 }
+
+// TestServer_ClockFarAhead: a running clock advanced 374 years (past the
+// 292 years a time.Duration holds), over HTTP and through the engine's
+// controls, still runs, says so, stamps payments with the time they were
+// made, and resumes from there after a restart.
+func TestServer_ClockFarAhead(t *testing.T) {
+	t.Parallel()
+	s := sandbox.NewServer(t)
+	requireCall(t, s, "POST", "/sandbox/clock/resume", nil)
+	assert.Equal(t, []string{"duration"}, fieldsOf(t, s, "POST", "/sandbox/clock/advance", obj{"duration": "3000000h"}),
+		"a duration holds about 292 years: further is a field error")
+	to := time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC)
+	moved := requireCall(t, s, "POST", "/sandbox/clock/advance", obj{"to": to})
+	assert.Equal(t, false, moved["frozen"])
+	read := func() time.Time {
+		t.Helper()
+		at, err := time.Parse(time.RFC3339Nano, requireCall(t, s, "GET", "/sandbox/clock", nil)["now"].(string))
+		require.NoError(t, err)
+		return at
+	}
+	first := read()
+	assert.False(t, first.Before(to))
+	require.Eventually(t, func() bool { return read().After(first) }, 5*time.Second, 2*time.Millisecond,
+		"the clock runs on from %s", to)
+	a := requireCall(t, s, "POST", "/customers", customerBody("Ann Future"))
+	time.Sleep(2 * time.Millisecond)
+	b := requireCall(t, s, "POST", "/customers", customerBody("Bob Future"))
+	assert.NotEqual(t, a["createdAt"], b["createdAt"], "records carry the time they were made")
+	assert.Greater(t, b["createdAt"], a["createdAt"])
+
+	// Through the engine: another advance, by a duration, from there.
+	require.NoError(t, s.Controls.AdvanceBy(t.Context(), 24*time.Hour))
+	after := s.Engine.Now()
+	assert.True(t, after.After(first.Add(24*time.Hour)), "%s", after)
+	require.Eventually(t, func() bool { return s.Engine.Now().After(after) }, 5*time.Second, time.Millisecond)
+
+	// A restart on the same store resumes, running, from the saved reading.
+	clock := sandbox.NewRealClock()
+	eng, err := payments.New(payments.Config{Store: s.Engine.Store(), Now: clock.Now, Sandbox: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = eng.Close() })
+	ctl := sandbox.NewControls(eng, clock)
+	require.NoError(t, ctl.Restore(t.Context()))
+	assert.False(t, ctl.Frozen())
+	restarted := clock.Now()
+	assert.False(t, restarted.Before(after), "restarted at %s", restarted)
+	assert.WithinDuration(t, after, restarted, 5*time.Second)
+	require.Eventually(t, func() bool { return clock.Now().After(restarted) }, 5*time.Second, time.Millisecond)
+}

@@ -216,3 +216,39 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestServer_WebhooksNotSent: a payout on a server with no webhook endpoint
+// lists its events NOT_SENT with the reason and no try (not DELIVERED, as
+// nothing received them), each with a top-level id; once an endpoint is
+// set, redeliver by that id (or by event.id) sends one, DELIVERED at its
+// first try.
+func TestServer_WebhooksNotSent(t *testing.T) {
+	t.Parallel()
+	s := sandbox.NewServer(t, func(c *payments.Config) { c.EventHistory, c.Platform.WebhookEndpoint = true, "" })
+	busy(t, s)
+
+	all := deliveries(t, s, "")
+	require.NotEmpty(t, all)
+	for _, d := range all {
+		assert.Equal(t, "NOT_SENT", d["status"], "%v", d)
+		assert.Equal(t, payments.ReasonNoEndpoint, d["reason"])
+		assert.EqualValues(t, 0, d["attempts"], "never sent")
+		assert.NotEmpty(t, d["finishedAt"])
+		assert.Equal(t, eventID(d), d["id"], "the item's id is its event's")
+		assert.Zero(t, s.Webhooks.Deliveries(eventID(d)))
+	}
+	assert.Equal(t, all, deliveries(t, s, "?status=NOT_SENT"))
+	assert.Empty(t, deliveries(t, s, "?status=DELIVERED"))
+	assert.Equal(t, []string{"status"}, fieldsOfGet(t, s, "/sandbox/webhooks?status=SENT"))
+
+	requireCall(t, s, "PATCH", "/config", obj{"webhookEndpoint": s.Webhooks.URL})
+	sent := requireCall(t, s, "POST", "/sandbox/webhooks/"+all[0]["id"].(string)+"/redeliver", nil)
+	assert.Equal(t, "DELIVERED", sent["status"])
+	assert.EqualValues(t, 1, sent["attempts"], "delivered at its first try")
+	assert.Equal(t, all[0]["id"], sent["id"])
+	assert.Nil(t, sent["reason"])
+	assert.Equal(t, 1, s.Webhooks.Deliveries(all[0]["id"].(string)))
+	again := requireCall(t, s, "POST", "/sandbox/webhooks/"+eventID(all[1])+"/redeliver", nil)
+	assert.Equal(t, "DELIVERED", again["status"], "event.id works as before")
+	assert.Len(t, deliveries(t, s, "?status=NOT_SENT"), len(all)-2)
+}

@@ -2,6 +2,9 @@ package sandbox_test
 
 import (
 	"encoding/json"
+	"github.com/paygrid/payments/storage/boltstore"
+	"github.com/paygrid/payments/storage/memstore"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -150,4 +153,44 @@ func TestServer_Reset(t *testing.T) {
 	tokens := requireCall(t, s, "GET", "/tokens", nil)
 	assert.EqualValues(t, 1, tokens["totalCount"], "only the new token")
 	requireAPIError(t, s.Call("POST", "/sandbox/reset", map[string]any{"rotateToken": "yes"}, nil), 400, payments.CodeInvalidInput)
+}
+
+// TestServer_ExportImportEventHistory exports, imports and exports again the
+// state of a server that keeps the event history (as the sandbox server
+// with its dashboard does), after a real payout, on memory and bbolt: every
+// table the export writes imports again, the history included.
+func TestServer_ExportImportEventHistory(t *testing.T) {
+	t.Parallel()
+	stores := map[string]func(t *testing.T) payments.Store{
+		"memory": func(*testing.T) payments.Store { return memstore.New() },
+		"bbolt": func(t *testing.T) payments.Store {
+			st, err := boltstore.Open(filepath.Join(t.TempDir(), "state.db"), nil)
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = st.Close() })
+			return st
+		},
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			history := func(c *payments.Config) { c.EventHistory = true; c.Store = open(t) }
+			a := sandbox.NewServer(t, history)
+			busy(t, a)
+			doc := exported(t, a)
+			require.NotEmpty(t, doc.Tables["event_log"], "the payout's events are in the history")
+
+			b := sandbox.NewServer(t, history)
+			require.NoError(t, b.Call("POST", "/sandbox/state", doc, nil))
+			assert.Equal(t, doc.Tables, exported(t, b).Tables, "export, import, export gives the same document")
+			assert.Equal(t, answers(t, a), answers(t, b))
+			var events, again json.RawMessage
+			require.NoError(t, a.Call("GET", "/sandbox/webhooks", nil, &events))
+			require.NoError(t, b.Call("GET", "/sandbox/webhooks", nil, &again))
+			assert.JSONEq(t, string(events), string(again), "the same event history")
+
+			// And back onto a itself: its own export imports again.
+			require.NoError(t, a.Call("POST", "/sandbox/state", doc, nil))
+			assert.Equal(t, doc.Tables, exported(t, a).Tables)
+		})
+	}
 }

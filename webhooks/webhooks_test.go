@@ -295,8 +295,8 @@ func historyFollowsTheEndpoint(t *testing.T, store func(*payments.Config)) {
 	from := e.USDAccount(t, "Ann Payer")
 	_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
 	require.NoError(t, err)
-	// Nothing waits: the events entered the history delivered, in
-	// the transaction that emitted them.
+	// Nothing waits: the events entered the history not sent, for want
+	// of an endpoint, in the transaction that emitted them.
 	pending, err := e.Eng.Webhooks.Pending(ctx)
 	require.NoError(t, err)
 	require.Empty(t, pending)
@@ -304,8 +304,10 @@ func historyFollowsTheEndpoint(t *testing.T, store func(*payments.Config)) {
 	require.NoError(t, err)
 	require.NotEmpty(t, all.Data, "an event history keeps the events")
 	for _, d := range all.Data {
-		require.Equal(t, payments.DeliveryDelivered, d.Status, "%s", d.Event.Type)
-		require.Equal(t, 1, d.Tries())
+		require.Equal(t, payments.DeliveryNotSent, d.Status, "%s: nothing received it", d.Event.Type)
+		require.Equal(t, payments.ReasonNoEndpoint, d.Reason)
+		require.Equal(t, 0, d.Tries(), "never sent")
+		require.Zero(t, d.Attempts)
 		require.NotEmpty(t, d.Resource)
 	}
 	// With an endpoint, they go to the outbox and to it.
@@ -320,4 +322,51 @@ func historyFollowsTheEndpoint(t *testing.T, store func(*payments.Config)) {
 	after, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
 	require.NoError(t, err)
 	require.Greater(t, len(after.Data), len(all.Data))
+	delivered, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{Status: payments.DeliveryDelivered}, payments.ListParams{})
+	require.NoError(t, err)
+	require.Len(t, delivered.Data, len(after.Data)-len(all.Data), "those sent to the endpoint are delivered")
+	for _, d := range delivered.Data {
+		require.Equal(t, 1, d.Tries())
+		require.Empty(t, d.Reason)
+	}
+	notSent, err := e.Eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Status: payments.DeliveryNotSent}, payments.ListParams{})
+	require.NoError(t, err)
+	require.Len(t, notSent.Data, len(all.Data), "the others are listed not sent")
+}
+
+// TestSender_EndpointRemovedMeanwhile: an event queued for an endpoint that
+// failed its first try, and due again once the endpoint was removed, is
+// logged NOT_SENT with its one try, not DELIVERED: nothing received it.
+func TestSender_EndpointRemovedMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	sender, _ := newSender(t, true)
+	srv, got, setStatus := receiver(t)
+	setStatus(503)
+	endpoint := srv.URL + "/hooks"
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) {
+		c.Notifier, c.EventHistory, c.Platform.WebhookEndpoint = sender, true, endpoint
+	})
+	from := e.USDAccount(t, "Ann Payer")
+	_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
+	require.NoError(t, err)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, got(), "tried once, and refused")
+	none := ""
+	_, err = e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &none})
+	require.NoError(t, err)
+	e.Clock.Advance(time.Hour)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+
+	all, err := e.Eng.Webhooks.AllDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+	require.NoError(t, err)
+	require.NotEmpty(t, all.Data)
+	for _, d := range all.Data {
+		assert.Equal(t, payments.DeliveryNotSent, d.Status, "%s", d.Event.Type)
+		assert.Equal(t, payments.ReasonNoEndpoint, d.Reason)
+		assert.Equal(t, 1, d.Attempts, "the one try the endpoint refused")
+		assert.Equal(t, 1, d.Tries())
+		assert.NotEmpty(t, d.LastError)
+	}
 }

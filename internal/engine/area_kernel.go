@@ -15,6 +15,7 @@ func kernelArea(r *Registry) AreaDef {
 		{Name: TableOutbox, Record: func() any { return new(outboxRecord) }},
 		{Name: tableOutboxDead, Record: func() any { return new(outboxRecord) }},
 		{Name: tableEventLog, Record: func() any { return new(WebhookDelivery) },
+			ID: func(rec any) string { return rec.(*WebhookDelivery).Event.ID }, // kept at its event's id
 			Ix: Indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
 				Every[WebhookDelivery](),
 				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),

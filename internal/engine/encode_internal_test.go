@@ -30,8 +30,11 @@ func FuzzAppendOutbox(f *testing.F) {
 		ours, err := r.encode()
 		model, modelErr := json.Marshal(r)
 		jsontest.CheckSame(t, ours, err, model, modelErr)
-		for _, status := range []string{DeliveryPending, DeliveryDelivered, ""} {
+		for _, status := range []string{DeliveryPending, DeliveryDelivered, DeliveryNotSent, ""} {
 			d := deliveryOf(r, status)
+			if status == DeliveryNotSent {
+				d.Reason = lastError
+			}
 			d.FinishedAt = at.Add(time.Duration(attempts) * time.Second)
 			ours, err := appendDelivery(nil, &d)
 			model, modelErr := json.Marshal(d)

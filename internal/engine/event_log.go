@@ -32,14 +32,24 @@ const (
 	DeliveryPending   = "PENDING"   // in the outbox, to be tried (again) at NextAttemptAt
 	DeliveryDelivered = "DELIVERED" // accepted by the Notifier (or webhook endpoint)
 	DeliveryFailed    = "FAILED"    // given up: a dead-lettered event
+	// DeliveryNotSent: never sent, because nothing would have received it
+	// (Reason says why): an event emitted, or due, while no webhook
+	// endpoint was configured for a Notifier that delivers only there
+	// (EndpointOnly). Redeliver sends it to the endpoint configured now.
+	DeliveryNotSent = "NOT_SENT"
 )
+
+// ReasonNoEndpoint is the Reason of a NOT_SENT delivery: no webhook
+// endpoint was configured, and the Notifier delivers nowhere else.
+const ReasonNoEndpoint = "no webhook endpoint was configured"
 
 // WebhookDelivery is an event and where its delivery stands: Attempts
 // counts the tries before the last one of a delivered event (so one that
-// succeeded at once has 0) and every try of one pending or given up (Tries
-// counts them all), NextAttemptAt is when a pending one is tried next,
-// LastError why the last failed try failed, and FinishedAt when it was
-// delivered or given up.
+// succeeded at once has 0) and every try of one pending, given up or not
+// sent (Tries counts them all), NextAttemptAt is when a pending one is
+// tried next, LastError why the last failed try failed, Reason why one
+// NOT_SENT was not sent, and FinishedAt when it was delivered, given up or
+// found to have nowhere to go.
 type WebhookDelivery struct {
 	Event         Event     `json:"event"`
 	Resource      string    `json:"resource,omitempty"`
@@ -47,6 +57,7 @@ type WebhookDelivery struct {
 	Attempts      int       `json:"attempts"`
 	NextAttemptAt time.Time `json:"nextAttemptAt,omitzero"`
 	LastError     string    `json:"lastError,omitempty"`
+	Reason        string    `json:"reason,omitempty"`
 	FinishedAt    time.Time `json:"finishedAt,omitzero"`
 }
 
@@ -84,12 +95,12 @@ func resourceOf(data json.RawMessage) string {
 }
 
 // indexedStatus is the value of a history record of status in the status
-// index: FAILED, and none for DELIVERED, which nearly every record is
-// (every event of an engine without webhooks is logged delivered as it is
-// emitted): lists of delivered events read the history in order and skip
-// the few given up, instead of every event paying one more index entry.
+// index: FAILED, and none for DELIVERED and NOT_SENT, which nearly every
+// record is (every event of an engine without a webhook endpoint is logged
+// NOT_SENT as it is emitted): lists of those read the history in order and
+// skip the others, instead of every event paying one more index entry.
 func indexedStatus(status string) string {
-	if status == DeliveryDelivered {
+	if status == DeliveryDelivered || status == DeliveryNotSent {
 		return ""
 	}
 	return status
@@ -107,13 +118,17 @@ func deliveryOf(r outboxRecord, status string) WebhookDelivery {
 
 // logDelivery records in the event log that the delivery of r ended in
 // status at now, when Config.EventHistory asks for the log. Flush calls it
-// in the commit that removes r from the outbox.
+// in the commit that removes r from the outbox. A NOT_SENT one had no
+// endpoint to go to (ReasonNoEndpoint).
 func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time) error {
 	if !e.Config.EventHistory {
 		return nil
 	}
 	d := deliveryOf(r, status)
 	d.FinishedAt = now
+	if status == DeliveryNotSent {
+		d.Reason = ReasonNoEndpoint
+	}
 	b, err := appendDelivery(make([]byte, 0, len(d.Event.Data)+len(d.LastError)+320), &d)
 	if err != nil {
 		return err
@@ -122,8 +137,8 @@ func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time
 }
 
 // logEmitted records the event ev, emitted in t with the data that data
-// appends (as EmitAppended takes it), in the event log as delivered at
-// t.Now (fateLogged). The data is appended straight into the record, and
+// appends (as EmitAppended takes it), in the event log as not sent at
+// t.Now, for want of an endpoint (fateLogged). The data is appended straight into the record, and
 // the event is new, so its record is inserted, with nothing of a previous
 // version to look up.
 func logEmitted(t *Txn, ev Event, size int, data func([]byte) ([]byte, error)) error {
@@ -140,7 +155,7 @@ func logEmitted(t *Txn, ev Event, size int, data func([]byte) ([]byte, error)) e
 	} else {
 		ev.Data = b[start:len(b):len(b)]
 	}
-	d := WebhookDelivery{Event: ev, Resource: resourceOf(ev.Data), Status: DeliveryDelivered, FinishedAt: t.Now}
+	d := WebhookDelivery{Event: ev, Resource: resourceOf(ev.Data), Status: DeliveryNotSent, Reason: ReasonNoEndpoint, FinishedAt: t.Now}
 	if b, err = appendDeliveryTail(b, &d); err != nil {
 		return err
 	}
@@ -170,6 +185,7 @@ func appendDeliveryTail(b []byte, d *WebhookDelivery) ([]byte, error) {
 		}
 	}
 	b = StringMember(b, "lastError", d.LastError, true)
+	b = StringMember(b, "reason", d.Reason, true)
 	if !d.FinishedAt.IsZero() {
 		if b, err = TimeMember(b, "finishedAt", d.FinishedAt); err != nil {
 			return nil, err
@@ -180,8 +196,9 @@ func appendDeliveryTail(b []byte, d *WebhookDelivery) ([]byte, error) {
 
 // DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries:
 // Resource is the id of the record the events describe (a transaction id
-// lists that payment's events), Status a delivery state (DELIVERED or
-// FAILED; AllDeliveries also takes PENDING), Type an event type.
+// lists that payment's events), Status a delivery state (DELIVERED,
+// NOT_SENT or FAILED; AllDeliveries also takes PENDING), Type an event
+// type.
 type DeliveryFilter struct {
 	Resource string
 	Status   string
@@ -194,8 +211,8 @@ func (f DeliveryFilter) match(d *WebhookDelivery) bool {
 		(f.Type == "" || d.Event.Type == f.Type)
 }
 
-// ListDeliveries lists the events whose delivery ended (delivered or given
-// up) in the order they were emitted, newest first with p.Desc. Only an
+// ListDeliveries lists the events whose delivery ended (delivered, not
+// sent for want of an endpoint, or given up) in the order they were emitted, newest first with p.Desc. Only an
 // engine with Config.EventHistory keeps them; others list none. Events
 // still waiting are listed by PendingDeliveries, those given up also by
 // DeadEvents.
@@ -204,7 +221,7 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 	defer op.End(&err)
 	e := wh.e
 	var fe validate.Errors
-	fe.Enum("status", f.Status, DeliveryDelivered, DeliveryFailed)
+	fe.Enum("status", f.Status, DeliveryDelivered, DeliveryNotSent, DeliveryFailed)
 	if err := Invalid(fe.Err()); err != nil {
 		return Page[WebhookDelivery]{}, err
 	}
@@ -271,7 +288,8 @@ const deliveriesList = "webhook_deliveries"
 // stands, in the order they were emitted (newest first with p.Desc):
 // those waiting in the outbox (PENDING), those given up (FAILED: the
 // outbox's dead letters) and, with Config.EventHistory, those delivered
-// (DELIVERED). f narrows by status (PENDING, DELIVERED or FAILED), event
+// (DELIVERED) and those that had nowhere to go (NOT_SENT). f narrows by
+// status (PENDING, DELIVERED, NOT_SENT or FAILED), event
 // type and resource. A page reads the outbox and its dead letters whole
 // (they hold what still waits and what was given up) and the history a
 // page at a time; its cursor resumes after the last event it listed, so
@@ -281,7 +299,7 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListPa
 	defer op.End(&err)
 	e := wh.e
 	var fe validate.Errors
-	fe.Enum("status", f.Status, DeliveryPending, DeliveryDelivered, DeliveryFailed)
+	fe.Enum("status", f.Status, DeliveryPending, DeliveryDelivered, DeliveryNotSent, DeliveryFailed)
 	if err := Invalid(fe.Err()); err != nil {
 		return Page[WebhookDelivery]{}, err
 	}

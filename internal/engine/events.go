@@ -471,6 +471,10 @@ type outcomes struct {
 	errs []error   // errs[i] is due[i]'s delivery error, nil when delivered
 	at   time.Time // when the deliveries ended, the base of their backoff
 	now  time.Time // when the pass began, the time of the history entries
+	// notSent is set when the events had nowhere to go: the Notifier
+	// delivers only to a webhook endpoint and none was configured. The
+	// history logs them NOT_SENT instead of DELIVERED.
+	notSent bool
 
 	delivered int
 	// gaveUp[i] is set when due[i] was given up (dead-lettered) by the
@@ -519,7 +523,11 @@ func (o *outcomes) record(t *Txn) error {
 				return err
 			}
 			o.delivered++
-			if err := logDelivery(e, t, r, DeliveryDelivered, o.now); err != nil {
+			status := DeliveryDelivered
+			if o.notSent {
+				status = DeliveryNotSent
+			}
+			if err := logDelivery(e, t, r, status, o.now); err != nil {
 				return err
 			}
 			continue
@@ -688,12 +696,16 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// an area reads, handed to it once the outcomes are recorded.
 	var answers []DeliveryAnswer
 	deliver := func(ctx context.Context, ev Event) error { return e.notifier.Notify(ctx, ev) }
+	notSent := false // Notify drops every event: they have nowhere to go
 	if sends {
 		if !endpointRead {
 			var err error
 			if endpoint, err = e.webhookEndpoint(ctx); err != nil {
 				return 0, err
 			}
+		}
+		if d, ok := e.notifier.(EndpointOnly); ok && endpoint == "" {
+			notSent = d.DropsWithoutEndpoint()
 		}
 		if endpoint != "" {
 			deliver = func(ctx context.Context, ev Event) error {
@@ -710,7 +722,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// Observer each delivery is a span (spans[i], due[i]'s), a child of
 	// the transaction that emitted the event, ended once its outcome is
 	// recorded.
-	o := &outcomes{e: e, due: due, errs: make([]error, 0, len(due)), now: now}
+	o := &outcomes{e: e, due: due, errs: make([]error, 0, len(due)), now: now, notSent: notSent}
 	var spans []*span
 	for _, r := range due {
 		if ctx.Err() != nil {

@@ -24,6 +24,11 @@ type TableDef struct {
 	Record func() any
 	// Ix are the table's secondary indexes (Indexed, index.go); nil: none.
 	Ix *Indexes
+	// ID returns the id at which a record of the table (as Record returns
+	// it, decoded) is kept, when that is not its top-level "id" member: a
+	// sandbox import checks that every record of an indexed table is kept
+	// at its id, which its index entries name. Nil: the "id" member.
+	ID func(rec any) string
 	// Credentials marks the tables of API credentials: state export and
 	// import leave them alone, and a reset clears them only when it
 	// rotates the token.

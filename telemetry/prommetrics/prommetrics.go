@@ -40,6 +40,14 @@
 //   - payments_due_items_total{table, outcome}: due items, outcome
 //     "applied", "skipped" or "failed".
 //
+// Every family above is exported from the start, at zero, so that a
+// scrape of a fresh server lists them all and a query or an alert on one
+// finds it: the store transactions under every kind and outcome, and each
+// family whose label values only the work names (routes, areas, event
+// types, due tables, intent kinds) under one series with empty label
+// values (which Prometheus reads as labels absent), which goes once the
+// family counts its first label set.
+//
 // Read on scrape (NewBacklog, Engine.Backlog):
 //
 //   - payments_webhooks_waiting: events waiting for delivery;
@@ -58,6 +66,7 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -74,6 +83,10 @@ type Metrics struct {
 	operations, requests, txns, retries, handovers, deliveries, due *prometheus.CounterVec
 	opSeconds, requestSeconds, txnSeconds                           *prometheus.HistogramVec
 	deliverySeconds                                                 prometheus.Histogram
+
+	// unseen holds, for each family exported with a placeholder series
+	// until its first label set, the function that drops that series.
+	unseen [familyCount]placeholder
 
 	// timed holds the counter and histogram of each label set of an
 	// operation, a request or a transaction once resolved: every request
@@ -98,6 +111,55 @@ type timed struct {
 }
 
 var _ payments.Observer = (*Metrics)(nil)
+
+// The families exported with a placeholder series until their first label
+// set is observed (Metrics.unseen).
+const (
+	famOperations = iota // operations and their latency
+	famRequests          // API requests and their latency
+	famHandovers
+	famDeliveries
+	famDue
+	familyCount
+)
+
+// placeholder is the zero series a family is exported with before its
+// first label set: drop removes it, once.
+type placeholder struct {
+	held atomic.Bool
+	drop func()
+}
+
+// seen drops the placeholder series of family f, if it still holds one:
+// the family now has a series of its own.
+func (m *Metrics) seen(f int) {
+	if p := &m.unseen[f]; p.held.Load() && p.held.CompareAndSwap(true, false) {
+		p.drop()
+	}
+}
+
+// hold exports family f with its placeholder series, which series makes
+// (del false) or deletes (del true).
+func (m *Metrics) hold(f int, series func(del bool)) {
+	series(false)
+	m.unseen[f].drop = func() { series(true) }
+	m.unseen[f].held.Store(true)
+}
+
+// zero makes (del false) or deletes (del true) the series of v whose n
+// label values are all empty.
+func zero(del bool, v *prometheus.MetricVec, n int) {
+	empty := make([]string, n)
+	if del {
+		v.DeleteLabelValues(empty...)
+		return
+	}
+	_, _ = v.GetMetricWithLabelValues(empty...)
+}
+
+// storeKinds and storeOutcomes are the label values of the store
+// transaction families, all known in advance.
+var storeKinds, storeOutcomes = []string{"read", "write"}, []string{"commit", "rollback", "conflict", "error"}
 
 // New returns Metrics registered on reg (prometheus.DefaultRegisterer when
 // nil); it fails when reg holds metrics of the same names.
@@ -125,6 +187,26 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Time a webhook delivery attempt took.", Buckets: Buckets}),
 		due: counter("payments_due_items_total", "Due items by due table and outcome (applied, skipped, failed).", "table", "outcome"),
 	}
+	for _, kind := range storeKinds {
+		for _, outcome := range storeOutcomes {
+			m.txns.WithLabelValues(kind, outcome)
+		}
+		m.retries.WithLabelValues(kind)
+		m.txnSeconds.WithLabelValues(kind)
+	}
+	// Placeholders: a series with empty label values in each family
+	// whose label values only the work names.
+	m.hold(famOperations, func(del bool) {
+		zero(del, m.operations.MetricVec, 3)
+		zero(del, m.opSeconds.MetricVec, 2)
+	})
+	m.hold(famRequests, func(del bool) {
+		zero(del, m.requests.MetricVec, 2)
+		zero(del, m.requestSeconds.MetricVec, 1)
+	})
+	m.hold(famHandovers, func(del bool) { zero(del, m.handovers.MetricVec, 2) })
+	m.hold(famDeliveries, func(del bool) { zero(del, m.deliveries.MetricVec, 2) })
+	m.hold(famDue, func(del bool) { zero(del, m.due.MetricVec, 2) })
 	for _, c := range []prometheus.Collector{m.operations, m.opSeconds, m.requests, m.requestSeconds, m.txns, m.retries, m.txnSeconds,
 		m.handovers, m.deliveries, m.deliverySeconds, m.due} {
 		if err := reg.Register(c); err != nil {
@@ -149,11 +231,14 @@ func (m *Metrics) End(_ context.Context, w payments.Work) {
 			m.retries.WithLabelValues(w.Name).Add(float64(w.Runs - 1))
 		}
 	case payments.WorkHandOver:
+		m.seen(famHandovers)
 		m.handovers.WithLabelValues(w.Name, w.Outcome).Inc()
 	case payments.WorkDelivery:
+		m.seen(famDeliveries)
 		m.deliveries.WithLabelValues(w.Name, w.Outcome).Inc()
 		m.deliverySeconds.Observe(s)
 	case payments.WorkDue:
+		m.seen(famDue)
 		m.due.WithLabelValues(w.Name, w.Outcome).Inc()
 	}
 }
@@ -178,8 +263,10 @@ func (m *Metrics) timedOf(w payments.Work) timed {
 	}
 	switch w.Kind {
 	case payments.WorkOperation:
+		m.seen(famOperations)
 		t = timed{m.operations.WithLabelValues(w.Area, w.Name, w.Outcome), m.opSeconds.WithLabelValues(w.Area, w.Name)}
 	case payments.WorkRequest:
+		m.seen(famRequests)
 		route := cmp.Or(w.Name, "unmatched")
 		t = timed{m.requests.WithLabelValues(route, strconv.Itoa(w.Status)), m.requestSeconds.WithLabelValues(route)}
 	default:

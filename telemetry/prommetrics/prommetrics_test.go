@@ -1,20 +1,25 @@
 package prommetrics_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/enginetest"
+	"github.com/paygrid/payments/storage/memstore"
 	"github.com/paygrid/payments/telemetry/prommetrics"
 )
 
@@ -172,4 +177,53 @@ func TestMetrics_LabelSets(t *testing.T) {
 		`payments_store_transactions_total{kind="read",outcome="commit"} 1`,
 		`payments_store_transaction_duration_seconds_count{kind="write"} 2`,
 	)
+}
+
+// TestMetrics_EveryFamilyFromStart: a scrape of a fresh engine lists every
+// family the package documentation lists (read from it), each at zero;
+// a family's placeholder series goes once it counts a label set of its
+// own.
+func TestMetrics_EveryFamilyFromStart(t *testing.T) {
+	src, err := os.ReadFile("prommetrics.go")
+	require.NoError(t, err)
+	doc := src[:bytes.Index(src, []byte("\npackage prommetrics"))]
+	var documented []string
+	for _, m := range regexp.MustCompile(`(?m)^//\s+- (payments_[a-z_]+)`).FindAllSubmatch(doc, -1) {
+		documented = append(documented, string(m[1]))
+	}
+	require.Len(t, documented, 18, "the families of the package documentation")
+
+	reg := prometheus.NewRegistry()
+	m, err := prommetrics.New(reg)
+	require.NoError(t, err)
+	eng, err := payments.New(payments.Config{Store: memstore.New(), Sandbox: true})
+	require.NoError(t, err)
+	reg.MustRegister(prommetrics.NewBacklog(eng, 0))
+	families, err := reg.Gather()
+	require.NoError(t, err)
+	var exported []string
+	for _, f := range families {
+		exported = append(exported, f.GetName())
+		for _, x := range f.GetMetric() {
+			v := x.GetCounter().GetValue() + x.GetGauge().GetValue() + float64(x.GetHistogram().GetSampleCount())
+			assert.Zero(t, v, "%s starts at zero", f.GetName())
+		}
+	}
+	assert.ElementsMatch(t, documented, exported, "every documented family, and none other")
+	requireLines(t, scrape(t, reg),
+		`payments_store_transaction_retries_total{kind="read"} 0`,
+		`payments_store_transaction_retries_total{kind="write"} 0`,
+		`payments_store_transactions_total{kind="write",outcome="conflict"} 0`,
+		`payments_intent_handovers_total{kind="",outcome=""} 0`)
+
+	m.End(ctx, payments.Work{Kind: payments.WorkHandOver, Name: "send", Outcome: "ok"})
+	m.End(ctx, payments.Work{Kind: payments.WorkRequest, Name: "GET /customers", Status: 200, Took: time.Millisecond})
+	body := scrape(t, reg)
+	requireLines(t, body, `payments_intent_handovers_total{kind="send",outcome="ok"} 1`,
+		`payments_http_requests_total{route="GET /customers",status="200"} 1`,
+		`payments_webhook_deliveries_total{outcome="",type=""} 0`)
+	for _, gone := range []string{`payments_intent_handovers_total{kind=""`, `payments_http_requests_total{route=""`,
+		`payments_http_request_duration_seconds_count{route=""}`} {
+		assert.NotContains(t, body, gone, "the placeholder goes with the first label set")
+	}
 }
