@@ -135,8 +135,11 @@
 // (Error for 5xx), and LogHandler adds request_id to every line logged with
 // the request's context, the engine's included. The handler also keeps the
 // latest requests in memory (Config.RequestLogSize), read with
-// Handler.Requests or GET /sandbox/requests; they carry no secret and no
-// body.
+// Handler.Requests or GET /sandbox/requests (filtered by method, status or
+// status class, path prefix and request id); they carry no secret and no
+// body. GET /sandbox/requests/stream follows them as server-sent events
+// (Handler.RequestStream mounts that stream behind another authentication);
+// Handler.Close ends the streams when the server shuts down.
 //
 // # Metrics and traces
 //
