@@ -109,14 +109,21 @@ func (l Ledger) Journal(ctx context.Context, reference string, p ListParams) (pa
 	return page, err
 }
 
+// ledgerReferenceIndex is the store table of IxLedgerReference.
+var ledgerReferenceIndex = IndexTable(TableLedgerEntries, IxLedgerReference)
+
 // indexLedgerEntry writes entry's entry in the reference index, as
 // InsertIndexed would: Post writes the journal through Tx (or the store's
-// LedgerTx), not through a Txn.
+// LedgerTx), not through a Txn. The key is built in one buffer: Post runs
+// on every movement of money.
 func indexLedgerEntry(tx Tx, entry *LedgerEntry) error {
 	if entry.Reference == "" {
 		return nil
 	}
-	return tx.Put(IndexTable(TableLedgerEntries, IxLedgerReference), escapedValue(entry.Reference)+sortSuffix(entry.CreatedAt, entry.ID), []byte{})
+	ref := escapedValue(entry.Reference)
+	k := make([]byte, 0, len(ref)+len(entry.ID)+18)
+	k = appendSortSuffix(append(k, ref...), entry.CreatedAt, entry.ID)
+	return tx.Put(ledgerReferenceIndex, string(k), []byte{})
 }
 
 // AccountsAll walks every page of Accounts from p on (All).
