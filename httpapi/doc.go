@@ -158,6 +158,9 @@
 // simulations, a test webhook); the rest are ours: the test clock
 // (/sandbox/clock, which needs Config.TestClock, else 501 NOT_IMPLEMENTED),
 // the state export, import and reset (/sandbox/state, /sandbox/reset), the
-// webhook deliveries and their redelivery (/sandbox/webhooks) and the
-// request log (/sandbox/requests).
+// webhook deliveries and their redelivery (/sandbox/webhooks), the
+// request log (/sandbox/requests, and its stream /sandbox/requests/stream)
+// and the ledger (/sandbox/ledger/accounts: every ledger account's balance
+// per currency; /sandbox/ledger/entries?transactionId=: a record's
+// journal), pages read from key ranges of the ledger's tables.
 package httpapi
