@@ -84,6 +84,10 @@ type LedgerEntry = engine.LedgerEntry
 // (pgstore) (engine.RetryableViewer).
 type RetryableViewer = engine.RetryableViewer
 
+// LedgerBalance is one ledger account's balance in one currency, as
+// Engine.Ledger.Accounts lists them (engine.LedgerBalance).
+type LedgerBalance = engine.LedgerBalance
+
 // LedgerTx is the optional capability of a Tx whose store keeps the
 // ledger itself (pgstore): Post moves balances by deltas the store checks
 // at commit (engine.LedgerTx).

@@ -161,6 +161,10 @@ type Engine struct {
 	// Webhooks lists, redelivers and tests webhook deliveries (the
 	// kernel's outbox, internal/engine).
 	Webhooks engine.Webhooks
+	// Ledger reads the double-entry ledger every movement of money is
+	// booked in: its accounts' balances and a record's journal
+	// (internal/engine/ledger_read.go).
+	Ledger engine.Ledger
 
 	// Rails is where rails report the outcomes of payments (package
 	// quotes; the contract is package rails).
@@ -196,7 +200,7 @@ type Engine struct {
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
-		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h),
+		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h), Ledger: engine.NewLedger(h),
 		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: agents.NewService(h), Stablecoins: stablecoins.NewService(h),
 		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: wallets.NewService(h),
 	}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/paygrid/payments"
 )
 
 // The dashboard's state-changing forms (POST, checked by checkPost): the
@@ -34,7 +37,9 @@ func (d *Dashboard) advance(w http.ResponseWriter, r *http.Request, c *caller) e
 	}
 	dur, err := time.ParseDuration(in)
 	if err != nil || dur <= 0 || dur > maxAdvance {
-		d.fail(w, r, c, http.StatusBadRequest, "The duration must be positive and at most 8784h, written like 90s, 10m, 1h30m or 48h.")
+		// The clock page again, with what was typed kept in its field.
+		d.renderTyped(w, r, c, http.StatusBadRequest, "clock", "Clock", r.PostFormValue("custom"),
+			"The duration must be positive and at most 8784h, written like 90s, 10m, 1h30m or 48h.")
 		return nil
 	}
 	if err := d.opts.Advance(r.Context(), dur); err != nil {
@@ -78,11 +83,52 @@ func (d *Dashboard) redeliver(w http.ResponseWriter, r *http.Request, c *caller)
 		d.fail(w, r, c, http.StatusForbidden, "Sending a webhook again needs a token with the MANAGE permission.")
 		return nil
 	}
-	if _, err := d.opts.Engine.Webhooks.Redeliver(r.Context(), r.PostFormValue("event")); err != nil {
+	dl, err := d.opts.Engine.Webhooks.Redeliver(r.Context(), r.PostFormValue("event"))
+	if err != nil {
 		return err
 	}
+	// The page it returns to says what happened, once (a cookie the next
+	// page shown clears), its address unchanged.
+	http.SetCookie(w, &http.Cookie{Name: flashCookie, Value: resendOutcome(dl) + "|" + dl.Event.ID, Path: d.opts.Path,
+		MaxAge: 60, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	d.back(w, r, "webhooks")
 	return nil
+}
+
+// flashCookie carries what a Resend did to the page it returns to:
+// "<outcome>|<event id>", outcome a key of resendMessages.
+const flashCookie = "dashboard_flash"
+
+// answeredPattern finds the status of a failed try's error ("webhook
+// endpoint answered 503").
+var answeredPattern = regexp.MustCompile(`answered (\d)\d\d`)
+
+// resendOutcome names what a Resend's try did, one of resendMessages'
+// keys: delivered; failed, with the status class the endpoint answered or
+// without an answer; or not sent (the delivery stands as it stood: no
+// endpoint, or whatever state the record has).
+func resendOutcome(dl *payments.WebhookDelivery) string {
+	switch {
+	case dl.Status == payments.DeliveryDelivered:
+		return "delivered"
+	case dl.LastError == "":
+		return "not-sent"
+	}
+	if m := answeredPattern.FindStringSubmatch(dl.LastError); m != nil && m[1] >= "1" && m[1] <= "5" {
+		return "failed-" + m[1] + "xx"
+	}
+	return "failed"
+}
+
+// resendMessages are what the page a Resend returns to says.
+var resendMessages = map[string]string{
+	"delivered":  "Sent again: the endpoint accepted it (delivered).",
+	"failed-1xx": "Sent again, but it failed: the endpoint answered 1xx. It will be retried.",
+	"failed-3xx": "Sent again, but it failed: the endpoint answered 3xx (a redirect, which is not followed). It will be retried.",
+	"failed-4xx": "Sent again, but it failed: the endpoint answered 4xx. It will be retried.",
+	"failed-5xx": "Sent again, but it failed: the endpoint answered 5xx. It will be retried.",
+	"failed":     "Sent again, but it failed: no answer from the endpoint (refused, unreachable or timed out). It will be retried.",
+	"not-sent":   "Not sent: there was nothing to send it to (no webhook endpoint is configured), or it is not due.",
 }
 
 // detailPages are the pages of one record, reached from the lists.

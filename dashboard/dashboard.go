@@ -34,6 +34,11 @@ type Options struct {
 	// Requests lists up to limit of the latest API requests, newest first
 	// (httpapi.Handler.Requests). Nil: no request log page.
 	Requests func(limit int) []httpapi.LoggedRequest
+	// RequestStream follows the request log as server-sent events
+	// (httpapi.Handler.RequestStream), served to signed-in callers at
+	// requests/stream: the request log page adds each new request as it
+	// is answered. Nil: the page shows the requests as of its loading.
+	RequestStream http.Handler
 	// Path is where the dashboard is mounted, with a trailing slash; it
 	// sees the whole request path. Empty means "/dashboard/".
 	Path string
@@ -61,7 +66,7 @@ type Dashboard struct {
 	sessions map[string]time.Time // session ids and their expiry
 }
 
-//go:embed templates/*.html static/style.css
+//go:embed templates/*.html static/style.css static/requests.js
 var assets embed.FS
 
 // New returns the dashboard over opts.Engine. It panics when Engine is nil
@@ -112,6 +117,8 @@ var routes = map[string]route{
 	"webhooks/redeliver": {post: true, fn: (*Dashboard).redeliver},
 	"dead-letters":       {fn: (*Dashboard).deadLetters},
 	"requests":           {fn: (*Dashboard).requests},
+	"requests/stream":    {fn: (*Dashboard).requestStream},
+	"ledger":             {fn: (*Dashboard).ledger},
 	"clock":              {fn: (*Dashboard).clock},
 	"clock/advance":      {post: true, fn: (*Dashboard).advance},
 	"clock/freeze":       {post: true, fn: (*Dashboard).freeze},
@@ -122,7 +129,9 @@ var routes = map[string]route{
 // ServeHTTP serves the page the path names, to authenticated callers.
 func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	// The one script (requests.js, the request log's live rows) and the
+	// stream it reads are the dashboard's own.
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
@@ -136,6 +145,12 @@ func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "text/css; charset=utf-8")
 		h.Set("Cache-Control", "max-age=3600")
 		b, _ := assets.ReadFile("static/style.css")
+		_, _ = w.Write(b)
+		return
+	case "requests.js":
+		h.Set("Content-Type", "text/javascript; charset=utf-8")
+		h.Set("Cache-Control", "max-age=3600")
+		b, _ := assets.ReadFile("static/requests.js")
 		_, _ = w.Write(b)
 		return
 	case "login":

@@ -477,3 +477,45 @@ func TestDashboard_WebhooksNotSent(t *testing.T) {
 		assert.NotContains(t, r, "DELIVERED")
 	}
 }
+
+// TestDashboard_LedgerAndStream: the ledger page lists every ledger
+// account (an account's own with ?account=) and, with ?reference=, a
+// transaction's journal; the request log's stream is served to signed-in
+// callers only, and not at all without Options.RequestStream.
+func TestDashboard_LedgerAndStream(t *testing.T) {
+	e := newEnv(t, nil)
+	s := e.seed(t)
+	status, body := e.get(t, "/dashboard/ledger", e.viewer)
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Contains(t, body, s.account)
+	assert.Contains(t, body, "external:")
+	assert.Contains(t, body, `href="/dashboard/ledger"`, "in the navigation")
+	status, body = e.get(t, "/dashboard/ledger?account="+url.QueryEscape(s.account), e.viewer)
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Contains(t, body, s.account+"/held")
+	assert.NotContains(t, body, "external:")
+	status, body = e.get(t, "/dashboard/ledger?reference="+url.QueryEscape(s.transaction.ID), e.viewer)
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Contains(t, body, "123.45 USD")
+	assert.Contains(t, body, "-123.45 USD")
+	status, _ = e.get(t, "/dashboard/ledger?cursor=nope", e.viewer)
+	assert.Equal(t, http.StatusBadRequest, status)
+
+	status, _ = e.get(t, "/dashboard/requests/stream", nil)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/dashboard/requests/stream", nil)
+	req.SetBasicAuth(e.viewer.ClientID, e.viewer.ClientSecret)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	_ = res.Body.Close()
+	_, page := e.get(t, "/dashboard/requests", e.viewer)
+	assert.Contains(t, page, `src="/dashboard/requests.js"`)
+
+	none := newEnv(t, nil, func(o *dashboard.Options) { o.RequestStream = nil })
+	status, _ = none.get(t, "/dashboard/requests/stream", none.viewer)
+	assert.Equal(t, http.StatusNotFound, status)
+	_, page = none.get(t, "/dashboard/requests", none.viewer)
+	assert.NotContains(t, page, "requests.js", "no stream, no script")
+}

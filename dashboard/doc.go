@@ -1,9 +1,13 @@
 // Package dashboard is a server-rendered operator UI over a payments
 // engine: customers with their KYC state, internal accounts and balances,
 // external accounts, quotes and transactions with their events in order,
-// webhook deliveries (attempts, status, next retry, a Resend button),
-// dead-lettered work, the API's latest requests (Options.Requests), and
-// the clock with its state and buttons to advance, freeze and resume it.
+// webhook deliveries (attempts, status, next retry, a Resend button that
+// then says what happened), dead-lettered work, the ledger (every ledger
+// account's balance, a transaction's journal), the API's latest requests
+// (Options.Requests, followed live with Options.RequestStream), and the
+// clock with its state and buttons to advance, freeze and resume it (in
+// every page's header). Customers, accounts, transactions and the ledger
+// link to each other.
 //
 // It is a package of its own, beside package httpapi, because it is a
 // different surface with different rules: httpapi serves the reference's
@@ -13,9 +17,11 @@
 // its public methods.
 //
 // The pages are plain HTML rendered by html/template from templates
-// embedded in the binary, with one embedded stylesheet: no JavaScript, no
-// build step, no external assets. On a narrow screen the header and the
-// navigation wrap and wide tables scroll inside their box.
+// embedded in the binary, with one embedded stylesheet and one small
+// script (requests.js: the request log's live rows, read from the
+// dashboard's requests/stream): no build step, no external assets. On a
+// narrow screen the header and the navigation wrap, wide tables scroll
+// inside their box, and ids never wrap mid-word.
 //
 // # Access
 //

@@ -73,7 +73,8 @@ func newEnvNotifier(t *testing.T, notify payments.Notifier, mutate ...func(*dash
 		}
 		_, err := eng.Webhooks.Flush(ctx)
 		return err
-	}, Freeze: e.controls.Freeze, Resume: e.controls.Resume, Frozen: e.controls.Frozen, Requests: e.api.Requests}
+	}, Freeze: e.controls.Freeze, Resume: e.controls.Resume, Frozen: e.controls.Frozen, Requests: e.api.Requests,
+		RequestStream: e.api.RequestStream()}
 	for _, m := range mutate {
 		m(&opts)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/httpapi"
 )
 
 // pageSize is the length of a page of every list.
@@ -22,6 +23,9 @@ func listParams(r *http.Request) payments.ListParams {
 type listed[T any] struct {
 	Items []T
 	Next  string // the cursor of the next page, "" on the last
+	// CustomerID is the customer the list is narrowed to ("" for all):
+	// the next page's link keeps it.
+	CustomerID string
 }
 
 // listOf is a list page of p.
@@ -98,11 +102,23 @@ func platformAndCustomers[T, F any](r *http.Request, list func(context.Context, 
 	return accountsData[T]{Platform: plat.Data, listed: listOf(cust)}, err
 }
 
+// customerFilter is the customerId a list page is narrowed to ("" for
+// none).
+func customerFilter(r *http.Request) string { return r.URL.Query().Get("customerId") }
+
 func (d *Dashboard) internalAccounts(w http.ResponseWriter, r *http.Request, c *caller) error {
-	data, err := platformAndCustomers(r, d.opts.Engine.Accounts.ListInternal)
+	customer := customerFilter(r)
+	list := func(ctx context.Context, f payments.InternalAccountFilter, s payments.Scope, p payments.ListParams) (payments.Page[payments.InternalAccountView], error) {
+		if s == payments.CustomerScope {
+			f.CustomerID = customer
+		}
+		return d.opts.Engine.Accounts.ListInternal(ctx, f, s, p)
+	}
+	data, err := platformAndCustomers(r, list)
 	if err != nil {
 		return err
 	}
+	data.CustomerID = customer
 	d.render(w, r, c, http.StatusOK, "accounts", "Internal accounts", data)
 	return nil
 }
@@ -145,11 +161,14 @@ func (d *Dashboard) quote(w http.ResponseWriter, r *http.Request, c *caller) err
 }
 
 func (d *Dashboard) transactions(w http.ResponseWriter, r *http.Request, c *caller) error {
-	p, err := d.opts.Engine.Transactions.List(r.Context(), payments.TransactionFilter{}, listParams(r))
+	customer := customerFilter(r)
+	p, err := d.opts.Engine.Transactions.List(r.Context(), payments.TransactionFilter{CustomerID: customer}, listParams(r))
 	if err != nil {
 		return err
 	}
-	d.render(w, r, c, http.StatusOK, "transactions", "Transactions", listOf(p))
+	l := listOf(p)
+	l.CustomerID = customer
+	d.render(w, r, c, http.StatusOK, "transactions", "Transactions", l)
 	return nil
 }
 
@@ -248,6 +267,59 @@ func (d *Dashboard) requests(w http.ResponseWriter, r *http.Request, c *caller) 
 		d.fail(w, r, c, http.StatusNotFound, "This server keeps no request log.")
 		return nil
 	}
-	d.render(w, r, c, http.StatusOK, "requests", "API requests", d.opts.Requests(requestLogSize))
+	d.render(w, r, c, http.StatusOK, "requests", "API requests", requestsData{Items: d.opts.Requests(requestLogSize), Live: d.opts.RequestStream != nil})
+	return nil
+}
+
+// requestsData is the request log page: the latest requests, and whether
+// the page follows the new ones (Options.RequestStream).
+type requestsData struct {
+	Items []httpapi.LoggedRequest
+	Live  bool
+}
+
+// requestStream is requests/stream: the request log's server-sent events
+// (Options.RequestStream), which the request log page reads.
+func (d *Dashboard) requestStream(w http.ResponseWriter, r *http.Request, c *caller) error {
+	if d.opts.RequestStream == nil {
+		d.fail(w, r, c, http.StatusNotFound, "This server does not stream its request log.")
+		return nil
+	}
+	d.opts.RequestStream.ServeHTTP(w, r)
+	return nil
+}
+
+// ledgerData is a page of the ledger's accounts, or the journal of one
+// record (Reference set).
+type ledgerData struct {
+	Reference string
+	Account   string // the account prefix the accounts are narrowed to
+	Accounts  listed[payments.LedgerBalance]
+	Entries   listed[payments.LedgerEntry]
+}
+
+// ledger shows the ledger: every account's balance per currency a page at
+// a time (Engine.Ledger.Accounts; ?account= keeps the accounts that start
+// with it: an internal account and its hold), or with ?reference= the journal of one
+// transaction or other record (Engine.Ledger.Journal).
+func (d *Dashboard) ledger(w http.ResponseWriter, r *http.Request, c *caller) error {
+	p := payments.ListParams{Limit: pageSize, Cursor: r.URL.Query().Get("cursor")}
+	var data ledgerData
+	if data.Reference = r.URL.Query().Get("reference"); data.Reference != "" {
+		page, err := d.opts.Engine.Ledger.Journal(r.Context(), data.Reference, p)
+		if err != nil {
+			return err
+		}
+		data.Entries = listOf(page)
+		d.render(w, r, c, http.StatusOK, "ledger", "Ledger journal", data)
+		return nil
+	}
+	data.Account = r.URL.Query().Get("account")
+	page, err := d.opts.Engine.Ledger.Accounts(r.Context(), data.Account, p)
+	if err != nil {
+		return err
+	}
+	data.Accounts = listOf(page)
+	d.render(w, r, c, http.StatusOK, "ledger", "Ledger", data)
 	return nil
 }

@@ -54,7 +54,14 @@ type view struct {
 	RealTime   bool   // the clock cannot be advanced at all (Options.Advance is nil)
 	CSRF       string // the caller's form token ("" when not signed in)
 	Session    bool   // signed in by a login link (can log out)
-	Data       any
+	// Flash says what the form that led here did (a Resend's outcome),
+	// FlashBad when it did not succeed.
+	Flash    string
+	FlashBad bool
+	// Typed is the duration the caller typed when it was refused, shown
+	// again in the field beside the reason (TypedError).
+	Typed, TypedError string
+	Data              any
 }
 
 // deliveryRows is what the events template shows: deliveries, and the
@@ -66,11 +73,29 @@ type deliveryRows struct {
 
 // render writes page with data as the response, status first.
 func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, c *caller, status int, page, title string, data any) {
+	d.renderView(w, r, c, status, page, title, data, "", "")
+}
+
+// renderTyped is render of a page (without data) whose duration field
+// shows typed again, refused for the reason typedErr.
+func (d *Dashboard) renderTyped(w http.ResponseWriter, r *http.Request, c *caller, status int, page, title, typed, typedErr string) {
+	d.renderView(w, r, c, status, page, title, nil, typed, typedErr)
+}
+
+// renderView writes page with data as the response, status first.
+func (d *Dashboard) renderView(w http.ResponseWriter, r *http.Request, c *caller, status int, page, title string, data any, typed, typedErr string) {
 	v := view{Title: title, Path: d.opts.Path, Page: strings.TrimPrefix(r.URL.Path, d.opts.Path), Now: d.opts.Now().UTC(),
-		RealTime: d.opts.Advance == nil, Data: data}
+		RealTime: d.opts.Advance == nil, Data: data, Typed: typed, TypedError: typedErr}
 	v.Here = v.Page
 	if r.URL.RawQuery != "" {
 		v.Here += "?" + r.URL.RawQuery
+	}
+	if ck, err := r.Cookie(flashCookie); err == nil {
+		outcome, id, _ := strings.Cut(ck.Value, "|")
+		if msg, ok := resendMessages[outcome]; ok && id != "" {
+			v.Flash, v.FlashBad = id+": "+msg, outcome != "delivered"
+		}
+		http.SetCookie(w, &http.Cookie{Name: flashCookie, Path: d.opts.Path, MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
 	for _, l := range navigation {
 		if l.Route != "requests" || d.opts.Requests != nil {
@@ -112,6 +137,7 @@ var funcs = template.FuncMap{
 	"acctType":       func(a payments.ExternalAccount) any { return a.Info()["accountType"] },
 	"party":          partyOf,
 	"inc":            func(i int) int { return i + 1 },
+	"hasPrefix":      strings.HasPrefix,
 	"rows":           func(v view, items []payments.WebhookDelivery) deliveryRows { return deliveryRows{v, items} },
 	"ms":             func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) + " ms" },
 	"advancePresets": func() []string { return []string{"1m", "10m", "1h", "48h"} },
@@ -126,7 +152,7 @@ type navLink struct{ Route, Label string }
 // navigation lists the pages in the navigation bar.
 var navigation = []navLink{{"", "Overview"}, {"customers", "Customers"}, {"accounts", "Internal accounts"},
 	{"external-accounts", "External accounts"}, {"quotes", "Quotes"}, {"transactions", "Transactions"},
-	{"webhooks", "Webhooks"}, {"dead-letters", "Dead letters"}, {"requests", "API requests"}, {"clock", "Clock"}}
+	{"webhooks", "Webhooks"}, {"dead-letters", "Dead letters"}, {"ledger", "Ledger"}, {"requests", "API requests"}, {"clock", "Clock"}}
 
 // deref returns *p, or the zero value for nil.
 func deref[T any](p *T) T {

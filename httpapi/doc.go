@@ -135,8 +135,11 @@
 // (Error for 5xx), and LogHandler adds request_id to every line logged with
 // the request's context, the engine's included. The handler also keeps the
 // latest requests in memory (Config.RequestLogSize), read with
-// Handler.Requests or GET /sandbox/requests; they carry no secret and no
-// body.
+// Handler.Requests or GET /sandbox/requests (filtered by method, status or
+// status class, path prefix and request id); they carry no secret and no
+// body. GET /sandbox/requests/stream follows them as server-sent events
+// (Handler.RequestStream mounts that stream behind another authentication);
+// Handler.Close ends the streams when the server shuts down.
 //
 // # Metrics and traces
 //
@@ -155,6 +158,9 @@
 // simulations, a test webhook); the rest are ours: the test clock
 // (/sandbox/clock, which needs Config.TestClock, else 501 NOT_IMPLEMENTED),
 // the state export, import and reset (/sandbox/state, /sandbox/reset), the
-// webhook deliveries and their redelivery (/sandbox/webhooks) and the
-// request log (/sandbox/requests).
+// webhook deliveries and their redelivery (/sandbox/webhooks), the
+// request log (/sandbox/requests, and its stream /sandbox/requests/stream)
+// and the ledger (/sandbox/ledger/accounts: every ledger account's balance
+// per currency; /sandbox/ledger/entries?transactionId=: a record's
+// journal), pages read from key ranges of the ledger's tables.
 package httpapi

@@ -74,6 +74,7 @@ type Handler struct {
 	methods  []string     // every method some route uses, to tell 405 from 404
 	requests *requestRing // the latest requests; nil keeps none
 	obs      payments.Observer
+	closing  closing // closed by Close: the streams end
 }
 
 // New builds the API handler over eng, applying the defaults of cfg's zero
@@ -103,7 +104,7 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 	if err != nil {
 		panic("httpapi: Config.Brand: " + err.Error())
 	}
-	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux(), obs: eng.Observer()}
+	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux(), obs: eng.Observer(), closing: closing{ch: make(chan struct{})}}
 	switch {
 	case cfg.RequestLogSize == 0:
 		h.requests = newRequestRing(1000)
@@ -129,6 +130,9 @@ type route struct {
 	// keyed routes require an Idempotency-Key header (400 INVALID_INPUT
 	// naming it when absent), as the reference marks on some POSTs.
 	keyed bool
+	// events streams server-sent events: always when fn is nil, else when
+	// the request accepts text/event-stream.
+	events func(w http.ResponseWriter, r *request)
 }
 
 // handlerFunc answers one request: the success status and the value to encode
@@ -260,6 +264,10 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 		}
 	}
 	r.body = body
+	if rt.events != nil && (rt.fn == nil || acceptsEventStream(hr)) {
+		rt.events(w, r)
+		return
+	}
 	key := hr.Header.Get("Idempotency-Key")
 	if rt.keyed && key == "" {
 		h.writeError(w, payments.Invalid(validate.Errors{{Field: "Idempotency-Key", Message: "this operation requires an Idempotency-Key header (a unique value of at most 255 characters, such as a UUID)"}}))

@@ -31,6 +31,7 @@ func (h *Handler) routes() []route {
 		sandboxRoutes(),
 		sandboxWebhookRoutes(),
 		sandboxRequestRoutes(),
+		sandboxLedgerRoutes(),
 		walletRoutes(),
 	} {
 		all = append(all, area...)

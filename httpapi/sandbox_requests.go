@@ -22,18 +22,24 @@ type LoggedRequest struct {
 	ClientID       string    `json:"clientId,omitempty"`
 }
 
-// requestRing keeps the latest requests, a fixed number of them.
+// requestRing keeps the latest requests, a fixed number of them, and hands
+// each new one to the streams following the log.
 type requestRing struct {
 	mu   sync.Mutex
 	buf  []LoggedRequest
 	next int // where the next request goes
 	full bool
+	seq  uint64                      // requests added so far: the id of the last one
+	subs map[*requestStream]struct{} // the streams following the log
 }
 
 // newRequestRing returns a ring that keeps the latest size requests.
-func newRequestRing(size int) *requestRing { return &requestRing{buf: make([]LoggedRequest, size)} }
+func newRequestRing(size int) *requestRing {
+	return &requestRing{buf: make([]LoggedRequest, size), subs: map[*requestStream]struct{}{}}
+}
 
-// add keeps r, forgetting the oldest request when the ring is full.
+// add keeps r, forgetting the oldest request when the ring is full, and
+// offers it to every stream whose filter it matches.
 func (g *requestRing) add(r LoggedRequest) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -42,10 +48,16 @@ func (g *requestRing) add(r LoggedRequest) {
 	if g.next == len(g.buf) {
 		g.next, g.full = 0, true
 	}
+	g.seq++
+	for s := range g.subs {
+		if s.filter.match(r) {
+			s.offer(sequenced{g.seq, r})
+		}
+	}
 }
 
-// latest returns up to limit requests, newest first.
-func (g *requestRing) latest(limit int) []LoggedRequest {
+// latest returns up to limit requests that f matches, newest first.
+func (g *requestRing) latest(limit int, f requestFilter) []LoggedRequest {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n := g.next
@@ -54,7 +66,9 @@ func (g *requestRing) latest(limit int) []LoggedRequest {
 	}
 	out := make([]LoggedRequest, 0, min(n, limit))
 	for i := 1; i <= n && len(out) < limit; i++ {
-		out = append(out, g.buf[(g.next-i+len(g.buf))%len(g.buf)])
+		if r := g.buf[(g.next-i+len(g.buf))%len(g.buf)]; f.match(r) {
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -66,14 +80,18 @@ func (h *Handler) Requests(limit int) []LoggedRequest {
 	if h.requests == nil || limit <= 0 {
 		return []LoggedRequest{}
 	}
-	return h.requests.latest(limit)
+	return h.requests.latest(limit, requestFilter{})
 }
 
 // sandboxRequestRoutes are ours, not in the reference: the request log,
-// in sandbox mode only. It shows every client's requests, so it takes
-// MANAGE.
+// in sandbox mode only, as a list and as a stream of server-sent events
+// (the list's path with Accept: text/event-stream, or its /stream). It
+// shows every client's requests, so it takes MANAGE.
 func sandboxRequestRoutes() []route {
-	return []route{{method: "GET", path: "/sandbox/requests", perm: manage, fn: listRequests}}
+	return []route{
+		{method: "GET", path: "/sandbox/requests", perm: manage, fn: listRequests, events: streamRequests},
+		{method: "GET", path: "/sandbox/requests/stream", perm: manage, events: streamRequests},
+	}
 }
 
 // requestsAnswer is the answer of GET /sandbox/requests.
@@ -81,8 +99,9 @@ type requestsAnswer struct {
 	Data []LoggedRequest `json:"data"`
 }
 
-// listRequests is GET /sandbox/requests: the latest requests, newest
-// first, limit of them (1 to 1000, 100 by default).
+// listRequests is GET /sandbox/requests: the latest requests that match
+// the filters (requestFilters), newest first, limit of them (1 to 1000,
+// 100 by default).
 func listRequests(r *request) (int, any, error) {
 	if err := sandboxOnly(r); err != nil {
 		return fail(err)
@@ -95,8 +114,12 @@ func listRequests(r *request) (int, any, error) {
 		}
 		limit = int(n)
 	}
+	f := requestFilters(q, "limit")
 	if err := q.err(); err != nil {
 		return fail(err)
 	}
-	return ok(http.StatusOK, requestsAnswer{Data: r.h.Requests(limit)})
+	if r.h.requests == nil {
+		return ok(http.StatusOK, requestsAnswer{Data: []LoggedRequest{}})
+	}
+	return ok(http.StatusOK, requestsAnswer{Data: r.h.requests.latest(limit, f)})
 }

@@ -184,16 +184,19 @@ func Example_receive() {
 
 // Example_webhookVerification points the platform's webhooks at your own
 // endpoint, which verifies each delivery's signature with the platform's
-// public key (the sandbox server prints it at start).
+// public key (the sandbox server prints it at start), and that the event is
+// at most webhooks.DefaultTolerance old on the sandbox's clock, which dates
+// the events (a receiver of the live service leaves Now nil: the wall
+// clock).
 func Example_webhookVerification() {
 	srv, _ := sandbox.StartServer()
 	defer srv.Close()
-	platformKey := srv.Webhooks.PublicKey()
+	verifier := webhooks.Verifier{Key: srv.Webhooks.PublicKey(), Now: srv.Clock.Now}
 
 	received := make(chan string, 10)
 	yours := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		if err := webhooks.Verify(platformKey, body, r.Header.Get(webhooks.SignatureHeader)); err != nil {
+		if err := verifier.Verify(body, r.Header.Get(webhooks.SignatureHeader)); err != nil {
 			http.Error(w, "bad signature", http.StatusUnauthorized)
 			return
 		}

@@ -85,13 +85,16 @@ func StartServer(mutate ...func(*payments.Config)) (*Server, error) {
 		return nil, err
 	}
 	ctl := NewControls(eng, clock)
-	srv := httptest.NewServer(httpapi.New(eng, httpapi.Config{BasePath: BasePath, TestClock: ctl}))
+	api := httpapi.New(eng, httpapi.Config{BasePath: BasePath, TestClock: ctl})
+	srv := httptest.NewServer(api)
 	return &Server{Server: srv, BaseURL: srv.URL + BasePath, ClientID: tok.ClientID, ClientSecret: tok.ClientSecret,
 		Engine: eng, Clock: clock, Controls: ctl, Webhooks: recv}, nil
 }
 
 // Close stops the server, the engine and the webhook receiver.
 func (s *Server) Close() {
+	// httptest's Close waits for every request: end the streams first.
+	s.Server.Config.Handler.(*httpapi.Handler).Close()
 	s.Server.Close()
 	_ = s.Engine.Close()
 	s.Webhooks.Close()

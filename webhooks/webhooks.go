@@ -18,6 +18,18 @@
 //		return
 //	}
 //
+// The signature covers the body alone, so Verify also refuses a delivery
+// whose event timestamp is more than DefaultTolerance (5 minutes) old
+// (ErrStaleDelivery): a captured delivery sent again later does not pass.
+// A Verifier sets another Tolerance or clock (Now). Within the tolerance a
+// replay still verifies, and the engine's own retries send the same event
+// again: deduplicate on the event id (the envelope's id, kept across
+// retries), for example by recording the ids processed and answering 200
+// or 409 to one already seen without acting on it again. Retries keep the
+// event's timestamp, so a receiver that wants retries later than the
+// tolerance sets a Verifier.Tolerance as long as the retries it accepts,
+// and then relies on the id to refuse repeats.
+//
 // A Sender with Config.Brand speaks that brand instead of the default
 // "Service" (see payments.Brand): the header is X-<Brand>-Signature
 // (SignatureHeaderFor), and the codes and fields of the envelope that carry
@@ -206,9 +218,89 @@ func (s *Sender) PublicKey() *ecdsa.PublicKey { return &s.key.PublicKey }
 // verify.
 var ErrBadSignature = errors.New("webhooks: invalid signature")
 
-// Verify checks a delivery's signature header against its raw body. It
-// accepts the JSON form {"v":"1","s":"<base64>"} and a bare base64 signature.
+// ErrStaleDelivery is returned by Verify and Verifier.Verify for a delivery
+// whose signature verifies but whose event timestamp lies further in the
+// past than the tolerance: most likely a captured delivery sent again.
+// The receiver answers it as it answers a bad signature.
+var ErrStaleDelivery = errors.New("webhooks: delivery too old")
+
+// ErrNoTimestamp is returned by Verify and Verifier.Verify for a delivery
+// whose signature verifies but whose body carries no readable RFC 3339
+// timestamp member, so its age cannot be checked. A Verifier with a
+// negative Tolerance does not read the timestamp and never returns it.
+var ErrNoTimestamp = errors.New("webhooks: delivery has no timestamp")
+
+// DefaultTolerance is how old a delivery's event timestamp may be for
+// Verify to accept it: 5 minutes, as stripe-go's webhook.DefaultTolerance.
+const DefaultTolerance = 5 * time.Minute
+
+// Verifier checks deliveries: the signature over the raw body and the age
+// of the event the body carries. The zero Verifier with Key set checks
+// against DefaultTolerance and the wall clock, as Verify does.
+type Verifier struct {
+	// Key is the platform's public key (ParsePublicKeyPEM of the PEM the
+	// server prints).
+	Key *ecdsa.PublicKey
+	// Tolerance is how far the event's timestamp may lie before Now: zero
+	// means DefaultTolerance, a negative value turns the age check off
+	// (signature only). Retries of a delivery keep the event and its
+	// timestamp, so a receiver that should accept retries that come later
+	// than DefaultTolerance (the engine retries for up to a week) sets a
+	// Tolerance that covers them, and deduplicates on the event id.
+	Tolerance time.Duration
+	// Now reads the clock the age is measured on; nil means time.Now. A
+	// receiver of a sandbox whose clock is moved or frozen sets it to the
+	// sandbox's clock.
+	Now func() time.Time
+}
+
+// Verify checks a delivery's signature header against its raw body with
+// the platform's key pub, then that the event's timestamp is at most
+// DefaultTolerance old. It accepts the JSON header form
+// {"v":"1","s":"<base64>"} and a bare base64 signature. It returns
+// ErrBadSignature, ErrNoTimestamp or ErrStaleDelivery; Verifier sets
+// another tolerance or clock.
 func Verify(pub *ecdsa.PublicKey, body []byte, header string) error {
+	return Verifier{Key: pub}.Verify(body, header)
+}
+
+// Verify checks body's signature header as the package's Verify does, and
+// the event's timestamp against v.Tolerance and v.Now.
+func (v Verifier) Verify(body []byte, header string) error {
+	if err := verifySignature(v.Key, body, header); err != nil {
+		return err
+	}
+	if v.Tolerance < 0 {
+		return nil
+	}
+	tol := v.Tolerance
+	if tol == 0 {
+		tol = DefaultTolerance
+	}
+	var env struct {
+		Timestamp string `json:"timestamp"`
+	}
+	if json.Unmarshal(body, &env) != nil || env.Timestamp == "" {
+		return ErrNoTimestamp
+	}
+	at, err := time.Parse(time.RFC3339Nano, env.Timestamp)
+	if err != nil {
+		return ErrNoTimestamp
+	}
+	now := time.Now
+	if v.Now != nil {
+		now = v.Now
+	}
+	if age := now().Sub(at); age > tol {
+		return fmt.Errorf("%w: event timestamp %s is %s old, more than %s", ErrStaleDelivery, env.Timestamp, age.Round(time.Second), tol)
+	}
+	return nil
+}
+
+func verifySignature(pub *ecdsa.PublicKey, body []byte, header string) error {
+	if pub == nil {
+		return fmt.Errorf("%w: no key to verify with", ErrBadSignature)
+	}
 	sigB64 := header
 	var h struct {
 		V string `json:"v"`

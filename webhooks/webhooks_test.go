@@ -72,11 +72,13 @@ func TestSend_SignedEnvelopeVerifies(t *testing.T) {
 	assert.Equal(t, "2025-10-13T12:00:00Z", env["timestamp"])
 	assert.Equal(t, map[string]any{"id": "Transaction:1"}, env["data"])
 
-	require.NoError(t, webhooks.Verify(&key.PublicKey, r.body, r.sig))
+	// The event is of 2025: verified on a clock of its time.
+	at := webhooks.Verifier{Key: &key.PublicKey, Now: func() time.Time { return ev.Timestamp.Add(time.Minute) }}
+	require.NoError(t, at.Verify(r.body, r.sig))
 	// The bare base64 form verifies too.
 	var h struct{ S string }
 	require.NoError(t, json.Unmarshal([]byte(r.sig), &h))
-	require.NoError(t, webhooks.Verify(&key.PublicKey, r.body, h.S))
+	require.NoError(t, at.Verify(r.body, h.S))
 
 	t.Run("tampered body", func(t *testing.T) {
 		bad := append([]byte(nil), r.body...)
@@ -206,7 +208,7 @@ func TestSend_Brand(t *testing.T) {
 	assert.Empty(t, headers.Get(webhooks.SignatureHeader))
 	sig := headers.Get(webhooks.SignatureHeaderFor("Acme"))
 	require.NotEmpty(t, sig)
-	require.NoError(t, webhooks.Verify(&key.PublicKey, body, sig))
+	require.NoError(t, webhooks.Verifier{Key: &key.PublicKey, Tolerance: -1}.Verify(body, sig))
 	var env struct{ Data map[string]any }
 	require.NoError(t, json.Unmarshal(body, &env))
 	assert.Equal(t, map[string]any{"id": "Quote:1", "rateDetails": map[string]any{"acmeApiMultiplier": 1.08},
@@ -266,7 +268,7 @@ func TestSender_EventsFollowTheEndpoint(t *testing.T) {
 			require.NoError(t, err)
 			var types []string
 			for _, r := range got() {
-				require.NoError(t, webhooks.Verify(&key.PublicKey, r.body, r.sig))
+				require.NoError(t, webhooks.Verifier{Key: &key.PublicKey, Now: e.Clock.Now}.Verify(r.body, r.sig))
 				require.NotContains(t, string(r.body), first)
 				var ev payments.Event
 				require.NoError(t, json.Unmarshal(r.body, &ev))
@@ -369,4 +371,66 @@ func TestSender_EndpointRemovedMeanwhile(t *testing.T) {
 		assert.Equal(t, 1, d.Tries())
 		assert.NotEmpty(t, d.LastError)
 	}
+}
+
+// TestVerify_RefusesStaleDeliveries: the signature covers the body alone,
+// so a captured delivery would verify forever; Verify refuses one whose
+// event timestamp is more than DefaultTolerance old, with an error of its
+// own, and a Verifier sets the tolerance and the clock.
+func TestVerify_RefusesStaleDeliveries(t *testing.T) {
+	srv, got, _ := receiver(t)
+	s, key := newSender(t, true)
+	pub := &key.PublicKey
+	send := func(at time.Time) received {
+		t.Helper()
+		e := ev
+		e.Timestamp = at
+		_, err := s.Send(context.Background(), srv.URL, e)
+		require.NoError(t, err)
+		all := got()
+		return all[len(all)-1]
+	}
+	now := time.Now().UTC()
+
+	fresh := send(now.Add(-time.Minute))
+	require.NoError(t, webhooks.Verify(pub, fresh.body, fresh.sig))
+	ahead := send(now.Add(time.Hour))
+	require.NoError(t, webhooks.Verify(pub, ahead.body, ahead.sig), "a clock ahead of the receiver's is no replay")
+
+	old := send(now.Add(-webhooks.DefaultTolerance - time.Minute))
+	err := webhooks.Verify(pub, old.body, old.sig)
+	require.ErrorIs(t, err, webhooks.ErrStaleDelivery)
+	assert.NotErrorIs(t, err, webhooks.ErrBadSignature, "a stale delivery is told apart from a forged one")
+	assert.Equal(t, 5*time.Minute, webhooks.DefaultTolerance)
+
+	// A tampered stale body is a bad signature first.
+	bad := append([]byte(nil), old.body...)
+	bad[len(bad)-2] ^= 1
+	assert.ErrorIs(t, webhooks.Verify(pub, bad, old.sig), webhooks.ErrBadSignature)
+
+	// Tolerance: longer accepts it, shorter refuses a fresh one, negative
+	// checks the signature alone.
+	require.NoError(t, webhooks.Verifier{Key: pub, Tolerance: time.Hour}.Verify(old.body, old.sig))
+	assert.ErrorIs(t, webhooks.Verifier{Key: pub, Tolerance: 10 * time.Second}.Verify(fresh.body, fresh.sig), webhooks.ErrStaleDelivery)
+	require.NoError(t, webhooks.Verifier{Key: pub, Tolerance: -1}.Verify(old.body, old.sig))
+	// Now: measured on the sender's clock (a sandbox's), the same body is
+	// fresh, and a day later on that clock it is stale.
+	at := func(t time.Time) func() time.Time { return func() time.Time { return t } }
+	require.NoError(t, webhooks.Verifier{Key: pub, Now: at(now.Add(-webhooks.DefaultTolerance))}.Verify(old.body, old.sig))
+	assert.ErrorIs(t, webhooks.Verifier{Key: pub, Now: at(now.Add(24 * time.Hour))}.Verify(fresh.body, fresh.sig), webhooks.ErrStaleDelivery)
+	// The boundary: exactly the tolerance old still passes.
+	stamp := ev
+	stamp.Timestamp = now.Truncate(time.Second)
+	edge := send(stamp.Timestamp)
+	require.NoError(t, webhooks.Verifier{Key: pub, Now: at(stamp.Timestamp.Add(webhooks.DefaultTolerance))}.Verify(edge.body, edge.sig))
+	assert.ErrorIs(t, webhooks.Verifier{Key: pub, Now: at(stamp.Timestamp.Add(webhooks.DefaultTolerance + time.Second))}.Verify(edge.body, edge.sig), webhooks.ErrStaleDelivery)
+
+	// A signed body without a readable timestamp cannot be dated.
+	for _, body := range []string{`{"id":"Webhook:1","type":"TEST","data":{}}`, `{"id":"Webhook:1","timestamp":"yesterday"}`, `[1,2]`} {
+		sig, err := s.Sign([]byte(body))
+		require.NoError(t, err)
+		assert.ErrorIs(t, webhooks.Verify(pub, []byte(body), sig), webhooks.ErrNoTimestamp, body)
+		require.NoError(t, webhooks.Verifier{Key: pub, Tolerance: -1}.Verify([]byte(body), sig), body)
+	}
+	assert.ErrorIs(t, webhooks.Verify(nil, fresh.body, fresh.sig), webhooks.ErrBadSignature, "no key")
 }

@@ -252,6 +252,9 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 	mux.Handle("/", api)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 10*time.Second + o.bodyTimeout, IdleTimeout: 2 * time.Minute}
+	// Shutdown waits for requests to end: the request log's streams end
+	// as it begins.
+	srv.RegisterOnShutdown(api.Close)
 
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
 	fmt.Fprintf(out, "database: %s\n", describeStore(o))

@@ -21,6 +21,8 @@ func kernelArea(r *Registry) AreaDef {
 				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
 				Ix(IxStatus, func(x *WebhookDelivery) string { return indexedStatus(x.Status) }))},
 		{Name: TableLedgerBalances},
-		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) }},
+		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) },
+			Ix: Indexed(TableLedgerEntries, func(x *LedgerEntry) time.Time { return x.CreatedAt },
+				Ix(IxLedgerReference, func(x *LedgerEntry) string { return x.Reference }))},
 	}}
 }

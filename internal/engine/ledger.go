@@ -113,7 +113,7 @@ func Post(tx Tx, entry LedgerEntry) error {
 		return &Error{Code: CodeInternalError, Message: "unbalanced ledger entry", Err: err}
 	}
 	if l, ok := tx.(LedgerTx); ok {
-		return postDeferred(l, &entry)
+		return postDeferred(tx, l, &entry)
 	}
 	for _, p := range entry.Postings {
 		key := BalanceKey(p.Account, p.Currency)
@@ -136,13 +136,16 @@ func Post(tx Tx, entry LedgerEntry) error {
 	if err != nil {
 		return err
 	}
-	return tx.Insert(TableLedgerEntries, entry.ID, b)
+	if err := tx.Insert(TableLedgerEntries, entry.ID, b); err != nil {
+		return err
+	}
+	return indexLedgerEntry(tx, &entry)
 }
 
 // postDeferred is Post on a store that keeps the ledger (LedgerTx): each
 // posting is checked at once where the store knows its balance, and
 // otherwise marked for the store to check on the balance it commits on.
-func postDeferred(l LedgerTx, entry *LedgerEntry) error {
+func postDeferred(tx Tx, l LedgerTx, entry *LedgerEntry) error {
 	guarded := make([]bool, len(entry.Postings))
 	var moved map[string]int64 // this entry's earlier postings, by balance key
 	for i, p := range entry.Postings {
@@ -169,7 +172,10 @@ func postDeferred(l LedgerTx, entry *LedgerEntry) error {
 	if err != nil {
 		return err
 	}
-	return l.LedgerPost(entry, b, guarded)
+	if err := l.LedgerPost(entry, b, guarded); err != nil {
+		return err
+	}
+	return indexLedgerEntry(tx, entry)
 }
 
 // CheckLedger verifies the ledger invariants over the whole store: replaying
