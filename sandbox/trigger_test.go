@@ -1,7 +1,10 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"net/http"
 	"slices"
 	"testing"
 
@@ -12,19 +15,22 @@ import (
 	"github.com/paygrid/payments/sandbox"
 )
 
-// TestControls_TriggerEveryType triggers every type TriggerTypes lists on
-// one server and checks that the platform's webhook endpoint received an
-// event of that type, that the answer names the records made and the
-// event's id (the engine keeps its event history), and that every type
-// the engine emits is listed.
-func TestControls_TriggerEveryType(t *testing.T) {
+// TestTrigger_EveryType: GET /sandbox/trigger lists the types POST
+// /sandbox/trigger accepts; triggering each over HTTP on one server makes
+// the platform's webhook endpoint receive an event of that type, and the
+// answer names the records made and the event's id (the engine keeps its
+// event history). The ledger stays balanced.
+func TestTrigger_EveryType(t *testing.T) {
 	s := sandbox.NewServer(t, func(c *payments.Config) { c.EventHistory = true })
-	ctx := context.Background()
-	for _, typ := range sandbox.TriggerTypes() {
+	var list struct{ EventTypes []payments.EventType }
+	require.NoError(t, s.Call("GET", "/sandbox/trigger", nil, &list))
+	assert.Equal(t, sandbox.TriggerTypes(), list.EventTypes)
+	assert.True(t, slices.IsSorted(list.EventTypes))
+	for _, typ := range list.EventTypes {
 		t.Run(string(typ), func(t *testing.T) {
 			before := len(s.Webhooks.Events())
-			got, err := s.Controls.Trigger(ctx, typ)
-			require.NoError(t, err)
+			var got payments.Triggered
+			require.NoError(t, s.Call("POST", "/sandbox/trigger", map[string]any{"eventType": typ}, &got))
 			require.NoError(t, s.RunDue())
 			assert.Equal(t, typ, got.EventType)
 			var types []string
@@ -34,16 +40,44 @@ func TestControls_TriggerEveryType(t *testing.T) {
 			assert.Contains(t, types, string(typ), "received")
 			if typ != payments.EventTest { // sent at once, outside the outbox and the history
 				assert.NotEmpty(t, got.Records)
-				assert.NotEmpty(t, got.EventIDs, "%+v", got)
+				require.NotEmpty(t, got.EventIDs, "%+v", got)
+				received := map[string]payments.EventType{}
+				for _, ev := range s.Webhooks.Events() {
+					received[ev.ID] = ev.Type
+				}
+				for _, id := range got.EventIDs {
+					assert.Equal(t, typ, received[id], "event %s", id)
+				}
 			}
 		})
 	}
-	_, err := s.Controls.Trigger(ctx, "NO_SUCH.EVENT")
-	var pe *payments.Error
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, payments.CodeInvalidInput, pe.Code)
-	require.Len(t, pe.Fields, 1)
-	assert.Equal(t, "eventType", pe.Fields[0].Field)
-	assert.True(t, slices.IsSorted(sandbox.TriggerTypes()))
-	require.NoError(t, payments.CheckLedger(ctx, s.Engine.Store()))
+	require.NoError(t, payments.CheckLedger(context.Background(), s.Engine.Store()))
+}
+
+// TestTrigger_UnknownType: a type the sandbox does not trigger, or none,
+// is 400 INVALID_INPUT naming eventType, and makes nothing.
+func TestTrigger_UnknownType(t *testing.T) {
+	s := sandbox.NewServer(t)
+	for _, body := range []string{`{"eventType":"NO_SUCH.EVENT"}`, `{}`, `{"eventType":""}`} {
+		req, err := http.NewRequest("POST", s.BaseURL+"/sandbox/trigger", bytes.NewBufferString(body))
+		require.NoError(t, err)
+		req.SetBasicAuth(s.ClientID, s.ClientSecret)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := s.Client().Do(req)
+		require.NoError(t, err)
+		var e struct {
+			Code    string
+			Message string
+			Details struct{ Errors []struct{ Field string } }
+		}
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&e))
+		res.Body.Close()
+		assert.Equal(t, 400, res.StatusCode, body)
+		assert.Equal(t, "INVALID_INPUT", e.Code, body)
+		require.Len(t, e.Details.Errors, 1, body)
+		assert.Equal(t, "eventType", e.Details.Errors[0].Field, body)
+	}
+	var customers struct{ Data []any }
+	require.NoError(t, s.Call("GET", "/customers", nil, &customers))
+	assert.Empty(t, customers.Data)
 }
