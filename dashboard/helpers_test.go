@@ -63,7 +63,8 @@ func newEnv(t *testing.T, notify payments.NotifierFunc, mutate ...func(*dashboar
 		}
 		_, err := eng.Webhooks.Flush(ctx)
 		return err
-	}, Freeze: e.controls.Freeze, Resume: e.controls.Resume, Frozen: e.controls.Frozen, Requests: e.api.Requests}
+	}, Freeze: e.controls.Freeze, Resume: e.controls.Resume, Frozen: e.controls.Frozen, Requests: e.api.Requests,
+		Trigger: e.controls.Trigger, TriggerTypes: sandbox.TriggerTypes()}
 	for _, m := range mutate {
 		m(&opts)
 	}
