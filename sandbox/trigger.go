@@ -65,6 +65,10 @@ var flows = map[payments.EventType]flow{
 	payments.EventCustomerKYCRejected:             kyc("Trigger Rejected 002", true),
 	payments.EventVerificationRejected:            kyc("Trigger Rejected 002", true),
 	payments.EventVerificationResolveErrors:       kyc("Trigger Fixture", false),
+	payments.EventCustomerKYBApproved:             kyb("TRG-777"),
+	payments.EventCustomerKYBRejected:             kyb("TRG-002"),
+	payments.EventCustomerKYBPending:              kyb("TRG-003"),
+	payments.EventExternalAccountStatusUpdated:    (*trigger).ownership,
 }
 
 // TriggerTypes are the event types Trigger makes happen, sorted.
@@ -478,5 +482,73 @@ func (r *trigger) bulk(rows string) error {
 // test sends the platform's webhook endpoint a TEST event.
 func (r *trigger) test() error {
 	_, err := r.eng.Webhooks.SendTest(r.ctx)
+	return err
+}
+
+// kyb verifies a business whose registration number is reg, with its
+// certificate of incorporation and a 60% owner: the sandbox KYC provider
+// decides by reg's suffix (002 rejected, 003 pending review, others
+// approved).
+func kyb(reg string) flow {
+	return func(r *trigger) error {
+		in := payments.CustomerInput{CustomerType: payments.CustomerBusiness, Currencies: []string{"USD"},
+			AgreementConsents: []payments.AgreementConsent{{Type: payments.AgreementProviderEndUserTerms, TermsVersion: payments.CurrentEndUserTerms.Version,
+				AcceptedAt: r.eng.Now(), IPAddress: "203.0.113.7", AcceptanceMethod: "CHECKBOX"}},
+			Profile: payments.CustomerProfile{Address: &payments.Address{Line1: "400 Commerce Way", City: "Austin", State: "TX", PostalCode: "78701", Country: "US"},
+				BusinessInfo: &payments.BusinessInfo{LegalName: "Trigger Fixture Corp", Country: "US", TaxID: "12-3456789",
+					IncorporatedOn: "2015-03-01", RegistrationNumber: reg}}}
+		c, err := r.eng.Customers.Create(r.ctx, in)
+		if err != nil {
+			return err
+		}
+		r.made("Customer", c.ID)
+		if c.Status() != payments.KYCUnverified {
+			return nil // decided at creation
+		}
+		doc, err := r.eng.Documents.Upload(r.ctx, payments.DocumentUpload{DocumentHolder: c.ID, DocumentType: "CERTIFICATE_OF_INCORPORATION",
+			Country: "US", FileName: "certificate.png", Content: []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")})
+		if err != nil {
+			return err
+		}
+		r.made("Document", doc.ID)
+		pct := 60
+		o, err := r.eng.Customers.CreateBeneficialOwner(r.ctx, payments.OwnerInput{CustomerID: c.ID, Roles: []string{"UBO"}, OwnershipPercentage: &pct,
+			PersonalInfo: payments.OwnerPersonalInfo{FirstName: "Ada", LastName: "Fixture", BirthDate: "1980-02-02", Nationality: "US",
+				IDType: "SSN", Identifier: "111-22-3333", Address: &payments.Address{Line1: "1 Main St", PostalCode: "78701", Country: "US"}}})
+		if err != nil {
+			return err
+		}
+		r.made("BeneficialOwner", o.ID)
+		v, err := r.eng.Customers.SubmitVerification(r.ctx, c.ID)
+		if err != nil {
+			return err
+		}
+		r.made("Verification", v.ID)
+		return nil
+	}
+}
+
+// ownership adds a customer's own Solana wallet, which must prove its
+// ownership, and answers its signature challenge with a signature that
+// does not verify: the account becomes UNVERIFIED.
+func (r *trigger) ownership() error {
+	id, _, err := r.customer(nil)
+	if err != nil {
+		return err
+	}
+	info := json.RawMessage(`{"accountType":"SOLANA_WALLET","address":"EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"}`)
+	ext, err := r.eng.Accounts.CreateExternal(r.ctx, payments.ExternalAccountInput{CustomerID: id, Currency: "USDC", OwnershipType: "FIRST_PARTY",
+		AccountInfo: info}, payments.CustomerScope)
+	if err != nil {
+		return err
+	}
+	r.made("ExternalAccount", ext.ID)
+	if _, err := r.eng.Accounts.CreateOwnershipChallenge(r.ctx, ext.ID, payments.CustomerScope, ""); err != nil {
+		return err
+	}
+	_, err = r.eng.Accounts.VerifyOwnership(r.ctx, ext.ID, payments.CustomerScope, "1111111111111111111111111111111111111111111111111111111111111111", "")
+	if payments.CodeOf(err) == payments.CodeInvalidInput {
+		return nil // refused, as it should be: the account is UNVERIFIED
+	}
 	return err
 }

@@ -81,3 +81,28 @@ func TestTrigger_UnknownType(t *testing.T) {
 	require.NoError(t, s.Call("GET", "/customers", nil, &customers))
 	assert.Empty(t, customers.Data)
 }
+
+// TestTriggerTypes_EveryEmittedType: every event type the engine emits
+// with the sandbox providers can be triggered. VERIFICATION.IN_PROGRESS
+// and READY_FOR_VERIFICATION are decisions the sandbox KYC provider never
+// makes (it decides at once), so the sandbox never emits them.
+func TestTriggerTypes_EveryEmittedType(t *testing.T) {
+	emitted := []payments.EventType{
+		payments.EventOutgoingPaymentPending, payments.EventOutgoingPaymentPendingAuthorization, payments.EventOutgoingPaymentProcessing,
+		payments.EventOutgoingPaymentCompleted, payments.EventOutgoingPaymentFailed, payments.EventOutgoingPaymentExpired,
+		payments.EventOutgoingPaymentRefundPending, payments.EventOutgoingPaymentRefundCompleted, payments.EventOutgoingPaymentRefundFailed,
+		payments.EventIncomingPaymentPending, payments.EventIncomingPaymentCompleted, payments.EventIncomingPaymentFailed,
+		payments.EventCustomerKYCApproved, payments.EventCustomerKYCRejected, payments.EventCustomerKYCPending,
+		payments.EventCustomerKYBApproved, payments.EventCustomerKYBRejected, payments.EventCustomerKYBPending,
+		payments.EventVerificationApproved, payments.EventVerificationRejected, payments.EventVerificationResolveErrors,
+		payments.EventVerificationPendingManualReview,
+		payments.EventBulkUploadCompleted, payments.EventBulkUploadFailed,
+		payments.EventCardStateChange, payments.EventCardFundingSourceChange,
+		payments.EventCardTransactionAuthorized, payments.EventCardTransactionPartiallySettled, payments.EventCardTransactionSettled,
+		payments.EventCardTransactionRefunded, payments.EventCardTransactionException,
+		payments.EventAgentActionPendingApproval, payments.EventInternalAccountBalanceUpdated, payments.EventExternalAccountStatusUpdated,
+		payments.EventInvitationClaimed, payments.EventTest,
+	}
+	slices.Sort(emitted)
+	assert.Equal(t, emitted, sandbox.TriggerTypes())
+}
