@@ -155,6 +155,8 @@
 // simulations, a test webhook); the rest are ours: the test clock
 // (/sandbox/clock, which needs Config.TestClock, else 501 NOT_IMPLEMENTED),
 // the state export, import and reset (/sandbox/state, /sandbox/reset), the
-// webhook deliveries and their redelivery (/sandbox/webhooks) and the
-// request log (/sandbox/requests).
+// webhook deliveries and their redelivery (/sandbox/webhooks), the
+// request log (/sandbox/requests) and events on demand (/sandbox/trigger,
+// which needs a Config.TestClock that is also an EventTrigger, as
+// sandbox.Controls is).
 package httpapi

@@ -44,7 +44,7 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (_ *accounts
 		if err != nil {
 			return err
 		}
-		if _, err := FundTx(t, a, amount); err != nil {
+		if _, err := fundTx(t, a, amount); err != nil {
 			return err
 		}
 		if out, err = accounts.View(t, a); err != nil {
@@ -55,12 +55,12 @@ func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (_ *accounts
 	return out, err
 }
 
-// FundTx books a sandbox funding of amount to a inside the caller's
+// fundTx books a sandbox funding of amount to a inside the caller's
 // transaction: the ledger entry and the COMPLETED INCOMING transaction
 // with its INCOMING_PAYMENT.COMPLETED (not the balance event, which the
 // caller emits once its account view is final). It checks nothing about
 // amount.
-func FundTx(t *engine.Txn, a *accounts.InternalAccount, amount int64) (*Transaction, error) {
+func fundTx(t *engine.Txn, a *accounts.InternalAccount, amount int64) (*Transaction, error) {
 	id := t.NewID("Transaction")
 	if err := engine.PostEntry(t, id, accounts.Transfer(accounts.SandboxFundingAccount, a.ID, a.Currency, amount)); err != nil {
 		return nil, err
