@@ -1285,9 +1285,14 @@ type Refund = quotes.Refund
 type RefundStatus = quotes.RefundStatus
 
 // SandboxPayments is the quotes area's part of the sandbox operations
-// (Engine.Sandbox): a payer funding a real-time funded quote, and incoming
-// payments from sandbox counterparties (quotes.Sandbox).
+// (Engine.Sandbox): funding an internal account as a deposit, a payer
+// funding a real-time funded quote, and incoming payments from sandbox
+// counterparties (quotes.Sandbox).
 type SandboxPayments = quotes.Sandbox
+
+// SandboxFundingDescription is the description of the INCOMING transaction
+// a sandbox funding (Sandbox.Fund) makes (quotes.SandboxFundingDescription).
+const SandboxFundingDescription = quotes.SandboxFundingDescription
 
 // SourceType is what a quote's or a transaction's source is (reference
 // QuoteSource and TransactionSourceOneOf sourceType) (quotes.SourceType).

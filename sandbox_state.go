@@ -230,12 +230,13 @@ func (s Sandbox) Reset(ctx context.Context, rotateToken bool) (_ *platform.Creat
 }
 
 // Fund credits amount to an internal account from the sandbox funding
-// source and emits INTERNAL_ACCOUNT.BALANCE_UPDATED (package accounts,
-// Sandbox.Fund).
+// source as a deposit: a COMPLETED INCOMING transaction announced as
+// INCOMING_PAYMENT.COMPLETED, then INTERNAL_ACCOUNT.BALANCE_UPDATED
+// (package quotes, Sandbox.Fund).
 func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (_ *accounts.InternalAccountView, err error) {
 	ctx, op := s.e.Begin(ctx, "sandbox", "Fund")
 	defer op.End(&err)
-	return accounts.NewSandbox(s.e).Fund(ctx, id, amount)
+	return quotes.NewSandbox(s.e).Fund(ctx, id, amount)
 }
 
 // Send simulates the payer funding a real-time funded quote (POST

@@ -121,6 +121,7 @@ type simExternal struct{ id, owner, cur, suffix string }
 type simTx struct {
 	id, quoteID, label string
 	incoming           bool
+	funding            bool   // a sandbox funding (a deposit, counted in simAccount.funded)
 	src, dst, srcCur   string // internal account ids ("" outside the platform)
 	send, recv, pfee   int64
 	expires            time.Time
@@ -190,7 +191,7 @@ func (m *simModel) balances(now time.Time) (avail, held map[string]int64) {
 		s := t.state(now)
 		switch {
 		case t.incoming:
-			if s == simCompleted {
+			if s == simCompleted && !t.funding { // a funding's amount is in funded
 				avail[t.dst] += t.send
 			}
 		case s == simProcessing || s == simUnrefunded:
@@ -452,6 +453,16 @@ func (w *simWorld) opFund() {
 	if v.Balance.Amount != want {
 		w.failf("funding %s with %d answered balance %d, want %d", id, amount, v.Balance.Amount, want)
 	}
+	// The funding is a deposit: a COMPLETED INCOMING transaction to the
+	// account, the newest one (its amount is already in funded).
+	page, err := w.eng.Transactions.List(simCtx, payments.TransactionFilter{Type: payments.TxIncoming, ReceiverAccountIdentifier: id},
+		payments.ListParams{Limit: 1, Desc: true})
+	w.must(err, "ListTransactions")
+	if len(page.Data) != 1 || page.Data[0].Description != payments.SandboxFundingDescription || page.Data[0].ReceivedAmount.Amount != amount {
+		w.failf("funding %s with %d made no INCOMING transaction: %+v", id, amount, page.Data)
+	}
+	w.model.txs = append(w.model.txs, &simTx{id: page.Data[0].ID, label: "funding " + v.Currency, incoming: true, funding: true, dst: id,
+		srcCur: v.Currency, send: amount, recv: amount, executed: true, path: []simState{simCompleted}})
 	w.note("funded %s with %d", id, amount)
 	w.check(false)
 }

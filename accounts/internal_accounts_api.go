@@ -169,8 +169,10 @@ func (as Service) Internal(ctx context.Context, id string) (_ *InternalAccountVi
 }
 
 // Sandbox is the accounts area's part of the sandbox operations: funding
-// internal accounts. The facade serves it as eng.Sandbox.Fund
-// (payments.Sandbox), and re-exports the type as payments.SandboxAccounts.
+// internal accounts with a bare credit. The facade's eng.Sandbox.Fund
+// (payments.Sandbox) records the funding as a deposit instead, with its
+// INCOMING transaction (package quotes, Sandbox.Fund); the type is
+// re-exported as payments.SandboxAccounts.
 type Sandbox struct{ e *engine.Handle }
 
 // NewSandbox returns the accounts area's sandbox group of h.

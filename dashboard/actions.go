@@ -131,6 +131,31 @@ var resendMessages = map[string]string{
 	"not-sent":   "Not sent: there was nothing to send it to (no webhook endpoint is configured), or it is not due.",
 }
 
+// trigger makes an event of the chosen type happen (Options.Trigger) and
+// goes back to the webhooks page, which names it and its events.
+func (d *Dashboard) trigger(w http.ResponseWriter, r *http.Request, c *caller) error {
+	switch {
+	case d.opts.Trigger == nil:
+		d.fail(w, r, c, http.StatusConflict, "This server cannot trigger events.")
+		return nil
+	case !c.canManage():
+		d.fail(w, r, c, http.StatusForbidden, "Triggering an event needs a token with the MANAGE permission.")
+		return nil
+	}
+	typ := payments.EventType(r.PostFormValue("eventType"))
+	if !slices.Contains(d.opts.TriggerTypes, typ) {
+		d.fail(w, r, c, http.StatusBadRequest, "Choose one of the event types the list offers.")
+		return nil
+	}
+	got, err := d.opts.Trigger(r.Context(), typ)
+	if err != nil {
+		return err
+	}
+	q := url.Values{"triggered": {string(got.EventType)}, "event": got.EventIDs}
+	http.Redirect(w, r, d.opts.Path+"webhooks?"+q.Encode(), http.StatusSeeOther)
+	return nil
+}
+
 // detailPages are the pages of one record, reached from the lists.
 var detailPages = []string{"quote", "transaction"}
 

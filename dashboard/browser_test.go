@@ -68,7 +68,8 @@ func screenshotDir(t *testing.T) string {
 // with a one-time login link and uses it as a person does, with the
 // mouse and the keyboard: every page shows what the engine holds; the
 // clock's buttons (+1m, +10m, a typed duration, Freeze, Resume) move the
-// clock; Resend sends a failed webhook again; the pages stay readable on
+// clock; Resend sends a failed webhook again; Trigger makes an event of
+// the chosen type happen; the pages stay readable on
 // a phone's narrow screen; Log out ends the session. Screenshots of the
 // main pages go to screenshotDir.
 func TestDashboard_Browser(t *testing.T) {
@@ -191,6 +192,35 @@ func TestDashboard_Browser(t *testing.T) {
 		assert.Contains(t, cells[0], "DELIVERED")
 		assert.Contains(t, strings.Fields(cells[0]), strconv.Itoa(tries+1), "attempts: the failed ones and the resend")
 		p.screenshot(filepath.Join(dir, "dashboard-transaction-resent.png"))
+	})
+
+	t.Run("Trigger", func(t *testing.T) {
+		// Pick an event type on the webhooks page and click Trigger: the
+		// flow behind it runs, and the page names the event it made.
+		p.navigate(e.srv.URL + "/dashboard/webhooks")
+		var options []string
+		p.eval(`[...document.querySelectorAll('select[name="eventType"] option')].map(o => o.value)`, &options)
+		assert.Contains(t, options, "OUTGOING_PAYMENT.COMPLETED")
+		assert.Contains(t, options, "CARD.STATE_CHANGE")
+		var picked string
+		p.eval(`(() => { const s = document.querySelector('select[name="eventType"]'); s.value = "CARD.STATE_CHANGE";
+			s.dispatchEvent(new Event("change")); return s.value; })()`, &picked)
+		require.Equal(t, "CARD.STATE_CHANGE", picked)
+		p.clickLoads(`form.trigger button`)
+		assert.Equal(t, "Webhook deliveries", p.text("h1"))
+		assert.Empty(t, p.text(".error"))
+		assert.Contains(t, p.text(".triggered"), "Triggered CARD.STATE_CHANGE")
+		all, err := e.eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{Limit: payments.MaxLimit})
+		require.NoError(t, err)
+		var ids []string
+		for _, d := range all.Data {
+			if d.Event.Type == "CARD.STATE_CHANGE" {
+				ids = append(ids, d.Event.ID)
+			}
+		}
+		require.NotEmpty(t, ids, "a CARD.STATE_CHANGE event was emitted")
+		assert.Contains(t, p.text(".triggered"), ids[0], "the page names it")
+		p.screenshot(filepath.Join(dir, "dashboard-webhooks-triggered.png"))
 	})
 
 	t.Run("Narrow", func(t *testing.T) {

@@ -31,6 +31,12 @@ type Options struct {
 	// the clock page has no such button; nil Frozen: it shows no state.
 	Freeze, Resume func(ctx context.Context) error
 	Frozen         func() bool
+	// Trigger makes an event of a chosen type happen by running the flow
+	// behind it (the sandbox server passes its sandbox.Controls' Trigger),
+	// and TriggerTypes are the types it takes: the webhooks page then has
+	// a select of them and a Trigger button. Nil Trigger: no such form.
+	Trigger      func(ctx context.Context, typ payments.EventType) (*payments.Triggered, error)
+	TriggerTypes []payments.EventType
 	// Requests lists up to limit of the latest API requests, newest first
 	// (httpapi.Handler.Requests). Nil: no request log page.
 	Requests func(limit int) []httpapi.LoggedRequest
@@ -115,6 +121,7 @@ var routes = map[string]route{
 	"transaction":        {fn: (*Dashboard).transaction},
 	"webhooks":           {fn: (*Dashboard).webhooks},
 	"webhooks/redeliver": {post: true, fn: (*Dashboard).redeliver},
+	"webhooks/trigger":   {post: true, fn: (*Dashboard).trigger},
 	"dead-letters":       {fn: (*Dashboard).deadLetters},
 	"requests":           {fn: (*Dashboard).requests},
 	"requests/stream":    {fn: (*Dashboard).requestStream},

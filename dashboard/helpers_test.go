@@ -74,7 +74,8 @@ func newEnvNotifier(t *testing.T, notify payments.Notifier, mutate ...func(*dash
 		_, err := eng.Webhooks.Flush(ctx)
 		return err
 	}, Freeze: e.controls.Freeze, Resume: e.controls.Resume, Frozen: e.controls.Frozen, Requests: e.api.Requests,
-		RequestStream: e.api.RequestStream()}
+		RequestStream: e.api.RequestStream(),
+		Trigger:       e.controls.Trigger, TriggerTypes: sandbox.TriggerTypes()}
 	for _, m := range mutate {
 		m(&opts)
 	}

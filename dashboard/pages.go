@@ -213,6 +213,12 @@ func (d *Dashboard) eventsOf(ctx context.Context, id string) ([]payments.Webhook
 type webhooksData struct {
 	Pending []payments.WebhookDelivery
 	listed[payments.WebhookDelivery]
+	// Triggers are the event types the Trigger form offers (none when
+	// the server cannot trigger or the caller may not), Triggered the
+	// type the last trigger made happen, with its events' ids.
+	Triggers  []payments.EventType
+	Triggered string
+	Events    []string
 }
 
 func (d *Dashboard) webhooks(w http.ResponseWriter, r *http.Request, c *caller) error {
@@ -224,7 +230,11 @@ func (d *Dashboard) webhooks(w http.ResponseWriter, r *http.Request, c *caller) 
 	if err != nil {
 		return err
 	}
-	d.render(w, r, c, http.StatusOK, "webhooks", "Webhook deliveries", webhooksData{pending, listOf(done)})
+	data := webhooksData{Pending: pending, listed: listOf(done), Triggered: r.URL.Query().Get("triggered"), Events: r.URL.Query()["event"]}
+	if d.opts.Trigger != nil && c.canManage() {
+		data.Triggers = d.opts.TriggerTypes
+	}
+	d.render(w, r, c, http.StatusOK, "webhooks", "Webhook deliveries", data)
 	return nil
 }
 

@@ -159,8 +159,10 @@
 // (/sandbox/clock, which needs Config.TestClock, else 501 NOT_IMPLEMENTED),
 // the state export, import and reset (/sandbox/state, /sandbox/reset), the
 // webhook deliveries and their redelivery (/sandbox/webhooks), the
-// request log (/sandbox/requests, and its stream /sandbox/requests/stream)
-// and the ledger (/sandbox/ledger/accounts: every ledger account's balance
-// per currency; /sandbox/ledger/entries?transactionId=: a record's
-// journal), pages read from key ranges of the ledger's tables.
+// request log (/sandbox/requests, and its stream /sandbox/requests/stream),
+// events on demand (/sandbox/trigger, which needs a Config.TestClock that is
+// also an EventTrigger, as sandbox.Controls is) and the ledger
+// (/sandbox/ledger/accounts: every ledger account's balance per currency;
+// /sandbox/ledger/entries?transactionId=: a record's journal), pages read
+// from key ranges of the ledger's tables.
 package httpapi

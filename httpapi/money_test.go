@@ -108,7 +108,7 @@ func TestQuotes_HappyPathUSDToEUR(t *testing.T) {
 	require.Equal(t, 200, tx.Status, "%s", tx.Raw)
 	assert.Equal(t, "COMPLETED", tx.Body["status"])
 	assert.Equal(t, []string{"OUTGOING_PAYMENT.PENDING", "OUTGOING_PAYMENT.PROCESSING", "OUTGOING_PAYMENT.COMPLETED"}, s.eventsOf(txID))
-	assert.EqualValues(t, 1, s.do("GET", "/transactions?customerId="+id+"&status=COMPLETED", nil).Body["totalCount"])
+	assert.EqualValues(t, 2, s.do("GET", "/transactions?customerId="+id+"&status=COMPLETED", nil).Body["totalCount"], "the funding's deposit and the payment")
 	require.NoError(t, payments.CheckLedger(ctx, s.store))
 }
 

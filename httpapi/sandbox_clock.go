@@ -28,8 +28,9 @@ type TestClock interface {
 	Resume(ctx context.Context) error
 }
 
-// sandboxRoutes are ours: the test clock and the control of the sandbox
-// state (sandbox_state.go), served under /sandbox/ in sandbox mode only.
+// sandboxRoutes are ours: the test clock, the control of the sandbox
+// state (sandbox_state.go) and events on demand (sandbox_trigger.go),
+// served under /sandbox/ in sandbox mode only.
 // Reading the clock takes any token; moving it, resetting, exporting and
 // importing take MANAGE (an export holds every record of the platform).
 // The clock only moves forward: quote expiries, settlement steps and
@@ -44,6 +45,8 @@ func sandboxRoutes() []route {
 		{method: "POST", path: "/sandbox/reset", perm: manage, fn: resetSandbox},
 		{method: "GET", path: "/sandbox/state", perm: manage, fn: exportSandbox},
 		{method: "POST", path: "/sandbox/state", perm: manage, upload: true, fn: importSandbox},
+		{method: "GET", path: "/sandbox/trigger", fn: listTriggers},
+		{method: "POST", path: "/sandbox/trigger", perm: manage, fn: trigger},
 	}
 }
 

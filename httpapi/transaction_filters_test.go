@@ -17,7 +17,10 @@ func TestTransactions_Filters(t *testing.T) {
 	s := moneyServer(t)
 	id, acct := s.funded(100000, set("umaAddress", "$jane@sandbox.uma.money"))
 	good, bad := s.eurAccount(id, deIBAN("000")), s.eurAccount(id, deIBAN("002"))
-	ids := map[string]string{}
+	// The sandbox funding is a deposit: the customer's first transaction.
+	deposits := s.do("GET", "/transactions?customerId="+url.QueryEscape(id), nil).Body["data"].([]any)
+	require.Len(t, deposits, 1)
+	ids := map[string]string{"fund": deposits[0].(map[string]any)["id"].(string)}
 	for name, dest := range map[string]string{"good": good, "bad": bad} {
 		body := quoteBody(acct, dest, 1000)
 		body["immediatelyExecute"] = true
@@ -42,14 +45,14 @@ func TestTransactions_Filters(t *testing.T) {
 		return got
 	}
 	for query, want := range map[string][]string{
-		"": {ids["good"], ids["bad"], ids["in"]},
+		"": {ids["good"], ids["bad"], ids["in"], ids["fund"]},
 		"senderAccountIdentifier=" + url.QueryEscape(acct):                  {ids["good"], ids["bad"]},
 		"receiverAccountIdentifier=" + url.QueryEscape(good):                {ids["good"]},
-		"accountIdentifier=" + url.QueryEscape(acct):                        {ids["good"], ids["bad"], ids["in"]},
+		"accountIdentifier=" + url.QueryEscape(acct):                        {ids["good"], ids["bad"], ids["in"], ids["fund"]},
 		"senderAccountIdentifier=" + url.QueryEscape(sandbox.UMASuccessUSD): {ids["in"]},
 		"reference=" + url.QueryEscape(refund):                              {ids["bad"]},
 		"reference=" + url.QueryEscape(ids["goodQuote"]):                    {ids["good"]},
-		"type=INCOMING":               {ids["in"]},
+		"type=INCOMING":               {ids["in"], ids["fund"]},
 		"status=FAILED&type=OUTGOING": {ids["bad"]},
 	} {
 		assert.ElementsMatch(t, want, list(query), "query %q", query)

@@ -313,7 +313,8 @@ func priceParties(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Req
 	q.RateDetails.ServiceApiVariableFeeRate = money.Float64(fees.ServiceRate)
 	if pt.fromWallet() {
 		q.PayloadToSign = quotesSlot.Of(t.Handle).WalletPayload(q)
-		q.PaymentInstructions = []accounts.PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": accounts.EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}
+		q.PaymentInstructions = []accounts.PaymentInstructions{{InstructionsNotes: walletInstructionsNotes(q),
+			AccountOrWalletInfo: map[string]any{"accountType": accounts.EmbeddedWallet, "payloadToSign": q.PayloadToSign}}}
 	}
 	if req.Source.SourceType == SourceRealtimeFunding {
 		q.PaymentInstructions = quoteInstructions(q)

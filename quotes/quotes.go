@@ -408,6 +408,15 @@ func quoteInstructions(q *Record) []accounts.PaymentInstructions {
 	return ins
 }
 
+// walletInstructionsNotes tell the payer of a quote funded from an
+// embedded wallet how to authorize it: payloadToSign, stamped as it is with
+// the session key of a verified credential on the wallet, goes with the
+// execution in the wallet-signature header.
+func walletInstructionsNotes(q *Record) string {
+	return "Stamp payloadToSign exactly as given with the session key of a verified authentication credential on " +
+		q.Source.AccountID + ", then execute " + q.ID + " with that stamp in the wallet-signature header."
+}
+
 // supportedCurrency returns the platform's configuration of the currency
 // code, or INVALID_CURRENCY when the platform does not support it.
 func supportedCurrency(p *platform.Config, code string) (*platform.CurrencyConfig, error) {

@@ -210,6 +210,7 @@ func (s Authorizations) Authorize(ctx context.Context, id string, p customers.Sc
 			return err
 		}
 		tx.Status = TxPending // waiting for its funds; PROCESSING follows
+		tx.PaymentInstructions = txInstructions(q)
 		if err := SaveTransaction(t, tx, ""); err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"maps"
+	"reflect"
 	"slices"
 	"time"
 
@@ -46,29 +48,33 @@ type Refund struct {
 // IncomingTransaction / OutgoingTransaction), or a card transaction (type
 // CARD, Card set), which is encoded as the reference's CardTransaction.
 type Transaction struct {
-	ID                         string                   `json:"id"`
-	Status                     TxStatus                 `json:"status"`
-	Type                       TxType                   `json:"type"`
-	Direction                  TxDirection              `json:"direction"`
-	Source                     TxParty                  `json:"source"`
-	Destination                TxParty                  `json:"destination"`
-	CustomerID                 string                   `json:"customerId"`
-	PlatformCustomerID         string                   `json:"platformCustomerId"`
-	SentAmount                 *accounts.CurrencyAmount `json:"sentAmount,omitempty"`
-	ReceivedAmount             *accounts.CurrencyAmount `json:"receivedAmount,omitempty"`
-	ExchangeRate               *float64                 `json:"exchangeRate,omitempty"`
-	Fees                       *int64                   `json:"fees,omitempty"`
-	PlatformFees               *int64                   `json:"platformFees,omitempty"`
-	QuoteID                    string                   `json:"quoteId,omitempty"`
-	PaymentRail                PaymentRail              `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
-	Description                string                   `json:"description,omitempty"`
-	FailureReason              string                   `json:"failureReason,omitempty"`
-	Refund                     *Refund                  `json:"refund,omitempty"`
-	SettledAt                  *time.Time               `json:"settledAt,omitempty"`
-	ReceiptDeliveryConfirmedAt *time.Time               `json:"receiptDeliveryConfirmedAt,omitempty"`
-	AgentID                    string                   `json:"agentId,omitempty"` // the agent that made it, if one did
-	CreatedAt                  time.Time                `json:"createdAt"`
-	UpdatedAt                  time.Time                `json:"updatedAt"`
+	ID                 string                   `json:"id"`
+	Status             TxStatus                 `json:"status"`
+	Type               TxType                   `json:"type"`
+	Direction          TxDirection              `json:"direction"`
+	Source             TxParty                  `json:"source"`
+	Destination        TxParty                  `json:"destination"`
+	CustomerID         string                   `json:"customerId"`
+	PlatformCustomerID string                   `json:"platformCustomerId"`
+	SentAmount         *accounts.CurrencyAmount `json:"sentAmount,omitempty"`
+	ReceivedAmount     *accounts.CurrencyAmount `json:"receivedAmount,omitempty"`
+	ExchangeRate       *float64                 `json:"exchangeRate,omitempty"`
+	Fees               *int64                   `json:"fees,omitempty"`
+	PlatformFees       *int64                   `json:"platformFees,omitempty"`
+	// PaymentInstructions are the instructions the payer of a real-time
+	// funded quote was given (the quote's paymentInstructions), kept on
+	// its outgoing transaction once they are issued.
+	PaymentInstructions        []accounts.PaymentInstructions `json:"paymentInstructions,omitempty"`
+	QuoteID                    string                         `json:"quoteId,omitempty"`
+	PaymentRail                PaymentRail                    `json:"paymentRail,omitempty"` // the rail an outgoing payment settles on
+	Description                string                         `json:"description,omitempty"`
+	FailureReason              string                         `json:"failureReason,omitempty"`
+	Refund                     *Refund                        `json:"refund,omitempty"`
+	SettledAt                  *time.Time                     `json:"settledAt,omitempty"`
+	ReceiptDeliveryConfirmedAt *time.Time                     `json:"receiptDeliveryConfirmedAt,omitempty"`
+	AgentID                    string                         `json:"agentId,omitempty"` // the agent that made it, if one did
+	CreatedAt                  time.Time                      `json:"createdAt"`
+	UpdatedAt                  time.Time                      `json:"updatedAt"`
 	// Card is the card transaction a CARD transaction is; the members
 	// above then repeat its id, status, direction, customer, funding
 	// account (Source.AccountID) and times, for filters and indexes.
@@ -90,7 +96,7 @@ var cardType = []byte(`"type":"CARD"`)
 
 // UnmarshalJSON decodes what MarshalJSON wrote.
 func (x *Transaction) UnmarshalJSON(b []byte) error {
-	if *x == (Transaction{}) { // decoding into a zero value: nothing to merge with
+	if x.ID == "" && reflect.ValueOf(x).Elem().IsZero() { // decoding into a zero value: nothing to merge with
 		if d, ok := decodeTransaction(b); ok && d.Type != TxCard {
 			*x = d
 			return nil
@@ -134,7 +140,18 @@ func outgoingTransaction(q *Record, now time.Time) *Transaction {
 	}
 	return &Transaction{ID: q.TransactionID, Status: status, Type: TxOutgoing, Direction: TxDebit, Source: src, Destination: dst,
 		CustomerID: q.CustomerID, SentAmount: &sent, ReceivedAmount: &recv, ExchangeRate: &rate, Fees: &fees, PlatformFees: &pf,
-		QuoteID: q.ID, PaymentRail: txRail(q.Rail), Description: q.Description, CreatedAt: now, UpdatedAt: now}
+		QuoteID: q.ID, PaymentRail: txRail(q.Rail), Description: q.Description, CreatedAt: now, UpdatedAt: now,
+		PaymentInstructions: txInstructions(q)}
+}
+
+// txInstructions are the payment instructions an outgoing transaction
+// keeps: those of a real-time funded quote (none while SCA withholds
+// them), as its payer was given them.
+func txInstructions(q *Record) []accounts.PaymentInstructions {
+	if q.Source.SourceType != SourceRealtimeFunding {
+		return nil
+	}
+	return q.PaymentInstructions
 }
 
 // txRail is the paymentRail a transaction reports: the quote's rail when it
@@ -173,7 +190,21 @@ func (x *Transaction) clone() *Transaction {
 	if c.Refund = engine.ClonePtr(x.Refund); c.Refund != nil {
 		c.Refund.SettledAt = engine.ClonePtr(x.Refund.SettledAt)
 	}
+	c.PaymentInstructions = cloneInstructions(x.PaymentInstructions)
 	return c
+}
+
+// cloneInstructions copies ins and each one's AccountOrWalletInfo map (the
+// values in the maps are never written, so they are shared); nil for none.
+func cloneInstructions(ins []accounts.PaymentInstructions) []accounts.PaymentInstructions {
+	if ins == nil {
+		return nil
+	}
+	out := slices.Clone(ins)
+	for i := range out {
+		out[i].AccountOrWalletInfo = maps.Clone(ins[i].AccountOrWalletInfo)
+	}
+	return out
 }
 
 // copyInto copies *p into *slot and returns slot; nil for nil.

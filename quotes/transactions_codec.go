@@ -41,6 +41,13 @@ func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
 	if x.PlatformFees != nil {
 		b = engine.IntMember(b, "platformFees", *x.PlatformFees)
 	}
+	if len(x.PaymentInstructions) > 0 {
+		// Rare and made of maps: written by encoding/json, and read back by
+		// it too (decodeTransaction does not know the member).
+		if b, err = engine.MarshaledMember(b, "paymentInstructions", x.PaymentInstructions); err != nil {
+			return nil, err
+		}
+	}
 	b = engine.StringMember(b, "quoteId", x.QuoteID, true)
 	b = engine.StringMember(b, "paymentRail", string(x.PaymentRail), true)
 	b = engine.StringMember(b, "description", x.Description, true)

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"slices"
+
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/storage/memstore"
 )
@@ -20,4 +22,13 @@ func New(mutate ...func(*payments.Config)) (*payments.Engine, *Clock, error) {
 	}
 	eng, err := payments.New(cfg)
 	return eng, clock, err
+}
+
+// PlatformCurrencies are the currencies the sandbox server seeds its
+// platform with (payments.Config.Platform.Currencies): the engine's
+// DefaultCurrencies and USDB, which the hosted sandbox enables by default,
+// so that every customer gets its Global Account (an EMBEDDED_WALLET
+// holding USDB) next to its other internal accounts.
+func PlatformCurrencies() []string {
+	return append(slices.Clone(payments.DefaultCurrencies), "USDB")
 }

@@ -118,7 +118,7 @@ func Example_onboardAndVerify() {
 }
 
 // Example_fund funds a customer's account in the sandbox and shows the
-// balance webhook.
+// webhooks of the deposit: its INCOMING transaction's and the balance's.
 func Example_fund() {
 	srv, _ := sandbox.StartServer()
 	defer srv.Close()
@@ -132,7 +132,7 @@ func Example_fund() {
 	fmt.Println("webhooks:", srv.Webhooks.Types())
 	// Output:
 	// balance: 25000
-	// webhooks: [INTERNAL_ACCOUNT.BALANCE_UPDATED]
+	// webhooks: [INCOMING_PAYMENT.COMPLETED INTERNAL_ACCOUNT.BALANCE_UPDATED]
 }
 
 // Example_quoteAndExecute quotes a payout, executes it, and moves the

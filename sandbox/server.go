@@ -18,7 +18,10 @@ import (
 // BasePath is the path prefix of the API a Server serves.
 const BasePath = "/2025-10-13"
 
-var _ httpapi.TestClock = (*Controls)(nil)
+var (
+	_ httpapi.TestClock    = (*Controls)(nil)
+	_ httpapi.EventTrigger = (*Controls)(nil)
+)
 
 // Server is a running sandbox for the tests of a service that calls the
 // payments API: the whole REST API (and the /sandbox/ clock and state

@@ -40,7 +40,7 @@ func TestWebhookReceiver(t *testing.T) {
 		assert.Len(t, s.Webhooks.Events(), first, "the same event again, kept once")
 		requireCall(t, s, "POST", "/sandbox/internal-accounts/"+acct+"/fund", obj{"amount": 1})
 		require.NoError(t, s.RunDue())
-		assert.Len(t, s.Webhooks.Events(), first+1)
+		assert.Len(t, s.Webhooks.Events(), first+2, "the funding's INCOMING_PAYMENT.COMPLETED and INTERNAL_ACCOUNT.BALANCE_UPDATED")
 		_, ok = s.Webhooks.Wait("NO_SUCH_EVENT", 10*time.Millisecond)
 		assert.False(t, ok)
 	})

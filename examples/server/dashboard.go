@@ -22,7 +22,7 @@ func mountDashboard(mux *http.ServeMux, o options, eng *payments.Engine, control
 		return ""
 	}
 	d := dashboard.New(dashboard.Options{Engine: eng, Advance: controls.AdvanceBy, Freeze: controls.Freeze, Resume: controls.Resume,
-		Frozen: controls.Frozen, Requests: api.Requests, RequestStream: api.RequestStream(), Logger: logger})
+		Frozen: controls.Frozen, Trigger: controls.Trigger, TriggerTypes: controls.TriggerTypes(), Requests: api.Requests, RequestStream: api.RequestStream(), Logger: logger})
 	mux.Handle("/dashboard/", d)
 	return fmt.Sprintf("dashboard: %s/dashboard/ (sign in with the API token), or once without it: %s%s\n", origin, origin, d.LoginLink())
 }

@@ -359,7 +359,8 @@ func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier
 		KYC: sandbox.KYC{}, Rail: sandbox.InstantRail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
 		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
 		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits,
-		EventHistory: o.dashboard, WalletRelyingParty: o.walletRP}
+		EventHistory: o.dashboard, WalletRelyingParty: o.walletRP,
+		Platform: payments.PlatformSeed{Currencies: sandbox.PlatformCurrencies()}}
 }
 
 // walletRelyingParty builds the passkey relying party of -wallet-origins

@@ -63,15 +63,19 @@ func TestEngine_Deliveries(t *testing.T) {
 	e.Clock.Advance(time.Second)
 	_, err = e.Eng.Webhooks.Flush(ctx)
 	require.NoError(t, err)
+	// The funding's INCOMING_PAYMENT.COMPLETED (its transaction's) and the
+	// account's balance event both failed.
 	dead, err := e.Eng.Webhooks.DeadEvents(ctx, 0)
 	require.NoError(t, err)
-	require.Len(t, dead, 1)
-	assert.Equal(t, pending[0].Event.ID, dead[0].Event.ID)
-	assert.Equal(t, 2, dead[0].Attempts)
+	require.Len(t, dead, 2)
+	assert.Equal(t, payments.EventType("INCOMING_PAYMENT.COMPLETED"), dead[0].Event.Type)
+	assert.Equal(t, pending[0].Event.ID, dead[1].Event.ID)
+	assert.Equal(t, 2, dead[1].Attempts)
 	failed, err := e.Eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{Status: payments.DeliveryFailed}, payments.ListParams{})
 	require.NoError(t, err)
-	require.Len(t, failed.Data, 1)
+	require.Len(t, failed.Data, 2)
 	assert.Equal(t, dead[0].Event.ID, failed.Data[0].Event.ID)
+	assert.Equal(t, dead[1].Event.ID, failed.Data[1].Event.ID)
 	// Delivered ones (not in the status index: nearly every event is),
 	// a page at a time, by resource too: every one but the failed one.
 	for _, f := range []payments.DeliveryFilter{{Status: payments.DeliveryDelivered}, {Status: payments.DeliveryDelivered, Resource: a}} {
@@ -82,6 +86,7 @@ func TestEngine_Deliveries(t *testing.T) {
 			ids = append(ids, d.Event.ID)
 		}
 		assert.NotContains(t, ids, dead[0].Event.ID, "%+v", f)
+		assert.NotContains(t, ids, dead[1].Event.ID, "%+v", f)
 		if f.Resource != "" {
 			assert.Equal(t, []string{mine.Data[1].Event.ID, mine.Data[0].Event.ID}, ids, "the account's delivered events, newest first")
 		}

@@ -180,10 +180,10 @@ func TestTables_UsersQueries(t *testing.T) {
 	assert.GreaterOrEqual(t, n, 4, "the hold and the completion")
 	assert.Equal(t, map[string]int64{"USD": 0}, sums)
 
-	// A day's volume by currency.
+	// A day's volume sent by currency (the fundings are INCOMING deposits).
 	vol := map[string]int64{}
 	rows, err = c.Query(ctx, `SELECT sent_currency, sum(sent_amount) FROM transactions
-		WHERE status = 'COMPLETED' AND created_at >= date_trunc('day', now()) - interval '1 day' GROUP BY sent_currency`)
+		WHERE status = 'COMPLETED' AND type = 'OUTGOING' AND created_at >= date_trunc('day', now()) - interval '1 day' GROUP BY sent_currency`)
 	require.NoError(t, err)
 	for rows.Next() {
 		var cur string
