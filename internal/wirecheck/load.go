@@ -3,6 +3,7 @@ package wirecheck
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,6 +87,51 @@ func Loaded() *Checker {
 		return nil
 	}
 	return loaded
+}
+
+// AbsentNote is the line [ReportAbsence] writes when the reference is not
+// found: what was skipped and how to point the tests at a copy.
+const AbsentNote = "reference not found: the wire checks against the public API reference were skipped " +
+	"(set " + EnvReference + " to the path of openapi.yaml, or put it at ../shared/reference/openapi.yaml beside the repository)"
+
+// ReportAbsence is for the TestMain of a package whose tests use the wire
+// check, after its tests ran: when the reference was not found it reports
+// so and returns the exit code to use instead of code. Outside CI (the
+// environment variable CI unset) it writes "pkg: " and [AbsentNote] to the
+// terminal, since a passing package's output reaches the screen of a plain
+// go test ./... only with -v, else to errs, and returns code. In CI an
+// absent reference is a failure: it writes the note to errs and returns 1.
+// A reference that was found, or a failure of its own, returns code
+// unchanged (Load has already failed the tests for a reference that does
+// not load).
+func ReportAbsence(pkg string, code int, errs io.Writer) int {
+	loadOnce.Do(func() { loaded, loadErr = load() })
+	return reportAbsence(loadErr, pkg, code, errs, os.Getenv, openTTY)
+}
+
+// openTTY opens the controlling terminal for writing.
+func openTTY() (io.WriteCloser, error) { return os.OpenFile("/dev/tty", os.O_WRONLY, 0) }
+
+// reportAbsence is ReportAbsence on the outcome of the load, the
+// environment and the terminal given.
+func reportAbsence(loadErr error, pkg string, code int, errs io.Writer, getenv func(string) string, tty func() (io.WriteCloser, error)) int {
+	if !errors.Is(loadErr, errNotFound) {
+		return code
+	}
+	line := pkg + ": " + AbsentNote + "\n"
+	if getenv("CI") != "" {
+		fmt.Fprint(errs, line+pkg+": CI is set, so an absent reference fails the run\n")
+		return 1
+	}
+	if w, err := tty(); err == nil {
+		_, werr := io.WriteString(w, line)
+		w.Close()
+		if werr == nil {
+			return code
+		}
+	}
+	fmt.Fprint(errs, line)
+	return code
 }
 
 // Available reports whether c checks anything, that is whether the
