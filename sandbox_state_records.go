@@ -23,11 +23,20 @@ func checkStateRecords(r *engine.Registry, fe *validate.Errors, table string, re
 			fe.Add(field, nil, "%s must be a JSON object of a %s record", field, table)
 			continue
 		}
-		// Indexed records are kept at their id, which lists rely on.
+		// Indexed records are kept at their id, which lists rely on; a
+		// delivery of the event history (event_log) has none of its own and
+		// is kept at its event's.
 		var rec struct {
-			ID string `json:"id"`
+			ID    string `json:"id"`
+			Event struct {
+				ID string `json:"id"`
+			} `json:"event"`
 		}
-		if d.Ix != nil && (json.Unmarshal(v, &rec) != nil || rec.ID != sr.Key) {
+		err := json.Unmarshal(v, &rec)
+		if rec.ID == "" {
+			rec.ID = rec.Event.ID
+		}
+		if d.Ix != nil && (err != nil || rec.ID != sr.Key) {
 			fe.Add(field, nil, "%s must be kept at its id: key %q, id %q", field, sr.Key, rec.ID)
 		}
 	}
