@@ -285,7 +285,7 @@ func addCardCount(t *engine.Txn, key string, delta int) error {
 }
 
 // Update changes a card (PATCH /cards/{id}): its state by the state
-// machine of spec 3.4 (CheckUpdate: INVALID_STATE_TRANSITION,
+// machine (CheckUpdate: INVALID_STATE_TRANSITION,
 // CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE), its funding sources (checked as
 // at issue, in the card's currency) and its spending limit. At least one
 // must be given. A state change emits CARD.STATE_CHANGE, new funding

@@ -59,7 +59,7 @@ var (
 	ErrNotMutable = errors.New("cards: card is closed and cannot change")
 )
 
-// Transition decides a requested state move (spec 3.4, exactly):
+// Transition decides a requested state move:
 //
 //   - ACTIVE → FROZEN, FROZEN → ACTIVE, ACTIVE → CLOSED, FROZEN → CLOSED
 //     are permitted;

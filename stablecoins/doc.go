@@ -18,7 +18,7 @@
 //     or the platform's only ACTIVE one); LinkStatus says whether a link
 //     still verifies.
 //   - RequestEnablement and OperatorSet are the Service-enablement state
-//     machine of spec 3.4 (OpsStatus); IssuanceStatus is the provider's
+//     machine (OpsStatus); IssuanceStatus is the provider's
 //     own state of a token, and only a PROVISIONED token mints or burns.
 //   - Amount parses a digit-string amount in the token's smallest unit and
 //     insists that it is a whole number of fiat cents at the token's

@@ -98,7 +98,7 @@ func Select(links []Link, named string) (Link, error) {
 }
 
 // RequestEnablement is a platform's request to enable a stablecoin for the
-// Service's operations (spec 3.4): accepted from NOT_ENABLED (it becomes
+// Service's operations: accepted from NOT_ENABLED (it becomes
 // PENDING_APPROVAL) and repeated harmlessly while PENDING_APPROVAL; from any
 // other state ErrNotRequestable.
 func RequestEnablement(s OpsStatus) (OpsStatus, error) {

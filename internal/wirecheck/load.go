@@ -259,7 +259,8 @@ func prepare(data []byte) (*openapi3.T, routers.Router, error) {
 	return doc, router, nil
 }
 
-// Renames of spec-vs-reference.md, applied to the YAML text before parsing.
+// Renames of the maker's name to this API's neutral word (payments.Brand),
+// applied to the YAML text before parsing.
 // The stablecoin codes are not in this snapshot of the reference but are
 // listed for when they appear.
 var renames = [][2]string{
@@ -344,9 +345,9 @@ func schema(doc *openapi3.T, name string) *openapi3.Schema {
 	return nil
 }
 
-// specErrorCodes are the error codes section 7 of the spec lists for a status
-// that this snapshot of the reference's ErrorNNN code enum lacks (the spec
-// wins). Codes already in the enum are not repeated here; merging is
+// specErrorCodes are the error codes this API sends for a status that this
+// snapshot of the reference's ErrorNNN code enum lacks (the deviation
+// spec-error-codes). Codes already in the enum are not repeated here; merging is
 // idempotent anyway.
 var specErrorCodes = map[string][]string{
 	"Error400": {
@@ -358,8 +359,8 @@ var specErrorCodes = map[string][]string{
 		"STABLECOIN_NOT_PROVISIONED", "STABLECOIN_OPERATION_NOT_SUPPORTED", "STABLECOIN_PROVIDER_ERROR",
 		"STABLECOIN_PROVIDER_SOURCE_NOT_LINKED", "STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE",
 		"STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED", "STABLECOIN_VERIFICATION_FAILED",
-		// Not in section 7, but the reference's own 400 descriptions of
-		// POST and PATCH /cards name it (wire-facts gap 7).
+		// The reference's own 400 descriptions of
+		// POST and PATCH /cards name it.
 		"FUNDING_SOURCE_INELIGIBLE",
 	},
 	"Error404": {
@@ -378,8 +379,8 @@ var specErrorCodes = map[string][]string{
 }
 
 // adaptErrorSchemas makes every components.schemas.ErrorNNN describe our
-// error body {status, code, message, reason, details} (spec-vs-reference
-// item 1): reason is a required string (we always send it, equal to
+// error body {status, code, message, reason, details} (the deviation
+// error-reason): reason is a required string (we always send it, equal to
 // message), and the code enum gains the spec's extra codes.
 func adaptErrorSchemas(doc *openapi3.T) error {
 	if doc.Components == nil {
