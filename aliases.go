@@ -68,7 +68,7 @@ type Event = engine.Event
 // (reference WebhookType) (engine.EventType).
 type EventType = engine.EventType
 
-// FieldError is one invalid request field (the spec's details.errors entry)
+// FieldError is one invalid request field (the error body's details.errors entry)
 // (engine.FieldError).
 type FieldError = engine.FieldError
 

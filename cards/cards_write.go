@@ -380,7 +380,7 @@ func freeCardSlot(t *engine.Txn, card *Card) error {
 }
 
 // cardRefusal maps a refusal of the state machine (Transition,
-// CheckUpdate) to its coded error: the spec's code of the same name, or a
+// CheckUpdate) to its coded error: the API's code of the same name, or a
 // field error for ErrCloseWithSettings.
 func cardRefusal(err error, card *Card) error {
 	switch {

@@ -46,7 +46,7 @@ const (
 	ClosedByService  Reason = "CLOSED_BY_SERVICE"  // closed by the service operator
 )
 
-// Refusals of the state machine. Service.Update maps each to the spec's
+// Refusals of the state machine. Service.Update maps each to the API's
 // code of the same name (cardRefusal).
 var (
 	// ErrInvalidTransition: the requested move is not one of ACTIVE ⇄

@@ -59,7 +59,7 @@ func TestSandboxKYC_Individuals(t *testing.T) {
 	}
 }
 
-// TestSandboxKYC_ResolveErrorsLoop is the spec's loop: an incomplete packet
+// TestSandboxKYC_ResolveErrorsLoop is the resolve-errors loop: an incomplete packet
 // lists one error per missing item; fixed and resubmitted it goes to manual
 // review; a final status is never recomputed.
 func TestSandboxKYC_ResolveErrorsLoop(t *testing.T) {

@@ -163,7 +163,7 @@
 //		LockedCurrencyAmount: 10_000, // minor units: 100.00
 //	})
 //	if err != nil {
-//		return err // payments.CodeOf(err) is the spec's code
+//		return err // payments.CodeOf(err) is the API's code
 //	}
 //	q, err = eng.Quotes.Execute(ctx, q.ID) // PROCESSING; the rail reports the rest
 //

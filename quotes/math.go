@@ -23,7 +23,7 @@ const (
 )
 
 // MaxAmount is the largest figure, in minor units, that a quote may carry
-// on either side: the spec's limit on lockedCurrencyAmount.
+// on either side: the API's limit on lockedCurrencyAmount.
 const MaxAmount = money.MaxAmount
 
 // MaxDecimals is the largest currency exponent Compute accepts.

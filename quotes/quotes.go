@@ -150,7 +150,7 @@ const (
 	MaxRemittanceInformation = 80
 )
 
-// PurposesOfPayment are the spec's purposeOfPayment values; chinaPurposes
+// PurposesOfPayment are the API's purposeOfPayment values; chinaPurposes
 // the ones a business payout to China may use.
 var (
 	PurposesOfPayment = []string{"GIFT", "SELF", "GOODS_OR_SERVICES", "EDUCATION", "HEALTH_OR_MEDICAL", "REAL_ESTATE_PURCHASE",

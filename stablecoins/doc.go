@@ -31,7 +31,7 @@
 //     step implies.
 //
 // Refusals are sentinel errors (ErrSelectionRequired, ErrNotRepresentable,
-// ...) wrapped with a message; the Service maps each to the spec's code
+// ...) wrapped with a message; the Service maps each to the API's code
 // named in its comment (stablecoinError) and anything else to a field
 // error.
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // Refusals. Each is wrapped with a message naming the case; the Service
-// maps it to the spec code in its comment (stablecoinError).
+// maps it to the API code in its comment (stablecoinError).
 var (
 	// ErrNoLink: no link of the platform fits (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
 	ErrNoLink = errors.New("no provider account link")

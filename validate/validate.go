@@ -26,7 +26,7 @@ import (
 	"unicode/utf8"
 )
 
-// Constraint describes the rule a field broke, in the spec's constraint shape.
+// Constraint describes the rule a field broke, in the error body's constraint shape.
 // Zero-valued members are omitted on the wire.
 type Constraint struct {
 	Format    string   `json:"format,omitempty"`

@@ -150,7 +150,7 @@ const (
 	CodeServiceUnavailable Code = "SERVICE_UNAVAILABLE"
 )
 
-// Status returns the HTTP status the spec gives code (500 for unknown codes).
+// Status returns the HTTP status of code in the API (500 for unknown codes).
 // It is the one code-to-status table; the HTTP layer uses it.
 func (c Code) Status() int {
 	if s, ok := CodeStatus[c]; ok {

@@ -381,7 +381,7 @@ var specErrorCodes = map[string][]string{
 // adaptErrorSchemas makes every components.schemas.ErrorNNN describe our
 // error body {status, code, message, reason, details} (the deviation
 // error-reason): reason is a required string (we always send it, equal to
-// message), and the code enum gains the spec's extra codes.
+// message), and the code enum gains this API's extra codes (specErrorCodes).
 func adaptErrorSchemas(doc *openapi3.T) error {
 	if doc.Components == nil {
 		return errors.New("no components")
@@ -398,7 +398,7 @@ func adaptErrorSchemas(doc *openapi3.T) error {
 		}
 		if s.Properties["reason"] == nil {
 			s.Properties["reason"] = openapi3.NewStringSchema().NewRef()
-			s.Properties["reason"].Value.Description = "Error message (same as message); the spec's name for it."
+			s.Properties["reason"].Value.Description = "Error message (same as message); this API's name for it."
 		}
 		// Declared, reason passes even where additional properties are
 		// forbidden (none of the reference's error schemas forbids them).
