@@ -2,8 +2,8 @@ package payments
 
 // The vocabulary, ports and errors of the engine, under the names programs
 // have always used: each name here is the very type, value or function of
-// the package that owns it now (ARCHITECTURE.md: the root is the facade;
-// the areas own their vocabulary). TestAliases_GroupSignatures keeps every
+// the package that owns it now (ARCHITECTURE.md, "The facade": the root
+// is the facade; the areas own their vocabulary). TestAliases_GroupSignatures keeps every
 // type an engine group's methods take or return reachable from here.
 
 import (
@@ -37,7 +37,8 @@ type Backlog = engine.Backlog
 // (engine.Claimer).
 type Claimer = engine.Claimer
 
-// Code is an error code from the spec (section 7) or the reference's enums
+// Code is an error code of the API: the reference's enums and the more
+// precise codes this API adds (CUSTOMER_NOT_FOUND rather than NOT_FOUND)
 // (engine.Code).
 type Code = engine.Code
 
@@ -67,7 +68,7 @@ type Event = engine.Event
 // (reference WebhookType) (engine.EventType).
 type EventType = engine.EventType
 
-// FieldError is one invalid request field (the spec's details.errors entry)
+// FieldError is one invalid request field (the error body's details.errors entry)
 // (engine.FieldError).
 type FieldError = engine.FieldError
 
@@ -196,7 +197,7 @@ const ReasonNoEndpoint = engine.ReasonNoEndpoint
 // (engine.DeliveryPending).
 const DeliveryPending = engine.DeliveryPending
 
-// MaxIdempotencyKeyLength is the longest accepted key (spec section 8)
+// MaxIdempotencyKeyLength is the longest accepted key
 // (engine.MaxIdempotencyKeyLength).
 const MaxIdempotencyKeyLength = engine.MaxIdempotencyKeyLength
 
@@ -468,7 +469,7 @@ type BeneficiaryVerifiedData = rails.BeneficiaryVerifiedData
 // (rails.ExternalAccount).
 type ExternalAccount = rails.ExternalAccount
 
-// ExternalAccountStatus is the status of an external account (spec 3.1)
+// ExternalAccountStatus is the status of an external account
 // (rails.ExternalAccountStatus).
 type ExternalAccountStatus = rails.ExternalAccountStatus
 
@@ -825,7 +826,7 @@ const EventResetPasswordCompleted = customers.EventResetPasswordCompleted
 
 // GlobalAccountCurrency is the currency of the Global Account: a customer
 // whose currencies include it holds it in an EMBEDDED_WALLET internal
-// account instead of an INTERNAL_CRYPTO one (wire-facts 1.15)
+// account instead of an INTERNAL_CRYPTO one
 // (customers.GlobalAccountCurrency).
 const GlobalAccountCurrency = customers.GlobalAccountCurrency
 
@@ -1039,7 +1040,7 @@ type USBankAccount = accounts.USBankAccount
 // address is on (accounts.WalletType).
 type WalletType = accounts.WalletType
 
-// MaxSandboxFunding caps one sandbox funding (wire-facts 1.13)
+// MaxSandboxFunding caps one sandbox funding
 // (accounts.MaxSandboxFunding).
 const MaxSandboxFunding = accounts.MaxSandboxFunding
 
@@ -1051,7 +1052,7 @@ const MethodWalletSignature = accounts.MethodWalletSignature
 
 // OwnershipThreshold is the largest amount (in minor units) that may be
 // sent to a wallet still PENDING_OWNERSHIP_VERIFICATION (a transfer under
-// the regulatory threshold, spec 3.1): the equivalent of 1,000 major units
+// the regulatory threshold): the equivalent of 1,000 major units
 // (accounts.OwnershipThreshold).
 const OwnershipThreshold = accounts.OwnershipThreshold
 
@@ -1222,7 +1223,7 @@ type PayerDataField = quotes.PayerDataField
 // (quotes.PaymentRail).
 type PaymentRail = quotes.PaymentRail
 
-// Quote is a locked rate and fee for one transfer (spec 2.5)
+// Quote is a locked rate and fee for one transfer (createQuote)
 // (quotes.Quote).
 type Quote = quotes.Quote
 
@@ -1247,7 +1248,7 @@ type QuoteSCA = quotes.Authorizations
 // (REALTIME_FUNDING) (quotes.Source).
 type QuoteSource = quotes.Source
 
-// QuoteStatus is a quote's lifecycle state (spec 3.2) (quotes.Status).
+// QuoteStatus is a quote's lifecycle state (quotes.Status).
 type QuoteStatus = quotes.Status
 
 // Quotes prices, executes and authorizes quotes, and answers exchange rates
@@ -1730,7 +1731,7 @@ type StablecoinOpType = stablecoins.OpType
 type StablecoinOperation = stablecoins.Operation
 
 // StablecoinOpsStatus is whether a stablecoin is enabled for the Service's
-// own operations (spec 3.4, serviceOperationsStatus)
+// own operations (serviceOperationsStatus)
 // (stablecoins.OpsStatus).
 type StablecoinOpsStatus = stablecoins.OpsStatus
 
@@ -1805,7 +1806,7 @@ type AgentActionType = agents.ActionType
 // Amount is no threshold (agents.ApprovalThresholds).
 type AgentApprovalThresholds = agents.ApprovalThresholds
 
-// AgentCreateRequest is the body of POST /agents (spec 4.2)
+// AgentCreateRequest is the body of POST /agents (createAgent)
 // (agents.AgentCreateRequest).
 type AgentCreateRequest = agents.AgentCreateRequest
 
@@ -1871,7 +1872,7 @@ type AgentUpdate = agents.AgentUpdate
 // AgentUsage) (agents.Usage).
 type AgentUsage = agents.Usage
 
-// Agents is the agents area (spec 1, 2.4, 4.2; wire-facts 7): the platform
+// Agents is the agents area (the reference's Agents operations): the platform
 // manages agents, device codes and approvals with its own credentials; an
 // agent acts for its one customer with the bearer credential it got by
 // redeeming a device code, under its policy (agents.Service).
@@ -2001,11 +2002,11 @@ const DelegatedKeyRevoked = wallets.DelegatedKeyRevoked
 const LegacyPasskeySignature = wallets.LegacyPasskeySignature
 
 // LegacyWalletSignature and LegacyPasskeySignature are the sandbox's legacy
-// literals, still accepted in the sandbox only (spec 5)
+// literals, still accepted in the sandbox only
 // (wallets.LegacyWalletSignature).
 const LegacyWalletSignature = wallets.LegacyWalletSignature
 
-// SandboxOTPCode is the sandbox's fixed wallet OTP (wire-facts 1.8)
+// SandboxOTPCode is the sandbox's fixed wallet OTP
 // (wallets.SandboxOTPCode).
 const SandboxOTPCode = wallets.SandboxOTPCode
 
@@ -2048,7 +2049,7 @@ var DefaultWalletRelyingParty = wallets.DefaultWalletRelyingParty
 // Money values (package money).
 
 // Rate is an exchange rate held as an exact decimal: sending-currency major
-// units per one receiving-currency major unit (spec 2.5) (money.Rate).
+// units per one receiving-currency major unit, fees excluded (money.Rate).
 type Rate = money.Rate
 
 // ------------------------------------------------------------------------

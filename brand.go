@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultBrand is the neutral word this platform's wire names carry where
-// the public reference names its maker (the renames of spec-vs-reference):
+// the public reference names its maker:
 // the Service-Wallet-Signature request header, the X-Service-Signature
 // webhook header, the codes SERVICE_SWITCH_ERROR, CLOSED_BY_SERVICE,
 // SERVICE_INTERNAL_ACCOUNT and the two STABLECOIN_SERVICE_… codes, and the

@@ -3,9 +3,18 @@
 // quotes and transactions, cards, stablecoins, agents, embedded wallets and
 // webhooks, behind a small set of ports.
 //
+// A program imports this package and the adapters it uses (a store such as
+// storage/memstore, and httpapi, webhooks or sandbox as needed), never an
+// area package: every name it needs is here, the areas' own under the names
+// of aliases.go (payments.CustomerProfile is customers.Profile,
+// payments.QuoteRequest is quotes.Request). Example_embedSandbox is such a
+// program, from creating the engine to reading its webhooks:
+//
 //	eng, err := payments.New(payments.Config{Store: memstore.New()})
 //	if err != nil { ... }
 //	defer eng.Close()
+//	c, err := eng.Customers.Create(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
+//		Currencies: []string{"USD"}, Profile: payments.CustomerProfile{FullName: "Jane Doe"}, ...})
 //	q, err := eng.Quotes.Create(ctx, payments.QuoteRequest{...})
 //
 // The sandbox package builds a ready-made engine for tests (sandbox.New),
@@ -30,9 +39,7 @@
 // and errors under the names programs have always used, so payments.Quote
 // is quotes.Quote, payments.QuoteRequest is quotes.Request, payments.Quotes
 // is quotes.Service, and payments.ErrNotFound and payments.CodeOf are the
-// kernel's. A program imports this package and the adapters it uses (a
-// store, httpapi, ...); it never needs an area package, which is where to
-// read how the area works.
+// kernel's. The area packages are where to read how each area works.
 //
 // # Areas
 //
@@ -108,7 +115,7 @@
 // by a store. After commit, intents are handed over (payments to the rail,
 // codes to the CodeSender) and events delivered, at least once, each on
 // its own worker. The package documentation of internal/engine and
-// DESIGN.md give the whole model.
+// ARCHITECTURE.md, beside this file, give the whole model.
 //
 // # Idempotency
 //

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/memstore"
 )
@@ -23,8 +22,8 @@ func Example_onboardIndividual() {
 	c, err := eng.Customers.Create(ctx, payments.CustomerInput{
 		CustomerType: payments.CustomerIndividual,
 		Identifier:   "123-45-6789",
-		Profile: customers.Profile{FullName: "Jane Doe", BirthDate: "1990-01-15", Nationality: "US", IDType: "SSN",
-			Address: &customers.Address{Line1: "1 Main St", City: "Austin", PostalCode: "78701", Country: "US"}},
+		Profile: payments.CustomerProfile{FullName: "Jane Doe", BirthDate: "1990-01-15", Nationality: "US", IDType: "SSN",
+			Address: &payments.Address{Line1: "1 Main St", City: "Austin", PostalCode: "78701", Country: "US"}},
 		AgreementConsents: []payments.AgreementConsent{{Type: payments.AgreementProviderEndUserTerms,
 			TermsVersion: payments.CurrentEndUserTerms.Version, AcceptedAt: time.Now(), IPAddress: "203.0.113.7", AcceptanceMethod: "CHECKBOX"}},
 	})

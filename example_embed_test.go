@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/sandbox"
 	"github.com/paygrid/payments/storage/memstore"
 )
@@ -39,7 +38,7 @@ func Example_embedSandbox() {
 	defer eng.Close()
 
 	c, err := eng.Customers.Create(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
-		Currencies: []string{"USD"}, Profile: customers.Profile{FullName: "Jane Doe"},
+		Currencies: []string{"USD"}, Profile: payments.CustomerProfile{FullName: "Jane Doe"},
 		AgreementConsents: []payments.AgreementConsent{{Type: payments.AgreementProviderEndUserTerms,
 			TermsVersion: payments.CurrentEndUserTerms.Version, AcceptedAt: time.Now(), IPAddress: "203.0.113.7", AcceptanceMethod: "CHECKBOX"}}})
 	if err != nil {

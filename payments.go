@@ -114,7 +114,8 @@ type Config struct {
 	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
 	WalletRelyingParty walletauth.RelyingParty
 	// OIDCKeys finds the issuers' keys OAuth ID tokens are verified with.
-	// Nil: in the sandbox the signature is not checked (spec 5); outside
+	// Nil: in the sandbox the signature is not checked (as the hosted
+	// sandbox does); outside
 	// it OAuth credentials are refused.
 	OIDCKeys walletauth.OIDCKeys
 }
@@ -263,8 +264,8 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 	}
 }
 
-// SCA groups the Strong Customer Authentication operations (reference tag
-// Strong Customer Authentication; spec 1, 3.2, 7): the customers' factors
+// SCA groups the Strong Customer Authentication operations (the reference's
+// tag Strong Customer Authentication): the customers' factors
 // and their reset, login sessions and security events (the customers
 // area), and the authorization of the quotes whose challenges they answer
 // (the quotes area). Every operation answers CONFLICT for a customer

@@ -90,3 +90,39 @@ func TestSandbox_ForbiddenOutsideSandbox(t *testing.T) {
 		t.Fatal("the clock moved")
 	}
 }
+
+// TestSandboxState_ImportsItsEventHistory: an export of an engine with an
+// event history (Config.EventHistory, as the sandbox server runs) imports
+// again, its delivered events kept at their event ids; before, every
+// delivery was refused as "not kept at its id".
+func TestSandboxState_ImportsItsEventHistory(t *testing.T) {
+	env := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory = true })
+	eng := env.Eng
+	if _, err := eng.Sandbox.Fund(ctx, env.USDAccount(t, "Ann Able"), 500); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Webhooks.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, err := eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before.Data) == 0 {
+		t.Fatal("no delivery in the event history: the test proves nothing")
+	}
+	state, err := eng.Sandbox.Export(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Sandbox.Import(ctx, state); err != nil {
+		t.Fatalf("importing its own export: %v", err)
+	}
+	after, err := eng.Webhooks.ListDeliveries(ctx, payments.DeliveryFilter{}, payments.ListParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Data) != len(before.Data) || after.Data[0].Event.ID != before.Data[0].Event.ID {
+		t.Errorf("the event history after the import: %d deliveries, want the %d exported", len(after.Data), len(before.Data))
+	}
+}

@@ -6,7 +6,7 @@ package payments_test
 // The model keeps, per internal account, what sandbox funding put in, and
 // per payment the path of states its scenario goes through (internal
 // transfers complete at once; external destinations follow the sandbox
-// suffix tables of wire-facts 1.5 and 1.6). A payment's effect on balances
+// suffix tables of sandbox.Rail: transfers and pulls, and quote payouts). A payment's effect on balances
 // is a function of its state alone, so the expected balances are
 // recomputed from the states observed and validated:
 //
@@ -41,7 +41,8 @@ var knownBugExpiredQuoteIsConflict = false
 // simCurrencies are the currencies customers hold; externals are USD or EUR.
 var simCurrencies = []string{"USD", "EUR", "MXN"}
 
-// simSuffixes are the external account suffixes drawn (wire-facts 1.5, 1.6).
+// simSuffixes are the external account suffixes drawn (the sandbox rail's
+// transfer, pull and payout suffixes).
 var simSuffixes = []string{"000", "001", "002", "003", "004", "005", "006", "007", "009"}
 
 // simState is a transaction's status with its refund's status ("" for none).
@@ -69,7 +70,7 @@ func outgoingPath(internal, transfer bool, suffix string) []simState {
 	switch {
 	case internal:
 		return []simState{simCompleted}
-	case transfer: // wire-facts 1.5
+	case transfer: // the transfer suffixes
 		switch suffix {
 		case "002", "003", "004":
 			return []simState{simRefunded}
@@ -78,7 +79,7 @@ func outgoingPath(internal, transfer bool, suffix string) []simState {
 		}
 		return []simState{simCompleted}
 	}
-	switch suffix { // wire-facts 1.6
+	switch suffix { // the payout suffixes
 	case "002", "004", "006":
 		return []simState{simRefunded}
 	case "003":
@@ -91,8 +92,8 @@ func outgoingPath(internal, transfer bool, suffix string) []simState {
 	return []simState{simCompleted}
 }
 
-// incomingPath is the lifecycle of a transfer-in pull (wire-facts 1.5; 009
-// completes and is returned at once).
+// incomingPath is the lifecycle of a transfer-in pull (the pull suffixes;
+// 009 completes and is returned at once).
 func incomingPath(suffix string) []simState {
 	switch suffix {
 	case "002", "003", "004", "009":
@@ -394,7 +395,7 @@ func (w *simWorld) opCreateCustomer() {
 	}
 	want := len(curs)
 	if !terms {
-		want = 0 // an unregulated platform opens accounts only after consent (wire-facts 1.15)
+		want = 0 // an unregulated platform opens accounts only after consent
 	}
 	if len(sc.accounts) != want {
 		w.failf("customer %s with currencies %v (terms=%v) got %d accounts", c.ID, curs, terms, len(sc.accounts))
@@ -880,7 +881,7 @@ func (w *simWorld) customer(id string) *simCustomer {
 }
 
 // opTransferOut sends from a customer's account to its external account in
-// the same currency (the transfer table of wire-facts 1.5).
+// the same currency (the sandbox rail's transfer suffixes).
 func (w *simWorld) opTransferOut() {
 	e, c, src := w.pickExternal()
 	if e == nil {
@@ -915,7 +916,7 @@ func (w *simWorld) opTransferOut() {
 }
 
 // opTransferIn pulls from a customer's external account into its internal
-// account (the pull table of wire-facts 1.5).
+// account (the sandbox rail's pull suffixes).
 func (w *simWorld) opTransferIn() {
 	e, c, dst := w.pickExternal()
 	if e == nil {

@@ -30,7 +30,7 @@ func balanceEvents(t testing.TB, e *enginetest.Env, account string) []int64 {
 }
 
 // TestEngine_BalanceEvents: every balance change of an internal account is
-// announced (wire-facts 3.2): funding, the debit of an executed quote, and
+// announced (INTERNAL_ACCOUNT.BALANCE_UPDATED): funding, the debit of an executed quote, and
 // the credit of its internal destination.
 func TestEngine_BalanceEvents(t *testing.T) {
 	e := enginetest.MoneyEnv(t)

@@ -24,7 +24,7 @@
 //
 // # Rules
 //
-//   - Variants is the table of every accountType (spec 2.1): the currency
+//   - Variants is the table of every accountType: the currency
 //     it holds, its accountInfo members, whether it needs a beneficiary and
 //     the rails it reaches. CheckInfo validates an accountInfo against it
 //     and the reference's member shapes, reporting every problem, and tells
@@ -40,7 +40,7 @@
 //     engine verifies (EVM, Solana, Spark) starts
 //     PENDING_OWNERSHIP_VERIFICATION and may receive at most
 //     OwnershipThreshold major units until its holder proves ownership by
-//     signature or by a liveness check (spec 3.1). UsableDestination
+//     signature or by a liveness check. UsableDestination
 //     decides whether an amount may go to an external account now.
 //   - In SCA regions a customer trusts a beneficiary by one-time code
 //     (StartTrust, ConfirmTrust), and a trusted beneficiary cannot be

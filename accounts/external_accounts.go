@@ -59,7 +59,7 @@ func (r *ExternalRecord) Prepare() { r.Type = r.AccountType() }
 // OwnershipThreshold is the largest amount, in major units of the wallet's
 // currency, that may be sent to a wallet still
 // PENDING_OWNERSHIP_VERIFICATION (a transfer under the regulatory
-// threshold, spec 3.1); UsableDestination converts it to minor units.
+// threshold); UsableDestination converts it to minor units.
 const OwnershipThreshold int64 = 1_000
 
 // AppendExternalAccount appends json.Marshal(a) to b (the hand-written

@@ -88,7 +88,7 @@ func FundingInstructions(a *InternalAccount) []PaymentInstructions {
 		info = map[string]any{"accountType": "GBP_ACCOUNT", "sortCode": "040004", "accountNumber": "12345678", "paymentRails": []string{"FASTER_PAYMENTS"}}
 	case "USDC", "USDT":
 		return []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": "SOLANA_WALLET", "address": base58.Encode(seed), "assetType": a.Currency}}}
-	case "BTC", "USDB": // Spark carries both (wire-facts 5: SPARK_WALLET with assetType USDB)
+	case "BTC", "USDB": // Spark carries both (SPARK_WALLET with assetType USDB)
 		data, _ := bech32.ConvertBits(append([]byte{0x0a, 33, 0x02}, seed...), 8, 5, true)
 		addr, _ := bech32.EncodeM("sparkrt", data)
 		return []PaymentInstructions{{AccountOrWalletInfo: map[string]any{"accountType": "SPARK_WALLET", "address": addr, "assetType": a.Currency}}}
@@ -178,8 +178,7 @@ type Sandbox struct{ e *engine.Handle }
 // NewSandbox returns the accounts area's sandbox group of h.
 func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 
-// MaxSandboxFunding caps one sandbox funding, in minor units (wire-facts
-// 1.13).
+// MaxSandboxFunding caps one sandbox funding, in minor units.
 const MaxSandboxFunding int64 = 100_000_000_000
 
 // Fund credits amount (minor units) to an internal account from the

@@ -45,8 +45,8 @@ func wallet() Variant {
 	return Variant{Required: []string{"address"}, Optional: []string{"vaspName"}, Beneficiary: "optional", Wallet: true}
 }
 
-// Variants is the table of every accountType (spec 2.1, reference create
-// shapes). ILS and TRY accounts are IBAN accounts; LIGHTNING_ACCOUNT is
+// Variants is the table of every accountType (the reference's
+// createExternalAccount shapes). ILS and TRY accounts are IBAN accounts; LIGHTNING_ACCOUNT is
 // LIGHTNING's shape; SLV_ACCOUNT (El Salvador) holds USD. It is shared by
 // every engine in the process: treat it as read-only.
 var Variants = map[string]Variant{

@@ -39,7 +39,7 @@ func goodMembers(t testing.TB, typ string) map[string]any {
 }
 
 func TestVariants_EveryAccountType(t *testing.T) {
-	require.Len(t, accounts.Variants, 50, "spec 2.1 lists 50 account types")
+	require.Len(t, accounts.Variants, 50, "the API has 50 account types")
 	for _, typ := range accounts.AccountTypes() {
 		v := accounts.Variants[typ]
 		t.Run(typ, func(t *testing.T) {

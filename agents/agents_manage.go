@@ -17,7 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// AgentCreateRequest is the body of POST /agents (spec 4.2). Name is
+// AgentCreateRequest is the body of POST /agents (createAgent). Name is
 // 1..255 characters; Policy is required and checked whole (CheckPolicy).
 type AgentCreateRequest struct {
 	Name       string  `json:"name"`

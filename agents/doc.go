@@ -1,4 +1,4 @@
-// Package agents is the agents area (spec 1, 2.4, 4.2; wire-facts 7):
+// Package agents is the agents area (the reference's Agents operations):
 // software that acts for one customer of the platform, under a policy of
 // permissions, spending limits, account restrictions and approval
 // thresholds that the platform sets and changes at any time.
@@ -29,8 +29,8 @@
 //
 // # How an operation runs
 //
-// Every write is one store transaction run through engine.Once (DESIGN.md,
-// "The execution model"):
+// Every write is one store transaction run through engine.Once
+// (ARCHITECTURE.md, "How one operation runs"):
 //
 //   - the input is validated first, every bad field at once
 //     (INVALID_INPUT with the fields);

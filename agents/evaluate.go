@@ -121,7 +121,7 @@ func Evaluate(p *Policy, u Usage, s Spend) Decision {
 	if l.MonthlyLimit != nil && u.MonthlySpend+s.Amount > *l.MonthlyLimit {
 		return refuse(MonthlyLimitExceeded, "%d %s would take this month's spend to %d, above the monthly limit of %d", s.Amount, l.Currency, u.MonthlySpend+s.Amount, *l.MonthlyLimit)
 	}
-	// wire-facts 7: the default mode, the account's rule, or an amount
+	// The default mode, the account's rule, or an amount
 	// strictly above the threshold each force approval.
 	// Usage is what it becomes once the action runs; the caller writes it
 	// only for an action that runs now. One that waits for approval is

@@ -48,7 +48,8 @@ const (
 // status s: only a pending one.
 func CanDecide(s ActionStatus) bool { return s == PendingApproval }
 
-// DeviceCodeTTL is how long a device code can be redeemed (wire-facts 7).
+// DeviceCodeTTL is how long a device code can be redeemed (24 hours, as
+// the reference's agent device codes).
 const DeviceCodeTTL = 24 * time.Hour
 
 // CodeState is the state of a device code at an instant (DeviceCode.State);

@@ -128,7 +128,7 @@ func (p *Policy) ThresholdCurrency() string {
 	return p.SpendingLimits.Currency
 }
 
-// MaxLimit bounds every amount limit (the spec's largest amount), so that
+// MaxLimit bounds every amount limit (money.MaxAmount, the largest amount the API accepts), so that
 // a limit plus a day's usage never overflows int64.
 const MaxLimit = money.MaxAmount
 

@@ -23,7 +23,7 @@ const (
 // ixAgent is the index of actions by agent.
 const ixAgent = "agent"
 
-// Service is the agents area (spec 1, 2.4, 4.2; wire-facts 7): the
+// Service is the agents area (the reference's Agents operations): the
 // platform manages agents, device codes and approvals with its own
 // credentials; an agent acts for its one customer with the bearer
 // credential it got by redeeming a device code, under its policy. The root

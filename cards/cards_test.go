@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestTransition_EveryPair pins the state machine of spec 3.4 over every
+// TestTransition_EveryPair pins the card state machine over every
 // (from, to) pair of the five states.
 func TestTransition_EveryPair(t *testing.T) {
 	ok := error(nil)

@@ -285,7 +285,7 @@ func addCardCount(t *engine.Txn, key string, delta int) error {
 }
 
 // Update changes a card (PATCH /cards/{id}): its state by the state
-// machine of spec 3.4 (CheckUpdate: INVALID_STATE_TRANSITION,
+// machine (CheckUpdate: INVALID_STATE_TRANSITION,
 // CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE), its funding sources (checked as
 // at issue, in the card's currency) and its spending limit. At least one
 // must be given. A state change emits CARD.STATE_CHANGE, new funding
@@ -380,7 +380,7 @@ func freeCardSlot(t *engine.Txn, card *Card) error {
 }
 
 // cardRefusal maps a refusal of the state machine (Transition,
-// CheckUpdate) to its coded error: the spec's code of the same name, or a
+// CheckUpdate) to its coded error: the API's code of the same name, or a
 // field error for ErrCloseWithSettings.
 func cardRefusal(err error, card *Card) error {
 	switch {

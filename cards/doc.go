@@ -12,7 +12,7 @@
 // The rules are plain functions a test can call without a store, an issuer
 // or a clock, so every card rule lives here, in one place:
 //
-//   - Transition and CheckUpdate are the card state machine of spec 3.4:
+//   - Transition and CheckUpdate are the card state machine:
 //     ACTIVE and FROZEN move to each other and to CLOSED, CLOSED is final
 //     (ErrAlreadyClosed, ErrNotMutable, ErrInvalidTransition). Provisioned
 //     gives the state the issuer's answer leaves a new card in.

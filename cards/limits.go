@@ -13,8 +13,8 @@ type Limits struct {
 	PerCardholder int
 }
 
-// Default limits: a sandbox-sized platform maximum and the one-card-per-
-// cardholder rule of spec section 8.
+// Default limits: a sandbox-sized platform maximum and one live card per
+// cardholder.
 const (
 	DefaultMaxLive       = 10000
 	DefaultPerCardholder = 1

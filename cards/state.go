@@ -46,7 +46,7 @@ const (
 	ClosedByService  Reason = "CLOSED_BY_SERVICE"  // closed by the service operator
 )
 
-// Refusals of the state machine. Service.Update maps each to the spec's
+// Refusals of the state machine. Service.Update maps each to the API's
 // code of the same name (cardRefusal).
 var (
 	// ErrInvalidTransition: the requested move is not one of ACTIVE ⇄
@@ -59,7 +59,7 @@ var (
 	ErrNotMutable = errors.New("cards: card is closed and cannot change")
 )
 
-// Transition decides a requested state move (spec 3.4, exactly):
+// Transition decides a requested state move:
 //
 //   - ACTIVE → FROZEN, FROZEN → ACTIVE, ACTIVE → CLOSED, FROZEN → CLOSED
 //     are permitted;

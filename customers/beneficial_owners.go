@@ -58,7 +58,7 @@ type OwnerInput struct {
 }
 
 // CreateBeneficialOwner adds an owner to a business customer. The owner
-// starts UNVERIFIED and is resolved with its business (spec 3.3 rule 5).
+// starts UNVERIFIED and is resolved with its business.
 // Errors: INVALID_INPUT (a missing customer id, a customer that is not a
 // business, and every invalid member at once), CUSTOMER_NOT_FOUND,
 // CUSTOMER_DELETED.

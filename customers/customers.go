@@ -136,7 +136,8 @@ type Record struct {
 	Customer
 	Identifier string `json:"identifier,omitempty"`
 	// ResolveErrorsSeen: a submission came back RESOLVE_ERRORS, so the next
-	// complete one is a fixed-and-resubmitted packet (spec 3.3 rule 5).
+	// complete one is a fixed-and-resubmitted packet, which goes to
+	// PENDING_MANUAL_REVIEW.
 	ResolveErrorsSeen bool `json:"resolveErrorsSeen,omitempty"`
 }
 

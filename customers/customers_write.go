@@ -379,7 +379,7 @@ func claimCustomerKeys(t *engine.Txn, r *Record, oldUma, oldPID string) error {
 
 // provisionAccounts opens the customer's internal accounts: at once on a
 // regulated platform, and on an unregulated one only once the customer has
-// accepted the end-user terms (wire-facts 1.15); the update that records
+// accepted the end-user terms; the update that records
 // the consent opens them. USDB is held in the embedded wallet (the Global
 // Account), not in an internal account of its own. Both hooks skip what
 // exists, so every update may call it again.
@@ -411,5 +411,5 @@ func Currencies(r *Record, p *platform.Config) []string {
 
 // GlobalAccountCurrency is the currency of the Global Account: a
 // customer whose currencies include it holds it in an EMBEDDED_WALLET
-// internal account instead of an INTERNAL_CRYPTO one (wire-facts 1.15).
+// internal account instead of an INTERNAL_CRYPTO one.
 const GlobalAccountCurrency = "USDB"

@@ -18,7 +18,7 @@
 // A customer's verification status (kycStatus for individuals, kybStatus
 // for businesses; one enum, Status) moves as Status.Check allows:
 // UNVERIFIED, PENDING and HOLD move among themselves and to a decision, and
-// APPROVED and REJECTED are final (spec 3.3 rule 1). The status changes
+// APPROVED and REJECTED are final. The status changes
 // through verification only: Update refuses kycStatus, and only a
 // regulated platform, which verifies its own customers, may set it at
 // creation. A REJECTED or HOLD customer still receives money but cannot
@@ -40,7 +40,7 @@
 //
 // SubmitVerification gathers the packet (the profile, the types of the
 // documents uploaded, a business's beneficial owners), lists what it lacks
-// (IndividualProblems, BusinessProblems; spec 3.3 rule 4) and asks the
+// (IndividualProblems, BusinessProblems) and asks the
 // KYCProvider to decide. The decision is recorded as a Verification with
 // its errors, and the customer's status (and a business's owners') moves
 // as the provider says. A customer whose provider checks contact details
@@ -57,7 +57,7 @@
 // locked from the fifth failure, suspended from the ninth until a password
 // reset) and recovers a lost factor through a 2FA reset gated by a
 // liveness check. A per-transaction challenge uses ChallengeFactors only: a
-// TOTP code cannot be linked to the payment it approves (spec 4.4).
+// TOTP code cannot be linked to the payment it approves.
 //
 // # How operations run
 //

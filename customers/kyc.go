@@ -12,7 +12,7 @@ import (
 // KYCProvider verifies customers. The engine keeps every state; the provider
 // only decides: the status a new customer starts in, the outcome of a
 // verification submission, and which contact details must be verified by
-// one-time code first. The sandbox package implements the spec's suffix
+// one-time code first. The sandbox package implements the sandbox's suffix
 // rules (sandbox.KYC); a production adapter calls a real provider.
 //
 // A nil payments.Config.KYC (Options.KYC) gives the engine's default

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSandboxKYC_Individuals has one case per row of spec 3.3's individual
-// table, per platform kind, with a complete packet submitted once.
+// TestSandboxKYC_Individuals has one case per row of the sandbox KYC
+// table for individuals, per platform kind, with a complete packet submitted once.
 func TestSandboxKYC_Individuals(t *testing.T) {
 	cases := []struct {
 		kind, name      string
@@ -59,7 +59,7 @@ func TestSandboxKYC_Individuals(t *testing.T) {
 	}
 }
 
-// TestSandboxKYC_ResolveErrorsLoop is the spec's loop: an incomplete packet
+// TestSandboxKYC_ResolveErrorsLoop is the resolve-errors loop: an incomplete packet
 // lists one error per missing item; fixed and resubmitted it goes to manual
 // review; a final status is never recomputed.
 func TestSandboxKYC_ResolveErrorsLoop(t *testing.T) {
@@ -108,7 +108,7 @@ func TestSandboxKYC_ResolveErrorsLoop(t *testing.T) {
 	})
 }
 
-// TestSandboxKYC_Businesses has one case per business rule of spec 3.3, per
+// TestSandboxKYC_Businesses has one case per business rule of the sandbox, per
 // platform kind, with and without a complete packet; owners resolve with
 // their business by their lastName suffix.
 func TestSandboxKYC_Businesses(t *testing.T) {

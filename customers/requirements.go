@@ -44,8 +44,7 @@ func hasAny(have, want []string) bool {
 	return false
 }
 
-// IndividualProblems lists what an individual's packet lacks (spec 3.3 rule
-// 4): full name, birth date, nationality, idType with identifier, address,
+// IndividualProblems lists what an individual's packet lacks: full name, birth date, nationality, idType with identifier, address,
 // and an identity document among docTypes (the types uploaded for them).
 func IndividualProblems(p *Profile, hasIdentifier bool, docTypes []string) []Problem {
 	var out []Problem

@@ -40,8 +40,8 @@ const (
 )
 
 // SCA groups the customers area's Strong Customer Authentication
-// operations (reference tag Strong Customer Authentication; spec 1, 3.2,
-// 7): factors and their reset, login sessions and security events. Every
+// operations (the reference's tag Strong Customer Authentication):
+// factors and their reset, login sessions and security events. Every
 // operation answers CONFLICT for a customer outside an SCA region
 // (KYCProvider.SCARequired), INVALID_INPUT without a customer id, and
 // CUSTOMER_NOT_FOUND or CUSTOMER_DELETED as Live does. The challenges of

@@ -23,11 +23,12 @@ const (
 var Factors = []string{FactorSMS, FactorTOTP, FactorPasskey}
 
 // ChallengeFactors are the factors a per-transaction challenge may use:
-// TOTP is refused there, as it cannot carry dynamic linking (spec 4.4).
+// TOTP is refused there, as it cannot carry dynamic linking (a code tied
+// to the payee and amount it approves).
 var ChallengeFactors = []string{FactorSMS, FactorPasskey}
 
 // ChallengeFactor picks the factor of a per-transaction challenge from the
-// caller's preference (spec 4.4): PASSKEY when preferred and the customer
+// caller's preference: PASSKEY when preferred and the customer
 // has one enrolled, SMS_OTP (the default, always available) otherwise. A
 // preference is a wish, not a demand, so a customer without a passkey
 // still gets a challenge they can answer.

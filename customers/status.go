@@ -3,7 +3,7 @@ package customers
 import "fmt"
 
 // Status is the verification status of a customer (kycStatus for
-// individuals, kybStatus for businesses; the same enum, spec 3.3). It is a
+// individuals, kybStatus for businesses; the same enum). It is a
 // pure value: its methods decide moves and permissions without a store.
 type Status string
 
@@ -17,7 +17,7 @@ const (
 )
 
 // Final reports whether s is terminal: APPROVED and REJECTED never change
-// through verification again (spec 3.3 rule 1).
+// through verification again.
 func (s Status) Final() bool { return s == Approved || s == Rejected }
 
 // statusMoves is the verification state machine: an unverified customer

@@ -8,7 +8,7 @@ import (
 )
 
 // TestStatusMachine checks every pair of verification states: APPROVED and
-// REJECTED are final (spec 3.3 rule 1), every other state may move to any
+// REJECTED are final, every other state may move to any
 // other state, and staying is always allowed.
 func TestStatusMachine(t *testing.T) {
 	all := []customers.Status{customers.Unverified, customers.Pending, customers.Approved, customers.Rejected, customers.Hold}

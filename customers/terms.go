@@ -17,7 +17,7 @@ type EndUserTerms struct {
 // /customers/end-user-terms answers, the source of truth for clients);
 // EndUserTermsVersions lists every version a consent may name: the current
 // one, the earlier dated one, and "V1", the version the reference documents
-// in its examples (wire-facts 1.15), so clients written against it work.
+// in its examples, so clients written against it work.
 var (
 	CurrentEndUserTerms  = EndUserTerms{Version: "2025-10-13", URL: "https://terms.sandbox.uma.money/end-user-terms/2025-10-13"}
 	EndUserTermsVersions = []string{"V1", "2024-06-01", "2025-10-13"}

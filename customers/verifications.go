@@ -53,10 +53,10 @@ type Verification struct {
 }
 
 // SubmitVerification submits a customer for KYC (individuals) or KYB
-// (businesses). The engine checks the packet (spec 3.3 rule 4: profile
-// fields, identity or business documents, beneficial owners) and the KYC
+// (businesses). The engine checks the packet (profile fields, identity or business documents, beneficial owners) and the KYC
 // provider decides. A customer whose status is final answers INVALID_INPUT
-// (spec 3.3 rules 1 and 4); one with unverified contact details CONFLICT.
+// (APPROVED and REJECTED are final); one with unverified contact details
+// CONFLICT.
 // Status changes emit CUSTOMER.KYC_* / KYB_* and every submission a
 // VERIFICATION.<status> event.
 //

@@ -97,7 +97,7 @@ func invalidMember(member, good string) (string, bool) {
 	return "", false
 }
 
-// specOnlyTypes are the accountTypes spec 2.1 lists that the reference's
+// specOnlyTypes are the accountTypes this API accepts that the reference's
 // accountType enumeration lacks: their exchanges cannot match the reference.
 var specOnlyTypes = map[string]bool{"ARBITRUM_WALLET": true, "ILS_ACCOUNT": true, "TRY_ACCOUNT": true, "LIGHTNING_ACCOUNT": true}
 

@@ -203,7 +203,7 @@ func TestCards_CreateRefusals(t *testing.T) {
 		"threeDSecurePassword": "AbCd1234EfGh5678"}), 400, payments.CodeInvalidInput, "threeDSecurePassword")
 
 	first := s.card(holder, acct)["id"].(string)
-	// CARD_LIMIT_REACHED is the spec's 409 (section 7); the reference
+	// CARD_LIMIT_REACHED is this API's 409; the reference
 	// declares no 409 on POST /cards, so this exchange is off-reference.
 	body := map[string]any{"cardholderId": holder, "form": "VIRTUAL", "fundingSources": []string{acct}}
 	r := s.postUnchecked("/cards", body)

@@ -17,7 +17,8 @@ var notServed = []string{}
 
 // TestMain runs the tests and then, on a full run with the reference
 // present, fails if a served operation was never exercised through the
-// wire check.
+// wire check; without the reference it says the wire checks were skipped
+// (a failure in CI).
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if code == 0 && flag.Lookup("test.run").Value.String() == "" {
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
-	os.Exit(code)
+	os.Exit(wirecheck.ReportAbsence("httpapi", code, os.Stderr))
 }
 
 func uncovered() []string {

@@ -1,7 +1,7 @@
 // Package httpapi serves the payments REST surface over a *payments.Engine as
 // an http.Handler that the caller mounts anywhere. It holds no business rules:
 // each handler decodes the request, makes one engine call and encodes the
-// result; every error goes through one writer in the spec's error body. Any
+// result; every error goes through one writer in the API's error body. Any
 // decision about money, status or eligibility belongs to the engine's areas,
 // so that an embedded program and an HTTP client get the same answers.
 //
@@ -100,7 +100,7 @@
 // # Errors
 //
 // Handlers return errors; one writer (errors.go) renders them all, those
-// of the pipeline included, as the spec's error body:
+// of the pipeline included, as the API's error body:
 //
 //	{"status": 400, "code": "INVALID_INPUT", "message": "...", "reason": "...",
 //	 "details": {"errors": [{"field": "amount", "message": "..."}]}}

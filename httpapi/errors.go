@@ -11,8 +11,8 @@ import (
 	"github.com/paygrid/payments"
 )
 
-// errorBody is the spec's error body: the reference's {status, code, message,
-// details} plus the spec's reason (equal to message). Status and code come
+// errorBody is the API's error body: the reference's {status, code, message,
+// details} plus reason (equal to message). Status and code come
 // first on the wire: the request log reads the code from the head of the
 // body (statusWriter.code).
 type errorBody struct {

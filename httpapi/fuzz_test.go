@@ -5,7 +5,7 @@ package httpapi_test
 // strings of the list routes. Each target builds one sandbox engine with a
 // few fixtures, then sends every input through the real handler and checks
 // the product's rules for client input (see checkReply): never a 5xx, an
-// error body in the spec's shape for every 4xx, no Go error text on the
+// error body in the API's shape for every 4xx, no Go error text on the
 // wire, and nothing committed by a request that failed.
 //
 // The seed corpora live in testdata/fuzz/<Target>/; TestFuzzSeedCorpus

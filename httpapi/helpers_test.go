@@ -156,7 +156,7 @@ func cut(cred string) (string, string, bool) {
 	return cred, "", false
 }
 
-// requireError asserts the spec's error body: status, code, message equal to
+// requireError asserts the API's error body: status, code, message equal to
 // reason, and (when given) exactly these details.errors fields.
 func requireError(t testing.TB, r response, status int, code payments.Code, fields ...string) {
 	t.Helper()

@@ -10,7 +10,7 @@ import (
 )
 
 // TestIncomingPayments_SandboxSenders: the UMA test addresses steer an
-// incoming payment too (wire-facts 1.7): success lands at once,
+// incoming payment too: success lands at once,
 // $pending.long stays PENDING for six minutes, $fail.compliance fails.
 func TestIncomingPayments_SandboxSenders(t *testing.T) {
 	for _, tc := range []struct {

@@ -371,7 +371,7 @@ func TestSandboxScenarios_UMAAndPulls(t *testing.T) {
 			ext := s.do("POST", "/customers/external-accounts", usdAccount(id, "555666"+sfx))
 			in := s.do("POST", "/transfer-in", map[string]any{"source": map[string]any{"accountId": ext.Body["id"]}, "destination": map[string]any{"accountId": acct}, "amount": 300})
 			require.Equal(t, 201, in.Status, "%s", in.Raw)
-			if sfx == "005" { // pending for about 30 s, then fails (wire-facts 1.5)
+			if sfx == "005" { // pending for about 30 s, then fails
 				assert.Equal(t, "PENDING", in.Body["status"])
 				s.clock.Advance(sandbox.TransferTimeout - 1e9)
 				_, err := s.eng.ProcessDue(ctx)

@@ -32,7 +32,7 @@ func (s *server) pullAccount(customerID, suffix string) string {
 
 // TestQuotes_DirectPullSource: a quote funded by an ACH pull from the
 // customer's US bank account, steered by the source's sandbox suffix
-// (wire-facts 1.5; 003 and 005 fail like 002, and TestSandboxScenarios_UMAAndPulls
+// (003 and 005 fail like 002, and TestSandboxScenarios_UMAAndPulls
 // covers every pull suffix), with the destination's suffix applied afterwards.
 func TestQuotes_DirectPullSource(t *testing.T) {
 	for _, tc := range []struct {

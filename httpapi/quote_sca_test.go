@@ -10,7 +10,7 @@ import (
 )
 
 // TestQuotes_SCAChallengeLapses: a quote whose SCA challenge is never
-// satisfied fails with SCA_NOT_COMPLETED (wire-facts 2.7), and the challenge
+// satisfied fails with SCA_NOT_COMPLETED, and the challenge
 // never outlives the quote's rate. Authorizing it afterwards answers
 // SCA_SESSION_REQUIRED every time, whether or not due work ran first.
 func TestQuotes_SCAChallengeLapses(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 // TestQuotes_ReturnReversesFees: the platform's fee is credited when a
 // payout completes and taken back when the receiving bank returns it
-// (suffix 005, wire-facts 2.4), so the sender gets every cent back and the
+// (suffix 005), so the sender gets every cent back and the
 // platform keeps nothing; when the platform has spent the fee meanwhile,
 // the sender is still refunded in full.
 func TestQuotes_ReturnReversesFees(t *testing.T) {

@@ -63,7 +63,7 @@ func (s *server) settleAndCheck(t *testing.T, tc payoutCase, txID, acct string, 
 }
 
 // TestTransferOut_SandboxSuffixes: POST /transfer-out is steered by the
-// destination suffixes of wire-facts 1.5, not by the quote table.
+// transfer suffixes of sandbox.Rail, not by the quote table.
 func TestTransferOut_SandboxSuffixes(t *testing.T) {
 	for _, tc := range []payoutCase{
 		{"001", "COMPLETED", "COMPLETED", "", "", []string{"PENDING", "PROCESSING", "COMPLETED"}},

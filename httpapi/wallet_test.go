@@ -107,7 +107,7 @@ func TestWallet_SignedRetryRefusals(t *testing.T) {
 	s.clock.Advance(payments.SignedRequestTTL + 1)
 	requireError(t, retry(body, "Service-Wallet-Signature", stampOf(t, se.Key, late.Body["payloadToSign"].(string)), "Request-Id", late.Body["requestId"].(string)), 401, payments.CodeUnauthorized)
 
-	// The sandbox's legacy literal is still accepted (spec 5).
+	// The sandbox's legacy literal is still accepted.
 	lit := s.do("PATCH", path, map[string]any{"privateEnabled": false})
 	r := retry(map[string]any{"privateEnabled": false}, "Service-Wallet-Signature", payments.LegacyWalletSignature, "Request-Id", lit.Body["requestId"].(string))
 	require.Equal(t, 200, r.Status, "%s", r.Raw)

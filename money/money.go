@@ -19,7 +19,7 @@ import (
 // ErrOverflow is returned when an amount computation leaves the int64 range.
 var ErrOverflow = errors.New("money: amount overflows int64")
 
-// MaxAmount is the largest amount the API accepts in a request (spec section 8).
+// MaxAmount is the largest amount the API accepts in a request.
 const MaxAmount int64 = 9_000_000_000_000_000
 
 // Currency describes one currency: an ISO 4217 code or a crypto ticker.

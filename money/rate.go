@@ -8,7 +8,8 @@ import (
 )
 
 // Rate is an exchange rate held as an exact decimal: sending-currency major
-// units per one receiving-currency major unit (spec 2.5). It marshals to JSON
+// units per one receiving-currency major unit, fees excluded, as a quote's
+// exchangeRate states it. It marshals to JSON
 // as a number.
 //
 // A rate made by this package keeps its decimal text: every quote priced at

@@ -44,7 +44,8 @@ type Config struct {
 	// need not accept the provider's end-user terms.
 	IsRegulatedFinancialInstitution bool `json:"isRegulatedFinancialInstitution"`
 	// SkipVerificationPaperwork lets the sandbox KYC provider decide a
-	// customer at creation from its name's suffix (spec 3.3).
+	// customer at creation from its name's suffix, without the documents an
+	// unregulated platform's customers otherwise submit.
 	SkipVerificationPaperwork bool                       `json:"skipVerificationPaperwork"`
 	EmbeddedWalletConfig      *EmbeddedWalletConfig      `json:"embeddedWalletConfig,omitempty"`
 	CardTokenization2faConfig *CardTokenization2FAConfig `json:"cardTokenization2faConfig,omitempty"`
@@ -125,7 +126,7 @@ type Seed struct {
 	// Regulated makes the platform a regulated financial institution.
 	Regulated bool
 	// SkipVerificationPaperwork lets the sandbox suffix decide KYC at creation
-	// on an unregulated platform (spec 3.3).
+	// on an unregulated platform, without documents.
 	SkipVerificationPaperwork bool
 	// UmaDomain is the domain of generated UMA addresses. Empty: "sandbox.uma.money".
 	UmaDomain string

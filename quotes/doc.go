@@ -25,7 +25,7 @@
 //
 // The rules are pure functions, callable without a store:
 //
-//   - Compute is the amount, fee and rate arithmetic of spec 2.5. The
+//   - Compute is the amount, fee and rate arithmetic of a quote. The
 //     exchange rate is fee-exclusive and counts sending-currency units per
 //     one receiving-currency unit: (totalSendingAmount - feesIncluded),
 //     converted at the rate, gives totalReceivingAmount. Each fee part is
@@ -45,7 +45,8 @@
 //
 // # How an operation runs
 //
-// Each write operation follows DESIGN.md: validate every field at once
+// Each write operation runs as ARCHITECTURE.md describes ("How one
+// operation runs"): validate every field at once
 // (INVALID_INPUT naming each), then gather what the outside world must say
 // before any write transaction (the exchange rate through the RateSource
 // and its RateCacheTTL cache, a receiver from the Directory, the secrets of
@@ -162,7 +163,7 @@
 //		LockedCurrencyAmount: 10_000, // minor units: 100.00
 //	})
 //	if err != nil {
-//		return err // payments.CodeOf(err) is the spec's code
+//		return err // payments.CodeOf(err) is the API's code
 //	}
 //	q, err = eng.Quotes.Execute(ctx, q.ID) // PROCESSING; the rail reports the rest
 //

@@ -11,7 +11,7 @@ import (
 
 // The platform answers an incoming payment's approval request, the
 // INCOMING_PAYMENT.PENDING webhook, in the HTTP response to that delivery
-// (wire-facts 3.5), or later through POST /transactions/{id}/approve and
+// (200 approves, 403 rejects, 202 waits), or later through POST /transactions/{id}/approve and
 // /reject (Transactions.Decide). With Options.IncomingApproval
 // (payments.Config.IncomingApproval) the engine reads the answer of each
 // PENDING delivery it makes through an engine.WebhookSender:

@@ -50,7 +50,7 @@ func (s *answeringSender) Send(_ context.Context, _ string, ev payments.Event) (
 }
 
 // TestEngine_IncomingApprovalWebhookAnswer: the answer to the approval
-// webhook decides an incoming payment (wire-facts 3.5): 200 credits it, 403
+// webhook decides an incoming payment: 200 credits it, 403
 // rejects it, 202 leaves it to the API within the window, 422, 500 and an
 // unreachable endpoint fail it, and an answer after an API decision changes
 // nothing.

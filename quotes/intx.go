@@ -38,8 +38,8 @@ func Get(t *engine.Txn, id string) (*Record, error) {
 
 // ExpireIfDue ends a lapsed quote with its transaction: a PENDING one
 // EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
-// satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED,
-// wire-facts 2.7). It reports whether q lapsed and leaves the answer to the
+// satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED). It
+// reports whether q lapsed and leaves the answer to the
 // caller, which usually keeps a refusal (engine.Keeping) so that the
 // expiry commits. q must have been read with Get in t. No money moves:
 // a waiting quote holds none.

@@ -23,7 +23,7 @@ const (
 )
 
 // MaxAmount is the largest figure, in minor units, that a quote may carry
-// on either side: the spec's limit on lockedCurrencyAmount.
+// on either side: the API's limit on lockedCurrencyAmount.
 const MaxAmount = money.MaxAmount
 
 // MaxDecimals is the largest currency exponent Compute accepts.
@@ -109,14 +109,14 @@ var instantRails = map[string]bool{"LIGHTNING": true, "SPARK": true, "SOLANA": t
 // executed.
 const (
 	// InstantTTL is the lifetime on rails that settle in seconds
-	// (instantRails; spec 2.5 asks for 1 to 5 minutes there).
+	// (instantRails; 1 to 5 minutes is the reference's range there).
 	InstantTTL = 2 * time.Minute
-	// DefaultTTL is the lifetime on every other rail (spec 2.5: longer).
+	// DefaultTTL is the lifetime on every other rail (longer than instant).
 	DefaultTTL = 5 * time.Minute
 )
 
-// TTL is how long a quote on rail keeps its rate (spec 2.5: instant rails 1
-// to 5 minutes, others longer).
+// TTL is how long a quote on rail keeps its rate (instant rails 1 to 5
+// minutes, others longer).
 func TTL(rail string) time.Duration {
 	if instantRails[rail] {
 		return InstantTTL

@@ -15,8 +15,8 @@ func usd(side quotes.LockedSide, amount int64, rate string, recvDec int, fees qu
 		SendingDecimals: 2, ReceivingDecimals: recvDec, Fees: fees}
 }
 
-// TestCompute_WorkedExamples are wire-facts 2.4's examples at the rates
-// printed there: 100000 cents with a 500-cent fee, sending locked, deliver
+// TestCompute_WorkedExamples are the reference's worked quote examples at
+// the rates it prints: 100000 cents with a 500-cent fee, sending locked, deliver
 // the documented amount; locking that amount costs 100000 cents.
 func TestCompute_WorkedExamples(t *testing.T) {
 	for _, tc := range []struct {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestEngine_WorkedExamples: wire-facts 2.4's worked example through
+// TestEngine_WorkedExamples: the reference's worked quote example through
 // CreateQuote at the sandbox's own rates: sending 100000 cents with a
 // 500-cent fee delivers exactly 1716375 centavos, and locking 1716375
 // centavos costs exactly 100000 cents.

@@ -10,7 +10,7 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Quotes funded by a direct pull (spec 4.4: a quote's source may be an
+// Quotes funded by a direct pull (a quote's source may be an
 // external account that "supports direct pull", such as an ACH debit of a
 // US bank account).
 //

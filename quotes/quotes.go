@@ -89,7 +89,7 @@ type RateDetails struct {
 	ServiceApiVariableFeeAmount int64      `json:"serviceApiVariableFeeAmount"`
 }
 
-// Quote is a locked rate and fee for one transfer (spec 2.5), as the API
+// Quote is a locked rate and fee for one transfer (createQuote), as the API
 // shows it. Its figures never change once priced: execution moves exactly
 // TotalSendingAmount and the receiver gets exactly TotalReceivingAmount.
 type Quote struct {
@@ -144,13 +144,13 @@ type Record struct {
 	WalletSigned          bool                           `json:"walletSigned,omitempty"`  // the stamp over PayloadToSign verified
 }
 
-// Limits of spec 8 on a quote's free-text members, in bytes.
+// Limits on a quote's free-text members, in bytes.
 const (
 	MaxDescription           = 1024
 	MaxRemittanceInformation = 80
 )
 
-// PurposesOfPayment are the spec's purposeOfPayment values; chinaPurposes
+// PurposesOfPayment are the API's purposeOfPayment values; chinaPurposes
 // the ones a business payout to China may use.
 var (
 	PurposesOfPayment = []string{"GIFT", "SELF", "GOODS_OR_SERVICES", "EDUCATION", "HEALTH_OR_MEDICAL", "REAL_ESTATE_PURCHASE",

@@ -25,7 +25,7 @@ func drawChallenge(e *engine.Handle) customers.SCADraw {
 }
 
 // requireSCA puts a real-time funded quote of a customer in an SCA region
-// (spec 3.2) into PENDING_AUTHORIZATION: a challenge of the preferred factor
+// into PENDING_AUTHORIZATION: a challenge of the preferred factor
 // (customers.ChallengeFactor) is attached and the payment instructions are
 // withheld until the quote is authorized. The transaction that stores the
 // quote hands an SMS code to the code sender (intendChallengeCode).
@@ -278,7 +278,7 @@ func (s Authorizations) Resend(ctx context.Context, id string) (err error) {
 }
 
 // emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
-// .PENDING_AUTHORIZATION for a new quote waiting for SCA (wire-facts 2.7),
+// .PENDING_AUTHORIZATION for a new quote waiting for SCA,
 // so delivery later starts at PROCESSING. The PENDING event carries the
 // transaction as it was before the challenge (status PENDING); the quote
 // records that it was sent (PendingSent) so it is never sent twice.

@@ -21,7 +21,7 @@ import (
 // and never from a write transaction; it must be safe for concurrent use.
 type RateSource interface {
 	// Rate returns the mid-market rate of a pair as units of from per one
-	// unit of to (the spec's direction), or QUOTE_RATE_UNAVAILABLE. The
+	// unit of to (a quote's exchangeRate direction), or QUOTE_RATE_UNAVAILABLE. The
 	// error reaches the caller as is: an *engine.Error keeps its code, any
 	// other error answers INTERNAL_ERROR.
 	Rate(ctx context.Context, from, to string) (money.Rate, error)

@@ -199,7 +199,7 @@ func (q *Record) Lapsed(now time.Time) bool {
 }
 
 // scaNotCompleted is the failureReason of a payment whose SCA challenge
-// lapsed unsatisfied (wire-facts 2.7).
+// lapsed unsatisfied.
 const scaNotCompleted = "SCA_NOT_COMPLETED"
 
 // dropExpiry removes the expiry entry of q, which leaves PENDING. The quote

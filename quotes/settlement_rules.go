@@ -45,7 +45,7 @@ func (s Settlement) CompletionLegs() [][]accounts.Posting {
 }
 
 // ReturnLegs undo CompletionLegs for a payment that completed and came back
-// (a bank return, wire-facts 2.4), paying the sender's account to: each leg
+// (a bank return), paying the sender's account to: each leg
 // runs backwards, so the fees come back from their accounts and the
 // destination-currency leg returns through the FX account.
 func (s Settlement) ReturnLegs(to string) [][]accounts.Posting {

@@ -2,7 +2,8 @@ package quotes
 
 import "fmt"
 
-// Status is a quote's lifecycle state (spec 3.2).
+// Status is a quote's lifecycle state (the transaction statuses of the
+// reference's OUTGOING_PAYMENT webhooks).
 type Status string
 
 // Quote statuses (payments.QuotePending, ...). A quote ends COMPLETED,

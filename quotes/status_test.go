@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestQuoteStateMachine checks every pair of quote states against spec 3.2:
+// TestQuoteStateMachine checks every pair of quote states:
 // waiting states go anywhere forward, PROCESSING only ends, a completed
 // payment may still fail (a return), FAILED and EXPIRED are final.
 func TestQuoteStateMachine(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// ExternalAccountStatus is the status of an external account (spec 3.1).
+// ExternalAccountStatus is the status of an external account.
 type ExternalAccountStatus string
 
 // External account statuses.

@@ -9,7 +9,7 @@ import (
 // new external accounts the way the payment networks would, and delivers
 // outgoing payments. The rails package documents the contract and holds its
 // conformance suite (rails/railtest); the sandbox package implements a rail
-// steered by the spec's account suffixes (sandbox.Rail).
+// steered by the sandbox's account suffixes (sandbox.Rail).
 //
 // The engine never calls CheckAccount, Send or Pull inside a store
 // transaction (an Instant rail's pure Outcomes is the exception).

@@ -7,8 +7,8 @@ import (
 	"github.com/paygrid/payments"
 )
 
-// UMA test addresses of the sandbox counterparty (wire-facts 1.7); either
-// sandbox domain works (spec-vs-reference renames).
+// UMA test addresses of the sandbox counterparty; either sandbox domain
+// works (the reference's own, and ours without its maker's name).
 const (
 	UMASuccessUSD       = "$success.usd@sandbox.uma.money"
 	UMASuccessEUR       = "$success.eur@sandbox.uma.money"

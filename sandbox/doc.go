@@ -1,6 +1,6 @@
 // Package sandbox provides what a test or a local sandbox needs around a
 // payments.Engine: a controllable clock, and the sandbox KYC provider, rail,
-// rate source, directory and card issuer, each steered by one table of the spec's suffix
+// rate source, directory and card issuer, each steered by one table of the sandbox's suffix
 // rules and test addresses. New assembles them into a ready-made in-memory
 // engine:
 //

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/sandbox"
 )
 
@@ -22,7 +21,7 @@ func Example() {
 	defer eng.Close()
 
 	c, _ := eng.Customers.Create(ctx, payments.CustomerInput{CustomerType: payments.CustomerIndividual,
-		Currencies: []string{"USD"}, Profile: customers.Profile{FullName: "Jane Doe"},
+		Currencies: []string{"USD"}, Profile: payments.CustomerProfile{FullName: "Jane Doe"},
 		AgreementConsents: []payments.AgreementConsent{{Type: payments.AgreementProviderEndUserTerms,
 			TermsVersion: payments.CurrentEndUserTerms.Version, AcceptedAt: clock.Now(), IPAddress: "203.0.113.7", AcceptanceMethod: "CHECKBOX"}}})
 	page, _ := eng.Accounts.ListInternal(ctx, payments.InternalAccountFilter{CustomerID: c.ID}, payments.CustomerScope, payments.ListParams{})

@@ -14,8 +14,8 @@ import (
 )
 
 // Issuer is the sandbox card issuer and its network (payments.CardIssuer
-// and payments.CardSimulator), steered by the reference's suffixes
-// (wire-facts 1.12):
+// and payments.CardSimulator), steered by suffixes as the reference's
+// sandbox documents them:
 //
 // Issuance, by the last three characters of platformCardId (of
 // cardholderId when it is omitted): 001 stays PROCESSING, 002 is rejected
@@ -46,7 +46,7 @@ var (
 	_ payments.CardSimulator = Issuer{}
 )
 
-// Sandbox card delays (wire-facts 1.14).
+// Sandbox card delays: how long the delayed suffixes wait.
 const (
 	ActivationDelay = 30 * time.Second
 	PullDelay       = 30 * time.Second

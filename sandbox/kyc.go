@@ -12,8 +12,9 @@ import (
 // (no email or SMS is sent).
 const ContactCode = "123456"
 
-// suffixRule is what the last three characters of a name decide (spec 3.3,
-// wire-facts 1.1-1.3). The rule of any other suffix is defaultRule.
+// suffixRule is what the last three characters of a name decide, per the
+// reference's sandbox KYC table (001 pending, 002 rejected, 003 a document
+// to redo). The rule of any other suffix is defaultRule.
 type suffixRule struct {
 	// atCreation is an individual's kycStatus at creation on a regulated or
 	// paperwork-skip platform.
@@ -24,7 +25,7 @@ type suffixRule struct {
 	// owner is a beneficial owner's status when its business resolves.
 	owner payments.KYCStatus
 	// flagDocument: a complete first packet comes back RESOLVE_ERRORS with a
-	// POOR_QUALITY_DOCUMENT error (wire-facts 1.1, suffix 003).
+	// POOR_QUALITY_DOCUMENT error (suffix 003).
 	flagDocument bool
 }
 
@@ -52,7 +53,7 @@ var euRegions = map[string]bool{"AT": true, "BE": true, "BG": true, "HR": true, 
 	"LT": true, "LU": true, "MT": true, "NL": true, "PL": true, "PT": true, "RO": true, "SK": true, "SI": true,
 	"ES": true, "SE": true, "IS": true, "LI": true, "NO": true}
 
-// KYC is the sandbox KYCProvider: the spec's suffix rules (section 3.3) on
+// KYC is the sandbox KYCProvider: the sandbox's suffix rules on
 // individuals' fullName, businesses' businessInfo.registrationNumber and
 // beneficial owners' personalInfo.lastName, for all three platform kinds.
 //
@@ -108,7 +109,7 @@ func (KYC) Review(_ context.Context, s *payments.KYCSubmission) (payments.KYCDec
 		return d
 	}
 	if business && paperless(s.Platform) && rule.final != "" {
-		return resolve(rule.final), nil // spec 3.3 business rule 2
+		return resolve(rule.final), nil // resolved on its first submission, complete or not
 	}
 	if len(s.Problems) > 0 {
 		return payments.KYCDecision{Status: payments.VerificationResolveErrors, Problems: s.Problems, CustomerStatus: s.Customer.Status()}, nil

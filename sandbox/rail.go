@@ -11,7 +11,7 @@ import (
 
 // Suffix returns the sandbox scenario code of an account identifier: its
 // last three characters, taken from the local part when it has a domain
-// ("testuser.002@pix.com.br" -> "002"; wire-facts 1.4).
+// ("testuser.002@pix.com.br" -> "002").
 func Suffix(identifier string) string {
 	if at := strings.IndexByte(identifier, '@'); at >= 0 {
 		identifier = identifier[:at]
@@ -40,7 +40,7 @@ const (
 )
 
 // Rail is the sandbox payment rail. It checks new external accounts by the
-// suffix of their primary identifier (wire-facts 1.4): 102 NOT_MATCHED, 103
+// suffix of their primary identifier: 102 NOT_MATCHED, 103
 // PARTIAL_MATCH, 104 PENDING, 105 refused (INVALID_BANK_ACCOUNT), 106
 // UNSUPPORTED, 107 CHECKED_BY_RECEIVING_FI, 108 micro-entry validation (USD
 // accounts), any other MATCHED (wallets and Lightning: UNSUPPORTED).
@@ -81,7 +81,7 @@ const SlowPayment = 6 * time.Minute
 // ReturnAfter is when a 005 payment comes back.
 const ReturnAfter = 10 * time.Minute
 
-// payoutRules are the outcomes of destination suffixes (wire-facts 1.6).
+// payoutRules are the outcomes of quote destinations by suffix.
 var payoutRules = map[string][]step{
 	"002": {{Outcome: payments.RailFailed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "TRANSACTION_FAILED"}},
 	"003": {{After: SlowPayment, Outcome: payments.RailCompleted}},
@@ -194,7 +194,7 @@ var completed = []step{{Outcome: payments.RailCompleted}}
 const TransferTimeout = 30 * time.Second
 
 // transferRules are the outcomes of same-currency transfer destinations by
-// suffix (wire-facts 1.5: 002 cannot receive, 003 closed or invalid, 004
+// suffix (002 cannot receive, 003 closed or invalid, 004
 // rejected by the bank, 005 times out after about 30 s, each refunded).
 // Crypto wallet destinations of quotes follow its 003 (wallet unavailable)
 // and 005 rows.
@@ -218,8 +218,8 @@ func beneficiaryName(a *payments.ExternalAccount) string {
 var _ payments.Puller = Rail{}
 
 // pullRules are the outcomes of pulls from external accounts by suffix
-// (wire-facts 1.5: 005 stays pending for TransferTimeout, then fails; and
-// the spec's 009: completes, then is returned).
+// (005 stays pending for TransferTimeout, then fails; 009 completes, then
+// is returned).
 var pullRules = map[string][]step{
 	"002": {{Outcome: payments.RailFailed, FailureReason: "COLLECTION_FAILED"}},
 	"003": {{Outcome: payments.RailFailed, FailureReason: "COLLECTION_FAILED"}},

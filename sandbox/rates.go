@@ -10,11 +10,11 @@ import (
 )
 
 // usdValue is the sandbox's fixed value in US dollars of one unit of each
-// currency, as an exact decimal or an exact ratio "num/den" (wire-facts
-// 1.15: 1 USD = 0.92 EUR = 17.25 MXN = 82.5 INR, and 833 satoshis, so that
+// currency, as an exact decimal or an exact ratio "num/den" (the
+// reference's sandbox rates: 1 USD = 0.92 EUR = 17.25 MXN = 82.5 INR, and 833 satoshis, so that
 // 1 BTC = 100000000/833 = 120,048.02 USD; the USD stablecoins USDC, USDT
 // and USDB at par). Rates are derived from these ratios, so the worked
-// examples of wire-facts 2.4 come out to the unit.
+// quote examples of the reference come out to the unit.
 var usdValue = map[string]string{
 	"USD": "1", "USDC": "1", "USDT": "1", "USDB": "1", "EUR": "25/23", "MXN": "4/69", "INR": "2/165", "BTC": "100000000/833",
 	"GBP": "1.27", "BRL": "0.18", "CAD": "0.73", "PHP": "0.0172", "NGN": "0.00065", "KES": "0.0077", "COP": "0.00025",

@@ -26,7 +26,7 @@ func price(t *testing.T, to string, side quotes.LockedSide, amount int64, fees q
 	return a
 }
 
-// TestRates_WorkedExamples are wire-facts 2.4's worked examples at the
+// TestRates_WorkedExamples are the reference's worked quote examples at the
 // sandbox's rates: 100000 cents with a 500-cent fee deliver exactly the
 // documented amount, and locking that amount costs exactly 100000 cents.
 func TestRates_WorkedExamples(t *testing.T) {

@@ -18,7 +18,7 @@
 //     or the platform's only ACTIVE one); LinkStatus says whether a link
 //     still verifies.
 //   - RequestEnablement and OperatorSet are the Service-enablement state
-//     machine of spec 3.4 (OpsStatus); IssuanceStatus is the provider's
+//     machine (OpsStatus); IssuanceStatus is the provider's
 //     own state of a token, and only a PROVISIONED token mints or burns.
 //   - Amount parses a digit-string amount in the token's smallest unit and
 //     insists that it is a whole number of fiat cents at the token's
@@ -31,7 +31,7 @@
 //     step implies.
 //
 // Refusals are sentinel errors (ErrSelectionRequired, ErrNotRepresentable,
-// ...) wrapped with a message; the Service maps each to the spec's code
+// ...) wrapped with a message; the Service maps each to the API's code
 // named in its comment (stablecoinError) and anything else to a field
 // error.
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // Refusals. Each is wrapped with a message naming the case; the Service
-// maps it to the spec code in its comment (stablecoinError).
+// maps it to the API code in its comment (stablecoinError).
 var (
 	// ErrNoLink: no link of the platform fits (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
 	ErrNoLink = errors.New("no provider account link")
@@ -98,7 +98,7 @@ func Select(links []Link, named string) (Link, error) {
 }
 
 // RequestEnablement is a platform's request to enable a stablecoin for the
-// Service's operations (spec 3.4): accepted from NOT_ENABLED (it becomes
+// Service's operations: accepted from NOT_ENABLED (it becomes
 // PENDING_APPROVAL) and repeated harmlessly while PENDING_APPROVAL; from any
 // other state ErrNotRequestable.
 func RequestEnablement(s OpsStatus) (OpsStatus, error) {

@@ -380,7 +380,7 @@ func (s Service) ListAll(ctx context.Context, f StablecoinFilter, p engine.ListP
 }
 
 // RequestEnablement asks the operator to enable a stablecoin for the
-// Service's operations (spec 3.4): from NOT_ENABLED it becomes
+// Service's operations: from NOT_ENABLED it becomes
 // PENDING_APPROVAL, a repeat while PENDING_APPROVAL succeeds unchanged,
 // and from ENABLING, ENABLED or DISABLED it is 409
 // STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE.

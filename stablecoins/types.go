@@ -42,7 +42,7 @@ const (
 )
 
 // OpsStatus is whether a stablecoin is enabled for the Service's own
-// operations (spec 3.4, serviceOperationsStatus).
+// operations (serviceOperationsStatus).
 type OpsStatus string
 
 // Enablement states.

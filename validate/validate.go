@@ -2,8 +2,8 @@
 // (customers, accounts, quotes, agents) and the root package.
 //
 // It exists as its own package because the area packages must not import the root
-// package (see STYLE.md), yet every one of them reports invalid fields in the same
-// shape: the spec's details.errors entries {field, constraint, message}. The root
+// package (ARCHITECTURE.md: only adapters import it), yet every one of them reports invalid fields in the same
+// shape: the error body's details.errors entries {field, constraint, message}. The root
 // package wraps an [Errors] value into its coded error (INVALID_INPUT by default).
 //
 // A validator collects every problem at once instead of stopping at the first:
@@ -26,7 +26,7 @@ import (
 	"unicode/utf8"
 )
 
-// Constraint describes the rule a field broke, in the spec's constraint shape.
+// Constraint describes the rule a field broke, in the error body's constraint shape.
 // Zero-valued members are omitted on the wire.
 type Constraint struct {
 	Format    string   `json:"format,omitempty"`

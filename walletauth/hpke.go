@@ -13,7 +13,7 @@ import (
 	"github.com/mr-tron/base58"
 )
 
-// HPKE as the reference uses it (wire-facts 6.4): RFC 9180 base mode with
+// HPKE as the reference uses it for OTP bundles and wallet exports: RFC 9180 base mode with
 // DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-256-GCM, info
 // "turnkey_hpke", and as additional data the encapsulated key followed by
 // the recipient's key, both 65-byte uncompressed points; one message per

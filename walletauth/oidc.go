@@ -12,7 +12,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// OIDC tokens are checked as the sandbox does (spec 5): the token must be
+// OIDC tokens are checked as the hosted sandbox does: the token must be
 // JWT-shaped (its signature segment is not verified), from a supported
 // issuer, with a non-empty sub, an aud that is a non-empty string or a
 // one-element array, an iat at most OIDCMaxAge before now (OIDCSkew of

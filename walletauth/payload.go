@@ -8,8 +8,7 @@ import (
 	"time"
 )
 
-// Activity builds a payloadToSign in the reference's shape (wire-facts
-// 6.2): the JSON {"organizationId","parameters","timestampMs","type"} with
+// Activity builds a payloadToSign in the reference's shape: the JSON {"organizationId","parameters","timestampMs","type"} with
 // the keys in that order and parameters encoded with sorted keys. The
 // service stores the exact string and compares signatures over it, so its
 // content only has to be deterministic and bind what the request asks.

@@ -13,7 +13,7 @@ import (
 )
 
 // The wallet-signature header (Service-Wallet-Signature) carries an
-// API-key stamp (wire-facts 6.3): base64url, without padding, of the JSON
+// API-key stamp: base64url, without padding, of the JSON
 // {"publicKey","scheme","signature"} where publicKey is the signer's
 // compressed P-256 key in lowercase hex, scheme is StampScheme and
 // signature the hex DER ECDSA signature over SHA-256 of the exact

@@ -1,7 +1,8 @@
 // Package walletauth verifies wallet signatures over bytes and keys, pure
 // and without I/O: EIP-191 personal_sign for EVM chains, Bitcoin message
 // signatures (BIP-137 and Electrum) and Ed25519 for Solana. The engine uses
-// them to prove the ownership of self-custody wallets (spec 4.1).
+// them to prove the ownership of self-custody wallets (the challenge and
+// verify operations of external accounts).
 package walletauth
 
 import (

@@ -2,7 +2,7 @@ package wallets
 
 import "github.com/paygrid/payments/internal/engine"
 
-// The 409 codes of embedded-wallet contact changes (spec 7). They are the
+// The 409 codes of embedded-wallet contact changes. They are the
 // area's own: the kernel's code table (engine.CodeStatus) learns their
 // status when this package is initialized.
 const (

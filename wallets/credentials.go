@@ -112,7 +112,8 @@ func oidcError(err error, field string) error {
 // answers the challenge (the AuthMethod is nil), the signed retry
 // registers it. OTP credentials start an OTP challenge
 // (otpEncryptionTargetBundle). Passkeys are verified with WebAuthn against
-// the engine's relying party; OAuth tokens by the sandbox rules (spec 5).
+// the engine's relying party; OAuth tokens by the hosted sandbox's rules
+// (walletauth.CheckOIDC).
 //
 // INVALID_INPUT for a bad body, a customer without the contact an OTP
 // credential needs, or a passkey challenge already used;
@@ -236,7 +237,7 @@ func (c *credentialRecord) isOTP() bool {
 	return c.Type == CredentialEmailOTP || c.Type == CredentialSmsOTP
 }
 
-// checkNewCredential applies the uniqueness rules of spec 7 and 8 to c, to
+// checkNewCredential applies the credentials' uniqueness rules to c, to
 // be added to a wallet that has existing: one EMAIL_OTP and one SMS_OTP per
 // wallet, tied to the customer's email or phone, which no other wallet's
 // OTP credential may hold; a WebAuthn credential id and a registration
@@ -276,7 +277,7 @@ func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *customers.Cust
 			return engine.Invalid(validate.Errors{{Field: "challenge", Message: "the registration challenge was already used"}})
 		}
 		if has, err := customerHasPasskey(t, cust.ID); err != nil || has {
-			return firstErr(err, engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "the customer already has a passkey; one per customer (spec 8)"))
+			return firstErr(err, engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "the customer already has a passkey; one per customer"))
 		}
 	}
 	return nil
@@ -439,7 +440,7 @@ func removeCredential(t *engine.Txn, c *credentialRecord) error {
 func constantEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
 // customerHasPasskey reports whether any wallet of the customer has a
-// passkey credential (spec 8: one passkey per customer, whichever wallet).
+// passkey credential (one passkey per customer, whichever wallet).
 func customerHasPasskey(t *engine.Txn, customerID string) (bool, error) {
 	wallets, err := customerWallets(t, customerID)
 	for _, w := range wallets {

@@ -1,5 +1,5 @@
-// Package wallets is the embedded-wallets area (spec 1, 5 items 5-9, 7, 8;
-// wire-facts 6): EMBEDDED_WALLET internal accounts whose actions the wallet
+// Package wallets is the embedded-wallets area (the reference's Embedded
+// Wallet Auth operations): EMBEDDED_WALLET internal accounts whose actions the wallet
 // holder authorizes with a session key, so that the platform moves money
 // from them only with the holder's signature.
 //

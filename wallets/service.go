@@ -46,7 +46,8 @@ const (
 
 // Lifetimes and limits of the wallet flows.
 const (
-	// WalletSessionTTL is how long a session may sign (wire-facts 6.1).
+	// WalletSessionTTL is how long a session may sign (15 minutes, as the
+	// reference's sessions).
 	WalletSessionTTL = 15 * time.Minute
 	// SignedRequestTTL is how long a payloadToSign may be signed.
 	SignedRequestTTL = 5 * time.Minute
@@ -71,13 +72,13 @@ const (
 	// Retry-After.
 	WalletOTPResendInterval    = 30 * time.Second
 	WalletOTPChallengesPerHour = 10
-	// SandboxOTPCode is the sandbox's fixed wallet OTP (wire-facts 1.8).
+	// SandboxOTPCode is the sandbox's fixed wallet OTP.
 	SandboxOTPCode = "000000"
 	// LegacyWalletSignature is the sandbox's legacy literal stamp, accepted
-	// in place of any wallet signature in the sandbox only (spec 5).
+	// in place of any wallet signature in the sandbox only.
 	LegacyWalletSignature = "sandbox-valid-signature"
 	// LegacyPasskeySignature is the sandbox's legacy literal passkey
-	// assertion signature, accepted in the sandbox only (spec 5).
+	// assertion signature, accepted in the sandbox only.
 	LegacyPasskeySignature = "sandbox-valid-passkey-signature"
 )
 

@@ -7,8 +7,7 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// One signed-retry mechanism serves every signed flow (spec 5 item 5,
-// wire-facts 6.2): the first call, without headers, stores a pending
+// One signed-retry mechanism serves every signed flow: the first call, without headers, stores a pending
 // request binding the operation, its target and its body, and answers 202
 // with payloadToSign, requestId and expiresAt; the retry repeats the call
 // with the stamp over payloadToSign (Service-Wallet-Signature) and the

@@ -61,6 +61,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/httpapi"
 	"github.com/paygrid/payments/sandbox"
@@ -257,7 +258,7 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 	srv.RegisterOnShutdown(api.Close)
 
 	fmt.Fprintf(out, "payments sandbox listening on %s\n", base)
-	fmt.Fprintf(out, "database: %s\n", describeStore(o))
+	fmt.Fprintf(out, "database: %s\n", describeStore(ctx, o))
 	fmt.Fprintf(out, "probes: %s/healthz (up), %s/readyz (ready for traffic)\n", origin, origin)
 	fmt.Fprint(out, telemetryLines)
 	if o.pprof {
@@ -313,23 +314,42 @@ func newLogger(o options, w io.Writer) *slog.Logger {
 }
 
 // describeStore names where the server keeps its data: the database
-// file's absolute path (its webhook key beside it), memory, or PostgreSQL.
-func describeStore(o options) string {
+// file's absolute path, memory, or PostgreSQL's host, database and schema.
+func describeStore(ctx context.Context, o options) string {
 	switch {
 	case o.memory:
 		return "in memory (-memory): nothing is kept after the server stops"
 	case o.postgres != "":
-		schema := o.pgSchema
-		if schema == "" {
-			schema = "the DSN's default"
-		}
-		return "PostgreSQL (-postgres), schema " + schema
+		return describePostgres(ctx, o.postgres, o.pgSchema)
 	}
 	path, err := filepath.Abs(o.db)
 	if err != nil {
 		path = o.db
 	}
 	return path + " (webhook signing key in " + path + ".webhook-key.pem)"
+}
+
+// describePostgres names the server (host and port, a socket directory for
+// a Unix socket), the database, the user and the schema of the DSN, never
+// its password. An empty schema is the one the connection's search_path
+// resolves to (current_schema()), asked of the database.
+func describePostgres(ctx context.Context, dsn, schema string) string {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return "PostgreSQL (-postgres)"
+	}
+	if schema == "" {
+		schema = "the search_path's first (current_schema() unknown)"
+		if conn, err := pgx.ConnectConfig(ctx, cfg); err == nil {
+			var cur *string
+			if conn.QueryRow(ctx, "SELECT current_schema()").Scan(&cur) == nil && cur != nil {
+				schema = *cur
+			}
+			_ = conn.Close(context.Background())
+		}
+	}
+	return fmt.Sprintf("PostgreSQL (-postgres): host %s port %d, database %s, user %s, schema %s",
+		cfg.Host, cfg.Port, cfg.Database, cfg.User, schema)
 }
 
 // mountPprof serves the runtime's profiles at /debug/pprof/ (-pprof).

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
@@ -379,4 +380,45 @@ func TestPostgres_CrashOneProcess(t *testing.T) {
 	for w, acct := range payers {
 		checkLedger(t, schema, acct, funded-spent[w])
 	}
+}
+
+// TestPostgres_BannerNamesDatabase: on PostgreSQL the start banner names
+// the host, the database, the user and the schema the server uses, and
+// never the DSN's password; without -postgres-schema, the schema the
+// connection's search_path resolves to.
+func TestPostgres_BannerNamesDatabase(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	schema := pgtest.Schema(t)
+	cfg, err := pgx.ParseConfig(dsn)
+	require.NoError(t, err)
+	const password = "banner-password-never-shown"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	ready := make(chan string, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"-addr", "127.0.0.1:0", "-postgres", dsn + " password=" + password,
+			"-postgres-schema", schema, "-token", "banner:banner-secret-0123456789"}, func(string) string { return "" }, &out, ready)
+	}()
+	select {
+	case <-ready:
+	case err := <-errc:
+		t.Fatalf("the server stopped: %v\n%s", err, out.String())
+	}
+	cancel()
+	require.NoError(t, <-errc)
+	line := ""
+	for l := range strings.SplitSeq(out.String(), "\n") {
+		if strings.HasPrefix(l, "database: ") {
+			line = l
+		}
+	}
+	assert.Equal(t, fmt.Sprintf("database: PostgreSQL (-postgres): host %s port %d, database %s, user %s, schema %s",
+		cfg.Host, cfg.Port, cfg.Database, cfg.User, schema), line)
+	assert.NotContains(t, out.String(), password)
+
+	assert.Equal(t, fmt.Sprintf("PostgreSQL (-postgres): host %s port %d, database %s, user %s, schema public",
+		cfg.Host, cfg.Port, cfg.Database, cfg.User), describePostgres(context.Background(), dsn, ""),
+		"without -postgres-schema: the schema of the search_path")
 }

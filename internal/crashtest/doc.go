@@ -5,7 +5,7 @@
 //
 // After every restart each request that was in flight is retried with its
 // key and body, and a sample of acknowledged ones is sent again. The
-// idempotency contract (DESIGN.md, "Idempotency is part of the operation")
+// idempotency contract (ARCHITECTURE.md, "How one operation runs")
 // says what must come back: an acknowledged request replays its first answer
 // byte for byte with Idempotent-Replayed: true; an in-flight one replays the
 // answer it committed, or runs now if it never committed. No acknowledged

@@ -1,6 +1,7 @@
 package engine
 
-// Code is an error code from the spec (section 7) or the reference's enums.
+// Code is an error code of the API: the reference's enums and the more
+// precise codes this API adds (CUSTOMER_NOT_FOUND rather than NOT_FOUND).
 // The constants below are grouped by their HTTP status (Status); an area
 // with codes of its own declares them in its package and adds them to
 // CodeStatus when it is initialized.
@@ -111,8 +112,7 @@ const (
 	CodePasskeyAlreadyEnrolled                Code = "PASSKEY_ALREADY_ENROLLED"
 )
 
-// Stablecoin codes (spec section 7; the two with the maker's name use the
-// neutral word).
+// Stablecoin codes (the two with the maker's name use the neutral word).
 const (
 	CodeStablecoinProviderAccountInvalid           Code = "STABLECOIN_PROVIDER_ACCOUNT_INVALID"
 	CodeStablecoinProviderAccountRevoked           Code = "STABLECOIN_PROVIDER_ACCOUNT_REVOKED"
@@ -150,7 +150,7 @@ const (
 	CodeServiceUnavailable Code = "SERVICE_UNAVAILABLE"
 )
 
-// Status returns the HTTP status the spec gives code (500 for unknown codes).
+// Status returns the HTTP status of code in the API (500 for unknown codes).
 // It is the one code-to-status table; the HTTP layer uses it.
 func (c Code) Status() int {
 	if s, ok := CodeStatus[c]; ok {

@@ -13,7 +13,7 @@
 // no table, event type or intent kind of one is spelled here. Areas tell
 // it what they keep and run through registries (AreaDef), filled once at
 // New, and the kernel iterates what was registered. This is what lets an
-// area be read and changed alone (ARCHITECTURE.md, "How the knot is cut");
+// area be read and changed alone (ARCHITECTURE.md, "The areas");
 // the root's import test keeps the direction.
 //
 // # How one operation runs

@@ -24,12 +24,12 @@ var (
 	ErrClosed = errors.New("payments: closed")
 )
 
-// FieldError is one invalid request field (the spec's details.errors
+// FieldError is one invalid request field (the error body's details.errors
 // entry); validate.Errors collects them.
 type FieldError = validate.FieldError
 
 // Error is the one error type the engine returns to callers. Code is one of the
-// spec's codes; Message is safe to show to API clients; Fields lists every
+// API's codes; Message is safe to show to API clients; Fields lists every
 // invalid field of a rejected request; Details carries code-specific extras
 // (such as the locked-until time of a 423); Err is the cause, for logs only.
 // An *Error returned by an operation through Once is recorded as its

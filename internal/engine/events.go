@@ -65,8 +65,7 @@ func (p RetryPolicy) Backoff(attempts int) time.Duration {
 // endpoint and by the sandbox's test-webhook operation; its data is {}.
 const EventTest EventType = "TEST"
 
-// notRetried reports the event types delivered at most once (wire-facts
-// 3.3): TEST, and those an area registered (DeliveryHooks.Once, such as an
+// notRetried reports the event types delivered at most once: TEST, and those an area registered (DeliveryHooks.Once, such as an
 // in-flow approval request, decided otherwise when its delivery fails). A
 // failed one goes to the dead letters.
 func (r *Registry) notRetried(typ EventType) bool {

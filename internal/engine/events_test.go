@@ -38,7 +38,7 @@ func TestEngine_Outbox(t *testing.T) {
 		_, err = e.Eng.Webhooks.Flush(ctx)
 		require.NoError(t, err)
 		pending, _ := e.Eng.Webhooks.Pending(ctx)
-		assert.Empty(t, pending, "TEST deliveries are never retried (wire-facts 3.3)")
+		assert.Empty(t, pending, "TEST deliveries are never retried")
 	})
 	t.Run("permanent failures go to the dead letters", func(t *testing.T) {
 		e.Rec.FailWith(payments.ErrPermanent)

@@ -20,7 +20,7 @@ const (
 	tableIdempotencyExpiry = "idempotency_expiry"
 )
 
-// MaxIdempotencyKeyLength is the longest accepted key (spec section 8).
+// MaxIdempotencyKeyLength is the longest accepted key.
 const MaxIdempotencyKeyLength = 255
 
 // Idempotency names one client request so that the engine carries it out at

@@ -25,7 +25,7 @@ var areaWords = map[string]bool{
 // non-test files (declared or used) names an area. The areas register
 // their tables, due work, intents and hooks through New; a kernel that
 // needed an area's name would be back to knowing every area. The error
-// codes (codes.go) are the spec's list, which names the areas by design.
+// codes (codes.go) are the API's list, which names the areas by design.
 func TestKernel_NamesNoArea(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

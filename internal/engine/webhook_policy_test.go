@@ -12,8 +12,7 @@ import (
 )
 
 // TestEngine_OutboxRetryPolicy: a failed INCOMING_PAYMENT.PENDING (the
-// approval request) is not retried, while the events after it are
-// (wire-facts 3.3).
+// approval request) is not retried, while the events after it are.
 func TestEngine_OutboxRetryPolicy(t *testing.T) {
 	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.IncomingApproval = true })
 	in := enginetest.FullIndividual("Jane Doe")

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Platform kinds of spec 3.3, for KYCEnv.
+// Platform kinds the sandbox KYC rules tell apart, for KYCEnv.
 const (
 	// Unregulated is the default platform: verification needs paperwork.
 	Unregulated = "unregulated"

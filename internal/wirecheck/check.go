@@ -212,7 +212,7 @@ func setBody(r *http.Request, body []byte) {
 	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 }
 
-// reasonMismatch checks spec-vs-reference item 1: reason equals message.
+// reasonMismatch checks the deviation error-reason: reason equals message.
 func reasonMismatch(body []byte) []string {
 	var e struct {
 		Message *string `json:"message"`
@@ -222,7 +222,7 @@ func reasonMismatch(body []byte) []string {
 		return nil
 	}
 	if *e.Message != *e.Reason {
-		return []string{fmt.Sprintf("response body: reason %q differs from message %q (spec-vs-reference item 1)", *e.Reason, *e.Message)}
+		return []string{fmt.Sprintf("response body: reason %q differs from message %q (deviation error-reason)", *e.Reason, *e.Message)}
 	}
 	return nil
 }

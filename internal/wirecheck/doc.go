@@ -1,6 +1,7 @@
 // Package wirecheck checks HTTP exchanges against the public OpenAPI
 // reference (../shared/reference/openapi.yaml beside the repository), adapted
-// to this project by the renames and additions of spec-vs-reference.md.
+// to this project by the renames and additions below, each a deliberate
+// deviation listed in Deviations.
 //
 // TEST-ONLY: import this package from _test.go files only. It links
 // github.com/getkin/kin-openapi, which must never reach the binaries of the
@@ -25,8 +26,8 @@
 //
 // # Adaptations of the reference
 //
-// Before parsing, the YAML text gets the renames of spec-vs-reference.md
-// (Grid-Wallet-Signature, X-Grid-Signature, GRID_SWITCH_ERROR,
+// Before parsing, the YAML text gets the maker's name renamed to the
+// neutral word (Grid-Wallet-Signature, X-Grid-Signature, GRID_SWITCH_ERROR,
 // CLOSED_BY_GRID, GRID_INTERNAL_ACCOUNT, the two stablecoin codes, and the
 // gridApi…/gridOperationsStatus fields). After parsing, the document is
 // changed so that:
@@ -34,12 +35,12 @@
 //   - its servers are dropped (the checker strips the base path itself, see
 //     [Checker.WithBasePath]), so routes match whatever prefix a test uses;
 //   - every error schema (components.schemas.ErrorNNN) declares and requires
-//     the string property reason (spec-vs-reference item 1; Check also
+//     the string property reason (the deviation error-reason; Check also
 //     requires it to equal message), and its code enum also holds the codes
-//     section 7 of the spec lists for that status and the reference lacks;
+//     this API sends for that status and the reference lacks (specErrorCodes);
 //   - POST /sandbox/receive exists as an alias of POST /sandbox/uma/receive
-//     (item 6), and the platform config carries skipVerificationPaperwork
-//     (item 2).
+//     (sandbox-receive-alias), and the platform config carries
+//     skipVerificationPaperwork (skip-verification-paperwork).
 //
 // # OpenAPI 3.1
 //

@@ -3,6 +3,7 @@ package wirecheck
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,6 +87,51 @@ func Loaded() *Checker {
 		return nil
 	}
 	return loaded
+}
+
+// AbsentNote is the line [ReportAbsence] writes when the reference is not
+// found: what was skipped and how to point the tests at a copy.
+const AbsentNote = "reference not found: the wire checks against the public API reference were skipped " +
+	"(set " + EnvReference + " to the path of openapi.yaml, or put it at ../shared/reference/openapi.yaml beside the repository)"
+
+// ReportAbsence is for the TestMain of a package whose tests use the wire
+// check, after its tests ran: when the reference was not found it reports
+// so and returns the exit code to use instead of code. Outside CI (the
+// environment variable CI unset) it writes "pkg: " and [AbsentNote] to the
+// terminal, since a passing package's output reaches the screen of a plain
+// go test ./... only with -v, else to errs, and returns code. In CI an
+// absent reference is a failure: it writes the note to errs and returns 1.
+// A reference that was found, or a failure of its own, returns code
+// unchanged (Load has already failed the tests for a reference that does
+// not load).
+func ReportAbsence(pkg string, code int, errs io.Writer) int {
+	loadOnce.Do(func() { loaded, loadErr = load() })
+	return reportAbsence(loadErr, pkg, code, errs, os.Getenv, openTTY)
+}
+
+// openTTY opens the controlling terminal for writing.
+func openTTY() (io.WriteCloser, error) { return os.OpenFile("/dev/tty", os.O_WRONLY, 0) }
+
+// reportAbsence is ReportAbsence on the outcome of the load, the
+// environment and the terminal given.
+func reportAbsence(loadErr error, pkg string, code int, errs io.Writer, getenv func(string) string, tty func() (io.WriteCloser, error)) int {
+	if !errors.Is(loadErr, errNotFound) {
+		return code
+	}
+	line := pkg + ": " + AbsentNote + "\n"
+	if getenv("CI") != "" {
+		fmt.Fprint(errs, line+pkg+": CI is set, so an absent reference fails the run\n")
+		return 1
+	}
+	if w, err := tty(); err == nil {
+		_, werr := io.WriteString(w, line)
+		w.Close()
+		if werr == nil {
+			return code
+		}
+	}
+	fmt.Fprint(errs, line)
+	return code
 }
 
 // Available reports whether c checks anything, that is whether the
@@ -213,7 +259,8 @@ func prepare(data []byte) (*openapi3.T, routers.Router, error) {
 	return doc, router, nil
 }
 
-// Renames of spec-vs-reference.md, applied to the YAML text before parsing.
+// Renames of the maker's name to this API's neutral word (payments.Brand),
+// applied to the YAML text before parsing.
 // The stablecoin codes are not in this snapshot of the reference but are
 // listed for when they appear.
 var renames = [][2]string{
@@ -298,9 +345,9 @@ func schema(doc *openapi3.T, name string) *openapi3.Schema {
 	return nil
 }
 
-// specErrorCodes are the error codes section 7 of the spec lists for a status
-// that this snapshot of the reference's ErrorNNN code enum lacks (the spec
-// wins). Codes already in the enum are not repeated here; merging is
+// specErrorCodes are the error codes this API sends for a status that this
+// snapshot of the reference's ErrorNNN code enum lacks (the deviation
+// spec-error-codes). Codes already in the enum are not repeated here; merging is
 // idempotent anyway.
 var specErrorCodes = map[string][]string{
 	"Error400": {
@@ -312,8 +359,8 @@ var specErrorCodes = map[string][]string{
 		"STABLECOIN_NOT_PROVISIONED", "STABLECOIN_OPERATION_NOT_SUPPORTED", "STABLECOIN_PROVIDER_ERROR",
 		"STABLECOIN_PROVIDER_SOURCE_NOT_LINKED", "STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE",
 		"STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED", "STABLECOIN_VERIFICATION_FAILED",
-		// Not in section 7, but the reference's own 400 descriptions of
-		// POST and PATCH /cards name it (wire-facts gap 7).
+		// The reference's own 400 descriptions of
+		// POST and PATCH /cards name it.
 		"FUNDING_SOURCE_INELIGIBLE",
 	},
 	"Error404": {
@@ -332,9 +379,9 @@ var specErrorCodes = map[string][]string{
 }
 
 // adaptErrorSchemas makes every components.schemas.ErrorNNN describe our
-// error body {status, code, message, reason, details} (spec-vs-reference
-// item 1): reason is a required string (we always send it, equal to
-// message), and the code enum gains the spec's extra codes.
+// error body {status, code, message, reason, details} (the deviation
+// error-reason): reason is a required string (we always send it, equal to
+// message), and the code enum gains this API's extra codes (specErrorCodes).
 func adaptErrorSchemas(doc *openapi3.T) error {
 	if doc.Components == nil {
 		return errors.New("no components")
@@ -351,7 +398,7 @@ func adaptErrorSchemas(doc *openapi3.T) error {
 		}
 		if s.Properties["reason"] == nil {
 			s.Properties["reason"] = openapi3.NewStringSchema().NewRef()
-			s.Properties["reason"].Value.Description = "Error message (same as message); the spec's name for it."
+			s.Properties["reason"].Value.Description = "Error message (same as message); this API's name for it."
 		}
 		// Declared, reason passes even where additional properties are
 		// forbidden (none of the reference's error schemas forbids them).

@@ -206,8 +206,8 @@ func TestErrorBodies(t *testing.T) {
 		})
 	}
 	t.Run("field errors and spec-only code", func(t *testing.T) {
-		// INSUFFICIENT_FUNDS is a 400 code of the spec (section 7) that the
-		// reference's Error400 lacks; POST /sandbox/receive is the spec's
+		// INSUFFICIENT_FUNDS is a 400 code of this API (specErrorCodes) that the
+		// reference's Error400 lacks; POST /sandbox/receive is this API's
 		// alias of POST /sandbox/uma/receive.
 		body := `{"status":400,"code":"INSUFFICIENT_FUNDS","message":"m","reason":"m",
 			"details":{"errors":[{"field":"amount","constraint":{"minLength":1},"message":"too small"}]}}`
