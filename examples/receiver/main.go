@@ -87,8 +87,11 @@ func handler(pub *ecdsa.PublicKey, header string, out io.Writer) http.Handler {
 		}
 		if pub != nil {
 			if err := webhooks.Verify(pub, body, r.Header.Get(header)); err != nil {
-				fmt.Fprintln(out, "refused: the signature does not verify")
-				http.Error(w, "bad signature", http.StatusUnauthorized)
+				// A forged or altered body (webhooks.ErrBadSignature), or a
+				// delivery older than webhooks.DefaultTolerance
+				// (webhooks.ErrStaleDelivery): a replay.
+				fmt.Fprintln(out, "refused:", err)
+				http.Error(w, "refused", http.StatusUnauthorized)
 				return
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paygrid/payments/webhooks"
 	"github.com/stretchr/testify/assert"
@@ -23,7 +24,7 @@ func TestHandler(t *testing.T) {
 	require.NoError(t, err)
 	forger, err := webhooks.New(webhooks.Config{Key: other})
 	require.NoError(t, err)
-	body := `{"id":"Webhook:1","type":"TEST","timestamp":"2025-10-13T12:00:00Z","data":{}}`
+	body := `{"id":"Webhook:1","type":"TEST","timestamp":"` + time.Now().UTC().Format(time.RFC3339) + `","data":{}}`
 
 	post := func(h http.Handler, sig string) int {
 		req := httptest.NewRequest("POST", "/webhooks", strings.NewReader(body))
@@ -51,4 +52,26 @@ func TestHandler(t *testing.T) {
 	out.Reset()
 	assert.Equal(t, 204, post(handler(nil, webhooks.SignatureHeader, &out), ""))
 	assert.Equal(t, "TEST Webhook:1\n", out.String())
+}
+
+// TestHandler_RefusesStale: a correctly signed delivery dated more than
+// webhooks.DefaultTolerance ago (a captured delivery replayed) is refused
+// with 401, and the log line says why.
+func TestHandler_RefusesStale(t *testing.T) {
+	key, err := webhooks.GenerateKey()
+	require.NoError(t, err)
+	signer, err := webhooks.New(webhooks.Config{Key: key})
+	require.NoError(t, err)
+	old := time.Now().Add(-webhooks.DefaultTolerance - time.Minute).UTC().Format(time.RFC3339)
+	body := `{"id":"Webhook:2","type":"TEST","timestamp":"` + old + `","data":{}}`
+	sig, err := signer.Sign([]byte(body))
+	require.NoError(t, err)
+	var out strings.Builder
+	req := httptest.NewRequest("POST", "/webhooks", strings.NewReader(body))
+	req.Header.Set(webhooks.SignatureHeader, sig)
+	rec := httptest.NewRecorder()
+	handler(signer.PublicKey(), webhooks.SignatureHeader, &out).ServeHTTP(rec, req)
+	assert.Equal(t, http.StatusUnauthorized, rec.Code)
+	assert.Contains(t, out.String(), "refused:")
+	assert.NotContains(t, out.String(), "Webhook:2")
 }
