@@ -178,3 +178,7 @@
 // Deadlines are judged by due time, not by when a worker ran. Rails report
 // outcomes through Engine.Rails.Report, applied once per rail reference.
 package payments
+
+// aliases.go is written by genaliases from internal/genaliases/aliases.txt:
+// add a re-exported name there and run go generate.
+//go:generate go run ./internal/cmd/genaliases

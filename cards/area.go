@@ -14,6 +14,7 @@ import (
 // themselves live in the transactions table of package quotes.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{
+		Codes: codes,
 		State: []engine.SlotEntry{cardsSlot.With(&cardsState{Options: cfg})},
 		Tables: []engine.TableDef{
 			{Name: tableCards, Record: func() any { return new(Card) },

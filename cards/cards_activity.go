@@ -337,7 +337,7 @@ func pickFundingSource(t *engine.Txn, card *Card, amount int64) (string, int64, 
 		}
 	}
 	if first == "" {
-		return "", 0, engine.Errorf(engine.CodeFundingSourceIneligible, "card %s has no active funding source", card.ID)
+		return "", 0, engine.Errorf(CodeFundingSourceIneligible, "card %s has no active funding source", card.ID)
 	}
 	return first, firstAvail, nil
 }

@@ -96,7 +96,7 @@ func (c Service) Create(ctx context.Context, req CreateCardRequest) (_ *Card, er
 			return engine.Invalid(fe)
 		}
 		if holder.Status() != customers.KYCApproved {
-			return engine.Errorf(engine.CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
+			return engine.Errorf(CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
 		}
 		currency, err := fundingCurrency(t, holder.ID, "", req.FundingSources)
 		if err != nil {
@@ -116,7 +116,7 @@ func (c Service) Create(ctx context.Context, req CreateCardRequest) (_ *Card, er
 			return err
 		}
 		if err := limits.CheckIssue(live, held); err != nil {
-			return &engine.Error{Code: engine.CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
+			return &engine.Error{Code: CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
 		}
 		card := &Card{ID: id, CardholderID: holder.ID, PlatformCardID: platformCardID, State: Processing, Brand: issue.Brand,
 			Form: req.Form, Last4: issue.Last4, ExpMonth: issue.ExpMonth, ExpYear: issue.ExpYear,
@@ -226,13 +226,13 @@ func checkIssuerSources(ctx context.Context, iss CardIssuer, ids []string) error
 	var fe validate.Errors
 	for i, id := range ids {
 		if err := iss.CheckFundingSource(ctx, id); err != nil {
-			if engine.CodeOf(err) != engine.CodeFundingSourceIneligible {
+			if engine.CodeOf(err) != CodeFundingSourceIneligible {
 				return err
 			}
 			fe.Add(validate.Index("fundingSources", i), nil, "%s", engine.MessageOf(err))
 		}
 	}
-	return engine.InvalidAs(engine.CodeFundingSourceIneligible, fe.Err())
+	return engine.InvalidAs(CodeFundingSourceIneligible, fe.Err())
 }
 
 // fundingCurrency checks that every id is an ACTIVE internal account of
@@ -260,7 +260,7 @@ func fundingCurrency(t *engine.Txn, holder, want string, ids []string) (string, 
 			currency = a.Currency
 		}
 	}
-	return currency, engine.InvalidAs(engine.CodeFundingSourceIneligible, fe.Err())
+	return currency, engine.InvalidAs(CodeFundingSourceIneligible, fe.Err())
 }
 
 // cardCount reads a live-card counter (0 when never set).
@@ -385,9 +385,9 @@ func freeCardSlot(t *engine.Txn, card *Card) error {
 func cardRefusal(err error, card *Card) error {
 	switch {
 	case errors.Is(err, ErrAlreadyClosed):
-		return engine.Errorf(engine.CodeCardAlreadyClosed, "card %s is already closed", card.ID)
+		return engine.Errorf(CodeCardAlreadyClosed, "card %s is already closed", card.ID)
 	case errors.Is(err, ErrNotMutable):
-		return engine.Errorf(engine.CodeCardNotMutable, "card %s is closed and can no longer change", card.ID)
+		return engine.Errorf(CodeCardNotMutable, "card %s is closed and can no longer change", card.ID)
 	case errors.Is(err, ErrInvalidTransition):
 		return engine.Errorf(engine.CodeInvalidStateTransition, "a %s card cannot move to the requested state; permitted are ACTIVE to FROZEN and back, and ACTIVE or FROZEN to CLOSED", card.State)
 	case errors.Is(err, ErrCloseWithSettings):

@@ -21,6 +21,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	}
 	st := &customersState{Options: cfg}
 	return engine.AreaDef{
+		Codes: codes,
 		State: []engine.SlotEntry{customersSlot.With(st)},
 		Tables: []engine.TableDef{
 			{Name: tableCustomers, Record: func() any { return new(Record) },

@@ -340,7 +340,7 @@ func (cs Service) BulkJob(ctx context.Context, id string) (_ *BulkJob, err error
 	var j BulkJob
 	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableBulkJobs, id, &j) })
 	if err != nil {
-		return nil, engine.NotFound(err, engine.CodeBulkUploadJobNotFound, "bulk job", id)
+		return nil, engine.NotFound(err, CodeBulkUploadJobNotFound, "bulk job", id)
 	}
 	return &j, nil
 }

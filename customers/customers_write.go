@@ -313,7 +313,7 @@ func finishCustomerInput(e *engine.Handle, fe validate.Errors, r *Record, in *Cu
 	if unknownVersion != "" {
 		var vf validate.Errors
 		vf.Add(unknownVersion, &validate.Constraint{Enum: EndUserTermsVersions}, "termsVersion is not a version of the end-user terms; current is %s", CurrentEndUserTerms.Version)
-		return engine.InvalidAs(engine.CodeEndUserTermsVersionNotFound, vf)
+		return engine.InvalidAs(CodeEndUserTermsVersionNotFound, vf)
 	}
 	for _, c := range consents {
 		r.AgreementConsents = mergeConsent(r.AgreementConsents, c)
@@ -337,7 +337,7 @@ func finishCustomerInput(e *engine.Handle, fe validate.Errors, r *Record, in *Cu
 func claimCustomerKeys(t *engine.Txn, r *Record, oldUma, oldPID string) error {
 	pidTaken := engine.Errorf(engine.CodeConflict, "an active customer already has platformCustomerId %s", r.PlatformCustomerID)
 	pidTaken.Fields = []engine.FieldError{{Field: "platformCustomerId", Message: pidTaken.Message}}
-	umaTaken := engine.Errorf(engine.CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
+	umaTaken := engine.Errorf(CodeUmaAddressExists, "UMA address %s is taken", r.UmaAddress)
 	umaTaken.Fields = []engine.FieldError{{Field: "umaAddress", Message: umaTaken.Message}}
 	// When both change, a taken UMA address is found before the identifier
 	// is claimed, so that a refusal leaves nothing written (createCustomer).

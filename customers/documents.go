@@ -119,7 +119,7 @@ func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (_ *Document,
 		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: t.Now}
 		d.fill(in, kind, t.Now)
 		if err := engine.Claim(t, tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
-			engine.Errorf(engine.CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
+			engine.Errorf(CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
 			return err
 		}
 		out = d
@@ -157,7 +157,7 @@ func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (
 			if err := t.Delete(tableDocumentsByHolder, oldKey); err != nil {
 				return err
 			}
-			if err := engine.Claim(t, tableDocumentsByHolder, newKey, id, engine.Errorf(engine.CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
+			if err := engine.Claim(t, tableDocumentsByHolder, newKey, id, engine.Errorf(CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
 				return err
 			}
 		}
@@ -200,7 +200,7 @@ func requireHolder(t *engine.Txn, holder string) error {
 		err = engine.ErrNotFound
 	}
 	if engine.CodeOf(err) == engine.CodeCustomerNotFound || engine.CodeOf(err) == engine.CodeNotFound {
-		return engine.Errorf(engine.CodeDocumentHolderNotFound, "document holder %s not found", holder)
+		return engine.Errorf(CodeDocumentHolderNotFound, "document holder %s not found", holder)
 	}
 	return err
 }

@@ -46,7 +46,7 @@ func Live(t *engine.Txn, id string) (*Record, error) {
 		return nil, err
 	}
 	if r.IsDeleted {
-		return nil, engine.Errorf(engine.CodeCustomerDeleted, "customer %s is deleted", id)
+		return nil, engine.Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
 	}
 	return r, nil
 }
@@ -79,14 +79,14 @@ func Transacting(t *engine.Txn, id string) (*Customer, error) {
 		return nil, engine.NotFound(err, engine.CodeCustomerNotFound, "customer", id)
 	}
 	if r.IsDeleted {
-		return nil, engine.Errorf(engine.CodeCustomerDeleted, "customer %s is deleted", id)
+		return nil, engine.Errorf(CodeCustomerDeleted, "customer %s is deleted", id)
 	}
 	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}
 	if !p.IsRegulatedFinancialInstitution && !r.AcceptedEndUserTerms() {
-		return nil, engine.Errorf(engine.CodeEndUserTermsNotAccepted,
+		return nil, engine.Errorf(CodeEndUserTermsNotAccepted,
 			"customer %s has not accepted the provider's end-user terms (agreementConsents type %s)", id, AgreementProviderEndUserTerms)
 	}
 	return &r.Customer, nil
@@ -109,7 +109,7 @@ func Sending(t *engine.Txn, id string) (*Customer, error) {
 		if c.CustomerType == CustomerBusiness {
 			field = "kybStatus"
 		}
-		return nil, &engine.Error{Code: engine.CodeSenderNotAccepted, Message: "customer " + id + " cannot send money while its " + field + " is " + string(s),
+		return nil, &engine.Error{Code: CodeSenderNotAccepted, Message: "customer " + id + " cannot send money while its " + field + " is " + string(s),
 			Details: map[string]any{"customerId": id, field: string(s)}}
 	}
 	return c, nil

@@ -243,7 +243,7 @@ func LockedError(s LoginSecurity) error {
 		d["lockedUntil"] = s.LockedUntil.UTC().Format(time.RFC3339)
 		msg = "the customer's login is locked after too many failed attempts until " + d["lockedUntil"].(string)
 	}
-	return &engine.Error{Code: engine.CodeAccountLocked, Message: msg, Details: d}
+	return &engine.Error{Code: CodeAccountLocked, Message: msg, Details: d}
 }
 
 // RateLimited is the 429 of a send limit; the HTTP layer turns

@@ -234,7 +234,7 @@ func (cs Service) Verification(ctx context.Context, id string) (_ *Verification,
 	var v Verification
 	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableVerifications, id, &v) })
 	if err != nil {
-		return nil, engine.NotFound(err, engine.CodeVerificationNotFound, "verification", id)
+		return nil, engine.NotFound(err, CodeVerificationNotFound, "verification", id)
 	}
 	return &v, nil
 }

@@ -22,6 +22,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	}
 	st := &quotesState{Options: cfg}
 	return engine.AreaDef{
+		Codes: codes,
 		State: []engine.SlotEntry{quotesSlot.With(st)},
 		Tables: []engine.TableDef{
 			{Name: tableQuotes, Record: func() any { return new(Record) },

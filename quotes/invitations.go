@@ -101,7 +101,7 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (_ *Invi
 		fe.Format("expiresAt", "date-time", "expiresAt must be in the future")
 	}
 	if fe.Has("inviterUma") {
-		return nil, engine.InvalidAs(engine.CodeInvalidUmaAddress, fe.Err())
+		return nil, engine.InvalidAs(CodeInvalidUmaAddress, fe.Err())
 	}
 	if err := engine.Invalid(fe.Err()); err != nil {
 		return nil, err
@@ -114,11 +114,11 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (_ *Invi
 			return err
 		}
 		if p.WebhookEndpoint == "" {
-			return engine.Errorf(engine.CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
+			return engine.Errorf(CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
 		}
 		inviter, err := customers.ByUma(t, req.InviterUma)
 		if engine.CodeOf(err) == engine.CodeUmaNotFound {
-			return engine.Errorf(engine.CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
+			return engine.Errorf(CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
 		}
 		if err != nil {
 			return err
@@ -182,7 +182,7 @@ func invitation(t *engine.Txn, code string) (*Invitation, error) {
 	var inv Invitation
 	if err := engine.GetJSON(t, tableInvitations, code, &inv); err != nil {
 		if errors.Is(err, engine.ErrNotFound) {
-			return nil, engine.Errorf(engine.CodeInvitationNotFound, "invitation %s not found", code)
+			return nil, engine.Errorf(CodeInvitationNotFound, "invitation %s not found", code)
 		}
 		return nil, err
 	}
@@ -196,9 +196,9 @@ func invitation(t *engine.Txn, code string) (*Invitation, error) {
 func pendingInvitation(inv *Invitation) error {
 	switch inv.Status {
 	case InvitationClaimed:
-		return engine.Errorf(engine.CodeInvitationAlreadyClaimed, "invitation %s was already claimed", inv.Code)
+		return engine.Errorf(CodeInvitationAlreadyClaimed, "invitation %s was already claimed", inv.Code)
 	case InvitationCancelled:
-		return engine.Errorf(engine.CodeInvitationCancelled, "invitation %s was cancelled", inv.Code)
+		return engine.Errorf(CodeInvitationCancelled, "invitation %s was cancelled", inv.Code)
 	case InvitationExpired:
 		return engine.Errorf(engine.CodeInvalidInput, "invitation %s expired at %s", inv.Code, inv.ExpiresAt.Format(time.RFC3339))
 	}
@@ -221,7 +221,7 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (_ *Inv
 	if fe.Required("inviteeUma", inviteeUma) {
 		fe.Match("inviteeUma", inviteeUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
 	}
-	if err := engine.InvalidAs(engine.CodeInvalidUmaAddress, fe.Err()); err != nil {
+	if err := engine.InvalidAs(CodeInvalidUmaAddress, fe.Err()); err != nil {
 		return nil, err
 	}
 	var out *Invitation
@@ -234,7 +234,7 @@ func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (_ *Inv
 			return err
 		}
 		if strings.EqualFold(inviteeUma, inv.InviterUma) {
-			return engine.Errorf(engine.CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
+			return engine.Errorf(CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
 		}
 		now := t.Now
 		inv.Status, inv.InviteeUma, inv.ClaimedAt = InvitationClaimed, inviteeUma, &now

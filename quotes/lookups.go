@@ -71,10 +71,10 @@ type lookupRecord struct {
 func lookup(t *engine.Txn, id string) (*Lookup, error) {
 	var r lookupRecord
 	if err := engine.GetJSON(t, tableLookups, id, &r); err != nil {
-		return nil, engine.NotFound(err, engine.CodeLookupRequestNotFound, "lookup", id)
+		return nil, engine.NotFound(err, CodeLookupRequestNotFound, "lookup", id)
 	}
 	if t.Now.After(r.ExpiresAt) {
-		return nil, engine.Errorf(engine.CodeLookupRequestNotFound, "lookup %s expired; look the receiver up again", id)
+		return nil, engine.Errorf(CodeLookupRequestNotFound, "lookup %s expired; look the receiver up again", id)
 	}
 	l := r.Lookup
 	l.ReceiverCustomerID, l.CustomerID, l.CreatedAt, l.ExpiresAt = r.ReceiverCustomerID, r.CustomerID, r.CreatedAt, r.ExpiresAt
@@ -100,7 +100,7 @@ func (ls Lookups) UMA(ctx context.Context, address, customerID string) (_ *Looku
 	defer op.End(&err)
 	e := ls.e
 	if !reUmaAddress.MatchString(address) {
-		return nil, engine.Errorf(engine.CodeInvalidUmaAddress, "%q is not a UMA address such as $alice@example.com", address)
+		return nil, engine.Errorf(CodeInvalidUmaAddress, "%q is not a UMA address such as $alice@example.com", address)
 	}
 	if address[0] != '$' {
 		address = "$" + address

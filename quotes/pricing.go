@@ -178,9 +178,9 @@ func sourceErrors(req *Request, pt *parties) error {
 func selfPayment(req *Request, pt *parties) error {
 	switch {
 	case pt.lookup != nil && pt.lookup.ReceiverCustomerID != "" && pt.lookup.ReceiverCustomerID == pt.customerID(req):
-		return engine.Errorf(engine.CodeSelfPayment, "a customer cannot pay its own UMA address")
+		return engine.Errorf(CodeSelfPayment, "a customer cannot pay its own UMA address")
 	case pt.lookup == nil && req.Destination.AccountID == req.Source.AccountID:
-		return engine.Errorf(engine.CodeSelfPayment, "source and destination are the same account")
+		return engine.Errorf(CodeSelfPayment, "source and destination are the same account")
 	}
 	return nil
 }
@@ -279,7 +279,7 @@ func priceParties(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Req
 		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the sending amount %d is below the %s minimum %d", amt.Sending, sendCur, sendCfg.MinAmount)
 	}
 	if amt.Sending > sendCfg.MaxAmount || amt.Receiving > recvCfg.MaxAmount {
-		return nil, engine.Errorf(engine.CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
+		return nil, engine.Errorf(CodeTransactionSizeLimitExceeded, "the transfer exceeds the single-transaction maximum for %s to %s", sendCur, recvCur)
 	}
 	if pt.external != nil {
 		if err := accounts.UsableDestination(t, pt.external, amt.Receiving); err != nil {

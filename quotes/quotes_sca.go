@@ -169,12 +169,12 @@ func (s Authorizations) Authorize(ctx context.Context, id string, p customers.Sc
 			return err
 		}
 		if expired, err := ExpireIfDue(t, q); err != nil || expired {
-			failure = engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
+			failure = engine.Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			return err
 		}
 		if q.Status != PendingAuthorization || q.ScaChallenge == nil {
 			if challengeLapsed(t, q) {
-				return engine.Errorf(engine.CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
+				return engine.Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 			}
 			return engine.Errorf(engine.CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
 		}
@@ -186,7 +186,7 @@ func (s Authorizations) Authorize(ctx context.Context, id string, p customers.Sc
 			return customers.LockedError(st.Security)
 		}
 		if !st.SessionActive(t.Now) {
-			return engine.Errorf(engine.CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
+			return engine.Errorf(CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
 		}
 		ch := &customers.SCAPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
 		switch err := customers.CheckProof(t, st, ch, p, customers.SCADraw{}); {

@@ -261,7 +261,7 @@ func (ts Transactions) Cancel(ctx context.Context, id string) (_ *Transaction, e
 			return err
 		}
 		if tx.Type != TxOutgoing || tx.Status != TxProcessing || !waiting {
-			return engine.Keep(engine.Errorf(engine.CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
+			return engine.Keep(engine.Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
 		due, err := settlementsDue(t, id)
 		if err != nil {

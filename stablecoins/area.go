@@ -19,6 +19,7 @@ func Area(e *engine.Handle, provider StablecoinProvider) engine.AreaDef {
 	}
 	st := &stablecoinsState{Provider: provider}
 	return engine.AreaDef{
+		Codes: codes,
 		State: []engine.SlotEntry{stablecoinsSlot.With(st)},
 		Tables: []engine.TableDef{
 			{Name: tableStablecoinLinks, Record: func() any { return new(linkRecord) },

@@ -154,7 +154,7 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
 	var r accounts.ExternalRecord
 	if err := engine.GetJSON(t, accounts.TableExternalAccounts, id, &r); err != nil {
-		return engine.NotFound(err, engine.CodeStablecoinExternalAccountNotFound, "external account", id)
+		return engine.NotFound(err, CodeStablecoinExternalAccountNotFound, "external account", id)
 	}
 	a := &r.ExternalAccount
 	var variantRails []string
@@ -376,7 +376,7 @@ func (s Service) Operation(ctx context.Context, id string) (_ *Operation, err er
 func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 	var r opRecord
 	if err := engine.GetJSON(t, tableStablecoinOps, id, &r); err != nil {
-		return nil, engine.NotFound(err, engine.CodeStablecoinOperationNotFound, "stablecoin operation", id)
+		return nil, engine.NotFound(err, CodeStablecoinOperationNotFound, "stablecoin operation", id)
 	}
 	return &r, nil
 }
@@ -432,7 +432,7 @@ func (s Service) Reserve(ctx context.Context, coinID string) (available, held in
 		return err
 	})
 	if errors.Is(err, engine.ErrNotFound) {
-		err = engine.Errorf(engine.CodeStablecoinNotFound, "stablecoin %s not found", coinID)
+		err = engine.Errorf(CodeStablecoinNotFound, "stablecoin %s not found", coinID)
 	}
 	return available, held, err
 }

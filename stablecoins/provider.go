@@ -111,7 +111,7 @@ type noStablecoins struct{}
 
 // err is the refusal every method answers.
 func (noStablecoins) err() error {
-	return engine.Errorf(engine.CodeStablecoinProviderError, "no stablecoin provider is configured on this platform")
+	return engine.Errorf(CodeStablecoinProviderError, "no stablecoin provider is configured on this platform")
 }
 
 func (p noStablecoins) VerifyAccount(context.Context, string, LinkRequest) (ProviderAccountInfo, error) {

@@ -67,17 +67,17 @@ func stablecoinError(err error) error {
 		sentinel error
 		code     engine.Code
 	}{
-		{ErrNoLink, engine.CodeStablecoinProviderAccountNotFound},
-		{ErrSelectionRequired, engine.CodeStablecoinProviderAccountSelectionRequired},
-		{ErrLinkInvalid, engine.CodeStablecoinProviderAccountInvalid},
-		{ErrLinkRevoked, engine.CodeStablecoinProviderAccountRevoked},
-		{ErrNotRequestable, engine.CodeStablecoinServiceEnablementNotRequestable},
-		{ErrNotRepresentable, engine.CodeStablecoinAmountNotRepresentable},
-		{ErrNotProvisioned, engine.CodeStablecoinNotProvisioned},
-		{ErrOpsNotEnabled, engine.CodeStablecoinServiceOperationsNotEnabled},
-		{ErrOpNotSupported, engine.CodeStablecoinOperationNotSupported},
-		{ErrBurnSourceNotSupported, engine.CodeStablecoinBurnSourceNotSupported},
-		{ErrExternalNotSupported, engine.CodeStablecoinExternalAccountNotSupported},
+		{ErrNoLink, CodeStablecoinProviderAccountNotFound},
+		{ErrSelectionRequired, CodeStablecoinProviderAccountSelectionRequired},
+		{ErrLinkInvalid, CodeStablecoinProviderAccountInvalid},
+		{ErrLinkRevoked, CodeStablecoinProviderAccountRevoked},
+		{ErrNotRequestable, CodeStablecoinServiceEnablementNotRequestable},
+		{ErrNotRepresentable, CodeStablecoinAmountNotRepresentable},
+		{ErrNotProvisioned, CodeStablecoinNotProvisioned},
+		{ErrOpsNotEnabled, CodeStablecoinServiceOperationsNotEnabled},
+		{ErrOpNotSupported, CodeStablecoinOperationNotSupported},
+		{ErrBurnSourceNotSupported, CodeStablecoinBurnSourceNotSupported},
+		{ErrExternalNotSupported, CodeStablecoinExternalAccountNotSupported},
 		{ErrTransition, engine.CodeInvalidStateTransition},
 	}
 	for _, c := range codes {
@@ -95,7 +95,7 @@ func providerError(err error) error {
 	if errors.As(err, &pe) {
 		return pe
 	}
-	return &engine.Error{Code: engine.CodeStablecoinProviderError, Message: "the stablecoin provider could not complete the request", Err: err}
+	return &engine.Error{Code: CodeStablecoinProviderError, Message: "the stablecoin provider could not complete the request", Err: err}
 }
 
 // LinkProviderAccount verifies API credentials with the provider and links
@@ -154,7 +154,7 @@ func (s Service) ProviderAccount(ctx context.Context, id string) (_ *ProviderAcc
 func stablecoinLink(t *engine.Txn, id string) (*linkRecord, error) {
 	var r linkRecord
 	if err := engine.GetJSON(t, tableStablecoinLinks, id, &r); err != nil {
-		return nil, engine.NotFound(err, engine.CodeStablecoinProviderAccountNotFound, "stablecoin provider account", id)
+		return nil, engine.NotFound(err, CodeStablecoinProviderAccountNotFound, "stablecoin provider account", id)
 	}
 	return &r, nil
 }
@@ -302,22 +302,22 @@ func (s Service) Register(ctx context.Context, req RegisterRequest) (_ *Stableco
 			return err
 		}
 		if l.ID != link.ID {
-			return engine.Errorf(engine.CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
+			return engine.Errorf(CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
 		}
 		c := Stablecoin{ID: t.NewID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
 			Network: req.Network, Decimals: tok.Decimals, IssuanceStatus: tok.IssuanceStatus,
 			ServiceOperationsStatus: OpsNotEnabled, NetworkTokenIdentifier: req.NetworkTokenIdentifier,
 			Provider: l.Provider, StablecoinProviderAccountID: l.ID, ProviderEnvironment: l.ProviderEnvironment,
 			ProviderTokenIdentifier: req.ProviderTokenIdentifier, CreatedAt: t.Now, UpdatedAt: t.Now}
-		taken := engine.Errorf(engine.CodeStablecoinTokenIdentifierAlreadyExists, "token %s is already registered", req.NetworkTokenIdentifier)
+		taken := engine.Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "token %s is already registered", req.NetworkTokenIdentifier)
 		if err := engine.Claim(t, tableStablecoinTokens, "network|"+c.Network+"|"+c.NetworkTokenIdentifier, c.ID, taken); err != nil {
 			return err
 		}
-		taken = engine.Errorf(engine.CodeStablecoinTokenIdentifierAlreadyExists, "provider token %s is already registered", req.ProviderTokenIdentifier)
+		taken = engine.Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "provider token %s is already registered", req.ProviderTokenIdentifier)
 		if err := engine.Claim(t, tableStablecoinTokens, "provider|"+c.Provider+"|"+c.ProviderEnvironment+"|"+c.ProviderTokenIdentifier, c.ID, taken); err != nil {
 			return err
 		}
-		if err := engine.Claim(t, tableStablecoinSymbols, c.Symbol, c.ID, engine.Errorf(engine.CodeStablecoinSymbolAlreadyExists, "symbol %s is already registered", c.Symbol)); err != nil {
+		if err := engine.Claim(t, tableStablecoinSymbols, c.Symbol, c.ID, engine.Errorf(CodeStablecoinSymbolAlreadyExists, "symbol %s is already registered", c.Symbol)); err != nil {
 			return err
 		}
 		out = &c
@@ -339,7 +339,7 @@ func (s Service) Get(ctx context.Context, id string) (_ *Stablecoin, err error) 
 func stablecoin(t *engine.Txn, id string) (*Stablecoin, error) {
 	var c Stablecoin
 	if err := engine.GetJSON(t, tableStablecoins, id, &c); err != nil {
-		return nil, engine.NotFound(err, engine.CodeStablecoinNotFound, "stablecoin", id)
+		return nil, engine.NotFound(err, CodeStablecoinNotFound, "stablecoin", id)
 	}
 	return &c, nil
 }

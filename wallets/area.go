@@ -15,7 +15,7 @@ import (
 // OIDCKeys). None of the tables has a secondary index: the area keeps its
 // own "_by_" lookups.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
-	return engine.AreaDef{State: []engine.SlotEntry{walletsSlot.With(&cfg)}, Tables: []engine.TableDef{
+	return engine.AreaDef{Codes: codes, State: []engine.SlotEntry{walletsSlot.With(&cfg)}, Tables: []engine.TableDef{
 		{Name: tableWalletCredentials}, {Name: tableWalletCredentialsByAcct},
 		{Name: tableWalletEmails}, {Name: tableWalletPhones},
 		{Name: tableWalletPasskeys}, {Name: tableWalletPasskeyChallenges},

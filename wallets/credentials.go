@@ -245,10 +245,10 @@ func (c *credentialRecord) isOTP() bool {
 func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *customers.Customer, existing []*credentialRecord, challenge string) error {
 	for _, x := range existing {
 		if x.Type == c.Type && c.Type == CredentialEmailOTP {
-			return engine.Errorf(engine.CodeEmailOtpCredentialAlreadyExists, "the wallet already has an EMAIL_OTP credential")
+			return engine.Errorf(CodeEmailOtpCredentialAlreadyExists, "the wallet already has an EMAIL_OTP credential")
 		}
 		if x.Type == c.Type && c.Type == CredentialSmsOTP {
-			return engine.Errorf(engine.CodeSmsOtpCredentialAlreadyExists, "the wallet already has an SMS_OTP credential")
+			return engine.Errorf(CodeSmsOtpCredentialAlreadyExists, "the wallet already has an SMS_OTP credential")
 		}
 	}
 	var fe validate.Errors
@@ -271,7 +271,7 @@ func checkNewCredential(t *engine.Txn, c *credentialRecord, cust *customers.Cust
 		}
 	case CredentialPasskey:
 		if _, err := t.Get(tableWalletPasskeys, c.CredentialID); err == nil {
-			return engine.Errorf(engine.CodePasskeyCredentialAlreadyExists, "passkey %s is already registered", c.CredentialID)
+			return engine.Errorf(CodePasskeyCredentialAlreadyExists, "passkey %s is already registered", c.CredentialID)
 		}
 		if _, err := t.Get(tableWalletPasskeyChallenges, challenge); err == nil {
 			return engine.Invalid(validate.Errors{{Field: "challenge", Message: "the registration challenge was already used"}})

@@ -390,7 +390,7 @@ func walletCurrency(cur []string) string {
 func credential(t *engine.Txn, id string) (*credentialRecord, error) {
 	var c credentialRecord
 	if err := engine.GetJSON(t, tableWalletCredentials, id, &c); err != nil {
-		return nil, engine.NotFound(err, engine.CodeAuthMethodNotFound, "authentication credential", id)
+		return nil, engine.NotFound(err, CodeAuthMethodNotFound, "authentication credential", id)
 	}
 	return &c, nil
 }
@@ -431,10 +431,10 @@ func sessions(t *engine.Txn, accountID string) ([]*sessionRecord, error) {
 func session(t *engine.Txn, id string) (*sessionRecord, error) {
 	var s sessionRecord
 	if err := engine.GetJSON(t, tableWalletSessions, id, &s); err != nil {
-		return nil, engine.NotFound(err, engine.CodeSessionNotFound, "session", id)
+		return nil, engine.NotFound(err, CodeSessionNotFound, "session", id)
 	}
 	if !s.active(t.Now) {
-		return nil, engine.Errorf(engine.CodeSessionNotFound, "session %s is not active", id)
+		return nil, engine.Errorf(CodeSessionNotFound, "session %s is not active", id)
 	}
 	return &s, nil
 }

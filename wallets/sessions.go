@@ -183,7 +183,7 @@ func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig S
 		return nil, nil, err
 	}
 	if req.Type == CredentialPasskey && sig.RequestID == "" {
-		return nil, nil, engine.Errorf(engine.CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
+		return nil, nil, engine.Errorf(CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
 	}
 	var out sessionAnswer
 	input := []any{id, req, sig.leg()}

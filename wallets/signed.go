@@ -108,7 +108,7 @@ func signed(t *engine.Txn, sig Signature, op signedOp) (*SignedChallenge, *pendi
 	case sig.Stamp == "" && sig.RequestID == "":
 		return challenge(t, op)
 	case sig.RequestID == "":
-		return nil, nil, engine.Errorf(engine.CodeRequestIDMissing, "the signed retry needs the Request-Id header with the requestId of the 202 answer")
+		return nil, nil, engine.Errorf(CodeRequestIDMissing, "the signed retry needs the Request-Id header with the requestId of the 202 answer")
 	case sig.Stamp == "":
 		return nil, nil, engine.Errorf(engine.CodeWalletSignatureMissing, "the signed retry needs the Service-Wallet-Signature header")
 	}
@@ -117,7 +117,7 @@ func signed(t *engine.Txn, sig Signature, op signedOp) (*SignedChallenge, *pendi
 		return nil, nil, engine.Errorf(engine.CodeUnauthorized, "Request-Id %q does not match an unexpired pending request of this operation", sig.RequestID)
 	}
 	if p.BodyHash != bodyHash(op) {
-		return nil, nil, engine.Errorf(engine.CodeWalletSignatureBodyMismatch, "the retry's body differs from the one payloadToSign was issued for")
+		return nil, nil, engine.Errorf(CodeWalletSignatureBodyMismatch, "the retry's body differs from the one payloadToSign was issued for")
 	}
 	if err := checkStamp(t, sig.Stamp, p.Payload, p.AccountID, p.Signer, p.Exclude); err != nil {
 		return nil, nil, err
@@ -156,14 +156,14 @@ func checkStamp(t *engine.Txn, stamp, payload, accountID, signer, exclude string
 	}
 	s, err := walletauth.ParseStamp(stamp)
 	if err != nil {
-		return engine.Errorf(engine.CodeWalletSignatureMalformed, "the Service-Wallet-Signature header is not an API-key stamp (base64url JSON of publicKey, scheme %s, signature)", walletauth.StampScheme)
+		return engine.Errorf(CodeWalletSignatureMalformed, "the Service-Wallet-Signature header is not an API-key stamp (base64url JSON of publicKey, scheme %s, signature)", walletauth.StampScheme)
 	}
 	if err := s.Verify([]byte(payload)); err != nil {
-		return engine.Errorf(engine.CodeWalletSignatureInvalid, "the wallet signature does not verify over payloadToSign")
+		return engine.Errorf(CodeWalletSignatureInvalid, "the wallet signature does not verify over payloadToSign")
 	}
 	if signer != "" {
 		if s.PublicKey != signer {
-			return engine.Errorf(engine.CodeWalletSignatureInvalid, "the wallet signature was not made with the key this request was issued for")
+			return engine.Errorf(CodeWalletSignatureInvalid, "the wallet signature was not made with the key this request was issued for")
 		}
 		return nil
 	}
@@ -177,7 +177,7 @@ func checkStamp(t *engine.Txn, stamp, payload, accountID, signer, exclude string
 		}
 	}
 	if exclude != "" {
-		return engine.Errorf(engine.CodeWalletSignatureInvalid, "the signing key is not an active session of another credential of this wallet")
+		return engine.Errorf(CodeWalletSignatureInvalid, "the signing key is not an active session of another credential of this wallet")
 	}
-	return engine.Errorf(engine.CodeWalletSignatureInvalid, "the signing key is not an active session of this wallet")
+	return engine.Errorf(CodeWalletSignatureInvalid, "the signing key is not an active session of this wallet")
 }

@@ -180,7 +180,8 @@
 // # Errors
 //
 // Error is the one coded error type: Code is a spec code with its HTTP
-// status in one table (Code.Status, CodeStatus), Message is safe to show,
+// status from one table (Code.Status: the kernel's CodeStatus and the
+// codes each area registers, AreaDef.Codes), Message is safe to show,
 // Fields list every invalid field (Invalid). CodeOf and MessageOf read any
 // error; stores return the sentinels ErrNotFound and ErrConflict, which
 // NotFound turns into a coded 404.

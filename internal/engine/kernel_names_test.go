@@ -21,11 +21,21 @@ var areaWords = map[string]bool{
 	"rail": true, "rails": true, "payout": true, "settlement": true,
 }
 
+// sharedCodes are the kernel's error codes that name an area: each is
+// returned by several areas (CUSTOMER_NOT_FOUND by agents, cards,
+// customers and quotes; QUOTE_* by agents and quotes; the passkey one by
+// customers and wallets; WALLET_SIGNATURE_MISSING by quotes and wallets).
+var sharedCodes = map[string]bool{
+	"CodeCustomerNotFound": true, "CodeQuoteExpired": true, "CodeQuoteNotFound": true,
+	"CodeQuoteRateUnavailable": true, "CodePasskeyAlreadyEnrolled": true, "CodeWalletSignatureMissing": true,
+}
+
 // TestKernel_NamesNoArea keeps the kernel generic: no identifier of its
 // non-test files (declared or used) names an area. The areas register
 // their tables, due work, intents and hooks through New; a kernel that
-// needed an area's name would be back to knowing every area. The error
-// codes (codes.go) are the API's list, which names the areas by design.
+// needed an area's name would be back to knowing every area. An error
+// code one area returns lives in that area (AreaDef.Codes); the few codes
+// several areas return stay in codes.go, and those are named here.
 func TestKernel_NamesNoArea(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -33,7 +43,7 @@ func TestKernel_NamesNoArea(t *testing.T) {
 	}
 	checked := 0
 	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "codes.go" {
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
@@ -48,6 +58,9 @@ func TestKernel_NamesNoArea(t *testing.T) {
 				return true
 			}
 			seen[id.Name] = true
+			if name == "codes.go" && sharedCodes[id.Name] {
+				return true
+			}
 			for _, w := range words(id.Name) {
 				if areaWords[w] {
 					t.Errorf("%s: %s names an area (%q)", name, id.Name, w)

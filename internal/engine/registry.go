@@ -56,6 +56,9 @@ type AreaDef struct {
 	// runs its own transactions and must leave each item consistent on
 	// its own, as due items do.
 	Passes []func(ctx context.Context) (int, error)
+	// Codes are the error codes only this area returns, with their HTTP
+	// status; Code.Status and Codes know them once the area is registered.
+	Codes map[Code]int
 }
 
 // Registry holds what the areas registered. It is written by Register
@@ -92,6 +95,7 @@ func (r *Registry) register(areas ...AreaDef) {
 			}
 			r.intents[k.Name] = k
 		}
+		registerCodes(a.Codes)
 		r.hooks.add(a.Hooks)
 		r.slots = append(r.slots, a.State...)
 		r.Due = append(r.Due, a.Due...)

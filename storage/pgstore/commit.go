@@ -561,7 +561,8 @@ func postingsInsert(s *stmt, entries []*engine.LedgerEntry, replace bool) string
 // balances adds the deletes of balances and the upsert that applies the
 // deltas, checking them; the statement's result then carries the new
 // balances (commit reads them).
-func (t *tx) balances(s *stmt) {
+func (l *txLedger) balances(s *stmt) {
+	t := l.t
 	var keys []string
 	var del [2][]string
 	for key, bl := range t.bals {

@@ -132,8 +132,8 @@ func (t *tx) runJoined(joined []*joiner) {
 	}
 	for _, j := range joined {
 		un := &undo{recs: map[tkey]*rec{}, bals: map[string]*bal{}, scans: len(t.scans), cached: t.cached, reads: t.reads}
-		jt := &tx{s: t.s, ctx: j.ctx, c: t.c, u: t.u, writable: true, optimistic: true, undo: un,
-			recs: t.recs, bals: t.bals, posted: t.posted, scans: t.scans, cached: t.cached, reads: t.reads}
+		jt := withLedger(&tx{s: t.s, ctx: j.ctx, c: t.c, u: t.u, writable: true, optimistic: true, undo: un,
+			recs: t.recs, bals: t.bals, posted: t.posted, scans: t.scans, cached: t.cached, reads: t.reads})
 		err := jt.run(j.fn)
 		if err != nil || jt.failed != nil || j.ctx.Err() != nil {
 			un.rollback(t)

@@ -33,6 +33,18 @@ import (
 
 var _ engine.LedgerTx = (*tx)(nil)
 
+// txLedger is the ledger part of a tx: the methods that read, post and
+// write balances and entries. A tx embeds it, so they are the tx's
+// (engine.LedgerTx); the state they use (bals, posted) stays on the tx.
+type txLedger struct{ t *tx }
+
+// withLedger ties t's ledger part to t and returns t; every tx is made
+// through it.
+func withLedger(t *tx) *tx {
+	t.txLedger.t = t
+	return t
+}
+
 // bal is what a run knows of one balance.
 type bal struct {
 	account, currency string
@@ -62,7 +74,8 @@ func splitKey(key string) (account, currency string, err error) {
 
 // balance returns what the run knows of the balance at key; with read, its
 // base is known (read when it must be).
-func (t *tx) balance(key string, read bool) (*bal, error) {
+func (l *txLedger) balance(key string, read bool) (*bal, error) {
+	t := l.t
 	t.touchBal(key) // its state before a queued function changes it (group.go)
 	b := t.bals[key]
 	if b == nil {
@@ -119,7 +132,8 @@ func (t *tx) balance(key string, read bool) (*bal, error) {
 }
 
 // LedgerBalance implements engine.LedgerTx.
-func (t *tx) LedgerBalance(key string) (int64, error) {
+func (l *txLedger) LedgerBalance(key string) (int64, error) {
+	t := l.t
 	if err := t.check(false); err != nil {
 		return 0, err
 	}
@@ -137,7 +151,8 @@ func (t *tx) LedgerBalance(key string) (int64, error) {
 // LedgerKnown implements engine.LedgerTx: the balance when the run read it
 // or the cache holds it, and, after a run whose check failed on it, read
 // now (fresh).
-func (t *tx) LedgerKnown(key string) (int64, bool) {
+func (l *txLedger) LedgerKnown(key string) (int64, bool) {
+	t := l.t
 	if t.check(false) != nil {
 		return 0, false
 	}
@@ -155,7 +170,8 @@ func (t *tx) LedgerKnown(key string) (int64, bool) {
 }
 
 // LedgerPost implements engine.LedgerTx.
-func (t *tx) LedgerPost(entry *payments.LedgerEntry, enc []byte, guarded []bool) error {
+func (l *txLedger) LedgerPost(entry *payments.LedgerEntry, enc []byte, guarded []bool) error {
+	t := l.t
 	if err := t.check(true); err != nil {
 		return err
 	}
@@ -187,7 +203,8 @@ func (t *tx) LedgerPost(entry *payments.LedgerEntry, enc []byte, guarded []bool)
 }
 
 // getBalance is Tx.Get of a balance record: its decimal value.
-func (t *tx) getBalance(key string) ([]byte, error) {
+func (l *txLedger) getBalance(key string) ([]byte, error) {
+	t := l.t
 	b, err := t.balance(key, true)
 	if err != nil {
 		return nil, err
@@ -200,7 +217,8 @@ func (t *tx) getBalance(key string) ([]byte, error) {
 }
 
 // putBalance is Tx.Put of a balance record: it sets the balance.
-func (t *tx) putBalance(key string, v []byte) error {
+func (l *txLedger) putBalance(key string, v []byte) error {
+	t := l.t
 	n, err := strconv.ParseInt(string(v), 10, 64)
 	if err != nil {
 		return fmt.Errorf("pgstore: balance %s: %q is not an integer", key, v)
@@ -214,14 +232,16 @@ func (t *tx) putBalance(key string, v []byte) error {
 	return nil
 }
 
-func (t *tx) insertBalance(key string, v []byte) error {
+func (l *txLedger) insertBalance(key string, v []byte) error {
+	t := l.t
 	if _, err := t.getBalance(key); err == nil {
 		return payments.ErrConflict
 	}
 	return t.putBalance(key, v)
 }
 
-func (t *tx) deleteBalance(key string) error {
+func (l *txLedger) deleteBalance(key string) error {
+	t := l.t
 	if _, err := t.getBalance(key); err != nil {
 		return err
 	}
@@ -231,7 +251,8 @@ func (t *tx) deleteBalance(key string) error {
 }
 
 // entryOf returns the entry a journal record encodes.
-func (t *tx) entryOf(id string, v []byte) (*payments.LedgerEntry, error) {
+func (l *txLedger) entryOf(id string, v []byte) (*payments.LedgerEntry, error) {
+	t := l.t
 	if e := t.posted[id]; e != nil {
 		return e, nil
 	}

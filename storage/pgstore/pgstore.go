@@ -298,7 +298,7 @@ func (s *Store) update(ctx context.Context, fn func(payments.Tx) error, lead boo
 // attempt runs fn once and commits it. It returns nil, an error wrapping
 // errRerun when fn must run again, or the error.
 func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) error, u *update, lead bool) error {
-	t := &tx{s: s, ctx: ctx, c: c, u: u, writable: true, optimistic: true}
+	t := withLedger(&tx{s: s, ctx: ctx, c: c, u: u, writable: true, optimistic: true})
 	ferr := t.run(fn)
 	var joined []*joiner
 	if lead && ferr == nil && t.failed == nil && ctx.Err() == nil {
@@ -381,7 +381,7 @@ func (s *Store) view(ctx context.Context, fn func(payments.Tx) error, optimistic
 	broken := false
 	defer func() { s.pool.release(c, broken) }()
 	for {
-		t := &tx{s: s, ctx: ctx, c: c, optimistic: optimistic}
+		t := withLedger(&tx{s: s, ctx: ctx, c: c, optimistic: optimistic})
 		err := t.run(fn)
 		if err == nil {
 			err = t.failed

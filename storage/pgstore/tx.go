@@ -29,6 +29,7 @@ import (
 // In a View the reads run in a REPEATABLE READ READ ONLY transaction,
 // begun by the first read in the same round trip.
 type tx struct {
+	txLedger // the ledger's methods (ledger.go)
 	s        *Store
 	ctx      context.Context
 	c        *pgx.Conn
