@@ -180,7 +180,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", maskPath(r.URL.Path), "panic", v)
 			h.writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
 		}
 	}()
@@ -316,7 +316,7 @@ func (h *Handler) run(r *request, rt route, buf []byte) (status int, body []byte
 		// A 4xx is the client's to fix; a 5xx is ours, so it is logged
 		// with its cause, which the error body never shows.
 		if payments.CodeOf(err).Status() >= 500 {
-			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", maskPath(r.URL.Path), "err", err)
 		}
 		return encodeError(err)
 	}
