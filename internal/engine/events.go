@@ -35,6 +35,9 @@ type RetryPolicy struct {
 	Initial time.Duration // zero: 1 second
 	Max     time.Duration // zero: 30 minutes
 	MaxAge  time.Duration // zero: 7 days
+	// Redeliver bounds the one try of Webhooks.Redeliver; zero: 10
+	// seconds (DefaultRedeliverTimeout).
+	Redeliver time.Duration
 }
 
 // WithDefaults returns p with every zero or negative member set to its
@@ -687,24 +690,13 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// answers collects what the endpoint said to the events whose answers
 	// an area reads, handed to it once the outcomes are recorded.
 	var answers []DeliveryAnswer
-	deliver := func(ctx context.Context, ev Event) error { return e.notifier.Notify(ctx, ev) }
-	if sends {
-		if !endpointRead {
-			var err error
-			if endpoint, err = e.webhookEndpoint(ctx); err != nil {
-				return 0, err
-			}
-		}
-		if endpoint != "" {
-			deliver = func(ctx context.Context, ev Event) error {
-				d, err := ws.Send(ctx, endpoint, ev)
-				if slices.Contains(e.Registry.hooks.AnswerTypes, ev.Type) {
-					answers = append(answers, DeliveryAnswer{Event: ev, Delivery: d, Err: err})
-				}
-				return err
-			}
+	if sends && !endpointRead {
+		var err error
+		if endpoint, err = e.webhookEndpoint(ctx); err != nil {
+			return 0, err
 		}
 	}
+	deliver := e.deliverFunc(ws, endpoint, &answers)
 	// Deliver every due event, then record all outcomes in one commit: a
 	// crash in between re-delivers, which at-least-once allows. With an
 	// Observer each delivery is a span (spans[i], due[i]'s), a child of
@@ -756,10 +748,10 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			// unless it is sent again (Redeliver).
 			outcome = "given_up"
 			e.Log.WarnContext(dctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
-				"attempts", due[i].Attempts+1, "err", derr)
+				"attempts", due[i].Attempts+1, "err", sendCause(derr))
 		default:
 			outcome = "retry"
-			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", derr)
+			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", sendCause(derr))
 		}
 		if spans != nil {
 			spans[i].end(outcome, derr)
