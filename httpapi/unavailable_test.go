@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/httpapi"
 	"github.com/paygrid/payments/internal/pgtest"
@@ -167,4 +169,143 @@ func TestUnavailable_CommitUnknownLogged(t *testing.T) {
 	assert.Equal(t, 201, res.StatusCode, "%s", raw)
 	assert.Equal(t, "true", res.Header.Get("Idempotent-Replayed"), "the commit did apply: its answer is replayed")
 	assert.NotEmpty(t, body["id"])
+}
+
+// TestUnavailable_CutsUnderLoad: clients create and read customers while
+// the database's connections are cut and restored again and again: no
+// request is answered 500, only 2xx or 503 with Retry-After; and every
+// creation answered 503, retried with its Idempotency-Key once the
+// database is back, yields exactly one customer.
+func TestUnavailable_CutsUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a load of a few seconds")
+	}
+	proxy := pgtest.NewProxy(t)
+	underLoad(t, proxy.DSN(), func() {
+		proxy.Cut()
+		time.Sleep(40 * time.Millisecond)
+		proxy.Restore()
+	})
+}
+
+// TestUnavailable_TerminatedUnderLoad: the same load while an
+// administrator ends the server's sessions again and again
+// (pg_terminate_backend, as a restart does): no 500 either.
+func TestUnavailable_TerminatedUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a load of a few seconds")
+	}
+	app := fmt.Sprintf("httpapi_terminate_%d", time.Now().UnixNano())
+	admin, err := pgx.Connect(ctx, pgtest.DSN(t))
+	require.NoError(t, err)
+	defer admin.Close(ctx)
+	underLoad(t, pgtest.DSN(t)+" application_name="+app, func() {
+		_, err := admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", app)
+		assert.NoError(t, err)
+	})
+}
+
+// underLoad runs clients creating and reading customers on a store on
+// dsn for 2 s, calling disrupt every 120 ms, and checks the answers.
+func underLoad(t *testing.T, dsn string, disrupt func()) {
+	store, err := pgstore.Open(context.Background(), dsn, &pgstore.Options{Schema: pgtest.Schema(t)})
+	require.NoError(t, err)
+	defer store.Close()
+	eng, err := payments.New(payments.Config{Store: store, Sandbox: true})
+	require.NoError(t, err)
+	defer eng.Close()
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "admin", Permissions: []payments.Permission{payments.PermView, payments.PermTransact, payments.PermManage}})
+	require.NoError(t, err)
+	var logs syncBuffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv := httptest.NewServer(httpapi.New(eng, httpapi.Config{BasePath: base, Logger: logger}))
+	defer srv.Close()
+	cred := tok.Credential()
+	customer, _ := json.Marshal(individual())
+
+	stop := make(chan struct{})
+	cutter := make(chan int)
+	go func() {
+		cuts := 0
+		for {
+			select {
+			case <-stop:
+				cutter <- cuts
+				return
+			case <-time.After(120 * time.Millisecond):
+			}
+			disrupt()
+			cuts++
+		}
+	}()
+	type outcome struct {
+		key    string
+		status int
+		raw    string
+		retry  string
+	}
+	results := make(chan outcome, 10000)
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(2 * time.Second)
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; time.Now().Before(deadline); i++ {
+				key := fmt.Sprintf("load-%d-%d", w, i)
+				res, _, raw := sendUnchecked(t, srv, cred, "POST", "/customers", string(customer), "Idempotency-Key", key)
+				results <- outcome{key, res.StatusCode, raw, res.Header.Get("Retry-After")}
+				res, _, raw = sendUnchecked(t, srv, cred, "GET", "/customers?limit=1", "")
+				results <- outcome{"", res.StatusCode, raw, res.Header.Get("Retry-After")}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	cuts := <-cutter
+	close(results)
+
+	counts := map[int]int{}
+	var unanswered []string
+	keys := 0
+	for o := range results {
+		counts[o.status]++
+		switch {
+		case o.status == 503:
+			assert.Equal(t, "1", o.retry)
+			assert.Contains(t, o.raw, `"SERVICE_UNAVAILABLE"`)
+			if o.key != "" {
+				unanswered = append(unanswered, o.key)
+			}
+		case o.status >= 300:
+			t.Errorf("answered %d: %s", o.status, o.raw)
+		}
+		if o.key != "" {
+			keys++
+		}
+	}
+	unknown := 0
+	for _, l := range logs.lines(t) {
+		if strings.HasPrefix(fmt.Sprint(l["msg"]), "commit outcome unknown") {
+			unknown++
+		}
+	}
+	t.Logf("%d cuts; answers by status: %v; commits of unknown outcome: %d", cuts, counts, unknown)
+	assert.Zero(t, counts[500])
+
+	for _, key := range unanswered {
+		res, _, raw := sendUnchecked(t, srv, cred, "POST", "/customers", string(customer), "Idempotency-Key", key)
+		assert.Equal(t, 201, res.StatusCode, "%s", raw)
+	}
+	total := 0
+	for p := (payments.ListParams{Limit: 100}); ; {
+		page, err := eng.Customers.List(ctx, payments.CustomerFilter{}, p)
+		require.NoError(t, err)
+		total += len(page.Data)
+		if !page.HasMore {
+			break
+		}
+		p.Cursor = page.NextCursor
+	}
+	assert.Equal(t, keys, total, "one customer per key, none twice")
 }
