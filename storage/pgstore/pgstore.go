@@ -70,6 +70,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // Options tune Open. A nil *Options means the defaults.
@@ -323,6 +324,10 @@ func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) e
 		switch {
 		case j.ok && err == nil:
 			j.done <- nil
+		case j.ok && errors.Is(err, engine.ErrCommitUnknown):
+			// Its writes were in the commit that may have applied:
+			// running it again alone could apply them twice.
+			j.done <- err
 		default:
 			j.done <- errAlone
 		}

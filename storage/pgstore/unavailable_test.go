@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"testing"
 	"time"
 
@@ -126,6 +127,31 @@ func TestUnavailable_CommitUnknown(t *testing.T) {
 	// It did commit here; the store goes on.
 	require.NoError(t, s.RetryableView(ctx, get("c")))
 	require.NoError(t, s.Update(ctx, put("d")))
+
+	// Updates that rode in a leader's commit (group commit) share its
+	// unknown outcome: none runs again alone.
+	remove = pgstore.SetCommitHook(func() error { return ioUnexpectedEOF(lost) })
+	defer remove()
+	var mu sync.Mutex
+	grouped := map[int]int{}
+	errs := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			errs <- s.Update(ctx, func(tx payments.Tx) error {
+				mu.Lock()
+				grouped[i]++
+				mu.Unlock()
+				time.Sleep(time.Millisecond) // let others queue behind
+				return put(fmt.Sprint("g", i))(tx)
+			})
+		}()
+	}
+	for range 16 {
+		assert.ErrorIs(t, <-errs, payments.ErrCommitUnknown)
+	}
+	for i := range 16 {
+		assert.Equal(t, 1, grouped[i], "update %d", i)
+	}
 }
 
 // ioUnexpectedEOF wraps err with io.ErrUnexpectedEOF, as pgx reports a
