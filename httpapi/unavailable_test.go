@@ -289,6 +289,9 @@ func underLoad(t *testing.T, dsn string, disrupt func()) {
 		if strings.HasPrefix(fmt.Sprint(l["msg"]), "commit outcome unknown") {
 			unknown++
 		}
+		if l["msg"] == "request failed" && !strings.Contains(fmt.Sprint(l["err"]), "store unavailable") {
+			t.Errorf("%s failed: %v", l["path"], l["err"])
+		}
 	}
 	t.Logf("%d cuts; answers by status: %v; commits of unknown outcome: %d", cuts, counts, unknown)
 	assert.Zero(t, counts[500])

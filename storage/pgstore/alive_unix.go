@@ -25,11 +25,13 @@ func alive(c *pgx.Conn) bool {
 	}
 	ok = true
 	var buf [1]byte
-	_ = raw.Read(func(fd uintptr) bool {
+	// Control, not Read: pgx's background reader may still wait on the
+	// socket (it holds the read lock Read takes, until data comes); a
+	// peek that does not wait needs no lock and consumes nothing.
+	_ = raw.Control(func(fd uintptr) {
 		n, _, err := syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
 		// Nothing to read (EAGAIN) is the one sign of life.
 		ok = n <= 0 && (err == syscall.EAGAIN || err == syscall.EWOULDBLOCK || err == syscall.EINTR)
-		return true
 	})
 	return ok
 }

@@ -41,12 +41,13 @@ func (p *pool) acquire(ctx context.Context) (*pgx.Conn, error) {
 	for n := len(p.idle); n > 0; n = len(p.idle) {
 		c := p.idle[n-1]
 		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
 		if alive(c) {
-			p.mu.Unlock()
 			return c, nil
 		}
 		// Ended by the server while idle (a restart, a cut): replaced.
 		_ = c.Close(context.Background())
+		p.mu.Lock()
 	}
 	p.mu.Unlock()
 	c, err := pgx.ConnectConfig(ctx, p.cfg)

@@ -30,22 +30,40 @@ func lostConnection(ctx context.Context, err error) bool {
 	if err == nil || errors.Is(err, engine.ErrUnavailable) {
 		return false
 	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		switch pe.Code {
-		case "57P01", "57P02", "57P03", "53300":
-			return true
-		}
-		return strings.HasPrefix(pe.Code, "08")
-	}
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return false
 	}
-	var ce *pgconn.ConnectError
-	var ne net.Error
-	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, pgconn.ErrConnClosed) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE)
+	return connectionLost(err)
+}
+
+// connectionLost walks err's tree (errors.Join keeps a failed statement's
+// error beside that of the ROLLBACK after it) for a sign of a lost
+// connection: any one is enough.
+func connectionLost(err error) bool {
+	switch e := err.(type) {
+	case nil:
+		return false
+	case *pgconn.PgError:
+		switch e.Code {
+		case "57P01", "57P02", "57P03", "53300":
+			return true
+		}
+		return strings.HasPrefix(e.Code, "08")
+	case *pgconn.ConnectError, net.Error:
+		return true
+	case interface{ Unwrap() []error }:
+		for _, c := range e.Unwrap() {
+			if connectionLost(c) {
+				return true
+			}
+		}
+		return false
+	}
+	switch err {
+	case pgconn.ErrConnClosed, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, syscall.ECONNRESET, syscall.ECONNREFUSED, syscall.EPIPE:
+		return true
+	}
+	return connectionLost(errors.Unwrap(err))
 }
 
 // unavailable returns err wrapping payments.ErrStoreUnavailable when it
