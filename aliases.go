@@ -374,8 +374,9 @@ func Balance(tx Tx, account string, currency string) (int64, error) {
 func CheckLedger(ctx context.Context, s Store) error { return engine.CheckLedger(ctx, s) }
 
 // CodeOf returns the code of err: the Code of an *Error in its chain,
-// NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, INTERNAL_ERROR for
-// anything else, and "" for nil (engine.CodeOf).
+// NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, SERVICE_UNAVAILABLE
+// for ErrStoreUnavailable, INTERNAL_ERROR for anything else, and "" for nil
+// (engine.CodeOf).
 func CodeOf(err error) Code { return engine.CodeOf(err) }
 
 // Codes returns every code the engine can return (engine.Codes).
@@ -394,6 +395,21 @@ var ErrConflict = engine.ErrConflict
 
 // ErrNotFound: ErrNotFound: the record does not exist (engine.ErrNotFound).
 var ErrNotFound = engine.ErrNotFound
+
+// ErrStoreUnavailable: the store cannot be reached just now (its database
+// is restarting or unreachable, a connection was cut); the API answers 503
+// SERVICE_UNAVAILABLE with Retry-After (engine.ErrUnavailable).
+var ErrStoreUnavailable = engine.ErrUnavailable
+
+// ErrCommitUnknown: a commit's outcome is unknown, the connection lost
+// before the store answered; it wraps ErrStoreUnavailable
+// (engine.ErrCommitUnknown).
+var ErrCommitUnknown = engine.ErrCommitUnknown
+
+// RetryAfterUnavailable is how long a client is told to wait (Retry-After)
+// before it tries again a request refused because the store was
+// unavailable (engine.RetryAfterUnavailable).
+const RetryAfterUnavailable = engine.RetryAfterUnavailable
 
 // ErrPermanent marks a Notifier error that must not be retried
 // (engine.ErrPermanent).

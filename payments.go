@@ -69,7 +69,8 @@ type Config struct {
 	// IdempotencyRetention is how long an idempotency key is remembered.
 	// Zero means 24 hours.
 	IdempotencyRetention time.Duration
-	// Retry is the delivery backoff of outbox events. Zero values get defaults.
+	// Retry is the delivery backoff of outbox events, and the bound of a
+	// Webhooks.Redeliver try (Retry.Redeliver). Zero values get defaults.
 	Retry engine.RetryPolicy
 	// IncomingApproval makes incoming UMA payments wait in PENDING for the
 	// platform's decision (ApproveIncoming / RejectIncoming, or POST

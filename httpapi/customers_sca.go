@@ -167,11 +167,11 @@ func answer[T any](v T, err error) (int, any, error) {
 	return ok(http.StatusOK, v)
 }
 
-// setRetryAfter turns the retryAfterSeconds detail of a 429 error body into
-// the Retry-After header (engine limits report how long to wait there, so
-// an idempotent replay carries it too).
+// setRetryAfter turns the retryAfterSeconds detail of a 429 or 503 error
+// body into the Retry-After header (engine limits and an unavailable store
+// report how long to wait there, so an idempotent replay carries it too).
 func setRetryAfter(h http.Header, status int, body []byte) {
-	if status != http.StatusTooManyRequests {
+	if status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
 		return
 	}
 	var b struct {

@@ -116,7 +116,10 @@
 // RATE_LIMITED (with Retry-After from details.retryAfterSeconds), 500 for
 // INTERNAL_ERROR (any error without a code: its message is generic, its
 // cause goes to the log), SERVICE_SWITCH_ERROR and any code missing from
-// the table, 501 NOT_IMPLEMENTED and 503 SERVICE_UNAVAILABLE. A path no route serves is 404 NOT_FOUND, a known
+// the table, 501 NOT_IMPLEMENTED and 503 SERVICE_UNAVAILABLE (with
+// Retry-After when the store is unreachable: payments.ErrStoreUnavailable;
+// a commit whose outcome is unknown is also logged at ERROR with its
+// operation). A path no route serves is 404 NOT_FOUND, a known
 // path on another method 405 with an Allow header, and a panicking handler
 // 500 INTERNAL_ERROR.
 //

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"reflect"
 	"strconv"
+	"time"
 
 	"github.com/paygrid/payments"
 )
@@ -29,7 +30,9 @@ type errorBody struct {
 }
 
 // encodeError renders err as the error body and its status from the one
-// code-to-status table (payments.Code.Status). Every error the package
+// code-to-status table (payments.Code.Status): an unavailable store
+// (payments.ErrStoreUnavailable) is 503 SERVICE_UNAVAILABLE with
+// details.retryAfterSeconds and Retry-After. Every error the package
 // writes comes through here, so no handler decides a status for an error;
 // an error that carries no code is 500 INTERNAL_ERROR.
 func encodeError(err error) (int, []byte) {
@@ -53,6 +56,16 @@ func encodeError(err error) (int, []byte) {
 			body.Details["errors"] = e.Fields
 		}
 	}
+	// An unavailable store is a passing state: the client is told when
+	// to try again (Retry-After, from this detail).
+	if errors.Is(err, payments.ErrStoreUnavailable) {
+		if body.Details == nil {
+			body.Details = map[string]any{}
+		}
+		if _, ok := body.Details["retryAfterSeconds"]; !ok {
+			body.Details["retryAfterSeconds"] = int(payments.RetryAfterUnavailable / time.Second)
+		}
+	}
 	b, _ := encodeJSON(body)
 	return body.Status, b
 }
@@ -71,7 +84,8 @@ func writeError(w http.ResponseWriter, err error) {
 const bufferedBody = 2048
 
 // writeRaw writes an encoded JSON body (none for a nil body, as a 204
-// has), turning a 429's retryAfterSeconds into Retry-After on the way.
+// has), turning a 429's or 503's retryAfterSeconds into Retry-After on the
+// way.
 func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	if body != nil {
 		h := w.Header()

@@ -184,7 +184,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", maskPath(r.URL.Path), "panic", v)
 			h.writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
 		}
 	}()
@@ -323,8 +323,14 @@ func (h *Handler) run(r *request, rt route, buf []byte) (status int, body []byte
 	if err != nil {
 		// A 4xx is the client's to fix; a 5xx is ours, so it is logged
 		// with its cause, which the error body never shows.
-		if payments.CodeOf(err).Status() >= 500 {
-			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		// A commit whose outcome is unknown says so, with the operation
+		// (the route), so that an operator can check what took effect.
+		switch {
+		case errors.Is(err, payments.ErrCommitUnknown):
+			h.cfg.Logger.ErrorContext(r.ctx(), "commit outcome unknown: the operation may or may not have taken effect",
+				"operation", rt.method+" "+rt.path, "method", r.Method, "path", maskPath(r.URL.Path), "err", err)
+		case payments.CodeOf(err).Status() >= 500:
+			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", maskPath(r.URL.Path), "err", err)
 		}
 		return encodeError(err)
 	}

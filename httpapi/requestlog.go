@@ -135,7 +135,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 			h.obs.End(ctx, *work)
 		}
 		if h.requests != nil {
-			h.requests.add(LoggedRequest{Time: began.UTC(), Method: r.Method, Path: r.URL.Path, Status: sw.status,
+			h.requests.add(LoggedRequest{Time: began.UTC(), Method: r.Method, Path: maskPath(r.URL.Path), Status: sw.status,
 				Code: code, DurationMs: float64(took.Microseconds()) / 1000, RequestID: x.id,
 				IdempotencyKey: r.Header.Get("Idempotency-Key"), ClientID: x.clientID})
 		}
@@ -147,7 +147,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request) (*statusWriter
 			return
 		}
 		// The request id comes from the context (LogHandler).
-		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", maskPath(r.URL.Path)),
 			slog.Int("status", sw.status), slog.Float64("duration_ms", float64(took)/float64(time.Millisecond))}
 		if key := r.Header.Get("Idempotency-Key"); key != "" {
 			attrs = append(attrs, slog.String("idempotency_key", key))

@@ -11,15 +11,17 @@ import (
 // and who asked. It holds no secret and no body: the client id names the
 // API token (an agent's id, on agent routes), never its secret.
 type LoggedRequest struct {
-	Time           time.Time `json:"time"`
-	Method         string    `json:"method"`
-	Path           string    `json:"path"`
-	Status         int       `json:"status"`
-	Code           string    `json:"code,omitempty"` // the error body's code
-	DurationMs     float64   `json:"durationMs"`
-	RequestID      string    `json:"requestId"`
-	IdempotencyKey string    `json:"idempotencyKey,omitempty"`
-	ClientID       string    `json:"clientId,omitempty"`
+	Time   time.Time `json:"time"`
+	Method string    `json:"method"`
+	// Path is the request's path, an agent's device code in it masked
+	// (/agents/device-codes/****/redeem).
+	Path           string  `json:"path"`
+	Status         int     `json:"status"`
+	Code           string  `json:"code,omitempty"` // the error body's code
+	DurationMs     float64 `json:"durationMs"`
+	RequestID      string  `json:"requestId"`
+	IdempotencyKey string  `json:"idempotencyKey,omitempty"`
+	ClientID       string  `json:"clientId,omitempty"`
 }
 
 // requestRing keeps the latest requests, a fixed number of them, and hands

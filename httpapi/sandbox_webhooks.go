@@ -89,8 +89,9 @@ func listWebhookDeliveries(r *request) (int, any, error) {
 }
 
 // redeliverWebhook is POST /sandbox/webhooks/{id}/redeliver: the event
-// sent again now as a new try (payments.Webhooks.Redeliver), answered with
-// its delivery as it stands after that try.
+// sent again now as a new try, alone and within its own timeout
+// (payments.Webhooks.Redeliver), answered with its delivery as it stands
+// after that try (its lastError names the failure's class only).
 func redeliverWebhook(r *request) (int, any, error) {
 	if err := sandboxOnly(r); err != nil {
 		return fail(err)

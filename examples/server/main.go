@@ -31,7 +31,11 @@
 // stderr (a line per request at INFO, each line of a request with its
 // request_id). /healthz and /readyz are the probes (readiness fails for
 // -shutdown-delay on SIGTERM before the shutdown); -pprof serves the
-// runtime's profiles at /debug/pprof/. Prometheus metrics are served at
+// runtime's profiles at /debug/pprof/ on an address of their own
+// (-pprof-addr, loopback by default), never the command line. Secrets need
+// not be on the command line: -token-file and -postgres-file read them
+// from files, PAYMENTS_API_TOKEN and PAYMENTS_POSTGRES from the
+// environment. Prometheus metrics are served at
 // /metrics (-metrics=false turns them off); with OTEL_EXPORTER_OTLP_ENDPOINT
 // set, spans of each request, operation, store transaction, hand-over and
 // webhook delivery are exported over OTLP/HTTP.
@@ -107,6 +111,7 @@ type options struct {
 	logFormat                 string
 	dashboard                 bool
 	pprof                     bool
+	pprofAddr                 string
 	metrics                   bool
 	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
 	// means payments.DefaultWalletRelyingParty.
@@ -120,16 +125,19 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.db, "db", "payments-sandbox.db", "bbolt database file")
 	fs.BoolVar(&o.memory, "memory", false, "keep everything in memory instead of -db")
-	fs.StringVar(&o.postgres, "postgres", getenv("PAYMENTS_POSTGRES"), "PostgreSQL DSN to use instead of -db, shared by any number of servers (env PAYMENTS_POSTGRES)")
+	fs.StringVar(&o.postgres, "postgres", getenv("PAYMENTS_POSTGRES"), "PostgreSQL DSN to use instead of -db, shared by any number of servers (env PAYMENTS_POSTGRES; a DSN with a password is better given by -postgres-file or the environment than on the command line)")
+	pgFile := fs.String("postgres-file", getenv("PAYMENTS_POSTGRES_FILE"), "file holding the PostgreSQL DSN, instead of -postgres (env PAYMENTS_POSTGRES_FILE)")
 	fs.StringVar(&o.pgSchema, "postgres-schema", getenv("PAYMENTS_POSTGRES_SCHEMA"), "PostgreSQL schema of the tables; empty means the DSN's default (env PAYMENTS_POSTGRES_SCHEMA)")
 	fs.StringVar(&o.basePath, "base-path", "/2025-10-13", "path prefix of the API")
-	fs.StringVar(&o.token, "token", getenv("PAYMENTS_API_TOKEN"), "fixed API credential clientId:secret (env PAYMENTS_API_TOKEN)")
+	fs.StringVar(&o.token, "token", getenv("PAYMENTS_API_TOKEN"), "fixed API credential clientId:secret (env PAYMENTS_API_TOKEN; better given by -token-file or the environment than on the command line)")
+	tokenFile := fs.String("token-file", getenv("PAYMENTS_API_TOKEN_FILE"), "file holding the fixed API credential clientId:secret, instead of -token (env PAYMENTS_API_TOKEN_FILE)")
 	fs.BoolVar(&o.incomingApproval, "incoming-approval", true, "incoming payments wait when the INCOMING_PAYMENT.PENDING webhook answers 202 (the reference's behaviour)")
 	fs.BoolVar(&o.strictCheckDigits, "strict-check-digits", false, "refuse bank identifiers whose check digits fail (the hosted sandbox checks only patterns)")
 	fs.DurationVar(&o.bodyTimeout, "body-timeout", 30*time.Second, "time allowed to read a request body")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 10*time.Second, "time in-flight requests get on shutdown before connections are closed")
 	fs.DurationVar(&o.shutdownDelay, "shutdown-delay", 0, "on SIGTERM, time /readyz fails while requests are still served, before the shutdown begins (for load balancers to notice)")
-	fs.BoolVar(&o.pprof, "pprof", false, "serve the Go runtime's profiles at /debug/pprof/ (no credentials: keep the server on a private address)")
+	fs.BoolVar(&o.pprof, "pprof", false, "serve the Go runtime's profiles at /debug/pprof/ on -pprof-addr (no credentials; never the command line)")
+	fs.StringVar(&o.pprofAddr, "pprof-addr", "127.0.0.1:0", "listen address of the profiles of -pprof, apart from the API's (loopback by default; :0 picks a port, printed at start)")
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.StringVar(&o.logFormat, "log-format", "text", "format of the log on stderr: text (key=value) or json (a JSON object a line)")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
@@ -141,6 +149,28 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 		payments.DefaultWalletRelyingParty.ID+" (env PAYMENTS_WALLET_RP_ID)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// Secrets may come from files, so that they need not be on a command
+	// line, which any local user can read (ps, /proc).
+	for _, sf := range []struct {
+		flag, file string
+		dst        *string
+	}{{"token", *tokenFile, &o.token}, {"postgres", *pgFile, &o.postgres}} {
+		if sf.file == "" {
+			continue
+		}
+		if set[sf.flag] {
+			return o, fmt.Errorf("-%s and -%s-file exclude each other", sf.flag, sf.flag)
+		}
+		b, err := os.ReadFile(sf.file)
+		if err != nil {
+			return o, fmt.Errorf("-%s-file: %w", sf.flag, err)
+		}
+		if *sf.dst = strings.TrimSpace(string(b)); *sf.dst == "" {
+			return o, fmt.Errorf("-%s-file: %s is empty", sf.flag, sf.file)
+		}
 	}
 	rp, err := walletRelyingParty(*origins, *rpID)
 	if err != nil {
@@ -246,7 +276,13 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 	mux.Handle("/healthz", httpapi.Health())
 	mux.Handle("/readyz", httpapi.Ready(eng, httpapi.ReadyOptions{Draining: draining.Load}))
 	if o.pprof {
-		mountPprof(mux)
+		pprofOrigin, closePprof, err := servePprof(o.pprofAddr)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		defer closePprof()
+		o.pprofAddr = pprofOrigin
 	}
 	dashLine := mountDashboard(mux, o, eng, controls, api, origin, logger)
 	telemetryLines := tel.mount(mux, eng, origin)
@@ -262,7 +298,7 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 	fmt.Fprintf(out, "probes: %s/healthz (up), %s/readyz (ready for traffic)\n", origin, origin)
 	fmt.Fprint(out, telemetryLines)
 	if o.pprof {
-		fmt.Fprintf(out, "profiles: %s/debug/pprof/\n", origin)
+		fmt.Fprintf(out, "profiles: %s/debug/pprof/ (-pprof-addr, no credentials)\n", o.pprofAddr)
 	}
 	if cred != "" {
 		fmt.Fprintf(out, "API token (clientId:secret): %s\n", cred)
@@ -352,13 +388,33 @@ func describePostgres(ctx context.Context, dsn, schema string) string {
 		cfg.Host, cfg.Port, cfg.Database, cfg.User, schema)
 }
 
-// mountPprof serves the runtime's profiles at /debug/pprof/ (-pprof).
-func mountPprof(mux *http.ServeMux) {
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+// servePprof serves the runtime's profiles at /debug/pprof/ on a listener
+// of their own at addr (-pprof, -pprof-addr), apart from the API, and
+// returns its origin and the function that stops it. The profiles take
+// no credentials, hence their own address, loopback by default. The
+// command line (/debug/pprof/cmdline) is never served: it may carry the
+// API secret (-token) and the database's password (-postgres).
+func servePprof(addr string) (string, func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("-pprof-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", func(w http.ResponseWriter, r *http.Request) {
+		// pprof.Index serves every named profile under it; cmdline is
+		// not a profile, and is refused here should it ever become one.
+		if strings.TrimPrefix(r.URL.Path, "/debug/pprof/") == "cmdline" {
+			http.NotFound(w, r)
+			return
+		}
+		pprof.Index(w, r)
+	})
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
 }
 
 // shutdown stops srv gracefully, giving in-flight requests up to timeout,

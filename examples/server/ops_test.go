@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -88,8 +90,10 @@ func TestRun_ReadyFailsWhileDraining(t *testing.T) {
 	assert.GreaterOrEqual(t, time.Since(began), 2*time.Second)
 }
 
-// TestRun_Pprof: -pprof serves the runtime's profiles; they are off by
-// default.
+// TestRun_Pprof: -pprof serves the runtime's profiles on an address of
+// their own (-pprof-addr, loopback by default), printed at start, never on
+// the API's; they are off by default; the command line, which may carry
+// the secrets, is not served.
 func TestRun_Pprof(t *testing.T) {
 	base, _ := serve(t)
 	origin := strings.TrimSuffix(base, "/2025-10-13")
@@ -98,13 +102,77 @@ func TestRun_Pprof(t *testing.T) {
 
 	base, out := serve(t, "-pprof")
 	origin = strings.TrimSuffix(base, "/2025-10-13")
-	status, body := get(t, origin+"/debug/pprof/")
+	m := regexp.MustCompile(`profiles: (http://127\.0\.0\.1:\d+)/debug/pprof/`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	profiles := m[1]
+	assert.NotEqual(t, origin, profiles)
+	status, body := get(t, profiles+"/debug/pprof/")
 	assert.Equal(t, 200, status)
 	assert.Contains(t, body, "goroutine")
-	status, body = get(t, origin+"/debug/pprof/goroutine?debug=1")
+	status, body = get(t, profiles+"/debug/pprof/goroutine?debug=1")
 	assert.Equal(t, 200, status)
 	assert.Contains(t, body, "goroutine profile")
-	assert.Contains(t, out.String(), "profiles: "+origin+"/debug/pprof/")
+	for _, u := range []string{profiles + "/debug/pprof/cmdline", origin + "/debug/pprof/cmdline", origin + "/debug/pprof/", origin + "/debug/pprof/goroutine?debug=1"} {
+		status, body = get(t, u)
+		assert.Equal(t, 404, status, u)
+		assert.NotContains(t, body, "dash-secret", u)
+	}
+
+	_, err := parseFlags([]string{"-pprof", "-pprof-addr", "127.0.0.1:99999"}, func(string) string { return "" }, io.Discard)
+	require.NoError(t, err)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(context.Background(), []string{"-memory", "-addr", "127.0.0.1:0", "-pprof", "-pprof-addr", "127.0.0.1:99999", "-log-level", "error"},
+			func(string) string { return "" }, io.Discard, nil)
+	}()
+	assert.ErrorContains(t, <-errc, "-pprof-addr")
+}
+
+// TestRun_SecretsFromFiles: the API credential and the PostgreSQL DSN may
+// come from files (-token-file, -postgres-file, or the same through
+// PAYMENTS_API_TOKEN_FILE and PAYMENTS_POSTGRES_FILE) or the environment
+// (PAYMENTS_API_TOKEN, PAYMENTS_POSTGRES), so that they need not be on the
+// command line; a flag and its file exclude each other.
+func TestRun_SecretsFromFiles(t *testing.T) {
+	dir := t.TempDir()
+	cred := "file-client:file-secret-0123456789"
+	tokenFile, dsnFile := filepath.Join(dir, "token"), filepath.Join(dir, "dsn")
+	require.NoError(t, os.WriteFile(tokenFile, []byte(cred+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(dsnFile, []byte("host=/nowhere password=pg-secret\n"), 0o600))
+	none := func(string) string { return "" }
+
+	ctx, cancel := context.WithCancel(context.Background())
+	ready, errc := make(chan string, 1), make(chan error, 1)
+	var out syncBuffer
+	go func() {
+		errc <- run(ctx, []string{"-memory", "-addr", "127.0.0.1:0", "-token-file", tokenFile, "-log-level", "error"}, none, &out, ready)
+	}()
+	base := <-ready
+	status, _ := call(t, cred, "GET", base+"/config", "")
+	assert.Equal(t, 200, status, "the credential of the file")
+	cancel()
+	require.NoError(t, <-errc)
+
+	o, err := parseFlags([]string{"-postgres-file", dsnFile}, none, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "host=/nowhere password=pg-secret", o.postgres)
+	env := map[string]string{"PAYMENTS_API_TOKEN_FILE": tokenFile, "PAYMENTS_POSTGRES_FILE": dsnFile}
+	o, err = parseFlags(nil, func(k string) string { return env[k] }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, cred, o.token)
+	assert.Equal(t, "host=/nowhere password=pg-secret", o.postgres)
+	env = map[string]string{"PAYMENTS_API_TOKEN": cred, "PAYMENTS_POSTGRES": "host=/env"}
+	o, err = parseFlags(nil, func(k string) string { return env[k] }, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, cred, o.token)
+	assert.Equal(t, "host=/env", o.postgres)
+
+	_, err = parseFlags([]string{"-token", cred, "-token-file", tokenFile}, none, io.Discard)
+	assert.ErrorContains(t, err, "-token and -token-file exclude each other")
+	_, err = parseFlags([]string{"-postgres", "host=/x", "-postgres-file", dsnFile}, none, io.Discard)
+	assert.ErrorContains(t, err, "-postgres and -postgres-file exclude each other")
+	_, err = parseFlags([]string{"-token-file", filepath.Join(dir, "missing")}, none, io.Discard)
+	assert.ErrorContains(t, err, "-token-file")
 }
 
 // TestParseFlags_LogFormat: -log-format is text (the default) or json.

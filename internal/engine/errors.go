@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/paygrid/payments/validate"
 )
@@ -22,7 +23,25 @@ var (
 	ErrReadOnly = errors.New("payments: write in a read-only transaction")
 	// ErrClosed reports a store or engine used after Close.
 	ErrClosed = errors.New("payments: closed")
+	// ErrUnavailable reports that the store cannot be reached or cannot
+	// take writes just now (its database is restarting or unreachable, its
+	// connection was cut, its disk is full): the operation did not run,
+	// or, wrapped by ErrCommitUnknown, may have. The API answers it 503
+	// SERVICE_UNAVAILABLE with Retry-After; trying again later is the cure.
+	ErrUnavailable = errors.New("payments: store unavailable")
+	// ErrCommitUnknown reports a commit sent to the store whose outcome is
+	// unknown: the connection was lost before the store answered, so the
+	// operation may or may not have taken effect. It wraps ErrUnavailable.
+	// A retry under the same Idempotency-Key is safe: the key's answer is
+	// committed with the operation, so a retry replays it if it took
+	// effect and runs it if not.
+	ErrCommitUnknown = fmt.Errorf("%w: the outcome of a commit is unknown", ErrUnavailable)
 )
+
+// RetryAfterUnavailable is how long a client is told to wait (Retry-After,
+// details.retryAfterSeconds) before it tries again a request refused
+// because the store was unavailable (ErrUnavailable).
+const RetryAfterUnavailable = time.Second
 
 // FieldError is one invalid request field (the error body's details.errors
 // entry); validate.Errors collects them.
@@ -82,8 +101,8 @@ func InvalidAs(code Code, err error) error {
 }
 
 // CodeOf returns the code of err: the Code of an *Error in its chain,
-// NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, INTERNAL_ERROR for
-// anything else, and "" for nil.
+// NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, SERVICE_UNAVAILABLE
+// for ErrUnavailable, INTERNAL_ERROR for anything else, and "" for nil.
 func CodeOf(err error) Code {
 	if err == nil {
 		return ""
@@ -96,6 +115,8 @@ func CodeOf(err error) Code {
 		return CodeNotFound
 	case errors.Is(err, ErrConflict):
 		return CodeConflict
+	case errors.Is(err, ErrUnavailable):
+		return CodeServiceUnavailable
 	}
 	return CodeInternalError
 }
@@ -112,6 +133,11 @@ func MessageOf(err error) string {
 		return "the requested resource was not found"
 	case CodeConflict:
 		return "the request conflicts with the current state"
+	case CodeServiceUnavailable:
+		if errors.Is(err, ErrCommitUnknown) {
+			return "the database connection was lost while the request was being committed; it may or may not have taken effect: retry with the same Idempotency-Key"
+		}
+		return "the database is unavailable; try again shortly"
 	}
 	return "an internal error occurred"
 }

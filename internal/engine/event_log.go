@@ -458,56 +458,34 @@ func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 
 // Redeliver sends event id again now, as a new try, to where every
 // delivery goes (the configured webhook endpoint, signed by the sender, or
-// the Notifier): in one transaction the event goes back to the outbox, due
-// now, from wherever its delivery stands (a pending one is brought
-// forward, one given up leaves the dead letters, a delivered one, known
-// from the history of Config.EventHistory, is queued again with its tries
-// counted, and the history forgets it until this delivery ends); then the
-// due events are delivered as Flush delivers them, with no other pass
-// running in between, and the delivery is returned as it stands after the
-// try. The event keeps its id, type, timestamp and data, so a
-// receiver dedupes it as any retry. A failed try is retried with the
-// outbox's backoff, or given up at once like any retry past
-// RetryPolicy.MaxAge or of an event delivered at most once. NOT_FOUND when
-// the engine knows no such event.
+// the Notifier): in one transaction the event goes back to the outbox
+// from wherever its delivery stands (a pending one is brought forward, one
+// given up leaves the dead letters, a delivered one, known from the
+// history of Config.EventHistory, is queued again with its tries counted,
+// and the history forgets it until this delivery ends), held from the
+// delivery passes; then this one event is sent, outside any pass and
+// within RetryPolicy.Redeliver (10 s by default), its outcome recorded,
+// and the delivery returned as it stands after the try. A receiver that
+// hangs holds this call for the timeout and delays no other delivery. The
+// event keeps its id, type, timestamp and data, so a receiver dedupes it
+// as any retry. A failed try is retried with the outbox's backoff, or
+// given up at once like any retry past RetryPolicy.MaxAge or of an event
+// delivered at most once; its lastError tells the class of the failure
+// only (the cause is logged). NOT_FOUND when the engine knows no such
+// event.
 func (wh Webhooks) Redeliver(ctx context.Context, id string) (_ *WebhookDelivery, err error) {
 	ctx, op := wh.e.Begin(ctx, "webhooks", "Redeliver")
 	defer op.End(&err)
-	e := wh.e
-	// No other delivery pass runs from the queueing to the try: one
-	// recording an earlier try's outcome would overwrite the queueing,
-	// and the try is this operation's own (its log lines carry ctx). A
-	// pass holding the lock has recorded its outcomes when it lets go.
-	e.flushMu.Lock()
-	var r outboxRecord
-	err = e.Update(ctx, func(t *Txn) error {
-		var err error
-		r, err = requeue(t, id)
-		return err
-	})
-	if err == nil {
-		_, err = e.flushLocked(ctx, 0)
-	}
-	e.flushMu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	d, err := wh.Delivery(ctx, id)
-	if CodeOf(err) == CodeNotFound {
-		// Delivered, on an engine that keeps no history.
-		d, err = &WebhookDelivery{Event: r.Event, Resource: resourceOf(r.Event.Data), Status: DeliveryDelivered,
-			Attempts: r.Attempts, FinishedAt: e.Now()}, nil
-	}
-	return d, err
+	return wh.redeliver(ctx, id)
 }
 
-// requeue puts event id back in the outbox, due at t.Now (Redeliver).
-func requeue(t *Txn, id string) (outboxRecord, error) {
+// requeue puts event id back in the outbox, due at due (Redeliver).
+func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 	d, table, err := findDelivery(t.Tx, id)
 	if err != nil {
 		return outboxRecord{}, err
 	}
-	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: t.Now, Trace: t.traceParent()}
+	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: due, Trace: t.traceParent()}
 	if table == tableOutboxDead {
 		if err := t.Tx.Delete(tableOutboxDead, id); err != nil {
 			return r, err

@@ -35,6 +35,9 @@ type RetryPolicy struct {
 	Initial time.Duration // zero: 1 second
 	Max     time.Duration // zero: 30 minutes
 	MaxAge  time.Duration // zero: 7 days
+	// Redeliver bounds the one try of Webhooks.Redeliver; zero: 10
+	// seconds (DefaultRedeliverTimeout).
+	Redeliver time.Duration
 }
 
 // WithDefaults returns p with every zero or negative member set to its
@@ -694,7 +697,6 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// answers collects what the endpoint said to the events whose answers
 	// an area reads, handed to it once the outcomes are recorded.
 	var answers []DeliveryAnswer
-	deliver := func(ctx context.Context, ev Event) error { return e.notifier.Notify(ctx, ev) }
 	notSent := false // Notify drops every event: they have nowhere to go
 	if sends {
 		if !endpointRead {
@@ -706,16 +708,8 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		if d, ok := e.notifier.(EndpointOnly); ok && endpoint == "" {
 			notSent = d.DropsWithoutEndpoint()
 		}
-		if endpoint != "" {
-			deliver = func(ctx context.Context, ev Event) error {
-				d, err := ws.Send(ctx, endpoint, ev)
-				if slices.Contains(e.Registry.hooks.AnswerTypes, ev.Type) {
-					answers = append(answers, DeliveryAnswer{Event: ev, Delivery: d, Err: err})
-				}
-				return err
-			}
-		}
 	}
+	deliver := e.deliverFunc(ws, endpoint, &answers)
 	// Deliver every due event, then record all outcomes in one commit: a
 	// crash in between re-delivers, which at-least-once allows. With an
 	// Observer each delivery is a span (spans[i], due[i]'s), a child of
@@ -767,10 +761,10 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			// unless it is sent again (Redeliver).
 			outcome = "given_up"
 			e.Log.WarnContext(dctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
-				"attempts", due[i].Attempts+1, "err", derr)
+				"attempts", due[i].Attempts+1, "err", sendCause(derr))
 		default:
 			outcome = "retry"
-			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", derr)
+			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", sendCause(derr))
 		}
 		if spans != nil {
 			spans[i].end(outcome, derr)

@@ -658,7 +658,18 @@ func (t *tx) commit() error {
 	// Once sent, the commit is seen through: a cancelled context must not
 	// leave its outcome unknown.
 	failed, err := b.send(context.WithoutCancel(t.ctx), t.s, t.c)
+	if commitHook != nil && err == nil {
+		if err = commitHook(); err != nil {
+			failed = committed - 1
+		}
+	}
 	switch {
+	case err != nil && failed < committed && commitLost(err):
+		// The connection broke with the batch sent: PostgreSQL may have
+		// committed it or not. Running it again could apply it twice;
+		// the caller is told (payments.ErrCommitUnknown).
+		t.u.broken = true
+		return fmt.Errorf("pgstore: %w: %w", engine.ErrCommitUnknown, err)
 	case err != nil && failed < committed:
 		return t.failure(err)
 	case err != nil:

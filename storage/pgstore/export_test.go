@@ -47,3 +47,11 @@ func Shapes() map[string]Shape {
 	}
 	return out
 }
+
+// SetCommitHook makes every commit that went through report err as lost
+// at COMMIT (the outcome the store cannot know) while f returns it; the
+// returned function removes the hook.
+func SetCommitHook(f func() error) (remove func()) {
+	commitHook = f
+	return func() { commitHook = nil }
+}

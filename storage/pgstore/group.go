@@ -65,7 +65,8 @@ func (g *group) join(ctx context.Context, fn func(payments.Tx) error) *joiner {
 }
 
 // wait returns the outcome of a queued Update: nil when it committed,
-// errLead or errAlone, or ctx's error when it was cancelled before a
+// errLead or errAlone, the leader's error wrapping ErrCommitUnknown when
+// the commit that carried it may or may not have applied, or ctx's error when it was cancelled before a
 // leader took it.
 func (g *group) wait(j *joiner) error {
 	select {

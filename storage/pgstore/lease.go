@@ -7,7 +7,8 @@ import (
 
 // Claim implements payments.Claimer in one statement: a lease row is taken
 // when absent, expired, or already owner's, by the database's clock.
-func (s *Store) Claim(ctx context.Context, owner string, ttl time.Duration, names []string) ([]string, error) {
+func (s *Store) Claim(ctx context.Context, owner string, ttl time.Duration, names []string) (_ []string, err error) {
+	defer func() { err = unavailable(ctx, err) }()
 	c, err := s.conn(ctx)
 	if err != nil {
 		return nil, err
@@ -35,7 +36,8 @@ func (s *Store) Claim(ctx context.Context, owner string, ttl time.Duration, name
 }
 
 // Release implements payments.Claimer.
-func (s *Store) Release(ctx context.Context, owner string, names []string) error {
+func (s *Store) Release(ctx context.Context, owner string, names []string) (err error) {
+	defer func() { err = unavailable(ctx, err) }()
 	c, err := s.conn(ctx)
 	if err != nil {
 		return err

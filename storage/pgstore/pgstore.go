@@ -70,6 +70,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // Options tune Open. A nil *Options means the defaults.
@@ -160,7 +161,7 @@ func Open(ctx context.Context, dsn string, opts *Options) (*Store, error) {
 	cfg.RuntimeParams["enable_seqscan"] = "off"
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: connect: %w", err)
+		return nil, unavailable(ctx, fmt.Errorf("pgstore: connect: %w", err))
 	}
 	err = migrate(ctx, conn, o.Schema)
 	_ = conn.Close(context.Background())
@@ -218,11 +219,17 @@ type update struct {
 
 // Update runs fn, again as long as what it read changed before its commit
 // or PostgreSQL reports a conflict, and returns when the commit is durable
-// (or fn's error). See tx and commit.go.
+// (or fn's error). See tx and commit.go. When the database cannot be
+// reached, or the connection is lost before the commit is sent, it runs
+// fn once more on a new connection (a restarted server leaves the pool's
+// connections dead) and then returns an error wrapping
+// payments.ErrStoreUnavailable; when the connection is lost after the
+// commit was sent, an error wrapping payments.ErrCommitUnknown.
 func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	defer func() { err = unavailable(ctx, err) }()
 	// Queue behind the Update that runs, or lead (group.go).
 	lead := true
 	if j := s.group.join(ctx, fn); j != nil {
@@ -240,7 +247,12 @@ func (s *Store) Update(ctx context.Context, fn func(payments.Tx) error) (err err
 	if lead {
 		defer s.group.handOver()
 	}
-	return s.update(ctx, fn, lead)
+	err = s.update(ctx, fn, lead)
+	if lostConnection(ctx, err) {
+		s.retries.Add(1)
+		err = s.update(ctx, fn, lead)
+	}
+	return err
 }
 
 // update runs fn and commits it, with the functions queued behind it when
@@ -312,6 +324,10 @@ func (s *Store) attempt(ctx context.Context, c *pgx.Conn, fn func(payments.Tx) e
 		switch {
 		case j.ok && err == nil:
 			j.done <- nil
+		case j.ok && errors.Is(err, engine.ErrCommitUnknown):
+			// Its writes were in the commit that may have applied:
+			// running it again alone could apply them twice.
+			j.done <- err
 		default:
 			j.done <- errAlone
 		}
@@ -361,7 +377,7 @@ func (s *Store) ReadsInUpdate() bool { return true }
 // unless one statement read them all; when one was stale, fn runs again in
 // a snapshot.
 func (s *Store) View(ctx context.Context, fn func(payments.Tx) error) error {
-	return s.view(ctx, fn, false)
+	return s.viewAgain(ctx, fn, false)
 }
 
 var _ payments.RetryableViewer = (*Store)(nil)
@@ -370,7 +386,20 @@ var _ payments.RetryableViewer = (*Store)(nil)
 // (payments.RetryableViewer): its reads come from the cache and are checked
 // at the end, and it runs again, reading, when they were stale.
 func (s *Store) RetryableView(ctx context.Context, fn func(payments.Tx) error) error {
-	return s.view(ctx, fn, true)
+	return s.viewAgain(ctx, fn, true)
+}
+
+// viewAgain is view, run once more on a new connection when fn may run
+// again (retryable) and the database could not be reached or the
+// connection was lost (a restarted server leaves the pool's connections
+// dead); an error that persists wraps payments.ErrStoreUnavailable.
+func (s *Store) viewAgain(ctx context.Context, fn func(payments.Tx) error, retryable bool) error {
+	err := s.view(ctx, fn, retryable)
+	if retryable && lostConnection(ctx, err) {
+		s.retries.Add(1)
+		err = s.view(ctx, fn, true)
+	}
+	return unavailable(ctx, err)
 }
 
 func (s *Store) view(ctx context.Context, fn func(payments.Tx) error, optimistic bool) error {

@@ -24,7 +24,8 @@ func newPool(cfg *pgx.ConnConfig, size int) *pool {
 	return &pool{cfg: cfg, slots: make(chan struct{}, size)}
 }
 
-// acquire returns a connection, waiting for a free slot.
+// acquire returns a connection, waiting for a free slot: an idle one that
+// is still alive, else a new one.
 func (p *pool) acquire(ctx context.Context) (*pgx.Conn, error) {
 	select {
 	case p.slots <- struct{}{}:
@@ -37,11 +38,16 @@ func (p *pool) acquire(ctx context.Context) (*pgx.Conn, error) {
 		<-p.slots
 		return nil, payments.ErrClosed
 	}
-	if n := len(p.idle); n > 0 {
+	for n := len(p.idle); n > 0; n = len(p.idle) {
 		c := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
-		return c, nil
+		if alive(c) {
+			return c, nil
+		}
+		// Ended by the server while idle (a restart, a cut): replaced.
+		_ = c.Close(context.Background())
+		p.mu.Lock()
 	}
 	p.mu.Unlock()
 	c, err := pgx.ConnectConfig(ctx, p.cfg)
