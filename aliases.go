@@ -376,6 +376,11 @@ var ErrClosed = engine.ErrClosed
 // concurrent change won (engine.ErrConflict).
 var ErrConflict = engine.ErrConflict
 
+// ErrStoreUnavailable: the store cannot serve the call for now (a full
+// disk, an unreachable database) and expects to recover; the API answers 503
+// SERVICE_UNAVAILABLE with Retry-After (engine.ErrUnavailable).
+var ErrStoreUnavailable = engine.ErrUnavailable
+
 // ErrNotFound: ErrNotFound: the record does not exist (engine.ErrNotFound).
 var ErrNotFound = engine.ErrNotFound
 

@@ -169,9 +169,13 @@ func answer[T any](v T, err error) (int, any, error) {
 
 // setRetryAfter turns the retryAfterSeconds detail of a 429 error body into
 // the Retry-After header (engine limits report how long to wait there, so
-// an idempotent replay carries it too).
+// an idempotent replay carries it too). A 503 (a store that cannot write
+// for now, a provider that is down) says to retry after its detail, or
+// after one second without one.
 func setRetryAfter(h http.Header, status int, body []byte) {
-	if status != http.StatusTooManyRequests {
+	if status == http.StatusServiceUnavailable {
+		h.Set("Retry-After", "1")
+	} else if status != http.StatusTooManyRequests {
 		return
 	}
 	var b struct {

@@ -22,6 +22,10 @@ var (
 	ErrReadOnly = errors.New("payments: write in a read-only transaction")
 	// ErrClosed reports a store or engine used after Close.
 	ErrClosed = errors.New("payments: closed")
+	// ErrUnavailable reports a store that cannot serve the call for now
+	// (its disk is full, its database unreachable) and expects to recover:
+	// the API answers 503 SERVICE_UNAVAILABLE with Retry-After.
+	ErrUnavailable = errors.New("payments: store unavailable")
 )
 
 // FieldError is one invalid request field (the spec's details.errors
@@ -82,8 +86,8 @@ func InvalidAs(code Code, err error) error {
 }
 
 // CodeOf returns the code of err: the Code of an *Error in its chain,
-// NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, INTERNAL_ERROR for
-// anything else, and "" for nil.
+// NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, SERVICE_UNAVAILABLE
+// for ErrUnavailable, INTERNAL_ERROR for anything else, and "" for nil.
 func CodeOf(err error) Code {
 	if err == nil {
 		return ""
@@ -96,6 +100,8 @@ func CodeOf(err error) Code {
 		return CodeNotFound
 	case errors.Is(err, ErrConflict):
 		return CodeConflict
+	case errors.Is(err, ErrUnavailable):
+		return CodeServiceUnavailable
 	}
 	return CodeInternalError
 }
@@ -112,6 +118,8 @@ func MessageOf(err error) string {
 		return "the requested resource was not found"
 	case CodeConflict:
 		return "the request conflicts with the current state"
+	case CodeServiceUnavailable:
+		return "the service cannot store changes right now; retry later"
 	}
 	return "an internal error occurred"
 }
