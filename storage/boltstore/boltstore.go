@@ -47,6 +47,20 @@
 // as it is; an earlier version does not read the log, so close the store
 // cleanly before going back to one.
 //
+// Faults. A write the disk refuses (ENOSPC, to the log or in a checkpoint)
+// is answered with an error wrapping payments.ErrStoreUnavailable (503
+// SERVICE_UNAVAILABLE through the API) and nothing of it is kept; reads go
+// on, and Ready reports the fault (the server's /readyz fails on it). The
+// store recovers by itself rather than exiting: the next group writes its
+// record where the failed one was to go, a failed checkpoint's layer stays
+// frozen (readable) and is sent again, and while no Update comes the
+// committer tries the failed write once a second, so the store is ready
+// again as soon as the disk has room. A log record that fails its
+// checksums while records acknowledged after it follow is damage, not a
+// torn tail: Open refuses it with a *DamagedLogError unless
+// Options.TruncateDamagedLog. A bbolt file bbolt panics on (cut short) is
+// an error naming it.
+//
 //	store, err := boltstore.Open("payments.db", nil)
 //	if err != nil { ... }
 //	defer store.Close()
