@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -248,6 +249,12 @@ func (l fileLog) headerSize() int {
 func (l fileLog) acknowledgedAfter(baseline uint64) int {
 	count := func(v2 bool) int {
 		for q := l.stop + 1; q+v1HeaderSize <= len(l.raw); q++ {
+			// A record header inside a zeroed page (the files grow by
+			// zeroed chunks) has sequence number 0: skip the page.
+			if q%len(zeroPage) == 0 && q+len(zeroPage) <= len(l.raw) && bytes.Equal(l.raw[q:q+len(zeroPage)], zeroPage[:]) {
+				q += len(zeroPage) - v1HeaderSize
+				continue
+			}
 			seq := binary.LittleEndian.Uint64(l.raw[q+8 : q+16])
 			if seq <= baseline || seq-baseline-1 > uint64(q-l.stop)/17 {
 				continue
@@ -307,6 +314,9 @@ func recordAt(raw []byte, p int, v2 bool) (seq uint64, size int, why string) {
 	}
 	return seq, hs + int(n), ""
 }
+
+// zeroPage is a page of zeros to compare the log's pages with.
+var zeroPage [4096]byte
 
 func allZero(b []byte) bool {
 	for _, c := range b {
