@@ -47,17 +47,19 @@
 // as it is; an earlier version does not read the log, so close the store
 // cleanly before going back to one.
 //
-// Faults. A write the disk refuses (ENOSPC, to the log or in a checkpoint)
-// is answered with an error wrapping payments.ErrStoreUnavailable (503
+// Faults. An Update whose log record the disk refuses (ENOSPC) is
+// answered with an error wrapping payments.ErrStoreUnavailable (503
 // SERVICE_UNAVAILABLE through the API) and nothing of it is kept; reads go
 // on, and Ready reports the fault (the server's /readyz fails on it). The
 // store recovers by itself rather than exiting: the next group writes its
-// record where the failed one was to go, a failed checkpoint's layer stays
-// frozen (readable) and is sent again, and while no Update comes the
-// committer tries the failed write once a second, so the store is ready
-// again as soon as the disk has room. A log record that fails its
-// checksums while records acknowledged after it follow is damage, not a
-// torn tail: Open refuses it with a *DamagedLogError unless
+// record where the failed one was to go, and while no Update comes the
+// committer tries the failed write again once a second, so the store is
+// ready again as soon as the disk has room. A checkpoint the disk refuses
+// leaves its layer frozen (readable) and is sent again once a second;
+// writes go on into the log until 16 times Options.CheckpointSize waits,
+// then are refused the same way. A log record that fails its checksums
+// while records acknowledged after it follow is damage, not a torn tail:
+// Open refuses it with a *DamagedLogError unless
 // Options.TruncateDamagedLog. A bbolt file bbolt panics on (cut short) is
 // an error naming it.
 //
@@ -100,6 +102,10 @@ type Options struct {
 
 	// fs is the log's file layer; nil means the operating system's.
 	fs fileSystem
+	// checkpointFault, when set, is called before each checkpoint's bbolt
+	// commit and fails it with its error (tests: bbolt writes its own
+	// file, which fs cannot reach).
+	checkpointFault func() error
 }
 
 // Store is a bbolt-backed payments.Store. Open it with Open.
@@ -108,6 +114,7 @@ type Store struct {
 	path     string
 	fs       fileSystem
 	dropped  *DamagedLogError
+	ckptHook func() error
 	reqs     chan *request
 	maxGroup int
 	ckptSize int
@@ -181,7 +188,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, path: path, fs: o.fs, reqs: make(chan *request, o.MaxGroup), maxGroup: o.MaxGroup, ckptSize: o.CheckpointSize,
+	s := &Store{db: db, path: path, fs: o.fs, ckptHook: o.checkpointFault, reqs: make(chan *request, o.MaxGroup), maxGroup: o.MaxGroup, ckptSize: o.CheckpointSize,
 		closing: make(chan struct{}), stopped: make(chan struct{}), active: newLayer(),
 		ckpts: make(chan *layer, 1), ckptDone: make(chan error, 1), ckptsDone: make(chan struct{})}
 	if err := s.recover(o.Mode, o.TruncateDamagedLog); err != nil {
@@ -428,7 +435,6 @@ func (s *Store) commit(group []*request) {
 	if s.checkpointing && s.active.size >= 16*s.ckptSize {
 		s.checkpointAnswered(<-s.ckptDone) // the disk is behind: wait for it
 	}
-	s.resendCheckpoint()
 	errs := make([]error, len(group))
 	if err := s.runGroup(group, errs); err != nil {
 		for i := range errs {
@@ -512,7 +518,8 @@ func (s *Store) checkpointAnswered(err error) {
 	s.setCkptFault(nil)
 }
 
-// resendCheckpoint sends a failed checkpoint again.
+// resendCheckpoint sends a failed checkpoint again (once a second, from
+// probe).
 func (s *Store) resendCheckpoint() {
 	if s.retryCkpt != nil && !s.checkpointing {
 		l := s.retryCkpt
@@ -561,6 +568,11 @@ func (s *Store) checkpointLoop() {
 // checkpoint writes l's entries and its last sequence number into the file
 // in one bbolt commit.
 func (s *Store) checkpoint(l *layer) error {
+	if s.ckptHook != nil {
+		if err := s.ckptHook(); err != nil {
+			return err
+		}
+	}
 	return s.db.Update(func(btx *bolt.Tx) error {
 		for table, r := range l.tables {
 			b, err := btx.CreateBucketIfNotExists([]byte(table))

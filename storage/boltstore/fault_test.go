@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"net/http"
 	"net/http/httptest"
@@ -213,4 +214,44 @@ func TestLogHeaderDamage(t *testing.T) {
 		assert.Empty(t, contents(t, s))
 		require.NoError(t, s.Close())
 	}
+}
+
+// TestCheckpointFault: a checkpoint the disk refuses keeps its writes in
+// memory, readable, and fails readiness; writes go on into the log until
+// memory holds 16 checkpoints' worth, then are refused with
+// ErrStoreUnavailable. Once the disk takes the checkpoint again (retried
+// every second without any Update), the store is ready and writes again, and
+// everything answered survives a crash.
+func TestCheckpointFault(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	var full atomic.Bool
+	s, err := Open(path, &Options{CheckpointSize: 1024, checkpointFault: func() error {
+		if full.Load() {
+			return syscall.ENOSPC
+		}
+		return nil
+	}})
+	require.NoError(t, err)
+	full.Store(true)
+	var answered []string
+	for i := 0; ; i++ {
+		key := fmt.Sprintf("k%04d", i)
+		err := s.Update(ctx, func(tx payments.Tx) error { return tx.Put("t", key, bytes.Repeat([]byte("v"), 200)) })
+		if err != nil {
+			require.ErrorIs(t, err, payments.ErrStoreUnavailable)
+			break
+		}
+		answered = append(answered, key)
+		require.Less(t, i, 1000, "writes are refused once memory is full")
+	}
+	require.Error(t, s.Ready(ctx))
+	assert.Len(t, contents(t, s), len(answered), "what was answered stays readable")
+	full.Store(false)
+	require.Eventually(t, func() bool { return s.Ready(ctx) == nil }, 5*time.Second, 20*time.Millisecond)
+	put(t, s, "z", "after")
+	crash(t, s)
+	s, err = Open(path, nil)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Len(t, contents(t, s), len(answered)+1)
 }
