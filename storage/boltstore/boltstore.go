@@ -202,14 +202,29 @@ func Open(path string, opts *Options) (*Store, error) {
 
 // openBolt is bolt.Open with a panic turned into an error naming the file:
 // bbolt panics on some damaged files (a truncated one: "invalid freelist
-// page") instead of returning an error.
+// page") instead of returning an error. The file bbolt opened is then
+// unlocked and closed, so a later Open in the process does not wait for the
+// lock; bbolt's mapping of it stays until the process exits.
 func openBolt(path string, mode os.FileMode, opts *bolt.Options) (db *bolt.DB, err error) {
+	var opened *os.File
+	o := *opts
+	o.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		if err == nil {
+			opened = f
+		}
+		return f, err
+	}
 	defer func() {
 		if p := recover(); p != nil {
+			if opened != nil {
+				unlock(opened)
+				_ = opened.Close()
+			}
 			db, err = nil, fmt.Errorf("boltstore: %s is damaged (cut short or overwritten?): bbolt: %v", path, p)
 		}
 	}()
-	db, err = bolt.Open(path, mode, opts)
+	db, err = bolt.Open(path, mode, &o)
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
 	}
