@@ -178,8 +178,19 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	logger := newLogger(o, logs)
 
+	// The webhook signing key comes first: a start cut short between the
+	// two files leaves a key without a database (used on the next start),
+	// never a database without its key (refused).
+	existed := false // the -db file held data before this start
+	if info, err := os.Stat(o.db); err == nil && info.Size() > 0 {
+		existed = true
+	}
+	key, err := webhookKey(o, existed)
+	if err != nil {
+		return err
+	}
+
 	var store payments.Store
-	existed := false // the -db file was there before this start
 	switch {
 	case o.memory:
 		store = memstore.New()
@@ -194,8 +205,6 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 		}
 		store = ps
 	default:
-		_, statErr := os.Stat(o.db)
-		existed = statErr == nil
 		bs, err := boltstore.Open(o.db, &boltstore.Options{TruncateDamagedLog: o.walTruncateDamaged})
 		if err != nil {
 			return fmt.Errorf("open %s: %w", o.db, err)
@@ -210,10 +219,6 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	defer store.Close()
 
-	key, err := webhookKey(o, existed)
-	if err != nil {
-		return err
-	}
 	sender, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true, Brand: o.brand})
 	if err != nil {
 		return err

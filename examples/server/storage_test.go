@@ -97,7 +97,16 @@ func TestRun_WebhookKeyFile(t *testing.T) {
 
 	// The key restored, the server starts with it again.
 	copyFile(key, key2)
-	_, out, _, err = startOn(t, db2)
+	_, out, stop, err = startOn(t, db2)
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), pub)
+	stop()
+
+	// A first start cut short after the key was written (no database yet):
+	// the next start uses that key.
+	db3 := filepath.Join(t.TempDir(), "pay.db")
+	copyFile(key, db3+".webhook-key.pem")
+	_, out, _, err = startOn(t, db3)
 	require.NoError(t, err)
 	assert.Contains(t, out.String(), pub)
 }
