@@ -194,8 +194,9 @@ func crashState(ops []fileOp, k int, variant string, r *rand.Rand) map[string][]
 // TestPowerCut: after a power cut at any sync point of the log, the store
 // opens, holds every fund acknowledged before that point, and the ledger
 // holds (each currency sums to zero, balances replay from the journal).
-// BOLTSTORE_POWERCUT=all tries every sync point and more torn states
-// (minutes); by default a bounded sample runs in seconds.
+// BOLTSTORE_POWERCUT=all tries every point of 300 funds and more torn
+// states (2,432 states in 42 s); by default 40 states of 60 funds run in
+// about 2 s (about 6 s with -race).
 func TestPowerCut(t *testing.T) {
 	long := os.Getenv("BOLTSTORE_POWERCUT") == "all"
 	dir := t.TempDir()
