@@ -396,9 +396,10 @@ var ErrConflict = engine.ErrConflict
 // ErrNotFound: ErrNotFound: the record does not exist (engine.ErrNotFound).
 var ErrNotFound = engine.ErrNotFound
 
-// ErrStoreUnavailable: the store cannot be reached just now (its database
-// is restarting or unreachable, a connection was cut); the API answers 503
-// SERVICE_UNAVAILABLE with Retry-After (engine.ErrUnavailable).
+// ErrStoreUnavailable: the store cannot serve the call for now (its
+// database is restarting or unreachable, a connection was cut, its disk is
+// full) and expects to recover; the API answers 503 SERVICE_UNAVAILABLE
+// with Retry-After (engine.ErrUnavailable).
 var ErrStoreUnavailable = engine.ErrUnavailable
 
 // ErrCommitUnknown: a commit's outcome is unknown, the connection lost

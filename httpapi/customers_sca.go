@@ -169,9 +169,13 @@ func answer[T any](v T, err error) (int, any, error) {
 
 // setRetryAfter turns the retryAfterSeconds detail of a 429 or 503 error
 // body into the Retry-After header (engine limits and an unavailable store
-// report how long to wait there, so an idempotent replay carries it too).
+// report how long to wait there, so an idempotent replay carries it too). A
+// 503 without the detail (a provider that is down) says to retry after one
+// second.
 func setRetryAfter(h http.Header, status int, body []byte) {
-	if status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
+	if status == http.StatusServiceUnavailable {
+		h.Set("Retry-After", "1")
+	} else if status != http.StatusTooManyRequests {
 		return
 	}
 	var b struct {

@@ -47,6 +47,8 @@ func Ready(eng *payments.Engine, opts ReadyOptions) http.Handler {
 		defer cancel()
 		if err := eng.Store().View(ctx, func(payments.Tx) error { return nil }); err != nil {
 			checks["store"] = "failing"
+		} else if r, ok := eng.Store().(storeReadiness); ok && r.Ready(ctx) != nil {
+			checks["store"] = "cannot write"
 		}
 		if !eng.Webhooks.Running() {
 			checks["workers"] = "stopped"
@@ -56,6 +58,12 @@ func Ready(eng *payments.Engine, opts ReadyOptions) http.Handler {
 		}
 		return len(checks) == 2 && checks["store"] == "ok" && checks["workers"] == "ok", checks
 	})
+}
+
+// storeReadiness is a store that can tell it cannot write while it still
+// reads (boltstore on a full disk): Ready returns nil when it can.
+type storeReadiness interface {
+	Ready(ctx context.Context) error
 }
 
 // probeAnswer is the body of a probe.

@@ -59,6 +59,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -110,6 +111,7 @@ type options struct {
 	logLevel                  slog.Level
 	logFormat                 string
 	dashboard                 bool
+	walTruncateDamaged        bool
 	pprof                     bool
 	pprofAddr                 string
 	metrics                   bool
@@ -125,6 +127,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
 	fs.StringVar(&o.db, "db", "payments-sandbox.db", "bbolt database file")
 	fs.BoolVar(&o.memory, "memory", false, "keep everything in memory instead of -db")
+	fs.BoolVar(&o.walTruncateDamaged, "wal-truncate-damaged", false, "start even though -db's write-ahead log is damaged before its end, dropping the acknowledged writes after the damage (the start refuses such a log otherwise and says how many)")
 	fs.StringVar(&o.postgres, "postgres", getenv("PAYMENTS_POSTGRES"), "PostgreSQL DSN to use instead of -db, shared by any number of servers (env PAYMENTS_POSTGRES; a DSN with a password is better given by -postgres-file or the environment than on the command line)")
 	pgFile := fs.String("postgres-file", getenv("PAYMENTS_POSTGRES_FILE"), "file holding the PostgreSQL DSN, instead of -postgres (env PAYMENTS_POSTGRES_FILE)")
 	fs.StringVar(&o.pgSchema, "postgres-schema", getenv("PAYMENTS_POSTGRES_SCHEMA"), "PostgreSQL schema of the tables; empty means the DSN's default (env PAYMENTS_POSTGRES_SCHEMA)")
@@ -206,6 +209,18 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	logger := newLogger(o, logs)
 
+	// The webhook signing key comes first: a start cut short between the
+	// two files leaves a key without a database (used on the next start),
+	// never a database without its key (refused).
+	existed := false // the -db file held data before this start
+	if info, err := os.Stat(o.db); err == nil && info.Size() > 0 {
+		existed = true
+	}
+	key, err := webhookKey(o, existed)
+	if err != nil {
+		return err
+	}
+
 	var store payments.Store
 	switch {
 	case o.memory:
@@ -221,18 +236,20 @@ func runLogging(ctx context.Context, args []string, getenv func(string) string, 
 		}
 		store = ps
 	default:
-		bs, err := boltstore.Open(o.db, nil)
+		bs, err := boltstore.Open(o.db, &boltstore.Options{TruncateDamagedLog: o.walTruncateDamaged})
 		if err != nil {
 			return fmt.Errorf("open %s: %w", o.db, err)
+		}
+		if d := bs.DroppedRecords(); d != nil {
+			logger.Warn("write-ahead log damaged: dropped the acknowledged writes after the damage (-wal-truncate-damaged)",
+				"file", d.File, "offset", d.Offset, "found", d.Found, "records_dropped", d.Records)
+			fmt.Fprintf(out, "write-ahead log %s was damaged at offset %d (%s): dropped %d acknowledged records after it (-wal-truncate-damaged)\n",
+				d.File, d.Offset, d.Found, d.Records)
 		}
 		store = bs
 	}
 	defer store.Close()
 
-	key, err := webhookKey(o)
-	if err != nil {
-		return err
-	}
 	sender, err := webhooks.New(webhooks.Config{Key: key, AllowPrivate: true, Brand: o.brand})
 	if err != nil {
 		return err
@@ -477,17 +494,30 @@ func walletRelyingParty(origins, id string) (walletauth.RelyingParty, error) {
 }
 
 // webhookKey loads the webhook signing key kept beside the database file, or
-// creates it; with -memory or -postgres the key lives only as long as the
-// process (each server prints its public key).
-func webhookKey(o options) (*ecdsa.PrivateKey, error) {
+// creates it on the database's first start; with -memory or -postgres the
+// key lives only as long as the process (each server prints its public
+// key). Receivers verify webhooks with the key's public half, so a key is
+// never replaced silently: a missing key beside a database that existed
+// (dbExisted), or an empty or damaged key file, is an error naming the file.
+// A new key is written as durable files are: a temporary file, synced,
+// renamed over the name, and the directory synced.
+func webhookKey(o options, dbExisted bool) (*ecdsa.PrivateKey, error) {
 	if o.memory || o.postgres != "" {
 		return webhooks.GenerateKey()
 	}
 	path := o.db + ".webhook-key.pem"
 	if b, err := os.ReadFile(path); err == nil {
-		return webhooks.ParsePrivateKeyPEM(string(b))
+		key, err := webhooks.ParsePrivateKeyPEM(string(b))
+		if err != nil {
+			return nil, fmt.Errorf("webhook signing key %s is empty or damaged (%d bytes): restore it from a copy; "+
+				"deleting it makes a new key, which receivers must then be given: %w", path, len(b), err)
+		}
+		return key, nil
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
+	} else if dbExisted {
+		return nil, fmt.Errorf("webhook signing key %s is missing while database %s exists: restore the key from a copy; "+
+			"to start with a new key (receivers must then be given its public key), create an empty database or move %s away", path, o.db, o.db)
 	}
 	key, err := webhooks.GenerateKey()
 	if err != nil {
@@ -497,7 +527,48 @@ func webhookKey(o options) (*ecdsa.PrivateKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	return key, os.WriteFile(path, []byte(p), 0o600)
+	if err := writeFileDurably(path, []byte(p), 0o600); err != nil {
+		return nil, fmt.Errorf("writing the webhook signing key %s: %w", path, err)
+	}
+	return key, nil
+}
+
+// writeFileDurably writes data to path so that a crash or a power cut
+// leaves either no file or the whole one: into a temporary file beside it,
+// synced, renamed over path, and the directory synced so the name lasts.
+func writeFileDurably(path string, data []byte, mode os.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && runtime.GOOS != "windows" {
+		return err
+	}
+	return nil
 }
 
 // ensureToken makes sure a usable credential exists and returns the one to

@@ -137,7 +137,7 @@ func MessageOf(err error) string {
 		if errors.Is(err, ErrCommitUnknown) {
 			return "the database connection was lost while the request was being committed; it may or may not have taken effect: retry with the same Idempotency-Key"
 		}
-		return "the database is unavailable; try again shortly"
+		return "the store cannot take changes right now (its database is unreachable or its disk is full); retry shortly"
 	}
 	return "an internal error occurred"
 }

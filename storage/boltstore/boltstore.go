@@ -47,6 +47,22 @@
 // as it is; an earlier version does not read the log, so close the store
 // cleanly before going back to one.
 //
+// Faults. An Update whose log record the disk refuses (ENOSPC) is
+// answered with an error wrapping payments.ErrStoreUnavailable (503
+// SERVICE_UNAVAILABLE through the API) and nothing of it is kept; reads go
+// on, and Ready reports the fault (the server's /readyz fails on it). The
+// store recovers by itself rather than exiting: the next group writes its
+// record where the failed one was to go, and while no Update comes the
+// committer tries the failed write again once a second, so the store is
+// ready again as soon as the disk has room. A checkpoint the disk refuses
+// leaves its layer frozen (readable) and is sent again once a second;
+// writes go on into the log until 16 times Options.CheckpointSize waits,
+// then are refused the same way. A log record that fails its checksums
+// while records acknowledged after it follow is damage, not a torn tail:
+// Open refuses it with a *DamagedLogError unless
+// Options.TruncateDamagedLog. A bbolt file bbolt panics on (cut short) is
+// an error naming it.
+//
 //	store, err := boltstore.Open("payments.db", nil)
 //	if err != nil { ... }
 //	defer store.Close()
@@ -78,12 +94,27 @@ type Options struct {
 	// before they are written to the bbolt file. Writers wait when 16 times
 	// as much is waiting (the disk cannot keep up). Zero means 4 MiB.
 	CheckpointSize int
+	// TruncateDamagedLog opens a store whose write-ahead log is damaged
+	// before its end (Open's *DamagedLogError otherwise): the records
+	// before the damage are kept, the acknowledged records after it are
+	// dropped, and Store.DroppedRecords says how many and where.
+	TruncateDamagedLog bool
+
+	// fs is the log's file layer; nil means the operating system's.
+	fs fileSystem
+	// checkpointFault, when set, is called before each checkpoint's bbolt
+	// commit and fails it with its error (tests: bbolt writes its own
+	// file, which fs cannot reach).
+	checkpointFault func() error
 }
 
 // Store is a bbolt-backed payments.Store. Open it with Open.
 type Store struct {
 	db       *bolt.DB
 	path     string
+	fs       fileSystem
+	dropped  *DamagedLogError
+	ckptHook func() error
 	reqs     chan *request
 	maxGroup int
 	ckptSize int
@@ -101,7 +132,13 @@ type Store struct {
 	log           *wal
 	seq           uint64 // of the last record written
 	checkpointing bool   // a checkpoint was sent and not yet answered
-	failed        error  // the log or a checkpoint failed: no more writes
+	retryCkpt     *layer // frozen layer whose checkpoint failed, to send again
+
+	// faultMu guards the write faults: the last failed log write and the
+	// last failed checkpoint, cleared when one succeeds again.
+	faultMu   sync.Mutex
+	logFault  error
+	ckptFault error
 
 	ckpts     chan *layer
 	ckptDone  chan error
@@ -144,14 +181,17 @@ func Open(path string, opts *Options) (*Store, error) {
 	// each with its own write call, and bigger pages quarter them (the
 	// checkpoint's CPU over 20k quote create+executes fell from 0.87 s to
 	// 0.60 s). An existing file keeps the page size it was made with.
-	db, err := bolt.Open(path, o.Mode, &bolt.Options{Timeout: o.Timeout, PageSize: 16 << 10})
+	if o.fs == nil {
+		o.fs = osFS{}
+	}
+	db, err := openBolt(path, o.Mode, &bolt.Options{Timeout: o.Timeout, PageSize: 16 << 10})
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, path: path, reqs: make(chan *request, o.MaxGroup), maxGroup: o.MaxGroup, ckptSize: o.CheckpointSize,
+	s := &Store{db: db, path: path, fs: o.fs, ckptHook: o.checkpointFault, reqs: make(chan *request, o.MaxGroup), maxGroup: o.MaxGroup, ckptSize: o.CheckpointSize,
 		closing: make(chan struct{}), stopped: make(chan struct{}), active: newLayer(),
 		ckpts: make(chan *layer, 1), ckptDone: make(chan error, 1), ckptsDone: make(chan struct{})}
-	if err := s.recover(o.Mode); err != nil {
+	if err := s.recover(o.Mode, o.TruncateDamagedLog); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
@@ -160,8 +200,74 @@ func Open(path string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
+// openBolt is bolt.Open with a panic turned into an error naming the file:
+// bbolt panics on some damaged files (a truncated one: "invalid freelist
+// page") instead of returning an error. The file bbolt opened is then
+// unlocked and closed, so a later Open in the process does not wait for the
+// lock; bbolt's mapping of it stays until the process exits.
+func openBolt(path string, mode os.FileMode, opts *bolt.Options) (db *bolt.DB, err error) {
+	var opened *os.File
+	o := *opts
+	o.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		if err == nil {
+			opened = f
+		}
+		return f, err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if opened != nil {
+				unlock(opened)
+				_ = opened.Close()
+			}
+			db, err = nil, fmt.Errorf("boltstore: %s is damaged (cut short or overwritten?): bbolt: %v", path, p)
+		}
+	}()
+	db, err = bolt.Open(path, mode, &o)
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// DroppedRecords is nil, or, for a store opened with
+// Options.TruncateDamagedLog over a damaged log, where the damage was and
+// how many acknowledged records after it were dropped.
+func (s *Store) DroppedRecords() *DamagedLogError { return s.dropped }
+
+// Ready reports whether the store can write: nil, or an error wrapping
+// payments.ErrStoreUnavailable while a write to the disk fails (a full
+// disk). Reads keep working meanwhile; the store retries the write once a
+// second and is ready again as soon as it succeeds.
+func (s *Store) Ready(ctx context.Context) error {
+	if err := s.fault(); err != nil {
+		return fmt.Errorf("%w: %v", payments.ErrStoreUnavailable, err)
+	}
+	return ctx.Err()
+}
+
+// fault is the write fault the store is in, or nil.
+func (s *Store) fault() error {
+	s.faultMu.Lock()
+	defer s.faultMu.Unlock()
+	return errors.Join(s.logFault, s.ckptFault)
+}
+
+func (s *Store) setLogFault(err error) {
+	s.faultMu.Lock()
+	s.logFault = err
+	s.faultMu.Unlock()
+}
+
+func (s *Store) setCkptFault(err error) {
+	s.faultMu.Lock()
+	s.ckptFault = err
+	s.faultMu.Unlock()
+}
+
 // recover opens the log and writes the records the file lacks into it.
-func (s *Store) recover(mode os.FileMode) error {
+func (s *Store) recover(mode os.FileMode, truncate bool) error {
 	err := s.db.View(func(btx *bolt.Tx) error {
 		if b := btx.Bucket(metaBucket); b != nil {
 			if v := b.Get(seqKey); len(v) == 8 {
@@ -173,10 +279,11 @@ func (s *Store) recover(mode os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	log, recs, err := openWAL(s.path, mode, s.seq)
+	log, recs, dropped, err := openWAL(s.fs, s.path, mode, s.seq, truncate)
 	if err != nil {
 		return err
 	}
+	s.dropped = dropped
 	if len(recs) > 0 {
 		replay := newLayer()
 		for _, r := range recs {
@@ -264,12 +371,15 @@ func (s *Store) Close() error {
 	}
 	close(s.ckpts)
 	<-s.ckptsDone
-	err := s.failed
+	var err error
+	if s.retryCkpt != nil {
+		err = s.checkpoint(s.retryCkpt)
+	}
 	if err == nil && !s.active.empty() {
 		err = s.checkpoint(s.active)
 	}
 	if err == nil {
-		err = s.log.remove(s.path)
+		err = s.log.remove(s.fs, s.path)
 	} else {
 		_ = s.log.close() // the log still holds what the file lacks
 	}
@@ -279,11 +389,31 @@ func (s *Store) Close() error {
 // commitLoop groups waiting Updates into shared commits.
 func (s *Store) commitLoop() {
 	defer close(s.stopped)
+	var retry *time.Ticker
 	for {
+		// While a write to the disk fails, try it again every second, so
+		// the store is ready again once space is back even if no Update
+		// comes (a load balancer sends none to an unready server).
+		var tick <-chan time.Time
+		if s.fault() != nil {
+			if retry == nil {
+				retry = time.NewTicker(faultRetry)
+			}
+			tick = retry.C
+		} else if retry != nil {
+			retry.Stop()
+			retry = nil
+		}
 		var first *request
 		select {
+		case <-tick:
+			s.probe()
+			continue
 		case first = <-s.reqs:
 		case <-s.closing:
+			if retry != nil {
+				retry.Stop()
+			}
 			// No sender can add more (closed is set under the lock), so
 			// finish what is queued and stop.
 			for {
@@ -331,7 +461,7 @@ func (s *Store) commit(group []*request) {
 	for i, r := range group {
 		r.done <- errs[i]
 	}
-	if s.failed == nil && !s.checkpointing && s.active.size >= s.ckptSize {
+	if !s.checkpointing && s.retryCkpt == nil && s.active.size >= s.ckptSize {
 		full := s.active
 		s.mu.Lock()
 		s.frozen, s.active = full, newLayer()
@@ -346,8 +476,10 @@ func (s *Store) commit(group []*request) {
 // and commits what they wrote. It returns the error every function that
 // succeeded gets instead.
 func (s *Store) runGroup(group []*request, errs []error) error {
-	if s.failed != nil {
-		return s.failed
+	if s.retryCkpt != nil && s.active.size >= 16*s.ckptSize {
+		// The checkpoint fails and memory holds all it may: refuse writes
+		// until the disk takes the checkpoint.
+		return fmt.Errorf("%w: boltstore: %v", payments.ErrStoreUnavailable, s.fault())
 	}
 	s.mu.RLock()
 	frozen := s.frozen
@@ -367,9 +499,13 @@ func (s *Store) runGroup(group []*request, errs []error) error {
 	}
 	n, err := s.log.append(s.seq+1, pending)
 	if err != nil {
-		s.failed = fmt.Errorf("boltstore: writing the log: %w", err)
-		return s.failed
+		// Nothing of the record counts: the next group writes its record
+		// at the same place, and succeeds once the disk takes it.
+		err = fmt.Errorf("boltstore: writing the log %s: %w", walPaths(s.path)[s.log.cur], err)
+		s.setLogFault(err)
+		return fmt.Errorf("%w: %v", payments.ErrStoreUnavailable, err)
 	}
+	s.setLogFault(nil)
 	s.seq++
 	s.mu.Lock()
 	s.active.merge(pending)
@@ -379,11 +515,53 @@ func (s *Store) runGroup(group []*request, errs []error) error {
 	return nil
 }
 
-// checkpointAnswered takes the checkpointer's answer.
+// faultRetry is how often a failing write to the disk is tried again
+// while no Update comes.
+const faultRetry = time.Second
+
+// checkpointAnswered takes the checkpointer's answer. A failed checkpoint
+// leaves its layer frozen (reads still see it) and is sent again.
 func (s *Store) checkpointAnswered(err error) {
 	s.checkpointing = false
-	if err != nil && s.failed == nil {
-		s.failed = fmt.Errorf("boltstore: checkpoint: %w", err)
+	if err != nil {
+		s.mu.RLock()
+		s.retryCkpt = s.frozen
+		s.mu.RUnlock()
+		s.setCkptFault(fmt.Errorf("boltstore: checkpoint into %s: %w", s.path, err))
+		return
+	}
+	s.setCkptFault(nil)
+}
+
+// resendCheckpoint sends a failed checkpoint again (once a second, from
+// probe).
+func (s *Store) resendCheckpoint() {
+	if s.retryCkpt != nil && !s.checkpointing {
+		l := s.retryCkpt
+		s.retryCkpt = nil
+		s.checkpointing = true
+		s.ckpts <- l
+	}
+}
+
+// probe tries the failed writes again while no Update comes: the
+// checkpoint, and the log's next write (room for the next record, synced).
+func (s *Store) probe() {
+	select {
+	case err := <-s.ckptDone:
+		s.checkpointAnswered(err)
+	default:
+	}
+	s.resendCheckpoint()
+	s.faultMu.Lock()
+	logFault := s.logFault
+	s.faultMu.Unlock()
+	if logFault != nil {
+		if err := s.log.probe(); err != nil {
+			s.setLogFault(fmt.Errorf("boltstore: writing the log %s: %w", walPaths(s.path)[s.log.cur], err))
+		} else {
+			s.setLogFault(nil)
+		}
 	}
 }
 
@@ -405,6 +583,11 @@ func (s *Store) checkpointLoop() {
 // checkpoint writes l's entries and its last sequence number into the file
 // in one bbolt commit.
 func (s *Store) checkpoint(l *layer) error {
+	if s.ckptHook != nil {
+		if err := s.ckptHook(); err != nil {
+			return err
+		}
+	}
 	return s.db.Update(func(btx *bolt.Tx) error {
 		for table, r := range l.tables {
 			b, err := btx.CreateBucketIfNotExists([]byte(table))

@@ -17,3 +17,7 @@ func syncDir(dir string) error {
 	defer d.Close()
 	return d.Sync()
 }
+
+// unlock releases bbolt's lock on f. Closing f alone does not: bbolt's
+// mapping of the file holds the open file, and with it the lock.
+func unlock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

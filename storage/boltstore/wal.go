@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,37 +12,56 @@ import (
 	"slices"
 )
 
-// The log is two files beside the bbolt file, written in turn. Each holds
-// records from its start:
+// The log is two files beside the bbolt file, written in turn. A file
+// written by this version starts with the 8 bytes walMagic ("boltwal2")
+// and then holds records:
 //
 //	[4] payload length, little-endian
-//	[4] CRC-32C of the sequence number and the payload
+//	[4] CRC-32C of the payload
 //	[8] sequence number, little-endian; each record's is its predecessor's + 1
+//	[4] CRC-32C of the 16 bytes before it (the header's own checksum)
 //	payload: writes, each
 //	    [1] 0 put, 1 delete
 //	    uvarint length + table, uvarint length + key, for a put uvarint length + value
 //
-// A file is read up to its first record that is cut short, fails its
-// checksum or does not follow its predecessor: whatever lies after it is an
-// older use of the file, or a write the crash interrupted (never
-// acknowledged, as the caller is answered after the fsync).
+// A file without the magic is read in the format of earlier versions (one
+// 16-byte header whose CRC covers the sequence number and the payload), so
+// a log left by one still opens.
+//
+// A file is read up to its first record that is cut short, fails a
+// checksum or does not follow its predecessor. What lies after it is
+// either harmless, an older use of the file or a write the crash
+// interrupted (never acknowledged, as the caller is answered after the
+// fsync), or the sign of damage: a whole record further on (both checksums
+// hold) with a sequence number above every record read and every record the
+// bbolt file holds. Such a record was acknowledged after the one that
+// failed, so the failure is not a torn tail: openWAL refuses the log with a
+// *DamagedLogError unless told to drop what follows the damage. The
+// header's own checksum is what tells the two apart cheaply: a record cut
+// short by a crash is the last one, and nothing valid follows it.
 //
 // The files grow by zeroed chunks ahead of the records: writing inside a
 // file's length lets fdatasync skip the file's metadata, which halves its
 // cost on ext4.
 
 const (
-	headerSize = 16
-	growChunk  = 1 << 20
-	opPut      = 0
-	opDelete   = 1
+	headerSize   = 20
+	v1HeaderSize = 16
+	growChunk    = 1 << 20
+	opPut        = 0
+	opDelete     = 1
 )
+
+// walMagic starts every log file this version writes. Read as an earlier
+// version's first record length it is about 1.9 GB, more than the file
+// holds, so an earlier version reads such a log as empty.
+const walMagic = "boltwal2"
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // wal appends records to one of its two files.
 type wal struct {
-	files [2]*os.File
+	files [2]walFile
 	sizes [2]int64 // each file's length: zeroed beyond what was written
 	cur   int
 	off   int64 // where the next record goes in files[cur]
@@ -62,56 +82,105 @@ type write struct {
 	e          entry
 }
 
+// DamagedLogError is Open's answer to a write-ahead log damaged before its
+// end: a record at Offset of File fails its check (Found says how) while
+// Records acknowledged records follow it (or records are missing between
+// the two log files). Open refuses such a log unless
+// Options.TruncateDamagedLog is set; then it keeps the records before the
+// damage, drops the rest, and Store.DroppedRecords reports this error.
+type DamagedLogError struct {
+	// File is the log file's path.
+	File string
+	// Offset is where, in bytes from the file's start, the damage begins.
+	Offset int64
+	// Found says what was found there instead of the next record.
+	Found string
+	// Records is how many acknowledged records lie beyond the damage: the
+	// writes lost if the log is truncated there.
+	Records int
+}
+
+// Error implements error.
+func (e *DamagedLogError) Error() string {
+	return fmt.Sprintf("boltstore: write-ahead log %s is damaged at offset %d (%s) and %d acknowledged records follow; "+
+		"restore it from a copy, or open with TruncateDamagedLog (server flag -wal-truncate-damaged) to drop those %d records",
+		e.File, e.Offset, e.Found, e.Records, e.Records)
+}
+
 // openWAL opens (creating) the log files of path and returns the records
 // they hold with a sequence number above applied, in order and without a
 // gap. The caller writes them into the bbolt file and then calls reset.
-func openWAL(path string, mode os.FileMode, applied uint64) (*wal, []record, error) {
+// Damage before the end of the log is a *DamagedLogError, unless truncate
+// is set: then the records before it are returned, and the error as the
+// second result.
+func openWAL(fsys fileSystem, path string, mode os.FileMode, applied uint64, truncate bool) (*wal, []record, *DamagedLogError, error) {
 	w := &wal{}
 	var found []record
+	var damage *DamagedLogError
 	created := false
+	fail := func(err error) (*wal, []record, *DamagedLogError, error) {
+		_ = w.close()
+		return nil, nil, nil, err
+	}
+	var logs [2]fileLog
+	baseline := applied
 	for i, p := range walPaths(path) {
-		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		raw, err := fsys.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
 			created = true
+		} else if err != nil {
+			return fail(err)
 		}
-		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, mode)
+		f, err := fsys.OpenFile(p, os.O_RDWR|os.O_CREATE, mode)
 		if err != nil {
-			w.close()
-			return nil, nil, err
+			return fail(err)
 		}
 		w.files[i] = f
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			w.close()
-			return nil, nil, err
-		}
 		w.sizes[i] = int64(len(raw))
-		recs, err := readRecords(raw)
+		l, err := readLog(raw)
 		if err != nil {
-			w.close()
-			return nil, nil, fmt.Errorf("boltstore: log %s: %w", p, err)
+			return fail(fmt.Errorf("boltstore: log %s: %w", p, err))
 		}
-		for _, r := range recs {
+		logs[i] = l
+		for _, r := range l.recs {
+			baseline = max(baseline, r.seq)
 			if r.seq > applied {
 				found = append(found, r)
 			}
 		}
 	}
+	// Damage shows as a whole record beyond a file's stop that is newer
+	// than every record read from either file and than the bbolt file.
+	for i, l := range logs {
+		if n := l.acknowledgedAfter(baseline); n > 0 && damage == nil {
+			damage = &DamagedLogError{File: walPaths(path)[i], Offset: int64(l.stop), Found: l.found, Records: n}
+		}
+	}
 	// A new file's name is durable once its directory is synced: without
 	// it, a power cut could take the file and the records acknowledged in it.
 	if created {
-		if err := syncDir(filepath.Dir(path)); err != nil {
-			w.close()
-			return nil, nil, err
+		if err := fsys.SyncDir(filepath.Dir(path)); err != nil {
+			return fail(err)
 		}
 	}
 	slices.SortFunc(found, func(a, b record) int { return cmpSeq(a.seq, b.seq) })
 	for i, r := range found {
 		if r.seq != applied+uint64(i)+1 {
+			// Records are missing between the two files: the file that held
+			// them lost them.
+			if damage == nil {
+				damage = &DamagedLogError{File: walPaths(path)[0] + ", " + filepath.Base(walPaths(path)[1]),
+					Found: fmt.Sprintf("record %d missing before record %d", applied+uint64(i)+1, r.seq)}
+			}
+			damage.Records += len(found) - i
 			found = found[:i]
 			break
 		}
 	}
-	return w, found, nil
+	if damage != nil && !truncate {
+		return fail(damage)
+	}
+	return w, found, damage, nil
 }
 
 func cmpSeq(a, b uint64) int {
@@ -124,32 +193,138 @@ func cmpSeq(a, b uint64) int {
 	return 0
 }
 
-// readRecords decodes the records at the start of one log file. A record
-// whose checksum holds but whose writes do not decode is an error: the file
-// is damaged, not cut short.
-func readRecords(raw []byte) ([]record, error) {
-	var out []record
-	for len(raw) >= headerSize {
-		n := binary.LittleEndian.Uint32(raw[0:4])
-		if n == 0 || int64(n) > int64(len(raw)-headerSize) {
-			break
-		}
-		body := raw[8 : headerSize+int(n)]
-		if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(raw[4:8]) {
-			break
-		}
-		seq := binary.LittleEndian.Uint64(raw[8:16])
-		if len(out) > 0 && seq != out[len(out)-1].seq+1 {
-			break
-		}
-		writes, err := decodeWrites(raw[headerSize : headerSize+int(n)])
-		if err != nil {
-			return nil, fmt.Errorf("record %d: %w", seq, err)
-		}
-		out = append(out, record{seq: seq, writes: writes})
-		raw = raw[headerSize+int(n):]
+// fileLog is what readLog read from one log file: its records up to the
+// first that fails, where that one starts, and what was found there.
+type fileLog struct {
+	raw   []byte
+	v2    bool
+	recs  []record
+	stop  int
+	found string
+}
+
+// readLog decodes the records of one log file (its whole contents) up to
+// the first that is cut short, fails a checksum or does not follow its
+// predecessor. A record whose checksums hold but whose writes do not decode
+// is an error.
+func readLog(raw []byte) (fileLog, error) {
+	l := fileLog{raw: raw, v2: len(raw) >= len(walMagic) && string(raw[:len(walMagic)]) == walMagic}
+	if l.v2 {
+		l.stop = len(walMagic)
 	}
-	return out, nil
+	hs := l.headerSize()
+	for {
+		seq, n, why := recordAt(raw, l.stop, l.v2)
+		if why != "" {
+			l.found = why
+			return l, nil
+		}
+		if len(l.recs) > 0 && seq != l.recs[len(l.recs)-1].seq+1 {
+			l.found = fmt.Sprintf("record %d after record %d", seq, l.recs[len(l.recs)-1].seq)
+			return l, nil
+		}
+		writes, err := decodeWrites(raw[l.stop+hs : l.stop+n])
+		if err != nil {
+			return l, fmt.Errorf("record %d at offset %d: %w", seq, l.stop, err)
+		}
+		l.recs = append(l.recs, record{seq: seq, writes: writes})
+		l.stop += n
+	}
+}
+
+func (l fileLog) headerSize() int {
+	if l.v2 {
+		return headerSize
+	}
+	return v1HeaderSize
+}
+
+// acknowledgedAfter counts the records found beyond the stop whose
+// sequence numbers follow baseline (the newest record read anywhere, or
+// held by the bbolt file): records acknowledged after the one that failed.
+// The records between baseline and such a record lay between the stop and
+// it, so it is at most one per 17 bytes (the smallest record) past
+// baseline: a cheap test that skips almost every offset of random bytes. A
+// file that lost its magic is searched in both formats.
+func (l fileLog) acknowledgedAfter(baseline uint64) int {
+	count := func(v2 bool) int {
+		for q := l.stop + 1; q+v1HeaderSize <= len(l.raw); q++ {
+			// A record header inside a zeroed page (the files grow by
+			// zeroed chunks) has sequence number 0: skip the page.
+			if q%len(zeroPage) == 0 && q+len(zeroPage) <= len(l.raw) && bytes.Equal(l.raw[q:q+len(zeroPage)], zeroPage[:]) {
+				q += len(zeroPage) - v1HeaderSize
+				continue
+			}
+			seq := binary.LittleEndian.Uint64(l.raw[q+8 : q+16])
+			if seq <= baseline || seq-baseline-1 > uint64(q-l.stop)/17 {
+				continue
+			}
+			seq, n, why := recordAt(l.raw, q, v2)
+			if why != "" {
+				continue
+			}
+			c := 1
+			for r := q + n; ; c++ {
+				next, m, why := recordAt(l.raw, r, v2)
+				if why != "" || next != seq+uint64(c) {
+					return c
+				}
+				r += m
+			}
+		}
+		return 0
+	}
+	if c := count(l.v2); c > 0 || l.v2 {
+		return c
+	}
+	return count(true)
+}
+
+// recordAt checks the record at offset p of raw and returns its sequence
+// number and whole size, or why there is none: "" means valid.
+func recordAt(raw []byte, p int, v2 bool) (seq uint64, size int, why string) {
+	hs := headerSize
+	if !v2 {
+		hs = v1HeaderSize
+	}
+	if p+hs > len(raw) {
+		return 0, 0, "the file ends inside a record header"
+	}
+	h := raw[p : p+hs]
+	n := int64(binary.LittleEndian.Uint32(h[0:4]))
+	seq = binary.LittleEndian.Uint64(h[8:16])
+	if v2 && crc32.Checksum(h[:16], crcTable) != binary.LittleEndian.Uint32(h[16:20]) {
+		if allZero(h) {
+			return 0, 0, "zeros where the next record header belongs"
+		}
+		return 0, 0, "a record header that fails its checksum"
+	}
+	if n == 0 || n > int64(len(raw)-p-hs) {
+		return 0, 0, fmt.Sprintf("a record length of %d bytes that does not fit the file", n)
+	}
+	body := raw[p+hs : p+hs+int(n)]
+	var sum uint32
+	if v2 {
+		sum = crc32.Checksum(body, crcTable)
+	} else {
+		sum = crc32.Checksum(raw[p+8:p+hs+int(n)], crcTable)
+	}
+	if sum != binary.LittleEndian.Uint32(h[4:8]) {
+		return 0, 0, fmt.Sprintf("record %d whose payload fails its checksum", seq)
+	}
+	return seq, hs + int(n), ""
+}
+
+// zeroPage is a page of zeros to compare the log's pages with.
+var zeroPage [4096]byte
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 var errBadRecord = errors.New("malformed writes")
@@ -212,15 +387,23 @@ func encodeRecord(buf []byte, seq uint64, l *layer) ([]byte, error) {
 		return buf, fmt.Errorf("boltstore: a commit of %d bytes is too large", len(h))
 	}
 	binary.LittleEndian.PutUint32(h[0:4], uint32(len(h)-headerSize))
+	binary.LittleEndian.PutUint32(h[4:8], crc32.Checksum(h[headerSize:], crcTable))
 	binary.LittleEndian.PutUint64(h[8:16], seq)
-	binary.LittleEndian.PutUint32(h[4:8], crc32.Checksum(h[8:], crcTable))
+	binary.LittleEndian.PutUint32(h[16:20], crc32.Checksum(h[:16], crcTable))
 	return b, nil
 }
 
 // append writes the writes of l as record seq, syncs it and returns its
-// size.
+// size. A record at a file's start comes after the file's magic. When it
+// fails, nothing counts as written: the next append writes at the same
+// offset (what the failed one left there is never read, as the retry or
+// zeros cover its header).
 func (w *wal) append(seq uint64, l *layer) (int, error) {
-	b, err := encodeRecord(w.buf[:0], seq, l)
+	buf := w.buf[:0]
+	if w.off == 0 {
+		buf = append(buf, walMagic...)
+	}
+	b, err := encodeRecord(buf, seq, l)
 	if err != nil {
 		return 0, err
 	}
@@ -238,11 +421,27 @@ func (w *wal) append(seq uint64, l *layer) (int, error) {
 	if _, err := f.WriteAt(b, w.off); err != nil {
 		return 0, err
 	}
-	if err := fdatasync(f); err != nil {
+	if err := f.Datasync(); err != nil {
 		return 0, err
 	}
 	w.off += int64(len(b))
 	return len(b), nil
+}
+
+// probe makes room for a record of a few kilobytes at the current offset
+// and syncs it: the write a full disk refused (growing the file) done
+// again, without a record. Bytes past the offset are never read.
+func (w *wal) probe() error {
+	f := w.files[w.cur]
+	end := w.off + 64<<10
+	if end > w.sizes[w.cur] {
+		grown := (end + growChunk - 1) / growChunk * growChunk
+		if _, err := f.WriteAt(make([]byte, grown-w.sizes[w.cur]), w.sizes[w.cur]); err != nil {
+			return err
+		}
+		w.sizes[w.cur] = grown
+	}
+	return f.Datasync()
 }
 
 // reset empties both files once every record they hold is in the bbolt
@@ -281,10 +480,10 @@ func (w *wal) close() error {
 }
 
 // remove closes and deletes the files (after a checkpoint of everything).
-func (w *wal) remove(path string) error {
+func (w *wal) remove(fsys fileSystem, path string) error {
 	errs := []error{w.close()}
 	for _, p := range walPaths(path) {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}

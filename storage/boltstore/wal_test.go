@@ -105,8 +105,9 @@ func TestLogTornTail(t *testing.T) {
 	log0 := walPaths(path)[0]
 	raw, err := os.ReadFile(log0)
 	require.NoError(t, err)
-	recs, err := readRecords(raw)
+	l, err := readLog(raw)
 	require.NoError(t, err)
+	recs := l.recs
 	require.Len(t, recs, 5)
 
 	// A sixth record cut short, then garbage.
@@ -135,9 +136,21 @@ func TestLogTornTail(t *testing.T) {
 	require.NoError(t, err)
 	raw[offs[2]+headerSize+2] ^= 0xff
 	require.NoError(t, os.WriteFile(log0, raw, 0o600))
-	s, err = Open(path, nil)
+	// Two acknowledged records follow the damaged one: not a torn tail.
+	_, err = Open(path, nil)
+	var damaged *DamagedLogError
+	require.ErrorAs(t, err, &damaged)
+	assert.Equal(t, log0, damaged.File)
+	assert.Equal(t, offs[2], damaged.Offset)
+	assert.Equal(t, 2, damaged.Records)
+	assert.Contains(t, err.Error(), log0)
+	assert.Contains(t, err.Error(), "payload fails its checksum")
+	// Told to, Open drops them and says so.
+	s, err = Open(path, &Options{TruncateDamagedLog: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"k0=v", "k1=v"}, contents(t, s))
+	require.NotNil(t, s.DroppedRecords())
+	assert.Equal(t, 2, s.DroppedRecords().Records)
 	require.NoError(t, s.Close())
 }
 
@@ -172,10 +185,12 @@ func TestFailedUpdateWritesNoRecord(t *testing.T) {
 func FuzzReadRecords(f *testing.F) {
 	f.Add([]byte{}, "t", "k", []byte("v"), false)
 	f.Add([]byte{5, 0, 0, 0, 1, 2, 3, 4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 't'}, "quotes", "Quote:1", []byte(`{"a":1}`), true)
-	good, _ := encodeRecord(nil, 8, layerOf("t", "k", "v"))
+	good, _ := encodeRecord([]byte(walMagic), 8, layerOf("t", "k", "v"))
 	f.Add(good, "t", "k2", []byte{}, false)
 	f.Fuzz(func(t *testing.T, tail []byte, table, key string, value []byte, del bool) {
-		recs, err := readRecords(tail)
+		fl, err := readLog(tail)
+		recs := fl.recs
+		_ = fl.acknowledgedAfter(0)
 		for i := 1; err == nil && i < len(recs); i++ {
 			if recs[i].seq != recs[i-1].seq+1 {
 				t.Fatalf("record %d follows %d", recs[i].seq, recs[i-1].seq)
@@ -183,11 +198,12 @@ func FuzzReadRecords(f *testing.F) {
 		}
 		l := newLayer()
 		l.set(table, key, entry{v: value, del: del})
-		raw, err := encodeRecord(nil, 7, l)
+		raw, err := encodeRecord([]byte(walMagic), 7, l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, err = readRecords(append(raw, tail...))
+		got, err := readLog(append(raw, tail...))
+		recs = got.recs
 		if err != nil {
 			return // the tail held a damaged record after ours
 		}
