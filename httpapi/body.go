@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/jsonx"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -119,17 +120,7 @@ func (j jsonString) equal(k jsonString) bool {
 }
 
 // space skips JSON whitespace at s.i.
-func (s *bodyScanner) space() { s.i = skipSpace(s.raw, s.i) }
-
-// skipSpace returns the position of the first byte of b at or after i
-// that is not JSON white space (len(b) when there is none): the body's
-// scanner, validator and quote decoder all skip it so.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
+func (s *bodyScanner) space() { s.i = jsonx.SkipSpace(s.raw, s.i) }
 
 // value scans the value at s.i (after any space), which sits at a.
 func (s *bodyScanner) value(a at, depth int, report bool) {
@@ -322,7 +313,7 @@ type jsonValidator struct {
 
 // space skips white space and returns the position after it.
 func (v *jsonValidator) space() int {
-	v.i = skipSpace(v.b, v.i)
+	v.i = jsonx.SkipSpace(v.b, v.i)
 	return v.i
 }
 

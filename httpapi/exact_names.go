@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/paygrid/payments/internal/jsonx"
 )
 
 // exactNames returns body without the members that name a field of the
@@ -82,7 +84,7 @@ func (sn *structNames) folds(key string) bool {
 // value reads the value at w.i, which decodes into a t (nil: into
 // anything that keeps members as they are named, or nothing).
 func (w *nameWalk) value(t reflect.Type) {
-	w.i = skipSpace(w.b, w.i)
+	w.i = jsonx.SkipSpace(w.b, w.i)
 	if w.i >= len(w.b) {
 		w.bad = true
 		return
@@ -109,7 +111,7 @@ func (w *nameWalk) value(t reflect.Type) {
 			elem = t.Elem()
 		}
 		w.i++
-		w.i = skipSpace(w.b, w.i)
+		w.i = jsonx.SkipSpace(w.b, w.i)
 		if w.i < len(w.b) && w.b[w.i] == ']' {
 			w.i++
 			return
@@ -140,7 +142,7 @@ type member struct {
 // map whose values decode into elem.
 func (w *nameWalk) object(sn *structNames, elem reflect.Type) {
 	w.i++
-	w.i = skipSpace(w.b, w.i)
+	w.i = jsonx.SkipSpace(w.b, w.i)
 	if w.i < len(w.b) && w.b[w.i] == '}' {
 		w.i++
 		return
@@ -151,7 +153,7 @@ func (w *nameWalk) object(sn *structNames, elem reflect.Type) {
 	for !w.bad {
 		m := member{start: w.i}
 		name := w.str()
-		w.i = skipSpace(w.b, w.i)
+		w.i = jsonx.SkipSpace(w.b, w.i)
 		if w.bad || w.i >= len(w.b) || w.b[w.i] != ':' {
 			w.bad = true
 			return
@@ -217,11 +219,11 @@ func unquoteName(name []byte) string {
 // sep reads what follows an element or member: a comma (true, w.i at the
 // next one) or end (false, w.i past it).
 func (w *nameWalk) sep(end byte) bool {
-	w.i = skipSpace(w.b, w.i)
+	w.i = jsonx.SkipSpace(w.b, w.i)
 	switch {
 	case w.i < len(w.b) && w.b[w.i] == ',':
 		w.i++
-		w.i = skipSpace(w.b, w.i)
+		w.i = jsonx.SkipSpace(w.b, w.i)
 		return true
 	case w.i < len(w.b) && w.b[w.i] == end:
 		w.i++
