@@ -25,10 +25,10 @@ const module = "github.com/paygrid/payments"
 // package (quotes_test beside quotes), which is not part of the area and
 // goes through the public API, importing the root and internal/enginetest.
 var below = func() map[string][]string {
-	leaves := []string{"money", "validate", "walletauth"}
+	leaves := []string{"money", "validate", "walletauth", "internal/jsonx"}
 	kernel := append([]string{"internal/engine"}, leaves...)
 	m := map[string][]string{
-		"money": nil, "validate": nil, "walletauth": nil,
+		"money": nil, "validate": nil, "walletauth": nil, "internal/jsonx": nil,
 		"internal/engine": leaves,
 		"rails":           kernel,
 		"platform":        kernel,

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/jsonx"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -40,7 +41,8 @@ func checkBody(hr *http.Request, body []byte, maxString int) error {
 	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 		return payments.Errorf(payments.CodeUnsupportedMediaType, "a request body must be sent as Content-Type: application/json")
 	}
-	if !validJSON(body) {
+	var fe validate.Errors
+	if !scanJSON(&fe, body, "", maxString, 0) {
 		dec := json.NewDecoder(bytes.NewReader(body))
 		var v any
 		err := dec.Decode(&v)
@@ -49,23 +51,25 @@ func checkBody(hr *http.Request, body []byte, maxString int) error {
 		}
 		return payments.Errorf(payments.CodeInvalidInput, "malformed JSON: the body is not a single JSON value")
 	}
-	var fe validate.Errors
-	scanJSON(&fe, body, "", maxString, 0)
 	return payments.Invalid(fe.Err())
 }
 
-// scanJSON records duplicate members, invalid UTF-8 and over-long strings
-// in the well-formed JSON value raw at path. It reads raw once, left to
-// right (json.Valid has already accepted it), and spells a field's name out
-// only for a container or a finding: a body without findings costs an
-// allocation per nested object or array.
-func scanJSON(fe *validate.Errors, raw []byte, path string, maxString, depth int) {
+// scanJSON reports whether raw is one well-formed JSON value, exactly as
+// json.Valid does (FuzzScanJSON compares them), and records in fe its
+// duplicate members, invalid UTF-8 and over-long strings, at path. It reads
+// raw once, left to right, checking its syntax as it goes (encoding/json's
+// scanner calls a state function per byte, and a second pass over the body
+// cost as much again), and spells a field's name out only for a container
+// or a finding: a body without findings costs an allocation per nested
+// object or array. fe is complete only when it reports true.
+func scanJSON(fe *validate.Errors, raw []byte, path string, maxString, depth int) bool {
 	s := bodyScanner{fe: fe, raw: raw, max: maxString}
-	s.value(at{path: path}, depth, true)
+	return s.value(at{path: path}, depth, true) && jsonx.SkipSpace(raw, s.i) == len(raw)
 }
 
-// bodyScanner walks one well-formed JSON value. report is false while it
-// skips a value nested deeper than maxJSONDepth (reported once, at its path).
+// bodyScanner walks one JSON value. report is false while it skips a value
+// nested deeper than maxJSONDepth (reported once, at its path); each read
+// reports whether what it read is well-formed.
 type bodyScanner struct {
 	fe  *validate.Errors
 	raw []byte
@@ -118,43 +122,37 @@ func (j jsonString) equal(k jsonString) bool {
 	return j.String() == k.String()
 }
 
-// space skips JSON whitespace at s.i.
-func (s *bodyScanner) space() { s.i = skipSpace(s.raw, s.i) }
-
-// skipSpace returns the position of the first byte of b at or after i
-// that is not JSON white space (len(b) when there is none): the body's
-// scanner, validator and quote decoder all skip it so.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
+// next returns the byte at s.i after white space, 0 at the end.
+func (s *bodyScanner) next() byte {
+	s.i = jsonx.SkipSpace(s.raw, s.i)
+	if s.i >= len(s.raw) {
+		return 0
 	}
-	return i
+	return s.raw[s.i]
 }
 
-// value scans the value at s.i (after any space), which sits at a.
-func (s *bodyScanner) value(a at, depth int, report bool) {
-	s.space()
-	if s.i >= len(s.raw) {
-		return
+// value reads the value at s.i (after any space), which sits at a, nested
+// depth deep (0 for the body itself).
+func (s *bodyScanner) value(a at, depth int, report bool) bool {
+	c := s.next()
+	if (c == '{' || c == '[') && depth >= maxNesting {
+		return false
 	}
-	if report && depth > maxJSONDepth {
+	if c != 0 && report && depth > maxJSONDepth {
 		s.fe.Add(a.field(), nil, "the request body nests deeper than %d levels", maxJSONDepth)
 		report = false
 	}
-	switch s.raw[s.i] {
-	case '{':
-		s.object(a, depth, report)
-	case '[':
-		s.i++
-		path := ""
-		if report {
-			path = a.field()
+	switch {
+	case c == '{':
+		return s.object(a, depth, report)
+	case c == '[':
+		return s.array(a, depth, report)
+	case c == '"':
+		start := s.i
+		if !s.str() {
+			return false
 		}
-		for n := 0; s.more(']'); n++ {
-			s.value(at{path: path, n: n, kind: 'e'}, depth+1, report)
-		}
-	case '"':
-		v := s.str()
+		v := jsonString(s.raw[start:s.i])
 		switch {
 		case !report:
 		case !utf8.Valid(v):
@@ -164,9 +162,36 @@ func (s *bodyScanner) value(a at, depth int, report bool) {
 			f := orBody(a.field())
 			s.fe.Add(f, &validate.Constraint{MaxLength: &s.max}, "%s must be at most %d characters", f, s.max)
 		}
-	default: // number, true, false, null
-		for s.i < len(s.raw) && !strings.ContainsRune(",]} \t\n\r", rune(s.raw[s.i])) {
-			s.i++
+		return true
+	case c == '-' || c >= '0' && c <= '9':
+		return s.number()
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	}
+	return false
+}
+
+// array reads the array at s.i, which sits at a.
+func (s *bodyScanner) array(a at, depth int, report bool) bool {
+	s.i++
+	path := ""
+	if report {
+		path = a.field()
+	}
+	if s.next() == ']' {
+		s.i++
+		return true
+	}
+	for n := 0; ; n++ {
+		if !s.value(at{path: path, n: n, kind: 'e'}, depth+1, report) {
+			return false
+		}
+		if end, ok := s.sep(']'); end || !ok {
+			return ok
 		}
 	}
 }
@@ -175,18 +200,26 @@ func (s *bodyScanner) value(a at, depth int, report bool) {
 // compares one by one; a larger object's names go into a map.
 const smallObject = 16
 
-// object scans the object at s.i, which sits at a.
-func (s *bodyScanner) object(a at, depth int, report bool) {
+// object reads the object at s.i, which sits at a.
+func (s *bodyScanner) object(a at, depth int, report bool) bool {
 	s.i++
 	path := ""
 	if report {
 		path = a.field()
 	}
+	if s.next() == '}' {
+		s.i++
+		return true
+	}
 	var buf [smallObject]jsonString
 	names := buf[:0]
 	var many map[string]bool
-	for s.more('}') {
-		m := at{path: path, name: s.str(), kind: 'm'}
+	for {
+		start := s.i
+		if s.next() != '"' || !s.str() {
+			return false
+		}
+		m := at{path: path, name: jsonString(s.raw[start:s.i]), kind: 'm'}
 		if report {
 			switch {
 			case !utf8.Valid(m.name):
@@ -207,9 +240,16 @@ func (s *bodyScanner) object(a at, depth int, report bool) {
 				many[m.name.String()] = true
 			}
 		}
-		s.space()
-		s.i++ // ':'
-		s.value(m, depth+1, report)
+		if s.next() != ':' {
+			return false
+		}
+		s.i++
+		if !s.value(m, depth+1, report) {
+			return false
+		}
+		if end, ok := s.sep('}'); end || !ok {
+			return ok
+		}
 	}
 }
 
@@ -226,35 +266,100 @@ func seenName(names []jsonString, many map[string]bool, name jsonString) bool {
 	return false
 }
 
-// more reports whether the object or array being scanned, which ends
-// with end, has another member or element; if so s.i is at it, else past
-// end.
-func (s *bodyScanner) more(end byte) bool {
-	s.space()
-	if s.i >= len(s.raw) || s.raw[s.i] == end {
+// sep reads what follows a member or an element: a comma (end false, s.i
+// past it) or end (end true, s.i past it); ok is false at anything else.
+func (s *bodyScanner) sep(end byte) (atEnd, ok bool) {
+	switch s.next() {
+	case ',':
 		s.i++
+		return false, true
+	case end:
+		s.i++
+		return true, true
+	}
+	return false, false
+}
+
+// str reads the string at s.i (its opening quote) and leaves s.i past its
+// closing quote: no control characters, and only JSON's escapes.
+func (s *bodyScanner) str() bool {
+	b := s.raw
+	for s.i++; s.i < len(b); s.i++ {
+		switch c := b[s.i]; {
+		case c == '"':
+			s.i++
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			s.i++
+			if s.i == len(b) {
+				return false
+			}
+			switch b[s.i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if s.i+4 >= len(b) {
+					return false
+				}
+				for _, h := range b[s.i+1 : s.i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false
+					}
+				}
+				s.i += 4
+			default:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (s *bodyScanner) number() bool {
+	b := s.raw
+	if b[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i < len(b) && b[s.i] == '0':
+		s.i++
+	case !s.digits():
 		return false
 	}
-	if s.raw[s.i] == ',' {
+	if s.i < len(b) && b[s.i] == '.' {
 		s.i++
-		s.space()
+		if !s.digits() {
+			return false
+		}
+	}
+	if s.i < len(b) && (b[s.i] == 'e' || b[s.i] == 'E') {
+		s.i++
+		if s.i < len(b) && (b[s.i] == '+' || b[s.i] == '-') {
+			s.i++
+		}
+		return s.digits()
 	}
 	return true
 }
 
-// str reads the string at s.i and returns it as written; s.i ends past its
-// closing quote.
-func (s *bodyScanner) str() jsonString {
+// digits reads one or more digits.
+func (s *bodyScanner) digits() bool {
 	start := s.i
-	s.i++
-	for s.i < len(s.raw) && s.raw[s.i] != '"' {
-		if s.raw[s.i] == '\\' {
-			s.i++
-		}
+	for s.i < len(s.raw) && s.raw[s.i] >= '0' && s.raw[s.i] <= '9' {
 		s.i++
 	}
-	s.i++
-	return jsonString(s.raw[start:min(s.i, len(s.raw))])
+	return s.i > start
+}
+
+// literal reads word.
+func (s *bodyScanner) literal(word string) bool {
+	if len(s.raw)-s.i < len(word) || string(s.raw[s.i:s.i+len(word)]) != word {
+		return false
+	}
+	s.i += len(word)
+	return true
 }
 
 // memberField names member key of the object at path in a field error: its
@@ -304,161 +409,3 @@ func orBody(path string) string {
 
 // maxNesting is encoding/json's limit on nested objects and arrays.
 const maxNesting = 10000
-
-// validJSON reports json.Valid(b) (FuzzScanJSON compares them) in one pass
-// of its own: encoding/json's scanner calls a state function per byte,
-// which made it the larger part of a request's body checks.
-func validJSON(b []byte) bool {
-	v := jsonValidator{b: b}
-	return v.value(1) && v.space() == len(b)
-}
-
-// jsonValidator reads a JSON text for validJSON; each read reports whether
-// what it read is well-formed.
-type jsonValidator struct {
-	b []byte
-	i int
-}
-
-// space skips white space and returns the position after it.
-func (v *jsonValidator) space() int {
-	v.i = skipSpace(v.b, v.i)
-	return v.i
-}
-
-// next returns the byte after white space, 0 at the end.
-func (v *jsonValidator) next() byte {
-	if v.space() == len(v.b) {
-		return 0
-	}
-	return v.b[v.i]
-}
-
-// value reads a value nested depth deep.
-func (v *jsonValidator) value(depth int) bool {
-	switch c := v.next(); {
-	case c == '{':
-		return depth <= maxNesting && v.container('}', depth)
-	case c == '[':
-		return depth <= maxNesting && v.container(']', depth)
-	case c == '"':
-		return v.str()
-	case c == '-' || c >= '0' && c <= '9':
-		return v.number()
-	case c == 't':
-		return v.literal("true")
-	case c == 'f':
-		return v.literal("false")
-	case c == 'n':
-		return v.literal("null")
-	}
-	return false
-}
-
-// container reads an object (end '}') or an array (end ']').
-func (v *jsonValidator) container(end byte, depth int) bool {
-	v.i++
-	if v.next() == end {
-		v.i++
-		return true
-	}
-	for {
-		if end == '}' {
-			if v.next() != '"' || !v.str() || v.next() != ':' {
-				return false
-			}
-			v.i++
-		}
-		if !v.value(depth + 1) {
-			return false
-		}
-		switch v.next() {
-		case ',':
-			v.i++
-		case end:
-			v.i++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-// str reads a string: no control characters, and only JSON's escapes.
-func (v *jsonValidator) str() bool {
-	for v.i++; v.i < len(v.b); v.i++ {
-		switch c := v.b[v.i]; {
-		case c == '"':
-			v.i++
-			return true
-		case c < 0x20:
-			return false
-		case c == '\\':
-			v.i++
-			if v.i == len(v.b) {
-				return false
-			}
-			switch v.b[v.i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if v.i+4 >= len(v.b) {
-					return false
-				}
-				for _, h := range v.b[v.i+1 : v.i+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return false
-					}
-				}
-				v.i += 4
-			default:
-				return false
-			}
-		}
-	}
-	return false
-}
-
-// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
-func (v *jsonValidator) number() bool {
-	if v.b[v.i] == '-' {
-		v.i++
-	}
-	switch {
-	case v.i < len(v.b) && v.b[v.i] == '0':
-		v.i++
-	case !v.digits():
-		return false
-	}
-	if v.i < len(v.b) && v.b[v.i] == '.' {
-		v.i++
-		if !v.digits() {
-			return false
-		}
-	}
-	if v.i < len(v.b) && (v.b[v.i] == 'e' || v.b[v.i] == 'E') {
-		v.i++
-		if v.i < len(v.b) && (v.b[v.i] == '+' || v.b[v.i] == '-') {
-			v.i++
-		}
-		return v.digits()
-	}
-	return true
-}
-
-// digits reads one or more digits.
-func (v *jsonValidator) digits() bool {
-	start := v.i
-	for v.i < len(v.b) && v.b[v.i] >= '0' && v.b[v.i] <= '9' {
-		v.i++
-	}
-	return v.i > start
-}
-
-// literal reads word.
-func (v *jsonValidator) literal(word string) bool {
-	if len(v.b)-v.i < len(word) || string(v.b[v.i:v.i+len(word)]) != word {
-		return false
-	}
-	v.i += len(word)
-	return true
-}

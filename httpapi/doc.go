@@ -70,9 +70,10 @@
 //     INVALID_INPUT field error naming the member;
 //   - the Idempotency-Key header (required on keyed routes);
 //   - the handler, which decodes the body into the engine's request type
-//     (unknown members are ignored, so clients of newer API versions keep
-//     working; members of the wrong type are field errors; no decoder
-//     message reaches the client) and makes one engine call.
+//     (member names match exactly: a name with its case changed is an
+//     unknown member; unknown members are ignored, so clients of newer API
+//     versions keep working; members of the wrong type are field errors; no
+//     decoder message reaches the client) and makes one engine call.
 //
 // Every POST with an Idempotency-Key header runs on a handle from
 // payments.Engine.WithIdempotency, scoped to the method and path (and to

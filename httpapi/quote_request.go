@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/internal/jsonx"
 )
 
 // decodeQuoteRequest decodes the quote request most clients send without
@@ -89,7 +90,7 @@ type jsonScan struct {
 }
 
 // space skips white space.
-func (s *jsonScan) space() { s.i = skipSpace(s.b, s.i) }
+func (s *jsonScan) space() { s.i = jsonx.SkipSpace(s.b, s.i) }
 
 // take reads c after white space.
 func (s *jsonScan) take(c byte) bool {

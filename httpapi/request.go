@@ -29,18 +29,21 @@ type request struct {
 	body  []byte
 }
 
-// decode reads the JSON body into v. Unknown members are ignored, so clients
-// of newer API versions keep working; malformed JSON and members of the wrong
-// type are INVALID_INPUT naming every offending field. No decoder message
-// reaches the client: they name Go types and fields, not the request's.
+// decode reads the JSON body into v. Member names match fields exactly
+// (exactNames: a name with its case changed is no field's). Unknown members
+// are ignored, so clients of newer API versions keep working; malformed
+// JSON and members of the wrong type are INVALID_INPUT naming every
+// offending field. No decoder message reaches the client: they name Go
+// types and fields, not the request's.
 func (r *request) decode(v any) error {
 	if len(bytes.TrimSpace(r.body)) == 0 {
 		return payments.Errorf(payments.CodeInvalidInput, "a JSON request body is required")
 	}
-	dec := json.NewDecoder(bytes.NewReader(r.body))
+	body := exactNames(reflect.TypeOf(v), r.body)
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(r.body, v, err)
+		return decodeError(body, v, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return payments.Errorf(payments.CodeInvalidInput, "the request body must hold a single JSON value")
@@ -149,16 +152,7 @@ func checkJSON(fe *validate.Errors, t reflect.Type, raw []byte, path string) {
 	case reflect.Struct:
 		fields := jsonFields(t)
 		eachMember(raw, func(key string, val []byte) {
-			f, ok := fields[key]
-			if !ok {
-				for name, ff := range fields {
-					if strings.EqualFold(name, key) {
-						f, ok, key = ff, true, name
-						break
-					}
-				}
-			}
-			if ok {
+			if f, ok := fields[key]; ok {
 				checkJSON(fe, f.Type, val, joinPath(path, key))
 			}
 		})

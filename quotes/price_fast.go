@@ -14,7 +14,9 @@ import (
 // for any input that sendingLocked refuses, which Compute then prices (or
 // refuses) in math/big as before. What it returns is sendingLocked's
 // figures exactly (FuzzSendingFast): the same products, the same half-up
-// and floor divisions, never truncated.
+// and floor divisions, never truncated. It is kept beside the math/big
+// path because it is most of the quotes: without it an engine quote
+// create and execute makes 138 allocations instead of 121.
 func sendingFast(in Input) (Amounts, bool) {
 	f := in.Fees
 	if in.LockedSide == Receiving || in.Amount < 1 || in.Amount > MaxAmount ||

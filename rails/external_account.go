@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/jsonx"
 )
 
 // ExternalAccountStatus is the status of an external account.
@@ -180,7 +181,7 @@ func infoMembers(info []byte, f func(name, value []byte)) bool {
 	if !json.Valid(info) {
 		return false
 	}
-	i := skipSpace(info, 0)
+	i := jsonx.SkipSpace(info, 0)
 	if info[i] != '{' {
 		return true // null: no members; another value: callers' decoding fails alike
 	}
@@ -190,7 +191,7 @@ func infoMembers(info []byte, f func(name, value []byte)) bool {
 	var buf [16]member
 	ms := buf[:0]
 	for i++; ; {
-		i = skipSpace(info, i)
+		i = jsonx.SkipSpace(info, i)
 		switch info[i] {
 		case '}':
 			for _, m := range ms {
@@ -198,28 +199,19 @@ func infoMembers(info []byte, f func(name, value []byte)) bool {
 			}
 			return true
 		case ',':
-			i = skipSpace(info, i+1)
+			i = jsonx.SkipSpace(info, i+1)
 		}
 		end := skipString(info, i)
 		if bytes.IndexByte(info[i+1:end-1], '\\') >= 0 {
 			return false
 		}
 		name := [2]int{i + 1, end - 1}
-		i = skipSpace(info, end) // at ':'
-		i = skipSpace(info, i+1) // at the value
+		i = jsonx.SkipSpace(info, end) // at ':'
+		i = jsonx.SkipSpace(info, i+1) // at the value
 		vend := skipValue(info, i)
 		ms = append(ms, member{name, [2]int{i, vend}})
 		i = vend
 	}
-}
-
-// skipSpace returns the index of the first byte of b at or after i that is
-// not JSON white space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // skipString returns the index after the string of valid JSON b starting at

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/paygrid/payments/internal/jsonx"
 )
 
 // EventType is a webhook event's type, such as OUTGOING_PAYMENT.COMPLETED
@@ -305,7 +307,7 @@ func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 		return r, false
 	}
 	data, tail := rest[:j], rest[j+len(outboxAttempts):]
-	if isJSONSpace(data[0]) || isJSONSpace(data[len(data)-1]) {
+	if jsonx.IsSpace(data[0]) || jsonx.IsSpace(data[len(data)-1]) {
 		return r, false // not as encode writes it: json.Unmarshal trims the value
 	}
 	attempts, tail, ok := bytes.Cut(tail, outboxNext)
@@ -347,9 +349,6 @@ func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
 	r.Attempts, r.NextAttemptAt = n, nextAt
 	return r, true
 }
-
-// isJSONSpace reports whether c is white space between JSON tokens.
-func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // poke wakes the webhook worker without blocking (a wake already pending
 // is enough).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/internal/jsonx"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -53,7 +54,7 @@ func (p Page[T]) MarshalJSON() ([]byte, error) {
 	}
 	b = strconv.AppendBool(append(b, `],"hasMore":`...), p.HasMore)
 	if p.NextCursor != "" {
-		b = appendString(append(b, `,"nextCursor":`...), p.NextCursor)
+		b = jsonx.AppendString(append(b, `,"nextCursor":`...), p.NextCursor)
 	}
 	if p.TotalCount != nil {
 		b = strconv.AppendInt(append(b, `,"totalCount":`...), int64(*p.TotalCount), 10)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/paygrid/payments/internal/jsonx"
 )
 
 // Typed columns are taken from a record's JSON in one pass over its bytes
@@ -58,7 +59,7 @@ var errNotJSON = errors.New("pgstore: a record of this table is not a JSON objec
 // be a JSON object.
 func extract(doc []byte, paths *pathNode, absent, out []pgtype.Text) error {
 	copy(out, absent)
-	p := skipSpace(doc, 0)
+	p := jsonx.SkipSpace(doc, 0)
 	if p >= len(doc) || doc[p] != '{' {
 		return errNotJSON
 	}
@@ -66,7 +67,7 @@ func extract(doc []byte, paths *pathNode, absent, out []pgtype.Text) error {
 	if err != nil {
 		return err
 	}
-	if skipSpace(doc, end) != len(doc) {
+	if jsonx.SkipSpace(doc, end) != len(doc) {
 		return errNotJSON
 	}
 	return nil
@@ -75,7 +76,7 @@ func extract(doc []byte, paths *pathNode, absent, out []pgtype.Text) error {
 // scanObject reads the object at doc[p] ('{'), filling the columns of the
 // members on node, and returns the position after it.
 func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text) (int, error) {
-	p = skipSpace(doc, p+1)
+	p = jsonx.SkipSpace(doc, p+1)
 	if p < len(doc) && doc[p] == '}' {
 		return p + 1, nil
 	}
@@ -91,11 +92,11 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text) (int, erro
 		if node != nil && node.children != nil {
 			child = node.children[unquote(doc[p:kend])]
 		}
-		p = skipSpace(doc, kend)
+		p = jsonx.SkipSpace(doc, kend)
 		if p >= len(doc) || doc[p] != ':' {
 			return 0, errNotJSON
 		}
-		p = skipSpace(doc, p+1)
+		p = jsonx.SkipSpace(doc, p+1)
 		if p >= len(doc) {
 			return 0, errNotJSON
 		}
@@ -115,13 +116,13 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text) (int, erro
 				return 0, err
 			}
 		}
-		p = skipSpace(doc, vend)
+		p = jsonx.SkipSpace(doc, vend)
 		if p >= len(doc) {
 			return 0, errNotJSON
 		}
 		switch doc[p] {
 		case ',':
-			p = skipSpace(doc, p+1)
+			p = jsonx.SkipSpace(doc, p+1)
 		case '}':
 			return p + 1, nil
 		default:
@@ -175,13 +176,6 @@ func unquote(raw []byte) string {
 		}
 	}
 	return string(inner)
-}
-
-func skipSpace(doc []byte, p int) int {
-	for p < len(doc) && (doc[p] == ' ' || doc[p] == '\t' || doc[p] == '\n' || doc[p] == '\r') {
-		p++
-	}
-	return p
 }
 
 // skipString returns the position after the string literal at doc[p].
