@@ -465,8 +465,9 @@ func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 // counted, and the history forgets it until this delivery ends); then the
 // due events are delivered as Flush delivers them, with no other pass
 // running in between, and the delivery is returned as it stands after the
-// try. The event keeps its id, type, timestamp and data, so a
-// receiver dedupes it as any retry. A failed try is retried with the
+// try. The event keeps its id, type and data, so a receiver dedupes it
+// as any retry; its envelope's timestamp is the time this try is sent,
+// as every try's is. A failed try is retried with the
 // outbox's backoff, or given up at once like any retry past
 // RetryPolicy.MaxAge or of an event delivered at most once. NOT_FOUND when
 // the engine knows no such event.

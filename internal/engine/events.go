@@ -20,8 +20,13 @@ type EventType string
 // webhook envelope: {id, type, timestamp, data}. ID ("Webhook:<uuid>") stays
 // the same across retries, so receivers dedupe on it.
 type Event struct {
-	ID        string          `json:"id"`
-	Type      EventType       `json:"type"`
+	ID   string    `json:"id"`
+	Type EventType `json:"type"`
+	// Timestamp is when the event happened, as the outbox, the dead
+	// letters and the delivery history keep it; an event handed to the
+	// Notifier or a WebhookSender instead carries the time that try is
+	// sent, on the engine clock (Config.Now), which receivers check the
+	// delivery's age against.
 	Timestamp time.Time       `json:"timestamp"`
 	Data      json.RawMessage `json:"data"`
 }
@@ -736,7 +741,15 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		if trace != "" {
 			dctx = WithTraceParent(dctx, trace)
 		}
-		err := deliver(dctx, r.Event)
+		// Each try carries the time it is sent, on the engine clock, so a
+		// receiver checking the timestamp's age accepts a retry however
+		// late it comes; the record keeps the event's own time (the
+		// outbox's MaxAge, the history), and the id stays the same on
+		// every try. Only the timestamp member changes: the data is not
+		// copied or encoded again.
+		ev := r.Event
+		ev.Timestamp = e.Now()
+		err := deliver(dctx, ev)
 		if sp != nil {
 			sp.w.Took = time.Since(sp.w.Began) // the try itself, not the recording
 		}
