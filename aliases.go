@@ -63,7 +63,9 @@ type DeliveryFilter = engine.DeliveryFilter
 type Error = engine.Error
 
 // Event is one state change, delivered to the Notifier in the reference's
-// webhook envelope: {id, type, timestamp, data} (engine.Event).
+// webhook envelope: {id, type, timestamp, data}, where a delivered event's
+// timestamp is the time that try was sent and its id is the same on every
+// try (engine.Event).
 type Event = engine.Event
 
 // EventType is a webhook event's type, such as OUTGOING_PAYMENT.COMPLETED

@@ -184,10 +184,10 @@ func Example_receive() {
 
 // Example_webhookVerification points the platform's webhooks at your own
 // endpoint, which verifies each delivery's signature with the platform's
-// public key (the sandbox server prints it at start), and that the event is
-// at most webhooks.DefaultTolerance old on the sandbox's clock, which dates
-// the events (a receiver of the live service leaves Now nil: the wall
-// clock).
+// public key (the sandbox server prints it at start), and that the delivery
+// was sent at most webhooks.DefaultTolerance ago on the sandbox's clock,
+// which stamps each delivery when it is sent (a receiver of the live
+// service leaves Now nil: the wall clock).
 func Example_webhookVerification() {
 	srv, _ := sandbox.StartServer()
 	defer srv.Close()

@@ -18,10 +18,11 @@ import (
 // WebhookReceiver is a webhook endpoint for tests: it verifies each
 // delivery's signature (webhooks.SignatureHeader) with the platform's public
 // key, as a platform's own receiver does, answers 401 to a delivery that
-// does not verify (its signature alone: the sandbox's clock, which dates
-// the events, may be moved or frozen far from the wall clock, so it does
-// not check their age as webhooks.Verify does), and keeps the verified events in delivery order, once
-// each (deliveries are at least once; it dedupes on the event id).
+// does not verify (its signature alone: the sandbox's clock, which stamps
+// each delivery when it is sent, may be moved or frozen far from the wall
+// clock, so it does not check their age as webhooks.Verify does), and
+// keeps the verified events in delivery order, once each, as first
+// delivered (deliveries are at least once; it dedupes on the event id).
 type WebhookReceiver struct {
 	// URL is the endpoint's address.
 	URL string

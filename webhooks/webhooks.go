@@ -6,9 +6,11 @@
 //
 // Delivery: POST of the event envelope {id, type, timestamp, data} as JSON,
 // with header X-Service-Signature: {"v":"1","s":"<base64 DER signature>"}
-// over the exact body bytes (SHA-256). 2xx and 409 (already processed) end
-// delivery; anything else, including timeouts, is retried by the engine's
-// outbox with exponential backoff, keeping the event id.
+// over the exact body bytes (SHA-256). The timestamp is when this try was
+// sent, on the engine's clock; the id is the event's, the same on every
+// try. 2xx and 409 (already processed) end delivery; anything else,
+// including timeouts, is retried by the engine's outbox with exponential
+// backoff (for up to a week), each retry stamped with its own send time.
 //
 // A receiver verifies with the platform's public key:
 //
@@ -19,16 +21,15 @@
 //	}
 //
 // The signature covers the body alone, so Verify also refuses a delivery
-// whose event timestamp is more than DefaultTolerance (5 minutes) old
-// (ErrStaleDelivery): a captured delivery sent again later does not pass.
-// A Verifier sets another Tolerance or clock (Now). Within the tolerance a
-// replay still verifies, and the engine's own retries send the same event
-// again: deduplicate on the event id (the envelope's id, kept across
-// retries), for example by recording the ids processed and answering 200
-// or 409 to one already seen without acting on it again. Retries keep the
-// event's timestamp, so a receiver that wants retries later than the
-// tolerance sets a Verifier.Tolerance as long as the retries it accepts,
-// and then relies on the id to refuse repeats.
+// whose timestamp (when it was sent) is more than DefaultTolerance
+// (5 minutes) old (ErrStaleDelivery): a captured delivery sent again later
+// does not pass, while the engine's retries, each stamped when sent, do
+// however late they come. A Verifier sets another Tolerance or clock
+// (Now; a receiver of a sandbox whose clock is moved reads that clock).
+// Within the tolerance a replay still verifies, and the engine's retries
+// send the same event again: deduplicate on the event id (the envelope's
+// id, the same on every try), for example by recording the ids processed
+// and answering 200 or 409 to one already seen without acting on it again.
 //
 // A Sender with Config.Brand speaks that brand instead of the default
 // "Service" (see payments.Brand): the header is X-<Brand>-Signature
@@ -219,8 +220,9 @@ func (s *Sender) PublicKey() *ecdsa.PublicKey { return &s.key.PublicKey }
 var ErrBadSignature = errors.New("webhooks: invalid signature")
 
 // ErrStaleDelivery is returned by Verify and Verifier.Verify for a delivery
-// whose signature verifies but whose event timestamp lies further in the
-// past than the tolerance: most likely a captured delivery sent again.
+// whose signature verifies but whose timestamp (when it was sent) lies
+// further in the past than the tolerance: most likely a captured delivery
+// sent again.
 // The receiver answers it as it answers a bad signature.
 var ErrStaleDelivery = errors.New("webhooks: delivery too old")
 
@@ -230,33 +232,33 @@ var ErrStaleDelivery = errors.New("webhooks: delivery too old")
 // negative Tolerance does not read the timestamp and never returns it.
 var ErrNoTimestamp = errors.New("webhooks: delivery has no timestamp")
 
-// DefaultTolerance is how old a delivery's event timestamp may be for
-// Verify to accept it: 5 minutes, as stripe-go's webhook.DefaultTolerance.
+// DefaultTolerance is how old a delivery's timestamp (when it was sent)
+// may be for Verify to accept it: 5 minutes, as stripe-go's
+// webhook.DefaultTolerance.
 const DefaultTolerance = 5 * time.Minute
 
 // Verifier checks deliveries: the signature over the raw body and the age
-// of the event the body carries. The zero Verifier with Key set checks
+// of the delivery, from the time it was sent that the body carries. The zero Verifier with Key set checks
 // against DefaultTolerance and the wall clock, as Verify does.
 type Verifier struct {
 	// Key is the platform's public key (ParsePublicKeyPEM of the PEM the
 	// server prints).
 	Key *ecdsa.PublicKey
-	// Tolerance is how far the event's timestamp may lie before Now: zero
-	// means DefaultTolerance, a negative value turns the age check off
-	// (signature only). Retries of a delivery keep the event and its
-	// timestamp, so a receiver that should accept retries that come later
-	// than DefaultTolerance (the engine retries for up to a week) sets a
-	// Tolerance that covers them, and deduplicates on the event id.
+	// Tolerance is how far the delivery's timestamp may lie before Now:
+	// zero means DefaultTolerance, a negative value turns the age check
+	// off (signature only). Each retry is stamped when it is sent, so the
+	// tolerance bounds the delay in transit and the clocks' difference,
+	// not how late a retry comes.
 	Tolerance time.Duration
 	// Now reads the clock the age is measured on; nil means time.Now. A
 	// receiver of a sandbox whose clock is moved or frozen sets it to the
-	// sandbox's clock.
+	// sandbox's clock, which stamps the deliveries.
 	Now func() time.Time
 }
 
 // Verify checks a delivery's signature header against its raw body with
-// the platform's key pub, then that the event's timestamp is at most
-// DefaultTolerance old. It accepts the JSON header form
+// the platform's key pub, then that its timestamp (when it was sent) is
+// at most DefaultTolerance old on the wall clock. It accepts the JSON header form
 // {"v":"1","s":"<base64>"} and a bare base64 signature. It returns
 // ErrBadSignature, ErrNoTimestamp or ErrStaleDelivery; Verifier sets
 // another tolerance or clock.
@@ -265,7 +267,7 @@ func Verify(pub *ecdsa.PublicKey, body []byte, header string) error {
 }
 
 // Verify checks body's signature header as the package's Verify does, and
-// the event's timestamp against v.Tolerance and v.Now.
+// the delivery's timestamp against v.Tolerance and v.Now.
 func (v Verifier) Verify(body []byte, header string) error {
 	if err := verifySignature(v.Key, body, header); err != nil {
 		return err
@@ -292,7 +294,7 @@ func (v Verifier) Verify(body []byte, header string) error {
 		now = v.Now
 	}
 	if age := now().Sub(at); age > tol {
-		return fmt.Errorf("%w: event timestamp %s is %s old, more than %s", ErrStaleDelivery, env.Timestamp, age.Round(time.Second), tol)
+		return fmt.Errorf("%w: delivery timestamp %s is %s old, more than %s", ErrStaleDelivery, env.Timestamp, age.Round(time.Second), tol)
 	}
 	return nil
 }

@@ -434,3 +434,82 @@ func TestVerify_RefusesStaleDeliveries(t *testing.T) {
 	}
 	assert.ErrorIs(t, webhooks.Verify(nil, fresh.body, fresh.sig), webhooks.ErrBadSignature, "no key")
 }
+
+// TestSender_EachTryStampsItsSendTime: the engine retries a failed delivery
+// for days, so each try's envelope carries the time that try is sent on the
+// engine clock, signed with the body: a retry an hour after the event
+// verifies at that clock with the default tolerance, with the first try's
+// id; a Redeliver stamps its own time too; a captured try replayed six
+// minutes after it was sent is refused as stale. The history keeps the
+// event's own time.
+func TestSender_EachTryStampsItsSendTime(t *testing.T) {
+	ctx := context.Background()
+	sender, key := newSender(t, true)
+	srv, got, setStatus := receiver(t)
+	setStatus(503)
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) {
+		c.Notifier, c.EventHistory, c.Platform.WebhookEndpoint = sender, true, srv.URL+"/hooks"
+	})
+	atClock := webhooks.Verifier{Key: &key.PublicKey, Now: e.Clock.Now}
+	type envelope struct {
+		ID        string    `json:"id"`
+		Type      string    `json:"type"`
+		Timestamp time.Time `json:"timestamp"`
+	}
+	last := func() (received, envelope) {
+		t.Helper()
+		all := got()
+		require.NotEmpty(t, all)
+		var env envelope
+		require.NoError(t, json.Unmarshal(all[len(all)-1].body, &env))
+		return all[len(all)-1], env
+	}
+
+	from := e.USDAccount(t, "Ann Payer")
+	_, err := e.Eng.Sandbox.Fund(ctx, from, 10_000)
+	require.NoError(t, err)
+	pending, err := e.Eng.Webhooks.Pending(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, pending)
+	emitted := pending[len(pending)-1]
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	first, firstEnv := last()
+	require.Equal(t, emitted.ID, firstEnv.ID)
+	assert.True(t, firstEnv.Timestamp.Equal(e.Clock.Now()), "the first try is sent at the event's instant: %s", firstEnv.Timestamp)
+	require.NoError(t, atClock.Verify(first.body, first.sig))
+
+	// An hour later on the engine clock the retry succeeds, and verifies
+	// with the default tolerance at that clock.
+	e.Clock.Advance(time.Hour)
+	setStatus(200)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	retry, retryEnv := last()
+	assert.Equal(t, firstEnv.ID, retryEnv.ID, "receivers dedupe on the id, the same on every try")
+	assert.True(t, retryEnv.Timestamp.Equal(e.Clock.Now()), "the retry's own send time: %s", retryEnv.Timestamp)
+	assert.True(t, retryEnv.Timestamp.Equal(emitted.Timestamp.Add(time.Hour)), "%s, event at %s", retryEnv.Timestamp, emitted.Timestamp)
+	require.NoError(t, atClock.Verify(retry.body, retry.sig), "a retry later than the tolerance after the event verifies")
+	assert.ErrorIs(t, atClock.Verify(first.body, first.sig), webhooks.ErrStaleDelivery, "the first try, an hour old")
+
+	// The history keeps the event's own time.
+	d, err := e.Eng.Webhooks.Delivery(ctx, emitted.ID)
+	require.NoError(t, err)
+	assert.Equal(t, payments.DeliveryDelivered, d.Status)
+	assert.True(t, d.Event.Timestamp.Equal(emitted.Timestamp), "history %s, event %s", d.Event.Timestamp, emitted.Timestamp)
+
+	// Redeliver, a day later, is a try of its own, stamped when sent.
+	e.Clock.Advance(24 * time.Hour)
+	_, err = e.Eng.Webhooks.Redeliver(ctx, emitted.ID)
+	require.NoError(t, err)
+	again, againEnv := last()
+	assert.Equal(t, firstEnv.ID, againEnv.ID)
+	assert.True(t, againEnv.Timestamp.Equal(e.Clock.Now()), "redelivered at %s", againEnv.Timestamp)
+	require.NoError(t, atClock.Verify(again.body, again.sig))
+
+	// A captured try replayed six minutes after it was sent is stale.
+	e.Clock.Advance(6 * time.Minute)
+	err = atClock.Verify(again.body, again.sig)
+	require.ErrorIs(t, err, webhooks.ErrStaleDelivery)
+	assert.NotErrorIs(t, err, webhooks.ErrBadSignature)
+}

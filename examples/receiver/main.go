@@ -2,7 +2,10 @@
 // server: it accepts the platform's webhooks at /webhooks, prints one line
 // per event (its type and id) and answers 204. With -key it verifies each
 // delivery's signature with the public key the server printed at start
-// (saved to a file) and answers 401 to one that does not verify.
+// (saved to a file) and its timestamp, the time it was sent, at most
+// -tolerance (5 minutes) old on this machine's clock, and answers 401 to
+// one that does not verify. A sandbox whose clock was moved stamps its
+// deliveries with that clock: -tolerance -1 checks the signature alone.
 //
 //	go run ./examples/receiver -addr 127.0.0.1:9000 -key webhook-key.pub.pem
 //
@@ -12,7 +15,6 @@ package main
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -44,24 +46,27 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:9000", "listen address")
 	keyFile := fs.String("key", "", "PEM file of the server's webhook public key; when set, deliveries that do not verify are refused")
 	brand := fs.String("brand", "", "the server's -brand, which names the signature header (X-NAME-Signature)")
+	tolerance := fs.Duration("tolerance", webhooks.DefaultTolerance, "with -key, how old a delivery's timestamp (when it was sent) may be; negative: check the signature alone (a sandbox whose clock was moved)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var pub *ecdsa.PublicKey
+	var verifier *webhooks.Verifier
 	if *keyFile != "" {
 		pem, err := os.ReadFile(*keyFile)
 		if err != nil {
 			return err
 		}
-		if pub, err = webhooks.ParsePublicKeyPEM(string(pem)); err != nil {
+		pub, err := webhooks.ParsePublicKeyPEM(string(pem))
+		if err != nil {
 			return fmt.Errorf("%s: %w", *keyFile, err)
 		}
+		verifier = &webhooks.Verifier{Key: pub, Tolerance: *tolerance}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: handler(pub, webhooks.SignatureHeaderFor(*brand), out), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: handler(verifier, webhooks.SignatureHeaderFor(*brand), out), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(out, "receiver listening on http://%s/webhooks\n", ln.Addr())
 	go func() {
 		<-ctx.Done()
@@ -75,9 +80,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// handler accepts POST /webhooks, verifying the signature in header when
-// pub is set, and prints "TYPE ID" for each event.
-func handler(pub *ecdsa.PublicKey, header string, out io.Writer) http.Handler {
+// handler accepts POST /webhooks, verifying the signature in header and
+// the delivery's age with v when it is set, and prints "TYPE ID" for each
+// event.
+func handler(v *webhooks.Verifier, header string, out io.Writer) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /webhooks", func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
@@ -85,13 +91,14 @@ func handler(pub *ecdsa.PublicKey, header string, out io.Writer) http.Handler {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		if pub != nil {
-			if err := webhooks.Verify(pub, body, r.Header.Get(header)); err != nil {
-				// A forged or altered body (webhooks.ErrBadSignature), or a
-				// delivery older than webhooks.DefaultTolerance
-				// (webhooks.ErrStaleDelivery): a replay.
-				fmt.Fprintln(out, "refused:", err)
-				http.Error(w, "refused", http.StatusUnauthorized)
+		if v != nil {
+			if err := v.Verify(body, r.Header.Get(header)); errors.Is(err, webhooks.ErrStaleDelivery) {
+				fmt.Fprintln(out, "refused: the delivery is too old (a replay, or a clock apart: see -tolerance)")
+				http.Error(w, "stale delivery", http.StatusUnauthorized)
+				return
+			} else if err != nil {
+				fmt.Fprintln(out, "refused: the signature does not verify")
+				http.Error(w, "bad signature", http.StatusUnauthorized)
 				return
 			}
 		}

@@ -467,8 +467,9 @@ func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 // within RetryPolicy.Redeliver (10 s by default), its outcome recorded,
 // and the delivery returned as it stands after the try. A receiver that
 // hangs holds this call for the timeout and delays no other delivery. The
-// event keeps its id, type, timestamp and data, so a receiver dedupes it
-// as any retry. A failed try is retried with the outbox's backoff, or
+// event keeps its id, type and data, so a receiver dedupes it as any
+// retry; its envelope's timestamp is the time this try is sent, as every
+// try's is. A failed try is retried with the outbox's backoff, or
 // given up at once like any retry past RetryPolicy.MaxAge or of an event
 // delivered at most once; its lastError tells the class of the failure
 // only (the cause is logged). NOT_FOUND when the engine knows no such

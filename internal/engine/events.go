@@ -22,8 +22,13 @@ type EventType string
 // webhook envelope: {id, type, timestamp, data}. ID ("Webhook:<uuid>") stays
 // the same across retries, so receivers dedupe on it.
 type Event struct {
-	ID        string          `json:"id"`
-	Type      EventType       `json:"type"`
+	ID   string    `json:"id"`
+	Type EventType `json:"type"`
+	// Timestamp is when the event happened, as the outbox, the dead
+	// letters and the delivery history keep it; an event handed to the
+	// Notifier or a WebhookSender instead carries the time that try is
+	// sent, on the engine clock (Config.Now), which receivers check the
+	// delivery's age against.
 	Timestamp time.Time       `json:"timestamp"`
 	Data      json.RawMessage `json:"data"`
 }
@@ -729,7 +734,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		if trace != "" {
 			dctx = WithTraceParent(dctx, trace)
 		}
-		err := deliver(dctx, r.Event)
+		err := deliver(dctx, r.Event) // stamped with its send time (deliverFunc)
 		if sp != nil {
 			sp.w.Took = time.Since(sp.w.Began) // the try itself, not the recording
 		}

@@ -103,11 +103,22 @@ const DefaultRedeliverTimeout = 10 * time.Second
 // ws (when the Notifier is a WebhookSender and an endpoint is configured),
 // its failure told by class only (sendError), and its answer added to
 // answers when an area reads answers of its type; else to the Notifier.
+//
+// Each try (a pass's, a retry's, Redeliver's) carries the time it is sent,
+// on the engine clock, so a receiver checking the timestamp's age accepts a
+// retry however late it comes; the record keeps the event's own time (the
+// outbox's MaxAge, the history), and the id stays the same on every try.
+// Only the timestamp member changes: the data is not copied or encoded
+// again.
 func (e *Handle) deliverFunc(ws WebhookSender, endpoint string, answers *[]DeliveryAnswer) func(context.Context, Event) error {
 	if ws == nil || endpoint == "" {
-		return func(ctx context.Context, ev Event) error { return e.notifier.Notify(ctx, ev) }
+		return func(ctx context.Context, ev Event) error {
+			ev.Timestamp = e.Now()
+			return e.notifier.Notify(ctx, ev)
+		}
 	}
 	return func(ctx context.Context, ev Event) error {
+		ev.Timestamp = e.Now()
 		d, err := ws.Send(ctx, endpoint, ev)
 		if slices.Contains(e.Registry.hooks.AnswerTypes, ev.Type) {
 			*answers = append(*answers, DeliveryAnswer{Event: ev, Delivery: d, Err: err})
