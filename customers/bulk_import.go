@@ -177,31 +177,30 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 		inputs  []CustomerInput
 		initial []KYCStatus
 	)
-	// Read the next batch and ask the provider for each row's starting
-	// status first, outside the write transaction.
+	// Read the next batch, then ask the provider for each row's starting
+	// status, outside every transaction.
+	var p *platform.Config
 	err := e.View(ctx, func(t *engine.Txn) error {
-		rec, inputs, initial = bulkJobRecord{}, nil, nil
+		rec = bulkJobRecord{}
 		if err := engine.GetJSON(t, tableBulkJobs, id, &rec); err != nil {
 			return err
 		}
-		p, err := platform.Load(t)
-		if err != nil {
-			return err
-		}
-		for i := rec.Progress.Processed; i < min(rec.Progress.Processed+bulkBatch, len(rec.Rows)); i++ {
-			in := rec.input(i)
-			probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
-			applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-			s, err := customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
-			if err != nil {
-				return err
-			}
-			inputs, initial = append(inputs, in), append(initial, s)
-		}
-		return nil
+		var err error
+		p, err = platform.Load(t)
+		return err
 	})
 	if err != nil || rec.Status != "PROCESSING" {
 		return true, err
+	}
+	for i := rec.Progress.Processed; i < min(rec.Progress.Processed+bulkBatch, len(rec.Rows)); i++ {
+		in := rec.input(i)
+		probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
+		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
+		s, err := customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
+		if err != nil {
+			return false, err
+		}
+		inputs, initial = append(inputs, in), append(initial, s)
 	}
 	start, done := rec.Progress.Processed, false
 	err = e.Update(ctx, func(t *engine.Txn) error {

@@ -70,37 +70,37 @@ var (
 // input describes it and the platform as it stands (a platform
 // configuration changed in between is not noticed: it changes rarely, and
 // the status is the provider's starting point, not a verification).
-func (cs Service) Create(ctx context.Context, in CustomerInput) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "Create")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	// A repeated request is answered before the provider is asked again.
-	if ok, err := engine.Replay(ctx, e, in, &out); ok {
-		return out, err
-	}
-	var initial KYCStatus
-	err = e.View(ctx, func(t *engine.Txn) error {
-		p, err := platform.Load(t)
-		if err != nil {
-			return err
-		}
-		// The provider sees the customer the input describes; validation
-		// errors are ignored here and reported by the transaction.
-		probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
-		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-		initial, err = customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
+func (cs Service) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
+	return engine.Run(ctx, cs.e, createOp, in)
+}
+
+// createOp is Service.Create's operation: a repeated request is answered
+// before the provider is asked again.
+var createOp = engine.Op[CustomerInput, *Customer, KYCStatus]{Area: "customers", Name: "Create",
+	Prefetch: initialStatus,
+	Decide: func(t *engine.Txn, in *CustomerInput, initial *KYCStatus) (*Customer, error) {
+		return createCustomer(t, *in, *initial)
+	},
+}
+
+// initialStatus asks the KYC provider for the starting status of the
+// customer in describes, outside every transaction: the platform is read
+// in a read transaction first. Validation errors are ignored here and
+// reported by the transaction.
+func initialStatus(ctx context.Context, e *engine.Handle, in *CustomerInput, initial *KYCStatus, _ error) error {
+	var p *platform.Config
+	err := e.View(ctx, func(t *engine.Txn) error {
+		var err error
+		p, err = platform.Load(t)
 		return err
 	})
 	if err != nil {
-		return nil, err
-	}
-	err = engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
-		var err error
-		out, err = createCustomer(t, in, initial)
 		return err
-	})
-	return out, err
+	}
+	probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
+	applyCustomerInput(e, &validate.Errors{}, probe, in, p)
+	*initial, err = customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
+	return err
 }
 
 // createCustomer creates the customer in describes inside t, starting at

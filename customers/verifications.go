@@ -67,52 +67,55 @@ type Verification struct {
 // CUSTOMER_NOT_FOUND, CUSTOMER_DELETED, and the provider's own errors as
 // they are. A decision that moves the status where Status.Check forbids is
 // the provider's fault and fails the operation, writing nothing.
-func (cs Service) SubmitVerification(ctx context.Context, customerID string) (_ *Verification, err error) {
-	ctx, op := begin(ctx, cs.e, "SubmitVerification")
-	defer op.End(&err)
-	e := cs.e
-	var fe validate.Errors
-	if !fe.Required("customerId", customerID) {
-		return nil, engine.Invalid(fe)
-	}
-	var out *Verification
-	if ok, err := engine.Replay(ctx, e, customerID, &out); ok {
-		return out, err
-	}
-	for attempt := 1; ; attempt++ {
-		var reviewed []byte
-		var d KYCDecision
+func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+	return engine.Run(ctx, cs.e, submitVerification, customerID)
+}
+
+// review is what SubmitVerification gathers before its transaction: the
+// packet the provider reviewed, by its encoding, and its decision.
+type review struct {
+	packet   []byte
+	decision KYCDecision
+}
+
+// submitVerification is Service.SubmitVerification's operation. The
+// packet is compared by its encoding: any change to the profile,
+// documents or owners between the review and the write sends the packet
+// back to the provider (engine.Missing), a bounded number of times.
+var submitVerification = engine.Op[string, *Verification, review]{Area: "customers", Name: "SubmitVerification",
+	Validate: func(customerID *string) error {
+		var fe validate.Errors
+		fe.Required("customerId", *customerID)
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, customerID *string, rv *review, _ error) error {
+		var sub *KYCSubmission
 		err := e.View(ctx, func(t *engine.Txn) error {
-			_, sub, err := verificationTarget(t, customerID)
-			if err != nil {
-				return err
-			}
-			reviewed, _ = json.Marshal(sub)
-			d, err = customersSlot.Of(e).KYC.Review(ctx, sub)
+			var err error
+			_, sub, err = verificationTarget(t, *customerID)
 			return err
 		})
 		if err != nil {
+			return err
+		}
+		rv.packet, _ = json.Marshal(sub)
+		rv.decision, err = customersSlot.Of(e).KYC.Review(ctx, sub)
+		return err
+	},
+	Decide: func(t *engine.Txn, customerID *string, rv *review) (*Verification, error) {
+		r, sub, err := verificationTarget(t, *customerID)
+		if err != nil {
 			return nil, err
 		}
-		// The packet is compared by its encoding: any change to the
-		// profile, documents or owners between the review and the write
-		// sends the packet back to the provider.
-		err = engine.Once(ctx, e, customerID, &out, func(t *engine.Txn) error {
-			r, sub, err := verificationTarget(t, customerID)
-			if err != nil {
-				return err
-			}
-			if now, _ := json.Marshal(sub); !bytes.Equal(now, reviewed) {
-				return errPacketChanged
-			}
-			return applyReview(t, r, d, &out)
-		})
-		if err == errPacketChanged && attempt < 3 {
-			engine.RetryCall(e) // reviewing again is the same operation
-			continue
+		if now, _ := json.Marshal(sub); !bytes.Equal(now, rv.packet) {
+			return nil, engine.Missing(errPacketChanged)
 		}
-		return out, err
-	}
+		var out *Verification
+		if err := applyReview(t, r, rv.decision, &out); err != nil {
+			return nil, err
+		}
+		return out, nil
+	},
 }
 
 // errPacketChanged refuses a review whose packet changed meanwhile.

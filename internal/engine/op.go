@@ -34,6 +34,12 @@ type Op[In, Out, F any] struct {
 	// idempotency key, Read in one read-only transaction, Unkeyed in one
 	// read-write transaction recorded under no key.
 	Access Access
+	// Fingerprint is what a Write's idempotency record fingerprints as the
+	// request when the handle carries no request bytes: by default *in
+	// encoded; an operation of several arguments may keep their old array
+	// ([]any{id, in}) so that records written before it was declared still
+	// match.
+	Fingerprint func(in *In) any
 	// Validate checks the request before anything is read, returning
 	// every field error at once (Invalid). It may normalize *in.
 	Validate func(in *In) error
@@ -141,8 +147,12 @@ func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in 
 		}
 	}
 	var f F
+	var input any = in
+	if op.Fingerprint != nil && e.idem != nil {
+		input = op.Fingerprint(in)
+	}
 	if op.Access == Write {
-		if ok, rerr := Replay(ctx, e, in, &out); ok {
+		if ok, rerr := Replay(ctx, e, input, &out); ok {
 			return answer(e, op, in, &f, out, rerr)
 		}
 	}
@@ -158,9 +168,13 @@ func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in 
 				return out, err
 			}
 		}
-		out, err = decide(ctx, e, op, in, &f)
+		out, err = decide(ctx, e, op, in, input, &f)
 		var m *missingError
-		if tries == maxRefetches || !errors.As(err, &m) {
+		if !errors.As(err, &m) {
+			break
+		}
+		if tries == maxRefetches {
+			err = m.err // the decision's own answer
 			break
 		}
 		missed = m.err
@@ -180,7 +194,7 @@ func answer[In, Out, F any](e *Handle, op *Op[In, Out, F], in *In, f *F, out Out
 }
 
 // decide runs op's Read and Decide in the transactions op.Access names.
-func decide[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in *In, f *F) (out Out, err error) {
+func decide[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in *In, input any, f *F) (out Out, err error) {
 	switch op.Access {
 	case Read:
 		err = e.View(ctx, func(t *Txn) error {
@@ -224,7 +238,7 @@ func decide[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], 
 		}
 	}
 	runs := 0
-	err = Once(ctx, e, in, &out, func(t *Txn) error {
+	err = Once(ctx, e, input, &out, func(t *Txn) error {
 		runs++
 		switch {
 		case op.Read != nil && !readFirst:
