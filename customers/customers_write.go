@@ -176,49 +176,51 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 // END_USER_TERMS_VERSION_NOT_FOUND, and whatever the wallets' ContactChanged
 // hook refuses. A changed email or phone that the provider checks is
 // PENDING again; a recorded consent opens the accounts.
-func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "Update")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	err = engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
-		var err error
-		out, err = UpdateRecord(t, id, in, func(r *Record, oldEmail, oldPhone string) (bool, error) {
-			return false, customersSlot.Of(t.Handle).ContactChanged(t, r, oldEmail, oldPhone, in)
-		})
-		return err
-	})
-	return out, err
+func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
+	return engine.Run(ctx, cs.e, updateCustomer, customerUpdate{id, in})
 }
+
+// customerUpdate is an Update request: the customer's id and the changes.
+type customerUpdate struct {
+	id string
+	in CustomerInput
+}
+
+// updateCustomer is Service.Update's operation.
+var updateCustomer = engine.Op[customerUpdate, *Customer, struct{}]{Area: "customers", Name: "Update",
+	Fingerprint: func(u *customerUpdate) any { return []any{u.id, u.in} },
+	Decide: func(t *engine.Txn, u *customerUpdate, _ *struct{}) (*Customer, error) {
+		return UpdateRecord(t, u.id, u.in, func(r *Record, oldEmail, oldPhone string) (bool, error) {
+			return false, customersSlot.Of(t.Handle).ContactChanged(t, r, oldEmail, oldPhone, u.in)
+		})
+	}}
 
 // Delete marks a customer deleted and returns it. Its UMA address and
 // platformCustomerId become free; a second delete is CUSTOMER_DELETED, an
 // unknown id CUSTOMER_NOT_FOUND. The record stays (isDeleted), and so do
 // its accounts and their balances: the area closes nothing.
-func (cs Service) Delete(ctx context.Context, id string) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "Delete")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	err = engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
-		r, err := Live(t, id)
+func (cs Service) Delete(ctx context.Context, id string) (*Customer, error) {
+	return engine.Run(ctx, cs.e, deleteCustomer, id)
+}
+
+// deleteCustomer is Service.Delete's operation.
+var deleteCustomer = engine.Op[string, *Customer, struct{}]{Area: "customers", Name: "Delete",
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Customer, error) {
+		r, err := Live(t, *id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, k := range [][2]string{{tableCustomerUma, r.UmaAddress}, {tableCustomerPlatformIDs, r.PlatformCustomerID}} {
 			if err := t.Delete(k[0], k[1]); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		r.IsDeleted, r.UpdatedAt = true, t.Now
-		if err := engine.PutJSON(t, tableCustomers, id, r); err != nil {
-			return err
+		if err := engine.PutJSON(t, tableCustomers, *id, r); err != nil {
+			return nil, err
 		}
-		out, err = customerView(t, r)
-		return err
-	})
-	return out, err
-}
+		return customerView(t, r)
+	}}
 
 // applyCustomerInput copies the members set in in onto r and records every
 // invalid one in fe. It validates the merged record, not the request, so an
