@@ -29,6 +29,11 @@ var groupDirs = map[string]string{
 //	ctx, op := begin(ctx, s.e, "Transactions.Get") // or s.e.Begin(ctx, "<area>", ...)
 //	defer op.End(&err)
 //
+// or runs a declared operation (engine.Run, which begins and ends it),
+// declared with that area and name:
+//
+//	return engine.Run(ctx, s.e, getTransaction, id) // var getTransaction = engine.Op[...]{Area: "quotes", Name: "Transactions.Get", ...}
+//
 // The name is the method's, qualified by its group unless the group is
 // the area's Service (or is named for the area: the root's Sandbox, the
 // kernel's Webhooks).
@@ -55,6 +60,7 @@ func TestOperations_EveryGroupMethodBegins(t *testing.T) {
 			t.Fatal(err)
 		}
 		groups := groupTypes(files)
+		ops := declarations(files)
 		for path, f := range files {
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
@@ -70,7 +76,11 @@ func TestOperations_EveryGroupMethodBegins(t *testing.T) {
 				if typ != "Service" && !strings.EqualFold(typ, area) {
 					name = typ + "." + name
 				}
-				if msg := beginsOperation(fd, area, name); msg != "" {
+				msg := beginsOperation(fd, area, name)
+				if run, ok := runsOperation(fd); ok {
+					msg = declaresOperation(ops, run, area, name)
+				}
+				if msg != "" {
 					t.Errorf("%s: %s.%s %s", path, typ, fd.Name.Name, msg)
 				}
 			}
@@ -170,6 +180,117 @@ func beginsOperation(fd *ast.FuncDecl, area, name string) string {
 	res := fd.Type.Results.List
 	if last := res[len(res)-1]; len(last.Names) == 0 || last.Names[len(last.Names)-1].Name != "err" {
 		return "does not name its error result err"
+	}
+	return ""
+}
+
+// runsOperation returns the engine.Op argument of a method whose body runs
+// a declared operation: "return engine.Run(ctx, x.e, op, ...)", or
+// "_, err := engine.Run(ctx, x.e, op, ...)" then "return err".
+func runsOperation(fd *ast.FuncDecl) (ast.Expr, bool) {
+	var call ast.Expr
+	switch body := fd.Body.List; {
+	case len(body) == 1:
+		if r, ok := body[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+			call = r.Results[0]
+		}
+	case len(body) == 2:
+		as, ok := body[0].(*ast.AssignStmt)
+		r, rok := body[1].(*ast.ReturnStmt)
+		if ok && rok && len(as.Rhs) == 1 && len(r.Results) == 1 && spell(r.Results[0]) == "err" {
+			call = as.Rhs[0]
+		}
+	}
+	c, ok := call.(*ast.CallExpr)
+	if !ok || len(c.Args) < 3 || spell(c.Args[0]) != "ctx" || !strings.HasSuffix(spell(c.Args[1]), ".e") {
+		return nil, false
+	}
+	fn := c.Fun
+	if ix, ok := fn.(*ast.IndexListExpr); ok {
+		fn = ix.X
+	}
+	if spell(fn) != "engine.Run" {
+		return nil, false
+	}
+	return c.Args[2], true
+}
+
+// declarations are the values of the package-level variables of files and
+// the results their functions return, by name: where an operation's
+// declaration is found.
+func declarations(files map[string]*ast.File) map[string][]ast.Expr {
+	out := map[string][]ast.Expr{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					if vs, ok := sp.(*ast.ValueSpec); ok && len(vs.Names) == len(vs.Values) {
+						for i, n := range vs.Names {
+							out[n.Name] = append(out[n.Name], vs.Values[i])
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv != nil || d.Body == nil {
+					continue
+				}
+				ast.Inspect(d.Body, func(n ast.Node) bool {
+					if _, ok := n.(*ast.FuncLit); ok {
+						return false
+					}
+					if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+						out[d.Name.Name] = append(out[d.Name.Name], r.Results[0])
+					}
+					return true
+				})
+			}
+		}
+	}
+	return out
+}
+
+// declaresOperation returns what is wrong with the operation x (a
+// variable, or a call of a function returning one) that a method runs, ""
+// when it is an engine.Op literal of area and name.
+func declaresOperation(ops map[string][]ast.Expr, x ast.Expr, area, name string) string {
+	for range 3 { // a variable set by a call of a function returning the literal
+		switch v := x.(type) {
+		case *ast.Ident:
+			if len(ops[v.Name]) != 1 {
+				return fmt.Sprintf("runs %s, which is not one declaration", v.Name)
+			}
+			x = ops[v.Name][0]
+			continue
+		case *ast.CallExpr:
+			fn := v.Fun
+			if ix, ok := fn.(*ast.IndexExpr); ok {
+				fn = ix.X
+			}
+			if id, ok := fn.(*ast.Ident); ok && len(ops[id.Name]) == 1 {
+				x = ops[id.Name][0]
+				continue
+			}
+			return "runs an operation made by " + spell(fn) + ", which returns no one declaration"
+		}
+		break
+	}
+	lit, ok := x.(*ast.CompositeLit)
+	if !ok {
+		return "runs an operation that is not an engine.Op literal"
+	}
+	got := map[string]string{}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if bl, ok := kv.Value.(*ast.BasicLit); ok {
+			got[spell(kv.Key)], _ = strconv.Unquote(bl.Value)
+		}
+	}
+	if got["Area"] != area || got["Name"] != name {
+		return fmt.Sprintf("runs operation %s %q, not %s %q", got["Area"], got["Name"], area, name)
 	}
 	return ""
 }

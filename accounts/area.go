@@ -1,7 +1,6 @@
 package accounts
 
 import (
-	"context"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -84,17 +83,4 @@ func currencyValue(platform bool, currency string) string {
 		return ""
 	}
 	return sideOf(platform) + "/" + currency
-}
-
-// begin begins the operation name of this area (engine.Handle.Begin): every
-// exported method of the area's groups starts with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "accounts", name)
 }

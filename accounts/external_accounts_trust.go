@@ -59,19 +59,33 @@ type TrustResult struct {
 // transaction, which keeps its hash and an intent that hands it to the
 // CodeSender after commit (purpose TRUST_BENEFICIARY or
 // UNTRUST_BENEFICIARY).
-func (as Service) StartTrust(ctx context.Context, id string, trust bool) (_ *TrustStart, err error) {
-	ctx, op := begin(ctx, as.e, "StartTrust")
-	defer op.End(&err)
-	e := as.e
-	var out *TrustStart
-	code := customers.KYC(e).ContactCode("SCA")
-	err = engine.Once(ctx, e, []any{id, trust}, &out, func(t *engine.Txn) error {
+func (as Service) StartTrust(ctx context.Context, id string, trust bool) (*TrustStart, error) {
+	return engine.Run(ctx, as.e, startTrust, trustRequest{id: id, trust: trust})
+}
+
+// trustRequest is a StartTrust or ConfirmTrust request.
+type trustRequest struct {
+	id    string
+	trust bool
+	code  string
+}
+
+// startTrust is Service.StartTrust's operation: the code is drawn from the
+// provider before the transaction.
+var startTrust = engine.Op[trustRequest, *TrustStart, string]{Area: "accounts", Name: "StartTrust",
+	Fingerprint: func(r *trustRequest) any { return []any{r.id, r.trust} },
+	Prefetch: func(_ context.Context, e *engine.Handle, _ *trustRequest, code *string, _ error) error {
+		*code = customers.KYC(e).ContactCode("SCA")
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *trustRequest, cp *string) (out *TrustStart, err error) {
+		id, trust, code := in.id, in.trust, *cp
 		r, c, err := trustTarget(t, id)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if r.Trusted == trust {
-			return engine.Errorf(engine.CodeConflict, "external account %s is already %s", id, map[bool]string{true: "trusted", false: "untrusted"}[trust])
+			return out, engine.Errorf(engine.CodeConflict, "external account %s is already %s", id, map[bool]string{true: "trusted", false: "untrusted"}[trust])
 		}
 		cid := t.NewID("ScaChallenge")
 		purpose := "TRUST_BENEFICIARY"
@@ -79,16 +93,14 @@ func (as Service) StartTrust(ctx context.Context, id string, trust bool) (_ *Tru
 			purpose = "UNTRUST_BENEFICIARY"
 		}
 		if err := customers.IntendCode(t, customers.CodeMessage{ID: cid, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: code, Purpose: purpose}); err != nil {
-			return err
+			return out, err
 		}
 		r.TrustChallenge = &trustChallenge{ScaChallenge: ScaChallenge{ID: cid, ExpiresAt: t.Now.Add(5 * time.Minute),
 			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: engine.HashSecret(code)}
 		ch := r.TrustChallenge.ScaChallenge
 		out = &TrustStart{ScaChallenge: &ch}
-		return engine.PutJSON(t, TableExternalAccounts, id, r)
-	})
-	return out, err
-}
+		return out, engine.PutJSON(t, TableExternalAccounts, id, r)
+	}}
 
 // ConfirmTrust completes the outstanding trust or untrust challenge with its
 // one-time code. trust says which flow the caller confirms: CONFLICT when
@@ -96,24 +108,28 @@ func (as Service) StartTrust(ctx context.Context, id string, trust bool) (_ *Tru
 // for a missing or wrong code, which leaves the challenge outstanding;
 // wrong codes are not counted. The code is compared by its hash, in
 // constant time.
-func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (_ *TrustResult, err error) {
-	ctx, op := begin(ctx, as.e, "ConfirmTrust")
-	defer op.End(&err)
-	e := as.e
-	var out *TrustResult
-	var failure error
-	err = engine.Once(ctx, e, []any{id, trust, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code string) (*TrustResult, error) {
+	return engine.Run(ctx, as.e, confirmTrust, trustRequest{id, trust, code})
+}
+
+// confirmTrust is Service.ConfirmTrust's operation. A wrong code is a
+// kept refusal (engine.Keep): the attempt counts.
+var confirmTrust = engine.Op[trustRequest, *TrustResult, struct{}]{Area: "accounts", Name: "ConfirmTrust",
+	Fingerprint: func(r *trustRequest) any { return []any{r.id, r.trust, r.code} },
+	Decide: func(t *engine.Txn, in *trustRequest, _ *struct{}) (out *TrustResult, err error) {
+		id, trust, code := in.id, in.trust, in.code
+		var failure error
 		r, _, err := trustTarget(t, id)
 		if err != nil {
-			return err
+			return out, err
 		}
 		ch := r.TrustChallenge
 		if ch == nil || ch.Trust != trust || t.Now.After(ch.ExpiresAt) {
-			return engine.Errorf(engine.CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
+			return out, engine.Errorf(engine.CodeConflict, "no %s challenge is outstanding for %s; start one first", map[bool]string{true: "trust", false: "untrust"}[trust], id)
 		}
 		var fe validate.Errors
 		if !fe.Required("code", code) {
-			return engine.Invalid(fe)
+			return out, engine.Invalid(fe)
 		}
 		if subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(ch.CodeHash)) != 1 {
 			// The wrong try is counted in a commit of its own answer, so
@@ -125,14 +141,15 @@ func (as Service) ConfirmTrust(ctx context.Context, id string, trust bool, code 
 				fe.Add("code", nil, "the code is wrong; %d attempts left", TrustCodeAttempts-ch.Attempts)
 				failure = engine.Invalid(fe)
 			}
-			return engine.PutJSON(t, TableExternalAccounts, id, r)
+			if err := engine.PutJSON(t, TableExternalAccounts, id, r); err != nil {
+				return out, err
+			}
+			return out, engine.Keep(failure)
 		}
 		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.Now
 		out = &TrustResult{Trusted: trust}
-		return engine.PutJSON(t, TableExternalAccounts, id, r)
-	}))
-	return out, err
-}
+		return out, engine.PutJSON(t, TableExternalAccounts, id, r)
+	}}
 
 // trustTarget loads a customer's external account with its customer, for
 // trust: ACCOUNT_NOT_FOUND for a platform account or an unknown one,

@@ -71,65 +71,88 @@ func needsOwnershipProof(typ, ownership string, info map[string]any) bool {
 // network; the transaction only records its answer. It is asked on every
 // call, a retry with the same idempotency key included, which then
 // replays the recorded account.
-func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (_ *rails.ExternalAccount, err error) {
-	ctx, op := begin(ctx, as.e, "CreateExternal")
-	defer op.End(&err)
-	e := as.e
-	platform := scope == PlatformScope
-	var fe validate.Errors
-	switch {
-	case platform && in.CustomerID != "":
-		fe.Add("customerId", nil, "platform external accounts have no customerId; use /customers/external-accounts")
-	case !platform && in.CustomerID == "":
-		fe.Missing("customerId")
-	}
-	if fe.Required("currency", in.Currency) && !money.Known(in.Currency) {
-		fe.Add("currency", nil, "currency %q is not a known currency code", in.Currency)
-	}
-	fe.Enum("ownershipType", in.OwnershipType, "FIRST_PARTY", "THIRD_PARTY")
-	fe.MaxLen("platformAccountId", in.PlatformAccountID, 255)
-	if platform && in.DefaultUmaDepositAccount {
-		fe.Add("defaultUmaDepositAccount", nil, "only a customer's account can be its default UMA deposit account")
-	}
-	var info map[string]any
-	if len(in.AccountInfo) == 0 || json.Unmarshal(in.AccountInfo, &info) != nil || info == nil {
-		fe.Add("accountInfo", nil, "accountInfo is required and must be an object with an accountType")
-		return nil, engine.Invalid(fe)
-	}
-	typ, issues := CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).SkipCheckDigits)
-	// INVALID_BANK_ACCOUNT only when every problem is an identifier's: a
-	// request with a missing member is malformed, whatever else is wrong.
-	code := engine.CodeInvalidInput
-	if len(fe) == 0 && len(issues) > 0 {
-		code = engine.CodeInvalidBankAccount
-	}
-	for _, is := range issues {
-		fe.Add(is.Field, nil, "%s", is.Message)
-		if !is.Identifier {
-			code = engine.CodeInvalidInput
+func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, scope Scope) (*rails.ExternalAccount, error) {
+	return engine.Run(ctx, as.e, createExternal, externalCreation{in, scope})
+}
+
+// externalCreation is a CreateExternal request.
+type externalCreation struct {
+	in    ExternalAccountInput
+	scope Scope
+}
+
+// checkedAccount is what CreateExternal gathers before its transaction:
+// the account's details checked and encoded, and the rail's checks.
+type checkedAccount struct {
+	info     map[string]any
+	infoJSON []byte
+	typ      string
+	check    rails.AccountCheck
+}
+
+// createExternal is Service.CreateExternal's operation. The rail's
+// network checks are consulted before the transaction, on the account as
+// it will be stored.
+var createExternal = engine.Op[externalCreation, *rails.ExternalAccount, checkedAccount]{Area: "accounts", Name: "CreateExternal",
+	Fingerprint: func(c *externalCreation) any { return []any{c.in, c.scope == PlatformScope} },
+	Prefetch: func(ctx context.Context, e *engine.Handle, c *externalCreation, x *checkedAccount, _ error) error {
+		in, platform := c.in, c.scope == PlatformScope
+		var fe validate.Errors
+		switch {
+		case platform && in.CustomerID != "":
+			fe.Add("customerId", nil, "platform external accounts have no customerId; use /customers/external-accounts")
+		case !platform && in.CustomerID == "":
+			fe.Missing("customerId")
 		}
-	}
-	if err := engine.InvalidAs(code, fe.Err()); err != nil {
-		return nil, err
-	}
-	if v := Variants[typ]; len(v.Rails) > 0 {
-		info["paymentRails"] = v.Rails
-	}
-	infoJSON, _ := json.Marshal(info)
-	// The rail's network checks are consulted before the transaction, on
-	// the account as it will be stored.
-	check, err := accountsSlot.Of(e).Rail.CheckAccount(ctx, &rails.ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
-		Currency: in.Currency, PlatformAccountID: in.PlatformAccountID, AccountInfo: infoJSON})
-	if err != nil {
-		return nil, err
-	}
-	var out *rails.ExternalAccount
-	err = engine.Once(ctx, e, []any{in, platform}, &out, func(t *engine.Txn) error {
+		if fe.Required("currency", in.Currency) && !money.Known(in.Currency) {
+			fe.Add("currency", nil, "currency %q is not a known currency code", in.Currency)
+		}
+		fe.Enum("ownershipType", in.OwnershipType, "FIRST_PARTY", "THIRD_PARTY")
+		fe.MaxLen("platformAccountId", in.PlatformAccountID, 255)
+		if platform && in.DefaultUmaDepositAccount {
+			fe.Add("defaultUmaDepositAccount", nil, "only a customer's account can be its default UMA deposit account")
+		}
+		var info map[string]any
+		if len(in.AccountInfo) == 0 || json.Unmarshal(in.AccountInfo, &info) != nil || info == nil {
+			fe.Add("accountInfo", nil, "accountInfo is required and must be an object with an accountType")
+			return engine.Invalid(fe)
+		}
+		typ, issues := CheckInfoWith(info, in.Currency, validate.IsCountry, !accountsSlot.Of(e).SkipCheckDigits)
+		// INVALID_BANK_ACCOUNT only when every problem is an identifier's: a
+		// request with a missing member is malformed, whatever else is wrong.
+		code := engine.CodeInvalidInput
+		if len(fe) == 0 && len(issues) > 0 {
+			code = engine.CodeInvalidBankAccount
+		}
+		for _, is := range issues {
+			fe.Add(is.Field, nil, "%s", is.Message)
+			if !is.Identifier {
+				code = engine.CodeInvalidInput
+			}
+		}
+		if err := engine.InvalidAs(code, fe.Err()); err != nil {
+			return err
+		}
+		if v := Variants[typ]; len(v.Rails) > 0 {
+			info["paymentRails"] = v.Rails
+		}
+		infoJSON, _ := json.Marshal(info)
+		x.info, x.infoJSON, x.typ = info, infoJSON, typ
+		// The rail's network checks are consulted before the transaction, on
+		// the account as it will be stored.
+		var err error
+		x.check, err = accountsSlot.Of(e).Rail.CheckAccount(ctx, &rails.ExternalAccount{CustomerID: in.CustomerID, OwnershipType: in.OwnershipType,
+			Currency: in.Currency, PlatformAccountID: in.PlatformAccountID, AccountInfo: infoJSON})
+		return err
+	},
+	Decide: func(t *engine.Txn, c *externalCreation, x *checkedAccount) (out *rails.ExternalAccount, err error) {
+		in, platform := c.in, c.scope == PlatformScope
+		info, infoJSON, typ, check := x.info, x.infoJSON, x.typ, x.check
 		owner := engine.PlatformOwner
 		if !platform {
 			c, err := customers.Live(t, in.CustomerID)
 			if err != nil {
-				return err
+				return out, err
 			}
 			owner = c.ID
 		}
@@ -153,21 +176,19 @@ func (as Service) CreateExternal(ctx context.Context, in ExternalAccountInput, s
 		}
 		if err := engine.Claim(t, tableExternalAccountsUnique, r.UniqueKey, id,
 			engine.Errorf(engine.CodeDuplicateExternalAccount, "an equivalent %s external account already exists for this owner", typ)); err != nil {
-			return err
+			return out, err
 		}
 		if r.DefaultUmaDepositAccount {
 			if err := clearDefaultDeposit(t, owner); err != nil {
-				return err
+				return out, err
 			}
 		}
 		if err := t.Insert(tableExternalAccountsByOwner, owner+"|"+id, []byte(id)); err != nil {
-			return err
+			return out, err
 		}
 		out = &r.ExternalAccount
-		return engine.InsertJSON(t, TableExternalAccounts, id, r)
-	})
-	return out, err
-}
+		return out, engine.InsertJSON(t, TableExternalAccounts, id, r)
+	}}
 
 // clearDefaultDeposit unsets defaultUmaDepositAccount on owner's accounts: a
 // new default takes over. It reads every account of the owner.
@@ -206,24 +227,28 @@ type ExternalAccountFilter struct {
 // unless CustomerID) or the platform's (PlatformScope), oldest first, from
 // the index that narrows the filter most. A malformed cursor or limit is
 // INVALID_INPUT.
-func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (_ engine.Page[rails.ExternalAccount], err error) {
-	ctx, op := begin(ctx, as.e, "ListExternal")
-	defer op.End(&err)
-	e := as.e
-	platform := scope == PlatformScope
-	var page engine.Page[rails.ExternalAccount]
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
+func (as Service) ListExternal(ctx context.Context, f ExternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+	return engine.Run(ctx, as.e, listExternal, externalQuery{f, scope, p})
+}
+
+// externalQuery is a ListExternal request.
+type externalQuery struct {
+	f     ExternalAccountFilter
+	scope Scope
+	p     engine.ListParams
+}
+
+// listExternal is Service.ListExternal's operation.
+var listExternal = engine.Op[externalQuery, engine.Page[rails.ExternalAccount], struct{}]{Area: "accounts", Name: "ListExternal", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *externalQuery, _ *struct{}) (engine.Page[rails.ExternalAccount], error) {
+		f, platform := in.f, in.scope == PlatformScope
 		q := engine.ListQuery[rails.ExternalAccount]{Table: TableExternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *rails.ExternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency)
 			}}
-		page, err = engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
-		return err
-	})
-	return page, err
-}
+		return engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), in.p)
+	}}
 
 // ListExternalAll walks every page of ListExternal from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -237,21 +262,25 @@ func (as Service) ListExternalAll(ctx context.Context, f ExternalAccountFilter, 
 // External returns an account of the given scope (customer or
 // platform): ACCOUNT_NOT_FOUND for an unknown id and for the other scope's
 // accounts alike, so one side cannot probe the other's ids.
-func (as Service) External(ctx context.Context, id string, scope Scope) (_ *rails.ExternalAccount, err error) {
-	ctx, op := begin(ctx, as.e, "External")
-	defer op.End(&err)
-	e := as.e
-	platform := scope == PlatformScope
-	var out *rails.ExternalAccount
-	err = e.View(ctx, func(t *engine.Txn) error {
-		a, err := sideAccount(t, id, platform)
-		if err == nil {
-			out = &a.ExternalAccount
-		}
-		return err
-	})
-	return out, err
+func (as Service) External(ctx context.Context, id string, scope Scope) (*rails.ExternalAccount, error) {
+	return engine.Run(ctx, as.e, getExternal, externalRef{id, scope})
 }
+
+// externalRef names an external account on one side (Scope).
+type externalRef struct {
+	id    string
+	scope Scope
+}
+
+// getExternal is Service.External's operation.
+var getExternal = engine.Op[externalRef, *rails.ExternalAccount, struct{}]{Area: "accounts", Name: "External", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *externalRef, _ *struct{}) (*rails.ExternalAccount, error) {
+		a, err := sideAccount(t, in.id, in.scope == PlatformScope)
+		if err != nil {
+			return nil, err
+		}
+		return &a.ExternalAccount, nil
+	}}
 
 // sideAccount loads an external account of one side (Scope):
 // ACCOUNT_NOT_FOUND for the other side's.
@@ -271,24 +300,27 @@ func sideAccount(t *engine.Txn, id string, platform bool) (*ExternalRecord, erro
 // BENEFICIARY_TRUSTED (untrust it first), an unknown id or another scope's
 // ACCOUNT_NOT_FOUND. Nothing checks whether quotes or payments name it: a
 // payout already handed over carries its own copy of the account.
-func (as Service) DeleteExternal(ctx context.Context, id string, scope Scope) (err error) {
-	ctx, op := begin(ctx, as.e, "DeleteExternal")
-	defer op.End(&err)
-	e := as.e
-	platform := scope == PlatformScope
-	return engine.Once(ctx, e, []any{id, platform}, &struct{}{}, func(t *engine.Txn) error {
+func (as Service) DeleteExternal(ctx context.Context, id string, scope Scope) error {
+	_, err := engine.Run(ctx, as.e, deleteExternal, externalRef{id, scope})
+	return err
+}
+
+// deleteExternal is Service.DeleteExternal's operation.
+var deleteExternal = engine.Op[externalRef, struct{}, struct{}]{Area: "accounts", Name: "DeleteExternal",
+	Fingerprint: func(r *externalRef) any { return []any{r.id, r.scope == PlatformScope} },
+	Decide: func(t *engine.Txn, in *externalRef, _ *struct{}) (out struct{}, err error) {
+		id, platform := in.id, in.scope == PlatformScope
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if r.Trusted {
-			return engine.Errorf(engine.CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
+			return out, engine.Errorf(engine.CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
 		}
 		for _, k := range [][2]string{{tableExternalAccountsUnique, r.UniqueKey}, {tableExternalAccountsByOwner, r.Owner() + "|" + id}, {TableExternalAccounts, id}} {
 			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, engine.ErrNotFound) {
-				return err
+				return out, err
 			}
 		}
-		return nil
-	})
-}
+		return out, nil
+	}}

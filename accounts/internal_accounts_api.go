@@ -113,32 +113,37 @@ type InternalAccountFilter struct {
 // (CustomerScope) or the platform's own (PlatformScope), oldest first,
 // with their balances, from the index that narrows the filter most. An
 // unknown type, or a malformed cursor or limit, is INVALID_INPUT.
-func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (_ engine.Page[InternalAccountView], err error) {
-	ctx, op := begin(ctx, as.e, "ListInternal")
-	defer op.End(&err)
-	e := as.e
-	platform := scope == PlatformScope
-	var out engine.Page[InternalAccountView]
-	var fe validate.Errors
-	fe.Enum("type", string(f.Type), string(InternalFiat), string(InternalCrypto), "EMBEDDED_WALLET")
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return out, err
-	}
-	err = e.View(ctx, func(t *engine.Txn) error {
+func (as Service) ListInternal(ctx context.Context, f InternalAccountFilter, scope Scope, p engine.ListParams) (engine.Page[InternalAccountView], error) {
+	return engine.Run(ctx, as.e, listInternal, internalQuery{f, scope, p})
+}
+
+// internalQuery is a ListInternal request.
+type internalQuery struct {
+	f     InternalAccountFilter
+	scope Scope
+	p     engine.ListParams
+}
+
+// listInternal is Service.ListInternal's operation.
+var listInternal = engine.Op[internalQuery, engine.Page[InternalAccountView], struct{}]{Area: "accounts", Name: "ListInternal", Access: engine.Read,
+	Validate: func(in *internalQuery) error {
+		var fe validate.Errors
+		fe.Enum("type", string(in.f.Type), string(InternalFiat), string(InternalCrypto), "EMBEDDED_WALLET")
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *internalQuery, _ *struct{}) (engine.Page[InternalAccountView], error) {
+		f, platform := in.f, in.scope == PlatformScope
 		q := engine.ListQuery[InternalAccount]{Table: TableInternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *InternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)
 			}}
-		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), p)
+		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}, [2]string{ixCurrency, currencyValue(platform, f.Currency)}), in.p)
 		if err != nil {
-			return err
+			return engine.Page[InternalAccountView]{}, err
 		}
-		out, err = engine.MapPage(page, func(a *InternalAccount) (*InternalAccountView, error) { return View(t, a) })
-		return err
-	})
-	return out, err
-}
+		return engine.MapPage(page, func(a *InternalAccount) (*InternalAccountView, error) { return View(t, a) })
+	}}
 
 // ListInternalAll walks every page of ListInternal from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -152,21 +157,19 @@ func (as Service) ListInternalAll(ctx context.Context, f InternalAccountFilter, 
 // Internal returns one internal account with its balances:
 // ACCOUNT_NOT_FOUND for an unknown id. It does not take a Scope: a
 // customer's account and the platform's are both found.
-func (as Service) Internal(ctx context.Context, id string) (_ *InternalAccountView, err error) {
-	ctx, op := begin(ctx, as.e, "Internal")
-	defer op.End(&err)
-	e := as.e
-	var out *InternalAccountView
-	err = e.View(ctx, func(t *engine.Txn) error {
-		a, err := Internal(t, id)
-		if err != nil {
-			return err
-		}
-		out, err = View(t, a)
-		return err
-	})
-	return out, err
+func (as Service) Internal(ctx context.Context, id string) (*InternalAccountView, error) {
+	return engine.Run(ctx, as.e, getInternal, id)
 }
+
+// getInternal is Service.Internal's operation.
+var getInternal = engine.Op[string, *InternalAccountView, struct{}]{Area: "accounts", Name: "Internal", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*InternalAccountView, error) {
+		a, err := Internal(t, *id)
+		if err != nil {
+			return nil, err
+		}
+		return View(t, a)
+	}}
 
 // Sandbox is the accounts area's part of the sandbox operations: funding
 // internal accounts with a bare credit. The facade's eng.Sandbox.Fund
@@ -188,33 +191,43 @@ const MaxSandboxFunding int64 = 100_000_000_000
 // amount outside 1..MaxSandboxFunding, ACCOUNT_NOT_FOUND for an unknown
 // account. The credit is one balanced ledger entry against
 // SandboxFundingAccount.
-func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (_ *InternalAccountView, err error) {
-	ctx, op := begin(ctx, s.e, "Sandbox.Fund")
-	defer op.End(&err)
-	e := s.e
-	if err := e.RequireSandbox(); err != nil {
-		return nil, err
-	}
-	var fe validate.Errors
-	if amount < 1 || amount > MaxSandboxFunding {
-		fe.Add("amount", nil, "amount must be between 1 and %d", MaxSandboxFunding)
-		return nil, engine.Invalid(fe)
-	}
-	var out *InternalAccountView
-	err = engine.Once(ctx, e, []any{id, amount}, &out, func(t *engine.Txn) error {
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*InternalAccountView, error) {
+	return engine.Run(ctx, s.e, fund, funding{id, amount})
+}
+
+// funding is a Sandbox.Fund request.
+type funding struct {
+	id     string
+	amount int64
+}
+
+// fund is Sandbox.Fund's operation.
+var fund = engine.Op[funding, *InternalAccountView, struct{}]{Area: "accounts", Name: "Sandbox.Fund",
+	Fingerprint: func(f *funding) any { return []any{f.id, f.amount} },
+	Prefetch: func(_ context.Context, e *engine.Handle, f *funding, _ *struct{}, _ error) error {
+		if err := e.RequireSandbox(); err != nil {
+			return err
+		}
+		var fe validate.Errors
+		if f.amount < 1 || f.amount > MaxSandboxFunding {
+			fe.Add("amount", nil, "amount must be between 1 and %d", MaxSandboxFunding)
+			return engine.Invalid(fe)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, f *funding, _ *struct{}) (out *InternalAccountView, err error) {
+		id, amount := f.id, f.amount
 		a, err := Internal(t, id)
 		if err != nil {
-			return err
+			return out, err
 		}
 		eid := t.NewID("LedgerEntry")
 		if err := engine.Post(t, engine.LedgerEntry{ID: eid, Reference: id, CreatedAt: t.Now,
 			Postings: Transfer(SandboxFundingAccount, a.ID, a.Currency, amount)}); err != nil {
-			return err
+			return out, err
 		}
 		if out, err = View(t, a); err != nil {
-			return err
+			return out, err
 		}
-		return t.Emit(EventInternalAccountBalanceUpdated, out)
-	})
-	return out, err
-}
+		return out, t.Emit(EventInternalAccountBalanceUpdated, out)
+	}}

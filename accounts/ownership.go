@@ -46,26 +46,37 @@ type OwnershipChallenge struct {
 // a fresh nonce, so a signature proves control now and cannot be
 // replayed for another account. A LIVENESS challenge schedules its check
 // as due work in the same transaction.
-func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (_ *OwnershipChallenge, err error) {
-	ctx, op := begin(ctx, as.e, "CreateOwnershipChallenge")
-	defer op.End(&err)
-	e := as.e
-	platform := scope == PlatformScope
-	var fe validate.Errors
-	if method == "" {
-		method = MethodWalletSignature
-	}
-	if !fe.Enum("method", method, MethodWalletSignature, MethodLiveness) {
-		return nil, engine.Invalid(fe)
-	}
-	var out *OwnershipChallenge
-	err = engine.Once(ctx, e, []any{id, platform, method}, &out, func(t *engine.Txn) error {
+func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope Scope, method string) (*OwnershipChallenge, error) {
+	return engine.Run(ctx, as.e, createOwnershipChallenge, ownershipRequest{id: id, scope: scope, method: method})
+}
+
+// ownershipRequest is a CreateOwnershipChallenge (method) or
+// VerifyOwnership (signature, scheme) request.
+type ownershipRequest struct {
+	id                        string
+	scope                     Scope
+	method, signature, scheme string
+}
+
+// createOwnershipChallenge is Service.CreateOwnershipChallenge's operation.
+var createOwnershipChallenge = engine.Op[ownershipRequest, *OwnershipChallenge, struct{}]{Area: "accounts", Name: "CreateOwnershipChallenge",
+	Fingerprint: func(r *ownershipRequest) any { return []any{r.id, r.scope == PlatformScope, r.method} },
+	Validate: func(r *ownershipRequest) error {
+		if r.method == "" {
+			r.method = MethodWalletSignature
+		}
+		var fe validate.Errors
+		fe.Enum("method", r.method, MethodWalletSignature, MethodLiveness)
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *ownershipRequest, _ *struct{}) (out *OwnershipChallenge, err error) {
+		id, platform, method := in.id, in.scope == PlatformScope, in.method
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if r.Status != rails.ExternalPendingOwnershipVerification && r.Status != rails.ExternalUnverified {
-			return engine.Errorf(engine.CodeConflict, "external account %s is %s; only wallets awaiting ownership verification take a challenge", id, r.Status)
+			return out, engine.Errorf(engine.CodeConflict, "external account %s is %s; only wallets awaiting ownership verification take a challenge", id, r.Status)
 		}
 		nonce := engine.RandomHex(16)
 		ch := &OwnershipChallenge{Method: method}
@@ -78,15 +89,13 @@ func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope
 			ch.VerificationLink = "https://liveness.sandbox.uma.money/check/" + nonce
 			due := engine.DueKey(t.Now.Add(LivenessDelay), id)
 			if err := t.Put(TableLivenessDue, due, []byte(id)); err != nil {
-				return err
+				return out, err
 			}
 		}
 		r.Challenge, r.UpdatedAt = ch, t.Now
 		out = ch
-		return engine.PutJSON(t, TableExternalAccounts, id, r)
-	})
-	return out, err
-}
+		return out, engine.PutJSON(t, TableExternalAccounts, id, r)
+	}}
 
 // VerifyOwnership checks a signature over the outstanding WALLET_SIGNATURE
 // challenge: EIP-191 (hex) for EVM wallets, Bitcoin message signatures
@@ -95,27 +104,31 @@ func (as Service) CreateOwnershipChallenge(ctx context.Context, id string, scope
 // expired: the account becomes UNVERIFIED, the challenge is spent and the
 // answer is INVALID_INPUT. Without an outstanding challenge: CONFLICT.
 // The failed attempt commits (the account UNVERIFIED, the challenge
-// spent) although the answer is an error (engine.Keeping), so a wrong
+// spent) although the answer is an error (engine.Keep), so a wrong
 // signature cannot be retried against the same message.
-func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (_ *rails.ExternalAccount, err error) {
-	ctx, op := begin(ctx, as.e, "VerifyOwnership")
-	defer op.End(&err)
-	e := as.e
-	platform := scope == PlatformScope
-	var out *rails.ExternalAccount
-	var failure error
-	err = engine.Once(ctx, e, []any{id, platform, signature, scheme}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, signature, scheme string) (*rails.ExternalAccount, error) {
+	return engine.Run(ctx, as.e, verifyOwnership, ownershipRequest{id: id, scope: scope, signature: signature, scheme: scheme})
+}
+
+// verifyOwnership is Service.VerifyOwnership's operation. A signature that
+// proves nothing is a kept refusal (engine.Keep): the account becomes
+// UNVERIFIED with it.
+var verifyOwnership = engine.Op[ownershipRequest, *rails.ExternalAccount, struct{}]{Area: "accounts", Name: "VerifyOwnership",
+	Fingerprint: func(r *ownershipRequest) any { return []any{r.id, r.scope == PlatformScope, r.signature, r.scheme} },
+	Decide: func(t *engine.Txn, in *ownershipRequest, _ *struct{}) (out *rails.ExternalAccount, err error) {
+		id, platform, signature, scheme := in.id, in.scope == PlatformScope, in.signature, in.scheme
+		var failure error
 		r, err := sideAccount(t, id, platform)
 		if err != nil {
-			return err
+			return out, err
 		}
 		ch := r.Challenge
 		if ch == nil || ch.Method != MethodWalletSignature {
-			return engine.Errorf(engine.CodeConflict, "no WALLET_SIGNATURE challenge is outstanding for %s; start one with POST .../challenge", id)
+			return out, engine.Errorf(engine.CodeConflict, "no WALLET_SIGNATURE challenge is outstanding for %s; start one with POST .../challenge", id)
 		}
 		var fe validate.Errors
 		if !fe.Required("signature", signature) || !fe.Enum("signatureScheme", scheme, walletauth.SchemeBIP137, walletauth.SchemeElectrum) {
-			return engine.Invalid(fe)
+			return out, engine.Invalid(fe)
 		}
 		verr := checkOwnership(r, []byte(ch.MessageToSign), signature, scheme)
 		if t.Now.After(ch.ExpiresAt) {
@@ -129,13 +142,14 @@ func (as Service) VerifyOwnership(ctx context.Context, id string, scope Scope, s
 			failure = engine.Invalid(fe)
 		}
 		if err := setExternalStatus(t, r, status); err != nil {
-			return err
+			return out, err
 		}
 		out = &r.ExternalAccount
-		return nil
-	}))
-	return out, err
-}
+		if failure != nil {
+			return out, engine.Keep(failure)
+		}
+		return out, nil
+	}}
 
 // checkOwnership verifies signature over msg with the wallet's key: the
 // address itself for EVM and Solana, the identity key a Spark address

@@ -112,16 +112,3 @@ func customerStatusValue(typ CustomerType, s KYCStatus) string {
 // (SCARequired) and for one-time codes (ContactCode, drawn before the
 // transaction that stores the code's hash).
 func KYC(h *engine.Handle) KYCProvider { return customersSlot.Of(h).KYC }
-
-// begin begins the operation name of this area (engine.Handle.Begin): every
-// exported method of the area's groups starts with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "customers", name)
-}

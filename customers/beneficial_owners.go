@@ -62,60 +62,69 @@ type OwnerInput struct {
 // Errors: INVALID_INPUT (a missing customer id, a customer that is not a
 // business, and every invalid member at once), CUSTOMER_NOT_FOUND,
 // CUSTOMER_DELETED.
-func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (_ *BeneficialOwner, err error) {
-	ctx, op := begin(ctx, cs.e, "CreateBeneficialOwner")
-	defer op.End(&err)
-	e := cs.e
-	var out *BeneficialOwner
-	err = engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
+func (cs Service) CreateBeneficialOwner(ctx context.Context, in OwnerInput) (*BeneficialOwner, error) {
+	return engine.Run(ctx, cs.e, createOwner, in)
+}
+
+// createOwner is Service.CreateBeneficialOwner's operation.
+var createOwner = engine.Op[OwnerInput, *BeneficialOwner, struct{}]{Area: "customers", Name: "CreateBeneficialOwner",
+	Decide: func(t *engine.Txn, in *OwnerInput, _ *struct{}) (*BeneficialOwner, error) {
 		var fe validate.Errors
 		if !fe.Required("customerId", in.CustomerID) {
-			return engine.Invalid(fe)
+			return nil, engine.Invalid(fe)
 		}
 		c, err := Live(t, in.CustomerID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if c.CustomerType != CustomerBusiness {
 			fe.Add("customerId", nil, "beneficial owners belong to BUSINESS customers; %s is %s", c.ID, c.CustomerType)
 		}
 		id := t.NewID("BeneficialOwner")
 		o := &BeneficialOwner{ID: id, CustomerID: c.ID, KYCStatus: KYCUnverified, CreatedAt: t.Now, UpdatedAt: t.Now}
-		if err := applyOwner(e, fe, o, in); err != nil {
-			return err
+		if err := applyOwner(t.Handle, fe, o, *in); err != nil {
+			return nil, err
 		}
-		out = o.view()
-		return engine.InsertJSON(t, tableBeneficialOwners, id, o)
-	})
-	return out, err
-}
+		if err := engine.InsertJSON(t, tableBeneficialOwners, id, o); err != nil {
+			return nil, err
+		}
+		return o.view(), nil
+	}}
 
 // UpdateBeneficialOwner changes the members set in in; the owner stays
 // with its customer (another customerId is INVALID_INPUT). The merged owner
 // is validated as a whole. NOT_FOUND for an unknown owner.
-func (cs Service) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (_ *BeneficialOwner, err error) {
-	ctx, op := begin(ctx, cs.e, "UpdateBeneficialOwner")
-	defer op.End(&err)
-	e := cs.e
-	var out *BeneficialOwner
-	err = engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
-		o, err := owner(t, id)
+func (cs Service) UpdateBeneficialOwner(ctx context.Context, id string, in OwnerInput) (*BeneficialOwner, error) {
+	return engine.Run(ctx, cs.e, updateOwner, ownerUpdate{id, in})
+}
+
+// ownerUpdate is an UpdateBeneficialOwner request.
+type ownerUpdate struct {
+	id string
+	in OwnerInput
+}
+
+// updateOwner is Service.UpdateBeneficialOwner's operation.
+var updateOwner = engine.Op[ownerUpdate, *BeneficialOwner, struct{}]{Area: "customers", Name: "UpdateBeneficialOwner",
+	Fingerprint: func(u *ownerUpdate) any { return []any{u.id, u.in} },
+	Decide: func(t *engine.Txn, u *ownerUpdate, _ *struct{}) (*BeneficialOwner, error) {
+		o, err := owner(t, u.id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var fe validate.Errors
-		if in.CustomerID != "" && in.CustomerID != o.CustomerID {
+		if u.in.CustomerID != "" && u.in.CustomerID != o.CustomerID {
 			fe.Add("customerId", nil, "an owner cannot move to another customer")
 		}
-		if err := applyOwner(e, fe, o, in); err != nil {
-			return err
+		if err := applyOwner(t.Handle, fe, o, u.in); err != nil {
+			return nil, err
 		}
 		o.UpdatedAt = t.Now
-		out = o.view()
-		return engine.PutJSON(t, tableBeneficialOwners, id, o)
-	})
-	return out, err
-}
+		if err := engine.PutJSON(t, tableBeneficialOwners, u.id, o); err != nil {
+			return nil, err
+		}
+		return o.view(), nil
+	}}
 
 // applyOwner merges in onto o and validates the result: roles, a
 // percentage in [0, 100], the identity members verification needs, and an
@@ -204,44 +213,49 @@ func ownersQuery(customerID string) engine.ListQuery[BeneficialOwner] {
 
 // BeneficialOwner returns one owner, identifier masked: NOT_FOUND for an
 // unknown id.
-func (cs Service) BeneficialOwner(ctx context.Context, id string) (_ *BeneficialOwner, err error) {
-	ctx, op := begin(ctx, cs.e, "BeneficialOwner")
-	defer op.End(&err)
-	e := cs.e
-	var out *BeneficialOwner
-	err = e.View(ctx, func(t *engine.Txn) error {
-		o, err := owner(t, id)
-		if err == nil {
-			out = o.view()
-		}
-		return err
-	})
-	return out, err
+func (cs Service) BeneficialOwner(ctx context.Context, id string) (*BeneficialOwner, error) {
+	return engine.Run(ctx, cs.e, getOwner, id)
 }
+
+// getOwner is Service.BeneficialOwner's operation.
+var getOwner = engine.Op[string, *BeneficialOwner, struct{}]{Area: "customers", Name: "BeneficialOwner", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*BeneficialOwner, error) {
+		o, err := owner(t, *id)
+		if err != nil {
+			return nil, err
+		}
+		return o.view(), nil
+	}}
 
 // ListBeneficialOwners lists the owners of a customer, oldest first,
 // identifiers masked. The customer id is required (INVALID_INPUT); an
 // unknown customer has none.
-func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (_ engine.Page[BeneficialOwner], err error) {
-	ctx, op := begin(ctx, cs.e, "ListBeneficialOwners")
-	defer op.End(&err)
-	e := cs.e
-	var page engine.Page[BeneficialOwner]
-	if customerID == "" {
+func (cs Service) ListBeneficialOwners(ctx context.Context, customerID string, p engine.ListParams) (engine.Page[BeneficialOwner], error) {
+	return engine.Run(ctx, cs.e, listOwners, ownerQuery{customerID, p})
+}
+
+// ownerQuery is a ListBeneficialOwners request.
+type ownerQuery struct {
+	customerID string
+	p          engine.ListParams
+}
+
+// listOwners is Service.ListBeneficialOwners's operation.
+var listOwners = engine.Op[ownerQuery, engine.Page[BeneficialOwner], struct{}]{Area: "customers", Name: "ListBeneficialOwners", Access: engine.Read,
+	Validate: func(in *ownerQuery) error {
 		var fe validate.Errors
-		fe.Missing("customerId")
-		return page, engine.Invalid(fe)
-	}
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		page, err = engine.List(t, ownersQuery(customerID), p)
+		if in.customerID == "" {
+			fe.Missing("customerId")
+		}
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *ownerQuery, _ *struct{}) (engine.Page[BeneficialOwner], error) {
+		page, err := engine.List(t, ownersQuery(in.customerID), in.p)
 		for i := range page.Data {
 			page.Data[i] = *page.Data[i].view()
 		}
-		return err
-	})
-	return page, err
-}
+		return page, err
+	}}
 
 // ListBeneficialOwnersAll walks every page of ListBeneficialOwners from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking

@@ -75,60 +75,73 @@ var bulkColumns = []string{"umaAddress", "platformCustomerId", "customerType", "
 // The file is the operation's input: a retry with the same idempotency key
 // and file replays the job, while a retry without a key imports the file
 // again (and its rows then meet the first import's identifiers).
-func (cs Service) Import(ctx context.Context, file []byte) (_ *BulkJob, err error) {
-	ctx, op := begin(ctx, cs.e, "Import")
-	defer op.End(&err)
-	e := cs.e
-	refuse := func(format string, args ...any) error {
-		var fe validate.Errors
-		fe.Add("file", nil, format, args...)
-		return engine.Invalid(fe)
-	}
-	if len(file) == 0 {
-		return nil, refuse("file is required: a CSV of customers with a header row")
-	}
-	rd := csv.NewReader(bytes.NewReader(file))
-	rd.FieldsPerRecord = -1
-	head, err := rd.Read()
-	if err != nil {
-		return nil, refuse("the file must be a CSV with a header row")
-	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[strings.TrimSpace(h)] = i
-	}
-	if _, ok := col["customerType"]; !ok {
-		return nil, refuse("the CSV header must name the customerType column (columns: %s)", strings.Join(bulkColumns, ", "))
-	}
-	// The whole file is parsed before anything is stored, so a malformed
-	// line refuses the upload instead of failing a job halfway.
-	var rows [][]string
-	for {
-		rec, err := rd.Read()
-		if errors.Is(err, io.EOF) {
-			break
+func (cs Service) Import(ctx context.Context, file []byte) (*BulkJob, error) {
+	return engine.Run(ctx, cs.e, importCustomers, file)
+}
+
+// parsedFile is an import's file as parsed before its transaction: the
+// column of each header name and the rows.
+type parsedFile struct {
+	col  map[string]int
+	rows [][]string
+}
+
+// importCustomers is Service.Import's operation. The whole file is parsed
+// before anything is stored, so a malformed line refuses the upload
+// instead of failing a job halfway.
+var importCustomers = engine.Op[[]byte, *BulkJob, parsedFile]{Area: "customers", Name: "Import",
+	Prefetch: func(_ context.Context, _ *engine.Handle, in *[]byte, pf *parsedFile, _ error) error {
+		file := *in
+		refuse := func(format string, args ...any) error {
+			var fe validate.Errors
+			fe.Add("file", nil, format, args...)
+			return engine.Invalid(fe)
 		}
+		if len(file) == 0 {
+			return refuse("file is required: a CSV of customers with a header row")
+		}
+		rd := csv.NewReader(bytes.NewReader(file))
+		rd.FieldsPerRecord = -1
+		head, err := rd.Read()
 		if err != nil {
-			return nil, refuse("malformed CSV: %v", err)
+			return refuse("the file must be a CSV with a header row")
 		}
-		rows = append(rows, rec)
-	}
-	var job *BulkJob
-	err = engine.Once(ctx, e, file, &job, func(t *engine.Txn) error {
+		col := map[string]int{}
+		for i, h := range head {
+			col[strings.TrimSpace(h)] = i
+		}
+		if _, ok := col["customerType"]; !ok {
+			return refuse("the CSV header must name the customerType column (columns: %s)", strings.Join(bulkColumns, ", "))
+		}
+		// The whole file is parsed before anything is stored, so a malformed
+		// line refuses the upload instead of failing a job halfway.
+		var rows [][]string
+		for {
+			rec, err := rd.Read()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return refuse("malformed CSV: %v", err)
+			}
+			rows = append(rows, rec)
+		}
+		pf.col, pf.rows = col, rows
+		return nil
+	},
+	Decide: func(t *engine.Txn, _ *[]byte, pf *parsedFile) (*BulkJob, error) {
 		id := t.NewID("BulkJob")
-		job = &BulkJob{ID: id, Status: "PROCESSING", Progress: BulkProgress{Total: len(rows)}, Errors: []BulkRowError{}, CreatedAt: t.Now}
-		if err := engine.InsertJSON(t, tableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: col, Rows: rows}); err != nil {
-			return err
+		job := &BulkJob{ID: id, Status: "PROCESSING", Progress: BulkProgress{Total: len(pf.rows)}, Errors: []BulkRowError{}, CreatedAt: t.Now}
+		if err := engine.InsertJSON(t, tableBulkJobs, id, bulkJobRecord{BulkJob: *job, Columns: pf.col, Rows: pf.rows}); err != nil {
+			return nil, err
 		}
 		// The job is due at once; resumeBulkJobs finds it on the next
 		// pass of the due-work worker.
-		return t.Put(tableBulkJobsDue, id, nil)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return job, nil
-}
+		if err := t.Put(tableBulkJobsDue, id, nil); err != nil {
+			return nil, err
+		}
+		return job, nil
+	}}
 
 // bulkJobRecord is a job as stored, with its rows until it is finished.
 // Columns maps a header name to its index, so the columns may come in any
@@ -177,31 +190,30 @@ func runBulkBatch(e *engine.Handle, ctx context.Context, id string) (bool, error
 		inputs  []CustomerInput
 		initial []KYCStatus
 	)
-	// Read the next batch and ask the provider for each row's starting
-	// status first, outside the write transaction.
+	// Read the next batch, then ask the provider for each row's starting
+	// status, outside every transaction.
+	var p *platform.Config
 	err := e.View(ctx, func(t *engine.Txn) error {
-		rec, inputs, initial = bulkJobRecord{}, nil, nil
+		rec = bulkJobRecord{}
 		if err := engine.GetJSON(t, tableBulkJobs, id, &rec); err != nil {
 			return err
 		}
-		p, err := platform.Load(t)
-		if err != nil {
-			return err
-		}
-		for i := rec.Progress.Processed; i < min(rec.Progress.Processed+bulkBatch, len(rec.Rows)); i++ {
-			in := rec.input(i)
-			probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
-			applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-			s, err := customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
-			if err != nil {
-				return err
-			}
-			inputs, initial = append(inputs, in), append(initial, s)
-		}
-		return nil
+		var err error
+		p, err = platform.Load(t)
+		return err
 	})
 	if err != nil || rec.Status != "PROCESSING" {
 		return true, err
+	}
+	for i := rec.Progress.Processed; i < min(rec.Progress.Processed+bulkBatch, len(rec.Rows)); i++ {
+		in := rec.input(i)
+		probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
+		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
+		s, err := customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
+		if err != nil {
+			return false, err
+		}
+		inputs, initial = append(inputs, in), append(initial, s)
 	}
 	start, done := rec.Progress.Processed, false
 	err = e.Update(ctx, func(t *engine.Txn) error {
@@ -333,14 +345,16 @@ func bulkInput(get func(string) string) CustomerInput {
 }
 
 // BulkJob returns an import job: BULK_UPLOAD_JOB_NOT_FOUND when unknown.
-func (cs Service) BulkJob(ctx context.Context, id string) (_ *BulkJob, err error) {
-	ctx, op := begin(ctx, cs.e, "BulkJob")
-	defer op.End(&err)
-	e := cs.e
-	var j BulkJob
-	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableBulkJobs, id, &j) })
-	if err != nil {
-		return nil, engine.NotFound(err, CodeBulkUploadJobNotFound, "bulk job", id)
-	}
-	return &j, nil
+func (cs Service) BulkJob(ctx context.Context, id string) (*BulkJob, error) {
+	return engine.Run(ctx, cs.e, getBulkJob, id)
 }
+
+// getBulkJob is Service.BulkJob's operation.
+var getBulkJob = engine.Op[string, *BulkJob, struct{}]{Area: "customers", Name: "BulkJob", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*BulkJob, error) {
+		var j BulkJob
+		if err := engine.GetJSON(t, tableBulkJobs, *id, &j); err != nil {
+			return nil, engine.NotFound(err, CodeBulkUploadJobNotFound, "bulk job", *id)
+		}
+		return &j, nil
+	}}

@@ -60,69 +60,84 @@ func contactTarget(t *engine.Txn, customerID, channel string) (*Record, error) {
 // CodeSender after commit. CONFLICT when the provider does not check that
 // channel; CUSTOMER_NOT_FOUND, CUSTOMER_DELETED. Sends are not rate
 // limited here.
-func (cs Service) SendContactCode(ctx context.Context, customerID, channel string) (err error) {
-	ctx, op := begin(ctx, cs.e, "SendContactCode")
-	defer op.End(&err)
-	e := cs.e
-	code := customersSlot.Of(e).KYC.ContactCode(channel)
-	return engine.Once(ctx, e, []any{customerID, channel}, &struct{}{}, func(t *engine.Txn) error {
+func (cs Service) SendContactCode(ctx context.Context, customerID, channel string) error {
+	_, err := engine.Run(ctx, cs.e, sendContactCode, contactChannel{customerID, channel})
+	return err
+}
+
+// contactChannel names one contact channel of a customer.
+type contactChannel struct{ customerID, channel string }
+
+// sendContactCode is Service.SendContactCode's operation: the code is
+// drawn from the provider before the transaction.
+var sendContactCode = engine.Op[contactChannel, struct{}, string]{Area: "customers", Name: "SendContactCode",
+	Fingerprint: func(c *contactChannel) any { return []any{c.customerID, c.channel} },
+	Prefetch: func(_ context.Context, e *engine.Handle, c *contactChannel, code *string, _ error) error {
+		*code = customersSlot.Of(e).KYC.ContactCode(c.channel)
+		return nil
+	},
+	Decide: func(t *engine.Txn, c *contactChannel, code *string) (struct{}, error) {
+		customerID, channel := c.customerID, c.channel
 		r, err := contactTarget(t, customerID, channel)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
-		if err := engine.PutJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: engine.HashSecret(code), ExpiresAt: t.Now.Add(ContactCodeTTL)}); err != nil {
-			return err
+		if err := engine.PutJSON(t, tableContactCodes, customerID+"|"+channel, contactCode{Hash: engine.HashSecret(*code), ExpiresAt: t.Now.Add(ContactCodeTTL)}); err != nil {
+			return struct{}{}, err
 		}
-		return IntendCode(t, CodeMessage{ID: t.NewID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
-			Code: code, Purpose: "CONTACT_VERIFICATION"})
-	})
-}
+		return struct{}{}, IntendCode(t, CodeMessage{ID: t.NewID("ContactCode"), CustomerID: customerID, Channel: channel, To: codeTo(&r.Customer, channel),
+			Code: *code, Purpose: "CONTACT_VERIFICATION"})
+	}}
 
 // ConfirmContactCode checks a one-time code and marks the channel VERIFIED.
 // A wrong, expired or missing code is INVALID_INPUT on field "code"; after
 // ContactCodeAttempts wrong tries the code is spent (RATE_LIMITED) and a new
 // one must be requested. The count of wrong tries and the removal of a
 // spent or expired code commit although the answer is an error
-// (engine.Keeping), so the limit holds across requests; a retry with the
+// (engine.Keep), so the limit holds across requests; a retry with the
 // same idempotency key replays the recorded answer rather than trying the
 // code again.
-func (cs Service) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "ConfirmContactCode")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	var failure error
-	err = engine.Once(ctx, e, []any{customerID, channel, code}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+func (cs Service) ConfirmContactCode(ctx context.Context, customerID, channel, code string) (*Customer, error) {
+	return engine.Run(ctx, cs.e, confirmContactCode, contactConfirmation{customerID, channel, code})
+}
+
+// contactConfirmation is a ConfirmContactCode request.
+type contactConfirmation struct{ customerID, channel, code string }
+
+// confirmContactCode is Service.ConfirmContactCode's operation. A wrong
+// or expired code is a kept refusal (engine.Keep): the attempt counted,
+// or the code removed, commits with it.
+var confirmContactCode = engine.Op[contactConfirmation, *Customer, struct{}]{Area: "customers", Name: "ConfirmContactCode",
+	Fingerprint: func(c *contactConfirmation) any { return []any{c.customerID, c.channel, c.code} },
+	Decide: func(t *engine.Txn, c *contactConfirmation, _ *struct{}) (*Customer, error) {
+		customerID, channel, code := c.customerID, c.channel, c.code
 		r, err := contactTarget(t, customerID, channel)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var fe validate.Errors
 		if !fe.Required("code", code) {
-			return engine.Invalid(fe)
+			return nil, engine.Invalid(fe)
 		}
 		key := customerID + "|" + channel
 		var cc contactCode
 		if err := engine.GetJSON(t, tableContactCodes, key, &cc); errors.Is(err, engine.ErrNotFound) {
 			fe.Add("code", nil, "no code is outstanding; request one first")
-			return engine.Invalid(fe)
+			return nil, engine.Invalid(fe)
 		} else if err != nil {
-			return err
+			return nil, err
 		}
 		switch {
 		case t.Now.After(cc.ExpiresAt):
 			fe.Add("code", nil, "the code expired; request a new one")
-			failure = engine.Invalid(fe)
-			return t.Delete(tableContactCodes, key) // commit the removal, answer the failure
+			return nil, keepAfter(t.Delete(tableContactCodes, key), engine.Invalid(fe)) // commit the removal, answer the failure
 		case subtle.ConstantTimeCompare([]byte(engine.HashSecret(code)), []byte(cc.Hash)) != 1:
 			cc.Attempts++
 			if cc.Attempts >= ContactCodeAttempts {
-				failure = engine.Errorf(engine.CodeRateLimited, "too many wrong codes; request a new one")
-				return t.Delete(tableContactCodes, key)
+				return nil, keepAfter(t.Delete(tableContactCodes, key), engine.Errorf(engine.CodeRateLimited, "too many wrong codes; request a new one"))
 			}
 			fe.Add("code", nil, "the code is wrong; %d attempts left", ContactCodeAttempts-cc.Attempts)
-			failure = engine.Invalid(fe)
-			return engine.PutJSON(t, tableContactCodes, key, cc)
+			return nil, keepAfter(engine.PutJSON(t, tableContactCodes, key, cc), engine.Invalid(fe))
 		}
 		if channel == ChannelEmail {
 			r.ContactVerification.Email = ContactVerified
@@ -131,12 +146,20 @@ func (cs Service) ConfirmContactCode(ctx context.Context, customerID, channel, c
 		}
 		r.UpdatedAt = t.Now
 		if err := t.Delete(tableContactCodes, key); err != nil {
-			return err
+			return nil, err
 		}
-		if out, err = customerView(t, r); err != nil {
-			return err
+		out, err := customerView(t, r)
+		if err != nil {
+			return nil, err
 		}
-		return engine.PutJSON(t, tableCustomers, r.ID, r)
-	}))
-	return out, err
+		return out, engine.PutJSON(t, tableCustomers, r.ID, r)
+	}}
+
+// keepAfter is the answer of a refusal whose write (err, its error) must
+// commit: err when the write failed, else failure kept (engine.Keep).
+func keepAfter(err, failure error) error {
+	if err != nil {
+		return err
+	}
+	return engine.Keep(failure)
 }

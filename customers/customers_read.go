@@ -13,21 +13,19 @@ import (
 // Get returns a customer, deleted ones included (isDeleted true);
 // CUSTOMER_NOT_FOUND for an unknown id. A business comes with its
 // beneficial owners, identifiers masked.
-func (cs Service) Get(ctx context.Context, id string) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "Get")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	err = e.View(ctx, func(t *engine.Txn) error {
-		r, err := RecordOf(t, id)
-		if err != nil {
-			return err
-		}
-		out, err = customerView(t, r)
-		return err
-	})
-	return out, err
+func (cs Service) Get(ctx context.Context, id string) (*Customer, error) {
+	return engine.Run(ctx, cs.e, getCustomer, id)
 }
+
+// getCustomer is Service.Get's operation.
+var getCustomer = engine.Op[string, *Customer, struct{}]{Area: "customers", Name: "Get", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Customer, error) {
+		r, err := RecordOf(t, *id)
+		if err != nil {
+			return nil, err
+		}
+		return customerView(t, r)
+	}}
 
 // customerView is r as the API shows it: without the write-only
 // identifier, and for a business with its owners (at most engine.MaxLimit
@@ -101,21 +99,25 @@ func (f *CustomerFilter) query() engine.ListQuery[Record] {
 // p), from the index that narrows the filter most (query); region,
 // currency, update times and deletion are checked on the records read. A
 // malformed cursor or limit is INVALID_INPUT.
-func (cs Service) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (_ engine.Page[Customer], err error) {
-	ctx, op := begin(ctx, cs.e, "List")
-	defer op.End(&err)
-	e := cs.e
-	var page engine.Page[Customer]
-	err = e.View(ctx, func(t *engine.Txn) error {
-		recs, err := engine.List(t, f.query(), p)
-		if err != nil {
-			return err
-		}
-		page, err = engine.MapPage(recs, func(r *Record) (*Customer, error) { return customerView(t, r) })
-		return err
-	})
-	return page, err
+func (cs Service) List(ctx context.Context, f CustomerFilter, p engine.ListParams) (engine.Page[Customer], error) {
+	return engine.Run(ctx, cs.e, listCustomers, customerQuery{f, p})
 }
+
+// customerQuery is a List request: the filter and the page.
+type customerQuery struct {
+	f CustomerFilter
+	p engine.ListParams
+}
+
+// listCustomers is Service.List's operation.
+var listCustomers = engine.Op[customerQuery, engine.Page[Customer], struct{}]{Area: "customers", Name: "List", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *customerQuery, _ *struct{}) (engine.Page[Customer], error) {
+		recs, err := engine.List(t, in.f.query(), in.p)
+		if err != nil {
+			return engine.Page[Customer]{}, err
+		}
+		return engine.MapPage(recs, func(r *Record) (*Customer, error) { return customerView(t, r) })
+	}}
 
 // ListAll walks every page of List from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking

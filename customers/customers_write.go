@@ -70,37 +70,37 @@ var (
 // input describes it and the platform as it stands (a platform
 // configuration changed in between is not noticed: it changes rarely, and
 // the status is the provider's starting point, not a verification).
-func (cs Service) Create(ctx context.Context, in CustomerInput) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "Create")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	// A repeated request is answered before the provider is asked again.
-	if ok, err := engine.Replay(ctx, e, in, &out); ok {
-		return out, err
-	}
-	var initial KYCStatus
-	err = e.View(ctx, func(t *engine.Txn) error {
-		p, err := platform.Load(t)
-		if err != nil {
-			return err
-		}
-		// The provider sees the customer the input describes; validation
-		// errors are ignored here and reported by the transaction.
-		probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
-		applyCustomerInput(e, &validate.Errors{}, probe, &in, p)
-		initial, err = customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
+func (cs Service) Create(ctx context.Context, in CustomerInput) (*Customer, error) {
+	return engine.Run(ctx, cs.e, createOp, in)
+}
+
+// createOp is Service.Create's operation: a repeated request is answered
+// before the provider is asked again.
+var createOp = engine.Op[CustomerInput, *Customer, KYCStatus]{Area: "customers", Name: "Create",
+	Prefetch: initialStatus,
+	Decide: func(t *engine.Txn, in *CustomerInput, initial *KYCStatus) (*Customer, error) {
+		return createCustomer(t, *in, *initial)
+	},
+}
+
+// initialStatus asks the KYC provider for the starting status of the
+// customer in describes, outside every transaction: the platform is read
+// in a read transaction first. Validation errors are ignored here and
+// reported by the transaction.
+func initialStatus(ctx context.Context, e *engine.Handle, in *CustomerInput, initial *KYCStatus, _ error) error {
+	var p *platform.Config
+	err := e.View(ctx, func(t *engine.Txn) error {
+		var err error
+		p, err = platform.Load(t)
 		return err
 	})
 	if err != nil {
-		return nil, err
-	}
-	err = engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
-		var err error
-		out, err = createCustomer(t, in, initial)
 		return err
-	})
-	return out, err
+	}
+	probe := &Record{Customer: Customer{CustomerType: in.CustomerType}}
+	applyCustomerInput(e, &validate.Errors{}, probe, in, p)
+	*initial, err = customersSlot.Of(e).KYC.InitialStatus(ctx, &probe.Customer, p)
+	return err
 }
 
 // createCustomer creates the customer in describes inside t, starting at
@@ -176,49 +176,51 @@ func createCustomer(t *engine.Txn, in CustomerInput, initial KYCStatus) (*Custom
 // END_USER_TERMS_VERSION_NOT_FOUND, and whatever the wallets' ContactChanged
 // hook refuses. A changed email or phone that the provider checks is
 // PENDING again; a recorded consent opens the accounts.
-func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "Update")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	err = engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
-		var err error
-		out, err = UpdateRecord(t, id, in, func(r *Record, oldEmail, oldPhone string) (bool, error) {
-			return false, customersSlot.Of(t.Handle).ContactChanged(t, r, oldEmail, oldPhone, in)
-		})
-		return err
-	})
-	return out, err
+func (cs Service) Update(ctx context.Context, id string, in CustomerInput) (*Customer, error) {
+	return engine.Run(ctx, cs.e, updateCustomer, customerUpdate{id, in})
 }
+
+// customerUpdate is an Update request: the customer's id and the changes.
+type customerUpdate struct {
+	id string
+	in CustomerInput
+}
+
+// updateCustomer is Service.Update's operation.
+var updateCustomer = engine.Op[customerUpdate, *Customer, struct{}]{Area: "customers", Name: "Update",
+	Fingerprint: func(u *customerUpdate) any { return []any{u.id, u.in} },
+	Decide: func(t *engine.Txn, u *customerUpdate, _ *struct{}) (*Customer, error) {
+		return UpdateRecord(t, u.id, u.in, func(r *Record, oldEmail, oldPhone string) (bool, error) {
+			return false, customersSlot.Of(t.Handle).ContactChanged(t, r, oldEmail, oldPhone, u.in)
+		})
+	}}
 
 // Delete marks a customer deleted and returns it. Its UMA address and
 // platformCustomerId become free; a second delete is CUSTOMER_DELETED, an
 // unknown id CUSTOMER_NOT_FOUND. The record stays (isDeleted), and so do
 // its accounts and their balances: the area closes nothing.
-func (cs Service) Delete(ctx context.Context, id string) (_ *Customer, err error) {
-	ctx, op := begin(ctx, cs.e, "Delete")
-	defer op.End(&err)
-	e := cs.e
-	var out *Customer
-	err = engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
-		r, err := Live(t, id)
+func (cs Service) Delete(ctx context.Context, id string) (*Customer, error) {
+	return engine.Run(ctx, cs.e, deleteCustomer, id)
+}
+
+// deleteCustomer is Service.Delete's operation.
+var deleteCustomer = engine.Op[string, *Customer, struct{}]{Area: "customers", Name: "Delete",
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Customer, error) {
+		r, err := Live(t, *id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, k := range [][2]string{{tableCustomerUma, r.UmaAddress}, {tableCustomerPlatformIDs, r.PlatformCustomerID}} {
 			if err := t.Delete(k[0], k[1]); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		r.IsDeleted, r.UpdatedAt = true, t.Now
-		if err := engine.PutJSON(t, tableCustomers, id, r); err != nil {
-			return err
+		if err := engine.PutJSON(t, tableCustomers, *id, r); err != nil {
+			return nil, err
 		}
-		out, err = customerView(t, r)
-		return err
-	})
-	return out, err
-}
+		return customerView(t, r)
+	}}
 
 // applyCustomerInput copies the members set in in onto r and records every
 // invalid one in fe. It validates the merged record, not the request, so an

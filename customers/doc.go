@@ -86,7 +86,7 @@
 // the code to the CodeSender, at least once, with backoff, finally parking
 // it in the dead letters. An operation that must record a failure (a wrong
 // code counted, a spent code deleted, a failed login) commits that write
-// and answers the failure (engine.Keeping), which a retry replays.
+// and answers the failure (engine.Keep), which a retry replays.
 //
 // Bulk import is due work applied per item: Import stores the job with its
 // rows in one transaction; then every pass of the due-work worker creates

@@ -97,75 +97,89 @@ func docKey(holder, typ, side string) string { return holder + "|" + typ + "|" +
 // (replace it with PUT), PAYLOAD_TOO_LARGE above MaxDocumentBytes, and
 // INVALID_INPUT for every invalid member. The record and the file are
 // written in one transaction.
-func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (_ *Document, err error) {
-	ctx, op := begin(ctx, ds.e, "Documents.Upload")
-	defer op.End(&err)
-	e := ds.e
+func (ds Documents) Upload(ctx context.Context, in DocumentUpload) (*Document, error) {
+	return engine.Run(ctx, ds.e, uploadDocument, in)
+}
+
+// checkSize refuses a document over MaxDocumentBytes (BODY_TOO_LARGE).
+func checkSize(in *DocumentUpload) error {
 	if len(in.Content) > MaxDocumentBytes {
-		return nil, engine.Errorf(engine.CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
+		return engine.Errorf(engine.CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
 	}
-	var out *Document
-	err = engine.Once(ctx, e, in, &out, func(t *engine.Txn) error {
+	return nil
+}
+
+// uploadDocument is Documents.Upload's operation.
+var uploadDocument = engine.Op[DocumentUpload, *Document, struct{}]{Area: "customers", Name: "Documents.Upload",
+	Validate: checkSize,
+	Decide: func(t *engine.Txn, in *DocumentUpload, _ *struct{}) (*Document, error) {
 		var fe validate.Errors
 		fe.Required("documentHolder", in.DocumentHolder)
 		kind := in.check(&fe)
 		if err := engine.Invalid(fe.Err()); err != nil {
-			return err
+			return nil, err
 		}
 		if err := requireHolder(t, in.DocumentHolder); err != nil {
-			return err
+			return nil, err
 		}
 		id := t.NewID("Document")
 		d := &Document{ID: id, DocumentHolder: in.DocumentHolder, CreatedAt: t.Now}
-		d.fill(in, kind, t.Now)
+		d.fill(*in, kind, t.Now)
 		if err := engine.Claim(t, tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side), id,
 			engine.Errorf(CodeDocumentAlreadyExists, "%s already has a %s document; replace it with PUT /documents/{documentId}", d.DocumentHolder, d.DocumentType)); err != nil {
-			return err
+			return nil, err
 		}
-		out = d
-		return saveDocument(t, d, in.Content)
-	})
-	return out, err
-}
+		if err := saveDocument(t, d, in.Content); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}}
 
 // Replace replaces a document's file and metadata; the holder stays.
 // NOT_FOUND for an unknown document, DOCUMENT_ALREADY_EXISTS when the new
 // type and side are another document's, PAYLOAD_TOO_LARGE and
 // INVALID_INPUT as for Upload. Unlike Delete, it does not look at the
 // holder's verification status.
-func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (_ *Document, err error) {
-	ctx, op := begin(ctx, ds.e, "Documents.Replace")
-	defer op.End(&err)
-	e := ds.e
-	if len(in.Content) > MaxDocumentBytes {
-		return nil, engine.Errorf(engine.CodeBodyTooLarge, "documents are limited to %d bytes", MaxDocumentBytes)
-	}
-	var out *Document
-	err = engine.Once(ctx, e, []any{id, in}, &out, func(t *engine.Txn) error {
+func (ds Documents) Replace(ctx context.Context, id string, in DocumentUpload) (*Document, error) {
+	return engine.Run(ctx, ds.e, replaceDocument, documentReplacement{id, in})
+}
+
+// documentReplacement is a Documents.Replace request.
+type documentReplacement struct {
+	id string
+	in DocumentUpload
+}
+
+// replaceDocument is Documents.Replace's operation.
+var replaceDocument = engine.Op[documentReplacement, *Document, struct{}]{Area: "customers", Name: "Documents.Replace",
+	Fingerprint: func(r *documentReplacement) any { return []any{r.id, r.in} },
+	Validate:    func(r *documentReplacement) error { return checkSize(&r.in) },
+	Decide: func(t *engine.Txn, r *documentReplacement, _ *struct{}) (*Document, error) {
+		id, in := r.id, r.in
 		d, err := document(t, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var fe validate.Errors
 		kind := in.check(&fe)
 		if err := engine.Invalid(fe.Err()); err != nil {
-			return err
+			return nil, err
 		}
 		oldKey := docKey(d.DocumentHolder, d.DocumentType, d.Side)
 		d.fill(in, kind, t.Now)
 		if newKey := docKey(d.DocumentHolder, d.DocumentType, d.Side); newKey != oldKey {
 			if err := t.Delete(tableDocumentsByHolder, oldKey); err != nil {
-				return err
+				return nil, err
 			}
 			if err := engine.Claim(t, tableDocumentsByHolder, newKey, id, engine.Errorf(CodeDocumentAlreadyExists, "%s already has a %s document", d.DocumentHolder, d.DocumentType)); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		out = d
-		return saveDocument(t, d, in.Content)
-	})
-	return out, err
-}
+		if err := saveDocument(t, d, in.Content); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}}
 
 // fill copies an upload's metadata onto d, naming the file after its type
 // when the upload gave no name.
@@ -228,33 +242,31 @@ func documentTypes(t *engine.Txn, holder string) ([]string, error) {
 
 // Get returns a document's metadata (NOT_FOUND for an unknown id); the file
 // itself is not served.
-func (ds Documents) Get(ctx context.Context, id string) (_ *Document, err error) {
-	ctx, op := begin(ctx, ds.e, "Documents.Get")
-	defer op.End(&err)
-	e := ds.e
-	var out *Document
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		out, err = document(t, id)
-		return err
-	})
-	return out, err
+func (ds Documents) Get(ctx context.Context, id string) (*Document, error) {
+	return engine.Run(ctx, ds.e, getDocument, id)
 }
+
+// getDocument is Documents.Get's operation.
+var getDocument = engine.Op[string, *Document, struct{}]{Area: "customers", Name: "Documents.Get", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Document, error) { return document(t, *id) }}
 
 // List lists documents, oldest first, optionally of one holder. A
 // malformed cursor or limit is INVALID_INPUT.
-func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams) (_ engine.Page[Document], err error) {
-	ctx, op := begin(ctx, ds.e, "Documents.List")
-	defer op.End(&err)
-	e := ds.e
-	var page engine.Page[Document]
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		page, err = engine.List(t, engine.ListQuery[Document]{Table: tableDocuments, Index: engine.IxAll}.Narrowest([2]string{ixHolder, holder}), p)
-		return err
-	})
-	return page, err
+func (ds Documents) List(ctx context.Context, holder string, p engine.ListParams) (engine.Page[Document], error) {
+	return engine.Run(ctx, ds.e, listDocuments, documentQuery{holder, p})
 }
+
+// documentQuery is a Documents.List request.
+type documentQuery struct {
+	holder string
+	p      engine.ListParams
+}
+
+// listDocuments is Documents.List's operation.
+var listDocuments = engine.Op[documentQuery, engine.Page[Document], struct{}]{Area: "customers", Name: "Documents.List", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *documentQuery, _ *struct{}) (engine.Page[Document], error) {
+		return engine.List(t, engine.ListQuery[Document]{Table: tableDocuments, Index: engine.IxAll}.Narrowest([2]string{ixHolder, in.holder}), in.p)
+	}}
 
 // ListAll walks every page of List from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -268,32 +280,34 @@ func (ds Documents) ListAll(ctx context.Context, holder string, p engine.ListPar
 // Delete removes a document with its file. A document of a customer whose
 // verification is under review or decided (any status but UNVERIFIED) is
 // CONFLICT: it is evidence. NOT_FOUND for an unknown document.
-func (ds Documents) Delete(ctx context.Context, id string) (err error) {
-	ctx, op := begin(ctx, ds.e, "Documents.Delete")
-	defer op.End(&err)
-	e := ds.e
-	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {
-		d, err := document(t, id)
+func (ds Documents) Delete(ctx context.Context, id string) error {
+	_, err := engine.Run(ctx, ds.e, deleteDocument, id)
+	return err
+}
+
+// deleteDocument is Documents.Delete's operation.
+var deleteDocument = engine.Op[string, struct{}, struct{}]{Area: "customers", Name: "Documents.Delete",
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (struct{}, error) {
+		d, err := document(t, *id)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
 		if strings.HasPrefix(d.DocumentHolder, "Customer:") {
 			c, err := Get(t, d.DocumentHolder)
 			if err != nil {
-				return err
+				return struct{}{}, err
 			}
 			if c.Status() != KYCUnverified {
-				return engine.Errorf(engine.CodeConflict, "document %s was submitted for verification and cannot be deleted", id)
+				return struct{}{}, engine.Errorf(engine.CodeConflict, "document %s was submitted for verification and cannot be deleted", *id)
 			}
 		}
-		for _, k := range [][2]string{{tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side)}, {tableDocuments, id}, {tableDocumentFiles, id}} {
+		for _, k := range [][2]string{{tableDocumentsByHolder, docKey(d.DocumentHolder, d.DocumentType, d.Side)}, {tableDocuments, *id}, {tableDocumentFiles, *id}} {
 			if err := t.Delete(k[0], k[1]); err != nil {
-				return err
+				return struct{}{}, err
 			}
 		}
-		return nil
-	})
-}
+		return struct{}{}, nil
+	}}
 
 // Documents stores verification documents for customers and beneficial
 // owners: the facade's eng.Documents (payments.Documents), a value over the

@@ -276,7 +276,7 @@ func CheckProof(t *engine.Txn, st *SCARecord, ch *SCAPending, p ScaAuthorization
 // ProofFailed counts a wrong proof against the customer: ACCOUNT_LOCKED
 // once the count locks the login, INVALID_INPUT on field otherwise. The
 // count is in st; the caller saves it and commits although it answers the
-// error (engine.Keeping), or the lockout could be bypassed by retrying.
+// error (engine.Keep), or the lockout could be bypassed by retrying.
 func ProofFailed(t *engine.Txn, st *SCARecord, field string) error {
 	st.Security.Fail(t.Now)
 	if st.Security.Locked(t.Now) {

@@ -286,20 +286,19 @@ func (st *SCARecord) SessionActive(now time.Time) bool {
 
 // Factors lists a customer's factors: SMS_OTP always (their verified
 // phone), then TOTP and PASSKEY when enrolled. It reads only.
-func (s SCA) Factors(ctx context.Context, customerID string) (_ *ScaFactorList, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.Factors")
-	defer op.End(&err)
-	var out *ScaFactorList
-	err = s.e.View(ctx, func(t *engine.Txn) error {
-		_, st, err := ForSCA(t, customerID)
-		if err != nil {
-			return err
-		}
-		out = &ScaFactorList{Factors: st.factors()}
-		return nil
-	})
-	return out, err
+func (s SCA) Factors(ctx context.Context, customerID string) (*ScaFactorList, error) {
+	return engine.Run(ctx, s.e, scaFactors, customerID)
 }
+
+// scaFactors is SCA.Factors's operation.
+var scaFactors = engine.Op[string, *ScaFactorList, struct{}]{Area: "customers", Name: "SCA.Factors", Access: engine.Read,
+	Decide: func(t *engine.Txn, customerID *string, _ *struct{}) (*ScaFactorList, error) {
+		_, st, err := ForSCA(t, *customerID)
+		if err != nil {
+			return nil, err
+		}
+		return &ScaFactorList{Factors: st.factors()}, nil
+	}}
 
 // factors is the factor list of st, in the reference's order.
 func (st *SCARecord) factors() []ScaFactorView {
@@ -323,23 +322,35 @@ func (p *scaPasskey) view() ScaFactorView {
 // passkey is PASSKEY_ALREADY_ENROLLED; a second TOTP CONFLICT; another
 // type INVALID_INPUT. A new enrollment replaces an outstanding one of its
 // type; only the offered TOTP secret's hash is kept until Confirm.
-func (s SCA) Enroll(ctx context.Context, customerID, typ string) (_ *ScaEnrollment, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.Enroll")
-	defer op.End(&err)
-	if err := requiredEnum("type", typ, FactorTOTP, FactorPasskey); err != nil {
-		return nil, err
-	}
-	d := drawSCA(s.e)
-	var out *ScaEnrollment
-	err = engine.Once(ctx, s.e, []any{customerID, typ}, &out, func(t *engine.Txn) error {
+func (s SCA) Enroll(ctx context.Context, customerID, typ string) (*ScaEnrollment, error) {
+	return engine.Run(ctx, s.e, scaEnroll, scaChoice{customerID, typ})
+}
+
+// scaChoice names a customer and one of its SCA factors (or an event).
+type scaChoice struct{ customerID, typ string }
+
+// drawFor draws the secrets an SCA operation may need before its
+// transaction (drawSCA), for an engine.Op's Prefetch.
+func drawFor[In any](_ context.Context, e *engine.Handle, _ *In, d *SCADraw, _ error) error {
+	*d = drawSCA(e)
+	return nil
+}
+
+// scaEnroll is SCA.Enroll's operation.
+var scaEnroll = engine.Op[scaChoice, *ScaEnrollment, SCADraw]{Area: "customers", Name: "SCA.Enroll",
+	Fingerprint: func(c *scaChoice) any { return []any{c.customerID, c.typ} },
+	Validate:    func(c *scaChoice) error { return requiredEnum("type", c.typ, FactorTOTP, FactorPasskey) },
+	Prefetch:    drawFor[scaChoice],
+	Decide: func(t *engine.Txn, in *scaChoice, dp *SCADraw) (out *ScaEnrollment, err error) {
+		customerID, typ, d := in.customerID, in.typ, *dp
 		c, st, err := ForSCA(t, customerID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		exp := t.Now.Add(ScaEnrollTTL)
 		if typ == FactorTOTP {
 			if st.TOTPSecret != nil {
-				return engine.Errorf(engine.CodeConflict, "customer %s already has a TOTP factor; reset it to enroll another", customerID)
+				return out, engine.Errorf(engine.CodeConflict, "customer %s already has a TOTP factor; reset it to enroll another", customerID)
 			}
 			st.PendingTOTP = &SCAPending{Factor: typ, CodeHash: engine.HashSecret(fmt.Sprintf("%x", d.secret)), ExpiresAt: exp}
 			account := c.Email
@@ -348,18 +359,16 @@ func (s SCA) Enroll(ctx context.Context, customerID, typ string) (_ *ScaEnrollme
 			}
 			out = &ScaEnrollment{Type: typ, Secret: fmt.Sprintf("%x", d.secret), SecretBase32Encoded: Base32.EncodeToString(d.secret),
 				TotpURI: TOTPURI(d.secret, "Service", account)}
-			return SaveSCA(t, customerID, st)
+			return out, SaveSCA(t, customerID, st)
 		}
 		if st.Passkey != nil {
-			return engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+			return out, engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
 		}
 		st.Registration = &SCAPending{Factor: typ, Nonce: d.Nonce, ExpiresAt: exp}
 		rp := RelyingParty(t.Handle)
 		out = &ScaEnrollment{Type: typ, Options: registrationOptions(rp, &c.Customer, d.Nonce), AllowedOrigins: rp.Origins, RelyingPartyID: rp.ID}
-		return SaveSCA(t, customerID, st)
-	})
-	return out, err
-}
+		return out, SaveSCA(t, customerID, st)
+	}}
 
 // registrationOptions are the PublicKeyCredentialCreationOptions of a
 // passkey enrollment: ES256, Ed25519 and RS256 keys, user verification
@@ -400,62 +409,72 @@ func AssertionOptions(rp walletauth.RelyingParty, p *scaPasskey, nonce []byte, t
 // outstanding (or after ScaEnrollTTL); a second passkey
 // PASSKEY_ALREADY_ENROLLED. Recovery codes are drawn before the
 // transaction and stored hashed.
-func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (_ *ScaFactorConfirmed, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.Confirm")
-	defer op.End(&err)
-	var fe validate.Errors
-	if fe.Required("type", in.Type) && fe.Enum("type", in.Type, FactorTOTP, FactorPasskey) {
-		if in.Type == FactorTOTP {
-			fe.Required("secret", in.Secret)
-			fe.Required("code", in.Code)
-		} else {
-			fe.Required("origin", in.Origin)
-			if in.Credential == nil {
-				fe.Missing("credential")
+func (s SCA) Confirm(ctx context.Context, customerID string, in ScaFactorConfirm) (*ScaFactorConfirmed, error) {
+	return engine.Run(ctx, s.e, scaConfirm, scaConfirmation{customerID, in})
+}
+
+// scaConfirmation is an SCA.Confirm request.
+type scaConfirmation struct {
+	customerID string
+	in         ScaFactorConfirm
+}
+
+// scaConfirm is SCA.Confirm's operation.
+var scaConfirm = engine.Op[scaConfirmation, *ScaFactorConfirmed, SCADraw]{Area: "customers", Name: "SCA.Confirm",
+	Fingerprint: func(c *scaConfirmation) any { return []any{c.customerID, c.in} },
+	Validate: func(c *scaConfirmation) error {
+		in := c.in
+		var fe validate.Errors
+		if fe.Required("type", in.Type) && fe.Enum("type", in.Type, FactorTOTP, FactorPasskey) {
+			if in.Type == FactorTOTP {
+				fe.Required("secret", in.Secret)
+				fe.Required("code", in.Code)
+			} else {
+				fe.Required("origin", in.Origin)
+				if in.Credential == nil {
+					fe.Missing("credential")
+				}
 			}
 		}
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	d := drawSCA(s.e)
-	var out *ScaFactorConfirmed
-	err = engine.Once(ctx, s.e, []any{customerID, in}, &out, func(t *engine.Txn) error {
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: drawFor[scaConfirmation],
+	Decide: func(t *engine.Txn, c *scaConfirmation, dp *SCADraw) (out *ScaFactorConfirmed, err error) {
+		customerID, in, d := c.customerID, c.in, *dp
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		var fe validate.Errors
 		if in.Type == FactorTOTP {
-			return confirmTOTP(t, customerID, st, in, d, &out)
+			err = confirmTOTP(t, customerID, st, in, d, &out)
+			return out, err
 		}
 		if st.Passkey != nil {
-			return engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
+			return out, engine.Errorf(engine.CodePasskeyAlreadyEnrolled, "customer %s already has a passkey; delete it first", customerID)
 		}
 		reg := st.Registration
 		if reg == nil || t.Now.After(reg.ExpiresAt) {
 			fe.Add("credential", nil, "no passkey enrollment is outstanding; start one with POST /sca/factors")
-			return engine.Invalid(fe)
+			return out, engine.Invalid(fe)
 		}
 		rp := RelyingParty(t.Handle)
 		if !slices.Contains(rp.Origins, in.Origin) {
 			fe.Add("origin", &validate.Constraint{Enum: rp.Origins}, "origin must be one of the allowed origins")
-			return engine.Invalid(fe)
+			return out, engine.Invalid(fe)
 		}
 		rp.Origins = []string{in.Origin}
 		pk, err := rp.Register(reg.Nonce, *in.Credential)
 		if err != nil {
 			fe.Add("credential", nil, "%s", walletauth.ErrPasskey.Error())
-			return engine.Invalid(fe)
+			return out, engine.Invalid(fe)
 		}
 		st.Passkey, st.Registration = &scaPasskey{Passkey: pk}, nil
 		st.enrolled(FactorPasskey, t.Now)
 		v := st.Passkey.view()
 		out = &ScaFactorConfirmed{Type: in.Type, Factor: &v}
-		return SaveSCA(t, customerID, st)
-	})
-	return out, err
-}
+		return out, SaveSCA(t, customerID, st)
+	}}
 
 // enrolled records when factor was enrolled (a 2FA reset's status compares
 // it with the reset's completion).
@@ -496,24 +515,29 @@ func confirmTOTP(t *engine.Txn, customerID string, st *SCARecord, in ScaFactorCo
 // DeleteFactor removes the customer's passkey by credential id (the only
 // factor with one): NOT_FOUND for any other id. A login started with the
 // passkey is dropped with it.
-func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) (err error) {
-	ctx, op := begin(ctx, s.e, "SCA.DeleteFactor")
-	defer op.End(&err)
-	return engine.Once(ctx, s.e, []any{customerID, credentialID}, &struct{}{}, func(t *engine.Txn) error {
+func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) error {
+	_, err := engine.Run(ctx, s.e, scaDeleteFactor, scaChoice{customerID, credentialID})
+	return err
+}
+
+// scaDeleteFactor is SCA.DeleteFactor's operation (typ: the credential id).
+var scaDeleteFactor = engine.Op[scaChoice, struct{}, struct{}]{Area: "customers", Name: "SCA.DeleteFactor",
+	Fingerprint: func(c *scaChoice) any { return []any{c.customerID, c.typ} },
+	Decide: func(t *engine.Txn, in *scaChoice, _ *struct{}) (out struct{}, err error) {
+		customerID, credentialID := in.customerID, in.typ
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if st.Passkey == nil || st.Passkey.IDString() != credentialID {
-			return engine.Errorf(engine.CodeNotFound, "customer %s has no factor with credential id %s", customerID, credentialID)
+			return out, engine.Errorf(engine.CodeNotFound, "customer %s has no factor with credential id %s", customerID, credentialID)
 		}
 		st.Passkey = nil
 		if st.Login != nil && st.Login.Factor == FactorPasskey {
 			st.Login = nil
 		}
-		return SaveSCA(t, customerID, st)
-	})
-}
+		return out, SaveSCA(t, customerID, st)
+	}}
 
 // StartLogin begins an SCA login with factor: SMS_OTP sends a code (at most
 // ScaMaxSends an hour, ScaResendInterval apart: RATE_LIMITED), TOTP needs
@@ -522,22 +546,23 @@ func (s SCA) DeleteFactor(ctx context.Context, customerID, credentialID string) 
 // one. The SMS code is delivered after commit by the CodeSender (purpose
 // LOGIN), to the customer's phone; a send refused by the limit writes
 // nothing.
-func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (_ *ScaLoginStart, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.StartLogin")
-	defer op.End(&err)
-	if err := requiredEnum("factor", factor, Factors...); err != nil {
-		return nil, err
-	}
-	d := drawSCA(s.e)
-	var out *ScaLoginStart
-	var failure error
-	err = engine.Once(ctx, s.e, []any{customerID, factor}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (*ScaLoginStart, error) {
+	return engine.Run(ctx, s.e, scaStartLogin, scaChoice{customerID, factor})
+}
+
+// scaStartLogin is SCA.StartLogin's operation (typ: the factor).
+var scaStartLogin = engine.Op[scaChoice, *ScaLoginStart, SCADraw]{Area: "customers", Name: "SCA.StartLogin",
+	Fingerprint: func(c *scaChoice) any { return []any{c.customerID, c.typ} },
+	Validate:    func(c *scaChoice) error { return requiredEnum("factor", c.typ, Factors...) },
+	Prefetch:    drawFor[scaChoice],
+	Decide: func(t *engine.Txn, in *scaChoice, dp *SCADraw) (out *ScaLoginStart, err error) {
+		customerID, factor, d := in.customerID, in.typ, *dp
 		c, st, err := ForSCA(t, customerID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if err := st.requireEnrolled(factor); err != nil {
-			return err
+			return out, err
 		}
 		exp := t.Now.Add(ScaLoginTTL)
 		st.Login = &SCAPending{ID: t.NewID("ScaChallenge"), Factor: factor, ExpiresAt: exp}
@@ -546,23 +571,21 @@ func (s SCA) StartLogin(ctx context.Context, customerID, factor string) (_ *ScaL
 		case FactorSMS:
 			st.Sends = Recent(st.Sends, t.Now, scaSendWindow)
 			if wait := SendWait(st.Sends, t.Now, ScaResendInterval, ScaMaxSends, scaSendWindow); wait > 0 {
-				return RateLimited(wait, "login codes")
+				return out, RateLimited(wait, "login codes")
 			}
 			st.Sends = append(st.Sends, t.Now)
 			st.Login.CodeHash = engine.HashSecret(d.Code)
 			out.ChallengeID, out.ExpiresAt = st.Login.ID, &exp
 			if err := IntendCode(t, CodeMessage{ID: st.Login.ID, CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.Code, Purpose: "LOGIN"}); err != nil {
-				return err
+				return out, err
 			}
 		case FactorPasskey:
 			st.Login.Nonce = d.Nonce
 			rp := RelyingParty(t.Handle)
 			out.PasskeyOptions, out.AllowedOrigins, out.RelyingPartyID = AssertionOptions(rp, st.Passkey, d.Nonce, ScaLoginTTL), rp.Origins, rp.ID
 		}
-		return SaveSCA(t, customerID, st)
-	}))
-	return out, err
-}
+		return out, SaveSCA(t, customerID, st)
+	}}
 
 // Recent keeps the instants of list within window before now, so that a
 // customer's send and reset history never grows beyond one window.
@@ -593,27 +616,38 @@ func (st *SCARecord) requireEnrolled(factor string) error {
 // outstanding login (or after ScaLoginTTL), with another factor, or with
 // another challengeId, INVALID_INPUT. A success clears the failed-login
 // counter; a wrong proof's count commits with the error answer.
-func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (_ *ScaSession, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.CompleteLogin")
-	defer op.End(&err)
-	var fe validate.Errors
-	if fe.Required("factor", in.Factor) {
-		fe.Enum("factor", in.Factor, Factors...)
-	}
-	fe.Required("endUserIpAddress", in.EndUserIPAddress)
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	d := drawSCA(s.e)
-	var out *ScaSession
-	var failure error
-	err = engine.Once(ctx, s.e, []any{customerID, in}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginComplete) (*ScaSession, error) {
+	return engine.Run(ctx, s.e, scaCompleteLogin, scaLogin{customerID, in})
+}
+
+// scaLogin is an SCA.CompleteLogin request.
+type scaLogin struct {
+	customerID string
+	in         ScaLoginComplete
+}
+
+// scaCompleteLogin is SCA.CompleteLogin's operation. A wrong proof is a
+// kept refusal: the failed attempt counts.
+var scaCompleteLogin = engine.Op[scaLogin, *ScaSession, SCADraw]{Area: "customers", Name: "SCA.CompleteLogin",
+	Fingerprint: func(c *scaLogin) any { return []any{c.customerID, c.in} },
+	Validate: func(c *scaLogin) error {
+		in := c.in
+		var fe validate.Errors
+		if fe.Required("factor", in.Factor) {
+			fe.Enum("factor", in.Factor, Factors...)
+		}
+		fe.Required("endUserIpAddress", in.EndUserIPAddress)
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: drawFor[scaLogin],
+	Decide: func(t *engine.Txn, c *scaLogin, dp *SCADraw) (out *ScaSession, err error) {
+		customerID, in, d := c.customerID, c.in, *dp
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if st.Security.Locked(t.Now) {
-			return LockedError(st.Security)
+			return out, LockedError(st.Security)
 		}
 		var fe validate.Errors
 		ch := st.Login
@@ -626,39 +660,41 @@ func (s SCA) CompleteLogin(ctx context.Context, customerID string, in ScaLoginCo
 			fe.Add("challengeId", nil, "challengeId must be that of the started login")
 		}
 		if len(fe) > 0 {
-			return engine.Invalid(fe)
+			return out, engine.Invalid(fe)
 		}
 		switch err := CheckProof(t, st, ch, in.ScaAuthorization, d); {
 		case errors.Is(err, ErrWrongProof):
-			failure = ProofFailed(t, st, ProofField(ch.Factor))
-			return SaveSCA(t, customerID, st)
+			failure := ProofFailed(t, st, ProofField(ch.Factor))
+			return out, keepAfter(SaveSCA(t, customerID, st), failure)
 		case err != nil:
-			return err
+			return out, err
 		}
 		exp := t.Now.Add(ScaSessionTTL)
 		st.Login, st.SessionExpiresAt = nil, &exp
 		st.Security.Clear()
 		out = &ScaSession{Status: "SUCCESS", SessionExpiresAt: &exp}
-		return SaveSCA(t, customerID, st)
-	}))
-	return out, err
-}
+		return out, SaveSCA(t, customerID, st)
+	}}
 
 // RecordEvent records a client-side security event: a completed password
 // reset revokes the SCA session and clears the failed-login counter; a
 // failed login counts towards the lockout (LockSteps). Another eventType
 // is INVALID_INPUT. The answer is the state after the event.
-func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (_ *SecurityState, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.RecordEvent")
-	defer op.End(&err)
-	if err := requiredEnum("eventType", eventType, EventResetPasswordCompleted, EventFailedLoginAttempt); err != nil {
-		return nil, err
-	}
-	var out *SecurityState
-	err = engine.Once(ctx, s.e, []any{customerID, eventType}, &out, func(t *engine.Txn) error {
+func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (*SecurityState, error) {
+	return engine.Run(ctx, s.e, scaRecordEvent, scaChoice{customerID, eventType})
+}
+
+// scaRecordEvent is SCA.RecordEvent's operation (typ: the event type).
+var scaRecordEvent = engine.Op[scaChoice, *SecurityState, struct{}]{Area: "customers", Name: "SCA.RecordEvent",
+	Fingerprint: func(c *scaChoice) any { return []any{c.customerID, c.typ} },
+	Validate: func(c *scaChoice) error {
+		return requiredEnum("eventType", c.typ, EventResetPasswordCompleted, EventFailedLoginAttempt)
+	},
+	Decide: func(t *engine.Txn, in *scaChoice, _ *struct{}) (out *SecurityState, err error) {
+		customerID, eventType := in.customerID, in.typ
 		_, st, err := ForSCA(t, customerID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		if eventType == EventResetPasswordCompleted {
 			st.Security.Clear()
@@ -670,7 +706,5 @@ func (s SCA) RecordEvent(ctx context.Context, customerID, eventType string) (_ *
 		if st.Security.Locked(t.Now) {
 			out.LockedUntil = st.Security.LockedUntil
 		}
-		return SaveSCA(t, customerID, st)
-	})
-	return out, err
-}
+		return out, SaveSCA(t, customerID, st)
+	}}

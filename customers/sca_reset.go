@@ -55,39 +55,54 @@ type scaResetRecord struct {
 // so it refuses resets with NOT_IMPLEMENTED rather than let a reset pass
 // on the clock: a reset replaces the factor that guards the customer's
 // payments.
-func (s SCA) StartReset(ctx context.Context, customerID, factor string) (_ *TwoFactorResetStart, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.StartReset")
-	defer op.End(&err)
-	if !s.e.Config.Sandbox {
-		return nil, engine.Errorf(engine.CodeNotImplemented, "2FA resets need a liveness check, and this engine has no liveness provider")
+func (s SCA) StartReset(ctx context.Context, customerID, factor string) (*TwoFactorResetStart, error) {
+	return engine.Run(ctx, s.e, scaStartReset, scaChoice{customerID, factor})
+}
+
+// sandboxOnly refuses a 2FA reset on an engine that is not a sandbox:
+// resets need a liveness check, and no liveness provider exists.
+func sandboxOnly(e *engine.Handle) error {
+	if !e.Config.Sandbox {
+		return engine.Errorf(engine.CodeNotImplemented, "2FA resets need a liveness check, and this engine has no liveness provider")
 	}
-	if err := requiredEnum("factor", factor, Factors...); err != nil {
-		return nil, err
-	}
-	token := b64url(engine.RandomBytes(24))
-	var out *TwoFactorResetStart
-	err = engine.Once(ctx, s.e, []any{customerID, factor}, &out, func(t *engine.Txn) error {
-		_, st, err := ForSCA(t, customerID)
-		if err != nil {
+	return nil
+}
+
+// scaStartReset is SCA.StartReset's operation (typ: the factor); the
+// liveness token is drawn before the transaction.
+var scaStartReset = engine.Op[scaChoice, *TwoFactorResetStart, string]{Area: "customers", Name: "SCA.StartReset",
+	Fingerprint: func(c *scaChoice) any { return []any{c.customerID, c.typ} },
+	Prefetch: func(_ context.Context, e *engine.Handle, c *scaChoice, token *string, _ error) error {
+		if err := sandboxOnly(e); err != nil {
 			return err
 		}
-		if err := st.requireEnrolled(factor); err != nil {
+		if err := requiredEnum("factor", c.typ, Factors...); err != nil {
 			return err
+		}
+		*token = b64url(engine.RandomBytes(24))
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *scaChoice, tok *string) (out *TwoFactorResetStart, err error) {
+		customerID, factor, token := in.customerID, in.typ, *tok
+		_, st, err := ForSCA(t, customerID)
+		if err != nil {
+			return out, err
+		}
+		if err := st.requireEnrolled(factor); err != nil {
+			return out, err
 		}
 		st.Resets = Recent(st.Resets, t.Now, 24*time.Hour)
 		if wait := SendWait(st.Resets, t.Now, 0, ResetsPerDay, 24*time.Hour); wait > 0 {
-			return RateLimited(wait, "2FA resets")
+			return out, RateLimited(wait, "2FA resets")
 		}
 		st.Resets = append(st.Resets, t.Now)
 		r := scaResetRecord{ID: t.NewID("ScaReset"), CustomerID: customerID, Factor: factor, CreatedAt: t.Now}
 		if err := engine.InsertJSON(t, tableSCAResets, r.ID, r); err != nil {
-			return err
+			return out, err
 		}
 		out = &TwoFactorResetStart{ResetID: r.ID, LivenessAccessToken: token, ExpiresAt: t.Now.Add(ResetWindow)}
-		return SaveSCA(t, customerID, st)
-	})
-	return out, err
-}
+		return out, SaveSCA(t, customerID, st)
+	}}
 
 // scaReset loads a reset of the customer with its SCA state: NOT_FOUND for
 // an unknown reset or another customer's, so ids cannot be probed across
@@ -108,14 +123,17 @@ func scaReset(t *engine.Txn, customerID, id string) (*scaResetRecord, *SCARecord
 // a TOTP or PASSKEY reset whether the factor was enrolled again since it
 // completed (EnrollmentStatus COMPLETED, else PENDING). NOT_FOUND for an
 // unknown reset; it reads only.
-func (s SCA) Reset(ctx context.Context, customerID, resetID string) (_ *TwoFactorResetStatus, err error) {
-	ctx, op := begin(ctx, s.e, "SCA.Reset")
-	defer op.End(&err)
-	var out *TwoFactorResetStatus
-	err = s.e.View(ctx, func(t *engine.Txn) error {
+func (s SCA) Reset(ctx context.Context, customerID, resetID string) (*TwoFactorResetStatus, error) {
+	return engine.Run(ctx, s.e, resetStatusOp, scaChoice{customerID, resetID})
+}
+
+// resetStatusOp is SCA.Reset's operation (typ: the reset id).
+var resetStatusOp = engine.Op[scaChoice, *TwoFactorResetStatus, struct{}]{Area: "customers", Name: "SCA.Reset", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *scaChoice, _ *struct{}) (out *TwoFactorResetStatus, err error) {
+		customerID, resetID := in.customerID, in.typ
 		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		out = &TwoFactorResetStatus{Status: ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now), Factor: r.Factor,
 			ExpiresAt: r.CreatedAt.Add(ResetWindow), CompletedAt: r.CompletedAt}
@@ -126,30 +144,40 @@ func (s SCA) Reset(ctx context.Context, customerID, resetID string) (_ *TwoFacto
 			}
 			out.EnrollmentStatus = &es
 		}
-		return nil
-	})
-	return out, err
-}
+		return out, nil
+	}}
 
 // CompleteReset finishes a reset whose liveness passed (INVALID_INPUT
 // before, or once the reset ended): the TOTP or passkey factor is cleared
 // for re-enrollment; an SMS_OTP reset makes mobile the customer's number
 // (INVALID_INPUT without a valid mobile). A login started with the reset
 // factor is dropped. NOT_FOUND for an unknown reset.
-func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) (err error) {
-	ctx, op := begin(ctx, s.e, "SCA.CompleteReset")
-	defer op.End(&err)
-	if !s.e.Config.Sandbox { // see StartReset
-		return engine.Errorf(engine.CodeNotImplemented, "2FA resets need a liveness check, and this engine has no liveness provider")
-	}
-	return engine.Once(ctx, s.e, []any{customerID, resetID, mobile}, &struct{}{}, func(t *engine.Txn) error {
+func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobile *Mobile) error {
+	_, err := engine.Run(ctx, s.e, scaCompleteReset, resetCompletion{customerID, resetID, mobile})
+	return err
+}
+
+// resetCompletion is an SCA.CompleteReset request.
+type resetCompletion struct {
+	customerID, resetID string
+	mobile              *Mobile
+}
+
+// scaCompleteReset is SCA.CompleteReset's operation.
+var scaCompleteReset = engine.Op[resetCompletion, struct{}, struct{}]{Area: "customers", Name: "SCA.CompleteReset",
+	Fingerprint: func(c *resetCompletion) any { return []any{c.customerID, c.resetID, c.mobile} },
+	Prefetch: func(_ context.Context, e *engine.Handle, _ *resetCompletion, _ *struct{}, _ error) error {
+		return sandboxOnly(e)
+	},
+	Decide: func(t *engine.Txn, in *resetCompletion, _ *struct{}) (out struct{}, err error) {
+		customerID, resetID, mobile := in.customerID, in.resetID, in.mobile
 		r, st, err := scaReset(t, customerID, resetID)
 		if err != nil {
-			return err
+			return out, err
 		}
 		var fe validate.Errors
 		if status := ResetStatus(r.CreatedAt, r.CompletedAt != nil, t.Now); status != ResetLivenessPassed {
-			return engine.Errorf(engine.CodeInvalidInput, "reset %s is %s; it can be completed once liveness passed", resetID, status)
+			return out, engine.Errorf(engine.CodeInvalidInput, "reset %s is %s; it can be completed once liveness passed", resetID, status)
 		}
 		switch r.Factor {
 		case FactorSMS:
@@ -159,10 +187,10 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 				fe.Phone("mobile.number", mobile.CountryCode+mobile.Number)
 			}
 			if err := engine.Invalid(fe.Err()); err != nil {
-				return err
+				return out, err
 			}
 			if err := setPhone(t, customerID, mobile.CountryCode+mobile.Number); err != nil {
-				return err
+				return out, err
 			}
 		case FactorTOTP:
 			st.TOTPSecret, st.RecoveryHashes, st.PendingTOTP = nil, nil, nil
@@ -175,11 +203,10 @@ func (s SCA) CompleteReset(ctx context.Context, customerID, resetID string, mobi
 		now := t.Now
 		r.CompletedAt = &now
 		if err := engine.PutJSON(t, tableSCAResets, r.ID, r); err != nil {
-			return err
+			return out, err
 		}
-		return SaveSCA(t, customerID, st)
-	})
-}
+		return out, SaveSCA(t, customerID, st)
+	}}
 
 // setPhone makes phone the customer's verified number (an SMS_OTP reset,
 // gated by liveness). It writes the customer record directly: it neither

@@ -67,52 +67,55 @@ type Verification struct {
 // CUSTOMER_NOT_FOUND, CUSTOMER_DELETED, and the provider's own errors as
 // they are. A decision that moves the status where Status.Check forbids is
 // the provider's fault and fails the operation, writing nothing.
-func (cs Service) SubmitVerification(ctx context.Context, customerID string) (_ *Verification, err error) {
-	ctx, op := begin(ctx, cs.e, "SubmitVerification")
-	defer op.End(&err)
-	e := cs.e
-	var fe validate.Errors
-	if !fe.Required("customerId", customerID) {
-		return nil, engine.Invalid(fe)
-	}
-	var out *Verification
-	if ok, err := engine.Replay(ctx, e, customerID, &out); ok {
-		return out, err
-	}
-	for attempt := 1; ; attempt++ {
-		var reviewed []byte
-		var d KYCDecision
+func (cs Service) SubmitVerification(ctx context.Context, customerID string) (*Verification, error) {
+	return engine.Run(ctx, cs.e, submitVerification, customerID)
+}
+
+// review is what SubmitVerification gathers before its transaction: the
+// packet the provider reviewed, by its encoding, and its decision.
+type review struct {
+	packet   []byte
+	decision KYCDecision
+}
+
+// submitVerification is Service.SubmitVerification's operation. The
+// packet is compared by its encoding: any change to the profile,
+// documents or owners between the review and the write sends the packet
+// back to the provider (engine.Missing), a bounded number of times.
+var submitVerification = engine.Op[string, *Verification, review]{Area: "customers", Name: "SubmitVerification",
+	Validate: func(customerID *string) error {
+		var fe validate.Errors
+		fe.Required("customerId", *customerID)
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, customerID *string, rv *review, _ error) error {
+		var sub *KYCSubmission
 		err := e.View(ctx, func(t *engine.Txn) error {
-			_, sub, err := verificationTarget(t, customerID)
-			if err != nil {
-				return err
-			}
-			reviewed, _ = json.Marshal(sub)
-			d, err = customersSlot.Of(e).KYC.Review(ctx, sub)
+			var err error
+			_, sub, err = verificationTarget(t, *customerID)
 			return err
 		})
 		if err != nil {
+			return err
+		}
+		rv.packet, _ = json.Marshal(sub)
+		rv.decision, err = customersSlot.Of(e).KYC.Review(ctx, sub)
+		return err
+	},
+	Decide: func(t *engine.Txn, customerID *string, rv *review) (*Verification, error) {
+		r, sub, err := verificationTarget(t, *customerID)
+		if err != nil {
 			return nil, err
 		}
-		// The packet is compared by its encoding: any change to the
-		// profile, documents or owners between the review and the write
-		// sends the packet back to the provider.
-		err = engine.Once(ctx, e, customerID, &out, func(t *engine.Txn) error {
-			r, sub, err := verificationTarget(t, customerID)
-			if err != nil {
-				return err
-			}
-			if now, _ := json.Marshal(sub); !bytes.Equal(now, reviewed) {
-				return errPacketChanged
-			}
-			return applyReview(t, r, d, &out)
-		})
-		if err == errPacketChanged && attempt < 3 {
-			engine.RetryCall(e) // reviewing again is the same operation
-			continue
+		if now, _ := json.Marshal(sub); !bytes.Equal(now, rv.packet) {
+			return nil, engine.Missing(errPacketChanged)
 		}
-		return out, err
-	}
+		var out *Verification
+		if err := applyReview(t, r, rv.decision, &out); err != nil {
+			return nil, err
+		}
+		return out, nil
+	},
 }
 
 // errPacketChanged refuses a review whose packet changed meanwhile.
@@ -227,41 +230,48 @@ func setCustomerStatus(t *engine.Txn, r *Record, s KYCStatus) error {
 
 // Verification returns one submission: VERIFICATION_NOT_FOUND for an
 // unknown id.
-func (cs Service) Verification(ctx context.Context, id string) (_ *Verification, err error) {
-	ctx, op := begin(ctx, cs.e, "Verification")
-	defer op.End(&err)
-	e := cs.e
-	var v Verification
-	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableVerifications, id, &v) })
-	if err != nil {
-		return nil, engine.NotFound(err, CodeVerificationNotFound, "verification", id)
-	}
-	return &v, nil
+func (cs Service) Verification(ctx context.Context, id string) (*Verification, error) {
+	return engine.Run(ctx, cs.e, getVerification, id)
 }
+
+// getVerification is Service.Verification's operation.
+var getVerification = engine.Op[string, *Verification, struct{}]{Area: "customers", Name: "Verification", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Verification, error) {
+		var v Verification
+		if err := engine.GetJSON(t, tableVerifications, *id, &v); err != nil {
+			return nil, engine.NotFound(err, CodeVerificationNotFound, "verification", *id)
+		}
+		return &v, nil
+	}}
 
 // ListVerifications lists submissions, oldest first, narrowed by customer
 // and status when given. An unknown status, or a malformed cursor or
 // limit, is INVALID_INPUT; an unknown customer simply has none.
-func (cs Service) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (_ engine.Page[Verification], err error) {
-	ctx, op := begin(ctx, cs.e, "ListVerifications")
-	defer op.End(&err)
-	e := cs.e
-	var page engine.Page[Verification]
-	var fe validate.Errors
-	fe.Enum("verificationStatus", string(status), "RESOLVE_ERRORS", "PENDING_MANUAL_REVIEW", "IN_PROGRESS", "APPROVED", "REJECTED", "READY_FOR_VERIFICATION")
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return page, err
-	}
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
+func (cs Service) ListVerifications(ctx context.Context, customerID string, status VerificationStatus, p engine.ListParams) (engine.Page[Verification], error) {
+	return engine.Run(ctx, cs.e, listVerifications, verificationQuery{customerID, status, p})
+}
+
+// verificationQuery is a ListVerifications request.
+type verificationQuery struct {
+	customerID string
+	status     VerificationStatus
+	p          engine.ListParams
+}
+
+// listVerifications is Service.ListVerifications's operation.
+var listVerifications = engine.Op[verificationQuery, engine.Page[Verification], struct{}]{Area: "customers", Name: "ListVerifications", Access: engine.Read,
+	Validate: func(in *verificationQuery) error {
+		var fe validate.Errors
+		fe.Enum("verificationStatus", string(in.status), "RESOLVE_ERRORS", "PENDING_MANUAL_REVIEW", "IN_PROGRESS", "APPROVED", "REJECTED", "READY_FOR_VERIFICATION")
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *verificationQuery, _ *struct{}) (engine.Page[Verification], error) {
+		customerID, status := in.customerID, in.status
 		q := engine.ListQuery[Verification]{Table: tableVerifications, Index: engine.IxAll, Match: func(v *Verification) bool {
 			return (customerID == "" || v.CustomerID == customerID) && (status == "" || v.VerificationStatus == status)
 		}}
-		page, err = engine.List(t, q.Narrowest([2]string{ixCustomer, customerID}, [2]string{engine.IxStatus, string(status)}), p)
-		return err
-	})
-	return page, err
-}
+		return engine.List(t, q.Narrowest([2]string{ixCustomer, customerID}, [2]string{engine.IxStatus, string(status)}), in.p)
+	}}
 
 // ListVerificationsAll walks every page of ListVerifications from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -288,32 +298,33 @@ type KYCLink struct {
 //
 // The link is the sandbox's: it is made in a read transaction and stored
 // nowhere, so each call returns a new one and none is remembered.
-func (cs Service) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (_ *KYCLink, err error) {
-	ctx, op := begin(ctx, cs.e, "CreateKYCLink")
-	defer op.End(&err)
-	e := cs.e
-	var out *KYCLink
-	err = e.View(ctx, func(t *engine.Txn) error {
+func (cs Service) CreateKYCLink(ctx context.Context, customerID, redirectURI string) (*KYCLink, error) {
+	return engine.Run(ctx, cs.e, createKYCLink, kycLinkRequest{customerID, redirectURI})
+}
+
+// kycLinkRequest is a CreateKYCLink request.
+type kycLinkRequest struct{ customerID, redirectURI string }
+
+// createKYCLink is Service.CreateKYCLink's operation: it only reads.
+var createKYCLink = engine.Op[kycLinkRequest, *KYCLink, struct{}]{Area: "customers", Name: "CreateKYCLink", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *kycLinkRequest, _ *struct{}) (*KYCLink, error) {
 		var fe validate.Errors
-		if redirectURI != "" {
-			fe.URL("redirectUri", redirectURI)
+		if in.redirectURI != "" {
+			fe.URL("redirectUri", in.redirectURI)
 		}
 		if err := engine.Invalid(fe.Err()); err != nil {
-			return err
+			return nil, err
 		}
-		r, err := Live(t, customerID)
+		r, err := Live(t, in.customerID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r.Status().Final() {
-			return engine.Errorf(engine.CodeInvalidInput, "customer %s is %s; there is nothing left to verify", r.ID, r.Status())
+			return nil, engine.Errorf(engine.CodeInvalidInput, "customer %s is %s; there is nothing left to verify", r.ID, r.Status())
 		}
 		if cv := r.ContactVerification; cv != nil && slices.Contains([]string{cv.Email, cv.Phone}, ContactPending) {
-			return engine.Errorf(engine.CodeConflict, "customer %s must verify its email and phone first", r.ID)
+			return nil, engine.Errorf(engine.CodeConflict, "customer %s must verify its email and phone first", r.ID)
 		}
 		tok := engine.RandomHex(16)
-		out = &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: t.Now.Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}
-		return nil
-	})
-	return out, err
-}
+		return &KYCLink{KYCURL: "https://kyc.sandbox.uma.money/verify/" + tok, ExpiresAt: t.Now.Add(24 * time.Hour), Provider: "SUMSUB", Token: tok}, nil
+	}}

@@ -77,16 +77,3 @@ func endpointIn(t *engine.Txn) (string, error) {
 // remembers (see Service.Authenticate), after a sandbox import or reset
 // replaced the tokens: a credential of the old state must not outlive it.
 func ForgetTokens(h *engine.Handle) { platformSlot.Of(h).auth.forget() }
-
-// begin begins the operation name of this area (engine.Handle.Begin): every
-// exported method of the area's groups starts with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "platform", name)
-}

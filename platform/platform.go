@@ -164,22 +164,28 @@ func defaultCurrencyConfig(code string) CurrencyConfig {
 // the platform's accounts finds the accounts area's tables). A store that
 // holds a configuration keeps it. An unknown currency in seed is
 // INVALID_CURRENCY. Seed is not idempotent by key: it needs none.
-func (pl Service) Seed(ctx context.Context, seed Seed) (err error) {
-	ctx, op := begin(ctx, pl.e, "Seed")
-	defer op.End(&err)
-	return pl.e.Update(ctx, func(t *engine.Txn) error { return WriteSeed(t, seed) })
+func (pl Service) Seed(ctx context.Context, seed Seed) error {
+	_, err := engine.Run(ctx, pl.e, seedOp, seed)
+	return err
 }
+
+// seedOp is Service.Seed's operation.
+var seedOp = engine.Op[Seed, struct{}, struct{}]{Area: "platform", Name: "Seed", Access: engine.Unkeyed,
+	Decide: func(t *engine.Txn, seed *Seed, _ *struct{}) (struct{}, error) { return struct{}{}, WriteSeed(t, *seed) }}
 
 // Config returns the platform configuration: PLATFORM_NOT_FOUND only on a
 // store that was never seeded (payments.New always seeds).
-func (pl Service) Config(ctx context.Context) (_ *Config, err error) {
-	ctx, op := begin(ctx, pl.e, "Config")
-	defer op.End(&err)
-	e := pl.e
-	var cfg Config
-	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, Table, platformKey, &cfg) })
-	return &cfg, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
+func (pl Service) Config(ctx context.Context) (*Config, error) {
+	return engine.Run(ctx, pl.e, configOp, struct{}{})
 }
+
+// configOp is Service.Config's operation.
+var configOp = engine.Op[struct{}, *Config, struct{}]{Area: "platform", Name: "Config", Access: engine.Read,
+	Decide: func(t *engine.Txn, _ *struct{}, _ *struct{}) (*Config, error) {
+		var cfg Config
+		err := engine.GetJSON(t, Table, platformKey, &cfg)
+		return &cfg, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
+	}}
 
 // platState keys the platform configuration a transaction decoded.
 var platState engine.Local[*Config]
@@ -219,15 +225,19 @@ var reDomain = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]
 // platform's internal account in it; a new, non-empty webhookEndpoint gets
 // a TEST event. Currencies removed from the list keep their accounts and
 // balances: nothing is closed by a configuration change.
-func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (_ *Config, err error) {
-	ctx, op := begin(ctx, pl.e, "UpdateConfig")
-	defer op.End(&err)
-	e := pl.e
-	var out *Config
-	err = engine.Once(ctx, e, u, &out, func(t *engine.Txn) error {
+func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (*Config, error) {
+	return engine.Run(ctx, pl.e, updateConfig, u)
+}
+
+// updateConfig is Service.UpdateConfig's operation: the update is checked
+// against the stored configuration, so its fields are validated in
+// Decide, every problem at once.
+var updateConfig = engine.Op[ConfigUpdate, *Config, struct{}]{Area: "platform", Name: "UpdateConfig",
+	Decide: func(t *engine.Txn, up *ConfigUpdate, _ *struct{}) (*Config, error) {
+		u, e := *up, t.Handle
 		var cfg *Config
 		if err := engine.GetJSON(t, Table, platformKey, &cfg); err != nil {
-			return engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
+			return nil, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 		}
 		// Later reads of this transaction (Load) see the configuration
 		// being changed, not the stored one.
@@ -255,7 +265,7 @@ func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (_ *Config, 
 					codes[i] = c.CurrencyCode
 				}
 				if err := platformSlot.Of(t.Handle).OpenAccounts(t, engine.PlatformOwner, codes); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
@@ -295,22 +305,19 @@ func (pl Service) UpdateConfig(ctx context.Context, u ConfigUpdate) (_ *Config, 
 			cfg.IsRegulatedFinancialInstitution = *u.IsRegulatedFinancialInstitution
 		}
 		if err := engine.Invalid(fe.Err()); err != nil {
-			return err
+			return nil, err
 		}
 		cfg.UpdatedAt = t.Now
-		out = cfg
 		if newEndpoint { // the reference sends one TEST event to a new endpoint
 			if err := t.Emit(engine.EventTest, struct{}{}); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return engine.PutJSON(t, Table, platformKey, cfg)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+		if err := engine.PutJSON(t, Table, platformKey, cfg); err != nil {
+			return nil, err
+		}
+		return cfg, nil
+	}}
 
 // checkCurrencies validates a full supportedCurrencies list: known and
 // distinct codes, 0 <= minAmount <= maxAmount, the transaction types and

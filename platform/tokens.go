@@ -99,10 +99,44 @@ type CreateTokenRequest struct {
 // with an idempotency key the answer is recorded with the key, and a retry
 // replays it with the same secret: the plain secret therefore stays in the
 // idempotency record for the key's retention.
-func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (_ *CreatedToken, err error) {
-	ctx, op := begin(ctx, pl.e, "CreateToken")
-	defer op.End(&err)
-	e := pl.e
+func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (*CreatedToken, error) {
+	return engine.Run(ctx, pl.e, createToken, req)
+}
+
+// createToken is Service.CreateToken's operation. The answer, secret
+// included, is what a retry with the same idempotency key replays.
+var createToken = engine.Op[CreateTokenRequest, *CreatedToken, CreatedToken]{Area: "platform", Name: "CreateToken",
+	Validate: checkTokenRequest,
+	Prefetch: func(_ context.Context, e *engine.Handle, req *CreateTokenRequest, out *CreatedToken, _ error) error {
+		id, err := e.NewID("Token")
+		if err != nil {
+			return err
+		}
+		*out = CreatedToken{ClientSecret: req.ClientSecret}
+		out.Token = Token{ID: id, Name: req.Name, Permissions: req.Permissions, ClientID: req.ClientID, CreatedAt: e.Now(), UpdatedAt: e.Now()}
+		if out.ClientID == "" {
+			out.ClientID = engine.RandomHex(16)
+		}
+		if out.ClientSecret == "" {
+			out.ClientSecret = engine.RandomHex(18)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, _ *CreateTokenRequest, out *CreatedToken) (*CreatedToken, error) {
+		if err := engine.Claim(t, tableTokenClients, out.ClientID, out.ID, engine.Errorf(engine.CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
+			return nil, err
+		}
+		if err := engine.InsertJSON(t, tableTokens, out.ID, tokenRecord{Token: out.Token, SecretHash: engine.HashSecret(out.ClientSecret)}); err != nil {
+			return nil, err
+		}
+		return out, nil
+	},
+}
+
+// checkTokenRequest checks a token request's fields (INVALID_INPUT, every
+// problem at once), then that its Issuer holds the permissions it grants
+// (FORBIDDEN).
+func checkTokenRequest(req *CreateTokenRequest) error {
 	var fe validate.Errors
 	if fe.Required("name", req.Name) {
 		fe.MaxLen("name", req.Name, 255)
@@ -121,41 +155,16 @@ func (pl Service) CreateToken(ctx context.Context, req CreateTokenRequest) (_ *C
 		fe.Add("clientId", nil, "a fixed credential needs a clientId without ':' and a secret of at least 16 characters")
 	}
 	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
+		return err
 	}
 	if req.Issuer != nil {
 		for _, p := range req.Permissions {
 			if p != PermView && !req.Issuer.Has(p) {
-				return nil, engine.Errorf(engine.CodeForbidden, "this API token lacks the %s permission, so it cannot grant it", p)
+				return engine.Errorf(engine.CodeForbidden, "this API token lacks the %s permission, so it cannot grant it", p)
 			}
 		}
 	}
-	id, err := e.NewID("Token")
-	if err != nil {
-		return nil, err
-	}
-	out := &CreatedToken{ClientSecret: req.ClientSecret}
-	out.Token = Token{ID: id, Name: req.Name, Permissions: req.Permissions, ClientID: req.ClientID, CreatedAt: e.Now(), UpdatedAt: e.Now()}
-	if out.ClientID == "" {
-		out.ClientID = engine.RandomHex(16)
-	}
-	if out.ClientSecret == "" {
-		out.ClientSecret = engine.RandomHex(18)
-	}
-	// The answer, secret included, is what a retry with the same
-	// idempotency key replays.
-	var created *CreatedToken
-	err = engine.Once(ctx, e, req, &created, func(t *engine.Txn) error {
-		if err := engine.Claim(t, tableTokenClients, out.ClientID, id, engine.Errorf(engine.CodeConflict, "clientId %s is taken", out.ClientID)); err != nil {
-			return err
-		}
-		created = out
-		return engine.InsertJSON(t, tableTokens, id, tokenRecord{Token: out.Token, SecretHash: engine.HashSecret(out.ClientSecret)})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return created, nil
+	return nil
 }
 
 // errUnauthorized is the single answer to every credential failure, so that
@@ -171,35 +180,53 @@ var errUnauthorized = &engine.Error{Code: engine.CodeUnauthorized, Message: "inv
 // do not pay a store read per request; revoking a token forgets them all in
 // this process (other processes on the same store keep theirs until they
 // expire). A verification that raced a revocation is not remembered.
-func (pl Service) Authenticate(ctx context.Context, user, secret string) (_ *Token, err error) {
-	ctx, op := begin(ctx, pl.e, "Authenticate")
-	defer op.End(&err)
-	e := pl.e
-	if user == "" || secret == "" {
-		return nil, errUnauthorized
-	}
-	got := sha256.Sum256([]byte(secret))
-	gen := platformSlot.Of(e).auth.generation()
-	if tok, ok := platformSlot.Of(e).auth.lookup(user, got, e.Clock()); ok {
-		return tok, nil
-	}
+func (pl Service) Authenticate(ctx context.Context, user, secret string) (*Token, error) {
+	return engine.Run(ctx, pl.e, authenticate, credential{user: user, secret: secret})
+}
+
+// credential is a Basic-auth credential to check (Service.Authenticate).
+type credential struct{ user, secret string }
+
+// verification is what Authenticate gathers: the secret's hash, the
+// revocation generation it began at, the token the cache remembered (the
+// answer, settled before any read) or the record read.
+type verification struct {
+	hash [sha256.Size]byte
+	gen  uint64
+	tok  *Token
+	rec  tokenRecord
+}
+
+// authenticate is Service.Authenticate's operation.
+var authenticate = engine.Op[credential, *Token, verification]{Area: "platform", Name: "Authenticate", Access: engine.Read,
+	Prefetch: func(_ context.Context, e *engine.Handle, c *credential, v *verification, _ error) error {
+		if c.user == "" || c.secret == "" {
+			return errUnauthorized
+		}
+		v.hash = sha256.Sum256([]byte(c.secret))
+		v.gen = platformSlot.Of(e).auth.generation()
+		if tok, ok := platformSlot.Of(e).auth.lookup(c.user, v.hash, e.Clock()); ok {
+			v.tok = tok
+			return engine.Settled
+		}
+		return nil
+	},
 	// An unknown client id costs what a known one with a wrong secret does:
 	// the same two reads, one record decoded (a decoy's) and one hash
 	// compared, so response times do not tell which client ids exist.
-	var rec tokenRecord
-	err = e.View(ctx, func(t *engine.Txn) error {
-		rec = tokenRecord{}
-		id := user
+	Decide: func(t *engine.Txn, c *credential, v *verification) (*Token, error) {
+		v.rec = tokenRecord{}
+		id := c.user
 		var missing error
-		if !strings.HasPrefix(user, "Token:") {
-			b, err := t.Get(tableTokenClients, user)
+		if !strings.HasPrefix(c.user, "Token:") {
+			b, err := t.Get(tableTokenClients, c.user)
 			switch {
 			case err == nil:
 				id = string(b)
 			case errors.Is(err, engine.ErrNotFound):
 				id, missing = decoyTokenID, err
 			default:
-				return err
+				return nil, err
 			}
 		}
 		b, err := t.Get(tableTokens, id)
@@ -207,26 +234,32 @@ func (pl Service) Authenticate(ctx context.Context, user, secret string) (_ *Tok
 		case errors.Is(err, engine.ErrNotFound):
 			b, missing = decoyToken, err
 		case err != nil:
-			return err
+			return nil, err
 		}
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return err
+		if err := json.Unmarshal(b, &v.rec); err != nil {
+			return nil, err
 		}
-		return missing
-	})
-	want, _ := hex.DecodeString(rec.SecretHash)
-	if len(want) == 0 {
-		want = make([]byte, sha256.Size)
-	}
-	ok := subtle.ConstantTimeCompare(want, got[:]) == 1
-	if errors.Is(err, engine.ErrNotFound) || (err == nil && !ok) {
-		return nil, errUnauthorized
-	}
-	if err != nil {
-		return nil, err
-	}
-	platformSlot.Of(e).auth.remember(user, got, &rec.Token, e.Clock(), gen)
-	return &rec.Token, nil
+		return nil, missing
+	},
+	Answer: func(e *engine.Handle, c *credential, v *verification, _ *Token, err error) (*Token, error) {
+		if v.tok != nil {
+			return v.tok, nil
+		}
+		want, _ := hex.DecodeString(v.rec.SecretHash)
+		if len(want) == 0 {
+			want = make([]byte, sha256.Size)
+		}
+		ok := subtle.ConstantTimeCompare(want, v.hash[:]) == 1
+		if errors.Is(err, engine.ErrNotFound) || (err == nil && !ok) {
+			return nil, errUnauthorized
+		}
+		if err != nil {
+			return nil, err
+		}
+		tok := v.rec.Token
+		platformSlot.Of(e).auth.remember(c.user, v.hash, &tok, e.Clock(), v.gen)
+		return &tok, nil
+	},
 }
 
 // decoyTokenID and decoyToken stand in for the record of an unknown client
@@ -303,17 +336,19 @@ func (c *authCache) forget() {
 
 // Token returns the token with id, without its secret: TOKEN_NOT_FOUND
 // when there is none.
-func (pl Service) Token(ctx context.Context, id string) (_ *Token, err error) {
-	ctx, op := begin(ctx, pl.e, "Token")
-	defer op.End(&err)
-	e := pl.e
-	var rec tokenRecord
-	err = e.View(ctx, func(t *engine.Txn) error { return engine.GetJSON(t, tableTokens, id, &rec) })
-	if err != nil {
-		return nil, engine.NotFound(err, engine.CodeTokenNotFound, "token", id)
-	}
-	return &rec.Token, nil
+func (pl Service) Token(ctx context.Context, id string) (*Token, error) {
+	return engine.Run(ctx, pl.e, getToken, id)
 }
+
+// getToken is Service.Token's operation.
+var getToken = engine.Op[string, *Token, struct{}]{Area: "platform", Name: "Token", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Token, error) {
+		var rec tokenRecord
+		if err := engine.GetJSON(t, tableTokens, *id, &rec); err != nil {
+			return nil, engine.NotFound(err, engine.CodeTokenNotFound, "token", *id)
+		}
+		return &rec.Token, nil
+	}}
 
 // TokenFilter narrows Service.ListTokens; zero members match everything.
 // Time bounds are inclusive.
@@ -326,24 +361,28 @@ type TokenFilter struct {
 // ListTokens lists tokens, oldest first, from the index that narrows the
 // filter most (the name index when Name is set). A malformed cursor or
 // limit is INVALID_INPUT.
-func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (_ engine.Page[Token], err error) {
-	ctx, op := begin(ctx, pl.e, "ListTokens")
-	defer op.End(&err)
-	e := pl.e
-	var page engine.Page[Token]
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
+func (pl Service) ListTokens(ctx context.Context, f TokenFilter, p engine.ListParams) (engine.Page[Token], error) {
+	return engine.Run(ctx, pl.e, listTokens, tokenQuery{f, p})
+}
+
+// tokenQuery is a ListTokens request: the filter and the page.
+type tokenQuery struct {
+	f TokenFilter
+	p engine.ListParams
+}
+
+// listTokens is Service.ListTokens's operation.
+var listTokens = engine.Op[tokenQuery, engine.Page[Token], struct{}]{Area: "platform", Name: "ListTokens", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *tokenQuery, _ *struct{}) (engine.Page[Token], error) {
+		f := in.f
 		q := engine.ListQuery[Token]{Table: tableTokens, Index: engine.IxAll, From: f.CreatedAfter, To: f.CreatedBefore,
 			Match: func(tok *Token) bool {
 				return (f.Name == "" || tok.Name == f.Name) &&
 					InRange(tok.CreatedAt, f.CreatedAfter, f.CreatedBefore) &&
 					InRange(tok.UpdatedAt, f.UpdatedAfter, f.UpdatedBefore)
 			}}
-		page, err = engine.List(t, q.Narrowest([2]string{ixName, f.Name}), p)
-		return err
-	})
-	return page, err
-}
+		return engine.List(t, q.Narrowest([2]string{ixName, f.Name}), in.p)
+	}}
 
 // ListTokensAll walks every page of ListTokens from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -359,22 +398,28 @@ func (pl Service) ListTokensAll(ctx context.Context, f TokenFilter, p engine.Lis
 // client id may be used again. Its credential stops working in this
 // process at once; the cache is cleared even when the delete fails, which
 // only costs store reads.
-func (pl Service) DeleteToken(ctx context.Context, id string) (err error) {
-	ctx, op := begin(ctx, pl.e, "DeleteToken")
-	defer op.End(&err)
-	e := pl.e
-	defer platformSlot.Of(e).auth.forget()
-	return engine.Once(ctx, e, id, &struct{}{}, func(t *engine.Txn) error {
+func (pl Service) DeleteToken(ctx context.Context, id string) error {
+	_, err := engine.Run(ctx, pl.e, deleteToken, id)
+	return err
+}
+
+// deleteToken is Service.DeleteToken's operation; its answer clears the
+// verified credentials, even when the delete failed.
+var deleteToken = engine.Op[string, struct{}, struct{}]{Area: "platform", Name: "DeleteToken",
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (struct{}, error) {
 		var rec tokenRecord
-		if err := engine.GetJSON(t, tableTokens, id, &rec); err != nil {
-			return engine.NotFound(err, engine.CodeTokenNotFound, "token", id)
+		if err := engine.GetJSON(t, tableTokens, *id, &rec); err != nil {
+			return struct{}{}, engine.NotFound(err, engine.CodeTokenNotFound, "token", *id)
 		}
 		if err := t.Delete(tableTokenClients, rec.ClientID); err != nil && !errors.Is(err, engine.ErrNotFound) {
-			return err
+			return struct{}{}, err
 		}
-		return t.Delete(tableTokens, id)
-	})
-}
+		return struct{}{}, t.Delete(tableTokens, *id)
+	},
+	Answer: func(e *engine.Handle, _ *string, _ *struct{}, out struct{}, err error) (struct{}, error) {
+		platformSlot.Of(e).auth.forget()
+		return out, err
+	}}
 
 // InRange reports whether ts lies within the inclusive bounds; zero bounds
 // are open. Every area's list filters (createdAfter, updatedBefore, ...)

@@ -1,7 +1,6 @@
 package quotes
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -30,7 +29,7 @@ import (
 
 // priceQuote resolves the parties of req, checks them and prices the
 // quote: the record to store, not yet saved.
-func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Request) (*Record, error) {
+func priceQuote(e *engine.Handle, t *engine.Txn, req *Request) (*Record, error) {
 	pt, err := resolveParties(t, req)
 	if err != nil {
 		return nil, err
@@ -38,7 +37,7 @@ func priceQuote(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Reque
 	if err := checkParties(req, pt); err != nil {
 		return nil, err
 	}
-	return priceParties(e, ctx, t, req, pt)
+	return priceParties(e, t, req, pt)
 }
 
 // parties are the records a quote request names.
@@ -240,7 +239,7 @@ func (pt *parties) rail(req *Request) string {
 // source takes), the rate of the pair, the amounts (Compute), the
 // platform's limits and the destination's capacity, and returns the quote
 // record.
-func priceParties(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Request, pt *parties) (*Record, error) {
+func priceParties(e *engine.Handle, t *engine.Txn, req *Request, pt *parties) (*Record, error) {
 	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
@@ -267,7 +266,7 @@ func priceParties(e *engine.Handle, ctx context.Context, t *engine.Txn, req *Req
 		}
 		fees.PlatformFixed, fees.PlatformBps = o.PlatformFixedFee.Amount, *o.PlatformVariableFeeBps
 	}
-	r, err := pricingRate(e, ctx, req, sendCur, recvCur)
+	r, err := pricingRate(e, req, sendCur, recvCur)
 	if err != nil {
 		return nil, err
 	}

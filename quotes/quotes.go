@@ -2,7 +2,6 @@ package quotes
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -68,11 +67,9 @@ type Request struct {
 	SenderCustomerInfo    map[string]any `json:"senderCustomerInfo,omitempty"`
 
 	sca customers.SCADraw // the secrets of an SCA challenge, drawn before pricing
-	// inUpdate marks a request priced inside its write transaction, where
-	// pricing takes fetched (the rate Create fetched for it outside the
-	// transaction) or a cached rate, never the RateSource's (pricingRate).
-	inUpdate bool
-	fetched  *rateNeeded
+	// fetched is the rate Create fetched outside the transaction when
+	// pricing needed one not cached (pricingRate).
+	fetched *rateNeeded
 	// AgentID names the agent creating the quote on its customer's behalf
 	// (set by eng.Agents, never decoded from a request).
 	AgentID string `json:"-"`
@@ -227,12 +224,12 @@ func (req *Request) checkShape(fe *validate.Errors) {
 //
 // The quote and its transaction are stored in one transaction, with the
 // OUTGOING_PAYMENT events of an SCA challenge or an immediate execution.
-func (qs Service) Create(ctx context.Context, req Request) (_ *Quote, err error) {
-	ctx, op := begin(ctx, qs.e, "Create")
-	defer op.End(&err)
-	e := qs.e
-	return Create(ctx, e, req, false, func(_ *engine.Txn, q *Record) (*Quote, error) { return &q.Quote, nil })
+func (qs Service) Create(ctx context.Context, req Request) (*Quote, error) {
+	return engine.Run(ctx, qs.e, createQuote, req)
 }
+
+// createQuote is Service.Create's operation.
+var createQuote = createOp(false, func(_ *engine.Txn, q *Record) (*Quote, error) { return &q.Quote, nil })
 
 // Create is Service.Create for the areas that create quotes on someone's
 // behalf (Transactions.TransferOut, package agents): transfer marks the
@@ -242,145 +239,53 @@ func (qs Service) Create(ctx context.Context, req Request) (_ *Quote, err error)
 // operation on e, with e's idempotency key, and returns Service.Create's
 // codes.
 func Create[T any](ctx context.Context, e *engine.Handle, req Request, transfer bool, answer func(*engine.Txn, *Record) (T, error)) (T, error) {
-	var out T
-	var fe validate.Errors
-	req.checkShape(&fe)
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return out, err
-	}
-	if ok, err := engine.Replay(ctx, e, &req, &out); ok {
-		return out, err
-	}
-	req.sca = drawChallenge(e) // used if the quote needs SCA
-	// Pricing only reads. Where the store says reading in the Update costs
-	// no more (engine.ReadsInUpdate: PostgreSQL, whose commit checks the
-	// Update's reads where a read transaction would check its own in a
-	// round trip more; memory, whose reads queue with the writes under
-	// load) it runs inside the Update. Elsewhere (bbolt, whose reads run
-	// beside its one writer) it runs in a read transaction, in parallel with
-	// other requests, so the write transaction is short. Either way
-	// execution rechecks everything money depends on in its own
-	// transaction, and no rate is fetched inside a write (pricingRate).
-	var q *Record
-	var d drafts
-	inUpdate := engine.ReadsInUpdate(e.Store)
-	if !inUpdate {
-		err := e.View(ctx, func(t *engine.Txn) error {
-			var err error
-			q, err = priceQuote(e, ctx, t, &req)
-			return err
-		})
-		if err != nil {
+	return engine.Run(ctx, e, createOp(transfer, answer), req)
+}
+
+// createOp declares the creation of a quote: the request's shape is
+// checked, the secrets of a challenge drawn and the rate fetched outside
+// the transaction, the quote priced (Read: it only reads) and stored with
+// its transaction (Decide), executed at once when asked.
+func createOp[T any](transfer bool, answer func(*engine.Txn, *Record) (T, error)) engine.Op[Request, T, creation] {
+	return engine.Op[Request, T, creation]{Area: "quotes", Name: "Create",
+		Validate: func(req *Request) error {
+			var fe validate.Errors
+			req.checkShape(&fe)
+			return engine.Invalid(fe.Err())
+		},
+		Prefetch:  fetchForQuote,
+		Read:      func(t *engine.Txn, req *Request, c *creation) error { return c.price(t, req, transfer) },
+		Reuse:     (*creation).reuse,
+		Contended: func(req *Request, c *creation) []engine.RecordKey { return c.contended(req) },
+		Decide: func(t *engine.Txn, req *Request, c *creation) (out T, err error) {
+			if err := c.store(t, req); err != nil {
+				return out, err
+			}
+			return answer(t, c.q)
+		},
+		Answer: func(e *engine.Handle, req *Request, c *creation, out T, err error) (T, error) {
+			c.remember(e, req, err)
 			return out, err
-		}
-		if d, err = newDrafts(q, &req, transfer, false); err != nil {
-			return out, err
-		}
+		},
 	}
-	var id string
-	var keys []engine.RecordKey
-	if q != nil {
-		id, keys = q.ID, q.contended() // q may be replaced by a rerun below
-		if req.ImmediatelyExecute {
-			ctx = engine.WithContended(ctx, keys...)
-		}
-	}
-	req.inUpdate = inUpdate
-	runs := 0
-	write := func(t *engine.Txn) error {
-		runs++
-		var tx *Transaction
-		if inUpdate {
-			var err error
-			if q, err = priceQuote(e, ctx, t, &req); err != nil {
-				return err
-			}
-			if d, err = newDrafts(q, &req, transfer, true); err != nil {
-				return err
-			}
-			id, keys = q.ID, q.contended()
-			tx = d.tx
-			if req.ImmediatelyExecute {
-				tx = tx.clone() // execution changes it; the draft stays as created
-			}
-		} else {
-			if runs > 1 {
-				var err error
-				if q, err = d.quoteCopy(); err != nil {
-					return err
-				}
-			}
-			tx = d.tx.clone()
-		}
-		quoteState.Of(t).drafts = d
-		if q.Status == PendingAuthorization {
-			if err := intendChallengeCode(t, q, req.sca.Code); err != nil {
-				return err
-			}
-			if err := emitAuthorizationPending(t, q, tx); err != nil {
-				return err
-			}
-		}
-		if req.ImmediatelyExecute {
-			if err := executeOrChallenge(t, q, req.sca, req.ScaFactor); err != nil {
-				return err
-			}
-		}
-		// The expiry entry of a quote still waiting. One executed above
-		// has none to delete (dropExpiry), so its delivery reads no gap:
-		// on PostgreSQL a delete that finds no record predicate-locks the
-		// last page of this append-only table, where every concurrent
-		// quote inserts (BenchmarkProcesses went from 0.08 to 0.8 retries
-		// per quote when only the entry was skipped).
-		if !quoteState.Of(t).expiryDropped {
-			if err := t.Put(tableQuoteExpiry, engine.DueKey(q.ExpiresAt, q.ID), []byte(q.ID)); err != nil {
-				return err
-			}
-		}
-		t.AtEnd(storeDrafts)
-		var err error
-		out, err = answer(t, q)
-		return err
-	}
-	err := engine.Once(ctx, e, &req, &out, write)
-	// Pricing inside the Update needed a rate only the RateSource gives,
-	// which is never asked from a write transaction: it is fetched here,
-	// and the quote priced again with it.
-	for tries := 0; tries < 2; tries++ {
-		var need *rateNeeded
-		if !errors.As(err, &need) {
-			break
-		}
-		if need.rate, _, err = Rate(e, ctx, need.from, need.to); err != nil {
-			break
-		}
-		req.fetched = need
-		err = engine.Once(ctx, e, &req, &out, write)
-	}
-	if err == nil && !req.ImmediatelyExecute && len(keys) > 0 {
-		quotesSlot.Of(e).contended.Put(id, keys)
-	}
-	return out, err
 }
 
 // newDrafts returns the drafts of the quote q priced for req (Create):
-// untouched copies of the quote and of its transaction, which a rerun of
-// the transaction function (a store may run it twice) also starts from. A
-// quote not executed at once is stored as created, so it is encoded here;
-// one executed at once is stored as execution leaves it, and encoding it as
-// created would be wasted (a quote whose maps clone does not copy is
-// encoded all the same, and reruns decode it). oneRun says the drafts serve
-// one run of the function only (it prices the quote itself), so a quote
-// created without executing is its own draft, not a copy.
-func newDrafts(q *Record, req *Request, transfer, oneRun bool) (drafts, error) {
+// untouched copies of the quote and of its transaction, for one run of the
+// transaction that stores them (creation.reuse keeps them for more). A
+// quote not executed at once is stored as created, so it is encoded here,
+// and is its own draft; one executed at once is stored as execution leaves
+// it, so its draft is a copy, and encoding it as created would be wasted
+// (a quote whose maps clone does not copy is encoded all the same, and
+// reruns decode it).
+func newDrafts(q *Record, req *Request, transfer bool) (drafts, error) {
 	q.Transfer, q.AgentID = transfer, req.AgentID
 	tx := outgoingTransaction(q, q.CreatedAt)
 	tx.AgentID = req.AgentID
 	tx.PlatformCustomerID = q.PlatformCustomerID
 	d := drafts{quote: q, tx: tx}
-	if req.ImmediatelyExecute || !oneRun {
-		// Execution changes the quote, and a run may change it before
-		// the store runs the function again: the draft stays as created.
+	if req.ImmediatelyExecute {
+		// Execution changes the quote: the draft stays as created.
 		d.quote = q.clone()
 	}
 	if !req.ImmediatelyExecute || !q.cloneable() {

@@ -86,22 +86,18 @@ func knownRate(e *engine.Handle, from, to string) (_ money.Rate, _ time.Time, ok
 	return money.Rate{}, time.Time{}, false, nil
 }
 
-// pricingRate is the rate of a pair for pricing req. A quote priced inside
-// its write transaction (Create on a store that reads in its Updates) never
-// asks the RateSource there, which may call the network: it takes the rate
-// Create fetched for it, or a cached one, or stops the transaction with
-// rateNeeded so that Create fetches the rate outside and prices again.
-func pricingRate(e *engine.Handle, ctx context.Context, req *Request, from, to string) (money.Rate, error) {
-	if !req.inUpdate {
-		r, _, err := Rate(e, ctx, from, to)
-		return r, err
-	}
+// pricingRate is the rate of a pair for pricing req, which happens inside
+// a transaction and so never asks the RateSource, which may call the
+// network: it takes the rate Create fetched for req, or a cached one, or
+// stops the transaction with rateNeeded (marked engine.Missing) so that
+// Create's Prefetch fetches the rate outside and prices again.
+func pricingRate(e *engine.Handle, req *Request, from, to string) (money.Rate, error) {
 	if f := req.fetched; f != nil && f.from == from && f.to == to {
 		return f.rate, nil
 	}
 	r, _, ok, err := knownRate(e, from, to)
 	if !ok && err == nil {
-		err = &rateNeeded{from: from, to: to}
+		err = engine.Missing(&rateNeeded{from: from, to: to})
 	}
 	return r, err
 }

@@ -2,6 +2,7 @@ package quotes_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -138,4 +139,90 @@ func TestRates_NeverAskedInAWriteTransaction(t *testing.T) {
 	}
 	assert.EqualValues(t, 1, src.calls.Load(), "fetched once, then cached")
 	assert.Zero(t, src.inWrite.Load(), "never from a write transaction")
+}
+
+// readFirstStore is a memstore that reads before its Updates, as bbolt
+// does (it is no payments.UpdateReader), runs every Update's function
+// twice (the first run rolled back), and marks the transactions running
+// on it, so that a RateSource can tell whether it was asked from one.
+type readFirstStore struct {
+	*memstore.Store
+	inTxn atomic.Int32
+}
+
+func (*readFirstStore) ReadsInUpdate() bool { return false }
+
+var errFirstRun = errors.New("first run discarded")
+
+func (s *readFirstStore) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	marked := func(tx payments.Tx) error {
+		s.inTxn.Add(1)
+		defer s.inTxn.Add(-1)
+		return fn(tx)
+	}
+	err := s.Store.Update(ctx, func(tx payments.Tx) error {
+		if err := marked(tx); err != nil {
+			return err
+		}
+		return errFirstRun
+	})
+	if !errors.Is(err, errFirstRun) {
+		return err
+	}
+	return s.Store.Update(ctx, marked)
+}
+
+func (s *readFirstStore) View(ctx context.Context, fn func(payments.Tx) error) error {
+	return s.Store.View(ctx, func(tx payments.Tx) error {
+		s.inTxn.Add(1)
+		defer s.inTxn.Add(-1)
+		return fn(tx)
+	})
+}
+
+// txnProbeRates answers 1.25 and counts the calls made while a
+// transaction of store ran.
+type txnProbeRates struct {
+	store        *readFirstStore
+	calls, inTxn atomic.Int32
+}
+
+func (r *txnProbeRates) Rate(context.Context, string, string) (money.Rate, error) {
+	r.calls.Add(1)
+	if r.store.inTxn.Load() > 0 {
+		r.inTxn.Add(1)
+	}
+	return money.MustRate("1.25"), nil
+}
+
+// TestRates_NeverAskedInATransaction: on a store where a quote is priced
+// in a read transaction before its write (bbolt), a rate the cache lacks
+// is fetched outside every transaction too, and the quote priced again
+// with it; a write the store runs twice stores the quote priced once, and
+// an idempotent retry replays it.
+func TestRates_NeverAskedInATransaction(t *testing.T) {
+	store := &readFirstStore{Store: memstore.New()}
+	src := &txnProbeRates{store: store}
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Store, c.Rates = store, src })
+	_, acct, payee := e.EUCustomer(t, 100_000)
+	for _, execute := range []bool{false, true, false} {
+		q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(acct, payee, 10_000, execute))
+		require.NoError(t, err)
+		assert.EqualValues(t, 8000, q.TotalReceivingAmount, "10000 cents at 1.25 USD per EUR")
+		got, err := e.Eng.Quotes.Get(ctx, q.ID)
+		require.NoError(t, err)
+		assert.Equal(t, q.Status, got.Status)
+		assert.Equal(t, q.TotalSendingAmount, got.TotalSendingAmount)
+	}
+	keyed, err := e.Eng.WithIdempotency(payments.Idempotency{Scope: "POST /quotes", Key: "k1"})
+	require.NoError(t, err)
+	first, err := keyed.Quotes.Create(ctx, enginetest.Transfer(acct, payee, 5_000, false))
+	require.NoError(t, err)
+	keyed, err = e.Eng.WithIdempotency(payments.Idempotency{Scope: "POST /quotes", Key: "k1"})
+	require.NoError(t, err)
+	again, err := keyed.Quotes.Create(ctx, enginetest.Transfer(acct, payee, 5_000, false))
+	require.NoError(t, err)
+	assert.Equal(t, first.ID, again.ID, "the retry replays the quote")
+	assert.EqualValues(t, 1, src.calls.Load(), "fetched once, then cached")
+	assert.Zero(t, src.inTxn.Load(), "never from a transaction")
 }

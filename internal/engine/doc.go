@@ -29,8 +29,9 @@
 // request that never committed simply runs. Replay answers a retry before
 // the operation gathers anything from the outside world; KeyedID names the
 // record an operation will create from the key, for providers asked to act
-// before the transaction. Keep (and Keeping) mark a refusal whose writes
-// must still commit, such as a quote found expired and marked so.
+// before the transaction. Keep (and Keeping, for code not yet declared)
+// marks a refusal whose writes must still commit, such as a quote found
+// expired and marked so.
 //
 // A transaction function must be deterministic and retryable: a store may
 // run it more than once (optimistic concurrency, serialization retries,
@@ -42,23 +43,25 @@
 // transaction state an area needs (drafts, a configuration decoded once)
 // hangs off a Local key and starts afresh on every run.
 //
-//	func (s Service) Rename(ctx context.Context, id, name string) (_ *Widget, err error) {
-//		ctx, op := s.h.Begin(ctx, "widgets", "Rename") // the operation, for the Observer
-//		defer op.End(&err)
-//		var out *Widget
-//		err = engine.Once(ctx, s.h, []any{id, name}, &out, func(t *engine.Txn) error {
+// An area declares each operation (Op) and runs it with Run, which
+// observes it, validates, replays, prefetches outside every transaction,
+// decides in one, and answers:
+//
+//	var renameWidget = engine.Op[renaming, *Widget, struct{}]{Area: "widgets", Name: "Rename",
+//		Decide: func(t *engine.Txn, in *renaming, _ *struct{}) (*Widget, error) {
 //			var w Widget
-//			if err := engine.GetJSON(t, tableWidgets, id, &w); err != nil {
-//				return engine.NotFound(err, engine.CodeNotFound, "widget", id)
+//			if err := engine.GetJSON(t, tableWidgets, in.id, &w); err != nil {
+//				return nil, engine.NotFound(err, engine.CodeNotFound, "widget", in.id)
 //			}
-//			w.Name, w.UpdatedAt = name, t.Now
-//			out = &w
+//			w.Name, w.UpdatedAt = in.name, t.Now
 //			if err := t.Emit("WIDGET.UPDATED", &w); err != nil {
-//				return err
+//				return nil, err
 //			}
-//			return engine.PutJSON(t, tableWidgets, id, &w)
-//		})
-//		return out, err
+//			return &w, engine.PutJSON(t, tableWidgets, in.id, &w)
+//		}}
+//
+//	func (s Service) Rename(ctx context.Context, id, name string) (*Widget, error) {
+//		return engine.Run(ctx, s.h, renameWidget, renaming{id, name})
 //	}
 //
 // # Registries
