@@ -34,6 +34,11 @@ type Op[In, Out, F any] struct {
 	// idempotency key, Read in one read-only transaction, Unkeyed in one
 	// read-write transaction recorded under no key.
 	Access Access
+	// Guard refuses the operation before its request is looked at, for
+	// what the handle lacks whatever the request says: a provider that is
+	// not configured (NOT_IMPLEMENTED), a sandbox-only operation outside
+	// the sandbox (FORBIDDEN).
+	Guard func(e *Handle) error
 	// Validate checks the request before anything is read, returning
 	// every field error at once (Invalid). It may normalize *in.
 	Validate func(in *In) error
@@ -135,6 +140,11 @@ func Run[In, Out, F any](ctx context.Context, e *Handle, op Op[In, Out, F], in I
 
 // run is Run inside its span.
 func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in *In) (out Out, err error) {
+	if op.Guard != nil {
+		if err := op.Guard(e); err != nil {
+			return out, err
+		}
+	}
 	if op.Validate != nil {
 		if err := op.Validate(in); err != nil {
 			return out, err
