@@ -437,22 +437,19 @@ func cardRefusal(err error, card *Card) error {
 // FORBIDDEN, as it is for a card that has no live details (PROCESSING,
 // PENDING_KYC or CLOSED).
 func (c Service) Reveal(ctx context.Context, id, actor string) (*CardReveal, error) {
-	rv, err := engine.Run(ctx, c.e, revealCard, cardReveal{id: id, actor: actor})
-	if err != nil {
-		return nil, err
-	}
-	c.e.Log.InfoContext(ctx, "card revealed", "card", id, "actor", actor)
-	return rv, nil
+	return engine.Run(ctx, c.e, revealCard, cardReveal{id: id, actor: actor})
 }
 
 // cardReveal is a Reveal request: the card and who asks.
 type cardReveal struct{ id, actor string }
 
 // revealed is what a reveal gathers before its transaction: the issuer's
-// answer and the audit record's id.
+// answer and the audit record's id, and the request's context, for the
+// log line Answer writes.
 type revealed struct {
 	rv      CardReveal
 	auditID string
+	ctx     context.Context
 }
 
 // revealCard is Service.Reveal's operation: the card is read and the
@@ -466,6 +463,7 @@ var revealCard = engine.Op[cardReveal, *CardReveal, revealed]{Area: "cards", Nam
 		return nil
 	},
 	Prefetch: func(ctx context.Context, e *engine.Handle, in *cardReveal, f *revealed, _ error) error {
+		f.ctx = ctx
 		iss, err := issuerOf(e)
 		if err != nil {
 			return err
@@ -490,6 +488,12 @@ var revealCard = engine.Op[cardReveal, *CardReveal, revealed]{Area: "cards", Nam
 		}
 		rv := f.rv
 		return &rv, nil
+	},
+	Answer: func(e *engine.Handle, in *cardReveal, f *revealed, rv *CardReveal, err error) (*CardReveal, error) {
+		if err == nil {
+			e.Log.InfoContext(f.ctx, "card revealed", "card", in.id, "actor", in.actor)
+		}
+		return rv, err
 	}}
 
 // tableCardReveals is the audit log of card reveals.

@@ -84,8 +84,9 @@ func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (*Ope
 	}})
 }
 
-// mintOp is Service.Mint's operation.
-var mintOp = createOp("Mint")
+// mintOp is Service.Mint's operation (see createOp).
+var mintOp = engine.Op[opRequest, *Operation, planned]{Area: "stablecoins", Name: "Mint",
+	Validate: checkOp, Prefetch: planOp, Decide: recordOp}
 
 // Burn creates a burn of a PROVISIONED stablecoin: its fiat value is
 // paid out of the token's reserve to a bank account in the base currency
@@ -119,8 +120,9 @@ func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (*Ope
 	}})
 }
 
-// burnOp is Service.Burn's operation.
-var burnOp = createOp("Burn")
+// burnOp is Service.Burn's operation (see createOp).
+var burnOp = engine.Op[opRequest, *Operation, planned]{Area: "stablecoins", Name: "Burn",
+	Validate: checkOp, Prefetch: planOp, Decide: recordOp}
 
 // draft loads what every operation needs: the stablecoin, its link (which
 // must still be ACTIVE) and the amount in units and cents.
@@ -189,19 +191,17 @@ func (r opRequest) MarshalJSON() ([]byte, error) { return json.Marshal([]any{r.c
 // provider's plan.
 type planned struct{ plan StablecoinPlan }
 
-// createOp declares a mint or burn named name: checks in a read
-// transaction, the provider's plan outside every transaction, then one
-// write transaction that checks again, records the operation with its
-// ledger hold and schedules its first step.
+// A mint or burn (mintOp, burnOp) checks its request in a read
+// transaction, asks the provider for its plan outside every transaction
+// (planOp), then in one write transaction checks again, records the
+// operation with its ledger hold and schedules its first step (recordOp).
 //
 // The plan is not asked again if the write transaction's checks choose
 // another link than the read's: the operation is recorded with the link
 // of the write transaction and the plan made for the first.
-func createOp(name string) engine.Op[opRequest, *Operation, planned] {
-	return engine.Op[opRequest, *Operation, planned]{Area: "stablecoins", Name: name,
-		Validate: func(r *opRequest) error { return engine.Invalid(r.req.Validate()) },
-		Prefetch: planOp, Decide: recordOp}
-}
+
+// checkOp checks a mint's or burn's fields (INVALID_INPUT).
+func checkOp(r *opRequest) error { return engine.Invalid(r.req.Validate()) }
 
 // planOp checks the request in a read transaction and asks the provider
 // for the operation's plan.

@@ -415,9 +415,10 @@ func (s Service) RequestEnablement(ctx context.Context, id string) (*Stablecoin,
 
 // requestEnablement is Service.RequestEnablement's operation; its request
 // is [id, "request"].
-var requestEnablement = moveOps("RequestEnablement", func(c *Stablecoin, _ string) (OpsStatus, error) {
-	return RequestEnablement(c.ServiceOperationsStatus)
-})
+var requestEnablement = engine.Op[[2]string, *Stablecoin, struct{}]{Area: "stablecoins", Name: "RequestEnablement",
+	Decide: moveOps(func(c *Stablecoin, _ string) (OpsStatus, error) {
+		return RequestEnablement(c.ServiceOperationsStatus)
+	})}
 
 // SetOperationsStatus is the operator's move of a stablecoin's
 // enablement (OperatorSet: approve to ENABLING, finish to
@@ -430,37 +431,37 @@ func (s Service) SetOperationsStatus(ctx context.Context, id string, to OpsStatu
 
 // setOpsStatus is Service.SetOperationsStatus's operation; its request is
 // [id, status].
-var setOpsStatus = moveOps("SetOperationsStatus", func(c *Stablecoin, to string) (OpsStatus, error) {
-	return OpsStatus(to), OperatorSet(c.ServiceOperationsStatus, OpsStatus(to))
-})
+var setOpsStatus = engine.Op[[2]string, *Stablecoin, struct{}]{Area: "stablecoins", Name: "SetOperationsStatus",
+	Decide: moveOps(func(c *Stablecoin, to string) (OpsStatus, error) {
+		return OpsStatus(to), OperatorSet(c.ServiceOperationsStatus, OpsStatus(to))
+	})}
 
-// moveOps declares an enablement move named name, on a request [id,
-// input]: decide answers the next state from the current one and the
-// input, or a refusal of the rules. A move to the current state writes
-// nothing and answers the stablecoin as it is.
-func moveOps(name string, decide func(c *Stablecoin, input string) (OpsStatus, error)) engine.Op[[2]string, *Stablecoin, struct{}] {
-	return engine.Op[[2]string, *Stablecoin, struct{}]{Area: "stablecoins", Name: name,
-		Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (*Stablecoin, error) {
-			c, err := stablecoin(t, in[0])
-			if err != nil {
-				return nil, err
-			}
-			next, err := decide(c, in[1])
-			if err != nil {
-				return nil, stablecoinError(err)
-			}
-			if next == c.ServiceOperationsStatus {
-				return c, nil
-			}
-			c.ServiceOperationsStatus, c.UpdatedAt = next, t.Now
-			if next == OpsEnabled {
-				c.Currency = c.Symbol
-			}
-			if err := engine.PutJSON(t, tableStablecoins, c.ID, c); err != nil {
-				return nil, err
-			}
+// moveOps is the Decide of an enablement move, on a request [id, input]:
+// decide answers the next state from the current one and the input, or a
+// refusal of the rules. A move to the current state writes nothing and
+// answers the stablecoin as it is.
+func moveOps(decide func(c *Stablecoin, input string) (OpsStatus, error)) func(t *engine.Txn, in *[2]string, _ *struct{}) (*Stablecoin, error) {
+	return func(t *engine.Txn, in *[2]string, _ *struct{}) (*Stablecoin, error) {
+		c, err := stablecoin(t, in[0])
+		if err != nil {
+			return nil, err
+		}
+		next, err := decide(c, in[1])
+		if err != nil {
+			return nil, stablecoinError(err)
+		}
+		if next == c.ServiceOperationsStatus {
 			return c, nil
-		}}
+		}
+		c.ServiceOperationsStatus, c.UpdatedAt = next, t.Now
+		if next == OpsEnabled {
+			c.Currency = c.Symbol
+		}
+		if err := engine.PutJSON(t, tableStablecoins, c.ID, c); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 }
 
 // SetIssuanceStatus records the provider's issuance state of a token
