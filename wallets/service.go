@@ -349,32 +349,37 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*account
 // package-level Provision). CUSTOMER_NOT_FOUND for an unknown customer.
 // Each call opens another wallet, but a retry with the handle's
 // idempotency key, which answers the wallet the first call opened.
-func (w Service) Provision(ctx context.Context, customerID, currency string) (_ *accounts.InternalAccountView, err error) {
-	ctx, op := begin(ctx, w.e, "Provision")
-	defer op.End(&err)
-	var out *accounts.InternalAccountView
-	err = engine.Once(ctx, w.e, []any{customerID, currency}, &out, func(t *engine.Txn) error {
-		r, err := customers.RecordOf(t, customerID)
-		if err != nil {
-			return err
-		}
-		p, err := platform.Load(t)
-		if err != nil {
-			return err
-		}
-		cur := currency
-		if cur == "" {
-			cur = walletCurrency(customers.Currencies(r, p))
-		}
-		a, err := openWallet(t, &r.Customer, cur)
-		if err != nil {
-			return err
-		}
-		out, err = accounts.View(t, a)
-		return err
-	})
-	return out, err
+func (w Service) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
+	return engine.Run(ctx, w.e, provision, [2]string{customerID, currency})
 }
+
+// provision is Service.Provision's operation; its request is [customer
+// id, currency].
+var provision = engine.Op[[2]string, *accounts.InternalAccountView, struct{}]{Area: "wallets", Name: "Provision",
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (out *accounts.InternalAccountView, err error) {
+		customerID, currency := in[0], in[1]
+		err = func() error {
+			r, err := customers.RecordOf(t, customerID)
+			if err != nil {
+				return err
+			}
+			p, err := platform.Load(t)
+			if err != nil {
+				return err
+			}
+			cur := currency
+			if cur == "" {
+				cur = walletCurrency(customers.Currencies(r, p))
+			}
+			a, err := openWallet(t, &r.Customer, cur)
+			if err != nil {
+				return err
+			}
+			out, err = accounts.View(t, a)
+			return err
+		}()
+		return out, err
+	}}
 
 // walletCurrency is the currency a customer's embedded wallet is opened
 // in: USDB (the Global Account) when the customer has it, else the first.

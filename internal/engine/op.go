@@ -170,7 +170,11 @@ func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in 
 		}
 		out, err = decide(ctx, e, op, in, &f)
 		var m *missingError
-		if tries == maxRefetches || !errors.As(err, &m) {
+		if !errors.As(err, &m) {
+			break
+		}
+		if tries == maxRefetches {
+			err = m.err // refetched enough: the decision's own error answers
 			break
 		}
 		missed = m.err
