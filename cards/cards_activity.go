@@ -424,7 +424,7 @@ func cardReconcile(t *engine.Txn, card *Card, ev CardEvent, out *CardSimulationR
 
 // saveCardTx stores a changed card transaction and emits its event.
 func saveCardTx(t *engine.Txn, x *quotes.CardTransaction) error {
-	if err := engine.PutJSON(t, quotes.TableTransactions, x.ID, x.AsTransaction()); err != nil {
+	if err := quotes.SaveCardTransaction(t, x); err != nil {
 		return err
 	}
 	return emitCardTx(t, x)

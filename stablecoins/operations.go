@@ -150,9 +150,12 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 // account), or INVALID_BANK_ACCOUNT for an inactive one in another role.
 // Blockchain wallets have no bank rails: CheckExternal sees none for them.
 func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
-	var r accounts.ExternalRecord
-	if err := engine.GetJSON(t, accounts.TableExternalAccounts, id, &r); err != nil {
-		return engine.NotFound(err, engine.CodeStablecoinExternalAccountNotFound, "external account", id)
+	r, err := accounts.ExternalRecordOf(t, id)
+	if engine.CodeOf(err) == engine.CodeAccountNotFound {
+		return engine.Errorf(engine.CodeStablecoinExternalAccountNotFound, "external account %s not found", id)
+	}
+	if err != nil {
+		return err
 	}
 	a := &r.ExternalAccount
 	var variantRails []string
@@ -165,7 +168,7 @@ func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) 
 		return err
 	}
 	if role == RoleBurnDestination {
-		return accounts.UsableDestination(t, &r, 0)
+		return accounts.UsableDestination(t, r, 0)
 	}
 	if a.Status == rails.ExternalInactive {
 		return engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", a.ID)

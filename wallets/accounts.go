@@ -57,7 +57,7 @@ var updateInternalAccount = engine.Op[walletCall[UpdateInternalAccountRequest], 
 			}
 			v := *req.PrivateEnabled
 			a.PrivateEnabled, a.UpdatedAt = &v, t.Now
-			if err := engine.PutJSON(t, accounts.TableInternalAccounts, id, a); err != nil {
+			if err := accounts.SaveInternal(t, a); err != nil {
 				return err
 			}
 			out.Result, err = accounts.View(t, a)

@@ -312,20 +312,14 @@ func walletAccount(t *engine.Txn, id string) (*accounts.InternalAccount, error) 
 
 // openWallet opens a customer's embedded wallet in currency (its secret is
 // drawn at the first export), and the EMAIL_OTP credential tied to the
-// customer's email when that email is not tied to another wallet. It
-// writes the accounts area's tables and lookups itself, in t.
+// customer's email when that email is not tied to another wallet. The
+// accounts area stores the account (accounts.OpenWallet), in t.
 func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*accounts.InternalAccount, error) {
 	id := t.NewID("InternalAccount")
 	off := false
 	a := &accounts.InternalAccount{ID: id, CustomerID: c.ID, Type: accounts.EmbeddedWallet, Status: "ACTIVE", Currency: currency,
 		PrivateEnabled: &off, CreatedAt: t.Now, UpdatedAt: t.Now}
-	if err := engine.InsertJSON(t, accounts.TableInternalAccounts, id, a); err != nil {
-		return nil, err
-	}
-	if err := t.Insert(accounts.TableInternalAccountsByOwner, c.ID+"|"+currency+"|"+id, []byte(id)); err != nil {
-		return nil, err
-	}
-	if err := t.Insert(accounts.TableDepositReferences, accounts.DepositReference(id), []byte(id)); err != nil {
+	if err := accounts.OpenWallet(t, a); err != nil {
 		return nil, err
 	}
 	if err := t.Put(tableWalletsByCustomer, c.ID+"|"+id, []byte(id)); err != nil {
