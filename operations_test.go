@@ -186,7 +186,8 @@ func beginsOperation(fd *ast.FuncDecl, area, name string) string {
 
 // runsOperation returns the engine.Op argument of a method whose body runs
 // a declared operation: "return engine.Run(ctx, x.e, op, ...)", or
-// "_, err := engine.Run(ctx, x.e, op, ...)" then "return err".
+// "_, err := engine.Run(ctx, x.e, op, ...)" then "return err" (or a
+// return of the answer's parts ending with err).
 func runsOperation(fd *ast.FuncDecl) (ast.Expr, bool) {
 	var call ast.Expr
 	switch body := fd.Body.List; {
@@ -197,7 +198,7 @@ func runsOperation(fd *ast.FuncDecl) (ast.Expr, bool) {
 	case len(body) == 2:
 		as, ok := body[0].(*ast.AssignStmt)
 		r, rok := body[1].(*ast.ReturnStmt)
-		if ok && rok && len(as.Rhs) == 1 && len(r.Results) == 1 && spell(r.Results[0]) == "err" {
+		if ok && rok && len(as.Rhs) == 1 && len(r.Results) >= 1 && spell(r.Results[len(r.Results)-1]) == "err" {
 			call = as.Rhs[0]
 		}
 	}

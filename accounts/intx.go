@@ -237,3 +237,22 @@ func AppendView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, error) {
 	b = append(engine.Member(b, "fundingPaymentInstructions"), instructions...)
 	return append(b, '}'), nil
 }
+
+// OpenWallet stores, inside t, the embedded wallet a that the wallets area
+// built (a.ID drawn, a.CustomerID its owner), with its owner-index entry
+// and deposit reference, as OpenInternal stores the accounts it opens.
+func OpenWallet(t *engine.Txn, a *InternalAccount) error {
+	if err := engine.InsertJSON(t, TableInternalAccounts, a.ID, a); err != nil {
+		return err
+	}
+	if err := t.Insert(TableInternalAccountsByOwner, a.CustomerID+"|"+a.Currency+"|"+a.ID, []byte(a.ID)); err != nil {
+		return err
+	}
+	return t.Insert(TableDepositReferences, DepositReference(a.ID), []byte(a.ID))
+}
+
+// SaveInternal stores, inside t, the internal account a that the caller
+// read with Internal and changed.
+func SaveInternal(t *engine.Txn, a *InternalAccount) error {
+	return engine.PutJSON(t, TableInternalAccounts, a.ID, a)
+}

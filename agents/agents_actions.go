@@ -81,25 +81,29 @@ type ApprovalFilter struct {
 // creation order, newest first with p.Desc (the HTTP route's default). It
 // reads the narrowest index f allows (the agent's, the customer's, or the
 // status index), a page at a time. INVALID_INPUT for a bad limit or cursor.
-func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (_ engine.Page[AgentAction], err error) {
-	ctx, op := begin(ctx, g.e, "Approvals")
-	defer op.End(&err)
-	var out engine.Page[AgentAction]
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: engine.IxStatus, Value: string(PendingApproval), From: f.StartDate, To: f.EndDate,
-			Match: func(r *actionRecord) bool {
-				return r.Status == PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
-					(f.CustomerID == "" || r.CustomerID == f.CustomerID) && platform.InRange(r.CreatedAt, f.StartDate, f.EndDate)
-			}}
-		page, err := engine.List(t, q.Narrowest([2]string{ixAgent, f.AgentID}, [2]string{ixCustomer, f.CustomerID}), p)
-		if err != nil {
-			return err
-		}
-		out, err = engine.MapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
-		return err
-	})
-	return out, err
+func (g Service) Approvals(ctx context.Context, f ApprovalFilter, p engine.ListParams) (engine.Page[AgentAction], error) {
+	return engine.Run(ctx, g.e, approvalsOp, approvalList{f, p})
 }
+
+// approvalsOp is Service.Approvals's operation.
+var approvalsOp = engine.Op[approvalList, engine.Page[AgentAction], struct{}]{Area: "agents", Name: "Approvals", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *approvalList, _ *struct{}) (out engine.Page[AgentAction], err error) {
+		f, p := in.f, in.p
+		err = func() error {
+			q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: engine.IxStatus, Value: string(PendingApproval), From: f.StartDate, To: f.EndDate,
+				Match: func(r *actionRecord) bool {
+					return r.Status == PendingApproval && (f.AgentID == "" || r.AgentID == f.AgentID) &&
+						(f.CustomerID == "" || r.CustomerID == f.CustomerID) && platform.InRange(r.CreatedAt, f.StartDate, f.EndDate)
+				}}
+			page, err := engine.List(t, q.Narrowest([2]string{ixAgent, f.AgentID}, [2]string{ixCustomer, f.CustomerID}), p)
+			if err != nil {
+				return err
+			}
+			out, err = engine.MapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
+			return err
+		}()
+		return out, err
+	}}
 
 // ApprovalsAll walks every page of Approvals from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -131,21 +135,25 @@ func pendingAction(t *engine.Txn, agentID, actionID string) (*actionRecord, erro
 // kept as its rejectionReason. NOT_FOUND for an action of another agent;
 // TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL once it was decided, so of a
 // concurrent Approve and Reject exactly one wins.
-func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (_ *AgentAction, err error) {
-	ctx, op := begin(ctx, g.e, "Reject")
-	defer op.End(&err)
-	var out *AgentAction
-	err = engine.Once(ctx, g.e, []any{agentID, actionID, reason}, &out, func(t *engine.Txn) error {
-		r, err := pendingAction(t, agentID, actionID)
-		if err != nil {
-			return err
-		}
-		r.Status, r.RejectionReason = Rejected, reason
-		out, err = saveAction(t, r)
-		return err
-	})
-	return out, err
+func (g Service) Reject(ctx context.Context, agentID, actionID, reason string) (*AgentAction, error) {
+	return engine.Run(ctx, g.e, rejectOp, [3]string{agentID, actionID, reason})
 }
+
+// rejectOp is Service.Reject's operation.
+var rejectOp = engine.Op[[3]string, *AgentAction, struct{}]{Area: "agents", Name: "Reject",
+	Decide: func(t *engine.Txn, in *[3]string, _ *struct{}) (out *AgentAction, err error) {
+		agentID, actionID, reason := in[0], in[1], in[2]
+		err = func() error {
+			r, err := pendingAction(t, agentID, actionID)
+			if err != nil {
+				return err
+			}
+			r.Status, r.RejectionReason = Rejected, reason
+			out, err = saveAction(t, r)
+			return err
+		}()
+		return out, err
+	}}
 
 // Approve runs a pending action: the agent's hard limits are checked again
 // and its usage counted in the transaction that moves the money. When the

@@ -30,9 +30,9 @@ import (
 // operations that delegate to another area's operation, which runs its
 // own transaction: the check and the delegated call are not atomic, which
 // is acceptable for reads and for changes a pause need not stop midway.
-func (g Service) acting(ctx context.Context, agentID string, perm Permission) (*agentRecord, error) {
+func acting(ctx context.Context, e *engine.Handle, agentID string, perm Permission) (*agentRecord, error) {
 	var a *agentRecord
-	err := g.e.View(ctx, func(t *engine.Txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		var err error
 		a, err = actingAgent(t, agentID, perm)
 		return err
@@ -41,35 +41,46 @@ func (g Service) acting(ctx context.Context, agentID string, perm Permission) (*
 }
 
 // Me returns the agent itself, with its usage as of now.
-func (g Service) Me(ctx context.Context, agentID string) (_ *Agent, err error) {
-	ctx, op := begin(ctx, g.e, "Me")
-	defer op.End(&err)
-	a, err := g.acting(ctx, agentID, "")
-	if err != nil {
-		return nil, err
-	}
-	return agentView(a, g.e.Now()), nil
+func (g Service) Me(ctx context.Context, agentID string) (*Agent, error) {
+	return engine.Run(ctx, g.e, meOp, agentID)
 }
+
+// meOp is Service.Me's operation: it checks the agent in a read and hands
+// the work to another area's operation, which runs its own transaction,
+// in Prefetch (delegate), which settles the answer.
+var meOp = engine.Op[string, *Agent, delegated[*Agent]]{Area: "agents", Name: "Me", Access: engine.Read,
+	Prefetch: delegate(func(ctx context.Context, e *engine.Handle, in *string) (*Agent, error) {
+		a, err := acting(ctx, e, *in, "")
+		if err != nil {
+			return nil, err
+		}
+		return agentView(a, e.Now()), nil
+	}),
+	Decide: noDecide[string, *Agent], Answer: answerDelegated[string, *Agent]}
 
 // Transactions lists the transactions of the agent's customer
 // (VIEW_TRANSACTIONS); f's customer members are ignored, so no filter can
 // widen the list past the customer. INVALID_INPUT for a bad limit or
 // cursor.
-func (g Service) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (_ engine.Page[quotes.Transaction], err error) {
-	ctx, op := begin(ctx, g.e, "Transactions")
-	defer op.End(&err)
-	var page engine.Page[quotes.Transaction]
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, ViewTransactions)
-		if err != nil {
-			return err
-		}
-		f.CustomerID, f.PlatformCustomerID = a.CustomerID, ""
-		page, err = engine.List(t, f.Query(), p)
-		return err
-	})
-	return page, err
+func (g Service) Transactions(ctx context.Context, agentID string, f quotes.TransactionFilter, p engine.ListParams) (engine.Page[quotes.Transaction], error) {
+	return engine.Run(ctx, g.e, transactionsOp, txList{agentID, f, p})
 }
+
+// transactionsOp is Service.Transactions's operation.
+var transactionsOp = engine.Op[txList, engine.Page[quotes.Transaction], struct{}]{Area: "agents", Name: "Transactions", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *txList, _ *struct{}) (out engine.Page[quotes.Transaction], err error) {
+		agentID, f, p := in.agentID, in.f, in.p
+		err = func() error {
+			a, err := actingAgent(t, agentID, ViewTransactions)
+			if err != nil {
+				return err
+			}
+			f.CustomerID, f.PlatformCustomerID = a.CustomerID, ""
+			out, err = engine.List(t, f.Query(), p)
+			return err
+		}()
+		return out, err
+	}}
 
 // TransactionsAll walks every page of Transactions from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -83,37 +94,49 @@ func (g Service) TransactionsAll(ctx context.Context, agentID string, f quotes.T
 // Transaction returns one transaction of the agent's customer
 // (VIEW_TRANSACTIONS); TRANSACTION_NOT_FOUND for another customer's, as
 // for a missing one.
-func (g Service) Transaction(ctx context.Context, agentID, id string) (_ *quotes.Transaction, err error) {
-	ctx, op := begin(ctx, g.e, "Transaction")
-	defer op.End(&err)
-	var out *quotes.Transaction
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, ViewTransactions)
-		if err != nil {
-			return err
-		}
-		tx, err := quotes.GetTransaction(t, id)
-		if err == nil && tx.CustomerID != a.CustomerID {
-			err = engine.Errorf(engine.CodeTransactionNotFound, "transaction %s not found", id)
-		}
-		out = tx
-		return err
-	})
-	return out, err
+func (g Service) Transaction(ctx context.Context, agentID, id string) (*quotes.Transaction, error) {
+	return engine.Run(ctx, g.e, transactionOp, [2]string{agentID, id})
 }
+
+// transactionOp is Service.Transaction's operation.
+var transactionOp = engine.Op[[2]string, *quotes.Transaction, struct{}]{Area: "agents", Name: "Transaction", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (out *quotes.Transaction, err error) {
+		agentID, id := in[0], in[1]
+		err = func() error {
+			a, err := actingAgent(t, agentID, ViewTransactions)
+			if err != nil {
+				return err
+			}
+			tx, err := quotes.GetTransaction(t, id)
+			if err == nil && tx.CustomerID != a.CustomerID {
+				err = engine.Errorf(engine.CodeTransactionNotFound, "transaction %s not found", id)
+			}
+			out = tx
+			return err
+		}()
+		return out, err
+	}}
 
 // InternalAccounts lists the internal accounts of the agent's customer
 // (VIEW_TRANSACTIONS: they carry balances).
-func (g Service) InternalAccounts(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) (_ engine.Page[accounts.InternalAccountView], err error) {
-	ctx, op := begin(ctx, g.e, "InternalAccounts")
-	defer op.End(&err)
-	a, err := g.acting(ctx, agentID, ViewTransactions)
-	if err != nil {
-		return engine.Page[accounts.InternalAccountView]{}, err
-	}
-	f.CustomerID = a.CustomerID
-	return accounts.NewService(g.e).ListInternal(ctx, f, accounts.CustomerScope, p)
+func (g Service) InternalAccounts(ctx context.Context, agentID string, f accounts.InternalAccountFilter, p engine.ListParams) (engine.Page[accounts.InternalAccountView], error) {
+	return engine.Run(ctx, g.e, internalAccountsOp, internalList{agentID, f, p})
 }
+
+// internalAccountsOp is Service.InternalAccounts's operation: it checks the agent in a read and hands
+// the work to another area's operation, which runs its own transaction,
+// in Prefetch (delegate), which settles the answer.
+var internalAccountsOp = engine.Op[internalList, engine.Page[accounts.InternalAccountView], delegated[engine.Page[accounts.InternalAccountView]]]{Area: "agents", Name: "InternalAccounts", Access: engine.Read,
+	Prefetch: delegate(func(ctx context.Context, e *engine.Handle, in *internalList) (engine.Page[accounts.InternalAccountView], error) {
+		a, err := acting(ctx, e, in.agentID, ViewTransactions)
+		if err != nil {
+			return engine.Page[accounts.InternalAccountView]{}, err
+		}
+		f := in.f
+		f.CustomerID = a.CustomerID
+		return accounts.NewService(e).ListInternal(ctx, f, accounts.CustomerScope, in.p)
+	}),
+	Decide: noDecide[internalList, engine.Page[accounts.InternalAccountView]], Answer: answerDelegated[internalList, engine.Page[accounts.InternalAccountView]]}
 
 // InternalAccountsAll walks every page of InternalAccounts from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -126,16 +149,24 @@ func (g Service) InternalAccountsAll(ctx context.Context, agentID string, f acco
 
 // ExternalAccounts lists the external accounts of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS).
-func (g Service) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (_ engine.Page[rails.ExternalAccount], err error) {
-	ctx, op := begin(ctx, g.e, "ExternalAccounts")
-	defer op.End(&err)
-	a, err := g.acting(ctx, agentID, ManageExternalAccounts)
-	if err != nil {
-		return engine.Page[rails.ExternalAccount]{}, err
-	}
-	f.CustomerID = a.CustomerID
-	return accounts.NewService(g.e).ListExternal(ctx, f, accounts.CustomerScope, p)
+func (g Service) ExternalAccounts(ctx context.Context, agentID string, f accounts.ExternalAccountFilter, p engine.ListParams) (engine.Page[rails.ExternalAccount], error) {
+	return engine.Run(ctx, g.e, externalAccountsOp, externalList{agentID, f, p})
 }
+
+// externalAccountsOp is Service.ExternalAccounts's operation: it checks the agent in a read and hands
+// the work to another area's operation, which runs its own transaction,
+// in Prefetch (delegate), which settles the answer.
+var externalAccountsOp = engine.Op[externalList, engine.Page[rails.ExternalAccount], delegated[engine.Page[rails.ExternalAccount]]]{Area: "agents", Name: "ExternalAccounts", Access: engine.Read,
+	Prefetch: delegate(func(ctx context.Context, e *engine.Handle, in *externalList) (engine.Page[rails.ExternalAccount], error) {
+		a, err := acting(ctx, e, in.agentID, ManageExternalAccounts)
+		if err != nil {
+			return engine.Page[rails.ExternalAccount]{}, err
+		}
+		f := in.f
+		f.CustomerID = a.CustomerID
+		return accounts.NewService(e).ListExternal(ctx, f, accounts.CustomerScope, in.p)
+	}),
+	Decide: noDecide[externalList, engine.Page[rails.ExternalAccount]], Answer: answerDelegated[externalList, engine.Page[rails.ExternalAccount]]}
 
 // ExternalAccountsAll walks every page of ExternalAccounts from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -168,55 +199,75 @@ func ownInternal(t *engine.Txn, a *agentRecord, id string) (*accounts.InternalAc
 
 // ExternalAccount returns one external account of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS); ACCOUNT_NOT_FOUND for any other.
-func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (_ *rails.ExternalAccount, err error) {
-	ctx, op := begin(ctx, g.e, "ExternalAccount")
-	defer op.End(&err)
-	var out *rails.ExternalAccount
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, ManageExternalAccounts)
-		if err != nil {
-			return err
-		}
-		r, err := ownExternal(t, a, id)
-		if err == nil {
-			out = &r.ExternalAccount
-		}
-		return err
-	})
-	return out, err
+func (g Service) ExternalAccount(ctx context.Context, agentID, id string) (*rails.ExternalAccount, error) {
+	return engine.Run(ctx, g.e, externalAccountOp, [2]string{agentID, id})
 }
+
+// externalAccountOp is Service.ExternalAccount's operation.
+var externalAccountOp = engine.Op[[2]string, *rails.ExternalAccount, struct{}]{Area: "agents", Name: "ExternalAccount", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (out *rails.ExternalAccount, err error) {
+		agentID, id := in[0], in[1]
+		err = func() error {
+			a, err := actingAgent(t, agentID, ManageExternalAccounts)
+			if err != nil {
+				return err
+			}
+			r, err := ownExternal(t, a, id)
+			if err == nil {
+				out = &r.ExternalAccount
+			}
+			return err
+		}()
+		return out, err
+	}}
 
 // CreateExternalAccount adds an external account for the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS); customerId may be omitted and must otherwise
 // be the agent's customer (INVALID_INPUT). The account is created by the
 // accounts area's operation, with its codes and its idempotency.
-func (g Service) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (_ *rails.ExternalAccount, err error) {
-	ctx, op := begin(ctx, g.e, "CreateExternalAccount")
-	defer op.End(&err)
-	a, err := g.acting(ctx, agentID, ManageExternalAccounts)
-	if err != nil {
-		return nil, err
-	}
-	if in.CustomerID != "" && in.CustomerID != a.CustomerID {
-		var fe validate.Errors
-		fe.Add("customerId", nil, "customerId must be the agent's customer (or omitted)")
-		return nil, engine.Invalid(fe)
-	}
-	in.CustomerID = a.CustomerID
-	return accounts.NewService(g.e).CreateExternal(ctx, in, accounts.CustomerScope)
+func (g Service) CreateExternalAccount(ctx context.Context, agentID string, in accounts.ExternalAccountInput) (*rails.ExternalAccount, error) {
+	return engine.Run(ctx, g.e, createExternalAccountOp, externalCreate{agentID, in})
 }
+
+// createExternalAccountOp is Service.CreateExternalAccount's operation: it checks the agent in a read and hands
+// the work to another area's operation, which runs its own transaction,
+// in Prefetch (delegate), which settles the answer.
+var createExternalAccountOp = engine.Op[externalCreate, *rails.ExternalAccount, delegated[*rails.ExternalAccount]]{Area: "agents", Name: "CreateExternalAccount", Access: engine.Read,
+	Prefetch: delegate(func(ctx context.Context, e *engine.Handle, in *externalCreate) (*rails.ExternalAccount, error) {
+		a, err := acting(ctx, e, in.agentID, ManageExternalAccounts)
+		if err != nil {
+			return nil, err
+		}
+		x := in.in
+		if x.CustomerID != "" && x.CustomerID != a.CustomerID {
+			var fe validate.Errors
+			fe.Add("customerId", nil, "customerId must be the agent's customer (or omitted)")
+			return nil, engine.Invalid(fe)
+		}
+		x.CustomerID = a.CustomerID
+		return accounts.NewService(e).CreateExternal(ctx, x, accounts.CustomerScope)
+	}),
+	Decide: noDecide[externalCreate, *rails.ExternalAccount], Answer: answerDelegated[externalCreate, *rails.ExternalAccount]}
 
 // DeleteExternalAccount deletes an external account of the agent's customer
 // (MANAGE_EXTERNAL_ACCOUNTS). An account's owner never changes, so checking
 // it first is as good as checking it in the delete's transaction.
-func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) (err error) {
-	ctx, op := begin(ctx, g.e, "DeleteExternalAccount")
-	defer op.End(&err)
-	if _, err := g.ExternalAccount(ctx, agentID, id); err != nil {
-		return err
-	}
-	return accounts.NewService(g.e).DeleteExternal(ctx, id, accounts.CustomerScope)
+func (g Service) DeleteExternalAccount(ctx context.Context, agentID, id string) error {
+	_, err := engine.Run(ctx, g.e, deleteExternalAccountOp, [2]string{agentID, id})
+	return err
 }
+
+// deleteExternalAccountOp is Service.DeleteExternalAccount's operation: it checks the agent in a read and hands
+// the work to another area's operation, which runs its own transaction,
+// in Prefetch (delegate), which settles the answer.
+var deleteExternalAccountOp = engine.Op[[2]string, struct{}, delegated[struct{}]]{Area: "agents", Name: "DeleteExternalAccount", Access: engine.Read,
+	Prefetch: delegate(func(ctx context.Context, e *engine.Handle, in *[2]string) (struct{}, error) {
+		if _, err := engine.Run(ctx, e, externalAccountOp, *in); err != nil {
+			return struct{}{}, err
+		}
+		return struct{}{}, accounts.NewService(e).DeleteExternal(ctx, in[1], accounts.CustomerScope)
+	}),
+	Decide: noDecide[[2]string, struct{}], Answer: answerDelegated[[2]string, struct{}]}
 
 // checkQuoteScope checks that an agent's quote request is funded from an
 // account and not executed at once (INVALID_INPUT), that every account it
@@ -266,22 +317,30 @@ func checkQuoteScope(t *engine.Txn, a *agentRecord, req *quotes.Request) error {
 // quotes area's own answers (QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE,
 // ...). The quote records the agent (Record.AgentID): only that agent can
 // read or execute it. Pricing is the quotes area's, with its idempotency.
-func (g Service) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (_ *quotes.Quote, err error) {
-	ctx, op := begin(ctx, g.e, "CreateQuote")
-	defer op.End(&err)
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		a, err := actingAgent(t, agentID, CreateQuotes)
-		if err != nil {
-			return err
-		}
-		return checkQuoteScope(t, a, &req)
-	})
-	if err != nil {
-		return nil, err
-	}
-	req.AgentID = agentID
-	return quotes.NewService(g.e).Create(ctx, req)
+func (g Service) CreateQuote(ctx context.Context, agentID string, req quotes.Request) (*quotes.Quote, error) {
+	return engine.Run(ctx, g.e, createQuoteOp, quoteCreate{agentID, req})
 }
+
+// createQuoteOp is Service.CreateQuote's operation: it checks the agent in a read and hands
+// the work to another area's operation, which runs its own transaction,
+// in Prefetch (delegate), which settles the answer.
+var createQuoteOp = engine.Op[quoteCreate, *quotes.Quote, delegated[*quotes.Quote]]{Area: "agents", Name: "CreateQuote", Access: engine.Read,
+	Prefetch: delegate(func(ctx context.Context, e *engine.Handle, in *quoteCreate) (*quotes.Quote, error) {
+		req := in.req
+		err := e.View(ctx, func(t *engine.Txn) error {
+			a, err := actingAgent(t, in.agentID, CreateQuotes)
+			if err != nil {
+				return err
+			}
+			return checkQuoteScope(t, a, &req)
+		})
+		if err != nil {
+			return nil, err
+		}
+		req.AgentID = in.agentID
+		return quotes.NewService(e).Create(ctx, req)
+	}),
+	Decide: noDecide[quoteCreate, *quotes.Quote], Answer: answerDelegated[quoteCreate, *quotes.Quote]}
 
 // agentQuote reads a quote the agent created (QUOTE_NOT_FOUND for any
 // other, the platform's and other agents' quotes included).
@@ -295,22 +354,26 @@ func agentQuote(t *engine.Txn, agentID, id string) (*quotes.Record, error) {
 
 // Quote returns a quote the agent created; QUOTE_NOT_FOUND for any other.
 // It needs no permission beyond a working credential.
-func (g Service) Quote(ctx context.Context, agentID, id string) (_ *quotes.Quote, err error) {
-	ctx, op := begin(ctx, g.e, "Quote")
-	defer op.End(&err)
-	var out *quotes.Quote
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		if _, err := actingAgent(t, agentID, ""); err != nil {
-			return err
-		}
-		q, err := agentQuote(t, agentID, id)
-		if err == nil {
-			out = &q.Quote
-		}
-		return err
-	})
-	return out, err
+func (g Service) Quote(ctx context.Context, agentID, id string) (*quotes.Quote, error) {
+	return engine.Run(ctx, g.e, quoteOp, [2]string{agentID, id})
 }
+
+// quoteOp is Service.Quote's operation.
+var quoteOp = engine.Op[[2]string, *quotes.Quote, struct{}]{Area: "agents", Name: "Quote", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (out *quotes.Quote, err error) {
+		agentID, id := in[0], in[1]
+		err = func() error {
+			if _, err := actingAgent(t, agentID, ""); err != nil {
+				return err
+			}
+			q, err := agentQuote(t, agentID, id)
+			if err == nil {
+				out = &q.Quote
+			}
+			return err
+		}()
+		return out, err
+	}}
 
 // ExecuteQuote executes a quote the agent created (EXECUTE_QUOTES) under its
 // policy, in one transaction: a broken hard limit is FORBIDDEN with
@@ -579,54 +642,62 @@ func (g Service) transfer(ctx context.Context, agentID string, typ ActionType, i
 
 // Action returns one of the agent's actions, with its quote and
 // transaction as they stand now; NOT_FOUND for another agent's.
-func (g Service) Action(ctx context.Context, agentID, id string) (_ *AgentAction, err error) {
-	ctx, op := begin(ctx, g.e, "Action")
-	defer op.End(&err)
-	var out *AgentAction
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		if _, err := actingAgent(t, agentID, ""); err != nil {
-			return err
-		}
-		r, err := action(t, id)
-		if err == nil && r.AgentID != agentID {
-			err = engine.Errorf(engine.CodeNotFound, "agent action %s not found", id)
-		}
-		if err != nil {
-			return err
-		}
-		out, err = actionView(t, r)
-		return err
-	})
-	return out, err
+func (g Service) Action(ctx context.Context, agentID, id string) (*AgentAction, error) {
+	return engine.Run(ctx, g.e, actionOp, [2]string{agentID, id})
 }
+
+// actionOp is Service.Action's operation.
+var actionOp = engine.Op[[2]string, *AgentAction, struct{}]{Area: "agents", Name: "Action", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (out *AgentAction, err error) {
+		agentID, id := in[0], in[1]
+		err = func() error {
+			if _, err := actingAgent(t, agentID, ""); err != nil {
+				return err
+			}
+			r, err := action(t, id)
+			if err == nil && r.AgentID != agentID {
+				err = engine.Errorf(engine.CodeNotFound, "agent action %s not found", id)
+			}
+			if err != nil {
+				return err
+			}
+			out, err = actionView(t, r)
+			return err
+		}()
+		return out, err
+	}}
 
 // Actions lists the agent's actions, optionally in one status (INVALID_INPUT
 // for an unknown one), in creation order, newest first with p.Desc (the
 // HTTP route's default); a page at a time from the agent's index.
-func (g Service) Actions(ctx context.Context, agentID string, status ActionStatus, p engine.ListParams) (_ engine.Page[AgentAction], err error) {
-	ctx, op := begin(ctx, g.e, "Actions")
-	defer op.End(&err)
-	var out engine.Page[AgentAction]
-	var fe validate.Errors
-	fe.Enum("status", string(status), ActionStatuses...)
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return out, err
-	}
-	err = g.e.View(ctx, func(t *engine.Txn) error {
-		if _, err := actingAgent(t, agentID, ""); err != nil {
-			return err
-		}
-		q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: ixAgent, Value: agentID,
-			Match: func(r *actionRecord) bool { return status == "" || r.Status == status }}
-		page, err := engine.List(t, q, p)
-		if err != nil {
-			return err
-		}
-		out, err = engine.MapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
-		return err
-	})
-	return out, err
+func (g Service) Actions(ctx context.Context, agentID string, status ActionStatus, p engine.ListParams) (engine.Page[AgentAction], error) {
+	return engine.Run(ctx, g.e, actionsOp, actionList{agentID, status, p})
 }
+
+// actionsOp is Service.Actions's operation.
+var actionsOp = engine.Op[actionList, engine.Page[AgentAction], struct{}]{Area: "agents", Name: "Actions", Access: engine.Read,
+	Validate: func(in *actionList) error {
+		var fe validate.Errors
+		fe.Enum("status", string(in.status), ActionStatuses...)
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *actionList, _ *struct{}) (out engine.Page[AgentAction], err error) {
+		agentID, status, p := in.agentID, in.status, in.p
+		err = func() error {
+			if _, err := actingAgent(t, agentID, ""); err != nil {
+				return err
+			}
+			q := engine.ListQuery[actionRecord]{Table: tableAgentActions, Index: ixAgent, Value: agentID,
+				Match: func(r *actionRecord) bool { return status == "" || r.Status == status }}
+			page, err := engine.List(t, q, p)
+			if err != nil {
+				return err
+			}
+			out, err = engine.MapPage(page, func(r *actionRecord) (*AgentAction, error) { return actionView(t, r) })
+			return err
+		}()
+		return out, err
+	}}
 
 // ActionsAll walks every page of Actions from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking

@@ -29,8 +29,11 @@
 //
 // # How an operation runs
 //
-// Every write is one store transaction run through engine.Once
-// (ARCHITECTURE.md, "How one operation runs"):
+// Every write is one store transaction (ARCHITECTURE.md, "How one operation runs");
+// the operations are declarations (engine.Op) that engine.Run carries out,
+// but for the five that decide again when the policy moved (Approve,
+// UpdatePolicy, ExecuteQuote, TransferOut, TransferIn), which still run
+// their own shell (begin, engine.Once):
 //
 //   - the input is validated first, every bad field at once
 //     (INVALID_INPUT with the fields);

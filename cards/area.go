@@ -1,8 +1,6 @@
 package cards
 
 import (
-	"context"
-
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -54,16 +52,3 @@ type cardsState struct{ Options }
 
 // cardsSlot finds the cards area's state on an engine handle.
 var cardsSlot engine.Slot[cardsState]
-
-// begin begins the operation name of this area (engine.Handle.Begin): every
-// exported method of the area's groups starts with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "cards", name)
-}

@@ -197,64 +197,69 @@ type Service struct{ e *engine.Handle }
 // NewService returns the Cards group of h.
 func NewService(h *engine.Handle) Service { return Service{h} }
 
-// issuer returns the configured issuer, or NOT_IMPLEMENTED (reference 501:
-// environments without a card issuer).
-func (c Service) issuer() (CardIssuer, error) {
-	if cardsSlot.Of(c.e).Issuer == nil {
+// issuerOf returns e's configured issuer, or NOT_IMPLEMENTED (reference
+// 501: environments without a card issuer).
+func issuerOf(e *engine.Handle) (CardIssuer, error) {
+	if cardsSlot.Of(e).Issuer == nil {
 		return nil, engine.Errorf(engine.CodeNotImplemented, "cards are not enabled: no card issuer is configured")
 	}
-	return cardsSlot.Of(c.e).Issuer, nil
+	return cardsSlot.Of(e).Issuer, nil
+}
+
+// needIssuer is the Guard of every card operation: NOT_IMPLEMENTED
+// without an issuer, before the request is looked at.
+func needIssuer(e *engine.Handle) error {
+	_, err := issuerOf(e)
+	return err
 }
 
 // Get returns the card with id (NOT_FOUND when absent; NOT_IMPLEMENTED
 // without an issuer).
-func (c Service) Get(ctx context.Context, id string) (_ *Card, err error) {
-	ctx, op := begin(ctx, c.e, "Get")
-	defer op.End(&err)
-	if _, err := c.issuer(); err != nil {
-		return nil, err
-	}
-	var out *Card
-	err = c.e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		out, err = Get(t, id)
-		return err
-	})
-	return out, err
+func (c Service) Get(ctx context.Context, id string) (*Card, error) {
+	return engine.Run(ctx, c.e, getCard, id)
 }
+
+// getCard is Service.Get's operation.
+var getCard = engine.Op[string, *Card, struct{}]{Area: "cards", Name: "Get", Access: engine.Read, Guard: needIssuer,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Card, error) { return Get(t, *id) }}
 
 // List lists cards in creation order (newest first with p.Desc), from the
 // index of the most selective filter given. An unknown state, a bad cursor or
 // limit is INVALID_INPUT; without an issuer NOT_IMPLEMENTED.
-func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (_ engine.Page[Card], err error) {
-	ctx, op := begin(ctx, c.e, "List")
-	defer op.End(&err)
-	if _, err := c.issuer(); err != nil {
-		return engine.Page[Card]{}, err
-	}
-	if f.State != "" && !f.State.Valid() {
-		var fe validate.Errors
-		fe.Enum("state", string(f.State), cardStateNames()...)
-		return engine.Page[Card]{}, engine.Invalid(fe.Err())
-	}
-	var page engine.Page[Card]
-	err = c.e.View(ctx, func(t *engine.Txn) error {
+func (c Service) List(ctx context.Context, f CardFilter, p engine.ListParams) (engine.Page[Card], error) {
+	return engine.Run(ctx, c.e, listCards, cardList{f, p})
+}
+
+// cardList is a List request: its filter and page.
+type cardList struct {
+	f CardFilter
+	p engine.ListParams
+}
+
+// listCards is Service.List's operation.
+var listCards = engine.Op[cardList, engine.Page[Card], struct{}]{Area: "cards", Name: "List", Access: engine.Read, Guard: needIssuer,
+	Validate: func(in *cardList) error {
+		if in.f.State != "" && !in.f.State.Valid() {
+			var fe validate.Errors
+			fe.Enum("state", string(in.f.State), cardStateNames()...)
+			return engine.Invalid(fe.Err())
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *cardList, _ *struct{}) (engine.Page[Card], error) {
+		f := in.f
 		q := engine.ListQuery[Card]{Table: tableCards, Index: engine.IxAll, Match: func(x *Card) bool {
 			return (f.CardholderID == "" || x.CardholderID == f.CardholderID) &&
 				(f.AccountID == "" || slices.Contains(x.FundingSources, f.AccountID)) &&
 				(f.PlatformCardID == "" || x.PlatformCardID == f.PlatformCardID) &&
 				(f.State == "" || x.State == f.State)
 		}}
-		var err error
-		page, err = engine.List(t, q.Narrowest(
+		return engine.List(t, q.Narrowest(
 			[2]string{ixPlatform, f.PlatformCardID},
 			[2]string{ixAccount, f.AccountID},
 			[2]string{ixHolder, f.CardholderID},
-			[2]string{engine.IxStatus, string(f.State)}), p)
-		return err
-	})
-	return page, err
-}
+			[2]string{engine.IxStatus, string(f.State)}), in.p)
+	}}
 
 // ListAll walks every page of List from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking

@@ -2,6 +2,7 @@ package cards
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -147,48 +148,78 @@ func showPosition(x *quotes.CardTransaction, p *cardPosition, now time.Time) {
 // a card without an active funding source FUNDING_SOURCE_INELIGIBLE. A
 // decline is not an error: the result carries its reason.
 //
-// The simulator is asked before the idempotency record is consulted, so a
-// retry under the same key asks it again even though the engine then
-// replays the first answer.
-func (c Service) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (_ *CardSimulationResult, err error) {
-	ctx, op := begin(ctx, c.e, "Simulate")
-	defer op.End(&err)
-	if err := c.e.RequireSandbox(); err != nil {
-		return nil, err
-	}
-	iss, err := c.issuer()
-	if err != nil {
-		return nil, err
-	}
-	sim, ok := iss.(CardSimulator)
-	if !ok {
-		return nil, engine.Errorf(engine.CodeNotImplemented, "the card issuer has no sandbox network")
-	}
-	if err := checkSimulation(kind, in); err != nil {
-		return nil, err
-	}
-	ev := CardEvent{Kind: kind, CardID: cardID, CardTransactionID: in.CardTransactionID, Merchant: in.Merchant}
-	if in.Amount != nil {
-		ev.Amount = *in.Amount
-	}
-	outcome, err := sim.SimulateCardEvent(ctx, ev)
-	if err != nil {
-		return nil, err
-	}
-	var out *CardSimulationResult
-	err = engine.Once(ctx, c.e, []any{cardID, kind, in}, &out, func(t *engine.Txn) error {
-		out = &CardSimulationResult{IssuerTransactionToken: outcome.Token}
-		card, err := Get(t, cardID)
+// A request repeated under an idempotency key replays its recorded answer
+// before the simulator is asked; otherwise the simulator is asked outside
+// every transaction, before the transaction that records the outcome.
+func (c Service) Simulate(ctx context.Context, cardID string, kind CardEventKind, in CardSimulation) (*CardSimulationResult, error) {
+	return engine.Run(ctx, c.e, simulateCard, cardSimulation{cardID, kind, in})
+}
+
+// cardSimulation is a Simulate request: the card, the event's kind and
+// its body.
+type cardSimulation struct {
+	cardID string
+	kind   CardEventKind
+	in     CardSimulation
+}
+
+// MarshalJSON fingerprints the request for its idempotency key as the
+// triple [card id, kind, body].
+func (s cardSimulation) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{s.cardID, s.kind, s.in})
+}
+
+// simulated is what a simulation gathers before its transaction: the event
+// and the sandbox network's outcome.
+type simulated struct {
+	ev      CardEvent
+	outcome CardEventOutcome
+}
+
+// simulateCard is Service.Simulate's operation.
+var simulateCard = engine.Op[cardSimulation, *CardSimulationResult, simulated]{Area: "cards", Name: "Simulate",
+	Guard: func(e *engine.Handle) error {
+		if err := e.RequireSandbox(); err != nil {
+			return err
+		}
+		iss, err := issuerOf(e)
 		if err != nil {
 			return err
 		}
-		if kind.authorizes() {
-			return cardAuthorization(t, card, ev, in, outcome, out)
+		if _, ok := iss.(CardSimulator); !ok {
+			return engine.Errorf(engine.CodeNotImplemented, "the card issuer has no sandbox network")
 		}
-		return cardReconcile(t, card, ev, out)
-	})
-	return out, err
-}
+		return nil
+	},
+	Validate: func(s *cardSimulation) error { return checkSimulation(s.kind, s.in) },
+	Prefetch: func(ctx context.Context, e *engine.Handle, s *cardSimulation, f *simulated, _ error) error {
+		iss, err := issuerOf(e)
+		if err != nil {
+			return err
+		}
+		f.ev = CardEvent{Kind: s.kind, CardID: s.cardID, CardTransactionID: s.in.CardTransactionID, Merchant: s.in.Merchant}
+		if s.in.Amount != nil {
+			f.ev.Amount = *s.in.Amount
+		}
+		f.outcome, err = iss.(CardSimulator).SimulateCardEvent(ctx, f.ev)
+		return err
+	},
+	Decide: func(t *engine.Txn, s *cardSimulation, f *simulated) (*CardSimulationResult, error) {
+		out := &CardSimulationResult{IssuerTransactionToken: f.outcome.Token}
+		card, err := Get(t, s.cardID)
+		if err != nil {
+			return nil, err
+		}
+		if s.kind.authorizes() {
+			err = cardAuthorization(t, card, f.ev, s.in, f.outcome, out)
+		} else {
+			err = cardReconcile(t, card, f.ev, out)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}}
 
 // checkSimulation validates a simulator body for its kind, naming every
 // bad member.
@@ -393,7 +424,7 @@ func cardReconcile(t *engine.Txn, card *Card, ev CardEvent, out *CardSimulationR
 
 // saveCardTx stores a changed card transaction and emits its event.
 func saveCardTx(t *engine.Txn, x *quotes.CardTransaction) error {
-	if err := engine.PutJSON(t, quotes.TableTransactions, x.ID, x.AsTransaction()); err != nil {
+	if err := quotes.SaveCardTransaction(t, x); err != nil {
 		return err
 	}
 	return emitCardTx(t, x)

@@ -2,6 +2,7 @@ package cards
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -35,13 +36,30 @@ const tableCardActivations = "card_activations_due"
 // in EUR INVALID_INPUT; whatever the issuer answers, as is. A card the
 // issuer rejects is still created (CLOSED, ISSUER_REJECTED) and takes no
 // live-card slot.
-func (c Service) Create(ctx context.Context, req CreateCardRequest) (_ *Card, err error) {
-	ctx, op := begin(ctx, c.e, "Create")
-	defer op.End(&err)
-	iss, err := c.issuer()
-	if err != nil {
-		return nil, err
-	}
+func (c Service) Create(ctx context.Context, req CreateCardRequest) (*Card, error) {
+	return engine.Run(ctx, c.e, createCard, req)
+}
+
+// issuedCard is what a card create gathers before its transaction: the
+// card's id and platform id, and the issuer's answer.
+type issuedCard struct {
+	id, platformCardID string
+	issue              CardIssue
+}
+
+// createCard is Service.Create's operation. A repeated request replays
+// its answer before anything reaches the issuer, and a retry of one that
+// never committed asks for the same card id (cardID). That is the simpler
+// correct design: issuing as an intent after commit would store the card
+// before the issuer answered, while its answer (ACTIVE at once, delayed,
+// pending or rejected; brand, last4, expiry) is part of the create's
+// answer and of the stored card. The answer (with the id named in
+// Prefetch) is what a retry with the same idempotency key replays.
+var createCard = engine.Op[CreateCardRequest, *Card, issuedCard]{Area: "cards", Name: "Create", Guard: needIssuer,
+	Validate: checkCreate, Prefetch: issueCard, Decide: storeCard}
+
+// checkCreate checks a card request's fields, every problem at once.
+func checkCreate(req *CreateCardRequest) error {
 	var fe validate.Errors
 	fe.Required("cardholderId", req.CardholderID)
 	if fe.Required("form", req.Form) {
@@ -53,108 +71,103 @@ func (c Service) Create(ctx context.Context, req CreateCardRequest) (_ *Card, er
 	if req.MaxSpendPerTransaction != nil && *req.MaxSpendPerTransaction < 1 {
 		fe.Add("maxSpendPerTransaction", &validate.Constraint{}, "maxSpendPerTransaction must be at least 1")
 	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	// A repeated request replays its answer before anything reaches the
-	// issuer, and a retry of one that never committed asks for the same
-	// card id (cardID). That is the simpler correct design: issuing as an
-	// intent after commit would store the card before the issuer answered,
-	// while its answer (ACTIVE at once, delayed, pending or rejected; brand,
-	// last4, expiry) is part of the create's answer and of the stored card.
-	var out *Card
-	if ok, err := engine.Replay(ctx, c.e, req, &out); ok {
-		return out, err
+	return engine.Invalid(fe.Err())
+}
+
+// issueCard asks the issuer, outside every transaction, whether the
+// funding sources may fund a card, then for the card itself.
+func issueCard(ctx context.Context, e *engine.Handle, req *CreateCardRequest, f *issuedCard, _ error) error {
+	iss, err := issuerOf(e)
+	if err != nil {
+		return err
 	}
 	if err := checkIssuerSources(ctx, iss, req.FundingSources); err != nil {
-		return nil, err
+		return err
 	}
-	id, err := c.cardID(ctx, req)
+	id, err := cardID(ctx, e, *req)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	platformCardID := req.PlatformCardID
-	if platformCardID == "" {
-		platformCardID = "card-" + id[len("Card:"):]
+	f.id, f.platformCardID = id, req.PlatformCardID
+	if f.platformCardID == "" {
+		f.platformCardID = "card-" + id[len("Card:"):]
 	}
-	issue, err := iss.IssueCard(ctx, CardIssueRequest{CardID: id, CardholderID: req.CardholderID, PlatformCardID: req.PlatformCardID,
+	f.issue, err = iss.IssueCard(ctx, CardIssueRequest{CardID: id, CardholderID: req.CardholderID, PlatformCardID: req.PlatformCardID,
 		Form: req.Form, ThreeDSecurePassword: req.ThreeDSecurePassword})
+	return err
+}
+
+// storeCard stores the card the issuer issued, once the cardholder, the
+// funding sources and the live-card limits allow it.
+func storeCard(t *engine.Txn, req *CreateCardRequest, f *issuedCard) (*Card, error) {
+	id, platformCardID, issue := f.id, f.platformCardID, f.issue
+	limits := cardsSlot.Of(t.Handle).Limits
+	holder, err := customers.Get(t, req.CardholderID)
+	if err != nil {
+		if engine.CodeOf(err) != engine.CodeCustomerNotFound {
+			return nil, err
+		}
+		var fe validate.Errors
+		fe.Add("cardholderId", nil, "customer %s not found", req.CardholderID)
+		return nil, engine.Invalid(fe)
+	}
+	if holder.Status() != customers.KYCApproved {
+		return nil, engine.Errorf(CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
+	}
+	currency, err := fundingCurrency(t, holder.ID, "", req.FundingSources)
 	if err != nil {
 		return nil, err
 	}
-	limits := cardsSlot.Of(c.e).Limits
-	// The answer (with the id named above) is what a retry with the same
-	// idempotency key replays.
-	err = engine.Once(ctx, c.e, req, &out, func(t *engine.Txn) error {
-		holder, err := customers.Get(t, req.CardholderID)
-		if err != nil {
-			if engine.CodeOf(err) != engine.CodeCustomerNotFound {
-				return err
-			}
-			var fe validate.Errors
-			fe.Add("cardholderId", nil, "customer %s not found", req.CardholderID)
-			return engine.Invalid(fe)
+	if req.ThreeDSecurePassword != "" && currency != "EUR" {
+		var fe validate.Errors
+		fe.Add("threeDSecurePassword", nil, "a static 3-D Secure password is accepted only for EUR card programs")
+		return nil, engine.Invalid(fe)
+	}
+	live, err := cardCount(t, "live")
+	if err != nil {
+		return nil, err
+	}
+	held, err := cardCount(t, "holder|"+holder.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := limits.CheckIssue(live, held); err != nil {
+		return nil, &engine.Error{Code: CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
+	}
+	card := &Card{ID: id, CardholderID: holder.ID, PlatformCardID: platformCardID, State: Processing, Brand: issue.Brand,
+		Form: req.Form, Last4: issue.Last4, ExpMonth: issue.ExpMonth, ExpYear: issue.ExpYear,
+		FundingSources: req.FundingSources, MaxSpendPerTransaction: req.MaxSpendPerTransaction, Currency: currency,
+		ProcessorRef: issue.ProcessorRef, IssuerRef: issue.IssuerRef, CreatedAt: t.Now, UpdatedAt: t.Now}
+	state, reason := Provisioned(issue.Provisioning)
+	var event engine.EventType
+	if state != Processing {
+		card.State, event = state, EventCardStateChange
+		if reason != "" {
+			card.StateReason = &reason
 		}
-		if holder.Status() != customers.KYCApproved {
-			return engine.Errorf(CodeCardholderKycNotApproved, "cardholder %s has KYC status %s; a card needs APPROVED", holder.ID, orNone(string(holder.Status())))
+	}
+	if card.State.Live() {
+		if err := addCardCount(t, "live", 1); err != nil {
+			return nil, err
 		}
-		currency, err := fundingCurrency(t, holder.ID, "", req.FundingSources)
-		if err != nil {
-			return err
+		if err := addCardCount(t, "holder|"+holder.ID, 1); err != nil {
+			return nil, err
 		}
-		if req.ThreeDSecurePassword != "" && currency != "EUR" {
-			var fe validate.Errors
-			fe.Add("threeDSecurePassword", nil, "a static 3-D Secure password is accepted only for EUR card programs")
-			return engine.Invalid(fe)
+	}
+	if issue.Provisioning == ProvisionDelayed {
+		if err := t.Put(tableCardActivations, engine.DueKey(t.Now.Add(issue.ActivationDelay), id), []byte(id)); err != nil {
+			return nil, err
 		}
-		live, err := cardCount(t, "live")
-		if err != nil {
-			return err
+	}
+	if err := engine.InsertJSON(t, tableCards, id, card); err != nil {
+		return nil, err
+	}
+	if event != "" {
+		if err := t.Emit(event, card); err != nil {
+			return nil, err
 		}
-		held, err := cardCount(t, "holder|"+holder.ID)
-		if err != nil {
-			return err
-		}
-		if err := limits.CheckIssue(live, held); err != nil {
-			return &engine.Error{Code: CodeCardLimitReached, Message: strings.TrimPrefix(err.Error(), "cards: ")}
-		}
-		card := &Card{ID: id, CardholderID: holder.ID, PlatformCardID: platformCardID, State: Processing, Brand: issue.Brand,
-			Form: req.Form, Last4: issue.Last4, ExpMonth: issue.ExpMonth, ExpYear: issue.ExpYear,
-			FundingSources: req.FundingSources, MaxSpendPerTransaction: req.MaxSpendPerTransaction, Currency: currency,
-			ProcessorRef: issue.ProcessorRef, IssuerRef: issue.IssuerRef, CreatedAt: t.Now, UpdatedAt: t.Now}
-		state, reason := Provisioned(issue.Provisioning)
-		var event engine.EventType
-		if state != Processing {
-			card.State, event = state, EventCardStateChange
-			if reason != "" {
-				card.StateReason = &reason
-			}
-		}
-		if card.State.Live() {
-			if err := addCardCount(t, "live", 1); err != nil {
-				return err
-			}
-			if err := addCardCount(t, "holder|"+holder.ID, 1); err != nil {
-				return err
-			}
-		}
-		if issue.Provisioning == ProvisionDelayed {
-			if err := t.Put(tableCardActivations, engine.DueKey(t.Now.Add(issue.ActivationDelay), id), []byte(id)); err != nil {
-				return err
-			}
-		}
-		if err := engine.InsertJSON(t, tableCards, id, card); err != nil {
-			return err
-		}
-		if event != "" {
-			if err := t.Emit(event, card); err != nil {
-				return err
-			}
-		}
-		out = card
-		return nil
-	})
-	return out, err
+	}
+	return card, nil
 }
 
 // cardID names the card a create asks the issuer for. Without an
@@ -169,16 +182,16 @@ func (c Service) Create(ctx context.Context, req CreateCardRequest) (_ *Card, er
 // is given up for a fresh one only when a card already has it and the key
 // has no live record: the key was reused with the same request after
 // payments.Config.IdempotencyRetention, which is a new request.
-func (c Service) cardID(ctx context.Context, req CreateCardRequest) (string, error) {
-	id, call, err := c.e.KeyedID("Card", req)
+func cardID(ctx context.Context, e *engine.Handle, req CreateCardRequest) (string, error) {
+	id, call, err := e.KeyedID("Card", req)
 	if err != nil {
 		return "", err
 	}
 	if call == nil {
-		return c.e.NewID("Card")
+		return e.NewID("Card")
 	}
 	fresh := false
-	err = c.e.View(ctx, func(t *engine.Txn) error {
+	err = e.View(ctx, func(t *engine.Txn) error {
 		_, live, err := engine.Recorded[*Card](t, call, t.Now)
 		if err != nil && !live {
 			return err
@@ -193,7 +206,7 @@ func (c Service) cardID(ctx context.Context, req CreateCardRequest) (string, err
 	if err != nil || !fresh {
 		return id, err
 	}
-	return c.e.NewID("Card")
+	return e.NewID("Card")
 }
 
 // orNone names an empty status.
@@ -297,48 +310,62 @@ func addCardCount(t *engine.Txn, key string, delta int) error {
 // checked again in it (FUNDING_SOURCE_INELIGIBLE naming each); an unknown
 // card is NOT_FOUND; fundingSources or maxSpendPerTransaction together with
 // state CLOSED INVALID_INPUT.
-func (c Service) Update(ctx context.Context, id string, req UpdateCardRequest) (_ *Card, err error) {
-	ctx, op := begin(ctx, c.e, "Update")
-	defer op.End(&err)
-	iss, err := c.issuer()
-	if err != nil {
-		return nil, err
-	}
-	var fe validate.Errors
-	if req.State != "" {
-		fe.Enum("state", string(req.State), "ACTIVE", "FROZEN", "CLOSED")
-	}
-	if req.FundingSources != nil {
-		checkFundingList(&fe, req.FundingSources)
-	}
-	if req.MaxSpendPerTransaction.Value != nil && *req.MaxSpendPerTransaction.Value < 1 {
-		fe.Add("maxSpendPerTransaction", &validate.Constraint{}, "maxSpendPerTransaction must be at least 1, or null to clear it")
-	}
-	settings := req.FundingSources != nil || req.MaxSpendPerTransaction.Set
-	if req.State == "" && !settings {
-		fe.Add("state", nil, "give at least one of state, fundingSources and maxSpendPerTransaction")
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	if req.FundingSources != nil {
-		if err := checkIssuerSources(ctx, iss, req.FundingSources); err != nil {
-			return nil, err
+func (c Service) Update(ctx context.Context, id string, req UpdateCardRequest) (*Card, error) {
+	return engine.Run(ctx, c.e, updateCard, cardUpdate{id, req})
+}
+
+// cardUpdate is an Update request: the card's id and the changes.
+type cardUpdate struct {
+	id  string
+	req UpdateCardRequest
+}
+
+// MarshalJSON fingerprints the request for its idempotency key as the
+// pair [id, request].
+func (u cardUpdate) MarshalJSON() ([]byte, error) { return json.Marshal([]any{u.id, u.req}) }
+
+// updateCard is Service.Update's operation.
+var updateCard = engine.Op[cardUpdate, *Card, struct{}]{Area: "cards", Name: "Update", Guard: needIssuer,
+	Validate: func(in *cardUpdate) error {
+		req := in.req
+		var fe validate.Errors
+		if req.State != "" {
+			fe.Enum("state", string(req.State), "ACTIVE", "FROZEN", "CLOSED")
 		}
-	}
-	var out *Card
-	err = engine.Once(ctx, c.e, []any{id, req}, &out, func(t *engine.Txn) error {
-		card, err := Get(t, id)
+		if req.FundingSources != nil {
+			checkFundingList(&fe, req.FundingSources)
+		}
+		if req.MaxSpendPerTransaction.Value != nil && *req.MaxSpendPerTransaction.Value < 1 {
+			fe.Add("maxSpendPerTransaction", &validate.Constraint{}, "maxSpendPerTransaction must be at least 1, or null to clear it")
+		}
+		if req.State == "" && !req.settings() {
+			fe.Add("state", nil, "give at least one of state, fundingSources and maxSpendPerTransaction")
+		}
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *cardUpdate, _ *struct{}, _ error) error {
+		if in.req.FundingSources == nil {
+			return nil
+		}
+		iss, err := issuerOf(e)
 		if err != nil {
 			return err
 		}
-		if err := CheckUpdate(card.State, req.State, settings); err != nil {
-			return cardRefusal(err, card)
+		return checkIssuerSources(ctx, iss, in.req.FundingSources)
+	},
+	Decide: func(t *engine.Txn, in *cardUpdate, _ *struct{}) (*Card, error) {
+		id, req := in.id, in.req
+		card, err := Get(t, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckUpdate(card.State, req.State, req.settings()); err != nil {
+			return nil, cardRefusal(err, card)
 		}
 		var events []engine.EventType
 		if req.FundingSources != nil {
 			if _, err := fundingCurrency(t, card.CardholderID, card.Currency, req.FundingSources); err != nil {
-				return err
+				return nil, err
 			}
 			card.FundingSources = req.FundingSources
 			events = append(events, EventCardFundingSourceChange)
@@ -352,23 +379,26 @@ func (c Service) Update(ctx context.Context, id string, req UpdateCardRequest) (
 				reason := ClosedByPlatform
 				card.StateReason = &reason
 				if err := freeCardSlot(t, card); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			events = append(events, EventCardStateChange)
 		}
 		if err := saveCard(t, card, ""); err != nil {
-			return err
+			return nil, err
 		}
 		for _, ev := range events {
 			if err := t.Emit(ev, card); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		out = card
-		return nil
-	})
-	return out, err
+		return card, nil
+	}}
+
+// settings reports whether the update changes a card's settings (funding
+// sources or spending limit), not only its state.
+func (req UpdateCardRequest) settings() bool {
+	return req.FundingSources != nil || req.MaxSpendPerTransaction.Set
 }
 
 // freeCardSlot gives back the live-card slots of a card that closes.
@@ -406,40 +436,65 @@ func cardRefusal(err error, card *Card) error {
 // actor names the requester (the API token); without one the reveal is
 // FORBIDDEN, as it is for a card that has no live details (PROCESSING,
 // PENDING_KYC or CLOSED).
-func (c Service) Reveal(ctx context.Context, id, actor string) (_ *CardReveal, err error) {
-	ctx, op := begin(ctx, c.e, "Reveal")
-	defer op.End(&err)
-	iss, err := c.issuer()
-	if err != nil {
-		return nil, err
-	}
-	if actor == "" {
-		return nil, engine.Errorf(engine.CodeForbidden, "a card reveal needs an attributable actor")
-	}
-	card, err := c.Get(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if card.State != Active && card.State != Frozen {
-		return nil, engine.Errorf(engine.CodeForbidden, "the details of a %s card cannot be revealed", card.State)
-	}
-	rv, err := iss.RevealCard(ctx, card)
-	if err != nil {
-		return nil, err
-	}
-	auditID, err := c.e.NewID("CardReveal")
-	if err != nil {
-		return nil, err
-	}
-	err = c.e.Update(ctx, func(t *engine.Txn) error {
-		return engine.PutJSON(t, tableCardReveals, auditID, cardRevealAudit{CardID: id, Actor: actor, At: t.Now, ExpiresAt: rv.ExpiresAt})
-	})
-	if err != nil {
-		return nil, err
-	}
-	c.e.Log.InfoContext(ctx, "card revealed", "card", id, "actor", actor)
-	return &rv, nil
+func (c Service) Reveal(ctx context.Context, id, actor string) (*CardReveal, error) {
+	return engine.Run(ctx, c.e, revealCard, cardReveal{id: id, actor: actor})
 }
+
+// cardReveal is a Reveal request: the card and who asks.
+type cardReveal struct{ id, actor string }
+
+// revealed is what a reveal gathers before its transaction: the issuer's
+// answer and the audit record's id, and the request's context, for the
+// log line Answer writes.
+type revealed struct {
+	rv      CardReveal
+	auditID string
+	ctx     context.Context
+}
+
+// revealCard is Service.Reveal's operation: the card is read and the
+// issuer asked outside every transaction; the transaction writes the
+// audit record only, under no idempotency key.
+var revealCard = engine.Op[cardReveal, *CardReveal, revealed]{Area: "cards", Name: "Reveal", Access: engine.Unkeyed, Guard: needIssuer,
+	Validate: func(in *cardReveal) error {
+		if in.actor == "" {
+			return engine.Errorf(engine.CodeForbidden, "a card reveal needs an attributable actor")
+		}
+		return nil
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *cardReveal, f *revealed, _ error) error {
+		f.ctx = ctx
+		iss, err := issuerOf(e)
+		if err != nil {
+			return err
+		}
+		card, err := engine.Run(ctx, e, getCard, in.id)
+		if err != nil {
+			return err
+		}
+		if card.State != Active && card.State != Frozen {
+			return engine.Errorf(engine.CodeForbidden, "the details of a %s card cannot be revealed", card.State)
+		}
+		if f.rv, err = iss.RevealCard(ctx, card); err != nil {
+			return err
+		}
+		f.auditID, err = e.NewID("CardReveal")
+		return err
+	},
+	Decide: func(t *engine.Txn, in *cardReveal, f *revealed) (*CardReveal, error) {
+		err := engine.PutJSON(t, tableCardReveals, f.auditID, cardRevealAudit{CardID: in.id, Actor: in.actor, At: t.Now, ExpiresAt: f.rv.ExpiresAt})
+		if err != nil {
+			return nil, err
+		}
+		rv := f.rv
+		return &rv, nil
+	},
+	Answer: func(e *engine.Handle, in *cardReveal, f *revealed, rv *CardReveal, err error) (*CardReveal, error) {
+		if err == nil {
+			e.Log.InfoContext(f.ctx, "card revealed", "card", in.id, "actor", in.actor)
+		}
+		return rv, err
+	}}
 
 // tableCardReveals is the audit log of card reveals.
 const tableCardReveals = "card_reveals"

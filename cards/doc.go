@@ -32,11 +32,12 @@
 //
 // # How an operation runs
 //
+// Every operation is a declaration (engine.Op) that engine.Run carries out.
 // Each write validates its request field by field (INVALID_INPUT naming
-// each), asks the CardIssuer what only it knows before any transaction (a
-// new card's provisioning, a funding source's eligibility, a simulated
-// network event's steering), then decides and writes in one store
-// transaction through engine.Once: the card or card transaction, its index
+// each), asks the CardIssuer what only it knows in its Prefetch, outside
+// every transaction (a new card's provisioning, a funding source's
+// eligibility, a simulated network event's steering), then decides and
+// writes in one store transaction: the card or card transaction, its index
 // entries, the live-card counters, the ledger entry of the money moved and
 // the events. On a handle with an idempotency key a retry replays the
 // recorded answer; Create replays it before the issuer is asked again and

@@ -229,3 +229,10 @@ func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 	}
 	return tx, intendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 }
+
+// SaveCardTransaction stores, inside t, the card transaction x that the
+// cards area changed, in the transactions table as a Transaction; the
+// cards area emits its event.
+func SaveCardTransaction(t *engine.Txn, x *CardTransaction) error {
+	return engine.PutJSON(t, TableTransactions, x.ID, x.AsTransaction())
+}

@@ -1,8 +1,6 @@
 package stablecoins
 
 import (
-	"context"
-
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -49,16 +47,3 @@ type stablecoinsState struct{ Provider StablecoinProvider }
 
 // stablecoinsSlot finds the stablecoins area's state on an engine handle.
 var stablecoinsSlot engine.Slot[stablecoinsState]
-
-// begin begins the operation name of this area (engine.Handle.Begin): every
-// exported method of the area's groups starts with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "stablecoins", name)
-}

@@ -38,7 +38,8 @@
 // # How an operation runs
 //
 // Each write validates its request (INVALID_INPUT naming every bad field)
-// and runs as one store transaction through engine.Once, with the
+// and runs as one store transaction (a declaration, engine.Op, that
+// engine.Run carries out), with the
 // idempotency of payments.Engine.WithIdempotency. The writes that need the
 // provider (LinkProviderAccount, Register, Mint, Burn) first replay a
 // recorded answer if there is one, then read what they need in a read

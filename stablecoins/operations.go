@@ -61,13 +61,8 @@ type opDraft struct {
 // provider's balance; STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND or
 // _NOT_SUPPORTED for the accounts named; the provider's errors
 // (providerError).
-func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (_ *Operation, err error) {
-	ctx, op := begin(ctx, s.e, "Mint")
-	defer op.End(&err)
-	if err := engine.Invalid(req.Validate()); err != nil {
-		return nil, err
-	}
-	return s.create(ctx, coinID, req, func(t *engine.Txn) (*opDraft, error) {
+func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (*Operation, error) {
+	return engine.Run(ctx, s.e, mintOp, opRequest{coinID: coinID, req: &req, description: req.Description, check: func(t *engine.Txn) (*opDraft, error) {
 		d, err := draft(t, coinID, req.Amount)
 		if err != nil {
 			return nil, err
@@ -86,8 +81,12 @@ func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (_ *O
 		d.source, d.destination = req.FundingSource, Destination{AccountID: req.Destination.AccountID}
 		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID = Mint, req.FundingSource, req.Destination.AccountID
 		return d, nil
-	}, req.Description)
+	}})
 }
+
+// mintOp is Service.Mint's operation (see createOp).
+var mintOp = engine.Op[opRequest, *Operation, planned]{Area: "stablecoins", Name: "Mint",
+	Validate: checkOp, Prefetch: planOp, Decide: recordOp}
 
 // Burn creates a burn of a PROVISIONED stablecoin: its fiat value is
 // paid out of the token's reserve to a bank account in the base currency
@@ -102,13 +101,8 @@ func (s Service) Mint(ctx context.Context, coinID string, req MintRequest) (_ *O
 // rail reaches (STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED) and can be paid
 // (INVALID_BANK_ACCOUNT, BANK_ACCOUNT_VALIDATION_PENDING); the other
 // refusals are Mint's.
-func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (_ *Operation, err error) {
-	ctx, op := begin(ctx, s.e, "Burn")
-	defer op.End(&err)
-	if err := engine.Invalid(req.Validate()); err != nil {
-		return nil, err
-	}
-	return s.create(ctx, coinID, req, func(t *engine.Txn) (*opDraft, error) {
+func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (*Operation, error) {
+	return engine.Run(ctx, s.e, burnOp, opRequest{coinID: coinID, req: &req, description: req.Description, check: func(t *engine.Txn) (*opDraft, error) {
 		d, err := draft(t, coinID, req.Amount)
 		if err != nil {
 			return nil, err
@@ -123,8 +117,12 @@ func (s Service) Burn(ctx context.Context, coinID string, req BurnRequest) (_ *O
 		d.source, d.destination = req.Source, Destination{AccountID: dst.ExternalAccountID, Rail: dst.Rail}
 		d.plan.Type, d.plan.Source, d.plan.DestinationAccountID, d.plan.Rail = Burn, req.Source, dst.ExternalAccountID, dst.Rail
 		return d, nil
-	}, req.Description)
+	}})
 }
+
+// burnOp is Service.Burn's operation (see createOp).
+var burnOp = engine.Op[opRequest, *Operation, planned]{Area: "stablecoins", Name: "Burn",
+	Validate: checkOp, Prefetch: planOp, Decide: recordOp}
 
 // draft loads what every operation needs: the stablecoin, its link (which
 // must still be ACTIVE) and the amount in units and cents.
@@ -152,9 +150,12 @@ func draft(t *engine.Txn, coinID, amount string) (*opDraft, error) {
 // account), or INVALID_BANK_ACCOUNT for an inactive one in another role.
 // Blockchain wallets have no bank rails: CheckExternal sees none for them.
 func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) error {
-	var r accounts.ExternalRecord
-	if err := engine.GetJSON(t, accounts.TableExternalAccounts, id, &r); err != nil {
-		return engine.NotFound(err, CodeStablecoinExternalAccountNotFound, "external account", id)
+	r, err := accounts.ExternalRecordOf(t, id)
+	if engine.CodeOf(err) == engine.CodeAccountNotFound {
+		return engine.Errorf(CodeStablecoinExternalAccountNotFound, "external account %s not found", id)
+	}
+	if err != nil {
+		return err
 	}
 	a := &r.ExternalAccount
 	var variantRails []string
@@ -167,7 +168,7 @@ func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) 
 		return err
 	}
 	if role == RoleBurnDestination {
-		return accounts.UsableDestination(t, &r, 0)
+		return accounts.UsableDestination(t, r, 0)
 	}
 	if a.Status == rails.ExternalInactive {
 		return engine.Errorf(engine.CodeInvalidBankAccount, "external account %s is inactive", a.ID)
@@ -175,59 +176,84 @@ func stablecoinExternal(t *engine.Txn, coin *Stablecoin, role, id, rail string) 
 	return nil
 }
 
-// create runs an operation: checks in a read transaction, the provider's
-// plan, then one write transaction that checks again, records the
-// operation with its ledger hold and schedules its first step.
+// opRequest is a mint or burn request: the stablecoin, the request, its
+// description and the checks (check) that draft the operation in a
+// transaction.
+type opRequest struct {
+	coinID      string
+	req         interface{ Validate() error }
+	description string
+	check       func(t *engine.Txn) (*opDraft, error)
+}
+
+// MarshalJSON fingerprints the request for its idempotency key as the
+// pair [stablecoin id, request].
+func (r opRequest) MarshalJSON() ([]byte, error) { return json.Marshal([]any{r.coinID, r.req}) }
+
+// planned is what a mint or burn gathers before its transaction: the
+// provider's plan.
+type planned struct{ plan StablecoinPlan }
+
+// A mint or burn (mintOp, burnOp) checks its request in a read
+// transaction, asks the provider for its plan outside every transaction
+// (planOp), then in one write transaction checks again, records the
+// operation with its ledger hold and schedules its first step (recordOp).
 //
 // The plan is not asked again if the write transaction's checks choose
 // another link than the read's: the operation is recorded with the link
 // of the write transaction and the plan made for the first.
-func (s Service) create(ctx context.Context, coinID string, input any, check func(t *engine.Txn) (*opDraft, error), description string) (*Operation, error) {
-	e := s.e
-	var out *Operation
-	if ok, err := engine.Replay(ctx, e, []any{coinID, input}, &out); ok {
-		return out, err
-	}
+
+// checkOp checks a mint's or burn's fields (INVALID_INPUT).
+func checkOp(r *opRequest) error { return engine.Invalid(r.req.Validate()) }
+
+// planOp checks the request in a read transaction and asks the provider
+// for the operation's plan.
+func planOp(ctx context.Context, e *engine.Handle, r *opRequest, f *planned, _ error) error {
 	var d *opDraft
-	if err := e.View(ctx, func(t *engine.Txn) (err error) { d, err = check(t); return err }); err != nil {
+	if err := e.View(ctx, func(t *engine.Txn) (err error) { d, err = r.check(t); return err }); err != nil {
+		return err
+	}
+	var err error
+	if f.plan, err = stablecoinsSlot.Of(e).Provider.Plan(ctx, d.link.ref(), d.plan); err != nil {
+		return providerError(err)
+	}
+	return nil
+}
+
+// recordOp checks the request again and records the operation.
+func recordOp(t *engine.Txn, r *opRequest, f *planned) (*Operation, error) {
+	plan := f.plan
+	d, err := r.check(t)
+	if err != nil {
 		return nil, err
 	}
-	plan, err := stablecoinsSlot.Of(e).Provider.Plan(ctx, d.link.ref(), d.plan)
-	if err != nil {
-		return nil, providerError(err)
+	src, dst := d.source, d.destination
+	op := &opRecord{Operation: Operation{ID: t.NewID("StablecoinOperation"), StablecoinID: d.coin.ID,
+		OperationType: d.plan.Type, Status: OpCreated, Amount: strconv.FormatInt(d.units, 10),
+		Provider: d.link.Provider, ProviderEnvironment: d.link.ProviderEnvironment, StablecoinProviderAccountID: d.link.ID,
+		Source: &src, Destination: &dst, Description: r.description, CreatedAt: t.Now, UpdatedAt: t.Now},
+		Units: d.units, Cents: d.cents, Currency: d.coin.BaseCurrency, Steps: plan.Steps}
+	if d.plan.Type == Burn {
+		op.EstimatedDelivery = &EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
+			Currency: d.coin.BaseCurrency, Timing: Timing(dst.Rail)}
+		if err := engine.PostEntry(t, op.ID, BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
+			return nil, err
+		}
 	}
-	err = engine.Once(ctx, e, []any{coinID, input}, &out, func(t *engine.Txn) error {
-		d, err := check(t)
-		if err != nil {
-			return err
+	if plan.FundingInstructions != nil {
+		op.Status, op.FundingInstructions = OpPendingFunding, plan.FundingInstructions
+		exp := t.Now.Add(plan.FundingWindow)
+		op.ExpiresAt = &exp
+		if err := scheduleOp(t, exp, opDue{Op: op.ID, Expiry: true}); err != nil {
+			return nil, err
 		}
-		src, dst := d.source, d.destination
-		op := &opRecord{Operation: Operation{ID: t.NewID("StablecoinOperation"), StablecoinID: d.coin.ID,
-			OperationType: d.plan.Type, Status: OpCreated, Amount: strconv.FormatInt(d.units, 10),
-			Provider: d.link.Provider, ProviderEnvironment: d.link.ProviderEnvironment, StablecoinProviderAccountID: d.link.ID,
-			Source: &src, Destination: &dst, Description: description, CreatedAt: t.Now, UpdatedAt: t.Now},
-			Units: d.units, Cents: d.cents, Currency: d.coin.BaseCurrency, Steps: plan.Steps}
-		if d.plan.Type == Burn {
-			op.EstimatedDelivery = &EstimatedDelivery{Rail: dst.Rail, Amount: strconv.FormatInt(d.cents, 10),
-				Currency: d.coin.BaseCurrency, Timing: Timing(dst.Rail)}
-			if err := engine.PostEntry(t, op.ID, BurnHoldPostings(d.coin.ID, op.Currency, op.Cents)); err != nil {
-				return err
-			}
-		}
-		if plan.FundingInstructions != nil {
-			op.Status, op.FundingInstructions = OpPendingFunding, plan.FundingInstructions
-			exp := t.Now.Add(plan.FundingWindow)
-			op.ExpiresAt = &exp
-			if err := scheduleOp(t, exp, opDue{Op: op.ID, Expiry: true}); err != nil {
-				return err
-			}
-		} else if err := startSteps(t, op, t.Now); err != nil {
-			return err
-		}
-		out = &op.Operation
-		return engine.InsertJSON(t, tableStablecoinOps, op.ID, op)
-	})
-	return out, err
+	} else if err := startSteps(t, op, t.Now); err != nil {
+		return nil, err
+	}
+	if err := engine.InsertJSON(t, tableStablecoinOps, op.ID, op); err != nil {
+		return nil, err
+	}
+	return &op.Operation, nil
 }
 
 // scheduleOp writes the due item d at time at. Its key carries the step
@@ -337,39 +363,44 @@ func applyStablecoinOpDue(t *engine.Txn, key string, value []byte) (bool, error)
 // STABLECOIN_OPERATION_NOT_FOUND. A funding window that ended is judged by
 // its time, not by whether the expiry ran: a late report is refused even
 // before the operation reads EXPIRED.
-func (s Service) ReportFunding(ctx context.Context, opID string) (_ *Operation, err error) {
-	ctx, op := begin(ctx, s.e, "ReportFunding")
-	defer op.End(&err)
-	var out *Operation
-	err = engine.Once(ctx, s.e, opID, &out, func(t *engine.Txn) error {
-		op, err := stablecoinOp(t, opID)
+func (s Service) ReportFunding(ctx context.Context, opID string) (*Operation, error) {
+	return engine.Run(ctx, s.e, reportFunding, opID)
+}
+
+// reportFunding is Service.ReportFunding's operation.
+var reportFunding = engine.Op[string, *Operation, struct{}]{Area: "stablecoins", Name: "ReportFunding",
+	Decide: func(t *engine.Txn, opID *string, _ *struct{}) (*Operation, error) {
+		op, err := stablecoinOp(t, *opID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if op.Status != OpPendingFunding || (op.ExpiresAt != nil && !t.Now.Before(*op.ExpiresAt)) {
-			return engine.Errorf(engine.CodeInvalidStateTransition, "operation %s is %s, not awaiting funding", op.ID, op.Status)
+			return nil, engine.Errorf(engine.CodeInvalidStateTransition, "operation %s is %s, not awaiting funding", op.ID, op.Status)
 		}
 		op.Status, op.ExpiresAt, op.UpdatedAt = OpPendingProvider, nil, t.Now
 		if err := startSteps(t, op, t.Now); err != nil {
-			return err
+			return nil, err
 		}
-		out = &op.Operation
-		return engine.PutJSON(t, tableStablecoinOps, op.ID, op)
-	})
-	return out, err
-}
+		if err := engine.PutJSON(t, tableStablecoinOps, op.ID, op); err != nil {
+			return nil, err
+		}
+		return &op.Operation, nil
+	}}
 
 // Operation returns a mint or burn (STABLECOIN_OPERATION_NOT_FOUND).
-func (s Service) Operation(ctx context.Context, id string) (_ *Operation, err error) {
-	ctx, op := begin(ctx, s.e, "Operation")
-	defer op.End(&err)
-	var rec *opRecord
-	err = s.e.View(ctx, func(t *engine.Txn) (err error) { rec, err = stablecoinOp(t, id); return err })
-	if err != nil {
-		return nil, err
-	}
-	return &rec.Operation, nil
+func (s Service) Operation(ctx context.Context, id string) (*Operation, error) {
+	return engine.Run(ctx, s.e, getOp, id)
 }
+
+// getOp is Service.Operation's operation.
+var getOp = engine.Op[string, *Operation, struct{}]{Area: "stablecoins", Name: "Operation", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Operation, error) {
+		rec, err := stablecoinOp(t, *id)
+		if err != nil {
+			return nil, err
+		}
+		return &rec.Operation, nil
+	}}
 
 // stablecoinOp loads an operation as stored
 // (STABLECOIN_OPERATION_NOT_FOUND).
@@ -383,27 +414,33 @@ func stablecoinOp(t *engine.Txn, id string) (*opRecord, error) {
 
 // ListOperations lists a stablecoin's mints and burns (only one type when
 // opType is set), in creation order (newest first with p.Desc).
-func (s Service) ListOperations(ctx context.Context, coinID string, opType OpType, p engine.ListParams) (_ engine.Page[Operation], err error) {
-	ctx, op := begin(ctx, s.e, "ListOperations")
-	defer op.End(&err)
-	var page engine.Page[Operation]
-	err = s.e.View(ctx, func(t *engine.Txn) error {
-		if _, err := stablecoin(t, coinID); err != nil {
-			return err
-		}
-		q := engine.ListQuery[opRecord]{Table: tableStablecoinOps, Index: ixCoin, Value: coinID}
-		if opType != "" {
-			q.Index, q.Value = ixCoinType, coinID+"/"+string(opType)
-		}
-		recs, err := engine.List(t, q, p)
-		if err != nil {
-			return err
-		}
-		page, err = engine.MapPage(recs, func(r *opRecord) (*Operation, error) { return &r.Operation, nil })
-		return err
-	})
-	return page, err
+func (s Service) ListOperations(ctx context.Context, coinID string, opType OpType, p engine.ListParams) (engine.Page[Operation], error) {
+	return engine.Run(ctx, s.e, listOps, opList{coinID, opType, p})
 }
+
+// opList is a ListOperations request.
+type opList struct {
+	coinID string
+	opType OpType
+	p      engine.ListParams
+}
+
+// listOps is Service.ListOperations's operation.
+var listOps = engine.Op[opList, engine.Page[Operation], struct{}]{Area: "stablecoins", Name: "ListOperations", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *opList, _ *struct{}) (engine.Page[Operation], error) {
+		if _, err := stablecoin(t, in.coinID); err != nil {
+			return engine.Page[Operation]{}, err
+		}
+		q := engine.ListQuery[opRecord]{Table: tableStablecoinOps, Index: ixCoin, Value: in.coinID}
+		if in.opType != "" {
+			q.Index, q.Value = ixCoinType, in.coinID+"/"+string(in.opType)
+		}
+		recs, err := engine.List(t, q, in.p)
+		if err != nil {
+			return engine.Page[Operation]{}, err
+		}
+		return engine.MapPage(recs, func(r *opRecord) (*Operation, error) { return &r.Operation, nil })
+	}}
 
 // ListOperationsAll walks every page of ListOperations from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -418,21 +455,22 @@ func (s Service) ListOperationsAll(ctx context.Context, coinID string, opType Op
 // cents: the value available to burns and the value held by burns in
 // flight (STABLECOIN_NOT_FOUND for an unknown id).
 func (s Service) Reserve(ctx context.Context, coinID string) (available, held int64, err error) {
-	ctx, op := begin(ctx, s.e, "Reserve")
-	defer op.End(&err)
-	err = s.e.View(ctx, func(t *engine.Txn) error {
-		c, err := stablecoin(t, coinID)
-		if err != nil {
-			return err
-		}
-		if available, err = engine.Balance(t, Reserve(c.ID), c.BaseCurrency); err != nil {
-			return err
-		}
-		held, err = engine.Balance(t, accounts.Held(Reserve(c.ID)), c.BaseCurrency)
-		return err
-	})
-	if errors.Is(err, engine.ErrNotFound) {
-		err = engine.Errorf(CodeStablecoinNotFound, "stablecoin %s not found", coinID)
-	}
-	return available, held, err
+	r, err := engine.Run(ctx, s.e, reserveOp, coinID)
+	return r[0], r[1], err
 }
+
+// reserveOp is Service.Reserve's operation; its answer is [available,
+// held].
+var reserveOp = engine.Op[string, [2]int64, struct{}]{Area: "stablecoins", Name: "Reserve", Access: engine.Read,
+	Decide: func(t *engine.Txn, coinID *string, _ *struct{}) (r [2]int64, err error) {
+		c, err := stablecoin(t, *coinID)
+		if err == nil {
+			if r[0], err = engine.Balance(t, Reserve(c.ID), c.BaseCurrency); err == nil {
+				r[1], err = engine.Balance(t, accounts.Held(Reserve(c.ID)), c.BaseCurrency)
+			}
+		}
+		if errors.Is(err, engine.ErrNotFound) {
+			err = engine.Errorf(CodeStablecoinNotFound, "stablecoin %s not found", *coinID)
+		}
+		return r, err
+	}}

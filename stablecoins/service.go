@@ -52,9 +52,9 @@ func (r *linkRecord) ref() ProviderAccountRef {
 		ProviderAccountID: r.ProviderAccountID, APIClientID: r.APIClientID, APIClientSecret: r.APIClientSecret}
 }
 
-// env is the provider environment of the platform's mode.
-func (s Service) env() string {
-	if s.e.Config.Sandbox {
+// envOf is the provider environment of e's platform mode.
+func envOf(e *engine.Handle) string {
+	if e.Config.Sandbox {
 		return EnvSandbox
 	}
 	return EnvProduction
@@ -106,48 +106,51 @@ func providerError(err error) error {
 // answers (providerError). The provider is asked before the transaction
 // and only after an idempotent replay was ruled out, so a retry under the
 // same idempotency key does not ask it again.
-func (s Service) LinkProviderAccount(ctx context.Context, req LinkRequest) (_ *ProviderAccount, err error) {
-	ctx, op := begin(ctx, s.e, "LinkProviderAccount")
-	defer op.End(&err)
-	e := s.e
-	if err := engine.Invalid(req.Validate()); err != nil {
-		return nil, err
-	}
-	var out *ProviderAccount
-	if ok, err := engine.Replay(ctx, e, req, &out); ok {
-		return out, err
-	}
-	info, err := stablecoinsSlot.Of(e).Provider.VerifyAccount(ctx, s.env(), req)
-	if err != nil {
-		return nil, providerError(err)
-	}
-	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
+func (s Service) LinkProviderAccount(ctx context.Context, req LinkRequest) (*ProviderAccount, error) {
+	return engine.Run(ctx, s.e, linkAccount, req)
+}
+
+// linkAccount is Service.LinkProviderAccount's operation: the provider
+// verifies the credentials outside every transaction.
+var linkAccount = engine.Op[LinkRequest, *ProviderAccount, ProviderAccountInfo]{Area: "stablecoins", Name: "LinkProviderAccount",
+	Validate: func(req *LinkRequest) error { return engine.Invalid(req.Validate()) },
+	Prefetch: func(ctx context.Context, e *engine.Handle, req *LinkRequest, info *ProviderAccountInfo, _ error) error {
+		var err error
+		if *info, err = stablecoinsSlot.Of(e).Provider.VerifyAccount(ctx, envOf(e), *req); err != nil {
+			return providerError(err)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, req *LinkRequest, info *ProviderAccountInfo) (*ProviderAccount, error) {
 		now := t.Now
 		r := linkRecord{ProviderAccount: ProviderAccount{ID: t.NewID("StablecoinProviderAccount"),
-			Provider: req.Provider, ProviderAccountID: info.ProviderAccountID, ProviderEnvironment: s.env(),
+			Provider: req.Provider, ProviderAccountID: info.ProviderAccountID, ProviderEnvironment: envOf(t.Handle),
 			Status: LinkActive, LastVerifiedAt: &now, CreatedAt: now, UpdatedAt: now},
 			APIClientID: req.APIClientID, APIClientSecret: req.APIClientSecret}
 		key := r.Provider + "|" + r.ProviderEnvironment + "|" + r.ProviderAccountID
 		if err := engine.Claim(t, tableStablecoinLinkKeys, key, r.ID, engine.Errorf(engine.CodeConflict, "provider account %s is already linked", r.ProviderAccountID)); err != nil {
-			return err
+			return nil, err
 		}
-		out = &r.ProviderAccount
-		return engine.InsertJSON(t, tableStablecoinLinks, r.ID, r)
-	})
-	return out, err
-}
+		if err := engine.InsertJSON(t, tableStablecoinLinks, r.ID, r); err != nil {
+			return nil, err
+		}
+		return &r.ProviderAccount, nil
+	}}
 
 // ProviderAccount returns a link (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
-func (s Service) ProviderAccount(ctx context.Context, id string) (_ *ProviderAccount, err error) {
-	ctx, op := begin(ctx, s.e, "ProviderAccount")
-	defer op.End(&err)
-	var r *linkRecord
-	err = s.e.View(ctx, func(t *engine.Txn) (err error) { r, err = stablecoinLink(t, id); return err })
-	if err != nil {
-		return nil, err
-	}
-	return &r.ProviderAccount, nil
+func (s Service) ProviderAccount(ctx context.Context, id string) (*ProviderAccount, error) {
+	return engine.Run(ctx, s.e, getLink, id)
 }
+
+// getLink is Service.ProviderAccount's operation.
+var getLink = engine.Op[string, *ProviderAccount, struct{}]{Area: "stablecoins", Name: "ProviderAccount", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*ProviderAccount, error) {
+		r, err := stablecoinLink(t, *id)
+		if err != nil {
+			return nil, err
+		}
+		return &r.ProviderAccount, nil
+	}}
 
 // stablecoinLink loads a link with its credentials
 // (STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND).
@@ -167,23 +170,29 @@ type ProviderAccountFilter struct {
 
 // ListProviderAccounts lists the platform's links in creation order
 // (newest first with p.Desc), from the status index when a status is given.
-func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (_ engine.Page[ProviderAccount], err error) {
-	ctx, op := begin(ctx, s.e, "ListProviderAccounts")
-	defer op.End(&err)
-	var page engine.Page[ProviderAccount]
-	err = s.e.View(ctx, func(t *engine.Txn) error {
+func (s Service) ListProviderAccounts(ctx context.Context, f ProviderAccountFilter, p engine.ListParams) (engine.Page[ProviderAccount], error) {
+	return engine.Run(ctx, s.e, listLinks, linkList{f, p})
+}
+
+// linkList is a ListProviderAccounts request.
+type linkList struct {
+	f ProviderAccountFilter
+	p engine.ListParams
+}
+
+// listLinks is Service.ListProviderAccounts's operation.
+var listLinks = engine.Op[linkList, engine.Page[ProviderAccount], struct{}]{Area: "stablecoins", Name: "ListProviderAccounts", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *linkList, _ *struct{}) (engine.Page[ProviderAccount], error) {
+		f := in.f
 		q := engine.ListQuery[linkRecord]{Table: tableStablecoinLinks, Index: engine.IxAll, Match: func(r *linkRecord) bool {
 			return (f.Provider == "" || r.Provider == f.Provider) && (f.Status == "" || r.Status == f.Status)
 		}}
-		recs, err := engine.List(t, q.Narrowest([2]string{engine.IxStatus, string(f.Status)}), p)
+		recs, err := engine.List(t, q.Narrowest([2]string{engine.IxStatus, string(f.Status)}), in.p)
 		if err != nil {
-			return err
+			return engine.Page[ProviderAccount]{}, err
 		}
-		page, err = engine.MapPage(recs, func(r *linkRecord) (*ProviderAccount, error) { return &r.ProviderAccount, nil })
-		return err
-	})
-	return page, err
-}
+		return engine.MapPage(recs, func(r *linkRecord) (*ProviderAccount, error) { return &r.ProviderAccount, nil })
+	}}
 
 // ListProviderAccountsAll walks every page of ListProviderAccounts from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -203,14 +212,18 @@ func (s Service) ListProviderAccountsAll(ctx context.Context, f ProviderAccountF
 // STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND. Tokens and operations of the link
 // keep their records; new operations on them are refused while it is not
 // ACTIVE.
-func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status LinkStatus) (_ *ProviderAccount, err error) {
-	ctx, op := begin(ctx, s.e, "SetProviderAccountStatus")
-	defer op.End(&err)
-	var out *ProviderAccount
-	err = engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
-		r, err := stablecoinLink(t, id)
+func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status LinkStatus) (*ProviderAccount, error) {
+	return engine.Run(ctx, s.e, setLinkStatus, [2]string{id, string(status)})
+}
+
+// setLinkStatus is Service.SetProviderAccountStatus's operation; its
+// request is [id, status].
+var setLinkStatus = engine.Op[[2]string, *ProviderAccount, struct{}]{Area: "stablecoins", Name: "SetProviderAccountStatus",
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (*ProviderAccount, error) {
+		status := LinkStatus(in[1])
+		r, err := stablecoinLink(t, in[0])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		switch status {
 		case LinkActive:
@@ -218,14 +231,14 @@ func (s Service) SetProviderAccountStatus(ctx context.Context, id string, status
 			r.LastVerifiedAt = &now
 		case LinkInvalid, LinkRevoked:
 		default:
-			return engine.Errorf(engine.CodeInvalidInput, "status must be ACTIVE, INVALID or REVOKED")
+			return nil, engine.Errorf(engine.CodeInvalidInput, "status must be ACTIVE, INVALID or REVOKED")
 		}
 		r.Status, r.UpdatedAt = status, t.Now
-		out = &r.ProviderAccount
-		return engine.PutJSON(t, tableStablecoinLinks, r.ID, r)
-	})
-	return out, err
-}
+		if err := engine.PutJSON(t, tableStablecoinLinks, r.ID, r); err != nil {
+			return nil, err
+		}
+		return &r.ProviderAccount, nil
+	}}
 
 // selectLink picks the link a request uses (Select) from the status index:
 // up to two ACTIVE links (two are enough to know the choice is ambiguous),
@@ -274,35 +287,42 @@ func selectLink(t *engine.Txn, named string) (*linkRecord, error) {
 // chosen again in the transaction: if it changed since the provider was
 // asked, the request is STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED
 // rather than registering under another link.
-func (s Service) Register(ctx context.Context, req RegisterRequest) (_ *Stablecoin, err error) {
-	ctx, op := begin(ctx, s.e, "Register")
-	defer op.End(&err)
-	e := s.e
-	if err := engine.Invalid(req.Validate()); err != nil {
-		return nil, err
-	}
-	var out *Stablecoin
-	if ok, err := engine.Replay(ctx, e, req, &out); ok {
-		return out, err
-	}
-	var link *linkRecord
-	if err := e.View(ctx, func(t *engine.Txn) (err error) {
-		link, err = selectLink(t, req.StablecoinProviderAccountID)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	tok, err := stablecoinsSlot.Of(e).Provider.Token(ctx, link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier)
-	if err != nil {
-		return nil, providerError(err)
-	}
-	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
-		l, err := selectLink(t, req.StablecoinProviderAccountID)
-		if err != nil {
+func (s Service) Register(ctx context.Context, req RegisterRequest) (*Stablecoin, error) {
+	return engine.Run(ctx, s.e, register, req)
+}
+
+// registered is what a registration gathers before its transaction: the
+// link chosen and the provider's token.
+type registered struct {
+	link *linkRecord
+	tok  StablecoinToken
+}
+
+// register is Service.Register's operation: the link is chosen in a read
+// and the provider asked outside every transaction.
+var register = engine.Op[RegisterRequest, *Stablecoin, registered]{Area: "stablecoins", Name: "Register",
+	Validate: func(req *RegisterRequest) error { return engine.Invalid(req.Validate()) },
+	Prefetch: func(ctx context.Context, e *engine.Handle, req *RegisterRequest, f *registered, _ error) error {
+		if err := e.View(ctx, func(t *engine.Txn) (err error) {
+			f.link, err = selectLink(t, req.StablecoinProviderAccountID)
+			return err
+		}); err != nil {
 			return err
 		}
-		if l.ID != link.ID {
-			return engine.Errorf(CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
+		var err error
+		if f.tok, err = stablecoinsSlot.Of(e).Provider.Token(ctx, f.link.ref(), req.ProviderTokenIdentifier, req.Network, req.NetworkTokenIdentifier); err != nil {
+			return providerError(err)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, req *RegisterRequest, f *registered) (*Stablecoin, error) {
+		tok := f.tok
+		l, err := selectLink(t, req.StablecoinProviderAccountID)
+		if err != nil {
+			return nil, err
+		}
+		if l.ID != f.link.ID {
+			return nil, engine.Errorf(CodeStablecoinProviderAccountSelectionRequired, "the platform's provider account links changed; pass stablecoinProviderAccountId")
 		}
 		c := Stablecoin{ID: t.NewID("Stablecoin"), Name: tok.Name, Symbol: tok.Symbol, BaseCurrency: tok.BaseCurrency,
 			Network: req.Network, Decimals: tok.Decimals, IssuanceStatus: tok.IssuanceStatus,
@@ -311,29 +331,29 @@ func (s Service) Register(ctx context.Context, req RegisterRequest) (_ *Stableco
 			ProviderTokenIdentifier: req.ProviderTokenIdentifier, CreatedAt: t.Now, UpdatedAt: t.Now}
 		taken := engine.Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "token %s is already registered", req.NetworkTokenIdentifier)
 		if err := engine.Claim(t, tableStablecoinTokens, "network|"+c.Network+"|"+c.NetworkTokenIdentifier, c.ID, taken); err != nil {
-			return err
+			return nil, err
 		}
 		taken = engine.Errorf(CodeStablecoinTokenIdentifierAlreadyExists, "provider token %s is already registered", req.ProviderTokenIdentifier)
 		if err := engine.Claim(t, tableStablecoinTokens, "provider|"+c.Provider+"|"+c.ProviderEnvironment+"|"+c.ProviderTokenIdentifier, c.ID, taken); err != nil {
-			return err
+			return nil, err
 		}
 		if err := engine.Claim(t, tableStablecoinSymbols, c.Symbol, c.ID, engine.Errorf(CodeStablecoinSymbolAlreadyExists, "symbol %s is already registered", c.Symbol)); err != nil {
-			return err
+			return nil, err
 		}
-		out = &c
-		return engine.InsertJSON(t, tableStablecoins, c.ID, c)
-	})
-	return out, err
-}
+		if err := engine.InsertJSON(t, tableStablecoins, c.ID, c); err != nil {
+			return nil, err
+		}
+		return &c, nil
+	}}
 
 // Get returns a stablecoin (STABLECOIN_NOT_FOUND).
-func (s Service) Get(ctx context.Context, id string) (_ *Stablecoin, err error) {
-	ctx, op := begin(ctx, s.e, "Get")
-	defer op.End(&err)
-	var c *Stablecoin
-	err = s.e.View(ctx, func(t *engine.Txn) (err error) { c, err = stablecoin(t, id); return err })
-	return c, err
+func (s Service) Get(ctx context.Context, id string) (*Stablecoin, error) {
+	return engine.Run(ctx, s.e, getCoin, id)
 }
+
+// getCoin is Service.Get's operation.
+var getCoin = engine.Op[string, *Stablecoin, struct{}]{Area: "stablecoins", Name: "Get", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Stablecoin, error) { return stablecoin(t, *id) }}
 
 // stablecoin loads a registered stablecoin (STABLECOIN_NOT_FOUND).
 func stablecoin(t *engine.Txn, id string) (*Stablecoin, error) {
@@ -353,22 +373,27 @@ type StablecoinFilter struct {
 
 // List lists registered stablecoins in creation order (newest first with
 // p.Desc), from the index of the enablement or issuance status when given.
-func (s Service) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (_ engine.Page[Stablecoin], err error) {
-	ctx, op := begin(ctx, s.e, "List")
-	defer op.End(&err)
-	var page engine.Page[Stablecoin]
-	err = s.e.View(ctx, func(t *engine.Txn) error {
+func (s Service) List(ctx context.Context, f StablecoinFilter, p engine.ListParams) (engine.Page[Stablecoin], error) {
+	return engine.Run(ctx, s.e, listCoins, coinList{f, p})
+}
+
+// coinList is a List request.
+type coinList struct {
+	f StablecoinFilter
+	p engine.ListParams
+}
+
+// listCoins is Service.List's operation.
+var listCoins = engine.Op[coinList, engine.Page[Stablecoin], struct{}]{Area: "stablecoins", Name: "List", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *coinList, _ *struct{}) (engine.Page[Stablecoin], error) {
+		f := in.f
 		q := engine.ListQuery[Stablecoin]{Table: tableStablecoins, Index: engine.IxAll, Match: func(c *Stablecoin) bool {
 			return (f.IssuanceStatus == "" || c.IssuanceStatus == f.IssuanceStatus) &&
 				(f.ServiceOperationsStatus == "" || c.ServiceOperationsStatus == f.ServiceOperationsStatus) &&
 				(f.Provider == "" || c.Provider == f.Provider)
 		}}
-		var err error
-		page, err = engine.List(t, q.Narrowest([2]string{ixOpsStatus, string(f.ServiceOperationsStatus)}, [2]string{engine.IxStatus, string(f.IssuanceStatus)}), p)
-		return err
-	})
-	return page, err
-}
+		return engine.List(t, q.Narrowest([2]string{ixOpsStatus, string(f.ServiceOperationsStatus)}, [2]string{engine.IxStatus, string(f.IssuanceStatus)}), in.p)
+	}}
 
 // ListAll walks every page of List from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -384,52 +409,59 @@ func (s Service) ListAll(ctx context.Context, f StablecoinFilter, p engine.ListP
 // PENDING_APPROVAL, a repeat while PENDING_APPROVAL succeeds unchanged,
 // and from ENABLING, ENABLED or DISABLED it is 409
 // STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE.
-func (s Service) RequestEnablement(ctx context.Context, id string) (_ *Stablecoin, err error) {
-	ctx, op := begin(ctx, s.e, "RequestEnablement")
-	defer op.End(&err)
-	return s.moveOps(ctx, id, "request", func(c *Stablecoin) (OpsStatus, error) {
-		return RequestEnablement(c.ServiceOperationsStatus)
-	})
+func (s Service) RequestEnablement(ctx context.Context, id string) (*Stablecoin, error) {
+	return engine.Run(ctx, s.e, requestEnablement, [2]string{id, "request"})
 }
+
+// requestEnablement is Service.RequestEnablement's operation; its request
+// is [id, "request"].
+var requestEnablement = engine.Op[[2]string, *Stablecoin, struct{}]{Area: "stablecoins", Name: "RequestEnablement",
+	Decide: moveOps(func(c *Stablecoin, _ string) (OpsStatus, error) {
+		return RequestEnablement(c.ServiceOperationsStatus)
+	})}
 
 // SetOperationsStatus is the operator's move of a stablecoin's
 // enablement (OperatorSet: approve to ENABLING, finish to
 // ENABLED, decline to NOT_ENABLED, disable and re-enable); other moves are
 // INVALID_STATE_TRANSITION. An ENABLED stablecoin gets its Service
 // currency code, its symbol.
-func (s Service) SetOperationsStatus(ctx context.Context, id string, to OpsStatus) (_ *Stablecoin, err error) {
-	ctx, op := begin(ctx, s.e, "SetOperationsStatus")
-	defer op.End(&err)
-	return s.moveOps(ctx, id, string(to), func(c *Stablecoin) (OpsStatus, error) {
-		return to, OperatorSet(c.ServiceOperationsStatus, to)
-	})
+func (s Service) SetOperationsStatus(ctx context.Context, id string, to OpsStatus) (*Stablecoin, error) {
+	return engine.Run(ctx, s.e, setOpsStatus, [2]string{id, string(to)})
 }
 
-// moveOps runs one enablement move: decide answers the next state from the
-// current one, or a refusal of the rules. A move to the current state
-// writes nothing and answers the stablecoin as it is.
-func (s Service) moveOps(ctx context.Context, id, input string, decide func(*Stablecoin) (OpsStatus, error)) (*Stablecoin, error) {
-	var out *Stablecoin
-	err := engine.Once(ctx, s.e, []string{id, input}, &out, func(t *engine.Txn) error {
-		c, err := stablecoin(t, id)
+// setOpsStatus is Service.SetOperationsStatus's operation; its request is
+// [id, status].
+var setOpsStatus = engine.Op[[2]string, *Stablecoin, struct{}]{Area: "stablecoins", Name: "SetOperationsStatus",
+	Decide: moveOps(func(c *Stablecoin, to string) (OpsStatus, error) {
+		return OpsStatus(to), OperatorSet(c.ServiceOperationsStatus, OpsStatus(to))
+	})}
+
+// moveOps is the Decide of an enablement move, on a request [id, input]:
+// decide answers the next state from the current one and the input, or a
+// refusal of the rules. A move to the current state writes nothing and
+// answers the stablecoin as it is.
+func moveOps(decide func(c *Stablecoin, input string) (OpsStatus, error)) func(t *engine.Txn, in *[2]string, _ *struct{}) (*Stablecoin, error) {
+	return func(t *engine.Txn, in *[2]string, _ *struct{}) (*Stablecoin, error) {
+		c, err := stablecoin(t, in[0])
 		if err != nil {
-			return err
+			return nil, err
 		}
-		next, err := decide(c)
+		next, err := decide(c, in[1])
 		if err != nil {
-			return stablecoinError(err)
+			return nil, stablecoinError(err)
 		}
-		out = c
 		if next == c.ServiceOperationsStatus {
-			return nil
+			return c, nil
 		}
 		c.ServiceOperationsStatus, c.UpdatedAt = next, t.Now
 		if next == OpsEnabled {
 			c.Currency = c.Symbol
 		}
-		return engine.PutJSON(t, tableStablecoins, c.ID, c)
-	})
-	return out, err
+		if err := engine.PutJSON(t, tableStablecoins, c.ID, c); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 }
 
 // SetIssuanceStatus records the provider's issuance state of a token
@@ -437,24 +469,30 @@ func (s Service) moveOps(ctx context.Context, id, input string, decide func(*Sta
 // PROVISIONED token mints and burns (STABLECOIN_NOT_PROVISIONED). Any
 // state may follow any other, as the provider reports it; another value is
 // INVALID_INPUT. Operations already created keep running.
-func (s Service) SetIssuanceStatus(ctx context.Context, id string, status IssuanceStatus) (_ *Stablecoin, err error) {
-	ctx, op := begin(ctx, s.e, "SetIssuanceStatus")
-	defer op.End(&err)
-	switch status {
-	case IssuancePendingReview, IssuanceProvisioning, IssuanceProvisioned,
-		IssuanceRejected, IssuanceFailed:
-	default:
-		return nil, engine.Errorf(engine.CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
-	}
-	var out *Stablecoin
-	err = engine.Once(ctx, s.e, []string{id, string(status)}, &out, func(t *engine.Txn) error {
-		c, err := stablecoin(t, id)
-		if err != nil {
-			return err
-		}
-		c.IssuanceStatus, c.UpdatedAt = status, t.Now
-		out = c
-		return engine.PutJSON(t, tableStablecoins, c.ID, c)
-	})
-	return out, err
+func (s Service) SetIssuanceStatus(ctx context.Context, id string, status IssuanceStatus) (*Stablecoin, error) {
+	return engine.Run(ctx, s.e, setIssuance, [2]string{id, string(status)})
 }
+
+// setIssuance is Service.SetIssuanceStatus's operation; its request is
+// [id, status].
+var setIssuance = engine.Op[[2]string, *Stablecoin, struct{}]{Area: "stablecoins", Name: "SetIssuanceStatus",
+	Validate: func(in *[2]string) error {
+		switch status := IssuanceStatus(in[1]); status {
+		case IssuancePendingReview, IssuanceProvisioning, IssuanceProvisioned,
+			IssuanceRejected, IssuanceFailed:
+			return nil
+		default:
+			return engine.Errorf(engine.CodeInvalidInput, "issuanceStatus %q is not a StablecoinIssuanceStatus", status)
+		}
+	},
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (*Stablecoin, error) {
+		c, err := stablecoin(t, in[0])
+		if err != nil {
+			return nil, err
+		}
+		c.IssuanceStatus, c.UpdatedAt = IssuanceStatus(in[1]), t.Now
+		if err := engine.PutJSON(t, tableStablecoins, c.ID, c); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}}

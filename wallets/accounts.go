@@ -26,40 +26,45 @@ type UpdateInternalAccountRequest struct {
 // embedded wallet; ACCOUNT_NOT_FOUND for an unknown one; the signed-retry
 // codes. With an idempotency key each leg records its answer and a retry
 // of the leg replays it.
-func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (_ *accounts.InternalAccountView, _ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "UpdateInternalAccount")
-	defer op.End(&err)
-	if req.PrivateEnabled == nil {
-		return nil, nil, engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
-	}
-	var out signedAnswer[accounts.InternalAccountView]
-	err = engine.Once(ctx, w.e, []any{id, req, sig.leg()}, &out, func(t *engine.Txn) error {
-		out = signedAnswer[accounts.InternalAccountView]{}
-		a, err := accounts.Internal(t, id)
-		if err != nil {
-			return err
-		}
-		if a.Type != accounts.EmbeddedWallet {
-			return engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
-		}
-		out.Challenge, _, err = signed(t, sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
-			activity: "UPDATE_WALLET", params: map[string]any{"privateEnabled": *req.PrivateEnabled}})
-		if out.Challenge != nil || err != nil {
-			return err
-		}
-		v := *req.PrivateEnabled
-		a.PrivateEnabled, a.UpdatedAt = &v, t.Now
-		if err := engine.PutJSON(t, accounts.TableInternalAccounts, id, a); err != nil {
-			return err
-		}
-		out.Result, err = accounts.View(t, a)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return out.Result, out.Challenge, nil
+func (w Service) UpdateInternalAccount(ctx context.Context, id string, req UpdateInternalAccountRequest, sig Signature) (*accounts.InternalAccountView, *SignedChallenge, error) {
+	out, err := engine.Run(ctx, w.e, updateInternalAccount, walletCall[UpdateInternalAccountRequest]{id: id, body: req, sig: sig, fp: []any{id, req, sig.leg()}})
+	return out.Result, out.Challenge, err
 }
+
+// updateInternalAccount is Service.UpdateInternalAccount's operation.
+var updateInternalAccount = engine.Op[walletCall[UpdateInternalAccountRequest], signedAnswer[accounts.InternalAccountView], struct{}]{Area: "wallets", Name: "UpdateInternalAccount",
+	Validate: func(in *walletCall[UpdateInternalAccountRequest]) error {
+		if in.body.PrivateEnabled == nil {
+			return engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "privateEnabled is required"}})
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *walletCall[UpdateInternalAccountRequest], _ *struct{}) (out signedAnswer[accounts.InternalAccountView], err error) {
+		id, req, sig := in.id, in.body, in.sig
+		err = func() error {
+			out = signedAnswer[accounts.InternalAccountView]{}
+			a, err := accounts.Internal(t, id)
+			if err != nil {
+				return err
+			}
+			if a.Type != accounts.EmbeddedWallet {
+				return engine.Invalid(validate.Errors{{Field: "privateEnabled", Message: "only embedded wallets have a privacy setting"}})
+			}
+			out.Challenge, _, err = signed(t, sig, signedOp{op: "account.update", target: id, accountID: id, body: req,
+				activity: "UPDATE_WALLET", params: map[string]any{"privateEnabled": *req.PrivateEnabled}})
+			if out.Challenge != nil || err != nil {
+				return err
+			}
+			v := *req.PrivateEnabled
+			a.PrivateEnabled, a.UpdatedAt = &v, t.Now
+			if err := accounts.SaveInternal(t, a); err != nil {
+				return err
+			}
+			out.Result, err = accounts.View(t, a)
+			return err
+		}()
+		return out, err
+	}}
 
 // ExportRequest is the body of POST /internal-accounts/{id}/export.
 type ExportRequest struct {
@@ -85,28 +90,29 @@ type WalletExport struct {
 // first export changes it, and then the export runs again). With an
 // idempotency key each leg records its answer, the sealed secret
 // included, and a retry of the leg replays it.
-func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (_ *WalletExport, _ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "Export")
-	defer op.End(&err)
-	e := w.e
-	var fe validate.Errors
-	if checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) && !legacy(req.ClientPublicKey) {
-		fe.Add("clientPublicKey", nil, "clientPublicKey must be an uncompressed P-256 key (130 hex characters, 04 prefix)")
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, nil, err
-	}
-	var out signedAnswer[WalletExport]
-	input := []any{id, req, sig.leg()}
-	if ok, err := engine.Replay(ctx, e, input, &out); ok {
-		return out.Result, out.Challenge, err
-	}
-	for attempt := 1; ; attempt++ {
-		x, err := w.sealExport(ctx, id, req, sig)
-		if err != nil {
-			return nil, nil, err
+func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig Signature) (*WalletExport, *SignedChallenge, error) {
+	out, err := engine.Run(ctx, w.e, exportWallet, walletCall[ExportRequest]{id: id, body: req, sig: sig, fp: []any{id, req, sig.leg()}})
+	return out.Result, out.Challenge, err
+}
+
+// exportWallet is Service.Export's operation: the secret is sealed in
+// Prefetch, and sealed again (up to twice) when Decide finds that a
+// concurrent first export drew another (errSecretMoved, marked Missing).
+var exportWallet = engine.Op[walletCall[ExportRequest], signedAnswer[WalletExport], *sealedExport]{Area: "wallets", Name: "Export",
+	Validate: func(in *walletCall[ExportRequest]) error {
+		var fe validate.Errors
+		if checkClientKey(&fe, "clientPublicKey", in.body.ClientPublicKey) && !legacy(in.body.ClientPublicKey) {
+			fe.Add("clientPublicKey", nil, "clientPublicKey must be an uncompressed P-256 key (130 hex characters, 04 prefix)")
 		}
-		err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *walletCall[ExportRequest], x **sealedExport, _ error) (err error) {
+		*x, err = sealExport(ctx, e, in.id, in.body, in.sig)
+		return err
+	},
+	Decide: func(t *engine.Txn, in *walletCall[ExportRequest], f **sealedExport) (out signedAnswer[WalletExport], err error) {
+		id, req, sig, x := in.id, in.body, in.sig, *f
+		err = func() error {
 			out = signedAnswer[WalletExport]{}
 			a, err := walletAccount(t, id)
 			if err != nil {
@@ -126,21 +132,13 @@ func (w Service) Export(ctx context.Context, id string, req ExportRequest, sig S
 			case err != nil:
 				return err
 			case !bytes.Equal(stored.Secret, x.secret):
-				return errSecretMoved
+				return engine.Missing(errSecretMoved)
 			}
 			out.Result = &WalletExport{ID: id, EncryptedWalletCredentials: x.sealed}
 			return nil
-		})
-		if errors.Is(err, errSecretMoved) && attempt < 3 {
-			engine.RetryCall(e) // sealing again is the same operation
-			continue
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		return out.Result, out.Challenge, nil
-	}
-}
+		}()
+		return out, err
+	}}
 
 // errSecretMoved refuses an export whose secret was drawn by a concurrent
 // first export after this one sealed another.
@@ -155,13 +153,13 @@ type sealedExport struct {
 // sealExport seals, for a signed export of wallet id, the wallet's secret
 // as stored, or a new one drawn when it has none yet; nothing for the call
 // that asks for the challenge, which seals nothing.
-func (w Service) sealExport(ctx context.Context, id string, req ExportRequest, sig Signature) (*sealedExport, error) {
+func sealExport(ctx context.Context, e *engine.Handle, id string, req ExportRequest, sig Signature) (*sealedExport, error) {
 	x := &sealedExport{}
 	if sig.leg() == "" {
 		return x, nil
 	}
 	var s walletSecret
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		if err := engine.GetJSON(t, tableWalletSecrets, id, &s); !errors.Is(err, engine.ErrNotFound) {
 			return err
 		}
@@ -203,8 +201,22 @@ func QuotePayload(q *quotes.Record) string {
 // idempotency: WALLET_SIGNATURE_MISSING without a stamp, the stamp codes
 // of CheckQuoteSignature, QUOTE_NOT_FOUND, QUOTE_EXPIRED, CONFLICT for a
 // quote already executed, INSUFFICIENT_FUNDS.
-func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (_ *quotes.Quote, err error) {
-	ctx, op := begin(ctx, w.e, "ExecuteQuote")
-	defer op.End(&err)
-	return quotes.ExecuteWith(w.e, ctx, id, quotes.ExecuteOptions{}, &stamp)
+func (w Service) ExecuteQuote(ctx context.Context, id, stamp string) (*quotes.Quote, error) {
+	return engine.Run(ctx, w.e, executeQuote, [2]string{id, stamp})
 }
+
+// executeQuote is Service.ExecuteQuote's operation: its request is [quote
+// id, stamp], and the quotes area's execution (quotes.ExecuteWith) carries
+// it out, with its own idempotency, in Prefetch, which settles the answer.
+var executeQuote = engine.Op[[2]string, *quotes.Quote, *quotes.Quote]{Area: "wallets", Name: "ExecuteQuote", Access: engine.Read,
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *[2]string, q **quotes.Quote, _ error) (err error) {
+		stamp := in[1]
+		if *q, err = quotes.ExecuteWith(e, ctx, in[0], quotes.ExecuteOptions{}, &stamp); err != nil {
+			return err
+		}
+		return engine.Settled
+	},
+	Decide: func(*engine.Txn, *[2]string, **quotes.Quote) (*quotes.Quote, error) { return nil, nil },
+	Answer: func(_ *engine.Handle, _ *[2]string, q **quotes.Quote, _ *quotes.Quote, err error) (*quotes.Quote, error) {
+		return *q, err
+	}}

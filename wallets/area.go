@@ -1,7 +1,7 @@
 package wallets
 
 import (
-	"context"
+	"encoding/json"
 
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/walletauth"
@@ -40,15 +40,15 @@ type Options struct {
 // walletsSlot keys the area's Options on the engine (engine.Slot).
 var walletsSlot engine.Slot[Options]
 
-// begin begins the operation name of this area (engine.Handle.Begin): every
-// exported method of the area's groups starts with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "wallets", name)
+// walletCall is a wallet operation's request: the record it names, its
+// body, the signature of a signed flow, and fp, the request's fingerprint
+// for the handle's idempotency key (an array such as [id, body, leg]).
+type walletCall[B any] struct {
+	id   string
+	body B
+	sig  Signature
+	fp   []any
 }
+
+// MarshalJSON fingerprints the request as fp.
+func (c walletCall[B]) MarshalJSON() ([]byte, error) { return json.Marshal(c.fp) }

@@ -23,24 +23,26 @@ import (
 // update applies at once. It answers the customers area's codes and
 // ContactChange's. With an idempotency key each leg records its answer
 // and a retry of the leg replays it.
-func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (_ *customers.Customer, _ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "UpdateCustomer")
-	defer op.End(&err)
-	var out signedAnswer[customers.Customer]
-	err = engine.Once(ctx, w.e, []any{id, in, sig.leg()}, &out, func(t *engine.Txn) error {
-		out = signedAnswer[customers.Customer]{}
-		var err error
-		out.Result, err = customers.UpdateRecord(t, id, in, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {
-			out.Challenge, err = ContactChange(t, r, oldEmail, oldPhone, in, &sig)
-			return out.Challenge != nil, err
-		})
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return out.Result, out.Challenge, nil
+func (w Service) UpdateCustomer(ctx context.Context, id string, in customers.CustomerInput, sig Signature) (*customers.Customer, *SignedChallenge, error) {
+	out, err := engine.Run(ctx, w.e, updateCustomer, walletCall[customers.CustomerInput]{id: id, body: in, sig: sig, fp: []any{id, in, sig.leg()}})
+	return out.Result, out.Challenge, err
 }
+
+// updateCustomer is Service.UpdateCustomer's operation.
+var updateCustomer = engine.Op[walletCall[customers.CustomerInput], signedAnswer[customers.Customer], struct{}]{Area: "wallets", Name: "UpdateCustomer",
+	Decide: func(t *engine.Txn, in *walletCall[customers.CustomerInput], _ *struct{}) (out signedAnswer[customers.Customer], err error) {
+		id, req, sig := in.id, in.body, in.sig
+		err = func() error {
+			out = signedAnswer[customers.Customer]{}
+			var err error
+			out.Result, err = customers.UpdateRecord(t, id, req, func(r *customers.Record, oldEmail, oldPhone string) (bool, error) {
+				out.Challenge, err = ContactChange(t, r, oldEmail, oldPhone, req, &sig)
+				return out.Challenge != nil, err
+			})
+			return err
+		}()
+		return out, err
+	}}
 
 // tiedCredentials are the credentials of type typ tied to contact on the
 // customer's wallets, by id: the order the challenge binds (Data

@@ -130,98 +130,105 @@ func oidcError(err error, field string) error {
 // With an idempotency key each leg records its answer in its transaction,
 // and a retry of the leg replays it before the token or passkey is checked
 // again (Signature.leg tells the legs apart).
-func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (_ *AuthMethodResponse, _ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "CreateCredential")
-	defer op.End(&err)
-	e := w.e
-	if err := req.check(); err != nil {
-		return nil, nil, err
-	}
-	var out signedAnswer[AuthMethodResponse]
-	input := []any{req, sig.leg()}
-	if ok, err := engine.Replay(ctx, e, input, &out); ok {
-		return out.Result, out.Challenge, err
-	}
-	c := &credentialRecord{AuthMethod: AuthMethod{Type: req.Type, Nickname: req.Nickname}}
-	var params map[string]any
-	var activityType string
-	switch req.Type {
-	case CredentialOAuth:
-		id, err := checkOIDC(e, req.OidcToken, "")
-		if err != nil {
-			return nil, nil, err
-		}
-		c.Identity, c.Nickname = &id, id.Email
-		if c.Nickname == "" {
-			c.Nickname = id.Subject
-		}
-		activityType, params = "CREATE_OAUTH_PROVIDERS", map[string]any{"oauthProviders": []any{map[string]any{"oidcToken": req.OidcToken, "providerName": id.Issuer}}}
-	case CredentialPasskey:
-		challenge, _ := decode64url(req.Challenge)
-		pk, err := walletRelyingParty(e).Register(challenge, *req.Attestation)
-		if err != nil {
-			return nil, nil, passkeyRefused("attestation", err)
-		}
-		c.Passkey, c.CredentialID = &pk, pk.IDString()
-		activityType, params = "CREATE_AUTHENTICATORS_V2", map[string]any{"authenticators": []any{map[string]any{
-			"attestation": req.Attestation, "authenticatorName": req.Nickname, "challenge": req.Challenge}}}
-	}
-	d, err := drawWallet(e)
-	if err != nil {
-		return nil, nil, err
-	}
-	// Every run of the function starts from nothing it set before: a store
-	// may run it more than once.
-	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
-		out = signedAnswer[AuthMethodResponse]{}
-		a, err := walletAccount(t, req.AccountID)
-		if err != nil {
-			return err
-		}
-		cust, err := customers.Get(t, a.CustomerID)
-		if err != nil {
-			return err
-		}
-		existing, err := credentials(t, a.ID)
-		if err != nil {
-			return err
-		}
-		cc := *c
-		if err := checkNewCredential(t, &cc, cust, existing, req.Challenge); err != nil {
-			return err
-		}
-		if len(existing) > 0 {
-			activityType, params := activityType, params
-			if params == nil { // OTP: the contact it ties
-				activityType, params = otpActivity(cc.Type, cc.Contact)
-			}
-			out.Challenge, _, err = signed(t, sig, signedOp{op: "credential.create", target: a.ID, accountID: a.ID, body: req,
-				activity: activityType, params: params, typ: req.Type})
-			if out.Challenge != nil || err != nil {
-				return err
-			}
-		}
-		rec, err := addCredential(t, a, cust, &cc)
-		if err != nil {
-			return err
-		}
-		m := &AuthMethodResponse{AuthMethod: rec.AuthMethod}
-		if rec.Passkey != nil {
-			if err := t.Insert(tableWalletPasskeyChallenges, req.Challenge, []byte(rec.ID)); err != nil {
-				return err
-			}
-		}
-		if rec.isOTP() {
-			m.OtpEncryptionTargetBundle, err = issueOTP(t, rec, d, cust)
-		}
-		out.Result = m
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return out.Result, out.Challenge, nil
+func (w Service) CreateCredential(ctx context.Context, req CreateCredentialRequest, sig Signature) (*AuthMethodResponse, *SignedChallenge, error) {
+	out, err := engine.Run(ctx, w.e, createCredential, walletCall[CreateCredentialRequest]{body: req, sig: sig, fp: []any{req, sig.leg()}})
+	return out.Result, out.Challenge, err
 }
+
+// credentialDraft is what a credential registration gathers before its
+// transaction: the credential checked (an OIDC token's identity, a
+// passkey's attestation), the activity its payloadToSign binds, and the
+// wallet's random draws.
+type credentialDraft struct {
+	c            *credentialRecord
+	params       map[string]any
+	activityType string
+	d            *walletDraws
+}
+
+// createCredential is Service.CreateCredential's operation. Every run of
+// Decide starts from nothing it set before: a store may run it more than
+// once.
+var createCredential = engine.Op[walletCall[CreateCredentialRequest], signedAnswer[AuthMethodResponse], credentialDraft]{Area: "wallets", Name: "CreateCredential",
+	Validate: func(in *walletCall[CreateCredentialRequest]) error { return in.body.check() },
+	Prefetch: func(_ context.Context, e *engine.Handle, in *walletCall[CreateCredentialRequest], f *credentialDraft, _ error) error {
+		req := in.body
+		c := &credentialRecord{AuthMethod: AuthMethod{Type: req.Type, Nickname: req.Nickname}}
+		switch req.Type {
+		case CredentialOAuth:
+			id, err := checkOIDC(e, req.OidcToken, "")
+			if err != nil {
+				return err
+			}
+			c.Identity, c.Nickname = &id, id.Email
+			if c.Nickname == "" {
+				c.Nickname = id.Subject
+			}
+			f.activityType, f.params = "CREATE_OAUTH_PROVIDERS", map[string]any{"oauthProviders": []any{map[string]any{"oidcToken": req.OidcToken, "providerName": id.Issuer}}}
+		case CredentialPasskey:
+			challenge, _ := decode64url(req.Challenge)
+			pk, err := walletRelyingParty(e).Register(challenge, *req.Attestation)
+			if err != nil {
+				return passkeyRefused("attestation", err)
+			}
+			c.Passkey, c.CredentialID = &pk, pk.IDString()
+			f.activityType, f.params = "CREATE_AUTHENTICATORS_V2", map[string]any{"authenticators": []any{map[string]any{
+				"attestation": req.Attestation, "authenticatorName": req.Nickname, "challenge": req.Challenge}}}
+		}
+		f.c = c
+		var err error
+		f.d, err = drawWallet(e)
+		return err
+	},
+	Decide: func(t *engine.Txn, in *walletCall[CreateCredentialRequest], f *credentialDraft) (out signedAnswer[AuthMethodResponse], err error) {
+		req, sig, c, params, activityType, d := in.body, in.sig, f.c, f.params, f.activityType, f.d
+		err = func() error {
+			out = signedAnswer[AuthMethodResponse]{}
+			a, err := walletAccount(t, req.AccountID)
+			if err != nil {
+				return err
+			}
+			cust, err := customers.Get(t, a.CustomerID)
+			if err != nil {
+				return err
+			}
+			existing, err := credentials(t, a.ID)
+			if err != nil {
+				return err
+			}
+			cc := *c
+			if err := checkNewCredential(t, &cc, cust, existing, req.Challenge); err != nil {
+				return err
+			}
+			if len(existing) > 0 {
+				activityType, params := activityType, params
+				if params == nil { // OTP: the contact it ties
+					activityType, params = otpActivity(cc.Type, cc.Contact)
+				}
+				out.Challenge, _, err = signed(t, sig, signedOp{op: "credential.create", target: a.ID, accountID: a.ID, body: req,
+					activity: activityType, params: params, typ: req.Type})
+				if out.Challenge != nil || err != nil {
+					return err
+				}
+			}
+			rec, err := addCredential(t, a, cust, &cc)
+			if err != nil {
+				return err
+			}
+			m := &AuthMethodResponse{AuthMethod: rec.AuthMethod}
+			if rec.Passkey != nil {
+				if err := t.Insert(tableWalletPasskeyChallenges, req.Challenge, []byte(rec.ID)); err != nil {
+					return err
+				}
+			}
+			if rec.isOTP() {
+				m.OtpEncryptionTargetBundle, err = issueOTP(t, rec, d, cust)
+			}
+			out.Result = m
+			return err
+		}()
+		return out, err
+	}}
 
 // otpActivity is the activity type and parameters that a payloadToSign
 // binds when an OTP credential is tied to contact.
@@ -358,22 +365,28 @@ func issueOTP(t *engine.Txn, c *credentialRecord, d *walletDraws, cust *customer
 // Credentials lists a wallet's credentials, oldest first; an unknown
 // account has none (an empty list, not NOT_FOUND). INVALID_INPUT without
 // an account id.
-func (w Service) Credentials(ctx context.Context, accountID string) (_ []AuthMethod, err error) {
-	ctx, op := begin(ctx, w.e, "Credentials")
-	defer op.End(&err)
-	if accountID == "" {
-		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
-	}
-	out := []AuthMethod{}
-	err = w.e.View(ctx, func(t *engine.Txn) error {
-		out = out[:0]
-		cs, err := credentials(t, accountID)
+func (w Service) Credentials(ctx context.Context, accountID string) ([]AuthMethod, error) {
+	return engine.Run(ctx, w.e, listCredentials, accountID)
+}
+
+// listCredentials is Service.Credentials's operation.
+var listCredentials = engine.Op[string, []AuthMethod, struct{}]{Area: "wallets", Name: "Credentials", Access: engine.Read,
+	Validate: needAccountID,
+	Decide: func(t *engine.Txn, accountID *string, _ *struct{}) ([]AuthMethod, error) {
+		out := []AuthMethod{}
+		cs, err := credentials(t, *accountID)
 		for _, c := range cs {
 			out = append(out, c.AuthMethod)
 		}
-		return err
-	})
-	return out, err
+		return out, err
+	}}
+
+// needAccountID refuses a listing without an account id (INVALID_INPUT).
+func needAccountID(accountID *string) error {
+	if *accountID == "" {
+		return engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
+	}
+	return nil
 }
 
 // RevokeCredential revokes a credential and ends its sessions, a signed
@@ -382,32 +395,36 @@ func (w Service) Credentials(ctx context.Context, accountID string) (_ []AuthMet
 // AUTH_METHOD_NOT_FOUND for an unknown credential, INVALID_INPUT for the
 // last one, and the signed-retry codes (WALLET_SIGNATURE_INVALID when the
 // signing session is the credential's own).
-func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (_ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "RevokeCredential")
-	defer op.End(&err)
-	var ch *SignedChallenge
-	err = engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
-		ch = nil
-		c, err := credential(t, id)
-		if err != nil {
-			return err
-		}
-		all, err := credentials(t, c.AccountID)
-		if err != nil {
-			return err
-		}
-		if len(all) < 2 {
-			return engine.Invalid(validate.Errors{{Field: "id", Message: "the wallet's last credential cannot be revoked"}})
-		}
-		ch, _, err = signed(t, sig, signedOp{op: "credential.revoke", target: id, accountID: c.AccountID, activity: "DELETE_AUTHENTICATORS",
-			params: map[string]any{"authenticatorIds": []string{id}}, typ: c.Type, exclude: id})
-		if ch != nil || err != nil {
-			return err
-		}
-		return removeCredential(t, c)
-	})
-	return ch, err
+func (w Service) RevokeCredential(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+	return engine.Run(ctx, w.e, revokeCredential, walletCall[struct{}]{id: id, sig: sig, fp: []any{id, sig.leg()}})
 }
+
+// revokeCredential is Service.RevokeCredential's operation.
+var revokeCredential = engine.Op[walletCall[struct{}], *SignedChallenge, struct{}]{Area: "wallets", Name: "RevokeCredential",
+	Decide: func(t *engine.Txn, in *walletCall[struct{}], _ *struct{}) (out *SignedChallenge, err error) {
+		id, sig := in.id, in.sig
+		err = func() error {
+			out = nil
+			c, err := credential(t, id)
+			if err != nil {
+				return err
+			}
+			all, err := credentials(t, c.AccountID)
+			if err != nil {
+				return err
+			}
+			if len(all) < 2 {
+				return engine.Invalid(validate.Errors{{Field: "id", Message: "the wallet's last credential cannot be revoked"}})
+			}
+			out, _, err = signed(t, sig, signedOp{op: "credential.revoke", target: id, accountID: c.AccountID, activity: "DELETE_AUTHENTICATORS",
+				params: map[string]any{"authenticatorIds": []string{id}}, typ: c.Type, exclude: id})
+			if out != nil || err != nil {
+				return err
+			}
+			return removeCredential(t, c)
+		}()
+		return out, err
+	}}
 
 // removeCredential deletes c, its claim and its sessions.
 func removeCredential(t *engine.Txn, c *credentialRecord) error {

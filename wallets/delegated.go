@@ -80,86 +80,89 @@ func fundingSourceID(cardID, accountID string) string {
 // concurrent retries of one leg exactly one proceeds. With an idempotency
 // key each leg records its answer and a retry of the leg replays it: the
 // same challenge, or the same key, never a second one.
-func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (_ *DelegatedKey, _ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "CreateDelegatedKey")
-	defer op.End(&err)
-	e := w.e
-	var fe validate.Errors
-	fe.Required("cardId", req.CardID)
-	fe.Required("internalAccountId", req.InternalAccountID)
-	if fe.Required("nickname", req.Nickname) {
-		fe.MaxLen("nickname", req.Nickname, 256)
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, nil, err
-	}
-	var out signedAnswer[DelegatedKey]
-	input := []any{req, sig.leg()}
-	if ok, err := engine.Replay(ctx, e, input, &out); ok {
-		return out.Result, out.Challenge, err
-	}
-	d, err := drawWallet(e)
-	if err != nil {
-		return nil, nil, err
-	}
-	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
-		out = signedAnswer[DelegatedKey]{}
-		card, err := cards.Get(t, req.CardID)
-		if err != nil {
-			return err
+func (w Service) CreateDelegatedKey(ctx context.Context, req CreateDelegatedKeyRequest, sig Signature) (*DelegatedKey, *SignedChallenge, error) {
+	out, err := engine.Run(ctx, w.e, createDelegatedKey, walletCall[CreateDelegatedKeyRequest]{body: req, sig: sig, fp: []any{req, sig.leg()}})
+	return out.Result, out.Challenge, err
+}
+
+// createDelegatedKey is Service.CreateDelegatedKey's operation; the
+// wallet's random draws are made in Prefetch.
+var createDelegatedKey = engine.Op[walletCall[CreateDelegatedKeyRequest], signedAnswer[DelegatedKey], *walletDraws]{Area: "wallets", Name: "CreateDelegatedKey",
+	Validate: func(in *walletCall[CreateDelegatedKeyRequest]) error {
+		req := in.body
+		var fe validate.Errors
+		fe.Required("cardId", req.CardID)
+		fe.Required("internalAccountId", req.InternalAccountID)
+		if fe.Required("nickname", req.Nickname) {
+			fe.MaxLen("nickname", req.Nickname, 256)
 		}
-		a, err := walletAccount(t, req.InternalAccountID)
-		if err != nil {
-			return err
-		}
-		if !slices.Contains(card.FundingSources, a.ID) {
-			return engine.Errorf(engine.CodeNotFound, "card %s is not funded by embedded wallet %s", card.ID, a.ID)
-		}
-		fs := fundingSourceID(card.ID, a.ID)
-		keys, err := delegatedKeys(t, a.ID, fs)
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if k.Status == DelegatedKeyActive {
-				return engine.Errorf(engine.CodeConflict, "funding source %s already has the ACTIVE delegated key %s; revoke it first", fs, k.ID)
-			}
-		}
-		// The Request-Id tells the legs apart: the second leg's challenge
-		// is marked leg 2, and its signed retry activates the key.
-		op := signedOp{op: "delegated.create", target: fs, accountID: a.ID, body: req, activity: "CREATE_USERS",
-			params: map[string]any{"fundingSourceId": fs, "userName": req.Nickname}}
-		if sig.RequestID != "" {
-			if p, err := pendingOp(t, sig.RequestID); err == nil && p.Data["leg"] == "2" {
-				op.op = "delegated.activate"
-			}
-		}
-		var p *pendingRequest
-		out.Challenge, p, err = signed(t, sig, op)
-		if out.Challenge != nil || err != nil {
-			return err
-		}
-		if op.op == "delegated.create" {
-			k, err := newDelegatedKey(t, req, card.ID, fs, a.ID, d)
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: prefetchDraws[CreateDelegatedKeyRequest],
+	Decide: func(t *engine.Txn, in *walletCall[CreateDelegatedKeyRequest], f **walletDraws) (out signedAnswer[DelegatedKey], err error) {
+		req, sig, d := in.body, in.sig, *f
+		err = func() error {
+			out = signedAnswer[DelegatedKey]{}
+			card, err := cards.Get(t, req.CardID)
 			if err != nil {
 				return err
 			}
-			out.Challenge, _, err = challenge(t, signedOp{op: "delegated.activate", target: fs, accountID: a.ID, body: req, activity: "CREATE_POLICY",
-				params: map[string]any{"delegatedKeyId": k.ID, "publicKey": k.PublicKey}, data: map[string]string{"leg": "2", "key": k.ID}})
-			return err
-		}
-		pending, err := delegatedKey(t, p.Data["key"])
-		if err != nil {
-			return err
-		}
-		pending.Status, pending.UpdatedAt = DelegatedKeyActive, t.Now
-		out.Result = &pending.DelegatedKey
-		return engine.PutJSON(t, tableWalletDelegatedKeys, pending.ID, pending)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return out.Result, out.Challenge, nil
+			a, err := walletAccount(t, req.InternalAccountID)
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(card.FundingSources, a.ID) {
+				return engine.Errorf(engine.CodeNotFound, "card %s is not funded by embedded wallet %s", card.ID, a.ID)
+			}
+			fs := fundingSourceID(card.ID, a.ID)
+			keys, err := delegatedKeys(t, a.ID, fs)
+			if err != nil {
+				return err
+			}
+			for _, k := range keys {
+				if k.Status == DelegatedKeyActive {
+					return engine.Errorf(engine.CodeConflict, "funding source %s already has the ACTIVE delegated key %s; revoke it first", fs, k.ID)
+				}
+			}
+			// The Request-Id tells the legs apart: the second leg's challenge
+			// is marked leg 2, and its signed retry activates the key.
+			op := signedOp{op: "delegated.create", target: fs, accountID: a.ID, body: req, activity: "CREATE_USERS",
+				params: map[string]any{"fundingSourceId": fs, "userName": req.Nickname}}
+			if sig.RequestID != "" {
+				if p, err := pendingOp(t, sig.RequestID); err == nil && p.Data["leg"] == "2" {
+					op.op = "delegated.activate"
+				}
+			}
+			var p *pendingRequest
+			out.Challenge, p, err = signed(t, sig, op)
+			if out.Challenge != nil || err != nil {
+				return err
+			}
+			if op.op == "delegated.create" {
+				k, err := newDelegatedKey(t, req, card.ID, fs, a.ID, d)
+				if err != nil {
+					return err
+				}
+				out.Challenge, _, err = challenge(t, signedOp{op: "delegated.activate", target: fs, accountID: a.ID, body: req, activity: "CREATE_POLICY",
+					params: map[string]any{"delegatedKeyId": k.ID, "publicKey": k.PublicKey}, data: map[string]string{"leg": "2", "key": k.ID}})
+				return err
+			}
+			pending, err := delegatedKey(t, p.Data["key"])
+			if err != nil {
+				return err
+			}
+			pending.Status, pending.UpdatedAt = DelegatedKeyActive, t.Now
+			out.Result = &pending.DelegatedKey
+			return engine.PutJSON(t, tableWalletDelegatedKeys, pending.ID, pending)
+		}()
+		return out, err
+	}}
+
+// prefetchDraws makes a wallet operation's random draws (drawWallet)
+// before its transaction.
+func prefetchDraws[B any](_ context.Context, e *engine.Handle, _ *walletCall[B], d **walletDraws, _ error) (err error) {
+	*d, err = drawWallet(e)
+	return err
 }
 
 // pendingOp loads a pending signed request without checking it (signed
@@ -217,61 +220,75 @@ type DelegatedKeyFilter struct {
 // DelegatedKeys lists delegated keys of any status, of a wallet and/or a
 // funding source; INVALID_INPUT when f is empty. A filter by funding
 // source alone scans every wallet's keys.
-func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) (_ []DelegatedKey, err error) {
-	ctx, op := begin(ctx, w.e, "DelegatedKeys")
-	defer op.End(&err)
-	if f.AccountID == "" && f.FundingSourceID == "" {
-		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId or fundingSourceId is required"}})
-	}
-	out := []DelegatedKey{}
-	err = w.e.View(ctx, func(t *engine.Txn) error {
-		out = out[:0]
-		prefix := f.AccountID
-		if prefix != "" {
-			prefix += "|"
-		}
-		return t.Scan(tableWalletDelegatedKeysByAcc, engine.ScanOptions{Prefix: prefix}, func(_ string, v []byte) (bool, error) {
-			k, err := delegatedKey(t, string(v))
-			if err == nil && (f.FundingSourceID == "" || k.FundingSourceID == f.FundingSourceID) {
-				out = append(out, k.DelegatedKey)
-			}
-			return true, err
-		})
-	})
-	return out, err
+func (w Service) DelegatedKeys(ctx context.Context, f DelegatedKeyFilter) ([]DelegatedKey, error) {
+	return engine.Run(ctx, w.e, listDelegatedKeys, f)
 }
 
-// DelegatedKey returns one delegated key; NOT_FOUND when there is none.
-func (w Service) DelegatedKey(ctx context.Context, id string) (_ *DelegatedKey, err error) {
-	ctx, op := begin(ctx, w.e, "DelegatedKey")
-	defer op.End(&err)
-	var out *DelegatedKey
-	err = w.e.View(ctx, func(t *engine.Txn) error {
-		k, err := delegatedKey(t, id)
-		if err == nil {
-			out = &k.DelegatedKey
+// listDelegatedKeys is Service.DelegatedKeys's operation.
+var listDelegatedKeys = engine.Op[DelegatedKeyFilter, []DelegatedKey, struct{}]{Area: "wallets", Name: "DelegatedKeys", Access: engine.Read,
+	Validate: func(f *DelegatedKeyFilter) error {
+		if f.AccountID == "" && f.FundingSourceID == "" {
+			return engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId or fundingSourceId is required"}})
 		}
-		return err
-	})
-	return out, err
+		return nil
+	},
+	Decide: func(t *engine.Txn, f *DelegatedKeyFilter, _ *struct{}) ([]DelegatedKey, error) {
+		out := []DelegatedKey{}
+		err := func() error {
+			out = out[:0]
+			prefix := f.AccountID
+			if prefix != "" {
+				prefix += "|"
+			}
+			return t.Scan(tableWalletDelegatedKeysByAcc, engine.ScanOptions{Prefix: prefix}, func(_ string, v []byte) (bool, error) {
+				k, err := delegatedKey(t, string(v))
+				if err == nil && (f.FundingSourceID == "" || k.FundingSourceID == f.FundingSourceID) {
+					out = append(out, k.DelegatedKey)
+				}
+				return true, err
+			})
+		}()
+		return out, err
+	}}
+
+// DelegatedKey returns one delegated key; NOT_FOUND when there is none.
+func (w Service) DelegatedKey(ctx context.Context, id string) (*DelegatedKey, error) {
+	return engine.Run(ctx, w.e, getDelegatedKey, id)
 }
+
+// getDelegatedKey is Service.DelegatedKey's operation.
+var getDelegatedKey = engine.Op[string, *DelegatedKey, struct{}]{Area: "wallets", Name: "DelegatedKey", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*DelegatedKey, error) {
+		k, err := delegatedKey(t, *id)
+		if err != nil {
+			return nil, err
+		}
+		return &k.DelegatedKey, nil
+	}}
 
 // RevokeDelegatedKey revokes an ACTIVE delegated key (INVALID_INPUT
 // otherwise, NOT_FOUND for an unknown one); the service signs its own
 // removal, so no session signature is asked for. The private key is
 // erased in the same transaction.
-func (w Service) RevokeDelegatedKey(ctx context.Context, id string) (err error) {
-	ctx, op := begin(ctx, w.e, "RevokeDelegatedKey")
-	defer op.End(&err)
-	return engine.Once(ctx, w.e, id, &struct{}{}, func(t *engine.Txn) error {
-		k, err := delegatedKey(t, id)
-		if err != nil {
-			return err
-		}
-		if k.Status != DelegatedKeyActive {
-			return engine.Invalid(validate.Errors{{Field: "id", Message: "only an ACTIVE delegated key can be revoked; this one is " + k.Status}})
-		}
-		k.Status, k.UpdatedAt, k.PrivateKey = DelegatedKeyRevoked, t.Now, nil
-		return engine.PutJSON(t, tableWalletDelegatedKeys, k.ID, k)
-	})
+func (w Service) RevokeDelegatedKey(ctx context.Context, id string) error {
+	_, err := engine.Run(ctx, w.e, revokeDelegatedKey, id)
+	return err
 }
+
+// revokeDelegatedKey is Service.RevokeDelegatedKey's operation.
+var revokeDelegatedKey = engine.Op[string, struct{}, struct{}]{Area: "wallets", Name: "RevokeDelegatedKey",
+	Decide: func(t *engine.Txn, in *string, _ *struct{}) (out struct{}, err error) {
+		id := *in
+		err = func() error {
+			k, err := delegatedKey(t, id)
+			if err != nil {
+				return err
+			}
+			if k.Status != DelegatedKeyActive {
+				return engine.Invalid(validate.Errors{{Field: "id", Message: "only an ACTIVE delegated key can be revoked; this one is " + k.Status}})
+			}
+			k.Status, k.UpdatedAt, k.PrivateKey = DelegatedKeyRevoked, t.Now, nil
+			return engine.PutJSON(t, tableWalletDelegatedKeys, k.ID, k)
+		}()
+		return out, err
+	}}

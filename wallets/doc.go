@@ -52,16 +52,16 @@
 //
 // # How an operation runs
 //
-// Every write operation is one store transaction run by engine.Once (reads
-// are one View). What needs randomness or the outside world comes first:
-// the keys and OTP bytes an operation may need are drawn before it
-// (drawWallet), OIDC tokens and WebAuthn attestations are checked by the
+// Every operation is a declaration (engine.Op) that engine.Run carries
+// out: a write is one store transaction (a read one View). What needs
+// randomness or the outside world comes first, in its Prefetch: the keys
+// and OTP bytes an operation may need are drawn before it (drawWallet), OIDC tokens and WebAuthn attestations are checked by the
 // pure functions of walletauth, and what is sealed with HPKE (a legacy
 // session's key, an export) is sealed then, to the client key the request
 // names. The transaction function then only reads, decides and writes, so
 // a store may run it more than once; ids come from Txn.NewID and the time
 // from Txn.Now. A refusal that must still commit its writes (a wrong OTP
-// code, counted) is kept (engine.Keeping) and answered after the commit;
+// code, counted) is kept (engine.Keep) and answered after the commit;
 // one that writes nothing rolls back.
 //
 // # Idempotency
@@ -73,8 +73,9 @@
 // retry with the key replays it: the same challenge, session, credential,
 // key or wallet, and nothing is opened, drawn or sent twice; the same key
 // with another input is CONFLICT. Operations that gather something before
-// their transaction (a token or passkey check, drawn keys, a seal) ask
-// engine.Replay first, so a retry is answered before any of it runs again
+// their transaction (a token or passkey check, drawn keys, a seal) look
+// for the recorded answer first (engine.Run replays before Prefetch), so
+// a retry is answered before any of it runs again
 // (an OIDC token that expired since still replays its login).
 //
 // A signed retry is another request than the call that asked for its

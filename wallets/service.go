@@ -313,20 +313,14 @@ func walletAccount(t *engine.Txn, id string) (*accounts.InternalAccount, error) 
 
 // openWallet opens a customer's embedded wallet in currency (its secret is
 // drawn at the first export), and the EMAIL_OTP credential tied to the
-// customer's email when that email is not tied to another wallet. It
-// writes the accounts area's tables and lookups itself, in t.
+// customer's email when that email is not tied to another wallet. The
+// accounts area stores the account (accounts.OpenWallet), in t.
 func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*accounts.InternalAccount, error) {
 	id := t.NewID("InternalAccount")
 	off := false
 	a := &accounts.InternalAccount{ID: id, CustomerID: c.ID, Type: accounts.EmbeddedWallet, Status: "ACTIVE", Currency: currency,
 		PrivateEnabled: &off, CreatedAt: t.Now, UpdatedAt: t.Now}
-	if err := engine.InsertJSON(t, accounts.TableInternalAccounts, id, a); err != nil {
-		return nil, err
-	}
-	if err := t.Insert(accounts.TableInternalAccountsByOwner, c.ID+"|"+currency+"|"+id, []byte(id)); err != nil {
-		return nil, err
-	}
-	if err := t.Insert(accounts.TableDepositReferences, accounts.DepositReference(id), []byte(id)); err != nil {
+	if err := accounts.OpenWallet(t, a); err != nil {
 		return nil, err
 	}
 	if err := t.Put(tableWalletsByCustomer, c.ID+"|"+id, []byte(id)); err != nil {
@@ -350,32 +344,37 @@ func openWallet(t *engine.Txn, c *customers.Customer, currency string) (*account
 // package-level Provision). CUSTOMER_NOT_FOUND for an unknown customer.
 // Each call opens another wallet, but a retry with the handle's
 // idempotency key, which answers the wallet the first call opened.
-func (w Service) Provision(ctx context.Context, customerID, currency string) (_ *accounts.InternalAccountView, err error) {
-	ctx, op := begin(ctx, w.e, "Provision")
-	defer op.End(&err)
-	var out *accounts.InternalAccountView
-	err = engine.Once(ctx, w.e, []any{customerID, currency}, &out, func(t *engine.Txn) error {
-		r, err := customers.RecordOf(t, customerID)
-		if err != nil {
-			return err
-		}
-		p, err := platform.Load(t)
-		if err != nil {
-			return err
-		}
-		cur := currency
-		if cur == "" {
-			cur = walletCurrency(customers.Currencies(r, p))
-		}
-		a, err := openWallet(t, &r.Customer, cur)
-		if err != nil {
-			return err
-		}
-		out, err = accounts.View(t, a)
-		return err
-	})
-	return out, err
+func (w Service) Provision(ctx context.Context, customerID, currency string) (*accounts.InternalAccountView, error) {
+	return engine.Run(ctx, w.e, provision, [2]string{customerID, currency})
 }
+
+// provision is Service.Provision's operation; its request is [customer
+// id, currency].
+var provision = engine.Op[[2]string, *accounts.InternalAccountView, struct{}]{Area: "wallets", Name: "Provision",
+	Decide: func(t *engine.Txn, in *[2]string, _ *struct{}) (out *accounts.InternalAccountView, err error) {
+		customerID, currency := in[0], in[1]
+		err = func() error {
+			r, err := customers.RecordOf(t, customerID)
+			if err != nil {
+				return err
+			}
+			p, err := platform.Load(t)
+			if err != nil {
+				return err
+			}
+			cur := currency
+			if cur == "" {
+				cur = walletCurrency(customers.Currencies(r, p))
+			}
+			a, err := openWallet(t, &r.Customer, cur)
+			if err != nil {
+				return err
+			}
+			out, err = accounts.View(t, a)
+			return err
+		}()
+		return out, err
+	}}
 
 // walletCurrency is the currency a customer's embedded wallet is opened
 // in: USDB (the Global Account) when the customer has it, else the first.

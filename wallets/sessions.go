@@ -62,59 +62,56 @@ func checkClientKey(fe *validate.Errors, field, key string) bool {
 // With an idempotency key a retry replays the first challenge (the same
 // target or requestId) before anything is drawn, and no code is issued or
 // sent again.
-func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (_ *CredentialChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "Challenge")
-	defer op.End(&err)
-	e := w.e
-	var out *CredentialChallenge
-	input := []any{id, req}
-	if ok, err := engine.Replay(ctx, e, input, &out); ok {
-		return out, err
-	}
-	d, err := drawWallet(e)
-	if err != nil {
-		return nil, err
-	}
-	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
-		out = nil
-		c, err := credential(t, id)
-		if err != nil {
-			return err
-		}
-		out = &CredentialChallenge{AuthMethod: c.AuthMethod}
-		switch c.Type {
-		case CredentialOAuth:
-			return engine.Invalid(validate.Errors{{Field: "id", Message: "OAUTH credentials have no challenge step; verify with a fresh oidcToken"}})
-		case CredentialPasskey:
-			var fe validate.Errors
-			if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
-				return engine.Invalid(fe)
-			}
-			ch, _, err := challenge(t, signedOp{op: "passkey.login", target: c.ID, accountID: c.AccountID, body: nil,
-				activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey,
-					"expirationSeconds": int(WalletSessionTTL.Seconds())}, data: map[string]string{"clientPublicKey": req.ClientPublicKey}})
+func (w Service) Challenge(ctx context.Context, id string, req ChallengeRequest) (*CredentialChallenge, error) {
+	return engine.Run(ctx, w.e, challengeCredential, walletCall[ChallengeRequest]{id: id, body: req, fp: []any{id, req}})
+}
+
+// challengeCredential is Service.Challenge's operation; the wallet's
+// random draws are made in Prefetch.
+var challengeCredential = engine.Op[walletCall[ChallengeRequest], *CredentialChallenge, *walletDraws]{Area: "wallets", Name: "Challenge",
+	Prefetch: prefetchDraws[ChallengeRequest],
+	Decide: func(t *engine.Txn, in *walletCall[ChallengeRequest], f **walletDraws) (out *CredentialChallenge, err error) {
+		id, req, d := in.id, in.body, *f
+		err = func() error {
+			out = nil
+			c, err := credential(t, id)
 			if err != nil {
 				return err
 			}
-			out.Challenge, out.RequestID, out.ExpiresAt = walletauth.Digest([]byte(ch.PayloadToSign)), ch.RequestID, &ch.ExpiresAt
-			return nil
-		}
-		if err := otpLocked(t, c); err != nil {
+			out = &CredentialChallenge{AuthMethod: c.AuthMethod}
+			switch c.Type {
+			case CredentialOAuth:
+				return engine.Invalid(validate.Errors{{Field: "id", Message: "OAUTH credentials have no challenge step; verify with a fresh oidcToken"}})
+			case CredentialPasskey:
+				var fe validate.Errors
+				if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
+					return engine.Invalid(fe)
+				}
+				ch, _, err := challenge(t, signedOp{op: "passkey.login", target: c.ID, accountID: c.AccountID, body: nil,
+					activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey,
+						"expirationSeconds": int(WalletSessionTTL.Seconds())}, data: map[string]string{"clientPublicKey": req.ClientPublicKey}})
+				if err != nil {
+					return err
+				}
+				out.Challenge, out.RequestID, out.ExpiresAt = walletauth.Digest([]byte(ch.PayloadToSign)), ch.RequestID, &ch.ExpiresAt
+				return nil
+			}
+			if err := otpLocked(t, c); err != nil {
+				return err
+			}
+			if err := countOTPChallenge(t, c); err != nil {
+				return err
+			}
+			cust, err := customers.Get(t, c.CustomerID)
+			if err != nil {
+				return err
+			}
+			out.OtpEncryptionTargetBundle, err = issueOTP(t, c, d, cust)
+			out.UpdatedAt = c.UpdatedAt
 			return err
-		}
-		if err := countOTPChallenge(t, c); err != nil {
-			return err
-		}
-		cust, err := customers.Get(t, c.CustomerID)
-		if err != nil {
-			return err
-		}
-		out.OtpEncryptionTargetBundle, err = issueOTP(t, c, d, cust)
-		out.UpdatedAt = c.UpdatedAt
-		return err
-	})
-	return out, err
-}
+		}()
+		return out, err
+	}}
 
 // VerifyRequest completes a credential's authentication (reference
 // AuthCredentialVerifyRequestOneOf).
@@ -175,82 +172,94 @@ func (req *VerifyRequest) check() error {
 // checked again: the same challenge, or the same session (its sealed key
 // included: it is sealed before the transaction, to the client key the
 // request names).
-func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (_ *AuthSession, _ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "Verify")
-	defer op.End(&err)
-	e := w.e
-	if err := req.check(); err != nil {
-		return nil, nil, err
-	}
-	if req.Type == CredentialPasskey && sig.RequestID == "" {
-		return nil, nil, engine.Errorf(CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
-	}
-	var out sessionAnswer
-	input := []any{id, req, sig.leg()}
-	if ok, err := engine.Replay(ctx, e, input, &out); ok {
-		return out.answer(err)
-	}
-	var identity walletauth.Identity
-	if req.Type == CredentialOAuth {
-		var err error
-		if identity, err = checkOIDC(e, req.OidcToken, req.ClientPublicKey); err != nil {
-			return nil, nil, err
-		}
-	}
-	d, err := drawWallet(e)
-	if err != nil {
-		return nil, nil, err
-	}
-	switch req.Type {
-	case CredentialOAuth:
-		err = d.sealFor(req.ClientPublicKey)
-	case CredentialPasskey:
-		err = w.sealForLogin(ctx, d, sig.RequestID)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	var failure error
-	// A wrong OTP is answered as failure while its count commits.
-	err = engine.Once(ctx, e, input, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
-		out = sessionAnswer{}
-		c, err := credential(t, id)
-		if err != nil {
+func (w Service) Verify(ctx context.Context, id string, req VerifyRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+	out, err := engine.Run(ctx, w.e, verifyCredential, walletCall[VerifyRequest]{id: id, body: req, sig: sig, fp: []any{id, req, sig.leg()}})
+	return out.Session, out.Challenge, err
+}
+
+// verified is what a verification gathers before its transaction: the
+// OIDC token's identity and the wallet's draws, the session key sealed.
+type verified struct {
+	identity walletauth.Identity
+	d        *walletDraws
+}
+
+// verifyCredential is Service.Verify's operation. A wrong OTP is answered
+// as a kept refusal while its count commits.
+var verifyCredential = engine.Op[walletCall[VerifyRequest], sessionAnswer, verified]{Area: "wallets", Name: "Verify",
+	Validate: func(in *walletCall[VerifyRequest]) error {
+		if err := in.body.check(); err != nil {
 			return err
 		}
-		if c.Type != req.Type {
-			return engine.Invalid(validate.Errors{{Field: "type", Message: "credential " + id + " is " + c.Type}})
+		if in.body.Type == CredentialPasskey && in.sig.RequestID == "" {
+			return engine.Errorf(CodeRequestIDMissing, "a passkey verification needs the Request-Id header with the challenge's requestId")
 		}
-		var clientKey string
-		switch c.Type {
+		return nil
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *walletCall[VerifyRequest], f *verified, _ error) (err error) {
+		req := in.body
+		if req.Type == CredentialOAuth {
+			if f.identity, err = checkOIDC(e, req.OidcToken, req.ClientPublicKey); err != nil {
+				return err
+			}
+		}
+		if f.d, err = drawWallet(e); err != nil {
+			return err
+		}
+		switch req.Type {
 		case CredentialOAuth:
-			if c.Identity == nil || c.Identity.Issuer != identity.Issuer || c.Identity.Audience != identity.Audience || c.Identity.Subject != identity.Subject {
-				return engine.Errorf(engine.CodeUnauthorized, "the OIDC token's iss, aud and sub are not the credential's")
-			}
-			clientKey = req.ClientPublicKey
+			return f.d.sealFor(req.ClientPublicKey)
 		case CredentialPasskey:
-			if clientKey, err = assertPasskey(t, c, req.Assertion, sig.RequestID); err != nil {
-				return err
-			}
-		default:
-			if sig.Stamp == "" && sig.RequestID == "" {
-				out.Challenge, failure, err = otpAttempt(t, c, req)
-				return err
-			}
-			_, p, err := signed(t, sig, signedOp{op: "otp.login", target: c.ID, body: req})
+			return sealForLogin(ctx, e, f.d, in.sig.RequestID)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *walletCall[VerifyRequest], f *verified) (out sessionAnswer, err error) {
+		id, req, sig, identity, d := in.id, in.body, in.sig, f.identity, f.d
+		var failure error
+		err = func() error {
+			out = sessionAnswer{}
+			c, err := credential(t, id)
 			if err != nil {
 				return err
 			}
-			clientKey = p.Signer
+			if c.Type != req.Type {
+				return engine.Invalid(validate.Errors{{Field: "type", Message: "credential " + id + " is " + c.Type}})
+			}
+			var clientKey string
+			switch c.Type {
+			case CredentialOAuth:
+				if c.Identity == nil || c.Identity.Issuer != identity.Issuer || c.Identity.Audience != identity.Audience || c.Identity.Subject != identity.Subject {
+					return engine.Errorf(engine.CodeUnauthorized, "the OIDC token's iss, aud and sub are not the credential's")
+				}
+				clientKey = req.ClientPublicKey
+			case CredentialPasskey:
+				if clientKey, err = assertPasskey(t, c, req.Assertion, sig.RequestID); err != nil {
+					return err
+				}
+			default:
+				if sig.Stamp == "" && sig.RequestID == "" {
+					out.Challenge, failure, err = otpAttempt(t, c, req)
+					return err
+				}
+				_, p, err := signed(t, sig, signedOp{op: "otp.login", target: c.ID, body: req})
+				if err != nil {
+					return err
+				}
+				clientKey = p.Signer
+			}
+			s, err := openClientSession(t, c, clientKey, d)
+			if err != nil {
+				return err
+			}
+			return out.set(s, clientKey, d)
+		}()
+		if err == nil && failure != nil {
+			err = engine.Keep(failure)
 		}
-		s, err := openClientSession(t, c, clientKey, d)
-		if err != nil {
-			return err
-		}
-		return out.set(s, clientKey, d)
-	}))
-	return out.answer(err)
-}
+		return out, err
+	},
+	Answer: answerSession[VerifyRequest, verified]}
 
 // sessionAnswer is the answer of a login or refresh as its operation
 // records it: the session opened, or the challenge of a first leg.
@@ -278,16 +287,17 @@ func (a *sessionAnswer) set(s *sessionRecord, clientKey string, d *walletDraws) 
 	return nil
 }
 
-// answer returns the operation's answer, or its error, as callers take
-// them.
-func (a *sessionAnswer) answer(err error) (*AuthSession, *SignedChallenge, error) {
+// answerSession is the Answer of a login or refresh (Verify,
+// RefreshSession): nothing but the error when there is one, else the
+// answer with the session's AuthMethod id restored.
+func answerSession[B, F any](_ *engine.Handle, _ *walletCall[B], _ *F, a sessionAnswer, err error) (sessionAnswer, error) {
 	if err != nil {
-		return nil, nil, err
+		return sessionAnswer{}, err
 	}
 	if a.Session != nil {
 		a.Session.AuthMethod.ID = a.AuthMethodID
 	}
-	return a.Session, a.Challenge, nil
+	return a, nil
 }
 
 // sealFor seals the session key drawn in d to clientKey when that key
@@ -305,9 +315,9 @@ func (d *walletDraws) sealFor(clientKey string) error {
 // to the client key its challenge stored. A pending request never changes,
 // so the transaction finds the same key, or finds the request gone and
 // refuses; an unknown request seals nothing, and is refused there too.
-func (w Service) sealForLogin(ctx context.Context, d *walletDraws, requestID string) error {
+func sealForLogin(ctx context.Context, e *engine.Handle, d *walletDraws, requestID string) error {
 	var p pendingRequest
-	err := w.e.View(ctx, func(t *engine.Txn) error {
+	err := e.View(ctx, func(t *engine.Txn) error {
 		if err := engine.GetJSON(t, tableWalletRequests, requestID, &p); !errors.Is(err, engine.ErrNotFound) {
 			return err
 		}
@@ -431,45 +441,47 @@ func assertPasskey(t *engine.Txn, c *credentialRecord, a *walletauth.Assertion, 
 // Sessions lists a wallet's active sessions (revoked and expired ones are
 // left out); an unknown account has none. INVALID_INPUT without an
 // account id.
-func (w Service) Sessions(ctx context.Context, accountID string) (_ []AuthSession, err error) {
-	ctx, op := begin(ctx, w.e, "Sessions")
-	defer op.End(&err)
-	if accountID == "" {
-		return nil, engine.Invalid(validate.Errors{{Field: "accountId", Message: "accountId is required"}})
-	}
-	out := []AuthSession{}
-	err = w.e.View(ctx, func(t *engine.Txn) error {
-		out = out[:0]
-		ss, err := sessions(t, accountID)
+func (w Service) Sessions(ctx context.Context, accountID string) ([]AuthSession, error) {
+	return engine.Run(ctx, w.e, listSessions, accountID)
+}
+
+// listSessions is Service.Sessions's operation.
+var listSessions = engine.Op[string, []AuthSession, struct{}]{Area: "wallets", Name: "Sessions", Access: engine.Read,
+	Validate: needAccountID,
+	Decide: func(t *engine.Txn, accountID *string, _ *struct{}) ([]AuthSession, error) {
+		out := []AuthSession{}
+		ss, err := sessions(t, *accountID)
 		for _, s := range ss {
 			out = append(out, s.AuthSession)
 		}
-		return err
-	})
-	return out, err
-}
+		return out, err
+	}}
 
 // RevokeSession ends a session, a signed flow any active session of the
 // wallet signs (itself included). SESSION_NOT_FOUND when it is not active.
-func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (_ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "RevokeSession")
-	defer op.End(&err)
-	var ch *SignedChallenge
-	err = engine.Once(ctx, w.e, []any{id, sig.leg()}, &ch, func(t *engine.Txn) error {
-		ch = nil
-		s, err := session(t, id)
-		if err != nil {
-			return err
-		}
-		ch, _, err = signed(t, sig, signedOp{op: "session.revoke", target: id, accountID: s.AccountID, activity: "DELETE_API_KEYS",
-			params: map[string]any{"apiKeyIds": []string{id}}, typ: s.Type})
-		if ch != nil || err != nil {
-			return err
-		}
-		return endSession(t, s)
-	})
-	return ch, err
+func (w Service) RevokeSession(ctx context.Context, id string, sig Signature) (*SignedChallenge, error) {
+	return engine.Run(ctx, w.e, revokeSession, walletCall[struct{}]{id: id, sig: sig, fp: []any{id, sig.leg()}})
 }
+
+// revokeSession is Service.RevokeSession's operation.
+var revokeSession = engine.Op[walletCall[struct{}], *SignedChallenge, struct{}]{Area: "wallets", Name: "RevokeSession",
+	Decide: func(t *engine.Txn, in *walletCall[struct{}], _ *struct{}) (out *SignedChallenge, err error) {
+		id, sig := in.id, in.sig
+		err = func() error {
+			out = nil
+			s, err := session(t, id)
+			if err != nil {
+				return err
+			}
+			out, _, err = signed(t, sig, signedOp{op: "session.revoke", target: id, accountID: s.AccountID, activity: "DELETE_API_KEYS",
+				params: map[string]any{"apiKeyIds": []string{id}}, typ: s.Type})
+			if out != nil || err != nil {
+				return err
+			}
+			return endSession(t, s)
+		}()
+		return out, err
+	}}
 
 // endSession revokes s: it stays stored, inactive, and no longer signs.
 func endSession(t *engine.Txn, s *sessionRecord) error {
@@ -489,48 +501,53 @@ type RefreshRequest struct {
 // expires or is revoked. INVALID_INPUT for a bad key; the signed-retry
 // codes. With an idempotency key each leg records its answer, and a retry
 // of the leg replays it (the new session's sealed key included).
-func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (_ *AuthSession, _ *SignedChallenge, err error) {
-	ctx, op := begin(ctx, w.e, "RefreshSession")
-	defer op.End(&err)
-	e := w.e
-	var fe validate.Errors
-	if !checkClientKey(&fe, "clientPublicKey", req.ClientPublicKey) {
-		return nil, nil, engine.Invalid(fe)
-	}
-	var out sessionAnswer
-	input := []any{id, req, sig.leg()}
-	if ok, err := engine.Replay(ctx, e, input, &out); ok {
-		return out.answer(err)
-	}
-	d, err := drawWallet(e)
-	if err != nil {
-		return nil, nil, err
-	}
-	if sig.Stamp != "" { // only a signed retry opens the session
-		if err := d.sealFor(req.ClientPublicKey); err != nil {
-			return nil, nil, err
-		}
-	}
-	err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
-		out = sessionAnswer{}
-		s, err := session(t, id)
-		if err != nil {
-			return err
-		}
-		out.Challenge, _, err = signed(t, sig, signedOp{op: "session.refresh", target: id, accountID: s.AccountID, body: req,
-			activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey}, signer: s.PublicKey})
-		if out.Challenge != nil || err != nil {
-			return err
-		}
-		c, err := credential(t, s.AuthMethodID)
-		if err != nil {
-			return err
-		}
-		ns, err := openClientSession(t, c, req.ClientPublicKey, d)
-		if err != nil {
-			return err
-		}
-		return out.set(ns, req.ClientPublicKey, d)
-	})
-	return out.answer(err)
+func (w Service) RefreshSession(ctx context.Context, id string, req RefreshRequest, sig Signature) (*AuthSession, *SignedChallenge, error) {
+	out, err := engine.Run(ctx, w.e, refreshSession, walletCall[RefreshRequest]{id: id, body: req, sig: sig, fp: []any{id, req, sig.leg()}})
+	return out.Session, out.Challenge, err
 }
+
+// refreshSession is Service.RefreshSession's operation; only a signed
+// retry opens the session, so only its Prefetch seals the session key.
+var refreshSession = engine.Op[walletCall[RefreshRequest], sessionAnswer, *walletDraws]{Area: "wallets", Name: "RefreshSession",
+	Validate: func(in *walletCall[RefreshRequest]) error {
+		var fe validate.Errors
+		if !checkClientKey(&fe, "clientPublicKey", in.body.ClientPublicKey) {
+			return engine.Invalid(fe)
+		}
+		return nil
+	},
+	Prefetch: func(_ context.Context, e *engine.Handle, in *walletCall[RefreshRequest], d **walletDraws, _ error) (err error) {
+		if *d, err = drawWallet(e); err != nil {
+			return err
+		}
+		if in.sig.Stamp != "" {
+			return (*d).sealFor(in.body.ClientPublicKey)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *walletCall[RefreshRequest], f **walletDraws) (out sessionAnswer, err error) {
+		id, req, sig, d := in.id, in.body, in.sig, *f
+		err = func() error {
+			out = sessionAnswer{}
+			s, err := session(t, id)
+			if err != nil {
+				return err
+			}
+			out.Challenge, _, err = signed(t, sig, signedOp{op: "session.refresh", target: id, accountID: s.AccountID, body: req,
+				activity: "CREATE_READ_WRITE_SESSION_V2", params: map[string]any{"targetPublicKey": req.ClientPublicKey}, signer: s.PublicKey})
+			if out.Challenge != nil || err != nil {
+				return err
+			}
+			c, err := credential(t, s.AuthMethodID)
+			if err != nil {
+				return err
+			}
+			ns, err := openClientSession(t, c, req.ClientPublicKey, d)
+			if err != nil {
+				return err
+			}
+			return out.set(ns, req.ClientPublicKey, d)
+		}()
+		return out, err
+	},
+	Answer: answerSession[RefreshRequest, *walletDraws]}

@@ -46,7 +46,7 @@ func (s Signature) leg() string {
 	return "signed " + s.RequestID
 }
 
-// signedAnswer is the answer a signed flow's operation records (engine.Once)
+// signedAnswer is the answer a signed flow's operation records
 // and returns: the challenge of a leg that asks for a signature, or the
 // result once done (nil for an operation without one). Both halves are one
 // record, so a replayed leg answers exactly as it first did.

@@ -40,6 +40,11 @@ type Op[In, Out, F any] struct {
 	// ([]any{id, in}) so that records written before it was declared still
 	// match.
 	Fingerprint func(in *In) any
+	// Guard refuses the operation before its request is looked at, for
+	// what the handle lacks whatever the request says: a provider that is
+	// not configured (NOT_IMPLEMENTED), a sandbox-only operation outside
+	// the sandbox (FORBIDDEN).
+	Guard func(e *Handle) error
 	// Validate checks the request before anything is read, returning
 	// every field error at once (Invalid). It may normalize *in.
 	Validate func(in *In) error
@@ -141,6 +146,11 @@ func Run[In, Out, F any](ctx context.Context, e *Handle, op Op[In, Out, F], in I
 
 // run is Run inside its span.
 func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in *In) (out Out, err error) {
+	if op.Guard != nil {
+		if err := op.Guard(e); err != nil {
+			return out, err
+		}
+	}
 	if op.Validate != nil {
 		if err := op.Validate(in); err != nil {
 			return out, err
@@ -174,7 +184,7 @@ func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in 
 			break
 		}
 		if tries == maxRefetches {
-			err = m.err // the decision's own answer
+			err = m.err // refetched enough: the decision's own error answers
 			break
 		}
 		missed = m.err
