@@ -99,9 +99,9 @@ func (d *Dashboard) redeliver(w http.ResponseWriter, r *http.Request, c *caller)
 // "<outcome>|<event id>", outcome a key of resendMessages.
 const flashCookie = "dashboard_flash"
 
-// answeredPattern finds the status of a failed try's error ("webhook
-// endpoint answered 503").
-var answeredPattern = regexp.MustCompile(`answered (\d)\d\d`)
+// answeredPattern finds the status class of a failed try's error
+// ("receiver answered 5xx", or a Notifier's "endpoint answered 503").
+var answeredPattern = regexp.MustCompile(`answered (\d)(\d\d|xx)`)
 
 // resendOutcome names what a Resend's try did, one of resendMessages'
 // keys: delivered; failed, with the status class the endpoint answered or

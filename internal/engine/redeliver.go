@@ -154,7 +154,9 @@ func classifySend(ctx context.Context, d Delivery, err error) error {
 	class := "connection failed"
 	switch {
 	case d.Status != 0:
-		class = fmt.Sprintf("receiver answered %d", d.Status)
+		// The status class only: the status itself, beside the
+		// address a MANAGE caller chose, would tell what answers there.
+		class = fmt.Sprintf("receiver answered %dxx", d.Status/100)
 	case errors.Is(err, ErrPermanent):
 		class = "endpoint refused: not a valid public URL"
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || errors.As(err, &timeout) && timeout.Timeout():
