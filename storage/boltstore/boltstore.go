@@ -74,6 +74,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -215,6 +216,9 @@ func openBolt(path string, mode os.FileMode, opts *bolt.Options) (db *bolt.DB, e
 		}
 		return f, err
 	}
+	// A file cut short inside its tree faults when bbolt touches the mapped
+	// pages past its end (SIGBUS): a panic here, turned into the error below.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
 			if opened != nil {
@@ -267,8 +271,17 @@ func (s *Store) setCkptFault(err error) {
 }
 
 // recover opens the log and writes the records the file lacks into it.
-func (s *Store) recover(mode os.FileMode, truncate bool) error {
-	err := s.db.View(func(btx *bolt.Tx) error {
+// bbolt panics on some damaged files only when a page is first read (a
+// file cut short inside its tree), not at bolt.Open: that panic is an
+// error naming the file too, as openBolt's is.
+func (s *Store) recover(mode os.FileMode, truncate bool) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("boltstore: %s is damaged (cut short or overwritten?): bbolt: %v", s.path, p)
+		}
+	}()
+	err = s.db.View(func(btx *bolt.Tx) error {
 		if b := btx.Bucket(metaBucket); b != nil {
 			if v := b.Get(seqKey); len(v) == 8 {
 				s.seq = binary.LittleEndian.Uint64(v)
