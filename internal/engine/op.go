@@ -205,21 +205,12 @@ func answer[In, Out, F any](e *Handle, op *Op[In, Out, F], in *In, f *F, out Out
 
 // decide runs op's Read and Decide in the transactions op.Access names.
 func decide[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in *In, input any, f *F) (out Out, err error) {
-	switch op.Access {
-	case Read:
-		err = e.View(ctx, func(t *Txn) error {
-			if op.Read != nil {
-				if err := op.Read(t, in, f); err != nil {
-					return err
-				}
-			}
-			var err error
-			out, err = op.Decide(t, in, f)
-			return err
-		})
-		return out, err
-	case Unkeyed:
-		err = e.Update(ctx, func(t *Txn) error {
+	if op.Access == Read || op.Access == Unkeyed {
+		txn := e.Update // Unkeyed: one write, no idempotency record
+		if op.Access == Read {
+			txn = e.View
+		}
+		err = txn(ctx, func(t *Txn) error {
 			if op.Read != nil {
 				if err := op.Read(t, in, f); err != nil {
 					return err
