@@ -1,6 +1,7 @@
 package payments_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -137,22 +138,8 @@ func TestImports_OnlyTestsImportEnginetest(t *testing.T) {
 // through payments.Observer.
 func TestImports_TelemetryOnlyInAdapters(t *testing.T) {
 	libraries := []string{"github.com/prometheus/", "go.opentelemetry.io/"}
-	fset := token.NewFileSet()
 	importers := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
+	eachSource(t, parser.ImportsOnly, func(path string, f *ast.File) {
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			for _, lib := range libraries {
@@ -161,11 +148,7 @@ func TestImports_TelemetryOnlyInAdapters(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var got []string
 	for dir := range importers {
 		got = append(got, dir)

@@ -19,8 +19,32 @@ const maxMethods = 40
 // fails on any type that declares more than maxMethods methods (counted
 // per package and receiver type, promoted methods not counted).
 func TestModule_SmallMethodSets(t *testing.T) {
-	fset := token.NewFileSet()
 	counts := map[string]int{}
+	eachSource(t, parser.SkipObjectResolution, func(path string, f *ast.File) {
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
+				continue
+			}
+			counts[filepath.ToSlash(filepath.Dir(path))+"."+methodReceiver(fn.Recv.List[0].Type)]++
+		}
+	})
+	if counts["storage/pgstore.tx"] == 0 || len(counts) < 100 {
+		t.Fatalf("counted too little: %d types, pgstore.tx %d", len(counts), counts["storage/pgstore.tx"])
+	}
+	for typ, n := range counts {
+		if n > maxMethods {
+			t.Errorf("%s declares %d methods (at most %d)", typ, n, maxMethods)
+		}
+	}
+}
+
+// eachSource parses every non-test Go file of the module (hidden and
+// testdata folders left out) with mode and calls fn with its path and
+// syntax, as the import tests read the module.
+func eachSource(t *testing.T, mode parser.Mode, fn func(path string, f *ast.File)) {
+	t.Helper()
+	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -31,29 +55,15 @@ func TestModule_SmallMethodSets(t *testing.T) {
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, path, nil, mode)
 		if err != nil {
 			return err
 		}
-		for _, decl := range f.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
-				continue
-			}
-			counts[filepath.ToSlash(filepath.Dir(path))+"."+methodReceiver(fn.Recv.List[0].Type)]++
-		}
+		fn(path, f)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if counts["storage/pgstore.tx"] == 0 || len(counts) < 100 {
-		t.Fatalf("counted too little: %d types, pgstore.tx %d", len(counts), counts["storage/pgstore.tx"])
-	}
-	for typ, n := range counts {
-		if n > maxMethods {
-			t.Errorf("%s declares %d methods (at most %d)", typ, n, maxMethods)
-		}
 	}
 }
 
