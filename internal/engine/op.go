@@ -70,8 +70,9 @@ type Op[In, Out, F any] struct {
 	// keeps copies, at later runs it restores *f from them.
 	Reuse func(f *F, n int) error
 	// Contended names the records Decide will rewrite that concurrent
-	// operations rewrite too (the balances a payment draws on), once Read
-	// ran before the transaction: a store that schedules contention per
+	// operations rewrite too (the balances a payment draws on), from what
+	// Prefetch gathered (an operation without Read) or once Read ran
+	// before the transaction: a store that schedules contention per
 	// record takes their locks first (WithContended).
 	Contended func(in *In, f *F) []RecordKey
 	// Decide carries the operation out in t, which may run more than
@@ -232,10 +233,10 @@ func decide[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], 
 		if err := e.View(ctx, func(t *Txn) error { return op.Read(t, in, f) }); err != nil {
 			return out, err
 		}
-		if op.Contended != nil {
-			if keys := op.Contended(in, f); len(keys) > 0 {
-				ctx = WithContended(ctx, keys...)
-			}
+	}
+	if op.Contended != nil && (readFirst || op.Read == nil) {
+		if keys := op.Contended(in, f); len(keys) > 0 {
+			ctx = WithContended(ctx, keys...)
 		}
 	}
 	runs := 0

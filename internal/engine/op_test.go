@@ -8,6 +8,7 @@ import (
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/enginetest"
+	"github.com/paygrid/payments/storage/memstore"
 	"github.com/paygrid/payments/validate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -114,4 +115,27 @@ func TestRun(t *testing.T) {
 		assert.Equal(t, "cached x", out)
 		assert.False(t, decided)
 	})
+}
+
+// TestRun_ContendedFromPrefetch: an operation without Read names the
+// records it contends on from what Prefetch gathered, and the store's
+// Update is told them.
+func TestRun_ContendedFromPrefetch(t *testing.T) {
+	probe := &enginetest.Probe{Store: memstore.New()}
+	e := enginetest.NewEnv(t, func(c *payments.Config) { c.Store = probe })
+	h := engine.HandleOf(e.Eng.Webhooks)
+	hot := engine.RecordKey{Table: "balances", Key: "acct"}
+	op := engine.Op[echoIn, string, string]{Area: "test", Name: "Hot", Access: engine.Write,
+		Prefetch: func(_ context.Context, _ *engine.Handle, in *echoIn, f *string, _ error) error {
+			*f = in.Word
+			return nil
+		},
+		Contended: func(_ *echoIn, f *string) []engine.RecordKey {
+			return []engine.RecordKey{{Table: hot.Table, Key: *f}}
+		},
+		Decide: func(*engine.Txn, *echoIn, *string) (string, error) { return "ok", nil },
+	}
+	_, err := engine.Run(ctx, h, op, echoIn{Word: "acct"})
+	require.NoError(t, err)
+	assert.Equal(t, []engine.RecordKey{hot}, probe.Contended())
 }

@@ -129,12 +129,26 @@ type Probe struct {
 	// Written holds the name of every table written (a Put, Insert or
 	// Delete) as a key with the value true.
 	Written sync.Map
+
+	mu        sync.Mutex
+	contended []payments.RecordKey
+}
+
+// Contended returns the records the last Update was told it contends on
+// (payments.WithContended).
+func (s *Probe) Contended() []payments.RecordKey {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.contended
 }
 
 // Update counts the call and runs fn on the wrapped store, noting the
 // tables fn writes.
 func (s *Probe) Update(ctx context.Context, fn func(payments.Tx) error) error {
 	s.Updates.Add(1)
+	s.mu.Lock()
+	s.contended = payments.ContendedKeys(ctx)
+	s.mu.Unlock()
 	return s.Store.Update(ctx, func(tx payments.Tx) error { return fn(probeTx{tx, s, true}) })
 }
 
