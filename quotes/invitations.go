@@ -85,10 +85,33 @@ func (inv *Invitation) statusAt(now time.Time) string {
 // The code is drawn before the transaction, so a store rerunning it keeps
 // the same code; two invitations drawing the same 48-bit code (a chance in
 // 2^48) would make the second CONFLICT rather than overwrite the first.
-func (v Invitations) Create(ctx context.Context, req InvitationRequest) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Create")
-	defer op.End(&err)
-	e := v.e
+func (v Invitations) Create(ctx context.Context, req InvitationRequest) (*Invitation, error) {
+	return engine.Run(ctx, v.e, createInvitation, invitationCreation{req, v.e.Now()})
+}
+
+// invitationCreation is a Create request with the time it was asked at,
+// which its expiresAt must follow.
+type invitationCreation struct {
+	req InvitationRequest
+	now time.Time
+}
+
+// createInvitation is Invitations.Create's operation. Its idempotency
+// record fingerprints the request alone, as before it was declared.
+var createInvitation = engine.Op[invitationCreation, *Invitation, string]{Area: "quotes", Name: "Invitations.Create",
+	Fingerprint: func(c *invitationCreation) any { return c.req },
+	Validate:    checkInvitation,
+	Prefetch: func(_ context.Context, _ *engine.Handle, _ *invitationCreation, code *string, _ error) error {
+		*code = randomCode() // drawn before the transaction: reruns keep it
+		return nil
+	},
+	Decide: storeInvitation}
+
+// checkInvitation checks an invitation request's fields, every problem at
+// once: a missing or malformed inviterUma is INVALID_UMA_ADDRESS, the
+// others INVALID_INPUT.
+func checkInvitation(c *invitationCreation) error {
+	req := &c.req
 	var fe validate.Errors
 	if fe.Required("inviterUma", req.InviterUma) {
 		fe.Match("inviterUma", req.InviterUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
@@ -97,61 +120,55 @@ func (v Invitations) Create(ctx context.Context, req InvitationRequest) (_ *Invi
 	if req.AmountToSend != nil && (*req.AmountToSend < 1 || *req.AmountToSend > money.MaxAmount) {
 		fe.Add("amountToSend", nil, "amountToSend must be between 1 and %d", money.MaxAmount)
 	}
-	if req.ExpiresAt != nil && !req.ExpiresAt.After(e.Now()) {
+	if req.ExpiresAt != nil && !req.ExpiresAt.After(c.now) {
 		fe.Format("expiresAt", "date-time", "expiresAt must be in the future")
 	}
 	if fe.Has("inviterUma") {
-		return nil, engine.InvalidAs(CodeInvalidUmaAddress, fe.Err())
+		return engine.InvalidAs(CodeInvalidUmaAddress, fe.Err())
 	}
-	if err := engine.Invalid(fe.Err()); err != nil {
+	return engine.Invalid(fe.Err())
+}
+
+// storeInvitation stores the invitation under the drawn code, once the
+// platform can report its claim and the inviter is a customer.
+func storeInvitation(t *engine.Txn, c *invitationCreation, code *string) (*Invitation, error) {
+	req := &c.req
+	p, err := platform.Load(t)
+	if err != nil {
 		return nil, err
 	}
-	code := randomCode() // drawn before the transaction: retries keep it
-	var out *Invitation
-	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
-		p, err := platform.Load(t)
+	if p.WebhookEndpoint == "" {
+		return nil, engine.Errorf(CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
+	}
+	inviter, err := customers.ByUma(t, req.InviterUma)
+	if engine.CodeOf(err) == engine.CodeUmaNotFound {
+		return nil, engine.Errorf(CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
+	}
+	if err != nil {
+		return nil, err
+	}
+	inv := &Invitation{Code: *code, CreatedAt: t.Now, URL: InvitationURLBase + *code, InviterUma: req.InviterUma,
+		Status: InvitationPending, FirstName: req.FirstName}
+	if req.ExpiresAt != nil {
+		exp := req.ExpiresAt.UTC()
+		inv.ExpiresAt = &exp
+	}
+	if req.AmountToSend != nil {
+		cur, err := customerCurrency(t, inviter.ID, p)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if p.WebhookEndpoint == "" {
-			return engine.Errorf(CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
-		}
-		inviter, err := customers.ByUma(t, req.InviterUma)
-		if engine.CodeOf(err) == engine.CodeUmaNotFound {
-			return engine.Errorf(CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
-		}
-		if err != nil {
-			return err
-		}
-		inv := &Invitation{Code: code, CreatedAt: t.Now, URL: InvitationURLBase + code, InviterUma: req.InviterUma,
-			Status: InvitationPending, FirstName: req.FirstName}
-		if req.ExpiresAt != nil {
-			exp := req.ExpiresAt.UTC()
-			inv.ExpiresAt = &exp
-		}
-		if req.AmountToSend != nil {
-			cur, err := customerCurrency(t, inviter.ID, p)
-			if err != nil {
-				return err
-			}
-			amt := accounts.AmountOf(cur, *req.AmountToSend)
-			inv.AmountToSend = &amt
-		}
-		out = inv
-		return engine.InsertJSON(t, tableInvitations, code, inv)
-	})
-	return out, err
+		amt := accounts.AmountOf(cur, *req.AmountToSend)
+		inv.AmountToSend = &amt
+	}
+	return inv, engine.InsertJSON(t, tableInvitations, *code, inv)
 }
 
 // customerCurrency is the currency of a customer's first internal account
-// (the first in the owner index, which orders by currency code), or the
-// platform's first supported currency, or USD on a platform with none.
+// (accounts.FirstCurrency, in currency-code order), or the platform's
+// first supported currency, or USD on a platform with none.
 func customerCurrency(t *engine.Txn, customerID string, p *platform.Config) (string, error) {
-	cur := ""
-	err := t.Scan(accounts.TableInternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
-		cur, _, _ = strings.Cut(strings.TrimPrefix(k, customerID+"|"), "|")
-		return false, nil
-	})
+	cur, err := accounts.FirstCurrency(t, customerID)
 	if cur == "" && len(p.SupportedCurrencies) > 0 {
 		cur = p.SupportedCurrencies[0].CurrencyCode
 	}
@@ -169,13 +186,13 @@ func randomCode() string {
 }
 
 // Get returns an invitation by code (INVITATION_NOT_FOUND).
-func (v Invitations) Get(ctx context.Context, code string) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Get")
-	defer op.End(&err)
-	var inv *Invitation
-	err = v.e.View(ctx, func(t *engine.Txn) (err error) { inv, err = invitation(t, code); return err })
-	return inv, err
+func (v Invitations) Get(ctx context.Context, code string) (*Invitation, error) {
+	return engine.Run(ctx, v.e, getInvitation, code)
 }
+
+// getInvitation is Invitations.Get's operation.
+var getInvitation = engine.Op[string, *Invitation, struct{}]{Area: "quotes", Name: "Invitations.Get", Access: engine.Read,
+	Decide: func(t *engine.Txn, code *string, _ *struct{}) (*Invitation, error) { return invitation(t, *code) }}
 
 // invitation loads an invitation with its state at t.now.
 func invitation(t *engine.Txn, code string) (*Invitation, error) {
@@ -214,57 +231,61 @@ func pendingInvitation(inv *Invitation) error {
 // INVALID_INPUT (pendingInvitation). Of two concurrent claims by different
 // invitees one commits and the other reads CLAIMED: an invitation is
 // claimed once.
-func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Claim")
-	defer op.End(&err)
-	var fe validate.Errors
-	if fe.Required("inviteeUma", inviteeUma) {
-		fe.Match("inviteeUma", inviteeUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
-	}
-	if err := engine.InvalidAs(CodeInvalidUmaAddress, fe.Err()); err != nil {
-		return nil, err
-	}
-	var out *Invitation
-	err = engine.Once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *engine.Txn) error {
-		inv, err := invitation(t, code)
+func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (*Invitation, error) {
+	return engine.Run(ctx, v.e, claimInvitation, invitationClaim{code, inviteeUma})
+}
+
+// invitationClaim is a Claim request: the invitation's code and the
+// invitee's UMA address.
+type invitationClaim struct{ code, inviteeUma string }
+
+// claimInvitation is Invitations.Claim's operation. Its idempotency record
+// fingerprints the pair [code, inviteeUma], as before it was declared.
+var claimInvitation = engine.Op[invitationClaim, *Invitation, struct{}]{Area: "quotes", Name: "Invitations.Claim",
+	Fingerprint: func(c *invitationClaim) any { return []string{c.code, c.inviteeUma} },
+	Validate: func(c *invitationClaim) error {
+		var fe validate.Errors
+		if fe.Required("inviteeUma", c.inviteeUma) {
+			fe.Match("inviteeUma", c.inviteeUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
+		}
+		return engine.InvalidAs(CodeInvalidUmaAddress, fe.Err())
+	},
+	Decide: func(t *engine.Txn, c *invitationClaim, _ *struct{}) (*Invitation, error) {
+		inv, err := invitation(t, c.code)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := pendingInvitation(inv); err != nil {
-			return err
+			return nil, err
 		}
-		if strings.EqualFold(inviteeUma, inv.InviterUma) {
-			return engine.Errorf(CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
+		if strings.EqualFold(c.inviteeUma, inv.InviterUma) {
+			return nil, engine.Errorf(CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
 		}
 		now := t.Now
-		inv.Status, inv.InviteeUma, inv.ClaimedAt = InvitationClaimed, inviteeUma, &now
-		out = inv
-		if err := engine.PutJSON(t, tableInvitations, code, inv); err != nil {
-			return err
+		inv.Status, inv.InviteeUma, inv.ClaimedAt = InvitationClaimed, c.inviteeUma, &now
+		if err := engine.PutJSON(t, tableInvitations, c.code, inv); err != nil {
+			return inv, err
 		}
-		return t.Emit(EventInvitationClaimed, inv)
-	})
-	return out, err
-}
+		return inv, t.Emit(EventInvitationClaimed, inv)
+	}}
 
 // Cancel cancels a PENDING invitation; it can no longer be claimed. It
 // refuses as Claim does (INVITATION_NOT_FOUND, INVITATION_ALREADY_CLAIMED,
 // INVITATION_CANCELLED, INVALID_INPUT when expired) and emits no event.
-func (v Invitations) Cancel(ctx context.Context, code string) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Cancel")
-	defer op.End(&err)
-	var out *Invitation
-	err = engine.Once(ctx, v.e, code, &out, func(t *engine.Txn) error {
-		inv, err := invitation(t, code)
+func (v Invitations) Cancel(ctx context.Context, code string) (*Invitation, error) {
+	return engine.Run(ctx, v.e, cancelInvitation, code)
+}
+
+// cancelInvitation is Invitations.Cancel's operation.
+var cancelInvitation = engine.Op[string, *Invitation, struct{}]{Area: "quotes", Name: "Invitations.Cancel",
+	Decide: func(t *engine.Txn, code *string, _ *struct{}) (*Invitation, error) {
+		inv, err := invitation(t, *code)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := pendingInvitation(inv); err != nil {
-			return err
+			return nil, err
 		}
 		inv.Status = InvitationCancelled
-		out = inv
-		return engine.PutJSON(t, tableInvitations, code, inv)
-	})
-	return out, err
-}
+		return inv, engine.PutJSON(t, tableInvitations, *code, inv)
+	}}
