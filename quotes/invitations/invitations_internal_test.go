@@ -1,4 +1,4 @@
-package quotes
+package invitations
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ func TestInvitations_FingerprintsAsBefore(t *testing.T) {
 		return string(b)
 	}
 	amount := int64(5)
-	req := InvitationRequest{InviterUma: "$ann@example.com", FirstName: "Jane", AmountToSend: &amount}
+	req := Request{InviterUma: "$ann@example.com", FirstName: "Jane", AmountToSend: &amount}
 	c := invitationCreation{req, time.Unix(0, 0)}
 	assert.Equal(t, encode(req), encode(createInvitation.Fingerprint(&c)))
 	assert.Equal(t, `["abc","$bob@other.example"]`, encode(claimInvitation.Fingerprint(&invitationClaim{"abc", "$bob@other.example"})))

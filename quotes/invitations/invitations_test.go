@@ -1,6 +1,7 @@
-package quotes_test
+package invitations_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/paygrid/payments"
@@ -8,6 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// ctx is the context of the tests' engine calls.
+var ctx = context.Background()
 
 // invitationEnv is a sandbox engine whose platform has a webhook endpoint
 // (invitations need one) and an inviter holding EUR and USD accounts; it
