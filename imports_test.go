@@ -36,7 +36,8 @@ var below = func() map[string][]string {
 	}
 	m["customers"] = append([]string{"platform"}, kernel...)
 	m["accounts"] = append([]string{"customers", "platform", "rails"}, kernel...)
-	m["quotes"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)
+	m["quotes/invitations"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)
+	m["quotes"] = append([]string{"quotes/invitations"}, m["quotes/invitations"]...)
 	m["stablecoins"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)
 	m["agents"] = append([]string{"quotes"}, m["quotes"]...)
 	m["cards"] = append([]string{"quotes"}, m["quotes"]...)

@@ -14,6 +14,7 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
+	"github.com/paygrid/payments/quotes/invitations"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/stablecoins"
 	"github.com/paygrid/payments/walletauth"
@@ -181,7 +182,7 @@ type Engine struct {
 	// burns them (package stablecoins).
 	Stablecoins stablecoins.Service
 	// Invitations creates, claims and cancels UMA invitations (package
-	// quotes).
+	// quotes/invitations).
 	Invitations quotes.Invitations
 	// Crypto estimates crypto withdrawal fees (package quotes).
 	Crypto quotes.Crypto
@@ -257,6 +258,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 			}}),
 		quotes.Area(e, quotes.Options{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
 			WalletPayload: wallets.QuotePayload, CheckWalletSignature: wallets.CheckQuoteSignature}),
+		invitations.Area(),
 		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
 		cards.Area(e, cards.Options{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
 		stablecoins.Area(e, cfg.Stablecoins),

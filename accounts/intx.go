@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -160,6 +161,19 @@ func SharedInternal(t *engine.Txn, id string) (*InternalAccount, error) {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
 	}
 	return a, nil
+}
+
+// FirstCurrency returns, inside t, the currency of owner's first internal
+// account in currency-code order (embedded wallets included), or "" when
+// owner holds none. The quotes area states an invitation's promised amount
+// in the inviter's.
+func FirstCurrency(t *engine.Txn, owner string) (string, error) {
+	cur := ""
+	err := t.Scan(TableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|"}, func(k string, _ []byte) (bool, error) {
+		cur, _, _ = strings.Cut(strings.TrimPrefix(k, owner+"|"), "|")
+		return false, nil
+	})
+	return cur, err
 }
 
 // Primary returns owner's first internal account in currency (the oldest

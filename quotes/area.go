@@ -10,8 +10,9 @@ import (
 
 // Area declares the quotes area's tables and due work: quotes and
 // transactions, the settlement schedule and the rail's reports, incoming
-// payments and their approvals, invitations and receiver lookups.
-// payments.New registers it; a nil cfg.Rail becomes rails.Default.
+// payments and their approvals, and receiver lookups (invitations declare
+// theirs: invitations.Area). payments.New registers it; a nil cfg.Rail
+// becomes rails.Default.
 //
 // The due work is applied one item per transaction, in the order listed:
 // rail outcomes whose time came (applySettlementDue), delayed sandbox
@@ -52,7 +53,6 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 			{Name: tableIncomingDue},
 			{Name: tableApprovals},
 			{Name: tableApprovalsDue},
-			{Name: tableInvitations, Record: func() any { return new(Invitation) }},
 			{Name: tableLookups, Record: func() any { return new(lookupRecord) }},
 		},
 		Intents: railIntentKinds(e),

@@ -73,20 +73,26 @@ var addressCheck = map[string]func(string) error{
 // nothing, so it needs no idempotency key; the figures can differ from a
 // later quote's only if the platform's fee configuration changes between
 // them.
-func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequest) (_ *WithdrawalFee, err error) {
-	ctx, op := begin(ctx, c.e, "Crypto.EstimateWithdrawalFee")
-	defer op.End(&err)
-	e := c.e
+func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequest) (*WithdrawalFee, error) {
+	return engine.Run(ctx, c.e, estimateWithdrawalFee, req)
+}
+
+// estimateWithdrawalFee is Crypto.EstimateWithdrawalFee's operation. The
+// rate it prices with is fetched before its read transaction.
+var estimateWithdrawalFee = engine.Op[WithdrawalFeeRequest, *WithdrawalFee, money.Rate]{Area: "quotes", Name: "Crypto.EstimateWithdrawalFee", Access: engine.Read,
+	Validate: checkWithdrawalFee, Prefetch: withdrawalRate, Decide: priceWithdrawal}
+
+// checkWithdrawalFee checks an estimate's fields, every problem at once
+// (INVALID_INPUT): the network must carry the currency and accept the
+// address.
+func checkWithdrawalFee(req *WithdrawalFeeRequest) error {
 	var fe validate.Errors
 	fe.Required("internalAccountId", req.InternalAccountID)
 	fe.Required("currency", req.Currency)
-	var fee NetworkFee
 	if fe.Required("cryptoNetwork", req.CryptoNetwork) && fe.Enum("cryptoNetwork", req.CryptoNetwork, Networks()...) && req.Currency != "" {
-		f, ok := Network(req.CryptoNetwork, req.Currency)
-		if !ok {
+		if _, ok := Network(req.CryptoNetwork, req.Currency); !ok {
 			fe.Add("cryptoNetwork", nil, "%s does not carry %s", req.CryptoNetwork, req.Currency)
 		}
-		fee = f
 	}
 	if req.Amount < 1 || req.Amount > money.MaxAmount {
 		fe.Add("amount", nil, "amount must be between 1 and %d", money.MaxAmount)
@@ -96,35 +102,40 @@ func (c Crypto) EstimateWithdrawalFee(ctx context.Context, req WithdrawalFeeRequ
 			fe.Add("destinationAddress", nil, "destinationAddress is not a valid %s address", req.CryptoNetwork)
 		}
 	}
-	if err := engine.Invalid(fe.Err()); err != nil {
+	return engine.Invalid(fe.Err())
+}
+
+// withdrawalRate fetches the rate a quote to a wallet of the request's
+// currency prices with, outside the transaction. The account must hold
+// that currency (priceWithdrawal refuses it otherwise), so source and
+// destination currencies are equal and Rate answers 1 without asking the
+// RateSource.
+func withdrawalRate(ctx context.Context, e *engine.Handle, req *WithdrawalFeeRequest, r *money.Rate, _ error) (err error) {
+	*r, _, err = Rate(e, ctx, req.Currency, req.Currency)
+	return err
+}
+
+// priceWithdrawal prices the withdrawal in one read transaction: the
+// account (ACCOUNT_NOT_FOUND, or INVALID_INPUT when it holds another
+// currency) and the platform's fees for the pair, which charge nothing
+// since fees apply to cross-currency transfers only: the estimate's fees
+// are zero, as the quote's would be.
+func priceWithdrawal(t *engine.Txn, req *WithdrawalFeeRequest, r *money.Rate) (*WithdrawalFee, error) {
+	acct, err := accounts.Internal(t, req.InternalAccountID)
+	if err != nil {
 		return nil, err
 	}
-	var acct *accounts.InternalAccount
-	var p *platform.Config
-	err = e.View(ctx, func(t *engine.Txn) (err error) {
-		if acct, err = accounts.Internal(t, req.InternalAccountID); err != nil {
-			return err
-		}
-		p, err = platform.Load(t)
-		return err
-	})
+	p, err := platform.Load(t)
 	if err != nil {
 		return nil, err
 	}
 	if acct.Currency != req.Currency {
+		var fe validate.Errors
 		fe.Add("currency", nil, "internal account %s holds %s, not %s", acct.ID, acct.Currency, req.Currency)
 		return nil, engine.Invalid(fe)
 	}
-	// The same pricing as a quote to a wallet of this currency. Source and
-	// destination currencies are equal, so Rate answers 1 without asking
-	// the RateSource and platformFees charges nothing (fees apply to
-	// cross-currency transfers only): the estimate's fees are zero, as the
-	// quote's would be.
+	fee, _ := Network(req.CryptoNetwork, req.Currency)
 	fees := platformFees(p, acct.Currency, req.Currency)
-	r, _, err := Rate(e, ctx, acct.Currency, req.Currency)
-	if err != nil {
-		return nil, err
-	}
 	cur, _ := money.Lookup(req.Currency)
 	amt, err := Compute(Input{LockedSide: Sending, Amount: req.Amount, Rate: r.Decimal(),
 		SendingDecimals: cur.Decimals, ReceivingDecimals: cur.Decimals, Fees: fees})

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/invitations"
 )
 
 // The webhook events of package quotes (reference WebhookType). A payment
@@ -45,8 +46,9 @@ const (
 	EventIncomingPaymentFailed    engine.EventType = "INCOMING_PAYMENT.FAILED"
 
 	// EventInvitationClaimed is the webhook sent when an invitation is
-	// claimed; its data is the claimed Invitation.
-	EventInvitationClaimed engine.EventType = "INVITATION.CLAIMED"
+	// claimed; its data is the claimed Invitation (package
+	// quotes/invitations sends it).
+	EventInvitationClaimed = invitations.EventClaimed
 )
 
 // paymentEvents are the payment events with the type of transaction each

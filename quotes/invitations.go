@@ -1,270 +1,38 @@
 package quotes
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"strings"
-	"time"
-
-	"github.com/paygrid/payments/accounts"
-	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/money"
-	"github.com/paygrid/payments/platform"
-	"github.com/paygrid/payments/validate"
+	"github.com/paygrid/payments/quotes/invitations"
 )
 
-// tableInvitations holds invitations by code.
-const tableInvitations = "invitations"
+// The UMA invitations live in package quotes/invitations, which owns their
+// table and codes; these are their names as this package has always
+// spelled them (the root re-exports them from here).
 
 // InvitationURLBase prefixes an invitation's code in its URL.
-const InvitationURLBase = "https://uma.me/i/"
+const InvitationURLBase = invitations.URLBase
 
 // Invitation states (reference UmaInvitation.status).
 const (
-	InvitationPending   = "PENDING"
-	InvitationClaimed   = "CLAIMED"
-	InvitationExpired   = "EXPIRED"
-	InvitationCancelled = "CANCELLED"
+	InvitationPending   = invitations.Pending
+	InvitationClaimed   = invitations.Claimed
+	InvitationExpired   = invitations.Expired
+	InvitationCancelled = invitations.Cancelled
 )
 
-// Invitation is a UMA invitation (reference UmaInvitation). Its stored
-// Status never becomes EXPIRED: an expiry is judged whenever the invitation
-// is read (statusAt), so no due work is needed to end one.
-type Invitation struct {
-	Code         string                   `json:"code"`
-	CreatedAt    time.Time                `json:"createdAt"`
-	ClaimedAt    *time.Time               `json:"claimedAt,omitempty"`
-	URL          string                   `json:"url"`
-	ExpiresAt    *time.Time               `json:"expiresAt,omitempty"`
-	InviterUma   string                   `json:"inviterUma"`
-	InviteeUma   string                   `json:"inviteeUma,omitempty"`
-	Status       string                   `json:"status"`
-	FirstName    string                   `json:"firstName,omitempty"`
-	AmountToSend *accounts.CurrencyAmount `json:"amountToSend,omitempty"`
-}
+// Invitation is a UMA invitation (reference UmaInvitation): an
+// invitations.Invitation.
+type Invitation = invitations.Invitation
 
 // InvitationRequest creates an invitation (reference
-// UmaInvitationCreateRequest). AmountToSend, in the smallest unit of the
-// inviter's currency, is a promise shown to the invitee: the engine moves
-// no money for it, the platform does once it learns of the claim.
-type InvitationRequest struct {
-	InviterUma   string     `json:"inviterUma"`
-	FirstName    string     `json:"firstName,omitempty"`
-	AmountToSend *int64     `json:"amountToSend,omitempty"`
-	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
-}
+// UmaInvitationCreateRequest): an invitations.Request.
+type InvitationRequest = invitations.Request
 
 // Invitations is the UMA invitations area: a customer invites someone by
 // link; claiming it tells the platform (INVITATION.CLAIMED) so that it can
-// send the promised amount. Reach it as eng.Invitations.
-type Invitations struct{ e *engine.Handle }
+// send the promised amount. Reach it as eng.Invitations. It is an
+// invitations.Service.
+type Invitations = invitations.Service
 
-// NewInvitations returns the Invitations group of h.
-func NewInvitations(h *engine.Handle) Invitations { return Invitations{h} }
-
-// statusAt is the invitation's state at now: a PENDING invitation past its
-// expiresAt is EXPIRED, judged by its own deadline whenever it is read.
-func (inv *Invitation) statusAt(now time.Time) string {
-	if inv.Status == InvitationPending && inv.ExpiresAt != nil && !now.Before(*inv.ExpiresAt) {
-		return InvitationExpired
-	}
-	return inv.Status
-}
-
-// Create creates a PENDING invitation from the customer holding
-// InviterUma. Invitations need a webhook endpoint to report claims to:
-// without one they are INVITATIONS_NOT_CONFIGURED. An inviter address that
-// is malformed or no customer's is INVALID_UMA_ADDRESS; the optional amount
-// is in the smallest unit of the inviter's first account currency. Other
-// bad fields (a name too long, an amount outside 1..MaxAmount, an
-// expiresAt not in the future) are INVALID_INPUT.
-//
-// The code is drawn before the transaction, so a store rerunning it keeps
-// the same code; two invitations drawing the same 48-bit code (a chance in
-// 2^48) would make the second CONFLICT rather than overwrite the first.
-func (v Invitations) Create(ctx context.Context, req InvitationRequest) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Create")
-	defer op.End(&err)
-	e := v.e
-	var fe validate.Errors
-	if fe.Required("inviterUma", req.InviterUma) {
-		fe.Match("inviterUma", req.InviterUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
-	}
-	fe.MaxLen("firstName", req.FirstName, 255)
-	if req.AmountToSend != nil && (*req.AmountToSend < 1 || *req.AmountToSend > money.MaxAmount) {
-		fe.Add("amountToSend", nil, "amountToSend must be between 1 and %d", money.MaxAmount)
-	}
-	if req.ExpiresAt != nil && !req.ExpiresAt.After(e.Now()) {
-		fe.Format("expiresAt", "date-time", "expiresAt must be in the future")
-	}
-	if fe.Has("inviterUma") {
-		return nil, engine.InvalidAs(CodeInvalidUmaAddress, fe.Err())
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	code := randomCode() // drawn before the transaction: retries keep it
-	var out *Invitation
-	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
-		p, err := platform.Load(t)
-		if err != nil {
-			return err
-		}
-		if p.WebhookEndpoint == "" {
-			return engine.Errorf(CodeInvitationsNotConfigured, "invitations need a webhook endpoint to report claims to; set webhookEndpoint with PATCH /config")
-		}
-		inviter, err := customers.ByUma(t, req.InviterUma)
-		if engine.CodeOf(err) == engine.CodeUmaNotFound {
-			return engine.Errorf(CodeInvalidUmaAddress, "no customer of this platform holds UMA address %s", req.InviterUma)
-		}
-		if err != nil {
-			return err
-		}
-		inv := &Invitation{Code: code, CreatedAt: t.Now, URL: InvitationURLBase + code, InviterUma: req.InviterUma,
-			Status: InvitationPending, FirstName: req.FirstName}
-		if req.ExpiresAt != nil {
-			exp := req.ExpiresAt.UTC()
-			inv.ExpiresAt = &exp
-		}
-		if req.AmountToSend != nil {
-			cur, err := customerCurrency(t, inviter.ID, p)
-			if err != nil {
-				return err
-			}
-			amt := accounts.AmountOf(cur, *req.AmountToSend)
-			inv.AmountToSend = &amt
-		}
-		out = inv
-		return engine.InsertJSON(t, tableInvitations, code, inv)
-	})
-	return out, err
-}
-
-// customerCurrency is the currency of a customer's first internal account
-// (the first in the owner index, which orders by currency code), or the
-// platform's first supported currency, or USD on a platform with none.
-func customerCurrency(t *engine.Txn, customerID string, p *platform.Config) (string, error) {
-	cur := ""
-	err := t.Scan(accounts.TableInternalAccountsByOwner, engine.ScanOptions{Prefix: customerID + "|"}, func(k string, _ []byte) (bool, error) {
-		cur, _, _ = strings.Cut(strings.TrimPrefix(k, customerID+"|"), "|")
-		return false, nil
-	})
-	if cur == "" && len(p.SupportedCurrencies) > 0 {
-		cur = p.SupportedCurrencies[0].CurrencyCode
-	}
-	if cur == "" {
-		cur = "USD"
-	}
-	return cur, err
-}
-
-// randomCode returns a fresh invitation code: 12 hex digits.
-func randomCode() string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// Get returns an invitation by code (INVITATION_NOT_FOUND).
-func (v Invitations) Get(ctx context.Context, code string) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Get")
-	defer op.End(&err)
-	var inv *Invitation
-	err = v.e.View(ctx, func(t *engine.Txn) (err error) { inv, err = invitation(t, code); return err })
-	return inv, err
-}
-
-// invitation loads an invitation with its state at t.now.
-func invitation(t *engine.Txn, code string) (*Invitation, error) {
-	var inv Invitation
-	if err := engine.GetJSON(t, tableInvitations, code, &inv); err != nil {
-		if errors.Is(err, engine.ErrNotFound) {
-			return nil, engine.Errorf(CodeInvitationNotFound, "invitation %s not found", code)
-		}
-		return nil, err
-	}
-	inv.Status = inv.statusAt(t.Now)
-	return &inv, nil
-}
-
-// pendingInvitation refuses an invitation that is no longer PENDING:
-// INVITATION_ALREADY_CLAIMED, INVITATION_CANCELLED, or INVALID_INPUT for
-// an expired one.
-func pendingInvitation(inv *Invitation) error {
-	switch inv.Status {
-	case InvitationClaimed:
-		return engine.Errorf(CodeInvitationAlreadyClaimed, "invitation %s was already claimed", inv.Code)
-	case InvitationCancelled:
-		return engine.Errorf(CodeInvitationCancelled, "invitation %s was cancelled", inv.Code)
-	case InvitationExpired:
-		return engine.Errorf(engine.CodeInvalidInput, "invitation %s expired at %s", inv.Code, inv.ExpiresAt.Format(time.RFC3339))
-	}
-	return nil
-}
-
-// Claim claims a PENDING invitation for inviteeUma (a well-formed UMA
-// address other than the inviter's, INVALID_UMA_ADDRESS otherwise): it
-// becomes CLAIMED and INVITATION.CLAIMED is sent to the platform in the
-// same transaction, the platform's cue to send the promised amount. A code
-// nobody issued is INVITATION_NOT_FOUND; a claimed, cancelled or expired
-// invitation is INVITATION_ALREADY_CLAIMED, INVITATION_CANCELLED or
-// INVALID_INPUT (pendingInvitation). Of two concurrent claims by different
-// invitees one commits and the other reads CLAIMED: an invitation is
-// claimed once.
-func (v Invitations) Claim(ctx context.Context, code, inviteeUma string) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Claim")
-	defer op.End(&err)
-	var fe validate.Errors
-	if fe.Required("inviteeUma", inviteeUma) {
-		fe.Match("inviteeUma", inviteeUma, customers.UmaPattern, "a UMA address such as $alice@example.com")
-	}
-	if err := engine.InvalidAs(CodeInvalidUmaAddress, fe.Err()); err != nil {
-		return nil, err
-	}
-	var out *Invitation
-	err = engine.Once(ctx, v.e, []string{code, inviteeUma}, &out, func(t *engine.Txn) error {
-		inv, err := invitation(t, code)
-		if err != nil {
-			return err
-		}
-		if err := pendingInvitation(inv); err != nil {
-			return err
-		}
-		if strings.EqualFold(inviteeUma, inv.InviterUma) {
-			return engine.Errorf(CodeInvalidUmaAddress, "an invitation cannot be claimed by its inviter")
-		}
-		now := t.Now
-		inv.Status, inv.InviteeUma, inv.ClaimedAt = InvitationClaimed, inviteeUma, &now
-		out = inv
-		if err := engine.PutJSON(t, tableInvitations, code, inv); err != nil {
-			return err
-		}
-		return t.Emit(EventInvitationClaimed, inv)
-	})
-	return out, err
-}
-
-// Cancel cancels a PENDING invitation; it can no longer be claimed. It
-// refuses as Claim does (INVITATION_NOT_FOUND, INVITATION_ALREADY_CLAIMED,
-// INVITATION_CANCELLED, INVALID_INPUT when expired) and emits no event.
-func (v Invitations) Cancel(ctx context.Context, code string) (_ *Invitation, err error) {
-	ctx, op := begin(ctx, v.e, "Invitations.Cancel")
-	defer op.End(&err)
-	var out *Invitation
-	err = engine.Once(ctx, v.e, code, &out, func(t *engine.Txn) error {
-		inv, err := invitation(t, code)
-		if err != nil {
-			return err
-		}
-		if err := pendingInvitation(inv); err != nil {
-			return err
-		}
-		inv.Status = InvitationCancelled
-		out = inv
-		return engine.PutJSON(t, tableInvitations, code, inv)
-	})
-	return out, err
-}
+// NewInvitations returns the Invitations group of h (invitations.New).
+func NewInvitations(h *engine.Handle) Invitations { return invitations.New(h) }

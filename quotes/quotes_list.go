@@ -21,23 +21,28 @@ type Filter struct {
 // returns them (a PENDING quote past its expiry reads EXPIRED). With a
 // customer it reads that customer's index, else every quote's; a bad
 // cursor or limit is INVALID_INPUT.
-func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (_ engine.Page[Quote], err error) {
-	ctx, op := begin(ctx, qs.e, "List")
-	defer op.End(&err)
-	e := qs.e
-	var out engine.Page[Quote]
-	err = e.View(ctx, func(t *engine.Txn) error {
-		q := engine.ListQuery[Record]{Table: tableQuotes, Index: engine.IxAll,
-			Match: func(r *Record) bool { return f.CustomerID == "" || r.CustomerID == f.CustomerID }}
-		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, f.CustomerID}), p)
-		if err != nil {
-			return err
-		}
-		out, err = engine.MapPage(page, func(r *Record) (*Quote, error) { return r.asRead(t.Now), nil })
-		return err
-	})
-	return out, err
+func (qs Service) List(ctx context.Context, f Filter, p engine.ListParams) (engine.Page[Quote], error) {
+	return engine.Run(ctx, qs.e, listQuotes, quoteQuery{f, p})
 }
+
+// quoteQuery is a List request: the filter and the page asked for.
+type quoteQuery struct {
+	f Filter
+	p engine.ListParams
+}
+
+// listQuotes is Service.List's operation.
+var listQuotes = engine.Op[quoteQuery, engine.Page[Quote], struct{}]{Area: "quotes", Name: "List", Access: engine.Read,
+	Decide: func(t *engine.Txn, in *quoteQuery, _ *struct{}) (engine.Page[Quote], error) {
+		customerID := in.f.CustomerID
+		q := engine.ListQuery[Record]{Table: tableQuotes, Index: engine.IxAll,
+			Match: func(r *Record) bool { return customerID == "" || r.CustomerID == customerID }}
+		page, err := engine.List(t, q.Narrowest([2]string{ixCustomer, customerID}), in.p)
+		if err != nil {
+			return engine.Page[Quote]{}, err
+		}
+		return engine.MapPage(page, func(r *Record) (*Quote, error) { return r.asRead(t.Now), nil })
+	}}
 
 // ListAll walks every page of List from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking

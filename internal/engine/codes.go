@@ -30,6 +30,7 @@ const (
 	CodeInsufficientFunds              Code = "INSUFFICIENT_FUNDS"
 	CodeQuoteExpired                   Code = "QUOTE_EXPIRED"
 	CodeQuoteRateUnavailable           Code = "QUOTE_RATE_UNAVAILABLE"
+	CodeInvalidUmaAddress              Code = "INVALID_UMA_ADDRESS"
 	CodeBodyTooLarge                   Code = "PAYLOAD_TOO_LARGE"
 	// CodeUnsupportedMediaType refuses a request body that is not declared
 	// as application/json (415). Not in the reference's enums; see the
@@ -118,7 +119,7 @@ var CodeStatus = byStatus(map[int][]Code{
 	400: {CodeInvalidInput, CodeInvalidReceiver, CodeAmountOutOfRange, CodeInvalidCurrency,
 		CodeInvalidTimestamp, CodeInvalidRequestFormat, CodeInvalidBankAccount, CodeInvalidAmount,
 		CodeWebhookEndpointNotSet, CodeWebhookDeliveryError, CodeExternalAccountVerificationReq,
-		CodeInsufficientFunds, CodeQuoteExpired, CodeQuoteRateUnavailable},
+		CodeInsufficientFunds, CodeQuoteExpired, CodeQuoteRateUnavailable, CodeInvalidUmaAddress},
 	401: {CodeUnauthorized, CodeInvalidSignature, CodeWalletSignatureMissing},
 	403: {CodeForbidden, CodeUserNotReady, CodeCounterpartyNotAllowed, CodeVelocityLimitExceeded},
 	404: {CodeNotFound, CodeTransactionNotFound, CodeUserNotFound, CodeQuoteNotFound,
