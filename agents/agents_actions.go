@@ -166,116 +166,164 @@ var rejectOp = engine.Op[[3]string, *AgentAction, struct{}]{Area: "agents", Name
 // spend is converted before the transaction, and counted, with the limits
 // checked again, in the transaction that moves the money; a pause of the
 // agent does not stop the platform's own approval.
-func (g Service) Approve(ctx context.Context, agentID, actionID string) (_ *AgentAction, err error) {
-	ctx, op := begin(ctx, g.e, "Approve")
-	defer op.End(&err)
-	e := g.e
-	if out, ok, err := g.replayApproval(ctx, agentID, actionID); ok {
-		return out, err
-	}
-	for {
-		var r *actionRecord
+func (g Service) Approve(ctx context.Context, agentID, actionID string) (*AgentAction, error) {
+	return engine.Run(ctx, g.e, approveOp, [2]string{agentID, actionID})
+}
+
+// approving is what an approval gathers before its transaction: the
+// pending action, its spend converted into the agent's policy (spending,
+// whose id an approval leaves empty: the action has its own), the answer
+// of the quote that moved the money (an approved transfer out), or why
+// the approved action could not run.
+type approving struct {
+	r *actionRecord
+	spending
+	out     *AgentAction
+	failure string
+}
+
+// approveOp is Service.Approve's operation. A repeated approval (same
+// idempotency key) is answered from the record of the first before the
+// action is required to be pending (ReadFingerprint: the first approval
+// decided it). Prefetch reads the action and the agent and converts the
+// spend; the transaction that moves the money counts it, or, for a
+// transfer out, the quote the quotes area creates and executes
+// (quotes.Create, which settles the answer). A policy that moved sends the
+// approval round again (moved); a refusal of the run (refusal) rolls it
+// back and comes back to Prefetch as Missing too, and the next decision
+// records the action FAILED, under the approval's idempotency call and
+// fingerprint.
+var approveOp = engine.Op[[2]string, *AgentAction, approving]{Area: "agents", Name: "Approve", Refetches: engine.Unbounded,
+	ReadFingerprint: func(t *engine.Txn, in *[2]string) (any, error) {
+		r, err := action(t, in[1])
+		if err == nil && r.AgentID != in[0] {
+			err = engine.Errorf(engine.CodeNotFound, "agent action %s not found", in[1]) // the approval itself reports it
+		}
+		if err != nil {
+			return nil, err
+		}
+		return r.approvalFingerprint(), nil
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *[2]string, f *approving, missed error) error {
+		if missed != nil && !errors.Is(missed, errPolicyMoved) {
+			// The refused run rolled back: recording FAILED is the
+			// approval's answer.
+			f.failure = engine.MessageOf(missed)
+			return nil
+		}
+		*f = approving{}
+		agentID, actionID := in[0], in[1]
 		var a *agentRecord
 		var q *quotes.Record
 		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
-			if r, err = pendingAction(t, agentID, actionID); err != nil {
+			if f.r, err = pendingAction(t, agentID, actionID); err != nil {
 				return err
 			}
 			if a, err = agent(t, agentID); err != nil {
 				return err
 			}
-			if r.QuoteID != "" {
-				q, err = quotes.Get(t, r.QuoteID)
+			if f.r.QuoteID != "" {
+				q, err = quotes.Get(t, f.r.QuoteID)
 			}
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		var s Spend
-		var lc, tc string
 		if q != nil {
-			s, lc, tc, err = spendOf(e, ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
+			f.s, f.lc, f.tc, err = spendOf(e, ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
 		} else {
-			d := r.TransferDetails
+			d := f.r.TransferDetails
 			acct := d.SourceAccountID
-			if r.Type == TransferIn {
+			if f.r.Type == TransferIn {
 				acct = d.DestinationAccountID
 			}
-			s, lc, tc, err = spendOf(e, ctx, a, d.Currency, map[string]int64{d.Currency: d.Amount}, acct, d.Amount)
+			f.s, f.lc, f.tc, err = spendOf(e, ctx, a, d.Currency, map[string]int64{d.Currency: d.Amount}, acct, d.Amount)
 		}
+		if err != nil || f.r.Type != TransferOut {
+			return err
+		}
+		f.out, err = quotes.Create(ctx, e, f.r.transferQuote(), true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
+			return runApproved(t, agentID, actionID, f, func(*agentRecord) (string, error) { return q.TransactionID, nil })
+		})
 		if err != nil {
-			return nil, err
+			return retryApproval(err)
 		}
-		// run is the approved action's work inside its transaction: it
-		// re-reads the action and the agent and counts the spend.
-		run := func(t *engine.Txn, move func(a *agentRecord) (txID string, err error)) (*AgentAction, error) {
+		return engine.Settled
+	},
+	Decide: func(t *engine.Txn, in *[2]string, f *approving) (out *AgentAction, err error) {
+		agentID, actionID := in[0], in[1]
+		if f.failure != "" {
 			r, err := pendingAction(t, agentID, actionID)
 			if err != nil {
 				return nil, err
 			}
-			a, err := agent(t, agentID)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := spendCheck(t, a, s, lc, tc, true); err != nil {
-				return nil, err
-			}
-			txID, err := move(a)
-			if err != nil {
-				return nil, err
-			}
-			r.Status, r.TransactionID = Approved, txID
+			r.Status, r.FailureReason = Failed, f.failure
 			return saveAction(t, r)
 		}
-		var out *AgentAction
-		switch r.Type {
+		switch f.r.Type {
 		case ExecuteQuote:
-			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
-				var err error
-				out, err = run(t, func(*agentRecord) (string, error) {
-					q, err := quotes.Get(t, r.QuoteID)
-					if err != nil {
-						return "", err
-					}
-					if q.Status == quotes.Expired || q.Lapsed(t.Now) {
-						return "", engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
-					}
-					return q.TransactionID, quotes.Execute(t, q)
-				})
-				return err
-			})
-		case TransferOut:
-			out, err = quotes.Create(ctx, e, r.transferQuote(), true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
-				return run(t, func(*agentRecord) (string, error) { return q.TransactionID, nil })
+			out, err = runApproved(t, agentID, actionID, f, func(*agentRecord) (string, error) {
+				q, err := quotes.Get(t, f.r.QuoteID)
+				if err != nil {
+					return "", err
+				}
+				if q.Status == quotes.Expired || q.Lapsed(t.Now) {
+					return "", engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s", q.ID, q.ExpiresAt.Format(time.RFC3339))
+				}
+				return q.TransactionID, quotes.Execute(t, q)
 			})
 		case TransferIn:
-			d := r.TransferDetails
-			err = engine.Once(ctx, e, []any{"approve", actionID}, &out, func(t *engine.Txn) error {
-				var err error
-				out, err = run(t, func(a *agentRecord) (string, error) {
-					tx, err := quotes.TransferIn(t, d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
-					if err != nil {
-						return "", err
-					}
-					return tx.ID, nil
-				})
-				return err
+			d := f.r.TransferDetails
+			out, err = runApproved(t, agentID, actionID, f, func(a *agentRecord) (string, error) {
+				tx, err := quotes.TransferIn(t, d.SourceAccountID, d.DestinationAccountID, d.Amount, a.ID)
+				if err != nil {
+					return "", err
+				}
+				return tx.ID, nil
 			})
 		}
-		switch {
-		case errors.Is(err, errPolicyMoved):
-			engine.RetryCall(e) // deciding again is the same operation
-			continue
-		case err == nil || !refusal(err):
-			return out, err
+		return out, retryApproval(err)
+	},
+	Answer: func(_ *engine.Handle, _ *[2]string, f *approving, out *AgentAction, err error) (*AgentAction, error) {
+		if f.out != nil {
+			return f.out, err
 		}
-		// The refused run rolled back: recording FAILED is the approval's
-		// answer, under its idempotency key and fingerprint.
-		engine.RetryCall(e)
-		return g.failAction(ctx, agentID, actionID, engine.MessageOf(err), r.approvalFingerprint())
+		return out, err
+	}}
+
+// runApproved is the approved action's work inside its transaction: it
+// reads the action and the agent again, counts the spend and moves the
+// money (move, which names the transaction).
+func runApproved(t *engine.Txn, agentID, actionID string, f *approving, move func(a *agentRecord) (txID string, err error)) (*AgentAction, error) {
+	r, err := pendingAction(t, agentID, actionID)
+	if err != nil {
+		return nil, err
 	}
+	a, err := agent(t, agentID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := spendCheck(t, a, f.s, f.lc, f.tc, true); err != nil {
+		return nil, err
+	}
+	txID, err := move(a)
+	if err != nil {
+		return nil, err
+	}
+	r.Status, r.TransactionID = Approved, txID
+	return saveAction(t, r)
+}
+
+// retryApproval marks what sends an approval back to Prefetch (Missing): a
+// policy that moved (convert again and decide again) and a refusal of the
+// run (record the action FAILED).
+func retryApproval(err error) error {
+	if errors.Is(err, errPolicyMoved) || refusal(err) {
+		return engine.Missing(err)
+	}
+	return err
 }
 
 // approvalFingerprint is what identifies an approval of r to its
@@ -288,23 +336,6 @@ func (r *actionRecord) approvalFingerprint() any {
 		return r.transferQuote()
 	}
 	return []any{"approve", r.ID}
-}
-
-// replayApproval answers a repeated approval (same idempotency key) with
-// the answer recorded for it, before the action is required to be
-// pending: the first approval decided it. ok is false without a recorded
-// answer (or a key), and for an action that is not agentID's.
-func (g Service) replayApproval(ctx context.Context, agentID, actionID string) (out *AgentAction, ok bool, err error) {
-	var r *actionRecord
-	if err := g.e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		r, err = action(t, actionID)
-		return err
-	}); err != nil || r.AgentID != agentID {
-		return nil, false, nil // the approval itself reports it
-	}
-	ok, err = engine.Replay(ctx, g.e, r.approvalFingerprint(), &out)
-	return out, ok, err
 }
 
 // refusal reports whether err is the engine refusing to run an approved
@@ -323,23 +354,6 @@ func refusal(err error) bool {
 	}
 	s := pe.Code.Status()
 	return s >= 400 && s < 500
-}
-
-// failAction marks a pending action FAILED with the reason it could not run,
-// in a transaction of its own (the refused one rolled back). It checks the
-// action is still pending, so a concurrent decision is not overwritten.
-func (g Service) failAction(ctx context.Context, agentID, actionID, reason string, fingerprint any) (*AgentAction, error) {
-	var out *AgentAction
-	err := engine.Once(ctx, g.e, fingerprint, &out, func(t *engine.Txn) error {
-		r, err := pendingAction(t, agentID, actionID)
-		if err != nil {
-			return err
-		}
-		r.Status, r.FailureReason = Failed, reason
-		out, err = saveAction(t, r)
-		return err
-	})
-	return out, err
 }
 
 // transferQuote is the same-currency quote of a transfer-out action. It is

@@ -260,57 +260,70 @@ var deleteOp = engine.Op[string, struct{}, struct{}]{Area: "agents", Name: "Dele
 // QUOTE_RATE_UNAVAILABLE when a recast has no rate. The rate is read
 // before the transaction; should the currency change meanwhile, the
 // update reads the agent and converts again.
-func (g Service) UpdatePolicy(ctx context.Context, id string, u PolicyUpdate) (_ *Agent, err error) {
-	ctx, op := begin(ctx, g.e, "UpdatePolicy")
-	defer op.End(&err)
-	e := g.e
-	for {
-		cur, err := g.Get(ctx, id)
+func (g Service) UpdatePolicy(ctx context.Context, id string, u PolicyUpdate) (*Agent, error) {
+	return engine.Run(ctx, g.e, updatePolicyOp, policyUpdate{id, u})
+}
+
+// policyUpdate is an UpdatePolicy request: the agent and the change.
+type policyUpdate struct {
+	id string
+	u  PolicyUpdate
+}
+
+// recasting is what a policy update gathers before its transaction: the
+// spending limits' currency it read, and the recast of the limits into
+// the new currency at one rate fixed before the transaction (nil when the
+// currency stays), so that a rerun transaction recasts the same way.
+type recasting struct {
+	from   string
+	recast Recast
+}
+
+// updatePolicyOp is Service.UpdatePolicy's operation: the agent is read
+// and the rate fetched in Prefetch; the transaction finds the policy moved
+// (moved) when the limits' currency changed since, and the update reads
+// the agent and converts again, as the same idempotent call. Its
+// idempotency fingerprint is the pair [id, update].
+var updatePolicyOp = engine.Op[policyUpdate, *Agent, recasting]{Area: "agents", Name: "UpdatePolicy", Refetches: engine.Unbounded,
+	Fingerprint: func(in *policyUpdate) any { return []any{in.id, in.u} },
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *policyUpdate, f *recasting, _ error) error {
+		cur, err := NewService(e).Get(ctx, in.id)
+		if err != nil {
+			return err
+		}
+		*f = recasting{from: cur.Policy.SpendingLimits.Currency}
+		if s := in.u.SpendingLimits; s != nil && s.Currency != nil && *s.Currency != f.from && money.Known(*s.Currency) {
+			unit, err := convertAmount(e, ctx, 1_000_000_000, f.from, *s.Currency)
+			if err != nil {
+				return err
+			}
+			f.recast = func(v int64) (int64, error) { return mulDiv(v, unit, 1_000_000_000), nil }
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *policyUpdate, f *recasting) (*Agent, error) {
+		id, u := in.id, in.u
+		a, err := agent(t, id)
 		if err != nil {
 			return nil, err
 		}
-		from := cur.Policy.SpendingLimits.Currency
-		var recast Recast
-		if s := u.SpendingLimits; s != nil && s.Currency != nil && *s.Currency != from && money.Known(*s.Currency) {
-			to := *s.Currency
-			// One rate fixed before the transaction, so a retried
-			// function recasts the same way.
-			unit, err := convertAmount(e, ctx, 1_000_000_000, from, to)
-			if err != nil {
-				return nil, err
-			}
-			recast = func(v int64) (int64, error) { return mulDiv(v, unit, 1_000_000_000), nil }
+		if a.Policy.SpendingLimits.Currency != f.from {
+			return nil, moved(errPolicyMoved)
 		}
-		var out *Agent
-		err = engine.Once(ctx, e, []any{id, u}, &out, func(t *engine.Txn) error {
-			a, err := agent(t, id)
-			if err != nil {
-				return err
-			}
-			if a.Policy.SpendingLimits.Currency != from {
-				return errPolicyMoved
-			}
-			p, err := Apply(a.Policy, u, "", recast)
-			var fe validate.Errors
-			if err != nil && !errors.As(err, &fe) {
-				return err
-			}
-			if err := checkPolicyAccounts(t, &fe, "accountRestrictions", a.CustomerID, u.AccountRestrictions); err != nil {
-				return err
-			}
-			if err := engine.Invalid(fe.Err()); err != nil {
-				return err
-			}
-			a.Policy, a.UpdatedAt = p, t.Now
-			out = agentView(a, t.Now)
-			return engine.PutJSON(t, tableAgents, id, a)
-		})
-		if !errors.Is(err, errPolicyMoved) {
-			return out, err
+		p, err := Apply(a.Policy, u, "", f.recast)
+		var fe validate.Errors
+		if err != nil && !errors.As(err, &fe) {
+			return nil, err
 		}
-		engine.RetryCall(e) // converting again is the same operation
-	}
-}
+		if err := checkPolicyAccounts(t, &fe, "accountRestrictions", a.CustomerID, u.AccountRestrictions); err != nil {
+			return nil, err
+		}
+		if err := engine.Invalid(fe.Err()); err != nil {
+			return nil, err
+		}
+		a.Policy, a.UpdatedAt = p, t.Now
+		return agentView(a, t.Now), engine.PutJSON(t, tableAgents, id, a)
+	}}
 
 // checkPolicyAccounts adds a field error to fe for every account that
 // restrictions r name (allowedAccountIds, accountRules[].accountId) and

@@ -394,15 +394,29 @@ var quoteOp = engine.Op[[2]string, *quotes.Quote, struct{}]{Area: "agents", Name
 // The idempotency fingerprint is the quote id, so a retry of the same
 // execution replays its action. Concurrent executes of one agent serialize
 // on its record (spendCheck); concurrent executes of one quote run it once.
-func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (_ *AgentAction, err error) {
-	ctx, op := begin(ctx, g.e, "ExecuteQuote")
-	defer op.End(&err)
-	e := g.e
-	var out *AgentAction
-	if ok, err := engine.Replay(ctx, e, quoteID, &out); ok {
-		return out, err
-	}
-	for {
+func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (*AgentAction, error) {
+	return engine.Run(ctx, g.e, executeQuoteOp, [2]string{agentID, quoteID})
+}
+
+// spending is what an operation that spends under an agent's policy
+// gathers before its transaction: the action's amount converted into the
+// policy's currencies of the time (spendOf: limit lc, threshold tc) and
+// the id of the action it records.
+type spending struct {
+	s      Spend
+	lc, tc string
+	id     string
+}
+
+// executeQuoteOp is Service.ExecuteQuote's operation: the agent and the
+// quote are read and the spend converted in Prefetch, and decided for good
+// in the transaction, which finds the policy moved (moved) when its
+// currencies changed since: the spend is converted again and decided again,
+// as the same idempotent call, for as long as that happens.
+var executeQuoteOp = engine.Op[[2]string, *AgentAction, spending]{Area: "agents", Name: "ExecuteQuote", Refetches: engine.Unbounded,
+	Fingerprint: func(in *[2]string) any { return in[1] },
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *[2]string, f *spending, _ error) error {
+		agentID, quoteID := in[0], in[1]
 		var a *agentRecord
 		var q *quotes.Record
 		err := e.View(ctx, func(t *engine.Txn) error {
@@ -414,69 +428,76 @@ func (g Service) ExecuteQuote(ctx context.Context, agentID, quoteID string) (_ *
 			return err
 		})
 		if err != nil {
-			return nil, err
-		}
-		s, lc, tc, err := spendOf(e, ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount)
-		if err != nil {
-			return nil, err
-		}
-		id, err := e.NewID("AgentAction")
-		if err != nil {
-			return nil, err
-		}
-		var failure error
-		err = engine.Once(ctx, e, quoteID, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
-			a, err := actingAgent(t, agentID, ExecuteQuotes)
-			if err != nil {
-				return err
-			}
-			q, err := agentQuote(t, agentID, quoteID)
-			if err != nil {
-				return err
-			}
-			if q.Status == quotes.Expired {
-				return engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
-			}
-			if q.Status != quotes.Pending {
-				return engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
-			}
-			if expired, err := quotes.ExpireIfDue(t, q); err != nil || expired {
-				failure = engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
-				return err
-			}
-			// A customer that may not send has no action recorded either,
-			// not even one waiting for approval.
-			if _, err := customers.Sending(t, a.CustomerID); err != nil {
-				return err
-			}
-			d, err := spendCheck(t, a, s, lc, tc, false)
-			if err != nil {
-				return err
-			}
-			r, err := newAction(t, id, a, ExecuteQuote, PendingApproval)
-			if err != nil {
-				return err
-			}
-			r.QuoteID = q.ID
-			if !d.NeedsApproval {
-				if _, err := spendCheck(t, a, s, lc, tc, true); err != nil {
-					return err
-				}
-				if err := quotes.Execute(t, q); err != nil {
-					return err
-				}
-				r.Status, r.TransactionID = Approved, q.TransactionID
-			}
-			out, err = saveAction(t, r)
 			return err
-		}))
-		if !errors.Is(err, errPolicyMoved) {
-			return out, err
 		}
-		// The policy's currencies changed after the conversion: convert and
-		// decide again, as the same idempotent call.
-		engine.RetryCall(e)
+		if f.s, f.lc, f.tc, err = spendOf(e, ctx, a, q.SendingCurrency.Code, quoteAmounts(q), q.Source.AccountID, q.TotalSendingAmount); err != nil {
+			return err
+		}
+		f.id, err = e.NewID("AgentAction")
+		return err
+	},
+	Decide: func(t *engine.Txn, in *[2]string, f *spending) (*AgentAction, error) {
+		out, err := executeQuote(t, in[0], in[1], f)
+		return out, moved(err)
+	}}
+
+// executeQuote is executeQuoteOp's decision in t. A quote found expired is
+// marked so and refused in the same commit (engine.Keep).
+func executeQuote(t *engine.Txn, agentID, quoteID string, f *spending) (*AgentAction, error) {
+	a, err := actingAgent(t, agentID, ExecuteQuotes)
+	if err != nil {
+		return nil, err
 	}
+	q, err := agentQuote(t, agentID, quoteID)
+	if err != nil {
+		return nil, err
+	}
+	if q.Status == quotes.Expired {
+		return nil, engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+	}
+	if q.Status != quotes.Pending {
+		return nil, engine.Errorf(engine.CodeConflict, "quote %s is %s; a quote executes once", q.ID, q.Status)
+	}
+	if expired, err := quotes.ExpireIfDue(t, q); err != nil || expired {
+		if err == nil {
+			err = engine.Keep(engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", quoteID, q.ExpiresAt.Format("2006-01-02T15:04:05Z")))
+		}
+		return nil, err
+	}
+	// A customer that may not send has no action recorded either, not
+	// even one waiting for approval.
+	if _, err := customers.Sending(t, a.CustomerID); err != nil {
+		return nil, err
+	}
+	d, err := spendCheck(t, a, f.s, f.lc, f.tc, false)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newAction(t, f.id, a, ExecuteQuote, PendingApproval)
+	if err != nil {
+		return nil, err
+	}
+	r.QuoteID = q.ID
+	if !d.NeedsApproval {
+		if _, err := spendCheck(t, a, f.s, f.lc, f.tc, true); err != nil {
+			return nil, err
+		}
+		if err := quotes.Execute(t, q); err != nil {
+			return nil, err
+		}
+		r.Status, r.TransactionID = Approved, q.TransactionID
+	}
+	return saveAction(t, r)
+}
+
+// moved marks errPolicyMoved for the runner as Missing: the operation
+// converts its amount again into the policy as it is now and decides again
+// (Refetches: engine.Unbounded), as the same idempotent call.
+func moved(err error) error {
+	if errors.Is(err, errPolicyMoved) {
+		return engine.Missing(err)
+	}
+	return err
 }
 
 // AgentTransfer is the body of POST /agents/me/transfer-out and transfer-in:
@@ -498,10 +519,8 @@ type AgentTransfer struct {
 // executed in one transaction, so its answers include the quotes area's
 // (INSUFFICIENT_FUNDS, SENDER_NOT_ACCEPTED); ACCOUNT_NOT_FOUND for an
 // account that is not the customer's.
-func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (_ *AgentAction, err error) {
-	ctx, op := begin(ctx, g.e, "TransferOut")
-	defer op.End(&err)
-	return g.transfer(ctx, agentID, TransferOut, in)
+func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+	return engine.Run(ctx, g.e, transferOutOp, agentTransfer{agentID, in})
 }
 
 // TransferIn pulls money from an external account of the agent's customer
@@ -509,53 +528,98 @@ func (g Service) TransferOut(ctx context.Context, agentID string, in AgentTransf
 // ExecuteQuote describes; ACCOUNT_NOT_FOUND for an account that is not
 // the customer's. The pull is an intent of the quotes area, handed to the
 // rail after commit.
-func (g Service) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (_ *AgentAction, err error) {
-	ctx, op := begin(ctx, g.e, "TransferIn")
-	defer op.End(&err)
-	return g.transfer(ctx, agentID, TransferIn, in)
+func (g Service) TransferIn(ctx context.Context, agentID string, in AgentTransfer) (*AgentAction, error) {
+	return engine.Run(ctx, g.e, transferInOp, agentTransfer{agentID, in})
 }
 
-// transfer is TransferOut and TransferIn. The policy is evaluated once
-// before the transaction to choose the path (record a pending action, or
-// move the money), and again inside it, where it decides for good; a
-// policy that changed in between sends the operation round again.
-func (g Service) transfer(ctx context.Context, agentID string, typ ActionType, in AgentTransfer) (*AgentAction, error) {
-	e := g.e
-	var fe validate.Errors
-	fe.Required("source.accountId", in.SourceAccountID)
-	fe.Required("destination.accountId", in.DestinationAccountID)
-	if in.Amount < 1 || in.Amount > money.MaxAmount {
-		fe.Add("amount", nil, "amount must be between 1 and %d", money.MaxAmount)
+// agentTransfer is a TransferOut or TransferIn request: the agent and the
+// transfer.
+type agentTransfer struct {
+	agentID string
+	t       AgentTransfer
+}
+
+// quote is the same-currency quote of a transfer out (transferQuote).
+func (in *agentTransfer) quote() quotes.Request {
+	return (&actionRecord{AgentAction: AgentAction{AgentID: in.agentID, TransferDetails: &AgentTransferDetails{Amount: in.t.Amount,
+		SourceAccountID: in.t.SourceAccountID, DestinationAccountID: in.t.DestinationAccountID}}, Remittance: in.t.RemittanceInformation, Purpose: in.t.PurposeOfPayment}).transferQuote()
+}
+
+// transferring is what a transfer gathers before its transaction: the
+// spend, the transfer's details, whether the policy asks for approval (or
+// refuses) as it stood, which chooses the path, and the answer of the
+// quote that moved the money (a transfer out that needs no approval).
+type transferring struct {
+	spending
+	details  *AgentTransferDetails
+	approval bool
+	out      *AgentAction
+}
+
+// transferOutOp is Service.TransferOut's operation and transferInOp
+// TransferIn's. The policy is evaluated once in Prefetch to choose the
+// path: record a pending action (or the refusal) in the operation's
+// transaction, or move the money: a transfer out as a quote created and
+// executed by the quotes area (quotes.Create, which settles the answer), a
+// transfer in in the operation's transaction. Where the money moves or
+// the action is recorded, the policy is evaluated again and decides for
+// good; a policy that changed in between (moved) sends the operation round
+// again.
+//
+// Every write of the operation fingerprints the same input (a transfer
+// out's quote, whichever path records the answer; a transfer in's body),
+// so that a replay is recognised whichever path recorded it.
+var (
+	transferOutOp = engine.Op[agentTransfer, *AgentAction, transferring]{Area: "agents", Name: "TransferOut", Refetches: engine.Unbounded,
+		Fingerprint: func(in *agentTransfer) any { return in.quote() },
+		Validate:    validateTransfer(TransferOut),
+		Prefetch:    fetchTransfer(TransferOut),
+		Decide:      transferDecision(TransferOut),
+		Answer:      answerTransfer,
 	}
-	if typ == TransferOut {
-		fe.MaxLen("remittanceInformation", in.RemittanceInformation, quotes.MaxRemittanceInformation)
-		fe.Enum("purposeOfPayment", in.PurposeOfPayment, quotes.PurposesOfPayment...)
+	transferInOp = engine.Op[agentTransfer, *AgentAction, transferring]{Area: "agents", Name: "TransferIn", Refetches: engine.Unbounded,
+		Fingerprint: func(in *agentTransfer) any { return in.t },
+		Validate:    validateTransfer(TransferIn),
+		Prefetch:    fetchTransfer(TransferIn),
+		Decide:      transferDecision(TransferIn),
+		Answer:      answerTransfer,
 	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
+)
+
+// validateTransfer is the Validate of a transfer of type typ: every bad
+// field at once.
+func validateTransfer(typ ActionType) func(in *agentTransfer) error {
+	return func(in *agentTransfer) error {
+		var fe validate.Errors
+		fe.Required("source.accountId", in.t.SourceAccountID)
+		fe.Required("destination.accountId", in.t.DestinationAccountID)
+		if in.t.Amount < 1 || in.t.Amount > money.MaxAmount {
+			fe.Add("amount", nil, "amount must be between 1 and %d", money.MaxAmount)
+		}
+		if typ == TransferOut {
+			fe.MaxLen("remittanceInformation", in.t.RemittanceInformation, quotes.MaxRemittanceInformation)
+			fe.Enum("purposeOfPayment", in.t.PurposeOfPayment, quotes.PurposesOfPayment...)
+		}
+		return engine.Invalid(fe.Err())
 	}
-	// Every write of the operation fingerprints the same input, so that a
-	// replay is recognised whichever path recorded the answer.
-	var input any = in
-	quoteReq := (&actionRecord{AgentAction: AgentAction{AgentID: agentID, TransferDetails: &AgentTransferDetails{Amount: in.Amount,
-		SourceAccountID: in.SourceAccountID, DestinationAccountID: in.DestinationAccountID}}, Remittance: in.RemittanceInformation, Purpose: in.PurposeOfPayment}).transferQuote()
-	if typ == TransferOut {
-		input = quoteReq
-	}
-	var out *AgentAction
-	if ok, err := engine.Replay(ctx, e, input, &out); ok {
-		return out, err
-	}
-	internalID, externalID := in.SourceAccountID, in.DestinationAccountID
-	if typ == TransferIn {
-		internalID, externalID = externalID, internalID
-	}
-	for {
+}
+
+// fetchTransfer is the Prefetch of a transfer of type typ: it reads the
+// agent and the accounts, converts the spend, chooses the path, and moves
+// the money of a transfer out that needs no approval (quotes.Create),
+// which settles the answer.
+func fetchTransfer(typ ActionType) func(ctx context.Context, e *engine.Handle, in *agentTransfer, f *transferring, _ error) error {
+	return func(ctx context.Context, e *engine.Handle, in *agentTransfer, f *transferring, _ error) error {
+		*f = transferring{}
+		internalID, externalID := in.t.SourceAccountID, in.t.DestinationAccountID
+		if typ == TransferIn {
+			internalID, externalID = externalID, internalID
+		}
 		var a *agentRecord
 		var ia *accounts.InternalAccount
 		err := e.View(ctx, func(t *engine.Txn) error {
 			var err error
-			if a, err = actingAgent(t, agentID, CreateTransfers); err != nil {
+			if a, err = actingAgent(t, in.agentID, CreateTransfers); err != nil {
 				return err
 			}
 			if ia, err = ownInternal(t, a, internalID); err != nil {
@@ -565,79 +629,92 @@ func (g Service) transfer(ctx context.Context, agentID string, typ ActionType, i
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		s, lc, tc, err := spendOf(e, ctx, a, ia.Currency, map[string]int64{ia.Currency: in.Amount}, ia.ID, in.Amount)
+		if f.s, f.lc, f.tc, err = spendOf(e, ctx, a, ia.Currency, map[string]int64{ia.Currency: in.t.Amount}, ia.ID, in.t.Amount); err != nil {
+			return err
+		}
+		d := Evaluate(&a.Policy, Roll(a.Usage, e.Now()), f.s)
+		if f.id, err = e.NewID("AgentAction"); err != nil {
+			return err
+		}
+		f.details = &AgentTransferDetails{Amount: in.t.Amount, Currency: ia.Currency, SourceAccountID: in.t.SourceAccountID, DestinationAccountID: in.t.DestinationAccountID}
+		f.approval = d.NeedsApproval || d.Refused != ""
+		if f.approval || typ == TransferIn {
+			return nil
+		}
+		f.out, err = quotes.Create(ctx, e, in.quote(), true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
+			return decideTransfer(t, typ, in, f, false, func(*agentRecord) (string, error) { return q.TransactionID, nil })
+		})
 		if err != nil {
-			return nil, err
+			return moved(err)
 		}
-		d := Evaluate(&a.Policy, Roll(a.Usage, e.Now()), s)
-		id, err := e.NewID("AgentAction")
-		if err != nil {
-			return nil, err
-		}
-		details := &AgentTransferDetails{Amount: in.Amount, Currency: ia.Currency, SourceAccountID: in.SourceAccountID, DestinationAccountID: in.DestinationAccountID}
-		// decide runs in the transaction that moves the money (or records
-		// the pending action): it reads the agent again and decides for good.
-		decide := func(t *engine.Txn, wantApproval bool, txID func(a *agentRecord) (string, error)) (*AgentAction, error) {
-			a, err := actingAgent(t, agentID, CreateTransfers)
-			if err != nil {
-				return nil, err
-			}
-			if typ == TransferOut {
-				if _, err := customers.Sending(t, a.CustomerID); err != nil {
-					return nil, err
-				}
-			}
-			d, err := spendCheck(t, a, s, lc, tc, !wantApproval)
-			if err != nil {
-				return nil, err
-			}
-			if d.NeedsApproval != wantApproval {
-				return nil, errPolicyMoved // the policy changed: decide again
-			}
-			r, err := newAction(t, id, a, typ, PendingApproval)
-			if err != nil {
-				return nil, err
-			}
-			r.TransferDetails, r.Remittance, r.Purpose = details, in.RemittanceInformation, in.PurposeOfPayment
-			if !wantApproval {
-				r.Status = Approved
-				if r.TransactionID, err = txID(a); err != nil {
-					return nil, err
-				}
-			}
-			return saveAction(t, r)
-		}
-		switch {
-		case d.NeedsApproval || d.Refused != "":
-			err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
-				var err error
-				out, err = decide(t, true, nil)
-				return err
-			})
-		case typ == TransferOut:
-			out, err = quotes.Create(ctx, e, quoteReq, true, func(t *engine.Txn, q *quotes.Record) (*AgentAction, error) {
-				return decide(t, false, func(*agentRecord) (string, error) { return q.TransactionID, nil })
-			})
-		default:
-			err = engine.Once(ctx, e, input, &out, func(t *engine.Txn) error {
-				var err error
-				out, err = decide(t, false, func(a *agentRecord) (string, error) {
-					tx, err := quotes.TransferIn(t, in.SourceAccountID, in.DestinationAccountID, in.Amount, a.ID)
-					if err != nil {
-						return "", err
-					}
-					return tx.ID, nil
-				})
-				return err
-			})
-		}
-		if !errors.Is(err, errPolicyMoved) {
-			return out, err
-		}
-		engine.RetryCall(e)
+		return engine.Settled
 	}
+}
+
+// transferDecision is the Decide of a transfer of type typ: it records
+// the pending action (or the refusal), or moves the money of a transfer
+// in (a transfer out's moved in Prefetch).
+func transferDecision(typ ActionType) func(t *engine.Txn, in *agentTransfer, f *transferring) (*AgentAction, error) {
+	return func(t *engine.Txn, in *agentTransfer, f *transferring) (*AgentAction, error) {
+		if f.approval {
+			out, err := decideTransfer(t, typ, in, f, true, nil)
+			return out, moved(err)
+		}
+		out, err := decideTransfer(t, typ, in, f, false, func(a *agentRecord) (string, error) {
+			tx, err := quotes.TransferIn(t, in.t.SourceAccountID, in.t.DestinationAccountID, in.t.Amount, a.ID)
+			if err != nil {
+				return "", err
+			}
+			return tx.ID, nil
+		})
+		return out, moved(err)
+	}
+}
+
+// answerTransfer is the Answer of a transfer: the answer of the quote that
+// moved the money, when Prefetch settled it.
+func answerTransfer(_ *engine.Handle, _ *agentTransfer, f *transferring, out *AgentAction, err error) (*AgentAction, error) {
+	if f.out != nil {
+		return f.out, err
+	}
+	return out, err
+}
+
+// decideTransfer runs in the transaction that moves the money (or records
+// the pending action): it reads the agent again and decides for good;
+// errPolicyMoved when the policy no longer takes the path wantApproval
+// chose. txID moves the money and names its transaction.
+func decideTransfer(t *engine.Txn, typ ActionType, in *agentTransfer, f *transferring, wantApproval bool, txID func(a *agentRecord) (string, error)) (*AgentAction, error) {
+	a, err := actingAgent(t, in.agentID, CreateTransfers)
+	if err != nil {
+		return nil, err
+	}
+	if typ == TransferOut {
+		if _, err := customers.Sending(t, a.CustomerID); err != nil {
+			return nil, err
+		}
+	}
+	d, err := spendCheck(t, a, f.s, f.lc, f.tc, !wantApproval)
+	if err != nil {
+		return nil, err
+	}
+	if d.NeedsApproval != wantApproval {
+		return nil, errPolicyMoved // the policy changed: decide again
+	}
+	r, err := newAction(t, f.id, a, typ, PendingApproval)
+	if err != nil {
+		return nil, err
+	}
+	r.TransferDetails, r.Remittance, r.Purpose = f.details, in.t.RemittanceInformation, in.t.PurposeOfPayment
+	if !wantApproval {
+		r.Status = Approved
+		if r.TransactionID, err = txID(a); err != nil {
+			return nil, err
+		}
+	}
+	return saveAction(t, r)
 }
 
 // Action returns one of the agent's actions, with its quote and

@@ -29,20 +29,6 @@ func Area() engine.AreaDef {
 	}}
 }
 
-// begin begins the operation name of this area (engine.Handle.Begin) for
-// the operations not yet declared for engine.Run (Approve, UpdatePolicy,
-// ExecuteQuote, TransferOut, TransferIn), which start with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "agents", name)
-}
-
 // agentList is a List request: its filter and page.
 type agentList struct {
 	f AgentFilter

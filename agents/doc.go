@@ -30,17 +30,16 @@
 // # How an operation runs
 //
 // Every write is one store transaction (ARCHITECTURE.md, "How one operation runs");
-// the operations are declarations (engine.Op) that engine.Run carries out,
-// but for the five that decide again when the policy moved (Approve,
-// UpdatePolicy, ExecuteQuote, TransferOut, TransferIn), which still run
-// their own shell (begin, engine.Once):
+// every operation is a declaration (engine.Op, named after its method:
+// executeQuoteOp is ExecuteQuote's) that engine.Run carries out, and its
+// method is one line:
 //
 //   - the input is validated first, every bad field at once
 //     (INVALID_INPUT with the fields);
-//   - what needs the outside world is gathered before the transaction:
-//     an action's amount converted into the policy's currencies at the
-//     engine's rate (quotes.Rate), record ids (Handle.NewID), device codes
-//     and access tokens (crypto/rand);
+//   - what needs the outside world is gathered before the transaction
+//     (Prefetch): an action's amount converted into the policy's
+//     currencies at the engine's rate (quotes.Rate), record ids
+//     (Handle.NewID), device codes and access tokens (crypto/rand);
 //   - the transaction reads the agent and what the action touches, decides
 //     with the pure rules, and writes everything the decision implies: the
 //     agent's usage, the action, the quote execution or transfer with its
@@ -55,8 +54,16 @@
 //
 // An amount is converted before the transaction, so the transaction checks
 // that the policy's currencies are still those it was converted into. When
-// they changed in between, the operation converts again and runs again as
-// the same idempotent call (errPolicyMoved, engine.RetryCall).
+// they changed in between, the decision reports errPolicyMoved as
+// engine.Missing (moved), and the runner converts again and decides again
+// as the same idempotent call, for as long as the policy keeps moving
+// (Refetches: engine.Unbounded): Approve, UpdatePolicy, ExecuteQuote,
+// TransferOut and TransferIn. A transfer out, and the approval of one,
+// hand the money's movement to the quotes area (quotes.Create), whose
+// answer settles theirs. An approval whose run is refused rolls it back
+// and records the action FAILED in a transaction of its own, under the
+// same idempotent call; an execution that finds its quote expired marks
+// it so and is refused in one commit (engine.Keep).
 //
 // Concurrent spends of one agent serialize on its record: the usage an
 // action adds is written with the agent in the transaction that moves the

@@ -40,6 +40,13 @@ type Op[In, Out, F any] struct {
 	// ([]any{id, in}) so that records written before it was declared still
 	// match.
 	Fingerprint func(in *In) any
+	// ReadFingerprint is Fingerprint for a Write whose fingerprint depends
+	// on what is stored (an approval fingerprints what the approved
+	// action does): Run calls it in a read-only transaction before it
+	// looks for the recorded answer, on a handle with an idempotency key.
+	// An error leaves the lookup out and the answer to the decision, which
+	// meets the same records.
+	ReadFingerprint func(t *Txn, in *In) (any, error)
 	// Guard refuses the operation before its request is looked at, for
 	// what the handle lacks whatever the request says: a provider that is
 	// not configured (NOT_IMPLEMENTED), a sandbox-only operation outside
@@ -54,9 +61,21 @@ type Op[In, Out, F any] struct {
 	// recorded answer was looked for, and again with the error Read or
 	// Decide marked with Missing, when they found something it should
 	// have fetched (a rate only the RateSource has). It returns Settled
-	// when it found the whole answer (a cache): no transaction runs and
-	// Answer gives the answer.
+	// when it found the whole answer (a cache, or another operation it
+	// handed the work to): no transaction runs and Answer gives the
+	// answer. It may itself return an error marked with Missing (the
+	// operation it handed the work to found the state moved): Run calls
+	// it again with that error, as Decide's would.
 	Prefetch func(ctx context.Context, e *Handle, in *In, f *F, missed error) error
+	// Refetches is how often Read, Decide or Prefetch may report Missing
+	// in one operation before their error answers: zero means twice (a
+	// rate that one more fetch brings), Unbounded without a bound, for a
+	// decision made on a conversion of state that may move under it
+	// again (an agent's policy currency that changed between converting
+	// an amount and deciding). Every rerun is the same operation: the
+	// writes rolled back count for nothing, and a Write is recorded under
+	// the call of its idempotency key it began with.
+	Refetches int
 	// Read reads what Decide needs from the store into *f, with no
 	// writes. Run calls it where the store reads best: inside a Write's
 	// transaction before every run of Decide, on a store that checks an
@@ -107,8 +126,12 @@ const (
 )
 
 // maxRefetches bounds how often Decide (or Read) may send Run back to
-// Prefetch in one operation.
+// Prefetch in one operation, unless Op.Refetches says otherwise.
 const maxRefetches = 2
+
+// Unbounded is an Op.Refetches that puts no bound on refetching: the
+// operation decides again for as long as its decision reports Missing.
+const Unbounded = -1
 
 // Settled is what Op.Prefetch returns when it found the operation's whole
 // answer outside the store (a cache): Run skips the transaction and calls
@@ -117,8 +140,9 @@ var Settled = errors.New("engine: the operation's answer was settled before its 
 
 // Missing marks err, returned by Op.Read or Op.Decide, as something
 // Op.Prefetch must fetch before the decision can be made (a rate only the
-// RateSource has): Run rolls the transaction back, calls Prefetch with err
-// and decides again, a bounded number of times.
+// RateSource has, an amount to convert again into a policy that moved):
+// Run rolls the transaction back, calls Prefetch with err and decides
+// again, as often as Op.Refetches allows.
 func Missing(err error) error { return &missingError{err} }
 
 // missingError is an error Missing marked.
@@ -159,38 +183,67 @@ func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in 
 	}
 	var f F
 	var input any = in
-	if op.Fingerprint != nil && e.idem != nil {
-		input = op.Fingerprint(in)
+	if e.idem != nil {
+		switch {
+		case op.ReadFingerprint != nil:
+			if err := e.View(ctx, func(t *Txn) error {
+				fp, err := op.ReadFingerprint(t, in)
+				if err == nil {
+					input = fp
+				}
+				return err
+			}); err != nil {
+				input = nil // the decision reports it; nothing to replay
+			}
+		case op.Fingerprint != nil:
+			input = op.Fingerprint(in)
+		}
 	}
-	if op.Access == Write {
+	if op.Access == Write && input != nil {
 		if ok, rerr := Replay(ctx, e, input, &out); ok {
 			return answer(e, op, in, &f, out, rerr)
 		}
 	}
+	if input == nil {
+		input = in
+	}
+	limit := op.Refetches
+	if limit == 0 {
+		limit = maxRefetches
+	}
+	calls := 0 // the handle's write operations before this one
+	if e.idem != nil {
+		calls = e.idem.calls
+	}
 	var missed error
 	for tries := 0; ; tries++ {
+		var m *missingError
 		if op.Prefetch != nil {
 			err = op.Prefetch(ctx, e, in, &f, missed)
 			if err == Settled {
 				err = nil
 				break
 			}
-			if err != nil {
+			if err != nil && (!errors.As(err, &m) || tries == limit) {
+				if m != nil {
+					err = m.err // refetched enough: the error answers
+				}
 				return out, err
 			}
 		}
-		out, err = decide(ctx, e, op, in, input, &f)
-		var m *missingError
-		if !errors.As(err, &m) {
-			break
-		}
-		if tries == maxRefetches {
-			err = m.err // refetched enough: the decision's own error answers
-			break
+		if m == nil {
+			out, err = decide(ctx, e, op, in, input, &f)
+			if !errors.As(err, &m) {
+				break
+			}
+			if tries == limit {
+				err = m.err // refetched enough: the decision's own error answers
+				break
+			}
 		}
 		missed = m.err
-		if op.Access == Write {
-			RetryCall(e) // the next run is the same write operation
+		if e.idem != nil {
+			e.idem.calls = calls // the next run is the same operation (RetryCall)
 		}
 	}
 	return answer(e, op, in, &f, out, err)
