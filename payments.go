@@ -15,6 +15,7 @@ import (
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/quotes/invitations"
+	"github.com/paygrid/payments/quotes/lookups"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/stablecoins"
 	"github.com/paygrid/payments/walletauth"
@@ -259,6 +260,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 		quotes.Area(e, quotes.Options{Rail: cfg.Rail, Rates: cfg.Rates, Directory: cfg.Directory, IncomingApproval: cfg.IncomingApproval,
 			WalletPayload: wallets.QuotePayload, CheckWalletSignature: wallets.CheckQuoteSignature}),
 		invitations.Area(),
+		lookups.Area(lookups.Options{Directory: cfg.Directory, Rate: quotes.Rate}),
 		accounts.Area(e, accounts.Options{Rail: cfg.Rail, SkipCheckDigits: cfg.SkipCheckDigits}),
 		cards.Area(e, cards.Options{Issuer: cfg.CardIssuer, Limits: cfg.CardLimits}),
 		stablecoins.Area(e, cfg.Stablecoins),

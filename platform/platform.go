@@ -461,3 +461,13 @@ type Service struct{ e *engine.Handle }
 // NewService returns the Platform group of h (payments.New binds it to
 // every handle, WithIdempotency's included).
 func NewService(h *engine.Handle) Service { return Service{h} }
+
+// CurrencyCodes lists the platform's supported currency codes, in the
+// configuration's order.
+func (c *Config) CurrencyCodes() []string {
+	out := make([]string, len(c.SupportedCurrencies))
+	for i, sc := range c.SupportedCurrencies {
+		out[i] = sc.CurrencyCode
+	}
+	return out
+}

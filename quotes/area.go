@@ -53,7 +53,6 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 			{Name: tableIncomingDue},
 			{Name: tableApprovals},
 			{Name: tableApprovalsDue},
-			{Name: tableLookups, Record: func() any { return new(lookupRecord) }},
 		},
 		Intents: railIntentKinds(e),
 		Hooks:   approvalHooks(e, cfg.IncomingApproval),

@@ -12,7 +12,6 @@ const (
 	CodeMissingRequiredUmaParameters engine.Code = "MISSING_REQUIRED_UMA_PARAMETERS"
 	CodeQuoteRequestFailed           engine.Code = "QUOTE_REQUEST_FAILED"
 	CodeLookupRequestFailed          engine.Code = "LOOKUP_REQUEST_FAILED"
-	CodeLookupRequestNotFound        engine.Code = "LOOKUP_REQUEST_NOT_FOUND"
 	CodeSelfPayment                  engine.Code = "SELF_PAYMENT"
 	CodeTransactionSizeLimitExceeded engine.Code = "TRANSACTION_SIZE_LIMIT_EXCEEDED"
 	CodeTransactionNotCancellable    engine.Code = "TRANSACTION_NOT_CANCELLABLE"
@@ -39,7 +38,6 @@ var codes = map[engine.Code]int{
 	CodeMissingRequiredUmaParameters: 400,
 	CodeQuoteRequestFailed:           400,
 	CodeLookupRequestFailed:          400,
-	CodeLookupRequestNotFound:        404,
 	CodeSelfPayment:                  400,
 	CodeTransactionSizeLimitExceeded: 400,
 	CodeTransactionNotCancellable:    409,

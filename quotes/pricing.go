@@ -10,6 +10,7 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
+	"github.com/paygrid/payments/quotes/lookups"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -81,7 +82,7 @@ func resolveParties(t *engine.Txn, req *Request) (*parties, error) {
 	}
 	switch dst := req.Destination; {
 	case dst.DestinationType == DestinationUMAAddress:
-		pt.lookup, err = lookup(t, req.LookupID)
+		pt.lookup, err = lookups.Get(t, req.LookupID)
 	case strings.HasPrefix(dst.AccountID, "InternalAccount:"):
 		pt.internal, err = accounts.SharedInternal(t, dst.AccountID)
 	case dst.AccountID == req.Source.AccountID:

@@ -243,7 +243,7 @@ func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) (_ []Exchange
 	// no destination every other supported currency.
 	sources := []string{source}
 	if source == "" {
-		sources = platformCodes(p)
+		sources = p.CurrencyCodes()
 	}
 	var out []ExchangeRate
 	for _, source := range sources {

@@ -1,11 +1,11 @@
-package quotes_test
+package pricing_test
 
 import (
 	"errors"
 	"math/big"
 	"testing"
 
-	"github.com/paygrid/payments/quotes"
+	"github.com/paygrid/payments/quotes/pricing"
 	"github.com/shopspring/decimal"
 )
 
@@ -17,14 +17,14 @@ func FuzzCompute(f *testing.F) {
 	f.Add(false, int64(100_000), int64(105797101), int8(-8), uint8(2), uint8(2), int64(500), int64(0), int64(0), int64(0), uint8(0))
 	f.Fuzz(func(t *testing.T, receiving bool, amount, rateCoef int64, rateExp int8, sd, rd uint8,
 		platformFixed, serviceFixed, bps, serviceCoef int64, serviceExp uint8) {
-		in := quotes.Input{LockedSide: quotes.Sending, Amount: amount, Rate: decimal.New(rateCoef, int32(rateExp)),
+		in := pricing.Input{LockedSide: pricing.Sending, Amount: amount, Rate: decimal.New(rateCoef, int32(rateExp)),
 			SendingDecimals: int(sd), ReceivingDecimals: int(rd),
-			Fees: quotes.Fees{PlatformFixed: platformFixed, ServiceFixed: serviceFixed, PlatformBps: bps,
+			Fees: pricing.Fees{PlatformFixed: platformFixed, ServiceFixed: serviceFixed, PlatformBps: bps,
 				ServiceRate: decimal.New(serviceCoef, -int32(serviceExp))}}
 		if receiving {
-			in.LockedSide = quotes.Receiving
+			in.LockedSide = pricing.Receiving
 		}
-		a, err := quotes.Compute(in)
+		a, err := pricing.Compute(in)
 		m, valid := newModel(in)
 		if !valid {
 			if err == nil {
@@ -33,7 +33,7 @@ func FuzzCompute(f *testing.F) {
 			return
 		}
 		if err != nil {
-			if !errors.Is(err, quotes.ErrTooSmall) && !errors.Is(err, quotes.ErrRange) {
+			if !errors.Is(err, pricing.ErrTooSmall) && !errors.Is(err, pricing.ErrRange) {
 				t.Fatalf("valid input refused with %v: %+v", err, in)
 			}
 			m.checkRefusal(t, in, err)
@@ -53,11 +53,11 @@ type model struct {
 
 func rat(d decimal.Decimal) *big.Rat { return d.Rat() }
 
-func newModel(in quotes.Input) (model, bool) {
+func newModel(in pricing.Input) (model, bool) {
 	f := in.Fees
-	if in.Amount < 1 || in.Amount > quotes.MaxAmount || !in.Rate.IsPositive() ||
-		in.SendingDecimals > quotes.MaxDecimals || in.ReceivingDecimals > quotes.MaxDecimals ||
-		f.PlatformFixed < 0 || f.PlatformFixed > quotes.MaxAmount || f.ServiceFixed < 0 || f.ServiceFixed > quotes.MaxAmount ||
+	if in.Amount < 1 || in.Amount > pricing.MaxAmount || !in.Rate.IsPositive() ||
+		in.SendingDecimals > pricing.MaxDecimals || in.ReceivingDecimals > pricing.MaxDecimals ||
+		f.PlatformFixed < 0 || f.PlatformFixed > pricing.MaxAmount || f.ServiceFixed < 0 || f.ServiceFixed > pricing.MaxAmount ||
 		f.PlatformBps < 0 || f.PlatformBps > 10_000 || f.ServiceRate.IsNegative() || f.ServiceRate.GreaterThan(decimal.NewFromInt(1)) ||
 		!f.ServiceRate.Shift(18).IsInteger() {
 		return model{}, false
@@ -92,10 +92,10 @@ func (m model) net(send int64) *big.Rat {
 	return new(big.Rat).SetInt(n.Sub(n, sv))
 }
 
-func (m model) check(t *testing.T, in quotes.Input, a quotes.Amounts) {
+func (m model) check(t *testing.T, in pricing.Input, a pricing.Amounts) {
 	t.Helper()
 	for _, v := range []int64{a.Sending, a.Receiving, a.FeesIncluded, a.PlatformFees, a.PlatformVariable, a.ServiceVariable} {
-		if v < 0 || v > quotes.MaxAmount {
+		if v < 0 || v > pricing.MaxAmount {
 			t.Fatalf("figure out of range: %+v from %+v", a, in)
 		}
 	}
@@ -108,7 +108,7 @@ func (m model) check(t *testing.T, in quotes.Input, a quotes.Amounts) {
 		t.Fatalf("fee parts %+v, want platform %v service %v, from %+v", a, pv, sv, in)
 	}
 	net := new(big.Rat).SetInt64(a.Sending - a.FeesIncluded)
-	if in.LockedSide == quotes.Sending {
+	if in.LockedSide == pricing.Sending {
 		// receiving = floor(net / rate): receiving <= net/rate < receiving + 1.
 		got := new(big.Rat).Quo(net, m.rate)
 		if a.Sending != in.Amount || got.Cmp(new(big.Rat).SetInt64(a.Receiving)) < 0 || got.Cmp(new(big.Rat).SetInt64(a.Receiving+1)) >= 0 {
@@ -133,19 +133,19 @@ func (m model) check(t *testing.T, in quotes.Input, a quotes.Amounts) {
 }
 
 // checkRefusal: ErrTooSmall and ErrRange only where the model agrees.
-func (m model) checkRefusal(t *testing.T, in quotes.Input, err error) {
+func (m model) checkRefusal(t *testing.T, in pricing.Input, err error) {
 	t.Helper()
 	one := new(big.Rat).SetInt64(1)
-	if in.LockedSide == quotes.Sending {
+	if in.LockedSide == pricing.Sending {
 		net := m.net(in.Amount)
 		recv := new(big.Rat).Quo(net, m.rate)
 		switch {
 		case net.Sign() <= 0 || recv.Cmp(one) < 0:
-			if !errors.Is(err, quotes.ErrTooSmall) {
+			if !errors.Is(err, pricing.ErrTooSmall) {
 				t.Fatalf("want ErrTooSmall, got %v: %+v", err, in)
 			}
-		case recv.Cmp(new(big.Rat).SetInt64(quotes.MaxAmount+1)) >= 0:
-			if !errors.Is(err, quotes.ErrRange) {
+		case recv.Cmp(new(big.Rat).SetInt64(pricing.MaxAmount+1)) >= 0:
+			if !errors.Is(err, pricing.ErrRange) {
 				t.Fatalf("want ErrRange, got %v: %+v", err, in)
 			}
 		default:
@@ -157,14 +157,14 @@ func (m model) checkRefusal(t *testing.T, in quotes.Input, err error) {
 	if v.Cmp(one) >= 0 {
 		return // nothing can be delivered: either refusal is right
 	}
-	if errors.Is(err, quotes.ErrTooSmall) {
+	if errors.Is(err, pricing.ErrTooSmall) {
 		t.Fatalf("ErrTooSmall with variable fees %s < 1: %+v", v.FloatString(6), in)
 	}
 	// The sending amount is at most fixed + (cost + 2)/(1 - v) + 1.
 	cost := new(big.Rat).Mul(new(big.Rat).SetInt64(in.Amount), m.rate)
 	most := new(big.Rat).Add(cost, big.NewRat(2, 1))
 	most.Quo(most, new(big.Rat).Sub(one, v)).Add(most, new(big.Rat).SetInt64(m.fixed+1))
-	if most.Cmp(new(big.Rat).SetInt64(quotes.MaxAmount)) <= 0 {
+	if most.Cmp(new(big.Rat).SetInt64(pricing.MaxAmount)) <= 0 {
 		t.Fatalf("ErrRange though at most %s is needed: %+v", most.FloatString(2), in)
 	}
 }

@@ -1,4 +1,8 @@
-package quotes
+// Package pricing is a quote's arithmetic: the amounts, fees and lifetime
+// of a quote from its locked amount, rate and fee settings (Compute, TTL).
+// It is pure: no store, no clock, no I/O; package quotes prices requests
+// with it and re-exports its names.
+package pricing
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package quotes
+package lookups
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // Directory knows the world beyond the platform: who receives at a UMA
 // address of another provider, and the lists behind GET /vasps,
 // /discoveries and /uma-providers. The sandbox package serves the sandbox
-// counterparties (sandbox.Directory). A nil Options.Directory
+// counterparties (sandbox.Directory). A nil Directory
 // (payments.Config.Directory) knows no outside receiver and lists nothing.
 //
 // The engine calls it before any store transaction, never inside one, so a
@@ -78,8 +78,12 @@ func (emptyDirectory) UMAProviders(context.Context) ([]UMAProvider, error) { ret
 
 // directory returns the configured Directory or the empty one.
 func directory(e *engine.Handle) Directory {
-	if quotesSlot.Of(e).Directory == nil {
-		return emptyDirectory{}
+	if d := slot.Of(e).Directory; d != nil {
+		return d
 	}
-	return quotesSlot.Of(e).Directory
+	return Nobody
 }
+
+// Nobody is the Directory of an engine configured without one: it knows
+// no receiver and lists nothing.
+var Nobody Directory = emptyDirectory{}
