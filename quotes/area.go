@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/rates"
 	"github.com/paygrid/payments/rails"
 )
 
@@ -24,7 +25,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	st := &quotesState{Options: cfg}
 	return engine.AreaDef{
 		Codes: codes,
-		State: []engine.SlotEntry{quotesSlot.With(st)},
+		State: []engine.SlotEntry{quotesSlot.With(st), rates.State(cfg.Rates)},
 		Tables: []engine.TableDef{
 			{Name: tableQuotes, Record: func() any { return new(Record) },
 				Ix: engine.Indexed(tableQuotes, func(x *Record) time.Time { return x.CreatedAt },
@@ -100,7 +101,6 @@ type Options struct {
 // for approval, and the records this engine stored lately.
 type quotesState struct {
 	Options
-	rates     rateCache
 	txs       engine.StoredCache[Transaction] // transactions stored, by id (transactions.go)
 	quotes    engine.StoredCache[Record]      // quotes stored, by id (settlement.go)
 	intents   engine.StoredCache[railIntent]  // rail intents stored, by id (rail_intents.go)

@@ -11,6 +11,7 @@ import (
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes/lookups"
+	"github.com/paygrid/payments/quotes/rates"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -254,7 +255,7 @@ func priceParties(e *engine.Handle, t *engine.Txn, req *Request, pt *parties) (*
 	if err != nil {
 		return nil, err
 	}
-	fees := platformFees(p, sendCur, recvCur)
+	fees := rates.PlatformFees(p, sendCur, recvCur)
 	if o := req.PlatformFeeOverride; o != nil {
 		var fe validate.Errors
 		if sendCur != "USD" {

@@ -2,89 +2,15 @@ package quotes
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
+	"github.com/paygrid/payments/quotes/rates"
 	"github.com/paygrid/payments/validate"
 )
-
-// RateSource supplies exchange rates. The sandbox package has a
-// deterministic one (sandbox.Rates); a production adapter calls a
-// liquidity provider. A nil Options.Rates (payments.Config.Rates) quotes
-// only same-currency pairs.
-//
-// The engine asks it through Rate, which caches each pair for RateCacheTTL,
-// and never from a write transaction; it must be safe for concurrent use.
-type RateSource interface {
-	// Rate returns the mid-market rate of a pair as units of from per one
-	// unit of to (a quote's exchangeRate direction), or QUOTE_RATE_UNAVAILABLE. The
-	// error reaches the caller as is: an *engine.Error keeps its code, any
-	// other error answers INTERNAL_ERROR.
-	Rate(ctx context.Context, from, to string) (money.Rate, error)
-}
-
-// RateCacheTTL is how long a rate is reused before the source is asked again.
-const RateCacheTTL = 5 * time.Minute
-
-// cachedRate is a rate and when, on the engine clock, it was fetched.
-type cachedRate struct {
-	rate money.Rate
-	at   time.Time
-}
-
-// rateCache memoizes a RateSource on the engine clock. The lock guards
-// only the map, never a call to the source: concurrent misses on one pair
-// may each ask the source, and the last answer is kept.
-type rateCache struct {
-	mu sync.Mutex
-	m  map[[2]string]cachedRate
-}
-
-// Rate returns the (cached) rate of a pair and when it was fetched: 1 for a
-// currency to itself, else the RateSource's answer of the last
-// RateCacheTTL. Without a RateSource a pair is QUOTE_RATE_UNAVAILABLE; the
-// source's own errors pass through. Other areas (agents) call it before
-// their transaction; it may call the network.
-func Rate(e *engine.Handle, ctx context.Context, from, to string) (money.Rate, time.Time, error) {
-	if r, at, ok, err := knownRate(e, from, to); ok || err != nil {
-		return r, at, err
-	}
-	r, err := quotesSlot.Of(e).Rates.Rate(ctx, from, to)
-	if err != nil {
-		return money.Rate{}, time.Time{}, err
-	}
-	c := cachedRate{rate: r, at: e.Now()}
-	quotesSlot.Of(e).rates.mu.Lock()
-	if quotesSlot.Of(e).rates.m == nil {
-		quotesSlot.Of(e).rates.m = map[[2]string]cachedRate{}
-	}
-	quotesSlot.Of(e).rates.m[[2]string{from, to}] = c
-	quotesSlot.Of(e).rates.mu.Unlock()
-	return r, c.at, nil
-}
-
-// knownRate is Rate without asking the RateSource: ok is false when only
-// the source can answer (the pair is not cached, or its rate is older
-// than RateCacheTTL).
-func knownRate(e *engine.Handle, from, to string) (_ money.Rate, _ time.Time, ok bool, _ error) {
-	if from == to {
-		return money.MustRate("1"), e.Now(), true, nil
-	}
-	if quotesSlot.Of(e).Rates == nil {
-		return money.Rate{}, time.Time{}, false, engine.Errorf(engine.CodeQuoteRateUnavailable, "no rate source is configured for %s to %s", from, to)
-	}
-	quotesSlot.Of(e).rates.mu.Lock()
-	c, cached := quotesSlot.Of(e).rates.m[[2]string{from, to}]
-	quotesSlot.Of(e).rates.mu.Unlock()
-	if cached && e.Now().Sub(c.at) < RateCacheTTL {
-		return c.rate, c.at, true, nil
-	}
-	return money.Rate{}, time.Time{}, false, nil
-}
 
 // pricingRate is the rate of a pair for pricing req, which happens inside
 // a transaction and so never asks the RateSource, which may call the
@@ -95,7 +21,7 @@ func pricingRate(e *engine.Handle, req *Request, from, to string) (money.Rate, e
 	if f := req.fetched; f != nil && f.from == from && f.to == to {
 		return f.rate, nil
 	}
-	r, _, ok, err := knownRate(e, from, to)
+	r, _, ok, err := rates.Known(e, from, to)
 	if !ok && err == nil {
 		err = engine.Missing(&rateNeeded{from: from, to: to})
 	}
@@ -133,23 +59,6 @@ type ExchangeRate struct {
 type RateFees struct {
 	Fixed int64 `json:"fixed"`
 	Total int64 `json:"total"`
-}
-
-// platformFees returns the platform's configured fees on transfers from
-// source to another currency: the CROSS_CURRENCY_TRANSACTION fee
-// configuration of the source currency (the last one when several match).
-// A same-currency transfer carries no platform fee.
-func platformFees(p *platform.Config, source, dest string) Fees {
-	var f Fees
-	if source == dest {
-		return f
-	}
-	for _, fc := range p.FeeConfigs {
-		if fc.SourceCurrency == source && fc.FeeType == "CROSS_CURRENCY_TRANSACTION" {
-			f.PlatformFixed, f.PlatformBps = fc.FixedFee.Amount, int64(fc.VariableFeeBps)
-		}
-	}
-	return f
 }
 
 // payoutRail names the destination rail a currency is paid out on when the
@@ -206,10 +115,35 @@ type RateQuery struct {
 // naming each; a pair the RateSource cannot price fails the whole answer
 // with its error (QUOTE_RATE_UNAVAILABLE). It writes nothing: the rates are
 // indicative, and a quote prices again.
-func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) (_ []ExchangeRate, err error) {
-	ctx, op := begin(ctx, qs.e, "ExchangeRates")
-	defer op.End(&err)
-	e := qs.e
+func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) ([]ExchangeRate, error) {
+	return engine.Run(ctx, qs.e, exchangeRates, rq)
+}
+
+// exchangeRates is Service.ExchangeRates' operation. It writes nothing and
+// its figures come from the RateSource, which may call the network: the
+// whole answer is made in Prefetch, outside every transaction, from the
+// platform's configuration read in a snapshot, and settled there.
+var exchangeRates = engine.Op[RateQuery, []ExchangeRate, []ExchangeRate]{Area: "quotes", Name: "ExchangeRates", Access: engine.Read,
+	Prefetch: func(ctx context.Context, e *engine.Handle, rq *RateQuery, out *[]ExchangeRate, _ error) error {
+		var err error
+		if *out, err = quoteRates(ctx, e, rq); err != nil {
+			return err
+		}
+		return engine.Settled
+	},
+	Decide: func(*engine.Txn, *RateQuery, *[]ExchangeRate) ([]ExchangeRate, error) {
+		return nil, nil // settled by Prefetch: never called
+	},
+	Answer: func(_ *engine.Handle, _ *RateQuery, f *[]ExchangeRate, out []ExchangeRate, err error) ([]ExchangeRate, error) {
+		if err != nil {
+			return nil, err
+		}
+		return *f, nil
+	},
+}
+
+// quoteRates prices every pair rq asks for.
+func quoteRates(ctx context.Context, e *engine.Handle, rq *RateQuery) ([]ExchangeRate, error) {
 	source, destinations, sendingAmount := rq.Source, rq.Destinations, rq.SendingAmount
 	p, err := platform.NewService(e).Config(ctx)
 	if err != nil {
@@ -258,11 +192,11 @@ func (qs Service) ExchangeRates(ctx context.Context, rq RateQuery) (_ []Exchange
 				}
 			}
 		}
-		rates, err := ratesFrom(e, ctx, p, supported[source], dests, sendingAmount)
+		priced, err := ratesFrom(e, ctx, p, supported[source], dests, sendingAmount)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, rates...)
+		out = append(out, priced...)
 	}
 	if out == nil {
 		out = []ExchangeRate{}
@@ -286,7 +220,7 @@ func ratesFrom(e *engine.Handle, ctx context.Context, p *platform.Config, src pl
 			return nil, err
 		}
 		dc, _ := money.Lookup(d)
-		fees := platformFees(p, source, d)
+		fees := rates.PlatformFees(p, source, d)
 		a, err := Compute(Input{LockedSide: Sending, Amount: sendingAmount, Rate: r.Decimal(),
 			SendingDecimals: sc.Decimals, ReceivingDecimals: dc.Decimals, Fees: fees})
 		if err != nil {

@@ -1,4 +1,4 @@
-package quotes
+package rates
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
+	"github.com/paygrid/payments/quotes/pricing"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -135,9 +136,9 @@ func priceWithdrawal(t *engine.Txn, req *WithdrawalFeeRequest, r *money.Rate) (*
 		return nil, engine.Invalid(fe)
 	}
 	fee, _ := Network(req.CryptoNetwork, req.Currency)
-	fees := platformFees(p, acct.Currency, req.Currency)
+	fees := PlatformFees(p, acct.Currency, req.Currency)
 	cur, _ := money.Lookup(req.Currency)
-	amt, err := Compute(Input{LockedSide: Sending, Amount: req.Amount, Rate: r.Decimal(),
+	amt, err := pricing.Compute(pricing.Input{LockedSide: pricing.Sending, Amount: req.Amount, Rate: r.Decimal(),
 		SendingDecimals: cur.Decimals, ReceivingDecimals: cur.Decimals, Fees: fees})
 	if err != nil {
 		return nil, engine.Errorf(engine.CodeAmountOutOfRange, "the amount does not cover the fees of this withdrawal")
