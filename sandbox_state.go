@@ -150,8 +150,10 @@ func checkStateDocument(r *engine.Registry, doc *SandboxState) error {
 	if doc.Format != SandboxStateFormat {
 		fe.Add("format", nil, "format must be %s", SandboxStateFormat)
 	}
-	if doc.Tables[platform.Table] == nil {
-		fe.Add("tables."+platform.Table, nil, "tables.%s (the platform configuration) is required", platform.Table)
+	for _, name := range r.StateTables() {
+		if r.Tables[name].Required && doc.Tables[name] == nil {
+			fe.Add("tables."+name, nil, "tables.%s (the platform configuration) is required", name)
+		}
 	}
 	for _, table := range slices.Sorted(maps.Keys(doc.Tables)) {
 		if d := r.Tables[table]; d == nil || d.Credentials {

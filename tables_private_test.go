@@ -27,7 +27,7 @@ var crossAreaExceptions = map[string]bool{
 
 // TestTables_PrivateToTheirArea checks, over the source, that an area's
 // tables are its own: no area package names another area's table, by its
-// constant (accounts.TableInternalAccounts) or by its name's string
+// constant (an exported table name, none left) or by its name's string
 // ("internal_accounts"), and storage/pgstore names no area table. An area
 // that needs another's records calls the owner's functions (its intx.go),
 // which is then the owner's access. The check is static, so it is exact:

@@ -21,23 +21,23 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{
 		State: []engine.SlotEntry{accountsSlot.With(st)},
 		Tables: []engine.TableDef{
-			{Name: TableInternalAccounts, Record: func() any { return new(InternalAccount) },
-				Ix: engine.Indexed(TableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
+			{Name: tableInternalAccounts, Record: func() any { return new(InternalAccount) },
+				Ix: engine.Indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
 					engine.Ix(ixSide, func(x *InternalAccount) string { return sideOf(x.CustomerID == "") }),
 					engine.Ix(ixCustomer, func(x *InternalAccount) string { return x.CustomerID }),
 					engine.Ix(ixCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
-			{Name: TableInternalAccountsByOwner},
-			{Name: TableDepositReferences},
-			{Name: TableExternalAccounts, Record: func() any { return new(ExternalRecord) },
-				Ix: engine.Indexed(TableExternalAccounts, func(x *ExternalRecord) time.Time { return x.CreatedAt },
+			{Name: tableInternalAccountsByOwner},
+			{Name: tableDepositReferences},
+			{Name: tableExternalAccounts, Record: func() any { return new(ExternalRecord) },
+				Ix: engine.Indexed(tableExternalAccounts, func(x *ExternalRecord) time.Time { return x.CreatedAt },
 					engine.Ix(ixSide, func(x *ExternalRecord) string { return sideOf(x.CustomerID == "") }),
 					engine.Ix(ixCustomer, func(x *ExternalRecord) string { return x.CustomerID }),
 					engine.Ix(ixCurrency, func(x *ExternalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
 			{Name: tableExternalAccountsByOwner},
 			{Name: tableExternalAccountsUnique},
-			{Name: TableLivenessDue},
+			{Name: tableLivenessDue},
 		},
-		Due: []engine.DueWork{{Table: TableLivenessDue, Apply: applyLivenessDue}},
+		Due: []engine.DueWork{{Table: tableLivenessDue, Apply: applyLivenessDue}},
 	}
 }
 

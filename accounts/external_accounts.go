@@ -16,10 +16,10 @@ type ExternalAccount = rails.ExternalAccount
 // External account tables: records by id (ExternalRecord), the index
 // "<owner>|<id>" -> id (owner is the customer id or "platform"), and the
 // unique index of equivalent accounts (ExternalRecord.UniqueKey -> id).
-// TableExternalAccounts is exported because package stablecoins reads
+// tableExternalAccounts is exported because package stablecoins reads
 // records from it directly; the indexes are this area's alone.
 const (
-	TableExternalAccounts        = "external_accounts"
+	tableExternalAccounts        = "external_accounts"
 	tableExternalAccountsByOwner = "external_accounts_by_owner"
 	tableExternalAccountsUnique  = "external_accounts_unique"
 )

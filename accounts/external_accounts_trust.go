@@ -99,7 +99,7 @@ var startTrust = engine.Op[trustRequest, *TrustStart, string]{Area: "accounts", 
 			Factor: "SMS_OTP", AvailableFactors: []string{"SMS_OTP"}, Purpose: purpose}, Trust: trust, CodeHash: engine.HashSecret(code)}
 		ch := r.TrustChallenge.ScaChallenge
 		out = &TrustStart{ScaChallenge: &ch}
-		return out, engine.PutJSON(t, TableExternalAccounts, id, r)
+		return out, engine.PutJSON(t, tableExternalAccounts, id, r)
 	}}
 
 // ConfirmTrust completes the outstanding trust or untrust challenge with its
@@ -141,14 +141,14 @@ var confirmTrust = engine.Op[trustRequest, *TrustResult, struct{}]{Area: "accoun
 				fe.Add("code", nil, "the code is wrong; %d attempts left", TrustCodeAttempts-ch.Attempts)
 				failure = engine.Invalid(fe)
 			}
-			if err := engine.PutJSON(t, TableExternalAccounts, id, r); err != nil {
+			if err := engine.PutJSON(t, tableExternalAccounts, id, r); err != nil {
 				return out, err
 			}
 			return out, engine.Keep(failure)
 		}
 		r.Trusted, r.TrustChallenge, r.UpdatedAt = trust, nil, t.Now
 		out = &TrustResult{Trusted: trust}
-		return out, engine.PutJSON(t, TableExternalAccounts, id, r)
+		return out, engine.PutJSON(t, tableExternalAccounts, id, r)
 	}}
 
 // trustTarget loads a customer's external account with its customer, for

@@ -187,7 +187,7 @@ var createExternal = engine.Op[externalCreation, *rails.ExternalAccount, checked
 			return out, err
 		}
 		out = &r.ExternalAccount
-		return out, engine.InsertJSON(t, TableExternalAccounts, id, r)
+		return out, engine.InsertJSON(t, tableExternalAccounts, id, r)
 	}}
 
 // clearDefaultDeposit unsets defaultUmaDepositAccount on owner's accounts: a
@@ -208,7 +208,7 @@ func clearDefaultDeposit(t *engine.Txn, owner string) error {
 		}
 		if r.DefaultUmaDepositAccount {
 			r.DefaultUmaDepositAccount, r.UpdatedAt = false, t.Now
-			if err := engine.PutJSON(t, TableExternalAccounts, id, r); err != nil {
+			if err := engine.PutJSON(t, tableExternalAccounts, id, r); err != nil {
 				return err
 			}
 		}
@@ -242,7 +242,7 @@ type externalQuery struct {
 var listExternal = engine.Op[externalQuery, engine.Page[rails.ExternalAccount], struct{}]{Area: "accounts", Name: "ListExternal", Access: engine.Read,
 	Decide: func(t *engine.Txn, in *externalQuery, _ *struct{}) (engine.Page[rails.ExternalAccount], error) {
 		f, platform := in.f, in.scope == PlatformScope
-		q := engine.ListQuery[rails.ExternalAccount]{Table: TableExternalAccounts, Index: ixSide, Value: sideOf(platform),
+		q := engine.ListQuery[rails.ExternalAccount]{Table: tableExternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *rails.ExternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency)
@@ -317,7 +317,7 @@ var deleteExternal = engine.Op[externalRef, struct{}, struct{}]{Area: "accounts"
 		if r.Trusted {
 			return out, engine.Errorf(engine.CodeBeneficiaryTrusted, "external account %s is a trusted beneficiary; untrust it (untrust, then confirm) before deleting", id)
 		}
-		for _, k := range [][2]string{{tableExternalAccountsUnique, r.UniqueKey}, {tableExternalAccountsByOwner, r.Owner() + "|" + id}, {TableExternalAccounts, id}} {
+		for _, k := range [][2]string{{tableExternalAccountsUnique, r.UniqueKey}, {tableExternalAccountsByOwner, r.Owner() + "|" + id}, {tableExternalAccounts, id}} {
 			if err := t.Delete(k[0], k[1]); err != nil && !errors.Is(err, engine.ErrNotFound) {
 				return out, err
 			}

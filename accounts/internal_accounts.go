@@ -12,8 +12,8 @@ import (
 // them and quotes reads an owner's accounts by prefix; both keep the same
 // key shapes as OpenInternal.
 const (
-	TableInternalAccounts        = "internal_accounts"
-	TableInternalAccountsByOwner = "internal_accounts_by_owner"
+	tableInternalAccounts        = "internal_accounts"
+	tableInternalAccountsByOwner = "internal_accounts_by_owner"
 )
 
 // AccountType is an internal account's type (reference

@@ -12,10 +12,10 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableDepositReferences maps a funding reference (DepositReference) to
+// tableDepositReferences maps a funding reference (DepositReference) to
 // its internal account; each account opened inserts its entry. Exported
 // for package wallets, which opens embedded wallets itself.
-const TableDepositReferences = "deposit_references"
+const tableDepositReferences = "deposit_references"
 
 // CurrencyAmount is an amount with its currency (reference CurrencyAmount).
 type CurrencyAmount struct {
@@ -133,7 +133,7 @@ var listInternal = engine.Op[internalQuery, engine.Page[InternalAccountView], st
 	},
 	Decide: func(t *engine.Txn, in *internalQuery, _ *struct{}) (engine.Page[InternalAccountView], error) {
 		f, platform := in.f, in.scope == PlatformScope
-		q := engine.ListQuery[InternalAccount]{Table: TableInternalAccounts, Index: ixSide, Value: sideOf(platform),
+		q := engine.ListQuery[InternalAccount]{Table: tableInternalAccounts, Index: ixSide, Value: sideOf(platform),
 			Match: func(a *InternalAccount) bool {
 				return (a.CustomerID == "") == platform && (f.CustomerID == "" || a.CustomerID == f.CustomerID) &&
 					(f.Currency == "" || a.Currency == f.Currency) && (f.Type == "" || a.Type == f.Type)

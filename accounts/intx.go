@@ -32,7 +32,7 @@ func External(t *engine.Txn, id string) (*rails.ExternalAccount, error) {
 // in the same transaction.
 func ExternalRecordOf(t *engine.Txn, id string) (*ExternalRecord, error) {
 	var r ExternalRecord
-	if err := engine.GetJSON(t, TableExternalAccounts, id, &r); err != nil {
+	if err := engine.GetJSON(t, tableExternalAccounts, id, &r); err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "external account", id)
 	}
 	return &r, nil
@@ -43,7 +43,7 @@ func ExternalRecordOf(t *engine.Txn, id string) (*ExternalRecord, error) {
 // other transactions, so it must not be changed (quotes read a payout's
 // destination through it).
 func SharedExternal(t *engine.Txn, id string) (*ExternalRecord, error) {
-	r, err := accountsSlot.Of(t.Handle).externals.Get(t, TableExternalAccounts, id)
+	r, err := accountsSlot.Of(t.Handle).externals.Get(t, tableExternalAccounts, id)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "external account", id)
 	}
@@ -81,7 +81,7 @@ func UsableDestination(t *engine.Txn, r *ExternalRecord, amount int64) error {
 // uniqueness index entry, so such an account is not listed and has no
 // UniqueKey.
 func InsertExternal(t *engine.Txn, a ExternalAccount) error {
-	return engine.InsertJSON(t, TableExternalAccounts, a.ID, a)
+	return engine.InsertJSON(t, tableExternalAccounts, a.ID, a)
 }
 
 // DefaultDepositAccount returns, inside t, the customer's default UMA
@@ -127,13 +127,13 @@ func OpenInternal(t *engine.Txn, owner string, currencies []string) ([]*Internal
 		if owner != engine.PlatformOwner {
 			a.CustomerID = owner
 		}
-		if err := engine.InsertJSON(t, TableInternalAccounts, id, a); err != nil {
+		if err := engine.InsertJSON(t, tableInternalAccounts, id, a); err != nil {
 			return nil, err
 		}
-		if err := t.Insert(TableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
+		if err := t.Insert(tableInternalAccountsByOwner, owner+"|"+cur+"|"+id, []byte(id)); err != nil {
 			return nil, err
 		}
-		if err := t.Insert(TableDepositReferences, DepositReference(id), []byte(id)); err != nil {
+		if err := t.Insert(tableDepositReferences, DepositReference(id), []byte(id)); err != nil {
 			return nil, err
 		}
 		opened = append(opened, a)
@@ -145,7 +145,7 @@ func OpenInternal(t *engine.Txn, owner string, currencies []string) ([]*Internal
 // absent. The account is the caller's own copy, to change and store.
 func Internal(t *engine.Txn, id string) (*InternalAccount, error) {
 	var a InternalAccount
-	if err := engine.GetJSON(t, TableInternalAccounts, id, &a); err != nil {
+	if err := engine.GetJSON(t, tableInternalAccounts, id, &a); err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
 	}
 	return &a, nil
@@ -156,7 +156,7 @@ func Internal(t *engine.Txn, id string) (*InternalAccount, error) {
 // transactions, so it must not be changed. Pricing and settlement read an
 // account per quote; the cache spares them a decode.
 func SharedInternal(t *engine.Txn, id string) (*InternalAccount, error) {
-	a, err := accountsSlot.Of(t.Handle).cache.Get(t, TableInternalAccounts, id)
+	a, err := accountsSlot.Of(t.Handle).cache.Get(t, tableInternalAccounts, id)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeAccountNotFound, "internal account", id)
 	}
@@ -169,7 +169,7 @@ func SharedInternal(t *engine.Txn, id string) (*InternalAccount, error) {
 // in the inviter's.
 func FirstCurrency(t *engine.Txn, owner string) (string, error) {
 	cur := ""
-	err := t.Scan(TableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|"}, func(k string, _ []byte) (bool, error) {
+	err := t.Scan(tableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|"}, func(k string, _ []byte) (bool, error) {
 		cur, _, _ = strings.Cut(strings.TrimPrefix(k, owner+"|"), "|")
 		return false, nil
 	})
@@ -182,7 +182,7 @@ func FirstCurrency(t *engine.Txn, owner string) (string, error) {
 // wallets opens later in the same currency is therefore never the primary.
 func Primary(t *engine.Txn, owner, currency string) (*InternalAccount, error) {
 	var id string
-	err := t.Scan(TableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
+	err := t.Scan(tableInternalAccountsByOwner, engine.ScanOptions{Prefix: owner + "|" + currency + "|"}, func(_ string, v []byte) (bool, error) {
 		id = string(v)
 		return false, nil
 	})
@@ -256,17 +256,17 @@ func AppendView(t *engine.Txn, b []byte, a *InternalAccount) ([]byte, error) {
 // built (a.ID drawn, a.CustomerID its owner), with its owner-index entry
 // and deposit reference, as OpenInternal stores the accounts it opens.
 func OpenWallet(t *engine.Txn, a *InternalAccount) error {
-	if err := engine.InsertJSON(t, TableInternalAccounts, a.ID, a); err != nil {
+	if err := engine.InsertJSON(t, tableInternalAccounts, a.ID, a); err != nil {
 		return err
 	}
-	if err := t.Insert(TableInternalAccountsByOwner, a.CustomerID+"|"+a.Currency+"|"+a.ID, []byte(a.ID)); err != nil {
+	if err := t.Insert(tableInternalAccountsByOwner, a.CustomerID+"|"+a.Currency+"|"+a.ID, []byte(a.ID)); err != nil {
 		return err
 	}
-	return t.Insert(TableDepositReferences, DepositReference(a.ID), []byte(a.ID))
+	return t.Insert(tableDepositReferences, DepositReference(a.ID), []byte(a.ID))
 }
 
 // SaveInternal stores, inside t, the internal account a that the caller
 // read with Internal and changed.
 func SaveInternal(t *engine.Txn, a *InternalAccount) error {
-	return engine.PutJSON(t, TableInternalAccounts, a.ID, a)
+	return engine.PutJSON(t, tableInternalAccounts, a.ID, a)
 }

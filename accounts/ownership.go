@@ -11,10 +11,10 @@ import (
 	"github.com/paygrid/payments/walletauth"
 )
 
-// TableLivenessDue is the due work of LIVENESS challenges, keyed by
+// tableLivenessDue is the due work of LIVENESS challenges, keyed by
 // completion time (engine.DueKey: "<due time>|<account id>") -> account
 // id. Each item applies in its own transaction (applyLivenessDue).
-const TableLivenessDue = "liveness_due"
+const tableLivenessDue = "liveness_due"
 
 // Ownership challenge methods and lifetimes. A LIVENESS link stays valid
 // for 24 hours; the sandbox passes its check after LivenessDelay.
@@ -88,13 +88,13 @@ var createOwnershipChallenge = engine.Op[ownershipRequest, *OwnershipChallenge, 
 			ch.ExpiresAt = t.Now.Add(24 * time.Hour)
 			ch.VerificationLink = "https://liveness.sandbox.uma.money/check/" + nonce
 			due := engine.DueKey(t.Now.Add(LivenessDelay), id)
-			if err := t.Put(TableLivenessDue, due, []byte(id)); err != nil {
+			if err := t.Put(tableLivenessDue, due, []byte(id)); err != nil {
 				return out, err
 			}
 		}
 		r.Challenge, r.UpdatedAt = ch, t.Now
 		out = ch
-		return out, engine.PutJSON(t, TableExternalAccounts, id, r)
+		return out, engine.PutJSON(t, tableExternalAccounts, id, r)
 	}}
 
 // VerifyOwnership checks a signature over the outstanding WALLET_SIGNATURE
@@ -179,7 +179,7 @@ func checkOwnership(r *ExternalRecord, msg []byte, signature, scheme string) err
 func setExternalStatus(t *engine.Txn, r *ExternalRecord, s rails.ExternalAccountStatus) error {
 	changed := r.Status != s
 	r.Status, r.UpdatedAt = s, t.Now
-	if err := engine.PutJSON(t, TableExternalAccounts, r.ID, r); err != nil {
+	if err := engine.PutJSON(t, tableExternalAccounts, r.ID, r); err != nil {
 		return err
 	}
 	if !changed {

@@ -30,7 +30,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	return engine.AreaDef{Hooks: engine.DeliveryHooks{Endpoint: func(ctx context.Context) (string, error) { return webhookEndpointOf(e, ctx) },
 		EndpointIn: endpointIn},
 		State: []engine.SlotEntry{platformSlot.With(&platformState{Options: cfg})}, Tables: []engine.TableDef{
-			{Name: Table, Record: func() any { return new(Config) }},
+			{Name: table, Record: func() any { return new(Config) }, Required: true},
 			{Name: tableTokens, Credentials: true,
 				Ix: engine.Indexed(tableTokens, func(x *tokenRecord) time.Time { return x.CreatedAt },
 					engine.Every[tokenRecord](),

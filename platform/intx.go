@@ -23,7 +23,7 @@ func Reseed(t *engine.Txn) error { return WriteSeed(t, platformSlot.Of(t.Handle)
 // configuration exists (then it writes nothing and returns nil). Each
 // currency gets the default bounds of defaultCurrencyConfig.
 func WriteSeed(t *engine.Txn, seed Seed) error {
-	if _, err := t.Get(Table, platformKey); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := t.Get(table, platformKey); !errors.Is(err, engine.ErrNotFound) {
 		return err
 	}
 	id := t.NewID("PlatformConfig")
@@ -49,7 +49,7 @@ func WriteSeed(t *engine.Txn, seed Seed) error {
 	if err := platformSlot.Of(t.Handle).OpenAccounts(t, engine.PlatformOwner, codes); err != nil {
 		return err
 	}
-	return engine.PutJSON(t, Table, platformKey, cfg)
+	return engine.PutJSON(t, table, platformKey, cfg)
 }
 
 // Load returns the platform configuration inside t, decoded once per
@@ -65,7 +65,7 @@ func Load(t *engine.Txn) (*Config, error) {
 	if cfg, ok := platState.Value(t); ok {
 		return cfg, nil
 	}
-	raw, err := t.Get(Table, platformKey)
+	raw, err := t.Get(table, platformKey)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// Table holds the platform configuration: one record, at platformKey. It
+// table holds the platform configuration: one record, at platformKey. It
 // is exported for the sandbox's state import, which requires it.
-const Table = "platform"
+const table = "platform"
 
 // platformKey is the key of the one configuration record in Table.
 const platformKey = "config"
@@ -183,7 +183,7 @@ func (pl Service) Config(ctx context.Context) (*Config, error) {
 var configOp = engine.Op[struct{}, *Config, struct{}]{Area: "platform", Name: "Config", Access: engine.Read,
 	Decide: func(t *engine.Txn, _ *struct{}, _ *struct{}) (*Config, error) {
 		var cfg Config
-		err := engine.GetJSON(t, Table, platformKey, &cfg)
+		err := engine.GetJSON(t, table, platformKey, &cfg)
 		return &cfg, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 	}}
 
@@ -236,7 +236,7 @@ var updateConfig = engine.Op[ConfigUpdate, *Config, struct{}]{Area: "platform", 
 	Decide: func(t *engine.Txn, up *ConfigUpdate, _ *struct{}) (*Config, error) {
 		u, e := *up, t.Handle
 		var cfg *Config
-		if err := engine.GetJSON(t, Table, platformKey, &cfg); err != nil {
+		if err := engine.GetJSON(t, table, platformKey, &cfg); err != nil {
 			return nil, engine.NotFound(err, engine.CodePlatformNotFound, "platform", "config")
 		}
 		// Later reads of this transaction (Load) see the configuration
@@ -313,7 +313,7 @@ var updateConfig = engine.Op[ConfigUpdate, *Config, struct{}]{Area: "platform", 
 				return nil, err
 			}
 		}
-		if err := engine.PutJSON(t, Table, platformKey, cfg); err != nil {
+		if err := engine.PutJSON(t, table, platformKey, cfg); err != nil {
 			return nil, err
 		}
 		return cfg, nil

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
-	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/enginetest"
 	"github.com/paygrid/payments/quotes"
@@ -21,7 +20,7 @@ func TestEngine_ProcessDue_PoisonItem(t *testing.T) {
 	now := e.Eng.Now()
 	poison := engine.DueKey(now.Add(-time.Second), "Transaction:poison") + "|a"
 	require.NoError(t, enginetest.SeedDue(ctx, e.Eng, quotes.TableSettlementsDue, poison, []byte("not json")))
-	require.NoError(t, enginetest.SeedDue(ctx, e.Eng, accounts.TableLivenessDue, engine.DueKey(now, "ExternalAccount:gone"), []byte("ExternalAccount:gone")))
+	require.NoError(t, enginetest.SeedDue(ctx, e.Eng, "liveness_due", engine.DueKey(now, "ExternalAccount:gone"), []byte("ExternalAccount:gone")))
 
 	for i := 1; i <= engine.MaxDueAttempts; i++ {
 		_, err := e.Eng.ProcessDue(ctx)
@@ -43,7 +42,7 @@ func TestEngine_ProcessDue_PoisonItem(t *testing.T) {
 		assert.Contains(t, dead[0].Reason, "invalid character")
 	}
 	require.NoError(t, e.Store.View(ctx, func(tx payments.Tx) error {
-		for _, tbl := range []string{quotes.TableSettlementsDue, accounts.TableLivenessDue} {
+		for _, tbl := range []string{quotes.TableSettlementsDue, "liveness_due"} {
 			n := 0
 			require.NoError(t, tx.Scan(tbl, payments.ScanOptions{}, func(string, []byte) (bool, error) { n++; return true, nil }))
 			assert.Zero(t, n, "%s is drained", tbl)

@@ -29,6 +29,9 @@ type TableDef struct {
 	// sandbox import checks that every record of an indexed table is kept
 	// at its id, which its index entries name. Nil: the "id" member.
 	ID func(rec any) string
+	// Required marks a table a sandbox state import must carry (the
+	// platform's configuration, without which the engine cannot run).
+	Required bool
 	// Credentials marks the tables of API credentials: state export and
 	// import leave them alone, and a reset clears them only when it
 	// rotates the token.
