@@ -41,7 +41,7 @@ func row(t *testing.T, table, metric string) []string {
 // TestRun_Table: every store fills its payments through the engine and
 // the table has every measure of the base and the full store.
 func TestRun_Table(t *testing.T) {
-	stores := [][]string{{"-store", "mem"}, {"-store", "bolt", "-db", filepath.Join(t.TempDir(), "full.db")}}
+	stores := [][]string{{"-store", "mem"}, {"-store", "bolt", "-db", filepath.Join(t.TempDir(), "full.db"), "-bolt-stats"}}
 	if dsn := os.Getenv("PAYMENTS_TEST_POSTGRES"); dsn != "" {
 		schema := fmt.Sprintf("datascale_test_%d", os.Getpid())
 		stores = append(stores, []string{"-store", "pg", "-postgres", dsn, "-schema", schema})
@@ -49,7 +49,7 @@ func TestRun_Table(t *testing.T) {
 	}
 	for _, args := range stores {
 		t.Run(args[1], func(t *testing.T) {
-			table, _ := runSmall(t, args...)
+			table, log := runSmall(t, args...)
 			if got := row(t, table, "payments in the store"); got[0] != "40" || got[1] != "200" {
 				t.Errorf("payments: %q\n%s", got, table)
 			}
@@ -73,6 +73,14 @@ func TestRun_Table(t *testing.T) {
 					t.Errorf("the memory store has no bytes on disk:\n%s", table)
 				}
 				return
+			}
+			if args[1] == "bolt" {
+				// -bolt-stats: where each file's bytes go, per bucket.
+				for _, want := range []string{`page B/payment`, `\n *quotes +200 `, `\n *transactions_ix_all +2\d\d `, `\n *file +\d+ +\d+ *\n`} {
+					if !regexp.MustCompile(want).MatchString(log) {
+						t.Errorf("no %q in\n%s", want, log)
+					}
+				}
 			}
 			if per := row(t, table, "bytes on disk per payment"); per[1] == "-" || per[1] == "0" {
 				t.Errorf("bytes per payment: %q", per)

@@ -72,7 +72,11 @@ func measureStore(ctx context.Context, o options, spec storeSpec, n int, log io.
 	// Bytes on disk, of what the fill left.
 	r.payments = have
 	var ok bool
-	if st, r.bytes, ok, err = spec.size(ctx, st); err != nil {
+	var stats io.Writer
+	if o.boltStats {
+		stats = log
+	}
+	if st, r.bytes, ok, err = spec.size(ctx, st, stats, have); err != nil {
 		return nil, err
 	} else if !ok {
 		r.bytes = -1

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"sync/atomic"
 	"time"
@@ -95,8 +96,9 @@ func (s storeSpec) dropSchema(ctx context.Context) error {
 // size returns the bytes the store takes on disk: the bbolt file after a
 // clean close (st is closed and opened again, the returned store is the
 // one to use), or every table of the schema with its indexes and TOAST
-// after VACUUM ANALYZE. ok is false for the memory store.
-func (s storeSpec) size(ctx context.Context, st payments.Store) (payments.Store, int64, bool, error) {
+// after VACUUM ANALYZE. ok is false for the memory store. With stats set,
+// where a bbolt file's bytes go is printed there for payments payments.
+func (s storeSpec) size(ctx context.Context, st payments.Store, stats io.Writer, payments int) (payments.Store, int64, bool, error) {
 	switch s.kind {
 	case "bolt":
 		if err := st.Close(); err != nil {
@@ -105,6 +107,11 @@ func (s storeSpec) size(ctx context.Context, st payments.Store) (payments.Store,
 		fi, err := os.Stat(s.path)
 		if err != nil {
 			return nil, 0, false, err
+		}
+		if stats != nil {
+			if err := boltStats(stats, s.path, payments); err != nil {
+				return nil, 0, false, err
+			}
 		}
 		st, err = storeSpec{kind: s.kind, path: s.path}.open(ctx)
 		return st, fi.Size(), true, err
