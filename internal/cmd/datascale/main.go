@@ -10,10 +10,11 @@
 // # Filling
 //
 // The payments are quote create+executes with immediatelyExecute, $0.01
-// each, sent by many concurrent callers (-callers) from the funded USD
-// accounts of a few customers (-customers, each paying from its own
-// account) to each one's US bank account; one payment in a hundred goes to
-// an account the sandbox rail fails, so that a sparse status exists. The
+// each, sent by many concurrent callers (-callers: 64, 16 on PostgreSQL)
+// from the funded USD accounts of a few customers (-customers, each paying
+// from its own account) to each one's US bank account; one payment in a
+// hundred goes to an account the sandbox rail fails, so that a sparse
+// status exists. The
 // engine is configured as the sandbox server configures it (sandbox
 // providers, the instant rail, the webhook sender with no endpoint; the
 // event history, which its dashboard keeps, only with -history: it holds
@@ -96,7 +97,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.dsn, "postgres", os.Getenv("PAYMENTS_POSTGRES"), "PostgreSQL DSN (env PAYMENTS_POSTGRES)")
 	fs.StringVar(&o.schema, "schema", "datascale", "PostgreSQL schema of the full store (kept); the base store is in <schema>_base, dropped at the end")
 	fs.IntVar(&o.customers, "customers", 8, "paying customers, each with a funded account")
-	fs.IntVar(&o.callers, "callers", 64, "concurrent callers while filling")
+	fs.IntVar(&o.callers, "callers", 0, "concurrent callers while filling; 0 means 64, and 16 on PostgreSQL (with more, its group commits run out of predicate locks at the default max_pred_locks_per_transaction)")
 	fs.IntVar(&o.rateCallers, "rate-callers", 8, "callers of the payments/s measure")
 	fs.DurationVar(&o.rateFor, "d", 10*time.Second, "length of the payments/s measure")
 	fs.IntVar(&o.requests, "requests", 300, "sequential requests per list case")
@@ -105,6 +106,12 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.boltStats, "bolt-stats", false, "print where the bytes of each bbolt file go: per bucket, its keys, their bytes and their values', its pages and how full they are")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.callers == 0 {
+		o.callers = 64
+		if o.store == "pg" {
+			o.callers = 16
+		}
 	}
 	switch {
 	case o.store != "bolt" && o.store != "pg" && o.store != "mem":

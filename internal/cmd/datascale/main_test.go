@@ -115,3 +115,23 @@ func TestRun_Resumes(t *testing.T) {
 		t.Errorf("100th page of 105: %q", got)
 	}
 }
+
+// TestParseFlags_Callers: the fill's callers are 64, and 16 on PostgreSQL,
+// whose group commits run out of predicate locks with more; -callers
+// overrides both.
+func TestParseFlags_Callers(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-store", "bolt"}, 64},
+		{[]string{"-store", "mem"}, 64},
+		{[]string{"-store", "pg", "-postgres", "host=/nowhere"}, 16},
+		{[]string{"-store", "pg", "-postgres", "host=/nowhere", "-callers", "40"}, 40},
+	} {
+		o, err := parseFlags(c.args, &bytes.Buffer{})
+		if err != nil || o.callers != c.want {
+			t.Errorf("%q: %d callers, %v; want %d", c.args, o.callers, err, c.want)
+		}
+	}
+}

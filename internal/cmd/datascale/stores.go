@@ -52,7 +52,7 @@ func (s storeSpec) open(ctx context.Context) (payments.Store, error) {
 				return nil, err
 			}
 		}
-		return pgstore.Open(ctx, s.dsn, &pgstore.Options{Schema: s.schema, MaxConns: 32})
+		return pgstore.Open(ctx, s.dsn, &pgstore.Options{Schema: s.schema})
 	}
 	return memstore.New(), nil
 }
