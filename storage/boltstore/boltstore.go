@@ -623,11 +623,12 @@ func (s *Store) checkpoint(l *layer) error {
 				return err
 			}
 			b.FillPercent = fillPercent
-			enc, err := s.codec.encoder(meta, table, r)
+			keys := r.sortedKeys() // in order: bbolt's cursor moves least
+			enc, err := s.codec.encoder(meta, table, r, keys)
 			if err != nil {
 				return err
 			}
-			for _, k := range r.sortedKeys() { // in order: bbolt's cursor moves least
+			for _, k := range keys {
 				if e := r.m[k]; e.del {
 					err = b.Delete([]byte(k))
 				} else {

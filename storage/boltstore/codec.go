@@ -142,9 +142,9 @@ type encoder struct {
 }
 
 // encoder returns the encoder of table's values in a checkpoint that
-// writes r; when the table has no dictionary yet and r's values are
-// enough, it makes one and stores it in meta.
-func (c *codec) encoder(meta *bolt.Bucket, table string, r *rows) (encoder, error) {
+// writes r, whose keys in order are keys; when the table has no dictionary
+// yet and r's values are enough, it makes one and stores it in meta.
+func (c *codec) encoder(meta *bolt.Bucket, table string, r *rows, keys []string) (encoder, error) {
 	if !c.on {
 		return encoder{}, nil
 	}
@@ -158,7 +158,6 @@ func (c *codec) encoder(meta *bolt.Bucket, table string, r *rows) (encoder, erro
 		}
 		return encoder{c, d}, nil
 	}
-	keys := r.sortedKeys()
 	var newest [][]byte // the values, newest (highest key) first, up to dictSize
 	n, all := 0, 0
 	for i := len(keys) - 1; i >= 0; i-- {
