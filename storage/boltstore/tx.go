@@ -18,12 +18,14 @@ type reader struct {
 	layers  []*layer
 	frozen  *layer
 	btx     *bolt.Tx
+	codec   *codec // how the file keeps values
 	buckets map[string]*handle
 }
 
-// newReader reads active over frozen (nil when none) over btx.
-func newReader(active, frozen *layer, btx *bolt.Tx) *reader {
-	return &reader{layers: []*layer{active, frozen}, frozen: frozen, btx: btx, buckets: map[string]*handle{}}
+// newReader reads active over frozen (nil when none) over btx, whose
+// values c decodes.
+func newReader(active, frozen *layer, btx *bolt.Tx, c *codec) *reader {
+	return &reader{layers: []*layer{active, frozen}, frozen: frozen, btx: btx, codec: c, buckets: map[string]*handle{}}
 }
 
 // tx is one function's transaction. pending is its group's writes (nil in
@@ -86,7 +88,7 @@ func (t *tx) check(write bool) error {
 }
 
 // lookup returns key's newest entry: from the pending writes, the layers
-// or the file (a copy), and whether there is one.
+// or the file (a copy, decoded), and whether there is one.
 func (t *tx) lookup(table, key string) (entry, bool) {
 	if t.pending != nil {
 		if e, ok := t.pending.get(table, key); ok {
@@ -103,7 +105,7 @@ func (t *tx) lookup(table, key string) (entry, bool) {
 	}
 	if h := t.r.table(table); h != nil {
 		if v := h.get([]byte(key)); v != nil {
-			return entry{v: clone(v)}, true
+			return entry{v: t.r.codec.decode(table, v)}, true
 		}
 	}
 	return entry{}, false
@@ -241,7 +243,7 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 			continue
 		}
 		if fromFile {
-			e.v = clone(e.v)
+			e.v = t.r.codec.decode(table, e.v)
 		}
 		more, err := fn(k, e.v)
 		if err != nil || !more {

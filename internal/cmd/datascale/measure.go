@@ -1,0 +1,368 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/httpapi"
+	"github.com/paygrid/payments/internal/engine"
+)
+
+// results are one store's figures; a zero time or a negative count is
+// "not measured".
+type results struct {
+	payments      int     // held when its size was measured
+	bytes         int64   // on disk, -1 for none
+	rate          float64 // payments/s
+	lists         []listResult
+	passTime      time.Duration
+	passReads     int64
+	passDelivered int
+}
+
+// listResult is the p99 of one list case; ok is false when the store did
+// not hold that page.
+type listResult struct {
+	name string
+	p99  time.Duration
+	ok   bool
+}
+
+// measureStore fills the store of spec up to n payments and measures it.
+func measureStore(ctx context.Context, o options, spec storeSpec, n int, log io.Writer) (_ *results, err error) {
+	st, err := spec.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		err = errors.Join(err, st.Close(), spec.cleanup(context.WithoutCancel(ctx)))
+	}()
+	r := &results{bytes: -1}
+	have, err := countPayments(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := serverEngine(st, o.history)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := payers(ctx, eng, o.customers)
+	if err == nil {
+		fmt.Fprintf(log, "  holds %d payments\n", have)
+		var made int
+		made, err = fill(ctx, eng, ps, have, n, o.callers, log)
+		have += made
+	}
+	if err = errors.Join(err, eng.Close()); err != nil {
+		return nil, err
+	}
+
+	// Bytes on disk, of what the fill left.
+	r.payments = have
+	var ok bool
+	var stats io.Writer
+	if o.boltStats {
+		stats = log
+	}
+	if st, r.bytes, ok, err = spec.size(ctx, st, stats, have); err != nil {
+		return nil, err
+	} else if !ok {
+		r.bytes = -1
+	}
+
+	if eng, err = serverEngine(st, o.history); err != nil {
+		return nil, err
+	}
+	r.lists, err = measureLists(ctx, eng, ps[0].customer, o.requests)
+	if err == nil {
+		r.rate, err = measureRate(ctx, eng, ps, o.rateCallers, o.rateFor)
+	}
+	if err = errors.Join(err, eng.Close()); err != nil {
+		return nil, err
+	}
+	if o.events > 0 {
+		if err := measurePass(ctx, st, o.events, r); err != nil {
+			return nil, fmt.Errorf("webhook pass: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// listCases are the GET /transactions queries measured; the sparse status
+// is measured on its first page only.
+func listCases(customer string) []struct{ name, query string } {
+	return []struct{ name, query string }{
+		{"all", ""},
+		{"by customer", "customerId=" + url.QueryEscape(customer)},
+		{"by status COMPLETED", "status=COMPLETED"},
+		{"by status FAILED (1%)", "status=FAILED"},
+	}
+}
+
+// measureLists measures GET /transactions?limit=20 through httpapi, each
+// case's first page and hundredth, requests sequential requests each.
+func measureLists(ctx context.Context, eng *payments.Engine, customer string, requests int) ([]listResult, error) {
+	tok, err := eng.Platform.CreateToken(ctx, payments.CreateTokenRequest{Name: "datascale", Permissions: []payments.Permission{payments.PermView}})
+	if err != nil {
+		return nil, err
+	}
+	srv := httptest.NewServer(httpapi.New(eng, httpapi.Config{BasePath: "/v1"}))
+	defer srv.Close()
+	client := &http.Client{}
+	defer client.CloseIdleConnections()
+	id, secret, _ := strings.Cut(tok.Credential(), ":")
+	get := func(query string) (next string, n int, err error) {
+		req, err := http.NewRequestWithContext(ctx, "GET", srv.URL+"/v1/transactions?limit=20&"+query, nil)
+		if err != nil {
+			return "", 0, err
+		}
+		req.SetBasicAuth(id, secret)
+		res, err := client.Do(req)
+		if err != nil {
+			return "", 0, err
+		}
+		defer res.Body.Close()
+		var page struct {
+			Data       []json.RawMessage
+			NextCursor string
+		}
+		if err := json.NewDecoder(res.Body).Decode(&page); err != nil || res.StatusCode != http.StatusOK {
+			return "", 0, fmt.Errorf("GET /transactions?%s: status %d: %v", query, res.StatusCode, err)
+		}
+		return page.NextCursor, len(page.Data), nil
+	}
+	p99 := func(query string) (time.Duration, error) {
+		times := make([]time.Duration, requests)
+		for i := range times {
+			began := time.Now()
+			if _, _, err := get(query); err != nil {
+				return 0, err
+			}
+			times[i] = time.Since(began)
+		}
+		slices.Sort(times)
+		return times[(len(times)*99+99)/100-1], nil
+	}
+	var out []listResult
+	for _, c := range listCases(customer) {
+		d, err := p99(c.query)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, listResult{name: c.name + ", first page", p99: d, ok: true})
+		if strings.Contains(c.name, "FAILED") {
+			continue
+		}
+		// The hundredth page: its cursor is where the 99th ends.
+		r := listResult{name: c.name + ", 100th page"}
+		q, cursor := c.query, ""
+		for page := 1; page < 100; page++ {
+			next, _, err := get(q)
+			if err != nil {
+				return nil, err
+			}
+			if cursor = next; cursor == "" {
+				break
+			}
+			q = strings.TrimPrefix(c.query+"&cursor="+url.QueryEscape(cursor), "&")
+		}
+		if cursor != "" {
+			if _, n, err := get(q); err != nil {
+				return nil, err
+			} else if n == 20 {
+				if r.p99, err = p99(q); err != nil {
+					return nil, err
+				}
+				r.ok = true
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// measureRate runs quote create+execute with callers callers, caller i
+// paying from payer i's account, for d, and returns payments per second.
+func measureRate(ctx context.Context, eng *payments.Engine, ps []payer, callers int, d time.Duration) (float64, error) {
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, callers)
+	began := time.Now()
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := c; time.Since(began) < d; i += len(ps) {
+				// i%len(ps) stays c%len(ps), and i%100 == 99 one time in a hundred.
+				if errs[c] = pay(ctx, eng, ps, i); errs[c] != nil {
+					return
+				}
+				done.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	return float64(done.Load()) / time.Since(began).Seconds(), errors.Join(errs...)
+}
+
+// passEvent is the type of the events the webhook pass finds waiting: one
+// the engine emits for every payment.
+const passEvent = "OUTGOING_PAYMENT.COMPLETED"
+
+// measurePass measures one delivery pass over st with events events
+// waiting and none due: an engine whose clock runs two hours ahead emits
+// them (their first attempt is due when they are emitted), then one on
+// the true clock makes the pass. Its Notifier refuses, so a pass that
+// found one due would leave it waiting. Afterwards the clock moves ahead
+// again and the events are delivered until none is left.
+func measurePass(ctx context.Context, st payments.Store, events int, r *results) error {
+	var ahead atomic.Int64 // the clock's lead, in nanoseconds
+	var accept atomic.Bool
+	counted, c := countingStore(st)
+	eng, err := payments.New(payments.Config{Store: counted, Now: func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) },
+		Notifier: engine.NotifierFunc(func(context.Context, payments.Event) error {
+			if accept.Load() {
+				return nil
+			}
+			return errors.New("datascale: the endpoint is down")
+		}),
+		Retry: payments.RetryPolicy{Initial: time.Hour}})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	// A payment's event data, as the engine emits it.
+	data := []byte(`{"id":"Transaction:0"}`)
+	if page, err := eng.Transactions.List(ctx, payments.TransactionFilter{Type: payments.TxOutgoing}, payments.ListParams{Limit: 1}); err == nil && len(page.Data) > 0 {
+		if data, err = json.Marshal(page.Data[0]); err != nil {
+			return err
+		}
+	}
+	h := engine.HandleOf(eng.Webhooks)
+	ahead.Store(int64(2 * time.Hour))
+	for start := 0; start < events; start += 1000 {
+		err := h.Update(ctx, func(t *engine.Txn) error {
+			for range min(1000, events-start) {
+				if err := t.EmitEncoded(passEvent, data); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	ahead.Store(0)
+	// The best of three passes: the engine's own worker may run one at
+	// the same time.
+	for range 3 {
+		c.reads.Store(0)
+		began := time.Now()
+		n, err := eng.Webhooks.Flush(countReads(ctx))
+		took := time.Since(began)
+		if err != nil {
+			return err
+		}
+		if r.passTime == 0 || took < r.passTime {
+			r.passTime, r.passReads, r.passDelivered = took, c.reads.Load(), n
+		}
+	}
+	ahead.Store(int64(3 * time.Hour))
+	accept.Store(true)
+	for {
+		n, err := eng.Webhooks.Flush(ctx)
+		if err != nil || n == 0 {
+			return err
+		}
+	}
+}
+
+// printTable prints the results, base beside full.
+func printTable(out io.Writer, o options, base, full *results) {
+	type row struct{ metric, b, f, ratio string }
+	ratio := func(b, f float64) string {
+		if b <= 0 || f <= 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2fx", f/b)
+	}
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+	var rows []row
+	rows = append(rows, row{"payments in the store", thousands(float64(base.payments)), thousands(float64(full.payments)), ratio(float64(base.payments), float64(full.payments))})
+	rows = append(rows, row{fmt.Sprintf("payments/s (quote+execute, %d callers, %s)", o.rateCallers, o.rateFor), thousands(base.rate), thousands(full.rate), ratio(base.rate, full.rate)})
+	for i, b := range base.lists {
+		f := full.lists[i]
+		bs, fs := "-", "-"
+		if b.ok {
+			bs = ms(b.p99)
+		}
+		if f.ok {
+			fs = ms(f.p99)
+		}
+		rat := "-"
+		if b.ok && f.ok {
+			rat = ratio(float64(b.p99), float64(f.p99))
+		}
+		rows = append(rows, row{"GET /transactions?limit=20 p99, " + b.name, bs, fs, rat})
+	}
+	if o.events > 0 {
+		rows = append(rows, row{fmt.Sprintf("webhook pass, %s events waiting, none due: time", thousands(float64(o.events))), ms(base.passTime), ms(full.passTime),
+			ratio(float64(base.passTime), float64(full.passTime))})
+		rows = append(rows, row{"webhook pass: store reads", thousands(float64(base.passReads)), thousands(float64(full.passReads)),
+			ratio(float64(base.passReads), float64(full.passReads))})
+	}
+	if base.bytes >= 0 && full.bytes >= 0 {
+		rows = append(rows, row{"bytes on disk", thousands(float64(base.bytes)), thousands(float64(full.bytes)), ratio(float64(base.bytes), float64(full.bytes))})
+		per := func(r *results) float64 {
+			if r.payments == 0 {
+				return 0
+			}
+			return float64(r.bytes) / float64(r.payments)
+		}
+		bp, fp := per(base), per(full)
+		bs := "-"
+		if bp > 0 {
+			bs = thousands(bp)
+		}
+		rows = append(rows, row{"bytes on disk per payment", bs, thousands(fp), ratio(bp, fp)})
+	}
+	w := [3]int{len("metric"), len("base"), len("full")}
+	for _, r := range rows {
+		w[0], w[1], w[2] = max(w[0], len(r.metric)), max(w[1], len(r.b)), max(w[2], len(r.f))
+	}
+	fmt.Fprintf(out, "%-*s  %*s  %*s  %s\n", w[0], "metric", w[1], "base", w[2], "full", "full/base")
+	for _, r := range rows {
+		fmt.Fprintf(out, "%-*s  %*s  %*s  %s\n", w[0], r.metric, w[1], r.b, w[2], r.f, r.ratio)
+	}
+}
+
+// thousands formats v rounded to a whole number with thousands separators.
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
