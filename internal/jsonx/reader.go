@@ -78,6 +78,40 @@ func (r *Reader) String() ([]byte, bool) {
 	return nil, false
 }
 
+// Quoted reads a string, escapes allowed, and returns what its quotes
+// enclose as written (escapes not decoded).
+func (r *Reader) Quoted() ([]byte, bool) {
+	if r.next() != '"' {
+		return nil, false
+	}
+	start := r.i
+	if !r.str() {
+		return nil, false
+	}
+	return r.b[start+1 : r.i-1], true
+}
+
+// Value reads one value of any kind, whatever it holds.
+func (r *Reader) Value() bool {
+	s := scanner{Reader: *r}
+	ok := s.value(nil, 0, false)
+	*r = s.Reader
+	return ok
+}
+
+// Peek returns the next byte after white space without reading it, 0 at
+// the end.
+func (r *Reader) Peek() byte { return r.next() }
+
+// Take reads c, after white space, and reports whether it was there.
+func (r *Reader) Take(c byte) bool {
+	if r.next() != c || r.i == len(r.b) {
+		return false
+	}
+	r.i++
+	return true
+}
+
 // Int64 reads an integer of at most 18 digits, which no int64 overflows;
 // a fraction, an exponent or a longer number is false.
 func (r *Reader) Int64() (int64, bool) {
