@@ -15,7 +15,7 @@ import (
 // errorBody is the API's error body: the reference's {status, code, message,
 // details} plus reason (equal to message). Status and code come
 // first on the wire: the request log reads the code from the head of the
-// body (statusWriter.code).
+// body (requestlog.StatusWriter.Code).
 type errorBody struct {
 	// Status repeats the HTTP status, for clients that log bodies alone.
 	Status int           `json:"status"`

@@ -20,7 +20,7 @@ import (
 // copy) when it holds no such member, or when it is not well-formed JSON
 // (decoding then reports that).
 func exactNames(t reflect.Type, body []byte) []byte {
-	w := nameWalk{b: body}
+	w := nameWalk{r: jsonx.NewReader(body)}
 	w.value(t)
 	if w.bad || len(w.cut) == 0 {
 		return body
@@ -35,12 +35,12 @@ func exactNames(t reflect.Type, body []byte) []byte {
 	return append(out, body[at:]...)
 }
 
-// nameWalk reads a JSON value against the Go type it decodes into and
-// notes the spans to cut (disjoint, start and end offsets) that remove the
-// members exactNames drops, with their separating commas.
+// nameWalk reads a JSON value against the Go type it decodes into, with
+// the request scanner's tokenizer, and notes the spans to cut (disjoint,
+// start and end offsets) that remove the members exactNames drops, with
+// their separating commas.
 type nameWalk struct {
-	b   []byte
-	i   int
+	r   jsonx.Reader
 	cut [][2]int
 	bad bool // the text is not well-formed JSON
 }
@@ -81,21 +81,16 @@ func (sn *structNames) folds(key string) bool {
 	return false
 }
 
-// value reads the value at w.i, which decodes into a t (nil: into
+// value reads the next value, which decodes into a t (nil: into
 // anything that keeps members as they are named, or nothing).
 func (w *nameWalk) value(t reflect.Type) {
-	w.i = jsonx.SkipSpace(w.b, w.i)
-	if w.i >= len(w.b) {
-		w.bad = true
-		return
-	}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t != nil && (t == rawMessage || t.Kind() == reflect.Interface || reflect.PointerTo(t).Implements(jsonUnmarshaler)) {
 		t = nil
 	}
-	switch w.b[w.i] {
+	switch w.r.Peek() {
 	case '{':
 		switch {
 		case t != nil && t.Kind() == reflect.Struct:
@@ -110,24 +105,18 @@ func (w *nameWalk) value(t reflect.Type) {
 		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
-		w.i++
-		w.i = jsonx.SkipSpace(w.b, w.i)
-		if w.i < len(w.b) && w.b[w.i] == ']' {
-			w.i++
+		w.r.Take('[')
+		if w.r.Take(']') {
 			return
 		}
 		for !w.bad {
 			w.value(elem)
-			if !w.sep(']') {
+			if !w.more(']') {
 				return
 			}
 		}
-	case '"':
-		w.str()
-	default: // number, true, false, null
-		for w.i < len(w.b) && !strings.ContainsRune(",]} \t\n\r", rune(w.b[w.i])) {
-			w.i++
-		}
+	default: // a string, a number, true, false, null
+		w.bad = w.bad || !w.r.Value()
 	}
 }
 
@@ -138,27 +127,24 @@ type member struct {
 	drop       bool
 }
 
-// object reads the object at w.i: the members of a struct (sn), or of a
+// object reads the next object: the members of a struct (sn), or of a
 // map whose values decode into elem.
 func (w *nameWalk) object(sn *structNames, elem reflect.Type) {
-	w.i++
-	w.i = jsonx.SkipSpace(w.b, w.i)
-	if w.i < len(w.b) && w.b[w.i] == '}' {
-		w.i++
+	w.r.Take('{')
+	if w.r.Take('}') {
 		return
 	}
 	var buf [16]member
 	members := buf[:0]
 	dropped := false
 	for !w.bad {
-		m := member{start: w.i}
-		name := w.str()
-		w.i = jsonx.SkipSpace(w.b, w.i)
-		if w.bad || w.i >= len(w.b) || w.b[w.i] != ':' {
+		w.r.Peek() // past the white space before the name
+		m := member{start: w.r.Offset()}
+		name, ok := w.r.Quoted()
+		if !ok || !w.r.Take(':') {
 			w.bad = true
 			return
 		}
-		w.i++
 		vt := elem
 		if sn != nil {
 			if ft, ok := sn.types[string(name)]; ok {
@@ -170,9 +156,9 @@ func (w *nameWalk) object(sn *structNames, elem reflect.Type) {
 			}
 		}
 		w.value(vt)
-		m.end = w.i
+		m.end = w.r.Offset()
 		members = append(members, m)
-		if !w.sep('}') {
+		if !w.more('}') {
 			break
 		}
 	}
@@ -216,40 +202,12 @@ func unquoteName(name []byte) string {
 	return key
 }
 
-// sep reads what follows an element or member: a comma (true, w.i at the
-// next one) or end (false, w.i past it).
-func (w *nameWalk) sep(end byte) bool {
-	w.i = jsonx.SkipSpace(w.b, w.i)
-	switch {
-	case w.i < len(w.b) && w.b[w.i] == ',':
-		w.i++
-		w.i = jsonx.SkipSpace(w.b, w.i)
+// more reads what follows an element or member: a comma (true: another
+// follows) or end (false); anything else is not well-formed.
+func (w *nameWalk) more(end byte) bool {
+	if w.r.Take(',') {
 		return true
-	case w.i < len(w.b) && w.b[w.i] == end:
-		w.i++
-	default:
-		w.bad = true
 	}
+	w.bad = w.bad || !w.r.Take(end)
 	return false
-}
-
-// str reads the string at w.i and returns what its quotes enclose, as
-// written.
-func (w *nameWalk) str() []byte {
-	if w.i >= len(w.b) || w.b[w.i] != '"' {
-		w.bad = true
-		return nil
-	}
-	start := w.i + 1
-	for w.i = start; w.i < len(w.b) && w.b[w.i] != '"'; w.i++ {
-		if w.b[w.i] == '\\' {
-			w.i++
-		}
-	}
-	if w.i >= len(w.b) {
-		w.bad = true
-		return nil
-	}
-	w.i++
-	return w.b[start : w.i-1]
 }

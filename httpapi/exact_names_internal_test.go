@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/paygrid/payments"
-	"github.com/paygrid/payments/validate"
 )
 
 // exactNameBodies seed FuzzExactNames: members with their case changed at
@@ -37,9 +36,7 @@ func FuzzExactNames(f *testing.F) {
 		if !json.Valid(body) {
 			return
 		}
-		var fe validate.Errors
-		scanJSON(&fe, body, "", DefaultMaxStringLength, 0)
-		if len(fe) > 0 { // refused before decoding: repeated members, bad UTF-8
+		if fe, _ := bodyFindings(body, DefaultMaxStringLength); len(fe) > 0 { // refused before decoding: repeated members, bad UTF-8
 			return
 		}
 		sameAsExact[payments.QuoteRequest](t, body)

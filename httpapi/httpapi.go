@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/httpapi/requestlog"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -71,8 +72,8 @@ type Handler struct {
 	cfg      Config
 	brand    *payments.Brand // nil: the default brand
 	mux      *http.ServeMux
-	methods  []string     // every method some route uses, to tell 405 from 404
-	requests *requestRing // the latest requests; nil keeps none
+	methods  []string        // every method some route uses, to tell 405 from 404
+	requests *requestlog.Log // the latest requests; nil keeps none
 	obs      payments.Observer
 	closing  closing // closed by Close: the streams end
 }
@@ -107,9 +108,9 @@ func New(eng *payments.Engine, cfg Config) *Handler {
 	h := &Handler{eng: eng, cfg: cfg, brand: brand, mux: http.NewServeMux(), obs: eng.Observer(), closing: closing{ch: make(chan struct{})}}
 	switch {
 	case cfg.RequestLogSize == 0:
-		h.requests = newRequestRing(1000)
+		h.requests = requestlog.New(1000)
 	case cfg.RequestLogSize > 0:
-		h.requests = newRequestRing(cfg.RequestLogSize)
+		h.requests = requestlog.New(cfg.RequestLogSize)
 	}
 	for _, rt := range h.routes() {
 		h.handle(rt)
@@ -147,8 +148,8 @@ func (h *Handler) handle(rt route) {
 	pattern := rt.method + " " + h.cfg.BasePath + rt.path
 	name := rt.method + " " + rt.path
 	h.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if x := exchangeOf(req.Context()); x != nil {
-			x.route = name
+		if x := requestlog.ExchangeFrom(req.Context()); x != nil {
+			x.Route = name
 		}
 		h.serve(w, req, rt)
 	}))
@@ -184,7 +185,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", maskPath(r.URL.Path), "panic", v)
+			h.cfg.Logger.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", requestlog.MaskPath(r.URL.Path), "panic", v)
 			h.writeError(w, payments.Errorf(payments.CodeInternalError, "an internal error occurred"))
 		}
 	}()
@@ -223,8 +224,8 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			return
 		}
 		r.agent = a
-		if x := exchangeOf(hr.Context()); x != nil {
-			x.clientID = a.ID
+		if x := requestlog.ExchangeFrom(hr.Context()); x != nil {
+			x.ClientID = a.ID
 		}
 		// Idempotency keys of one agent never meet another's answers.
 		scope += " " + a.ID
@@ -240,8 +241,8 @@ func (h *Handler) serve(w http.ResponseWriter, hr *http.Request, rt route) {
 			return
 		}
 		r.token = tok
-		if x := exchangeOf(hr.Context()); x != nil {
-			x.clientID = tok.ClientID
+		if x := requestlog.ExchangeFrom(hr.Context()); x != nil {
+			x.ClientID = tok.ClientID
 		}
 	}
 	// Uploads (documents, CSV imports) have their own, larger cap.
@@ -328,9 +329,9 @@ func (h *Handler) run(r *request, rt route, buf []byte) (status int, body []byte
 		switch {
 		case errors.Is(err, payments.ErrCommitUnknown):
 			h.cfg.Logger.ErrorContext(r.ctx(), "commit outcome unknown: the operation may or may not have taken effect",
-				"operation", rt.method+" "+rt.path, "method", r.Method, "path", maskPath(r.URL.Path), "err", err)
+				"operation", rt.method+" "+rt.path, "method", r.Method, "path", requestlog.MaskPath(r.URL.Path), "err", err)
 		case payments.CodeOf(err).Status() >= 500:
-			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", maskPath(r.URL.Path), "err", err)
+			h.cfg.Logger.ErrorContext(r.ctx(), "request failed", "method", r.Method, "path", requestlog.MaskPath(r.URL.Path), "err", err)
 		}
 		return encodeError(err)
 	}

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"testing"
 
@@ -75,5 +77,23 @@ func assertSameAsEncodingJSON(t *testing.T, body string, fast payments.QuoteRequ
 	}
 	if !reflect.DeepEqual(fast, want) {
 		t.Fatalf("%q: fast path %+v, encoding/json %+v", body, fast, want)
+	}
+}
+
+// BenchmarkQuoteBody is what every POST /quotes costs before its handler
+// calls the engine: the body checks every JSON body meets (checkBody) and
+// the quote request's decoding (decodeQuoteRequest).
+func BenchmarkQuoteBody(b *testing.B) {
+	body := []byte(quoteBodies[1].body)
+	hr := httptest.NewRequest(http.MethodPost, "/quotes", nil)
+	hr.Header.Set("Content-Type", "application/json")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := checkBody(hr, body, DefaultMaxStringLength); err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := decodeQuoteRequest(body); !ok {
+			b.Fatal("not decoded")
+		}
 	}
 }

@@ -2,78 +2,18 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 	"sync"
-	"time"
+
+	"github.com/paygrid/payments"
+	"github.com/paygrid/payments/httpapi/requestlog"
 )
 
 // LoggedRequest is one API request of the request log (Handler.Requests,
 // GET /sandbox/requests): when it came, what it asked, how it was answered
 // and who asked. It holds no secret and no body: the client id names the
 // API token (an agent's id, on agent routes), never its secret.
-type LoggedRequest struct {
-	Time   time.Time `json:"time"`
-	Method string    `json:"method"`
-	// Path is the request's path, an agent's device code in it masked
-	// (/agents/device-codes/****/redeem).
-	Path           string  `json:"path"`
-	Status         int     `json:"status"`
-	Code           string  `json:"code,omitempty"` // the error body's code
-	DurationMs     float64 `json:"durationMs"`
-	RequestID      string  `json:"requestId"`
-	IdempotencyKey string  `json:"idempotencyKey,omitempty"`
-	ClientID       string  `json:"clientId,omitempty"`
-}
-
-// requestRing keeps the latest requests, a fixed number of them, and hands
-// each new one to the streams following the log.
-type requestRing struct {
-	mu   sync.Mutex
-	buf  []LoggedRequest
-	next int // where the next request goes
-	full bool
-	seq  uint64                      // requests added so far: the id of the last one
-	subs map[*requestStream]struct{} // the streams following the log
-}
-
-// newRequestRing returns a ring that keeps the latest size requests.
-func newRequestRing(size int) *requestRing {
-	return &requestRing{buf: make([]LoggedRequest, size), subs: map[*requestStream]struct{}{}}
-}
-
-// add keeps r, forgetting the oldest request when the ring is full, and
-// offers it to every stream whose filter it matches.
-func (g *requestRing) add(r LoggedRequest) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.buf[g.next] = r
-	g.next++
-	if g.next == len(g.buf) {
-		g.next, g.full = 0, true
-	}
-	g.seq++
-	for s := range g.subs {
-		if s.filter.match(r) {
-			s.offer(sequenced{g.seq, r})
-		}
-	}
-}
-
-// latest returns up to limit requests that f matches, newest first.
-func (g *requestRing) latest(limit int, f requestFilter) []LoggedRequest {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	n := g.next
-	if g.full {
-		n = len(g.buf)
-	}
-	out := make([]LoggedRequest, 0, min(n, limit))
-	for i := 1; i <= n && len(out) < limit; i++ {
-		if r := g.buf[(g.next-i+len(g.buf))%len(g.buf)]; f.match(r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+type LoggedRequest = requestlog.Request
 
 // Requests returns up to limit of the latest requests the handler served,
 // newest first (as many as Config.RequestLogSize keeps; none when it is
@@ -82,7 +22,7 @@ func (h *Handler) Requests(limit int) []LoggedRequest {
 	if h.requests == nil || limit <= 0 {
 		return []LoggedRequest{}
 	}
-	return h.requests.latest(limit, requestFilter{})
+	return h.requests.Latest(limit, requestlog.Filter{})
 }
 
 // sandboxRequestRoutes are ours, not in the reference: the request log,
@@ -99,6 +39,13 @@ func sandboxRequestRoutes() []route {
 // requestsAnswer is the answer of GET /sandbox/requests.
 type requestsAnswer struct {
 	Data []LoggedRequest `json:"data"`
+}
+
+// requestFilters reads the request log's filters from q
+// (requestlog.ParseFilter: method, status, path, requestId), refusing any
+// other parameter but those named in also.
+func requestFilters(q *query, also ...string) requestlog.Filter {
+	return requestlog.ParseFilter(q.r.URL.Query(), q.r.h.cfg.BasePath, &q.fe, also...)
 }
 
 // listRequests is GET /sandbox/requests: the latest requests that match
@@ -123,5 +70,72 @@ func listRequests(r *request) (int, any, error) {
 	if r.h.requests == nil {
 		return ok(http.StatusOK, requestsAnswer{Data: []LoggedRequest{}})
 	}
-	return ok(http.StatusOK, requestsAnswer{Data: r.h.requests.latest(limit, f)})
+	return ok(http.StatusOK, requestsAnswer{Data: r.h.requests.Latest(limit, f)})
+}
+
+// streamRequests is GET /sandbox/requests/stream (or GET /sandbox/requests
+// with Accept: text/event-stream): the requests answered from now on that
+// match the list's filters, as server-sent events, until the client goes
+// or the handler closes.
+func streamRequests(w http.ResponseWriter, r *request) {
+	if err := sandboxOnly(r); err != nil {
+		r.h.writeError(w, err)
+		return
+	}
+	q := r.query()
+	f := requestFilters(q)
+	if err := q.err(); err != nil {
+		r.h.writeError(w, err)
+		return
+	}
+	r.h.followRequests(w, r.Request, f)
+}
+
+// RequestStream returns the request log's stream of server-sent events as
+// a handler with no authentication of its own, for a caller that mounts it
+// behind its own (the dashboard does): each request answered from then on
+// that matches the filters of GET /sandbox/requests in its query is an
+// event "request" whose id is its place in the log and whose data is the
+// LoggedRequest as JSON; an event "dropped" ({"dropped": n}) tells of
+// requests a slow client missed. Bad filters are 400 INVALID_INPUT.
+func (h *Handler) RequestStream() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, hr *http.Request) {
+		q := (&request{Request: hr, eng: h.eng, h: h}).query()
+		f := requestFilters(q)
+		if err := q.err(); err != nil {
+			h.writeError(w, err)
+			return
+		}
+		h.followRequests(w, hr, f)
+	})
+}
+
+// followRequests writes the stream of the requests f matches to w, in the
+// handler's brand, until Close.
+func (h *Handler) followRequests(w http.ResponseWriter, hr *http.Request, f requestlog.Filter) {
+	if h.requests == nil {
+		h.writeError(w, payments.Errorf(payments.CodeNotFound, "this server keeps no request log"))
+		return
+	}
+	h.requests.Follow(w, hr, f, h.closing.ch, h.brand.Outgoing)
+}
+
+// closing is what Handler.Close closes: the streams end when it is.
+type closing struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+// Close ends every stream the handler serves (the request log's, GET
+// /sandbox/requests/stream), and any opened later at once, so that an
+// http.Server's Shutdown, which waits for requests to finish, is not held
+// by them: register it with http.Server.RegisterOnShutdown. Every other
+// request is served as before.
+func (h *Handler) Close() {
+	h.closing.once.Do(func() { close(h.closing.ch) })
+}
+
+// acceptsEventStream reports whether r asks for server-sent events.
+func acceptsEventStream(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
 }

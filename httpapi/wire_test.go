@@ -209,6 +209,10 @@ func TestWire_HostileBodies(t *testing.T) {
 		requireError(t, r, 400, payments.CodeInvalidInput, "fullName")
 		r = s.do("POST", "/customers", `{"customerType":"INDIVIDUAL","platformCustomerId":"d","address":{"line1":"a","line1":"b","postalCode":"1","country":"US"}}`)
 		requireError(t, r, 400, payments.CodeInvalidInput, "address.line1")
+		// White space before a member's name is no part of it: a client
+		// that spaces its JSON out repeats a member all the same.
+		r = s.do("POST", "/customers", "{\"customerType\":\"INDIVIDUAL\", \"platformCustomerId\":\"d\",\n  \"fullName\":\"A\", \"fullName\":\"B\"}")
+		requireError(t, r, 400, payments.CodeInvalidInput, "fullName")
 	})
 	t.Run("long strings", func(t *testing.T) {
 		long := strings.Repeat("a", 64<<10-200)

@@ -1,4 +1,4 @@
-package httpapi
+package requestlog
 
 import (
 	"testing"
@@ -7,19 +7,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRequestStream_Bounded: a stream's client that does not read holds at
+// TestLog_StreamBounded: a stream's client that does not read holds at
 // most its buffer; further requests are counted dropped, never queued
-// without bound and never blocking the request that is logged; the ring
+// without bound and never blocking the request that is logged; the log
 // offers each request only to the streams whose filter matches, and stops
 // once a stream is gone.
-func TestRequestStream_Bounded(t *testing.T) {
-	g := newRequestRing(10)
-	slow := &requestStream{ch: make(chan sequenced, 2)}
-	only404 := &requestStream{filter: requestFilter{status: 404}, ch: make(chan sequenced, 8)}
+func TestLog_StreamBounded(t *testing.T) {
+	g := New(10)
+	slow := &stream{ch: make(chan sequenced, 2)}
+	only404 := &stream{filter: Filter{status: 404}, ch: make(chan sequenced, 8)}
 	stop := g.follow(slow)
 	defer g.follow(only404)()
 	for i := range 5 {
-		g.add(LoggedRequest{Path: "/a", Status: 200 + 204*(i%2)}) // 200, 404, 200, 404, 200
+		g.Add(Request{Path: "/a", Status: 200 + 204*(i%2)}) // 200, 404, 200, 404, 200
 	}
 	require.Len(t, slow.ch, 2)
 	assert.EqualValues(t, 3, slow.dropped.Load())
@@ -30,8 +30,8 @@ func TestRequestStream_Bounded(t *testing.T) {
 
 	stop()
 	<-slow.ch
-	g.add(LoggedRequest{Status: 404})
+	g.Add(Request{Status: 404})
 	assert.Empty(t, slow.ch, "unsubscribed")
 	assert.Len(t, only404.ch, 3)
-	assert.Len(t, g.latest(10, requestFilter{}), 6)
+	assert.Len(t, g.Latest(10, Filter{}), 6)
 }

@@ -1,4 +1,4 @@
-package httpapi
+package requestlog
 
 import "strings"
 
@@ -9,13 +9,13 @@ const deviceCodePath = "/agents/device-codes/"
 // maskedCode replaces a device code in a logged path.
 const maskedCode = "****"
 
-// maskPath returns path as the logs keep it (the request log of GET
+// MaskPath returns path as the logs keep it (the request log of GET
 // /sandbox/requests and the server log's request lines): an agent's
 // device code, which redeems for the agent's credential, is replaced by
 // "****" (/agents/device-codes/****/redeem), so that whoever reads the
 // logs cannot redeem or probe it. Every other path is returned as it is,
 // without allocating.
-func maskPath(path string) string {
+func MaskPath(path string) string {
 	i := strings.Index(path, deviceCodePath)
 	if i < 0 {
 		return path
