@@ -12,7 +12,10 @@ func kernelArea(r *Registry) AreaDef {
 		{Name: TableDueRetry, Record: func() any { return new(DueRetry) }},
 		{Name: tableDueDead, Record: func() any { return new(DeadLetter) }},
 		{Name: TableIntents, Record: func() any { return intentCheck{r} }},
-		{Name: TableOutbox, Record: func() any { return new(outboxRecord) }},
+		{Name: TableOutbox, Record: func() any { return new(outboxRecord) },
+			ID: func(rec any) string { return rec.(*outboxRecord).Event.ID }, // kept at its event's id
+			Ix: Indexed(TableOutbox, func(x *outboxRecord) time.Time { return x.Event.Timestamp },
+				Ix(ixDue, func(x *outboxRecord) string { return sortKey(x.NextAttemptAt) }))},
 		{Name: tableOutboxDead, Record: func() any { return new(outboxRecord) }},
 		{Name: tableEventLog, Record: func() any { return new(WebhookDelivery) },
 			ID: func(rec any) string { return rec.(*WebhookDelivery).Event.ID }, // kept at its event's id

@@ -487,6 +487,14 @@ func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 		return outboxRecord{}, err
 	}
 	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: due, Trace: t.traceParent()}
+	var old *outboxRecord
+	if table == TableOutbox {
+		cur, err := getOutbox(t.Tx, id)
+		if err != nil {
+			return r, err
+		}
+		old = &cur
+	}
 	if table == tableOutboxDead {
 		if err := t.Tx.Delete(tableOutboxDead, id); err != nil {
 			return r, err
@@ -499,9 +507,5 @@ func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 			return r, err
 		}
 	}
-	b, err := r.encode()
-	if err != nil {
-		return r, err
-	}
-	return r, t.Tx.Put(TableOutbox, id, b)
+	return r, putOutbox(t.Tx, old, &r)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,6 +144,60 @@ type Delivery struct {
 // tableOutboxDead holds events whose delivery was abandoned.
 const tableOutboxDead = "outbox_dead"
 
+// ixDue indexes the outbox by the time of each event's next attempt: its
+// entries are "<sortKey(NextAttemptAt)>|<sortKey(Timestamp)>|<id>", so the
+// events due by a time are the index's prefix up to it, and a delivery
+// pass reads that prefix and stops, whatever waits in backoff after it.
+// The entry is written, moved and removed with its record (Emit,
+// putOutbox, deleteOutbox); a store written before the index existed gets
+// it built at start (buildIndexes).
+const ixDue = "due"
+
+// dueEntry is r's key in the outbox's ixDue index, as Indexed writes it.
+func dueEntry(r *outboxRecord) string {
+	var b [96]byte
+	return string(appendSortSuffix(appendSortKey(b[:0], r.NextAttemptAt), r.Event.Timestamp, r.Event.ID))
+}
+
+// getOutbox reads the outbox record of event id (ErrNotFound when it is
+// not there).
+func getOutbox(tx Tx, id string) (outboxRecord, error) {
+	b, err := tx.Get(TableOutbox, id)
+	if err != nil {
+		return outboxRecord{}, err
+	}
+	return decodeOutbox(b)
+}
+
+// putOutbox writes r to the outbox over old (nil when r is not there yet),
+// moving its ixDue entry to r's next attempt.
+func putOutbox(tx Tx, old *outboxRecord, r *outboxRecord) error {
+	b, err := r.encode()
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		if k := dueEntry(old); k != dueEntry(r) {
+			if err := tx.Delete(IndexTable(TableOutbox, ixDue), k); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+	}
+	if err := tx.Put(IndexTable(TableOutbox, ixDue), dueEntry(r), []byte{}); err != nil {
+		return err
+	}
+	return tx.Put(TableOutbox, r.Event.ID, b)
+}
+
+// deleteOutbox removes the outbox record cur (as the transaction read it)
+// and its ixDue entry.
+func deleteOutbox(tx Tx, cur *outboxRecord) error {
+	if err := tx.Delete(IndexTable(TableOutbox, ixDue), dueEntry(cur)); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return tx.Delete(TableOutbox, cur.Event.ID)
+}
+
 // outboxRecord is an Event waiting for delivery, keyed by the event's id
 // (time-ordered, so the outbox is scanned in emission order), with its
 // delivery attempts so far and the traceparent of the transaction that
@@ -202,7 +257,7 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 	if b, err = appendOutboxTail(b, &rec); err != nil {
 		return err
 	}
-	return InsertIndexed(t, TableOutbox, id, rec, b)
+	return insertIndexed(t, TableOutbox, id, rec, b, false) // never rewritten through PutIndexed: nothing to remember
 }
 
 // fateOf decides, once per run of the transaction function, what becomes
@@ -515,17 +570,22 @@ func takeOutcomes(e *Handle) *outcomes {
 func (o *outcomes) recordTx(tx Tx) error { return o.record(&Txn{Tx: tx, Handle: o.e}) }
 
 // record writes the outcomes in t; the store may run it more than once.
+// Each event is read again first: one a concurrent pass delivered is gone,
+// and its record as stored now names the index entry that goes with it.
 func (o *outcomes) record(t *Txn) error {
 	e, tx := o.e, t.Tx
 	o.delivered, o.gaveUp = 0, make([]bool, len(o.errs))
 	for i, derr := range o.errs {
 		r := o.due[i]
+		cur, err := getOutbox(tx, r.Event.ID)
+		if errors.Is(err, ErrNotFound) {
+			continue // delivered by a concurrent pass
+		}
+		if err != nil {
+			return err
+		}
 		if derr == nil {
-			err := tx.Delete(TableOutbox, r.Event.ID)
-			if errors.Is(err, ErrNotFound) {
-				continue // delivered by a concurrent pass
-			}
-			if err != nil {
+			if err := deleteOutbox(tx, &cur); err != nil {
 				return err
 			}
 			o.delivered++
@@ -538,14 +598,11 @@ func (o *outcomes) record(t *Txn) error {
 			}
 			continue
 		}
-		if _, err := tx.Get(TableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
-			continue // delivered by a concurrent pass
-		}
 		r.Attempts++
 		r.LastError = derr.Error()
 		r.NextAttemptAt = o.at.Add(e.Config.Retry.Backoff(r.Attempts))
 		if errors.Is(derr, ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
-			if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
+			if err := deleteOutbox(tx, &cur); err != nil {
 				return err
 			}
 			if err := PutJSON(t, tableOutboxDead, r.Event.ID, r); err != nil {
@@ -557,7 +614,7 @@ func (o *outcomes) record(t *Txn) error {
 			o.gaveUp[i] = true
 			continue
 		}
-		if err := PutJSON(t, TableOutbox, r.Event.ID, r); err != nil {
+		if err := putOutbox(tx, &cur, &r); err != nil {
 			return err
 		}
 	}
@@ -625,20 +682,17 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			}
 			endpointRead = true
 		}
-		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
-			if err != nil {
-				return false, err
-			}
-			if !r.NextAttemptAt.After(now) {
-				due = append(due, r)
-			}
-			return len(due) < 256, nil
+		return scanDue(tx, now, func(r outboxRecord) bool {
+			due = append(due, r)
+			return len(due) < 256
 		})
 	})
 	if err != nil {
 		return 0, err
 	}
+	// In emission order (the outbox's key order), whatever their next
+	// attempts: a retried event goes before those emitted after it.
+	slices.SortFunc(due, func(a, b outboxRecord) int { return strings.Compare(a.Event.ID, b.Event.ID) })
 	if len(due) == 0 {
 		return 0, nil
 	}
@@ -659,36 +713,25 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		}
 		// Another process may have delivered an event between the scan
 		// and the claim (it records the outcomes before it releases its
-		// claim): deliver only what still waits. One scan up to the last
-		// due event reads them all (a store on a network reads a range
-		// in a round trip or two, and each record in one of its own).
-		claimed := make(map[string]bool, len(due))
-		for _, r := range due {
-			claimed[r.Event.ID] = true
-		}
+		// claim): deliver only what still waits, read again one by one
+		// (reading the outbox's range from the first to the last would
+		// read every event in backoff between them too).
 		var kept []outboxRecord
 		err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 			kept = kept[:0]
-			if len(due) == 0 {
-				return nil
-			}
-			last := due[len(due)-1].Event.ID
-			return tx.Scan(TableOutbox, ScanOptions{}, func(k string, v []byte) (bool, error) {
-				if k > last {
-					return false, nil
+			for _, r := range due {
+				cur, err := getOutbox(tx, r.Event.ID)
+				if errors.Is(err, ErrNotFound) {
+					continue
 				}
-				if !claimed[k] {
-					return true, nil
-				}
-				cur, err := decodeOutbox(v)
 				if err != nil {
-					return false, err
+					return err
 				}
 				if !cur.NextAttemptAt.After(now) {
 					kept = append(kept, cur)
 				}
-				return true, nil
-			})
+			}
+			return nil
 		})
 		due = kept
 		if err != nil {
@@ -778,6 +821,32 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		return o.delivered, ctx.Err()
 	}
 	return o.delivered, nil
+}
+
+// scanDue calls fn with each outbox record due at now (its next attempt
+// at or before it), in the order of the ixDue index, until fn returns
+// false: it reads the index's prefix up to now (and the records it names)
+// and stops at the first entry due later, so the events waiting in backoff
+// are never read.
+func scanDue(tx Tx, now time.Time, fn func(outboxRecord) bool) error {
+	var bk [16]byte
+	bound := string(appendSortKey(bk[:0], now))
+	return tx.Scan(IndexTable(TableOutbox, ixDue), ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		if len(k) < len(bound) || k[:len(bound)] > bound {
+			return false, nil
+		}
+		r, err := getOutbox(tx, k[strings.LastIndexByte(k, '|')+1:])
+		if errors.Is(err, ErrNotFound) {
+			return true, nil // an entry its record outlived: nothing to deliver
+		}
+		if err != nil {
+			return false, err
+		}
+		if r.NextAttemptAt.After(now) {
+			return true, nil // later in now's millisecond
+		}
+		return fn(r), nil
+	})
 }
 
 // Pending returns the events still waiting for delivery, oldest first,

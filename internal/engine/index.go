@@ -374,7 +374,7 @@ const (
 	indexVersionKey = "version"
 	// indexVersion names the definitions in indexes; change it whenever
 	// they change so the next start rebuilds.
-	indexVersion = "5"
+	indexVersion = "6"
 	// indexBuildBatch is how many records (or stale entries) one build
 	// transaction handles.
 	indexBuildBatch = 1000
