@@ -108,9 +108,16 @@ type Config struct {
 	// EventHistory keeps a record of every event whose delivery ended
 	// (delivered or given up), with its attempts, for operators' tools
 	// such as package dashboard (Webhooks.ListDeliveries). Off, a delivered
-	// event leaves no trace. The history grows with every event and is
-	// never purged: meant for sandboxes.
+	// event leaves no trace. Each event costs about a kilobyte and a half
+	// in the store (README.md) until EventHistoryRetention removes it.
 	EventHistory bool
+	// EventHistoryRetention is how long EventHistory keeps an event after
+	// its delivery ended (delivered, given up or found to have nowhere to
+	// go): older ones are removed by the due-work worker (ProcessDue), at
+	// most 100 per transaction and 1,000 per pass, found through an index
+	// of when they leave. Zero means DefaultEventHistoryRetention (7 days); negative
+	// keeps every event forever.
+	EventHistoryRetention time.Duration
 	// WalletRelyingParty is the WebAuthn relying party embedded-wallet
 	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
 	WalletRelyingParty walletauth.RelyingParty
@@ -120,6 +127,10 @@ type Config struct {
 	// it OAuth credentials are refused.
 	OIDCKeys walletauth.OIDCKeys
 }
+
+// DefaultEventHistoryRetention is how long the event history keeps an
+// event after its delivery ended when Config.EventHistoryRetention is zero.
+const DefaultEventHistoryRetention = 7 * 24 * time.Hour
 
 // Engine is the payments platform. It is safe for concurrent use. Create it
 // with New and release it with Close.
@@ -227,9 +238,13 @@ func New(cfg Config) (*Engine, error) {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
 	cfg.Retry = cfg.Retry.WithDefaults()
+	if cfg.EventHistoryRetention == 0 {
+		cfg.EventHistoryRetention = DefaultEventHistoryRetention
+	}
 	e := engine.New(engine.Config{Store: cfg.Store, Notifier: cfg.Notifier, Now: cfg.Now, NewUUID: cfg.NewUUID,
 		Logger: cfg.Logger, Sandbox: cfg.Sandbox, Retry: cfg.Retry,
-		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory, Observer: cfg.Observer})
+		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory,
+		EventHistoryRetention: cfg.EventHistoryRetention, Observer: cfg.Observer})
 	if err := e.Register(context.Background(), areas(e, cfg)...); err != nil {
 		return nil, err
 	}

@@ -1,12 +1,17 @@
 package engine
 
-import "time"
+import (
+	"cmp"
+	"context"
+	"time"
+)
 
 // kernelArea declares the kernel's own tables: idempotency, due-work
 // bookkeeping, intents, the outbox with its dead letters and history, and
-// the ledger.
-func kernelArea(r *Registry) AreaDef {
-	return AreaDef{Tables: []TableDef{
+// the ledger; and its one pass, the history's retention (pruneHistory).
+func kernelArea(e *Handle) AreaDef {
+	r := &e.Registry
+	return AreaDef{Passes: []func(context.Context) (int, error){e.pruneHistory}, Tables: []TableDef{
 		{Name: tableIdempotency, Record: func() any { return new(idemRecord) }},
 		{Name: tableIdempotencyExpiry},
 		{Name: TableDueRetry, Record: func() any { return new(DueRetry) }},
@@ -22,7 +27,8 @@ func kernelArea(r *Registry) AreaDef {
 			Ix: Indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
 				Every[WebhookDelivery](),
 				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
-				Ix(IxStatus, func(x *WebhookDelivery) string { return indexedStatus(x.Status) }))},
+				Ix(IxStatus, func(x *WebhookDelivery) string { return indexedStatus(x.Status) }),
+				Ix(ixFinished, func(x *WebhookDelivery) string { return sortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
 		{Name: TableLedgerBalances},
 		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) },
 			Ix: Indexed(TableLedgerEntries, func(x *LedgerEntry) time.Time { return x.CreatedAt },
