@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"time"
+
+	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // kernelArea declares the kernel's own tables: idempotency, due-work
@@ -27,7 +29,7 @@ func kernelArea(e *Handle) AreaDef {
 			Ix: Indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
 				Every[WebhookDelivery](),
 				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
-				Ix(IxStatus, func(x *WebhookDelivery) string { return indexedStatus(x.Status) }),
+				Ix(IxStatus, func(x *WebhookDelivery) string { return eventrec.IndexedStatus(x.Status) }),
 				Ix(ixFinished, func(x *WebhookDelivery) string { return sortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
 		{Name: TableLedgerBalances},
 		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) },

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // Backlog is the work waiting in the engine at one clock reading, for
@@ -75,7 +77,7 @@ func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
 		var err error
 		b.OldestWebhook = time.Time{}
 		if b.Webhooks, err = count(TableOutbox, "", func(v []byte) error {
-			r, err := decodeOutbox(v)
+			r, err := eventrec.Decode(v)
 			b.OldestWebhook = r.Event.Timestamp
 			return err
 		}, nil); err != nil {

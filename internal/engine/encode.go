@@ -9,7 +9,7 @@ import (
 
 // The generic JSON appenders are package jsonx's; the kernel's exported
 // names below forward to them, so an area's record appenders read the same
-// whichever package they name. Each record's own layout (appendOutbox,
+// whichever package they name. Each record's own layout (eventrec.Append,
 // appendLedgerEntry, ...) stays with its record.
 
 // AppendFloat appends f as json.Marshal encodes a float64 (jsonx.AppendFloat).

@@ -1,15 +1,13 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/paygrid/payments/internal/eventrec"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -27,95 +25,6 @@ const tableEventLog = "event_log"
 // describes (a transaction, a customer, an account).
 const ixResource = "resource"
 
-// Delivery states of a WebhookDelivery.
-const (
-	DeliveryPending   = "PENDING"   // in the outbox, to be tried (again) at NextAttemptAt
-	DeliveryDelivered = "DELIVERED" // accepted by the Notifier (or webhook endpoint)
-	DeliveryFailed    = "FAILED"    // given up: a dead-lettered event
-	// DeliveryNotSent: never sent, because nothing would have received it
-	// (Reason says why): an event emitted, or due, while no webhook
-	// endpoint was configured for a Notifier that delivers only there
-	// (EndpointOnly). Redeliver sends it to the endpoint configured now.
-	DeliveryNotSent = "NOT_SENT"
-)
-
-// ReasonNoEndpoint is the Reason of a NOT_SENT delivery: no webhook
-// endpoint was configured, and the Notifier delivers nowhere else.
-const ReasonNoEndpoint = "no webhook endpoint was configured"
-
-// WebhookDelivery is an event and where its delivery stands: Attempts
-// counts the tries before the last one of a delivered event (so one that
-// succeeded at once has 0) and every try of one pending, given up or not
-// sent (Tries counts them all), NextAttemptAt is when a pending one is
-// tried next, LastError why the last failed try failed, Reason why one
-// NOT_SENT was not sent, and FinishedAt when it was delivered, given up or
-// found to have nowhere to go.
-type WebhookDelivery struct {
-	Event         Event     `json:"event"`
-	Resource      string    `json:"resource,omitempty"`
-	Status        string    `json:"status"`
-	Attempts      int       `json:"attempts"`
-	NextAttemptAt time.Time `json:"nextAttemptAt,omitzero"`
-	LastError     string    `json:"lastError,omitempty"`
-	Reason        string    `json:"reason,omitempty"`
-	FinishedAt    time.Time `json:"finishedAt,omitzero"`
-}
-
-// Tries is the number of times the event was sent: Attempts, and the try
-// that delivered it when it is DELIVERED (one that succeeded at once has
-// 1).
-func (d WebhookDelivery) Tries() int {
-	if d.Status == DeliveryDelivered {
-		return d.Attempts + 1
-	}
-	return d.Attempts
-}
-
-// resourceOf returns the "id" member of an event's data, "" when it has none.
-// The data of every event the areas emit begins with its record's id, read
-// in place; other data is decoded.
-func resourceOf(data json.RawMessage) string {
-	if rest, ok := bytes.CutPrefix(data, []byte(`{"id":"`)); ok {
-		for i, c := range rest {
-			if c == '"' {
-				return string(rest[:i])
-			}
-			if c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
-				break // escapes and other text: decoded below
-			}
-		}
-	}
-	var v struct {
-		ID string `json:"id"`
-	}
-	if json.Unmarshal(data, &v) != nil {
-		return ""
-	}
-	return v.ID
-}
-
-// indexedStatus is the value of a history record of status in the status
-// index: FAILED, and none for DELIVERED and NOT_SENT, which nearly every
-// record is (every event of an engine without a webhook endpoint is logged
-// NOT_SENT as it is emitted): lists of those read the history in order and
-// skip the others, instead of every event paying one more index entry.
-func indexedStatus(status string) string {
-	if status == DeliveryDelivered || status == DeliveryNotSent {
-		return ""
-	}
-	return status
-}
-
-// deliveryOf is the WebhookDelivery of outbox record r in state status.
-func deliveryOf(r outboxRecord, status string) WebhookDelivery {
-	d := WebhookDelivery{Event: r.Event, Resource: resourceOf(r.Event.Data), Status: status,
-		Attempts: r.Attempts, LastError: r.LastError}
-	if status == DeliveryPending {
-		d.NextAttemptAt = r.NextAttemptAt
-	}
-	return d
-}
-
 // logDelivery records in the event log that the delivery of r ended in
 // status at now, when Config.EventHistory asks for the log. Flush calls it
 // in the commit that removes r from the outbox. A NOT_SENT one had no
@@ -124,12 +33,12 @@ func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time
 	if !e.Config.EventHistory {
 		return nil
 	}
-	d := deliveryOf(r, status)
+	d := eventrec.DeliveryOf(r, status)
 	d.FinishedAt = now
 	if status == DeliveryNotSent {
 		d.Reason = ReasonNoEndpoint
 	}
-	b, err := appendDelivery(make([]byte, 0, len(d.Event.Data)+len(d.LastError)+320), &d)
+	b, err := eventrec.AppendDelivery(make([]byte, 0, len(d.Event.Data)+len(d.LastError)+320), &d)
 	if err != nil {
 		return err
 	}
@@ -142,7 +51,7 @@ func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time
 // the event is new, so its record is inserted, with nothing of a previous
 // version to look up.
 func logEmitted(t *Txn, ev Event, size int, data func([]byte) ([]byte, error)) error {
-	b, err := appendOutboxHead(make([]byte, 0, size+320), &outboxRecord{Event: ev})
+	b, err := eventrec.AppendHead(make([]byte, 0, size+320), &outboxRecord{Event: ev})
 	if err != nil {
 		return err
 	}
@@ -155,60 +64,11 @@ func logEmitted(t *Txn, ev Event, size int, data func([]byte) ([]byte, error)) e
 	} else {
 		ev.Data = b[start:len(b):len(b)]
 	}
-	d := WebhookDelivery{Event: ev, Resource: resourceOf(ev.Data), Status: DeliveryNotSent, Reason: ReasonNoEndpoint, FinishedAt: t.Now}
-	if b, err = appendDeliveryTail(b, &d); err != nil {
+	d := WebhookDelivery{Event: ev, Resource: eventrec.ResourceOf(ev.Data), Status: DeliveryNotSent, Reason: ReasonNoEndpoint, FinishedAt: t.Now}
+	if b, err = eventrec.AppendDeliveryTail(b, &d); err != nil {
 		return err
 	}
 	return insertIndexed(t, tableEventLog, ev.ID, &d, b, false)
-}
-
-// appendDelivery appends json.Marshal(d) for a delivery whose event data is
-// compact, valid JSON, as every outbox record's is (Emit): the data is
-// copied, not checked and compacted again as encoding/json would.
-func appendDelivery(b []byte, d *WebhookDelivery) ([]byte, error) {
-	b, err := appendOutboxHead(b, &outboxRecord{Event: d.Event})
-	if err != nil {
-		return nil, err
-	}
-	return appendDeliveryTail(appendEventData(b, d.Event.Data), d)
-}
-
-// appendDeliveryTail appends the encoding of d after its event's data.
-func appendDeliveryTail(b []byte, d *WebhookDelivery) ([]byte, error) {
-	var err error
-	b = StringMember(append(b, '}'), "resource", d.Resource, true)
-	b = StringMember(b, "status", d.Status, false)
-	b = IntMember(b, "attempts", int64(d.Attempts))
-	if !d.NextAttemptAt.IsZero() {
-		if b, err = TimeMember(b, "nextAttemptAt", d.NextAttemptAt); err != nil {
-			return nil, err
-		}
-	}
-	b = StringMember(b, "lastError", d.LastError, true)
-	b = StringMember(b, "reason", d.Reason, true)
-	if !d.FinishedAt.IsZero() {
-		if b, err = TimeMember(b, "finishedAt", d.FinishedAt); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries:
-// Resource is the id of the record the events describe (a transaction id
-// lists that payment's events), Status a delivery state (DELIVERED,
-// NOT_SENT or FAILED; AllDeliveries also takes PENDING), Type an event
-// type.
-type DeliveryFilter struct {
-	Resource string
-	Status   string
-	Type     EventType
-}
-
-// match reports whether d passes f.
-func (f DeliveryFilter) match(d *WebhookDelivery) bool {
-	return (f.Resource == "" || d.Resource == f.Resource) && (f.Status == "" || d.Status == f.Status) &&
-		(f.Type == "" || d.Event.Type == f.Type)
 }
 
 // ListDeliveries lists the events whose delivery ended (delivered, not
@@ -227,9 +87,9 @@ func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListP
 	}
 	var out Page[WebhookDelivery]
 	err = e.View(ctx, func(t *Txn) error {
-		q := ListQuery[WebhookDelivery]{Table: tableEventLog, Index: IxAll, Match: f.match}
+		q := ListQuery[WebhookDelivery]{Table: tableEventLog, Index: IxAll, Match: f.Match}
 		var err error
-		out, err = List(t, q.Narrowest([2]string{ixResource, f.Resource}, [2]string{IxStatus, indexedStatus(f.Status)}), p)
+		out, err = List(t, q.Narrowest([2]string{ixResource, f.Resource}, [2]string{IxStatus, eventrec.IndexedStatus(f.Status)}), p)
 		return err
 	})
 	return out, err
@@ -268,11 +128,11 @@ func scanDeliveries(e *Handle, ctx context.Context, table, status, resource stri
 	out := []WebhookDelivery{}
 	err := e.Store.View(ctx, func(tx Tx) error {
 		return tx.Scan(table, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
+			r, err := eventrec.Decode(v)
 			if err != nil {
 				return false, err
 			}
-			if d := deliveryOf(r, status); resource == "" || d.Resource == resource {
+			if d := eventrec.DeliveryOf(r, status); resource == "" || d.Resource == resource {
 				out = append(out, d)
 			}
 			return len(out) < limit, nil
@@ -320,7 +180,7 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListPa
 		queued := map[string]bool{} // events listed from the outbox and its dead letters
 		for _, src := range [...]struct{ table, status string }{{TableOutbox, DeliveryPending}, {tableOutboxDead, DeliveryFailed}} {
 			err := t.Tx.Scan(src.table, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-				r, err := decodeOutbox(v)
+				r, err := eventrec.Decode(v)
 				if err != nil {
 					return false, err
 				}
@@ -334,8 +194,8 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListPa
 					}
 				}
 				queued[r.Event.ID] = true
-				d := deliveryOf(r, src.status)
-				if k := sortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.match(&d) {
+				d := eventrec.DeliveryOf(r, src.status)
+				if k := sortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.Match(&d) {
 					found = append(found, keyed{k, d})
 				}
 				return true, nil
@@ -350,7 +210,7 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListPa
 		// The history, from the cursor on, until it has given a page more
 		// than the page: the rest of it comes after them.
 		index, prefix := IxAll, ""
-		if s := indexedStatus(f.Status); s != "" {
+		if s := eventrec.IndexedStatus(f.Status); s != "" {
 			index, prefix = IxStatus, EscapeValue(s)
 		}
 		opts := ScanOptions{Prefix: prefix + "|", Reverse: p.Desc}
@@ -370,7 +230,7 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListPa
 			} else if err != nil {
 				return false, err
 			}
-			if !f.match(&d) {
+			if !f.Match(&d) {
 				return true, nil
 			}
 			found = append(found, keyed{sk, d})
@@ -436,11 +296,11 @@ func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 		if err != nil {
 			return d, "", err
 		}
-		r, err := decodeOutbox(b)
+		r, err := eventrec.Decode(b)
 		if err != nil || src.table == TableOutbox {
-			return deliveryOf(r, src.status), src.table, err
+			return eventrec.DeliveryOf(r, src.status), src.table, err
 		}
-		table, d = src.table, deliveryOf(r, src.status)
+		table, d = src.table, eventrec.DeliveryOf(r, src.status)
 		break
 	}
 	var logged WebhookDelivery

@@ -1,38 +1,50 @@
 package engine
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/paygrid/payments/internal/jsonx"
+	"github.com/paygrid/payments/internal/eventrec"
 )
+
+// The records of webhook events are package eventrec's, with their
+// codecs; the kernel stores them and re-exports the public names.
 
 // EventType is a webhook event's type, such as OUTGOING_PAYMENT.COMPLETED
 // (reference WebhookType).
-type EventType string
+type EventType = eventrec.EventType
 
 // Event is one state change, delivered to the Notifier in the reference's
-// webhook envelope: {id, type, timestamp, data}. ID ("Webhook:<uuid>") stays
-// the same across retries, so receivers dedupe on it.
-type Event struct {
-	ID   string    `json:"id"`
-	Type EventType `json:"type"`
-	// Timestamp is when the event happened, as the outbox, the dead
-	// letters and the delivery history keep it; an event handed to the
-	// Notifier or a WebhookSender instead carries the time that try is
-	// sent, on the engine clock (Config.Now), which receivers check the
-	// delivery's age against.
-	Timestamp time.Time       `json:"timestamp"`
-	Data      json.RawMessage `json:"data"`
-}
+// webhook envelope: {id, type, timestamp, data} (eventrec.Event).
+type Event = eventrec.Event
+
+// outboxRecord is an Event waiting for delivery, with its attempts
+// (eventrec.Record), kept in TableOutbox at the event's id.
+type outboxRecord = eventrec.Record
+
+// WebhookDelivery is an event and where its delivery stands
+// (eventrec.WebhookDelivery).
+type WebhookDelivery = eventrec.WebhookDelivery
+
+// DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries
+// (eventrec.DeliveryFilter).
+type DeliveryFilter = eventrec.DeliveryFilter
+
+// Delivery states of a WebhookDelivery, and why one was NOT_SENT
+// (eventrec).
+const (
+	DeliveryPending   = eventrec.DeliveryPending
+	DeliveryDelivered = eventrec.DeliveryDelivered
+	DeliveryFailed    = eventrec.DeliveryFailed
+	DeliveryNotSent   = eventrec.DeliveryNotSent
+	ReasonNoEndpoint  = eventrec.ReasonNoEndpoint
+)
 
 // RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
 // up to Max, giving up after MaxAge (the event then moves to the dead-letter
@@ -166,13 +178,13 @@ func getOutbox(tx Tx, id string) (outboxRecord, error) {
 	if err != nil {
 		return outboxRecord{}, err
 	}
-	return decodeOutbox(b)
+	return eventrec.Decode(b)
 }
 
 // putOutbox writes r to the outbox over old (nil when r is not there yet),
 // moving its ixDue entry to r's next attempt.
 func putOutbox(tx Tx, old *outboxRecord, r *outboxRecord) error {
-	b, err := r.encode()
+	b, err := r.Encode()
 	if err != nil {
 		return err
 	}
@@ -196,19 +208,6 @@ func deleteOutbox(tx Tx, cur *outboxRecord) error {
 		return err
 	}
 	return tx.Delete(TableOutbox, cur.Event.ID)
-}
-
-// outboxRecord is an Event waiting for delivery, keyed by the event's id
-// (time-ordered, so the outbox is scanned in emission order), with its
-// delivery attempts so far and the traceparent of the transaction that
-// emitted it (observe.go; absent from records written without a trace,
-// and from those of earlier versions).
-type outboxRecord struct {
-	Event         Event     `json:"event"`
-	Attempts      int       `json:"attempts"`
-	NextAttemptAt time.Time `json:"nextAttemptAt"`
-	LastError     string    `json:"lastError,omitempty"`
-	Trace         string    `json:"trace,omitempty"`
 }
 
 // Emit writes an event to the outbox inside the transaction; it is delivered
@@ -245,7 +244,7 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 	}
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	t.emitted = true
-	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)
+	b, err := eventrec.AppendHead(make([]byte, 0, size+256), &rec)
 	if err != nil {
 		return err
 	}
@@ -254,7 +253,7 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 		return err
 	}
 	rec.Event.Data = b[start:len(b):len(b)]
-	if b, err = appendOutboxTail(b, &rec); err != nil {
+	if b, err = eventrec.AppendTail(b, &rec); err != nil {
 		return err
 	}
 	return insertIndexed(t, TableOutbox, id, rec, b, false) // never rewritten through PutIndexed: nothing to remember
@@ -304,111 +303,6 @@ const (
 	// them.
 	fateLogged
 )
-
-// encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
-// valid JSON, as EncodeRecord returns.
-func (r outboxRecord) encode() ([]byte, error) {
-	return appendOutbox(make([]byte, 0, len(r.Event.Data)+len(r.LastError)+256), &r)
-}
-
-// The members of an encoded record around its event's data (see
-// decodeOutbox).
-var (
-	outboxHead      = []byte(`{"event":{"id":"`)
-	outboxType      = []byte(`","type":"`)
-	outboxTimestamp = []byte(`","timestamp":"`)
-	outboxData      = []byte(`","data":`)
-	outboxAttempts  = []byte(`},"attempts":`)
-	outboxNext      = []byte(`,"nextAttemptAt":"`)
-)
-
-// decodeOutbox returns json.Unmarshal(b) into an outboxRecord without
-// encoding/json's passes over the event's data (validating it, then
-// skipping it, then copying it). A record as encode writes it is
-// {"event":{"id":…,"type":…,"timestamp":…,"data":DATA},"attempts":…,
-// "nextAttemptAt":…[,"lastError":…]} and DATA, compact JSON EncodeRecord
-// made, is taken as it is: the members around it are read in place. The
-// first `"data":` and the last `},"attempts":` are the members themselves:
-// the strings before DATA and after it cannot hold a bare quote. A record
-// of any other shape (a string with escapes, a member more or less) is
-// decoded by json.Unmarshal. The event's data shares b's bytes: stored values
-// are read-only (see Tx).
-func decodeOutbox(b []byte) (outboxRecord, error) {
-	if r, ok := decodeOutboxInPlace(b); ok {
-		return r, nil
-	}
-	var r outboxRecord
-	return r, json.Unmarshal(b, &r)
-}
-
-// decodeOutboxInPlace is decodeOutbox's fast path; ok is false for any
-// record it does not recognise.
-func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
-	rest, ok := bytes.CutPrefix(b, outboxHead)
-	if !ok {
-		return r, false
-	}
-	// until returns the bytes of rest before sep and cuts them and sep
-	// off rest; they must hold no escape or quote.
-	until := func(sep []byte) ([]byte, bool) {
-		i := bytes.Index(rest, sep)
-		if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 || bytes.IndexByte(rest[:i], '"') >= 0 {
-			return nil, false
-		}
-		v := rest[:i]
-		rest = rest[i+len(sep):]
-		return v, true
-	}
-	id, ok1 := until(outboxType)
-	typ, ok2 := until(outboxTimestamp)
-	ts, ok3 := until(outboxData)
-	j := bytes.LastIndex(rest, outboxAttempts)
-	if !ok1 || !ok2 || !ok3 || j <= 0 {
-		return r, false
-	}
-	data, tail := rest[:j], rest[j+len(outboxAttempts):]
-	if jsonx.IsSpace(data[0]) || jsonx.IsSpace(data[len(data)-1]) {
-		return r, false // not as encode writes it: json.Unmarshal trims the value
-	}
-	attempts, tail, ok := bytes.Cut(tail, outboxNext)
-	n, err := strconv.Atoi(string(attempts))
-	if !ok || err != nil {
-		return r, false
-	}
-	rest = tail
-	next, ok := until([]byte(`"`))
-	if !ok {
-		return r, false
-	}
-	if len(rest) == 0 {
-		return r, false
-	}
-	if len(rest) != 1 || rest[0] != '}' {
-		// "lastError" (after a failed delivery) and "trace": decoded as
-		// JSON.
-		var e struct {
-			LastError *string `json:"lastError"`
-			Trace     *string `json:"trace"`
-		}
-		if rest[0] != ',' || json.Unmarshal(append([]byte{'{'}, rest[1:]...), &e) != nil || e.LastError == nil && e.Trace == nil {
-			return r, false
-		}
-		if e.LastError != nil {
-			r.LastError = *e.LastError
-		}
-		if e.Trace != nil {
-			r.Trace = *e.Trace
-		}
-	}
-	when, err1 := time.Parse(time.RFC3339Nano, string(ts))
-	nextAt, err2 := time.Parse(time.RFC3339Nano, string(next))
-	if err1 != nil || err2 != nil {
-		return r, false
-	}
-	r.Event = Event{ID: string(id), Type: EventType(typ), Timestamp: when, Data: data}
-	r.Attempts, r.NextAttemptAt = n, nextAt
-	return r, true
-}
 
 // poke wakes the webhook worker without blocking (a wake already pending
 // is enough).
@@ -858,7 +752,7 @@ func (wh Webhooks) Pending(ctx context.Context) (_ []Event, err error) {
 	var out []Event
 	err = e.Store.View(ctx, func(tx Tx) error {
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
+			r, err := eventrec.Decode(v)
 			if err != nil {
 				return false, err
 			}
@@ -937,45 +831,3 @@ func NewWebhooks(h *Handle) Webhooks { return Webhooks{h} }
 // reach of programs outside the module (a method would not be: they hold
 // Engine.Webhooks).
 func HandleOf(w Webhooks) *Handle { return w.e }
-
-// appendOutbox appends json.Marshal of an outbox record whose event data is
-// compact, valid JSON (as EncodeRecord returns) or absent.
-func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
-	b, err := appendOutboxHead(b, r)
-	if err != nil {
-		return nil, err
-	}
-	return appendOutboxTail(appendEventData(b, r.Event.Data), r)
-}
-
-// appendEventData appends an event's data, compact and valid as Emit
-// keeps it (null when absent), as json.Marshal would.
-func appendEventData(b []byte, data json.RawMessage) []byte {
-	if len(data) == 0 {
-		return append(b, "null"...)
-	}
-	return append(b, data...)
-}
-
-// appendOutboxHead appends the encoding of r up to its event's data.
-func appendOutboxHead(b []byte, r *outboxRecord) ([]byte, error) {
-	var err error
-	b = append(Member(append(b, '{'), "event"), '{')
-	b = StringMember(b, "id", r.Event.ID, false)
-	b = StringMember(b, "type", string(r.Event.Type), false)
-	if b, err = TimeMember(b, "timestamp", r.Event.Timestamp); err != nil {
-		return nil, err
-	}
-	return Member(b, "data"), nil
-}
-
-// appendOutboxTail appends the encoding of r after its event's data.
-func appendOutboxTail(b []byte, r *outboxRecord) ([]byte, error) {
-	b = IntMember(append(b, '}'), "attempts", int64(r.Attempts))
-	b, err := TimeMember(b, "nextAttemptAt", r.NextAttemptAt)
-	if err != nil {
-		return nil, err
-	}
-	b = StringMember(b, "lastError", r.LastError, true)
-	return append(StringMember(b, "trace", r.Trace, true), '}'), nil
-}

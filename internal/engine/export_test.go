@@ -16,7 +16,7 @@ func SeedOutbox(ctx context.Context, h *Handle, n, batch int, typ EventType, nex
 			for range m {
 				id := t.NewID("Webhook")
 				rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now, Data: []byte(`{}`)}, NextAttemptAt: next}
-				b, err := rec.encode()
+				b, err := rec.Encode()
 				if err != nil {
 					return err
 				}
