@@ -12,6 +12,7 @@ import (
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/history"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
@@ -173,7 +174,7 @@ type Engine struct {
 	Platform platform.Service
 	// Webhooks lists, redelivers and tests webhook deliveries (the
 	// kernel's outbox, internal/engine).
-	Webhooks engine.Webhooks
+	Webhooks history.Webhooks
 	// Ledger reads the double-entry ledger every movement of money is
 	// booked in: its accounts' balances and a record's journal
 	// (internal/engine/ledger_read.go).
@@ -213,7 +214,7 @@ type Engine struct {
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
-		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h), Ledger: engine.NewLedger(h),
+		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: history.New(h), Ledger: engine.NewLedger(h),
 		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: agents.NewService(h), Stablecoins: stablecoins.NewService(h),
 		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: wallets.NewService(h),
 	}

@@ -23,12 +23,12 @@ func kernelArea(e *Handle) AreaDef {
 			ID: func(rec any) string { return rec.(*outboxRecord).Event.ID }, // kept at its event's id
 			Ix: Indexed(TableOutbox, func(x *outboxRecord) time.Time { return x.Event.Timestamp },
 				Ix(ixDue, func(x *outboxRecord) string { return sortKey(x.NextAttemptAt) }))},
-		{Name: tableOutboxDead, Record: func() any { return new(outboxRecord) }},
-		{Name: tableEventLog, Record: func() any { return new(WebhookDelivery) },
+		{Name: TableOutboxDead, Record: func() any { return new(outboxRecord) }},
+		{Name: TableEventLog, Record: func() any { return new(WebhookDelivery) },
 			ID: func(rec any) string { return rec.(*WebhookDelivery).Event.ID }, // kept at its event's id
-			Ix: Indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
+			Ix: Indexed(TableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
 				Every[WebhookDelivery](),
-				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
+				Ix(IxResource, func(x *WebhookDelivery) string { return x.Resource }),
 				Ix(IxStatus, func(x *WebhookDelivery) string { return eventrec.IndexedStatus(x.Status) }),
 				Ix(ixFinished, func(x *WebhookDelivery) string { return sortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
 		{Name: TableLedgerBalances},

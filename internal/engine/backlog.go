@@ -83,7 +83,7 @@ func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
 		}, nil); err != nil {
 			return err
 		}
-		if b.DeadWebhooks, err = count(tableOutboxDead, "", nil, nil); err != nil {
+		if b.DeadWebhooks, err = count(TableOutboxDead, "", nil, nil); err != nil {
 			return err
 		}
 		bound := DueKey(b.At, "~")

@@ -62,7 +62,7 @@ func FuzzRecordID(f *testing.F) {
 	})
 }
 
-// FuzzSortKey checks sortKey and sortSuffix against the padded hex they
+// FuzzSortKey checks sortKey and SortSuffix against the padded hex they
 // replaced, and the index value's escape in place against EscapeValue.
 func FuzzSortKey(f *testing.F) {
 	f.Add(int64(0), "Transaction:1")
@@ -76,8 +76,8 @@ func FuzzSortKey(f *testing.F) {
 		if got := sortKey(at); got != want {
 			t.Fatalf("sortKey(%d) = %q, want %q", ms, got, want)
 		}
-		if got := sortSuffix(at, id); got != "|"+want+"|"+id {
-			t.Fatalf("sortSuffix(%d, %q) = %q", ms, id, got)
+		if got := SortSuffix(at, id); got != "|"+want+"|"+id {
+			t.Fatalf("SortSuffix(%d, %q) = %q", ms, id, got)
 		}
 		if got := escapedValue(id); got != EscapeValue(id) {
 			t.Fatalf("escapedValue(%q) = %q, want %q", id, got, EscapeValue(id))

@@ -58,7 +58,7 @@ func (e *Handle) pruneHistory(ctx context.Context) (int, error) {
 		err := e.Update(ctx, func(t *Txn) error {
 			removed = 0
 			var ids []string
-			err := t.Tx.Scan(IndexTable(tableEventLog, ixFinished), ScanOptions{}, func(k string, _ []byte) (bool, error) {
+			err := t.Tx.Scan(IndexTable(TableEventLog, ixFinished), ScanOptions{}, func(k string, _ []byte) (bool, error) {
 				if len(k) < len(bound) || k[:len(bound)] > bound {
 					return false, nil
 				}
@@ -71,7 +71,7 @@ func (e *Handle) pruneHistory(ctx context.Context) (int, error) {
 			for _, id := range ids {
 				// Txn.Delete removes the record's entries in every index
 				// of the history with it.
-				if err := t.Delete(tableEventLog, id); err != nil && !errors.Is(err, ErrNotFound) {
+				if err := t.Delete(TableEventLog, id); err != nil && !errors.Is(err, ErrNotFound) {
 					return err
 				}
 			}

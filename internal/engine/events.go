@@ -48,7 +48,7 @@ const (
 
 // RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
 // up to Max, giving up after MaxAge (the event then moves to the dead-letter
-// table, tableOutboxDead). Due work and intents use its Backoff too. The
+// table, TableOutboxDead). Due work and intents use its Backoff too. The
 // zero values are defaults only through WithDefaults, which the facade
 // applies.
 type RetryPolicy struct {
@@ -153,8 +153,8 @@ type Delivery struct {
 	Body   string `json:"body"`
 }
 
-// tableOutboxDead holds events whose delivery was abandoned.
-const tableOutboxDead = "outbox_dead"
+// TableOutboxDead holds events whose delivery was abandoned.
+const TableOutboxDead = "outbox_dead"
 
 // ixDue indexes the outbox by the time of each event's next attempt: its
 // entries are "<sortKey(NextAttemptAt)>|<sortKey(Timestamp)>|<id>", so the
@@ -499,7 +499,7 @@ func (o *outcomes) record(t *Txn) error {
 			if err := deleteOutbox(tx, &cur); err != nil {
 				return err
 			}
-			if err := PutJSON(t, tableOutboxDead, r.Event.ID, r); err != nil {
+			if err := PutJSON(t, TableOutboxDead, r.Event.ID, r); err != nil {
 				return err
 			}
 			if err := logDelivery(e, t, r, DeliveryFailed, o.now); err != nil {
@@ -824,10 +824,14 @@ type Webhooks struct{ e *Handle }
 // operation and need no idempotency.
 func NewWebhooks(h *Handle) Webhooks { return Webhooks{h} }
 
-// HandleOf returns the handle w runs on. The facade keeps its handle
+// HandleOf returns the handle w (Webhooks, or a group embedding it) runs on. The facade keeps its handle
 // unexported; this is how the module's test helpers (internal/enginetest)
 // reach an Engine's core, through its Webhooks group, to run a transaction
 // the way an area does. A function of an internal package, it is out of
 // reach of programs outside the module (a method would not be: they hold
 // Engine.Webhooks).
-func HandleOf(w Webhooks) *Handle { return w.e }
+func HandleOf(w interface{ handle() *Handle }) *Handle { return w.handle() }
+
+// handle is the handle wh runs on (HandleOf); a group embedding Webhooks
+// has it too.
+func (wh Webhooks) handle() *Handle { return wh.e }
