@@ -38,6 +38,7 @@ var below = func() map[string][]string {
 		"platform":          kernel,
 	}
 	m["internal/history"] = kernel // the event history's reads, a service over the kernel
+	m["internal/ledger"] = kernel  // the ledger's reads, likewise
 	m["customers"] = append([]string{"platform"}, kernel...)
 	m["accounts"] = append([]string{"customers", "platform", "rails"}, kernel...)
 	m["quotes"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)

@@ -13,6 +13,7 @@ import (
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/history"
+	"github.com/paygrid/payments/internal/ledger"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/rails"
@@ -178,7 +179,7 @@ type Engine struct {
 	// Ledger reads the double-entry ledger every movement of money is
 	// booked in: its accounts' balances and a record's journal
 	// (internal/engine/ledger_read.go).
-	Ledger engine.Ledger
+	Ledger ledger.Ledger
 
 	// Rails is where rails report the outcomes of payments (package
 	// quotes; the contract is package rails).
@@ -214,7 +215,7 @@ type Engine struct {
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
-		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: history.New(h), Ledger: engine.NewLedger(h),
+		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: history.New(h), Ledger: ledger.New(h),
 		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: agents.NewService(h), Stablecoins: stablecoins.NewService(h),
 		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: wallets.NewService(h),
 	}
