@@ -18,6 +18,7 @@ import (
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/history"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
@@ -174,9 +175,9 @@ type EndpointOnly = engine.EndpointOnly
 // (engine.WebhookSender).
 type WebhookSender = engine.WebhookSender
 
-// Webhooks reads and delivers the outbox of webhook events
-// (engine.Webhooks).
-type Webhooks = engine.Webhooks
+// Webhooks reads and delivers the outbox of webhook events, and lists
+// the deliveries (history.Webhooks).
+type Webhooks = history.Webhooks
 
 // DefaultLimit is engine.DefaultLimit.
 const DefaultLimit = engine.DefaultLimit

@@ -26,14 +26,19 @@ const module = "github.com/paygrid/payments"
 // package (quotes_test beside quotes), which is not part of the area and
 // goes through the public API, importing the root and internal/enginetest.
 var below = func() map[string][]string {
-	leaves := []string{"money", "validate", "walletauth", "internal/jsonx"}
+	leaves := []string{"money", "validate", "walletauth", "internal/jsonx", "internal/eventrec", "internal/errs", "internal/observe"}
 	kernel := append([]string{"internal/engine"}, leaves...)
 	m := map[string][]string{
 		"money": nil, "validate": nil, "walletauth": nil, "internal/jsonx": nil,
-		"internal/engine": leaves,
-		"rails":           kernel,
-		"platform":        kernel,
+		"internal/eventrec": {"internal/jsonx"},
+		"internal/errs":     {"validate"},
+		"internal/observe":  nil,
+		"internal/engine":   leaves,
+		"rails":             kernel,
+		"platform":          kernel,
 	}
+	m["internal/history"] = kernel // the event history's reads, a service over the kernel
+	m["internal/ledger"] = kernel  // the ledger's reads, likewise
 	m["customers"] = append([]string{"platform"}, kernel...)
 	m["accounts"] = append([]string{"customers", "platform", "rails"}, kernel...)
 	m["quotes/invitations"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)

@@ -12,6 +12,8 @@ import (
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/history"
+	"github.com/paygrid/payments/internal/ledger"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/quotes/invitations"
@@ -110,9 +112,16 @@ type Config struct {
 	// EventHistory keeps a record of every event whose delivery ended
 	// (delivered or given up), with its attempts, for operators' tools
 	// such as package dashboard (Webhooks.ListDeliveries). Off, a delivered
-	// event leaves no trace. The history grows with every event and is
-	// never purged: meant for sandboxes.
+	// event leaves no trace. Each event costs about a kilobyte and a half
+	// in the store (README.md) until EventHistoryRetention removes it.
 	EventHistory bool
+	// EventHistoryRetention is how long EventHistory keeps an event after
+	// its delivery ended (delivered, given up or found to have nowhere to
+	// go): older ones are removed by the due-work worker (ProcessDue), at
+	// most 100 per transaction and 1,000 per pass, found through an index
+	// of when they leave. Zero means DefaultEventHistoryRetention (7 days); negative
+	// keeps every event forever.
+	EventHistoryRetention time.Duration
 	// WalletRelyingParty is the WebAuthn relying party embedded-wallet
 	// passkeys are bound to. A zero ID means DefaultWalletRelyingParty.
 	WalletRelyingParty walletauth.RelyingParty
@@ -122,6 +131,10 @@ type Config struct {
 	// it OAuth credentials are refused.
 	OIDCKeys walletauth.OIDCKeys
 }
+
+// DefaultEventHistoryRetention is how long the event history keeps an
+// event after its delivery ended when Config.EventHistoryRetention is zero.
+const DefaultEventHistoryRetention = 7 * 24 * time.Hour
 
 // Engine is the payments platform. It is safe for concurrent use. Create it
 // with New and release it with Close.
@@ -164,11 +177,11 @@ type Engine struct {
 	Platform platform.Service
 	// Webhooks lists, redelivers and tests webhook deliveries (the
 	// kernel's outbox, internal/engine).
-	Webhooks engine.Webhooks
+	Webhooks history.Webhooks
 	// Ledger reads the double-entry ledger every movement of money is
 	// booked in: its accounts' balances and a record's journal
 	// (internal/engine/ledger_read.go).
-	Ledger engine.Ledger
+	Ledger ledger.Ledger
 
 	// Rails is where rails report the outcomes of payments (package
 	// quotes; the contract is package rails).
@@ -204,7 +217,7 @@ type Engine struct {
 func newEngine(h *engine.Handle) *Engine {
 	return &Engine{h: h,
 		Customers: customers.NewService(h), Documents: customers.NewDocuments(h), Accounts: accounts.NewService(h), Quotes: quotes.NewService(h),
-		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: engine.NewWebhooks(h), Ledger: engine.NewLedger(h),
+		Transactions: quotes.NewTransactions(h), Lookups: quotes.NewLookups(h), Platform: platform.NewService(h), Webhooks: history.New(h), Ledger: ledger.New(h),
 		Rails: quotes.NewRails(h), Cards: cards.NewService(h), Agents: agents.NewService(h), Stablecoins: stablecoins.NewService(h),
 		Invitations: quotes.NewInvitations(h), Crypto: quotes.NewCrypto(h), SCA: SCA{customers.NewSCA(h), quotes.NewAuthorizations(h)}, Sandbox: newSandbox(h), Wallets: wallets.NewService(h),
 	}
@@ -229,9 +242,13 @@ func New(cfg Config) (*Engine, error) {
 		cfg.IdempotencyRetention = 24 * time.Hour
 	}
 	cfg.Retry = cfg.Retry.WithDefaults()
+	if cfg.EventHistoryRetention == 0 {
+		cfg.EventHistoryRetention = DefaultEventHistoryRetention
+	}
 	e := engine.New(engine.Config{Store: cfg.Store, Notifier: cfg.Notifier, Now: cfg.Now, NewUUID: cfg.NewUUID,
 		Logger: cfg.Logger, Sandbox: cfg.Sandbox, Retry: cfg.Retry,
-		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory, Observer: cfg.Observer})
+		IdempotencyRetention: cfg.IdempotencyRetention, EventHistory: cfg.EventHistory,
+		EventHistoryRetention: cfg.EventHistoryRetention, Observer: cfg.Observer})
 	if err := e.Register(context.Background(), areas(e, cfg)...); err != nil {
 		return nil, err
 	}

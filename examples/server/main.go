@@ -41,7 +41,9 @@
 // webhook delivery are exported over OTLP/HTTP.
 // The operator dashboard is served at /dashboard/ (-dashboard=false turns it
 // off), with a one-time login link printed at start; its buttons advance,
-// freeze and resume the sandbox clock and send webhooks again.
+// freeze and resume the sandbox clock and send webhooks again. Its event
+// history keeps each event for -event-history-retention after its
+// delivery ended (7 days by default, 0 forever).
 package main
 
 import (
@@ -118,6 +120,9 @@ type options struct {
 	// walletRP is the relying party of embedded-wallet passkeys; a zero ID
 	// means payments.DefaultWalletRelyingParty.
 	walletRP walletauth.RelyingParty
+	// eventHistoryRetention is how long the dashboard's event history
+	// keeps an event after its delivery ended; 0 keeps every event.
+	eventHistoryRetention time.Duration
 }
 
 func parseFlags(args []string, getenv func(string) string, out io.Writer) (options, error) {
@@ -144,6 +149,7 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	fs.TextVar(&o.logLevel, "log-level", slog.LevelInfo, "least level logged to stderr: DEBUG, INFO (a line per request), WARN or ERROR")
 	fs.StringVar(&o.logFormat, "log-format", "text", "format of the log on stderr: text (key=value) or json (a JSON object a line)")
 	fs.BoolVar(&o.dashboard, "dashboard", true, "serve the operator dashboard at /dashboard/ (prints a one-time login link)")
+	fs.DurationVar(&o.eventHistoryRetention, "event-history-retention", payments.DefaultEventHistoryRetention, "how long the dashboard's event history keeps an event after its delivery ended, on the sandbox clock (0 keeps every event; else at least 1m)")
 	fs.BoolVar(&o.metrics, "metrics", true, "serve Prometheus metrics at /metrics (no credentials: keep the server on a private address)")
 	fs.StringVar(&o.brand, "brand", getenv("PAYMENTS_BRAND"), "name the wire carries where it names the platform's maker: NAME-Wallet-Signature, X-NAME-Signature, NAME_SWITCH_ERROR, nameApiMultiplier, ... (default Service; env PAYMENTS_BRAND)")
 	origins := fs.String("wallet-origins", getenv("PAYMENTS_WALLET_ORIGINS"), "comma-separated origins embedded-wallet passkeys are accepted from, e.g. http://localhost:5173 (default "+
@@ -185,6 +191,9 @@ func parseFlags(args []string, getenv func(string) string, out io.Writer) (optio
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return o, fmt.Errorf("-log-format: %q is neither text nor json", o.logFormat)
+	}
+	if r := o.eventHistoryRetention; r < 0 || r > 0 && r < time.Minute {
+		return o, fmt.Errorf("-event-history-retention: %v is neither 0 (keep every event) nor at least 1m", r)
 	}
 	if o.memory && o.postgres != "" {
 		return o, errors.New("-memory and -postgres exclude each other")
@@ -452,8 +461,18 @@ func engineConfig(o options, store payments.Store, logger *slog.Logger, notifier
 		KYC: sandbox.KYC{}, Rail: sandbox.InstantRail{}, Rates: sandbox.Rates{}, Directory: sandbox.Directory{},
 		CardIssuer: sandbox.Issuer{}, Stablecoins: sandbox.Stablecoins{},
 		IncomingApproval: o.incomingApproval, SkipCheckDigits: !o.strictCheckDigits,
-		EventHistory: o.dashboard, WalletRelyingParty: o.walletRP,
+		EventHistory: o.dashboard, EventHistoryRetention: historyRetention(o.eventHistoryRetention), WalletRelyingParty: o.walletRP,
 		Platform: payments.PlatformSeed{Currencies: sandbox.PlatformCurrencies()}}
+}
+
+// historyRetention is payments.Config.EventHistoryRetention for
+// -event-history-retention d: 0 keeps every event, which the Config says
+// with a negative value.
+func historyRetention(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // walletRelyingParty builds the passkey relying party of -wallet-origins

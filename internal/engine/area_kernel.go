@@ -1,25 +1,36 @@
 package engine
 
-import "time"
+import (
+	"cmp"
+	"context"
+	"time"
+
+	"github.com/paygrid/payments/internal/eventrec"
+)
 
 // kernelArea declares the kernel's own tables: idempotency, due-work
 // bookkeeping, intents, the outbox with its dead letters and history, and
-// the ledger.
-func kernelArea(r *Registry) AreaDef {
-	return AreaDef{Tables: []TableDef{
+// the ledger; and its one pass, the history's retention (pruneHistory).
+func kernelArea(e *Handle) AreaDef {
+	r := &e.Registry
+	return AreaDef{Passes: []func(context.Context) (int, error){e.pruneHistory}, Tables: []TableDef{
 		{Name: tableIdempotency, Record: func() any { return new(idemRecord) }},
 		{Name: tableIdempotencyExpiry},
 		{Name: TableDueRetry, Record: func() any { return new(DueRetry) }},
 		{Name: tableDueDead, Record: func() any { return new(DeadLetter) }},
 		{Name: TableIntents, Record: func() any { return intentCheck{r} }},
-		{Name: TableOutbox, Record: func() any { return new(outboxRecord) }},
-		{Name: tableOutboxDead, Record: func() any { return new(outboxRecord) }},
-		{Name: tableEventLog, Record: func() any { return new(WebhookDelivery) },
+		{Name: TableOutbox, Record: func() any { return new(outboxRecord) },
+			ID: func(rec any) string { return rec.(*outboxRecord).Event.ID }, // kept at its event's id
+			Ix: Indexed(TableOutbox, func(x *outboxRecord) time.Time { return x.Event.Timestamp },
+				Ix(ixDue, func(x *outboxRecord) string { return sortKey(x.NextAttemptAt) }))},
+		{Name: TableOutboxDead, Record: func() any { return new(outboxRecord) }},
+		{Name: TableEventLog, Record: func() any { return new(WebhookDelivery) },
 			ID: func(rec any) string { return rec.(*WebhookDelivery).Event.ID }, // kept at its event's id
-			Ix: Indexed(tableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
+			Ix: Indexed(TableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
 				Every[WebhookDelivery](),
-				Ix(ixResource, func(x *WebhookDelivery) string { return x.Resource }),
-				Ix(IxStatus, func(x *WebhookDelivery) string { return indexedStatus(x.Status) }))},
+				Ix(IxResource, func(x *WebhookDelivery) string { return x.Resource }),
+				Ix(IxStatus, func(x *WebhookDelivery) string { return eventrec.IndexedStatus(x.Status) }),
+				Ix(ixFinished, func(x *WebhookDelivery) string { return sortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
 		{Name: TableLedgerBalances},
 		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) },
 			Ix: Indexed(TableLedgerEntries, func(x *LedgerEntry) time.Time { return x.CreatedAt },

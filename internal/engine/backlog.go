@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // Backlog is the work waiting in the engine at one clock reading, for
@@ -75,13 +77,13 @@ func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
 		var err error
 		b.OldestWebhook = time.Time{}
 		if b.Webhooks, err = count(TableOutbox, "", func(v []byte) error {
-			r, err := decodeOutbox(v)
+			r, err := eventrec.Decode(v)
 			b.OldestWebhook = r.Event.Timestamp
 			return err
 		}, nil); err != nil {
 			return err
 		}
-		if b.DeadWebhooks, err = count(tableOutboxDead, "", nil, nil); err != nil {
+		if b.DeadWebhooks, err = count(TableOutboxDead, "", nil, nil); err != nil {
 			return err
 		}
 		bound := DueKey(b.At, "~")

@@ -146,9 +146,15 @@
 // all outcomes in one commit: a delivered event leaves the outbox (and
 // enters the history with Config.EventHistory), a failed one is retried
 // under the RetryPolicy and finally dead-lettered. Delivery is at least
-// once: receivers dedupe on Event.ID. Webhook delivery, due work and
+// once: receivers dedupe on Event.ID. A pass finds the due events
+// through the outbox's index of next attempts, reading its prefix up to
+// now: events waiting in backoff are never read. Webhook delivery, due work and
 // intent hand-overs run on separate workers, so a slow endpoint never
 // delays settlement. Webhooks is the operators' group over all of it.
+// The history keeps an event for Config.EventHistoryRetention after its
+// delivery ended; a pass of the due-work worker removes older ones, found
+// through the history's index of when their delivery ended
+// (event_retention.go).
 // Events that would reach no one (an EndpointOnly Notifier while no
 // endpoint is configured) skip the outbox: they are not written, or, with
 // Config.EventHistory, enter the history delivered in the commit itself.

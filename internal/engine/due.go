@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // DueLayout formats due times so that keys sort in time order.
@@ -297,7 +299,7 @@ func (e *Handle) NextDueAfter(ctx context.Context, after time.Time) (time.Time, 
 			}
 		}
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
+			r, err := eventrec.Decode(v)
 			if err != nil {
 				return false, err
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // DueSnapshot is the work an advance of a sandbox clock follows: the due
@@ -39,7 +41,7 @@ func (e *Handle) SnapshotDue(ctx context.Context, until time.Time) (*DueSnapshot
 			}
 		}
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
+			r, err := eventrec.Decode(v)
 			if err != nil {
 				return false, err
 			}
@@ -87,7 +89,7 @@ func (s *DueSnapshot) Next(ctx context.Context, after time.Time) (time.Time, boo
 			} else if err != nil {
 				return err
 			}
-			r, err := decodeOutbox(b)
+			r, err := eventrec.Decode(b)
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,7 @@ import (
 
 // The generic JSON appenders are package jsonx's; the kernel's exported
 // names below forward to them, so an area's record appenders read the same
-// whichever package they name. Each record's own layout (appendOutbox,
+// whichever package they name. Each record's own layout (eventrec.Append,
 // appendLedgerEntry, ...) stays with its record.
 
 // AppendFloat appends f as json.Marshal encodes a float64 (jsonx.AppendFloat).
@@ -52,3 +52,14 @@ func TimeMember(b []byte, name string, t time.Time) ([]byte, error) {
 // AppendRaw appends raw as json.Marshal encodes a json.RawMessage
 // (jsonx.AppendRaw).
 func AppendRaw(b []byte, raw json.RawMessage) ([]byte, error) { return jsonx.AppendRaw(b, raw) }
+
+// Canon reads back what the appenders write, without reflection (package
+// jsonx); a record in any other form is decoded by encoding/json.
+type Canon = jsonx.Canon
+
+// ReadCanon starts reading the object b (jsonx.ReadCanon).
+func ReadCanon(b []byte) *Canon { return jsonx.ReadCanon(b) }
+
+// Optional reads the member name with read when it comes next, returning
+// nil when it is absent (jsonx.Optional).
+func Optional[T any](c *Canon, name string, read func() T) *T { return jsonx.Optional(c, name, read) }

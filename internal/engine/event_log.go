@@ -1,120 +1,26 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
-	"github.com/paygrid/payments/validate"
+	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // The history of webhook deliveries, for operators' tools (package
 // dashboard): what was delivered, what waits and what was given up, over
 // the same indexes and cursors as every other list.
 
-// tableEventLog keeps, when Config.EventHistory is set, every event whose
+// TableEventLog keeps, when Config.EventHistory is set, every event whose
 // delivery ended: delivered, or given up (its outbox record moved to
-// tableOutboxDead). The outbox holds only what still waits, so without it
+// TableOutboxDead). The outbox holds only what still waits, so without it
 // an event leaves no trace once delivered. Keys are event ids.
-const tableEventLog = "event_log"
+const TableEventLog = "event_log"
 
-// ixResource indexes event-log records by the id of the record their data
+// IxResource indexes event-log records by the id of the record their data
 // describes (a transaction, a customer, an account).
-const ixResource = "resource"
-
-// Delivery states of a WebhookDelivery.
-const (
-	DeliveryPending   = "PENDING"   // in the outbox, to be tried (again) at NextAttemptAt
-	DeliveryDelivered = "DELIVERED" // accepted by the Notifier (or webhook endpoint)
-	DeliveryFailed    = "FAILED"    // given up: a dead-lettered event
-	// DeliveryNotSent: never sent, because nothing would have received it
-	// (Reason says why): an event emitted, or due, while no webhook
-	// endpoint was configured for a Notifier that delivers only there
-	// (EndpointOnly). Redeliver sends it to the endpoint configured now.
-	DeliveryNotSent = "NOT_SENT"
-)
-
-// ReasonNoEndpoint is the Reason of a NOT_SENT delivery: no webhook
-// endpoint was configured, and the Notifier delivers nowhere else.
-const ReasonNoEndpoint = "no webhook endpoint was configured"
-
-// WebhookDelivery is an event and where its delivery stands: Attempts
-// counts the tries before the last one of a delivered event (so one that
-// succeeded at once has 0) and every try of one pending, given up or not
-// sent (Tries counts them all), NextAttemptAt is when a pending one is
-// tried next, LastError why the last failed try failed, Reason why one
-// NOT_SENT was not sent, and FinishedAt when it was delivered, given up or
-// found to have nowhere to go.
-type WebhookDelivery struct {
-	Event         Event     `json:"event"`
-	Resource      string    `json:"resource,omitempty"`
-	Status        string    `json:"status"`
-	Attempts      int       `json:"attempts"`
-	NextAttemptAt time.Time `json:"nextAttemptAt,omitzero"`
-	LastError     string    `json:"lastError,omitempty"`
-	Reason        string    `json:"reason,omitempty"`
-	FinishedAt    time.Time `json:"finishedAt,omitzero"`
-}
-
-// Tries is the number of times the event was sent: Attempts, and the try
-// that delivered it when it is DELIVERED (one that succeeded at once has
-// 1).
-func (d WebhookDelivery) Tries() int {
-	if d.Status == DeliveryDelivered {
-		return d.Attempts + 1
-	}
-	return d.Attempts
-}
-
-// resourceOf returns the "id" member of an event's data, "" when it has none.
-// The data of every event the areas emit begins with its record's id, read
-// in place; other data is decoded.
-func resourceOf(data json.RawMessage) string {
-	if rest, ok := bytes.CutPrefix(data, []byte(`{"id":"`)); ok {
-		for i, c := range rest {
-			if c == '"' {
-				return string(rest[:i])
-			}
-			if c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
-				break // escapes and other text: decoded below
-			}
-		}
-	}
-	var v struct {
-		ID string `json:"id"`
-	}
-	if json.Unmarshal(data, &v) != nil {
-		return ""
-	}
-	return v.ID
-}
-
-// indexedStatus is the value of a history record of status in the status
-// index: FAILED, and none for DELIVERED and NOT_SENT, which nearly every
-// record is (every event of an engine without a webhook endpoint is logged
-// NOT_SENT as it is emitted): lists of those read the history in order and
-// skip the others, instead of every event paying one more index entry.
-func indexedStatus(status string) string {
-	if status == DeliveryDelivered || status == DeliveryNotSent {
-		return ""
-	}
-	return status
-}
-
-// deliveryOf is the WebhookDelivery of outbox record r in state status.
-func deliveryOf(r outboxRecord, status string) WebhookDelivery {
-	d := WebhookDelivery{Event: r.Event, Resource: resourceOf(r.Event.Data), Status: status,
-		Attempts: r.Attempts, LastError: r.LastError}
-	if status == DeliveryPending {
-		d.NextAttemptAt = r.NextAttemptAt
-	}
-	return d
-}
+const IxResource = "resource"
 
 // logDelivery records in the event log that the delivery of r ended in
 // status at now, when Config.EventHistory asks for the log. Flush calls it
@@ -124,16 +30,16 @@ func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time
 	if !e.Config.EventHistory {
 		return nil
 	}
-	d := deliveryOf(r, status)
+	d := eventrec.DeliveryOf(r, status)
 	d.FinishedAt = now
 	if status == DeliveryNotSent {
 		d.Reason = ReasonNoEndpoint
 	}
-	b, err := appendDelivery(make([]byte, 0, len(d.Event.Data)+len(d.LastError)+320), &d)
+	b, err := eventrec.AppendDelivery(make([]byte, 0, len(d.Event.Data)+len(d.LastError)+320), &d)
 	if err != nil {
 		return err
 	}
-	return PutIndexed(t, tableEventLog, r.Event.ID, &d, b)
+	return PutIndexed(t, TableEventLog, r.Event.ID, &d, b)
 }
 
 // logEmitted records the event ev, emitted in t with the data that data
@@ -142,7 +48,7 @@ func logDelivery(e *Handle, t *Txn, r outboxRecord, status string, now time.Time
 // the event is new, so its record is inserted, with nothing of a previous
 // version to look up.
 func logEmitted(t *Txn, ev Event, size int, data func([]byte) ([]byte, error)) error {
-	b, err := appendOutboxHead(make([]byte, 0, size+320), &outboxRecord{Event: ev})
+	b, err := eventrec.AppendHead(make([]byte, 0, size+320), &outboxRecord{Event: ev})
 	if err != nil {
 		return err
 	}
@@ -155,251 +61,11 @@ func logEmitted(t *Txn, ev Event, size int, data func([]byte) ([]byte, error)) e
 	} else {
 		ev.Data = b[start:len(b):len(b)]
 	}
-	d := WebhookDelivery{Event: ev, Resource: resourceOf(ev.Data), Status: DeliveryNotSent, Reason: ReasonNoEndpoint, FinishedAt: t.Now}
-	if b, err = appendDeliveryTail(b, &d); err != nil {
+	d := WebhookDelivery{Event: ev, Resource: eventrec.ResourceOf(ev.Data), Status: DeliveryNotSent, Reason: ReasonNoEndpoint, FinishedAt: t.Now}
+	if b, err = eventrec.AppendDeliveryTail(b, &d); err != nil {
 		return err
 	}
-	return insertIndexed(t, tableEventLog, ev.ID, &d, b, false)
-}
-
-// appendDelivery appends json.Marshal(d) for a delivery whose event data is
-// compact, valid JSON, as every outbox record's is (Emit): the data is
-// copied, not checked and compacted again as encoding/json would.
-func appendDelivery(b []byte, d *WebhookDelivery) ([]byte, error) {
-	b, err := appendOutboxHead(b, &outboxRecord{Event: d.Event})
-	if err != nil {
-		return nil, err
-	}
-	return appendDeliveryTail(appendEventData(b, d.Event.Data), d)
-}
-
-// appendDeliveryTail appends the encoding of d after its event's data.
-func appendDeliveryTail(b []byte, d *WebhookDelivery) ([]byte, error) {
-	var err error
-	b = StringMember(append(b, '}'), "resource", d.Resource, true)
-	b = StringMember(b, "status", d.Status, false)
-	b = IntMember(b, "attempts", int64(d.Attempts))
-	if !d.NextAttemptAt.IsZero() {
-		if b, err = TimeMember(b, "nextAttemptAt", d.NextAttemptAt); err != nil {
-			return nil, err
-		}
-	}
-	b = StringMember(b, "lastError", d.LastError, true)
-	b = StringMember(b, "reason", d.Reason, true)
-	if !d.FinishedAt.IsZero() {
-		if b, err = TimeMember(b, "finishedAt", d.FinishedAt); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries:
-// Resource is the id of the record the events describe (a transaction id
-// lists that payment's events), Status a delivery state (DELIVERED,
-// NOT_SENT or FAILED; AllDeliveries also takes PENDING), Type an event
-// type.
-type DeliveryFilter struct {
-	Resource string
-	Status   string
-	Type     EventType
-}
-
-// match reports whether d passes f.
-func (f DeliveryFilter) match(d *WebhookDelivery) bool {
-	return (f.Resource == "" || d.Resource == f.Resource) && (f.Status == "" || d.Status == f.Status) &&
-		(f.Type == "" || d.Event.Type == f.Type)
-}
-
-// ListDeliveries lists the events whose delivery ended (delivered, not
-// sent for want of an endpoint, or given up) in the order they were emitted, newest first with p.Desc. Only an
-// engine with Config.EventHistory keeps them; others list none. Events
-// still waiting are listed by PendingDeliveries, those given up also by
-// DeadEvents.
-func (wh Webhooks) ListDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (_ Page[WebhookDelivery], err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "ListDeliveries")
-	defer op.End(&err)
-	e := wh.e
-	var fe validate.Errors
-	fe.Enum("status", f.Status, DeliveryDelivered, DeliveryNotSent, DeliveryFailed)
-	if err := Invalid(fe.Err()); err != nil {
-		return Page[WebhookDelivery]{}, err
-	}
-	var out Page[WebhookDelivery]
-	err = e.View(ctx, func(t *Txn) error {
-		q := ListQuery[WebhookDelivery]{Table: tableEventLog, Index: IxAll, Match: f.match}
-		var err error
-		out, err = List(t, q.Narrowest([2]string{ixResource, f.Resource}, [2]string{IxStatus, indexedStatus(f.Status)}), p)
-		return err
-	})
-	return out, err
-}
-
-// PendingDeliveries returns up to limit (1..1000, 0 means 100) events still
-// waiting for delivery, in the order they were emitted, with their failed
-// attempts and the time of the next one; resource, when set, keeps those
-// whose data describes that record.
-func (wh Webhooks) PendingDeliveries(ctx context.Context, resource string, limit int) (_ []WebhookDelivery, err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "PendingDeliveries")
-	defer op.End(&err)
-	return scanDeliveries(wh.e, ctx, TableOutbox, DeliveryPending, resource, limit)
-}
-
-// DeadEvents returns up to limit (1..1000, 0 means 100) events whose
-// delivery was given up (permanent failures, events delivered at most once,
-// and retries past RetryPolicy.MaxAge), oldest first: the outbox's
-// dead letters, as DeadLetters are those of due work.
-func (wh Webhooks) DeadEvents(ctx context.Context, limit int) (_ []WebhookDelivery, err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "DeadEvents")
-	defer op.End(&err)
-	return scanDeliveries(wh.e, ctx, tableOutboxDead, DeliveryFailed, "", limit)
-}
-
-// scanDeliveries reads up to limit outbox records of table (keyed by event
-// id, so in the order they were emitted) as deliveries in state status,
-// those of resource only when it is set.
-func scanDeliveries(e *Handle, ctx context.Context, table, status, resource string, limit int) ([]WebhookDelivery, error) {
-	if limit == 0 {
-		limit = 100
-	}
-	if limit < 1 || limit > 1000 {
-		return nil, Invalid(validate.Errors{{Field: "limit", Message: "limit must be between 1 and 1000"}})
-	}
-	out := []WebhookDelivery{}
-	err := e.Store.View(ctx, func(tx Tx) error {
-		return tx.Scan(table, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
-			if err != nil {
-				return false, err
-			}
-			if d := deliveryOf(r, status); resource == "" || d.Resource == resource {
-				out = append(out, d)
-			}
-			return len(out) < limit, nil
-		})
-	})
-	return out, err
-}
-
-// deliveriesList names the list of AllDeliveries in its cursors.
-const deliveriesList = "webhook_deliveries"
-
-// AllDeliveries lists every event the engine knows with where its delivery
-// stands, in the order they were emitted (newest first with p.Desc):
-// those waiting in the outbox (PENDING), those given up (FAILED: the
-// outbox's dead letters) and, with Config.EventHistory, those delivered
-// (DELIVERED) and those that had nowhere to go (NOT_SENT). f narrows by
-// status (PENDING, DELIVERED, NOT_SENT or FAILED), event
-// type and resource. A page reads the outbox and its dead letters whole
-// (they hold what still waits and what was given up) and the history a
-// page at a time; its cursor resumes after the last event it listed, so
-// events emitted meanwhile never shift a later page.
-func (wh Webhooks) AllDeliveries(ctx context.Context, f DeliveryFilter, p ListParams) (_ Page[WebhookDelivery], err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "AllDeliveries")
-	defer op.End(&err)
-	e := wh.e
-	var fe validate.Errors
-	fe.Enum("status", f.Status, DeliveryPending, DeliveryDelivered, DeliveryNotSent, DeliveryFailed)
-	if err := Invalid(fe.Err()); err != nil {
-		return Page[WebhookDelivery]{}, err
-	}
-	after, err := p.Check(deliveriesList, "|")
-	if err != nil {
-		return Page[WebhookDelivery]{}, err
-	}
-	// keyed is a delivery and its place in the list: the event's sort
-	// suffix (time, then id), as the history's index orders it.
-	type keyed struct {
-		k string
-		d WebhookDelivery
-	}
-	beyond := func(k string) bool { return after == "" || (p.Desc && k < after) || (!p.Desc && k > after) }
-	var found []keyed
-	err = e.View(ctx, func(t *Txn) error {
-		found = found[:0]
-		queued := map[string]bool{} // events listed from the outbox and its dead letters
-		for _, src := range [...]struct{ table, status string }{{TableOutbox, DeliveryPending}, {tableOutboxDead, DeliveryFailed}} {
-			err := t.Tx.Scan(src.table, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-				r, err := decodeOutbox(v)
-				if err != nil {
-					return false, err
-				}
-				if src.table == tableOutboxDead {
-					// Listed from the history when it has it (with
-					// the time it was given up).
-					if _, err := t.Tx.Get(tableEventLog, r.Event.ID); err == nil {
-						return true, nil
-					} else if !errors.Is(err, ErrNotFound) {
-						return false, err
-					}
-				}
-				queued[r.Event.ID] = true
-				d := deliveryOf(r, src.status)
-				if k := sortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.match(&d) {
-					found = append(found, keyed{k, d})
-				}
-				return true, nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		if f.Status == DeliveryPending {
-			return nil
-		}
-		// The history, from the cursor on, until it has given a page more
-		// than the page: the rest of it comes after them.
-		index, prefix := IxAll, ""
-		if s := indexedStatus(f.Status); s != "" {
-			index, prefix = IxStatus, EscapeValue(s)
-		}
-		opts := ScanOptions{Prefix: prefix + "|", Reverse: p.Desc}
-		if after != "" {
-			opts.After = prefix + after
-		}
-		n := 0
-		return t.Tx.Scan(IndexTable(tableEventLog, index), opts, func(k string, _ []byte) (bool, error) {
-			sk := k[len(prefix):]
-			id := sk[strings.LastIndexByte(sk, '|')+1:]
-			if queued[id] {
-				return true, nil // queued again: listed from the outbox
-			}
-			var d WebhookDelivery
-			if err := GetJSON(t.Tx, tableEventLog, id, &d); errors.Is(err, ErrNotFound) {
-				return true, nil
-			} else if err != nil {
-				return false, err
-			}
-			if !f.match(&d) {
-				return true, nil
-			}
-			found = append(found, keyed{sk, d})
-			n++
-			return n <= p.Limit, nil
-		})
-	})
-	if err != nil {
-		return Page[WebhookDelivery]{}, err
-	}
-	slices.SortFunc(found, func(a, b keyed) int {
-		if p.Desc {
-			return strings.Compare(b.k, a.k)
-		}
-		return strings.Compare(a.k, b.k)
-	})
-	page := Page[WebhookDelivery]{Data: []WebhookDelivery{}}
-	if len(found) > p.Limit {
-		found = found[:p.Limit]
-		page.HasMore, page.NextCursor = true, p.CursorFor(deliveriesList, found[len(found)-1].k)
-	}
-	for _, x := range found {
-		page.Data = append(page.Data, x.d)
-	}
-	if p.Cursor == "" && !page.HasMore {
-		n := len(page.Data)
-		page.TotalCount = &n
-	}
-	return page, nil
+	return insertIndexed(t, TableEventLog, ev.ID, &d, b, false)
 }
 
 // Delivery returns where the delivery of event id stands: waiting in the
@@ -428,7 +94,7 @@ func (wh Webhooks) Delivery(ctx context.Context, id string) (_ *WebhookDelivery,
 func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 	table := ""
 	var d WebhookDelivery
-	for _, src := range [...]struct{ table, status string }{{TableOutbox, DeliveryPending}, {tableOutboxDead, DeliveryFailed}} {
+	for _, src := range [...]struct{ table, status string }{{TableOutbox, DeliveryPending}, {TableOutboxDead, DeliveryFailed}} {
 		b, err := tx.Get(src.table, id)
 		if errors.Is(err, ErrNotFound) {
 			continue
@@ -436,15 +102,15 @@ func findDelivery(tx Tx, id string) (WebhookDelivery, string, error) {
 		if err != nil {
 			return d, "", err
 		}
-		r, err := decodeOutbox(b)
+		r, err := eventrec.Decode(b)
 		if err != nil || src.table == TableOutbox {
-			return deliveryOf(r, src.status), src.table, err
+			return eventrec.DeliveryOf(r, src.status), src.table, err
 		}
-		table, d = src.table, deliveryOf(r, src.status)
+		table, d = src.table, eventrec.DeliveryOf(r, src.status)
 		break
 	}
 	var logged WebhookDelivery
-	err := GetJSON(tx, tableEventLog, id, &logged)
+	err := GetJSON(tx, TableEventLog, id, &logged)
 	switch {
 	case err == nil:
 		return logged, table, nil
@@ -487,21 +153,25 @@ func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 		return outboxRecord{}, err
 	}
 	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: due, Trace: t.traceParent()}
-	if table == tableOutboxDead {
-		if err := t.Tx.Delete(tableOutboxDead, id); err != nil {
+	var old *outboxRecord
+	if table == TableOutbox {
+		cur, err := getOutbox(t.Tx, id)
+		if err != nil {
+			return r, err
+		}
+		old = &cur
+	}
+	if table == TableOutboxDead {
+		if err := t.Tx.Delete(TableOutboxDead, id); err != nil {
 			return r, err
 		}
 	}
 	if table != TableOutbox {
 		// The history keeps events whose delivery ended; this one waits
 		// again, and is logged anew when it ends.
-		if err := t.Delete(tableEventLog, id); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := t.Delete(TableEventLog, id); err != nil && !errors.Is(err, ErrNotFound) {
 			return r, err
 		}
 	}
-	b, err := r.encode()
-	if err != nil {
-		return r, err
-	}
-	return r, t.Tx.Put(TableOutbox, id, b)
+	return r, putOutbox(t.Tx, old, &r)
 }

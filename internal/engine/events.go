@@ -1,41 +1,54 @@
 package engine
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/paygrid/payments/internal/jsonx"
+	"github.com/paygrid/payments/internal/eventrec"
 )
+
+// The records of webhook events are package eventrec's, with their
+// codecs; the kernel stores them and re-exports the public names.
 
 // EventType is a webhook event's type, such as OUTGOING_PAYMENT.COMPLETED
 // (reference WebhookType).
-type EventType string
+type EventType = eventrec.EventType
 
 // Event is one state change, delivered to the Notifier in the reference's
-// webhook envelope: {id, type, timestamp, data}. ID ("Webhook:<uuid>") stays
-// the same across retries, so receivers dedupe on it.
-type Event struct {
-	ID   string    `json:"id"`
-	Type EventType `json:"type"`
-	// Timestamp is when the event happened, as the outbox, the dead
-	// letters and the delivery history keep it; an event handed to the
-	// Notifier or a WebhookSender instead carries the time that try is
-	// sent, on the engine clock (Config.Now), which receivers check the
-	// delivery's age against.
-	Timestamp time.Time       `json:"timestamp"`
-	Data      json.RawMessage `json:"data"`
-}
+// webhook envelope: {id, type, timestamp, data} (eventrec.Event).
+type Event = eventrec.Event
+
+// outboxRecord is an Event waiting for delivery, with its attempts
+// (eventrec.Record), kept in TableOutbox at the event's id.
+type outboxRecord = eventrec.Record
+
+// WebhookDelivery is an event and where its delivery stands
+// (eventrec.WebhookDelivery).
+type WebhookDelivery = eventrec.WebhookDelivery
+
+// DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries
+// (eventrec.DeliveryFilter).
+type DeliveryFilter = eventrec.DeliveryFilter
+
+// Delivery states of a WebhookDelivery, and why one was NOT_SENT
+// (eventrec).
+const (
+	DeliveryPending   = eventrec.DeliveryPending
+	DeliveryDelivered = eventrec.DeliveryDelivered
+	DeliveryFailed    = eventrec.DeliveryFailed
+	DeliveryNotSent   = eventrec.DeliveryNotSent
+	ReasonNoEndpoint  = eventrec.ReasonNoEndpoint
+)
 
 // RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
 // up to Max, giving up after MaxAge (the event then moves to the dead-letter
-// table, tableOutboxDead). Due work and intents use its Backoff too. The
+// table, TableOutboxDead). Due work and intents use its Backoff too. The
 // zero values are defaults only through WithDefaults, which the facade
 // applies.
 type RetryPolicy struct {
@@ -140,20 +153,61 @@ type Delivery struct {
 	Body   string `json:"body"`
 }
 
-// tableOutboxDead holds events whose delivery was abandoned.
-const tableOutboxDead = "outbox_dead"
+// TableOutboxDead holds events whose delivery was abandoned.
+const TableOutboxDead = "outbox_dead"
 
-// outboxRecord is an Event waiting for delivery, keyed by the event's id
-// (time-ordered, so the outbox is scanned in emission order), with its
-// delivery attempts so far and the traceparent of the transaction that
-// emitted it (observe.go; absent from records written without a trace,
-// and from those of earlier versions).
-type outboxRecord struct {
-	Event         Event     `json:"event"`
-	Attempts      int       `json:"attempts"`
-	NextAttemptAt time.Time `json:"nextAttemptAt"`
-	LastError     string    `json:"lastError,omitempty"`
-	Trace         string    `json:"trace,omitempty"`
+// ixDue indexes the outbox by the time of each event's next attempt: its
+// entries are "<sortKey(NextAttemptAt)>|<sortKey(Timestamp)>|<id>", so the
+// events due by a time are the index's prefix up to it, and a delivery
+// pass reads that prefix and stops, whatever waits in backoff after it.
+// The entry is written, moved and removed with its record (Emit,
+// putOutbox, deleteOutbox); a store written before the index existed gets
+// it built at start (buildIndexes).
+const ixDue = "due"
+
+// dueEntry is r's key in the outbox's ixDue index, as Indexed writes it.
+func dueEntry(r *outboxRecord) string {
+	var b [96]byte
+	return string(appendSortSuffix(appendSortKey(b[:0], r.NextAttemptAt), r.Event.Timestamp, r.Event.ID))
+}
+
+// getOutbox reads the outbox record of event id (ErrNotFound when it is
+// not there).
+func getOutbox(tx Tx, id string) (outboxRecord, error) {
+	b, err := tx.Get(TableOutbox, id)
+	if err != nil {
+		return outboxRecord{}, err
+	}
+	return eventrec.Decode(b)
+}
+
+// putOutbox writes r to the outbox over old (nil when r is not there yet),
+// moving its ixDue entry to r's next attempt.
+func putOutbox(tx Tx, old *outboxRecord, r *outboxRecord) error {
+	b, err := r.Encode()
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		if k := dueEntry(old); k != dueEntry(r) {
+			if err := tx.Delete(IndexTable(TableOutbox, ixDue), k); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+	}
+	if err := tx.Put(IndexTable(TableOutbox, ixDue), dueEntry(r), []byte{}); err != nil {
+		return err
+	}
+	return tx.Put(TableOutbox, r.Event.ID, b)
+}
+
+// deleteOutbox removes the outbox record cur (as the transaction read it)
+// and its ixDue entry.
+func deleteOutbox(tx Tx, cur *outboxRecord) error {
+	if err := tx.Delete(IndexTable(TableOutbox, ixDue), dueEntry(cur)); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return tx.Delete(TableOutbox, cur.Event.ID)
 }
 
 // Emit writes an event to the outbox inside the transaction; it is delivered
@@ -190,7 +244,7 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 	}
 	rec := outboxRecord{Event: Event{ID: id, Type: typ, Timestamp: t.Now}, NextAttemptAt: t.Now, Trace: t.traceParent()}
 	t.emitted = true
-	b, err := appendOutboxHead(make([]byte, 0, size+256), &rec)
+	b, err := eventrec.AppendHead(make([]byte, 0, size+256), &rec)
 	if err != nil {
 		return err
 	}
@@ -199,10 +253,10 @@ func (t *Txn) EmitAppended(typ EventType, size int, data func([]byte) ([]byte, e
 		return err
 	}
 	rec.Event.Data = b[start:len(b):len(b)]
-	if b, err = appendOutboxTail(b, &rec); err != nil {
+	if b, err = eventrec.AppendTail(b, &rec); err != nil {
 		return err
 	}
-	return InsertIndexed(t, TableOutbox, id, rec, b)
+	return insertIndexed(t, TableOutbox, id, rec, b, false) // never rewritten through PutIndexed: nothing to remember
 }
 
 // fateOf decides, once per run of the transaction function, what becomes
@@ -249,111 +303,6 @@ const (
 	// them.
 	fateLogged
 )
-
-// encode returns json.Marshal(r) (see appendOutbox). Data must be compact,
-// valid JSON, as EncodeRecord returns.
-func (r outboxRecord) encode() ([]byte, error) {
-	return appendOutbox(make([]byte, 0, len(r.Event.Data)+len(r.LastError)+256), &r)
-}
-
-// The members of an encoded record around its event's data (see
-// decodeOutbox).
-var (
-	outboxHead      = []byte(`{"event":{"id":"`)
-	outboxType      = []byte(`","type":"`)
-	outboxTimestamp = []byte(`","timestamp":"`)
-	outboxData      = []byte(`","data":`)
-	outboxAttempts  = []byte(`},"attempts":`)
-	outboxNext      = []byte(`,"nextAttemptAt":"`)
-)
-
-// decodeOutbox returns json.Unmarshal(b) into an outboxRecord without
-// encoding/json's passes over the event's data (validating it, then
-// skipping it, then copying it). A record as encode writes it is
-// {"event":{"id":…,"type":…,"timestamp":…,"data":DATA},"attempts":…,
-// "nextAttemptAt":…[,"lastError":…]} and DATA, compact JSON EncodeRecord
-// made, is taken as it is: the members around it are read in place. The
-// first `"data":` and the last `},"attempts":` are the members themselves:
-// the strings before DATA and after it cannot hold a bare quote. A record
-// of any other shape (a string with escapes, a member more or less) is
-// decoded by json.Unmarshal. The event's data shares b's bytes: stored values
-// are read-only (see Tx).
-func decodeOutbox(b []byte) (outboxRecord, error) {
-	if r, ok := decodeOutboxInPlace(b); ok {
-		return r, nil
-	}
-	var r outboxRecord
-	return r, json.Unmarshal(b, &r)
-}
-
-// decodeOutboxInPlace is decodeOutbox's fast path; ok is false for any
-// record it does not recognise.
-func decodeOutboxInPlace(b []byte) (r outboxRecord, ok bool) {
-	rest, ok := bytes.CutPrefix(b, outboxHead)
-	if !ok {
-		return r, false
-	}
-	// until returns the bytes of rest before sep and cuts them and sep
-	// off rest; they must hold no escape or quote.
-	until := func(sep []byte) ([]byte, bool) {
-		i := bytes.Index(rest, sep)
-		if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 || bytes.IndexByte(rest[:i], '"') >= 0 {
-			return nil, false
-		}
-		v := rest[:i]
-		rest = rest[i+len(sep):]
-		return v, true
-	}
-	id, ok1 := until(outboxType)
-	typ, ok2 := until(outboxTimestamp)
-	ts, ok3 := until(outboxData)
-	j := bytes.LastIndex(rest, outboxAttempts)
-	if !ok1 || !ok2 || !ok3 || j <= 0 {
-		return r, false
-	}
-	data, tail := rest[:j], rest[j+len(outboxAttempts):]
-	if jsonx.IsSpace(data[0]) || jsonx.IsSpace(data[len(data)-1]) {
-		return r, false // not as encode writes it: json.Unmarshal trims the value
-	}
-	attempts, tail, ok := bytes.Cut(tail, outboxNext)
-	n, err := strconv.Atoi(string(attempts))
-	if !ok || err != nil {
-		return r, false
-	}
-	rest = tail
-	next, ok := until([]byte(`"`))
-	if !ok {
-		return r, false
-	}
-	if len(rest) == 0 {
-		return r, false
-	}
-	if len(rest) != 1 || rest[0] != '}' {
-		// "lastError" (after a failed delivery) and "trace": decoded as
-		// JSON.
-		var e struct {
-			LastError *string `json:"lastError"`
-			Trace     *string `json:"trace"`
-		}
-		if rest[0] != ',' || json.Unmarshal(append([]byte{'{'}, rest[1:]...), &e) != nil || e.LastError == nil && e.Trace == nil {
-			return r, false
-		}
-		if e.LastError != nil {
-			r.LastError = *e.LastError
-		}
-		if e.Trace != nil {
-			r.Trace = *e.Trace
-		}
-	}
-	when, err1 := time.Parse(time.RFC3339Nano, string(ts))
-	nextAt, err2 := time.Parse(time.RFC3339Nano, string(next))
-	if err1 != nil || err2 != nil {
-		return r, false
-	}
-	r.Event = Event{ID: string(id), Type: EventType(typ), Timestamp: when, Data: data}
-	r.Attempts, r.NextAttemptAt = n, nextAt
-	return r, true
-}
 
 // poke wakes the webhook worker without blocking (a wake already pending
 // is enough).
@@ -515,17 +464,22 @@ func takeOutcomes(e *Handle) *outcomes {
 func (o *outcomes) recordTx(tx Tx) error { return o.record(&Txn{Tx: tx, Handle: o.e}) }
 
 // record writes the outcomes in t; the store may run it more than once.
+// Each event is read again first: one a concurrent pass delivered is gone,
+// and its record as stored now names the index entry that goes with it.
 func (o *outcomes) record(t *Txn) error {
 	e, tx := o.e, t.Tx
 	o.delivered, o.gaveUp = 0, make([]bool, len(o.errs))
 	for i, derr := range o.errs {
 		r := o.due[i]
+		cur, err := getOutbox(tx, r.Event.ID)
+		if errors.Is(err, ErrNotFound) {
+			continue // delivered by a concurrent pass
+		}
+		if err != nil {
+			return err
+		}
 		if derr == nil {
-			err := tx.Delete(TableOutbox, r.Event.ID)
-			if errors.Is(err, ErrNotFound) {
-				continue // delivered by a concurrent pass
-			}
-			if err != nil {
+			if err := deleteOutbox(tx, &cur); err != nil {
 				return err
 			}
 			o.delivered++
@@ -538,17 +492,14 @@ func (o *outcomes) record(t *Txn) error {
 			}
 			continue
 		}
-		if _, err := tx.Get(TableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
-			continue // delivered by a concurrent pass
-		}
 		r.Attempts++
 		r.LastError = derr.Error()
 		r.NextAttemptAt = o.at.Add(e.Config.Retry.Backoff(r.Attempts))
 		if errors.Is(derr, ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
-			if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
+			if err := deleteOutbox(tx, &cur); err != nil {
 				return err
 			}
-			if err := PutJSON(t, tableOutboxDead, r.Event.ID, r); err != nil {
+			if err := PutJSON(t, TableOutboxDead, r.Event.ID, r); err != nil {
 				return err
 			}
 			if err := logDelivery(e, t, r, DeliveryFailed, o.now); err != nil {
@@ -557,7 +508,7 @@ func (o *outcomes) record(t *Txn) error {
 			o.gaveUp[i] = true
 			continue
 		}
-		if err := PutJSON(t, TableOutbox, r.Event.ID, r); err != nil {
+		if err := putOutbox(tx, &cur, &r); err != nil {
 			return err
 		}
 	}
@@ -625,20 +576,17 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			}
 			endpointRead = true
 		}
-		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
-			if err != nil {
-				return false, err
-			}
-			if !r.NextAttemptAt.After(now) {
-				due = append(due, r)
-			}
-			return len(due) < 256, nil
+		return scanDue(tx, now, func(r outboxRecord) bool {
+			due = append(due, r)
+			return len(due) < 256
 		})
 	})
 	if err != nil {
 		return 0, err
 	}
+	// In emission order (the outbox's key order), whatever their next
+	// attempts: a retried event goes before those emitted after it.
+	slices.SortFunc(due, func(a, b outboxRecord) int { return strings.Compare(a.Event.ID, b.Event.ID) })
 	if len(due) == 0 {
 		return 0, nil
 	}
@@ -659,36 +607,25 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		}
 		// Another process may have delivered an event between the scan
 		// and the claim (it records the outcomes before it releases its
-		// claim): deliver only what still waits. One scan up to the last
-		// due event reads them all (a store on a network reads a range
-		// in a round trip or two, and each record in one of its own).
-		claimed := make(map[string]bool, len(due))
-		for _, r := range due {
-			claimed[r.Event.ID] = true
-		}
+		// claim): deliver only what still waits, read again one by one
+		// (reading the outbox's range from the first to the last would
+		// read every event in backoff between them too).
 		var kept []outboxRecord
 		err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 			kept = kept[:0]
-			if len(due) == 0 {
-				return nil
-			}
-			last := due[len(due)-1].Event.ID
-			return tx.Scan(TableOutbox, ScanOptions{}, func(k string, v []byte) (bool, error) {
-				if k > last {
-					return false, nil
+			for _, r := range due {
+				cur, err := getOutbox(tx, r.Event.ID)
+				if errors.Is(err, ErrNotFound) {
+					continue
 				}
-				if !claimed[k] {
-					return true, nil
-				}
-				cur, err := decodeOutbox(v)
 				if err != nil {
-					return false, err
+					return err
 				}
 				if !cur.NextAttemptAt.After(now) {
 					kept = append(kept, cur)
 				}
-				return true, nil
-			})
+			}
+			return nil
 		})
 		due = kept
 		if err != nil {
@@ -780,6 +717,32 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	return o.delivered, nil
 }
 
+// scanDue calls fn with each outbox record due at now (its next attempt
+// at or before it), in the order of the ixDue index, until fn returns
+// false: it reads the index's prefix up to now (and the records it names)
+// and stops at the first entry due later, so the events waiting in backoff
+// are never read.
+func scanDue(tx Tx, now time.Time, fn func(outboxRecord) bool) error {
+	var bk [16]byte
+	bound := string(appendSortKey(bk[:0], now))
+	return tx.Scan(IndexTable(TableOutbox, ixDue), ScanOptions{}, func(k string, _ []byte) (bool, error) {
+		if len(k) < len(bound) || k[:len(bound)] > bound {
+			return false, nil
+		}
+		r, err := getOutbox(tx, k[strings.LastIndexByte(k, '|')+1:])
+		if errors.Is(err, ErrNotFound) {
+			return true, nil // an entry its record outlived: nothing to deliver
+		}
+		if err != nil {
+			return false, err
+		}
+		if r.NextAttemptAt.After(now) {
+			return true, nil // later in now's millisecond
+		}
+		return fn(r), nil
+	})
+}
+
 // Pending returns the events still waiting for delivery, oldest first,
 // whether due now or backing off; it reads the whole outbox.
 func (wh Webhooks) Pending(ctx context.Context) (_ []Event, err error) {
@@ -789,7 +752,7 @@ func (wh Webhooks) Pending(ctx context.Context) (_ []Event, err error) {
 	var out []Event
 	err = e.Store.View(ctx, func(tx Tx) error {
 		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := decodeOutbox(v)
+			r, err := eventrec.Decode(v)
 			if err != nil {
 				return false, err
 			}
@@ -861,52 +824,14 @@ type Webhooks struct{ e *Handle }
 // operation and need no idempotency.
 func NewWebhooks(h *Handle) Webhooks { return Webhooks{h} }
 
-// HandleOf returns the handle w runs on. The facade keeps its handle
+// HandleOf returns the handle w (Webhooks, or a group embedding it) runs on. The facade keeps its handle
 // unexported; this is how the module's test helpers (internal/enginetest)
 // reach an Engine's core, through its Webhooks group, to run a transaction
 // the way an area does. A function of an internal package, it is out of
 // reach of programs outside the module (a method would not be: they hold
 // Engine.Webhooks).
-func HandleOf(w Webhooks) *Handle { return w.e }
+func HandleOf(w interface{ handle() *Handle }) *Handle { return w.handle() }
 
-// appendOutbox appends json.Marshal of an outbox record whose event data is
-// compact, valid JSON (as EncodeRecord returns) or absent.
-func appendOutbox(b []byte, r *outboxRecord) ([]byte, error) {
-	b, err := appendOutboxHead(b, r)
-	if err != nil {
-		return nil, err
-	}
-	return appendOutboxTail(appendEventData(b, r.Event.Data), r)
-}
-
-// appendEventData appends an event's data, compact and valid as Emit
-// keeps it (null when absent), as json.Marshal would.
-func appendEventData(b []byte, data json.RawMessage) []byte {
-	if len(data) == 0 {
-		return append(b, "null"...)
-	}
-	return append(b, data...)
-}
-
-// appendOutboxHead appends the encoding of r up to its event's data.
-func appendOutboxHead(b []byte, r *outboxRecord) ([]byte, error) {
-	var err error
-	b = append(Member(append(b, '{'), "event"), '{')
-	b = StringMember(b, "id", r.Event.ID, false)
-	b = StringMember(b, "type", string(r.Event.Type), false)
-	if b, err = TimeMember(b, "timestamp", r.Event.Timestamp); err != nil {
-		return nil, err
-	}
-	return Member(b, "data"), nil
-}
-
-// appendOutboxTail appends the encoding of r after its event's data.
-func appendOutboxTail(b []byte, r *outboxRecord) ([]byte, error) {
-	b = IntMember(append(b, '}'), "attempts", int64(r.Attempts))
-	b, err := TimeMember(b, "nextAttemptAt", r.NextAttemptAt)
-	if err != nil {
-		return nil, err
-	}
-	b = StringMember(b, "lastError", r.LastError, true)
-	return append(StringMember(b, "trace", r.Trace, true), '}'), nil
-}
+// handle is the handle wh runs on (HandleOf); a group embedding Webhooks
+// has it too.
+func (wh Webhooks) handle() *Handle { return wh.e }

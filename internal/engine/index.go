@@ -194,14 +194,14 @@ func appendSortKey(b []byte, t time.Time) []byte {
 	return b
 }
 
-// sortSuffix is what follows the value in an index key of the record id
+// SortSuffix is what follows the value in an index key of the record id
 // created at t: "|<sortKey>|<id>".
-func sortSuffix(t time.Time, id string) string {
+func SortSuffix(t time.Time, id string) string {
 	var k [64]byte
 	return string(appendSortSuffix(k[:0], t, id))
 }
 
-// appendSortSuffix appends sortSuffix(t, id) to b.
+// appendSortSuffix appends SortSuffix(t, id) to b.
 func appendSortSuffix(b []byte, t time.Time, id string) []byte {
 	b = appendSortKey(append(b, '|'), t)
 	return append(append(b, '|'), id...)
@@ -374,7 +374,7 @@ const (
 	indexVersionKey = "version"
 	// indexVersion names the definitions in indexes; change it whenever
 	// they change so the next start rebuilds.
-	indexVersion = "5"
+	indexVersion = "6"
 	// indexBuildBatch is how many records (or stale entries) one build
 	// transaction handles.
 	indexBuildBatch = 1000

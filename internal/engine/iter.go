@@ -56,17 +56,3 @@ func All[T any](ctx context.Context, p ListParams, list func(context.Context, Li
 		}
 	}
 }
-
-// ListDeliveriesAll walks every page of ListDeliveries from p on (All).
-func (wh Webhooks) ListDeliveriesAll(ctx context.Context, f DeliveryFilter, p ListParams) iter.Seq2[WebhookDelivery, error] {
-	return All(ctx, p, func(ctx context.Context, p ListParams) (Page[WebhookDelivery], error) {
-		return wh.ListDeliveries(ctx, f, p)
-	})
-}
-
-// AllDeliveriesAll walks every page of AllDeliveries from p on (All).
-func (wh Webhooks) AllDeliveriesAll(ctx context.Context, f DeliveryFilter, p ListParams) iter.Seq2[WebhookDelivery, error] {
-	return All(ctx, p, func(ctx context.Context, p ListParams) (Page[WebhookDelivery], error) {
-		return wh.AllDeliveries(ctx, f, p)
-	})
-}

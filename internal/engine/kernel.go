@@ -94,7 +94,11 @@ type Config struct {
 	Retry                RetryPolicy
 	IdempotencyRetention time.Duration
 	EventHistory         bool
-	Observer             Observer
+	// EventHistoryRetention is how long the event history keeps an event
+	// after its delivery ended; zero or less keeps it forever (the
+	// facade's zero is its default, 7 days).
+	EventHistoryRetention time.Duration
+	Observer              Observer
 }
 
 // New returns the handle of a new engine core on kc, with nothing
@@ -131,7 +135,7 @@ func (e *Handle) Register(ctx context.Context, areas ...AreaDef) error {
 // their due work runs, without touching the store (a test learns the
 // registered tables this way, with no store at all).
 func (e *Handle) Declare(areas ...AreaDef) {
-	e.Registry.register(append([]AreaDef{kernelArea(&e.Registry)}, areas...)...)
+	e.Registry.register(append([]AreaDef{kernelArea(e)}, areas...)...)
 }
 
 // Run starts the background workers (webhook delivery, due work, intent

@@ -220,7 +220,7 @@ func CheckLedgerTx(tx Tx) error {
 			return false, err
 		}
 		stored[k] = n
-		acct, cur := splitBalanceKey(k)
+		acct, cur := SplitBalanceKey(k)
 		perCurrency[cur] += n
 		if n < 0 && !money.IsExternal(acct) && !overdrawn[k] {
 			return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
@@ -248,9 +248,9 @@ func CheckLedgerTx(tx Tx) error {
 	return nil
 }
 
-// splitBalanceKey splits a BalanceKey at its last '|': a currency code
+// SplitBalanceKey splits a BalanceKey at its last '|': a currency code
 // holds none.
-func splitBalanceKey(k string) (account, currency string) {
+func SplitBalanceKey(k string) (account, currency string) {
 	for i := len(k) - 1; i >= 0; i-- {
 		if k[i] == '|' {
 			return k[:i], k[i+1:]

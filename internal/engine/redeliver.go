@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // redeliverHold is how long past its try's timeout an event being sent
@@ -89,7 +91,7 @@ func (wh Webhooks) redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 	if CodeOf(err) == CodeNotFound {
 		// Delivered, on an engine that keeps no history.
 		r.Attempts++
-		d, err = &WebhookDelivery{Event: r.Event, Resource: resourceOf(r.Event.Data), Status: DeliveryDelivered,
+		d, err = &WebhookDelivery{Event: r.Event, Resource: eventrec.ResourceOf(r.Event.Data), Status: DeliveryDelivered,
 			Attempts: r.Attempts, FinishedAt: e.Now()}, nil
 	}
 	return d, err

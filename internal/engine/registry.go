@@ -4,6 +4,8 @@ import (
 	"context"
 	"maps"
 	"slices"
+
+	"github.com/paygrid/payments/internal/errs"
 )
 
 // The registries: every area declares to the kernel what it keeps and what
@@ -98,7 +100,7 @@ func (r *Registry) register(areas ...AreaDef) {
 			}
 			r.intents[k.Name] = k
 		}
-		registerCodes(a.Codes)
+		errs.Register(a.Codes)
 		r.hooks.add(a.Hooks)
 		r.slots = append(r.slots, a.State...)
 		r.Due = append(r.Due, a.Due...)

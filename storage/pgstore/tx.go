@@ -585,11 +585,14 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 // quote) sat beside the platform's config, read by every operation: those
 // are stored after every other table (prefixed "zz", which sorts after the
 // engine's names in any collation), the outbox last, so its tail is the
-// B-tree's last page.
+// B-tree's last page; the outbox's index of next attempts, written with
+// every event too, goes between them.
 func stored(table string) string {
 	switch table {
 	case "quote_expiry":
 		return "zz0_" + table
+	case "outbox_ix_due":
+		return "zz1_" + table
 	case "outbox":
 		return "zz2_" + table
 	}

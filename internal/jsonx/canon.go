@@ -1,4 +1,4 @@
-package engine
+package jsonx
 
 import (
 	"strconv"
@@ -6,7 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// Canon reads back what the appenders of encode.go write: compact JSON,
+// Canon reads back what the appenders of encode.go (and the kernel's, over
+// them) write: compact JSON,
 // members in the appenders' order, optional ones left out when empty, and
 // strings with nothing escaped. At anything else (an escape, white space,
 // another order, an unknown member, invalid UTF-8) it stops with ok false

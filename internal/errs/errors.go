@@ -1,4 +1,11 @@
-package engine
+// Package errs is the API's errors: Code, the error codes several areas
+// return (an area's own are declared in its package and registered with
+// Register) with their HTTP statuses, Error, the one error type the
+// engine returns, and the store sentinels (ErrNotFound, ErrConflict, ...).
+// It imports nothing of the module but validate, so the kernel, the
+// stores and the HTTP layer share it; the kernel (internal/engine) and the
+// root re-export every name.
+package errs
 
 import (
 	"errors"
