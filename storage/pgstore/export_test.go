@@ -24,9 +24,10 @@ func MigrateTo(ctx context.Context, dsn, schema string, version int) error {
 
 // Stored is the tbl under which payments_kv keeps the records of an engine
 // table.
-func Stored(table string) string { return stored(table) }
+func (s *Store) Stored(table string) string { return s.stored(table) }
 
-// Shape is a record table as schema.go declares it.
+// Shape is a record table as the store knows it: the kernel's journal and
+// the tables declared to it.
 type Shape struct {
 	Table   string
 	Columns []Column
@@ -35,10 +36,10 @@ type Shape struct {
 // Column is one typed column.
 type Column struct{ Name, Type, Path string }
 
-// Shapes returns the record tables, by engine table name.
-func Shapes() map[string]Shape {
+// Shapes returns the record tables of s, by engine table name.
+func (s *Store) Shapes() map[string]Shape {
 	out := map[string]Shape{}
-	for name, sh := range shapes {
+	for name, sh := range s.layout.Load().shapes {
 		s := Shape{Table: sh.sql}
 		for _, c := range sh.cols {
 			s.Columns = append(s.Columns, Column{c.name, c.typ.String(), c.path})

@@ -90,7 +90,7 @@ func TestOpen_UpgradesKeyValueStore(t *testing.T) {
 	want, err := w.eng.Sandbox.Export(ctx)
 	require.NoError(t, err)
 	for _, table := range []string{"customers", "internal_accounts", "external_accounts", "quotes", "transactions",
-		"ledger_entries", "ledger_balances", "outbox"} {
+		"ledger_entries", "ledger_balances", "outbox", "quote_expiry"} {
 		require.NotEmpty(t, want.Tables[table], table)
 	}
 
@@ -119,12 +119,18 @@ func TestOpen_UpgradesKeyValueStore(t *testing.T) {
 	var version, left int
 	require.NoError(t, c.QueryRow(ctx, "SELECT max(version) FROM payments_schema_migrations").Scan(&version))
 	assert.GreaterOrEqual(t, version, 4)
+
+	// The engine declares its tables to the store, which builds them and
+	// moves their records.
+	eng := newEngine(t, s, holding)
 	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM payments_kv WHERE tbl = ANY($1)`,
 		[]string{"customers", "internal_accounts", "external_accounts", "quotes", "transactions", "ledger_entries",
-			"zz1_ledger_entries", "ledger_balances"}).Scan(&left))
+			"zz1_ledger_entries", "ledger_balances", "quote_expiry"}).Scan(&left))
 	assert.Zero(t, left, "records of the tables left behind in payments_kv")
-
-	eng := newEngine(t, s, holding)
+	var atEnd int
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM payments_kv WHERE tbl = $1`, s.Stored("quote_expiry")).Scan(&atEnd))
+	assert.Equal(t, len(want.Tables["quote_expiry"]), atEnd, "the quote expiries, kept after the other tables")
+	assert.Equal(t, "zz0_quote_expiry", s.Stored("quote_expiry"))
 	got, err := eng.Sandbox.Export(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, want.Tables, got.Tables, "the engine reads the state it had")
