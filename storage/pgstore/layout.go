@@ -115,6 +115,11 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 			case c.Absent != "" && !typed([]byte(c.Absent), typ).Valid:
 				return nil, fmt.Errorf("pgstore: %s: column %s: %q is not a %s value", by, c.Name, c.Absent, c.Type)
 			}
+			for _, o := range cols[:i] {
+				if o.path == c.Path || strings.HasPrefix(o.path, c.Path+".") || strings.HasPrefix(c.Path, o.path+".") {
+					return nil, fmt.Errorf("pgstore: %s: columns %s and %s take the same member (%s, %s)", by, o.name, c.Name, o.path, c.Path)
+				}
+			}
 			seen[c.Name] = true
 			cols[i] = column{name: c.Name, typ: typ, path: c.Path, absent: c.Absent}
 		}

@@ -80,12 +80,6 @@ func TestOpen_UpgradesKeyValueStore(t *testing.T) {
 	// Webhook events stay in the outbox (the notifier holds the first one
 	// until the engine closes), so that it is among the tables moved and
 	// neither engine changes it while its state is exported.
-	holding := func(c *payments.Config) {
-		c.Notifier = payments.NotifierFunc(func(ctx context.Context, _ payments.Event) error {
-			<-ctx.Done()
-			return ctx.Err()
-		})
-	}
 	w := newWorld(t, memstore.New(), holding)
 	want, err := w.eng.Sandbox.Export(ctx)
 	require.NoError(t, err)
