@@ -137,6 +137,16 @@ type ScanOptions = engine.ScanOptions
 // ordered by key, changed only inside closure transactions (engine.Store).
 type Store = engine.Store
 
+// TableDeclarer is the optional capability of a Store that lays out its
+// tables by the areas' declarations (pgstore builds its relational tables
+// from them); payments.New hands it every table before the engine first
+// reads the store (engine.TableDeclarer).
+type TableDeclarer = engine.TableDeclarer
+
+// TableDef declares one table of the engine's state: its name, record
+// type, indexes and, for a relational store, its rows (engine.TableDef).
+type TableDef = engine.TableDef
+
 // TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test)
 // (engine.TestWebhookResult).
 type TestWebhookResult = engine.TestWebhookResult

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/rails"
 )
 
@@ -25,14 +26,33 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 				Ix: engine.Indexed(tableInternalAccounts, func(x *InternalAccount) time.Time { return x.CreatedAt },
 					engine.Ix(ixSide, func(x *InternalAccount) string { return sideOf(x.CustomerID == "") }),
 					engine.Ix(ixCustomer, func(x *InternalAccount) string { return x.CustomerID }),
-					engine.Ix(ixCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
+					engine.Ix(ixCurrency, func(x *InternalAccount) string { return currencyValue(x.CustomerID == "", x.Currency) })),
+				// The records as rows; the accounts with their balances
+				// are shown under the table's own name.
+				Rows: &engine.Rows{Table: "internal_account_records", Columns: []engine.Column{
+					engine.TextColumn("customer_id", "customerId"),
+					engine.TextColumn("type", "type"),
+					engine.TextColumn("status", "status"),
+					engine.TextColumn("currency", "currency"),
+					engine.TimeColumn("created_at", "createdAt"),
+					engine.TimeColumn("updated_at", "updatedAt"),
+				}, Balances: &engine.Balances{View: tableInternalAccounts, Currency: "currency", Held: money.HeldSuffix}}},
 			{Name: tableInternalAccountsByOwner},
 			{Name: tableDepositReferences},
 			{Name: tableExternalAccounts, Record: func() any { return new(ExternalRecord) },
 				Ix: engine.Indexed(tableExternalAccounts, func(x *ExternalRecord) time.Time { return x.CreatedAt },
 					engine.Ix(ixSide, func(x *ExternalRecord) string { return sideOf(x.CustomerID == "") }),
 					engine.Ix(ixCustomer, func(x *ExternalRecord) string { return x.CustomerID }),
-					engine.Ix(ixCurrency, func(x *ExternalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) }))},
+					engine.Ix(ixCurrency, func(x *ExternalRecord) string { return currencyValue(x.CustomerID == "", x.Currency) })),
+				Rows: &engine.Rows{Columns: []engine.Column{
+					engine.TextColumn("customer_id", "customerId"),
+					engine.TextColumn("status", "status"),
+					engine.TextColumn("currency", "currency"),
+					engine.TextColumn("account_type", "accountInfo.accountType"),
+					engine.TextColumn("beneficiary_verification_status", "beneficiaryVerificationStatus"),
+					engine.TimeColumn("created_at", "createdAt"),
+					engine.TimeColumn("updated_at", "updatedAt"),
+				}}},
 			{Name: tableExternalAccountsByOwner},
 			{Name: tableExternalAccountsUnique},
 			{Name: tableLivenessDue},

@@ -73,7 +73,8 @@
 //
 //   - Tables (TableDef): every table the area keeps, with its record type
 //     (a sandbox import decodes every record with it), its secondary
-//     indexes (Indexed) and whether it holds credentials;
+//     indexes (Indexed), whether it holds credentials, and how its
+//     records look as rows of a relational store (Rows, rows.go);
 //   - Due (DueWork): tables of work due on the engine clock and how one
 //     item applies; they run in registration order;
 //   - Intents (IntentKind): the kinds of side effect the area writes and

@@ -123,11 +123,15 @@ func New(kc Config) *Handle {
 	return &Handle{core: c}
 }
 
-// Register adds the declarations of areas (Declare) and builds the
-// indexes a store written by another version lacks. Call it once, before
+// Register adds the declarations of areas (Declare), hands the tables to a
+// store that lays them out by their declarations (TableDeclarer) and
+// builds the indexes a store written by another version lacks. Call it once, before
 // Run: the registry is read without locks afterwards.
 func (e *Handle) Register(ctx context.Context, areas ...AreaDef) error {
 	e.Declare(areas...)
+	if err := e.Registry.declareTo(ctx, e.Store); err != nil {
+		return err
+	}
 	return e.buildIndexes(ctx)
 }
 

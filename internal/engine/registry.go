@@ -38,6 +38,16 @@ type TableDef struct {
 	// import leave them alone, and a reset clears them only when it
 	// rotates the token.
 	Credentials bool
+	// Rows describes the table's records as rows of a relational store
+	// (rows.go); nil: a store keeps them as it keeps any table's values.
+	Rows *Rows
+	// InsertsAtEnd marks a table that operations write at the end of its
+	// key order (keys that begin with a time to come) and hardly read:
+	// every write inserts after the keys already there. A store whose
+	// conflicts are per page of one ordered index may keep such a table
+	// apart from the records operations read, so that its busy tail shares
+	// no page with them.
+	InsertsAtEnd bool
 }
 
 // AreaDef is what one area registers with the kernel; an area's Area

@@ -62,6 +62,13 @@ func (c *cache) put(k tkey, e cached) {
 	c.m[k] = e
 }
 
+// clear forgets every record.
+func (c *cache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
+}
+
 func (c *cache) drop(k tkey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -250,17 +250,17 @@ func (t *tx) checks(s *stmt, answering bool) {
 	var kvBetK [][]byte
 	for k, r := range t.recs {
 		if r.bet {
-			if sh := shapes[k.table]; sh != nil {
+			if sh := t.s.shape(k.table); sh != nil {
 				bets[sh] = append(bets[sh], k.key)
 			} else {
-				kvBetT, kvBetS, kvBetK = append(kvBetT, k.table), append(kvBetS, stored(k.table)), append(kvBetK, []byte(k.key))
+				kvBetT, kvBetS, kvBetK = append(kvBetT, k.table), append(kvBetS, t.s.stored(k.table)), append(kvBetK, []byte(k.key))
 			}
 		}
 		if !r.read {
 			continue
 		}
 		ver := pgtype.Int8{Int64: r.ver, Valid: r.readExists}
-		if sh := shapes[k.table]; sh != nil {
+		if sh := t.s.shape(k.table); sh != nil {
 			g := typed[sh]
 			if g == nil {
 				g = &group{}
@@ -269,7 +269,7 @@ func (t *tx) checks(s *stmt, answering bool) {
 			g.keys, g.vers = append(g.keys, k.key), append(g.vers, ver)
 			continue
 		}
-		kvT, kvStored, kvK, kvV = append(kvT, k.table), append(kvStored, stored(k.table)), append(kvK, []byte(k.key)), append(kvV, ver)
+		kvT, kvStored, kvK, kvV = append(kvT, k.table), append(kvStored, t.s.stored(k.table)), append(kvK, []byte(k.key)), append(kvV, ver)
 	}
 	for _, sh := range sortedShapes(typed) {
 		g := typed[sh]
@@ -327,7 +327,7 @@ func sortedShapes[V any](m map[*shape]V) []*shape {
 func (t *tx) checkScan(s *stmt, sr *scanRead) {
 	var from, key string
 	bind := func(v string) any { return v }
-	switch sh := shapes[sr.table]; {
+	switch sh := t.s.shape(sr.table); {
 	case sr.table == engine.TableLedgerBalances:
 		key = `(account || '|' || currency) COLLATE "C"`
 		from = `SELECT convert_to(account || '|' || currency, 'UTF8') AS k, xmin::text::bigint AS v FROM ledger_balances WHERE true`
@@ -336,7 +336,7 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 		from = "SELECT convert_to(id, 'UTF8') AS k, xmin::text::bigint AS v FROM " + ident(sh.sql) + " WHERE true"
 	default:
 		key = "k"
-		from = "SELECT k, xmin::text::bigint AS v FROM payments_kv WHERE tbl = " + s.arg(stored(sr.table), "text")
+		from = "SELECT k, xmin::text::bigint AS v FROM payments_kv WHERE tbl = " + s.arg(t.s.stored(sr.table), "text")
 		bind = func(v string) any { return []byte(v) }
 	}
 	typ := "text"
@@ -392,7 +392,7 @@ func (t *tx) writes(s *stmt) error {
 			continue
 		}
 		g := &kv
-		if sh := shapes[k.table]; sh != nil {
+		if sh := t.s.shape(k.table); sh != nil {
 			if g = typed[sh]; g == nil {
 				g = &rows{}
 				typed[sh] = g
@@ -475,13 +475,13 @@ func keysOf(ks []tkey) []string {
 // concurrent writers lock rows in one order).
 func (t *tx) kvArrays(ks []tkey) (tables []string, keys, values [][]byte) {
 	slices.SortFunc(ks, func(a, b tkey) int {
-		if c := strings.Compare(stored(a.table), stored(b.table)); c != 0 {
+		if c := strings.Compare(t.s.stored(a.table), t.s.stored(b.table)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.key, b.key)
 	})
 	for _, k := range ks {
-		tables, keys, values = append(tables, stored(k.table)), append(keys, []byte(k.key)), append(values, value(t.recs[k].v))
+		tables, keys, values = append(tables, t.s.stored(k.table)), append(keys, []byte(k.key)), append(values, value(t.recs[k].v))
 	}
 	return tables, keys, values
 }
@@ -687,7 +687,7 @@ func (t *tx) commit() error {
 	for k, r := range t.recs {
 		switch {
 		case r.op == opNone:
-		case shapes[k.table] == nil:
+		case t.s.shape(k.table) == nil:
 			t.s.cache.drop(k)
 		case r.op == opDelete:
 			t.s.cache.put(k, cached{})
@@ -767,8 +767,8 @@ func (t *tx) failure(err error) error {
 		}
 	case "23505": // an insert found its record
 		for k, r := range t.recs {
-			if r.op == opInsert && (shapes[k.table] == nil && pe.TableName == "payments_kv" ||
-				shapes[k.table] != nil && shapes[k.table].sql == pe.TableName ||
+			if r.op == opInsert && (t.s.shape(k.table) == nil && pe.TableName == "payments_kv" ||
+				t.s.shape(k.table) != nil && t.s.shape(k.table).sql == pe.TableName ||
 				k.table == engine.TableLedgerEntries && pe.TableName == "ledger_entries") {
 				u.eager[k] = true
 			}

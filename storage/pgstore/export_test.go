@@ -2,8 +2,13 @@ package pgstore
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/paygrid/payments/internal/engine"
 )
 
 // MigrateTo creates schema on the database dsn as the migrations up to
@@ -24,9 +29,10 @@ func MigrateTo(ctx context.Context, dsn, schema string, version int) error {
 
 // Stored is the tbl under which payments_kv keeps the records of an engine
 // table.
-func Stored(table string) string { return stored(table) }
+func (s *Store) Stored(table string) string { return s.stored(table) }
 
-// Shape is a record table as schema.go declares it.
+// Shape is a record table as the store knows it: the kernel's journal and
+// the tables declared to it.
 type Shape struct {
 	Table   string
 	Columns []Column
@@ -35,10 +41,10 @@ type Shape struct {
 // Column is one typed column.
 type Column struct{ Name, Type, Path string }
 
-// Shapes returns the record tables, by engine table name.
-func Shapes() map[string]Shape {
+// Shapes returns the record tables of s, by engine table name.
+func (s *Store) Shapes() map[string]Shape {
 	out := map[string]Shape{}
-	for name, sh := range shapes {
+	for name, sh := range s.layout.Load().shapes {
 		s := Shape{Table: sh.sql}
 		for _, c := range sh.cols {
 			s.Columns = append(s.Columns, Column{c.name, c.typ.String(), c.path})
@@ -54,4 +60,74 @@ func Shapes() map[string]Shape {
 func SetCommitHook(f func() error) (remove func()) {
 	commitHook = f
 	return func() { commitHook = nil }
+}
+
+// MigrateReleased brings schema on the database dsn to version upTo as the
+// released migrations left it (testdata/released: migration 4 built the
+// area tables itself and its Go step moved every record table's rows out of
+// payments_kv, the areas' included, each row made as the store's writes
+// make it; tables are the engine's declarations, which name those
+// tables).
+func MigrateReleased(ctx context.Context, dsn, schema string, upTo int, tables []engine.TableDef) error {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return err
+	}
+	cfg.RuntimeParams["search_path"] = schema
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{schema}.Sanitize()); err != nil {
+		return err
+	}
+	if _, err := c.Exec(ctx, `CREATE TABLE IF NOT EXISTS payments_schema_migrations (
+		version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return err
+	}
+	var current int
+	if err := c.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM payments_schema_migrations").Scan(&current); err != nil {
+		return err
+	}
+	files, err := filepath.Glob("testdata/released/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	l, err := newLayout(tables)
+	if err != nil {
+		return err
+	}
+	for i, f := range files {
+		v := i + 1
+		if v <= current || v > upTo {
+			continue
+		}
+		sql, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		err = pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, string(sql)); err != nil {
+				return err
+			}
+			if v == 4 {
+				if err := moveRecords(ctx, tx); err != nil {
+					return err
+				}
+				for _, sh := range l.declared {
+					if err := moveTable(ctx, tx, sh, sh.engine); err != nil {
+						return err
+					}
+				}
+			}
+			_, err := tx.Exec(ctx, "INSERT INTO payments_schema_migrations (version, name) VALUES ($1, $2)", v, filepath.Base(f))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("released %s: %w", f, err)
+		}
+	}
+	return nil
 }

@@ -80,17 +80,11 @@ func TestOpen_UpgradesKeyValueStore(t *testing.T) {
 	// Webhook events stay in the outbox (the notifier holds the first one
 	// until the engine closes), so that it is among the tables moved and
 	// neither engine changes it while its state is exported.
-	holding := func(c *payments.Config) {
-		c.Notifier = payments.NotifierFunc(func(ctx context.Context, _ payments.Event) error {
-			<-ctx.Done()
-			return ctx.Err()
-		})
-	}
 	w := newWorld(t, memstore.New(), holding)
 	want, err := w.eng.Sandbox.Export(ctx)
 	require.NoError(t, err)
 	for _, table := range []string{"customers", "internal_accounts", "external_accounts", "quotes", "transactions",
-		"ledger_entries", "ledger_balances", "outbox"} {
+		"ledger_entries", "ledger_balances", "outbox", "quote_expiry"} {
 		require.NotEmpty(t, want.Tables[table], table)
 	}
 
@@ -119,12 +113,18 @@ func TestOpen_UpgradesKeyValueStore(t *testing.T) {
 	var version, left int
 	require.NoError(t, c.QueryRow(ctx, "SELECT max(version) FROM payments_schema_migrations").Scan(&version))
 	assert.GreaterOrEqual(t, version, 4)
+
+	// The engine declares its tables to the store, which builds them and
+	// moves their records.
+	eng := newEngine(t, s, holding)
 	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM payments_kv WHERE tbl = ANY($1)`,
 		[]string{"customers", "internal_accounts", "external_accounts", "quotes", "transactions", "ledger_entries",
-			"zz1_ledger_entries", "ledger_balances"}).Scan(&left))
+			"zz1_ledger_entries", "ledger_balances", "quote_expiry"}).Scan(&left))
 	assert.Zero(t, left, "records of the tables left behind in payments_kv")
-
-	eng := newEngine(t, s, holding)
+	var atEnd int
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM payments_kv WHERE tbl = $1`, s.Stored("quote_expiry")).Scan(&atEnd))
+	assert.Equal(t, len(want.Tables["quote_expiry"]), atEnd, "the quote expiries, kept after the other tables")
+	assert.Equal(t, "zz0_quote_expiry", s.Stored("quote_expiry"))
 	got, err := eng.Sandbox.Export(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, want.Tables, got.Tables, "the engine reads the state it had")

@@ -9,42 +9,13 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// moveRecords is the Go step of migration 4: the records of the tables
-// that became real tables (schema.go, the ledger) move out of payments_kv,
-// where a store written before it kept them, into their tables, each row
-// made by the same code as the store's own writes.
+// moveRecords is the Go step of migration 4: the ledger's records move
+// out of payments_kv, where a store written before it kept them, into the
+// ledger's tables. (The record tables the areas declare are moved by
+// DeclareTables, declare.go, when they are first built.)
 func moveRecords(ctx context.Context, tx pgx.Tx) error {
-	for _, sh := range shapes {
-		from := sh.engine
-		if sh.journal {
-			from = "zz1_" + from // migration 3's name of the journal
-		}
-		err := eachBatch(ctx, tx, from, func(keys []string, values [][]byte) error {
-			args, err := columnArgs(sh, keys, values)
-			if err != nil {
-				return err
-			}
-			s := &stmt{}
-			s.cte(sh.insert(s, args, false))
-			if sh.journal {
-				entries := make([]*engine.LedgerEntry, len(keys))
-				for i := range keys {
-					if entries[i], err = decodeEntry(keys[i], values[i]); err != nil {
-						return err
-					}
-				}
-				if body := postingsInsert(s, entries, false); body != "" {
-					s.cte(body)
-				}
-			}
-			if _, err := tx.Exec(ctx, s.finish(false), s.args...); err != nil {
-				return fmt.Errorf("%s: %w", sh.sql, err)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+	if err := moveTable(ctx, tx, journalShape, "zz1_"+journalShape.engine); err != nil { // migration 3's name of the journal
+		return err
 	}
 	return eachBatch(ctx, tx, engine.TableLedgerBalances, func(keys []string, values [][]byte) error {
 		acc, cur := make([]string, len(keys)), make([]string, len(keys))
@@ -61,6 +32,34 @@ func moveRecords(ctx context.Context, tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO ledger_balances (account, currency, balance)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`, acc, cur, n)
 		return err
+	})
+}
+
+// moveTable moves the records of payments_kv table from into the record
+// table sh, each row made by the same code as the store's own writes.
+func moveTable(ctx context.Context, tx pgx.Tx, sh *shape, from string) error {
+	return eachBatch(ctx, tx, from, func(keys []string, values [][]byte) error {
+		args, err := columnArgs(sh, keys, values)
+		if err != nil {
+			return err
+		}
+		s := &stmt{}
+		s.cte(sh.insert(s, args, false))
+		if sh.journal {
+			entries := make([]*engine.LedgerEntry, len(keys))
+			for i := range keys {
+				if entries[i], err = decodeEntry(keys[i], values[i]); err != nil {
+					return err
+				}
+			}
+			if body := postingsInsert(s, entries, false); body != "" {
+				s.cte(body)
+			}
+		}
+		if _, err := tx.Exec(ctx, s.finish(false), s.args...); err != nil {
+			return fmt.Errorf("%s: %w", sh.sql, err)
+		}
+		return nil
 	})
 }
 

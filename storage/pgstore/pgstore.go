@@ -3,16 +3,19 @@
 //
 // # Your data in PostgreSQL
 //
-// The engine's records of customers, internal and external accounts,
-// quotes and transactions are rows of real tables with typed columns (the
-// record itself whole in a json column, doc), declared in schema.go; the
-// ledger is ledger_balances (one row per account and currency) and
+// The records the areas declare as rows (engine.TableDef.Rows: customers,
+// internal and external accounts, quotes and transactions) are rows of real
+// tables with typed columns (the record itself whole in a json column, doc);
+// the ledger is ledger_balances (one row per account and currency) and
 // ledger_journal with ledger_entries (one row per entry and per posting);
-// the view internal_accounts shows the accounts with their balances. Every
-// other engine table lives in payments_kv, one ordered key-value table.
-// The schema is created and upgraded by embedded migrations applied at
-// Open under an advisory lock, so processes may start together; a store
-// written by an older version moves its records into their tables then.
+// a table whose records are ledger accounts (engine.Balances) is also shown
+// with their balances in a view. Every other engine table lives in
+// payments_kv, one ordered key-value table. The kernel's tables are created
+// and upgraded by embedded migrations applied at Open under an advisory
+// lock, so processes may start together; the declared tables are built
+// from the declarations by DeclareTables, which payments.New calls, under
+// the same lock. A store written by an older version moves its records
+// into their tables then.
 //
 // # One operation, a few round trips
 //
@@ -103,6 +106,11 @@ type Store struct {
 	group group
 
 	cache cache
+	// layout is where each engine table is kept (layout.go), set by
+	// DeclareTables.
+	layout atomic.Pointer[layout]
+	// migrateKey is the advisory lock of the schema's migrations.
+	migrateKey int64
 
 	commits, retries, statements, roundTrips atomic.Int64
 }
@@ -168,7 +176,9 @@ func Open(ctx context.Context, dsn string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{pool: newPool(cfg, o.MaxConns), lockSpace: int32(lockKey(o.Schema)), maxAttempts: o.MaxAttempts}, nil
+	s := &Store{pool: newPool(cfg, o.MaxConns), lockSpace: int32(lockKey(o.Schema)), migrateKey: lockKey(o.Schema), maxAttempts: o.MaxAttempts}
+	s.layout.Store(kernelLayout())
+	return s, nil
 }
 
 // Close closes the connections. Later calls return payments.ErrClosed.

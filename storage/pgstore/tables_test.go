@@ -213,7 +213,8 @@ func TestTables_UsersQueries(t *testing.T) {
 
 	// Every declared column is filled by some real record: its path
 	// names a member the areas write.
-	for table, sh := range pgstore.Shapes() {
+	require.Contains(t, store.Shapes(), "transactions", "the engine declared its tables to the store")
+	for table, sh := range store.Shapes() {
 		for _, col := range sh.Columns {
 			var filled bool
 			require.NoError(t, c.QueryRow(ctx, fmt.Sprintf(`SELECT count(%s) > 0 FROM %s`, pgx.Identifier{col.Name}.Sanitize(),
@@ -224,23 +225,19 @@ func TestTables_UsersQueries(t *testing.T) {
 	require.NoError(t, payments.CheckLedger(ctx, store))
 }
 
-// TestTables_MatchMigrations: the columns the store declares for each
-// record table (schema.go) are those the migrations create, with their
-// types.
-func TestTables_MatchMigrations(t *testing.T) {
-	_, schema := openSchema(t)
+// TestTables_MatchDeclarations: the tables the store built from the
+// areas' declarations (and the migrations, for the ledger) have the
+// declared columns, with their types, the declared indexes, and the view of
+// the accounts with their balances.
+func TestTables_MatchDeclarations(t *testing.T) {
+	store, schema := openSchema(t)
+	newEngine(t, store)
 	c := sqlConn(t, schema)
-	for table, sh := range pgstore.Shapes() {
-		rows, err := c.Query(ctx, `SELECT column_name, data_type FROM information_schema.columns
-			WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`, schema, sh.Table)
-		require.NoError(t, err)
-		var got []string
-		for rows.Next() {
-			var name, typ string
-			require.NoError(t, rows.Scan(&name, &typ))
-			got = append(got, name+" "+typ)
-		}
-		require.NoError(t, rows.Err())
+	shapes := store.Shapes()
+	for _, table := range []string{"customers", "internal_accounts", "external_accounts", "quotes", "transactions", "ledger_entries"} {
+		require.Contains(t, shapes, table)
+	}
+	for table, sh := range shapes {
 		want := []string{"id text"}
 		for _, col := range sh.Columns {
 			typ := col.Type
@@ -250,8 +247,36 @@ func TestTables_MatchMigrations(t *testing.T) {
 			want = append(want, col.Name+" "+typ)
 		}
 		want = append(want, "doc json")
-		assert.Equal(t, want, got, "table %s (the engine's %s)", sh.Table, table)
+		assert.Equal(t, want, columnsOf(t, c, schema, sh.Table), "table %s (the engine's %s)", sh.Table, table)
 	}
+	assert.Equal(t, []string{"id text", "customer_id text", "type text", "status text", "currency text",
+		"balance bigint", "held bigint", "total_balance bigint", "created_at timestamp with time zone",
+		"updated_at timestamp with time zone", "doc json"}, columnsOf(t, c, schema, "internal_accounts"),
+		"the accounts with their balances, after the currency")
+	var indexes []string
+	require.NoError(t, c.QueryRow(ctx, `SELECT array_agg(indexdef ORDER BY indexname) FROM pg_indexes
+		WHERE schemaname = $1 AND tablename = 'transactions'`, schema).Scan(&indexes))
+	assert.Equal(t, []string{
+		"CREATE INDEX transactions_created_at ON " + schema + ".transactions USING btree (created_at)",
+		"CREATE UNIQUE INDEX transactions_pkey ON " + schema + ".transactions USING btree (id)",
+	}, indexes)
+}
+
+// columnsOf returns the columns of a table or view of schema, as "name
+// type", in order.
+func columnsOf(t testing.TB, c *pgx.Conn, schema, table string) []string {
+	t.Helper()
+	rows, err := c.Query(ctx, `SELECT column_name, data_type FROM information_schema.columns
+		WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`, schema, table)
+	require.NoError(t, err)
+	var got []string
+	for rows.Next() {
+		var name, typ string
+		require.NoError(t, rows.Scan(&name, &typ))
+		got = append(got, name+" "+typ)
+	}
+	require.NoError(t, rows.Err())
+	return got
 }
 
 // TestTables_HotAccountAnnouncesEveryBalance: payments out of one account

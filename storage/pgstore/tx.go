@@ -199,10 +199,10 @@ func (t *tx) remember(k tkey, r *rec) {
 func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	var sql string
 	var args []any
-	if sh := shapes[k.table]; sh != nil {
+	if sh := t.s.shape(k.table); sh != nil {
 		sql, args = sh.getSQL, []any{k.key}
 	} else {
-		sql, args = "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{stored(k.table), []byte(k.key)}
+		sql, args = "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}
 	}
 	err = t.query(sql, args, func(rows pgx.Rows) error {
 		for rows.Next() {
@@ -534,7 +534,7 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 	var args []any
 	var key string
 	var bind func(string) any
-	switch sh := shapes[table]; {
+	switch sh := t.s.shape(table); {
 	case table == engine.TableLedgerBalances:
 		key = `(account || '|' || currency) COLLATE "C"`
 		q.WriteString(`SELECT convert_to(account || '|' || currency, 'UTF8'), xmin::text::bigint, convert_to(balance::text, 'UTF8') FROM ledger_balances WHERE true`)
@@ -546,7 +546,7 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 	default:
 		key = "k"
 		q.WriteString("SELECT k, xmin::text::bigint, v FROM payments_kv WHERE tbl = $1")
-		args = append(args, stored(table))
+		args = append(args, t.s.stored(table))
 		bind = func(s string) any { return []byte(s) }
 	}
 	arg := func(cond string, v string) {
@@ -574,27 +574,4 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 	args = append(args, limit)
 	q.WriteString(" LIMIT $" + strconv.Itoa(len(args)))
 	return q.String(), args
-}
-
-// stored is the tbl value of an engine table in payments_kv. Records are
-// ordered by (tbl, k) in one B-tree, and SERIALIZABLE's predicate locks on
-// it are per leaf page: a page where every operation inserts (the tail of a
-// table with time-ordered keys) must not also hold records that operations
-// read, or every operation conflicts with every other (each read a page the
-// other wrote). The outbox's tail and the quote expiries' (written by every
-// quote) sat beside the platform's config, read by every operation: those
-// are stored after every other table (prefixed "zz", which sorts after the
-// engine's names in any collation), the outbox last, so its tail is the
-// B-tree's last page; the outbox's index of next attempts, written with
-// every event too, goes between them.
-func stored(table string) string {
-	switch table {
-	case "quote_expiry":
-		return "zz0_" + table
-	case "outbox_ix_due":
-		return "zz1_" + table
-	case "outbox":
-		return "zz2_" + table
-	}
-	return table
 }

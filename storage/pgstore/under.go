@@ -97,7 +97,7 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 	got := make([]underRead, len(keys))
 	for i, k := range keys {
 		r := &got[i]
-		switch sh := shapes[k.table]; {
+		switch sh := s.shape(k.table); {
 		case k.table == engine.TableLedgerBalances:
 			account, currency, err := splitKey(k.key)
 			if err != nil {
@@ -113,7 +113,7 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 				return nil
 			}, account, currency)
 		default:
-			sql, args := "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{stored(k.table), []byte(k.key)}
+			sql, args := "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{s.stored(k.table), []byte(k.key)}
 			if sh != nil {
 				sql, args = sh.getSQL, []any{k.key}
 			}

@@ -1,94 +1,11 @@
--- The user's own tables. The engine's records of customers, accounts,
--- quotes and transactions, and its ledger, move out of payments_kv into
--- real tables with typed columns (the record itself stays whole in doc),
--- which a finance team queries with SQL (README.md, "Your data in
--- PostgreSQL"). The typed columns are declared in schema.go; the rows of a
--- store written before this migration are moved by the Go step of
--- version 4 (migrate.go) in this same transaction.
-
-CREATE TABLE customers (
-	id                   text COLLATE "C" PRIMARY KEY,
-	customer_type        text,
-	platform_customer_id text,
-	uma_address          text,
-	full_name            text,
-	legal_name           text,
-	kyc_status           text,
-	kyb_status           text,
-	is_deleted           boolean,
-	created_at           timestamptz,
-	updated_at           timestamptz,
-	doc                  json NOT NULL
-);
-
--- The records of internal accounts; the view internal_accounts below adds
--- their balances.
-CREATE TABLE internal_account_records (
-	id          text COLLATE "C" PRIMARY KEY,
-	customer_id text,
-	type        text,
-	status      text,
-	currency    text,
-	created_at  timestamptz,
-	updated_at  timestamptz,
-	doc         json NOT NULL
-);
-
-CREATE TABLE external_accounts (
-	id                              text COLLATE "C" PRIMARY KEY,
-	customer_id                     text,
-	status                          text,
-	currency                        text,
-	account_type                    text,
-	beneficiary_verification_status text,
-	created_at                      timestamptz,
-	updated_at                      timestamptz,
-	doc                             json NOT NULL
-);
-
-CREATE TABLE quotes (
-	id                     text COLLATE "C" PRIMARY KEY,
-	status                 text,
-	customer_id            text,
-	receiver_customer_id   text,
-	source_type            text,
-	source_account_id      text,
-	destination_type       text,
-	destination_account_id text,
-	sending_currency       text,
-	receiving_currency     text,
-	total_sending_amount   bigint,
-	total_receiving_amount bigint,
-	exchange_rate          numeric,
-	fees_included          bigint,
-	transaction_id         text,
-	created_at             timestamptz,
-	expires_at             timestamptz,
-	doc                    json NOT NULL
-);
-
-CREATE TABLE transactions (
-	id                     text COLLATE "C" PRIMARY KEY,
-	status                 text,
-	type                   text,
-	direction              text,
-	customer_id            text,
-	platform_customer_id   text,
-	source_account_id      text,
-	destination_account_id text,
-	sent_amount            bigint,
-	sent_currency          text,
-	received_amount        bigint,
-	received_currency      text,
-	exchange_rate          numeric,
-	fees                   bigint,
-	quote_id               text,
-	settled_at             timestamptz,
-	created_at             timestamptz,
-	updated_at             timestamptz,
-	doc                    json NOT NULL
-);
-CREATE INDEX transactions_created_at ON transactions (created_at);
+-- The user's own tables: the engine's ledger moves out of payments_kv into
+-- real tables, which a finance team queries with SQL (README.md, "Your data
+-- in PostgreSQL"); the rows of a store written before this migration are
+-- moved by the Go step of version 4 (migrate.go) in this same transaction.
+-- The areas' record tables (customers, accounts, quotes, transactions),
+-- their typed columns and the view of accounts with their balances are
+-- built from the areas' declarations when the engine starts (declare.go),
+-- after the migrations.
 
 -- The balance of every ledger account in every currency it moved in:
 -- internal accounts (InternalAccount:...), their holds (.../held),
@@ -130,18 +47,6 @@ CREATE TABLE ledger_entries (
 	PRIMARY KEY (entry_id, seq)
 );
 CREATE INDEX ledger_entries_reference ON ledger_entries (reference);
-
--- Internal accounts with their balances: balance is what the account may
--- spend, held what executed payments hold until they settle.
-CREATE VIEW internal_accounts AS
-SELECT r.id, r.customer_id, r.type, r.status, r.currency,
-       coalesce(b.balance, 0) AS balance,
-       coalesce(h.balance, 0) AS held,
-       coalesce(b.balance, 0) + coalesce(h.balance, 0) AS total_balance,
-       r.created_at, r.updated_at, r.doc
-FROM internal_account_records r
-LEFT JOIN ledger_balances b ON b.account = r.id AND b.currency = r.currency
-LEFT JOIN ledger_balances h ON h.account = r.id || '/held' AND h.currency = r.currency;
 
 -- payments_raise fails the statement (and its transaction) with SQLSTATE
 -- code: a commit raises PGS01 when a record its run read changed, and

@@ -1,0 +1,251 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/paygrid/payments/internal/engine"
+)
+
+var _ engine.TableDeclarer = (*Store)(nil)
+
+// DeclareTables lays the store's tables out as the engine's declarations
+// say (engine.TableDeclarer: payments.New calls it, with every registered
+// table, before the engine first reads the store): the records of a table with rows (engine.TableDef.Rows) are
+// kept in a real table with its typed columns, and a table written at its
+// end (InsertsAtEnd) after every other in payments_kv. Before it, every
+// table but the ledger's lives in payments_kv, so a program that opens the
+// store on its own and reads a record table sees it empty.
+//
+// It builds what the database lacks, in one transaction under the lock
+// that serializes migrations (processes starting together wait for each
+// other, and the first builds): a missing table is created, a column
+// declared later is added and filled from each row's doc, the records of a
+// newly declared table move out of payments_kv into it, the declared
+// indexes and the views of balances (engine.Balances) are created. A
+// database that holds everything already costs one catalog query. A column
+// whose type differs from its declaration is an error (the store does not
+// convert it); a column no longer declared stays, unwritten.
+func (s *Store) DeclareTables(ctx context.Context, tables []engine.TableDef) error {
+	l, err := newLayout(tables)
+	if err != nil {
+		return err
+	}
+	c, err := s.conn(ctx)
+	if err != nil {
+		return unavailable(ctx, err)
+	}
+	err = pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.migrateKey); err != nil {
+			return err
+		}
+		return build(ctx, tx, l)
+	})
+	s.pool.release(c, err != nil)
+	if err != nil {
+		return unavailable(ctx, fmt.Errorf("pgstore: declaring the tables: %w", err))
+	}
+	s.layout.Store(l)
+	s.cache.clear()
+	return nil
+}
+
+// relation is what the catalog says of one table or view: its kind ('r'
+// a table, 'v' a view, ...) and its columns with their types, in order.
+type relation struct {
+	kind  string
+	names []string
+	types []string
+}
+
+// catalog reads the tables and views of the current schema named names.
+func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relation, error) {
+	rows, err := tx.Query(ctx, `SELECT c.relname::text, c.relkind::text, a.attname::text, format_type(a.atttypid, a.atttypmod)
+		FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+		WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY($1)
+		ORDER BY c.relname, a.attnum`, names)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*relation{}
+	for rows.Next() {
+		var rel, kind, name, typ string
+		if err := rows.Scan(&rel, &kind, &name, &typ); err != nil {
+			return nil, err
+		}
+		r := out[rel]
+		if r == nil {
+			r = &relation{kind: kind}
+			out[rel] = r
+		}
+		r.names, r.types = append(r.names, name), append(r.types, typ)
+	}
+	return out, rows.Err()
+}
+
+// sqlTypes are the catalog's names of the column types.
+var sqlTypes = [...]string{colText: "text", colBigint: "bigint", colNumeric: "numeric",
+	colTimestamptz: "timestamp with time zone", colBoolean: "boolean"}
+
+// build creates in tx what the database lacks of layout l.
+func build(ctx context.Context, tx pgx.Tx, l *layout) error {
+	var names []string
+	for _, sh := range l.declared {
+		names = append(names, sh.sql)
+	}
+	for _, v := range l.views {
+		names = append(names, v.name)
+	}
+	have, err := catalog(ctx, tx, names)
+	if err != nil {
+		return err
+	}
+	for _, sh := range l.declared {
+		if err := buildTable(ctx, tx, sh, have[sh.sql]); err != nil {
+			return fmt.Errorf("%s: %w", sh.sql, err)
+		}
+	}
+	for _, ix := range l.indexes {
+		if _, err := tx.Exec(ctx, "CREATE INDEX IF NOT EXISTS "+ident(ix.name())+" ON "+ident(ix.sh.sql)+" ("+strings.Join(ix.cols, ", ")+")"); err != nil {
+			return fmt.Errorf("index %s: %w", ix.name(), err)
+		}
+	}
+	for _, v := range l.views {
+		if err := buildView(ctx, tx, v, have[v.name]); err != nil {
+			return fmt.Errorf("view %s: %w", v.name, err)
+		}
+	}
+	var atEnd []string
+	for table := range l.atEnd {
+		atEnd = append(atEnd, table)
+	}
+	if len(atEnd) > 0 {
+		// The records of a store written before the table was declared
+		// so (or by migration 3, which moved them) move after the others.
+		slices.Sort(atEnd)
+		if _, err := tx.Exec(ctx, "UPDATE payments_kv SET tbl = '"+atEndPrefix+"' || tbl WHERE tbl = ANY($1)", atEnd); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildTable creates the record table sh when the database lacks it (rel
+// nil), or adds the columns it lacks and fills them; then it moves the
+// table's records that payments_kv still holds into it.
+func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error {
+	switch {
+	case rel == nil:
+		var b strings.Builder
+		b.WriteString("CREATE TABLE " + ident(sh.sql) + " (\n\tid text COLLATE \"C\" PRIMARY KEY")
+		for _, c := range sh.cols {
+			b.WriteString(",\n\t" + c.name + " " + c.typ.String())
+		}
+		b.WriteString(",\n\tdoc json NOT NULL\n)")
+		if _, err := tx.Exec(ctx, b.String()); err != nil {
+			return err
+		}
+	case rel.kind != "r":
+		return fmt.Errorf("a relation of kind %q stands where the table goes", rel.kind)
+	default:
+		added := false
+		for _, c := range sh.cols {
+			i := slices.Index(rel.names, c.name)
+			switch {
+			case i < 0:
+				if _, err := tx.Exec(ctx, "ALTER TABLE "+ident(sh.sql)+" ADD COLUMN "+c.name+" "+c.typ.String()); err != nil {
+					return err
+				}
+				added = true
+			case rel.types[i] != sqlTypes[c.typ]:
+				return fmt.Errorf("column %s is %s, declared %s", c.name, rel.types[i], c.typ)
+			}
+		}
+		if added {
+			if err := refill(ctx, tx, sh); err != nil {
+				return err
+			}
+		}
+	}
+	return moveTable(ctx, tx, sh, sh.engine)
+}
+
+// refill writes every typed column of the rows of sh again from their doc:
+// after columns were added, 500 rows at a time, by the same code as the
+// store's own writes.
+func refill(ctx context.Context, tx pgx.Tx, sh *shape) error {
+	after := ""
+	for {
+		rows, err := tx.Query(ctx, "SELECT id, doc::text FROM "+ident(sh.sql)+" WHERE id > $1 ORDER BY id LIMIT 500", after)
+		if err != nil {
+			return err
+		}
+		var keys []string
+		var values [][]byte
+		for rows.Next() {
+			var id, doc string
+			if err := rows.Scan(&id, &doc); err != nil {
+				rows.Close()
+				return err
+			}
+			keys, values = append(keys, id), append(values, []byte(doc))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(keys) == 0 {
+			return nil
+		}
+		args, err := columnArgs(sh, keys, values)
+		if err != nil {
+			return err
+		}
+		s := &stmt{}
+		s.cte(sh.insert(s, args, true))
+		if _, err := tx.Exec(ctx, s.finish(false), s.args...); err != nil {
+			return err
+		}
+		after = keys[len(keys)-1]
+	}
+}
+
+// buildView creates the view of balances v when the database lacks it (rel
+// nil) or has it with other columns (a column declared later).
+func buildView(ctx context.Context, tx pgx.Tx, v balanceView, rel *relation) error {
+	cols := []string{"r.id"}
+	names := []string{"id"}
+	for _, c := range v.sh.cols {
+		cols, names = append(cols, "r."+c.name), append(names, c.name)
+		if c.name == v.currency {
+			cols = append(cols, "coalesce(b.balance, 0) AS balance", "coalesce(h.balance, 0) AS held",
+				"coalesce(b.balance, 0) + coalesce(h.balance, 0) AS total_balance")
+			names = append(names, "balance", "held", "total_balance")
+		}
+	}
+	cols, names = append(cols, "r.doc"), append(names, "doc")
+	switch {
+	case rel == nil:
+	case rel.kind != "v":
+		return fmt.Errorf("a relation of kind %q stands where the view goes", rel.kind)
+	case slices.Equal(rel.names, names):
+		return nil
+	default:
+		if _, err := tx.Exec(ctx, "DROP VIEW "+ident(v.name)); err != nil {
+			return err
+		}
+	}
+	cur := "r." + v.currency
+	_, err := tx.Exec(ctx, "CREATE VIEW "+ident(v.name)+" AS\nSELECT "+strings.Join(cols, ", ")+
+		"\nFROM "+ident(v.sh.sql)+" r"+
+		"\nLEFT JOIN ledger_balances b ON b.account = r.id AND b.currency = "+cur+
+		"\nLEFT JOIN ledger_balances h ON h.account = r.id || "+literal(v.held)+" AND h.currency = "+cur)
+	return err
+}
+
+// literal quotes s as an SQL string literal.
+func literal(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
