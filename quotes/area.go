@@ -150,19 +150,11 @@ var quotesSlot engine.Slot[quotesState]
 
 // contendedCache remembers the balances the quotes this process created
 // draw on (Record.contended), so that executing one later names them
-// to the store (WithContended) without reading the quote first. A quote
+// to the store (Op.Contended) without reading the quote first. A quote
 // created by another process, or forgotten when the cache started over,
 // executes without the hint.
 type contendedCache struct {
 	engine.Bounded[[]engine.RecordKey]
-}
-
-// With returns ctx naming the balances quote quoteID draws on, if known.
-func (c *contendedCache) With(ctx context.Context, quoteID string) context.Context {
-	if keys, ok := c.Get(quoteID); ok {
-		return engine.WithContended(ctx, keys...)
-	}
-	return ctx
 }
 
 // begin begins the operation name of this area (engine.Handle.Begin): every

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/rails"
 )
@@ -43,7 +44,7 @@ func (q *Record) holdAccount() string {
 }
 
 // contended names the balances executing q draws on, which concurrent
-// payments from the same account rewrite too (WithContended): the source
+// payments from the same account rewrite too (Op.Contended): the source
 // account's and its hold's. Quotes funded otherwise have none.
 func (q *Record) contended() []engine.RecordKey {
 	if q.Source.SourceType != SourceAccount || q.SourceExternal {
@@ -87,10 +88,8 @@ func (q *Record) refundAccount(rail string) string {
 //
 // QUOTE_EXPIRED is a kept refusal: the quote's expiry commits with it and a
 // retry under the same idempotency key answers the same.
-func (qs Service) Execute(ctx context.Context, id string) (_ *Quote, err error) {
-	ctx, op := begin(ctx, qs.e, "Execute")
-	defer op.End(&err)
-	return ExecuteWith(qs.e, ctx, id, ExecuteOptions{}, nil)
+func (qs Service) Execute(ctx context.Context, id string) (*Quote, error) {
+	return engine.Run(ctx, qs.e, executeQuote, execution{id: id})
 }
 
 // ExecuteWith is Quotes.Execute with the caller's SCA factor preference: a
@@ -100,35 +99,70 @@ func (qs Service) Execute(ctx context.Context, id string) (_ *Quote, err error) 
 // the transaction. It runs one whole operation on e, with e's idempotency
 // key, and answers Service.Execute's codes.
 func ExecuteWith(e *engine.Handle, ctx context.Context, id string, opts ExecuteOptions, stamp *string) (*Quote, error) {
-	var out *Quote
-	var failure error
-	d := drawChallenge(e)
-	ctx = quotesSlot.Of(e).contended.With(ctx, id)
-	err := engine.Once(ctx, e, []any{id, opts}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
-		q, err := Get(t, id)
+	return engine.Run(ctx, e, executeQuote, execution{id: id, opts: opts, stamp: stamp})
+}
+
+// execution is what executing a quote asks: the quote, the caller's SCA
+// preference and the wallet's stamp (nil: none could be sent).
+type execution struct {
+	id    string
+	opts  ExecuteOptions
+	stamp *string
+}
+
+// executing is what an execution gathers before its transaction: the
+// secrets of an SCA challenge (used if the customer needs one) and the
+// balances the quote draws on, when this process created it.
+type executing struct {
+	d   customers.SCADraw
+	hot []engine.RecordKey
+}
+
+// executeQuote is Service.Execute's operation (and ExecuteWith's): its
+// idempotency record fingerprints [id, opts], as before it was declared.
+var executeQuote = engine.Op[execution, *Quote, executing]{Area: "quotes", Name: "Execute",
+	Fingerprint: func(in *execution) any { return []any{in.id, in.opts} },
+	Prefetch:    prefetchExecution,
+	Contended:   func(_ *execution, f *executing) []engine.RecordKey { return f.hot },
+	Decide:      decideExecution,
+}
+
+// prefetchExecution draws the challenge's secrets and looks up the
+// balances the quote draws on (contendedCache), outside the transaction.
+func prefetchExecution(_ context.Context, e *engine.Handle, in *execution, f *executing, _ error) error {
+	f.d = drawChallenge(e)
+	f.hot, _ = quotesSlot.Of(e).contended.Get(in.id)
+	return nil
+}
+
+// decideExecution executes the quote in t, or challenges its customer.
+// QUOTE_EXPIRED found by this execution commits the expiry with it
+// (engine.Keep).
+func decideExecution(t *engine.Txn, in *execution, f *executing) (*Quote, error) {
+	id := in.id
+	q, err := Get(t, id)
+	if err != nil {
+		return nil, err
+	}
+	if q.Source.SourceType != SourceAccount {
+		return nil, engine.Errorf(engine.CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
+	}
+	if q.Status == Expired { // expired by the sweep: the same answer as before it ran
+		return nil, engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
+	}
+	if expired, err := ExpireIfDue(t, q); err != nil || expired {
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if q.Source.SourceType != SourceAccount {
-			return engine.Errorf(engine.CodeConflict, "quote %s is funded in real time and executes when its funds arrive", id)
-		}
-		if q.Status == Expired { // expired by the sweep: the same answer as before it ran
-			return engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
-		}
-		if expired, err := ExpireIfDue(t, q); err != nil || expired {
-			failure = engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z"))
-			return err
-		}
-		if err := quotesSlot.Of(t.Handle).CheckWalletSignature(t, q, stamp); err != nil {
-			return err
-		}
-		if err := executeOrChallenge(t, q, d, opts.ScaFactor); err != nil {
-			return err
-		}
-		out = &q.Quote
-		return nil
-	}))
-	return out, err
+		return nil, engine.Keep(engine.Errorf(engine.CodeQuoteExpired, "quote %s expired at %s; request a new quote", id, q.ExpiresAt.Format("2006-01-02T15:04:05Z")))
+	}
+	if err := quotesSlot.Of(t.Handle).CheckWalletSignature(t, q, in.stamp); err != nil {
+		return nil, err
+	}
+	if err := executeOrChallenge(t, q, f.d, in.opts.ScaFactor); err != nil {
+		return nil, err
+	}
+	return &q.Quote, nil
 }
 
 // saveQuote stores a quote read in this transaction, refusing a status
