@@ -20,40 +20,49 @@ const SandboxFundingDescription = "Sandbox funding"
 // INTERNAL_ACCOUNT.BALANCE_UPDATED. It returns the account after the
 // credit.
 //
-// Everything commits in one transaction through engine.Once: a retry with
+// Everything commits in one transaction: a retry with
 // the same idempotency key credits once. FORBIDDEN outside sandbox engines,
 // INVALID_INPUT naming amount outside 1..accounts.MaxSandboxFunding,
 // ACCOUNT_NOT_FOUND for an unknown account. The credit is one balanced
 // ledger entry from accounts.SandboxFundingAccount, referenced by the
 // transaction's id.
-func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (_ *accounts.InternalAccountView, err error) {
-	ctx, op := begin(ctx, s.e, "Sandbox.Fund")
-	defer op.End(&err)
-	e := s.e
-	if err := e.RequireSandbox(); err != nil {
-		return nil, err
-	}
-	if amount < 1 || amount > accounts.MaxSandboxFunding {
-		var fe validate.Errors
-		fe.Add("amount", nil, "amount must be between 1 and %d", accounts.MaxSandboxFunding)
-		return nil, engine.Invalid(fe)
-	}
-	var out *accounts.InternalAccountView
-	err = engine.Once(ctx, e, []any{id, amount}, &out, func(t *engine.Txn) error {
-		a, err := accounts.Internal(t, id)
-		if err != nil {
-			return err
-		}
-		if _, err := fundTx(t, a, amount); err != nil {
-			return err
-		}
-		if out, err = accounts.View(t, a); err != nil {
-			return err
-		}
-		return t.Emit(accounts.EventInternalAccountBalanceUpdated, out)
-	})
-	return out, err
+func (s Sandbox) Fund(ctx context.Context, id string, amount int64) (*accounts.InternalAccountView, error) {
+	return engine.Run(ctx, s.e, fund, funding{id, amount})
 }
+
+// funding is a sandbox funding: the internal account and the amount.
+type funding struct {
+	id     string
+	amount int64
+}
+
+// fund is Sandbox.Fund's operation; its idempotency record fingerprints
+// [id, amount], as before it was declared.
+var fund = engine.Op[funding, *accounts.InternalAccountView, struct{}]{Area: "quotes", Name: "Sandbox.Fund",
+	Fingerprint: func(in *funding) any { return []any{in.id, in.amount} },
+	Guard:       (*engine.Handle).RequireSandbox,
+	Validate: func(in *funding) error {
+		if in.amount < 1 || in.amount > accounts.MaxSandboxFunding {
+			var fe validate.Errors
+			fe.Add("amount", nil, "amount must be between 1 and %d", accounts.MaxSandboxFunding)
+			return engine.Invalid(fe)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *funding, _ *struct{}) (*accounts.InternalAccountView, error) {
+		a, err := accounts.Internal(t, in.id)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := fundTx(t, a, in.amount); err != nil {
+			return nil, err
+		}
+		out, err := accounts.View(t, a)
+		if err != nil {
+			return nil, err
+		}
+		return out, t.Emit(accounts.EventInternalAccountBalanceUpdated, out)
+	}}
 
 // fundTx books a sandbox funding of amount to a inside the caller's
 // transaction: the ledger entry and the COMPLETED INCOMING transaction

@@ -253,18 +253,13 @@ func advanceTx(t *engine.Txn, tx *Transaction) error {
 
 // Get returns one transaction (TRANSACTION_NOT_FOUND), a card transaction
 // included.
-func (ts Transactions) Get(ctx context.Context, id string) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, ts.e, "Transactions.Get")
-	defer op.End(&err)
-	e := ts.e
-	var out *Transaction
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		out, err = GetTransaction(t, id)
-		return err
-	})
-	return out, err
+func (ts Transactions) Get(ctx context.Context, id string) (*Transaction, error) {
+	return engine.Run(ctx, ts.e, getTransaction, id)
 }
+
+// getTransaction is Transactions.Get's operation: one read.
+var getTransaction = engine.Op[string, *Transaction, struct{}]{Area: "quotes", Name: "Transactions.Get", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Transaction, error) { return GetTransaction(t, *id) }}
 
 // TransactionFilter narrows Transactions.List (reference filters). An
 // account identifier is an account id or a UMA address; Reference matches
@@ -322,25 +317,29 @@ func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
 // card transactions included. A status or type outside the reference's values is
 // INVALID_INPUT, as is a bad cursor or limit. A page costs the index read
 // of the narrowest filter (TransactionFilter.Query), not a table scan.
-func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.ListParams) (_ engine.Page[Transaction], err error) {
-	ctx, op := begin(ctx, ts.e, "Transactions.List")
-	defer op.End(&err)
-	e := ts.e
-	var fe validate.Errors
-	fe.Enum("status", string(f.Status), "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
-		"AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "EXCEPTION")
-	fe.Enum("type", string(f.Type), string(TxIncoming), string(TxOutgoing), string(TxCard))
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return engine.Page[Transaction]{}, err
-	}
-	var page engine.Page[Transaction]
-	err = e.View(ctx, func(t *engine.Txn) error {
-		var err error
-		page, err = engine.List(t, f.Query(), p)
-		return err
-	})
-	return page, err
+func (ts Transactions) List(ctx context.Context, f TransactionFilter, p engine.ListParams) (engine.Page[Transaction], error) {
+	return engine.Run(ctx, ts.e, listTransactions, transactionQuery{f, p})
 }
+
+// transactionQuery is a page of transactions: the filter and the page.
+type transactionQuery struct {
+	f TransactionFilter
+	p engine.ListParams
+}
+
+// listTransactions is Transactions.List's operation: the filter's values
+// are checked, then one read of the narrowest index.
+var listTransactions = engine.Op[transactionQuery, engine.Page[Transaction], struct{}]{Area: "quotes", Name: "Transactions.List", Access: engine.Read,
+	Validate: func(in *transactionQuery) error {
+		var fe validate.Errors
+		fe.Enum("status", string(in.f.Status), "CREATED", "PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "REJECTED", "FAILED", "REFUNDED", "EXPIRED",
+			"AUTHORIZED", "PARTIALLY_SETTLED", "SETTLED", "EXCEPTION")
+		fe.Enum("type", string(in.f.Type), string(TxIncoming), string(TxOutgoing), string(TxCard))
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *transactionQuery, _ *struct{}) (engine.Page[Transaction], error) {
+		return engine.List(t, in.f.Query(), in.p)
+	}}
 
 // ListAll walks every page of List from p on (engine.All):
 // each item with a nil error, or one pair with a page's error; breaking
@@ -355,25 +354,35 @@ func (ts Transactions) ListAll(ctx context.Context, f TransactionFilter, p engin
 // TRANSACTION_NOT_FOUND for an unknown id. It changes no status and emits
 // no event; a repeat with the same time is idempotent, a later one
 // overwrites the time.
-func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Time) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, ts.e, "Transactions.ConfirmReceipt")
-	defer op.End(&err)
-	e := ts.e
-	var out *Transaction
-	err = engine.Once(ctx, e, []any{id, at}, &out, func(t *engine.Txn) error {
-		tx, err := GetTransaction(t, id)
+func (ts Transactions) ConfirmReceipt(ctx context.Context, id string, at time.Time) (*Transaction, error) {
+	return engine.Run(ctx, ts.e, confirmReceipt, receipt{id, at})
+}
+
+// receipt is a delivered receipt: the transaction and when (zero: now).
+type receipt struct {
+	id string
+	at time.Time
+}
+
+// confirmReceipt is Transactions.ConfirmReceipt's operation; its
+// idempotency record fingerprints [id, at], as before it was declared.
+var confirmReceipt = engine.Op[receipt, *Transaction, struct{}]{Area: "quotes", Name: "Transactions.ConfirmReceipt",
+	Fingerprint: func(in *receipt) any { return []any{in.id, in.at} },
+	Decide: func(t *engine.Txn, in *receipt, _ *struct{}) (*Transaction, error) {
+		tx, err := GetTransaction(t, in.id)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		at := in.at
 		if at.IsZero() {
 			at = t.Now
 		}
 		tx.ReceiptDeliveryConfirmedAt = &at
-		out = tx
-		return SaveTransaction(t, tx, "")
-	})
-	return out, err
-}
+		if err := SaveTransaction(t, tx, ""); err != nil {
+			return nil, err
+		}
+		return tx, nil
+	}}
 
 // Transactions lists and reads transactions and moves money between a
 // customer's own accounts (transfer in and out), with incoming-payment

@@ -28,17 +28,30 @@ type TransferOutRequest struct {
 // (amount, not lockedCurrencyAmount). It answers the transaction, not the
 // quote; the quote is marked Transfer so the rail can tell the two apart
 // (rails.OutgoingPayment.Transfer).
-func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, ts.e, "Transactions.TransferOut")
-	defer op.End(&err)
-	e := ts.e
-	tx, err := Create(ctx, e, Request{Source: Source{SourceType: SourceAccount, AccountID: in.SourceAccountID},
-		Destination:        Destination{DestinationType: DestinationAccount, AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
-		LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
-		RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment}, true,
-		func(t *engine.Txn, q *Record) (*Transaction, error) { return GetTransaction(t, q.TransactionID) })
-	return tx, engine.RenameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
+func (ts Transactions) TransferOut(ctx context.Context, in TransferOutRequest) (*Transaction, error) {
+	return engine.Run(ctx, ts.e, transferOut, in)
 }
+
+// transferOut is Transactions.TransferOut's operation: the quote
+// operation (Create, with its own idempotency and transaction) carries it
+// out from Prefetch, which settles the answer.
+var transferOut = engine.Op[TransferOutRequest, *Transaction, *Transaction]{Area: "quotes", Name: "Transactions.TransferOut", Access: engine.Read,
+	Prefetch: func(ctx context.Context, e *engine.Handle, in *TransferOutRequest, out **Transaction, _ error) error {
+		tx, err := Create(ctx, e, Request{Source: Source{SourceType: SourceAccount, AccountID: in.SourceAccountID},
+			Destination:        Destination{DestinationType: DestinationAccount, AccountID: in.DestinationAccountID, PaymentRail: in.PaymentRail},
+			LockedCurrencySide: "SENDING", LockedCurrencyAmount: in.Amount, ImmediatelyExecute: true,
+			RemittanceInformation: in.RemittanceInformation, PurposeOfPayment: in.PurposeOfPayment}, true,
+			func(t *engine.Txn, q *Record) (*Transaction, error) { return GetTransaction(t, q.TransactionID) })
+		if err != nil {
+			return engine.RenameFields(err, map[string]string{"lockedCurrencyAmount": "amount"})
+		}
+		*out = tx
+		return engine.Settled
+	},
+	Decide: func(*engine.Txn, *TransferOutRequest, **Transaction) (*Transaction, error) { return nil, nil }, // settled by Prefetch
+	Answer: func(_ *engine.Handle, _ *TransferOutRequest, out **Transaction, _ *Transaction, err error) (*Transaction, error) {
+		return *out, err
+	}}
 
 // TransferInRequest asks to pull Amount from a customer's external account
 // into its internal account of the same currency (the deprecated POST
@@ -57,28 +70,27 @@ type TransferInRequest struct {
 // unknown accounts ACCOUNT_NOT_FOUND; accounts of different owners or
 // currencies INVALID_INPUT (destination.accountId); a customer that may not
 // transact CUSTOMER_DELETED or END_USER_TERMS_NOT_ACCEPTED.
-func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, ts.e, "Transactions.TransferIn")
-	defer op.End(&err)
-	e := ts.e
-	sourceID, destinationID, amount := in.SourceAccountID, in.DestinationAccountID, in.Amount
-	var fe validate.Errors
-	fe.Required("source.accountId", sourceID)
-	fe.Required("destination.accountId", destinationID)
-	if amount < 1 || amount > accounts.MaxSandboxFunding {
-		fe.Add("amount", nil, "amount must be between 1 and %d", accounts.MaxSandboxFunding)
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	var out *Transaction
-	err = engine.Once(ctx, e, []any{sourceID, destinationID, amount}, &out, func(t *engine.Txn) error {
-		var err error
-		out, err = TransferIn(t, sourceID, destinationID, amount, "")
-		return err
-	})
-	return out, err
+func (ts Transactions) TransferIn(ctx context.Context, in TransferInRequest) (*Transaction, error) {
+	return engine.Run(ctx, ts.e, transferIn, in)
 }
+
+// transferIn is Transactions.TransferIn's operation; its idempotency
+// record fingerprints [source, destination, amount], as before it was
+// declared.
+var transferIn = engine.Op[TransferInRequest, *Transaction, struct{}]{Area: "quotes", Name: "Transactions.TransferIn",
+	Fingerprint: func(in *TransferInRequest) any { return []any{in.SourceAccountID, in.DestinationAccountID, in.Amount} },
+	Validate: func(in *TransferInRequest) error {
+		var fe validate.Errors
+		fe.Required("source.accountId", in.SourceAccountID)
+		fe.Required("destination.accountId", in.DestinationAccountID)
+		if in.Amount < 1 || in.Amount > accounts.MaxSandboxFunding {
+			fe.Add("amount", nil, "amount must be between 1 and %d", accounts.MaxSandboxFunding)
+		}
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *TransferInRequest, _ *struct{}) (*Transaction, error) {
+		return TransferIn(t, in.SourceAccountID, in.DestinationAccountID, in.Amount, "")
+	}}
 
 // settleTransferIn applies an outcome of a transfer-in pull: COMPLETED
 // credits the internal account from the rail, FAILED refuses a pending
