@@ -16,21 +16,19 @@ import (
 // Get returns a quote (QUOTE_NOT_FOUND); a PENDING quote past its expiry
 // reads EXPIRED, one whose SCA challenge lapsed FAILED, as the next
 // ProcessDue will record it. Reading never writes.
-func (qs Service) Get(ctx context.Context, id string) (_ *Quote, err error) {
-	ctx, op := begin(ctx, qs.e, "Get")
-	defer op.End(&err)
-	e := qs.e
-	var out *Quote
-	err = e.View(ctx, func(t *engine.Txn) error {
-		q, err := Get(t, id)
-		if err != nil {
-			return err
-		}
-		out = q.asRead(t.Now)
-		return nil
-	})
-	return out, err
+func (qs Service) Get(ctx context.Context, id string) (*Quote, error) {
+	return engine.Run(ctx, qs.e, getQuote, id)
 }
+
+// getQuote is Service.Get's operation: one read.
+var getQuote = engine.Op[string, *Quote, struct{}]{Area: "quotes", Name: "Get", Access: engine.Read,
+	Decide: func(t *engine.Txn, id *string, _ *struct{}) (*Quote, error) {
+		q, err := Get(t, *id)
+		if err != nil {
+			return nil, err
+		}
+		return q.asRead(t.Now), nil
+	}}
 
 // Sandbox is the quotes area's part of the sandbox operations (the root's
 // eng.Sandbox delegates to it; payments.SandboxPayments): a payer funding a
@@ -52,49 +50,60 @@ func NewSandbox(h *engine.Handle) Sandbox { return Sandbox{h} }
 // account, or not PENDING (awaiting SCA, already funded), CONFLICT; a
 // lapsed one QUOTE_EXPIRED (kept: the quote's expiry commits with the
 // answer); a currency other than the quote's INVALID_INPUT.
-func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, s.e, "Sandbox.Send")
-	defer op.End(&err)
-	e := s.e
-	if err := e.RequireSandbox(); err != nil {
-		return nil, err
-	}
-	var out *Transaction
-	var failure error
-	err = engine.Once(ctx, e, []any{quoteID, currency, amount}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
+func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int64) (*Transaction, error) {
+	return engine.Run(ctx, s.e, sandboxSend, payment{quoteID, currency, amount})
+}
+
+// payment is a sandbox payer's funding of a real-time funded quote.
+type payment struct {
+	quoteID, currency string
+	amount            int64
+}
+
+// sandboxSend is Sandbox.Send's operation; its idempotency record
+// fingerprints [quoteId, currency, amount], as before it was declared. A
+// lapsed quote's expiry commits with its refusal (engine.Keep).
+var sandboxSend = engine.Op[payment, *Transaction, struct{}]{Area: "quotes", Name: "Sandbox.Send",
+	Fingerprint: func(in *payment) any { return []any{in.quoteID, in.currency, in.amount} },
+	Guard:       (*engine.Handle).RequireSandbox,
+	Validate: func(in *payment) error {
 		var fe validate.Errors
-		fe.Required("quoteId", quoteID)
-		fe.Required("currencyCode", currency)
-		if err := engine.Invalid(fe.Err()); err != nil {
-			return err
-		}
+		fe.Required("quoteId", in.quoteID)
+		fe.Required("currencyCode", in.currency)
+		return engine.Invalid(fe.Err())
+	},
+	Decide: func(t *engine.Txn, in *payment, _ *struct{}) (*Transaction, error) {
+		quoteID, currency, amount := in.quoteID, in.currency, in.amount
 		q, err := Get(t, quoteID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if q.Source.SourceType != SourceRealtimeFunding {
-			return engine.Errorf(engine.CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
+			return nil, engine.Errorf(engine.CodeConflict, "quote %s is funded from an account; execute it instead", quoteID)
 		}
 		lapsed := engine.Errorf(engine.CodeQuoteExpired, "quote %s expired; request a new quote", quoteID)
 		if q.Status == Expired || challengeLapsed(t, q) { // ended by the sweep: the same answer as before it ran
-			return lapsed
+			return nil, lapsed
 		}
 		if expired, err := ExpireIfDue(t, q); err != nil || expired {
-			failure = lapsed
-			return err
+			if err != nil {
+				return nil, err
+			}
+			return nil, engine.Keep(lapsed)
 		}
 		if q.Status != Pending {
-			return engine.Errorf(engine.CodeConflict, "quote %s is %s; only an authorized, unfunded quote can be funded", quoteID, q.Status)
+			return nil, engine.Errorf(engine.CodeConflict, "quote %s is %s; only an authorized, unfunded quote can be funded", quoteID, q.Status)
 		}
 		if currency != q.SendingCurrency.Code {
+			var fe validate.Errors
 			fe.Add("currencyCode", nil, "currencyCode must be the quote's sending currency %s", q.SendingCurrency.Code)
-			return engine.Invalid(fe)
+			return nil, engine.Invalid(fe)
 		}
 		if amount == 0 {
 			amount = q.TotalSendingAmount
 		}
 		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(accounts.SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
-			return err
+			return nil, err
 		}
 		if amount != q.TotalSendingAmount {
 			// The wrong amount arrived: all of it goes back to the payer and
@@ -102,23 +111,22 @@ func (s Sandbox) Send(ctx context.Context, quoteID, currency string, amount int6
 			q.Status = Processing
 			tx, err := GetTransaction(t, q.TransactionID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			tx.Status = TxProcessing
 			if err := failAndRefund(t, q, tx, rails.Report{Outcome: rails.Failed, FailureReason: "FUNDING_AMOUNT_MISMATCH", RefundReason: "TRANSACTION_FAILED"}, amount); err != nil {
-				return err
+				return nil, err
 			}
-			out = tx
-			return saveQuote(t, q)
+			if err := saveQuote(t, q); err != nil {
+				return nil, err
+			}
+			return tx, nil
 		}
 		if err := startDelivery(t, q); err != nil {
-			return err
+			return nil, err
 		}
-		out, err = GetTransaction(t, q.TransactionID)
-		return err
-	}))
-	return out, err
-}
+		return GetTransaction(t, q.TransactionID)
+	}}
 
 // ReceiveRequest simulates an incoming UMA payment (POST /sandbox/receive
 // and /sandbox/uma/receive).
@@ -147,34 +155,39 @@ type ReceiveRequest struct {
 // receiver that may not transact is CUSTOMER_DELETED or
 // END_USER_TERMS_NOT_ACCEPTED; one without an account in the currency
 // ACCOUNT_NOT_FOUND.
-func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, s.e, "Sandbox.Receive")
-	defer op.End(&err)
-	e := s.e
-	if err := e.RequireSandbox(); err != nil {
-		return nil, err
-	}
-	var fe validate.Errors
-	fe.Required("senderUmaAddress", req.SenderUmaAddress)
-	fe.Required("receivingCurrencyCode", req.ReceivingCurrencyCode)
-	if req.ReceivingCurrencyAmount < 1 || req.ReceivingCurrencyAmount > accounts.MaxSandboxFunding {
-		fe.Add("receivingCurrencyAmount", nil, "receivingCurrencyAmount must be between 1 and %d", accounts.MaxSandboxFunding)
-	}
-	if (req.ReceiverUmaAddress == "") == (req.CustomerID == "") {
-		fe.Add("receiverUmaAddress", nil, "name the receiver by exactly one of receiverUmaAddress and customerId")
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	sender, err := directory(e).LookupUMA(ctx, req.SenderUmaAddress)
-	if err != nil {
-		return nil, err
-	}
-	if sender == nil {
-		return nil, engine.Errorf(engine.CodeUmaNotFound, "no sandbox counterparty sends from %s", req.SenderUmaAddress)
-	}
-	var out *Transaction
-	err = engine.Once(ctx, e, req, &out, func(t *engine.Txn) error {
+func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (*Transaction, error) {
+	return engine.Run(ctx, s.e, sandboxReceive, req)
+}
+
+// sandboxReceive is Sandbox.Receive's operation: the sender is looked up
+// in the Directory in Prefetch, outside the transaction that books the
+// payment.
+var sandboxReceive = engine.Op[ReceiveRequest, *Transaction, struct{}]{Area: "quotes", Name: "Sandbox.Receive",
+	Guard: (*engine.Handle).RequireSandbox,
+	Validate: func(req *ReceiveRequest) error {
+		var fe validate.Errors
+		fe.Required("senderUmaAddress", req.SenderUmaAddress)
+		fe.Required("receivingCurrencyCode", req.ReceivingCurrencyCode)
+		if req.ReceivingCurrencyAmount < 1 || req.ReceivingCurrencyAmount > accounts.MaxSandboxFunding {
+			fe.Add("receivingCurrencyAmount", nil, "receivingCurrencyAmount must be between 1 and %d", accounts.MaxSandboxFunding)
+		}
+		if (req.ReceiverUmaAddress == "") == (req.CustomerID == "") {
+			fe.Add("receiverUmaAddress", nil, "name the receiver by exactly one of receiverUmaAddress and customerId")
+		}
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch: func(ctx context.Context, e *engine.Handle, req *ReceiveRequest, _ *struct{}, _ error) error {
+		sender, err := directory(e).LookupUMA(ctx, req.SenderUmaAddress)
+		if err != nil {
+			return err
+		}
+		if sender == nil {
+			return engine.Errorf(engine.CodeUmaNotFound, "no sandbox counterparty sends from %s", req.SenderUmaAddress)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *ReceiveRequest, _ *struct{}) (*Transaction, error) {
+		req := *in
 		var c *customers.Customer
 		var err error
 		if req.CustomerID != "" {
@@ -183,7 +196,7 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (_ *Transactio
 			c, err = customers.Transacting(t, c.ID)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		id := t.NewID("Transaction")
 		recv := accounts.AmountOf(req.ReceivingCurrencyCode, req.ReceivingCurrencyAmount)
@@ -193,42 +206,39 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (_ *Transactio
 			CreatedAt:   t.Now, UpdatedAt: t.Now}
 		dest, err := accounts.DefaultDepositAccount(t, c.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if dest != nil {
 			tx.Destination = TxParty{DestinationType: DestinationAccount, AccountID: dest.ID, Currency: recv.Currency.Code}
 		} else {
 			a, err := accounts.Primary(t, c.ID, recv.Currency.Code)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			tx.Destination = TxParty{DestinationType: DestinationAccount, AccountID: a.ID, Currency: recv.Currency.Code}
 		}
 		if err := InsertTransaction(t, tx); err != nil {
-			return err
+			return nil, err
 		}
 		if err := SaveTransaction(t, tx, EventIncomingPaymentPending); err != nil {
-			return err
+			return nil, err
 		}
-		out = tx
 		if strings.Contains(req.SenderUmaAddress, "fail.compliance") {
 			tx.Status, tx.FailureReason = TxFailed, "COMPLIANCE_REJECTED"
-			return SaveTransaction(t, tx, EventIncomingPaymentFailed)
+			return tx, SaveTransaction(t, tx, EventIncomingPaymentFailed)
 		}
-		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(e).IncomingApproval {
-			return t.Put(tableIncomingDue, engine.DueKey(t.Now.Add(SandboxSlowIncoming), id), []byte(id))
+		if strings.Contains(req.SenderUmaAddress, "pending.long") && !quotesSlot.Of(t.Handle).IncomingApproval {
+			return tx, t.Put(tableIncomingDue, engine.DueKey(t.Now.Add(SandboxSlowIncoming), id), []byte(id))
 		}
-		if quotesSlot.Of(e).IncomingApproval {
+		if quotesSlot.Of(t.Handle).IncomingApproval {
 			key := engine.DueKey(t.Now.Add(ApprovalWindow), id)
 			if err := t.Put(tableApprovalsDue, key, []byte(id)); err != nil {
-				return err
+				return nil, err
 			}
-			return t.Put(tableApprovals, id, []byte(key))
+			return tx, t.Put(tableApprovals, id, []byte(key))
 		}
-		return creditIncoming(t, tx)
-	})
-	return out, err
-}
+		return tx, creditIncoming(t, tx)
+	}}
 
 // Cancel cancels an outgoing payment that has not settled yet (a
 // slow payout still in flight): the sender is refunded and the transaction
@@ -241,52 +251,55 @@ func (s Sandbox) Receive(ctx context.Context, req ReceiveRequest) (_ *Transactio
 // deleted and the payment fails with refund reason USER_CANCELLATION, the
 // hold going back to the sender. The rail itself is not told; a production
 // rail that reports outcomes as they happen leaves nothing to cancel.
-func (ts Transactions) Cancel(ctx context.Context, id string) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, ts.e, "Transactions.Cancel")
-	defer op.End(&err)
-	e := ts.e
-	var out *Transaction
-	err = engine.Once(ctx, e, id, &out, func(t *engine.Txn) error {
+func (ts Transactions) Cancel(ctx context.Context, id string) (*Transaction, error) {
+	return engine.Run(ctx, ts.e, cancelTransaction, id)
+}
+
+// cancelTransaction is Transactions.Cancel's operation. A refusal commits
+// the settlement steps its check applied (engine.Keep).
+var cancelTransaction = engine.Op[string, *Transaction, struct{}]{Area: "quotes", Name: "Transactions.Cancel",
+	Decide: func(t *engine.Txn, in *string, _ *struct{}) (*Transaction, error) {
+		id := *in
 		tx, err := GetTransaction(t, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// Steps whose time has come apply first: a payment due to settle
 		// before now is not cancellable, whenever the worker last ran.
 		waiting, err := catchUp(t, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if tx, err = GetTransaction(t, id); err != nil {
-			return err
+			return nil, err
 		}
 		if tx.Type != TxOutgoing || tx.Status != TxProcessing || !waiting {
-			return engine.Keep(engine.Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
+			return nil, engine.Keep(engine.Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
 		due, err := settlementsDue(t, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, k := range due {
 			if err := t.Delete(TableSettlementsDue, k); err != nil {
-				return err
+				return nil, err
 			}
 			if err := t.Delete(tableSettlementsByTx, id+"|"+k); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		q, err := Get(t, tx.QuoteID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := applyStep(t, q, tx, rails.Report{Outcome: rails.Failed, FailureReason: "QUOTE_EXECUTION_FAILED", RefundReason: "USER_CANCELLATION"}); err != nil {
-			return err
+			return nil, err
 		}
-		out = tx
-		return saveQuote(t, q)
-	})
-	return out, err
-}
+		if err := saveQuote(t, q); err != nil {
+			return nil, err
+		}
+		return tx, nil
+	}}
 
 // Approval tables: payments waiting for the platform by id, and by deadline.
 const (
@@ -316,50 +329,59 @@ const (
 // payment fails as the worker would have failed it (kept), and a webhook
 // answer racing the call loses or wins as a whole: the approval record is
 // claimed in the deciding transaction.
-func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (_ *Transaction, err error) {
-	ctx, op := begin(ctx, ts.e, "Transactions.Decide")
-	defer op.End(&err)
-	e := ts.e
-	if d != ApproveIncoming && d != RejectIncoming {
-		return nil, engine.Errorf(engine.CodeInvalidInput, "unknown decision %d", d)
-	}
-	approve := d == ApproveIncoming
-	var out *Transaction
-	err = engine.Once(ctx, e, []any{id, approve}, &out, func(t *engine.Txn) error {
+func (ts Transactions) Decide(ctx context.Context, id string, d Decision) (*Transaction, error) {
+	return engine.Run(ctx, ts.e, decideIncoming, platformDecision{id, d})
+}
+
+// platformDecision is the platform's decision on an incoming payment.
+type platformDecision struct {
+	id string
+	d  Decision
+}
+
+// decideIncoming is Transactions.Decide's operation; its idempotency
+// record fingerprints [id, approve], as before it was declared.
+var decideIncoming = engine.Op[platformDecision, *Transaction, struct{}]{Area: "quotes", Name: "Transactions.Decide",
+	Fingerprint: func(in *platformDecision) any { return []any{in.id, in.d == ApproveIncoming} },
+	Validate: func(in *platformDecision) error {
+		if in.d != ApproveIncoming && in.d != RejectIncoming {
+			return engine.Errorf(engine.CodeInvalidInput, "unknown decision %d", in.d)
+		}
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *platformDecision, _ *struct{}) (*Transaction, error) {
+		id := in.id
 		tx, err := GetTransaction(t, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		deadline, err := t.Get(tableApprovals, id)
 		if errors.Is(err, engine.ErrNotFound) {
-			return engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
+			return nil, engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "transaction %s (%s %s) is not waiting for platform approval", tx.ID, tx.Type, tx.Status)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := t.Delete(tableApprovalsDue, string(deadline)); err != nil {
-			return err
+			return nil, err
 		}
 		if !engine.DueAt(string(deadline)).After(t.Now) {
 			// The window closed: the timeout stands, whenever the worker
 			// last ran.
 			if _, err := applyApprovalTimeout(t, string(deadline), nil); err != nil {
-				return err
+				return nil, err
 			}
-			return engine.Keep(engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "the approval window of transaction %s closed at %s", tx.ID, engine.DueAt(string(deadline)).Format(time.RFC3339)))
+			return nil, engine.Keep(engine.Errorf(engine.CodeTransactionNotPendingPlatformApproval, "the approval window of transaction %s closed at %s", tx.ID, engine.DueAt(string(deadline)).Format(time.RFC3339)))
 		}
 		if err := t.Delete(tableApprovals, id); err != nil {
-			return err
+			return nil, err
 		}
-		out = tx
-		if !approve {
+		if in.d != ApproveIncoming {
 			tx.Status = TxRejected
-			return SaveTransaction(t, tx, EventIncomingPaymentFailed)
+			return tx, SaveTransaction(t, tx, EventIncomingPaymentFailed)
 		}
-		return creditIncoming(t, tx)
-	})
-	return out, err
-}
+		return tx, creditIncoming(t, tx)
+	}}
 
 // creditIncoming books an accepted incoming payment to its destination:
 // from external:uma to an internal account (announcing its new balance), or
