@@ -174,36 +174,45 @@ var _ rails.Reporter = Rails{}
 // unsure. An outcome that does not fit the payment's state (COMPLETED for a
 // failed payment, RETURNED before completion) is accepted and ignored, not
 // refused.
-func (r Rails) Report(ctx context.Context, rep rails.Report) (err error) {
-	ctx, op := begin(ctx, r.e, "Rails.Report")
-	defer op.End(&err)
-	intents, err := report(r.e, ctx, rep, nil)
-	if err == nil {
-		r.e.Dispatch(ctx, intents)
-	}
+func (r Rails) Report(ctx context.Context, rep rails.Report) error {
+	_, err := engine.Run(ctx, r.e, reportOutcome, rep)
 	return err
 }
 
+// reportOutcome is Rails.Report's operation: a write recorded under no
+// idempotency key (a report applies once per payment and reference by
+// itself), whose intents are handed over after commit.
+var reportOutcome = engine.Op[rails.Report, struct{}, struct{}]{Area: "quotes", Name: "Rails.Report", Access: engine.Unkeyed,
+	Validate: func(rep *rails.Report) (err error) {
+		*rep, err = checkReport(*rep)
+		return err
+	},
+	Decide: func(t *engine.Txn, rep *rails.Report, _ *struct{}) (struct{}, error) {
+		return struct{}{}, applyReport(t, *rep)
+	}}
+
 // Pending returns the payments not yet handed to the rail (waiting for
 // their first hand-over or backing off after an error), up to limit.
-func (r Rails) Pending(ctx context.Context, limit int) (_ []string, err error) {
-	ctx, op := begin(ctx, r.e, "Rails.Pending")
-	defer op.End(&err)
-	var ids []string
-	err = r.e.View(ctx, func(t *engine.Txn) error {
+func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
+	return engine.Run(ctx, r.e, pendingIntents, limit)
+}
+
+// pendingIntents is Rails.Pending's operation: one read of the intents
+// table, pulls first.
+var pendingIntents = engine.Op[int, []string, struct{}]{Area: "quotes", Name: "Rails.Pending", Access: engine.Read,
+	Decide: func(t *engine.Txn, limit *int, _ *struct{}) ([]string, error) {
+		var ids []string
 		for _, kind := range []string{intentPull, intentSend} {
 			err := t.Scan(engine.TableIntents, engine.ScanOptions{Prefix: kind + ":"}, func(k string, _ []byte) (bool, error) {
 				ids = append(ids, k)
-				return len(ids) < limit, nil
+				return len(ids) < *limit, nil
 			})
 			if err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return nil
-	})
-	return ids, err
-}
+		return ids, nil
+	}}
 
 // report applies rep in its own transaction and returns the intents it wrote.
 // With a hand-over in progress (h), a report for its payment also removes
