@@ -20,9 +20,7 @@ func kernelArea(e *Handle) AreaDef {
 		{Name: tableDueDead, Record: func() any { return new(DeadLetter) }},
 		{Name: TableIntents, Record: func() any { return intentCheck{r} }},
 		{Name: TableOutbox, Record: func() any { return new(outboxRecord) },
-			ID: func(rec any) string { return rec.(*outboxRecord).Event.ID }, // kept at its event's id
-			Ix: Indexed(TableOutbox, func(x *outboxRecord) time.Time { return x.Event.Timestamp },
-				Ix(ixDue, func(x *outboxRecord) string { return sortKey(x.NextAttemptAt) }))},
+			ID: func(rec any) string { return rec.(*outboxRecord).Event.ID }}, // kept at its event's id
 		{Name: TableOutboxDead, Record: func() any { return new(outboxRecord) }},
 		{Name: TableEventLog, Record: func() any { return new(WebhookDelivery) },
 			ID: func(rec any) string { return rec.(*WebhookDelivery).Event.ID }, // kept at its event's id

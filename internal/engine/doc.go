@@ -147,9 +147,9 @@
 // all outcomes in one commit: a delivered event leaves the outbox (and
 // enters the history with Config.EventHistory), a failed one is retried
 // under the RetryPolicy and finally dead-lettered. Delivery is at least
-// once: receivers dedupe on Event.ID. A pass finds the due events
-// through the outbox's index of next attempts, reading its prefix up to
-// now: events waiting in backoff are never read. Webhook delivery, due work and
+// once: receivers dedupe on Event.ID. A pass reads the outbox from its
+// start, past the events waiting in backoff (scanDue says why no index of
+// next attempts is kept). Webhook delivery, due work and
 // intent hand-overs run on separate workers, so a slow endpoint never
 // delays settlement. Webhooks is the operators' group over all of it.
 // The history keeps an event for Config.EventHistoryRetention after its

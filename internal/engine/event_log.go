@@ -153,14 +153,6 @@ func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 		return outboxRecord{}, err
 	}
 	r := outboxRecord{Event: d.Event, Attempts: d.Tries(), LastError: d.LastError, NextAttemptAt: due, Trace: t.traceParent()}
-	var old *outboxRecord
-	if table == TableOutbox {
-		cur, err := getOutbox(t.Tx, id)
-		if err != nil {
-			return r, err
-		}
-		old = &cur
-	}
 	if table == TableOutboxDead {
 		if err := t.Tx.Delete(TableOutboxDead, id); err != nil {
 			return r, err
@@ -173,5 +165,5 @@ func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 			return r, err
 		}
 	}
-	return r, putOutbox(t.Tx, old, &r)
+	return r, putOutbox(t.Tx, &r)
 }

@@ -156,21 +156,6 @@ type Delivery struct {
 // TableOutboxDead holds events whose delivery was abandoned.
 const TableOutboxDead = "outbox_dead"
 
-// ixDue indexes the outbox by the time of each event's next attempt: its
-// entries are "<sortKey(NextAttemptAt)>|<sortKey(Timestamp)>|<id>", so the
-// events due by a time are the index's prefix up to it, and a delivery
-// pass reads that prefix and stops, whatever waits in backoff after it.
-// The entry is written, moved and removed with its record (Emit,
-// putOutbox, deleteOutbox); a store written before the index existed gets
-// it built at start (buildIndexes).
-const ixDue = "due"
-
-// dueEntry is r's key in the outbox's ixDue index, as Indexed writes it.
-func dueEntry(r *outboxRecord) string {
-	var b [96]byte
-	return string(appendSortSuffix(appendSortKey(b[:0], r.NextAttemptAt), r.Event.Timestamp, r.Event.ID))
-}
-
 // getOutbox reads the outbox record of event id (ErrNotFound when it is
 // not there).
 func getOutbox(tx Tx, id string) (outboxRecord, error) {
@@ -181,33 +166,13 @@ func getOutbox(tx Tx, id string) (outboxRecord, error) {
 	return eventrec.Decode(b)
 }
 
-// putOutbox writes r to the outbox over old (nil when r is not there yet),
-// moving its ixDue entry to r's next attempt.
-func putOutbox(tx Tx, old *outboxRecord, r *outboxRecord) error {
+// putOutbox writes r to the outbox (over the record it replaces, if any).
+func putOutbox(tx Tx, r *outboxRecord) error {
 	b, err := r.Encode()
 	if err != nil {
 		return err
 	}
-	if old != nil {
-		if k := dueEntry(old); k != dueEntry(r) {
-			if err := tx.Delete(IndexTable(TableOutbox, ixDue), k); err != nil && !errors.Is(err, ErrNotFound) {
-				return err
-			}
-		}
-	}
-	if err := tx.Put(IndexTable(TableOutbox, ixDue), dueEntry(r), []byte{}); err != nil {
-		return err
-	}
 	return tx.Put(TableOutbox, r.Event.ID, b)
-}
-
-// deleteOutbox removes the outbox record cur (as the transaction read it)
-// and its ixDue entry.
-func deleteOutbox(tx Tx, cur *outboxRecord) error {
-	if err := tx.Delete(IndexTable(TableOutbox, ixDue), dueEntry(cur)); err != nil && !errors.Is(err, ErrNotFound) {
-		return err
-	}
-	return tx.Delete(TableOutbox, cur.Event.ID)
 }
 
 // Emit writes an event to the outbox inside the transaction; it is delivered
@@ -464,22 +429,20 @@ func takeOutcomes(e *Handle) *outcomes {
 func (o *outcomes) recordTx(tx Tx) error { return o.record(&Txn{Tx: tx, Handle: o.e}) }
 
 // record writes the outcomes in t; the store may run it more than once.
-// Each event is read again first: one a concurrent pass delivered is gone,
-// and its record as stored now names the index entry that goes with it.
+// A delivered event is deleted without being read first (the record rides
+// in a payment's commit, where a read is a round trip on some stores): one
+// a concurrent pass delivered is gone (ErrNotFound).
 func (o *outcomes) record(t *Txn) error {
 	e, tx := o.e, t.Tx
 	o.delivered, o.gaveUp = 0, make([]bool, len(o.errs))
 	for i, derr := range o.errs {
 		r := o.due[i]
-		cur, err := getOutbox(tx, r.Event.ID)
-		if errors.Is(err, ErrNotFound) {
-			continue // delivered by a concurrent pass
-		}
-		if err != nil {
-			return err
-		}
 		if derr == nil {
-			if err := deleteOutbox(tx, &cur); err != nil {
+			err := tx.Delete(TableOutbox, r.Event.ID)
+			if errors.Is(err, ErrNotFound) {
+				continue // delivered by a concurrent pass
+			}
+			if err != nil {
 				return err
 			}
 			o.delivered++
@@ -492,11 +455,14 @@ func (o *outcomes) record(t *Txn) error {
 			}
 			continue
 		}
+		if _, err := tx.Get(TableOutbox, r.Event.ID); errors.Is(err, ErrNotFound) {
+			continue // delivered by a concurrent pass
+		}
 		r.Attempts++
 		r.LastError = derr.Error()
 		r.NextAttemptAt = o.at.Add(e.Config.Retry.Backoff(r.Attempts))
 		if errors.Is(derr, ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
-			if err := deleteOutbox(tx, &cur); err != nil {
+			if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
 				return err
 			}
 			if err := PutJSON(t, TableOutboxDead, r.Event.ID, r); err != nil {
@@ -508,7 +474,7 @@ func (o *outcomes) record(t *Txn) error {
 			o.gaveUp[i] = true
 			continue
 		}
-		if err := putOutbox(tx, &cur, &r); err != nil {
+		if err := putOutbox(tx, &r); err != nil {
 			return err
 		}
 	}
@@ -607,25 +573,33 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		}
 		// Another process may have delivered an event between the scan
 		// and the claim (it records the outcomes before it releases its
-		// claim): deliver only what still waits, read again one by one
-		// (reading the outbox's range from the first to the last would
-		// read every event in backoff between them too).
+		// claim): deliver only what still waits. One scan up to the last
+		// due event reads them all (a store on a network reads a range
+		// in a round trip or two, and each record in one of its own).
+		claimed := make(map[string]bool, len(due))
+		for _, r := range due {
+			claimed[r.Event.ID] = true
+		}
+		last := due[len(due)-1].Event.ID
 		var kept []outboxRecord
 		err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 			kept = kept[:0]
-			for _, r := range due {
-				cur, err := getOutbox(tx, r.Event.ID)
-				if errors.Is(err, ErrNotFound) {
-					continue
+			return tx.Scan(TableOutbox, ScanOptions{}, func(k string, v []byte) (bool, error) {
+				if k > last {
+					return false, nil
 				}
+				if !claimed[k] {
+					return true, nil
+				}
+				r, err := eventrec.Decode(v)
 				if err != nil {
-					return err
+					return false, err
 				}
-				if !cur.NextAttemptAt.After(now) {
-					kept = append(kept, cur)
+				if !r.NextAttemptAt.After(now) {
+					kept = append(kept, r)
 				}
-			}
-			return nil
+				return true, nil
+			})
 		})
 		due = kept
 		if err != nil {
@@ -718,26 +692,19 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 }
 
 // scanDue calls fn with each outbox record due at now (its next attempt
-// at or before it), in the order of the ixDue index, until fn returns
-// false: it reads the index's prefix up to now (and the records it names)
-// and stops at the first entry due later, so the events waiting in backoff
-// are never read.
+// at or before it), in emission order, until fn returns false. It reads
+// the outbox from its start, past the events waiting in backoff: an index
+// of next attempts kept beside the outbox cost a payment on PostgreSQL
+// three times the round trips (its entries rode in every payment's
+// commit), so the pass pays for what waits instead.
 func scanDue(tx Tx, now time.Time, fn func(outboxRecord) bool) error {
-	var bk [16]byte
-	bound := string(appendSortKey(bk[:0], now))
-	return tx.Scan(IndexTable(TableOutbox, ixDue), ScanOptions{}, func(k string, _ []byte) (bool, error) {
-		if len(k) < len(bound) || k[:len(bound)] > bound {
-			return false, nil
-		}
-		r, err := getOutbox(tx, k[strings.LastIndexByte(k, '|')+1:])
-		if errors.Is(err, ErrNotFound) {
-			return true, nil // an entry its record outlived: nothing to deliver
-		}
+	return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+		r, err := eventrec.Decode(v)
 		if err != nil {
 			return false, err
 		}
 		if r.NextAttemptAt.After(now) {
-			return true, nil // later in now's millisecond
+			return true, nil // waiting in backoff
 		}
 		return fn(r), nil
 	})

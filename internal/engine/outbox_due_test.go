@@ -49,43 +49,6 @@ func (t countingTx) Scan(table string, opts payments.ScanOptions, fn func(string
 	})
 }
 
-// TestWebhookPass_ReadsOnlyDue: with 100,000 events waiting in backoff
-// (due in an hour), a delivery pass reads the few events due now through
-// the outbox's index of next attempts, not the waiting ones: the records
-// its reads return stay in the tens, and the waiting events are neither
-// delivered nor lost.
-func TestWebhookPass_ReadsOnlyDue(t *testing.T) {
-	counter := &readCounter{}
-	e := enginetest.NewEnv(t, func(c *payments.Config) { counter.Store = c.Store; c.Store = counter })
-	h := engine.HandleOf(e.Eng.Webhooks)
-	const waiting = 100_000
-	require.NoError(t, engine.SeedOutbox(ctx, h, waiting, 5000, "TEST.WAITING", e.Clock.Now().Add(time.Hour)))
-	_, err := e.Eng.Webhooks.Flush(ctx) // the worker's first pass, if it has not run
-	require.NoError(t, err)
-	require.Empty(t, e.Rec.Events(), "nothing is due")
-
-	require.NoError(t, engine.SeedOutbox(ctx, h, 3, 3, "TEST.DUE", e.Clock.Now()))
-	counter.reads.Store(0)
-	n, err := e.Eng.Webhooks.Flush(ctx)
-	require.NoError(t, err)
-	reads := counter.reads.Load()
-	t.Logf("a pass delivering 3 events among %d waiting read %d records", waiting, reads)
-	assert.Equal(t, 3, n)
-	assert.Equal(t, []string{"TEST.DUE", "TEST.DUE", "TEST.DUE"}, e.Rec.Types())
-	assert.Less(t, reads, int64(50), "the pass reads O(due) records, not the outbox")
-
-	counter.reads.Store(0)
-	n, err = e.Eng.Webhooks.Flush(ctx)
-	require.NoError(t, err)
-	assert.Zero(t, n)
-	assert.Less(t, counter.reads.Load(), int64(10), "a pass with nothing due reads next to nothing")
-
-	e.Clock.Advance(time.Hour)
-	n, err = e.Eng.Webhooks.Flush(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, 256, n, "once due, the waiting events are delivered, a pass's batch at a time")
-}
-
 // TestWebhookPass_OutboxWithoutIndex: outbox records of a store written
 // before the index of next attempts existed (no entries, the index version
 // before it) are delivered by an engine started on it, in emission order:

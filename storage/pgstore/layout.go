@@ -171,22 +171,16 @@ func (s *Store) shape(table string) *shape { return s.layout.Load().shapes[table
 // quote) sat beside the platform's config, read by every operation: those
 // are stored after every other table (prefixed "zz", which sorts after the
 // engine's names in any collation), the outbox last, so its tail is the
-// B-tree's last page; the outbox's index of next attempts, written with
-// every event too, goes between them.
+// B-tree's last page.
 func (s *Store) stored(table string) string {
 	switch {
 	case table == engine.TableOutbox:
 		return "zz2_" + table
-	case table == outboxDue:
-		return "zz1_" + table
 	case s.layout.Load().atEnd[table]:
 		return atEndPrefix + table
 	}
 	return table
 }
-
-// outboxDue is the outbox's index of next attempts.
-var outboxDue = engine.IndexTable(engine.TableOutbox, "due")
 
 // atEndPrefix prefixes the tbl of the tables written at their end.
 const atEndPrefix = "zz0_"
