@@ -1,7 +1,6 @@
 package quotes
 
 import (
-	"context"
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
@@ -49,8 +48,8 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.TimeColumn("created_at", "createdAt"),
 					engine.TimeColumn("expires_at", "expiresAt"),
 				}}},
-			{Name: TableTransactions, Record: func() any { return new(Transaction) },
-				Ix: engine.Indexed(TableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
+			{Name: tableTransactions, Record: func() any { return new(Transaction) },
+				Ix: engine.Indexed(tableTransactions, func(x *Transaction) time.Time { return x.CreatedAt },
 					engine.Every[Transaction](),
 					engine.Ix(ixCustomer, func(x *Transaction) string { return x.CustomerID }),
 					engine.Ix(ixPlatform, func(x *Transaction) string { return x.PlatformCustomerID }),
@@ -84,7 +83,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.TimeColumn("created_at", "createdAt"),
 					engine.TimeColumn("updated_at", "updatedAt"),
 				}, Indexes: [][]string{{"created_at"}}}},
-			{Name: TableSettlementsDue},
+			{Name: tableSettlementsDue},
 			{Name: tableSettlementsByTx},
 			// Every quote inserts its expiry at the end of the table's
 			// time order.
@@ -97,7 +96,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 		Intents: railIntentKinds(e),
 		Hooks:   approvalHooks(e, cfg.IncomingApproval),
 		Due: []engine.DueWork{
-			{Table: TableSettlementsDue, Apply: applySettlementDue},
+			{Table: tableSettlementsDue, Apply: applySettlementDue},
 			{Table: tableIncomingDue, Apply: applyIncomingDue},
 			{Table: tableQuoteExpiry, Apply: applyQuoteExpiry},
 			{Table: tableApprovalsDue, Apply: applyApprovalTimeout},
@@ -155,17 +154,4 @@ var quotesSlot engine.Slot[quotesState]
 // executes without the hint.
 type contendedCache struct {
 	engine.Bounded[[]engine.RecordKey]
-}
-
-// begin begins the operation name of this area (engine.Handle.Begin): every
-// exported method of the area's groups starts with
-//
-//	ctx, op := begin(ctx, s.e, "Name")
-//	defer op.End(&err)
-//
-// naming the method, qualified by its group when that is not Service
-// ("Transactions.Get"), so that an Observer counts and times it by area,
-// operation and outcome code.
-func begin(ctx context.Context, e *engine.Handle, name string) (context.Context, engine.Span) {
-	return e.Begin(ctx, "quotes", name)
 }

@@ -50,8 +50,10 @@
 // (INVALID_INPUT naming each), then gather what the outside world must say
 // before any write transaction (the exchange rate through the RateSource
 // and its RateCacheTTL cache, a receiver from the Directory, the secrets of
-// an SCA challenge, record ids), then run one store transaction through
-// engine.Once. That transaction reads state, decides with the pure rules
+// an SCA challenge, record ids), then run one store transaction: each
+// operation is declared as an engine.Op and carried out by engine.Run,
+// which gathers in Prefetch, outside every transaction. That transaction
+// reads state, decides with the pure rules
 // above and writes everything the decision implies: the quote and
 // transaction records with their index entries, balanced ledger entries,
 // outbox events, rail intents and the idempotency record with the answer.
@@ -61,11 +63,11 @@
 //
 // Idempotency is part of the operation: on a handle from
 // Engine.WithIdempotency, a retry with the same key and request replays the
-// recorded answer (engine.Replay answers it before any rate is fetched), a
+// recorded answer (engine.Run answers it before any rate is fetched), a
 // retry with another request is CONFLICT, and a request that never
 // committed simply runs. Refusals that must still commit their writes (a
-// quote found expired, a failed SCA attempt counted) are kept with
-// engine.Keeping and recorded as the answer; any other error rolls the
+// quote found expired, a failed SCA attempt counted) are returned as
+// engine.Keep(err) and recorded as the answer; any other error rolls the
 // whole operation back.
 //
 // Concurrency is left to the store, whose transactions are serializable
@@ -73,7 +75,7 @@
 // executions of one quote one commits and the other, run again, reads the
 // quote PROCESSING and answers CONFLICT, so a quote moves money once.
 // Payments from one account contend on its balance rows; an execution names
-// them up front (engine.WithContended) so that a store can lock them before
+// them up front (its Op.Contended) so that a store can lock them before
 // the first attempt instead of retrying.
 //
 // # Settlement, rails and due work
@@ -85,7 +87,7 @@
 // reports outcomes through Rails.Report, each applied once per payment id
 // and rail reference in its own transaction. An outcome the rail dates in
 // the future (the sandbox rail's six-minute payout) waits in
-// TableSettlementsDue and is applied as due work when its time comes.
+// tableSettlementsDue and is applied as due work when its time comes.
 //
 // Due work is per item, each in its own transaction: settlement outcomes,
 // quote expiries (a PENDING quote becomes EXPIRED, one whose SCA challenge

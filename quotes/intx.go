@@ -131,7 +131,7 @@ func InsertTransaction(t *engine.Txn, tx *Transaction) error {
 	if err != nil {
 		return err
 	}
-	if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
+	if err := engine.InsertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 		return err
 	}
 	rememberTx(t, tx, b, false)
@@ -150,7 +150,7 @@ func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 		readStatus(t, id, string(tx.Status))
 		return tx, nil
 	}
-	b, err := t.Get(TableTransactions, id)
+	b, err := t.Get(tableTransactions, id)
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
 	}
@@ -185,7 +185,7 @@ func SaveTransaction(t *engine.Txn, tx *Transaction, event engine.EventType) err
 			return err
 		}
 	}
-	held, err := quoteState.Of(t).drafts.store(t, TableTransactions, tx.ID, tx, b)
+	held, err := quoteState.Of(t).drafts.store(t, tableTransactions, tx.ID, tx, b)
 	if err == nil && !held {
 		rememberTx(t, tx, b, false)
 	}
@@ -234,5 +234,5 @@ func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 // cards area changed, in the transactions table as a Transaction; the
 // cards area emits its event.
 func SaveCardTransaction(t *engine.Txn, x *CardTransaction) error {
-	return engine.PutJSON(t, TableTransactions, x.ID, x.AsTransaction())
+	return engine.PutJSON(t, tableTransactions, x.ID, x.AsTransaction())
 }

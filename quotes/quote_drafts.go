@@ -68,7 +68,7 @@ func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) (held 
 			return true, nil
 		}
 		d.quote = nil
-	case table == TableTransactions && d.tx != nil && d.tx.ID == key:
+	case table == tableTransactions && d.tx != nil && d.tx.ID == key:
 		d.tx, d.txB = v.(*Transaction).clone(), b
 		return true, nil
 	default:
@@ -83,7 +83,7 @@ func txStored(t *engine.Txn, id string) error {
 	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
 		return nil
 	}
-	if _, err := t.Get(TableTransactions, id); err != nil {
+	if _, err := t.Get(tableTransactions, id); err != nil {
 		return engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
 	}
 	return nil
@@ -117,7 +117,7 @@ func storeDrafts(t *engine.Txn) error {
 				return err
 			}
 		}
-		if err := engine.InsertIndexed(t, TableTransactions, tx.ID, tx, b); err != nil {
+		if err := engine.InsertIndexed(t, tableTransactions, tx.ID, tx, b); err != nil {
 			return err
 		}
 		// Owned either way: a saved draft is the copy store made, and one

@@ -137,10 +137,8 @@ func NewAuthorizations(h *engine.Handle) Authorizations { return Authorizations{
 
 // Authorize satisfies a quote's SMS_OTP challenge with its one-time code:
 // Authorizations.Authorize with a code, answering the same codes.
-func (qs Service) Authorize(ctx context.Context, id, code string) (_ *Quote, err error) {
-	ctx, op := begin(ctx, qs.e, "Authorize")
-	defer op.End(&err)
-	return Authorizations{qs.e}.Authorize(ctx, id, customers.ScaAuthorization{Code: code})
+func (qs Service) Authorize(ctx context.Context, id, code string) (*Quote, error) {
+	return engine.Run(ctx, qs.e, authorizeCode, authorization{id, customers.ScaAuthorization{Code: code}})
 }
 
 // Authorize satisfies a quote's SCA challenge with proof p: the code of an
@@ -158,65 +156,98 @@ func (qs Service) Authorize(ctx context.Context, id, code string) (_ *Quote, err
 // attempt or the failed quote commits, and the refusal is recorded as the
 // operation's answer, so a retry under the same idempotency key gets the
 // same refusal instead of another attempt.
-func (s Authorizations) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (_ *Quote, err error) {
-	ctx, op := begin(ctx, s.e, "Authorizations.Authorize")
-	defer op.End(&err)
-	var out *Quote
-	var failure error
-	err = engine.Once(ctx, s.e, []any{id, p}, &out, engine.Keeping(&failure, func(t *engine.Txn) error {
-		q, err := Get(t, id)
+func (s Authorizations) Authorize(ctx context.Context, id string, p customers.ScaAuthorization) (*Quote, error) {
+	return engine.Run(ctx, s.e, authorizeQuote, authorization{id, p})
+}
+
+// authorization is a proof offered for a quote's SCA challenge.
+type authorization struct {
+	id string
+	p  customers.ScaAuthorization
+}
+
+// authorizeQuote is Authorizations.Authorize's operation; its idempotency
+// record fingerprints [id, proof], as before it was declared. A wrong
+// proof's counted attempt and an expired challenge's failed quote commit
+// with their refusal (engine.Keep).
+var authorizeQuote = engine.Op[authorization, *Quote, struct{}]{Area: "quotes", Name: "Authorizations.Authorize",
+	Fingerprint: func(in *authorization) any { return []any{in.id, in.p} },
+	Decide:      decideAuthorization,
+}
+
+// authorizeCode is Service.Authorize's operation: Authorizations.Authorize
+// with an SMS code, under its own name.
+var authorizeCode = engine.Op[authorization, *Quote, struct{}]{Area: "quotes", Name: "Authorize",
+	Fingerprint: authorizeQuote.Fingerprint,
+	Decide:      decideAuthorization,
+}
+
+// decideAuthorization checks the proof in t and authorizes the quote: a
+// quote funded from an account executes, a real-time funded one gets its
+// payment instructions.
+func decideAuthorization(t *engine.Txn, in *authorization, _ *struct{}) (*Quote, error) {
+	id, p := in.id, in.p
+	q, err := Get(t, id)
+	if err != nil {
+		return nil, err
+	}
+	if expired, err := ExpireIfDue(t, q); err != nil || expired {
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if expired, err := ExpireIfDue(t, q); err != nil || expired {
-			failure = engine.Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
-			return err
+		return nil, engine.Keep(engine.Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id))
+	}
+	if q.Status != PendingAuthorization || q.ScaChallenge == nil {
+		if challengeLapsed(t, q) {
+			return nil, engine.Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
 		}
-		if q.Status != PendingAuthorization || q.ScaChallenge == nil {
-			if challengeLapsed(t, q) {
-				return engine.Errorf(CodeScaSessionRequired, "the SCA challenge of quote %s expired; request a new quote", id)
-			}
-			return engine.Errorf(engine.CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
+		return nil, engine.Errorf(engine.CodeConflict, "quote %s is %s and has no SCA challenge to satisfy", id, q.Status)
+	}
+	_, st, err := customers.ForSCA(t, q.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	if st.Security.Locked(t.Now) {
+		return nil, customers.LockedError(st.Security)
+	}
+	if !st.SessionActive(t.Now) {
+		return nil, engine.Errorf(CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
+	}
+	ch := &customers.SCAPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
+	switch err := customers.CheckProof(t, st, ch, p, customers.SCADraw{}); {
+	case errors.Is(err, customers.ErrWrongProof):
+		failure := customers.ProofFailed(t, st, customers.ProofField(ch.Factor))
+		if err := customers.SaveSCA(t, q.CustomerID, st); err != nil {
+			return nil, err
 		}
-		_, st, err := customers.ForSCA(t, q.CustomerID)
-		if err != nil {
-			return err
+		return nil, engine.Keep(failure)
+	case err != nil:
+		return nil, err
+	}
+	if err := customers.SaveSCA(t, q.CustomerID, st); err != nil { // a passkey's counter
+		return nil, err
+	}
+	q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = Pending, nil, "", nil, nil
+	if q.Source.SourceType == SourceAccount {
+		if err := Execute(t, q); err != nil {
+			return nil, err
 		}
-		if st.Security.Locked(t.Now) {
-			return customers.LockedError(st.Security)
-		}
-		if !st.SessionActive(t.Now) {
-			return engine.Errorf(CodeScaSessionRequired, "customer %s has no SCA login session; log in (POST /sca/login/start, then /sca/login/complete) and authorize again", q.CustomerID)
-		}
-		ch := &customers.SCAPending{Factor: q.ScaChallenge.Factor, CodeHash: q.ScaCodeHash, Nonce: q.ScaNonce}
-		switch err := customers.CheckProof(t, st, ch, p, customers.SCADraw{}); {
-		case errors.Is(err, customers.ErrWrongProof):
-			failure = customers.ProofFailed(t, st, customers.ProofField(ch.Factor))
-			return customers.SaveSCA(t, q.CustomerID, st)
-		case err != nil:
-			return err
-		}
-		if err := customers.SaveSCA(t, q.CustomerID, st); err != nil { // a passkey's counter
-			return err
-		}
-		q.Status, q.ScaChallenge, q.ScaCodeHash, q.ScaNonce, q.ScaSends = Pending, nil, "", nil, nil
-		out = &q.Quote
-		if q.Source.SourceType == SourceAccount {
-			return Execute(t, q)
-		}
-		q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
-		tx, err := GetTransaction(t, q.TransactionID)
-		if err != nil {
-			return err
-		}
-		tx.Status = TxPending // waiting for its funds; PROCESSING follows
-		tx.PaymentInstructions = txInstructions(q)
-		if err := SaveTransaction(t, tx, ""); err != nil {
-			return err
-		}
-		return saveQuote(t, q)
-	}))
-	return out, err
+		return &q.Quote, nil
+	}
+	q.PaymentInstructions, q.HeldInstructions = q.HeldInstructions, nil
+	tx, err := GetTransaction(t, q.TransactionID)
+	if err != nil {
+		return nil, err
+	}
+	tx.Status = TxPending // waiting for its funds; PROCESSING follows
+	tx.PaymentInstructions = txInstructions(q)
+	if err := SaveTransaction(t, tx, ""); err != nil {
+		return nil, err
+	}
+	if err := saveQuote(t, q); err != nil {
+		return nil, err
+	}
+	return &q.Quote, nil
 }
 
 // challengeLapsed reports whether q failed because its SCA challenge was
@@ -239,43 +270,53 @@ func challengeLapsed(t *engine.Txn, q *Record) bool {
 // as is one whose challenge expired (the quote then fails, kept as for
 // Authorize). The new code replaces the old one: only the latest code
 // authorizes. It is handed to the code sender after commit.
-func (s Authorizations) Resend(ctx context.Context, id string) (err error) {
-	ctx, op := begin(ctx, s.e, "Authorizations.Resend")
-	defer op.End(&err)
-	d := drawChallenge(s.e)
-	var failure error
-	return engine.Once(ctx, s.e, id, &struct{}{}, engine.Keeping(&failure, func(t *engine.Txn) error {
+func (s Authorizations) Resend(ctx context.Context, id string) error {
+	_, err := engine.Run(ctx, s.e, resendCode, id)
+	return err
+}
+
+// resendCode is Authorizations.Resend's operation: the new code is drawn
+// in Prefetch, and an expired challenge's failed quote commits with its
+// refusal (engine.Keep).
+var resendCode = engine.Op[string, struct{}, customers.SCADraw]{Area: "quotes", Name: "Authorizations.Resend",
+	Prefetch: func(_ context.Context, e *engine.Handle, _ *string, f *customers.SCADraw, _ error) error {
+		*f = drawChallenge(e)
+		return nil
+	},
+	Decide: func(t *engine.Txn, in *string, f *customers.SCADraw) (struct{}, error) {
+		id := *in
 		q, err := Get(t, id)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
 		if q.CustomerID == "" {
-			return engine.Errorf(engine.CodeConflict, "quote %s has no customer to authenticate", id)
+			return struct{}{}, engine.Errorf(engine.CodeConflict, "quote %s has no customer to authenticate", id)
 		}
 		c, err := customers.Get(t, q.CustomerID)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
 		if !customers.KYC(t.Handle).SCARequired(c) {
-			return engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
+			return struct{}{}, engine.Errorf(engine.CodeConflict, "customer %s is not in a region that uses Strong Customer Authentication", c.ID)
 		}
 		if expired, err := ExpireIfDue(t, q); err != nil || expired {
-			failure = engine.Errorf(engine.CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id)
-			return err
+			if err != nil {
+				return struct{}{}, err
+			}
+			return struct{}{}, engine.Keep(engine.Errorf(engine.CodeConflict, "the SCA challenge of quote %s expired; request a new quote", id))
 		}
 		if q.Status != PendingAuthorization || q.ScaChallenge == nil || q.ScaChallenge.Factor != customers.FactorSMS {
-			return engine.Errorf(engine.CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
+			return struct{}{}, engine.Errorf(engine.CodeConflict, "quote %s has no pending SMS_OTP challenge whose code could be sent again", id)
 		}
 		if wait := customers.SendWait(q.ScaSends, t.Now, customers.ScaResendInterval, customers.ScaMaxSends, ScaChallengeTTL); wait > 0 {
-			return customers.RateLimited(wait, "codes sent for this challenge")
+			return struct{}{}, customers.RateLimited(wait, "codes sent for this challenge")
 		}
-		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.Now), engine.HashSecret(d.Code)
-		if err := customers.IntendCode(t, customers.CodeMessage{ID: t.NewID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: d.Code, Purpose: "PAYOUT"}); err != nil {
-			return err
+		q.ScaSends, q.ScaCodeHash = append(q.ScaSends, t.Now), engine.HashSecret(f.Code)
+		if err := customers.IntendCode(t, customers.CodeMessage{ID: t.NewID("ScaCode"), CustomerID: c.ID, Channel: "SCA", To: c.PhoneNumber, Code: f.Code, Purpose: "PAYOUT"}); err != nil {
+			return struct{}{}, err
 		}
-		return saveQuote(t, q)
-	}))
-}
+		return struct{}{}, saveQuote(t, q)
+	}}
 
 // emitAuthorizationPending emits OUTGOING_PAYMENT.PENDING then
 // .PENDING_AUTHORIZATION for a new quote waiting for SCA,
@@ -313,18 +354,27 @@ type ExecuteOptions struct {
 // challenge of the preferred factor (customers.ChallengeFactor). It is the
 // one entry point of every execution: with opts.WalletSignature it
 // executes a quote paid from an embedded wallet (Wallets.ExecuteQuote).
-func (qs Service) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (_ *Quote, err error) {
-	ctx, op := begin(ctx, qs.e, "ExecuteWith")
-	defer op.End(&err)
-	if stamp := opts.WalletSignature; stamp != "" {
-		return ExecuteWith(qs.e, ctx, id, ExecuteOptions{}, &stamp)
-	}
-	var fe validate.Errors
-	if fe.Enum("scaFactor", opts.ScaFactor, customers.Factors...) && opts.ScaFactor == customers.FactorTOTP {
-		fe.Add("scaFactor", &validate.Constraint{Enum: customers.ChallengeFactors}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
-	}
-	if err := engine.Invalid(fe.Err()); err != nil {
-		return nil, err
-	}
-	return ExecuteWith(qs.e, ctx, id, opts, nil)
+func (qs Service) ExecuteWith(ctx context.Context, id string, opts ExecuteOptions) (*Quote, error) {
+	return engine.Run(ctx, qs.e, executeWithOptions, execution{id: id, opts: opts})
+}
+
+// executeWithOptions is Service.ExecuteWith's operation: Execute's, under
+// its own name, with the SCA factor checked first (a wallet's stamp
+// authorizes its payment: its factor is not asked).
+var executeWithOptions = engine.Op[execution, *Quote, executing]{Area: "quotes", Name: "ExecuteWith",
+	Fingerprint: executeQuote.Fingerprint,
+	Validate: func(in *execution) error {
+		if stamp := in.opts.WalletSignature; stamp != "" {
+			in.opts, in.stamp = ExecuteOptions{}, &stamp
+			return nil
+		}
+		var fe validate.Errors
+		if fe.Enum("scaFactor", in.opts.ScaFactor, customers.Factors...) && in.opts.ScaFactor == customers.FactorTOTP {
+			fe.Add("scaFactor", &validate.Constraint{Enum: customers.ChallengeFactors}, "scaFactor TOTP cannot authorize a payment; use SMS_OTP or PASSKEY")
+		}
+		return engine.Invalid(fe.Err())
+	},
+	Prefetch:  prefetchExecution,
+	Contended: executeQuote.Contended,
+	Decide:    decideExecution,
 }

@@ -18,7 +18,7 @@ import (
 // pull) intent; after commit its hand-over gives it to the rail (Rail.Send,
 // Puller.Pull). Outcomes come back through Rails.Report, each applied once
 // (tableRailReports) in its own transaction; one that takes effect later
-// waits as due work in TableSettlementsDue.
+// waits as due work in tableSettlementsDue.
 //
 // The hand-over is at least once: a crash after the rail took a payment but
 // before the intent was removed hands it over again, with the same payment
@@ -287,7 +287,7 @@ func applyReport(t *engine.Txn, rep rails.Report) error {
 			return err
 		}
 		k := engine.DueKey(rep.At, txID) + "|" + rep.PaymentID + "|" + rep.Reference
-		if err := t.Put(TableSettlementsDue, k, b); err != nil {
+		if err := t.Put(tableSettlementsDue, k, b); err != nil {
 			return err
 		}
 		return t.Put(tableSettlementsByTx, txID+"|"+k, nil)

@@ -281,7 +281,7 @@ var cancelTransaction = engine.Op[string, *Transaction, struct{}]{Area: "quotes"
 			return nil, err
 		}
 		for _, k := range due {
-			if err := t.Delete(TableSettlementsDue, k); err != nil {
+			if err := t.Delete(tableSettlementsDue, k); err != nil {
 				return nil, err
 			}
 			if err := t.Delete(tableSettlementsByTx, id+"|"+k); err != nil {

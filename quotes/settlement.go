@@ -16,11 +16,11 @@ import (
 // Settlement tables: rail outcomes due by time, and pending quotes by
 // expiry ("<time>|<quote id>").
 const (
-	// TableSettlementsDue holds the rail outcomes that take effect later
+	// tableSettlementsDue holds the rail outcomes that take effect later
 	// ("<time>|<tx id>|<payment id>|<reference>" -> the rails.Report as
 	// JSON), applied as due work by applySettlementDue. It is exported for
 	// the root package's tests, which seed and inspect due work.
-	TableSettlementsDue = "settlements_due"
+	tableSettlementsDue = "settlements_due"
 	tableQuoteExpiry    = "quote_expiry"
 	// tableSettlementsByTx indexes the waiting steps by transaction
 	// ("<tx id>|<settlements_due key>").
@@ -492,14 +492,14 @@ func catchUp(t *engine.Txn, txID string) (waiting bool, err error) {
 			waiting = true
 			continue
 		}
-		v, err := t.Get(TableSettlementsDue, k)
+		v, err := t.Get(tableSettlementsDue, k)
 		if errors.Is(err, engine.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return false, err
 		}
-		if err := t.Delete(TableSettlementsDue, k); err != nil {
+		if err := t.Delete(tableSettlementsDue, k); err != nil {
 			return false, err
 		}
 		if _, err := applySettlementDue(t, k, v); err != nil {

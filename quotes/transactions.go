@@ -16,10 +16,10 @@ import (
 	"github.com/paygrid/payments/validate"
 )
 
-// TableTransactions holds transactions by id, with the indexes Area
+// tableTransactions holds transactions by id, with the indexes Area
 // declares (customer, platform customer, status, type, account, reference).
 // Package cards writes its card transactions here too.
-const TableTransactions = "transactions"
+const tableTransactions = "transactions"
 
 // TxParty is a transaction's source or destination (reference
 // Transaction{Source,Destination}OneOf).
@@ -301,7 +301,7 @@ func (f *TransactionFilter) matches(tx *Transaction) bool {
 // more, a status or a type many), probes the indexes of the other indexed
 // filters and checks every filter on the records.
 func (f *TransactionFilter) Query() engine.ListQuery[Transaction] {
-	q := engine.ListQuery[Transaction]{Table: TableTransactions, Index: engine.IxAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
+	q := engine.ListQuery[Transaction]{Table: tableTransactions, Index: engine.IxAll, From: f.StartDate, To: f.EndDate, Match: f.matches}
 	return q.Narrowest(
 		[2]string{ixReference, f.Reference},
 		[2]string{ixAccount, f.AccountIdentifier},

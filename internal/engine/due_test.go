@@ -7,7 +7,6 @@ import (
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/enginetest"
-	"github.com/paygrid/payments/quotes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +18,7 @@ func TestEngine_ProcessDue_PoisonItem(t *testing.T) {
 	e := enginetest.NewEnv(t)
 	now := e.Eng.Now()
 	poison := engine.DueKey(now.Add(-time.Second), "Transaction:poison") + "|a"
-	require.NoError(t, enginetest.SeedDue(ctx, e.Eng, quotes.TableSettlementsDue, poison, []byte("not json")))
+	require.NoError(t, enginetest.SeedDue(ctx, e.Eng, "settlements_due", poison, []byte("not json")))
 	require.NoError(t, enginetest.SeedDue(ctx, e.Eng, "liveness_due", engine.DueKey(now, "ExternalAccount:gone"), []byte("ExternalAccount:gone")))
 
 	for i := 1; i <= engine.MaxDueAttempts; i++ {
@@ -36,13 +35,13 @@ func TestEngine_ProcessDue_PoisonItem(t *testing.T) {
 			continue
 		}
 		require.Len(t, dead, 1)
-		assert.Equal(t, quotes.TableSettlementsDue, dead[0].Table)
+		assert.Equal(t, "settlements_due", dead[0].Table)
 		assert.Equal(t, poison, dead[0].Key)
 		assert.Equal(t, engine.MaxDueAttempts, dead[0].Attempts)
 		assert.Contains(t, dead[0].Reason, "invalid character")
 	}
 	require.NoError(t, e.Store.View(ctx, func(tx payments.Tx) error {
-		for _, tbl := range []string{quotes.TableSettlementsDue, "liveness_due"} {
+		for _, tbl := range []string{"settlements_due", "liveness_due"} {
 			n := 0
 			require.NoError(t, tx.Scan(tbl, payments.ScanOptions{}, func(string, []byte) (bool, error) { n++; return true, nil }))
 			assert.Zero(t, n, "%s is drained", tbl)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/enginetest"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -259,7 +258,7 @@ func TestNew_BuildsIndexesOfAnOlderStore(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if err := tx.Put(quotes.TableTransactions, rec.ID, b); err != nil {
+			if err := tx.Put("transactions", rec.ID, b); err != nil {
 				return err
 			}
 		}

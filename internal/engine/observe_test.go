@@ -9,7 +9,6 @@ import (
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/enginetest"
-	"github.com/paygrid/payments/quotes"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -187,14 +186,14 @@ func TestObserver(t *testing.T) {
 		assert.Equal(t, pending[0].Timestamp, b.OldestWebhook)
 		assert.Positive(t, b.DeadWebhooks, "given up above")
 		assert.False(t, b.Capped)
-		assert.Zero(t, b.Due[quotes.TableSettlementsDue])
+		assert.Zero(t, b.Due["settlements_due"])
 
 		now := e.Clock.Now()
-		require.NoError(t, enginetest.SeedDue(ctx, e.Eng, quotes.TableSettlementsDue, engine.DueKey(now, "a"), []byte("{}")))
-		require.NoError(t, enginetest.SeedDue(ctx, e.Eng, quotes.TableSettlementsDue, engine.DueKey(now.Add(time.Hour), "b"), []byte("{}")))
+		require.NoError(t, enginetest.SeedDue(ctx, e.Eng, "settlements_due", engine.DueKey(now, "a"), []byte("{}")))
+		require.NoError(t, enginetest.SeedDue(ctx, e.Eng, "settlements_due", engine.DueKey(now.Add(time.Hour), "b"), []byte("{}")))
 		b, err = e.Eng.Backlog(ctx, 0)
 		require.NoError(t, err)
-		assert.Equal(t, 1, b.Due[quotes.TableSettlementsDue], "the item due now; not the one due later")
+		assert.Equal(t, 1, b.Due["settlements_due"], "the item due now; not the one due later")
 		assert.Equal(t, map[string]int{"send": 0, "pull": 0, "code": 0}, b.Intents)
 
 		// A payment waiting for the rail, backing off after a failure.

@@ -21,11 +21,16 @@ import (
 func handle(eng *payments.Engine) *engine.Handle { return engine.HandleOf(eng.Webhooks) }
 
 // SeedDue stores a raw item of a due-work table (for example
-// quotes.TableSettlementsDue, at a key made by engine.DueKey), as its area
+// the quotes area's "settlements_due", at a key made by engine.DueKey), as its area
 // would.
 func SeedDue(ctx context.Context, eng *payments.Engine, table, key string, value []byte) error {
 	return handle(eng).Update(ctx, func(t *engine.Txn) error { return t.Put(table, key, value) })
 }
+
+// quotesTransactions is the quotes area's table of transactions, which
+// SeedTransactions fills as the area would, without the reads of
+// quotes.InsertTransaction (a test seam: areas reach it through quotes).
+const quotesTransactions = "transactions"
 
 // SeedTransactions stores the n transactions mk(0..n-1) through the same
 // write path as the engine (records and index entries), batch per store
@@ -36,7 +41,7 @@ func SeedTransactions(ctx context.Context, eng *payments.Engine, n, batch int, m
 		err := h.Update(ctx, func(t *engine.Txn) error {
 			for i := start; i < min(start+batch, n); i++ {
 				tx := mk(i)
-				if err := engine.InsertJSON(t, quotes.TableTransactions, tx.ID, &tx); err != nil {
+				if err := engine.InsertJSON(t, quotesTransactions, tx.ID, &tx); err != nil {
 					return err
 				}
 			}

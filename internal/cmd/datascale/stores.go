@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
-	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/storage/boltstore"
 	"github.com/paygrid/payments/storage/memstore"
 	"github.com/paygrid/payments/storage/pgstore"
@@ -148,13 +147,14 @@ func (s storeSpec) pgSize(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// countPayments counts the outgoing transactions in st, from the
-// transactions' index by type.
+// countPayments counts the outgoing transactions in st, from the quotes
+// area's index of transactions by type (read by name: a measuring tool,
+// not an area).
 func countPayments(ctx context.Context, st payments.Store) (int, error) {
 	n := 0
 	err := st.View(ctx, func(tx payments.Tx) error {
 		n = 0
-		return tx.Scan(engine.IndexTable(quotes.TableTransactions, engine.IxType), engine.ScanOptions{Prefix: engine.EscapeValue(string(payments.TxOutgoing)) + "|"},
+		return tx.Scan(engine.IndexTable("transactions", engine.IxType), engine.ScanOptions{Prefix: engine.EscapeValue(string(payments.TxOutgoing)) + "|"},
 			func(string, []byte) (bool, error) { n++; return true, nil })
 	})
 	return n, err
