@@ -36,6 +36,10 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.TextColumn("currency", "currency"),
 					engine.TimeColumn("created_at", "createdAt"),
 					engine.TimeColumn("updated_at", "updatedAt"),
+				}, Created: "created_at", Lists: map[string][]string{
+					ixSide:     {"customer_id"},
+					ixCustomer: {"customer_id"},
+					ixCurrency: {"customer_id", "currency"},
 				}, Balances: &engine.Balances{View: tableInternalAccounts, Currency: "currency", Held: money.HeldSuffix}}},
 			{Name: tableInternalAccountsByOwner},
 			{Name: tableDepositReferences},
@@ -52,6 +56,10 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.TextColumn("beneficiary_verification_status", "beneficiaryVerificationStatus"),
 					engine.TimeColumn("created_at", "createdAt"),
 					engine.TimeColumn("updated_at", "updatedAt"),
+				}, Created: "created_at", Lists: map[string][]string{
+					ixSide:     {"customer_id"},
+					ixCustomer: {"customer_id"},
+					ixCurrency: {"customer_id", "currency"},
 				}}},
 			{Name: tableExternalAccountsByOwner},
 			{Name: tableExternalAccountsUnique},

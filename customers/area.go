@@ -42,6 +42,12 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.BoolColumn("is_deleted", "isDeleted"),
 					engine.TimeColumn("created_at", "createdAt"),
 					engine.TimeColumn("updated_at", "updatedAt"),
+				}, Created: "created_at", Lists: map[string][]string{
+					engine.IxAll:    nil,
+					ixPlatform:      {"platform_customer_id"},
+					ixUma:           {"uma_address"},
+					engine.IxType:   {"customer_type"},
+					engine.IxStatus: {"customer_type", "kyc_status", "kyb_status"},
 				}}},
 			{Name: tableCustomerUma},
 			{Name: tableCustomerPlatformIDs},

@@ -101,6 +101,7 @@ func (r *Registry) register(areas ...AreaDef) {
 			if _, dup := r.Tables[d.Name]; dup {
 				panic("payments: table " + d.Name + " declared twice")
 			}
+			checkRows(d)
 			r.Tables[d.Name] = d
 		}
 		for i := range a.Intents {

@@ -27,6 +27,17 @@ type Rows struct {
 	// Indexes are the orders, besides the key's, in which queries read the
 	// rows: each lists the columns it sorts by.
 	Indexes [][]string
+	// Created is the column of the time a record was created, which orders
+	// every list of the table (Indexed's created).
+	Created string
+	// Lists names, per secondary index of the table (TableDef.Ix, by its
+	// name), the columns whose values the index's value is made of (a
+	// customer's status index reads its type and both statuses); the index
+	// of every record (IxAll) reads none. A relational store keeps the rows
+	// in each such order: by the column, then Created, then the key.
+	// Register panics when an index of the table is missing here, or a
+	// name here is no index or no column.
+	Lists map[string][]string
 	// Balances, when set, declares that every record is a ledger account:
 	// a relational store shows the records with their balances.
 	Balances *Balances
@@ -109,6 +120,36 @@ type Balances struct {
 // declaration says. An error stops Register (and payments.New).
 type TableDeclarer interface {
 	DeclareTables(ctx context.Context, tables []TableDef) error
+}
+
+// checkRows panics when the rows of d do not match its indexes (Rows.Lists,
+// Rows.Created): a programming error, like a table declared twice.
+func checkRows(d *TableDef) {
+	if d.Rows == nil || d.Ix == nil {
+		return
+	}
+	bad := func(what string) { panic("payments: table " + d.Name + ": " + what) }
+	isColumn := func(name string, typ ColumnType) bool {
+		return slices.ContainsFunc(d.Rows.Columns, func(c Column) bool { return c.Name == name && (typ == "" || c.Type == typ) })
+	}
+	if !isColumn(d.Rows.Created, ColTime) {
+		bad("Rows.Created names no time column")
+	}
+	for name := range d.Ix.names {
+		if _, ok := d.Rows.Lists[name]; !ok {
+			bad("Rows.Lists lacks the index " + name)
+		}
+	}
+	for name, cols := range d.Rows.Lists {
+		if !d.Ix.names[name] {
+			bad("Rows.Lists names " + name + ", which is no index")
+		}
+		for _, c := range cols {
+			if !isColumn(c, "") {
+				bad("the index " + name + " reads " + c + ", which is no column")
+			}
+		}
+	}
 }
 
 // declareTo hands the registered tables to s when it lays its tables out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/jackc/pgx/v5"
@@ -117,7 +118,19 @@ func MigrateReleased(ctx context.Context, dsn, schema string, upTo int, tables [
 					return err
 				}
 				for _, sh := range l.declared {
-					if err := moveTable(ctx, tx, sh, sh.engine); err != nil {
+					// The released table's columns: those declared since
+					// are added when this code opens the store.
+					have, err := catalog(ctx, tx, []string{sh.sql})
+					if err != nil {
+						return err
+					}
+					var cols []column
+					for _, c := range sh.cols {
+						if have[sh.sql] != nil && slices.Contains(have[sh.sql].names, c.name) {
+							cols = append(cols, c)
+						}
+					}
+					if err := moveTable(ctx, tx, newShape(sh.engine, sh.sql, cols...), sh.engine); err != nil {
 						return err
 					}
 				}

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -125,6 +126,18 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 		}
 		sh := newShape(d.Name, sql, cols...)
 		l.shapes[d.Name], l.declared = sh, append(l.declared, sh)
+		for _, ix := range listOrders(d.Rows) {
+			if !seen[d.Rows.Created] {
+				return nil, fmt.Errorf("pgstore: %s: the lists' order %q is no column", by, d.Rows.Created)
+			}
+			x := rowIndex{sh: sh, cols: ix}
+			if !slices.ContainsFunc(l.indexes, func(o rowIndex) bool { return o.name() == x.name() }) {
+				if err := take(x.name(), by+"'s index"); err != nil {
+					return nil, err
+				}
+				l.indexes = append(l.indexes, x)
+			}
+		}
 		for _, ix := range d.Rows.Indexes {
 			for _, c := range ix {
 				if !seen[c] || c == "doc" {
@@ -155,6 +168,28 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 	}
 	slices.SortFunc(l.declared, func(a, b *shape) int { return strings.Compare(a.sql, b.sql) })
 	return l, nil
+}
+
+// listOrders returns the orders of the rows the lists of a table read
+// (engine.Rows.Lists): for each column an index reads, (column, created,
+// id); for the index of every record, (created, id). Each once, sorted.
+func listOrders(r *engine.Rows) [][]string {
+	var out [][]string
+	add := func(cols ...string) {
+		if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, cols) }) {
+			out = append(out, cols)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.Lists)) {
+		if len(r.Lists[name]) == 0 {
+			add(r.Created, "id")
+		}
+		for _, c := range r.Lists[name] {
+			add(c, r.Created, "id")
+		}
+	}
+	slices.SortFunc(out, func(a, b []string) int { return slices.Compare(a, b) })
+	return out
 }
 
 // shape returns the record table of the engine's table, or nil when the

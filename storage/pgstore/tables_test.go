@@ -212,7 +212,27 @@ func TestTables_UsersQueries(t *testing.T) {
 	assert.Zero(t, balanceSum)
 
 	// Every declared column is filled by some real record: its path
-	// names a member the areas write.
+	// names a member the areas write. An incoming UMA payment fills the
+	// sender's address, and a payout to an UMA address that the rail
+	// refuses fills the receiver's and the refund's reference.
+	payee, err := w.eng.Accounts.Internal(ctx, w.payee)
+	require.NoError(t, err)
+	_, err = w.eng.Sandbox.Receive(ctx, payments.ReceiveRequest{SenderUmaAddress: sandbox.UMASuccessUSD, CustomerID: payee.CustomerID,
+		ReceivingCurrencyCode: "USD", ReceivingCurrencyAmount: 100})
+	require.NoError(t, err)
+	payer, err := w.eng.Accounts.Internal(ctx, w.payer)
+	require.NoError(t, err)
+	lookup, err := w.eng.Lookups.UMA(ctx, sandbox.UMAFailComplianceUS, payer.CustomerID)
+	require.NoError(t, err)
+	q, err := w.eng.Quotes.Create(ctx, payments.QuoteRequest{LookupID: lookup.ID, SenderCustomerInfo: map[string]any{"FULL_NAME": "Ann Payer"}, Source: payments.QuoteSource{SourceType: "ACCOUNT", AccountID: w.payer},
+		Destination:        payments.QuoteDestination{DestinationType: "UMA_ADDRESS", UmaAddress: sandbox.UMAFailComplianceUS, Currency: "USD"},
+		LockedCurrencySide: "SENDING", LockedCurrencyAmount: 50, ImmediatelyExecute: true})
+	require.NoError(t, err)
+	_, err = w.eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	refunded, err := w.eng.Transactions.Get(ctx, q.TransactionID)
+	require.NoError(t, err)
+	require.NotNil(t, refunded.Refund, "the refused payout is refunded")
 	require.Contains(t, store.Shapes(), "transactions", "the engine declared its tables to the store")
 	for table, sh := range store.Shapes() {
 		for _, col := range sh.Columns {
@@ -227,8 +247,9 @@ func TestTables_UsersQueries(t *testing.T) {
 
 // TestTables_MatchDeclarations: the tables the store built from the
 // areas' declarations (and the migrations, for the ledger) have the
-// declared columns, with their types, the declared indexes, and the view of
-// the accounts with their balances.
+// declared columns, with their types, a B-tree index per order the lists
+// read (each column an engine index reads, then creation and id) besides
+// the declared ones, and the view of the accounts with their balances.
 func TestTables_MatchDeclarations(t *testing.T) {
 	store, schema := openSchema(t)
 	newEngine(t, store)
@@ -253,13 +274,32 @@ func TestTables_MatchDeclarations(t *testing.T) {
 		"balance bigint", "held bigint", "total_balance bigint", "created_at timestamp with time zone",
 		"updated_at timestamp with time zone", "doc json"}, columnsOf(t, c, schema, "internal_accounts"),
 		"the accounts with their balances, after the currency")
+	// The transactions in the order of every list of them: by each column
+	// an index reads, then by creation (and the README's created_at).
 	var indexes []string
-	require.NoError(t, c.QueryRow(ctx, `SELECT array_agg(indexdef ORDER BY indexname) FROM pg_indexes
-		WHERE schemaname = $1 AND tablename = 'transactions'`, schema).Scan(&indexes))
+	require.NoError(t, c.QueryRow(ctx, `SELECT array_agg(replace(indexdef, $1, '') ORDER BY indexname) FROM pg_indexes
+		WHERE schemaname = $2 AND tablename = 'transactions'`, schema+".", schema).Scan(&indexes))
 	assert.Equal(t, []string{
-		"CREATE INDEX transactions_created_at ON " + schema + ".transactions USING btree (created_at)",
-		"CREATE UNIQUE INDEX transactions_pkey ON " + schema + ".transactions USING btree (id)",
+		"CREATE INDEX transactions_created_at ON transactions USING btree (created_at)",
+		"CREATE INDEX transactions_created_at_id ON transactions USING btree (created_at, id)",
+		"CREATE INDEX transactions_customer_id_created_at_id ON transactions USING btree (customer_id, created_at, id)",
+		"CREATE INDEX transactions_destination_account_id_created_at_id ON transactions USING btree (destination_account_id, created_at, id)",
+		"CREATE INDEX transactions_destination_uma_address_created_at_id ON transactions USING btree (destination_uma_address, created_at, id)",
+		"CREATE UNIQUE INDEX transactions_pkey ON transactions USING btree (id)",
+		"CREATE INDEX transactions_platform_customer_id_created_at_id ON transactions USING btree (platform_customer_id, created_at, id)",
+		"CREATE INDEX transactions_quote_id_created_at_id ON transactions USING btree (quote_id, created_at, id)",
+		"CREATE INDEX transactions_refund_reference_created_at_id ON transactions USING btree (refund_reference, created_at, id)",
+		"CREATE INDEX transactions_source_account_id_created_at_id ON transactions USING btree (source_account_id, created_at, id)",
+		"CREATE INDEX transactions_source_uma_address_created_at_id ON transactions USING btree (source_uma_address, created_at, id)",
+		"CREATE INDEX transactions_status_created_at_id ON transactions USING btree (status, created_at, id)",
+		"CREATE INDEX transactions_type_created_at_id ON transactions USING btree (type, created_at, id)",
 	}, indexes)
+	var customerIndexes []string
+	require.NoError(t, c.QueryRow(ctx, `SELECT array_agg(indexname::text ORDER BY indexname) FROM pg_indexes
+		WHERE schemaname = $1 AND tablename = 'customers'`, schema).Scan(&customerIndexes))
+	assert.Equal(t, []string{"customers_created_at_id", "customers_customer_type_created_at_id", "customers_kyb_status_created_at_id",
+		"customers_kyc_status_created_at_id", "customers_pkey", "customers_platform_customer_id_created_at_id",
+		"customers_uma_address_created_at_id"}, customerIndexes, "a status reads the type and both statuses")
 }
 
 // columnsOf returns the columns of a table or view of schema, as "name

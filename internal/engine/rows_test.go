@@ -1,0 +1,38 @@
+package engine_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/paygrid/payments/internal/engine"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestDeclare_RowsMatchIndexes: a table's rows name, for every index of the
+// table, the columns it reads, and only declared columns and indexes;
+// otherwise Declare panics, naming what is amiss.
+func TestDeclare_RowsMatchIndexes(t *testing.T) {
+	type widget struct {
+		Owner     string    `json:"owner"`
+		CreatedAt time.Time `json:"createdAt"`
+	}
+	cols := []engine.Column{engine.TextColumn("owner", "owner"), engine.TimeColumn("created_at", "createdAt")}
+	declare := func(rows *engine.Rows) func() {
+		return func() {
+			h := engine.New(engine.Config{})
+			h.Declare(engine.AreaDef{Tables: []engine.TableDef{{Name: "widgets", Rows: rows,
+				Ix: engine.Indexed("widgets", func(x *widget) time.Time { return x.CreatedAt },
+					engine.Every[widget](), engine.Ix("owner", func(x *widget) string { return x.Owner }))}}})
+		}
+	}
+	lists := map[string][]string{engine.IxAll: nil, "owner": {"owner"}}
+	assert.NotPanics(t, declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: lists}))
+	assert.PanicsWithValue(t, "payments: table widgets: Rows.Lists lacks the index owner",
+		declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: map[string][]string{engine.IxAll: nil}}))
+	assert.PanicsWithValue(t, "payments: table widgets: Rows.Lists names color, which is no index",
+		declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: map[string][]string{engine.IxAll: nil, "owner": {"owner"}, "color": nil}}))
+	assert.PanicsWithValue(t, "payments: table widgets: the index owner reads color, which is no column",
+		declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: map[string][]string{engine.IxAll: nil, "owner": {"color"}}}))
+	assert.PanicsWithValue(t, "payments: table widgets: Rows.Created names no time column",
+		declare(&engine.Rows{Columns: cols, Created: "owner", Lists: lists}))
+}
