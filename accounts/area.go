@@ -37,10 +37,8 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.TimeColumn("created_at", "createdAt"),
 					engine.TimeColumn("updated_at", "updatedAt"),
 				}, Created: "created_at", Lists: map[string][]string{
-					ixSide:     {"customer_id"},
 					ixCustomer: {"customer_id"},
-					ixCurrency: {"customer_id", "currency"},
-				}, Balances: &engine.Balances{View: tableInternalAccounts, Currency: "currency", Held: money.HeldSuffix}}},
+				}, Kept: []string{ixSide, ixCurrency}, Balances: &engine.Balances{View: tableInternalAccounts, Currency: "currency", Held: money.HeldSuffix}}},
 			{Name: tableInternalAccountsByOwner},
 			{Name: tableDepositReferences},
 			{Name: tableExternalAccounts, Record: func() any { return new(ExternalRecord) },
@@ -57,10 +55,8 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.TimeColumn("created_at", "createdAt"),
 					engine.TimeColumn("updated_at", "updatedAt"),
 				}, Created: "created_at", Lists: map[string][]string{
-					ixSide:     {"customer_id"},
 					ixCustomer: {"customer_id"},
-					ixCurrency: {"customer_id", "currency"},
-				}}},
+				}, Kept: []string{ixSide, ixCurrency}}},
 			{Name: tableExternalAccountsByOwner},
 			{Name: tableExternalAccountsUnique},
 			{Name: tableLivenessDue},

@@ -30,14 +30,21 @@ type Rows struct {
 	// Created is the column of the time a record was created, which orders
 	// every list of the table (Indexed's created).
 	Created string
-	// Lists names, per secondary index of the table (TableDef.Ix, by its
-	// name), the columns whose values the index's value is made of (a
-	// customer's status index reads its type and both statuses); the index
-	// of every record (IxAll) reads none. A relational store keeps the rows
-	// in each such order: by the column, then Created, then the key.
-	// Register panics when an index of the table is missing here, or a
-	// name here is no index or no column.
+	// Lists names the secondary indexes of the table (TableDef.Ix, by
+	// name) that a relational store may answer from the rows themselves,
+	// each with the columns it reads: every value a record has in such an
+	// index is, verbatim, the non-empty value of one of those columns (Ix
+	// of a column, IxMany over several), and the index of every record
+	// (IxAll) reads none. A relational store keeps the rows in each such
+	// order: by the column, then Created, then the key.
 	Lists map[string][]string
+	// Kept names the secondary indexes whose values are computed from the
+	// record (a customer's status index reads "type:status", an account's
+	// side is whether it has an owner): no column holds them, so every
+	// store keeps their entries as it keeps any key. Register panics when
+	// an index of the table is in neither Lists nor Kept, or in both, or a
+	// name in them is no index, or a column in Lists is none.
+	Kept []string
 	// Balances, when set, declares that every record is a ledger account:
 	// a relational store shows the records with their balances.
 	Balances *Balances
@@ -136,8 +143,18 @@ func checkRows(d *TableDef) {
 		bad("Rows.Created names no time column")
 	}
 	for name := range d.Ix.names {
-		if _, ok := d.Rows.Lists[name]; !ok {
-			bad("Rows.Lists lacks the index " + name)
+		_, listed := d.Rows.Lists[name]
+		kept := slices.Contains(d.Rows.Kept, name)
+		switch {
+		case !listed && !kept:
+			bad("neither Rows.Lists nor Rows.Kept names the index " + name)
+		case listed && kept:
+			bad("Rows.Lists and Rows.Kept both name the index " + name)
+		}
+	}
+	for _, name := range d.Rows.Kept {
+		if !d.Ix.names[name] {
+			bad("Rows.Kept names " + name + ", which is no index")
 		}
 	}
 	for name, cols := range d.Rows.Lists {

@@ -8,9 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestDeclare_RowsMatchIndexes: a table's rows name, for every index of the
-// table, the columns it reads, and only declared columns and indexes;
-// otherwise Declare panics, naming what is amiss.
+// TestDeclare_RowsMatchIndexes: a table's rows name every index of the
+// table once, with the columns it reads (Lists) or as computed (Kept), and
+// only declared columns and indexes; otherwise Declare panics, naming what
+// is amiss.
 func TestDeclare_RowsMatchIndexes(t *testing.T) {
 	type widget struct {
 		Owner     string    `json:"owner"`
@@ -27,8 +28,13 @@ func TestDeclare_RowsMatchIndexes(t *testing.T) {
 	}
 	lists := map[string][]string{engine.IxAll: nil, "owner": {"owner"}}
 	assert.NotPanics(t, declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: lists}))
-	assert.PanicsWithValue(t, "payments: table widgets: Rows.Lists lacks the index owner",
+	assert.PanicsWithValue(t, "payments: table widgets: neither Rows.Lists nor Rows.Kept names the index owner",
 		declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: map[string][]string{engine.IxAll: nil}}))
+	assert.NotPanics(t, declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: map[string][]string{engine.IxAll: nil}, Kept: []string{"owner"}}))
+	assert.PanicsWithValue(t, "payments: table widgets: Rows.Lists and Rows.Kept both name the index owner",
+		declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: lists, Kept: []string{"owner"}}))
+	assert.PanicsWithValue(t, "payments: table widgets: Rows.Kept names color, which is no index",
+		declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: lists, Kept: []string{"color"}}))
 	assert.PanicsWithValue(t, "payments: table widgets: Rows.Lists names color, which is no index",
 		declare(&engine.Rows{Columns: cols, Created: "created_at", Lists: map[string][]string{engine.IxAll: nil, "owner": {"owner"}, "color": nil}}))
 	assert.PanicsWithValue(t, "payments: table widgets: the index owner reads color, which is no column",

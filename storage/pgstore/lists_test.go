@@ -1,0 +1,78 @@
+package pgstore_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/paygrid/payments/internal/engine"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDeclare_ListsReadColumnsVerbatim: every index a table's rows declare
+// in Lists holds, for the records an engine writes, exactly the entries its
+// columns give: each non-empty value of a listed column (or "" for the
+// index of every record), then the creation time and the key, in the
+// index's key order. This is what lets a relational store answer such a
+// list from the rows; an index whose values are computed is declared Kept
+// instead, and declaring it in Lists fails here.
+func TestDeclare_ListsReadColumnsVerbatim(t *testing.T) {
+	_, tables := declaredWorld(t)
+	store, schema := openSchema(t)
+	newWorld(t, store, holding)
+	c := sqlConn(t, schema)
+	shapes := store.Shapes()
+	checked := 0
+	for _, d := range tables {
+		if d.Rows == nil {
+			continue
+		}
+		for name, cols := range d.Rows.Lists {
+			ixTable := engine.IndexTable(d.Name, name)
+			var stored []string
+			rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
+			require.NoError(t, err)
+			for rows.Next() {
+				var k []byte
+				require.NoError(t, rows.Scan(&k))
+				stored = append(stored, string(k))
+			}
+			require.NoError(t, rows.Err())
+			sqlTable := pgx.Identifier{shapes[d.Name].Table}.Sanitize()
+			created := pgx.Identifier{d.Rows.Created}.Sanitize()
+			var given []string
+			read := func(valueSQL string) {
+				rows, err := c.Query(ctx, "SELECT "+valueSQL+", "+created+", id FROM "+sqlTable)
+				require.NoError(t, err)
+				for rows.Next() {
+					var v *string
+					var at time.Time
+					var id string
+					require.NoError(t, rows.Scan(&v, &at, &id))
+					if v == nil || (*v == "" && valueSQL != "''") {
+						continue
+					}
+					k := engine.EscapeValue(*v) + engine.SortSuffix(at, id)
+					if !slices.Contains(given, k) {
+						given = append(given, k)
+					}
+				}
+				require.NoError(t, rows.Err())
+			}
+			if len(cols) == 0 {
+				read("''")
+			}
+			for _, col := range cols {
+				read(pgx.Identifier{col}.Sanitize())
+			}
+			slices.Sort(given)
+			require.NotEmpty(t, stored, "%s: the world writes entries", ixTable)
+			assert.Equal(t, stored, given, "%s: the entries are the columns %s verbatim", ixTable, strings.Join(cols, ", "))
+			checked++
+		}
+	}
+	assert.GreaterOrEqual(t, checked, 10, "the lists of customers, accounts, quotes and transactions are checked")
+}
