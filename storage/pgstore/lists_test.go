@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -75,4 +76,69 @@ func TestDeclare_ListsReadColumnsVerbatim(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, checked, 10, "the lists of customers, accounts, quotes and transactions are checked")
+}
+
+// TestDeclare_ListPagesAreIndexScans: a page of every declared list, in
+// either direction and after a cursor's (created_at, id), is read from a
+// B-tree in its order: the plan has no sort of the table, whatever the
+// table's size (sequential scans are ruled out so that a small table's
+// plan shows what a large one's would, and so are bitmap scans, which
+// lose the order).
+func TestDeclare_ListPagesAreIndexScans(t *testing.T) {
+	_, tables := declaredWorld(t)
+	store, schema := openSchema(t)
+	newWorld(t, store, holding)
+	c := sqlConn(t, schema)
+	_, err := c.Exec(ctx, "SET enable_seqscan = off; SET enable_bitmapscan = off")
+	require.NoError(t, err)
+	shapes := store.Shapes()
+	plans := 0
+	for _, d := range tables {
+		if d.Rows == nil {
+			continue
+		}
+		sqlTable := pgx.Identifier{shapes[d.Name].Table}.Sanitize()
+		created := pgx.Identifier{d.Rows.Created}.Sanitize()
+		for name, cols := range d.Rows.Lists {
+			where := []string{"true"}
+			args := [][]any{{}}
+			for _, col := range cols {
+				where = append(where, pgx.Identifier{col}.Sanitize()+" = $1")
+				args = append(args, []any{"x"})
+			}
+			if len(cols) > 0 {
+				where, args = where[1:], args[1:]
+			}
+			for i, w := range where {
+				for _, dir := range []string{"", " DESC"} {
+					cmp := ">"
+					if dir != "" {
+						cmp = "<"
+					}
+					for _, after := range []bool{false, true} {
+						q, a := w, slices.Clone(args[i])
+						if after {
+							a = append(a, time.UnixMilli(1_700_000_000_000), "01900000-0000-7000-8000-000000000000")
+							q += fmt.Sprintf(" AND (%s, id) %s ($%d, $%d)", created, cmp, len(a)-1, len(a))
+						}
+						sql := "EXPLAIN SELECT id FROM " + sqlTable + " WHERE " + q + " ORDER BY " + created + dir + ", id" + dir + " LIMIT 21"
+						var plan []string
+						rows, err := c.Query(ctx, sql, a...)
+						require.NoError(t, err)
+						for rows.Next() {
+							var line string
+							require.NoError(t, rows.Scan(&line))
+							plan = append(plan, line)
+						}
+						require.NoError(t, rows.Err(), sql)
+						text := strings.Join(plan, "\n")
+						assert.Contains(t, text, "Index", "%s %s: %s\n%s", d.Name, name, sql, text)
+						assert.NotContains(t, text, "Sort", "%s %s: %s\n%s", d.Name, name, sql, text)
+						plans++
+					}
+				}
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, plans, 40)
 }
