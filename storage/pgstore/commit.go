@@ -328,6 +328,16 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 	var from, key string
 	bind := func(v string) any { return v }
 	switch sh := t.s.shape(sr.table); {
+	case t.s.list(sr.table) != nil:
+		// A list answered from the rows: the same query, up to where the
+		// scan stopped (lists.go).
+		r := listRange{prefix: sr.opts.Prefix, after: sr.opts.After, reverse: sr.opts.Reverse}
+		if !sr.all {
+			r.through = sr.through
+		}
+		keys := t.s.list(sr.table).query(r, s.arg)
+		t.checkKeys(s, sr, "SELECT k, 0::bigint AS v FROM ("+keys+") AS ix")
+		return
 	case sr.table == engine.TableLedgerBalances:
 		key = `(account || '|' || currency) COLLATE "C"`
 		from = `SELECT convert_to(account || '|' || currency, 'UTF8') AS k, xmin::text::bigint AS v FROM ledger_balances WHERE true`
@@ -364,6 +374,12 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 			cond("<=", sr.through)
 		}
 	}
+	t.checkKeys(s, sr, from)
+}
+
+// checkKeys adds the check that the rows (k, v) of from are the keys and
+// versions the scan sr read.
+func (t *tx) checkKeys(s *stmt, sr *scanRead, from string) {
 	idx := make([]int, len(sr.keys))
 	for i := range idx {
 		idx[i] = i

@@ -29,6 +29,9 @@ type layout struct {
 	indexes []rowIndex
 	// views show records that are ledger accounts with their balances.
 	views []balanceView
+	// lists are the list indexes answered from the record tables' rows
+	// (engine.Rows.Lists), by the engine's name of the index table.
+	lists map[string]*listIndex
 }
 
 // rowIndex is a B-tree index of a record table.
@@ -126,6 +129,12 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 		}
 		sh := newShape(d.Name, sql, cols...)
 		l.shapes[d.Name], l.declared = sh, append(l.declared, sh)
+		for name, cols := range d.Rows.Lists {
+			if l.lists == nil {
+				l.lists = map[string]*listIndex{}
+			}
+			l.lists[engine.IndexTable(d.Name, name)] = &listIndex{sh: sh, cols: cols, created: d.Rows.Created}
+		}
 		for _, ix := range listOrders(d.Rows) {
 			if !seen[d.Rows.Created] {
 				return nil, fmt.Errorf("pgstore: %s: the lists' order %q is no column", by, d.Rows.Created)

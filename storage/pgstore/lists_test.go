@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -141,4 +143,106 @@ func TestDeclare_ListPagesAreIndexScans(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, plans, 40)
+}
+
+// TestScan_ListsFromRowsMatchEntries: a scan of a list index answered from
+// the record table yields the keys of the entries payments_kv holds for
+// it, in the same order, in both directions, from any prefix (a value's,
+// or none) and after any key, in small pages (Scan stopped early) as in
+// one; and in an Update it sees the run's own writes. The engine's lists
+// answer the same when payments_kv holds no entry of them.
+func TestScan_ListsFromRowsMatchEntries(t *testing.T) {
+	_, tables := declaredWorld(t)
+	store, schema := openSchema(t)
+	w := newWorld(t, store, holding)
+	c := sqlConn(t, schema)
+	before := lists(t, w.eng)
+	checked := 0
+	var served []string
+	for _, d := range tables {
+		if d.Rows == nil {
+			continue
+		}
+		for name := range d.Rows.Lists {
+			served = append(served, store.Stored(engine.IndexTable(d.Name, name)))
+			ixTable := engine.IndexTable(d.Name, name)
+			var stored []string
+			rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
+			require.NoError(t, err)
+			for rows.Next() {
+				var k []byte
+				require.NoError(t, rows.Scan(&k))
+				stored = append(stored, string(k))
+			}
+			require.NoError(t, rows.Err())
+			prefixes := []string{""}
+			for _, k := range stored {
+				p := k[:strings.Index(k, "|")+1]
+				if !slices.Contains(prefixes, p) {
+					prefixes = append(prefixes, p)
+				}
+			}
+			for _, prefix := range prefixes {
+				var want []string
+				for _, k := range stored {
+					if strings.HasPrefix(k, prefix) {
+						want = append(want, k)
+					}
+				}
+				for _, reverse := range []bool{false, true} {
+					w := slices.Clone(want)
+					if reverse {
+						slices.Reverse(w)
+					}
+					scan := func(after string, limit int) []string {
+						var got []string
+						require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+							return tx.Scan(ixTable, payments.ScanOptions{Prefix: prefix, After: after, Reverse: reverse}, func(k string, _ []byte) (bool, error) {
+								got = append(got, k)
+								return limit == 0 || len(got) < limit, nil
+							})
+						}))
+						return got
+					}
+					assert.Equal(t, w, scan("", 0), "%s %q reverse %v", ixTable, prefix, reverse)
+					for i := range w {
+						if i+1 < len(w) {
+							assert.Equal(t, w[i+1:min(i+3, len(w))], scan(w[i], 2), "%s %q reverse %v after %s", ixTable, prefix, reverse, w[i])
+						}
+					}
+					checked++
+				}
+			}
+			// A run sees its own writes among the rows'.
+			if len(stored) > 0 {
+				mine := stored[0][:strings.Index(stored[0], "|")+1] + "0000000000000000|zz-mine"
+				gone := stored[0]
+				var got []string
+				errRollback := errors.New("rolled back")
+				require.ErrorIs(t, store.Update(ctx, func(tx payments.Tx) error {
+					got = nil
+					if err := tx.Put(ixTable, mine, nil); err != nil {
+						return err
+					}
+					if err := tx.Delete(ixTable, gone); err != nil {
+						return err
+					}
+					if err := tx.Scan(ixTable, payments.ScanOptions{}, func(k string, _ []byte) (bool, error) {
+						got = append(got, k)
+						return true, nil
+					}); err != nil {
+						return err
+					}
+					return errRollback
+				}), errRollback)
+				assert.Contains(t, got, mine, ixTable)
+				assert.NotContains(t, got, gone, ixTable)
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, checked, 20)
+	// The lists read the rows: without the entries they answer the same.
+	_, err := c.Exec(ctx, "DELETE FROM payments_kv WHERE tbl = ANY($1)", served)
+	require.NoError(t, err)
+	assert.Equal(t, before, lists(t, w.eng), "the lists without their entries in payments_kv")
 }
