@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/pgtest"
+	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -245,4 +247,49 @@ func TestScan_ListsFromRowsMatchEntries(t *testing.T) {
 	_, err := c.Exec(ctx, "DELETE FROM payments_kv WHERE tbl = ANY($1)", served)
 	require.NoError(t, err)
 	assert.Equal(t, before, lists(t, w.eng), "the lists without their entries in payments_kv")
+}
+
+// TestScan_ListFromRowsConflicts: an Update that scanned a list answered
+// from the rows runs again when another commit adds a record to the range
+// it read before it commits, and its second run sees the record; a write
+// outside the range does not make it run again.
+func TestScan_ListFromRowsConflicts(t *testing.T) {
+	store, schema := openSchema(t)
+	newWorld(t, store, holding)
+	// Another process's store on the same schema.
+	_, tables := declaredWorld(t)
+	other, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: schema})
+	require.NoError(t, err)
+	defer other.Close()
+	require.NoError(t, other.DeclareTables(ctx, tables))
+	ixTable := engine.IndexTable("customers", engine.IxType)
+	customer := func(id, typ string) []byte {
+		return []byte(`{"id":"` + id + `","customerType":"` + typ + `","createdAt":"2030-01-02T03:04:05.678Z"}`)
+	}
+	for _, c := range []struct {
+		typ      string
+		runs     int
+		sawAdded bool
+	}{{"INDIVIDUAL", 2, true}, {"BUSINESS", 1, false}} {
+		runs, sawAdded := 0, false
+		added := "Customer:zz-added-" + c.typ
+		require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+			runs++
+			sawAdded = false
+			err := tx.Scan(ixTable, payments.ScanOptions{Prefix: "INDIVIDUAL|"}, func(k string, _ []byte) (bool, error) {
+				sawAdded = sawAdded || strings.HasSuffix(k, added)
+				return true, nil
+			})
+			if err != nil || runs > 1 {
+				return err
+			}
+			// Another commit, while this run holds no lock.
+			require.NoError(t, other.Update(ctx, func(o payments.Tx) error {
+				return o.Put("customers", added, customer(added, c.typ))
+			}))
+			return tx.Put("widgets", "w-"+c.typ, []byte("{}"))
+		}))
+		assert.Equal(t, c.runs, runs, c.typ)
+		assert.Equal(t, c.sawAdded, sawAdded, c.typ)
+	}
 }
