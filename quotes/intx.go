@@ -28,7 +28,7 @@ func Get(t *engine.Txn, id string) (*Record, error) {
 		if err != nil {
 			return nil, engine.NotFound(err, engine.CodeQuoteNotFound, "quote", id)
 		}
-		if q, err = quotesSlot.Of(t.Handle).quotes.Load(id, b, (*Record).clone); err != nil {
+		if q, err = quotesSlot.Of(t.Handle).quotes.Load(id, b, (*Record).Clone); err != nil {
 			return nil, err
 		}
 	}
@@ -94,7 +94,7 @@ func Execute(t *engine.Txn, q *Record) error {
 	if q.SourceExternal {
 		return executePull(t, q)
 	}
-	if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
+	if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, holdAccount(q), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
 		return err
 	}
 	if err := CreditEvent(t, q.Source.AccountID); err != nil { // the available balance dropped
@@ -146,7 +146,7 @@ func InsertTransaction(t *engine.Txn, tx *Transaction) error {
 // shared with other readers and must not be changed in place.
 func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
-		tx := d.clone()
+		tx := d.Clone()
 		readStatus(t, id, string(tx.Status))
 		return tx, nil
 	}
@@ -154,7 +154,7 @@ func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
 	}
-	tx, err := quotesSlot.Of(t.Handle).txs.Load(id, b, (*Transaction).clone)
+	tx, err := quotesSlot.Of(t.Handle).txs.Load(id, b, (*Transaction).Clone)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func executePull(t *engine.Txn, q *Record) error {
 // Any other outcome, or one that does not fit the quote's state (a report
 // repeated under another reference), changes nothing.
 func settlePull(t *engine.Txn, q *Record, tx *Transaction, rep rails.Report) error {
-	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
+	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), holdAccount(q), q.SendingCurrency.Code
 	switch {
 	case rep.Outcome == rails.Completed && !q.Collected && q.Status == Processing && tx.Status == TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {

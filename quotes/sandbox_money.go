@@ -27,7 +27,7 @@ var getQuote = engine.Op[string, *Quote, struct{}]{Area: "quotes", Name: "Get", 
 		if err != nil {
 			return nil, err
 		}
-		return q.asRead(t.Now), nil
+		return asRead(q, t.Now), nil
 	}}
 
 // Sandbox is the quotes area's part of the sandbox operations (the root's
@@ -102,7 +102,7 @@ var sandboxSend = engine.Op[payment, *Transaction, struct{}]{Area: "quotes", Nam
 		if amount == 0 {
 			amount = q.TotalSendingAmount
 		}
-		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(accounts.SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
+		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(accounts.SandboxFundingAccount, holdAccount(q), currency, amount)); err != nil {
 			return nil, err
 		}
 		if amount != q.TotalSendingAmount {
