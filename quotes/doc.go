@@ -91,8 +91,14 @@
 // rails.Puller's Pull), at least once and keyed by the payment id. The rail
 // reports outcomes through Rails.Report, each applied once per payment id
 // and rail reference in its own transaction. An outcome the rail dates in
-// the future (the sandbox rail's six-minute payout) waits in
-// tableSettlementsDue and is applied as due work when its time comes.
+// the future (the sandbox rail's six-minute payout) waits as due work and
+// is applied when its time comes. That boundary (the intents, the reports
+// and the waiting outcomes, with their tables) is package quotes/railside,
+// below this one: Area registers its state, tables, intents and due work,
+// and gives it the two functions through which an outcome reaches its
+// payment (txStored and settle); what an outcome does to the quote, the
+// transaction and the ledger (applyStep, settlePull, settleTransferIn) is
+// decided here.
 //
 // Due work is per item, each in its own transaction: settlement outcomes,
 // quote expiries (a PENDING quote becomes EXPIRED, one whose SCA challenge

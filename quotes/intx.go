@@ -4,6 +4,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/railside"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -227,7 +228,7 @@ func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 	if err := SaveTransaction(t, tx, EventIncomingPaymentPending); err != nil {
 		return nil, err
 	}
-	return tx, intendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
+	return tx, railside.IntendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 }
 
 // SaveCardTransaction stores, inside t, the card transaction x that the

@@ -2,29 +2,18 @@ package quotes
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/railside"
 	"github.com/paygrid/payments/rails"
 )
 
-// Settlement tables: rail outcomes due by time, and pending quotes by
-// expiry ("<time>|<quote id>").
-const (
-	// tableSettlementsDue holds the rail outcomes that take effect later
-	// ("<time>|<tx id>|<payment id>|<reference>" -> the rails.Report as
-	// JSON), applied as due work by applySettlementDue. It is exported for
-	// the root package's tests, which seed and inspect due work.
-	tableSettlementsDue = "settlements_due"
-	tableQuoteExpiry    = "quote_expiry"
-	// tableSettlementsByTx indexes the waiting steps by transaction
-	// ("<tx id>|<settlements_due key>").
-	tableSettlementsByTx = "settlements_by_tx"
-)
+// tableQuoteExpiry holds the pending quotes by expiry ("<time>|<quote
+// id>"), applied as due work by applyQuoteExpiry.
+const tableQuoteExpiry = "quote_expiry"
 
 // Ledger accounts outside the platform that money movement uses.
 const (
@@ -256,7 +245,7 @@ func startDelivery(t *engine.Txn, q *Record) error {
 	if err := saveQuote(t, q); err != nil {
 		return err
 	}
-	return sendPayment(t, p)
+	return railside.SendPayment(t, p)
 }
 
 // destinationLedger is the ledger account a payout lands in.
@@ -403,19 +392,31 @@ func returnLegs(t *engine.Txn, q *Record, to string) (legs [][]engine.Posting, f
 	return s.ReturnLegs(to), s.PlatformFees, nil
 }
 
-// applySettlementDue applies a rail outcome whose time came. A stored value
-// that does not decode is an error, so the item is retried and then parked
-// in the dead letters rather than dropped.
-func applySettlementDue(t *engine.Txn, key string, v []byte) (bool, error) {
-	var rep rails.Report
-	if err := json.Unmarshal(v, &rep); err != nil {
-		return false, err
+// settle applies an outcome that has taken effect to its payment
+// (railside.Options.Settle): a collected or failed pull, or a step of a
+// payout.
+func settle(t *engine.Txn, rep rails.Report) error {
+	kind, txID := railside.SplitPaymentID(rep.PaymentID)
+	tx, err := GetTransaction(t, txID)
+	if err != nil {
+		return err
 	}
-	_, txID := splitPaymentID(rep.PaymentID)
-	if err := t.Delete(tableSettlementsByTx, txID+"|"+key); err != nil && !errors.Is(err, engine.ErrNotFound) {
-		return false, err
+	if kind == railside.IntentPull && tx.Type == TxIncoming {
+		return settleTransferIn(t, tx, rep)
 	}
-	return true, settle(t, rep)
+	q, err := Get(t, tx.QuoteID)
+	if err != nil {
+		return err
+	}
+	if kind == railside.IntentPull {
+		err = settlePull(t, q, tx, rep)
+	} else {
+		err = applyStep(t, q, tx, rep)
+	}
+	if err != nil {
+		return err
+	}
+	return saveQuote(t, q)
 }
 
 // applyQuoteExpiry ends a quote whose time ran out unexecuted. A quote that
@@ -430,46 +431,4 @@ func applyQuoteExpiry(t *engine.Txn, key string, _ []byte) (bool, error) {
 		return false, t.Put(tableQuoteExpiry, key, []byte(q.ID))
 	}
 	return ExpireIfDue(t, q)
-}
-
-// settlementsDue lists the settlement steps of one transaction still
-// waiting, by due key (tableSettlementsByTx).
-func settlementsDue(t *engine.Txn, txID string) ([]string, error) {
-	var keys []string
-	err := t.Scan(tableSettlementsByTx, engine.ScanOptions{Prefix: txID + "|"}, func(k string, _ []byte) (bool, error) {
-		keys = append(keys, k[len(txID)+1:])
-		return true, nil
-	})
-	return keys, err
-}
-
-// catchUp applies the settlement steps of a transaction whose due time has
-// passed, so that a decision about the transaction is judged by due time,
-// not by when the worker last ran. It reports whether steps are still
-// waiting in the future.
-func catchUp(t *engine.Txn, txID string) (waiting bool, err error) {
-	keys, err := settlementsDue(t, txID)
-	if err != nil {
-		return false, err
-	}
-	for _, k := range keys {
-		if engine.DueAt(k).After(t.Now) {
-			waiting = true
-			continue
-		}
-		v, err := t.Get(tableSettlementsDue, k)
-		if errors.Is(err, engine.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return false, err
-		}
-		if err := t.Delete(tableSettlementsDue, k); err != nil {
-			return false, err
-		}
-		if _, err := applySettlementDue(t, k, v); err != nil {
-			return false, err
-		}
-	}
-	return waiting, nil
 }

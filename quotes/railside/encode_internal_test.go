@@ -1,4 +1,4 @@
-package quotes
+package railside
 
 import (
 	"encoding/json"
