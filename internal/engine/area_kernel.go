@@ -22,6 +22,7 @@ func kernelArea(e *Handle) AreaDef {
 		{Name: TableOutbox, Record: func() any { return new(outboxRecord) },
 			ID: func(rec any) string { return rec.(*outboxRecord).Event.ID }}, // kept at its event's id
 		{Name: TableOutboxDead, Record: func() any { return new(outboxRecord) }},
+		{Name: TableOutboxRetry},
 		{Name: TableEventLog, Record: func() any { return new(WebhookDelivery) },
 			ID: func(rec any) string { return rec.(*WebhookDelivery).Event.ID }, // kept at its event's id
 			Ix: Indexed(TableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },

@@ -147,9 +147,10 @@
 // all outcomes in one commit: a delivered event leaves the outbox (and
 // enters the history with Config.EventHistory), a failed one is retried
 // under the RetryPolicy and finally dead-lettered. Delivery is at least
-// once: receivers dedupe on Event.ID. A pass reads the outbox from its
-// start, past the events waiting in backoff (scanDue says why no index of
-// next attempts is kept). Webhook delivery, due work and
+// once: receivers dedupe on Event.ID. A pass reads what is due, not what
+// waits: the outbox's tail of events never tried, and the entries the
+// passes keep of events in backoff (outbox_due.go); a payment writes its
+// events and nothing more. Webhook delivery, due work and
 // intent hand-overs run on separate workers, so a slow endpoint never
 // delays settlement. Webhooks is the operators' group over all of it.
 // The history keeps an event for Config.EventHistoryRetention after its

@@ -165,5 +165,10 @@ func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 			return r, err
 		}
 	}
-	return r, putOutbox(t.Tx, &r)
+	if err := putOutbox(t.Tx, &r); err != nil {
+		return r, err
+	}
+	// Its id is older than where the webhook pass reads the outbox: the
+	// pass finds it by its retry entry (outbox_due.go).
+	return r, t.Tx.Put(TableOutboxRetry, retryKey(due, id), []byte{})
 }

@@ -386,11 +386,16 @@ const rideWait = 20 * time.Millisecond
 // one store transaction: delivered events leave the outbox (and enter the
 // history), failed ones are rescheduled or dead-lettered.
 type outcomes struct {
-	e    *Handle
-	due  []outboxRecord
-	errs []error   // errs[i] is due[i]'s delivery error, nil when delivered
-	at   time.Time // when the deliveries ended, the base of their backoff
-	now  time.Time // when the pass began, the time of the history entries
+	e   *Handle
+	due []outboxRecord
+	// stale are retry entries of events no longer waiting, deleted with
+	// the outcomes; entry the due events read through theirs
+	// (outbox_due.go).
+	stale []string
+	entry map[string]bool
+	errs  []error   // errs[i] is due[i]'s delivery error, nil when delivered
+	at    time.Time // when the deliveries ended, the base of their backoff
+	now   time.Time // when the pass began, the time of the history entries
 	// notSent is set when the events had nowhere to go: the Notifier
 	// delivers only to a webhook endpoint and none was configured. The
 	// history logs them NOT_SENT instead of DELIVERED.
@@ -435,8 +440,20 @@ func (o *outcomes) recordTx(tx Tx) error { return o.record(&Txn{Tx: tx, Handle: 
 func (o *outcomes) record(t *Txn) error {
 	e, tx := o.e, t.Tx
 	o.delivered, o.gaveUp = 0, make([]bool, len(o.errs))
+	if err := dropStale(tx, o.stale); err != nil {
+		return err
+	}
 	for i, derr := range o.errs {
 		r := o.due[i]
+		// An event tried before, or read through its retry entry, has
+		// one, which its outcome replaces; one never tried has none (no
+		// write). A requeued event never tried keeps its entry until a
+		// pass finds it stale.
+		if r.Attempts > 0 || o.entry[r.Event.ID] {
+			if err := dropRetry(tx, &r); err != nil {
+				return err
+			}
+		}
 		if derr == nil {
 			err := tx.Delete(TableOutbox, r.Event.ID)
 			if errors.Is(err, ErrNotFound) {
@@ -475,6 +492,9 @@ func (o *outcomes) record(t *Txn) error {
 			continue
 		}
 		if err := putOutbox(tx, &r); err != nil {
+			return err
+		}
+		if err := tx.Put(TableOutboxRetry, retryKey(r.NextAttemptAt, r.Event.ID), []byte{}); err != nil {
 			return err
 		}
 	}
@@ -527,14 +547,16 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 
 // flushLocked is flush with e.flushMu held.
 func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
-	now := e.Now()
-	var due []outboxRecord
+	now, floor := e.Now(), e.outboxFloor()
+	// An explicit Flush (ride 0) reads the retry entries whatever this
+	// process knows of them (outbox_due.go).
+	retries := e.readRetries(now, ride == 0)
+	var p *duePass
 	// Where the events go ("" for the Notifier) is read with the outbox,
 	// in the same read transaction, when the area that keeps it can.
 	ws, sends := e.notifier.(WebhookSender)
 	endpoint, endpointRead := "", false
 	err := viewRetryable(ctx, e.Store, func(tx Tx) error {
-		due = due[:0]
 		if sends && e.Registry.hooks.EndpointIn != nil {
 			var err error
 			if endpoint, err = e.Registry.hooks.EndpointIn(&Txn{Tx: tx, Handle: e, Now: now}); err != nil {
@@ -542,18 +564,29 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			}
 			endpointRead = true
 		}
-		return scanDue(tx, now, func(r outboxRecord) bool {
-			due = append(due, r)
-			return len(due) < 256
-		})
+		var err error
+		p, err = scanDue(tx, now, e.outboxFrom, retries)
+		return err
 	})
 	if err != nil {
 		return 0, err
 	}
+	if len(p.missing) > 0 {
+		if err := e.backfill(ctx, p.missing); err != nil {
+			return 0, err
+		}
+	}
+	due := p.due
 	// In emission order (the outbox's key order), whatever their next
 	// attempts: a retried event goes before those emitted after it.
 	slices.SortFunc(due, func(a, b outboxRecord) int { return strings.Compare(a.Event.ID, b.Event.ID) })
 	if len(due) == 0 {
+		if len(p.stale) > 0 {
+			if err := e.Store.Update(ctx, func(tx Tx) error { return dropStale(tx, p.stale) }); err != nil {
+				return 0, err
+			}
+		}
+		e.advance(p, floor)
 		return 0, nil
 	}
 	// With several processes on one store, one of them delivers at a time
@@ -573,38 +606,17 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 		}
 		// Another process may have delivered an event between the scan
 		// and the claim (it records the outcomes before it releases its
-		// claim): deliver only what still waits. One scan up to the last
-		// due event reads them all (a store on a network reads a range
-		// in a round trip or two, and each record in one of its own).
-		claimed := make(map[string]bool, len(due))
-		for _, r := range due {
-			claimed[r.Event.ID] = true
-		}
-		last := due[len(due)-1].Event.ID
-		var kept []outboxRecord
+		// claim): read again, under the claim, what is due.
 		err := viewRetryable(ctx, e.Store, func(tx Tx) error {
-			kept = kept[:0]
-			return tx.Scan(TableOutbox, ScanOptions{}, func(k string, v []byte) (bool, error) {
-				if k > last {
-					return false, nil
-				}
-				if !claimed[k] {
-					return true, nil
-				}
-				r, err := eventrec.Decode(v)
-				if err != nil {
-					return false, err
-				}
-				if !r.NextAttemptAt.After(now) {
-					kept = append(kept, r)
-				}
-				return true, nil
-			})
+			var err error
+			p, err = scanDue(tx, now, p.from, p.retries)
+			return err
 		})
-		due = kept
 		if err != nil {
 			return 0, err
 		}
+		due = p.due
+		slices.SortFunc(due, func(a, b outboxRecord) int { return strings.Compare(a.Event.ID, b.Event.ID) })
 	}
 	if len(due) == 0 {
 		return 0, nil
@@ -630,7 +642,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// Observer each delivery is a span (spans[i], due[i]'s), a child of
 	// the transaction that emitted the event, ended once its outcome is
 	// recorded.
-	o := &outcomes{e: e, due: due, errs: make([]error, 0, len(due)), now: now, notSent: notSent}
+	o := &outcomes{e: e, due: due, stale: p.stale, entry: p.entry, errs: make([]error, 0, len(due)), now: now, notSent: notSent}
 	var spans []*span
 	for _, r := range due {
 		if ctx.Err() != nil {
@@ -688,26 +700,8 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	if len(o.errs) < len(due) {
 		return o.delivered, ctx.Err()
 	}
+	e.advance(p, floor)
 	return o.delivered, nil
-}
-
-// scanDue calls fn with each outbox record due at now (its next attempt
-// at or before it), in emission order, until fn returns false. It reads
-// the outbox from its start, past the events waiting in backoff: an index
-// of next attempts kept beside the outbox cost a payment on PostgreSQL
-// three times the round trips (its entries rode in every payment's
-// commit), so the pass pays for what waits instead.
-func scanDue(tx Tx, now time.Time, fn func(outboxRecord) bool) error {
-	return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-		r, err := eventrec.Decode(v)
-		if err != nil {
-			return false, err
-		}
-		if r.NextAttemptAt.After(now) {
-			return true, nil // waiting in backoff
-		}
-		return fn(r), nil
-	})
 }
 
 // Pending returns the events still waiting for delivery, oldest first,
