@@ -106,6 +106,8 @@ type Store struct {
 	group group
 
 	cache cache
+	// accounts are the keys of the ledger accounts (journal.go).
+	accounts accountIDs
 	// layout is where each engine table is kept (layout.go), set by
 	// DeclareTables.
 	layout atomic.Pointer[layout]
