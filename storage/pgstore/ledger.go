@@ -13,9 +13,9 @@ import (
 )
 
 // The ledger (engine.LedgerTx). Balances live in ledger_balances, one row
-// per ledger account and currency; entries in ledger_journal (the entry as
-// the engine encoded it) and ledger_entries (one row per posting, signed:
-// credits positive, debits negative).
+// per ledger account and currency; entries in ledger_journal_entries and
+// ledger_postings (one narrow row per entry and per posting, signed:
+// credits positive, debits negative; journal.go).
 //
 // A posting does not read its balance: it adds its amount to the balance's
 // delta, and the commit applies every delta in one statement,
