@@ -20,9 +20,9 @@ import (
 // is the compact key of the ledger account and currency in
 // ledger_accounts. Nothing is stored twice: the entry's record is not kept
 // beside its rows, but spelled back from them when it is read
-// (payments_entry_doc in SQL, entryDoc here, byte for byte the engine's
-// encoding), except for a record the rows do not spell back exactly (an
-// entry imported with another encoding), kept whole in doc.
+// (journalDoc in SQL, entryDoc here, byte for byte the engine's encoding),
+// except for a record the rows do not spell back exactly (an entry
+// imported with another encoding), kept whole in doc.
 //
 // The ledger accounts' keys are known to the process once a commit
 // learned them (Store.accounts): a posting to a known account carries its
@@ -38,10 +38,29 @@ var journalShape = func() *shape {
 		timestamptz("created_at", "createdAt"),
 		column{"overdraft", colBoolean, "overdraft", "false"})
 	sh.journal = true
-	sh.doc = "payments_entry_doc(ledger_journal_entries)"
+	sh.doc = journalDoc
 	sh.statements()
 	return sh
 }()
+
+// journalDoc is the SQL expression of the record of an entry, read from
+// its row of ledger_journal_entries (named by the table's name): its doc,
+// or else the record spelled back from the row and its postings, as the
+// engine encodes it (entryDoc is its twin in Go; a record it would not
+// spell exactly keeps its doc). The postings come in their order from
+// the index of ledger_postings, with no sort of their own.
+//
+// Migration 6 made the view ledger_journal with it: a change here needs a
+// migration that makes the view again.
+const journalDoc = `coalesce(doc::text, '{"id":"' || id || '"'
+	|| CASE WHEN reference IS NULL THEN '' ELSE ',"reference":"' || reference || '"' END
+	|| ',"postings":[' || array_to_string(ARRAY(
+		SELECT '{"account":"' || a.name || '","currency":"' || a.currency || '","amount":' || p.amount || '}'
+		FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account
+		WHERE p.jid = ledger_journal_entries.jid ORDER BY p.ord), ',')
+	|| '],"createdAt":"'
+	|| coalesce(rtrim(rtrim(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), '0'), '.'), '0001-01-01T00:00:00')
+	|| 'Z"' || CASE WHEN overdraft THEN ',"overdraft":true' ELSE '' END || '}')`
 
 // accountIDs are the keys of ledger accounts in ledger_accounts, by
 // BalanceKey: learned from committed statements, never changed.
@@ -58,7 +77,7 @@ func (a *accountIDs) get(key string) (int32, bool) {
 func (a *accountIDs) put(key string, id int32) { a.m.Store(key, id) }
 
 // plain reports whether s is spelled in JSON as itself between quotes by
-// both the engine (encoding/json's rules) and payments_entry_doc:
+// both the engine (encoding/json's rules) and journalDoc:
 // printable ASCII but for the characters either escapes.
 func plain(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -70,8 +89,7 @@ func plain(s string) bool {
 	return true
 }
 
-// entryDoc is the record of e as payments_entry_doc spells it back from
-// e's rows.
+// entryDoc is the record of e as journalDoc spells it back from e's rows.
 func entryDoc(e *engine.LedgerEntry) []byte {
 	b := make([]byte, 0, 128+96*len(e.Postings))
 	b = append(append(append(b, `{"id":"`...), e.ID...), '"')
@@ -243,7 +261,8 @@ func journalDeletes(s *stmt, ids []string) {
 // moveJournal is the Go step of migration 6: the entries of the journal
 // as version 4 kept it (renamed ledger_journal_v4 by the migration's SQL)
 // are written again as narrow rows, 500 at a time, by the same code as
-// the store's own writes, and the old tables dropped.
+// the store's own writes, the old tables dropped, and the view
+// ledger_journal made in their place.
 func moveJournal(ctx context.Context, tx pgx.Tx) error {
 	after := ""
 	for {
@@ -280,6 +299,10 @@ func moveJournal(ctx context.Context, tx pgx.Tx) error {
 			return fmt.Errorf("ledger_journal_v4: %w", err)
 		}
 	}
-	_, err := tx.Exec(ctx, "DROP TABLE ledger_journal_v4, ledger_entries_v4")
+	if _, err := tx.Exec(ctx, "DROP TABLE ledger_journal_v4, ledger_entries_v4"); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `CREATE VIEW ledger_journal AS
+		SELECT id, reference, created_at, overdraft, (`+journalDoc+`)::json AS doc FROM ledger_journal_entries`)
 	return err
 }

@@ -79,7 +79,7 @@ type shape struct {
 	absent []pgtype.Text // cols' values when a record lacks them
 	// journal marks the ledger's entries: a record is written as one row
 	// of ledger_journal_entries and one of ledger_postings per posting, and
-	// read back through payments_entry_doc (journal.go).
+	// read back through journalDoc (journal.go).
 	journal bool
 	// doc is the SQL expression of a record's value, read from a row of
 	// the table (named by the table's own name): its doc column, or for

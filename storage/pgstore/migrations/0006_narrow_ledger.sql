@@ -49,31 +49,9 @@ CREATE TABLE ledger_postings (
 	PRIMARY KEY (jid, ord)
 );
 
--- payments_entry_doc is the entry j as the engine encoded it: the kept doc,
--- or else the encoding spelled back from the row and its postings (the
--- store writes a doc for every entry whose encoding this does not spell:
--- journal.go, entryDoc, is its twin).
-CREATE FUNCTION payments_entry_doc(j ledger_journal_entries) RETURNS text
-LANGUAGE sql STABLE AS $$
-SELECT coalesce(j.doc::text, '{"id":"' || j.id || '"'
-	|| CASE WHEN j.reference IS NULL THEN '' ELSE ',"reference":"' || j.reference || '"' END
-	|| ',"postings":['
-	|| (SELECT string_agg('{"account":"' || a.name || '","currency":"' || a.currency || '","amount":' || p.amount || '}', ',' ORDER BY p.ord)
-		FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account WHERE p.jid = j.jid)
-	|| '],"createdAt":"'
-	|| CASE WHEN j.created_at IS NULL THEN '0001-01-01T00:00:00'
-		ELSE to_char(j.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
-			|| rtrim(rtrim(to_char(j.created_at AT TIME ZONE 'UTC', '.US'), '0'), '.') END
-	|| 'Z"'
-	|| CASE WHEN j.overdraft THEN ',"overdraft":true' ELSE '' END
-	|| '}')
-$$;
-
--- The journal as version 4 kept it: one row per entry with the whole entry
--- in doc.
-CREATE VIEW ledger_journal AS
-SELECT j.id, j.reference, j.created_at, j.overdraft, payments_entry_doc(j)::json AS doc
-FROM ledger_journal_entries j;
+-- The view ledger_journal, the journal as version 4 kept it (one row per
+-- entry with the whole entry in doc), is made by the Go step, from the
+-- store's own spelling of an entry's record (journal.go, journalDoc).
 
 -- The postings as version 4 kept them: reference is the business record
 -- the entry belongs to, transaction_id the same when it is a transaction;
