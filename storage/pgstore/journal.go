@@ -47,8 +47,8 @@ var journalShape = func() *shape {
 // its row of ledger_journal_entries (named by the table's name): its doc,
 // or else the record spelled back from the row and its postings, as the
 // engine encodes it (entryDoc is its twin in Go; a record it would not
-// spell exactly keeps its doc). The postings come in their order from
-// the index of ledger_postings, with no sort of their own.
+// spell exactly keeps its doc). ARRAY keeps the order of its subquery:
+// the postings' order.
 //
 // Migration 6 made the view ledger_journal with it: a change here needs a
 // migration that makes the view again.
