@@ -72,6 +72,18 @@ func TestJournal_NarrowRows(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(scanned[e.ID]), string(enc), "the ledger's journal reads entry %s", e.ID)
 	}
+
+	// The README's journal of a transaction, named by the record's id,
+	// reads the index of references (a small table would be scanned
+	// anyway: scans are made dear).
+	_, err = c.Exec(ctx, "SET enable_seqscan = off")
+	require.NoError(t, err)
+	var plan string
+	require.NoError(t, c.QueryRow(ctx, `EXPLAIN (FORMAT JSON) SELECT created_at, account, currency, amount FROM ledger_entries
+		WHERE reference = (SELECT id FROM transactions WHERE status = 'COMPLETED' ORDER BY created_at DESC LIMIT 1)
+		ORDER BY entry_id, seq`).Scan(&plan))
+	assert.Contains(t, plan, `"Index Name": "ledger_journal_entries_reference"`)
+
 	require.NoError(t, payments.CheckLedger(ctx, store))
 	require.NoError(t, pgCheck(t, schema))
 }

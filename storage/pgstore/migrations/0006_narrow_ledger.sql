@@ -33,10 +33,12 @@ CREATE TABLE ledger_journal_entries (
 	created_at timestamptz,
 	overdraft  boolean NOT NULL DEFAULT false,
 	id         text COLLATE "C" PRIMARY KEY,
-	reference  text,
+	reference  text COLLATE "C",
 	doc        json
 );
--- The journal of one business record.
+-- The journal of one business record. reference compares as the records'
+-- ids do (COLLATE "C"), so that a query naming the record by its id
+-- (WHERE reference = (SELECT id FROM transactions ...)) reads this index.
 CREATE INDEX ledger_journal_entries_reference ON ledger_journal_entries (reference);
 
 -- One row per posting: ord is its place in the entry, amount is signed
