@@ -190,7 +190,7 @@ func TestOpen_KeepsReleasedTables(t *testing.T) {
 }
 
 // withoutJournal leaves out of a schema's shape the journal's tables,
-// indexes and views, which migration 6 changes.
+// indexes and views, which migration 5 changes.
 func withoutJournal(shape []string) []string {
 	var out []string
 	for _, s := range shape {

@@ -13,7 +13,7 @@ import (
 	"github.com/paygrid/payments/internal/engine"
 )
 
-// The journal (engine.TableLedgerEntries) in narrow rows (migration 6).
+// The journal (engine.TableLedgerEntries) in narrow rows (migration 5).
 // An entry is one row of ledger_journal_entries (jid, its compact key, and
 // the engine's id, reference, created_at, overdraft) and one row of
 // ledger_postings per posting (jid, ord, account, amount), where account
@@ -258,7 +258,7 @@ func journalDeletes(s *stmt, ids []string) {
 	s.cte(`DELETE FROM ledger_postings WHERE jid IN (SELECT jid FROM ` + d + `)`)
 }
 
-// moveJournal is the Go step of migration 6: the entries of the journal
+// moveJournal is the Go step of migration 5: the entries of the journal
 // as version 4 kept it (renamed ledger_journal_v4 by the migration's SQL)
 // are written again as narrow rows, 500 at a time, by the same code as
 // the store's own writes, the old tables dropped, and the view

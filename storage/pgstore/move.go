@@ -14,7 +14,7 @@ import (
 
 // moveRecords is the Go step of migration 4: the ledger's records move
 // out of payments_kv, where a store written before it kept them, into the
-// ledger's tables as version 4 laid them out (migration 6 moves the
+// ledger's tables as version 4 laid them out (migration 5 moves the
 // journal on into its narrow rows). (The record tables the areas declare
 // are moved by DeclareTables, declare.go, when they are first built.)
 func moveRecords(ctx context.Context, tx pgx.Tx) error {

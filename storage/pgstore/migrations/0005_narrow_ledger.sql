@@ -5,7 +5,7 @@
 -- tables version 4 made, become views with the same names and columns over
 -- the new tables, so that the queries a finance team wrote keep working.
 -- The old tables are renamed here, their rows moved by the Go step of
--- version 6 (migrate.go, moveJournal) in this same transaction, and the
+-- version 5 (migrate.go, moveJournal) in this same transaction, and the
 -- old tables dropped by it.
 ALTER TABLE ledger_journal RENAME TO ledger_journal_v4;
 ALTER TABLE ledger_entries RENAME TO ledger_entries_v4;
