@@ -17,6 +17,7 @@ import (
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/backlog"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/history"
 	"github.com/paygrid/payments/money"
@@ -32,8 +33,8 @@ import (
 // The kernel: the store port, errors and codes, lists, events, the ledger and idempotency (internal/engine).
 
 // Backlog is the work waiting in the engine, as Engine.Backlog counts it
-// for operators' gauges (engine.Backlog).
-type Backlog = engine.Backlog
+// for operators' gauges (backlog.Backlog).
+type Backlog = backlog.Backlog
 
 // Claimer is the optional capability of a Store shared by several engine
 // processes (storage/pgstore): leases on items of background work

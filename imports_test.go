@@ -39,6 +39,8 @@ var below = func() map[string][]string {
 	}
 	m["internal/history"] = kernel // the event history's reads, a service over the kernel
 	m["internal/ledger"] = kernel  // the ledger's reads, likewise
+	m["internal/backlog"] = kernel // the backlog's counts, likewise
+	m["internal/duesnap"] = kernel // the sandbox clock's snapshot of due work, likewise
 	m["customers"] = append([]string{"platform"}, kernel...)
 	m["accounts"] = append([]string{"customers", "platform", "rails"}, kernel...)
 	m["quotes/invitations"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)

@@ -11,6 +11,7 @@ import (
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/backlog"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/history"
 	"github.com/paygrid/payments/internal/ledger"
@@ -343,7 +344,7 @@ func (e *Engine) Observer() Observer { return e.h.Observer() }
 // collected when a monitor asks (telemetry/prommetrics), not for a hot
 // path.
 func (e *Engine) Backlog(ctx context.Context, limit int) (Backlog, error) {
-	return e.h.Backlog(ctx, limit)
+	return backlog.Count(ctx, e.h, limit)
 }
 
 // WithIdempotency returns a handle on the same engine whose write

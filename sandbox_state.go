@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/duesnap"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
@@ -330,7 +331,7 @@ func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.T
 	if err := s.RunDue(ctx); err != nil {
 		return time.Time{}, err
 	}
-	due, err := s.e.SnapshotDue(ctx, a.To)
+	due, err := duesnap.Take(ctx, s.e, a.To)
 	if err != nil {
 		return time.Time{}, err
 	}

@@ -17,7 +17,7 @@ func kernelArea(e *Handle) AreaDef {
 		{Name: tableIdempotency, Record: func() any { return new(idemRecord) }},
 		{Name: tableIdempotencyExpiry},
 		{Name: TableDueRetry, Record: func() any { return new(DueRetry) }},
-		{Name: tableDueDead, Record: func() any { return new(DeadLetter) }},
+		{Name: TableDueDead, Record: func() any { return new(DeadLetter) }},
 		{Name: TableIntents, Record: func() any { return intentCheck{r} }},
 		{Name: TableOutbox, Record: func() any { return new(outboxRecord) },
 			ID: func(rec any) string { return rec.(*outboxRecord).Event.ID }}, // kept at its event's id

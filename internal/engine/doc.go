@@ -135,8 +135,8 @@
 // (DueKey), not by when the worker ran. An item that fails is retried with
 // backoff (DueRetry) and then parked in the dead letters (DeadLetter) with
 // its reason; it never blocks another item. ProcessDue runs what is due
-// now at once (tests, the sandbox clock); NextDueAfter and DueSnapshot tell
-// a test clock where to stop.
+// now at once (tests, the sandbox clock); NextDueAfter (and
+// internal/duesnap) tell a test clock where to stop.
 //
 // # The outbox and its delivery worker
 //
@@ -185,8 +185,8 @@
 // so its delivery, later and in any process, continues that trace and
 // sends it on (TraceParentFrom). The kernel imports no metrics or
 // tracing library: the adapters live in telemetry/. Without an Observer
-// each hook is a nil check. Backlog counts what waits (events, due items,
-// intents, dead letters) for gauges read on demand.
+// each hook is a nil check. internal/backlog counts what waits (events,
+// due items, intents, dead letters) for gauges read on demand.
 //
 // # Errors
 //
