@@ -146,7 +146,9 @@
 // (or to the platform's endpoint through a WebhookSender), then records
 // all outcomes in one commit: a delivered event leaves the outbox (and
 // enters the history with Config.EventHistory), a failed one is retried
-// under the RetryPolicy and finally dead-lettered. Delivery is at least
+// under the RetryPolicy and finally dead-lettered. The ports events leave
+// through, the RetryPolicy and how a failed try is told are the leaf
+// internal/outbound's. Delivery is at least
 // once: receivers dedupe on Event.ID. A pass reads the outbox from its
 // start, past the events waiting in backoff (scanDue says why no index of
 // next attempts is kept). Webhook delivery, due work and
