@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // kernelArea declares the kernel's own tables: idempotency, due-work
@@ -28,7 +29,7 @@ func kernelArea(e *Handle) AreaDef {
 				Every[WebhookDelivery](),
 				Ix(IxResource, func(x *WebhookDelivery) string { return x.Resource }),
 				Ix(IxStatus, func(x *WebhookDelivery) string { return eventrec.IndexedStatus(x.Status) }),
-				Ix(ixFinished, func(x *WebhookDelivery) string { return sortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
+				Ix(ixFinished, func(x *WebhookDelivery) string { return ixkey.SortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
 		{Name: TableLedgerBalances},
 		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) },
 			Ix: Indexed(TableLedgerEntries, func(x *LedgerEntry) time.Time { return x.CreatedAt },

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // The event history's retention: an event leaves the history once
@@ -15,7 +17,7 @@ import (
 
 // ixFinished indexes the event history by when each event's delivery
 // ended (WebhookDelivery.FinishedAt), the time it leaves the history by:
-// entries are "<sortKey(FinishedAt)>|<sortKey(Timestamp)>|<id>".
+// entries are "<SortKey(FinishedAt)>|<SortKey(Timestamp)>|<id>".
 const ixFinished = "finished"
 
 const (
@@ -43,7 +45,7 @@ func (e *Handle) pruneHistory(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	var bk [16]byte
-	bound := string(appendSortKey(bk[:0], e.Now().Add(-keep)))
+	bound := string(ixkey.AppendSortKey(bk[:0], e.Now().Add(-keep)))
 	mine, err := claimWork(e, ctx, []string{historyClaim})
 	if err != nil {
 		return 0, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/internal/ixkey"
 	"github.com/paygrid/payments/internal/paging"
 )
 
@@ -93,10 +94,10 @@ func List[T any](t *Txn, q ListQuery[T], p ListParams) (Page[T], error) {
 	}
 	var lo, hi string // the createdAt bounds as keys: every entry in range is > lo and < hi
 	if !q.From.IsZero() {
-		lo = prefix + sortKey(q.From)
+		lo = prefix + ixkey.SortKey(q.From)
 	}
 	if !q.To.IsZero() {
-		hi = prefix + sortKey(q.To) + "}" // '}' follows the '|' after the sort key
+		hi = prefix + ixkey.SortKey(q.To) + "}" // '}' follows the '|' after the sort key
 	}
 	opts := ScanOptions{Prefix: prefix, Reverse: p.Desc, After: max(after, lo)}
 	if p.Desc {

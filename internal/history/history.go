@@ -16,6 +16,7 @@ import (
 
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -154,7 +155,7 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f engine.DeliveryFilter, p
 				}
 				queued[r.Event.ID] = true
 				d := eventrec.DeliveryOf(r, src.status)
-				if k := engine.SortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.Match(&d) {
+				if k := ixkey.SortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.Match(&d) {
 					found = append(found, keyed{k, d})
 				}
 				return true, nil
