@@ -20,6 +20,7 @@ import (
 	"github.com/paygrid/payments/internal/backlog"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/history"
+	"github.com/paygrid/payments/internal/ledger"
 	"github.com/paygrid/payments/internal/outbound"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
@@ -385,8 +386,8 @@ func Balance(tx Tx, account string, currency string) (int64, error) {
 // CheckLedger verifies the ledger invariants over the whole store:
 // replaying the journal reproduces every stored balance, every currency
 // sums to zero over all ledger accounts, and no non-external account is
-// negative unless an Overdraft entry took it there (engine.CheckLedger).
-func CheckLedger(ctx context.Context, s Store) error { return engine.CheckLedger(ctx, s) }
+// negative unless an Overdraft entry took it there (ledger.Check).
+func CheckLedger(ctx context.Context, s Store) error { return ledger.Check(ctx, s) }
 
 // CodeOf returns the code of err: the Code of an *Error in its chain,
 // NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, SERVICE_UNAVAILABLE

@@ -114,7 +114,7 @@
 // balance) builds the entry, and Post checks it with money.CheckBalanced,
 // updates every balance and refuses to take a non-external account below
 // zero (INSUFFICIENT_FUNDS), writing the journal entry with it.
-// CheckLedger replays the journal and verifies every stored balance, that
+// internal/ledger.Check replays the journal and verifies every stored balance, that
 // each currency sums to zero and that no account is negative without an
 // overdraft entry; tests run it after every scenario.
 //
