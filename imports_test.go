@@ -26,7 +26,7 @@ const module = "github.com/paygrid/payments"
 // package (quotes_test beside quotes), which is not part of the area and
 // goes through the public API, importing the root and internal/enginetest.
 var below = func() map[string][]string {
-	leaves := []string{"money", "validate", "walletauth", "internal/jsonx", "internal/eventrec", "internal/errs", "internal/observe", "internal/outbound", "internal/paging", "internal/ixkey"}
+	leaves := []string{"money", "validate", "walletauth", "internal/jsonx", "internal/eventrec", "internal/errs", "internal/observe", "internal/outbound", "internal/paging", "internal/ixkey", "internal/rowspec"}
 	kernel := append([]string{"internal/engine"}, leaves...)
 	m := map[string][]string{
 		"money": nil, "validate": nil, "walletauth": nil, "internal/jsonx": nil,
@@ -36,6 +36,7 @@ var below = func() map[string][]string {
 		"internal/outbound": {"internal/eventrec", "internal/jsonx"},
 		"internal/paging":   {"internal/errs", "internal/jsonx", "validate"},
 		"internal/ixkey":    nil,
+		"internal/rowspec":  nil,
 		"internal/engine":   leaves,
 		"rails":             kernel,
 		"platform":          kernel,
