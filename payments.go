@@ -269,6 +269,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 		return err
 	}
 	return []engine.AreaDef{
+		history.Area(e), // the event history's retention, a pass run first as the kernel's was
 		platform.Area(e, platform.Options{Seed: cfg.Platform, OpenAccounts: openAccounts}),
 		customers.Area(e, customers.Options{KYC: cfg.KYC, Codes: cfg.Codes, SCAPasskeys: cfg.SCAPasskeys,
 			OpenAccounts: openAccounts, ProvisionWallet: wallets.Provision,

@@ -446,7 +446,7 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 	return <-o.done == nil // taken meanwhile: that transaction's result
 }
 
-// outboxClaim is the name a delivery pass claims (claimWork).
+// outboxClaim is the name a delivery pass claims (ClaimWork).
 const outboxClaim = "outbox"
 
 // flush is Flush; a pass of the webhook worker lets its outcomes wait up to
@@ -494,11 +494,11 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// first. One claim a pass, not one an event: a pass claimed every due
 	// event anyway, and a lease row written and deleted per event was a
 	// third of a payment's rows on PostgreSQL.
-	mine, err := claimWork(e, ctx, []string{outboxClaim})
+	mine, err := ClaimWork(e, ctx, []string{outboxClaim})
 	if err != nil {
 		return 0, err
 	}
-	defer releaseWork(e, mine)
+	defer ReleaseWork(e, mine)
 	if mine != nil {
 		if !mine[outboxClaim] {
 			return 0, nil // another process's pass delivers them

@@ -4,7 +4,9 @@
 // ...) with the lists of deliveries, over the same indexes and cursors as
 // every other list. It imports the kernel, which writes what it reads (the
 // history in the commit that ends a delivery, the outbox with its
-// operations); the root exposes it as Engine.Webhooks.
+// operations); the root exposes it as Engine.Webhooks. It also keeps the
+// history to its retention (Prune, retention.go), a pass of the due-work
+// worker the root registers (Area).
 package history
 
 import (
