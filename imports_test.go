@@ -26,13 +26,17 @@ const module = "github.com/paygrid/payments"
 // package (quotes_test beside quotes), which is not part of the area and
 // goes through the public API, importing the root and internal/enginetest.
 var below = func() map[string][]string {
-	leaves := []string{"money", "validate", "walletauth", "internal/jsonx", "internal/eventrec", "internal/errs", "internal/observe"}
+	leaves := []string{"money", "validate", "walletauth", "internal/jsonx", "internal/eventrec", "internal/errs", "internal/observe", "internal/outbound", "internal/paging", "internal/ixkey", "internal/rowspec"}
 	kernel := append([]string{"internal/engine"}, leaves...)
 	m := map[string][]string{
 		"money": nil, "validate": nil, "walletauth": nil, "internal/jsonx": nil,
 		"internal/eventrec": {"internal/jsonx"},
 		"internal/errs":     {"validate"},
 		"internal/observe":  nil,
+		"internal/outbound": {"internal/eventrec", "internal/jsonx"},
+		"internal/paging":   {"internal/errs", "internal/jsonx", "validate"},
+		"internal/ixkey":    nil,
+		"internal/rowspec":  nil,
 		"internal/engine":   leaves,
 		"rails":             kernel,
 		"platform":          kernel,

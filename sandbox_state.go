@@ -13,6 +13,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/duesnap"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/ledger"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
@@ -134,7 +135,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) (err error) {
 			s.e.Log.Info("payments: sandbox import refused", "err", err)
 			return engine.Invalid(validate.Errors{{Field: "tables", Message: "tables holds a record of an indexed table that cannot be read"}})
 		}
-		if err := engine.CheckLedgerTx(t.Tx); err != nil {
+		if err := ledger.CheckTx(t.Tx); err != nil {
 			return engine.Invalid(validate.Errors{{Field: "tables." + engine.TableLedgerEntries, Message: "the ledger does not balance: " + err.Error()}})
 		}
 		return nil

@@ -2,18 +2,19 @@ package engine
 
 import (
 	"cmp"
-	"context"
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // kernelArea declares the kernel's own tables: idempotency, due-work
 // bookkeeping, intents, the outbox with its dead letters and history, and
-// the ledger; and its one pass, the history's retention (pruneHistory).
+// the ledger. The history's retention is a pass of internal/history, which
+// the root registers.
 func kernelArea(e *Handle) AreaDef {
 	r := &e.Registry
-	return AreaDef{Passes: []func(context.Context) (int, error){e.pruneHistory}, Tables: []TableDef{
+	return AreaDef{Tables: []TableDef{
 		{Name: tableIdempotency, Record: func() any { return new(idemRecord) }},
 		{Name: tableIdempotencyExpiry},
 		{Name: TableDueRetry, Record: func() any { return new(DueRetry) }},
@@ -29,7 +30,7 @@ func kernelArea(e *Handle) AreaDef {
 				Every[WebhookDelivery](),
 				Ix(IxResource, func(x *WebhookDelivery) string { return x.Resource }),
 				Ix(IxStatus, func(x *WebhookDelivery) string { return eventrec.IndexedStatus(x.Status) }),
-				Ix(ixFinished, func(x *WebhookDelivery) string { return sortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
+				Ix(IxFinished, func(x *WebhookDelivery) string { return ixkey.SortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
 		{Name: TableLedgerBalances},
 		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) },
 			Ix: Indexed(TableLedgerEntries, func(x *LedgerEntry) time.Time { return x.CreatedAt },

@@ -121,11 +121,11 @@ func (e *Handle) runDue(ctx context.Context, w DueWork) (int, error) {
 	for i, k := range keys {
 		names[i] = "due/" + w.Table + "/" + k
 	}
-	mine, err := claimWork(e, ctx, names)
+	mine, err := ClaimWork(e, ctx, names)
 	if err != nil {
 		return 0, err
 	}
-	defer releaseWork(e, mine)
+	defer ReleaseWork(e, mine)
 	n := 0
 	for i, k := range keys {
 		if mine != nil && !mine[names[i]] {

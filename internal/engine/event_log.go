@@ -18,6 +18,12 @@ import (
 // an event leaves no trace once delivered. Keys are event ids.
 const TableEventLog = "event_log"
 
+// IxFinished indexes the event history by when each event's delivery
+// ended (WebhookDelivery.FinishedAt), the time it leaves the history by
+// (its retention, internal/history): entries are
+// "<SortKey(FinishedAt)>|<SortKey(Timestamp)>|<id>".
+const IxFinished = "finished"
+
 // IxResource indexes event-log records by the id of the record their data
 // describes (a transaction, a customer, an account).
 const IxResource = "resource"

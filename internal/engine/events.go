@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/outbound"
 )
 
 // The records of webhook events are package eventrec's, with their
@@ -32,6 +33,13 @@ type outboxRecord = eventrec.Record
 // (eventrec.WebhookDelivery).
 type WebhookDelivery = eventrec.WebhookDelivery
 
+// Delivery is what a webhook endpoint answered (outbound.Delivery).
+type Delivery = outbound.Delivery
+
+// DeliveryAnswer is what the webhook endpoint answered to one event
+// (outbound.Answer).
+type DeliveryAnswer = outbound.Answer
+
 // DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries
 // (eventrec.DeliveryFilter).
 type DeliveryFilter = eventrec.DeliveryFilter
@@ -45,44 +53,6 @@ const (
 	DeliveryNotSent   = eventrec.DeliveryNotSent
 	ReasonNoEndpoint  = eventrec.ReasonNoEndpoint
 )
-
-// RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
-// up to Max, giving up after MaxAge (the event then moves to the dead-letter
-// table, TableOutboxDead). Due work and intents use its Backoff too. The
-// zero values are defaults only through WithDefaults, which the facade
-// applies.
-type RetryPolicy struct {
-	Initial time.Duration // zero: 1 second
-	Max     time.Duration // zero: 30 minutes
-	MaxAge  time.Duration // zero: 7 days
-	// Redeliver bounds the one try of Webhooks.Redeliver; zero: 10
-	// seconds (DefaultRedeliverTimeout).
-	Redeliver time.Duration
-}
-
-// WithDefaults returns p with every zero or negative member set to its
-// default (1 second, 30 minutes, 7 days).
-func (p RetryPolicy) WithDefaults() RetryPolicy {
-	if p.Initial <= 0 {
-		p.Initial = time.Second
-	}
-	if p.Max <= 0 {
-		p.Max = 30 * time.Minute
-	}
-	if p.MaxAge <= 0 {
-		p.MaxAge = 7 * 24 * time.Hour
-	}
-	return p
-}
-
-// Backoff returns the wait after the given number of failed attempts.
-func (p RetryPolicy) Backoff(attempts int) time.Duration {
-	d := p.Initial
-	for i := 1; i < attempts && d < p.Max; i++ {
-		d *= 2
-	}
-	return min(d, p.Max)
-}
 
 // EventTest is the type of the test event sent to a newly configured webhook
 // endpoint and by the sandbox's test-webhook operation; its data is {}.
@@ -113,44 +83,6 @@ type DeliveryHooks struct {
 	Answered    func(ctx context.Context, answers []DeliveryAnswer)
 	// Once are event types delivered at most once, besides TEST.
 	Once []EventType
-}
-
-// DeliveryAnswer is what the webhook endpoint answered to one event.
-type DeliveryAnswer struct {
-	Event    Event
-	Delivery Delivery
-	Err      error
-}
-
-// WebhookSender is the optional capability of a Notifier that delivers to the
-// platform's configured webhook endpoint (see package webhooks). When the
-// Notifier has it and an endpoint is configured, the engine calls Send with
-// the current endpoint instead of Notify.
-type WebhookSender interface {
-	Send(ctx context.Context, endpoint string, ev Event) (Delivery, error)
-}
-
-// EndpointOnly is the optional capability of a WebhookSender whose Notify
-// drops every event: it delivers to the configured webhook endpoint and
-// nowhere else (package webhooks). While no endpoint is configured, the
-// events of an engine with such a Notifier would reach no one, so its
-// operations do not write them to the outbox: without an EventHistory they
-// are not written at all (an event written to the outbox and deleted for
-// nothing cost a third of a payment on PostgreSQL), and with one they
-// enter the history at once, delivered, as the pass that handed them to
-// Notify would have recorded them. An event belongs to the endpoint
-// configured when its operation commits (read in the operation's
-// transaction); one configured later receives the events from then on.
-type EndpointOnly interface {
-	WebhookSender
-	// DropsWithoutEndpoint reports whether Notify drops every event.
-	DropsWithoutEndpoint() bool
-}
-
-// Delivery is what a webhook endpoint answered: its HTTP status and body.
-type Delivery struct {
-	Status int    `json:"status"`
-	Body   string `json:"body"`
 }
 
 // TableOutboxDead holds events whose delivery was abandoned.
@@ -234,7 +166,7 @@ func (t *Txn) fateOf(typ EventType) (eventFate, error) {
 	if t.fate == fateUndecided {
 		e := t.Handle
 		fate := fateOutbox
-		if d, ok := e.notifier.(EndpointOnly); ok && d.DropsWithoutEndpoint() && e.Registry.hooks.EndpointIn != nil {
+		if d, ok := e.notifier.(outbound.EndpointOnly); ok && d.DropsWithoutEndpoint() && e.Registry.hooks.EndpointIn != nil {
 			endpoint, err := e.Registry.hooks.EndpointIn(t)
 			if err != nil {
 				return fateUndecided, err
@@ -478,7 +410,7 @@ func (o *outcomes) record(t *Txn) error {
 		r.Attempts++
 		r.LastError = derr.Error()
 		r.NextAttemptAt = o.at.Add(e.Config.Retry.Backoff(r.Attempts))
-		if errors.Is(derr, ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
+		if errors.Is(derr, outbound.ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
 			if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
 				return err
 			}
@@ -534,7 +466,7 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 	return <-o.done == nil // taken meanwhile: that transaction's result
 }
 
-// outboxClaim is the name a delivery pass claims (claimWork).
+// outboxClaim is the name a delivery pass claims (ClaimWork).
 const outboxClaim = "outbox"
 
 // flush is Flush; a pass of the webhook worker lets its outcomes wait up to
@@ -554,7 +486,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	var p *duePass
 	// Where the events go ("" for the Notifier) is read with the outbox,
 	// in the same read transaction, when the area that keeps it can.
-	ws, sends := e.notifier.(WebhookSender)
+	ws, sends := e.notifier.(outbound.WebhookSender)
 	endpoint, endpointRead := "", false
 	err := viewRetryable(ctx, e.Store, func(tx Tx) error {
 		if sends && e.Registry.hooks.EndpointIn != nil {
@@ -595,11 +527,11 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// first. One claim a pass, not one an event: a pass claimed every due
 	// event anyway, and a lease row written and deleted per event was a
 	// third of a payment's rows on PostgreSQL.
-	mine, err := claimWork(e, ctx, []string{outboxClaim})
+	mine, err := ClaimWork(e, ctx, []string{outboxClaim})
 	if err != nil {
 		return 0, err
 	}
-	defer releaseWork(e, mine)
+	defer ReleaseWork(e, mine)
 	if mine != nil {
 		if !mine[outboxClaim] {
 			return 0, nil // another process's pass delivers them
@@ -632,7 +564,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 				return 0, err
 			}
 		}
-		if d, ok := e.notifier.(EndpointOnly); ok && endpoint == "" {
+		if d, ok := e.notifier.(outbound.EndpointOnly); ok && endpoint == "" {
 			notSent = d.DropsWithoutEndpoint()
 		}
 	}
@@ -688,10 +620,10 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			// unless it is sent again (Redeliver).
 			outcome = "given_up"
 			e.Log.WarnContext(dctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
-				"attempts", due[i].Attempts+1, "err", sendCause(derr))
+				"attempts", due[i].Attempts+1, "err", outbound.Cause(derr))
 		default:
 			outcome = "retry"
-			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", sendCause(derr))
+			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", outbound.Cause(derr))
 		}
 		if spans != nil {
 			spans[i].end(outcome, derr)
@@ -751,7 +683,7 @@ func (wh Webhooks) SendTest(ctx context.Context) (_ *TestWebhookResult, err erro
 	if endpoint == "" {
 		return nil, Errorf(CodeWebhookEndpointNotSet, "no webhookEndpoint is configured; set one with PATCH /config")
 	}
-	ws, ok := e.notifier.(WebhookSender)
+	ws, ok := e.notifier.(outbound.WebhookSender)
 	if !ok {
 		return nil, Errorf(CodeWebhookDeliveryError, "this engine has no webhook sender configured")
 	}

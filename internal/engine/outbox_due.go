@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // What a webhook pass reads. The outbox is keyed by event id, and a
@@ -36,7 +37,7 @@ import (
 // time-ordered ids is always read whole, as before.
 const (
 	// TableOutboxRetry holds one empty entry per outbox event waiting in
-	// backoff: "<sortKey(next attempt)>|<event id>".
+	// backoff: "<ixkey.SortKey(next attempt)>|<event id>".
 	TableOutboxRetry = "outbox_retry"
 	// outboxGrace is how long before a pass began another process's event
 	// id may have been drawn and its transaction still not be committed.
@@ -55,7 +56,7 @@ const (
 // retryKey is the TableOutboxRetry key of event id waiting until next.
 func retryKey(next time.Time, id string) string {
 	b := make([]byte, 0, 17+len(id))
-	b = appendSortKey(b, next)
+	b = ixkey.AppendSortKey(b, next)
 	return string(append(append(b, '|'), id...))
 }
 
@@ -105,7 +106,7 @@ func scanDue(tx Tx, now time.Time, from string, retries bool) (*duePass, error) 
 	p.entry = map[string]bool{} // due events taken from the retry entries
 	entry := map[string]bool{}  // events with an entry (a whole read)
 	if p.retries {
-		upTo := sortKey(now)
+		upTo := ixkey.SortKey(now)
 		err := tx.Scan(TableOutboxRetry, ScanOptions{}, func(k string, _ []byte) (bool, error) {
 			at, id, ok := splitRetryKey(k)
 			if !ok {
@@ -137,7 +138,7 @@ func scanDue(tx Tx, now time.Time, from string, retries bool) (*duePass, error) 
 			if err != nil {
 				return false, err
 			}
-			if sortKey(r.NextAttemptAt) != at {
+			if ixkey.SortKey(r.NextAttemptAt) != at {
 				p.stale = append(p.stale, k) // rescheduled under another entry
 				return true, nil
 			}

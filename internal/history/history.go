@@ -4,7 +4,9 @@
 // ...) with the lists of deliveries, over the same indexes and cursors as
 // every other list. It imports the kernel, which writes what it reads (the
 // history in the commit that ends a delivery, the outbox with its
-// operations); the root exposes it as Engine.Webhooks.
+// operations); the root exposes it as Engine.Webhooks. It also keeps the
+// history to its retention (Prune, retention.go), a pass of the due-work
+// worker the root registers (Area).
 package history
 
 import (
@@ -16,6 +18,7 @@ import (
 
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -154,7 +157,7 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f engine.DeliveryFilter, p
 				}
 				queued[r.Event.ID] = true
 				d := eventrec.DeliveryOf(r, src.status)
-				if k := engine.SortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.Match(&d) {
+				if k := ixkey.SortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.Match(&d) {
 					found = append(found, keyed{k, d})
 				}
 				return true, nil

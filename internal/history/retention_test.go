@@ -1,6 +1,7 @@
-package engine_test
+package history_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -151,3 +152,5 @@ func TestEventHistory_RetentionBatches(t *testing.T) {
 	assert.Equal(t, 50, n)
 	assert.Empty(t, historyIDs(t, e))
 }
+
+var ctx = context.Background()
