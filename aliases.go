@@ -151,8 +151,8 @@ type TableDeclarer = engine.TableDeclarer
 type TableDef = engine.TableDef
 
 // TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test)
-// (engine.TestWebhookResult).
-type TestWebhookResult = engine.TestWebhookResult
+// (history.TestWebhookResult).
+type TestWebhookResult = history.TestWebhookResult
 
 // Tx is one transaction over the store's tables (engine.Tx).
 type Tx = engine.Tx

@@ -41,7 +41,7 @@ func Get(t *engine.Txn, id string) (*Record, error) {
 // EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
 // satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED). It
 // reports whether q lapsed and leaves the answer to the
-// caller, which usually keeps a refusal (engine.Keeping) so that the
+// caller, which usually keeps a refusal (engine.Keep) so that the
 // expiry commits. q must have been read with Get in t. No money moves:
 // a waiting quote holds none.
 func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {

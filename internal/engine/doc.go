@@ -29,8 +29,7 @@
 // request that never committed simply runs. Replay answers a retry before
 // the operation gathers anything from the outside world; KeyedID names the
 // record an operation will create from the key, for providers asked to act
-// before the transaction. Keep (and Keeping, for code not yet declared)
-// marks a refusal whose writes must still commit, such as a quote found
+// before the transaction. Keep marks a refusal whose writes must still commit, such as a quote found
 // expired and marked so.
 //
 // A transaction function must be deterministic and retryable: a store may

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // The history of webhook deliveries, for operators' tools (package
@@ -176,5 +177,5 @@ func requeue(t *Txn, id string, due time.Time) (outboxRecord, error) {
 	}
 	// Its id is older than where the webhook pass reads the outbox: the
 	// pass finds it by its retry entry (outbox_due.go).
-	return r, t.Tx.Put(TableOutboxRetry, retryKey(due, id), []byte{})
+	return r, t.Tx.Put(TableOutboxRetry, ixkey.TimeKey(due, id), []byte{})
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 	"github.com/paygrid/payments/internal/outbound"
 )
 
@@ -426,7 +426,7 @@ func (o *outcomes) record(t *Txn) error {
 		if err := putOutbox(tx, &r); err != nil {
 			return err
 		}
-		if err := tx.Put(TableOutboxRetry, retryKey(r.NextAttemptAt, r.Event.ID), []byte{}); err != nil {
+		if err := tx.Put(TableOutboxRetry, ixkey.TimeKey(r.NextAttemptAt, r.Event.ID), []byte{}); err != nil {
 			return err
 		}
 	}
@@ -479,10 +479,10 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 
 // flushLocked is flush with e.flushMu held.
 func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
-	now, floor := e.Now(), e.outboxFloor()
+	now, floor := e.Now(), e.pass.floor(e.Store)
 	// An explicit Flush (ride 0) reads the retry entries whatever this
 	// process knows of them (outbox_due.go).
-	retries := e.readRetries(now, ride == 0)
+	retries := e.pass.readRetries(now, ride == 0)
 	var p *duePass
 	// Where the events go ("" for the Notifier) is read with the outbox,
 	// in the same read transaction, when the area that keeps it can.
@@ -497,14 +497,14 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			endpointRead = true
 		}
 		var err error
-		p, err = scanDue(tx, now, e.outboxFrom, retries)
+		p, err = scanDue(tx, now, e.pass.from, retries)
 		return err
 	})
 	if err != nil {
 		return 0, err
 	}
 	if len(p.missing) > 0 {
-		if err := e.backfill(ctx, p.missing); err != nil {
+		if err := backfill(ctx, e.Store, p.missing); err != nil {
 			return 0, err
 		}
 	}
@@ -518,7 +518,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 				return 0, err
 			}
 		}
-		e.advance(p, floor)
+		e.pass.advance(p, floor, e.newUUID)
 		return 0, nil
 	}
 	// With several processes on one store, one of them delivers at a time
@@ -560,7 +560,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	if sends {
 		if !endpointRead {
 			var err error
-			if endpoint, err = e.webhookEndpoint(ctx); err != nil {
+			if endpoint, err = e.WebhookEndpoint(ctx); err != nil {
 				return 0, err
 			}
 		}
@@ -632,82 +632,22 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	if len(o.errs) < len(due) {
 		return o.delivered, ctx.Err()
 	}
-	e.advance(p, floor)
+	e.pass.advance(p, floor, e.newUUID)
 	return o.delivered, nil
 }
 
-// Pending returns the events still waiting for delivery, oldest first,
-// whether due now or backing off; it reads the whole outbox.
-func (wh Webhooks) Pending(ctx context.Context) (_ []Event, err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "Pending")
-	defer op.End(&err)
-	e := wh.e
-	var out []Event
-	err = e.Store.View(ctx, func(tx Tx) error {
-		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := eventrec.Decode(v)
-			if err != nil {
-				return false, err
-			}
-			out = append(out, r.Event)
-			return true, nil
-		})
-	})
-	return out, err
-}
-
-// TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test):
-// the endpoint and what it answered.
-type TestWebhookResult struct {
-	URL            string `json:"url"`
-	ResponseStatus int    `json:"response_status"`
-	ResponseBody   string `json:"response_body"`
-}
-
-// SendTest sends a TEST event to the configured endpoint now, without
-// the outbox. WEBHOOK_ENDPOINT_NOT_SET without an endpoint;
-// WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
-// other than 2xx; FORBIDDEN outside the sandbox. The TEST event is not
-// written anywhere and is not retried.
-func (wh Webhooks) SendTest(ctx context.Context) (_ *TestWebhookResult, err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "SendTest")
-	defer op.End(&err)
-	e := wh.e
-	if err := e.RequireSandbox(); err != nil {
-		return nil, err
-	}
-	endpoint, err := e.webhookEndpoint(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if endpoint == "" {
-		return nil, Errorf(CodeWebhookEndpointNotSet, "no webhookEndpoint is configured; set one with PATCH /config")
-	}
-	ws, ok := e.notifier.(outbound.WebhookSender)
-	if !ok {
-		return nil, Errorf(CodeWebhookDeliveryError, "this engine has no webhook sender configured")
-	}
-	id, err := e.NewID("Webhook")
-	if err != nil {
-		return nil, err
-	}
-	d, err := ws.Send(ctx, endpoint, Event{ID: id, Type: EventTest, Timestamp: e.Now(), Data: json.RawMessage(`{}`)})
-	res := &TestWebhookResult{URL: endpoint, ResponseStatus: d.Status, ResponseBody: d.Body}
-	if err != nil {
-		return nil, &Error{Code: CodeWebhookDeliveryError, Message: "the test webhook could not be delivered: " + err.Error(),
-			Details: map[string]any{"url": res.URL, "response_status": res.ResponseStatus, "response_body": res.ResponseBody}, Err: err}
-	}
-	return res, nil
-}
-
-// webhookEndpoint is the endpoint a WebhookSender sends events to, "" when
+// WebhookEndpoint is the endpoint a WebhookSender sends events to, "" when
 // none is configured (or no area serves one).
-func (e *Handle) webhookEndpoint(ctx context.Context) (string, error) {
+func (e *Handle) WebhookEndpoint(ctx context.Context) (string, error) {
 	if e.Registry.hooks.Endpoint == nil {
 		return "", nil
 	}
 	return e.Registry.hooks.Endpoint(ctx)
 }
+
+// Notifier is the port the engine's events leave through
+// (Config.Notifier).
+func (e *Handle) Notifier() outbound.Notifier { return e.notifier }
 
 // Webhooks reads and delivers the outbox of webhook events: the group the
 // root facade exposes as eng.Webhooks, for operators and tests.

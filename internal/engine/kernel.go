@@ -52,15 +52,9 @@ type core struct {
 	riding    *outcomes     // a webhook pass's outcomes waiting for a commit (events.go)
 	hurry     chan struct{} // an explicit Flush waits: record riding outcomes now
 	lastPurge time.Time
-	// Where the webhook pass reads (outbox_due.go), with flushMu held:
-	// the outbox after outboxFrom, and the retry entries when one is due
-	// at nextRetry or retryPoll has passed since retryRead.
-	outboxFrom string
-	nextRetry  time.Time
-	retryRead  time.Time
-	writes     running  // the writes running now, by when they began
-	Registry   Registry // what the areas registered (registry.go)
-	owner      string   // this process's name on work claims (claims.go)
+	pass      passPlace // where the webhook pass reads (outbox_due.go)
+	Registry  Registry  // what the areas registered (registry.go)
+	owner     string    // this process's name on work claims (claims.go)
 }
 
 // Config is what the kernel takes of the facade's payments.Config

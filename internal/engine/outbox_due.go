@@ -3,9 +3,10 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/paygrid/payments/internal/eventrec"
 	"github.com/paygrid/payments/internal/ixkey"
@@ -19,7 +20,7 @@ import (
 //
 //   - Events never tried are due at once. Event ids are time-ordered
 //     (Config.NewUUID's contract), so they are the outbox's tail: the pass
-//     remembers how far it has read (core.outboxFrom) and reads the outbox
+//     remembers how far it has read (passPlace.from) and reads the outbox
 //     after that. It never moves past the ids of a write still running
 //     (a transaction's ids are drawn as it begins, and its events may
 //     commit after a pass read): this process's writes note when they
@@ -53,29 +54,20 @@ const (
 	backfillBatch = 1000
 )
 
-// retryKey is the TableOutboxRetry key of event id waiting until next.
-func retryKey(next time.Time, id string) string {
-	b := make([]byte, 0, 17+len(id))
-	b = ixkey.AppendSortKey(b, next)
-	return string(append(append(b, '|'), id...))
-}
-
 // outboxPrefix is what every key of an outbox of time-ordered ids starts
 // with (Emit's ids).
 const outboxPrefix = "Webhook:"
 
-// orderedID reports whether k is an outbox key of a version-7 UUID, whose
-// text sorts by the time it was made.
-func orderedID(k string) bool {
-	u := k[min(len(k), len(outboxPrefix)):]
-	return len(k) == len(outboxPrefix)+36 && k[:len(outboxPrefix)] == outboxPrefix && u[14] == '7'
-}
-
-// idFloor is the outbox key below every id made at or after t: the
-// UUID's text starts with its milliseconds, in hex.
-func idFloor(t time.Time) string {
-	ms := uint64(t.UnixMilli())
-	return fmt.Sprintf("%s%08x-%04x", outboxPrefix, ms>>16&0xffffffff, ms&0xffff)
+// passPlace is where this process's webhook pass reads (with flushMu
+// held): the outbox after from, and the retry entries when one is due at
+// nextRetry or retryPoll has passed since retryRead.
+type passPlace struct {
+	from       string
+	nextRetry  time.Time
+	retryRead  time.Time
+	unordered  bool // ids not time-ordered were seen: read it whole
+	idsChecked bool // the engine's own ids were checked for their version
+	writes     running
 }
 
 // duePass is what one pass found due, and what it learned of the outbox.
@@ -108,14 +100,14 @@ func scanDue(tx Tx, now time.Time, from string, retries bool) (*duePass, error) 
 	if p.retries {
 		upTo := ixkey.SortKey(now)
 		err := tx.Scan(TableOutboxRetry, ScanOptions{}, func(k string, _ []byte) (bool, error) {
-			at, id, ok := splitRetryKey(k)
+			at, id, ok := ixkey.SplitTimeKey(k)
 			if !ok {
 				p.stale = append(p.stale, k)
 				return true, nil
 			}
 			if at > upTo {
 				if p.nextRetry.IsZero() {
-					p.nextRetry = retryTime(at)
+					p.nextRetry = ixkey.ParseSortKey(at)
 				}
 				if from != "" {
 					return false, nil
@@ -124,8 +116,8 @@ func scanDue(tx Tx, now time.Time, from string, retries bool) (*duePass, error) 
 				return true, nil
 			}
 			if len(p.due) == passBatch {
-				p.nextRetry = retryTime(at) // more are due: the next pass reads them
-				return from == "", nil      // a whole read goes on for the entries
+				p.nextRetry = ixkey.ParseSortKey(at) // more are due: the next pass reads them
+				return from == "", nil               // a whole read goes on for the entries
 			}
 			b, err := tx.Get(TableOutbox, id)
 			if errors.Is(err, ErrNotFound) {
@@ -163,7 +155,7 @@ func scanDue(tx Tx, now time.Time, from string, retries bool) (*duePass, error) 
 		if err != nil {
 			return false, err
 		}
-		if !orderedID(k) {
+		if !ixkey.OrderedID(outboxPrefix, k) {
 			p.ordered = false
 		}
 		if r.NextAttemptAt.After(now) { // waiting in backoff
@@ -187,61 +179,48 @@ func scanDue(tx Tx, now time.Time, from string, retries bool) (*duePass, error) 
 	return p, err
 }
 
-// splitRetryKey returns the sort key and the event id of a retry entry.
-func splitRetryKey(k string) (at, id string, ok bool) {
-	if len(k) < 18 || k[16] != '|' {
-		return "", "", false
-	}
-	return k[:16], k[17:], true
-}
-
-// retryTime is the time of a sort key (sortKey's inverse).
-func retryTime(at string) time.Time {
-	var u uint64
-	for i := 0; i < len(at); i++ {
-		c := at[i]
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		default:
-			c = c - 'a' + 10
-		}
-		u = u<<4 | uint64(c)
-	}
-	return time.UnixMilli(int64(u ^ 1<<63)).UTC()
-}
-
 // advance moves the pass's place in the outbox once p's events are
 // recorded (every due one tried): to where the read stopped, or, past its
 // end, to the ids of the oldest write still running when the pass began
 // (floor); never back.
-func (e *Handle) advance(p *duePass, floor time.Time) {
-	if !p.ordered {
-		e.outboxFrom = ""
+func (pl *passPlace) advance(p *duePass, floor time.Time, newUUID func() (uuid.UUID, error)) {
+	if !p.ordered || pl.unorderedIDs(newUUID) {
+		pl.unordered, pl.from = true, ""
 		return
 	}
 	if p.retries {
-		e.nextRetry, e.retryRead = p.nextRetry, time.Now()
+		pl.nextRetry, pl.retryRead = p.nextRetry, time.Now()
 	}
-	to := idFloor(floor)
+	to := ixkey.IDFloor(outboxPrefix, floor)
 	if !p.complete && p.last < to {
 		to = p.last
 	}
-	if to > e.outboxFrom {
-		e.outboxFrom = to
+	if to > pl.from {
+		pl.from = to
 	}
+}
+
+// unorderedIDs reports whether the outbox may hold ids that are not
+// time-ordered: one was read, or this engine's own are not version 7 (a
+// Config.NewUUID that breaks its contract). Every pass then reads it whole.
+func (pl *passPlace) unorderedIDs(newUUID func() (uuid.UUID, error)) bool {
+	if !pl.unordered && !pl.idsChecked {
+		u, err := newUUID()
+		pl.unordered, pl.idsChecked = err != nil || u.Version() != 7, true
+	}
+	return pl.unordered
 }
 
 // outboxFloor is, as a pass begins, the time before which no event id
 // that is not yet committed was made: the start of this process's oldest
 // write still running (its ids are drawn as it begins), and on a store
 // several processes share, outboxGrace earlier, for theirs.
-func (e *Handle) outboxFloor() time.Time {
+func (pl *passPlace) floor(s Store) time.Time {
 	floor := time.Now()
-	if _, shared := e.Store.(Claimer); shared {
+	if _, shared := s.(Claimer); shared {
 		floor = floor.Add(-outboxGrace)
 	}
-	if t, ok := e.writes.oldest(); ok && t.Before(floor) {
+	if t, ok := pl.writes.oldest(); ok && t.Before(floor) {
 		floor = t
 	}
 	return floor
@@ -290,18 +269,18 @@ func (r *running) oldest() (time.Time, bool) {
 // readRetries reports whether this pass reads the retry entries: always on
 // an explicit Flush, else when one it knows of is due, or retryPoll has
 // passed since it last looked.
-func (e *Handle) readRetries(now time.Time, explicit bool) bool {
-	return explicit || e.outboxFrom == "" || (!e.nextRetry.IsZero() && !now.Before(e.nextRetry)) || time.Since(e.retryRead) >= retryPoll
+func (pl *passPlace) readRetries(now time.Time, explicit bool) bool {
+	return explicit || pl.from == "" || (!pl.nextRetry.IsZero() && !now.Before(pl.nextRetry)) || time.Since(pl.retryRead) >= retryPoll
 }
 
 // backfill writes the retry entries missing for events in backoff, found
 // by a whole read, in transactions of backfillBatch; an event that left
 // backoff meanwhile gets none.
-func (e *Handle) backfill(ctx context.Context, ids []string) error {
+func backfill(ctx context.Context, s Store, ids []string) error {
 	for len(ids) > 0 {
 		n := min(len(ids), backfillBatch)
 		batch := ids[:n]
-		err := e.Store.Update(ctx, func(tx Tx) error {
+		err := s.Update(ctx, func(tx Tx) error {
 			for _, id := range batch {
 				b, err := tx.Get(TableOutbox, id)
 				if errors.Is(err, ErrNotFound) {
@@ -313,7 +292,7 @@ func (e *Handle) backfill(ctx context.Context, ids []string) error {
 				if err != nil {
 					return err
 				}
-				if err := tx.Put(TableOutboxRetry, retryKey(r.NextAttemptAt, id), []byte{}); err != nil {
+				if err := tx.Put(TableOutboxRetry, ixkey.TimeKey(r.NextAttemptAt, id), []byte{}); err != nil {
 					return err
 				}
 			}
@@ -330,7 +309,7 @@ func (e *Handle) backfill(ctx context.Context, ids []string) error {
 // dropRetry deletes the retry entry of r, which r has when it was tried
 // before or requeued; none is no error.
 func dropRetry(tx Tx, r *outboxRecord) error {
-	if err := tx.Delete(TableOutboxRetry, retryKey(r.NextAttemptAt, r.Event.ID)); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := tx.Delete(TableOutboxRetry, ixkey.TimeKey(r.NextAttemptAt, r.Event.ID)); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
 	return nil

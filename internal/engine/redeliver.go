@@ -38,7 +38,7 @@ func (wh Webhooks) redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 	ws, sends := e.notifier.(outbound.WebhookSender)
 	endpoint := ""
 	if sends {
-		if endpoint, err = e.webhookEndpoint(ctx); err != nil {
+		if endpoint, err = e.WebhookEndpoint(ctx); err != nil {
 			return nil, err
 		}
 	}

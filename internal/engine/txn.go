@@ -170,7 +170,7 @@ func (e *Handle) Update(ctx context.Context, fn func(t *Txn) error) error {
 func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, error) {
 	// Noted before its ids are drawn: a webhook pass reads the outbox from
 	// the oldest write running (outbox_due.go).
-	defer e.writes.leave(e.writes.enter())
+	defer e.pass.writes.leave(e.pass.writes.enter())
 	now, ids, err := e.begin()
 	if err != nil {
 		return nil, err

@@ -1,8 +1,10 @@
 // Package history reads the event history and the outbox for operators'
 // tools (package dashboard, GET /sandbox/webhooks): Webhooks is the
-// kernel's group (engine.Webhooks: Flush, Pending, Delivery, Redeliver,
+// kernel's group (engine.Webhooks: Flush, Delivery, Redeliver,
 // ...) with the lists of deliveries, over the same indexes and cursors as
-// every other list. It imports the kernel, which writes what it reads (the
+// every other list, and the reads and sends of the outbox that need no
+// worker (Pending, SendTest: outbox.go). It imports the kernel, which
+// writes what it reads (the
 // history in the commit that ends a delivery, the outbox with its
 // operations); the root exposes it as Engine.Webhooks. It also keeps the
 // history to its retention (Prune, retention.go), a pass of the due-work
