@@ -1,11 +1,9 @@
 package engine
 
 import (
-	"cmp"
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
-	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // kernelArea declares the kernel's own tables: idempotency, due-work
@@ -29,8 +27,7 @@ func kernelArea(e *Handle) AreaDef {
 			Ix: Indexed(TableEventLog, func(x *WebhookDelivery) time.Time { return x.Event.Timestamp },
 				Every[WebhookDelivery](),
 				Ix(IxResource, func(x *WebhookDelivery) string { return x.Resource }),
-				Ix(IxStatus, func(x *WebhookDelivery) string { return eventrec.IndexedStatus(x.Status) }),
-				Ix(IxFinished, func(x *WebhookDelivery) string { return ixkey.SortKey(cmp.Or(x.FinishedAt, x.Event.Timestamp)) }))},
+				Ix(IxStatus, func(x *WebhookDelivery) string { return eventrec.IndexedStatus(x.Status) }))},
 		{Name: TableLedgerBalances},
 		{Name: TableLedgerEntries, Record: func() any { return new(LedgerEntry) },
 			Ix: Indexed(TableLedgerEntries, func(x *LedgerEntry) time.Time { return x.CreatedAt },

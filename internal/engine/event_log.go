@@ -19,10 +19,10 @@ import (
 // an event leaves no trace once delivered. Keys are event ids.
 const TableEventLog = "event_log"
 
-// IxFinished indexes the event history by when each event's delivery
-// ended (WebhookDelivery.FinishedAt), the time it leaves the history by
-// (its retention, internal/history): entries are
-// "<SortKey(FinishedAt)>|<SortKey(Timestamp)>|<id>".
+// IxFinished named an index of the event history by when each event's
+// delivery ended, which its retention read; it cost every delivered event
+// a fifth write. The retention reads the index of every event instead
+// (internal/history), and removes the entries a store still holds.
 const IxFinished = "finished"
 
 // IxResource indexes event-log records by the id of the record their data

@@ -74,9 +74,10 @@ func TestEventHistory_Retention(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, mine.Data, 1, "by resource too")
 			assert.Contains(t, string(mine.Data[0].Event.Data), `"amount":1200`)
-			for _, table := range []string{"event_log", "event_log_ix_all", "event_log_ix_finished"} {
+			for _, table := range []string{"event_log", "event_log_ix_all"} {
 				assert.Equal(t, len(young), countRecords(t, e.Eng.Store(), table), table)
 			}
+			assert.Zero(t, countRecords(t, e.Eng.Store(), "event_log_ix_finished"), "no index by end of delivery is written")
 			assert.Equal(t, len(young), countRecords(t, e.Eng.Store(), "event_log_ix_resource"), "every young event describes a record")
 
 			e.Clock.Advance(12 * time.Hour)
@@ -86,6 +87,34 @@ func TestEventHistory_Retention(t *testing.T) {
 			assert.Zero(t, countRecords(t, e.Eng.Store(), "event_log_ix_finished"))
 		})
 	}
+}
+
+// TestEventHistory_RetentionDropsFinishedIndex: the entries of the index
+// by end of delivery that a store written by an earlier version holds
+// leave with the next due-work pass, more than one transaction's worth
+// too; the history itself stays.
+func TestEventHistory_RetentionDropsFinishedIndex(t *testing.T) {
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory, c.EventHistoryRetention = true, time.Hour })
+	_, err := e.Eng.Sandbox.Fund(ctx, e.USDAccount(t, "Ann Able"), 500)
+	require.NoError(t, err)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	kept := historyIDs(t, e)
+	require.NotEmpty(t, kept)
+	require.NoError(t, e.Eng.Store().Update(ctx, func(tx payments.Tx) error {
+		for i := range 1500 {
+			if err := tx.Put("event_log_ix_finished", fmt.Sprintf("%016x||%016x|Webhook:%d", i, i, i), []byte{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	for range 2 {
+		_, err = e.Eng.ProcessDue(ctx)
+		require.NoError(t, err)
+	}
+	assert.Zero(t, countRecords(t, e.Eng.Store(), "event_log_ix_finished"))
+	assert.Equal(t, kept, historyIDs(t, e))
 }
 
 // TestEventHistory_RetentionDefault: a zero EventHistoryRetention keeps
