@@ -88,14 +88,10 @@ func (s *Snapshot) Next(ctx context.Context, after time.Time) (time.Time, bool, 
 		}
 		events := make([]string, 0, len(s.events))
 		for _, id := range s.events {
-			b, err := tx.Get(engine.TableOutbox, id)
+			r, err := engine.GetOutbox(tx, id)
 			if errors.Is(err, engine.ErrNotFound) {
 				continue
 			} else if err != nil {
-				return err
-			}
-			r, err := eventrec.Decode(b)
-			if err != nil {
 				return err
 			}
 			events = append(events, id)

@@ -88,9 +88,9 @@ type DeliveryHooks struct {
 // TableOutboxDead holds events whose delivery was abandoned.
 const TableOutboxDead = "outbox_dead"
 
-// getOutbox reads the outbox record of event id (ErrNotFound when it is
+// GetOutbox reads the outbox record of event id (ErrNotFound when it is
 // not there).
-func getOutbox(tx Tx, id string) (outboxRecord, error) {
+func GetOutbox(tx Tx, id string) (eventrec.Record, error) {
 	b, err := tx.Get(TableOutbox, id)
 	if err != nil {
 		return outboxRecord{}, err

@@ -119,15 +119,11 @@ func scanDue(tx Tx, now time.Time, from string, retries bool) (*duePass, error) 
 				p.nextRetry = ixkey.ParseSortKey(at) // more are due: the next pass reads them
 				return from == "", nil               // a whole read goes on for the entries
 			}
-			b, err := tx.Get(TableOutbox, id)
+			r, err := GetOutbox(tx, id)
 			if errors.Is(err, ErrNotFound) {
 				p.stale = append(p.stale, k)
 				return true, nil
 			} else if err != nil {
-				return false, err
-			}
-			r, err := eventrec.Decode(b)
-			if err != nil {
 				return false, err
 			}
 			if ixkey.SortKey(r.NextAttemptAt) != at {
@@ -282,14 +278,10 @@ func backfill(ctx context.Context, s Store, ids []string) error {
 		batch := ids[:n]
 		err := s.Update(ctx, func(tx Tx) error {
 			for _, id := range batch {
-				b, err := tx.Get(TableOutbox, id)
+				r, err := GetOutbox(tx, id)
 				if errors.Is(err, ErrNotFound) {
 					continue
 				} else if err != nil {
-					return err
-				}
-				r, err := eventrec.Decode(b)
-				if err != nil {
 					return err
 				}
 				if err := tx.Put(TableOutboxRetry, ixkey.TimeKey(r.NextAttemptAt, id), []byte{}); err != nil {
