@@ -89,18 +89,26 @@ func TestEventHistory_Retention(t *testing.T) {
 	}
 }
 
+// fundedHistory returns an engine keeping its event history for
+// retention, with the events of one funding delivered, and their ids.
+func fundedHistory(t *testing.T, retention time.Duration) (*enginetest.Env, []string) {
+	t.Helper()
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory, c.EventHistoryRetention = true, retention })
+	_, err := e.Eng.Sandbox.Fund(ctx, e.USDAccount(t, "Ann Able"), 500)
+	require.NoError(t, err)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	ids := historyIDs(t, e)
+	require.NotEmpty(t, ids)
+	return e, ids
+}
+
 // TestEventHistory_RetentionDropsFinishedIndex: the entries of the index
 // by end of delivery that a store written by an earlier version holds
 // leave with the next due-work pass, more than one transaction's worth
 // too; the history itself stays.
 func TestEventHistory_RetentionDropsFinishedIndex(t *testing.T) {
-	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory, c.EventHistoryRetention = true, time.Hour })
-	_, err := e.Eng.Sandbox.Fund(ctx, e.USDAccount(t, "Ann Able"), 500)
-	require.NoError(t, err)
-	_, err = e.Eng.Webhooks.Flush(ctx)
-	require.NoError(t, err)
-	kept := historyIDs(t, e)
-	require.NotEmpty(t, kept)
+	e, kept := fundedHistory(t, time.Hour)
 	require.NoError(t, e.Eng.Store().Update(ctx, func(tx payments.Tx) error {
 		for i := range 1500 {
 			if err := tx.Put("event_log_ix_finished", fmt.Sprintf("%016x||%016x|Webhook:%d", i, i, i), []byte{}); err != nil {
@@ -110,7 +118,7 @@ func TestEventHistory_RetentionDropsFinishedIndex(t *testing.T) {
 		return nil
 	}))
 	for range 2 {
-		_, err = e.Eng.ProcessDue(ctx)
+		_, err := e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
 	}
 	assert.Zero(t, countRecords(t, e.Eng.Store(), "event_log_ix_finished"))
@@ -126,15 +134,9 @@ func TestEventHistory_RetentionDefault(t *testing.T) {
 		keptAfter time.Duration // the longest the history still has it
 		goneAfter time.Duration // 0: never
 	}{{0, 7*24*time.Hour - time.Minute, 7 * 24 * time.Hour}, {-1, 10 * 365 * 24 * time.Hour, 0}} {
-		e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory, c.EventHistoryRetention = true, tc.retention })
-		_, err := e.Eng.Sandbox.Fund(ctx, e.USDAccount(t, "Ann Able"), 500)
-		require.NoError(t, err)
-		_, err = e.Eng.Webhooks.Flush(ctx)
-		require.NoError(t, err)
-		ids := historyIDs(t, e)
-		require.NotEmpty(t, ids)
+		e, ids := fundedHistory(t, tc.retention)
 		e.Clock.Advance(tc.keptAfter)
-		_, err = e.Eng.ProcessDue(ctx)
+		_, err := e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
 		assert.Equal(t, ids, historyIDs(t, e), "retention %v: kept after %v", tc.retention, tc.keptAfter)
 		if tc.goneAfter > 0 {
