@@ -147,9 +147,9 @@ func TestWebhookPass_RetriesThroughEntries(t *testing.T) {
 			assert.Len(t, e.Rec.Events(), calls)
 
 			e.Clock.Advance(2 * time.Hour)
-			n, err = e.Eng.Webhooks.Flush(ctx)
+			_, err = e.Eng.Webhooks.Flush(ctx) // or the worker's pass, first
 			require.NoError(t, err)
-			assert.Equal(t, 1, n)
+			assert.Len(t, e.Rec.Events(), calls+1, "delivered once")
 			assert.Equal(t, "TEST.RETRIED", e.Rec.Types()[len(e.Rec.Types())-1])
 			assert.Empty(t, retryEntries(t, store), "delivered: no entry left")
 			left, err := e.Eng.Webhooks.Pending(ctx)
