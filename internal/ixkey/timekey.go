@@ -17,7 +17,7 @@ func TimeKey(t time.Time, id string) string {
 // SplitTimeKey returns the sort key and the id of a TimeKey; ok is false
 // for a key that is not one.
 func SplitTimeKey(k string) (sortKey, id string, ok bool) {
-	if len(k) < 18 || k[16] != '|' {
+	if len(k) < 17 || k[16] != '|' {
 		return "", "", false
 	}
 	return k[:16], k[17:], true
