@@ -17,8 +17,11 @@ import (
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/backlog"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/history"
+	"github.com/paygrid/payments/internal/ledger"
+	"github.com/paygrid/payments/internal/outbound"
 	"github.com/paygrid/payments/money"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
@@ -32,8 +35,8 @@ import (
 // The kernel: the store port, errors and codes, lists, events, the ledger and idempotency (internal/engine).
 
 // Backlog is the work waiting in the engine, as Engine.Backlog counts it
-// for operators' gauges (engine.Backlog).
-type Backlog = engine.Backlog
+// for operators' gauges (backlog.Backlog).
+type Backlog = backlog.Backlog
 
 // Claimer is the optional capability of a Store shared by several engine
 // processes (storage/pgstore): leases on items of background work
@@ -50,8 +53,8 @@ type Code = engine.Code
 // (engine.DeadLetter).
 type DeadLetter = engine.DeadLetter
 
-// Delivery is what a webhook endpoint answered (engine.Delivery).
-type Delivery = engine.Delivery
+// Delivery is what a webhook endpoint answered (outbound.Delivery).
+type Delivery = outbound.Delivery
 
 // DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries:
 // Resource is the id of the record the events describe (a transaction id
@@ -103,11 +106,11 @@ type LedgerTx = engine.LedgerTx
 type ListParams = engine.ListParams
 
 // Notifier delivers events after the transaction that wrote them committed
-// (engine.Notifier).
-type Notifier = engine.Notifier
+// (outbound.Notifier).
+type Notifier = outbound.Notifier
 
-// NotifierFunc adapts a function to Notifier (engine.NotifierFunc).
-type NotifierFunc = engine.NotifierFunc
+// NotifierFunc adapts a function to Notifier (outbound.NotifierFunc).
+type NotifierFunc = outbound.NotifierFunc
 
 // Observer watches the engine's work (API requests, operations, store
 // transactions, hand-overs, webhook deliveries, due items) for metrics and
@@ -127,8 +130,8 @@ type RecordKey = engine.RecordKey
 
 // RetryPolicy is the outbox's delivery backoff: Initial, doubling per
 // attempt up to Max, giving up after MaxAge (the event then moves to the
-// dead-letter table, tableOutboxDead) (engine.RetryPolicy).
-type RetryPolicy = engine.RetryPolicy
+// dead-letter table, the kernel's TableOutboxDead) (outbound.RetryPolicy).
+type RetryPolicy = outbound.RetryPolicy
 
 // ScanOptions narrows a Scan (engine.ScanOptions).
 type ScanOptions = engine.ScanOptions
@@ -148,8 +151,8 @@ type TableDeclarer = engine.TableDeclarer
 type TableDef = engine.TableDef
 
 // TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test)
-// (engine.TestWebhookResult).
-type TestWebhookResult = engine.TestWebhookResult
+// (history.TestWebhookResult).
+type TestWebhookResult = history.TestWebhookResult
 
 // Tx is one transaction over the store's tables (engine.Tx).
 type Tx = engine.Tx
@@ -177,13 +180,13 @@ type UpdateReader = engine.UpdateReader
 
 // EndpointOnly is the optional capability of a WebhookSender whose Notify
 // drops every event: while no endpoint is configured, an engine without an
-// event history writes no events (engine.EndpointOnly).
-type EndpointOnly = engine.EndpointOnly
+// event history writes no events (outbound.EndpointOnly).
+type EndpointOnly = outbound.EndpointOnly
 
 // WebhookSender is the optional capability of a Notifier that delivers to
 // the platform's configured webhook endpoint (see package webhooks)
-// (engine.WebhookSender).
-type WebhookSender = engine.WebhookSender
+// (outbound.WebhookSender).
+type WebhookSender = outbound.WebhookSender
 
 // Webhooks reads and delivers the outbox of webhook events, and lists
 // the deliveries (history.Webhooks).
@@ -383,8 +386,8 @@ func Balance(tx Tx, account string, currency string) (int64, error) {
 // CheckLedger verifies the ledger invariants over the whole store:
 // replaying the journal reproduces every stored balance, every currency
 // sums to zero over all ledger accounts, and no non-external account is
-// negative unless an Overdraft entry took it there (engine.CheckLedger).
-func CheckLedger(ctx context.Context, s Store) error { return engine.CheckLedger(ctx, s) }
+// negative unless an Overdraft entry took it there (ledger.Check).
+func CheckLedger(ctx context.Context, s Store) error { return ledger.Check(ctx, s) }
 
 // CodeOf returns the code of err: the Code of an *Error in its chain,
 // NOT_FOUND for ErrNotFound, CONFLICT for ErrConflict, SERVICE_UNAVAILABLE
@@ -426,8 +429,8 @@ var ErrCommitUnknown = engine.ErrCommitUnknown
 const RetryAfterUnavailable = engine.RetryAfterUnavailable
 
 // ErrPermanent marks a Notifier error that must not be retried
-// (engine.ErrPermanent).
-var ErrPermanent = engine.ErrPermanent
+// (outbound.ErrPermanent).
+var ErrPermanent = outbound.ErrPermanent
 
 // ErrReadOnly: ErrReadOnly: a write was attempted inside View
 // (engine.ErrReadOnly).

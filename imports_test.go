@@ -26,26 +26,34 @@ const module = "github.com/paygrid/payments"
 // package (quotes_test beside quotes), which is not part of the area and
 // goes through the public API, importing the root and internal/enginetest.
 var below = func() map[string][]string {
-	leaves := []string{"money", "validate", "walletauth", "internal/jsonx", "internal/eventrec", "internal/errs", "internal/observe"}
+	leaves := []string{"money", "validate", "walletauth", "internal/jsonx", "internal/eventrec", "internal/errs", "internal/observe", "internal/outbound", "internal/paging", "internal/ixkey", "internal/rowspec"}
 	kernel := append([]string{"internal/engine"}, leaves...)
 	m := map[string][]string{
 		"money": nil, "validate": nil, "walletauth": nil, "internal/jsonx": nil,
 		"internal/eventrec": {"internal/jsonx"},
 		"internal/errs":     {"validate"},
 		"internal/observe":  nil,
+		"internal/outbound": {"internal/eventrec", "internal/jsonx"},
+		"internal/paging":   {"internal/errs", "internal/jsonx", "validate"},
+		"internal/ixkey":    nil,
+		"internal/rowspec":  nil,
 		"internal/engine":   leaves,
 		"rails":             kernel,
 		"platform":          kernel,
 	}
 	m["internal/history"] = kernel // the event history's reads, a service over the kernel
 	m["internal/ledger"] = kernel  // the ledger's reads, likewise
+	m["internal/backlog"] = kernel // the backlog's counts, likewise
+	m["internal/duesnap"] = kernel // the sandbox clock's snapshot of due work, likewise
 	m["customers"] = append([]string{"platform"}, kernel...)
 	m["accounts"] = append([]string{"customers", "platform", "rails"}, kernel...)
 	m["quotes/invitations"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)
 	m["quotes/pricing"] = []string{"money"}
 	m["quotes/lookups"] = m["quotes/invitations"]
+	m["quotes/records"] = m["quotes/invitations"]
+	m["quotes/railside"] = m["quotes/invitations"]
 	m["quotes/rates"] = append([]string{"quotes/pricing", "money"}, m["quotes/invitations"]...)
-	m["quotes"] = append([]string{"quotes/invitations", "quotes/lookups", "quotes/pricing", "quotes/rates"}, m["quotes/invitations"]...)
+	m["quotes"] = append([]string{"quotes/invitations", "quotes/lookups", "quotes/pricing", "quotes/railside", "quotes/rates", "quotes/records"}, m["quotes/invitations"]...)
 	m["stablecoins"] = append([]string{"accounts", "customers", "platform", "rails"}, kernel...)
 	m["agents"] = append([]string{"quotes"}, m["quotes"]...)
 	m["cards"] = append([]string{"quotes"}, m["quotes"]...)

@@ -18,7 +18,7 @@ var groupDirs = map[string]string{
 	"accounts": "accounts", "agents": "agents", "cards": "cards", "customers": "customers", "platform": "platform",
 	"quotes": "quotes", "stablecoins": "stablecoins", "wallets": "wallets",
 	".": "sandbox", "internal/engine": "webhooks",
-	"quotes/invitations": "quotes",
+	"quotes/invitations": "quotes", "quotes/railside": "quotes",
 }
 
 // subGroups are the packages split out of an area whose Service is one of

@@ -11,9 +11,11 @@ import (
 	"github.com/paygrid/payments/agents"
 	"github.com/paygrid/payments/cards"
 	"github.com/paygrid/payments/customers"
+	"github.com/paygrid/payments/internal/backlog"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/history"
 	"github.com/paygrid/payments/internal/ledger"
+	"github.com/paygrid/payments/internal/outbound"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/quotes/invitations"
@@ -49,7 +51,7 @@ type Config struct {
 	Codes customers.CodeSender
 	// Notifier receives committed events. Nil discards them (they are still
 	// written to the outbox and removed once "delivered").
-	Notifier engine.Notifier
+	Notifier outbound.Notifier
 	// Now is the clock. Nil means time.Now. Tests inject a controllable clock
 	// so expiry and lifecycles advance without sleeping.
 	Now func() time.Time
@@ -75,7 +77,7 @@ type Config struct {
 	IdempotencyRetention time.Duration
 	// Retry is the delivery backoff of outbox events, and the bound of a
 	// Webhooks.Redeliver try (Retry.Redeliver). Zero values get defaults.
-	Retry engine.RetryPolicy
+	Retry outbound.RetryPolicy
 	// IncomingApproval makes incoming UMA payments wait in PENDING for the
 	// platform's decision (ApproveIncoming / RejectIncoming, or POST
 	// /transactions/{id}/approve|reject) for ApprovalWindow, after which
@@ -267,6 +269,7 @@ func areas(e *engine.Handle, cfg Config) []engine.AreaDef {
 		return err
 	}
 	return []engine.AreaDef{
+		history.Area(e), // the event history's retention, a pass run first as the kernel's was
 		platform.Area(e, platform.Options{Seed: cfg.Platform, OpenAccounts: openAccounts}),
 		customers.Area(e, customers.Options{KYC: cfg.KYC, Codes: cfg.Codes, SCAPasskeys: cfg.SCAPasskeys,
 			OpenAccounts: openAccounts, ProvisionWallet: wallets.Provision,
@@ -343,7 +346,7 @@ func (e *Engine) Observer() Observer { return e.h.Observer() }
 // collected when a monitor asks (telemetry/prommetrics), not for a hot
 // path.
 func (e *Engine) Backlog(ctx context.Context, limit int) (Backlog, error) {
-	return e.h.Backlog(ctx, limit)
+	return backlog.Count(ctx, e.h, limit)
 }
 
 // WithIdempotency returns a handle on the same engine whose write

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/accounts"
+	"github.com/paygrid/payments/internal/duesnap"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/ledger"
 	"github.com/paygrid/payments/platform"
 	"github.com/paygrid/payments/quotes"
 	"github.com/paygrid/payments/validate"
@@ -133,7 +135,7 @@ func (s Sandbox) Import(ctx context.Context, doc *SandboxState) (err error) {
 			s.e.Log.Info("payments: sandbox import refused", "err", err)
 			return engine.Invalid(validate.Errors{{Field: "tables", Message: "tables holds a record of an indexed table that cannot be read"}})
 		}
-		if err := engine.CheckLedgerTx(t.Tx); err != nil {
+		if err := ledger.CheckTx(t.Tx); err != nil {
 			return engine.Invalid(validate.Errors{{Field: "tables." + engine.TableLedgerEntries, Message: "the ledger does not balance: " + err.Error()}})
 		}
 		return nil
@@ -330,7 +332,7 @@ func (s Sandbox) Advance(ctx context.Context, a ClockAdvance, moveTo func(time.T
 	if err := s.RunDue(ctx); err != nil {
 		return time.Time{}, err
 	}
-	due, err := s.e.SnapshotDue(ctx, a.To)
+	due, err := duesnap.Take(ctx, s.e, a.To)
 	if err != nil {
 		return time.Time{}, err
 	}

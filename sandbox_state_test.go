@@ -24,7 +24,7 @@ import (
 // a restart.
 func TestSandboxState_TablesComplete(t *testing.T) {
 	var files []string
-	for _, dir := range []string{".", "internal/engine", "platform", "customers", "accounts", "quotes", "quotes/invitations", "cards", "stablecoins", "agents", "wallets"} {
+	for _, dir := range []string{".", "internal/engine", "platform", "customers", "accounts", "quotes", "quotes/invitations", "quotes/railside", "cards", "stablecoins", "agents", "wallets"} {
 		fs, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

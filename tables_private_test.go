@@ -14,7 +14,7 @@ import (
 // areaDirs are the area packages, and the packages split out of an area
 // (quotes/invitations), each the owner of the tables it declares (its
 // AreaDef).
-var areaDirs = []string{"platform", "customers", "accounts", "quotes", "quotes/invitations", "quotes/lookups", "quotes/rates", "cards", "stablecoins", "agents", "wallets"}
+var areaDirs = []string{"platform", "customers", "accounts", "quotes", "quotes/invitations", "quotes/lookups", "quotes/rates", "quotes/railside", "cards", "stablecoins", "agents", "wallets"}
 
 // crossAreaExceptions are the files allowed to reach into another area's
 // tables: none. The map stays so that an exception is a visible line, and

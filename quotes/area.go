@@ -4,18 +4,20 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/railside"
 	"github.com/paygrid/payments/quotes/rates"
 	"github.com/paygrid/payments/rails"
 )
 
 // Area declares the quotes area's tables and due work: quotes and
-// transactions, the settlement schedule and the rail's reports, incoming
+// transactions, the settlement schedule and the rail's reports (package
+// railside's, with its state, intents and due work), incoming
 // payments and their approvals, and receiver lookups (invitations declare
 // theirs: invitations.Area). payments.New registers it; a nil cfg.Rail
 // becomes rails.Default.
 //
 // The due work is applied one item per transaction, in the order listed:
-// rail outcomes whose time came (applySettlementDue), delayed sandbox
+// rail outcomes whose time came (railside.Due), delayed sandbox
 // receipts, quote expiries and approval windows that closed.
 func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	if cfg.Rail == nil {
@@ -24,8 +26,9 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 	st := &quotesState{Options: cfg}
 	return engine.AreaDef{
 		Codes: codes,
-		State: []engine.SlotEntry{quotesSlot.With(st), rates.State(cfg.Rates)},
-		Tables: []engine.TableDef{
+		State: []engine.SlotEntry{quotesSlot.With(st), rates.State(cfg.Rates),
+			railside.State(railside.Options{Rail: cfg.Rail, Known: txStored, Settle: settle})},
+		Tables: append([]engine.TableDef{
 			{Name: tableQuotes, Record: func() any { return new(Record) },
 				Ix: engine.Indexed(tableQuotes, func(x *Record) time.Time { return x.CreatedAt },
 					engine.Every[Record](),
@@ -97,20 +100,17 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					ixAccount:       {"source_account_id", "source_uma_address", "destination_account_id", "destination_uma_address"},
 					ixReference:     {"quote_id", "refund_reference"},
 				}}},
-			{Name: tableSettlementsDue},
-			{Name: tableSettlementsByTx},
 			// Every quote inserts its expiry at the end of the table's
 			// time order.
 			{Name: tableQuoteExpiry, InsertsAtEnd: true},
-			{Name: tableRailReports},
 			{Name: tableIncomingDue},
 			{Name: tableApprovals},
 			{Name: tableApprovalsDue},
-		},
-		Intents: railIntentKinds(e),
+		}, railside.Tables()...),
+		Intents: railside.Intents(e),
 		Hooks:   approvalHooks(e, cfg.IncomingApproval),
 		Due: []engine.DueWork{
-			{Table: tableSettlementsDue, Apply: applySettlementDue},
+			railside.Due(),
 			{Table: tableIncomingDue, Apply: applyIncomingDue},
 			{Table: tableQuoteExpiry, Apply: applyQuoteExpiry},
 			{Table: tableApprovalsDue, Apply: applyApprovalTimeout},
@@ -155,7 +155,6 @@ type quotesState struct {
 	Options
 	txs       engine.StoredCache[Transaction] // transactions stored, by id (transactions.go)
 	quotes    engine.StoredCache[Record]      // quotes stored, by id (settlement.go)
-	intents   engine.StoredCache[railIntent]  // rail intents stored, by id (rail_intents.go)
 	contended contendedCache
 }
 

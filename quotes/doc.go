@@ -21,7 +21,12 @@
 // Incoming
 // payments (sandbox receipts, transfer-in pulls) are transactions without a
 // quote, and card transactions (CardTransaction, written by package cards)
-// are listed with them.
+// are listed with them. These records, their words (SourceType, TxType,
+// PaymentRail, ...), their state machines and their JSON codecs are
+// package quotes/records, a leaf this package re-exports under the names
+// it has always used (quotes.Quote is records.Quote, ...): the areas above
+// read the records through it, this package stores, moves and settles
+// them.
 //
 // The rules are pure functions, callable without a store:
 //
@@ -36,8 +41,8 @@
 //     do not fit is refused (ErrRange, ErrTooSmall, ErrRate, ErrFees), never
 //     wrapped around.
 //   - TTL is how long a quote keeps its rate on a rail.
-//   - Status.Check and TxStatus.Check are the quote and transaction state
-//     machines; every save goes through them, so no code path can move a
+//   - Status.Check and TxStatus.Check (package quotes/records) are the
+//     quote and transaction state machines; every save goes through them, so no code path can move a
 //     payment other than they allow.
 //   - Settlement.CompletionLegs and Settlement.ReturnLegs are the ledger
 //     legs of a payment that completes and of one that comes back.
@@ -86,8 +91,14 @@
 // rails.Puller's Pull), at least once and keyed by the payment id. The rail
 // reports outcomes through Rails.Report, each applied once per payment id
 // and rail reference in its own transaction. An outcome the rail dates in
-// the future (the sandbox rail's six-minute payout) waits in
-// tableSettlementsDue and is applied as due work when its time comes.
+// the future (the sandbox rail's six-minute payout) waits as due work and
+// is applied when its time comes. That boundary (the intents, the reports
+// and the waiting outcomes, with their tables) is package quotes/railside,
+// below this one: Area registers its state, tables, intents and due work,
+// and gives it the two functions through which an outcome reaches its
+// payment (txStored and settle); what an outcome does to the quote, the
+// transaction and the ledger (applyStep, settlePull, settleTransferIn) is
+// decided here.
 //
 // Due work is per item, each in its own transaction: settlement outcomes,
 // quote expiries (a PENDING quote becomes EXPIRED, one whose SCA challenge

@@ -4,6 +4,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/railside"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -28,7 +29,7 @@ func Get(t *engine.Txn, id string) (*Record, error) {
 		if err != nil {
 			return nil, engine.NotFound(err, engine.CodeQuoteNotFound, "quote", id)
 		}
-		if q, err = quotesSlot.Of(t.Handle).quotes.Load(id, b, (*Record).clone); err != nil {
+		if q, err = quotesSlot.Of(t.Handle).quotes.Load(id, b, (*Record).Clone); err != nil {
 			return nil, err
 		}
 	}
@@ -40,7 +41,7 @@ func Get(t *engine.Txn, id string) (*Record, error) {
 // EXPIRED (OUTGOING_PAYMENT.EXPIRED); one whose SCA challenge was never
 // satisfied FAILED with SCA_NOT_COMPLETED (OUTGOING_PAYMENT.FAILED). It
 // reports whether q lapsed and leaves the answer to the
-// caller, which usually keeps a refusal (engine.Keeping) so that the
+// caller, which usually keeps a refusal (engine.Keep) so that the
 // expiry commits. q must have been read with Get in t. No money moves:
 // a waiting quote holds none.
 func ExpireIfDue(t *engine.Txn, q *Record) (bool, error) {
@@ -94,7 +95,7 @@ func Execute(t *engine.Txn, q *Record) error {
 	if q.SourceExternal {
 		return executePull(t, q)
 	}
-	if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, q.holdAccount(), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
+	if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(q.Source.AccountID, holdAccount(q), q.SendingCurrency.Code, q.TotalSendingAmount)); err != nil {
 		return err
 	}
 	if err := CreditEvent(t, q.Source.AccountID); err != nil { // the available balance dropped
@@ -146,7 +147,7 @@ func InsertTransaction(t *engine.Txn, tx *Transaction) error {
 // shared with other readers and must not be changed in place.
 func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 	if d := quoteState.Of(t).drafts.tx; d != nil && d.ID == id {
-		tx := d.clone()
+		tx := d.Clone()
 		readStatus(t, id, string(tx.Status))
 		return tx, nil
 	}
@@ -154,7 +155,7 @@ func GetTransaction(t *engine.Txn, id string) (*Transaction, error) {
 	if err != nil {
 		return nil, engine.NotFound(err, engine.CodeTransactionNotFound, "transaction", id)
 	}
-	tx, err := quotesSlot.Of(t.Handle).txs.Load(id, b, (*Transaction).clone)
+	tx, err := quotesSlot.Of(t.Handle).txs.Load(id, b, (*Transaction).Clone)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +228,7 @@ func TransferIn(t *engine.Txn, sourceID, destinationID string, amount int64, age
 	if err := SaveTransaction(t, tx, EventIncomingPaymentPending); err != nil {
 		return nil, err
 	}
-	return tx, intendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
+	return tx, railside.IntendPull(t, rails.PullRequest{TransactionID: id, From: ext, Currency: ia.Currency, Amount: amount})
 }
 
 // SaveCardTransaction stores, inside t, the card transaction x that the

@@ -57,7 +57,7 @@ func (c *creation) price(t *engine.Txn, req *Request, transfer bool) error {
 func (c *creation) reuse(n int) error {
 	if n == 1 {
 		if c.d.quote == c.q {
-			c.d.quote = c.q.clone()
+			c.d.quote = c.q.Clone()
 		}
 		c.kept = true
 		return nil
@@ -73,7 +73,7 @@ func (c *creation) contended(req *Request) []engine.RecordKey {
 	if !req.ImmediatelyExecute {
 		return nil
 	}
-	return c.q.contended()
+	return contended(c.q)
 }
 
 // store stores the priced quote and its PENDING transaction (as drafts,
@@ -83,7 +83,7 @@ func (c *creation) store(t *engine.Txn, req *Request) error {
 	q, d := c.q, c.d
 	tx := d.tx
 	if c.kept || req.ImmediatelyExecute {
-		tx = tx.clone() // execution changes it; the draft stays as created
+		tx = tx.Clone() // execution changes it; the draft stays as created
 	}
 	quoteState.Of(t).drafts = d
 	if q.Status == PendingAuthorization {
@@ -120,7 +120,7 @@ func (c *creation) remember(e *engine.Handle, req *Request, err error) {
 	if err != nil || req.ImmediatelyExecute || c.q == nil {
 		return
 	}
-	if keys := c.q.contended(); len(keys) > 0 {
+	if keys := contended(c.q); len(keys) > 0 {
 		quotesSlot.Of(e).contended.Put(c.q.ID, keys)
 	}
 }

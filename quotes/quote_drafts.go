@@ -46,7 +46,7 @@ type drafts struct {
 // shares nothing.
 func (d *drafts) quoteCopy() (*Record, error) {
 	if d.saved || d.quoteB == nil {
-		return d.quote.clone(), nil
+		return d.quote.Clone(), nil
 	}
 	q := new(Record)
 	if err := json.Unmarshal(d.quoteB, q); err != nil {
@@ -63,13 +63,13 @@ func (d *drafts) quoteCopy() (*Record, error) {
 func (d *drafts) store(t *engine.Txn, table, key string, v any, b []byte) (held bool, err error) {
 	switch {
 	case table == tableQuotes && d.quote != nil && d.quote.ID == key:
-		if q := v.(*Record); q.cloneable() {
-			d.quote, d.quoteB, d.saved = q.clone(), b, true
+		if q := v.(*Record); q.Cloneable() {
+			d.quote, d.quoteB, d.saved = q.Clone(), b, true
 			return true, nil
 		}
 		d.quote = nil
 	case table == tableTransactions && d.tx != nil && d.tx.ID == key:
-		d.tx, d.txB = v.(*Transaction).clone(), b
+		d.tx, d.txB = v.(*Transaction).Clone(), b
 		return true, nil
 	default:
 		return false, engine.PutIndexed(t, table, key, v, b)

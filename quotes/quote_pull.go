@@ -6,6 +6,7 @@ import (
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/railside"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -81,7 +82,7 @@ func executePull(t *engine.Txn, q *Record) error {
 		}
 		q.PendingSent = true
 	}
-	if err := intendPull(t, rails.PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
+	if err := railside.IntendPull(t, rails.PullRequest{TransactionID: q.TransactionID, From: src, Currency: q.SendingCurrency.Code, Amount: q.TotalSendingAmount}); err != nil {
 		return err
 	}
 	return saveQuote(t, q)
@@ -102,7 +103,7 @@ func executePull(t *engine.Txn, q *Record) error {
 // Any other outcome, or one that does not fit the quote's state (a report
 // repeated under another reference), changes nothing.
 func settlePull(t *engine.Txn, q *Record, tx *Transaction, rep rails.Report) error {
-	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), q.holdAccount(), q.SendingCurrency.Code
+	rail, hold, cur := accounts.ExternalPrefix+"rail:"+quotesSlot.Of(t.Handle).Rail.Name(), holdAccount(q), q.SendingCurrency.Code
 	switch {
 	case rep.Outcome == rails.Completed && !q.Collected && q.Status == Processing && tx.Status == TxPending:
 		if err := engine.PostEntry(t, tx.ID, accounts.Transfer(rail, hold, cur, q.TotalSendingAmount)); err != nil {
@@ -114,7 +115,7 @@ func settlePull(t *engine.Txn, q *Record, tx *Transaction, rep rails.Report) err
 		return failUncollected(t, q, tx, rep.FailureReason)
 	case rep.Outcome == rails.Returned && q.Collected && tx.Status != TxFailed: // a failed payout already refunded the rail
 		q.Collected = false
-		withdrawn, err := t.WithdrawIntent(paymentID(intentSend, tx.ID))
+		withdrawn, err := railside.WithdrawSend(t, tx.ID)
 		if err != nil {
 			return err
 		}

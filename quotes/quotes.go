@@ -3,7 +3,6 @@ package quotes
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
@@ -15,32 +14,6 @@ import (
 
 // tableQuotes holds quotes by id.
 const tableQuotes = "quotes"
-
-// Source is where a quote's money comes from: an internal account or an
-// external account that supports direct pull (sourceType ACCOUNT, named by
-// AccountID), or a payment made when the quote is funded (REALTIME_FUNDING,
-// in Currency, by CustomerID; CryptoNetwork for a USDC or USDT payment).
-// CustomerID on an ACCOUNT source names the customer a platform (FBO)
-// account pays for.
-type Source struct {
-	SourceType    SourceType `json:"sourceType"`
-	AccountID     string     `json:"accountId,omitempty"`
-	CustomerID    string     `json:"customerId,omitempty"`
-	Currency      string     `json:"currency,omitempty"`
-	CryptoNetwork string     `json:"cryptoNetwork,omitempty"`
-}
-
-// Destination is where it goes: an internal or external account
-// (destinationType ACCOUNT), optionally on a PaymentRail of the external
-// account, or a UMA address (UMA_ADDRESS) resolved by the request's lookup
-// and paid in Currency (default: the first currency the lookup lists).
-type Destination struct {
-	DestinationType DestinationType `json:"destinationType"`
-	AccountID       string          `json:"accountId,omitempty"`
-	PaymentRail     PaymentRail     `json:"paymentRail,omitempty"`
-	UmaAddress      string          `json:"umaAddress,omitempty"`
-	Currency        string          `json:"currency,omitempty"`
-}
 
 // FeeOverride replaces the platform's configured fees on one quote (USD
 // sources only; the fixed fee in the source currency).
@@ -73,72 +46,6 @@ type Request struct {
 	// AgentID names the agent creating the quote on its customer's behalf
 	// (set by eng.Agents, never decoded from a request).
 	AgentID string `json:"-"`
-}
-
-// RateDetails break the rate and fees down (reference OutgoingRateDetails,
-// with the Service renames).
-type RateDetails struct {
-	CounterpartyMultiplier      float64    `json:"counterpartyMultiplier"`
-	CounterpartyFixedFee        int64      `json:"counterpartyFixedFee"`
-	ServiceApiMultiplier        money.Rate `json:"serviceApiMultiplier"`
-	ServiceApiFixedFee          int64      `json:"serviceApiFixedFee"`
-	ServiceApiVariableFeeRate   float64    `json:"serviceApiVariableFeeRate"`
-	ServiceApiVariableFeeAmount int64      `json:"serviceApiVariableFeeAmount"`
-}
-
-// Quote is a locked rate and fee for one transfer (createQuote), as the API
-// shows it. Its figures never change once priced: execution moves exactly
-// TotalSendingAmount and the receiver gets exactly TotalReceivingAmount.
-type Quote struct {
-	ID                   string                         `json:"id"`
-	Status               Status                         `json:"status"`
-	CreatedAt            time.Time                      `json:"createdAt"`
-	ExpiresAt            time.Time                      `json:"expiresAt"`
-	Source               Source                         `json:"source"`
-	Destination          Destination                    `json:"destination"`
-	SendingCurrency      accounts.CurrencyInfo          `json:"sendingCurrency"`
-	ReceivingCurrency    accounts.CurrencyInfo          `json:"receivingCurrency"`
-	TotalSendingAmount   int64                          `json:"totalSendingAmount"`
-	TotalReceivingAmount int64                          `json:"totalReceivingAmount"`
-	ExchangeRate         money.Rate                     `json:"exchangeRate"`
-	FeesIncluded         int64                          `json:"feesIncluded"`
-	PlatformFeesIncluded int64                          `json:"platformFeesIncluded"`
-	PaymentInstructions  []accounts.PaymentInstructions `json:"paymentInstructions,omitempty"`
-	TransactionID        string                         `json:"transactionId"`
-	RateDetails          *RateDetails                   `json:"rateDetails,omitempty"`
-	PurposeOfPayment     string                         `json:"purposeOfPayment,omitempty"`
-	ScaChallenge         *accounts.ScaChallenge         `json:"scaChallenge,omitempty"`
-}
-
-// AwaitsAuthorization reports whether the quote waits for its SCA
-// challenge to be answered (PENDING_AUTHORIZATION): the HTTP API answers
-// 202 instead of 201.
-func (q *Quote) AwaitsAuthorization() bool { return q.Status == PendingAuthorization }
-
-// Record is a Quote as stored, with what execution needs: the parties,
-// the rail, the lifecycle flags and the secrets of an SCA challenge (a
-// hash, never the code). Other areas read it through Get.
-type Record struct {
-	Quote
-	CustomerID            string                         `json:"customerId,omitempty"` // the sender, "" for the platform
-	PlatformCustomerID    string                         `json:"platformCustomerId,omitempty"`
-	ReceiverCustomerID    string                         `json:"receiverCustomerId,omitempty"`
-	DestinationInternal   bool                           `json:"destinationInternal,omitempty"`
-	SourceExternal        bool                           `json:"sourceExternal,omitempty"` // funded by a direct pull (quote_pull.go)
-	Transfer              bool                           `json:"transfer,omitempty"`       // made by TransferOut
-	AgentID               string                         `json:"agentId,omitempty"`        // the agent that created it
-	PendingSent           bool                           `json:"pendingSent,omitempty"`    // OUTGOING_PAYMENT.PENDING already emitted
-	Collected             bool                           `json:"collected,omitempty"`      // a direct pull's money arrived
-	ServiceFees           int64                          `json:"serviceFees"`
-	Description           string                         `json:"description,omitempty"`
-	RemittanceInformation string                         `json:"remittanceInformation,omitempty"`
-	Rail                  string                         `json:"rail"`
-	ScaCodeHash           string                         `json:"scaCodeHash,omitempty"`
-	ScaNonce              []byte                         `json:"scaNonce,omitempty"` // a PASSKEY challenge's WebAuthn challenge
-	ScaSends              []time.Time                    `json:"scaSends,omitempty"` // when an SMS_OTP challenge's code was sent
-	HeldInstructions      []accounts.PaymentInstructions `json:"heldInstructions,omitempty"`
-	PayloadToSign         string                         `json:"payloadToSign,omitempty"` // paid from an embedded wallet (package wallets)
-	WalletSigned          bool                           `json:"walletSigned,omitempty"`  // the stamp over PayloadToSign verified
 }
 
 // Limits on a quote's free-text members, in bytes.
@@ -286,9 +193,9 @@ func newDrafts(q *Record, req *Request, transfer bool) (drafts, error) {
 	d := drafts{quote: q, tx: tx}
 	if req.ImmediatelyExecute {
 		// Execution changes the quote: the draft stays as created.
-		d.quote = q.clone()
+		d.quote = q.Clone()
 	}
-	if !req.ImmediatelyExecute || !q.cloneable() {
+	if !req.ImmediatelyExecute || !q.Cloneable() {
 		var err error
 		if d.quoteB, err = q.MarshalJSON(); err != nil {
 			return d, err

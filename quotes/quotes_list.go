@@ -41,7 +41,7 @@ var listQuotes = engine.Op[quoteQuery, engine.Page[Quote], struct{}]{Area: "quot
 		if err != nil {
 			return engine.Page[Quote]{}, err
 		}
-		return engine.MapPage(page, func(r *Record) (*Quote, error) { return r.asRead(t.Now), nil })
+		return engine.MapPage(page, func(r *Record) (*Quote, error) { return asRead(r, t.Now), nil })
 	}}
 
 // ListAll walks every page of List from p on (engine.All):
@@ -56,7 +56,7 @@ func (qs Service) ListAll(ctx context.Context, f Filter, p engine.ListParams) it
 // asRead is the quote as reads show it at now: a lapsed quote reads as the
 // next ProcessDue will record it (EXPIRED, or FAILED when its SCA challenge
 // lapsed).
-func (q *Record) asRead(now time.Time) *Quote {
+func asRead(q *Record, now time.Time) *Quote {
 	out := q.Quote
 	if q.Lapsed(now) {
 		out.Status = Expired

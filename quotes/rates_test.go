@@ -90,31 +90,29 @@ func TestEngine_ExchangeRatesCache(t *testing.T) {
 	})
 }
 
-// writeFlagStore marks the Updates running on it, so that a RateSource can
-// tell whether it was asked from a write transaction.
+// writeFlagStore marks the Updates running on it for the operation whose
+// context carries a txnMark, so that a RateSource asked with that context
+// can tell whether it was asked from one of its write transactions.
 type writeFlagStore struct {
 	*memstore.Store
-	writing atomic.Int32
 }
 
 func (s *writeFlagStore) Update(ctx context.Context, fn func(payments.Tx) error) error {
 	return s.Store.Update(ctx, func(tx payments.Tx) error {
-		s.writing.Add(1)
-		defer s.writing.Add(-1)
+		defer enter(ctx)()
 		return fn(tx)
 	})
 }
 
 // writeProbeRates answers 1.25 and counts the calls made while a write
-// transaction of store ran.
+// transaction of the asking operation ran.
 type writeProbeRates struct {
-	store          *writeFlagStore
 	calls, inWrite atomic.Int32
 }
 
-func (r *writeProbeRates) Rate(context.Context, string, string) (money.Rate, error) {
+func (r *writeProbeRates) Rate(ctx context.Context, _, _ string) (money.Rate, error) {
 	r.calls.Add(1)
-	if r.store.writing.Load() > 0 {
+	if m, ok := ctx.Value(txnMark{}).(*opMark); ok && m.running.Load() > 0 {
 		r.inWrite.Add(1)
 	}
 	return money.MustRate("1.25"), nil
@@ -129,9 +127,11 @@ func TestRates_NeverAskedInAWriteTransaction(t *testing.T) {
 	store := &writeFlagStore{Store: memstore.New()}
 	ur, ok := any(store).(payments.UpdateReader)
 	require.True(t, ok && ur.ReadsInUpdate(), "the case this test is about")
-	src := &writeProbeRates{store: store}
+	src := &writeProbeRates{}
 	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Store, c.Rates = store, src })
 	_, acct, payee := e.EUCustomer(t, 100_000)
+	var mark opMark
+	ctx := context.WithValue(ctx, txnMark{}, &mark)
 	for range 2 {
 		q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(acct, payee, 10_000, false))
 		require.NoError(t, err)
@@ -139,15 +139,37 @@ func TestRates_NeverAskedInAWriteTransaction(t *testing.T) {
 	}
 	assert.EqualValues(t, 1, src.calls.Load(), "fetched once, then cached")
 	assert.Zero(t, src.inWrite.Load(), "never from a write transaction")
+	assert.Positive(t, mark.ran.Load(), "the operations' writes were marked")
 }
 
 // readFirstStore is a memstore that reads before its Updates, as bbolt
 // does (it is no payments.UpdateReader), runs every Update's function
 // twice (the first run rolled back), and marks the transactions running
-// on it, so that a RateSource can tell whether it was asked from one.
+// on it for the operation whose context carries a txnMark, so that a
+// RateSource asked with that context can tell whether it was asked from
+// one of them (the engine's workers' transactions run beside it with
+// contexts of their own).
 type readFirstStore struct {
 	*memstore.Store
-	inTxn atomic.Int32
+}
+
+// txnMark is the context key of an opMark.
+type txnMark struct{}
+
+// opMark counts the store transactions of the operations of a context
+// that carries it: running now, and run in all.
+type opMark struct{ running, ran atomic.Int32 }
+
+// enter marks a transaction of ctx's operations running, and returns its
+// end.
+func enter(ctx context.Context) func() {
+	m, ok := ctx.Value(txnMark{}).(*opMark)
+	if !ok {
+		return func() {}
+	}
+	m.running.Add(1)
+	m.ran.Add(1)
+	return func() { m.running.Add(-1) }
 }
 
 func (*readFirstStore) ReadsInUpdate() bool { return false }
@@ -156,8 +178,7 @@ var errFirstRun = errors.New("first run discarded")
 
 func (s *readFirstStore) Update(ctx context.Context, fn func(payments.Tx) error) error {
 	marked := func(tx payments.Tx) error {
-		s.inTxn.Add(1)
-		defer s.inTxn.Add(-1)
+		defer enter(ctx)()
 		return fn(tx)
 	}
 	err := s.Store.Update(ctx, func(tx payments.Tx) error {
@@ -174,22 +195,20 @@ func (s *readFirstStore) Update(ctx context.Context, fn func(payments.Tx) error)
 
 func (s *readFirstStore) View(ctx context.Context, fn func(payments.Tx) error) error {
 	return s.Store.View(ctx, func(tx payments.Tx) error {
-		s.inTxn.Add(1)
-		defer s.inTxn.Add(-1)
+		defer enter(ctx)()
 		return fn(tx)
 	})
 }
 
 // txnProbeRates answers 1.25 and counts the calls made while a
-// transaction of store ran.
+// transaction of the asking operation ran (txnMark).
 type txnProbeRates struct {
-	store        *readFirstStore
 	calls, inTxn atomic.Int32
 }
 
-func (r *txnProbeRates) Rate(context.Context, string, string) (money.Rate, error) {
+func (r *txnProbeRates) Rate(ctx context.Context, _, _ string) (money.Rate, error) {
 	r.calls.Add(1)
-	if r.store.inTxn.Load() > 0 {
+	if m, ok := ctx.Value(txnMark{}).(*opMark); ok && m.running.Load() > 0 {
 		r.inTxn.Add(1)
 	}
 	return money.MustRate("1.25"), nil
@@ -202,9 +221,11 @@ func (r *txnProbeRates) Rate(context.Context, string, string) (money.Rate, error
 // an idempotent retry replays it.
 func TestRates_NeverAskedInATransaction(t *testing.T) {
 	store := &readFirstStore{Store: memstore.New()}
-	src := &txnProbeRates{store: store}
+	src := &txnProbeRates{}
 	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Store, c.Rates = store, src })
 	_, acct, payee := e.EUCustomer(t, 100_000)
+	var mark opMark
+	ctx := context.WithValue(ctx, txnMark{}, &mark)
 	for _, execute := range []bool{false, true, false} {
 		q, err := e.Eng.Quotes.Create(ctx, enginetest.Transfer(acct, payee, 10_000, execute))
 		require.NoError(t, err)
@@ -225,4 +246,5 @@ func TestRates_NeverAskedInATransaction(t *testing.T) {
 	assert.Equal(t, first.ID, again.ID, "the retry replays the quote")
 	assert.EqualValues(t, 1, src.calls.Load(), "fetched once, then cached")
 	assert.Zero(t, src.inTxn.Load(), "never from a transaction")
+	assert.Positive(t, mark.ran.Load(), "the operations' transactions were marked")
 }

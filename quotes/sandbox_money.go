@@ -9,6 +9,7 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/railside"
 	"github.com/paygrid/payments/rails"
 	"github.com/paygrid/payments/validate"
 )
@@ -27,7 +28,7 @@ var getQuote = engine.Op[string, *Quote, struct{}]{Area: "quotes", Name: "Get", 
 		if err != nil {
 			return nil, err
 		}
-		return q.asRead(t.Now), nil
+		return asRead(q, t.Now), nil
 	}}
 
 // Sandbox is the quotes area's part of the sandbox operations (the root's
@@ -102,7 +103,7 @@ var sandboxSend = engine.Op[payment, *Transaction, struct{}]{Area: "quotes", Nam
 		if amount == 0 {
 			amount = q.TotalSendingAmount
 		}
-		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(accounts.SandboxFundingAccount, q.holdAccount(), currency, amount)); err != nil {
+		if err := engine.PostEntry(t, q.TransactionID, accounts.Transfer(accounts.SandboxFundingAccount, holdAccount(q), currency, amount)); err != nil {
 			return nil, err
 		}
 		if amount != q.TotalSendingAmount {
@@ -266,7 +267,7 @@ var cancelTransaction = engine.Op[string, *Transaction, struct{}]{Area: "quotes"
 		}
 		// Steps whose time has come apply first: a payment due to settle
 		// before now is not cancellable, whenever the worker last ran.
-		waiting, err := catchUp(t, id)
+		waiting, err := railside.CatchUp(t, id)
 		if err != nil {
 			return nil, err
 		}
@@ -276,17 +277,8 @@ var cancelTransaction = engine.Op[string, *Transaction, struct{}]{Area: "quotes"
 		if tx.Type != TxOutgoing || tx.Status != TxProcessing || !waiting {
 			return nil, engine.Keep(engine.Errorf(CodeTransactionNotCancellable, "transaction %s is %s and can no longer be cancelled", id, tx.Status))
 		}
-		due, err := settlementsDue(t, id)
-		if err != nil {
+		if err := railside.Drop(t, id); err != nil {
 			return nil, err
-		}
-		for _, k := range due {
-			if err := t.Delete(tableSettlementsDue, k); err != nil {
-				return nil, err
-			}
-			if err := t.Delete(tableSettlementsByTx, id+"|"+k); err != nil {
-				return nil, err
-			}
 		}
 		q, err := Get(t, tx.QuoteID)
 		if err != nil {

@@ -2,30 +2,18 @@ package quotes
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"strings"
-	"time"
 
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/customers"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/quotes/railside"
 	"github.com/paygrid/payments/rails"
 )
 
-// Settlement tables: rail outcomes due by time, and pending quotes by
-// expiry ("<time>|<quote id>").
-const (
-	// tableSettlementsDue holds the rail outcomes that take effect later
-	// ("<time>|<tx id>|<payment id>|<reference>" -> the rails.Report as
-	// JSON), applied as due work by applySettlementDue. It is exported for
-	// the root package's tests, which seed and inspect due work.
-	tableSettlementsDue = "settlements_due"
-	tableQuoteExpiry    = "quote_expiry"
-	// tableSettlementsByTx indexes the waiting steps by transaction
-	// ("<tx id>|<settlements_due key>").
-	tableSettlementsByTx = "settlements_by_tx"
-)
+// tableQuoteExpiry holds the pending quotes by expiry ("<time>|<quote
+// id>"), applied as due work by applyQuoteExpiry.
+const tableQuoteExpiry = "quote_expiry"
 
 // Ledger accounts outside the platform that money movement uses.
 const (
@@ -36,7 +24,7 @@ const (
 
 // holdAccount is where an executed quote's money waits: the source's held
 // sub-account, or an in-flight account for real-time funding.
-func (q *Record) holdAccount() string {
+func holdAccount(q *Record) string {
 	if q.Source.SourceType == SourceAccount && !q.SourceExternal {
 		return accounts.Held(q.Source.AccountID)
 	}
@@ -46,14 +34,14 @@ func (q *Record) holdAccount() string {
 // contended names the balances executing q draws on, which concurrent
 // payments from the same account rewrite too (Op.Contended): the source
 // account's and its hold's. Quotes funded otherwise have none.
-func (q *Record) contended() []engine.RecordKey {
+func contended(q *Record) []engine.RecordKey {
 	if q.Source.SourceType != SourceAccount || q.SourceExternal {
 		return nil
 	}
 	cur := q.SendingCurrency.Code
 	return []engine.RecordKey{
 		{Table: engine.TableLedgerBalances, Key: engine.BalanceKey(q.Source.AccountID, cur)},
-		{Table: engine.TableLedgerBalances, Key: engine.BalanceKey(q.holdAccount(), cur)},
+		{Table: engine.TableLedgerBalances, Key: engine.BalanceKey(holdAccount(q), cur)},
 	}
 }
 
@@ -61,7 +49,7 @@ func (q *Record) contended() []engine.RecordKey {
 // internal account, the rail a pull came through (to the pulled account),
 // or the sandbox funding account for real-time funding (the only way such
 // a quote is funded today is Sandbox.Send).
-func (q *Record) refundAccount(rail string) string {
+func refundAccount(q *Record, rail string) string {
 	switch {
 	case q.SourceExternal:
 		return accounts.ExternalPrefix + "rail:" + rail
@@ -189,47 +177,13 @@ func saveQuote(t *engine.Txn, q *Record) error {
 // decoded as usual. An owned q (a copy no one else holds) is kept as it
 // is, any other cloned.
 func rememberQuote(t *engine.Txn, q *Record, b []byte, owned bool) {
-	if !q.cloneable() {
+	if !q.Cloneable() {
 		return
 	}
 	if !owned {
-		q = q.clone()
+		q = q.Clone()
 	}
 	quotesSlot.Of(t.Handle).quotes.Remember(q.ID, b, q)
-}
-
-// cloneable reports whether clone copies q completely: it has no member
-// that clone would share (instructions, SCA state).
-func (q *Record) cloneable() bool {
-	return len(q.PaymentInstructions) == 0 && q.ScaChallenge == nil && len(q.ScaNonce) == 0 &&
-		len(q.ScaSends) == 0 && len(q.HeldInstructions) == 0
-}
-
-// clone returns a copy of a cloneable quote that shares nothing a holder
-// could change through (TestQuoteCloneSharesNothing).
-func (q *Record) clone() *Record {
-	blk := &recordClone{q: *q} // the copy and its rate details in one allocation
-	blk.q.RateDetails = copyInto(&blk.rate, q.RateDetails)
-	return &blk.q
-}
-
-// recordClone is a Record's clone with its RateDetails.
-type recordClone struct {
-	q    Record
-	rate RateDetails
-}
-
-// Lapsed reports whether a quote still waiting for execution or for
-// authorization can no longer go on at now: past its expiry, or (waiting
-// for authorization) past its SCA challenge's expiry.
-func (q *Record) Lapsed(now time.Time) bool {
-	switch q.Status {
-	case Pending:
-		return now.After(q.ExpiresAt)
-	case PendingAuthorization:
-		return now.After(q.ExpiresAt) || q.ScaChallenge != nil && now.After(q.ScaChallenge.ExpiresAt)
-	}
-	return false
 }
 
 // scaNotCompleted is the failureReason of a payment whose SCA challenge
@@ -291,11 +245,11 @@ func startDelivery(t *engine.Txn, q *Record) error {
 	if err := saveQuote(t, q); err != nil {
 		return err
 	}
-	return sendPayment(t, p)
+	return railside.SendPayment(t, p)
 }
 
 // destinationLedger is the ledger account a payout lands in.
-func (q *Record) destinationLedger(t *engine.Txn) (string, error) {
+func destinationLedger(t *engine.Txn, q *Record) (string, error) {
 	switch {
 	case q.DestinationInternal && q.Destination.DestinationType == DestinationUMAAddress:
 		a, err := accounts.Primary(t, q.ReceiverCustomerID, q.ReceivingCurrency.Code)
@@ -373,7 +327,7 @@ func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, am
 		tx.Refund.Status = RefundFailed
 		return SaveTransaction(t, tx, EventOutgoingPaymentRefundFailed)
 	}
-	to := q.refundAccount(quotesSlot.Of(t.Handle).Rail.Name())
+	to := refundAccount(q, quotesSlot.Of(t.Handle).Rail.Name())
 	feeBack := ""
 	if s.Outcome == rails.Returned {
 		legs, fb, err := returnLegs(t, q, to)
@@ -384,7 +338,7 @@ func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, am
 			return err
 		}
 		feeBack = fb
-	} else if err := engine.PostEntry(t, tx.ID, accounts.Transfer(q.holdAccount(), to, q.SendingCurrency.Code, amount)); err != nil {
+	} else if err := engine.PostEntry(t, tx.ID, accounts.Transfer(holdAccount(q), to, q.SendingCurrency.Code, amount)); err != nil {
 		return err
 	}
 	now := t.Now
@@ -406,11 +360,11 @@ func failAndRefund(t *engine.Txn, q *Record, tx *Transaction, s rails.Report, am
 // settlement is q's executed payment as the ledger sees it
 // (Settlement): its hold, destination and fee accounts.
 func settlement(t *engine.Txn, q *Record) (Settlement, error) {
-	dest, err := q.destinationLedger(t)
+	dest, err := destinationLedger(t, q)
 	if err != nil {
 		return Settlement{}, err
 	}
-	s := Settlement{Hold: q.holdAccount(), Destination: dest, ServiceFees: ledgerServiceFees, FX: ledgerFX,
+	s := Settlement{Hold: holdAccount(q), Destination: dest, ServiceFees: ledgerServiceFees, FX: ledgerFX,
 		SendingCurrency: q.SendingCurrency.Code, ReceivingCurrency: q.ReceivingCurrency.Code,
 		Total: q.TotalSendingAmount, FeesIncluded: q.FeesIncluded, PlatformFee: q.PlatformFeesIncluded,
 		ServiceFee: q.ServiceFees, Received: q.TotalReceivingAmount}
@@ -438,19 +392,31 @@ func returnLegs(t *engine.Txn, q *Record, to string) (legs [][]engine.Posting, f
 	return s.ReturnLegs(to), s.PlatformFees, nil
 }
 
-// applySettlementDue applies a rail outcome whose time came. A stored value
-// that does not decode is an error, so the item is retried and then parked
-// in the dead letters rather than dropped.
-func applySettlementDue(t *engine.Txn, key string, v []byte) (bool, error) {
-	var rep rails.Report
-	if err := json.Unmarshal(v, &rep); err != nil {
-		return false, err
+// settle applies an outcome that has taken effect to its payment
+// (railside.Options.Settle): a collected or failed pull, or a step of a
+// payout.
+func settle(t *engine.Txn, rep rails.Report) error {
+	kind, txID := railside.SplitPaymentID(rep.PaymentID)
+	tx, err := GetTransaction(t, txID)
+	if err != nil {
+		return err
 	}
-	_, txID := splitPaymentID(rep.PaymentID)
-	if err := t.Delete(tableSettlementsByTx, txID+"|"+key); err != nil && !errors.Is(err, engine.ErrNotFound) {
-		return false, err
+	if kind == railside.IntentPull && tx.Type == TxIncoming {
+		return settleTransferIn(t, tx, rep)
 	}
-	return true, settle(t, rep)
+	q, err := Get(t, tx.QuoteID)
+	if err != nil {
+		return err
+	}
+	if kind == railside.IntentPull {
+		err = settlePull(t, q, tx, rep)
+	} else {
+		err = applyStep(t, q, tx, rep)
+	}
+	if err != nil {
+		return err
+	}
+	return saveQuote(t, q)
 }
 
 // applyQuoteExpiry ends a quote whose time ran out unexecuted. A quote that
@@ -465,46 +431,4 @@ func applyQuoteExpiry(t *engine.Txn, key string, _ []byte) (bool, error) {
 		return false, t.Put(tableQuoteExpiry, key, []byte(q.ID))
 	}
 	return ExpireIfDue(t, q)
-}
-
-// settlementsDue lists the settlement steps of one transaction still
-// waiting, by due key (tableSettlementsByTx).
-func settlementsDue(t *engine.Txn, txID string) ([]string, error) {
-	var keys []string
-	err := t.Scan(tableSettlementsByTx, engine.ScanOptions{Prefix: txID + "|"}, func(k string, _ []byte) (bool, error) {
-		keys = append(keys, k[len(txID)+1:])
-		return true, nil
-	})
-	return keys, err
-}
-
-// catchUp applies the settlement steps of a transaction whose due time has
-// passed, so that a decision about the transaction is judged by due time,
-// not by when the worker last ran. It reports whether steps are still
-// waiting in the future.
-func catchUp(t *engine.Txn, txID string) (waiting bool, err error) {
-	keys, err := settlementsDue(t, txID)
-	if err != nil {
-		return false, err
-	}
-	for _, k := range keys {
-		if engine.DueAt(k).After(t.Now) {
-			waiting = true
-			continue
-		}
-		v, err := t.Get(tableSettlementsDue, k)
-		if errors.Is(err, engine.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return false, err
-		}
-		if err := t.Delete(tableSettlementsDue, k); err != nil {
-			return false, err
-		}
-		if _, err := applySettlementDue(t, k, v); err != nil {
-			return false, err
-		}
-	}
-	return waiting, nil
 }

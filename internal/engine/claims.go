@@ -30,9 +30,11 @@ type Claimer interface {
 // pass normally takes, short enough that a dead process's items move on soon.
 const leaseTTL = 30 * time.Second
 
-// claimWork claims the named items for this engine process when the store
-// is a Claimer and returns the set it may work on (nil: all of them).
-func claimWork(e *Handle, ctx context.Context, names []string) (map[string]bool, error) {
+// ClaimWork claims the named items for this engine process when the store
+// is a Claimer and returns the set it may work on (nil: all of them); a
+// background pass of a service over the kernel (the history's retention)
+// claims its work with it too. ReleaseWork gives the claims up.
+func ClaimWork(e *Handle, ctx context.Context, names []string) (map[string]bool, error) {
 	c, ok := e.Store.(Claimer)
 	if !ok || len(names) == 0 {
 		return nil, nil
@@ -50,8 +52,8 @@ func claimWork(e *Handle, ctx context.Context, names []string) (map[string]bool,
 	return mine, nil
 }
 
-// releaseWork gives up the claims of claimWork.
-func releaseWork(e *Handle, mine map[string]bool) {
+// ReleaseWork gives up the claims of ClaimWork.
+func ReleaseWork(e *Handle, mine map[string]bool) {
 	c, ok := e.Store.(Claimer)
 	if !ok || len(mine) == 0 {
 		return

@@ -34,7 +34,8 @@ func DueAt(key string) time.Time {
 const (
 	// TableDueRetry holds the DueRetry of every item backing off.
 	TableDueRetry = "due_retry"
-	tableDueDead  = "due_dead"
+	// TableDueDead holds the DeadLetter of every item given up.
+	TableDueDead = "due_dead"
 )
 
 // MaxDueAttempts is how many times an item is tried before it is parked in
@@ -120,11 +121,11 @@ func (e *Handle) runDue(ctx context.Context, w DueWork) (int, error) {
 	for i, k := range keys {
 		names[i] = "due/" + w.Table + "/" + k
 	}
-	mine, err := claimWork(e, ctx, names)
+	mine, err := ClaimWork(e, ctx, names)
 	if err != nil {
 		return 0, err
 	}
-	defer releaseWork(e, mine)
+	defer ReleaseWork(e, mine)
 	n := 0
 	for i, k := range keys {
 		if mine != nil && !mine[names[i]] {
@@ -230,7 +231,7 @@ func (e *Handle) DueFailed(ctx context.Context, table, key string, cause error) 
 				return err
 			}
 		}
-		return PutJSON(t, tableDueDead, rk, DeadLetter{Table: table, Key: key, Value: v, Attempts: r.Attempts, Reason: r.LastError, ParkedAt: t.Now})
+		return PutJSON(t, TableDueDead, rk, DeadLetter{Table: table, Key: key, Value: v, Attempts: r.Attempts, Reason: r.LastError, ParkedAt: t.Now})
 	})
 	if err != nil && ctx.Err() == nil {
 		e.Log.ErrorContext(ctx, "recording a due-work failure failed", "table", table, "key", key, "err", err)
@@ -243,7 +244,7 @@ func (e *Handle) DueFailed(ctx context.Context, table, key string, cause error) 
 func (e *Handle) DeadLetters(ctx context.Context) ([]DeadLetter, error) {
 	var out []DeadLetter
 	err := e.View(ctx, func(t *Txn) error {
-		return t.Scan(tableDueDead, ScanOptions{}, func(_ string, v []byte) (bool, error) {
+		return t.Scan(TableDueDead, ScanOptions{}, func(_ string, v []byte) (bool, error) {
 			var d DeadLetter
 			if err := json.Unmarshal(v, &d); err != nil {
 				return false, err

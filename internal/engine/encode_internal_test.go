@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -58,32 +56,6 @@ func FuzzRecordID(f *testing.F) {
 		copy(u[:], b)
 		if got, want := recordID(prefix, u), prefix+":"+u.String(); got != want {
 			t.Fatalf("recordID(%q, %v) = %q, want %q", prefix, u, got, want)
-		}
-	})
-}
-
-// FuzzSortKey checks sortKey and SortSuffix against the padded hex they
-// replaced, and the index value's escape in place against EscapeValue.
-func FuzzSortKey(f *testing.F) {
-	f.Add(int64(0), "Transaction:1")
-	f.Add(int64(-62135596800000), "")
-	f.Add(int64(1795000000000), "x|y")
-	f.Add(int64(1), "100%|%7C|")
-	f.Fuzz(func(t *testing.T, ms int64, id string) {
-		at := time.UnixMilli(ms)
-		h := strconv.FormatUint(uint64(at.UnixMilli())^1<<63, 16)
-		want := strings.Repeat("0", 16-len(h)) + h
-		if got := sortKey(at); got != want {
-			t.Fatalf("sortKey(%d) = %q, want %q", ms, got, want)
-		}
-		if got := SortSuffix(at, id); got != "|"+want+"|"+id {
-			t.Fatalf("SortSuffix(%d, %q) = %q", ms, id, got)
-		}
-		if got := escapedValue(id); got != EscapeValue(id) {
-			t.Fatalf("escapedValue(%q) = %q, want %q", id, got, EscapeValue(id))
-		}
-		if strings.Contains(EscapeValue(id), "|") {
-			t.Fatalf("EscapeValue(%q) = %q keeps a '|'", id, EscapeValue(id))
 		}
 	})
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
+	"github.com/paygrid/payments/internal/outbound"
 )
 
 // The records of webhook events are package eventrec's, with their
@@ -32,6 +33,13 @@ type outboxRecord = eventrec.Record
 // (eventrec.WebhookDelivery).
 type WebhookDelivery = eventrec.WebhookDelivery
 
+// Delivery is what a webhook endpoint answered (outbound.Delivery).
+type Delivery = outbound.Delivery
+
+// DeliveryAnswer is what the webhook endpoint answered to one event
+// (outbound.Answer).
+type DeliveryAnswer = outbound.Answer
+
 // DeliveryFilter narrows Webhooks.ListDeliveries and AllDeliveries
 // (eventrec.DeliveryFilter).
 type DeliveryFilter = eventrec.DeliveryFilter
@@ -45,44 +53,6 @@ const (
 	DeliveryNotSent   = eventrec.DeliveryNotSent
 	ReasonNoEndpoint  = eventrec.ReasonNoEndpoint
 )
-
-// RetryPolicy is the outbox's delivery backoff: Initial, doubling per attempt
-// up to Max, giving up after MaxAge (the event then moves to the dead-letter
-// table, TableOutboxDead). Due work and intents use its Backoff too. The
-// zero values are defaults only through WithDefaults, which the facade
-// applies.
-type RetryPolicy struct {
-	Initial time.Duration // zero: 1 second
-	Max     time.Duration // zero: 30 minutes
-	MaxAge  time.Duration // zero: 7 days
-	// Redeliver bounds the one try of Webhooks.Redeliver; zero: 10
-	// seconds (DefaultRedeliverTimeout).
-	Redeliver time.Duration
-}
-
-// WithDefaults returns p with every zero or negative member set to its
-// default (1 second, 30 minutes, 7 days).
-func (p RetryPolicy) WithDefaults() RetryPolicy {
-	if p.Initial <= 0 {
-		p.Initial = time.Second
-	}
-	if p.Max <= 0 {
-		p.Max = 30 * time.Minute
-	}
-	if p.MaxAge <= 0 {
-		p.MaxAge = 7 * 24 * time.Hour
-	}
-	return p
-}
-
-// Backoff returns the wait after the given number of failed attempts.
-func (p RetryPolicy) Backoff(attempts int) time.Duration {
-	d := p.Initial
-	for i := 1; i < attempts && d < p.Max; i++ {
-		d *= 2
-	}
-	return min(d, p.Max)
-}
 
 // EventTest is the type of the test event sent to a newly configured webhook
 // endpoint and by the sandbox's test-webhook operation; its data is {}.
@@ -115,50 +85,12 @@ type DeliveryHooks struct {
 	Once []EventType
 }
 
-// DeliveryAnswer is what the webhook endpoint answered to one event.
-type DeliveryAnswer struct {
-	Event    Event
-	Delivery Delivery
-	Err      error
-}
-
-// WebhookSender is the optional capability of a Notifier that delivers to the
-// platform's configured webhook endpoint (see package webhooks). When the
-// Notifier has it and an endpoint is configured, the engine calls Send with
-// the current endpoint instead of Notify.
-type WebhookSender interface {
-	Send(ctx context.Context, endpoint string, ev Event) (Delivery, error)
-}
-
-// EndpointOnly is the optional capability of a WebhookSender whose Notify
-// drops every event: it delivers to the configured webhook endpoint and
-// nowhere else (package webhooks). While no endpoint is configured, the
-// events of an engine with such a Notifier would reach no one, so its
-// operations do not write them to the outbox: without an EventHistory they
-// are not written at all (an event written to the outbox and deleted for
-// nothing cost a third of a payment on PostgreSQL), and with one they
-// enter the history at once, delivered, as the pass that handed them to
-// Notify would have recorded them. An event belongs to the endpoint
-// configured when its operation commits (read in the operation's
-// transaction); one configured later receives the events from then on.
-type EndpointOnly interface {
-	WebhookSender
-	// DropsWithoutEndpoint reports whether Notify drops every event.
-	DropsWithoutEndpoint() bool
-}
-
-// Delivery is what a webhook endpoint answered: its HTTP status and body.
-type Delivery struct {
-	Status int    `json:"status"`
-	Body   string `json:"body"`
-}
-
 // TableOutboxDead holds events whose delivery was abandoned.
 const TableOutboxDead = "outbox_dead"
 
-// getOutbox reads the outbox record of event id (ErrNotFound when it is
+// GetOutbox reads the outbox record of event id (ErrNotFound when it is
 // not there).
-func getOutbox(tx Tx, id string) (outboxRecord, error) {
+func GetOutbox(tx Tx, id string) (eventrec.Record, error) {
 	b, err := tx.Get(TableOutbox, id)
 	if err != nil {
 		return outboxRecord{}, err
@@ -234,7 +166,7 @@ func (t *Txn) fateOf(typ EventType) (eventFate, error) {
 	if t.fate == fateUndecided {
 		e := t.Handle
 		fate := fateOutbox
-		if d, ok := e.notifier.(EndpointOnly); ok && d.DropsWithoutEndpoint() && e.Registry.hooks.EndpointIn != nil {
+		if d, ok := e.notifier.(outbound.EndpointOnly); ok && d.DropsWithoutEndpoint() && e.Registry.hooks.EndpointIn != nil {
 			endpoint, err := e.Registry.hooks.EndpointIn(t)
 			if err != nil {
 				return fateUndecided, err
@@ -386,11 +318,16 @@ const rideWait = 20 * time.Millisecond
 // one store transaction: delivered events leave the outbox (and enter the
 // history), failed ones are rescheduled or dead-lettered.
 type outcomes struct {
-	e    *Handle
-	due  []outboxRecord
-	errs []error   // errs[i] is due[i]'s delivery error, nil when delivered
-	at   time.Time // when the deliveries ended, the base of their backoff
-	now  time.Time // when the pass began, the time of the history entries
+	e   *Handle
+	due []outboxRecord
+	// stale are retry entries of events no longer waiting, deleted with
+	// the outcomes; entry the due events read through theirs
+	// (outbox_due.go).
+	stale []string
+	entry map[string]bool
+	errs  []error   // errs[i] is due[i]'s delivery error, nil when delivered
+	at    time.Time // when the deliveries ended, the base of their backoff
+	now   time.Time // when the pass began, the time of the history entries
 	// notSent is set when the events had nowhere to go: the Notifier
 	// delivers only to a webhook endpoint and none was configured. The
 	// history logs them NOT_SENT instead of DELIVERED.
@@ -435,8 +372,20 @@ func (o *outcomes) recordTx(tx Tx) error { return o.record(&Txn{Tx: tx, Handle: 
 func (o *outcomes) record(t *Txn) error {
 	e, tx := o.e, t.Tx
 	o.delivered, o.gaveUp = 0, make([]bool, len(o.errs))
+	if err := dropStale(tx, o.stale); err != nil {
+		return err
+	}
 	for i, derr := range o.errs {
 		r := o.due[i]
+		// An event tried before, or read through its retry entry, has
+		// one, which its outcome replaces; one never tried has none (no
+		// write). A requeued event never tried keeps its entry until a
+		// pass finds it stale.
+		if r.Attempts > 0 || o.entry[r.Event.ID] {
+			if err := dropRetry(tx, &r); err != nil {
+				return err
+			}
+		}
 		if derr == nil {
 			err := tx.Delete(TableOutbox, r.Event.ID)
 			if errors.Is(err, ErrNotFound) {
@@ -461,7 +410,7 @@ func (o *outcomes) record(t *Txn) error {
 		r.Attempts++
 		r.LastError = derr.Error()
 		r.NextAttemptAt = o.at.Add(e.Config.Retry.Backoff(r.Attempts))
-		if errors.Is(derr, ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
+		if errors.Is(derr, outbound.ErrPermanent) || e.Registry.notRetried(r.Event.Type) || r.NextAttemptAt.Sub(r.Event.Timestamp) > e.Config.Retry.MaxAge {
 			if err := tx.Delete(TableOutbox, r.Event.ID); err != nil {
 				return err
 			}
@@ -475,6 +424,9 @@ func (o *outcomes) record(t *Txn) error {
 			continue
 		}
 		if err := putOutbox(tx, &r); err != nil {
+			return err
+		}
+		if err := tx.Put(TableOutboxRetry, ixkey.TimeKey(r.NextAttemptAt, r.Event.ID), []byte{}); err != nil {
 			return err
 		}
 	}
@@ -514,7 +466,7 @@ func (o *outcomes) ride(ctx context.Context, wait time.Duration) bool {
 	return <-o.done == nil // taken meanwhile: that transaction's result
 }
 
-// outboxClaim is the name a delivery pass claims (claimWork).
+// outboxClaim is the name a delivery pass claims (ClaimWork).
 const outboxClaim = "outbox"
 
 // flush is Flush; a pass of the webhook worker lets its outcomes wait up to
@@ -527,14 +479,16 @@ func (e *Handle) flush(ctx context.Context, ride time.Duration) (int, error) {
 
 // flushLocked is flush with e.flushMu held.
 func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, error) {
-	now := e.Now()
-	var due []outboxRecord
+	now, floor := e.Now(), e.pass.floor(e.Store)
+	// An explicit Flush (ride 0) reads the retry entries whatever this
+	// process knows of them (outbox_due.go).
+	retries := e.pass.readRetries(now, ride == 0)
+	var p *duePass
 	// Where the events go ("" for the Notifier) is read with the outbox,
 	// in the same read transaction, when the area that keeps it can.
-	ws, sends := e.notifier.(WebhookSender)
+	ws, sends := e.notifier.(outbound.WebhookSender)
 	endpoint, endpointRead := "", false
 	err := viewRetryable(ctx, e.Store, func(tx Tx) error {
-		due = due[:0]
 		if sends && e.Registry.hooks.EndpointIn != nil {
 			var err error
 			if endpoint, err = e.Registry.hooks.EndpointIn(&Txn{Tx: tx, Handle: e, Now: now}); err != nil {
@@ -542,18 +496,29 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			}
 			endpointRead = true
 		}
-		return scanDue(tx, now, func(r outboxRecord) bool {
-			due = append(due, r)
-			return len(due) < 256
-		})
+		var err error
+		p, err = scanDue(tx, now, e.pass.from, retries)
+		return err
 	})
 	if err != nil {
 		return 0, err
 	}
+	if len(p.missing) > 0 {
+		if err := backfill(ctx, e.Store, p.missing); err != nil {
+			return 0, err
+		}
+	}
+	due := p.due
 	// In emission order (the outbox's key order), whatever their next
 	// attempts: a retried event goes before those emitted after it.
 	slices.SortFunc(due, func(a, b outboxRecord) int { return strings.Compare(a.Event.ID, b.Event.ID) })
 	if len(due) == 0 {
+		if len(p.stale) > 0 {
+			if err := e.Store.Update(ctx, func(tx Tx) error { return dropStale(tx, p.stale) }); err != nil {
+				return 0, err
+			}
+		}
+		e.pass.advance(p, floor, e.newUUID)
 		return 0, nil
 	}
 	// With several processes on one store, one of them delivers at a time
@@ -562,49 +527,28 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// first. One claim a pass, not one an event: a pass claimed every due
 	// event anyway, and a lease row written and deleted per event was a
 	// third of a payment's rows on PostgreSQL.
-	mine, err := claimWork(e, ctx, []string{outboxClaim})
+	mine, err := ClaimWork(e, ctx, []string{outboxClaim})
 	if err != nil {
 		return 0, err
 	}
-	defer releaseWork(e, mine)
+	defer ReleaseWork(e, mine)
 	if mine != nil {
 		if !mine[outboxClaim] {
 			return 0, nil // another process's pass delivers them
 		}
 		// Another process may have delivered an event between the scan
 		// and the claim (it records the outcomes before it releases its
-		// claim): deliver only what still waits. One scan up to the last
-		// due event reads them all (a store on a network reads a range
-		// in a round trip or two, and each record in one of its own).
-		claimed := make(map[string]bool, len(due))
-		for _, r := range due {
-			claimed[r.Event.ID] = true
-		}
-		last := due[len(due)-1].Event.ID
-		var kept []outboxRecord
+		// claim): read again, under the claim, what is due.
 		err := viewRetryable(ctx, e.Store, func(tx Tx) error {
-			kept = kept[:0]
-			return tx.Scan(TableOutbox, ScanOptions{}, func(k string, v []byte) (bool, error) {
-				if k > last {
-					return false, nil
-				}
-				if !claimed[k] {
-					return true, nil
-				}
-				r, err := eventrec.Decode(v)
-				if err != nil {
-					return false, err
-				}
-				if !r.NextAttemptAt.After(now) {
-					kept = append(kept, r)
-				}
-				return true, nil
-			})
+			var err error
+			p, err = scanDue(tx, now, p.from, p.retries)
+			return err
 		})
-		due = kept
 		if err != nil {
 			return 0, err
 		}
+		due = p.due
+		slices.SortFunc(due, func(a, b outboxRecord) int { return strings.Compare(a.Event.ID, b.Event.ID) })
 	}
 	if len(due) == 0 {
 		return 0, nil
@@ -616,11 +560,11 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	if sends {
 		if !endpointRead {
 			var err error
-			if endpoint, err = e.webhookEndpoint(ctx); err != nil {
+			if endpoint, err = e.WebhookEndpoint(ctx); err != nil {
 				return 0, err
 			}
 		}
-		if d, ok := e.notifier.(EndpointOnly); ok && endpoint == "" {
+		if d, ok := e.notifier.(outbound.EndpointOnly); ok && endpoint == "" {
 			notSent = d.DropsWithoutEndpoint()
 		}
 	}
@@ -630,7 +574,7 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	// Observer each delivery is a span (spans[i], due[i]'s), a child of
 	// the transaction that emitted the event, ended once its outcome is
 	// recorded.
-	o := &outcomes{e: e, due: due, errs: make([]error, 0, len(due)), now: now, notSent: notSent}
+	o := &outcomes{e: e, due: due, stale: p.stale, entry: p.entry, errs: make([]error, 0, len(due)), now: now, notSent: notSent}
 	var spans []*span
 	for _, r := range due {
 		if ctx.Err() != nil {
@@ -676,10 +620,10 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 			// unless it is sent again (Redeliver).
 			outcome = "given_up"
 			e.Log.WarnContext(dctx, "webhook given up", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint,
-				"attempts", due[i].Attempts+1, "err", sendCause(derr))
+				"attempts", due[i].Attempts+1, "err", outbound.Cause(derr))
 		default:
 			outcome = "retry"
-			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", sendCause(derr))
+			e.Log.InfoContext(dctx, "event delivery failed", "event", due[i].Event.ID, "type", due[i].Event.Type, "endpoint", endpoint, "err", outbound.Cause(derr))
 		}
 		if spans != nil {
 			spans[i].end(outcome, derr)
@@ -688,100 +632,22 @@ func (e *Handle) flushLocked(ctx context.Context, ride time.Duration) (int, erro
 	if len(o.errs) < len(due) {
 		return o.delivered, ctx.Err()
 	}
+	e.pass.advance(p, floor, e.newUUID)
 	return o.delivered, nil
 }
 
-// scanDue calls fn with each outbox record due at now (its next attempt
-// at or before it), in emission order, until fn returns false. It reads
-// the outbox from its start, past the events waiting in backoff: an index
-// of next attempts kept beside the outbox cost a payment on PostgreSQL
-// three times the round trips (its entries rode in every payment's
-// commit), so the pass pays for what waits instead.
-func scanDue(tx Tx, now time.Time, fn func(outboxRecord) bool) error {
-	return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-		r, err := eventrec.Decode(v)
-		if err != nil {
-			return false, err
-		}
-		if r.NextAttemptAt.After(now) {
-			return true, nil // waiting in backoff
-		}
-		return fn(r), nil
-	})
-}
-
-// Pending returns the events still waiting for delivery, oldest first,
-// whether due now or backing off; it reads the whole outbox.
-func (wh Webhooks) Pending(ctx context.Context) (_ []Event, err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "Pending")
-	defer op.End(&err)
-	e := wh.e
-	var out []Event
-	err = e.Store.View(ctx, func(tx Tx) error {
-		return tx.Scan(TableOutbox, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-			r, err := eventrec.Decode(v)
-			if err != nil {
-				return false, err
-			}
-			out = append(out, r.Event)
-			return true, nil
-		})
-	})
-	return out, err
-}
-
-// TestWebhookResult reports a test delivery (POST /sandbox/webhooks/test):
-// the endpoint and what it answered.
-type TestWebhookResult struct {
-	URL            string `json:"url"`
-	ResponseStatus int    `json:"response_status"`
-	ResponseBody   string `json:"response_body"`
-}
-
-// SendTest sends a TEST event to the configured endpoint now, without
-// the outbox. WEBHOOK_ENDPOINT_NOT_SET without an endpoint;
-// WEBHOOK_DELIVERY_ERROR when the endpoint cannot be reached or answers
-// other than 2xx; FORBIDDEN outside the sandbox. The TEST event is not
-// written anywhere and is not retried.
-func (wh Webhooks) SendTest(ctx context.Context) (_ *TestWebhookResult, err error) {
-	ctx, op := wh.e.Begin(ctx, "webhooks", "SendTest")
-	defer op.End(&err)
-	e := wh.e
-	if err := e.RequireSandbox(); err != nil {
-		return nil, err
-	}
-	endpoint, err := e.webhookEndpoint(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if endpoint == "" {
-		return nil, Errorf(CodeWebhookEndpointNotSet, "no webhookEndpoint is configured; set one with PATCH /config")
-	}
-	ws, ok := e.notifier.(WebhookSender)
-	if !ok {
-		return nil, Errorf(CodeWebhookDeliveryError, "this engine has no webhook sender configured")
-	}
-	id, err := e.NewID("Webhook")
-	if err != nil {
-		return nil, err
-	}
-	d, err := ws.Send(ctx, endpoint, Event{ID: id, Type: EventTest, Timestamp: e.Now(), Data: json.RawMessage(`{}`)})
-	res := &TestWebhookResult{URL: endpoint, ResponseStatus: d.Status, ResponseBody: d.Body}
-	if err != nil {
-		return nil, &Error{Code: CodeWebhookDeliveryError, Message: "the test webhook could not be delivered: " + err.Error(),
-			Details: map[string]any{"url": res.URL, "response_status": res.ResponseStatus, "response_body": res.ResponseBody}, Err: err}
-	}
-	return res, nil
-}
-
-// webhookEndpoint is the endpoint a WebhookSender sends events to, "" when
+// WebhookEndpoint is the endpoint a WebhookSender sends events to, "" when
 // none is configured (or no area serves one).
-func (e *Handle) webhookEndpoint(ctx context.Context) (string, error) {
+func (e *Handle) WebhookEndpoint(ctx context.Context) (string, error) {
 	if e.Registry.hooks.Endpoint == nil {
 		return "", nil
 	}
 	return e.Registry.hooks.Endpoint(ctx)
 }
+
+// Notifier is the port the engine's events leave through
+// (Config.Notifier).
+func (e *Handle) Notifier() outbound.Notifier { return e.notifier }
 
 // Webhooks reads and delivers the outbox of webhook events: the group the
 // root facade exposes as eng.Webhooks, for operators and tests.

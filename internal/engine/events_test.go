@@ -3,7 +3,6 @@ package engine_test
 import (
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/enginetest"
@@ -49,12 +48,4 @@ func TestEngine_Outbox(t *testing.T) {
 		pending, _ := e.Eng.Webhooks.Pending(ctx)
 		assert.Empty(t, pending)
 	})
-}
-
-func TestRetryPolicy_Backoff(t *testing.T) {
-	p := payments.RetryPolicy{Initial: time.Second, Max: 10 * time.Second}
-	assert.Equal(t, time.Second, p.Backoff(1))
-	assert.Equal(t, 2*time.Second, p.Backoff(2))
-	assert.Equal(t, 8*time.Second, p.Backoff(4))
-	assert.Equal(t, 10*time.Second, p.Backoff(9))
 }

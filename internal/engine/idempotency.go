@@ -311,30 +311,3 @@ func (e *Handle) purgeIdempotency(ctx context.Context) {
 		e.Log.WarnContext(ctx, "idempotency purge failed", "err", err)
 	}
 }
-
-// Keeping adapts a transaction function that reports a refusal in *failure
-// while its writes must still commit (a code attempt counted, a quote marked
-// expired): the refusal becomes the operation's kept answer.
-func Keeping(failure *error, fn func(t *Txn) error) func(t *Txn) error {
-	return func(t *Txn) error {
-		*failure = nil
-		if err := fn(t); err != nil {
-			return err
-		}
-		if *failure != nil {
-			return Keep(*failure)
-		}
-		return nil
-	}
-}
-
-// RetryCall lets the next write operation of the handle reuse the
-// idempotency record of the one that just rolled back (an operation that
-// decides again after an area's "policy moved" retry is still one
-// operation). Call it before every rerun of Once within one operation, or
-// the rerun is recorded under the next write's key.
-func RetryCall(e *Handle) {
-	if e.idem != nil {
-		e.idem.calls--
-	}
-}

@@ -9,25 +9,19 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // Secondary indexes: every list reads one of them (list.go), so a page costs
-// O(limit + log n) whatever the size of the table.
-//
-// An index of a record table is a store table of its own, named
-// "<table>_ix_<name>", holding one empty-valued entry per value the record
-// has for it:
-//
-//	<value>|<sortKey>|<id>
-//
-// value is escaped so that it never contains '|' (EscapeValue); sortKey is
-// the record's createdAt in milliseconds as 16 hex digits that sort like the
-// signed number (sortKey); id is the record's key. Within one value entries
-// are therefore in creation order, ties broken by id, and a createdAt range
-// is a key range. (Ids are UUIDv7 and time-ordered, but they are not the
-// creation order a list shows: a transaction's id is drawn when its quote is
-// created and the transaction is written when the quote executes, and a test
-// clock moves createdAt independently of the ids' wall-clock time.)
+// O(limit + log n) whatever the size of the table. An index of a record
+// table is a store table of its own, named "<table>_ix_<name>", holding one
+// empty-valued entry per value the record has for it, keyed
+// "<value>|<sortKey>|<id>" (package ixkey spells the keys). (Ids are UUIDv7
+// and time-ordered, but they are not the creation order a list shows: a
+// transaction's id is drawn when its quote is created and the transaction
+// is written when the quote executes, and a test clock moves createdAt
+// independently of the ids' wall-clock time.)
 //
 // Maintenance runs in the record's own transaction: PutJSON and InsertJSON
 // call PutIndexed and InsertIndexed, and Txn.Delete removes a record's
@@ -49,16 +43,8 @@ const (
 )
 
 // AppendValues appends to out the non-empty vs without repeats: the helper
-// an IxMany function uses, since a record must have each entry once.
-func AppendValues(out []string, vs ...string) []string {
-	start := len(out)
-	for _, v := range vs {
-		if v != "" && !slices.Contains(out[start:], v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+// an IxMany function uses (ixkey.AppendValues).
+func AppendValues(out []string, vs ...string) []string { return ixkey.AppendValues(out, vs...) }
 
 // Indexes are the indexes of one record table, made by Indexed and
 // declared in TableDef.Ix.
@@ -124,7 +110,7 @@ func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 		// Every key is written into one string of the exact size, and
 		// sliced: a record's entries cost one allocation, not one each.
 		var sfx [96]byte
-		suffix := appendSortSuffix(sfx[:0], created(rec), id) // the IxAll key, first in keys
+		suffix := ixkey.AppendSortSuffix(sfx[:0], created(rec), id) // the IxAll key, first in keys
 		// Each entry's key is keys[from:to]: the suffix for IxAll, else
 		// its escaped value and the suffix, in order after it.
 		type entry struct {
@@ -135,7 +121,7 @@ func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 		var many []string // d.many's values (a function value: a buffer given to it escapes)
 		entries, size := eb[:0], len(suffix)
 		add := func(table, v string) {
-			v = escapedValue(v)
+			v = ixkey.Escaped(v)
 			entries = append(entries, entry{table, v, size, size + len(v) + len(suffix)})
 			size += len(v) + len(suffix)
 		}
@@ -176,53 +162,8 @@ func Indexed[T any](table string, created func(*T) time.Time, defs ...indexDef[T
 // IndexTable names the store table of an index.
 func IndexTable(table, name string) string { return table + "_ix_" + name }
 
-// sortKey is t in milliseconds as 16 hex digits ordered like the signed
-// number (the zero time sorts first).
-func sortKey(t time.Time) string {
-	var b [16]byte
-	return string(appendSortKey(b[:0], t))
-}
-
-// appendSortKey appends sortKey(t) to b: flipping the sign bit makes
-// unsigned, fixed-width hex order agree with signed time order.
-func appendSortKey(b []byte, t time.Time) []byte {
-	const digits = "0123456789abcdef"
-	u := uint64(t.UnixMilli()) ^ 1<<63
-	for shift := 60; shift >= 0; shift -= 4 {
-		b = append(b, digits[u>>uint(shift)&0xf])
-	}
-	return b
-}
-
-// SortSuffix is what follows the value in an index key of the record id
-// created at t: "|<sortKey>|<id>".
-func SortSuffix(t time.Time, id string) string {
-	var k [64]byte
-	return string(appendSortSuffix(k[:0], t, id))
-}
-
-// appendSortSuffix appends SortSuffix(t, id) to b.
-func appendSortSuffix(b []byte, t time.Time, id string) []byte {
-	b = appendSortKey(append(b, '|'), t)
-	return append(append(b, '|'), id...)
-}
-
-// valueEscaper escapes '%' too, so that escaping is reversible and two
-// values never escape alike.
-var valueEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
-
-// EscapeValue keeps '|' out of an index value, so a value's prefix
-// "<value>|" never matches another value's entries.
-func EscapeValue(v string) string { return valueEscaper.Replace(v) }
-
-// escapedValue is EscapeValue(v) without the escaper's work for a value
-// with neither '%' nor '|' (nearly all: ids, statuses, types).
-func escapedValue(v string) string {
-	if !strings.ContainsAny(v, "%|") {
-		return v
-	}
-	return EscapeValue(v)
-}
+// EscapeValue keeps '|' out of an index value (ixkey.EscapeValue).
+func EscapeValue(v string) string { return ixkey.EscapeValue(v) }
 
 // PutIndexed stores the record b (v encoded) at key of table, replacing the
 // index entries of its previous version with v's.

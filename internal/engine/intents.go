@@ -215,11 +215,11 @@ func (e *Handle) handOverPending(ctx context.Context) (int, error) {
 	for i, id := range ids {
 		names[i] = "intent/" + id
 	}
-	mine, err := claimWork(e, ctx, names)
+	mine, err := ClaimWork(e, ctx, names)
 	if err != nil {
 		return 0, err
 	}
-	defer releaseWork(e, mine)
+	defer ReleaseWork(e, mine)
 	if mine != nil {
 		ids = slices.DeleteFunc(ids, func(id string) bool { return !mine["intent/"+id] })
 	}

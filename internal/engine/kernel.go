@@ -5,13 +5,14 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/paygrid/payments/internal/outbound"
 )
 
 // The kernel: what every operation runs on. A handle carries the engine's
@@ -20,28 +21,6 @@ import (
 // handle made by WithIdempotency, a client's idempotency key. The areas
 // run their operations on a handle; the root facade (payments.Engine)
 // holds one.
-
-// Notifier delivers events after the transaction that wrote them committed.
-// Notify is called at least once per event, in the order events were written,
-// and may be called again for an event it already accepted (after a crash or a
-// failed acknowledgement), so receivers dedupe on Event.ID. The context of
-// an event emitted under a trace carries its traceparent (TraceParentFrom). A nil error means
-// the event is delivered; any error schedules a retry with backoff. An error
-// wrapping ErrPermanent stops retries at once. ev.Data may share memory with
-// the store's copy of the event: keep it as long as needed, never modify it.
-type Notifier interface {
-	Notify(ctx context.Context, ev Event) error
-}
-
-// NotifierFunc adapts a function to Notifier.
-type NotifierFunc func(ctx context.Context, ev Event) error
-
-// Notify calls f.
-func (f NotifierFunc) Notify(ctx context.Context, ev Event) error { return f(ctx, ev) }
-
-// ErrPermanent marks a Notifier error that must not be retried: the event
-// goes to the outbox's dead letters at once.
-var ErrPermanent = errors.New("payments: permanent delivery failure")
 
 // Handle is what an operation runs through: the engine's shared core and,
 // on a handle made by WithIdempotency, the client's idempotency key. The
@@ -56,7 +35,7 @@ type Handle struct {
 // core is the state every handle of one engine shares.
 type core struct {
 	Store    Store
-	notifier Notifier
+	notifier outbound.Notifier
 	Clock    func() time.Time
 	newUUID  func() (uuid.UUID, error)
 	Log      *slog.Logger
@@ -73,8 +52,9 @@ type core struct {
 	riding    *outcomes     // a webhook pass's outcomes waiting for a commit (events.go)
 	hurry     chan struct{} // an explicit Flush waits: record riding outcomes now
 	lastPurge time.Time
-	Registry  Registry // what the areas registered (registry.go)
-	owner     string   // this process's name on work claims (claims.go)
+	pass      passPlace // where the webhook pass reads (outbox_due.go)
+	Registry  Registry  // what the areas registered (registry.go)
+	owner     string    // this process's name on work claims (claims.go)
 }
 
 // Config is what the kernel takes of the facade's payments.Config
@@ -86,12 +66,12 @@ type core struct {
 // every recorded answer as it is written, so a caller of New sets it.
 type Config struct {
 	Store                Store
-	Notifier             Notifier
+	Notifier             outbound.Notifier
 	Now                  func() time.Time
 	NewUUID              func() (uuid.UUID, error)
 	Logger               *slog.Logger
 	Sandbox              bool
-	Retry                RetryPolicy
+	Retry                outbound.RetryPolicy
 	IdempotencyRetention time.Duration
 	EventHistory         bool
 	// EventHistoryRetention is how long the event history keeps an event
@@ -118,7 +98,7 @@ func New(kc Config) *Handle {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
 	if c.notifier == nil {
-		c.notifier = NotifierFunc(func(context.Context, Event) error { return nil })
+		c.notifier = outbound.NotifierFunc(func(context.Context, Event) error { return nil })
 	}
 	return &Handle{core: c}
 }

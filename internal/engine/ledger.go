@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -62,8 +59,8 @@ func Balance(tx Tx, account, currency string) (int64, error) {
 //
 // Through the generic methods of Tx the store still shows the ledger as the
 // records of TableLedgerBalances (decimal balances keyed by BalanceKey) and
-// TableLedgerEntries (encoded LedgerEntry), so that CheckLedger, state
-// export and import work on every store.
+// TableLedgerEntries (encoded LedgerEntry), so that the ledger's check
+// (internal/ledger.Check), state export and import work on every store.
 type LedgerTx interface {
 	// LedgerBalance returns the balance at key (BalanceKey) as the
 	// transaction sees it, its own postings included; 0 for a balance
@@ -176,87 +173,6 @@ func postDeferred(tx Tx, l LedgerTx, entry *LedgerEntry) error {
 		return err
 	}
 	return indexLedgerEntry(tx, entry)
-}
-
-// CheckLedger verifies the ledger invariants over the whole store: replaying
-// the journal reproduces every stored balance, every currency sums to zero
-// over all ledger accounts, and no non-external account is negative unless an
-// Overdraft entry took it there. Tests call
-// it after every scenario. It reads the whole journal: a check, not a
-// query to serve.
-func CheckLedger(ctx context.Context, s Store) error {
-	return s.View(ctx, CheckLedgerTx)
-}
-
-// CheckLedgerTx is CheckLedger inside tx (an import checks the document it is
-// writing before it commits).
-func CheckLedgerTx(tx Tx) error {
-	replayed := map[string]int64{}
-	overdrawn := map[string]bool{}
-	err := tx.Scan(TableLedgerEntries, ScanOptions{}, func(_ string, v []byte) (bool, error) {
-		var e LedgerEntry
-		if err := json.Unmarshal(v, &e); err != nil {
-			return false, err
-		}
-		if err := money.CheckBalanced(e.Postings); err != nil {
-			return false, fmt.Errorf("entry %s: %w", e.ID, err)
-		}
-		for _, p := range e.Postings {
-			replayed[BalanceKey(p.Account, p.Currency)] += p.Amount
-			if e.Overdraft {
-				overdrawn[BalanceKey(p.Account, p.Currency)] = true
-			}
-		}
-		return true, nil
-	})
-	if err != nil {
-		return err
-	}
-	stored := map[string]int64{}
-	perCurrency := map[string]int64{}
-	err = tx.Scan(TableLedgerBalances, ScanOptions{}, func(k string, v []byte) (bool, error) {
-		n, err := strconv.ParseInt(string(v), 10, 64)
-		if err != nil {
-			return false, err
-		}
-		stored[k] = n
-		acct, cur := SplitBalanceKey(k)
-		perCurrency[cur] += n
-		if n < 0 && !money.IsExternal(acct) && !overdrawn[k] {
-			return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
-		}
-		return true, nil
-	})
-	if err != nil {
-		return err
-	}
-	for cur, s := range perCurrency {
-		if s != 0 {
-			return fmt.Errorf("ledger: %s does not sum to zero: %d", cur, s)
-		}
-	}
-	for k, n := range replayed {
-		if stored[k] != n {
-			return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, stored[k], n)
-		}
-	}
-	for k, n := range stored {
-		if replayed[k] != n {
-			return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, n, replayed[k])
-		}
-	}
-	return nil
-}
-
-// SplitBalanceKey splits a BalanceKey at its last '|': a currency code
-// holds none.
-func SplitBalanceKey(k string) (account, currency string) {
-	for i := len(k) - 1; i >= 0; i-- {
-		if k[i] == '|' {
-			return k[:i], k[i+1:]
-		}
-	}
-	return k, ""
 }
 
 // appendLedgerEntry appends json.Marshal(e).

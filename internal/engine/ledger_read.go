@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/paygrid/payments/internal/ixkey"
+
 // What reading the ledger needs of the kernel: the reference index of the
 // journal, and the balance an account list shows. The reads themselves
 // (Engine.Ledger) are package internal/ledger's.
@@ -35,8 +37,8 @@ func indexLedgerEntry(tx Tx, entry *LedgerEntry) error {
 	if entry.Reference == "" {
 		return nil
 	}
-	ref := escapedValue(entry.Reference)
+	ref := ixkey.Escaped(entry.Reference)
 	k := make([]byte, 0, len(ref)+len(entry.ID)+18)
-	k = appendSortSuffix(append(k, ref...), entry.CreatedAt, entry.ID)
+	k = ixkey.AppendSortSuffix(append(k, ref...), entry.CreatedAt, entry.ID)
 	return tx.Put(ledgerReferenceIndex, string(k), []byte{})
 }

@@ -243,7 +243,7 @@ func run[In, Out, F any](ctx context.Context, e *Handle, op *Op[In, Out, F], in 
 		}
 		missed = m.err
 		if e.idem != nil {
-			e.idem.calls = calls // the next run is the same operation (RetryCall)
+			e.idem.calls = calls // the next run is the same operation
 		}
 	}
 	return answer(e, op, in, &f, out, err)

@@ -3,12 +3,11 @@ package engine
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/outbound"
 )
 
 // redeliverHold is how long past its try's timeout an event being sent
@@ -25,7 +24,7 @@ const redeliverHold = 30 * time.Second
 // and nothing else: the passes go on delivering the other events.
 func (wh Webhooks) redeliver(ctx context.Context, id string) (*WebhookDelivery, error) {
 	e := wh.e
-	timeout := cmp.Or(e.Config.Retry.Redeliver, DefaultRedeliverTimeout)
+	timeout := cmp.Or(e.Config.Retry.Redeliver, outbound.DefaultRedeliverTimeout)
 	var r outboxRecord
 	err := e.Update(ctx, func(t *Txn) error {
 		var err error
@@ -36,10 +35,10 @@ func (wh Webhooks) redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 		return nil, err
 	}
 	now := e.Now()
-	ws, sends := e.notifier.(WebhookSender)
+	ws, sends := e.notifier.(outbound.WebhookSender)
 	endpoint := ""
 	if sends {
-		if endpoint, err = e.webhookEndpoint(ctx); err != nil {
+		if endpoint, err = e.WebhookEndpoint(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -56,7 +55,7 @@ func (wh Webhooks) redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 	tctx, cancel := context.WithTimeout(dctx, timeout)
 	derr := deliver(tctx, r.Event)
 	if derr != nil && tctx.Err() != nil && ctx.Err() == nil {
-		derr = &sendError{class: "timed out", err: derr}
+		derr = outbound.TimedOut(derr)
 	}
 	cancel()
 	if sp != nil {
@@ -79,10 +78,10 @@ func (wh Webhooks) redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 	case o.gaveUp[0]:
 		outcome = "given_up"
 		e.Log.WarnContext(dctx, "webhook given up", "event", r.Event.ID, "type", r.Event.Type, "endpoint", endpoint,
-			"attempts", r.Attempts+1, "err", sendCause(derr))
+			"attempts", r.Attempts+1, "err", outbound.Cause(derr))
 	default:
 		outcome = "retry"
-		e.Log.InfoContext(dctx, "event delivery failed", "event", r.Event.ID, "type", r.Event.Type, "endpoint", endpoint, "err", sendCause(derr))
+		e.Log.InfoContext(dctx, "event delivery failed", "event", r.Event.ID, "type", r.Event.Type, "endpoint", endpoint, "err", outbound.Cause(derr))
 	}
 	if sp != nil {
 		sp.end(outcome, derr)
@@ -97,13 +96,9 @@ func (wh Webhooks) redeliver(ctx context.Context, id string) (*WebhookDelivery, 
 	return d, err
 }
 
-// DefaultRedeliverTimeout bounds a try of Webhooks.Redeliver when
-// RetryPolicy.Redeliver is zero.
-const DefaultRedeliverTimeout = 10 * time.Second
-
 // deliverFunc returns how an event is delivered now: to endpoint through
 // ws (when the Notifier is a WebhookSender and an endpoint is configured),
-// its failure told by class only (sendError), and its answer added to
+// its failure told by class only (outbound.Classify), and its answer added to
 // answers when an area reads answers of its type; else to the Notifier.
 //
 // Each try (a pass's, a retry's, Redeliver's) carries the time it is sent,
@@ -112,7 +107,7 @@ const DefaultRedeliverTimeout = 10 * time.Second
 // outbox's MaxAge, the history), and the id stays the same on every try.
 // Only the timestamp member changes: the data is not copied or encoded
 // again.
-func (e *Handle) deliverFunc(ws WebhookSender, endpoint string, answers *[]DeliveryAnswer) func(context.Context, Event) error {
+func (e *Handle) deliverFunc(ws outbound.WebhookSender, endpoint string, answers *[]DeliveryAnswer) func(context.Context, Event) error {
 	if ws == nil || endpoint == "" {
 		return func(ctx context.Context, ev Event) error {
 			ev.Timestamp = e.Now()
@@ -125,54 +120,6 @@ func (e *Handle) deliverFunc(ws WebhookSender, endpoint string, answers *[]Deliv
 		if slices.Contains(e.Registry.hooks.AnswerTypes, ev.Type) {
 			*answers = append(*answers, DeliveryAnswer{Event: ev, Delivery: d, Err: err})
 		}
-		return classifySend(ctx, d, err)
+		return outbound.Classify(ctx, d, err)
 	}
-}
-
-// sendError is a failed try to the webhook endpoint as the delivery's
-// record keeps it (lastError, in GET /sandbox/webhooks and the answer of
-// redeliver): its class only (the receiver's status, a connection that
-// failed, a timeout), never an address, a port or the transport's words,
-// which would let whoever sets the endpoint probe the network behind the
-// server. The cause (Unwrap) goes to the server log.
-type sendError struct {
-	class string
-	err   error
-}
-
-// Error is the class.
-func (e *sendError) Error() string { return e.class }
-
-// Unwrap returns the cause (ErrPermanent stays visible to errors.Is).
-func (e *sendError) Unwrap() error { return e.err }
-
-// classifySend returns err, the failure of a send that got d, as a
-// sendError; nil for nil.
-func classifySend(ctx context.Context, d Delivery, err error) error {
-	if err == nil {
-		return nil
-	}
-	var timeout interface{ Timeout() bool }
-	class := "connection failed"
-	switch {
-	case d.Status != 0:
-		// The status class only: the status itself, beside the
-		// address a MANAGE caller chose, would tell what answers there.
-		class = fmt.Sprintf("receiver answered %dxx", d.Status/100)
-	case errors.Is(err, ErrPermanent):
-		class = "endpoint refused: not a valid public URL"
-	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || errors.As(err, &timeout) && timeout.Timeout():
-		class = "timed out"
-	}
-	return &sendError{class: class, err: err}
-}
-
-// sendCause returns the cause of a classified send failure, for the log;
-// any other error as it is.
-func sendCause(err error) error {
-	var se *sendError
-	if errors.As(err, &se) {
-		return se.err
-	}
-	return err
 }

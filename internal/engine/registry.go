@@ -128,6 +128,9 @@ func (r *Registry) indexesOf(table string) *Indexes {
 	return nil
 }
 
+// IntentKinds returns the names of the registered intent kinds, sorted.
+func (r *Registry) IntentKinds() []string { return slices.Sorted(maps.Keys(r.intents)) }
+
 // StateTables lists the tables a sandbox state export carries and a reset
 // clears: every registered table but the credentials, sorted.
 func (r *Registry) StateTables() []string {

@@ -168,6 +168,9 @@ func (e *Handle) Update(ctx context.Context, fn func(t *Txn) error) error {
 // wrote, for the caller to hand over (Dispatch). fn may run more than
 // once; each run starts from the same clock reading and id sequence.
 func (e *Handle) Commit(ctx context.Context, fn func(t *Txn) error) ([]string, error) {
+	// Noted before its ids are drawn: a webhook pass reads the outbox from
+	// the oldest write running (outbox_due.go).
+	defer e.pass.writes.leave(e.pass.writes.enter())
 	now, ids, err := e.begin()
 	if err != nil {
 		return nil, err

@@ -1,10 +1,14 @@
 // Package history reads the event history and the outbox for operators'
 // tools (package dashboard, GET /sandbox/webhooks): Webhooks is the
-// kernel's group (engine.Webhooks: Flush, Pending, Delivery, Redeliver,
+// kernel's group (engine.Webhooks: Flush, Delivery, Redeliver,
 // ...) with the lists of deliveries, over the same indexes and cursors as
-// every other list. It imports the kernel, which writes what it reads (the
+// every other list, and the reads and sends of the outbox that need no
+// worker (Pending, SendTest: outbox.go). It imports the kernel, which
+// writes what it reads (the
 // history in the commit that ends a delivery, the outbox with its
-// operations); the root exposes it as Engine.Webhooks.
+// operations); the root exposes it as Engine.Webhooks. It also keeps the
+// history to its retention (Prune, retention.go), a pass of the due-work
+// worker the root registers (Area).
 package history
 
 import (
@@ -16,6 +20,7 @@ import (
 
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/eventrec"
+	"github.com/paygrid/payments/internal/ixkey"
 	"github.com/paygrid/payments/validate"
 )
 
@@ -154,7 +159,7 @@ func (wh Webhooks) AllDeliveries(ctx context.Context, f engine.DeliveryFilter, p
 				}
 				queued[r.Event.ID] = true
 				d := eventrec.DeliveryOf(r, src.status)
-				if k := engine.SortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.Match(&d) {
+				if k := ixkey.SortSuffix(r.Event.Timestamp, r.Event.ID); beyond(k) && f.Match(&d) {
 					found = append(found, keyed{k, d})
 				}
 				return true, nil

@@ -4,11 +4,15 @@
 // in key order, the journal through the reference index of
 // TableLedgerEntries), never the whole ledger. It is a service over the
 // kernel (internal/engine), which writes the ledger (Post); the root
-// exposes it as Engine.Ledger.
+// exposes it as Engine.Ledger. Check verifies the ledger's invariants
+// over the whole store (the root's CheckLedger, which tests run after
+// every scenario).
 package ledger
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"iter"
 	"strconv"
 	"strings"
@@ -61,7 +65,7 @@ func ledgerAccounts(tx engine.Tx, prefix string, p engine.ListParams) (engine.Pa
 		if err != nil {
 			return false, err
 		}
-		acct, cur := engine.SplitBalanceKey(k)
+		acct, cur := splitBalanceKey(k)
 		page.Data, last = append(page.Data, engine.LedgerBalance{Account: acct, Currency: cur, Balance: n, External: money.IsExternal(acct)}), k
 		return true, nil
 	})
@@ -104,4 +108,85 @@ func (l Ledger) JournalAll(ctx context.Context, reference string, p engine.ListP
 	return engine.All(ctx, p, func(ctx context.Context, p engine.ListParams) (engine.Page[engine.LedgerEntry], error) {
 		return l.Journal(ctx, reference, p)
 	})
+}
+
+// Check verifies the ledger invariants over the whole store: replaying
+// the journal reproduces every stored balance, every currency sums to zero
+// over all ledger accounts, and no non-external account is negative unless an
+// Overdraft entry took it there. Tests call
+// it after every scenario (the root's CheckLedger). It reads the whole
+// journal: a check, not a query to serve.
+func Check(ctx context.Context, s engine.Store) error {
+	return s.View(ctx, CheckTx)
+}
+
+// CheckTx is Check inside tx (an import checks the document it is
+// writing before it commits).
+func CheckTx(tx engine.Tx) error {
+	replayed := map[string]int64{}
+	overdrawn := map[string]bool{}
+	err := tx.Scan(engine.TableLedgerEntries, engine.ScanOptions{}, func(_ string, v []byte) (bool, error) {
+		var e engine.LedgerEntry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return false, err
+		}
+		if err := money.CheckBalanced(e.Postings); err != nil {
+			return false, fmt.Errorf("entry %s: %w", e.ID, err)
+		}
+		for _, p := range e.Postings {
+			replayed[engine.BalanceKey(p.Account, p.Currency)] += p.Amount
+			if e.Overdraft {
+				overdrawn[engine.BalanceKey(p.Account, p.Currency)] = true
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	stored := map[string]int64{}
+	perCurrency := map[string]int64{}
+	err = tx.Scan(engine.TableLedgerBalances, engine.ScanOptions{}, func(k string, v []byte) (bool, error) {
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return false, err
+		}
+		stored[k] = n
+		acct, cur := splitBalanceKey(k)
+		perCurrency[cur] += n
+		if n < 0 && !money.IsExternal(acct) && !overdrawn[k] {
+			return false, fmt.Errorf("ledger: account %s is negative in %s: %d", acct, cur, n)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	for cur, s := range perCurrency {
+		if s != 0 {
+			return fmt.Errorf("ledger: %s does not sum to zero: %d", cur, s)
+		}
+	}
+	for k, n := range replayed {
+		if stored[k] != n {
+			return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, stored[k], n)
+		}
+	}
+	for k, n := range stored {
+		if replayed[k] != n {
+			return fmt.Errorf("ledger: balance %s is %d, journal says %d", k, n, replayed[k])
+		}
+	}
+	return nil
+}
+
+// splitBalanceKey splits an engine.BalanceKey at its last '|': a currency
+// code holds none.
+func splitBalanceKey(k string) (account, currency string) {
+	for i := len(k) - 1; i >= 0; i-- {
+		if k[i] == '|' {
+			return k[:i], k[i+1:]
+		}
+	}
+	return k, ""
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -98,6 +97,9 @@ type stmt struct {
 	ctes   int
 	checks []string
 	ledger string // the final SELECT's branch of balances, or ""
+	// accounts is the CTE of the ledger accounts new to the process, as
+	// (id, name, currency), or "": the final SELECT hands their keys back.
+	accounts string
 }
 
 // arg adds a parameter and returns its placeholder, cast to typ.
@@ -208,6 +210,9 @@ func (s *stmt) check(raise, body string) {
 }
 
 // finish returns the statement's text: xid asks for the transaction id.
+// Its rows are (key, n, flag): the first has no key, n the transaction
+// id; a balance's has the balance's key, n the new balance and no flag; a
+// ledger account's has its key (BalanceKey), n its id and flag true.
 func (s *stmt) finish(xid bool) string {
 	s.sql.WriteString("\nSELECT NULL::text, ")
 	if xid {
@@ -228,6 +233,9 @@ func (s *stmt) finish(xid bool) string {
 	}
 	if s.ledger != "" {
 		s.sql.WriteString("\nUNION ALL " + s.ledger)
+	}
+	if s.accounts != "" {
+		s.sql.WriteString("\nUNION ALL SELECT name || '|' || currency, id::bigint, true FROM " + s.accounts)
 	}
 	return s.sql.String()
 }
@@ -425,12 +433,14 @@ func (t *tx) writes(s *stmt) error {
 	}
 	for _, sh := range sortedShapes(typed) {
 		g := typed[sh]
-		if len(g.del) > 0 {
-			ids := s.arg(keysOf(g.del), "text[]")
-			s.cte("DELETE FROM " + ident(sh.sql) + " WHERE id = ANY(" + ids + ")")
-			if sh.journal {
-				s.cte("DELETE FROM ledger_entries WHERE entry_id = ANY(" + ids + ")")
+		if sh.journal {
+			if err := t.journalWrites(s, g.ins, g.put, g.del); err != nil {
+				return err
 			}
+			continue
+		}
+		if len(g.del) > 0 {
+			s.cte("DELETE FROM " + ident(sh.sql) + " WHERE id = ANY(" + s.arg(keysOf(g.del), "text[]") + ")")
 		}
 		for _, put := range []bool{false, true} {
 			ks := g.ins
@@ -450,17 +460,6 @@ func (t *tx) writes(s *stmt) error {
 				return err
 			}
 			s.cte(sh.insert(s, args, put))
-			if sh.journal {
-				entries := make([]*engine.LedgerEntry, len(ks))
-				for i, k := range ks {
-					if entries[i], err = t.entryOf(k.key, values[i]); err != nil {
-						return err
-					}
-				}
-				if body := postingsInsert(s, entries, put); body != "" {
-					s.cte(body)
-				}
-			}
 		}
 	}
 	if len(kv.del) > 0 {
@@ -526,52 +525,6 @@ func columnArgs(sh *shape, keys []string, values [][]byte) ([]any, error) {
 		args = append(args, c)
 	}
 	return append(args, docs), nil
-}
-
-// postingsInsert returns the insert of the posting rows of entries ("" when
-// they have none); replace: of entries that may exist, whose rows it
-// replaces (a rewritten entry: sandbox state imports).
-func postingsInsert(s *stmt, entries []*engine.LedgerEntry, replace bool) string {
-	var ids, accounts, currencies []string
-	var refs, txs, created []pgtype.Text
-	var seqs []int32
-	var amounts []int64
-	for _, e := range entries {
-		at := pgtype.Text{}
-		if !e.CreatedAt.IsZero() {
-			at = pgtype.Text{String: e.CreatedAt.Format(time.RFC3339Nano), Valid: true}
-		}
-		ref := pgtype.Text{String: e.Reference, Valid: e.Reference != ""}
-		txID := pgtype.Text{String: e.Reference, Valid: strings.HasPrefix(e.Reference, "Transaction:")}
-		for i, p := range e.Postings {
-			ids, seqs, accounts, currencies = append(ids, e.ID), append(seqs, int32(i)), append(accounts, p.Account), append(currencies, p.Currency)
-			amounts, refs, txs, created = append(amounts, p.Amount), append(refs, ref), append(txs, txID), append(created, at)
-		}
-	}
-	if replace {
-		// The rows beyond each entry's new postings go; the others are
-		// replaced below (one statement: they must not be deleted and
-		// inserted again).
-		var eids []string
-		var counts []int32
-		for _, e := range entries {
-			eids, counts = append(eids, e.ID), append(counts, int32(len(e.Postings)))
-		}
-		s.cte(`DELETE FROM ledger_entries x USING ` + s.rows("r", []string{"id", "n"}, []string{"text", "int"}, eids, counts) + `
-			WHERE x.entry_id = r.id AND x.seq >= r.n`)
-	}
-	if len(ids) == 0 {
-		return ""
-	}
-	q := `INSERT INTO ledger_entries (entry_id, seq, reference, transaction_id, account, currency, amount, created_at)
-		SELECT u.entry_id, u.seq, u.reference, u.transaction_id, u.account, u.currency, u.amount, u.created_at::timestamptz
-		FROM ` + s.rows("u", []string{"entry_id", "seq", "reference", "transaction_id", "account", "currency", "amount", "created_at"},
-		[]string{"text", "int", "text", "text", "text", "text", "bigint", "text"}, ids, seqs, refs, txs, accounts, currencies, amounts, created)
-	if replace {
-		q += ` ON CONFLICT (entry_id, seq) DO UPDATE SET reference = excluded.reference, transaction_id = excluded.transaction_id,
-			account = excluded.account, currency = excluded.currency, amount = excluded.amount, created_at = excluded.created_at`
-	}
-	return q
 }
 
 // balances adds the deletes of balances and the upsert that applies the
@@ -647,6 +600,7 @@ func (t *tx) commit() error {
 	}
 	var xid int64
 	news := map[string]int64{}
+	var accounts map[string]int32
 	b := &batch{}
 	b.exec("BEGIN ISOLATION LEVEL SERIALIZABLE")
 	b.query(s.finish(writes), func(rows pgx.Rows) error {
@@ -657,9 +611,15 @@ func (t *tx) commit() error {
 			if err := rows.Scan(&key, &n, &ok); err != nil {
 				return err
 			}
-			if !key.Valid {
+			switch {
+			case !key.Valid:
 				xid = n
-			} else {
+			case ok.Bool:
+				if accounts == nil {
+					accounts = map[string]int32{}
+				}
+				accounts[key.String] = int32(n)
+			default:
 				news[key.String] = n
 			}
 		}
@@ -696,7 +656,8 @@ func (t *tx) commit() error {
 		t.s.hot.heldTogether(t.u.under)
 		t.u.locks.held = nil
 	}
-	// Committed: the cache learns the records the run wrote that
+	// Committed: the process learns the keys of the ledger accounts new
+	// to it, and the cache the records the run wrote that
 	// operations read again (records of the record tables; not the index
 	// entries and events of payments_kv, which are scanned, nor what Get
 	// rarely reads twice), and forgets the others.
@@ -710,6 +671,9 @@ func (t *tx) commit() error {
 		default:
 			t.s.cache.put(k, cached{v: r.v, ver: xid & 0xffffffff, exists: true})
 		}
+	}
+	for key, id := range accounts {
+		t.s.accounts.put(key, id)
 	}
 	for key, bl := range t.bals {
 		k := tkey{engine.TableLedgerBalances, key}
@@ -784,8 +748,7 @@ func (t *tx) failure(err error) error {
 	case "23505": // an insert found its record
 		for k, r := range t.recs {
 			if r.op == opInsert && (t.s.shape(k.table) == nil && pe.TableName == "payments_kv" ||
-				t.s.shape(k.table) != nil && t.s.shape(k.table).sql == pe.TableName ||
-				k.table == engine.TableLedgerEntries && pe.TableName == "ledger_entries") {
+				t.s.shape(k.table) != nil && t.s.shape(k.table).sql == pe.TableName) {
 				u.eager[k] = true
 			}
 		}

@@ -42,11 +42,15 @@ type Shape struct {
 // Column is one typed column.
 type Column struct{ Name, Type, Path string }
 
-// Shapes returns the record tables of s, by engine table name.
+// Shapes returns the record tables of s, by engine table name: for the
+// journal, the view of its rows that a user reads (ledger_journal).
 func (s *Store) Shapes() map[string]Shape {
 	out := map[string]Shape{}
 	for name, sh := range s.layout.Load().shapes {
 		s := Shape{Table: sh.sql}
+		if sh.journal {
+			s.Table = "ledger_journal"
+		}
 		for _, c := range sh.cols {
 			s.Columns = append(s.Columns, Column{c.name, c.typ.String(), c.path})
 		}

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,9 +13,9 @@ import (
 )
 
 // The ledger (engine.LedgerTx). Balances live in ledger_balances, one row
-// per ledger account and currency; entries in ledger_journal (the entry as
-// the engine encoded it) and ledger_entries (one row per posting, signed:
-// credits positive, debits negative).
+// per ledger account and currency; entries in ledger_journal_entries and
+// ledger_postings (one narrow row per entry and per posting, signed:
+// credits positive, debits negative; journal.go).
 //
 // A posting does not read its balance: it adds its amount to the balance's
 // delta, and the commit applies every delta in one statement,
@@ -247,6 +248,31 @@ func (l *txLedger) deleteBalance(key string) error {
 	}
 	b := t.bals[key]
 	b.del, b.wrote, b.delta, b.guarded = true, false, 0, false
+	return nil
+}
+
+// journalWrites adds to s the writes of the run's journal records: ins
+// inserted and put upserted as rows (journal.go), del deleted.
+func (l *txLedger) journalWrites(s *stmt, ins, put, del []tkey) error {
+	t := l.t
+	if len(del) > 0 {
+		journalDeletes(s, keysOf(del))
+	}
+	var w [2]entries
+	for i, ks := range [2][]tkey{ins, put} {
+		slices.SortFunc(ks, func(a, b tkey) int { return strings.Compare(a.key, b.key) })
+		for _, k := range ks {
+			v := t.recs[k].v
+			e, err := t.entryOf(k.key, v)
+			if err != nil {
+				return err
+			}
+			w[i].keys, w[i].entries, w[i].values = append(w[i].keys, k.key), append(w[i].entries, e), append(w[i].values, v)
+		}
+	}
+	if accounts := journalRows(s, w[0], w[1], t.s.accounts.get); accounts != "" {
+		s.accounts = accounts
+	}
 	return nil
 }
 

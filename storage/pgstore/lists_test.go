@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/ixkey"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/stretchr/testify/assert"
@@ -60,7 +61,7 @@ func TestDeclare_ListsReadColumnsVerbatim(t *testing.T) {
 					if v == nil || (*v == "" && valueSQL != "''") {
 						continue
 					}
-					k := engine.EscapeValue(*v) + engine.SortSuffix(at, id)
+					k := engine.EscapeValue(*v) + ixkey.SortSuffix(at, id)
 					if !slices.Contains(given, k) {
 						given = append(given, k)
 					}

@@ -67,6 +67,7 @@ func lockKey(schema string) int64 {
 // after the version's SQL, in its transaction.
 var steps = map[int]func(ctx context.Context, tx pgx.Tx) error{
 	4: moveRecords,
+	5: moveJournal,
 }
 
 // migrate brings the schema of conn's search_path up to the newest embedded

@@ -4,17 +4,23 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/paygrid/payments/internal/engine"
 )
 
 // moveRecords is the Go step of migration 4: the ledger's records move
 // out of payments_kv, where a store written before it kept them, into the
-// ledger's tables. (The record tables the areas declare are moved by
-// DeclareTables, declare.go, when they are first built.)
+// ledger's tables as version 4 laid them out (migration 5 moves the
+// journal on into its narrow rows). (The record tables the areas declare
+// are moved by DeclareTables, declare.go, when they are first built.)
 func moveRecords(ctx context.Context, tx pgx.Tx) error {
-	if err := moveTable(ctx, tx, journalShape, "zz1_"+journalShape.engine); err != nil { // migration 3's name of the journal
+	if err := eachBatch(ctx, tx, "zz1_"+engine.TableLedgerEntries, func(keys []string, values [][]byte) error { // migration 3's name of the journal
+		return writeJournalV4(ctx, tx, keys, values)
+	}); err != nil {
 		return err
 	}
 	return eachBatch(ctx, tx, engine.TableLedgerBalances, func(keys []string, values [][]byte) error {
@@ -45,17 +51,6 @@ func moveTable(ctx context.Context, tx pgx.Tx, sh *shape, from string) error {
 		}
 		s := &stmt{}
 		s.cte(sh.insert(s, args, false))
-		if sh.journal {
-			entries := make([]*engine.LedgerEntry, len(keys))
-			for i := range keys {
-				if entries[i], err = decodeEntry(keys[i], values[i]); err != nil {
-					return err
-				}
-			}
-			if body := postingsInsert(s, entries, false); body != "" {
-				s.cte(body)
-			}
-		}
 		if _, err := tx.Exec(ctx, s.finish(false), s.args...); err != nil {
 			return fmt.Errorf("%s: %w", sh.sql, err)
 		}
@@ -100,4 +95,53 @@ func eachBatch(ctx context.Context, tx pgx.Tx, tbl string, fn func(keys []string
 	}
 	_, err := tx.Exec(ctx, "DELETE FROM payments_kv WHERE tbl = $1", tbl)
 	return err
+}
+
+// journalV4 is the journal as version 4 laid it out: one row per entry in
+// ledger_journal, the entry whole in doc.
+var journalV4 = newShape(engine.TableLedgerEntries, "ledger_journal",
+	text("reference", "reference"),
+	timestamptz("created_at", "createdAt"),
+	column{"overdraft", colBoolean, "overdraft", "false"})
+
+// writeJournalV4 writes the journal records values at keys as version 4
+// did: a row of ledger_journal each, and a row of ledger_entries per
+// posting.
+func writeJournalV4(ctx context.Context, tx pgx.Tx, keys []string, values [][]byte) error {
+	args, err := columnArgs(journalV4, keys, values)
+	if err != nil {
+		return err
+	}
+	s := &stmt{}
+	s.cte(journalV4.insert(s, args, false))
+	var ids, accounts, currencies []string
+	var refs, txs, created []pgtype.Text
+	var seqs []int32
+	var amounts []int64
+	for i := range keys {
+		e, err := decodeEntry(keys[i], values[i])
+		if err != nil {
+			return err
+		}
+		at := pgtype.Text{}
+		if !e.CreatedAt.IsZero() {
+			at = pgtype.Text{String: e.CreatedAt.Format(time.RFC3339Nano), Valid: true}
+		}
+		ref := pgtype.Text{String: e.Reference, Valid: e.Reference != ""}
+		txID := pgtype.Text{String: e.Reference, Valid: strings.HasPrefix(e.Reference, "Transaction:")}
+		for i, p := range e.Postings {
+			ids, seqs, accounts, currencies = append(ids, e.ID), append(seqs, int32(i)), append(accounts, p.Account), append(currencies, p.Currency)
+			amounts, refs, txs, created = append(amounts, p.Amount), append(refs, ref), append(txs, txID), append(created, at)
+		}
+	}
+	if len(ids) > 0 {
+		s.cte(`INSERT INTO ledger_entries (entry_id, seq, reference, transaction_id, account, currency, amount, created_at)
+			SELECT u.entry_id, u.seq, u.reference, u.transaction_id, u.account, u.currency, u.amount, u.created_at::timestamptz
+			FROM ` + s.rows("u", []string{"entry_id", "seq", "reference", "transaction_id", "account", "currency", "amount", "created_at"},
+			[]string{"text", "int", "text", "text", "text", "text", "bigint", "text"}, ids, seqs, refs, txs, accounts, currencies, amounts, created))
+	}
+	if _, err := tx.Exec(ctx, s.finish(false), s.args...); err != nil {
+		return fmt.Errorf("ledger_journal: %w", err)
+	}
+	return nil
 }

@@ -7,7 +7,9 @@
 // internal and external accounts, quotes and transactions) are rows of real
 // tables with typed columns (the record itself whole in a json column, doc);
 // the ledger is ledger_balances (one row per account and currency) and
-// ledger_journal with ledger_entries (one row per entry and per posting);
+// ledger_journal_entries with ledger_postings (one narrow row per entry
+// and per posting, accounts as keys into ledger_accounts), shown as the
+// views ledger_journal and ledger_entries;
 // a table whose records are ledger accounts (engine.Balances) is also shown
 // with their balances in a view. Every other engine table lives in
 // payments_kv, one ordered key-value table. The kernel's tables are created
@@ -106,6 +108,8 @@ type Store struct {
 	group group
 
 	cache cache
+	// accounts are the keys of the ledger accounts (journal.go).
+	accounts accountIDs
 	// layout is where each engine table is kept (layout.go), set by
 	// DeclareTables.
 	layout atomic.Pointer[layout]

@@ -21,9 +21,11 @@ import (
 // one ordered key-value table.
 //
 // The ledger is the kernel's: its two engine tables are stored by ledger.go
-// as ledger_balances (one row per account and currency) and ledger_journal
-// with ledger_entries (one row per entry, one per posting), which the
-// migrations create; journalShape below is the journal's row.
+// and journal.go as ledger_balances (one row per account and currency) and
+// ledger_journal_entries with ledger_postings (one narrow row per entry, one
+// per posting, accounts as keys into ledger_accounts), which the migrations
+// create, with the views ledger_journal and ledger_entries over them;
+// journalShape (journal.go) is the journal's row.
 //
 // The paths name members of the records' JSON encoding, which the areas
 // own; TestTables_UsersQueries writes real records through the engine and
@@ -75,9 +77,14 @@ type shape struct {
 	cols   []column
 	paths  *pathNode     // cols' paths, for extract
 	absent []pgtype.Text // cols' values when a record lacks them
-	// journal marks ledger_entries: its records also write one row of
-	// ledger_entries per posting (ledger.go).
+	// journal marks the ledger's entries: a record is written as one row
+	// of ledger_journal_entries and one of ledger_postings per posting, and
+	// read back through journalDoc (journal.go).
 	journal bool
+	// doc is the SQL expression of a record's value, read from a row of
+	// the table (named by the table's own name): its doc column, or for
+	// the journal the entry spelled back from its rows.
+	doc string
 
 	// getSQL reads one record, made once from the declaration.
 	getSQL string
@@ -86,7 +93,7 @@ type shape struct {
 // newShape returns the record table of the engine's table, stored as the
 // SQL table sql with the typed columns cols.
 func newShape(table, sql string, cols ...column) *shape {
-	s := &shape{engine: table, sql: sql, cols: cols}
+	s := &shape{engine: table, sql: sql, cols: cols, doc: "doc::text"}
 	s.paths, s.absent = newPaths(cols), absentValues(cols)
 	s.statements()
 	return s
@@ -97,17 +104,9 @@ func timestamptz(name, path string) column {
 	return column{name: name, typ: colTimestamptz, path: path}
 }
 
-// journalShape is the kernel's ledger entries: one row per entry in
-// ledger_journal (the entry as the engine wrote it) and one per posting in
-// ledger_entries (ledger.go).
-var journalShape = newShape(engine.TableLedgerEntries, "ledger_journal",
-	text("reference", "reference"),
-	timestamptz("created_at", "createdAt"),
-	column{"overdraft", colBoolean, "overdraft", "false"})
-
 // statements makes the table's read statement from its declaration.
 func (s *shape) statements() {
-	s.getSQL = "SELECT xmin::text::bigint, doc::text FROM " + ident(s.sql) + " WHERE id = $1"
+	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + " FROM " + ident(s.sql) + " WHERE id = $1"
 }
 
 // insert returns the insert (upsert: or replace) of rows of the table,
@@ -140,6 +139,3 @@ func (s *shape) insert(st *stmt, args []any, upsert bool) string {
 }
 
 func ident(name string) string { return `"` + name + `"` }
-
-// init marks the journal, whose writes also write its postings.
-func init() { journalShape.journal = true }

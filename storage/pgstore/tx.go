@@ -554,7 +554,7 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 		bind = func(s string) any { return s }
 	case sh != nil:
 		key = "id"
-		q.WriteString("SELECT convert_to(id, 'UTF8'), xmin::text::bigint, convert_to(doc::text, 'UTF8') FROM " + ident(sh.sql) + " WHERE true")
+		q.WriteString("SELECT convert_to(id, 'UTF8'), xmin::text::bigint, convert_to(" + sh.doc + ", 'UTF8') FROM " + ident(sh.sql) + " WHERE true")
 		bind = func(s string) any { return s }
 	default:
 		key = "k"

@@ -232,7 +232,7 @@ func measurePass(ctx context.Context, st payments.Store, events int, r *results)
 	var accept atomic.Bool
 	counted, c := countingStore(st)
 	eng, err := payments.New(payments.Config{Store: counted, Now: func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) },
-		Notifier: engine.NotifierFunc(func(context.Context, payments.Event) error {
+		Notifier: payments.NotifierFunc(func(context.Context, payments.Event) error {
 			if accept.Load() {
 				return nil
 			}

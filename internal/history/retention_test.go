@@ -1,6 +1,7 @@
-package engine_test
+package history_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -73,9 +74,10 @@ func TestEventHistory_Retention(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, mine.Data, 1, "by resource too")
 			assert.Contains(t, string(mine.Data[0].Event.Data), `"amount":1200`)
-			for _, table := range []string{"event_log", "event_log_ix_all", "event_log_ix_finished"} {
+			for _, table := range []string{"event_log", "event_log_ix_all"} {
 				assert.Equal(t, len(young), countRecords(t, e.Eng.Store(), table), table)
 			}
+			assert.Zero(t, countRecords(t, e.Eng.Store(), "event_log_ix_finished"), "no index by end of delivery is written")
 			assert.Equal(t, len(young), countRecords(t, e.Eng.Store(), "event_log_ix_resource"), "every young event describes a record")
 
 			e.Clock.Advance(12 * time.Hour)
@@ -87,6 +89,42 @@ func TestEventHistory_Retention(t *testing.T) {
 	}
 }
 
+// fundedHistory returns an engine keeping its event history for
+// retention, with the events of one funding delivered, and their ids.
+func fundedHistory(t *testing.T, retention time.Duration) (*enginetest.Env, []string) {
+	t.Helper()
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory, c.EventHistoryRetention = true, retention })
+	_, err := e.Eng.Sandbox.Fund(ctx, e.USDAccount(t, "Ann Able"), 500)
+	require.NoError(t, err)
+	_, err = e.Eng.Webhooks.Flush(ctx)
+	require.NoError(t, err)
+	ids := historyIDs(t, e)
+	require.NotEmpty(t, ids)
+	return e, ids
+}
+
+// TestEventHistory_RetentionDropsFinishedIndex: the entries of the index
+// by end of delivery that a store written by an earlier version holds
+// leave with the next due-work pass, more than one transaction's worth
+// too; the history itself stays.
+func TestEventHistory_RetentionDropsFinishedIndex(t *testing.T) {
+	e, kept := fundedHistory(t, time.Hour)
+	require.NoError(t, e.Eng.Store().Update(ctx, func(tx payments.Tx) error {
+		for i := range 1500 {
+			if err := tx.Put("event_log_ix_finished", fmt.Sprintf("%016x||%016x|Webhook:%d", i, i, i), []byte{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	for range 2 {
+		_, err := e.Eng.ProcessDue(ctx)
+		require.NoError(t, err)
+	}
+	assert.Zero(t, countRecords(t, e.Eng.Store(), "event_log_ix_finished"))
+	assert.Equal(t, kept, historyIDs(t, e))
+}
+
 // TestEventHistory_RetentionDefault: a zero EventHistoryRetention keeps
 // an event 7 days (DefaultEventHistoryRetention); a negative one keeps it
 // forever.
@@ -96,15 +134,9 @@ func TestEventHistory_RetentionDefault(t *testing.T) {
 		keptAfter time.Duration // the longest the history still has it
 		goneAfter time.Duration // 0: never
 	}{{0, 7*24*time.Hour - time.Minute, 7 * 24 * time.Hour}, {-1, 10 * 365 * 24 * time.Hour, 0}} {
-		e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.EventHistory, c.EventHistoryRetention = true, tc.retention })
-		_, err := e.Eng.Sandbox.Fund(ctx, e.USDAccount(t, "Ann Able"), 500)
-		require.NoError(t, err)
-		_, err = e.Eng.Webhooks.Flush(ctx)
-		require.NoError(t, err)
-		ids := historyIDs(t, e)
-		require.NotEmpty(t, ids)
+		e, ids := fundedHistory(t, tc.retention)
 		e.Clock.Advance(tc.keptAfter)
-		_, err = e.Eng.ProcessDue(ctx)
+		_, err := e.Eng.ProcessDue(ctx)
 		require.NoError(t, err)
 		assert.Equal(t, ids, historyIDs(t, e), "retention %v: kept after %v", tc.retention, tc.keptAfter)
 		if tc.goneAfter > 0 {
@@ -151,3 +183,5 @@ func TestEventHistory_RetentionBatches(t *testing.T) {
 	assert.Equal(t, 50, n)
 	assert.Empty(t, historyIDs(t, e))
 }
+
+var ctx = context.Background()

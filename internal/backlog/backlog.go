@@ -1,15 +1,21 @@
-package engine
+// Package backlog counts the work waiting in an engine (events to deliver,
+// due items, intents, dead letters) for operators' gauges read when a
+// monitor asks (telemetry/prommetrics, through the root's Engine.Backlog).
+// It reads the kernel's tables through its exported API, in one read
+// transaction, and changes nothing.
+package backlog
 
 import (
 	"context"
 	"strings"
 	"time"
 
+	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/eventrec"
 )
 
 // Backlog is the work waiting in the engine at one clock reading, for
-// operators' gauges: each count reads at most the limit Handle.Backlog was
+// operators' gauges: each count reads at most the limit Count was
 // given, and Capped reports that some count reached it (so it is "at
 // least").
 type Backlog struct {
@@ -38,22 +44,23 @@ type Backlog struct {
 	Capped bool
 }
 
-// Backlog counts the work waiting, in one read transaction that reads at
-// most limit entries of each table it counts (1000 when limit <= 0). It is
-// meant for gauges read when a monitor asks, not for a hot path.
-func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
+// Count counts the work waiting in e, in one read transaction that reads
+// at most limit entries of each table it counts (1000 when limit <= 0). It
+// is meant for gauges read when a monitor asks, not for a hot path.
+func Count(ctx context.Context, e *engine.Handle, limit int) (Backlog, error) {
 	if limit <= 0 {
 		limit = 1000
 	}
-	b := Backlog{At: e.Now(), Due: make(map[string]int, len(e.Registry.Due)), Intents: make(map[string]int, len(e.Registry.intents))}
-	err := e.Store.View(ctx, func(tx Tx) error {
+	kinds := e.Registry.IntentKinds()
+	b := Backlog{At: e.Now(), Due: make(map[string]int, len(e.Registry.Due)), Intents: make(map[string]int, len(kinds))}
+	err := e.Store.View(ctx, func(tx engine.Tx) error {
 		b.Capped = false
 		// count counts the keys of table up to bound ("" for none), at
 		// most limit; first receives the first key's value, each every
 		// key.
 		count := func(table, bound string, first func([]byte) error, each func(string)) (int, error) {
 			n := 0
-			err := tx.Scan(table, ScanOptions{}, func(k string, v []byte) (bool, error) {
+			err := tx.Scan(table, engine.ScanOptions{}, func(k string, v []byte) (bool, error) {
 				if bound != "" && k > bound {
 					return false, nil
 				}
@@ -76,30 +83,30 @@ func (e *Handle) Backlog(ctx context.Context, limit int) (Backlog, error) {
 		}
 		var err error
 		b.OldestWebhook = time.Time{}
-		if b.Webhooks, err = count(TableOutbox, "", func(v []byte) error {
+		if b.Webhooks, err = count(engine.TableOutbox, "", func(v []byte) error {
 			r, err := eventrec.Decode(v)
 			b.OldestWebhook = r.Event.Timestamp
 			return err
 		}, nil); err != nil {
 			return err
 		}
-		if b.DeadWebhooks, err = count(TableOutboxDead, "", nil, nil); err != nil {
+		if b.DeadWebhooks, err = count(engine.TableOutboxDead, "", nil, nil); err != nil {
 			return err
 		}
-		bound := DueKey(b.At, "~")
+		bound := engine.DueKey(b.At, "~")
 		for _, w := range e.Registry.Due {
 			if b.Due[w.Table], err = count(w.Table, bound, nil, nil); err != nil {
 				return err
 			}
 		}
-		if b.DeadDue, err = count(tableDueDead, "", nil, nil); err != nil {
+		if b.DeadDue, err = count(engine.TableDueDead, "", nil, nil); err != nil {
 			return err
 		}
 		clear(b.Intents)
-		for kind := range e.Registry.intents {
+		for _, kind := range kinds {
 			b.Intents[kind] = 0
 		}
-		_, err = count(TableIntents, "", nil, func(id string) {
+		_, err = count(engine.TableIntents, "", nil, func(id string) {
 			kind, _, _ := strings.Cut(id, ":")
 			b.Intents[kind]++
 		})

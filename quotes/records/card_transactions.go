@@ -1,4 +1,4 @@
-package quotes
+package records
 
 import (
 	"time"
@@ -67,7 +67,7 @@ type CardSummary struct {
 // A card status is not one of the transaction state machine's (txMoves), so
 // package cards stores card transactions with engine.PutJSON after deciding
 // their moves with its own rules (cards.Clear, cards.Return, ...), not
-// through SaveTransaction.
+// through quotes.SaveTransaction.
 func (x *CardTransaction) AsTransaction() *Transaction {
 	return &Transaction{ID: x.ID, Status: TxStatus(x.Status), Type: TxCard, Direction: x.Direction,
 		Source: TxParty{AccountID: x.AccountID}, CustomerID: x.CustomerID, PlatformCustomerID: x.PlatformCustomerID,

@@ -1,4 +1,4 @@
-package quotes_test
+package railside_test
 
 import (
 	"context"

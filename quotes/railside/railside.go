@@ -1,4 +1,4 @@
-package quotes
+package railside
 
 import (
 	"context"
@@ -25,14 +25,42 @@ import (
 // id, so a rail must be idempotent on OutgoingPayment.ID and
 // PullRequest.ID.
 
+// Options is what the quotes area gives the rail boundary: the rail, and
+// the two functions through which an outcome reaches the payment it is
+// for, which package quotes owns.
+type Options struct {
+	// Rail carries payouts and pulls (quotes.Options.Rail, never nil).
+	Rail rails.Rail
+	// Known answers TRANSACTION_NOT_FOUND unless transaction txID is
+	// stored (or created in t): a report for a payment the engine never
+	// made is refused before it is marked applied.
+	Known func(t *engine.Txn, txID string) error
+	// Settle applies an outcome that has taken effect to its payment, in
+	// t: at once, as due work, or when an operation catches up (CatchUp).
+	Settle func(t *engine.Txn, rep rails.Report) error
+}
+
+// state is the rail boundary's state: its Options and the intents this
+// engine stored lately.
+type state struct {
+	Options
+	intents engine.StoredCache[railIntent] // rail intents stored, by id
+}
+
+var slot engine.Slot[state]
+
+// State is the rail boundary's state for an engine, for the quotes area to
+// register (engine.AreaDef.State).
+func State(o Options) engine.SlotEntry { return slot.With(&state{Options: o}) }
+
 // tableRailReports holds the reports applied: payment id \x00 reference ->
 // time applied.
 const tableRailReports = "rail_reports"
 
 // Kinds of payment intent, the prefix of a payment id ("send:<transaction id>").
 const (
-	intentSend = "send" // a payout, to Rail.Send
-	intentPull = "pull" // a collection, to Puller.Pull
+	IntentSend = "send" // a payout, to Rail.Send
+	IntentPull = "pull" // a collection, to Puller.Pull
 )
 
 // railIntent is a payment waiting to be handed to the rail, as stored.
@@ -41,12 +69,13 @@ type railIntent struct {
 	Pull *rails.PullRequest     `json:"pull,omitempty"`
 }
 
-// railIntentKinds are the intents of payments, carried out by the rail.
-func railIntentKinds(e *engine.Handle) []engine.IntentKind {
+// Intents are the intents of payments, carried out by the rail, for the
+// quotes area to declare (engine.AreaDef.Intents).
+func Intents(e *engine.Handle) []engine.IntentKind {
 	handOver := func(ctx context.Context, h *engine.Handover) error { return handOverPayment(e, ctx, h) }
 	return []engine.IntentKind{
-		{Name: intentSend, Record: func() any { return new(rails.OutgoingPayment) }, HandOver: handOver},
-		{Name: intentPull, Record: func() any { return new(rails.PullRequest) }, HandOver: handOver},
+		{Name: IntentSend, Record: func() any { return new(rails.OutgoingPayment) }, HandOver: handOver},
+		{Name: IntentPull, Record: func() any { return new(rails.PullRequest) }, HandOver: handOver},
 	}
 }
 
@@ -55,20 +84,21 @@ func railIntentKinds(e *engine.Handle) []engine.IntentKind {
 // payment of each kind.
 func paymentID(kind, txID string) string { return kind + ":" + txID }
 
-// splitPaymentID returns the kind and transaction id of a payment id.
-func splitPaymentID(id string) (kind, txID string) {
+// SplitPaymentID returns the kind (IntentSend, IntentPull) and
+// transaction id of a payment id.
+func SplitPaymentID(id string) (kind, txID string) {
 	kind, txID, _ = strings.Cut(id, ":")
 	return kind, txID
 }
 
-// sendPayment sends the payout p: to a rail that hands payments over, after
+// SendPayment sends the payout p: to a rail that hands payments over, after
 // commit; to an instant rail (rails.Instant), by applying its outcomes at
 // the end of t (Txn.AtEnd), where the hand-over would have applied them
 // right after commit: the operation's answer, like a hand-over's, shows
 // the payment as it was sent, and the payment's outcome commits with it.
-func sendPayment(t *engine.Txn, p rails.OutgoingPayment) error {
-	p.ID, p.SubmittedAt = paymentID(intentSend, p.TransactionID), t.Now
-	in, ok := quotesSlot.Of(t.Handle).Rail.(rails.Instant)
+func SendPayment(t *engine.Txn, p rails.OutgoingPayment) error {
+	p.ID, p.SubmittedAt = paymentID(IntentSend, p.TransactionID), t.Now
+	in, ok := slot.Of(t.Handle).Rail.(rails.Instant)
 	if !ok {
 		return intendPayment(t, p.ID, railIntent{Send: &p})
 	}
@@ -92,10 +122,17 @@ func sendPayment(t *engine.Txn, p rails.OutgoingPayment) error {
 	return nil
 }
 
-// intendPull records that p is to be collected through the rail after commit.
-func intendPull(t *engine.Txn, p rails.PullRequest) error {
-	p.ID, p.SubmittedAt = paymentID(intentPull, p.TransactionID), t.Now
+// IntendPull records that p is to be collected through the rail after
+// commit.
+func IntendPull(t *engine.Txn, p rails.PullRequest) error {
+	p.ID, p.SubmittedAt = paymentID(IntentPull, p.TransactionID), t.Now
 	return intendPayment(t, p.ID, railIntent{Pull: &p})
+}
+
+// WithdrawSend withdraws the payout of transaction txID if the rail has
+// not been handed it yet, and reports whether it did (engine.Txn.WithdrawIntent).
+func WithdrawSend(t *engine.Txn, txID string) (bool, error) {
+	return t.WithdrawIntent(paymentID(IntentSend, txID))
 }
 
 // intendPayment writes the intent of payment id in t; it is dispatched
@@ -106,7 +143,7 @@ func intendPayment(t *engine.Txn, id string, in railIntent) error {
 		return err
 	}
 	// Remembered, so the hand-over right after commit does not decode it.
-	quotesSlot.Of(t.Handle).intents.Remember(id, b, &in)
+	slot.Of(t.Handle).intents.Remember(id, b, &in)
 	return t.Intend(id, b)
 }
 
@@ -134,16 +171,16 @@ func (in *railIntent) clone() *railIntent {
 // hands it over again with backoff and finally parks it in the dead
 // letters.
 func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) error {
-	in, err := quotesSlot.Of(e).intents.Load(h.ID, h.Value, (*railIntent).clone)
+	in, err := slot.Of(e).intents.Load(h.ID, h.Value, (*railIntent).clone)
 	if err != nil {
 		return err
 	}
 	r := reporter{e: e, follow: h.Follow, h: h}
 	switch {
 	case in.Send != nil:
-		return quotesSlot.Of(e).Rail.Send(ctx, *in.Send, r)
+		return slot.Of(e).Rail.Send(ctx, *in.Send, r)
 	case in.Pull != nil:
-		if p, ok := quotesSlot.Of(e).Rail.(rails.Puller); ok {
+		if p, ok := slot.Of(e).Rail.(rails.Puller); ok {
 			return p.Pull(ctx, *in.Pull, r)
 		}
 		return r.Report(ctx, rails.Report{PaymentID: h.ID, Outcome: rails.Completed})
@@ -153,7 +190,7 @@ func handOverPayment(e *engine.Handle, ctx context.Context, h *engine.Handover) 
 
 // Rails is the engine's side of the rail boundary: the rails.Reporter
 // production rails report through. Reach it as eng.Rails
-// (payments.Rails).
+// (payments.Rails, quotes.Rails).
 type Rails struct{ e *engine.Handle }
 
 // NewRails returns the Rails group of h.
@@ -202,7 +239,7 @@ func (r Rails) Pending(ctx context.Context, limit int) ([]string, error) {
 var pendingIntents = engine.Op[int, []string, struct{}]{Area: "quotes", Name: "Rails.Pending", Access: engine.Read,
 	Decide: func(t *engine.Txn, limit *int, _ *struct{}) ([]string, error) {
 		var ids []string
-		for _, kind := range []string{intentPull, intentSend} {
+		for _, kind := range []string{IntentPull, IntentSend} {
 			err := t.Scan(engine.TableIntents, engine.ScanOptions{Prefix: kind + ":"}, func(k string, _ []byte) (bool, error) {
 				ids = append(ids, k)
 				return len(ids) < *limit, nil
@@ -262,11 +299,11 @@ func checkReport(rep rails.Report) (rails.Report, error) {
 // anything else, ACCEPTED included, which only records that the rail took
 // the payment.
 func applyReport(t *engine.Txn, rep rails.Report) error {
-	kind, txID := splitPaymentID(rep.PaymentID)
-	if kind != intentSend && kind != intentPull {
+	kind, txID := SplitPaymentID(rep.PaymentID)
+	if kind != IntentSend && kind != IntentPull {
 		return engine.Errorf(engine.CodeTransactionNotFound, "no payment %s", rep.PaymentID)
 	}
-	if err := txStored(t, txID); err != nil {
+	if err := slot.Of(t.Handle).Known(t, txID); err != nil {
 		return err
 	}
 	seen := rep.PaymentID + "\x00" + rep.Reference
@@ -292,32 +329,7 @@ func applyReport(t *engine.Txn, rep rails.Report) error {
 		}
 		return t.Put(tableSettlementsByTx, txID+"|"+k, nil)
 	}
-	return settle(t, rep)
-}
-
-// settle applies an outcome that has taken effect to its payment.
-func settle(t *engine.Txn, rep rails.Report) error {
-	kind, txID := splitPaymentID(rep.PaymentID)
-	tx, err := GetTransaction(t, txID)
-	if err != nil {
-		return err
-	}
-	if kind == intentPull && tx.Type == TxIncoming {
-		return settleTransferIn(t, tx, rep)
-	}
-	q, err := Get(t, tx.QuoteID)
-	if err != nil {
-		return err
-	}
-	if kind == intentPull {
-		err = settlePull(t, q, tx, rep)
-	} else {
-		err = applyStep(t, q, tx, rep)
-	}
-	if err != nil {
-		return err
-	}
-	return saveQuote(t, q)
+	return slot.Of(t.Handle).Settle(t, rep)
 }
 
 // reporter is the Reporter handed to a rail during a hand-over: reports

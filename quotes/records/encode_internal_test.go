@@ -1,4 +1,4 @@
-package quotes
+package records
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"github.com/paygrid/payments/accounts"
 	"github.com/paygrid/payments/internal/jsontest"
 	"github.com/paygrid/payments/money"
-	"github.com/paygrid/payments/rails"
 )
 
 // plainTransaction is Transaction without its MarshalJSON: what
@@ -147,17 +146,16 @@ func modelQuoteRecord(q *Record) any {
 
 // TestEncodersCoverEveryMember compares each hand-written encoder of the
 // areas with its model on values with every member set, and on zero values
-// (the kernel's are compared in internal/engine).
+// (the kernel's are compared in internal/engine, the rail intents'
+// in package quotes).
 func TestEncodersCoverEveryMember(t *testing.T) {
 	for n := range 3 {
 		var x Transaction
 		var q Record
-		var p rails.OutgoingPayment
 		if n > 0 {
-			for _, v := range []any{&x, &q, &p} {
+			for _, v := range []any{&x, &q} {
 				jsontest.Fill(reflect.ValueOf(v).Elem(), n)
 			}
-			p.Destination.AccountInfo = json.RawMessage(`{"iban":"DE89370400440532013000"}`)
 		}
 		check := func(name string, ours []byte, err error, model any) {
 			t.Helper()
@@ -170,36 +168,7 @@ func TestEncodersCoverEveryMember(t *testing.T) {
 		check("Quote", b, err, plainQuote(q.Quote))
 		b, err = q.MarshalJSON()
 		check("Record", b, err, modelQuoteRecord(&q))
-		in := railIntent{Send: &p}
-		b, err = in.encode()
-		check("intent", b, err, in)
 	}
-}
-
-func FuzzAppendIntent(f *testing.F) {
-	f.Add("send:Transaction:1", "<b>&\u2028", `{"iban":"DE89370400440532013000"}`, int64(1700000000), int64(5), int32(0), int64(100), uint8(0xff))
-	f.Add("", "", "", int64(-62135596800), int64(0), int32(-3600), int64(-1), uint8(0))
-	f.Add("x", "y", "{\"a\" : [1, \"<\"]}", int64(1700000000), int64(1), int32(60), int64(0), uint8(0x03))
-	f.Add("x", "y", "not json", int64(0), int64(0), int32(0), int64(0), uint8(0x01))
-	f.Fuzz(func(t *testing.T, id, text, info string, sec, nsec int64, off int32, n int64, present uint8) {
-		at := jsontest.FuzzTime(sec, nsec, off)
-		p := rails.OutgoingPayment{ID: id, TransactionID: text, Currency: id, Amount: n, Rail: text, UmaAddress: id, Transfer: present&8 != 0, SubmittedAt: at}
-		if present&1 != 0 {
-			p.Destination = &rails.ExternalAccount{ID: text, CustomerID: id, Status: rails.ExternalAccountStatus(text), PlatformAccountID: text,
-				OwnershipType: id, Currency: text, DefaultUmaDepositAccount: present&16 != 0, BeneficiaryVerificationStatus: text,
-				CreatedAt: at, UpdatedAt: at.Add(time.Duration(n))}
-			if present&2 != 0 {
-				p.Destination.AccountInfo = json.RawMessage(info)
-			}
-			if present&4 != 0 {
-				p.Destination.BeneficiaryVerifiedData = &rails.BeneficiaryVerifiedData{}
-			}
-		}
-		in := railIntent{Send: &p}
-		ours, err := in.encode()
-		model, modelErr := json.Marshal(in)
-		jsontest.CheckSame(t, ours, err, model, modelErr)
-	})
 }
 
 func FuzzAppendQuote(f *testing.F) {
@@ -245,16 +214,7 @@ func FuzzAppendQuote(f *testing.F) {
 func TestTransactionCloneSharesNothing(t *testing.T) {
 	var x Transaction
 	jsontest.Fill(reflect.ValueOf(&x).Elem(), 1)
-	checkClone(t, &x, x.clone(), "Card")
-}
-
-// TestIntentCloneSharesNothing is TestTransactionCloneSharesNothing for the
-// intents handed to the rail (an external account's nested members
-// included).
-func TestIntentCloneSharesNothing(t *testing.T) {
-	var in railIntent
-	jsontest.Fill(reflect.ValueOf(&in).Elem(), 1)
-	checkClone(t, &in, in.clone(), "")
+	jsontest.CheckClone(t, &x, x.Clone(), "Card")
 }
 
 // TestQuoteCloneSharesNothing is TestTransactionCloneSharesNothing for a
@@ -263,39 +223,8 @@ func TestQuoteCloneSharesNothing(t *testing.T) {
 	var q Record
 	jsontest.Fill(reflect.ValueOf(&q).Elem(), 1)
 	q.PaymentInstructions, q.ScaChallenge, q.ScaNonce, q.ScaSends, q.HeldInstructions = nil, nil, nil, nil, nil
-	if !q.cloneable() {
+	if !q.Cloneable() {
 		t.Fatal("not cloneable")
 	}
-	checkClone(t, &q, q.clone(), "")
-}
-
-// checkClone fails unless c equals orig and shares nothing with it (but
-// the member named skip).
-func checkClone[T any](t *testing.T, orig, c *T, skip string) {
-	t.Helper()
-	if !reflect.DeepEqual(orig, c) {
-		t.Fatalf("clone differs:\n%+v\n%+v", *orig, *c)
-	}
-	checkSharesNothing(t, reflect.TypeFor[T]().Name(), reflect.ValueOf(*orig), reflect.ValueOf(*c), skip)
-}
-
-// checkSharesNothing fails for every pointer, slice or map reachable from a
-// through exported fields (but the one named skip) that b holds too.
-func checkSharesNothing(t *testing.T, path string, a, b reflect.Value, skip string) {
-	t.Helper()
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Map:
-		if !a.IsNil() && a.UnsafePointer() == b.UnsafePointer() {
-			t.Errorf("%s is shared", path)
-		}
-		if a.Kind() == reflect.Pointer && !a.IsNil() {
-			checkSharesNothing(t, path, a.Elem(), b.Elem(), skip)
-		}
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if f := a.Type().Field(i); f.IsExported() && f.Name != skip {
-				checkSharesNothing(t, path+"."+f.Name, a.Field(i), b.Field(i), skip)
-			}
-		}
-	}
+	jsontest.CheckClone(t, &q, q.Clone(), "")
 }

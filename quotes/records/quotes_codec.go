@@ -1,4 +1,4 @@
-package quotes
+package records
 
 import (
 	"encoding/base64"

@@ -1,7 +1,7 @@
-package quotes
+package records
 
 // The enums quotes and transactions carry besides their statuses
-// (status.go) and the locked side (LockedSide, math.go). Each is a string
+// (status.go) and the locked side (pricing.LockedSide). Each is a string
 // type, so a request written with the wire's words ("ACCOUNT") still
 // compiles; the constants are the words the engine compares with.
 

@@ -1,4 +1,4 @@
-package quotes
+package records
 
 // CardTxStatus is a card transaction's status (reference
 // CardTransactionStatus): card transactions are listed and read with the

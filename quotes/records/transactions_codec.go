@@ -1,4 +1,4 @@
-package quotes
+package records
 
 import (
 	"github.com/paygrid/payments/accounts"
@@ -11,6 +11,10 @@ import (
 // canonical form appendTransaction writes and reports anything else as not
 // ok, which UnmarshalJSON then decodes with encoding/json; a member added
 // to Transaction must be added to both.
+
+// AppendTransaction appends json.Marshal of the non-card transaction x to
+// b: the data of a payment's event, encoded straight into the event.
+func AppendTransaction(b []byte, x *Transaction) ([]byte, error) { return appendTransaction(b, x) }
 
 // appendTransaction appends json.Marshal of a non-card transaction.
 func appendTransaction(b []byte, x *Transaction) ([]byte, error) {
