@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -256,7 +257,14 @@ func (t *tx) checks(s *stmt, answering bool) {
 	bets := map[*shape][]string{}
 	var kvBetT, kvBetS []string
 	var kvBetK [][]byte
+	listReads := map[*listIndex][]tkey{}
 	for k, r := range t.recs {
+		if ix := t.s.list(k.table); ix != nil {
+			if r.read {
+				listReads[ix] = append(listReads[ix], k)
+			}
+			continue
+		}
 		if r.bet {
 			if sh := t.s.shape(k.table); sh != nil {
 				bets[sh] = append(bets[sh], k.key)
@@ -300,6 +308,7 @@ func (t *tx) checks(s *stmt, answering bool) {
 			s.rows("r", []string{"t", "s", "k"}, []string{"text", "text", "bytea"}, kvBetT, kvBetS, kvBetK)+`
 			WHERE NOT EXISTS (SELECT FROM payments_kv x WHERE x.tbl = r.s AND x.k = r.k)`)
 	}
+	t.listChecks(s, listReads)
 	var acc, cur []string
 	var n []int64
 	var ex []bool
@@ -318,6 +327,30 @@ func (t *tx) checks(s *stmt, answering bool) {
 	}
 	for _, sr := range t.scans {
 		t.checkScan(s, sr)
+	}
+}
+
+// listChecks adds the checks of the entries of lists answered from the
+// rows that the run read (reads, by index): each exists still or is still
+// missing, as it was.
+func (t *tx) listChecks(s *stmt, reads map[*listIndex][]tkey) {
+	order := slices.SortedFunc(maps.Keys(reads), func(a, b *listIndex) int {
+		return strings.Compare(reads[a][0].table, reads[b][0].table)
+	})
+	for _, ix := range order {
+		ks := reads[ix]
+		slices.SortFunc(ks, func(a, b tkey) int { return strings.Compare(a.key, b.key) })
+		ids, values, keys, exists := make([]string, len(ks)), make([]string, len(ks)), make([][]byte, len(ks)), make([]bool, len(ks))
+		for i, k := range ks {
+			// A key of another form matches no row: value and id stay
+			// empty.
+			values[i], ids[i], _ = keyParts(k.key)
+			keys[i], exists[i] = []byte(k.key), t.recs[k].readExists
+		}
+		table := s.arg(ks[0].table, "text")
+		s.check(`payments_raise('`+codeStale+`', `+table+` || '|' || encode(r.rk, 'hex'))`,
+			s.rows("r", []string{"rid", "rv", "rk", "re"}, []string{"text", "text", "bytea", "bool"}, ids, values, keys, exists)+`
+			WHERE EXISTS (SELECT FROM `+ident(ix.sh.sql)+` WHERE `+ix.existsSQL("r.rid", "r.rv", "r.rk")+`) IS DISTINCT FROM r.re`)
 	}
 }
 
@@ -412,8 +445,8 @@ func (t *tx) writes(s *stmt) error {
 	typed := map[*shape]*rows{}
 	var kv rows
 	for k, r := range t.recs {
-		if r.op == opNone {
-			continue
+		if r.op == opNone || t.s.list(k.table) != nil && !t.s.keepListEntries {
+			continue // a list's entries are its records' (lists.go)
 		}
 		g := &kv
 		if sh := t.s.shape(k.table); sh != nil {

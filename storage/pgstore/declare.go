@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -25,7 +26,9 @@ var _ engine.TableDeclarer = (*Store)(nil)
 // other, and the first builds): a missing table is created, a column
 // declared later is added and filled from each row's doc, the records of a
 // newly declared table move out of payments_kv into it, the declared
-// indexes and the views of balances (engine.Balances) are created. A
+// indexes and the views of balances (engine.Balances) are created, and
+// the entries of the lists answered from the rows (engine.Rows.Lists),
+// which a store written before kept in payments_kv, are deleted. A
 // database that holds everything already costs one catalog query. A column
 // whose type differs from its declaration is an error (the store does not
 // convert it); a column no longer declared stays, unwritten.
@@ -42,7 +45,17 @@ func (s *Store) DeclareTables(ctx context.Context, tables []engine.TableDef) err
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.migrateKey); err != nil {
 			return err
 		}
-		return build(ctx, tx, l)
+		if err := build(ctx, tx, l); err != nil {
+			return err
+		}
+		if s.keepListEntries {
+			return nil
+		}
+		// The entries of the lists now answered from the rows, which a
+		// store written before kept in payments_kv (once, at the first
+		// open after an upgrade; then an empty range of its key).
+		_, err := tx.Exec(ctx, "DELETE FROM payments_kv WHERE tbl = ANY($1)", slices.Sorted(maps.Keys(l.lists)))
+		return err
 	})
 	s.pool.release(c, err != nil)
 	if err != nil {

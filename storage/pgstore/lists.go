@@ -33,6 +33,15 @@ import (
 // check of a scanned range (checkScan) compares the keys the same query
 // gives then, so a record entering or leaving the range is a conflict and
 // a change to a record that keeps its key is not.
+//
+// The entries themselves are never stored: a run's Put and Delete of one
+// are kept in the run, so that its own scans and reads see them, and the
+// commit writes nothing for them (the record they come from is written
+// beside them). A Get of an entry (the probes of a list filtered twice)
+// asks whether the record with the key's id has the key's value in one of
+// the columns and the key's creation time (existsSQL), and the commit
+// checks the answer again (listChecks). DeclareTables deletes the entries
+// a store written before kept in payments_kv.
 
 // listIndex is an index answered from the rows of sh: by the columns cols
 // (none: the index of every record), ordered by created.
@@ -154,4 +163,44 @@ func (ix *listIndex) query(r listRange, arg func(v any, typ string) string) stri
 		q += " LIMIT " + strconv.Itoa(r.limit)
 	}
 	return q
+}
+
+// keyParts splits an entry's key "<escaped value>|<16 hex digits>|<id>"
+// into its value, unescaped, and its id; ok is false for any other key.
+func keyParts(key string) (value, id string, ok bool) {
+	v, rest, ok := strings.Cut(key, "|")
+	if !ok || len(rest) < 17 || rest[16] != '|' {
+		return "", "", false
+	}
+	return listValue.Replace(v), rest[17:], true
+}
+
+// existsSQL is the SQL condition that a row of ix's table, in a FROM item
+// of the table, has the key whose id, value and key (as bytes) are the
+// SQL expressions id, value and key.
+func (ix *listIndex) existsSQL(id, value, key string) string {
+	cols := ix.cols
+	if len(cols) == 0 {
+		cols = []string{""}
+	}
+	var any []string
+	for _, col := range cols {
+		c := ix.keySQL(col) + " = " + key
+		if col != "" {
+			c = ident(col) + " = " + value + " AND " + c
+		}
+		any = append(any, "("+c+")")
+	}
+	return "id = " + id + " AND (" + strings.Join(any, " OR ") + ")"
+}
+
+// getSQL reads whether the entry key exists: one row when it does. A key
+// that is none of the index's holds nothing.
+func (ix *listIndex) getSQL(key string) (string, []any) {
+	value, id, ok := keyParts(key)
+	if !ok {
+		return "SELECT 0::bigint, ''::bytea WHERE false", nil
+	}
+	return "SELECT 0::bigint, ''::bytea FROM " + ident(ix.sh.sql) + " WHERE " + ix.existsSQL("$1::text", "$2::text", "$3::bytea") + " LIMIT 1",
+		[]any{id, value, []byte(key)}
 }

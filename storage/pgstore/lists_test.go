@@ -24,10 +24,13 @@ import (
 // index of every record), then the creation time and the key, in the
 // index's key order. This is what lets a relational store answer such a
 // list from the rows; an index whose values are computed is declared Kept
-// instead, and declaring it in Lists fails here.
+// instead, and declaring it in Lists fails here. The store writes the
+// entries into payments_kv as well for the test (KeepListEntries), which
+// it otherwise never does.
 func TestDeclare_ListsReadColumnsVerbatim(t *testing.T) {
 	_, tables := declaredWorld(t)
 	store, schema := openSchema(t)
+	store.KeepListEntries()
 	newWorld(t, store, holding)
 	c := sqlConn(t, schema)
 	shapes := store.Shapes()
@@ -152,11 +155,13 @@ func TestDeclare_ListPagesAreIndexScans(t *testing.T) {
 // the record table yields the keys of the entries payments_kv holds for
 // it, in the same order, in both directions, from any prefix (a value's,
 // or none) and after any key, in small pages (Scan stopped early) as in
-// one; and in an Update it sees the run's own writes. The engine's lists
-// answer the same when payments_kv holds no entry of them.
+// one; and in an Update it sees the run's own writes. The store writes the
+// entries into payments_kv as well for the test (KeepListEntries); the
+// engine's lists answer the same when payments_kv holds none of them.
 func TestScan_ListsFromRowsMatchEntries(t *testing.T) {
 	_, tables := declaredWorld(t)
 	store, schema := openSchema(t)
+	store.KeepListEntries()
 	w := newWorld(t, store, holding)
 	c := sqlConn(t, schema)
 	before := lists(t, w.eng)
@@ -293,4 +298,100 @@ func TestScan_ListFromRowsConflicts(t *testing.T) {
 		assert.Equal(t, c.runs, runs, c.typ)
 		assert.Equal(t, c.sawAdded, sawAdded, c.typ)
 	}
+}
+
+// servedLists names the index tables answered from the rows of tables.
+func servedLists(tables []engine.TableDef) []string {
+	var out []string
+	for _, d := range tables {
+		if d.Rows != nil {
+			for name := range d.Rows.Lists {
+				out = append(out, engine.IndexTable(d.Name, name))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// listEntriesStored counts the rows of payments_kv holding entries of the
+// lists answered from the rows.
+func listEntriesStored(t *testing.T, c *pgx.Conn, tables []engine.TableDef) int {
+	t.Helper()
+	var n int
+	require.NoError(t, c.QueryRow(ctx, "SELECT count(*) FROM payments_kv WHERE tbl = ANY($1)", servedLists(tables)).Scan(&n))
+	return n
+}
+
+// TestCommit_WritesNoListEntries: the engine's writes leave no entry of a
+// list answered from the rows in payments_kv, and those lists, filtered
+// once or twice, in pages, still answer.
+func TestCommit_WritesNoListEntries(t *testing.T) {
+	_, tables := declaredWorld(t)
+	require.GreaterOrEqual(t, len(servedLists(tables)), 10)
+	store, schema := openSchema(t)
+	w := newWorld(t, store, holding)
+	c := sqlConn(t, schema)
+	assert.Zero(t, listEntriesStored(t, c, tables))
+	for name, page := range lists(t, w.eng) {
+		if !strings.Contains(name, "FAILED") {
+			assert.Contains(t, page, `"data":[{`, name)
+		}
+	}
+}
+
+// TestGet_ListEntryFromRowsConflicts: an Update that read an entry of a
+// list answered from the rows (a list's probe) runs again when another
+// commit changes the record so that the entry goes (or comes) before it
+// commits, and its second run reads the entry as it is then; a change
+// that keeps the entry does not make it run again.
+func TestGet_ListEntryFromRowsConflicts(t *testing.T) {
+	store, schema := openSchema(t)
+	newWorld(t, store, holding)
+	_, tables := declaredWorld(t)
+	other, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: schema})
+	require.NoError(t, err)
+	defer other.Close()
+	require.NoError(t, other.DeclareTables(ctx, tables))
+	ixTable := engine.IndexTable("customers", engine.IxType)
+	customer := func(id, typ, name string) []byte {
+		return []byte(`{"id":"` + id + `","customerType":"` + typ + `","fullName":"` + name + `","createdAt":"2030-01-02T03:04:05.678Z"}`)
+	}
+	for _, c := range []struct {
+		typ   string // the type the other commit gives the customer
+		runs  int
+		found []bool // per run: the INDIVIDUAL entry was found
+	}{{"BUSINESS", 2, []bool{true, false}}, {"INDIVIDUAL", 1, []bool{true}}} {
+		id := "Customer:zz-probed-" + c.typ
+		require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+			return tx.Put("customers", id, customer(id, "INDIVIDUAL", "before"))
+		}))
+		entry := "INDIVIDUAL" + ixkey.SortSuffix(time.UnixMilli(1893553445678), id)
+		var found []bool
+		require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+			_, err := tx.Get(ixTable, entry)
+			if err != nil && !errors.Is(err, payments.ErrNotFound) {
+				return err
+			}
+			found = append(found, err == nil)
+			if len(found) > 1 {
+				return nil
+			}
+			// Another commit, while this run holds no lock.
+			require.NoError(t, other.Update(ctx, func(o payments.Tx) error {
+				return o.Put("customers", id, customer(id, c.typ, "after"))
+			}))
+			return tx.Put("widgets", "w-"+c.typ, []byte("{}"))
+		}))
+		assert.Equal(t, c.found, found, c.typ)
+		assert.Len(t, found, c.runs, c.typ)
+	}
+	// A key that is no entry's is none.
+	require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+		for _, k := range []string{"INDIVIDUAL", "INDIVIDUAL|", "INDIVIDUAL|zz|Customer:zz-probed-BUSINESS", "|0000000000000000|x"} {
+			_, err := tx.Get(ixTable, k)
+			assert.ErrorIs(t, err, payments.ErrNotFound, k)
+		}
+		return nil
+	}))
 }

@@ -97,10 +97,13 @@ var ErrTooManyRetries = errors.New("pgstore: too many serialization failures")
 
 // Store is a PostgreSQL-backed payments.Store. Open it with Open.
 type Store struct {
-	pool        *pool
-	lockSpace   int32
-	maxAttempts int
-	hot         hotSet
+	// keepListEntries: the commit writes the entries of lists answered
+	// from the rows into payments_kv as well (tests compare them).
+	keepListEntries bool
+	pool            *pool
+	lockSpace       int32
+	maxAttempts     int
+	hot             hotSet
 
 	mu     sync.RWMutex
 	closed bool

@@ -22,6 +22,7 @@ import (
 // external account, for the tests of the store's tables.
 type world struct {
 	eng        *payments.Engine
+	store      payments.Store
 	payer      string // USD account of an individual, funded
 	payee      string // USD account of another
 	payeeEUR   string // its EUR account
@@ -82,7 +83,7 @@ func transfer(from, to string, amount int64, execute bool) payments.QuoteRequest
 func newWorld(t testing.TB, store payments.Store, mutate ...func(*payments.Config)) *world {
 	t.Helper()
 	eng := newEngine(t, store, mutate...)
-	w := &world{eng: eng, funded: 100_000}
+	w := &world{eng: eng, store: store, funded: 100_000}
 	payer, payerAccount := account(t, eng, individual("Ann Payer", "USD"), "USD")
 	w.payer = payerAccount
 	_, w.payee = account(t, eng, individual("Bo Payee", "USD", "EUR"), "USD")

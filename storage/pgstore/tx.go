@@ -168,7 +168,7 @@ func (t *tx) record(k tkey) (*rec, error) {
 	}
 	r.v, r.exists, r.readExists, r.ver = v, ok, ok, ver
 	t.remember(k, r)
-	if t.optimistic {
+	if t.optimistic && t.s.list(k.table) == nil {
 		t.s.cache.put(k, cached{v: v, ver: ver, exists: ok})
 	}
 	return r, nil
@@ -178,7 +178,9 @@ func (t *tx) record(k tkey) (*rec, error) {
 // it reads optimistically, k was not found stale by an earlier run, and k
 // is not hot (read under its lock).
 func (t *tx) cacheable(k tkey) bool {
-	if !t.optimistic {
+	if !t.optimistic || t.s.list(k.table) != nil {
+		// A list's entries change with their records, which the cache
+		// does not follow to them.
 		return false
 	}
 	if t.u == nil {
@@ -199,7 +201,9 @@ func (t *tx) remember(k tkey, r *rec) {
 func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	var sql string
 	var args []any
-	if sh := t.s.shape(k.table); sh != nil {
+	if ix := t.s.list(k.table); ix != nil {
+		sql, args = ix.getSQL(k.key)
+	} else if sh := t.s.shape(k.table); sh != nil {
 		sql, args = sh.getSQL, []any{k.key}
 	} else {
 		sql, args = "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}
@@ -335,6 +339,12 @@ func (t *tx) Delete(table, key string) error {
 		return t.deleteBalance(key)
 	}
 	k := tkey{table, key}
+	if t.s.list(table) != nil {
+		// An entry of a list answered from the rows: deleted with its
+		// record's write, which the commit checks (lists.go).
+		t.write(k, nil, opDelete)
+		return nil
+	}
 	if t.recs[k] == nil && t.u != nil && !t.u.eager[k] && !t.s.hot.isHot(lockOf(k)) {
 		// Bet that it exists (the index entries of a record's previous
 		// version do): no round trip. When it did not, the commit fails
@@ -345,12 +355,6 @@ func (t *tx) Delete(table, key string) error {
 	r, err := t.record(k)
 	if err != nil {
 		return err
-	}
-	if !r.exists && t.s.list(table) != nil {
-		// An entry of a list answered from the rows that payments_kv
-		// lacks (a store written before the list had entries there):
-		// scans never read it there, so it is deleted already.
-		return nil
 	}
 	if !r.exists {
 		return payments.ErrNotFound

@@ -29,7 +29,7 @@ type underRead struct {
 // first taking the lock (and reading) when k is hot; ok is false when k is
 // not read under a lock.
 func (t *tx) underLock(k tkey) (underRead, bool, error) {
-	if t.u == nil {
+	if t.u == nil || t.s.list(k.table) != nil {
 		return underRead{}, false, nil
 	}
 	if r, ok := t.u.under[k]; ok {
