@@ -123,7 +123,7 @@ func build(ctx context.Context, tx pgx.Tx, l *layout) error {
 		}
 	}
 	for _, ix := range l.indexes {
-		if _, err := tx.Exec(ctx, "CREATE INDEX IF NOT EXISTS "+ident(ix.name())+" ON "+ident(ix.sh.sql)+" ("+strings.Join(ix.cols, ", ")+")"); err != nil {
+		if _, err := tx.Exec(ctx, "CREATE INDEX IF NOT EXISTS "+ident(ix.name())+" ON "+ident(ix.sh.sql)+" ("+strings.Join(ix.cols, ", ")+")"+ix.where()); err != nil {
 			return fmt.Errorf("index %s: %w", ix.name(), err)
 		}
 	}

@@ -34,10 +34,21 @@ type layout struct {
 	lists map[string]*listIndex
 }
 
-// rowIndex is a B-tree index of a record table.
+// rowIndex is a B-tree index of a record table: of every row, or of the
+// rows whose first column is not empty (partial: a list's order by a
+// column holds the records that have a value in it, as the list does).
 type rowIndex struct {
-	sh   *shape
-	cols []string
+	sh      *shape
+	cols    []string
+	partial bool
+}
+
+// where is the predicate of a partial index ("" for none).
+func (ix rowIndex) where() string {
+	if !ix.partial {
+		return ""
+	}
+	return " WHERE " + ix.cols[0] + " <> ''"
 }
 
 // name is the index's SQL name: the table's and its columns'.
@@ -53,9 +64,14 @@ type balanceView struct {
 	held     string // the suffix of the account's held funds
 }
 
-// kernelLayout is the layout before DeclareTables.
+// kernelLayout is the layout before DeclareTables: the journal, and the
+// index of its entries by business record (engine.IxLedgerReference)
+// answered from its rows by the index ledger_journal_entries_reference.
 func kernelLayout() *layout {
-	return &layout{shapes: map[string]*shape{journalShape.engine: journalShape}, atEnd: map[string]bool{}}
+	return &layout{shapes: map[string]*shape{journalShape.engine: journalShape}, atEnd: map[string]bool{},
+		lists: map[string]*listIndex{
+			engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference): {sh: journalShape, cols: []string{"reference"}, created: "created_at"},
+		}}
 }
 
 // sqlName is what the store accepts as the name of a declared table,
@@ -130,16 +146,13 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 		sh := newShape(d.Name, sql, cols...)
 		l.shapes[d.Name], l.declared = sh, append(l.declared, sh)
 		for name, cols := range d.Rows.Lists {
-			if l.lists == nil {
-				l.lists = map[string]*listIndex{}
-			}
 			l.lists[engine.IndexTable(d.Name, name)] = &listIndex{sh: sh, cols: cols, created: d.Rows.Created}
 		}
 		for _, ix := range listOrders(d.Rows) {
 			if !seen[d.Rows.Created] {
 				return nil, fmt.Errorf("pgstore: %s: the lists' order %q is no column", by, d.Rows.Created)
 			}
-			x := rowIndex{sh: sh, cols: ix}
+			x := rowIndex{sh: sh, cols: ix, partial: ix[0] != d.Rows.Created}
 			if !slices.ContainsFunc(l.indexes, func(o rowIndex) bool { return o.name() == x.name() }) {
 				if err := take(x.name(), by+"'s index"); err != nil {
 					return nil, err
@@ -181,7 +194,8 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 
 // listOrders returns the orders of the rows the lists of a table read
 // (engine.Rows.Lists): for each column an index reads, (column, created,
-// id); for the index of every record, (created, id). Each once, sorted.
+// id) of the rows with a value in it (rowIndex.partial); for the index of
+// every record, (created, id). Each once, sorted.
 func listOrders(r *engine.Rows) [][]string {
 	var out [][]string
 	add := func(cols ...string) {

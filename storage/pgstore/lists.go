@@ -121,7 +121,8 @@ func (ix *listIndex) query(r listRange, arg func(v any, typ string) string) stri
 		case byValue && col == "" && value != "":
 			where = append(where, "false")
 		case byValue && col != "":
-			where = append(where, ident(col)+" = "+arg(value, "text"))
+			// col <> '' names the predicate of the partial B-tree.
+			where = append(where, ident(col)+" = "+arg(value, "text"), ident(col)+" <> ''")
 		case col != "":
 			where = append(where, ident(col)+" <> ''")
 		}

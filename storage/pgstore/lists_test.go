@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -33,57 +34,51 @@ func TestDeclare_ListsReadColumnsVerbatim(t *testing.T) {
 	store.KeepListEntries()
 	newWorld(t, store, holding)
 	c := sqlConn(t, schema)
-	shapes := store.Shapes()
 	checked := 0
-	for _, d := range tables {
-		if d.Rows == nil {
-			continue
+	for _, l := range servedIndexes(store, tables) {
+		ixTable, cols := l.ixTable, l.cols
+		var stored []string
+		rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
+		require.NoError(t, err)
+		for rows.Next() {
+			var k []byte
+			require.NoError(t, rows.Scan(&k))
+			stored = append(stored, string(k))
 		}
-		for name, cols := range d.Rows.Lists {
-			ixTable := engine.IndexTable(d.Name, name)
-			var stored []string
-			rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
+		require.NoError(t, rows.Err())
+		sqlTable := pgx.Identifier{l.table}.Sanitize()
+		created := pgx.Identifier{l.created}.Sanitize()
+		var given []string
+		read := func(valueSQL string) {
+			rows, err := c.Query(ctx, "SELECT "+valueSQL+", "+created+", id FROM "+sqlTable)
 			require.NoError(t, err)
 			for rows.Next() {
-				var k []byte
-				require.NoError(t, rows.Scan(&k))
-				stored = append(stored, string(k))
+				var v *string
+				var at time.Time
+				var id string
+				require.NoError(t, rows.Scan(&v, &at, &id))
+				if v == nil || (*v == "" && valueSQL != "''") {
+					continue
+				}
+				k := engine.EscapeValue(*v) + ixkey.SortSuffix(at, id)
+				if !slices.Contains(given, k) {
+					given = append(given, k)
+				}
 			}
 			require.NoError(t, rows.Err())
-			sqlTable := pgx.Identifier{shapes[d.Name].Table}.Sanitize()
-			created := pgx.Identifier{d.Rows.Created}.Sanitize()
-			var given []string
-			read := func(valueSQL string) {
-				rows, err := c.Query(ctx, "SELECT "+valueSQL+", "+created+", id FROM "+sqlTable)
-				require.NoError(t, err)
-				for rows.Next() {
-					var v *string
-					var at time.Time
-					var id string
-					require.NoError(t, rows.Scan(&v, &at, &id))
-					if v == nil || (*v == "" && valueSQL != "''") {
-						continue
-					}
-					k := engine.EscapeValue(*v) + ixkey.SortSuffix(at, id)
-					if !slices.Contains(given, k) {
-						given = append(given, k)
-					}
-				}
-				require.NoError(t, rows.Err())
-			}
-			if len(cols) == 0 {
-				read("''")
-			}
-			for _, col := range cols {
-				read(pgx.Identifier{col}.Sanitize())
-			}
-			slices.Sort(given)
-			require.NotEmpty(t, stored, "%s: the world writes entries", ixTable)
-			assert.Equal(t, stored, given, "%s: the entries are the columns %s verbatim", ixTable, strings.Join(cols, ", "))
-			checked++
 		}
+		if len(cols) == 0 {
+			read("''")
+		}
+		for _, col := range cols {
+			read(pgx.Identifier{col}.Sanitize())
+		}
+		slices.Sort(given)
+		require.NotEmpty(t, stored, "%s: the world writes entries", ixTable)
+		assert.Equal(t, stored, given, "%s: the entries are the columns %s verbatim", ixTable, strings.Join(cols, ", "))
+		checked++
 	}
-	assert.GreaterOrEqual(t, checked, 10, "the lists of customers, accounts, quotes and transactions are checked")
+	assert.GreaterOrEqual(t, checked, 11, "the lists of customers, accounts, quotes, transactions and the journal are checked")
 }
 
 // TestDeclare_ListPagesAreIndexScans: a page of every declared list, in
@@ -111,7 +106,8 @@ func TestDeclare_ListPagesAreIndexScans(t *testing.T) {
 			where := []string{"true"}
 			args := [][]any{{}}
 			for _, col := range cols {
-				where = append(where, pgx.Identifier{col}.Sanitize()+" = $1")
+				c := pgx.Identifier{col}.Sanitize()
+				where = append(where, c+" = $1 AND "+c+" <> ''")
 				args = append(args, []any{"x"})
 			}
 			if len(cols) > 0 {
@@ -166,86 +162,80 @@ func TestScan_ListsFromRowsMatchEntries(t *testing.T) {
 	c := sqlConn(t, schema)
 	before := lists(t, w.eng)
 	checked := 0
-	var served []string
-	for _, d := range tables {
-		if d.Rows == nil {
-			continue
+	served := servedLists(tables)
+	for _, l := range servedIndexes(store, tables) {
+		ixTable := l.ixTable
+		var stored []string
+		rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
+		require.NoError(t, err)
+		for rows.Next() {
+			var k []byte
+			require.NoError(t, rows.Scan(&k))
+			stored = append(stored, string(k))
 		}
-		for name := range d.Rows.Lists {
-			served = append(served, store.Stored(engine.IndexTable(d.Name, name)))
-			ixTable := engine.IndexTable(d.Name, name)
-			var stored []string
-			rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
-			require.NoError(t, err)
-			for rows.Next() {
-				var k []byte
-				require.NoError(t, rows.Scan(&k))
-				stored = append(stored, string(k))
+		require.NoError(t, rows.Err())
+		prefixes := []string{""}
+		for _, k := range stored {
+			p := k[:strings.Index(k, "|")+1]
+			if !slices.Contains(prefixes, p) {
+				prefixes = append(prefixes, p)
 			}
-			require.NoError(t, rows.Err())
-			prefixes := []string{""}
+		}
+		for _, prefix := range prefixes {
+			var want []string
 			for _, k := range stored {
-				p := k[:strings.Index(k, "|")+1]
-				if !slices.Contains(prefixes, p) {
-					prefixes = append(prefixes, p)
+				if strings.HasPrefix(k, prefix) {
+					want = append(want, k)
 				}
 			}
-			for _, prefix := range prefixes {
-				var want []string
-				for _, k := range stored {
-					if strings.HasPrefix(k, prefix) {
-						want = append(want, k)
+			for _, reverse := range []bool{false, true} {
+				w := slices.Clone(want)
+				if reverse {
+					slices.Reverse(w)
+				}
+				scan := func(after string, limit int) []string {
+					var got []string
+					require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+						return tx.Scan(ixTable, payments.ScanOptions{Prefix: prefix, After: after, Reverse: reverse}, func(k string, _ []byte) (bool, error) {
+							got = append(got, k)
+							return limit == 0 || len(got) < limit, nil
+						})
+					}))
+					return got
+				}
+				assert.Equal(t, w, scan("", 0), "%s %q reverse %v", ixTable, prefix, reverse)
+				for i := range w {
+					if i+1 < len(w) {
+						assert.Equal(t, w[i+1:min(i+3, len(w))], scan(w[i], 2), "%s %q reverse %v after %s", ixTable, prefix, reverse, w[i])
 					}
 				}
-				for _, reverse := range []bool{false, true} {
-					w := slices.Clone(want)
-					if reverse {
-						slices.Reverse(w)
-					}
-					scan := func(after string, limit int) []string {
-						var got []string
-						require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
-							return tx.Scan(ixTable, payments.ScanOptions{Prefix: prefix, After: after, Reverse: reverse}, func(k string, _ []byte) (bool, error) {
-								got = append(got, k)
-								return limit == 0 || len(got) < limit, nil
-							})
-						}))
-						return got
-					}
-					assert.Equal(t, w, scan("", 0), "%s %q reverse %v", ixTable, prefix, reverse)
-					for i := range w {
-						if i+1 < len(w) {
-							assert.Equal(t, w[i+1:min(i+3, len(w))], scan(w[i], 2), "%s %q reverse %v after %s", ixTable, prefix, reverse, w[i])
-						}
-					}
-					checked++
+				checked++
+			}
+		}
+		// A run sees its own writes among the rows'.
+		if len(stored) > 0 {
+			mine := stored[0][:strings.Index(stored[0], "|")+1] + "0000000000000000|zz-mine"
+			gone := stored[0]
+			var got []string
+			errRollback := errors.New("rolled back")
+			require.ErrorIs(t, store.Update(ctx, func(tx payments.Tx) error {
+				got = nil
+				if err := tx.Put(ixTable, mine, nil); err != nil {
+					return err
 				}
-			}
-			// A run sees its own writes among the rows'.
-			if len(stored) > 0 {
-				mine := stored[0][:strings.Index(stored[0], "|")+1] + "0000000000000000|zz-mine"
-				gone := stored[0]
-				var got []string
-				errRollback := errors.New("rolled back")
-				require.ErrorIs(t, store.Update(ctx, func(tx payments.Tx) error {
-					got = nil
-					if err := tx.Put(ixTable, mine, nil); err != nil {
-						return err
-					}
-					if err := tx.Delete(ixTable, gone); err != nil {
-						return err
-					}
-					if err := tx.Scan(ixTable, payments.ScanOptions{}, func(k string, _ []byte) (bool, error) {
-						got = append(got, k)
-						return true, nil
-					}); err != nil {
-						return err
-					}
-					return errRollback
-				}), errRollback)
-				assert.Contains(t, got, mine, ixTable)
-				assert.NotContains(t, got, gone, ixTable)
-			}
+				if err := tx.Delete(ixTable, gone); err != nil {
+					return err
+				}
+				if err := tx.Scan(ixTable, payments.ScanOptions{}, func(k string, _ []byte) (bool, error) {
+					got = append(got, k)
+					return true, nil
+				}); err != nil {
+					return err
+				}
+				return errRollback
+			}), errRollback)
+			assert.Contains(t, got, mine, ixTable)
+			assert.NotContains(t, got, gone, ixTable)
 		}
 	}
 	assert.GreaterOrEqual(t, checked, 20)
@@ -300,9 +290,32 @@ func TestScan_ListFromRowsConflicts(t *testing.T) {
 	}
 }
 
-// servedLists names the index tables answered from the rows of tables.
+// servedList is an index answered from the rows of a table.
+type servedList struct {
+	ixTable        string   // the engine's index table
+	table, created string   // the SQL table and its column of creation
+	cols           []string // the columns it reads
+}
+
+// servedIndexes are the indexes answered from the rows: those the tables
+// declare, and the journal's by reference.
+func servedIndexes(store *pgstore.Store, tables []engine.TableDef) []servedList {
+	out := []servedList{{engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference), "ledger_journal_entries", "created_at", []string{"reference"}}}
+	shapes := store.Shapes()
+	for _, d := range tables {
+		if d.Rows != nil {
+			for _, name := range slices.Sorted(maps.Keys(d.Rows.Lists)) {
+				out = append(out, servedList{engine.IndexTable(d.Name, name), shapes[d.Name].Table, d.Rows.Created, d.Rows.Lists[name]})
+			}
+		}
+	}
+	return out
+}
+
+// servedLists names the index tables answered from the rows of tables and
+// the journal's.
 func servedLists(tables []engine.TableDef) []string {
-	var out []string
+	out := []string{engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference)}
 	for _, d := range tables {
 		if d.Rows != nil {
 			for name := range d.Rows.Lists {
