@@ -170,6 +170,9 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 				return nil, fmt.Errorf("pgstore: %s: an index reads no column", by)
 			}
 			x := rowIndex{sh: sh, cols: slices.Clone(ix)}
+			if slices.ContainsFunc(l.indexes, func(o rowIndex) bool { return o.name() == x.name() && !o.partial }) {
+				continue // a list's order already
+			}
 			if err := take(x.name(), by+"'s index"); err != nil {
 				return nil, err
 			}
@@ -193,9 +196,13 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 }
 
 // listOrders returns the orders of the rows the lists of a table read
-// (engine.Rows.Lists): for each column an index reads, (column, created,
-// id) of the rows with a value in it (rowIndex.partial); for the index of
-// every record, (created, id). Each once, sorted.
+// (engine.Rows.Lists): for each column an index reads, (column, created)
+// of the rows with a value in it (rowIndex.partial); for the index of
+// every record, (created). Each once, sorted. The key is left out: a list
+// orders by (created, id), and a page reads the B-tree in created order
+// and sorts by id only the rows of one creation time (PostgreSQL's
+// incremental sort), which are few; each entry is the size of its id
+// smaller, which is most of it.
 func listOrders(r *engine.Rows) [][]string {
 	var out [][]string
 	add := func(cols ...string) {
@@ -205,10 +212,10 @@ func listOrders(r *engine.Rows) [][]string {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Lists)) {
 		if len(r.Lists[name]) == 0 {
-			add(r.Created, "id")
+			add(r.Created)
 		}
 		for _, c := range r.Lists[name] {
-			add(c, r.Created, "id")
+			add(c, r.Created)
 		}
 	}
 	slices.SortFunc(out, func(a, b []string) int { return slices.Compare(a, b) })

@@ -21,7 +21,7 @@ import (
 // The value of a scan's prefix "<value>|" becomes "column = value" (for an
 // index over several columns one subquery per column, merged, each key
 // once), and a bound of the key a bound of created_at, so that a page walks
-// the B-tree (column, created_at, id) and stops after its limit; the key's
+// the B-tree (column, created_at) and stops after its limit; the key's
 // exact bound is checked on the key built in SQL, compared as bytes.
 // Within one subquery rows come in (created_at, id) order, which is the
 // keys' order because the engine's clock is truncated to the millisecond;

@@ -283,25 +283,24 @@ func TestTables_MatchDeclarations(t *testing.T) {
 		WHERE schemaname = $2 AND tablename = 'transactions'`, schema+".", schema).Scan(&indexes))
 	assert.Equal(t, []string{
 		"CREATE INDEX transactions_created_at ON transactions USING btree (created_at)",
-		"CREATE INDEX transactions_created_at_id ON transactions USING btree (created_at, id)",
-		"CREATE INDEX transactions_customer_id_created_at_id ON transactions USING btree (customer_id, created_at, id) WHERE (customer_id <> ''::text)",
-		"CREATE INDEX transactions_destination_account_id_created_at_id ON transactions USING btree (destination_account_id, created_at, id) WHERE (destination_account_id <> ''::text)",
-		"CREATE INDEX transactions_destination_uma_address_created_at_id ON transactions USING btree (destination_uma_address, created_at, id) WHERE (destination_uma_address <> ''::text)",
+		"CREATE INDEX transactions_customer_id_created_at ON transactions USING btree (customer_id, created_at) WHERE (customer_id <> ''::text)",
+		"CREATE INDEX transactions_destination_account_id_created_at ON transactions USING btree (destination_account_id, created_at) WHERE (destination_account_id <> ''::text)",
+		"CREATE INDEX transactions_destination_uma_address_created_at ON transactions USING btree (destination_uma_address, created_at) WHERE (destination_uma_address <> ''::text)",
 		"CREATE UNIQUE INDEX transactions_pkey ON transactions USING btree (id)",
-		"CREATE INDEX transactions_platform_customer_id_created_at_id ON transactions USING btree (platform_customer_id, created_at, id) WHERE (platform_customer_id <> ''::text)",
-		"CREATE INDEX transactions_quote_id_created_at_id ON transactions USING btree (quote_id, created_at, id) WHERE (quote_id <> ''::text)",
-		"CREATE INDEX transactions_refund_reference_created_at_id ON transactions USING btree (refund_reference, created_at, id) WHERE (refund_reference <> ''::text)",
-		"CREATE INDEX transactions_source_account_id_created_at_id ON transactions USING btree (source_account_id, created_at, id) WHERE (source_account_id <> ''::text)",
-		"CREATE INDEX transactions_source_uma_address_created_at_id ON transactions USING btree (source_uma_address, created_at, id) WHERE (source_uma_address <> ''::text)",
-		"CREATE INDEX transactions_status_created_at_id ON transactions USING btree (status, created_at, id) WHERE (status <> ''::text)",
-		"CREATE INDEX transactions_type_created_at_id ON transactions USING btree (type, created_at, id) WHERE (type <> ''::text)",
+		"CREATE INDEX transactions_platform_customer_id_created_at ON transactions USING btree (platform_customer_id, created_at) WHERE (platform_customer_id <> ''::text)",
+		"CREATE INDEX transactions_quote_id_created_at ON transactions USING btree (quote_id, created_at) WHERE (quote_id <> ''::text)",
+		"CREATE INDEX transactions_refund_reference_created_at ON transactions USING btree (refund_reference, created_at) WHERE (refund_reference <> ''::text)",
+		"CREATE INDEX transactions_source_account_id_created_at ON transactions USING btree (source_account_id, created_at) WHERE (source_account_id <> ''::text)",
+		"CREATE INDEX transactions_source_uma_address_created_at ON transactions USING btree (source_uma_address, created_at) WHERE (source_uma_address <> ''::text)",
+		"CREATE INDEX transactions_status_created_at ON transactions USING btree (status, created_at) WHERE (status <> ''::text)",
+		"CREATE INDEX transactions_type_created_at ON transactions USING btree (type, created_at) WHERE (type <> ''::text)",
 	}, indexes)
 	var customerIndexes []string
 	require.NoError(t, c.QueryRow(ctx, `SELECT array_agg(indexname::text ORDER BY indexname) FROM pg_indexes
 		WHERE schemaname = $1 AND tablename = 'customers'`, schema).Scan(&customerIndexes))
-	assert.Equal(t, []string{"customers_created_at_id", "customers_customer_type_created_at_id",
-		"customers_pkey", "customers_platform_customer_id_created_at_id",
-		"customers_uma_address_created_at_id"}, customerIndexes,
+	assert.Equal(t, []string{"customers_created_at", "customers_customer_type_created_at",
+		"customers_pkey", "customers_platform_customer_id_created_at",
+		"customers_uma_address_created_at"}, customerIndexes,
 		"a status is computed from the type and both statuses (Rows.Kept): no column orders it")
 }
 
