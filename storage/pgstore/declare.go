@@ -187,25 +187,28 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 	return moveTable(ctx, tx, sh, sh.engine)
 }
 
-// refill writes every typed column of the rows of sh again from their doc:
-// after columns were added, 500 rows at a time, by the same code as the
-// store's own writes.
+// refill writes every typed column of the rows of sh again from their
+// records: after columns were added, 500 rows at a time, by the same code
+// as the store's own writes. Each row keeps its doc: the members of the
+// columns it holds already stay out of it, and those of the added columns
+// stay in it until the record is written again (doc.go).
 func refill(ctx context.Context, tx pgx.Tx, sh *shape) error {
 	after := ""
 	for {
-		rows, err := tx.Query(ctx, "SELECT id, doc::text FROM "+ident(sh.sql)+" WHERE id > $1 ORDER BY id LIMIT 500", after)
+		rows, err := tx.Query(ctx, "SELECT id, doc::text"+sh.stripSQL()+" FROM "+ident(sh.sql)+" WHERE id > $1 ORDER BY id LIMIT 500", after)
 		if err != nil {
 			return err
 		}
 		var keys []string
-		var values [][]byte
+		var values, docs [][]byte
 		for rows.Next() {
-			var id, doc string
-			if err := rows.Scan(&id, &doc); err != nil {
+			var id string
+			doc, v, err := scanRow(rows, sh, &id)
+			if err != nil {
 				rows.Close()
 				return err
 			}
-			keys, values = append(keys, id), append(values, []byte(doc))
+			keys, values, docs = append(keys, id), append(values, v), append(docs, doc)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -214,7 +217,7 @@ func refill(ctx context.Context, tx pgx.Tx, sh *shape) error {
 		if len(keys) == 0 {
 			return nil
 		}
-		args, err := columnArgs(sh, keys, values)
+		args, err := columnArgs(sh, keys, values, docs)
 		if err != nil {
 			return err
 		}
