@@ -547,9 +547,9 @@ func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) 
 	row := make([]pgtype.Text, len(sh.cols))
 	var spans []span
 	var buf docBuf
-	var doc []byte
 	if len(sh.strip) > 0 && kept == nil {
 		spans = make([]span, len(sh.cols))
+		buf = docBuf{scratch: make([]byte, 0, 64), cut: make([]int, 0, len(sh.strip))}
 	}
 	for i, v := range values {
 		if err := extract(v, sh.paths, sh.absent, row, spans); err != nil {
@@ -559,8 +559,7 @@ func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) 
 		case kept != nil:
 			docs[i] = string(kept[i])
 		case spans != nil:
-			doc = sh.appendDoc(doc[:0], v, row, spans, &buf)
-			docs[i] = string(doc)
+			docs[i] = sh.docOf(v, row, spans, &buf)
 		default:
 			docs[i] = string(v)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -85,22 +86,49 @@ type docBuf struct {
 	cut     []int // the stripped columns of the record, in its order
 }
 
-// appendDoc appends to b the doc of the record v: v with the value of each
-// stripped column's member replaced by 0 where the column holds it
-// exactly. row and spans are extract's of v.
-func (s *shape) appendDoc(b, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
+// cuts returns the stripped columns whose members the doc of the record
+// v leaves out (the column holds the member exactly), in the record's
+// order, and how many bytes they take. row and spans are extract's of v.
+func (s *shape) cuts(v []byte, row []pgtype.Text, spans []span, buf *docBuf) (cut []int, n int) {
 	buf.cut = buf.cut[:0]
 	for _, i := range s.strip {
 		if sp := spans[i]; sp.end > 0 && row[i].Valid {
 			var exact bool
 			if exact, buf.scratch = holds(s.cols[i].typ, row[i].String, v[sp.start:sp.end], buf.scratch); exact {
 				buf.cut = append(buf.cut, i)
+				n += sp.end - sp.start - 1
 			}
 		}
 	}
 	slices.SortFunc(buf.cut, func(i, j int) int { return spans[i].start - spans[j].start })
+	return buf.cut, n
+}
+
+// docOf returns the doc of the record v: v with the value of each stripped
+// column's member replaced by 0 where the column holds it exactly (one
+// allocation: the string itself).
+func (s *shape) docOf(v []byte, row []pgtype.Text, spans []span, buf *docBuf) string {
+	cut, n := s.cuts(v, row, spans, buf)
+	if len(cut) == 0 {
+		return string(v)
+	}
+	var b strings.Builder
+	b.Grow(len(v) - n)
 	at := 0
-	for _, i := range buf.cut {
+	for _, i := range cut {
+		b.Write(v[at:spans[i].start])
+		b.WriteByte('0')
+		at = spans[i].end
+	}
+	b.Write(v[at:])
+	return b.String()
+}
+
+// appendDoc appends the doc of the record v (docOf's) to b.
+func (s *shape) appendDoc(b, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
+	cut, _ := s.cuts(v, row, spans, buf)
+	at := 0
+	for _, i := range cut {
 		b = append(append(b, v[at:spans[i].start]...), '0')
 		at = spans[i].end
 	}
@@ -121,16 +149,37 @@ func holds(t colType, val string, raw, scratch []byte) (bool, []byte) {
 	case colNumeric:
 		return plainDecimal(raw), scratch
 	case colTimestamptz:
-		at, err := time.Parse(time.RFC3339Nano, val)
-		if err != nil || at.Nanosecond()%1000 != 0 {
-			return false, scratch
-		}
-		scratch = appendTime(scratch[:0], at)
-		return bytes.Equal(scratch, raw), scratch
+		return len(raw) == len(val)+2 && string(raw[1:len(raw)-1]) == val && utcMicros(val), scratch
 	case colBoolean:
 		return string(raw) == "true" || string(raw) == "false", scratch
 	}
 	return false, scratch
+}
+
+// utcMicros reports whether val, a time that parses as RFC 3339 (typed
+// checked it), is spelled as appendTime spells it: in UTC (Z), with a
+// fraction of at most six digits (PostgreSQL keeps microseconds) that ends
+// in no 0, after a point (Go reads a comma too), and T between date and
+// time.
+func utcMicros(val string) bool {
+	const whole = len("2006-01-02T15:04:05Z")
+	n := len(val)
+	switch {
+	case n < whole || val[10] != 'T' || val[n-1] != 'Z':
+		return false
+	case n == whole:
+		return true
+	}
+	frac := val[whole-1 : n-1]
+	if len(frac) < 2 || len(frac) > 7 || frac[0] != '.' || frac[len(frac)-1] == '0' {
+		return false
+	}
+	for _, c := range []byte(frac[1:]) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // plainDecimal reports whether raw is a number PostgreSQL's numeric prints

@@ -83,6 +83,9 @@ func FuzzDoc(f *testing.F) {
 			vals[j] = pgText(sh.cols[i].typ, row[i])
 		}
 		doc := sh.appendDoc(nil, []byte(v), row, spans, &docBuf{})
+		if s := sh.docOf([]byte(v), row, spans, &docBuf{}); s != string(doc) {
+			t.Fatalf("docOf %s, appendDoc %s", s, doc)
+		}
 		if !json.Valid(doc) {
 			t.Fatalf("doc %s of %s is not JSON", doc, v)
 		}

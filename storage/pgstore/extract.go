@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -99,7 +100,11 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text, spans []sp
 		}
 		var child *pathNode
 		if node != nil && node.children != nil {
-			child = node.children[unquote(doc[p:kend])]
+			if name := doc[p+1 : kend-1]; bytes.IndexByte(name, '\\') < 0 {
+				child = node.children[string(name)] // no copy for the lookup
+			} else {
+				child = node.children[unquote(doc[p:kend])]
+			}
 		}
 		p = jsonx.SkipSpace(doc, kend)
 		if p >= len(doc) || doc[p] != ':' {
