@@ -488,7 +488,7 @@ func (t *tx) writes(s *stmt) error {
 			for i, k := range ks {
 				keys[i], values[i] = k.key, t.recs[k].v
 			}
-			args, err := columnArgs(sh, keys, values)
+			args, err := columnArgs(sh, keys, values, nil)
 			if err != nil {
 				return err
 			}
@@ -535,19 +535,34 @@ func (t *tx) kvArrays(ks []tkey) (tables []string, keys, values [][]byte) {
 }
 
 // columnArgs returns the arrays of shape's rows for the records values at
-// keys: the ids, each typed column, the docs.
-func columnArgs(sh *shape, keys []string, values [][]byte) ([]any, error) {
+// keys: the ids, each typed column, the docs (the records without the
+// members the columns hold, doc.go). kept, when not nil, are the docs to
+// write instead, as the rows hold them (refill's).
+func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) {
 	cols := make([][]pgtype.Text, len(sh.cols))
 	for i := range cols {
 		cols[i] = make([]pgtype.Text, len(keys))
 	}
 	docs := make([]string, len(keys))
 	row := make([]pgtype.Text, len(sh.cols))
+	var spans []span
+	var buf docBuf
+	if len(sh.strip) > 0 && kept == nil {
+		spans = make([]span, len(sh.cols))
+		buf = docBuf{scratch: make([]byte, 0, 64), cut: make([]int, 0, len(sh.strip))}
+	}
 	for i, v := range values {
-		if err := extract(v, sh.paths, sh.absent, row); err != nil {
+		if err := extract(v, sh.paths, sh.absent, row, spans); err != nil {
 			return nil, errors.New("pgstore: " + sh.engine + " " + keys[i] + ": " + err.Error())
 		}
-		docs[i] = string(v)
+		switch {
+		case kept != nil:
+			docs[i] = string(kept[i])
+		case spans != nil:
+			docs[i] = sh.docOf(v, row, spans, &buf)
+		default:
+			docs[i] = string(v)
+		}
 		for c := range row {
 			cols[c][i] = row[c]
 		}

@@ -69,14 +69,16 @@ func (s *Store) DeclareTables(ctx context.Context, tables []engine.TableDef) err
 // relation is what the catalog says of one table or view: its kind ('r'
 // a table, 'v' a view, ...) and its columns with their types, in order.
 type relation struct {
-	kind  string
-	names []string
-	types []string
+	kind     string
+	names    []string
+	types    []string
+	comments []string // "" for none
 }
 
 // catalog reads the tables and views of the current schema named names.
 func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relation, error) {
-	rows, err := tx.Query(ctx, `SELECT c.relname::text, c.relkind::text, a.attname::text, format_type(a.atttypid, a.atttypmod)
+	rows, err := tx.Query(ctx, `SELECT c.relname::text, c.relkind::text, a.attname::text, format_type(a.atttypid, a.atttypmod),
+			coalesce(col_description(c.oid, a.attnum), '')
 		FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 		WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY($1)
 		ORDER BY c.relname, a.attnum`, names)
@@ -86,8 +88,8 @@ func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relati
 	defer rows.Close()
 	out := map[string]*relation{}
 	for rows.Next() {
-		var rel, kind, name, typ string
-		if err := rows.Scan(&rel, &kind, &name, &typ); err != nil {
+		var rel, kind, name, typ, comment string
+		if err := rows.Scan(&rel, &kind, &name, &typ, &comment); err != nil {
 			return nil, err
 		}
 		r := out[rel]
@@ -95,7 +97,7 @@ func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relati
 			r = &relation{kind: kind}
 			out[rel] = r
 		}
-		r.names, r.types = append(r.names, name), append(r.types, typ)
+		r.names, r.types, r.comments = append(r.names, name), append(r.types, typ), append(r.comments, comment)
 	}
 	return out, rows.Err()
 }
@@ -148,8 +150,10 @@ func build(ctx context.Context, tx pgx.Tx, l *layout) error {
 }
 
 // buildTable creates the record table sh when the database lacks it (rel
-// nil), or adds the columns it lacks and fills them; then it moves the
-// table's records that payments_kv still holds into it.
+// nil), or adds the columns it lacks and fills them, and writes every row
+// again when a column whose member its doc holds as 0 is no longer
+// stripped so (stripped); then it moves the table's records that
+// payments_kv still holds into it.
 func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error {
 	switch {
 	case rel == nil:
@@ -165,6 +169,10 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 	case rel.kind != "r":
 		return fmt.Errorf("a relation of kind %q stands where the table goes", rel.kind)
 	default:
+		before, err := stripped(sh, rel)
+		if err != nil {
+			return err
+		}
 		added := false
 		for _, c := range sh.cols {
 			i := slices.Index(rel.names, c.name)
@@ -178,34 +186,120 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 				return fmt.Errorf("column %s is %s, declared %s", c.name, rel.types[i], c.typ)
 			}
 		}
-		if added {
-			if err := refill(ctx, tx, sh); err != nil {
+		switch {
+		case before != nil:
+			if err := refill(ctx, tx, sh, before); err != nil {
+				return err
+			}
+		case added:
+			if err := refill(ctx, tx, sh, sh); err != nil {
 				return err
 			}
 		}
 	}
+	if err := markStripped(ctx, tx, sh, rel); err != nil {
+		return err
+	}
 	return moveTable(ctx, tx, sh, sh.engine)
 }
 
-// refill writes every typed column of the rows of sh again from their doc:
-// after columns were added, 500 rows at a time, by the same code as the
-// store's own writes.
-func refill(ctx context.Context, tx pgx.Tx, sh *shape) error {
+// The columns whose members a table's docs hold as 0 (doc.go) are marked
+// in the database, each by its comment naming its member (strippedNote),
+// so that the store reads the rows right when a later declaration strips
+// other members: a column no longer declared (it stays, unwritten), one
+// taking another member, or one that gains a value for absent members.
+// Such a declaration writes every row again, read as the marks say and
+// written as the declaration says (refill); a declaration that only adds
+// stripped columns reads the rows as they are. A table written before the
+// store stripped members has no marks and whole docs.
+
+// strippedNote is the comment on a stripped column taken from path.
+func strippedNote(path string) string {
+	return "the record's member " + path + "; doc holds 0 in its place"
+}
+
+// stripped returns the table as its rows were written, when a column
+// marked stripped there is not stripped so by sh (nil when sh reads them
+// right).
+func stripped(sh *shape, rel *relation) (*shape, error) {
+	var before []column
+	same := true
+	for i, note := range rel.comments {
+		path, ok := strings.CutPrefix(note, "the record's member ")
+		if path, ok = strings.CutSuffix(path, "; doc holds 0 in its place"); !ok {
+			continue
+		}
+		t := slices.Index(sqlTypes[:], rel.types[i])
+		if t < 0 {
+			return nil, fmt.Errorf("column %s is %s, which the store does not write", rel.names[i], rel.types[i])
+		}
+		c := column{name: rel.names[i], typ: colType(t), path: path}
+		before = append(before, c)
+		same = same && slices.ContainsFunc(sh.strip, func(j int) bool { return sh.cols[j] == c })
+	}
+	if same {
+		return nil, nil
+	}
+	old := newShape(sh.engine, sh.sql, before...)
+	old.stripColumns()
+	return old, nil
+}
+
+// markStripped sets the comments of the columns of sh (rel: as the
+// database had it, nil for a new table) to its stripped columns' notes,
+// and removes the note of a column no longer stripped.
+func markStripped(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error {
+	have := map[string]string{}
+	if rel != nil {
+		for i, n := range rel.names {
+			have[n] = rel.comments[i]
+		}
+	}
+	want := map[string]string{}
+	for _, i := range sh.strip {
+		want[sh.cols[i].name] = strippedNote(sh.cols[i].path)
+	}
+	for _, name := range slices.Sorted(maps.Keys(have)) {
+		if _, ok := want[name]; !ok && strings.HasSuffix(have[name], "; doc holds 0 in its place") {
+			if _, err := tx.Exec(ctx, "COMMENT ON COLUMN "+ident(sh.sql)+"."+ident(name)+" IS NULL"); err != nil {
+				return err
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		if have[name] != want[name] {
+			if _, err := tx.Exec(ctx, "COMMENT ON COLUMN "+ident(sh.sql)+"."+ident(name)+" IS "+literal(want[name])); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// refill writes every row of sh again from its record, read as the table
+// read wrote it (sh itself, or the table before its stripped columns
+// changed: stripped), 500 rows at a time, by the same code as the store's
+// own writes: after columns were added, each row keeps its doc (the
+// members of the columns it holds stay out of it, those of the added
+// columns stay in it until the record is written again, doc.go); after
+// its stripped columns changed, its doc is stripped as sh says.
+func refill(ctx context.Context, tx pgx.Tx, sh, read *shape) error {
 	after := ""
 	for {
-		rows, err := tx.Query(ctx, "SELECT id, doc::text FROM "+ident(sh.sql)+" WHERE id > $1 ORDER BY id LIMIT 500", after)
+		rows, err := tx.Query(ctx, "SELECT id, doc::text"+read.stripSQL()+" FROM "+ident(sh.sql)+" WHERE id > $1 ORDER BY id LIMIT 500", after)
 		if err != nil {
 			return err
 		}
 		var keys []string
-		var values [][]byte
+		var values, docs [][]byte
 		for rows.Next() {
-			var id, doc string
-			if err := rows.Scan(&id, &doc); err != nil {
+			var id string
+			doc, v, err := scanRow(rows, read, &id)
+			if err != nil {
 				rows.Close()
 				return err
 			}
-			keys, values = append(keys, id), append(values, []byte(doc))
+			keys, values, docs = append(keys, id), append(values, v), append(docs, doc)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -214,7 +308,10 @@ func refill(ctx context.Context, tx pgx.Tx, sh *shape) error {
 		if len(keys) == 0 {
 			return nil
 		}
-		args, err := columnArgs(sh, keys, values)
+		if read != sh {
+			docs = nil
+		}
+		args, err := columnArgs(sh, keys, values, docs)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -54,16 +55,25 @@ func newPaths(cols []column) *pathNode {
 
 var errNotJSON = errors.New("pgstore: a record of this table is not a JSON object")
 
+// span is where the value of a column's member lies in a record:
+// doc[start:end] (end 0 where the record lacks the member). Where a member
+// occurs more than once (a duplicate name in the record or in an object
+// above it), it is the last occurrence: the one the column's value is
+// taken from.
+type span struct{ start, end int }
+
 // extract sets out[i] to the text of column i of the record doc (Valid false
-// where the member is absent, null or not of the column's type). doc must
-// be a JSON object.
-func extract(doc []byte, paths *pathNode, absent, out []pgtype.Text) error {
+// where the member is absent, null or not of the column's type), and
+// spans[i], when spans is not nil, to where its member's value lies. out
+// may be nil (only the spans are wanted). doc must be a JSON object.
+func extract(doc []byte, paths *pathNode, absent, out []pgtype.Text, spans []span) error {
 	copy(out, absent)
+	clear(spans)
 	p := jsonx.SkipSpace(doc, 0)
 	if p >= len(doc) || doc[p] != '{' {
 		return errNotJSON
 	}
-	end, err := scanObject(doc, p, paths, out)
+	end, err := scanObject(doc, p, paths, out, spans)
 	if err != nil {
 		return err
 	}
@@ -74,8 +84,8 @@ func extract(doc []byte, paths *pathNode, absent, out []pgtype.Text) error {
 }
 
 // scanObject reads the object at doc[p] ('{'), filling the columns of the
-// members on node, and returns the position after it.
-func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text) (int, error) {
+// members on node (and their spans), and returns the position after it.
+func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text, spans []span) (int, error) {
 	p = jsonx.SkipSpace(doc, p+1)
 	if p < len(doc) && doc[p] == '}' {
 		return p + 1, nil
@@ -90,7 +100,11 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text) (int, erro
 		}
 		var child *pathNode
 		if node != nil && node.children != nil {
-			child = node.children[unquote(doc[p:kend])]
+			if name := doc[p+1 : kend-1]; bytes.IndexByte(name, '\\') < 0 {
+				child = node.children[string(name)] // no copy for the lookup
+			} else {
+				child = node.children[unquote(doc[p:kend])]
+			}
 		}
 		p = jsonx.SkipSpace(doc, kend)
 		if p >= len(doc) || doc[p] != ':' {
@@ -106,9 +120,14 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text) (int, erro
 			if vend, err = skipValue(doc, p); err != nil {
 				return 0, err
 			}
-			out[child.col] = typed(doc[p:vend], child.typ)
+			if out != nil {
+				out[child.col] = typed(doc[p:vend], child.typ)
+			}
+			if spans != nil {
+				spans[child.col] = span{p, vend}
+			}
 		case child != nil && doc[p] == '{':
-			if vend, err = scanObject(doc, p, child, out); err != nil {
+			if vend, err = scanObject(doc, p, child, out, spans); err != nil {
 				return 0, err
 			}
 		default:

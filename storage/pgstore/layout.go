@@ -144,6 +144,7 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 			cols[i] = column{name: c.Name, typ: typ, path: c.Path, absent: c.Absent}
 		}
 		sh := newShape(d.Name, sql, cols...)
+		sh.stripColumns()
 		l.shapes[d.Name], l.declared = sh, append(l.declared, sh)
 		for name, cols := range d.Rows.Lists {
 			l.lists[engine.IndexTable(d.Name, name)] = &listIndex{sh: sh, cols: cols, created: d.Rows.Created}

@@ -45,7 +45,7 @@ func moveRecords(ctx context.Context, tx pgx.Tx) error {
 // table sh, each row made by the same code as the store's own writes.
 func moveTable(ctx context.Context, tx pgx.Tx, sh *shape, from string) error {
 	return eachBatch(ctx, tx, from, func(keys []string, values [][]byte) error {
-		args, err := columnArgs(sh, keys, values)
+		args, err := columnArgs(sh, keys, values, nil)
 		if err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ var journalV4 = newShape(engine.TableLedgerEntries, "ledger_journal",
 // did: a row of ledger_journal each, and a row of ledger_entries per
 // posting.
 func writeJournalV4(ctx context.Context, tx pgx.Tx, keys []string, values [][]byte) error {
-	args, err := columnArgs(journalV4, keys, values)
+	args, err := columnArgs(journalV4, keys, values, nil)
 	if err != nil {
 		return err
 	}

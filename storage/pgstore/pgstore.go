@@ -5,7 +5,9 @@
 //
 // The records the areas declare as rows (engine.TableDef.Rows: customers,
 // internal and external accounts, quotes and transactions) are rows of real
-// tables with typed columns (the record itself whole in a json column, doc);
+// tables with typed columns (the rest of the record in a json column, doc,
+// where a member a column holds is 0: no field is stored twice, and the
+// store spells the record back whole when the engine reads it);
 // the ledger is ledger_balances (one row per account and currency) and
 // ledger_journal_entries with ledger_postings (one narrow row per entry
 // and per posting, accounts as keys into ledger_accounts), shown as the

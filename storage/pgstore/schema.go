@@ -15,8 +15,10 @@ import (
 // (engine.TableDef.Rows), and the store learns it from them (DeclareTables,
 // declare.go). Each such table is a real table: the record's key in id, the
 // columns a finance team queries (typed, taken from the record's JSON when
-// it is written), and the whole record in doc (json, kept byte for byte, so
-// that the engine reads back exactly what it wrote). Every other engine
+// it is written), and the rest of the record in doc (json: the record as
+// written, but for the members the columns hold, each replaced by 0 and
+// spelled back from its column when the record is read, doc.go, so that
+// the engine reads back exactly what it wrote). Every other engine
 // table (indexes, outbox, idempotency, due work...) lives in payments_kv,
 // one ordered key-value table.
 //
@@ -85,6 +87,10 @@ type shape struct {
 	// the table (named by the table's own name): its doc column, or for
 	// the journal the entry spelled back from its rows.
 	doc string
+	// strip are the columns whose members doc does not hold again, by
+	// index (doc.go): none but in the declared tables.
+	strip    []int
+	stripSel string // their values' select list (stripSQL)
 
 	// getSQL reads one record, made once from the declaration.
 	getSQL string
@@ -104,9 +110,11 @@ func timestamptz(name, path string) column {
 	return column{name: name, typ: colTimestamptz, path: path}
 }
 
-// statements makes the table's read statement from its declaration.
+// statements makes the table's read statement from its declaration: a
+// row of (xmin, doc, the stripped columns), which scanRecord reads.
 func (s *shape) statements() {
-	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + " FROM " + ident(s.sql) + " WHERE id = $1"
+	s.stripSel = s.stripSelect()
+	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + s.stripSQL() + " FROM " + ident(s.sql) + " WHERE id = $1"
 }
 
 // insert returns the insert (upsert: or replace) of rows of the table,

@@ -201,17 +201,18 @@ func (t *tx) remember(k tkey, r *rec) {
 func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	var sql string
 	var args []any
+	var sh *shape
 	if ix := t.s.list(k.table); ix != nil {
 		sql, args = ix.getSQL(k.key)
-	} else if sh := t.s.shape(k.table); sh != nil {
+	} else if sh = t.s.shape(k.table); sh != nil {
 		sql, args = sh.getSQL, []any{k.key}
 	} else {
 		sql, args = "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}
 	}
 	err = t.query(sql, args, func(rows pgx.Rows) error {
 		for rows.Next() {
-			var b []byte
-			if err := rows.Scan(&ver, &b); err != nil {
+			b, err := scanRecord(rows, sh, &ver)
+			if err != nil {
 				return err
 			}
 			v, ok = clone(b), true
@@ -404,12 +405,13 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 	after := opts.After
 	for {
 		batch = batch[:0]
-		query, args := t.scanQuery(table, opts.Prefix, after, opts.Reverse, size)
+		query, args, sh := t.scanQuery(table, opts.Prefix, after, opts.Reverse, size)
 		err := t.query(query, args, func(rows pgx.Rows) error {
 			for rows.Next() {
 				var e kv
 				var k []byte
-				if err := rows.Scan(&k, &e.ver, &e.v); err != nil {
+				var err error
+				if e.v, err = scanRecord(rows, sh, &k, &e.ver); err != nil {
 					return err
 				}
 				e.k = string(k)
@@ -537,9 +539,11 @@ func (t *tx) currentKnown(table, key string) (v []byte, known bool) {
 }
 
 // scanQuery builds the range query of one scan batch: rows of (key, xmin,
-// value). Each combination of bounds gets its own statement text, so every
-// prepared plan is a plain index range scan.
-func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (string, []any) {
+// value), and of the stripped columns after them where the table is a
+// record table, returned (scanRecord reads such rows). Each combination of
+// bounds gets its own statement text, so every prepared plan is a plain
+// index range scan.
+func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (string, []any, *shape) {
 	var q strings.Builder
 	var args []any
 	if ix := t.s.list(table); ix != nil {
@@ -547,18 +551,19 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 			args = append(args, v)
 			return "$" + strconv.Itoa(len(args)) + "::" + typ
 		})
-		return "SELECT k, 0::bigint, ''::bytea FROM (" + keys + ") AS ix", args
+		return "SELECT k, 0::bigint, ''::bytea FROM (" + keys + ") AS ix", args, nil
 	}
 	var key string
 	var bind func(string) any
-	switch sh := t.s.shape(table); {
+	sh := t.s.shape(table)
+	switch {
 	case table == engine.TableLedgerBalances:
 		key = `(account || '|' || currency) COLLATE "C"`
 		q.WriteString(`SELECT convert_to(account || '|' || currency, 'UTF8'), xmin::text::bigint, convert_to(balance::text, 'UTF8') FROM ledger_balances WHERE true`)
 		bind = func(s string) any { return s }
 	case sh != nil:
 		key = "id"
-		q.WriteString("SELECT convert_to(id, 'UTF8'), xmin::text::bigint, convert_to(" + sh.doc + ", 'UTF8') FROM " + ident(sh.sql) + " WHERE true")
+		q.WriteString("SELECT convert_to(id, 'UTF8'), xmin::text::bigint, convert_to(" + sh.doc + ", 'UTF8')" + sh.stripSQL() + " FROM " + ident(sh.sql) + " WHERE true")
 		bind = func(s string) any { return s }
 	default:
 		key = "k"
@@ -590,5 +595,5 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 	}
 	args = append(args, limit)
 	q.WriteString(" LIMIT $" + strconv.Itoa(len(args)))
-	return q.String(), args
+	return q.String(), args, sh
 }

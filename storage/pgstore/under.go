@@ -119,8 +119,8 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 			}
 			b.query(sql, func(rows pgx.Rows) error {
 				for rows.Next() {
-					var v []byte
-					if err := rows.Scan(&r.ver, &v); err != nil {
+					v, err := scanRecord(rows, sh, &r.ver)
+					if err != nil {
 						return err
 					}
 					r.v, r.exists = clone(v), true
