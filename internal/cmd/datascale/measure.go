@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/httpapi"
 	"github.com/paygrid/payments/internal/engine"
@@ -222,11 +223,15 @@ func measureRate(ctx context.Context, eng *payments.Engine, ps []payer, callers 
 const passEvent = "OUTGOING_PAYMENT.COMPLETED"
 
 // measurePass measures one delivery pass over st with events events
-// waiting and none due: an engine whose clock runs two hours ahead emits
-// them (their first attempt is due when they are emitted), then one on
-// the true clock makes the pass. Its Notifier refuses, so a pass that
-// found one due would leave it waiting. Afterwards the clock moves ahead
-// again and the events are delivered until none is left.
+// waiting in backoff and none due, as after an endpoint went down: an
+// engine whose clock (and ids) run two minutes behind emits them (so that they are
+// older than the minute a pass on a store shared by processes reads
+// again, for the others' writes still running), then its passes on the
+// true clock try each once, the Notifier refusing, which puts it in
+// backoff for an hour. Then the pass is measured: its Notifier still
+// refuses, so a pass that found one due would leave it waiting.
+// Afterwards the clock moves ahead and the events are delivered until
+// none is left.
 func measurePass(ctx context.Context, st payments.Store, events int, r *results) error {
 	var ahead atomic.Int64 // the clock's lead, in nanoseconds
 	var accept atomic.Bool
@@ -238,6 +243,15 @@ func measurePass(ctx context.Context, st payments.Store, events int, r *results)
 			}
 			return errors.New("datascale: the endpoint is down")
 		}),
+		// Event ids are time-ordered (version 7) at the engine's clock.
+		NewUUID: func() (uuid.UUID, error) {
+			u, err := uuid.NewV7()
+			ms := uint64(time.Now().Add(time.Duration(ahead.Load())).UnixMilli())
+			for i := range 6 {
+				u[i] = byte(ms >> (40 - 8*i))
+			}
+			return u, err
+		},
 		Retry: payments.RetryPolicy{Initial: time.Hour}})
 	if err != nil {
 		return err
@@ -251,7 +265,7 @@ func measurePass(ctx context.Context, st payments.Store, events int, r *results)
 		}
 	}
 	h := engine.HandleOf(eng.Webhooks)
-	ahead.Store(int64(2 * time.Hour))
+	ahead.Store(int64(-2 * time.Minute))
 	for start := 0; start < events; start += 1000 {
 		err := h.Update(ctx, func(t *engine.Txn) error {
 			for range min(1000, events-start) {
@@ -266,6 +280,20 @@ func measurePass(ctx context.Context, st payments.Store, events int, r *results)
 		}
 	}
 	ahead.Store(0)
+	// Every event tried once, and refused: passes until one reads next to
+	// nothing (a pass tries at most 256).
+	for i := 0; ; i++ {
+		c.reads.Store(0)
+		if _, err := eng.Webhooks.Flush(countReads(ctx)); err != nil {
+			return err
+		}
+		if c.reads.Load() < 10 {
+			break
+		}
+		if i > events {
+			return errors.New("datascale: the events are still due after a pass each")
+		}
+	}
 	// The best of three passes: the engine's own worker may run one at
 	// the same time.
 	for range 3 {
