@@ -111,6 +111,8 @@ type Store struct {
 	group group
 
 	cache cache
+	// codecs keep payments_kv's values compressed (codec.go).
+	codecs codecs
 	// accounts are the keys of the ledger accounts (journal.go).
 	accounts accountIDs
 	// layout is where each engine table is kept (layout.go), set by
@@ -292,6 +294,10 @@ func (s *Store) update(ctx context.Context, fn func(payments.Tx) error, lead boo
 		if !errors.Is(err, errRerun) {
 			if err == nil {
 				s.commits.Add(1)
+				// After the commit, not in its round trip: a table's
+				// dictionary, once its values are enough (codec.go). A
+				// failure only leaves its values raw a while longer.
+				_ = s.codecs.makeDicts(ctx, s, c)
 			}
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
 )
@@ -201,23 +202,32 @@ func (t *tx) remember(k tkey, r *rec) {
 func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	var sql string
 	var args []any
+	kv := false // a row of payments_kv, whose value may be compressed
 	if ix := t.s.list(k.table); ix != nil {
 		sql, args = ix.getSQL(k.key)
 	} else if sh := t.s.shape(k.table); sh != nil {
 		sql, args = sh.getSQL, []any{k.key}
 	} else {
-		sql, args = "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}
+		sql, args, kv = "SELECT xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}, true
 	}
+	var codec pgtype.Int2
 	err = t.query(sql, args, func(rows pgx.Rows) error {
 		for rows.Next() {
 			var b []byte
-			if err := rows.Scan(&ver, &b); err != nil {
+			dest := []any{&ver, &b}
+			if kv {
+				dest = append(dest, &codec)
+			}
+			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
 			v, ok = clone(b), true
 		}
 		return rows.Err()
 	})
+	if err == nil && codec.Valid {
+		v, err = t.s.codecs.decode(t.ctx, t.s, t.c, k.table, codec, v)
+	}
 	return ver, v, ok, err
 }
 
@@ -381,9 +391,15 @@ const (
 
 // kv is one record a scan reads.
 type kv struct {
-	k   string
-	v   []byte
-	ver int64
+	k     string
+	v     []byte
+	ver   int64
+	codec pgtype.Int2 // payments_kv's codec of v (codec.go)
+}
+
+// inKV reports whether table's records are rows of payments_kv.
+func (t *tx) inKV(table string) bool {
+	return table != engine.TableLedgerBalances && t.s.list(table) == nil && t.s.shape(table) == nil
 }
 
 func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, value []byte) (bool, error)) error {
@@ -402,21 +418,37 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 	batch := make([]kv, 0, firstBatch)
 	size := firstBatch
 	after := opts.After
+	inKV := t.inKV(table)
 	for {
 		batch = batch[:0]
 		query, args := t.scanQuery(table, opts.Prefix, after, opts.Reverse, size)
+		compressed := false
 		err := t.query(query, args, func(rows pgx.Rows) error {
 			for rows.Next() {
 				var e kv
 				var k []byte
-				if err := rows.Scan(&k, &e.ver, &e.v); err != nil {
+				dest := []any{&k, &e.ver, &e.v}
+				if inKV {
+					dest = append(dest, &e.codec)
+				}
+				if err := rows.Scan(dest...); err != nil {
 					return err
 				}
 				e.k = string(k)
+				compressed = compressed || e.codec.Valid
 				batch = append(batch, e)
 			}
 			return nil
 		})
+		if err == nil && compressed {
+			// Decoded once the rows are read: a dictionary not loaded
+			// yet is read on the same connection.
+			for i := range batch {
+				if e := &batch[i]; e.codec.Valid && err == nil {
+					e.v, err = t.s.codecs.decode(t.ctx, t.s, t.c, table, e.codec, e.v)
+				}
+			}
+		}
 		if err != nil {
 			return t.fail(err)
 		}
@@ -562,7 +594,7 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 		bind = func(s string) any { return s }
 	default:
 		key = "k"
-		q.WriteString("SELECT k, xmin::text::bigint, v FROM payments_kv WHERE tbl = $1")
+		q.WriteString("SELECT k, xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1")
 		args = append(args, t.s.stored(table))
 		bind = func(s string) any { return []byte(s) }
 	}
