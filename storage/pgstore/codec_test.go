@@ -1,8 +1,10 @@
 package pgstore_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
@@ -36,16 +38,23 @@ func noteKey(writer string, i int) string { return fmt.Sprintf("%s|%08d", writer
 // writeNotes writes the records from..to-1 of writer, ten an Update.
 func writeNotes(t *testing.T, s *pgstore.Store, writer string, from, to int) {
 	t.Helper()
+	require.NoError(t, putNotes(s, writer, from, to))
+}
+
+func putNotes(s *pgstore.Store, writer string, from, to int) error {
 	for i := from; i < to; i += 10 {
-		require.NoError(t, s.Update(ctx, func(tx payments.Tx) error {
+		if err := s.Update(ctx, func(tx payments.Tx) error {
 			for j := i; j < min(i+10, to); j++ {
 				if err := tx.Put(noteTable, noteKey(writer, j), note(writer, j)); err != nil {
 					return err
 				}
 			}
 			return nil
-		}))
+		}); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // readNotes checks that s reads the records from..to-1 of writer exactly
@@ -132,4 +141,140 @@ func TestCodec_KeyValueValuesCompressed(t *testing.T) {
 	defer other.Close()
 	readNotes(t, other, "a", 0, 200)
 	assert.Equal(t, s.Dict(noteTable), other.Dict(noteTable))
+}
+
+// TestCodec_RacingStoresShareOneDictionary: two processes on one schema
+// each collect values of the same table; the first to have enough makes
+// the table's dictionary, and the other, whose own is refused, keeps the
+// one that won. Both then compress with it and each reads the other's
+// values; so do processes that reach the point together.
+func TestCodec_RacingStoresShareOneDictionary(t *testing.T) {
+	a, schema := openSchema(t)
+	b, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: schema})
+	require.NoError(t, err)
+	defer b.Close()
+	c := sqlConn(t, schema)
+
+	writeNotes(t, b, "b", 0, 40) // b has collected values, not enough yet
+	writeNotes(t, a, "a", 0, 100)
+	require.NotNil(t, a.Dict(noteTable), "a made the dictionary")
+	assert.Nil(t, b.Dict(noteTable))
+	writeNotes(t, b, "b", 40, 100) // b has enough: its own is refused
+	var stored []byte
+	require.NoError(t, c.QueryRow(ctx, "SELECT dict FROM payments_kv_dicts WHERE tbl = $1", noteTable).Scan(&stored))
+	assert.Equal(t, stored, a.Dict(noteTable))
+	assert.Equal(t, stored, b.Dict(noteTable), "b keeps the dictionary that won")
+
+	writeNotes(t, a, "a", 100, 150)
+	writeNotes(t, b, "b", 100, 150)
+	for _, w := range []string{"a", "b"} {
+		n, _, _ := kvCodecs(t, c, w)
+		assert.GreaterOrEqual(t, n, 50, "%s compresses", w)
+	}
+	readNotes(t, a, "b", 0, 150)
+	readNotes(t, b, "a", 0, 150)
+
+	// Four processes making the dictionary of another table together.
+	stores := make([]*pgstore.Store, 4)
+	shared := pgtest.Schema(t)
+	for i := range stores {
+		stores[i], err = pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: shared})
+		require.NoError(t, err)
+		defer stores[i].Close()
+	}
+	done := make(chan error)
+	for i, s := range stores {
+		go func() { done <- putNotes(s, string(rune('p'+i)), 0, 150) }()
+	}
+	for range stores {
+		require.NoError(t, <-done)
+	}
+	for i, s := range stores {
+		require.NotNil(t, s.Dict(noteTable), "store %d", i)
+		assert.Equal(t, stores[0].Dict(noteTable), s.Dict(noteTable), "store %d", i)
+		readNotes(t, s, string(rune('p'+(i+1)%len(stores))), 0, 150)
+	}
+}
+
+// TestCodec_EventHistoryCompressed: with the event history on (as the
+// sandbox server's dashboard keeps it), every event is a record of
+// event_log in payments_kv of over a kilobyte; once there are enough,
+// they are kept compressed in a small part of that, and the history the
+// engine lists is the same before and after the dictionary exists, every
+// record byte for byte as the engine encodes it.
+func TestCodec_EventHistoryCompressed(t *testing.T) {
+	s, schema := openSchema(t)
+	c := sqlConn(t, schema)
+	w := newWorld(t, s, func(cfg *payments.Config) { cfg.EventHistory = true })
+	history := func() map[string]payments.WebhookDelivery {
+		out := map[string]payments.WebhookDelivery{}
+		for d, err := range w.eng.Webhooks.ListDeliveriesAll(ctx, payments.DeliveryFilter{}, payments.ListParams{}) {
+			require.NoError(t, err)
+			out[d.Event.ID] = d
+		}
+		return out
+	}
+	// settled waits until the history holds at least n events.
+	settled := func(n int) {
+		t.Helper()
+		require.Eventually(t, func() bool {
+			var got int
+			require.NoError(t, c.QueryRow(ctx, "SELECT count(*) FROM payments_kv WHERE tbl = 'event_log'").Scan(&got))
+			return got >= n
+		}, 30*time.Second, 20*time.Millisecond)
+	}
+	pay := func(n int) {
+		for range n {
+			_, err := w.eng.Quotes.Create(ctx, transfer(w.payer, w.payee, 1, true))
+			require.NoError(t, err)
+		}
+	}
+	settled(10)
+	var dicts int
+	require.NoError(t, c.QueryRow(ctx, "SELECT count(*) FROM payments_kv_dicts").Scan(&dicts))
+	require.Zero(t, dicts, "not enough events yet")
+	before := history()
+	require.NotEmpty(t, before)
+
+	for i := 0; ; i++ {
+		pay(5)
+		require.NoError(t, c.QueryRow(ctx, "SELECT count(*) FROM payments_kv_dicts WHERE tbl = 'event_log'").Scan(&dicts))
+		if dicts == 1 {
+			break
+		}
+		require.Less(t, i, 40, "no dictionary of event_log after %d payments", 5*i)
+	}
+	var all int
+	require.NoError(t, c.QueryRow(ctx, "SELECT count(*) FROM payments_kv WHERE tbl = 'event_log'").Scan(&all))
+	pay(10)
+	settled(all + 30)
+
+	after := history()
+	for id, d := range before {
+		assert.Equal(t, d, after[id], "event %s, listed before the dictionary existed", id)
+	}
+	var compressed int
+	var stored float64
+	require.NoError(t, c.QueryRow(ctx, "SELECT count(*), avg(octet_length(v)) FROM payments_kv WHERE tbl = 'event_log' AND codec = 1").
+		Scan(&compressed, &stored))
+	assert.GreaterOrEqual(t, compressed, 30, "the events written once the dictionary exists")
+
+	// Every record of event_log as the engine encodes it.
+	n, size := 0, 0
+	require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
+		return tx.Scan("event_log", payments.ScanOptions{}, func(k string, v []byte) (bool, error) {
+			var d payments.WebhookDelivery
+			require.NoError(t, json.Unmarshal(v, &d), "%s", v)
+			again, err := json.Marshal(d)
+			require.NoError(t, err)
+			assert.Equal(t, string(again), string(v))
+			assert.Equal(t, after[d.Event.ID], d, "listed by the engine")
+			n, size = n+1, size+len(v)
+			return true, nil
+		})
+	}))
+	assert.Equal(t, len(after), n)
+	mean := float64(size) / float64(n)
+	assert.Less(t, stored, mean/4, "an event of %.0f bytes kept in %.0f", mean, stored)
+	t.Logf("%d events, %d compressed: %.0f bytes kept in %.0f", n, compressed, mean, stored)
 }
