@@ -12,7 +12,9 @@
 // views ledger_journal and ledger_entries;
 // a table whose records are ledger accounts (engine.Balances) is also shown
 // with their balances in a view. Every other engine table lives in
-// payments_kv, one ordered key-value table. The kernel's tables are created
+// payments_kv, one ordered key-value table, whose values are kept
+// compressed against a dictionary per table once there is one (codec.go).
+// The kernel's tables are created
 // and upgraded by embedded migrations applied at Open under an advisory
 // lock, so processes may start together; the declared tables are built
 // from the declarations by DeclareTables, which payments.New calls, under
