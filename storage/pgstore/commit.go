@@ -504,26 +504,26 @@ func (t *tx) writes(s *stmt) error {
 		s.cte(`DELETE FROM payments_kv x USING ` + s.rows("r", []string{"t", "k"}, []string{"text", "bytea"}, tb, k) + ` WHERE x.tbl = r.t AND x.k = r.k`)
 	}
 	if len(kv.ins) > 0 {
-		s.cte(t.kvInsert(s, kv.ins))
+		s.cte(t.kvInsert(s, kv.ins, ""))
 	}
 	if len(kv.put) > 0 {
 		// excluded.codec is NULL when no value is compressed (codec.go).
-		s.cte(t.kvInsert(s, kv.put) + `
-			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v, codec = excluded.codec`)
+		s.cte(t.kvInsert(s, kv.put, `
+			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v, codec = excluded.codec`))
 	}
 	return nil
 }
 
 // kvInsert returns the INSERT of the key-value records ks, their values
-// kept as codec.go says: the codec column is written only when one of them
-// is compressed.
-func (t *tx) kvInsert(s *stmt, ks []tkey) string {
+// kept as codec.go says (the codec column is written only when one of them
+// is compressed), followed by then.
+func (t *tx) kvInsert(s *stmt, ks []tkey, then string) string {
 	tb, k, v, codec := t.kvArrays(ks, true)
 	if codec == nil {
-		return `INSERT INTO payments_kv (tbl, k, v) SELECT * FROM ` + s.rows("r", []string{"t", "k", "v"}, []string{"text", "bytea", "bytea"}, tb, k, v)
+		return `INSERT INTO payments_kv (tbl, k, v) SELECT * FROM ` + s.rows("r", []string{"t", "k", "v"}, []string{"text", "bytea", "bytea"}, tb, k, v) + then
 	}
 	return `INSERT INTO payments_kv (tbl, k, v, codec) SELECT * FROM ` +
-		s.rows("r", []string{"t", "k", "v", "c"}, []string{"text", "bytea", "bytea", "int2"}, tb, k, v, codec)
+		s.rows("r", []string{"t", "k", "v", "c"}, []string{"text", "bytea", "bytea", "int2"}, tb, k, v, codec) + then
 }
 
 func keysOf(ks []tkey) []string {

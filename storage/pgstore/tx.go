@@ -210,25 +210,34 @@ func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	} else {
 		sql, args, kv = "SELECT xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}, true
 	}
-	var codec pgtype.Int2
+	// What the row holds, in one variable the scan writes (one
+	// allocation, not one for each).
+	var got struct {
+		ver   int64
+		v     []byte
+		codec pgtype.Int2
+		ok    bool
+	}
 	err = t.query(sql, args, func(rows pgx.Rows) error {
 		for rows.Next() {
 			var b []byte
-			dest := []any{&ver, &b}
+			var err error
 			if kv {
-				dest = append(dest, &codec)
+				err = rows.Scan(&got.ver, &b, &got.codec)
+			} else {
+				err = rows.Scan(&got.ver, &b)
 			}
-			if err := rows.Scan(dest...); err != nil {
+			if err != nil {
 				return err
 			}
-			v, ok = clone(b), true
+			got.v, got.ok = clone(b), true
 		}
 		return rows.Err()
 	})
-	if err == nil && codec.Valid {
-		v, err = t.s.codecs.decode(t.ctx, t.s, t.c, k.table, codec, v)
+	if err == nil && got.codec.Valid {
+		got.v, err = t.s.codecs.decode(t.ctx, t.s, t.c, k.table, got.codec, got.v)
 	}
-	return ver, v, ok, err
+	return got.ver, got.v, got.ok, err
 }
 
 // query runs one read statement and hands its rows to scan: in a View
@@ -422,31 +431,29 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 	for {
 		batch = batch[:0]
 		query, args := t.scanQuery(table, opts.Prefix, after, opts.Reverse, size)
-		compressed := false
 		err := t.query(query, args, func(rows pgx.Rows) error {
 			for rows.Next() {
 				var e kv
 				var k []byte
-				dest := []any{&k, &e.ver, &e.v}
+				var err error
 				if inKV {
-					dest = append(dest, &e.codec)
+					err = rows.Scan(&k, &e.ver, &e.v, &e.codec)
+				} else {
+					err = rows.Scan(&k, &e.ver, &e.v)
 				}
-				if err := rows.Scan(dest...); err != nil {
+				if err != nil {
 					return err
 				}
 				e.k = string(k)
-				compressed = compressed || e.codec.Valid
 				batch = append(batch, e)
 			}
 			return nil
 		})
-		if err == nil && compressed {
-			// Decoded once the rows are read: a dictionary not loaded
-			// yet is read on the same connection.
-			for i := range batch {
-				if e := &batch[i]; e.codec.Valid && err == nil {
-					e.v, err = t.s.codecs.decode(t.ctx, t.s, t.c, table, e.codec, e.v)
-				}
+		// Decoded once the rows are read: a dictionary not loaded yet is
+		// read on the same connection.
+		for i := range batch {
+			if e := &batch[i]; e.codec.Valid && err == nil {
+				e.v, err = t.s.codecs.decode(t.ctx, t.s, t.c, table, e.codec, e.v)
 			}
 		}
 		if err != nil {

@@ -122,11 +122,13 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 			b.query(sql, func(rows pgx.Rows) error {
 				for rows.Next() {
 					var v []byte
-					dest := []any{&r.ver, &v}
+					var err error
 					if sh == nil {
-						dest = append(dest, &codecs[i])
+						err = rows.Scan(&r.ver, &v, &codecs[i])
+					} else {
+						err = rows.Scan(&r.ver, &v)
 					}
-					if err := rows.Scan(dest...); err != nil {
+					if err != nil {
 						return err
 					}
 					r.v, r.exists = clone(v), true
