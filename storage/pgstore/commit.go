@@ -167,6 +167,8 @@ func colLen(col any) int {
 		return len(c)
 	case []pgtype.Int8:
 		return len(c)
+	case []pgtype.Int2:
+		return len(c)
 	}
 	panic(fmt.Sprintf("pgstore: a column of %T", col))
 }
@@ -186,6 +188,8 @@ func colAt(col any, i int) any {
 	case []pgtype.Text:
 		return c[i]
 	case []pgtype.Int8:
+		return c[i]
+	case []pgtype.Int2:
 		return c[i]
 	}
 	panic(fmt.Sprintf("pgstore: a column of %T", col))
@@ -496,19 +500,30 @@ func (t *tx) writes(s *stmt) error {
 		}
 	}
 	if len(kv.del) > 0 {
-		tb, k, _ := t.kvArrays(kv.del)
+		tb, k, _, _ := t.kvArrays(kv.del, false)
 		s.cte(`DELETE FROM payments_kv x USING ` + s.rows("r", []string{"t", "k"}, []string{"text", "bytea"}, tb, k) + ` WHERE x.tbl = r.t AND x.k = r.k`)
 	}
 	if len(kv.ins) > 0 {
-		tb, k, v := t.kvArrays(kv.ins)
-		s.cte(`INSERT INTO payments_kv (tbl, k, v) SELECT * FROM ` + s.rows("r", []string{"t", "k", "v"}, []string{"text", "bytea", "bytea"}, tb, k, v))
+		s.cte(t.kvInsert(s, kv.ins, ""))
 	}
 	if len(kv.put) > 0 {
-		tb, k, v := t.kvArrays(kv.put)
-		s.cte(`INSERT INTO payments_kv (tbl, k, v) SELECT * FROM ` + s.rows("r", []string{"t", "k", "v"}, []string{"text", "bytea", "bytea"}, tb, k, v) + `
-			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v`)
+		// excluded.codec is NULL when no value is compressed (codec.go).
+		s.cte(t.kvInsert(s, kv.put, `
+			ON CONFLICT (tbl, k) DO UPDATE SET v = excluded.v, codec = excluded.codec`))
 	}
 	return nil
+}
+
+// kvInsert returns the INSERT of the key-value records ks, their values
+// kept as codec.go says (the codec column is written only when one of them
+// is compressed), followed by then.
+func (t *tx) kvInsert(s *stmt, ks []tkey, then string) string {
+	tb, k, v, codec := t.kvArrays(ks, true)
+	if codec == nil {
+		return `INSERT INTO payments_kv (tbl, k, v) SELECT * FROM ` + s.rows("r", []string{"t", "k", "v"}, []string{"text", "bytea", "bytea"}, tb, k, v) + then
+	}
+	return `INSERT INTO payments_kv (tbl, k, v, codec) SELECT * FROM ` +
+		s.rows("r", []string{"t", "k", "v", "c"}, []string{"text", "bytea", "bytea", "int2"}, tb, k, v, codec) + then
 }
 
 func keysOf(ks []tkey) []string {
@@ -520,18 +535,30 @@ func keysOf(ks []tkey) []string {
 }
 
 // kvArrays returns the columns of key-value records, sorted by key (so that
-// concurrent writers lock rows in one order).
-func (t *tx) kvArrays(ks []tkey) (tables []string, keys, values [][]byte) {
+// concurrent writers lock rows in one order). With encode, values are
+// kept as codec.go says, and codecs are their codecs (nil when none is
+// compressed).
+func (t *tx) kvArrays(ks []tkey, encode bool) (tables []string, keys, values [][]byte, codecs []pgtype.Int2) {
 	slices.SortFunc(ks, func(a, b tkey) int {
 		if c := strings.Compare(t.s.stored(a.table), t.s.stored(b.table)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.key, b.key)
 	})
-	for _, k := range ks {
-		tables, keys, values = append(tables, t.s.stored(k.table)), append(keys, []byte(k.key)), append(values, value(t.recs[k].v))
+	for i, k := range ks {
+		v, codec := value(t.recs[k].v), pgtype.Int2{}
+		if encode {
+			v, codec = t.s.codecs.encode(k.table, v)
+		}
+		if codec.Valid && codecs == nil {
+			codecs = make([]pgtype.Int2, len(ks))
+		}
+		if codecs != nil {
+			codecs[i] = codec
+		}
+		tables, keys, values = append(tables, t.s.stored(k.table)), append(keys, []byte(k.key)), append(values, v)
 	}
-	return tables, keys, values
+	return tables, keys, values, codecs
 }
 
 // columnArgs returns the arrays of shape's rows for the records values at
@@ -714,6 +741,9 @@ func (t *tx) commit() error {
 		case r.op == opNone:
 		case t.s.shape(k.table) == nil:
 			t.s.cache.drop(k)
+			if r.op != opDelete && t.s.list(k.table) == nil {
+				t.s.codecs.collect(k.table, r.v)
+			}
 		case r.op == opDelete:
 			t.s.cache.put(k, cached{})
 		default:

@@ -153,3 +153,12 @@ func MigrateReleased(ctx context.Context, dsn, schema string, upTo int, tables [
 // lists answered from the rows into payments_kv too, as the store did
 // before, so that a test can compare the rows' answers with them.
 func (s *Store) KeepListEntries() { s.keepListEntries = true }
+
+// Dict returns the dictionary this process keeps for table's values in
+// payments_kv, or nil.
+func (s *Store) Dict(table string) []byte {
+	if d := s.codecs.dict(table); d != nil {
+		return d.Bytes()
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/klauspost/compress/s2"
 	"github.com/paygrid/payments/internal/engine"
 )
 
@@ -18,12 +19,12 @@ import (
 // journal on into its narrow rows). (The record tables the areas declare
 // are moved by DeclareTables, declare.go, when they are first built.)
 func moveRecords(ctx context.Context, tx pgx.Tx) error {
-	if err := eachBatch(ctx, tx, "zz1_"+engine.TableLedgerEntries, func(keys []string, values [][]byte) error { // migration 3's name of the journal
+	if err := eachBatch(ctx, tx, "zz1_"+engine.TableLedgerEntries, engine.TableLedgerEntries, func(keys []string, values [][]byte) error { // migration 3's name of the journal
 		return writeJournalV4(ctx, tx, keys, values)
 	}); err != nil {
 		return err
 	}
-	return eachBatch(ctx, tx, engine.TableLedgerBalances, func(keys []string, values [][]byte) error {
+	return eachBatch(ctx, tx, engine.TableLedgerBalances, engine.TableLedgerBalances, func(keys []string, values [][]byte) error {
 		acc, cur := make([]string, len(keys)), make([]string, len(keys))
 		n := make([]int64, len(keys))
 		for i, k := range keys {
@@ -44,7 +45,7 @@ func moveRecords(ctx context.Context, tx pgx.Tx) error {
 // moveTable moves the records of payments_kv table from into the record
 // table sh, each row made by the same code as the store's own writes.
 func moveTable(ctx context.Context, tx pgx.Tx, sh *shape, from string) error {
-	return eachBatch(ctx, tx, from, func(keys []string, values [][]byte) error {
+	return eachBatch(ctx, tx, from, sh.engine, func(keys []string, values [][]byte) error {
 		args, err := columnArgs(sh, keys, values, nil)
 		if err != nil {
 			return err
@@ -58,14 +59,26 @@ func moveTable(ctx context.Context, tx pgx.Tx, sh *shape, from string) error {
 	})
 }
 
-// eachBatch hands the records of payments_kv table tbl to fn, 500 at a
-// time, and deletes them.
-func eachBatch(ctx context.Context, tx pgx.Tx, tbl string, fn func(keys []string, values [][]byte) error) error {
+// eachBatch hands the records of payments_kv table tbl (the engine's table
+// table) to fn, 500 at a time, as the engine wrote them, and deletes them.
+// A value kept compressed (codec.go; a store of version 6 or later) is
+// decoded with the table's dictionary, read in tx.
+func eachBatch(ctx context.Context, tx pgx.Tx, tbl, table string, fn func(keys []string, values [][]byte) error) error {
+	var codecs bool // payments_kv has the codec column
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_attribute
+		WHERE attrelid = 'payments_kv'::regclass AND attname = 'codec' AND NOT attisdropped)`).Scan(&codecs); err != nil {
+		return err
+	}
+	cols := "k, v, NULL::int2"
+	if codecs {
+		cols = "k, v, codec"
+	}
+	var dict *s2.Dict
 	var after []byte
 	for {
-		q, args := "SELECT k, v FROM payments_kv WHERE tbl = $1 ORDER BY k LIMIT 500", []any{tbl}
+		q, args := "SELECT "+cols+" FROM payments_kv WHERE tbl = $1 ORDER BY k LIMIT 500", []any{tbl}
 		if after != nil {
-			q, args = "SELECT k, v FROM payments_kv WHERE tbl = $1 AND k > $2 ORDER BY k LIMIT 500", []any{tbl, after}
+			q, args = "SELECT "+cols+" FROM payments_kv WHERE tbl = $1 AND k > $2 ORDER BY k LIMIT 500", []any{tbl, after}
 		}
 		rows, err := tx.Query(ctx, q, args...)
 		if err != nil {
@@ -73,11 +86,20 @@ func eachBatch(ctx context.Context, tx pgx.Tx, tbl string, fn func(keys []string
 		}
 		var keys []string
 		var values [][]byte
+		var compressed []int
 		for rows.Next() {
 			var k, v []byte
-			if err := rows.Scan(&k, &v); err != nil {
+			var codec pgtype.Int2
+			if err := rows.Scan(&k, &v, &codec); err != nil {
 				rows.Close()
 				return err
+			}
+			if codec.Valid {
+				if codec.Int16 != codecDict {
+					rows.Close()
+					return fmt.Errorf("pgstore: a value of table %q is kept with codec %d, which this version does not read", table, codec.Int16)
+				}
+				compressed = append(compressed, len(values))
 			}
 			keys, values = append(keys, string(k)), append(values, v)
 			after = k
@@ -88,6 +110,20 @@ func eachBatch(ctx context.Context, tx pgx.Tx, tbl string, fn func(keys []string
 		}
 		if len(keys) == 0 {
 			break
+		}
+		for _, i := range compressed {
+			if dict == nil {
+				var b []byte
+				if err := tx.QueryRow(ctx, "SELECT dict FROM payments_kv_dicts WHERE tbl = $1", table).Scan(&b); err != nil {
+					return fmt.Errorf("pgstore: the dictionary of table %q: %w", table, err)
+				}
+				if dict = s2.NewDict(b); dict == nil {
+					return fmt.Errorf("pgstore: the dictionary of table %q is damaged", table)
+				}
+			}
+			if values[i], err = dict.Decode(nil, values[i]); err != nil {
+				return fmt.Errorf("pgstore: a value of table %q is damaged: %w", table, err)
+			}
 		}
 		if err := fn(keys, values); err != nil {
 			return err

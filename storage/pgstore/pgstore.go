@@ -14,7 +14,9 @@
 // views ledger_journal and ledger_entries;
 // a table whose records are ledger accounts (engine.Balances) is also shown
 // with their balances in a view. Every other engine table lives in
-// payments_kv, one ordered key-value table. The kernel's tables are created
+// payments_kv, one ordered key-value table, whose values are kept
+// compressed against a dictionary per table once there is one (codec.go).
+// The kernel's tables are created
 // and upgraded by embedded migrations applied at Open under an advisory
 // lock, so processes may start together; the declared tables are built
 // from the declarations by DeclareTables, which payments.New calls, under
@@ -113,6 +115,8 @@ type Store struct {
 	group group
 
 	cache cache
+	// codecs keep payments_kv's values compressed (codec.go).
+	codecs codecs
 	// accounts are the keys of the ledger accounts (journal.go).
 	accounts accountIDs
 	// layout is where each engine table is kept (layout.go), set by
@@ -294,6 +298,10 @@ func (s *Store) update(ctx context.Context, fn func(payments.Tx) error, lead boo
 		if !errors.Is(err, errRerun) {
 			if err == nil {
 				s.commits.Add(1)
+				// After the commit, not in its round trip: a table's
+				// dictionary, once its values are enough (codec.go). A
+				// failure only leaves its values raw a while longer.
+				_ = s.codecs.makeDicts(ctx, s, c)
 			}
 			return err
 		}

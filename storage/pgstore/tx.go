@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
 )
@@ -202,24 +203,42 @@ func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	var sql string
 	var args []any
 	var sh *shape
+	kv := false // a row of payments_kv, whose value may be compressed
 	if ix := t.s.list(k.table); ix != nil {
 		sql, args = ix.getSQL(k.key)
 	} else if sh = t.s.shape(k.table); sh != nil {
 		sql, args = sh.getSQL, []any{k.key}
 	} else {
-		sql, args = "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}
+		sql, args, kv = "SELECT xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}, true
+	}
+	// What the row holds, in one variable the scan writes (one
+	// allocation, not one for each).
+	var got struct {
+		ver   int64
+		v     []byte
+		codec pgtype.Int2
+		ok    bool
 	}
 	err = t.query(sql, args, func(rows pgx.Rows) error {
 		for rows.Next() {
-			b, err := scanRecord(rows, sh, &ver)
+			var b []byte
+			var err error
+			if kv {
+				err = rows.Scan(&got.ver, &b, &got.codec)
+			} else {
+				b, err = scanRecord(rows, sh, &got.ver)
+			}
 			if err != nil {
 				return err
 			}
-			v, ok = clone(b), true
+			got.v, got.ok = clone(b), true
 		}
 		return rows.Err()
 	})
-	return ver, v, ok, err
+	if err == nil && got.codec.Valid {
+		got.v, err = t.s.codecs.decode(t.ctx, t.s, t.c, k.table, got.codec, got.v)
+	}
+	return got.ver, got.v, got.ok, err
 }
 
 // query runs one read statement and hands its rows to scan: in a View
@@ -382,9 +401,15 @@ const (
 
 // kv is one record a scan reads.
 type kv struct {
-	k   string
-	v   []byte
-	ver int64
+	k     string
+	v     []byte
+	ver   int64
+	codec pgtype.Int2 // payments_kv's codec of v (codec.go)
+}
+
+// inKV reports whether table's records are rows of payments_kv.
+func (t *tx) inKV(table string) bool {
+	return table != engine.TableLedgerBalances && t.s.list(table) == nil && t.s.shape(table) == nil
 }
 
 func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, value []byte) (bool, error)) error {
@@ -403,6 +428,7 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 	batch := make([]kv, 0, firstBatch)
 	size := firstBatch
 	after := opts.After
+	inKV := t.inKV(table)
 	for {
 		batch = batch[:0]
 		query, args, sh := t.scanQuery(table, opts.Prefix, after, opts.Reverse, size)
@@ -411,7 +437,12 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 				var e kv
 				var k []byte
 				var err error
-				if e.v, err = scanRecord(rows, sh, &k, &e.ver); err != nil {
+				if inKV {
+					err = rows.Scan(&k, &e.ver, &e.v, &e.codec)
+				} else {
+					e.v, err = scanRecord(rows, sh, &k, &e.ver)
+				}
+				if err != nil {
 					return err
 				}
 				e.k = string(k)
@@ -419,6 +450,13 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 			}
 			return nil
 		})
+		// Decoded once the rows are read: a dictionary not loaded yet is
+		// read on the same connection.
+		for i := range batch {
+			if e := &batch[i]; e.codec.Valid && err == nil {
+				e.v, err = t.s.codecs.decode(t.ctx, t.s, t.c, table, e.codec, e.v)
+			}
+		}
 		if err != nil {
 			return t.fail(err)
 		}
@@ -567,7 +605,7 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 		bind = func(s string) any { return s }
 	default:
 		key = "k"
-		q.WriteString("SELECT k, xmin::text::bigint, v FROM payments_kv WHERE tbl = $1")
+		q.WriteString("SELECT k, xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1")
 		args = append(args, t.s.stored(table))
 		bind = func(s string) any { return []byte(s) }
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
 )
@@ -95,6 +96,7 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 		})
 	}
 	got := make([]underRead, len(keys))
+	codecs := make([]pgtype.Int2, len(keys))
 	for i, k := range keys {
 		r := &got[i]
 		switch sh := s.shape(k.table); {
@@ -113,13 +115,19 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 				return nil
 			}, account, currency)
 		default:
-			sql, args := "SELECT xmin::text::bigint, v FROM payments_kv WHERE tbl = $1 AND k = $2", []any{s.stored(k.table), []byte(k.key)}
+			sql, args := "SELECT xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1 AND k = $2", []any{s.stored(k.table), []byte(k.key)}
 			if sh != nil {
 				sql, args = sh.getSQL, []any{k.key}
 			}
 			b.query(sql, func(rows pgx.Rows) error {
 				for rows.Next() {
-					v, err := scanRecord(rows, sh, &r.ver)
+					var v []byte
+					var err error
+					if sh == nil {
+						err = rows.Scan(&r.ver, &v, &codecs[i])
+					} else {
+						v, err = scanRecord(rows, sh, &r.ver)
+					}
 					if err != nil {
 						return err
 					}
@@ -131,6 +139,15 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 	}
 	if _, err := b.send(ctx, s, c); err != nil {
 		return err
+	}
+	for i, k := range keys {
+		if codecs[i].Valid {
+			v, err := s.codecs.decode(ctx, s, c, k.table, codecs[i], got[i].v)
+			if err != nil {
+				return err
+			}
+			got[i].v = v
+		}
 	}
 	if u.under == nil {
 		u.under = map[tkey]underRead{}
