@@ -251,19 +251,26 @@ func TestScan_ListsFromRowsMatchEntries(t *testing.T) {
 	assert.Equal(t, before, lists(t, w.eng), "the lists without their entries in payments_kv")
 }
 
+// twoProcesses opens a store holding a world, and another process's store
+// on the same schema, its tables declared.
+func twoProcesses(t *testing.T) (store, other *pgstore.Store) {
+	t.Helper()
+	store, schema := openSchema(t)
+	newWorld(t, store, holding)
+	_, tables := declaredWorld(t)
+	other, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: schema})
+	require.NoError(t, err)
+	t.Cleanup(func() { other.Close() })
+	require.NoError(t, other.DeclareTables(ctx, tables))
+	return store, other
+}
+
 // TestScan_ListFromRowsConflicts: an Update that scanned a list answered
 // from the rows runs again when another commit adds a record to the range
 // it read before it commits, and its second run sees the record; a write
 // outside the range does not make it run again.
 func TestScan_ListFromRowsConflicts(t *testing.T) {
-	store, schema := openSchema(t)
-	newWorld(t, store, holding)
-	// Another process's store on the same schema.
-	_, tables := declaredWorld(t)
-	other, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: schema})
-	require.NoError(t, err)
-	defer other.Close()
-	require.NoError(t, other.DeclareTables(ctx, tables))
+	store, other := twoProcesses(t)
 	ixTable := engine.IndexTable("customers", engine.IxType)
 	customer := func(id, typ string) []byte {
 		return []byte(`{"id":"` + id + `","customerType":"` + typ + `","createdAt":"2030-01-02T03:04:05.678Z"}`)
@@ -365,13 +372,7 @@ func TestCommit_WritesNoListEntries(t *testing.T) {
 // commits, and its second run reads the entry as it is then; a change
 // that keeps the entry does not make it run again.
 func TestGet_ListEntryFromRowsConflicts(t *testing.T) {
-	store, schema := openSchema(t)
-	newWorld(t, store, holding)
-	_, tables := declaredWorld(t)
-	other, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: schema})
-	require.NoError(t, err)
-	defer other.Close()
-	require.NoError(t, other.DeclareTables(ctx, tables))
+	store, other := twoProcesses(t)
 	ixTable := engine.IndexTable("customers", engine.IxType)
 	customer := func(id, typ, name string) []byte {
 		return []byte(`{"id":"` + id + `","customerType":"` + typ + `","fullName":"` + name + `","createdAt":"2030-01-02T03:04:05.678Z"}`)
