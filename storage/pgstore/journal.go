@@ -50,7 +50,7 @@ var journalShape = func() *shape {
 // spell exactly keeps its doc). ARRAY keeps the order of its subquery:
 // the postings' order.
 //
-// Migration 6 made the view ledger_journal with it: a change here needs a
+// Migration 5 made the view ledger_journal with it: a change here needs a
 // migration that makes the view again.
 const journalDoc = `coalesce(doc::text, '{"id":"' || id || '"'
 	|| CASE WHEN reference IS NULL THEN '' ELSE ',"reference":"' || reference || '"' END
