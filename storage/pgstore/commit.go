@@ -376,7 +376,11 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 	case t.s.list(sr.table) != nil:
 		// A list answered from the rows: the same query, up to where the
 		// scan stopped (lists.go).
-		r := listRange{prefix: sr.opts.Prefix, after: sr.opts.After, reverse: sr.opts.Reverse}
+		// At most one key more than the scan read: enough to see one
+		// that came, and a bound that keeps every plan of the query an
+		// index scan in the list's order (a generic plan of an unbounded
+		// range of a large table may sort it whole).
+		r := listRange{prefix: sr.opts.Prefix, after: sr.opts.After, reverse: sr.opts.Reverse, limit: len(sr.keys) + 1}
 		if !sr.all {
 			r.through = sr.through
 		}
