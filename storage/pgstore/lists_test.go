@@ -37,15 +37,7 @@ func TestDeclare_ListsReadColumnsVerbatim(t *testing.T) {
 	checked := 0
 	for _, l := range servedIndexes(store, tables) {
 		ixTable, cols := l.ixTable, l.cols
-		var stored []string
-		rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
-		require.NoError(t, err)
-		for rows.Next() {
-			var k []byte
-			require.NoError(t, rows.Scan(&k))
-			stored = append(stored, string(k))
-		}
-		require.NoError(t, rows.Err())
+		stored := storedEntries(t, c, store, ixTable)
 		sqlTable := pgx.Identifier{l.table}.Sanitize()
 		created := pgx.Identifier{l.created}.Sanitize()
 		var given []string
@@ -171,15 +163,7 @@ func TestScan_ListsFromRowsMatchEntries(t *testing.T) {
 	served := servedLists(tables)
 	for _, l := range servedIndexes(store, tables) {
 		ixTable := l.ixTable
-		var stored []string
-		rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
-		require.NoError(t, err)
-		for rows.Next() {
-			var k []byte
-			require.NoError(t, rows.Scan(&k))
-			stored = append(stored, string(k))
-		}
-		require.NoError(t, rows.Err())
+		stored := storedEntries(t, c, store, ixTable)
 		prefixes := []string{""}
 		for _, k := range stored {
 			p := k[:strings.Index(k, "|")+1]
@@ -301,6 +285,22 @@ func TestScan_ListFromRowsConflicts(t *testing.T) {
 		assert.Equal(t, c.runs, runs, c.typ)
 		assert.Equal(t, c.sawAdded, sawAdded, c.typ)
 	}
+}
+
+// storedEntries returns the keys payments_kv holds for the index table
+// ixTable, in order.
+func storedEntries(t *testing.T, c *pgx.Conn, store *pgstore.Store, ixTable string) []string {
+	t.Helper()
+	var stored []string
+	rows, err := c.Query(ctx, "SELECT k FROM payments_kv WHERE tbl = $1 ORDER BY k", store.Stored(ixTable))
+	require.NoError(t, err)
+	for rows.Next() {
+		var k []byte
+		require.NoError(t, rows.Scan(&k))
+		stored = append(stored, string(k))
+	}
+	require.NoError(t, rows.Err())
+	return stored
 }
 
 // servedList is an index answered from the rows of a table.
