@@ -51,6 +51,22 @@ const (
 	compressMin = 64
 )
 
+// kvGetSQL reads one row of payments_kv: its version, value and codec.
+const kvGetSQL = "SELECT xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1 AND k = $2"
+
+// scanStored scans a row of head's columns followed by a stored value: a
+// record of the table sh as scanRecord does, or, when codec is not nil, a
+// value of payments_kv and its codec (decoded by the caller, once the
+// rows are read: a dictionary not loaded yet is read on the connection).
+func scanStored(rows pgx.Rows, sh *shape, codec *pgtype.Int2, head ...any) ([]byte, error) {
+	if codec == nil {
+		return scanRecord(rows, sh, head...)
+	}
+	var v []byte
+	err := rows.Scan(append(head, &v, codec)...)
+	return v, err
+}
+
 // codecs are the dictionaries this process knows, and the values it
 // collects for those of the tables that have none yet.
 type codecs struct {

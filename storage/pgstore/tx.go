@@ -200,17 +200,6 @@ func (t *tx) remember(k tkey, r *rec) {
 
 // readRecord reads a record from the database.
 func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
-	var sql string
-	var args []any
-	var sh *shape
-	kv := false // a row of payments_kv, whose value may be compressed
-	if ix := t.s.list(k.table); ix != nil {
-		sql, args = ix.getSQL(k.key)
-	} else if sh = t.s.shape(k.table); sh != nil {
-		sql, args = sh.getSQL, []any{k.key}
-	} else {
-		sql, args, kv = "SELECT xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1 AND k = $2", []any{t.s.stored(k.table), []byte(k.key)}, true
-	}
 	// What the row holds, in one variable the scan writes (one
 	// allocation, not one for each).
 	var got struct {
@@ -219,15 +208,20 @@ func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 		codec pgtype.Int2
 		ok    bool
 	}
+	var sql string
+	var args []any
+	var sh *shape
+	var codec *pgtype.Int2 // set for a row of payments_kv, whose value may be compressed
+	if ix := t.s.list(k.table); ix != nil {
+		sql, args = ix.getSQL(k.key)
+	} else if sh = t.s.shape(k.table); sh != nil {
+		sql, args = sh.getSQL, []any{k.key}
+	} else {
+		sql, args, codec = kvGetSQL, []any{t.s.stored(k.table), []byte(k.key)}, &got.codec
+	}
 	err = t.query(sql, args, func(rows pgx.Rows) error {
 		for rows.Next() {
-			var b []byte
-			var err error
-			if kv {
-				err = rows.Scan(&got.ver, &b, &got.codec)
-			} else {
-				b, err = scanRecord(rows, sh, &got.ver)
-			}
+			b, err := scanStored(rows, sh, codec, &got.ver)
 			if err != nil {
 				return err
 			}
@@ -436,13 +430,12 @@ func (t *tx) Scan(table string, opts payments.ScanOptions, fn func(key string, v
 			for rows.Next() {
 				var e kv
 				var k []byte
-				var err error
+				var codec *pgtype.Int2
 				if inKV {
-					err = rows.Scan(&k, &e.ver, &e.v, &e.codec)
-				} else {
-					e.v, err = scanRecord(rows, sh, &k, &e.ver)
+					codec = &e.codec
 				}
-				if err != nil {
+				var err error
+				if e.v, err = scanStored(rows, sh, codec, &k, &e.ver); err != nil {
 					return err
 				}
 				e.k = string(k)

@@ -115,19 +115,13 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 				return nil
 			}, account, currency)
 		default:
-			sql, args := "SELECT xmin::text::bigint, v, codec FROM payments_kv WHERE tbl = $1 AND k = $2", []any{s.stored(k.table), []byte(k.key)}
+			sql, args, codec := kvGetSQL, []any{s.stored(k.table), []byte(k.key)}, &codecs[i]
 			if sh != nil {
-				sql, args = sh.getSQL, []any{k.key}
+				sql, args, codec = sh.getSQL, []any{k.key}, nil
 			}
 			b.query(sql, func(rows pgx.Rows) error {
 				for rows.Next() {
-					var v []byte
-					var err error
-					if sh == nil {
-						err = rows.Scan(&r.ver, &v, &codecs[i])
-					} else {
-						v, err = scanRecord(rows, sh, &r.ver)
-					}
+					v, err := scanStored(rows, sh, codec, &r.ver)
 					if err != nil {
 						return err
 					}
