@@ -834,7 +834,7 @@ func (t *tx) failure(err error) error {
 				u.eager[k] = true
 			}
 		}
-	case "40001", "40P01":
+	case "40001", "40P01", codeOutOfSharedMemory:
 	default:
 		return err
 	}

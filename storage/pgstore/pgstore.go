@@ -501,8 +501,18 @@ func (s *Store) stat(statements, roundTrips int) {
 	s.roundTrips.Add(int64(roundTrips))
 }
 
-// retryable reports a serialization failure or a deadlock.
+// retryable reports a serialization failure, a deadlock, or a lock table
+// out of room (codeOutOfSharedMemory).
 func retryable(err error) bool {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01" || pe.Code == codeOutOfSharedMemory)
 }
+
+// codeOutOfSharedMemory is PostgreSQL's "out of shared memory": on a busy
+// server, the table of the predicate locks that SERIALIZABLE transactions
+// hold (max_pred_locks_per_transaction times max_connections) or of the
+// ordinary locks was full. The transaction was rolled back, and room comes
+// back as the other transactions end: an Update runs again, as after a
+// serialization failure, and after two failures runs behind the gate (one
+// at a time, holding fewer locks at once).
+const codeOutOfSharedMemory = "53200"

@@ -189,3 +189,37 @@ func TestGroupCommit(t *testing.T) {
 	t.Logf("%d Updates: %d round trips, %d reruns", n, after.RoundTrips-before.RoundTrips, after.Retries-before.Retries)
 	assert.Less(t, after.RoundTrips-before.RoundTrips, int64(n), "commits are shared")
 }
+
+// TestUpdate_RunsAgainWhenLocksRunOut: an Update whose statements find the
+// server's lock table full (SQLSTATE 53200, "out of shared memory", which a
+// busy server's predicate locks reach under SERIALIZABLE) runs again, as
+// after a serialization failure, instead of failing the operation; its
+// write is made once.
+func TestUpdate_RunsAgainWhenLocksRunOut(t *testing.T) {
+	s, schema := openSchema(t)
+	c := sqlConn(t, schema)
+	_, err := c.Exec(ctx, `CREATE SEQUENCE locks_full;
+CREATE FUNCTION locks_full() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF nextval('locks_full') <= 2 THEN
+		RAISE EXCEPTION 'out of shared memory' USING ERRCODE = '53200',
+			HINT = 'You might need to increase max_pred_locks_per_transaction.';
+	END IF;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER locks_full BEFORE INSERT ON payments_kv FOR EACH ROW EXECUTE FUNCTION locks_full();`)
+	require.NoError(t, err)
+
+	before := s.Stats().Retries
+	require.NoError(t, s.Update(ctx, func(tx payments.Tx) error { return tx.Put("notes", "a", []byte("1")) }))
+	assert.Equal(t, before+2, s.Stats().Retries, "the two runs that found the lock table full ran again")
+
+	var n int
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM payments_kv WHERE tbl = 'notes'`).Scan(&n))
+	assert.Equal(t, 1, n)
+	require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
+		v, err := tx.Get("notes", "a")
+		assert.Equal(t, "1", string(v))
+		return err
+	}))
+}
