@@ -79,7 +79,8 @@ type options struct {
 	customers   int           // paying customers, each with its account
 	callers     int           // concurrent callers while filling
 	rateCallers int           // callers of the payments/s measure
-	rateFor     time.Duration // its length
+	rateFor     time.Duration // its length, a round
+	rounds      int           // rounds of it, alternating between the stores
 	requests    int           // requests per list case
 	events      int           // events waiting in the webhook pass
 	history     bool          // Config.EventHistory
@@ -99,7 +100,8 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.customers, "customers", 8, "paying customers, each with a funded account")
 	fs.IntVar(&o.callers, "callers", 0, "concurrent callers while filling; 0 means 64, and 16 on PostgreSQL (with more, its group commits run out of predicate locks at the default max_pred_locks_per_transaction)")
 	fs.IntVar(&o.rateCallers, "rate-callers", 8, "callers of the payments/s measure")
-	fs.DurationVar(&o.rateFor, "d", 10*time.Second, "length of the payments/s measure")
+	fs.DurationVar(&o.rateFor, "d", 10*time.Second, "length of one round of the payments/s measure")
+	fs.IntVar(&o.rounds, "rounds", 3, "rounds of the payments/s measure, alternating between the base and the full store")
 	fs.IntVar(&o.requests, "requests", 300, "sequential requests per list case")
 	fs.IntVar(&o.events, "events", 100_000, "events waiting in the outbox during the webhook pass")
 	fs.BoolVar(&o.history, "history", false, "keep the event history, as the sandbox server does with its dashboard on (it grows by every event and is never purged)")
@@ -118,8 +120,8 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 		return o, fmt.Errorf("-store %q: bolt, pg or mem", o.store)
 	case o.store == "pg" && o.dsn == "":
 		return o, errors.New("-store pg needs -postgres (or PAYMENTS_POSTGRES)")
-	case o.n < 0 || o.base < 0 || o.customers < 1 || o.callers < 1 || o.rateCallers < 1 || o.requests < 1 || o.events < 0:
-		return o, errors.New("-n, -base and -events must not be negative; -customers, -callers, -rate-callers and -requests must be positive")
+	case o.n < 0 || o.base < 0 || o.customers < 1 || o.callers < 1 || o.rateCallers < 1 || o.requests < 1 || o.events < 0 || o.rounds < 1:
+		return o, errors.New("-n, -base and -events must not be negative; -customers, -callers, -rate-callers, -requests and -rounds must be positive")
 	}
 	return o, nil
 }
@@ -138,18 +140,45 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	defer os.RemoveAll(tmp)
 	base := storeSpec{kind: o.store, path: filepath.Join(tmp, "base.db"), dsn: o.dsn, schema: o.schema + "_base", fresh: true}
 	full := storeSpec{kind: o.store, path: o.db, dsn: o.dsn, schema: o.schema}
-	var res [2]*results
+	var subjects [2]*subject
+	defer func() {
+		for _, s := range subjects {
+			if s != nil {
+				_ = s.close(ctx)
+			}
+		}
+	}()
 	for i, s := range []struct {
 		name string
 		spec storeSpec
 		n    int
 	}{{"base", base, o.base}, {"full", full, o.n}} {
 		fmt.Fprintf(log, "%s store (%s, %d payments):\n", s.name, s.spec.describe(), s.n)
-		r, err := measureStore(ctx, o, s.spec, s.n, log)
+		sub, err := prepare(ctx, o, s.spec, s.n, log)
 		if err != nil {
 			return fmt.Errorf("%s store: %w", s.name, err)
 		}
-		res[i] = r
+		subjects[i] = sub
+	}
+	// The payments/s rounds alternate between the stores (base, full,
+	// base, full, ...), so that what else the machine does weighs on both
+	// alike; the table gives each store's median and the median of the
+	// rounds' ratios.
+	for round := range o.rounds {
+		for i, s := range subjects {
+			rate, err := measureRate(ctx, s.eng, s.ps, o.rateCallers, o.rateFor)
+			if err != nil {
+				return fmt.Errorf("%s store, payments/s round %d: %w", [2]string{"base", "full"}[i], round+1, err)
+			}
+			s.r.rates = append(s.r.rates, rate)
+		}
+	}
+	var res [2]*results
+	for i, s := range subjects {
+		if err := s.finish(ctx, o); err != nil {
+			return fmt.Errorf("%s store: %w", [2]string{"base", "full"}[i], err)
+		}
+		res[i] = s.r
 	}
 	printTable(out, o, res[0], res[1])
 	return nil

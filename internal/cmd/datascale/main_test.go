@@ -100,7 +100,7 @@ func TestRun_Table(t *testing.T) {
 // to -n; the hundredth page exists once there are 100 pages.
 func TestRun_Resumes(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "full.db")
-	_, log := runSmall(t, "-store", "bolt", "-db", db)
+	_, log := runSmall(t, "-store", "bolt", "-db", db, "-rounds", "1") // well under the second run's -n
 	if !strings.Contains(log, "full store (bbolt "+db+", 200 payments):\n  holds 0 payments\n  filled 200 payments") {
 		t.Fatalf("first run:\n%s", log)
 	}
@@ -163,5 +163,30 @@ func TestParseFlags_Callers(t *testing.T) {
 		if err != nil || o.callers != c.want {
 			t.Errorf("%q: %d callers, %v; want %d", c.args, o.callers, err, c.want)
 		}
+	}
+}
+
+// TestRun_RateRounds: payments/s is measured in rounds alternating between
+// the stores, and its ratio is the median of the rounds' ratios.
+func TestRun_RateRounds(t *testing.T) {
+	table, _ := runSmall(t, "-store", "mem", "-rounds", "3", "-d", "100ms")
+	rate := row(t, table, "payments/s (quote+execute, 2 callers, median of 3 rounds of 100ms)")
+	each := strings.Fields(row(t, table, "payments/s, each round's ratio")[0])
+	if len(each) != 3 {
+		t.Fatalf("rounds' ratios %q\n%s", each, table)
+	}
+	var ratios []float64
+	for _, r := range each {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(r, "x"), 64)
+		if err != nil || v <= 0 {
+			t.Fatalf("round ratio %q: %v", r, err)
+		}
+		ratios = append(ratios, v)
+	}
+	if want := fmt.Sprintf("%.2fx", median(ratios)); rate[2] != want {
+		t.Errorf("ratio %s, want the rounds' median %s (%q)\n%s", rate[2], want, each, table)
+	}
+	if _, err := parseFlags([]string{"-rounds", "0"}, new(bytes.Buffer)); err == nil {
+		t.Error("-rounds 0 accepted")
 	}
 }

@@ -24,9 +24,9 @@ import (
 // results are one store's figures; a zero time or a negative count is
 // "not measured".
 type results struct {
-	payments      int     // held when its size was measured
-	bytes         int64   // on disk, -1 for none
-	rate          float64 // payments/s
+	payments      int       // held when its size was measured
+	bytes         int64     // on disk, -1 for none
+	rates         []float64 // payments/s, one a round
 	lists         []listResult
 	passTime      time.Duration
 	passReads     int64
@@ -41,66 +41,95 @@ type listResult struct {
 	ok   bool
 }
 
-// measureStore fills the store of spec up to n payments and measures it.
-func measureStore(ctx context.Context, o options, spec storeSpec, n int, log io.Writer) (_ *results, err error) {
+// subject is a store being measured: open, filled, with an engine on it
+// while its lists and payments/s are measured.
+type subject struct {
+	spec storeSpec
+	st   payments.Store
+	eng  *payments.Engine
+	ps   []payer
+	r    *results
+}
+
+// prepare fills the store of spec up to n payments, measures its size and
+// its lists, and leaves an engine on it for the payments/s rounds.
+func prepare(ctx context.Context, o options, spec storeSpec, n int, log io.Writer) (_ *subject, err error) {
 	st, err := spec.open(ctx)
 	if err != nil {
 		return nil, err
 	}
+	s := &subject{spec: spec, st: st, r: &results{bytes: -1}}
 	defer func() {
-		err = errors.Join(err, st.Close(), spec.cleanup(context.WithoutCancel(ctx)))
+		if err != nil {
+			err = errors.Join(err, s.close(ctx))
+		}
 	}()
-	r := &results{bytes: -1}
 	eng, err := serverEngine(st, o.history)
 	if err != nil {
-		return nil, err
+		return s, err
 	}
 	// Counted once the engine has laid out the store's tables: PostgreSQL
 	// answers the index from the transactions' rows.
 	have, err := countPayments(ctx, st)
 	if err != nil {
-		return nil, errors.Join(err, eng.Close())
+		return s, errors.Join(err, eng.Close())
 	}
-	ps, err := payers(ctx, eng, o.customers)
+	s.ps, err = payers(ctx, eng, o.customers)
 	if err == nil {
 		fmt.Fprintf(log, "  holds %d payments\n", have)
 		var made int
-		made, err = fill(ctx, eng, ps, have, n, o.callers, log)
+		made, err = fill(ctx, eng, s.ps, have, n, o.callers, log)
 		have += made
 	}
 	if err = errors.Join(err, eng.Close()); err != nil {
-		return nil, err
+		return s, err
 	}
 
 	// Bytes on disk, of what the fill left.
-	r.payments = have
+	s.r.payments = have
 	var ok bool
 	var stats io.Writer
 	if o.boltStats {
 		stats = log
 	}
-	if st, r.bytes, ok, err = spec.size(ctx, st, stats, have); err != nil {
-		return nil, err
+	if s.st, s.r.bytes, ok, err = spec.size(ctx, s.st, stats, have); err != nil {
+		return s, err
 	} else if !ok {
-		r.bytes = -1
+		s.r.bytes = -1
 	}
 
-	if eng, err = serverEngine(st, o.history); err != nil {
-		return nil, err
+	if s.eng, err = serverEngine(s.st, o.history); err != nil {
+		return s, err
 	}
-	r.lists, err = measureLists(ctx, eng, ps[0].customer, o.requests)
-	if err == nil {
-		r.rate, err = measureRate(ctx, eng, ps, o.rateCallers, o.rateFor)
-	}
-	if err = errors.Join(err, eng.Close()); err != nil {
-		return nil, err
-	}
-	if o.events > 0 {
-		if err := measurePass(ctx, st, o.events, r); err != nil {
-			return nil, fmt.Errorf("webhook pass: %w", err)
+	s.r.lists, err = measureLists(ctx, s.eng, s.ps[0].customer, o.requests)
+	return s, err
+}
+
+// finish closes the engine the payments/s rounds ran on, measures the
+// webhook pass, and closes the store.
+func (s *subject) finish(ctx context.Context, o options) (err error) {
+	err = s.eng.Close()
+	s.eng = nil
+	if err == nil && o.events > 0 {
+		if err = measurePass(ctx, s.st, o.events, s.r); err != nil {
+			err = fmt.Errorf("webhook pass: %w", err)
 		}
 	}
-	return r, nil
+	return errors.Join(err, s.close(ctx))
+}
+
+// close closes what is open of s, and drops a store that is not kept.
+func (s *subject) close(ctx context.Context) error {
+	var err error
+	if s.eng != nil {
+		err = s.eng.Close()
+		s.eng = nil
+	}
+	if s.st != nil {
+		err = errors.Join(err, s.st.Close(), s.spec.cleanup(context.WithoutCancel(ctx)))
+		s.st = nil
+	}
+	return err
 }
 
 // listCases are the GET /transactions queries measured; the sparse status
@@ -332,7 +361,19 @@ func printTable(out io.Writer, o options, base, full *results) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
 	var rows []row
 	rows = append(rows, row{"payments in the store", thousands(float64(base.payments)), thousands(float64(full.payments)), ratio(float64(base.payments), float64(full.payments))})
-	rows = append(rows, row{fmt.Sprintf("payments/s (quote+execute, %d callers, %s)", o.rateCallers, o.rateFor), thousands(base.rate), thousands(full.rate), ratio(base.rate, full.rate)})
+	// The rate's ratio is the median of the rounds' ratios (each round
+	// measures the base store, then the full one).
+	rounds := make([]float64, len(base.rates))
+	var each []string
+	for i := range rounds {
+		rounds[i] = full.rates[i] / base.rates[i]
+		each = append(each, fmt.Sprintf("%.2fx", rounds[i]))
+	}
+	rows = append(rows, row{fmt.Sprintf("payments/s (quote+execute, %d callers, median of %d rounds of %s)", o.rateCallers, len(rounds), o.rateFor),
+		thousands(median(base.rates)), thousands(median(full.rates)), fmt.Sprintf("%.2fx", median(rounds))})
+	if len(rounds) > 1 {
+		rows = append(rows, row{"payments/s, each round's ratio", "", "", strings.Join(each, " ")})
+	}
 	for i, b := range base.lists {
 		f := full.lists[i]
 		bs, fs := "-", "-"
@@ -395,4 +436,17 @@ func thousands(v float64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// median is the median of vs (the mean of the middle two of an even
+// count); vs is not changed.
+func median(vs []float64) float64 {
+	s := slices.Sorted(slices.Values(vs))
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 0 {
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return s[len(s)/2]
 }
