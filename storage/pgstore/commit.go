@@ -590,7 +590,7 @@ func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) 
 		case kept != nil:
 			docs[i] = string(kept[i])
 		case spans != nil:
-			docs[i] = sh.docOf(v, row, spans, &buf)
+			docs[i] = sh.docOf(keys[i], v, row, spans, &buf)
 		default:
 			docs[i] = string(v)
 		}

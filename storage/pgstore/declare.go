@@ -73,12 +73,22 @@ type relation struct {
 	names    []string
 	types    []string
 	comments []string // "" for none
+	nums     []int    // the columns' numbers (attnum)
+}
+
+// attnum returns the number of the column name in the table, 0 where it
+// lacks it.
+func (r *relation) attnum(name string) int {
+	if i := slices.Index(r.names, name); i >= 0 {
+		return r.nums[i]
+	}
+	return 0
 }
 
 // catalog reads the tables and views of the current schema named names.
 func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relation, error) {
 	rows, err := tx.Query(ctx, `SELECT c.relname::text, c.relkind::text, a.attname::text, format_type(a.atttypid, a.atttypmod),
-			coalesce(col_description(c.oid, a.attnum), '')
+			coalesce(col_description(c.oid, a.attnum), ''), a.attnum::int
 		FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 		WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY($1)
 		ORDER BY c.relname, a.attnum`, names)
@@ -89,7 +99,8 @@ func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relati
 	out := map[string]*relation{}
 	for rows.Next() {
 		var rel, kind, name, typ, comment string
-		if err := rows.Scan(&rel, &kind, &name, &typ, &comment); err != nil {
+		var num int
+		if err := rows.Scan(&rel, &kind, &name, &typ, &comment, &num); err != nil {
 			return nil, err
 		}
 		r := out[rel]
@@ -98,6 +109,7 @@ func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relati
 			out[rel] = r
 		}
 		r.names, r.types, r.comments = append(r.names, name), append(r.types, typ), append(r.comments, comment)
+		r.nums = append(r.nums, num)
 	}
 	return out, rows.Err()
 }
@@ -166,6 +178,12 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 		if _, err := tx.Exec(ctx, b.String()); err != nil {
 			return err
 		}
+		sh.setCodes(func(name string) int {
+			if name == "id" {
+				return 1
+			}
+			return slices.IndexFunc(sh.cols, func(c column) bool { return c.name == name }) + 2
+		})
 	case rel.kind != "r":
 		return fmt.Errorf("a relation of kind %q stands where the table goes", rel.kind)
 	default:
@@ -186,6 +204,15 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 				return fmt.Errorf("column %s is %s, declared %s", c.name, rel.types[i], c.typ)
 			}
 		}
+		now := rel
+		if added {
+			have, err := catalog(ctx, tx, []string{sh.sql})
+			if err != nil {
+				return err
+			}
+			now = have[sh.sql]
+		}
+		sh.setCodes(now.attnum)
 		switch {
 		case before != nil:
 			if err := refill(ctx, tx, sh, before); err != nil {
@@ -203,8 +230,10 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 	return moveTable(ctx, tx, sh, sh.engine)
 }
 
-// The columns whose members a table's docs hold as 0 (doc.go) are marked
-// in the database, each by its comment naming its member (strippedNote),
+// The columns whose members a table's docs leave out or hold as 0 (doc.go)
+// are marked in the database, each by its comment naming its member
+// (strippedNote; a store that held them as 0 wrote "...; doc holds 0 in
+// its place"),
 // so that the store reads the rows right when a later declaration strips
 // other members: a column no longer declared (it stays, unwritten), one
 // taking another member, or one that gains a value for absent members.
@@ -215,7 +244,20 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 
 // strippedNote is the comment on a stripped column taken from path.
 func strippedNote(path string) string {
-	return "the record's member " + path + "; doc holds 0 in its place"
+	return "the record's member " + path + "; doc leaves it out"
+}
+
+// notedPath returns the path a stripped column's comment names, in
+// either spelling.
+func notedPath(note string) (string, bool) {
+	path, ok := strings.CutPrefix(note, "the record's member ")
+	if !ok {
+		return "", false
+	}
+	if p, ok := strings.CutSuffix(path, "; doc leaves it out"); ok {
+		return p, true
+	}
+	return strings.CutSuffix(path, "; doc holds 0 in its place")
 }
 
 // stripped returns the table as its rows were written, when a column
@@ -225,8 +267,8 @@ func stripped(sh *shape, rel *relation) (*shape, error) {
 	var before []column
 	same := true
 	for i, note := range rel.comments {
-		path, ok := strings.CutPrefix(note, "the record's member ")
-		if path, ok = strings.CutSuffix(path, "; doc holds 0 in its place"); !ok {
+		path, ok := notedPath(note)
+		if !ok {
 			continue
 		}
 		t := slices.Index(sqlTypes[:], rel.types[i])
@@ -242,6 +284,7 @@ func stripped(sh *shape, rel *relation) (*shape, error) {
 	}
 	old := newShape(sh.engine, sh.sql, before...)
 	old.stripColumns()
+	old.setCodes(rel.attnum)
 	return old, nil
 }
 
@@ -260,7 +303,7 @@ func markStripped(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) erro
 		want[sh.cols[i].name] = strippedNote(sh.cols[i].path)
 	}
 	for _, name := range slices.Sorted(maps.Keys(have)) {
-		if _, ok := want[name]; !ok && strings.HasSuffix(have[name], "; doc holds 0 in its place") {
+		if _, noted := notedPath(have[name]); noted && want[name] == "" {
 			if _, err := tx.Exec(ctx, "COMMENT ON COLUMN "+ident(sh.sql)+"."+ident(name)+" IS NULL"); err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,39 +15,68 @@ import (
 )
 
 // A row of a declared record table stores no field twice: doc holds the
-// members no typed column holds. The value of a member a column holds
-// exactly is replaced in doc by the one byte 0 when the record is written
-// (appendDoc), and spelled back from the column when it is read (record),
-// so the engine reads back the record byte for byte as it wrote it.
+// members no typed column holds. A member a column holds exactly is left
+// out of doc when the record is written (appendDoc), name, value and one
+// comma beside it, and spelled back from the column when it is read
+// (record), so the engine reads back the record byte for byte as it wrote
+// it. So is the record's own id member, which the row's key holds: a
+// transaction's doc is its amounts' details, its rate and its fees.
 //
-// A column's member is stripped (shape.strip) when the column tells an
-// absent member from a present one (its declaration names no value for
-// absent members: a NULL column is an absent or null member) and its value
-// is not NULL, and when the column's value spelled as JSON (appendColumn:
-// a string as the engine's encoder writes it, an integer in decimal, a
-// numeric as PostgreSQL prints it, a time in UTC to the microsecond as
-// Go's time.MarshalJSON writes it, true or false) is the member's bytes
+// Where members were left out, doc's first member says where: "~", a
+// string of one entry per member in the record's order, each a letter
+// naming the member's column and the decimal distance in bytes from the
+// place of the entry before (the first: from the start) to the place in
+// the rest of doc (doc without its "~" member) where the member goes
+// back. The letter is the column's number in its table (a for the first
+// column, id; z the 26th, A to Z the 27th to 52nd), which never changes
+// while the table stands, so rows written under one declaration read
+// right under the next (a column past the 52nd is not cut). A quote's
+// doc so begins {"~":"a1b0c0d0e13f0g25h0"," and holds no id, status,
+// times, account ids or amounts.
+//
+// Reading puts each member back at its place, the comma spelled as the
+// neighbouring bytes say: alone between { and }, after a comma before a
+// }, else followed by a comma. The writer removes a member with the
+// comma after it, else the comma before it, right to left, and spells
+// the doc back before it keeps it: a record it would not read back
+// exactly (a space beside a member, a name spelled with an escape) is
+// written in the form before, below.
+//
+// A column's member is cut (shape.strip) when the column tells an absent
+// member from a present one (its declaration names no value for absent
+// members: a NULL column is an absent or null member) and its value is
+// not NULL, when the member's name is spelled plainly ("name":, no space),
+// and when the column's value spelled as JSON (appendColumn: a string as
+// the engine's encoder writes it, an integer in decimal, a numeric as
+// PostgreSQL prints it, a time in UTC to the microsecond as Go's
+// time.MarshalJSON writes it, true or false) is the member's bytes
 // exactly. Any other member stays in doc as written: "1e2" in a numeric
 // column, a time with an offset or with nanoseconds, a string the engine
-// would escape otherwise.
+// would escape otherwise. The id member is cut when it is the record's
+// first member and is the row's key as the engine spells it.
 //
-// Reading is exact: a member whose value in doc is 0 and whose column is
-// not NULL was stripped, for a record whose own member is 0 has a NULL
-// column (0 is no string, time or boolean), but in a bigint or numeric
-// column, whose 0 is spelled 0 again. A row written before the store
-// stripped members has its record whole in doc and reads back unchanged,
-// so no migration rewrites the rows; a record written again is stripped
-// then.
+// Two forms written before still read unchanged, so no migration rewrites
+// the rows; a record written again is cut then. A doc without "~" first
+// either replaces the value of each member a column holds exactly by the
+// one byte 0 (the form the writer still falls back to), or is the record
+// whole (a row written before the store stripped members). Reading those
+// is exact: a member whose value in doc is 0 and whose column is not NULL
+// was stripped, for a record whose own member is 0 has a NULL column (0
+// is no string, time or boolean), but in a bigint or numeric column, whose
+// 0 is spelled 0 again. A record that itself begins with a "~" member is
+// written with an empty "~" before it.
 //
 // The journal (shape.journal) is not stripped: its narrow rows keep no doc
 // but for an entry they would not spell back (journal.go). Nor is version
 // 4's journal (journalV4), whose docs migration 5 reads as written.
 //
 // A user's query reads a column where it wants a member a column holds:
-// doc->>'status' of a transaction is 0.
+// doc->>'status' of a transaction is NULL; doc->>'name' of a member no
+// column holds is its value.
 
 // stripColumns marks the columns of a declared table whose members are
 // stripped from doc, and makes the table's read statements select them.
+// No member is cut until setCodes names the columns.
 func (s *shape) stripColumns() {
 	s.strip = s.strip[:0]
 	for i, c := range s.cols {
@@ -54,7 +84,44 @@ func (s *shape) stripColumns() {
 			s.strip = append(s.strip, i)
 		}
 	}
+	s.codes, s.keys, s.idCode = nil, nil, 0
 	s.statements()
+}
+
+// setCodes names the stripped columns' members and the id member in a doc
+// that leaves them out, by the columns' numbers in the table (attnum: 0
+// for a column the table lacks), and makes the read statements select the
+// row's id too.
+func (s *shape) setCodes(attnum func(name string) int) {
+	s.codes, s.keys = make([]byte, len(s.strip)), make([]string, len(s.strip))
+	for j, i := range s.strip {
+		c := s.cols[i]
+		s.codes[j] = codeOf(attnum(c.name))
+		s.keys[j] = string(jsonx.AppendString(nil, c.path[strings.LastIndexByte(c.path, '.')+1:])) + ":"
+	}
+	s.idCode = codeOf(attnum("id"))
+	s.statements()
+}
+
+// codeOf returns the letter of the column numbered n in its table, 0 past
+// the 52nd.
+func codeOf(n int) byte {
+	switch {
+	case n >= 1 && n <= 26:
+		return 'a' + byte(n-1)
+	case n >= 27 && n <= 52:
+		return 'A' + byte(n-27)
+	}
+	return 0
+}
+
+// nvals is how many values stripSQL selects: the stripped columns', and
+// the row's id where the id member is cut.
+func (s *shape) nvals() int {
+	if s.idCode != 0 {
+		return len(s.strip) + 1
+	}
+	return len(s.strip)
 }
 
 // stripSQL is the select list of the stripped columns' values (made once,
@@ -77,17 +144,36 @@ func (s *shape) stripSelect() string {
 			out += ", " + c.name + "::text"
 		}
 	}
+	if s.idCode != 0 {
+		out += ", id"
+	}
 	return out
 }
 
 // docBuf is what appendDoc reuses from one record to the next.
 type docBuf struct {
 	scratch []byte
-	cut     []int // the stripped columns of the record, in its order
+	cut     []int    // the stripped columns of the record, in its order
+	members []member // the members cut from the record, in its order
+	rest    []byte   // the record without them
+	check   []byte   // the doc spelled back
+	doc     []byte   // docOf's doc
 }
 
+// member is a member cut from a record: the letter of its column, where
+// it lies in the record (v[key:end]), and where and how many bytes the
+// writer removed (the member and a comma).
+type member struct {
+	code     byte
+	key, end int
+	at, n    int
+}
+
+// cutMark is how a doc that leaves members out begins.
+const cutMark = `{"~":"`
+
 // cuts returns the stripped columns whose members the doc of the record
-// v leaves out (the column holds the member exactly), in the record's
+// v replaces by 0 (the column holds the member exactly), in the record's
 // order, and how many bytes they take. row and spans are extract's of v.
 func (s *shape) cuts(v []byte, row []pgtype.Text, spans []span, buf *docBuf) (cut []int, n int) {
 	buf.cut = buf.cut[:0]
@@ -104,28 +190,30 @@ func (s *shape) cuts(v []byte, row []pgtype.Text, spans []span, buf *docBuf) (cu
 	return buf.cut, n
 }
 
-// docOf returns the doc of the record v: v with the value of each stripped
-// column's member replaced by 0 where the column holds it exactly (one
+// docOf returns the doc of the record v stored at key (appendDoc's; one
 // allocation: the string itself).
-func (s *shape) docOf(v []byte, row []pgtype.Text, spans []span, buf *docBuf) string {
-	cut, n := s.cuts(v, row, spans, buf)
-	if len(cut) == 0 {
-		return string(v)
-	}
-	var b strings.Builder
-	b.Grow(len(v) - n)
-	at := 0
-	for _, i := range cut {
-		b.Write(v[at:spans[i].start])
-		b.WriteByte('0')
-		at = spans[i].end
-	}
-	b.Write(v[at:])
-	return b.String()
+func (s *shape) docOf(key string, v []byte, row []pgtype.Text, spans []span, buf *docBuf) string {
+	buf.doc = s.appendDoc(buf.doc[:0], key, v, row, spans, buf)
+	return string(buf.doc)
 }
 
-// appendDoc appends the doc of the record v (docOf's) to b.
-func (s *shape) appendDoc(b, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
+// appendDoc appends the doc of the record v stored at key to b: v without
+// the members the columns and the key hold (appendCut), or where that
+// would not read back, v with their values 0 (appendZeroed). row and
+// spans are extract's of v.
+func (s *shape) appendDoc(b []byte, key string, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
+	if out, ok := s.appendCut(b, key, v, row, spans, buf); ok {
+		return out
+	}
+	if bytes.HasPrefix(v, []byte(cutMark)) {
+		return append(append(b, cutMark+`",`...), v[1:]...)
+	}
+	return s.appendZeroed(b, v, row, spans, buf)
+}
+
+// appendZeroed appends v with the value of each stripped column's member
+// replaced by 0 where the column holds it exactly.
+func (s *shape) appendZeroed(b, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
 	cut, _ := s.cuts(v, row, spans, buf)
 	at := 0
 	for _, i := range cut {
@@ -133,6 +221,136 @@ func (s *shape) appendDoc(b, v []byte, row []pgtype.Text, spans []span, buf *doc
 		at = spans[i].end
 	}
 	return append(b, v[at:]...)
+}
+
+// appendCut appends to b the doc of v that leaves out the members the
+// columns and the key hold, and reports whether it did: not where none is
+// cut, nor where the doc would not read back as v.
+func (s *shape) appendCut(b []byte, key string, v []byte, row []pgtype.Text, spans []span, buf *docBuf) ([]byte, bool) {
+	if len(s.codes) == 0 && s.idCode == 0 || len(v) < 2 || v[0] != '{' {
+		return b, false
+	}
+	ms := buf.members[:0]
+	if s.idCode != 0 {
+		buf.scratch = jsonx.AppendString(append(buf.scratch[:0], `{"id":`...), key)
+		if bytes.HasPrefix(v, buf.scratch) {
+			ms = append(ms, member{code: s.idCode, key: 1, end: len(buf.scratch)})
+		}
+	}
+	for j, i := range s.strip {
+		sp := spans[i]
+		if j >= len(s.codes) || s.codes[j] == 0 || sp.end == 0 || !row[i].Valid || string(v[sp.key:sp.start]) != s.keys[j] {
+			continue
+		}
+		var exact bool
+		if exact, buf.scratch = holds(s.cols[i].typ, row[i].String, v[sp.start:sp.end], buf.scratch); exact {
+			ms = append(ms, member{code: s.codes[j], key: sp.key, end: sp.end})
+		}
+	}
+	slices.SortFunc(ms, func(x, y member) int { return x.key - y.key })
+	// A member named twice where a column and the id take the same one.
+	ms = slices.CompactFunc(ms, func(next, prev member) bool { return next.key < prev.end })
+	buf.members = ms
+	if len(ms) == 0 {
+		return b, false
+	}
+	rest := append(buf.rest[:0], v...)
+	for k := len(ms) - 1; k >= 0; k-- {
+		at, end := ms[k].key, ms[k].end
+		switch {
+		case end < len(rest) && rest[end] == ',':
+			end++
+		case rest[at-1] == ',':
+			at--
+		case rest[at-1] != '{' || end >= len(rest) || rest[end] != '}':
+			return b, false // a space beside the member
+		}
+		ms[k].at, ms[k].n = at, end-at
+		rest = append(rest[:at], rest[end:]...)
+	}
+	buf.rest = rest
+	if rest[1] != '}' && rest[1] != '"' {
+		return b, false
+	}
+	start := len(b)
+	b = append(b, cutMark...)
+	last, removed := 0, 0
+	for _, m := range ms {
+		at := m.at - removed
+		b = strconv.AppendInt(append(b, m.code), int64(at-last), 10)
+		last, removed = at, removed+m.n
+	}
+	b = append(b, '"')
+	if rest[1] != '}' {
+		b = append(b, ',')
+	}
+	b = append(b, rest[1:]...)
+	var err error
+	buf.check, err = uncut(buf.check[:0], b[start:], func(out []byte, code byte) ([]byte, error) {
+		for _, m := range ms {
+			if m.code == code {
+				return append(out, v[m.key:m.end]...), nil
+			}
+		}
+		return nil, errCut
+	})
+	if err != nil || !bytes.Equal(buf.check, v) {
+		return b[:start], false
+	}
+	return b, true
+}
+
+var errCut = errors.New("pgstore: a doc leaves out a member of no column")
+
+// uncut appends to out the record of doc, a doc that leaves members out
+// (cutMark first), each member spelled by member (which appends it, name
+// included, to out).
+func uncut(out, doc []byte, member func(out []byte, code byte) ([]byte, error)) ([]byte, error) {
+	q := bytes.IndexByte(doc[len(cutMark):], '"')
+	if q < 0 {
+		return nil, errNotJSON
+	}
+	q += len(cutMark)
+	list := doc[len(cutMark):q]
+	// The rest of doc is doc[base:] with its first byte read as {.
+	var base int
+	switch {
+	case q+1 < len(doc) && doc[q+1] == ',':
+		base = q + 1
+	case q+1 < len(doc) && doc[q+1] == '}':
+		base = q
+	default:
+		return nil, errNotJSON
+	}
+	n := len(doc) - base
+	out = append(out, '{')
+	at, last := 1, 0
+	for p := 0; p < len(list); {
+		code, d, digits := list[p], 0, p+1
+		for p++; p < len(list) && list[p] >= '0' && list[p] <= '9' && d <= n; p++ {
+			d = d*10 + int(list[p]-'0')
+		}
+		o := last + d
+		if p == digits || o < at || o >= n {
+			return nil, errCut
+		}
+		out = append(out, doc[base+at:base+o]...)
+		var err error
+		switch next := doc[base+o]; {
+		case next == '}' && out[len(out)-1] == '{':
+			out, err = member(out, code)
+		case next == '}':
+			out, err = member(append(out, ','), code)
+		default:
+			out, err = member(out, code)
+			out = append(out, ',')
+		}
+		if err != nil {
+			return nil, err
+		}
+		at, last = o, o
+	}
+	return append(out, doc[base+at:]...), nil
 }
 
 // holds reports whether raw is the JSON spelling of the value val of a
@@ -235,11 +453,24 @@ func appendTime(b []byte, t time.Time) []byte {
 	return append(b, '"')
 }
 
-// record returns the record of a row of the table: its doc with the value
-// of each stripped member spelled back from its column (vals: the stripped
-// columns' values as stripSQL selects them).
+// record returns the record of a row of the table: its doc with each
+// member it leaves out put back, or the value of each stripped member it
+// holds as 0 spelled back, from the columns (vals: the stripped columns'
+// values, and the id where it is cut, as stripSQL selects them).
 func (s *shape) record(doc []byte, vals []pgtype.Text) ([]byte, error) {
-	if !slices.ContainsFunc(vals, func(v pgtype.Text) bool { return v.Valid }) {
+	if bytes.HasPrefix(doc, []byte(cutMark)) {
+		return uncut(make([]byte, 0, len(doc)+24*len(vals)), doc, func(out []byte, code byte) ([]byte, error) {
+			if code == s.idCode && len(vals) > len(s.strip) && vals[len(s.strip)].Valid {
+				return jsonx.AppendString(append(out, `"id":`...), vals[len(s.strip)].String), nil
+			}
+			j := bytes.IndexByte(s.codes, code)
+			if j < 0 || !vals[j].Valid {
+				return nil, errCut
+			}
+			return appendColumn(append(out, s.keys[j]...), s.cols[s.strip[j]].typ, vals[j].String)
+		})
+	}
+	if !slices.ContainsFunc(vals[:len(s.strip)], func(v pgtype.Text) bool { return v.Valid }) {
 		return doc, nil
 	}
 	spans := make([]span, len(s.cols))
@@ -283,7 +514,7 @@ func scanRow(rows pgx.Rows, sh *shape, head ...any) (doc, record []byte, err err
 		err := rows.Scan(append(head, &doc)...)
 		return doc, doc, err
 	}
-	vals := make([]pgtype.Text, len(sh.strip))
+	vals := make([]pgtype.Text, sh.nvals())
 	dst := append(head, &doc)
 	for i := range vals {
 		dst = append(dst, &vals[i])

@@ -56,11 +56,12 @@ func newPaths(cols []column) *pathNode {
 var errNotJSON = errors.New("pgstore: a record of this table is not a JSON object")
 
 // span is where the value of a column's member lies in a record:
-// doc[start:end] (end 0 where the record lacks the member). Where a member
+// doc[start:end] (end 0 where the record lacks the member), and where the
+// member itself begins: doc[key:end] is the member, name included. Where a member
 // occurs more than once (a duplicate name in the record or in an object
 // above it), it is the last occurrence: the one the column's value is
 // taken from.
-type span struct{ start, end int }
+type span struct{ key, start, end int }
 
 // extract sets out[i] to the text of column i of the record doc (Valid false
 // where the member is absent, null or not of the column's type), and
@@ -94,6 +95,7 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text, spans []sp
 		if p >= len(doc) || doc[p] != '"' {
 			return 0, errNotJSON
 		}
+		key := p
 		kend, err := skipString(doc, p)
 		if err != nil {
 			return 0, err
@@ -124,7 +126,7 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text, spans []sp
 				out[child.col] = typed(doc[p:vend], child.typ)
 			}
 			if spans != nil {
-				spans[child.col] = span{p, vend}
+				spans[child.col] = span{key, p, vend}
 			}
 		case child != nil && doc[p] == '{':
 			if vend, err = scanObject(doc, p, child, out, spans); err != nil {

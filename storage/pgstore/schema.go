@@ -91,6 +91,14 @@ type shape struct {
 	// index (doc.go): none but in the declared tables.
 	strip    []int
 	stripSel string // their values' select list (stripSQL)
+	// codes are the letters that name the stripped columns' members in a
+	// doc that leaves them out (doc.go: from the columns' numbers in the
+	// table; 0 for none), keys those members' names as doc spells them
+	// (`"status":`), both by strip's index; idCode names the record's id
+	// member (0 where it is never cut).
+	codes  []byte
+	keys   []string
+	idCode byte
 
 	// getSQL reads one record, made once from the declaration.
 	getSQL string
