@@ -578,7 +578,7 @@ func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) 
 	row := make([]pgtype.Text, len(sh.cols))
 	var spans []span
 	var buf docBuf
-	if len(sh.strip) > 0 && kept == nil {
+	if sh.nvals() > 0 && kept == nil {
 		spans = make([]span, len(sh.cols))
 		buf = docBuf{scratch: make([]byte, 0, 64), cut: make([]int, 0, len(sh.strip))}
 	}

@@ -510,7 +510,7 @@ func scanRecord(rows pgx.Rows, sh *shape, head ...any) ([]byte, error) {
 
 // scanRow is scanRecord, returning the row's doc too.
 func scanRow(rows pgx.Rows, sh *shape, head ...any) (doc, record []byte, err error) {
-	if sh == nil || len(sh.strip) == 0 {
+	if sh == nil || sh.nvals() == 0 {
 		err := rows.Scan(append(head, &doc)...)
 		return doc, doc, err
 	}

@@ -456,3 +456,38 @@ func TestTables_DocFormsBefore(t *testing.T) {
 	assert.Equal(t, `{"~":"a1b0c11d14e0f0g0","address":{"zip":"78701"}}`, doc)
 	readsBack("written again")
 }
+
+// TestTables_DocLeavesOutTheID: a table whose every column has a value for
+// absent members (none is left out of doc) still leaves the id member out
+// of doc where it is the key, and reads every record back by Get and Scan.
+func TestTables_DocLeavesOutTheID(t *testing.T) {
+	store, schema := openSchema(t)
+	require.NoError(t, store.DeclareTables(ctx, []engine.TableDef{{Name: "flags", Rows: &engine.Rows{Columns: []engine.Column{
+		{Name: "flag", Type: engine.ColBool, Path: "flag", Absent: "false"},
+	}}}}))
+	records := map[string]string{"a": `{"id":"a","flag":true}`, "b": `{"id":"x","flag":false}`, "c": `{"flag":true}`}
+	require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+		for k, v := range records {
+			if err := tx.Put("flags", k, []byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	var doc string
+	require.NoError(t, sqlConn(t, schema).QueryRow(ctx, `SELECT doc::text FROM flags WHERE id = 'a'`).Scan(&doc))
+	assert.Equal(t, `{"~":"a1","flag":true}`, doc)
+	scanned := map[string]string{}
+	require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+		for k, v := range records {
+			got, err := tx.Get("flags", k)
+			require.NoError(t, err)
+			assert.Equal(t, v, string(got), "Get %s", k)
+		}
+		return tx.Scan("flags", payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+			scanned[key] = string(value)
+			return true, nil
+		})
+	}))
+	assert.Equal(t, records, scanned)
+}
