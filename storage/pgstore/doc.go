@@ -155,9 +155,31 @@ type docBuf struct {
 	scratch []byte
 	cut     []int    // the stripped columns of the record, in its order
 	members []member // the members cut from the record, in its order
-	rest    []byte   // the record without them
 	check   []byte   // the doc spelled back
 	doc     []byte   // docOf's doc
+}
+
+// fit makes buf hold a record of n bytes with m members cut without
+// growing (once for a batch of records of about one size).
+func (buf *docBuf) fit(n, m int) {
+	if cap(buf.check) < n {
+		n += n / 4
+		buf.check, buf.doc = make([]byte, 0, n), make([]byte, 0, n)
+	}
+	if cap(buf.members) < m {
+		buf.members = make([]member, 0, m)
+	}
+}
+
+// following returns where in v the byte after v[:pos] lies once the
+// removals ms (in v's order, each starting at or after pos) are made.
+func following(v []byte, ms []member, pos int) int {
+	for _, m := range ms {
+		if m.at == pos {
+			pos = m.at + m.n
+		}
+	}
+	return pos
 }
 
 // member is a member cut from a record: the letter of its column, where
@@ -191,8 +213,9 @@ func (s *shape) cuts(v []byte, row []pgtype.Text, spans []span, buf *docBuf) (cu
 }
 
 // docOf returns the doc of the record v stored at key (appendDoc's; one
-// allocation: the string itself).
+// allocation: the string itself, once buf fits records of v's size).
 func (s *shape) docOf(key string, v []byte, row []pgtype.Text, spans []span, buf *docBuf) string {
+	buf.fit(len(v), len(s.strip)+1)
 	buf.doc = s.appendDoc(buf.doc[:0], key, v, row, spans, buf)
 	return string(buf.doc)
 }
@@ -230,6 +253,7 @@ func (s *shape) appendCut(b []byte, key string, v []byte, row []pgtype.Text, spa
 	if len(s.codes) == 0 && s.idCode == 0 || len(v) < 2 || v[0] != '{' {
 		return b, false
 	}
+	buf.fit(len(v), len(s.strip)+1)
 	ms := buf.members[:0]
 	if s.idCode != 0 {
 		buf.scratch = jsonx.AppendString(append(buf.scratch[:0], `{"id":`...), key)
@@ -254,22 +278,23 @@ func (s *shape) appendCut(b []byte, key string, v []byte, row []pgtype.Text, spa
 	if len(ms) == 0 {
 		return b, false
 	}
-	rest := append(buf.rest[:0], v...)
+	// Right to left, each member with the comma after it, else the one
+	// before it; the removals to the right of a member leave the bytes
+	// before it where they are in v.
 	for k := len(ms) - 1; k >= 0; k-- {
 		at, end := ms[k].key, ms[k].end
-		switch {
-		case end < len(rest) && rest[end] == ',':
+		switch next := following(v, ms[k+1:], end); {
+		case next < len(v) && v[next] == ',' && next == end:
 			end++
-		case rest[at-1] == ',':
+		case v[at-1] == ',':
 			at--
-		case rest[at-1] != '{' || end >= len(rest) || rest[end] != '}':
+		case v[at-1] != '{' || next >= len(v) || v[next] != '}':
 			return b, false // a space beside the member
 		}
 		ms[k].at, ms[k].n = at, end-at
-		rest = append(rest[:at], rest[end:]...)
 	}
-	buf.rest = rest
-	if rest[1] != '}' && rest[1] != '"' {
+	first := following(v, ms, 1)
+	if first >= len(v) || v[first] != '}' && v[first] != '"' {
 		return b, false
 	}
 	start := len(b)
@@ -281,10 +306,15 @@ func (s *shape) appendCut(b []byte, key string, v []byte, row []pgtype.Text, spa
 		last, removed = at, removed+m.n
 	}
 	b = append(b, '"')
-	if rest[1] != '}' {
+	if v[first] != '}' {
 		b = append(b, ',')
 	}
-	b = append(b, rest[1:]...)
+	at := 1
+	for _, m := range ms {
+		b = append(b, v[at:m.at]...)
+		at = m.at + m.n
+	}
+	b = append(b, v[at:]...)
 	var err error
 	buf.check, err = uncut(buf.check[:0], b[start:], func(out []byte, code byte) ([]byte, error) {
 		for _, m := range ms {
