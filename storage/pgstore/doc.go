@@ -19,8 +19,7 @@ import (
 // out of doc when the record is written (appendDoc), name, value and one
 // comma beside it, and spelled back from the column when it is read
 // (record), so the engine reads back the record byte for byte as it wrote
-// it. So is the record's own id member, which the row's key holds: a
-// transaction's doc is its amounts' details, its rate and its fees.
+// it. So is the record's own id member, which the row's key holds.
 //
 // Where members were left out, doc's first member says where: "~", a
 // string of one entry per member in the record's order, each a letter
@@ -31,8 +30,8 @@ import (
 // column, id; z the 26th, A to Z the 27th to 52nd), which never changes
 // while the table stands, so rows written under one declaration read
 // right under the next (a column past the 52nd is not cut). A quote's
-// doc so begins {"~":"a1b0c0d0e13f0g25h0"," and holds no id, status,
-// times, account ids or amounts.
+// doc so begins {"~":"a1b0p0q0e10f0g17h0i21j78k57l0m0n0o25c178", and
+// holds no id, status, times, account ids, currency codes or amounts.
 //
 // Reading puts each member back at its place, the comma spelled as the
 // neighbouring bytes say: alone between { and }, after a comma before a
