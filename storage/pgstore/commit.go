@@ -579,7 +579,7 @@ func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) 
 	var spans []span
 	var buf docBuf
 	if sh.nvals() > 0 && kept == nil {
-		spans = make([]span, len(sh.cols))
+		spans = make([]span, 2*len(sh.cols)) // and the objects the columns name (markObjects)
 		buf = docBuf{scratch: make([]byte, 0, 64), cut: make([]int, 0, len(sh.strip))}
 	}
 	for i, v := range values {

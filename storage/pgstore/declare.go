@@ -37,6 +37,9 @@ func (s *Store) DeclareTables(ctx context.Context, tables []engine.TableDef) err
 	if err != nil {
 		return err
 	}
+	for _, sh := range l.declared {
+		sh.kept = &s.objects
+	}
 	c, err := s.conn(ctx)
 	if err != nil {
 		return unavailable(ctx, err)
@@ -231,33 +234,41 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 }
 
 // The columns whose members a table's docs leave out or hold as 0 (doc.go)
-// are marked in the database, each by its comment naming its member
-// (strippedNote; a store that held them as 0 wrote "...; doc holds 0 in
-// its place"),
-// so that the store reads the rows right when a later declaration strips
-// other members: a column no longer declared (it stays, unwritten), one
+// are marked in the database, each by its comment naming its member and
+// the object its value names, if any (strippedNote; a store that held
+// them as 0 wrote "...; doc holds 0 in its place"), so that the store
+// reads the rows right when a later declaration strips other members or
+// objects: a column no longer declared (it stays, unwritten), one
 // taking another member, or one that gains a value for absent members.
 // Such a declaration writes every row again, read as the marks say and
 // written as the declaration says (refill); a declaration that only adds
 // stripped columns reads the rows as they are. A table written before the
 // store stripped members has no marks and whole docs.
 
-// strippedNote is the comment on a stripped column taken from path.
-func strippedNote(path string) string {
+// strippedNote is the comment on a stripped column taken from path, whose
+// value names the object at the path object ("" for none).
+func strippedNote(path, object string) string {
+	if object != "" {
+		return "the record's member " + path + "; doc leaves it out, and the object " + object + " it names"
+	}
 	return "the record's member " + path + "; doc leaves it out"
 }
 
-// notedPath returns the path a stripped column's comment names, in
-// either spelling.
-func notedPath(note string) (string, bool) {
-	path, ok := strings.CutPrefix(note, "the record's member ")
-	if !ok {
-		return "", false
+// notedPath returns the path and the object a stripped column's comment
+// names, in any of its spellings.
+func notedPath(note string) (path, object string, ok bool) {
+	if path, ok = strings.CutPrefix(note, "the record's member "); !ok {
+		return "", "", false
 	}
-	if p, ok := strings.CutSuffix(path, "; doc leaves it out"); ok {
-		return p, true
+	if p, rest, ok := strings.Cut(path, "; doc leaves it out"); ok {
+		object, named := strings.CutPrefix(rest, ", and the object ")
+		if object, named = strings.CutSuffix(object, " it names"); named || rest == "" {
+			return p, object, true
+		}
+		return "", "", false
 	}
-	return strings.CutSuffix(path, "; doc holds 0 in its place")
+	path, ok = strings.CutSuffix(path, "; doc holds 0 in its place")
+	return path, "", ok
 }
 
 // stripped returns the table as its rows were written, when a column
@@ -265,9 +276,10 @@ func notedPath(note string) (string, bool) {
 // right).
 func stripped(sh *shape, rel *relation) (*shape, error) {
 	var before []column
+	var objects []string
 	same := true
 	for i, note := range rel.comments {
-		path, ok := notedPath(note)
+		path, object, ok := notedPath(note)
 		if !ok {
 			continue
 		}
@@ -276,13 +288,15 @@ func stripped(sh *shape, rel *relation) (*shape, error) {
 			return nil, fmt.Errorf("column %s is %s, which the store does not write", rel.names[i], rel.types[i])
 		}
 		c := column{name: rel.names[i], typ: colType(t), path: path}
-		before = append(before, c)
-		same = same && slices.ContainsFunc(sh.strip, func(j int) bool { return sh.cols[j] == c })
+		before, objects = append(before, c), append(objects, object)
+		// A column that came to name an object reads the rows as they are.
+		same = same && slices.ContainsFunc(sh.strip, func(j int) bool { return sh.cols[j] == c && (object == "" || sh.object(j) == object) })
 	}
 	if same {
 		return nil, nil
 	}
 	old := newShape(sh.engine, sh.sql, before...)
+	old.objects = objects
 	old.stripColumns()
 	old.setCodes(rel.attnum)
 	return old, nil
@@ -300,10 +314,10 @@ func markStripped(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) erro
 	}
 	want := map[string]string{}
 	for _, i := range sh.strip {
-		want[sh.cols[i].name] = strippedNote(sh.cols[i].path)
+		want[sh.cols[i].name] = strippedNote(sh.cols[i].path, sh.object(i))
 	}
 	for _, name := range slices.Sorted(maps.Keys(have)) {
-		if _, noted := notedPath(have[name]); noted && want[name] == "" {
+		if _, _, noted := notedPath(have[name]); noted && want[name] == "" {
 			if _, err := tx.Exec(ctx, "COMMENT ON COLUMN "+ident(sh.sql)+"."+ident(name)+" IS NULL"); err != nil {
 				return err
 			}

@@ -33,6 +33,13 @@ import (
 // doc so begins {"~":"a1b0p0q0e10f0g17h0i21j78k57l0m0n0o25c178", and
 // holds no id, status, times, account ids, currency codes or amounts.
 //
+// An object a column's value names (engine.Column's Object: a currency
+// object, by its code) is left out whole where its bytes are the ones kept
+// for the column's value in payments_doc_objects (objects.go), its entry
+// a * before the column's letter; reading takes the kept bytes back from
+// that table (a subquery of the read statements). The column's own member
+// goes with the object.
+//
 // Reading puts each member back at its place, the comma spelled as the
 // neighbouring bytes say: alone between { and }, after a comma before a
 // }, else followed by a comma. The writer removes a member with the
@@ -71,7 +78,8 @@ import (
 //
 // A user's query reads a column where it wants a member a column holds:
 // doc->>'status' of a transaction is NULL; doc->>'name' of a member no
-// column holds is its value.
+// column holds is its value, but for an object a column names, which is
+// payments_doc_objects' obj for the table, the column and its value.
 
 // stripColumns marks the columns of a declared table whose members are
 // stripped from doc, and makes the table's read statements select them.
@@ -90,16 +98,44 @@ func (s *shape) stripColumns() {
 // setCodes names the stripped columns' members and the id member in a doc
 // that leaves them out, by the columns' numbers in the table (attnum: 0
 // for a column the table lacks), and makes the read statements select the
-// row's id too.
+// row's id and the kept objects the columns name too.
 func (s *shape) setCodes(attnum func(name string) int) {
-	s.codes, s.keys = make([]byte, len(s.strip)), make([]string, len(s.strip))
+	n := len(s.strip)
+	s.codes, s.keys = make([]byte, n), make([]string, n)
+	s.objKeys, s.objVals = make([]string, n), make([]int, n)
 	for j, i := range s.strip {
 		c := s.cols[i]
 		s.codes[j] = codeOf(attnum(c.name))
-		s.keys[j] = string(jsonx.AppendString(nil, c.path[strings.LastIndexByte(c.path, '.')+1:])) + ":"
+		s.keys[j] = memberName(c.path)
 	}
 	s.idCode = codeOf(attnum("id"))
+	if s.idCode != 0 {
+		n++
+	}
+	for j, i := range s.strip {
+		s.objVals[j] = -1
+		if s.object(i) != "" && s.codes[j] != 0 {
+			s.objKeys[j], s.objVals[j] = memberName(s.object(i)), n
+			n++
+		}
+	}
+	markObjects(s.paths, s.objects)
 	s.statements()
+}
+
+// memberName is the name of the member at path as doc spells it, colon
+// included: `"code":` for sendingCurrency.code.
+func memberName(path string) string {
+	return string(jsonx.AppendString(nil, path[strings.LastIndexByte(path, '.')+1:])) + ":"
+}
+
+// object returns the member path of the object the value of column i
+// names, "" for none.
+func (s *shape) object(i int) string {
+	if i < len(s.objects) {
+		return s.objects[i]
+	}
+	return ""
 }
 
 // codeOf returns the letter of the column numbered n in its table, 0 past
@@ -114,13 +150,20 @@ func codeOf(n int) byte {
 	return 0
 }
 
-// nvals is how many values stripSQL selects: the stripped columns', and
-// the row's id where the id member is cut.
+// nvals is how many values stripSQL selects: the stripped columns', the
+// row's id where the id member is cut, and the kept objects the columns
+// name.
 func (s *shape) nvals() int {
+	n := len(s.strip)
 	if s.idCode != 0 {
-		return len(s.strip) + 1
+		n++
 	}
-	return len(s.strip)
+	for _, k := range s.objKeys {
+		if k != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // stripSQL is the select list of the stripped columns' values (made once,
@@ -145,6 +188,13 @@ func (s *shape) stripSelect() string {
 	}
 	if s.idCode != 0 {
 		out += ", id"
+	}
+	for j, k := range s.objKeys {
+		if k != "" {
+			c := s.cols[s.strip[j]].name
+			out += ", (SELECT o.obj FROM payments_doc_objects o WHERE o.tbl = " + literal(s.sql) + " AND o.col = " + literal(c) +
+				" AND o.val = " + ident(s.sql) + "." + c + ")"
+		}
 	}
 	return out
 }
@@ -186,6 +236,7 @@ func following(v []byte, ms []member, pos int) int {
 // writer removed (the member and a comma).
 type member struct {
 	code     byte
+	obj      bool // the object the column's value names
 	key, end int
 	at, n    int
 }
@@ -270,6 +321,22 @@ func (s *shape) appendCut(b []byte, key string, v []byte, row []pgtype.Text, spa
 			ms = append(ms, member{code: s.codes[j], key: sp.key, end: sp.end})
 		}
 	}
+	for j, i := range s.strip {
+		if s.kept == nil || j >= len(s.objKeys) || s.objKeys[j] == "" || len(spans) < 2*len(s.cols) || !row[i].Valid {
+			continue
+		}
+		o, sp := spans[len(s.cols)+i], spans[i]
+		if o.end == 0 || sp.start <= o.start || sp.end >= o.end || string(v[o.key:o.start]) != s.objKeys[j] {
+			continue
+		}
+		key := objectKey{s.sql, s.cols[i].name, row[i].String}
+		switch kept, ok := s.kept.get(key); {
+		case !ok:
+			s.kept.see(key, v[o.start:o.end])
+		case kept == string(v[o.start:o.end]):
+			ms = append(ms, member{code: s.codes[j], obj: true, key: o.key, end: o.end})
+		}
+	}
 	slices.SortFunc(ms, func(x, y member) int { return x.key - y.key })
 	// A member named twice where a column and the id take the same one.
 	ms = slices.CompactFunc(ms, func(next, prev member) bool { return next.key < prev.end })
@@ -301,6 +368,9 @@ func (s *shape) appendCut(b []byte, key string, v []byte, row []pgtype.Text, spa
 	last, removed := 0, 0
 	for _, m := range ms {
 		at := m.at - removed
+		if m.obj {
+			b = append(b, '*')
+		}
 		b = strconv.AppendInt(append(b, m.code), int64(at-last), 10)
 		last, removed = at, removed+m.n
 	}
@@ -315,9 +385,9 @@ func (s *shape) appendCut(b []byte, key string, v []byte, row []pgtype.Text, spa
 	}
 	b = append(b, v[at:]...)
 	var err error
-	buf.check, err = uncut(buf.check[:0], b[start:], func(out []byte, code byte) ([]byte, error) {
+	buf.check, err = uncut(buf.check[:0], b[start:], func(out []byte, code byte, obj bool) ([]byte, error) {
 		for _, m := range ms {
-			if m.code == code {
+			if m.code == code && m.obj == obj {
 				return append(out, v[m.key:m.end]...), nil
 			}
 		}
@@ -333,8 +403,9 @@ var errCut = errors.New("pgstore: a doc leaves out a member of no column")
 
 // uncut appends to out the record of doc, a doc that leaves members out
 // (cutMark first), each member spelled by member (which appends it, name
-// included, to out).
-func uncut(out, doc []byte, member func(out []byte, code byte) ([]byte, error)) ([]byte, error) {
+// included, to out): the member of the column whose letter is code, or
+// (obj) the object its value names.
+func uncut(out, doc []byte, member func(out []byte, code byte, obj bool) ([]byte, error)) ([]byte, error) {
 	q := bytes.IndexByte(doc[len(cutMark):], '"')
 	if q < 0 {
 		return nil, errNotJSON
@@ -355,6 +426,10 @@ func uncut(out, doc []byte, member func(out []byte, code byte) ([]byte, error)) 
 	out = append(out, '{')
 	at, last := 1, 0
 	for p := 0; p < len(list); {
+		obj := list[p] == '*'
+		if obj && p+1 < len(list) {
+			p++
+		}
 		code, d, digits := list[p], 0, p+1
 		for p++; p < len(list) && list[p] >= '0' && list[p] <= '9' && d <= n; p++ {
 			d = d*10 + int(list[p]-'0')
@@ -367,11 +442,11 @@ func uncut(out, doc []byte, member func(out []byte, code byte) ([]byte, error)) 
 		var err error
 		switch next := doc[base+o]; {
 		case next == '}' && out[len(out)-1] == '{':
-			out, err = member(out, code)
+			out, err = member(out, code, obj)
 		case next == '}':
-			out, err = member(append(out, ','), code)
+			out, err = member(append(out, ','), code, obj)
 		default:
-			out, err = member(out, code)
+			out, err = member(out, code, obj)
 			out = append(out, ',')
 		}
 		if err != nil {
@@ -488,12 +563,20 @@ func appendTime(b []byte, t time.Time) []byte {
 // values, and the id where it is cut, as stripSQL selects them).
 func (s *shape) record(doc []byte, vals []pgtype.Text) ([]byte, error) {
 	if bytes.HasPrefix(doc, []byte(cutMark)) {
-		return uncut(make([]byte, 0, len(doc)+24*len(vals)), doc, func(out []byte, code byte) ([]byte, error) {
-			if code == s.idCode && len(vals) > len(s.strip) && vals[len(s.strip)].Valid {
+		return uncut(make([]byte, 0, len(doc)+24*len(vals)), doc, func(out []byte, code byte, obj bool) ([]byte, error) {
+			if code == s.idCode && !obj && len(vals) > len(s.strip) && vals[len(s.strip)].Valid {
 				return jsonx.AppendString(append(out, `"id":`...), vals[len(s.strip)].String), nil
 			}
 			j := bytes.IndexByte(s.codes, code)
-			if j < 0 || !vals[j].Valid {
+			switch {
+			case j < 0:
+				return nil, errCut
+			case obj:
+				if k := s.objVals[j]; k >= 0 && k < len(vals) && vals[k].Valid {
+					return append(append(out, s.objKeys[j]...), vals[k].String...), nil
+				}
+				return nil, errCut
+			case !vals[j].Valid:
 				return nil, errCut
 			}
 			return appendColumn(append(out, s.keys[j]...), s.cols[s.strip[j]].typ, vals[j].String)

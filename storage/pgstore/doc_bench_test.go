@@ -52,7 +52,7 @@ func benchTransaction(b *testing.B) (*shape, []byte) {
 func BenchmarkRecord(b *testing.B) {
 	sh, v := benchTransaction(b)
 	row := make([]pgtype.Text, len(sh.cols))
-	spans := make([]span, len(sh.cols))
+	spans := make([]span, 2*len(sh.cols))
 	if err := extract(v, sh.paths, sh.absent, row, spans); err != nil {
 		b.Fatal(err)
 	}

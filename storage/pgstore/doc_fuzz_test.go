@@ -13,8 +13,9 @@ import (
 )
 
 // docShape is a declared table with a column of every type, a nested
-// one, and one with a value for absent members (never stripped), its
-// columns numbered as a table created for it numbers them (id first).
+// one, one with a value for absent members (never stripped), and one whose
+// value names an object (kept for the value USD), its columns numbered as
+// a table created for it numbers them (id first).
 func docShape() *shape {
 	sh := newShape("things", "things",
 		text("name", "name"),
@@ -23,7 +24,10 @@ func docShape() *shape {
 		column{name: "amount", typ: colNumeric, path: "amount"},
 		timestamptz("at", "at"),
 		column{name: "ok", typ: colBoolean, path: "ok"},
-		column{name: "flag", typ: colBoolean, path: "flag", absent: "false"})
+		column{name: "flag", typ: colBoolean, path: "flag", absent: "false"},
+		text("cur", "money.cur.code"))
+	sh.objects = []string{7: "money.cur"}
+	sh.kept = &keptObjects{known: map[objectKey]string{{"things", "cur", "USD"}: keptUSD}}
 	sh.stripColumns()
 	sh.setCodes(func(name string) int {
 		if name == "id" {
@@ -33,6 +37,9 @@ func docShape() *shape {
 	})
 	return sh
 }
+
+// keptUSD is the object kept for the value USD of docShape's column cur.
+const keptUSD = `{"code":"USD","name":"Dollar"}`
 
 // pgText is the text PostgreSQL answers for a stripped column (stripSQL)
 // of value v as written (extract's). A numeric it would print otherwise
@@ -58,7 +65,8 @@ func pgText(t colType, v pgtype.Text) pgtype.Text {
 }
 
 // FuzzDoc: a record stored at a key, without the members its columns and
-// the key hold (appendDoc), and spelled back from the columns' values as
+// the key hold and the objects kept as its columns' values name them
+// (appendDoc), and spelled back from the columns' values as
 // PostgreSQL answers them (record), is the record byte for byte; its doc
 // is JSON; the two forms written before read unchanged: the record with
 // those members 0 (appendZeroed), and the record kept whole.
@@ -85,6 +93,12 @@ func FuzzDoc(f *testing.F) {
 		{`{"n":1, "name":"a"}`, "m"},
 		{`{"address":{"city":"C"},"name":"a"}`, "n"},
 		{`{"\u006eame":"a","n":1}`, "o"},
+		{`{"id":"p","money":{"amount":1,"cur":{"code":"USD","name":"Dollar"}},"name":"x"}`, "p"},
+		{`{"money":{"cur":{"code":"USD","name":"Dollar"}}}`, "q"},
+		{`{"money":{"cur":{"code":"USD","name":"US Dollar"}}}`, "r"},
+		{`{"money":{"cur":{"code":"EUR","name":"Dollar"}}}`, "s"},
+		{`{"money":{"cur":{"name":"Dollar","code":"USD"}},"money":{"cur":{"code":"USD","name":"Dollar"}}}`, "t"},
+		{`{"money":{"cur":{"code":"USD","name":"Dollar"},"cur":{"code":"USD","name":"Dollar"}}}`, "u"},
 	} {
 		f.Add(seed.v, seed.key)
 	}
@@ -95,7 +109,7 @@ func FuzzDoc(f *testing.F) {
 			return // PostgreSQL's json and text refuse it: the write fails
 		}
 		row := make([]pgtype.Text, len(sh.cols))
-		spans := make([]span, len(sh.cols))
+		spans := make([]span, 2*len(sh.cols))
 		if extract([]byte(v), sh.paths, sh.absent, row, spans) != nil {
 			return // not an object: the write fails
 		}
@@ -104,6 +118,9 @@ func FuzzDoc(f *testing.F) {
 			vals[j] = pgText(sh.cols[i].typ, row[i])
 		}
 		vals[len(sh.strip)] = pgtype.Text{String: key, Valid: true}
+		if cur := row[7]; cur.Valid && cur.String == "USD" {
+			vals[sh.objVals[slices.Index(sh.strip, 7)]] = pgtype.Text{String: keptUSD, Valid: true}
+		}
 		doc := sh.appendDoc(nil, key, []byte(v), row, spans, &docBuf{})
 		if s := sh.docOf(key, []byte(v), row, spans, &docBuf{}); s != string(doc) {
 			t.Fatalf("docOf %s, appendDoc %s", s, doc)

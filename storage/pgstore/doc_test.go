@@ -313,7 +313,7 @@ func TestDeclareTables_StrippedColumnsChange(t *testing.T) {
 			case col.Name == "exchange_rate":
 				continue // no longer declared
 			case d.Name == "transactions" && col.Name == "sent_currency":
-				col.Path = "source.currency" // another member
+				col.Path, col.Object = "source.currency", "" // another member, naming no object
 			case d.Name == "quotes" && col.Name == "total_sending_amount":
 				col.Absent = "0" // a value for absent members
 			}
@@ -490,4 +490,93 @@ func TestTables_DocLeavesOutTheID(t *testing.T) {
 		})
 	}))
 	assert.Equal(t, records, scanned)
+}
+
+// TestTables_DocKeepsObjectsOnce: the currency objects the currency
+// columns name are kept once per table, column and code in
+// payments_doc_objects, as first written and never changed, and a doc
+// leaves one out where it is spelled as kept: once a process has kept a
+// code's object, the quotes' and transactions' rows leave it out. Where
+// the kept object is spelled otherwise than the engine spells it today
+// (here transactions' sent currency USD, kept as "US Dollar"), the rows
+// keep the engine's in doc, and a record spelled as kept reads back with
+// the kept spelling; every record reads back byte for byte.
+func TestTables_DocKeepsObjectsOnce(t *testing.T) {
+	store, schema := openSchema(t)
+	c := sqlConn(t, schema)
+	const usDollar = `{"code":"USD","name":"US Dollar","symbol":"$","decimals":2}`
+	_, err := c.Exec(ctx, `INSERT INTO payments_doc_objects (tbl, col, val, obj) VALUES ('transactions', 'sent_currency', 'USD', $1)`, usDollar)
+	require.NoError(t, err)
+	rec := &recording{Store: store, wrote: map[[2]string][]byte{}}
+	w := newWorld(t, rec)
+	for range 3 {
+		_, err := w.eng.Quotes.Create(ctx, transfer(w.payer, w.payee, 7, true))
+		require.NoError(t, err)
+	}
+
+	kept := map[string]string{}
+	rows, err := c.Query(ctx, `SELECT tbl || '.' || col || '.' || val, obj FROM payments_doc_objects`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var k, obj string
+		require.NoError(t, rows.Scan(&k, &obj))
+		kept[k] = obj
+	}
+	require.NoError(t, rows.Err())
+	usd := `{"code":"USD","name":"United States Dollar","symbol":"$","decimals":2}`
+	assert.Equal(t, usDollar, kept["transactions.sent_currency.USD"], "never changed")
+	assert.Equal(t, usd, kept["transactions.received_currency.USD"])
+	assert.Equal(t, usd, kept["quotes.sending_currency.USD"])
+	assert.Equal(t, usd, kept["quotes.receiving_currency.USD"])
+	assert.Contains(t, kept["quotes.receiving_currency.EUR"], `{"code":"EUR",`)
+
+	var sentKept, receivedOut, sendingOut, all int
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FILTER (WHERE sent_currency = 'USD' AND doc #> '{sentAmount,currency}' IS NOT NULL),
+		count(*) FILTER (WHERE received_currency = 'USD' AND doc #> '{receivedAmount,currency}' IS NULL),
+		(SELECT count(*) FILTER (WHERE doc->'sendingCurrency' IS NULL) FROM quotes),
+		count(*) FILTER (WHERE sent_currency = 'USD') FROM transactions`).Scan(&sentKept, &receivedOut, &sendingOut, &all))
+	assert.Equal(t, all, sentKept, "an object spelled otherwise than kept stays in doc")
+	assert.Positive(t, receivedOut, "objects spelled as kept are left out")
+	assert.Positive(t, sendingOut, "objects spelled as kept are left out")
+
+	// A record spelled as kept leaves the object out and reads back so.
+	old := string(rec.wrote[[2]string{"transactions", w.completed}])
+	spelled := strings.Replace(old, `"currency":`+usd, `"currency":`+usDollar, 1)
+	require.NotEqual(t, old, spelled)
+	require.NoError(t, rec.Update(ctx, func(tx payments.Tx) error {
+		return tx.Put("transactions", w.completed, []byte(spelled))
+	}))
+	var out bool
+	require.NoError(t, c.QueryRow(ctx, `SELECT doc #> '{sentAmount,currency}' IS NULL FROM transactions WHERE id = $1`, w.completed).Scan(&out))
+	assert.True(t, out, "the object spelled as kept is left out")
+
+	for _, table := range []string{"transactions", "quotes"} {
+		want := map[string]string{}
+		for k, v := range rec.wrote {
+			if k[0] == table && v != nil {
+				want[k[1]] = string(v)
+			}
+		}
+		got := map[string]string{}
+		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+			for k := range want {
+				v, err := tx.Get(table, k)
+				require.NoError(t, err)
+				got[k] = string(v)
+			}
+			return nil
+		}))
+		assert.Equal(t, want, got, "Get %s", table)
+		scanned := map[string]string{}
+		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+			return tx.Scan(table, payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+				scanned[key] = string(value)
+				return true, nil
+			})
+		}))
+		assert.Equal(t, want, scanned, "Scan %s", table)
+	}
+	got, err := w.eng.Transactions.Get(ctx, w.completed)
+	require.NoError(t, err)
+	assert.Equal(t, "US Dollar", got.SentAmount.Currency.Name)
 }

@@ -22,6 +22,9 @@ type pathNode struct {
 	col      int
 	typ      colType
 	children map[string]*pathNode
+	// objSpan is where extract notes the span of this node's object when
+	// a column's value names it (markObjects), 0 for none.
+	objSpan int
 }
 
 // absentValues returns, per column, its value when the record lacks it.
@@ -51,6 +54,26 @@ func newPaths(cols []column) *pathNode {
 		n.col, n.typ = i, c.typ
 	}
 	return root
+}
+
+// markObjects marks the objects that columns' values name (objects, by
+// column: a member path above the column's, or ""): extract notes the
+// span of column i's object at spans[len(objects)+i].
+func markObjects(root *pathNode, objects []string) {
+	for i, o := range objects {
+		if o == "" {
+			continue
+		}
+		n := root
+		for _, name := range strings.Split(o, ".") {
+			if n = n.children[name]; n == nil {
+				break
+			}
+		}
+		if n != nil && n.col < 0 {
+			n.objSpan = len(objects) + i
+		}
+	}
 }
 
 var errNotJSON = errors.New("pgstore: a record of this table is not a JSON object")
@@ -131,6 +154,9 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text, spans []sp
 		case child != nil && doc[p] == '{':
 			if vend, err = scanObject(doc, p, child, out, spans); err != nil {
 				return 0, err
+			}
+			if child.objSpan > 0 && child.objSpan < len(spans) {
+				spans[child.objSpan] = span{key, p, vend}
 			}
 		default:
 			if vend, err = skipValue(doc, p); err != nil {
