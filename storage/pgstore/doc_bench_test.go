@@ -3,6 +3,7 @@ package pgstore
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -22,12 +23,16 @@ func BenchmarkColumnArgs(b *testing.B) {
 	}
 }
 
+// benchUSD is the currency object of testdata/transaction.json.
+const benchUSD = `{"code":"USD","name":"United States Dollar","symbol":"$","decimals":2}`
+
 // benchKey is the key of testdata/transaction.json.
 const benchKey = "Transaction:01a22557-25bb-7f16-8972-0bcac7185800"
 
 // benchTransaction returns the table of the transactions as the quotes
 // area declares it, its columns numbered as a table created for it
-// numbers them, and a transaction the engine wrote.
+// numbers them and its currency objects of USD kept, and a transaction the
+// engine wrote.
 func benchTransaction(b *testing.B) (*shape, []byte) {
 	l, err := newLayout(quotes.Area(nil, quotes.Options{}).Tables)
 	if err != nil {
@@ -38,6 +43,10 @@ func benchTransaction(b *testing.B) (*shape, []byte) {
 		b.Fatal(err)
 	}
 	sh := l.shapes["transactions"]
+	sh.kept = &keptObjects{known: map[objectKey]string{
+		{"transactions", "sent_currency", "USD"}:     benchUSD,
+		{"transactions", "received_currency", "USD"}: benchUSD,
+	}}
 	sh.setCodes(func(name string) int {
 		if name == "id" {
 			return 1
@@ -62,6 +71,14 @@ func BenchmarkRecord(b *testing.B) {
 		vals[j] = pgText(sh.cols[i].typ, row[i])
 	}
 	vals[len(sh.strip)] = pgtype.Text{String: benchKey, Valid: true}
+	for _, k := range sh.objVals {
+		if k >= 0 {
+			vals[k] = pgtype.Text{String: benchUSD, Valid: true}
+		}
+	}
+	if !strings.Contains(string(doc), `"sentAmount":{}`) {
+		b.Fatalf("the currency objects are in doc: %s", doc)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		got, err := sh.record(doc, vals)
