@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -579,4 +580,76 @@ func TestTables_DocKeepsObjectsOnce(t *testing.T) {
 	got, err := w.eng.Transactions.Get(ctx, w.completed)
 	require.NoError(t, err)
 	assert.Equal(t, "US Dollar", got.SentAmount.Currency.Name)
+}
+
+// TestTables_DocObjectsRace: two processes (stores) on one database that
+// first see one value's object spelled each its own way both keep the one
+// stored first, never changed: the other's rows keep their spelling in
+// doc, the rows spelled as kept leave it out, and every record reads back
+// byte for byte from both. No declaration may name the objects' table.
+func TestTables_DocObjectsRace(t *testing.T) {
+	dsn, schema := pgtest.DSN(t), pgtest.Schema(t)
+	things := []engine.TableDef{{Name: "things", Rows: &engine.Rows{Columns: []engine.Column{
+		engine.TextColumn("cur", "money.cur.code").Names("money.cur"),
+	}}}}
+	var stores []*pgstore.Store
+	for range 2 {
+		s, err := pgstore.Open(ctx, dsn, &pgstore.Options{Schema: schema})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close() })
+		require.NoError(t, s.DeclareTables(ctx, things))
+		stores = append(stores, s)
+	}
+	require.Error(t, stores[0].DeclareTables(ctx, []engine.TableDef{{Name: "payments_doc_objects", Rows: &engine.Rows{}}}))
+	const first, second = `{"code":"ABC","name":"First"}`, `{"code":"ABC","name":"Second"}`
+	record := func(obj string) string { return `{"money":{"amount":1,"cur":` + obj + `},"note":"x"}` }
+	records := map[string]string{}
+	put := func(s *pgstore.Store, key, obj string) {
+		records[key] = record(obj)
+		require.NoError(t, s.Update(ctx, func(tx payments.Tx) error { return tx.Put("things", key, []byte(records[key])) }))
+	}
+	put(stores[0], "a1", first)  // kept after this commit
+	put(stores[1], "b1", second) // too late: learns first
+	put(stores[1], "b2", second)
+	put(stores[1], "b3", first)
+	put(stores[0], "a2", first)
+	put(stores[0], "a3", second)
+
+	c := sqlConn(t, schema)
+	var kept string
+	require.NoError(t, c.QueryRow(ctx, `SELECT obj FROM payments_doc_objects WHERE tbl = 'things' AND col = 'cur' AND val = 'ABC'`).Scan(&kept))
+	assert.Equal(t, first, kept)
+	docs := map[string]string{}
+	rows, err := c.Query(ctx, "SELECT id, doc::text FROM things")
+	require.NoError(t, err)
+	for rows.Next() {
+		var id, doc string
+		require.NoError(t, rows.Scan(&id, &doc))
+		docs[id] = doc
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, map[string]string{
+		// The first seen keeps its object in doc (its code in the column).
+		"a1": `{"~":"b28","money":{"amount":1,"cur":{"name":"First"}},"note":"x"}`,
+		"b1": `{"~":"b28","money":{"amount":1,"cur":{"name":"Second"}},"note":"x"}`,
+		"b2": `{"~":"b28","money":{"amount":1,"cur":{"name":"Second"}},"note":"x"}`,
+		"b3": `{"~":"*b20","money":{"amount":1},"note":"x"}`,
+		"a2": `{"~":"*b20","money":{"amount":1},"note":"x"}`,
+		"a3": `{"~":"b28","money":{"amount":1,"cur":{"name":"Second"}},"note":"x"}`,
+	}, docs)
+	for _, s := range stores {
+		scanned := map[string]string{}
+		require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
+			for k, v := range records {
+				got, err := tx.Get("things", k)
+				require.NoError(t, err)
+				assert.Equal(t, v, string(got), "Get %s", k)
+			}
+			return tx.Scan("things", payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+				scanned[key] = string(value)
+				return true, nil
+			})
+		}))
+		assert.Equal(t, records, scanned)
+	}
 }

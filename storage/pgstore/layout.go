@@ -80,7 +80,7 @@ var sqlName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
 // kernelRelations are the store's own tables and views, which no
 // declaration may name.
-var kernelRelations = []string{"payments_kv", "payments_kv_dicts", "payments_leases", "payments_schema_migrations",
+var kernelRelations = []string{"payments_kv", "payments_kv_dicts", "payments_doc_objects", "payments_leases", "payments_schema_migrations",
 	"ledger_balances", "ledger_journal", "ledger_entries", "ledger_accounts", "ledger_journal_entries", "ledger_postings"}
 
 // newLayout returns the layout of the declared tables, or an error naming
