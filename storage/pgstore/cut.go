@@ -39,7 +39,7 @@ func (s *shape) setCodes(attnum func(name string) int) {
 			n++
 		}
 	}
-	markObjects(s.paths, s.objects)
+	markObjects(s.paths, s.objects, len(s.cols))
 	s.statements()
 }
 

@@ -28,8 +28,8 @@ import (
 // column, id; z the 26th, A to Z the 27th to 52nd), which never changes
 // while the table stands, so rows written under one declaration read
 // right under the next (a column past the 52nd is not cut). A quote's
-// doc so begins {"~":"a1b0p0q0e10f0g17h0i21j78k57l0m0n0o25c178", and
-// holds no id, status, times, account ids, currency codes or amounts.
+// doc so begins {"~":"a1b0p0q0e10f0g17h0*i2*j0k0l0m0n0o25c178", and holds
+// no id, status, times, account ids, currencies or amounts.
 //
 // An object a column's value names (engine.Column's Object: a currency
 // object, by its code) is left out whole where its bytes are the ones kept
@@ -89,7 +89,7 @@ func (s *shape) stripColumns() {
 			s.strip = append(s.strip, i)
 		}
 	}
-	s.codes, s.keys, s.idCode = nil, nil, 0
+	s.codes, s.keys, s.idCode, s.objKeys, s.objVals = nil, nil, 0, nil, nil
 	s.statements()
 }
 

@@ -56,10 +56,10 @@ func newPaths(cols []column) *pathNode {
 	return root
 }
 
-// markObjects marks the objects that columns' values name (objects, by
-// column: a member path above the column's, or ""): extract notes the
-// span of column i's object at spans[len(objects)+i].
-func markObjects(root *pathNode, objects []string) {
+// markObjects marks the objects that the values of a table's ncols
+// columns name (objects, by column: a member path above the column's, or
+// ""): extract notes the span of column i's object at spans[ncols+i].
+func markObjects(root *pathNode, objects []string, ncols int) {
 	for i, o := range objects {
 		if o == "" {
 			continue
@@ -71,7 +71,7 @@ func markObjects(root *pathNode, objects []string) {
 			}
 		}
 		if n != nil && n.col < 0 {
-			n.objSpan = len(objects) + i
+			n.objSpan = ncols + i
 		}
 	}
 }
