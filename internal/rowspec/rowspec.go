@@ -58,6 +58,21 @@ type Column struct {
 	// Absent is the column's value, as the text of a JSON value of its type
 	// ("false"), for a record without the member; empty means none (NULL).
 	Absent string
+	// Object, when set, is the member of the record's JSON, as a dotted
+	// path above Path ("sendingCurrency" for "sendingCurrency.code"), of a
+	// whole object the column's value names: every record spells the
+	// object of one value alike (a currency's name, symbol and decimals,
+	// by its code), so a relational store may keep each value's object
+	// once rather than in every row. No other column's member may lie in
+	// it.
+	Object string
+}
+
+// Names returns c declaring that its value names the whole object at the
+// member path object (Column.Object).
+func (c Column) Names(object string) Column {
+	c.Object = object
+	return c
 }
 
 // ColumnType is the type of a Column, named as SQL names it; it also says

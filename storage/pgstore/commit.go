@@ -578,8 +578,8 @@ func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) 
 	row := make([]pgtype.Text, len(sh.cols))
 	var spans []span
 	var buf docBuf
-	if len(sh.strip) > 0 && kept == nil {
-		spans = make([]span, len(sh.cols))
+	if sh.nvals() > 0 && kept == nil {
+		spans = make([]span, 2*len(sh.cols)) // and the objects the columns name (markObjects)
 		buf = docBuf{scratch: make([]byte, 0, 64), cut: make([]int, 0, len(sh.strip))}
 	}
 	for i, v := range values {
@@ -590,7 +590,7 @@ func columnArgs(sh *shape, keys []string, values, kept [][]byte) ([]any, error) 
 		case kept != nil:
 			docs[i] = string(kept[i])
 		case spans != nil:
-			docs[i] = sh.docOf(v, row, spans, &buf)
+			docs[i] = sh.docOf(keys[i], v, row, spans, &buf)
 		default:
 			docs[i] = string(v)
 		}

@@ -37,6 +37,9 @@ func (s *Store) DeclareTables(ctx context.Context, tables []engine.TableDef) err
 	if err != nil {
 		return err
 	}
+	for _, sh := range l.declared {
+		sh.kept = &s.objects
+	}
 	c, err := s.conn(ctx)
 	if err != nil {
 		return unavailable(ctx, err)
@@ -73,12 +76,22 @@ type relation struct {
 	names    []string
 	types    []string
 	comments []string // "" for none
+	nums     []int    // the columns' numbers (attnum)
+}
+
+// attnum returns the number of the column name in the table, 0 where it
+// lacks it.
+func (r *relation) attnum(name string) int {
+	if i := slices.Index(r.names, name); i >= 0 {
+		return r.nums[i]
+	}
+	return 0
 }
 
 // catalog reads the tables and views of the current schema named names.
 func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relation, error) {
 	rows, err := tx.Query(ctx, `SELECT c.relname::text, c.relkind::text, a.attname::text, format_type(a.atttypid, a.atttypmod),
-			coalesce(col_description(c.oid, a.attnum), '')
+			coalesce(col_description(c.oid, a.attnum), ''), a.attnum::int
 		FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 		WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY($1)
 		ORDER BY c.relname, a.attnum`, names)
@@ -89,7 +102,8 @@ func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relati
 	out := map[string]*relation{}
 	for rows.Next() {
 		var rel, kind, name, typ, comment string
-		if err := rows.Scan(&rel, &kind, &name, &typ, &comment); err != nil {
+		var num int
+		if err := rows.Scan(&rel, &kind, &name, &typ, &comment, &num); err != nil {
 			return nil, err
 		}
 		r := out[rel]
@@ -98,6 +112,7 @@ func catalog(ctx context.Context, tx pgx.Tx, names []string) (map[string]*relati
 			out[rel] = r
 		}
 		r.names, r.types, r.comments = append(r.names, name), append(r.types, typ), append(r.comments, comment)
+		r.nums = append(r.nums, num)
 	}
 	return out, rows.Err()
 }
@@ -166,6 +181,12 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 		if _, err := tx.Exec(ctx, b.String()); err != nil {
 			return err
 		}
+		sh.setCodes(func(name string) int {
+			if name == "id" {
+				return 1
+			}
+			return slices.IndexFunc(sh.cols, func(c column) bool { return c.name == name }) + 2
+		})
 	case rel.kind != "r":
 		return fmt.Errorf("a relation of kind %q stands where the table goes", rel.kind)
 	default:
@@ -186,6 +207,15 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 				return fmt.Errorf("column %s is %s, declared %s", c.name, rel.types[i], c.typ)
 			}
 		}
+		now := rel
+		if added {
+			have, err := catalog(ctx, tx, []string{sh.sql})
+			if err != nil {
+				return err
+			}
+			now = have[sh.sql]
+		}
+		sh.setCodes(now.attnum)
 		switch {
 		case before != nil:
 			if err := refill(ctx, tx, sh, before); err != nil {
@@ -203,19 +233,42 @@ func buildTable(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) error 
 	return moveTable(ctx, tx, sh, sh.engine)
 }
 
-// The columns whose members a table's docs hold as 0 (doc.go) are marked
-// in the database, each by its comment naming its member (strippedNote),
-// so that the store reads the rows right when a later declaration strips
-// other members: a column no longer declared (it stays, unwritten), one
+// The columns whose members a table's docs leave out or hold as 0 (doc.go)
+// are marked in the database, each by its comment naming its member and
+// the object its value names, if any (strippedNote; a store that held
+// them as 0 wrote "...; doc holds 0 in its place"), so that the store
+// reads the rows right when a later declaration strips other members or
+// objects: a column no longer declared (it stays, unwritten), one
 // taking another member, or one that gains a value for absent members.
 // Such a declaration writes every row again, read as the marks say and
 // written as the declaration says (refill); a declaration that only adds
 // stripped columns reads the rows as they are. A table written before the
 // store stripped members has no marks and whole docs.
 
-// strippedNote is the comment on a stripped column taken from path.
-func strippedNote(path string) string {
-	return "the record's member " + path + "; doc holds 0 in its place"
+// strippedNote is the comment on a stripped column taken from path, whose
+// value names the object at the path object ("" for none).
+func strippedNote(path, object string) string {
+	if object != "" {
+		return "the record's member " + path + "; doc leaves it out, and the object " + object + " it names"
+	}
+	return "the record's member " + path + "; doc leaves it out"
+}
+
+// notedPath returns the path and the object a stripped column's comment
+// names, in any of its spellings.
+func notedPath(note string) (path, object string, ok bool) {
+	if path, ok = strings.CutPrefix(note, "the record's member "); !ok {
+		return "", "", false
+	}
+	if p, rest, ok := strings.Cut(path, "; doc leaves it out"); ok {
+		object, named := strings.CutPrefix(rest, ", and the object ")
+		if object, named = strings.CutSuffix(object, " it names"); named || rest == "" {
+			return p, object, true
+		}
+		return "", "", false
+	}
+	path, ok = strings.CutSuffix(path, "; doc holds 0 in its place")
+	return path, "", ok
 }
 
 // stripped returns the table as its rows were written, when a column
@@ -223,10 +276,11 @@ func strippedNote(path string) string {
 // right).
 func stripped(sh *shape, rel *relation) (*shape, error) {
 	var before []column
+	var objects []string
 	same := true
 	for i, note := range rel.comments {
-		path, ok := strings.CutPrefix(note, "the record's member ")
-		if path, ok = strings.CutSuffix(path, "; doc holds 0 in its place"); !ok {
+		path, object, ok := notedPath(note)
+		if !ok {
 			continue
 		}
 		t := slices.Index(sqlTypes[:], rel.types[i])
@@ -234,14 +288,17 @@ func stripped(sh *shape, rel *relation) (*shape, error) {
 			return nil, fmt.Errorf("column %s is %s, which the store does not write", rel.names[i], rel.types[i])
 		}
 		c := column{name: rel.names[i], typ: colType(t), path: path}
-		before = append(before, c)
-		same = same && slices.ContainsFunc(sh.strip, func(j int) bool { return sh.cols[j] == c })
+		before, objects = append(before, c), append(objects, object)
+		// A column that came to name an object reads the rows as they are.
+		same = same && slices.ContainsFunc(sh.strip, func(j int) bool { return sh.cols[j] == c && (object == "" || sh.object(j) == object) })
 	}
 	if same {
 		return nil, nil
 	}
 	old := newShape(sh.engine, sh.sql, before...)
+	old.objects = objects
 	old.stripColumns()
+	old.setCodes(rel.attnum)
 	return old, nil
 }
 
@@ -257,10 +314,10 @@ func markStripped(ctx context.Context, tx pgx.Tx, sh *shape, rel *relation) erro
 	}
 	want := map[string]string{}
 	for _, i := range sh.strip {
-		want[sh.cols[i].name] = strippedNote(sh.cols[i].path)
+		want[sh.cols[i].name] = strippedNote(sh.cols[i].path, sh.object(i))
 	}
 	for _, name := range slices.Sorted(maps.Keys(have)) {
-		if _, ok := want[name]; !ok && strings.HasSuffix(have[name], "; doc holds 0 in its place") {
+		if _, _, noted := notedPath(have[name]); noted && want[name] == "" {
 			if _, err := tx.Exec(ctx, "COMMENT ON COLUMN "+ident(sh.sql)+"."+ident(name)+" IS NULL"); err != nil {
 				return err
 			}

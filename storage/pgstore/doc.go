@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,39 +13,75 @@ import (
 )
 
 // A row of a declared record table stores no field twice: doc holds the
-// members no typed column holds. The value of a member a column holds
-// exactly is replaced in doc by the one byte 0 when the record is written
-// (appendDoc), and spelled back from the column when it is read (record),
-// so the engine reads back the record byte for byte as it wrote it.
+// members no typed column holds. A member a column holds exactly is left
+// out of doc when the record is written (appendDoc), name, value and one
+// comma beside it, and spelled back from the column when it is read
+// (record), so the engine reads back the record byte for byte as it wrote
+// it. So is the record's own id member, which the row's key holds.
 //
-// A column's member is stripped (shape.strip) when the column tells an
-// absent member from a present one (its declaration names no value for
-// absent members: a NULL column is an absent or null member) and its value
-// is not NULL, and when the column's value spelled as JSON (appendColumn:
-// a string as the engine's encoder writes it, an integer in decimal, a
-// numeric as PostgreSQL prints it, a time in UTC to the microsecond as
-// Go's time.MarshalJSON writes it, true or false) is the member's bytes
+// Where members were left out, doc's first member says where: "~", a
+// string of one entry per member in the record's order, each a letter
+// naming the member's column and the decimal distance in bytes from the
+// place of the entry before (the first: from the start) to the place in
+// the rest of doc (doc without its "~" member) where the member goes
+// back. The letter is the column's number in its table (a for the first
+// column, id; z the 26th, A to Z the 27th to 52nd), which never changes
+// while the table stands, so rows written under one declaration read
+// right under the next (a column past the 52nd is not cut). A quote's
+// doc so begins {"~":"a1b0p0q0e10f0g17h0*i2*j0k0l0m0n0o25c178", and holds
+// no id, status, times, account ids, currencies or amounts.
+//
+// An object a column's value names (engine.Column's Object: a currency
+// object, by its code) is left out whole where its bytes are the ones kept
+// for the column's value in payments_doc_objects (objects.go), its entry
+// a * before the column's letter; reading takes the kept bytes back from
+// that table (a subquery of the read statements). The column's own member
+// goes with the object.
+//
+// Reading puts each member back at its place, the comma spelled as the
+// neighbouring bytes say: alone between { and }, after a comma before a
+// }, else followed by a comma. The writer removes a member with the
+// comma after it, else the comma before it, right to left, and spells
+// the doc back before it keeps it: a record it would not read back
+// exactly (a space beside a member, a name spelled with an escape) is
+// written in the form before, below.
+//
+// A column's member is cut (shape.strip) when the column tells an absent
+// member from a present one (its declaration names no value for absent
+// members: a NULL column is an absent or null member) and its value is
+// not NULL, when the member's name is spelled plainly ("name":, no space),
+// and when the column's value spelled as JSON (appendColumn: a string as
+// the engine's encoder writes it, an integer in decimal, a numeric as
+// PostgreSQL prints it, a time in UTC to the microsecond as Go's
+// time.MarshalJSON writes it, true or false) is the member's bytes
 // exactly. Any other member stays in doc as written: "1e2" in a numeric
 // column, a time with an offset or with nanoseconds, a string the engine
-// would escape otherwise.
+// would escape otherwise. The id member is cut when it is the record's
+// first member and is the row's key as the engine spells it.
 //
-// Reading is exact: a member whose value in doc is 0 and whose column is
-// not NULL was stripped, for a record whose own member is 0 has a NULL
-// column (0 is no string, time or boolean), but in a bigint or numeric
-// column, whose 0 is spelled 0 again. A row written before the store
-// stripped members has its record whole in doc and reads back unchanged,
-// so no migration rewrites the rows; a record written again is stripped
-// then.
+// Two forms written before still read unchanged, so no migration rewrites
+// the rows; a record written again is cut then. A doc without "~" first
+// either replaces the value of each member a column holds exactly by the
+// one byte 0 (the form the writer still falls back to), or is the record
+// whole (a row written before the store stripped members). Reading those
+// is exact: a member whose value in doc is 0 and whose column is not NULL
+// was stripped, for a record whose own member is 0 has a NULL column (0
+// is no string, time or boolean), but in a bigint or numeric column, whose
+// 0 is spelled 0 again. A record that itself begins with a "~" member is
+// written with an empty "~" before it.
 //
 // The journal (shape.journal) is not stripped: its narrow rows keep no doc
 // but for an entry they would not spell back (journal.go). Nor is version
 // 4's journal (journalV4), whose docs migration 5 reads as written.
 //
 // A user's query reads a column where it wants a member a column holds:
-// doc->>'status' of a transaction is 0.
+// doc->>'status' of a transaction is NULL; doc->>'name' of a member no
+// column holds is its value, but for an object a column names, which is
+// payments_doc_objects' obj for the table, the column and its value.
 
 // stripColumns marks the columns of a declared table whose members are
 // stripped from doc, and makes the table's read statements select them.
+// No member is cut until setCodes names the columns.
 func (s *shape) stripColumns() {
 	s.strip = s.strip[:0]
 	for i, c := range s.cols {
@@ -54,6 +89,7 @@ func (s *shape) stripColumns() {
 			s.strip = append(s.strip, i)
 		}
 	}
+	s.codes, s.keys, s.idCode, s.objKeys, s.objVals = nil, nil, 0, nil, nil
 	s.statements()
 }
 
@@ -77,17 +113,30 @@ func (s *shape) stripSelect() string {
 			out += ", " + c.name + "::text"
 		}
 	}
+	if s.idCode != 0 {
+		out += ", id"
+	}
+	for j, k := range s.objKeys {
+		if k != "" {
+			c := s.cols[s.strip[j]].name
+			out += ", (SELECT o.obj FROM payments_doc_objects o WHERE o.tbl = " + literal(s.sql) + " AND o.col = " + literal(c) +
+				" AND o.val = " + ident(s.sql) + "." + c + ")"
+		}
+	}
 	return out
 }
 
 // docBuf is what appendDoc reuses from one record to the next.
 type docBuf struct {
 	scratch []byte
-	cut     []int // the stripped columns of the record, in its order
+	cut     []int    // the stripped columns of the record, in its order
+	members []member // the members cut from the record, in its order
+	check   []byte   // the doc spelled back
+	doc     []byte   // docOf's doc
 }
 
 // cuts returns the stripped columns whose members the doc of the record
-// v leaves out (the column holds the member exactly), in the record's
+// v replaces by 0 (the column holds the member exactly), in the record's
 // order, and how many bytes they take. row and spans are extract's of v.
 func (s *shape) cuts(v []byte, row []pgtype.Text, spans []span, buf *docBuf) (cut []int, n int) {
 	buf.cut = buf.cut[:0]
@@ -104,28 +153,31 @@ func (s *shape) cuts(v []byte, row []pgtype.Text, spans []span, buf *docBuf) (cu
 	return buf.cut, n
 }
 
-// docOf returns the doc of the record v: v with the value of each stripped
-// column's member replaced by 0 where the column holds it exactly (one
-// allocation: the string itself).
-func (s *shape) docOf(v []byte, row []pgtype.Text, spans []span, buf *docBuf) string {
-	cut, n := s.cuts(v, row, spans, buf)
-	if len(cut) == 0 {
-		return string(v)
-	}
-	var b strings.Builder
-	b.Grow(len(v) - n)
-	at := 0
-	for _, i := range cut {
-		b.Write(v[at:spans[i].start])
-		b.WriteByte('0')
-		at = spans[i].end
-	}
-	b.Write(v[at:])
-	return b.String()
+// docOf returns the doc of the record v stored at key (appendDoc's; one
+// allocation: the string itself, once buf fits records of v's size).
+func (s *shape) docOf(key string, v []byte, row []pgtype.Text, spans []span, buf *docBuf) string {
+	buf.fit(len(v), len(s.strip)+1)
+	buf.doc = s.appendDoc(buf.doc[:0], key, v, row, spans, buf)
+	return string(buf.doc)
 }
 
-// appendDoc appends the doc of the record v (docOf's) to b.
-func (s *shape) appendDoc(b, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
+// appendDoc appends the doc of the record v stored at key to b: v without
+// the members the columns and the key hold (appendCut), or where that
+// would not read back, v with their values 0 (appendZeroed). row and
+// spans are extract's of v.
+func (s *shape) appendDoc(b []byte, key string, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
+	if out, ok := s.appendCut(b, key, v, row, spans, buf); ok {
+		return out
+	}
+	if bytes.HasPrefix(v, []byte(cutMark)) {
+		return append(append(b, cutMark+`",`...), v[1:]...)
+	}
+	return s.appendZeroed(b, v, row, spans, buf)
+}
+
+// appendZeroed appends v with the value of each stripped column's member
+// replaced by 0 where the column holds it exactly.
+func (s *shape) appendZeroed(b, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
 	cut, _ := s.cuts(v, row, spans, buf)
 	at := 0
 	for _, i := range cut {
@@ -235,11 +287,32 @@ func appendTime(b []byte, t time.Time) []byte {
 	return append(b, '"')
 }
 
-// record returns the record of a row of the table: its doc with the value
-// of each stripped member spelled back from its column (vals: the stripped
-// columns' values as stripSQL selects them).
+// record returns the record of a row of the table: its doc with each
+// member it leaves out put back, or the value of each stripped member it
+// holds as 0 spelled back, from the columns (vals: the stripped columns'
+// values, and the id where it is cut, as stripSQL selects them).
 func (s *shape) record(doc []byte, vals []pgtype.Text) ([]byte, error) {
-	if !slices.ContainsFunc(vals, func(v pgtype.Text) bool { return v.Valid }) {
+	if bytes.HasPrefix(doc, []byte(cutMark)) {
+		return uncut(make([]byte, 0, len(doc)+24*len(vals)), doc, func(out []byte, code byte, obj bool) ([]byte, error) {
+			if code == s.idCode && !obj && len(vals) > len(s.strip) && vals[len(s.strip)].Valid {
+				return jsonx.AppendString(append(out, `"id":`...), vals[len(s.strip)].String), nil
+			}
+			j := bytes.IndexByte(s.codes, code)
+			switch {
+			case j < 0:
+				return nil, errCut
+			case obj:
+				if k := s.objVals[j]; k >= 0 && k < len(vals) && vals[k].Valid {
+					return append(append(out, s.objKeys[j]...), vals[k].String...), nil
+				}
+				return nil, errCut
+			case !vals[j].Valid:
+				return nil, errCut
+			}
+			return appendColumn(append(out, s.keys[j]...), s.cols[s.strip[j]].typ, vals[j].String)
+		})
+	}
+	if !slices.ContainsFunc(vals[:len(s.strip)], func(v pgtype.Text) bool { return v.Valid }) {
 		return doc, nil
 	}
 	spans := make([]span, len(s.cols))
@@ -279,11 +352,11 @@ func scanRecord(rows pgx.Rows, sh *shape, head ...any) ([]byte, error) {
 
 // scanRow is scanRecord, returning the row's doc too.
 func scanRow(rows pgx.Rows, sh *shape, head ...any) (doc, record []byte, err error) {
-	if sh == nil || len(sh.strip) == 0 {
+	if sh == nil || sh.nvals() == 0 {
 		err := rows.Scan(append(head, &doc)...)
 		return doc, doc, err
 	}
-	vals := make([]pgtype.Text, len(sh.strip))
+	vals := make([]pgtype.Text, sh.nvals())
 	dst := append(head, &doc)
 	for i := range vals {
 		dst = append(dst, &vals[i])

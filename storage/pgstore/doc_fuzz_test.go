@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,7 +13,9 @@ import (
 )
 
 // docShape is a declared table with a column of every type, a nested
-// one, and one with a value for absent members (never stripped).
+// one, one with a value for absent members (never stripped), and one whose
+// value names an object (kept for the value USD), its columns numbered as
+// a table created for it numbers them (id first).
 func docShape() *shape {
 	sh := newShape("things", "things",
 		text("name", "name"),
@@ -21,10 +24,22 @@ func docShape() *shape {
 		column{name: "amount", typ: colNumeric, path: "amount"},
 		timestamptz("at", "at"),
 		column{name: "ok", typ: colBoolean, path: "ok"},
-		column{name: "flag", typ: colBoolean, path: "flag", absent: "false"})
+		column{name: "flag", typ: colBoolean, path: "flag", absent: "false"},
+		text("cur", "money.cur.code"))
+	sh.objects = []string{7: "money.cur"}
+	sh.kept = &keptObjects{known: map[objectKey]string{{"things", "cur", "USD"}: keptUSD}}
 	sh.stripColumns()
+	sh.setCodes(func(name string) int {
+		if name == "id" {
+			return 1
+		}
+		return slices.IndexFunc(sh.cols, func(c column) bool { return c.name == name }) + 2
+	})
 	return sh
 }
+
+// keptUSD is the object kept for the value USD of docShape's column cur.
+const keptUSD = `{"code":"USD","name":"Dollar"}`
 
 // pgText is the text PostgreSQL answers for a stripped column (stripSQL)
 // of value v as written (extract's). A numeric it would print otherwise
@@ -49,41 +64,65 @@ func pgText(t colType, v pgtype.Text) pgtype.Text {
 	return v
 }
 
-// FuzzDoc: a record stripped of the members its columns hold (appendDoc)
-// and spelled back from the columns' values as PostgreSQL answers them
-// (record) is the record byte for byte; its doc is JSON; a record kept
-// whole (a row written before members were stripped) reads unchanged.
+// FuzzDoc: a record stored at a key, without the members its columns and
+// the key hold and the objects kept as its columns' values name them
+// (appendDoc), and spelled back from the columns' values as
+// PostgreSQL answers them (record), is the record byte for byte; its doc
+// is JSON; the two forms written before read unchanged: the record with
+// those members 0 (appendZeroed), and the record kept whole.
 func FuzzDoc(f *testing.F) {
-	for _, seed := range []string{
-		`{"name":"plain","address":{"city":"Austin","zip":"78701"},"n":42,"amount":1.50,"at":"2026-01-02T03:04:05.123456Z","ok":true,"flag":true}`,
-		`{"name":"\u003cb\u003e \u0026 \"q\" \\ é 日本 \u2028","n":-7,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":false}`,
-		`{"name":"<b>","n":0,"amount":0,"at":"2026-01-02T03:04:05.123456789Z","ok":null,"address":{"city":0}}`,
-		`{"name":0,"n":"0","amount":-0.0,"at":0,"ok":0,"flag":0}`,
-		`{"name":"x","name":"y","address":{"city":"Paris"},"address":{"zip":"1"},"n":1,"n":2}`,
-		`{"name":0,"name":"last","amount":0.000,"at":"2026-01-02T03:04:05.1Z","extra":{"name":"inner"}}`,
-		`{ "name" : "spaced" , "n" : 9223372036854775807 , "amount" : 123456789012345678901234567890.0001 }`,
-		`{"name":"caf\u00e9","at":"0001-01-01T00:00:00Z","amount":-12.340,"n":5,"n":0}`,
-		`{"address":{"city":"A"},"address":5,"ok":true,"ok":0}`,
-		`{}`,
+	for _, seed := range []struct{ v, key string }{
+		{`{"name":"plain","address":{"city":"Austin","zip":"78701"},"n":42,"amount":1.50,"at":"2026-01-02T03:04:05.123456Z","ok":true,"flag":true}`, "a"},
+		{`{"name":"\u003cb\u003e \u0026 \"q\" \\ é 日本 \u2028","n":-7,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":false}`, "b"},
+		{`{"name":"<b>","n":0,"amount":0,"at":"2026-01-02T03:04:05.123456789Z","ok":null,"address":{"city":0}}`, "c"},
+		{`{"name":0,"n":"0","amount":-0.0,"at":0,"ok":0,"flag":0}`, "d"},
+		{`{"name":"x","name":"y","address":{"city":"Paris"},"address":{"zip":"1"},"n":1,"n":2}`, "e"},
+		{`{"name":0,"name":"last","amount":0.000,"at":"2026-01-02T03:04:05.1Z","extra":{"name":"inner"}}`, "f"},
+		{`{ "name" : "spaced" , "n" : 9223372036854775807 , "amount" : 123456789012345678901234567890.0001 }`, "g"},
+		{`{"name":"caf\u00e9","at":"0001-01-01T00:00:00Z","amount":-12.340,"n":5,"n":0}`, "h"},
+		{`{"address":{"city":"A"},"address":5,"ok":true,"ok":0}`, "i"},
+		{`{}`, "j"},
+		{`{"id":"k","name":"x","address":{"city":"B"},"n":1}`, "k"},
+		{`{"id":"k"}`, "k"},
+		{`{"id":"k","id":"k","name":"x"}`, "k"},
+		{`{"id":"other","name":"x"}`, "k"},
+		{`{"id":"<k>","n":3}`, "<k>"},
+		{`{"~":"a1","name":"x"}`, "l"},
+		{`{"~":"a1"}`, "l"},
+		{`{"name":"a" ,"n":1}`, "m"},
+		{`{"n":1, "name":"a"}`, "m"},
+		{`{"address":{"city":"C"},"name":"a"}`, "n"},
+		{`{"\u006eame":"a","n":1}`, "o"},
+		{`{"id":"p","money":{"amount":1,"cur":{"code":"USD","name":"Dollar"}},"name":"x"}`, "p"},
+		{`{"money":{"cur":{"code":"USD","name":"Dollar"}}}`, "q"},
+		{`{"money":{"cur":{"code":"USD","name":"US Dollar"}}}`, "r"},
+		{`{"money":{"cur":{"code":"EUR","name":"Dollar"}}}`, "s"},
+		{`{"money":{"cur":{"name":"Dollar","code":"USD"}},"money":{"cur":{"code":"USD","name":"Dollar"}}}`, "t"},
+		{`{"money":{"cur":{"code":"USD","name":"Dollar"},"cur":{"code":"USD","name":"Dollar"}}}`, "u"},
 	} {
-		f.Add(seed)
+		f.Add(seed.v, seed.key)
 	}
 	sh := docShape()
-	f.Fuzz(func(t *testing.T, v string) {
-		if !json.Valid([]byte(v)) || !utf8.ValidString(v) || strings.Contains(v, `\u0000`) {
+	f.Fuzz(func(t *testing.T, v, key string) {
+		if !json.Valid([]byte(v)) || !utf8.ValidString(v) || strings.Contains(v, `\u0000`) ||
+			!utf8.ValidString(key) || strings.ContainsRune(key, 0) {
 			return // PostgreSQL's json and text refuse it: the write fails
 		}
 		row := make([]pgtype.Text, len(sh.cols))
-		spans := make([]span, len(sh.cols))
+		spans := make([]span, 2*len(sh.cols))
 		if extract([]byte(v), sh.paths, sh.absent, row, spans) != nil {
 			return // not an object: the write fails
 		}
-		vals := make([]pgtype.Text, len(sh.strip))
+		vals := make([]pgtype.Text, sh.nvals())
 		for j, i := range sh.strip {
 			vals[j] = pgText(sh.cols[i].typ, row[i])
 		}
-		doc := sh.appendDoc(nil, []byte(v), row, spans, &docBuf{})
-		if s := sh.docOf([]byte(v), row, spans, &docBuf{}); s != string(doc) {
+		vals[len(sh.strip)] = pgtype.Text{String: key, Valid: true}
+		if cur := row[7]; cur.Valid && cur.String == "USD" {
+			vals[sh.objVals[slices.Index(sh.strip, 7)]] = pgtype.Text{String: keptUSD, Valid: true}
+		}
+		doc := sh.appendDoc(nil, key, []byte(v), row, spans, &docBuf{})
+		if s := sh.docOf(key, []byte(v), row, spans, &docBuf{}); s != string(doc) {
 			t.Fatalf("docOf %s, appendDoc %s", s, doc)
 		}
 		if !json.Valid(doc) {
@@ -92,6 +131,13 @@ func FuzzDoc(f *testing.F) {
 		got, err := sh.record(doc, vals)
 		if err != nil || string(got) != v {
 			t.Fatalf("record %s\nstored %s\nread   %s (%v)", v, doc, got, err)
+		}
+		if strings.HasPrefix(v, cutMark) {
+			return // the forms before never held such a record
+		}
+		zeroed := sh.appendZeroed(nil, []byte(v), row, spans, &docBuf{})
+		if got, err := sh.record(zeroed, vals); err != nil || string(got) != v {
+			t.Fatalf("record %s\nstored with 0 %s\nread   %s (%v)", v, zeroed, got, err)
 		}
 		if whole, err := sh.record([]byte(v), vals); err != nil || string(whole) != v {
 			t.Fatalf("record %s kept whole reads %s (%v)", v, whole, err)

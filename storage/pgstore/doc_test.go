@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,9 +86,10 @@ func (t recTx) Delete(table, key string) error {
 // TestTables_DocHoldsNoColumn: a row of a record table stores no field
 // twice. For the records an engine writes (payments: quotes and
 // transactions, customers, accounts), the member of every column that
-// tells an absent member from a present one is 0 in doc wherever the
-// column has a value, and every record reads back byte for byte as the
-// engine wrote it: by Get, by Scan and in the sandbox's export.
+// tells an absent member from a present one is absent from doc wherever
+// the column has a value, and so is the record's id, which the row's key
+// holds; every record reads back byte for byte as the engine wrote it: by
+// Get, by Scan and in the sandbox's export.
 func TestTables_DocHoldsNoColumn(t *testing.T) {
 	store, schema := openSchema(t)
 	rec := &recording{Store: store, wrote: map[[2]string][]byte{}}
@@ -107,8 +109,8 @@ func TestTables_DocHoldsNoColumn(t *testing.T) {
 		for _, col := range d.Rows.Columns {
 			path := "{" + strings.ReplaceAll(col.Path, ".", ",") + "}"
 			var rows, held, kept int
-			require.NoError(t, c.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE doc #>> $1 = '0'),
-				count(*) FILTER (WHERE doc #>> $1 IS DISTINCT FROM '0')
+			require.NoError(t, c.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE doc #> $1 IS NULL),
+				count(*) FILTER (WHERE doc #> $1 IS NOT NULL)
 				FROM `+pgx.Identifier{sql}.Sanitize()+` WHERE `+pgx.Identifier{col.Name}.Sanitize()+` IS NOT NULL`, path).Scan(&rows, &held, &kept))
 			if col.Absent != "" {
 				continue // a default for absent members: doc tells absent from present
@@ -119,6 +121,10 @@ func TestTables_DocHoldsNoColumn(t *testing.T) {
 	}
 	for _, table := range []string{"transactions", "quotes", "customers", "internal_account_records", "external_accounts"} {
 		assert.Positive(t, stripped[table], "%s: members the columns hold", table)
+		var rows, ids int
+		require.NoError(t, c.QueryRow(ctx, `SELECT count(*), count(doc->'id') FROM `+pgx.Identifier{table}.Sanitize()).Scan(&rows, &ids))
+		assert.Positive(t, rows, table)
+		assert.Zero(t, ids, "%s: the id is in doc too", table)
 	}
 
 	// Every record reads back as written: by Get, by Scan, in the export.
@@ -172,9 +178,12 @@ func stringsOf(m map[string][]byte) map[string]string {
 // members of every column type, spelled as the engine spells them or not
 // (escapes, unicode, <>&, numbers 0, 1.50 and 1e2, times with an offset
 // or nanoseconds, absent and null members, a record whose member is 0,
-// nested members, a member named twice), read back byte for byte by Get
-// and Scan; a member spelled as its column's value is 0 in doc, any other
-// stays as written.
+// nested members, a member named twice, an id member that is the key as
+// the engine spells it or not, a record whose first member is "~"), read back byte for byte by
+// Get and Scan; a member spelled as its column's value is left out of
+// doc, where "~" says, and so is an id member spelled as the key; any
+// other member stays as written, and where leaving members out would not
+// read back (a space beside one) they are 0.
 func TestTables_DocSpellsBackTrickyMembers(t *testing.T) {
 	store, schema := openSchema(t)
 	require.NoError(t, store.DeclareTables(ctx, []engine.TableDef{{Name: "things", Rows: &engine.Rows{Columns: []engine.Column{
@@ -187,15 +196,20 @@ func TestTables_DocSpellsBackTrickyMembers(t *testing.T) {
 		{Name: "flag", Type: engine.ColBool, Path: "flag", Absent: "false"},
 	}}}}))
 	records := map[string]string{
-		"a": `{"name":"plain","address":{"city":"Austin","zip":"78701"},"n":42,"amount":1.50,"at":"2026-01-02T03:04:05.123456Z","ok":true,"flag":true}`,
-		"b": `{"name":"\u003cb\u003e \u0026 \"q\" \\ é 日本 \u2028","n":-7,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":false}`,
-		"c": `{"name":"<b>","n":0,"amount":0,"at":"2026-01-02T03:04:05.123456789Z","ok":null,"address":{"city":0}}`,
-		"d": `{"name":0,"n":"0","amount":-0.0,"at":0,"ok":0,"flag":0}`,
-		"e": `{"name":"x","name":"y","address":{"city":"Paris"},"address":{"zip":"1"},"n":1,"n":2}`,
-		"f": `{"name":0,"name":"last","amount":0.000,"at":"2026-01-02T03:04:05.1Z","extra":{"name":"inner"}}`,
-		"g": `{ "name" : "spaced" , "n" : 9223372036854775807 , "amount" : 123456789012345678901234567890.0001 }`,
-		"h": `{"name":"caf\u00e9","at":"0001-01-01T00:00:00Z","amount":-12.340}`,
-		"i": `{}`,
+		"a":   `{"name":"plain","address":{"city":"Austin","zip":"78701"},"n":42,"amount":1.50,"at":"2026-01-02T03:04:05.123456Z","ok":true,"flag":true}`,
+		"b":   `{"name":"\u003cb\u003e \u0026 \"q\" \\ é 日本 \u2028","n":-7,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":false}`,
+		"c":   `{"name":"<b>","n":0,"amount":0,"at":"2026-01-02T03:04:05.123456789Z","ok":null,"address":{"city":0}}`,
+		"d":   `{"name":0,"n":"0","amount":-0.0,"at":0,"ok":0,"flag":0}`,
+		"e":   `{"name":"x","name":"y","address":{"city":"Paris"},"address":{"zip":"1"},"n":1,"n":2}`,
+		"f":   `{"name":0,"name":"last","amount":0.000,"at":"2026-01-02T03:04:05.1Z","extra":{"name":"inner"}}`,
+		"g":   `{ "name" : "spaced" , "n" : 9223372036854775807 , "amount" : 123456789012345678901234567890.0001 }`,
+		"h":   `{"name":"caf\u00e9","at":"0001-01-01T00:00:00Z","amount":-12.340}`,
+		"i":   `{}`,
+		"j":   `{"id":"j","name":"x","n":3}`,
+		"k":   `{"id":"other","name":"k"}`,
+		"l":   `{"~":"x","name":"y"}`,
+		"<m>": `{"id":"\u003cm\u003e","address":{"city":"Lyon"},"ok":true}`,
+		"<n>": `{"id":"<n>","address":{"city":"Lyon"},"ok":true}`,
 	}
 	require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
 		for k, v := range records {
@@ -216,16 +230,21 @@ func TestTables_DocSpellsBackTrickyMembers(t *testing.T) {
 	}
 	require.NoError(t, rows.Err())
 	assert.Equal(t, map[string]string{
-		"a": `{"name":0,"address":{"city":0,"zip":"78701"},"n":0,"amount":0,"at":0,"ok":0,"flag":true}`,
-		"b": `{"name":0,"n":0,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":0}`,
-		"c": `{"name":"<b>","n":0,"amount":0,"at":"2026-01-02T03:04:05.123456789Z","ok":null,"address":{"city":0}}`,
-		"d": `{"name":0,"n":"0","amount":-0.0,"at":0,"ok":0,"flag":0}`,
-		"e": `{"name":"x","name":0,"address":{"city":0},"address":{"zip":"1"},"n":1,"n":0}`,
-		"f": `{"name":0,"name":0,"amount":0,"at":0,"extra":{"name":"inner"}}`,
-		"g": `{ "name" : 0 , "n" : 0 , "amount" : 0 }`,
-		"h": `{"name":"caf\u00e9","at":0,"amount":0}`,
-		"i": `{}`,
-	}, docs, "the members the columns hold exactly are 0")
+		"a":   `{"~":"b1c11d15e0f0g0","address":{"zip":"78701"},"flag":true}`,
+		"b":   `{"~":"b1d0g45","amount":1e2,"at":"2026-01-02T03:04:05+02:00"}`,
+		"c":   `{"~":"d14e0","name":"<b>","at":"2026-01-02T03:04:05.123456789Z","ok":null,"address":{"city":0}}`,
+		"d":   `{"name":0,"n":"0","amount":-0.0,"at":0,"ok":0,"flag":0}`,
+		"e":   `{"~":"b12c11d29","name":"x","address":{},"address":{"zip":"1"},"n":1}`,
+		"f":   `{"~":"b10e0f0","name":0,"extra":{"name":"inner"}}`,
+		"g":   `{ "name" : 0 , "n" : 0 , "amount" : 0 }`,
+		"h":   `{"~":"f19e0","name":"caf\u00e9"}`,
+		"i":   `{}`,
+		"j":   `{"~":"a1b0d0"}`,
+		"k":   `{"~":"b13","id":"other"}`,
+		"l":   `{"~":"b8","~":"x"}`,
+		"<m>": `{"~":"a1c11g1","address":{}}`,
+		"<n>": `{"~":"c23g1","id":"<n>","address":{}}`,
+	}, docs, "the members the columns hold exactly are left out, or 0 where a space is beside one")
 
 	for _, view := range []bool{false, true} {
 		run := store.Update
@@ -249,7 +268,7 @@ func TestTables_DocSpellsBackTrickyMembers(t *testing.T) {
 }
 
 // TestDeclareTables_StrippedColumnsChange: a declaration that no longer
-// strips a member the rows hold as 0 in doc (a column no longer declared,
+// strips a member the rows' docs leave out (a column no longer declared,
 // one taking another member, one given a value for absent members) writes
 // every row again, read as it was written, so that every record still
 // reads back as the engine wrote it; the columns still declared keep their
@@ -279,7 +298,7 @@ func TestDeclareTables_StrippedColumnsChange(t *testing.T) {
 	require.NotEmpty(t, want["transactions"])
 	require.NotEmpty(t, want["quotes"])
 	var rates int
-	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE doc->>'exchangeRate' = '0'`).Scan(&rates))
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE exchange_rate IS NOT NULL AND doc->'exchangeRate' IS NULL`).Scan(&rates))
 	require.Positive(t, rates, "the rates are stripped")
 
 	changed := slices.Clone(rec.tables)
@@ -295,7 +314,7 @@ func TestDeclareTables_StrippedColumnsChange(t *testing.T) {
 			case col.Name == "exchange_rate":
 				continue // no longer declared
 			case d.Name == "transactions" && col.Name == "sent_currency":
-				col.Path = "source.currency" // another member
+				col.Path, col.Object = "source.currency", "" // another member, naming no object
 			case d.Name == "quotes" && col.Name == "total_sending_amount":
 				col.Absent = "0" // a value for absent members
 			}
@@ -309,8 +328,8 @@ func TestDeclareTables_StrippedColumnsChange(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "USD", got.SentAmount.Currency.Code)
 	var held int
-	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FILTER (WHERE doc->>'exchangeRate' = '0'),
-		count(*) FILTER (WHERE doc->>'status' = '0') FROM transactions`).Scan(&rates, &held))
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FILTER (WHERE exchange_rate IS NOT NULL AND doc->'exchangeRate' IS NULL),
+		count(*) FILTER (WHERE doc->'status' IS NULL) FROM transactions`).Scan(&rates, &held))
 	assert.Zero(t, rates, "a member no column holds is in doc again")
 	assert.Equal(t, len(want["transactions"]), held, "the other columns' members are not")
 
@@ -319,4 +338,318 @@ func TestDeclareTables_StrippedColumnsChange(t *testing.T) {
 	assert.Equal(t, want, records())
 	require.NoError(t, store.DeclareTables(ctx, rec.tables))
 	assert.Equal(t, want, records())
+}
+
+// TestTables_DocFormsBefore: rows a store wrote before docs left members
+// out read back unchanged, and a start over them keeps them so: docs
+// whose stripped members are 0 (under columns marked as the store then
+// marked them), and docs that are the record whole (the engine's
+// transactions, quotes and customers, and records of every column type).
+// A record written again leaves its members out.
+func TestTables_DocFormsBefore(t *testing.T) {
+	store, schema := openSchema(t)
+	rec := &recording{Store: store, wrote: map[[2]string][]byte{}}
+	w := newWorld(t, rec)
+	c := sqlConn(t, schema)
+	things := engine.TableDef{Name: "things", Rows: &engine.Rows{Columns: []engine.Column{
+		engine.TextColumn("name", "name"),
+		engine.TextColumn("city", "address.city"),
+		engine.BigintColumn("n", "n"),
+		engine.NumericColumn("amount", "amount"),
+		engine.TimeColumn("at", "at"),
+		engine.BoolColumn("ok", "ok"),
+	}}}
+	require.NoError(t, store.DeclareTables(ctx, append(slices.Clone(rec.tables), things)))
+	records := map[string]string{
+		"a": `{"id":"a","name":"plain","address":{"city":"Austin","zip":"78701"},"n":42,"amount":1.50,"at":"2026-01-02T03:04:05.123456Z","ok":true}`,
+		"b": `{"name":"\u003cb\u003e","n":-7,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":false}`,
+		"c": `{"name":"<b>","n":0,"amount":0,"ok":null,"address":{"city":0}}`,
+		"d": `{"name":"x","name":"y","address":{"city":"Paris"},"address":{"zip":"1"},"n":1,"n":2}`,
+	}
+	// As the store before wrote them: the members the columns hold 0.
+	zeroed := map[string]string{
+		"a": `{"id":"a","name":0,"address":{"city":0,"zip":"78701"},"n":0,"amount":0,"at":0,"ok":0}`,
+		"b": `{"name":0,"n":0,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":0}`,
+		"c": `{"name":"<b>","n":0,"amount":0,"ok":null,"address":{"city":0}}`,
+		"d": `{"name":"x","name":0,"address":{"city":0},"address":{"zip":"1"},"n":1,"n":0}`,
+	}
+	require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+		for k, v := range records {
+			if err := tx.Put("things", k, []byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	for k, doc := range zeroed {
+		_, err := c.Exec(ctx, `UPDATE things SET doc = $1::json WHERE id = $2`, doc, k)
+		require.NoError(t, err)
+	}
+	whole := map[string]int{}
+	for k, v := range rec.wrote {
+		if v == nil || k[0] != "transactions" && k[0] != "quotes" && k[0] != "customers" {
+			continue
+		}
+		tag, err := c.Exec(ctx, `UPDATE `+pgx.Identifier{k[0]}.Sanitize()+` SET doc = $1::json WHERE id = $2`, string(v), k[1])
+		require.NoError(t, err)
+		whole[k[0]] += int(tag.RowsAffected())
+	}
+	for _, table := range []string{"transactions", "quotes", "customers"} {
+		require.Positive(t, whole[table], table)
+	}
+	for _, col := range things.Rows.Columns {
+		_, err := c.Exec(ctx, `COMMENT ON COLUMN things.`+col.Name+` IS 'the record''s member `+col.Path+`; doc holds 0 in its place'`)
+		require.NoError(t, err)
+	}
+	readsBack := func(msg string) {
+		t.Helper()
+		want := map[string]map[string]string{"things": records}
+		for k, v := range rec.wrote {
+			if v != nil && whole[k[0]] > 0 {
+				if want[k[0]] == nil {
+					want[k[0]] = map[string]string{}
+				}
+				want[k[0]][k[1]] = string(v)
+			}
+		}
+		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+			for table, recs := range want {
+				scanned := map[string]string{}
+				for k, v := range recs {
+					got, err := tx.Get(table, k)
+					require.NoError(t, err)
+					assert.Equal(t, v, string(got), "%s: Get %s %s", msg, table, k)
+				}
+				if err := tx.Scan(table, payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+					scanned[key] = string(value)
+					return true, nil
+				}); err != nil {
+					return err
+				}
+				assert.Equal(t, recs, scanned, "%s: Scan %s", msg, table)
+			}
+			return nil
+		}))
+	}
+	readsBack("as written before")
+	got, err := w.eng.Transactions.Get(ctx, w.completed)
+	require.NoError(t, err)
+	assert.Equal(t, w.completed, got.ID)
+	assert.Equal(t, "USD", got.SentAmount.Currency.Code)
+
+	// A start over them keeps them, and marks the columns as left out.
+	require.NoError(t, store.DeclareTables(ctx, append(slices.Clone(rec.tables), things)))
+	readsBack("after a start")
+	var note string
+	require.NoError(t, c.QueryRow(ctx, `SELECT col_description('things'::regclass, a.attnum) FROM pg_attribute a
+		WHERE a.attrelid = 'things'::regclass AND a.attname = 'city'`).Scan(&note))
+	assert.Equal(t, "the record's member address.city; doc leaves it out", note)
+	var zeros string
+	require.NoError(t, c.QueryRow(ctx, `SELECT doc::text FROM things WHERE id = 'a'`).Scan(&zeros))
+	assert.Equal(t, zeroed["a"], zeros, "a start writes no row again")
+
+	// Written again, a record leaves its members out.
+	require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+		return tx.Put("things", "a", []byte(records["a"]))
+	}))
+	var doc string
+	require.NoError(t, c.QueryRow(ctx, `SELECT doc::text FROM things WHERE id = 'a'`).Scan(&doc))
+	assert.Equal(t, `{"~":"a1b0c11d14e0f0g0","address":{"zip":"78701"}}`, doc)
+	readsBack("written again")
+}
+
+// TestTables_DocLeavesOutTheID: a table whose every column has a value for
+// absent members (none is left out of doc) still leaves the id member out
+// of doc where it is the key, and reads every record back by Get and Scan.
+func TestTables_DocLeavesOutTheID(t *testing.T) {
+	store, schema := openSchema(t)
+	require.NoError(t, store.DeclareTables(ctx, []engine.TableDef{{Name: "flags", Rows: &engine.Rows{Columns: []engine.Column{
+		{Name: "flag", Type: engine.ColBool, Path: "flag", Absent: "false"},
+	}}}}))
+	records := map[string]string{"a": `{"id":"a","flag":true}`, "b": `{"id":"x","flag":false}`, "c": `{"flag":true}`}
+	require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+		for k, v := range records {
+			if err := tx.Put("flags", k, []byte(v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	var doc string
+	require.NoError(t, sqlConn(t, schema).QueryRow(ctx, `SELECT doc::text FROM flags WHERE id = 'a'`).Scan(&doc))
+	assert.Equal(t, `{"~":"a1","flag":true}`, doc)
+	scanned := map[string]string{}
+	require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+		for k, v := range records {
+			got, err := tx.Get("flags", k)
+			require.NoError(t, err)
+			assert.Equal(t, v, string(got), "Get %s", k)
+		}
+		return tx.Scan("flags", payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+			scanned[key] = string(value)
+			return true, nil
+		})
+	}))
+	assert.Equal(t, records, scanned)
+}
+
+// TestTables_DocKeepsObjectsOnce: the currency objects the currency
+// columns name are kept once per table, column and code in
+// payments_doc_objects, as first written and never changed, and a doc
+// leaves one out where it is spelled as kept: once a process has kept a
+// code's object, the quotes' and transactions' rows leave it out. Where
+// the kept object is spelled otherwise than the engine spells it today
+// (here transactions' sent currency USD, kept as "US Dollar"), the rows
+// keep the engine's in doc, and a record spelled as kept reads back with
+// the kept spelling; every record reads back byte for byte.
+func TestTables_DocKeepsObjectsOnce(t *testing.T) {
+	store, schema := openSchema(t)
+	c := sqlConn(t, schema)
+	const usDollar = `{"code":"USD","name":"US Dollar","symbol":"$","decimals":2}`
+	_, err := c.Exec(ctx, `INSERT INTO payments_doc_objects (tbl, col, val, obj) VALUES ('transactions', 'sent_currency', 'USD', $1)`, usDollar)
+	require.NoError(t, err)
+	rec := &recording{Store: store, wrote: map[[2]string][]byte{}}
+	w := newWorld(t, rec)
+	for range 3 {
+		_, err := w.eng.Quotes.Create(ctx, transfer(w.payer, w.payee, 7, true))
+		require.NoError(t, err)
+	}
+
+	kept := map[string]string{}
+	rows, err := c.Query(ctx, `SELECT tbl || '.' || col || '.' || val, obj FROM payments_doc_objects`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var k, obj string
+		require.NoError(t, rows.Scan(&k, &obj))
+		kept[k] = obj
+	}
+	require.NoError(t, rows.Err())
+	usd := `{"code":"USD","name":"United States Dollar","symbol":"$","decimals":2}`
+	assert.Equal(t, usDollar, kept["transactions.sent_currency.USD"], "never changed")
+	assert.Equal(t, usd, kept["transactions.received_currency.USD"])
+	assert.Equal(t, usd, kept["quotes.sending_currency.USD"])
+	assert.Equal(t, usd, kept["quotes.receiving_currency.USD"])
+	assert.Contains(t, kept["quotes.receiving_currency.EUR"], `{"code":"EUR",`)
+
+	var sentKept, receivedOut, sendingOut, all int
+	require.NoError(t, c.QueryRow(ctx, `SELECT count(*) FILTER (WHERE sent_currency = 'USD' AND doc #> '{sentAmount,currency}' IS NOT NULL),
+		count(*) FILTER (WHERE received_currency = 'USD' AND doc #> '{receivedAmount,currency}' IS NULL),
+		(SELECT count(*) FILTER (WHERE doc->'sendingCurrency' IS NULL) FROM quotes),
+		count(*) FILTER (WHERE sent_currency = 'USD') FROM transactions`).Scan(&sentKept, &receivedOut, &sendingOut, &all))
+	assert.Equal(t, all, sentKept, "an object spelled otherwise than kept stays in doc")
+	assert.Positive(t, receivedOut, "objects spelled as kept are left out")
+	assert.Positive(t, sendingOut, "objects spelled as kept are left out")
+
+	// A record spelled as kept leaves the object out and reads back so.
+	old := string(rec.wrote[[2]string{"transactions", w.completed}])
+	spelled := strings.Replace(old, `"currency":`+usd, `"currency":`+usDollar, 1)
+	require.NotEqual(t, old, spelled)
+	require.NoError(t, rec.Update(ctx, func(tx payments.Tx) error {
+		return tx.Put("transactions", w.completed, []byte(spelled))
+	}))
+	var out bool
+	require.NoError(t, c.QueryRow(ctx, `SELECT doc #> '{sentAmount,currency}' IS NULL FROM transactions WHERE id = $1`, w.completed).Scan(&out))
+	assert.True(t, out, "the object spelled as kept is left out")
+
+	for _, table := range []string{"transactions", "quotes"} {
+		want := map[string]string{}
+		for k, v := range rec.wrote {
+			if k[0] == table && v != nil {
+				want[k[1]] = string(v)
+			}
+		}
+		got := map[string]string{}
+		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+			for k := range want {
+				v, err := tx.Get(table, k)
+				require.NoError(t, err)
+				got[k] = string(v)
+			}
+			return nil
+		}))
+		assert.Equal(t, want, got, "Get %s", table)
+		scanned := map[string]string{}
+		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+			return tx.Scan(table, payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+				scanned[key] = string(value)
+				return true, nil
+			})
+		}))
+		assert.Equal(t, want, scanned, "Scan %s", table)
+	}
+	got, err := w.eng.Transactions.Get(ctx, w.completed)
+	require.NoError(t, err)
+	assert.Equal(t, "US Dollar", got.SentAmount.Currency.Name)
+}
+
+// TestTables_DocObjectsRace: two processes (stores) on one database that
+// first see one value's object spelled each its own way both keep the one
+// stored first, never changed: the other's rows keep their spelling in
+// doc, the rows spelled as kept leave it out, and every record reads back
+// byte for byte from both. No declaration may name the objects' table.
+func TestTables_DocObjectsRace(t *testing.T) {
+	dsn, schema := pgtest.DSN(t), pgtest.Schema(t)
+	things := []engine.TableDef{{Name: "things", Rows: &engine.Rows{Columns: []engine.Column{
+		engine.TextColumn("cur", "money.cur.code").Names("money.cur"),
+	}}}}
+	var stores []*pgstore.Store
+	for range 2 {
+		s, err := pgstore.Open(ctx, dsn, &pgstore.Options{Schema: schema})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close() })
+		require.NoError(t, s.DeclareTables(ctx, things))
+		stores = append(stores, s)
+	}
+	require.Error(t, stores[0].DeclareTables(ctx, []engine.TableDef{{Name: "payments_doc_objects", Rows: &engine.Rows{}}}))
+	const first, second = `{"code":"ABC","name":"First"}`, `{"code":"ABC","name":"Second"}`
+	record := func(obj string) string { return `{"money":{"amount":1,"cur":` + obj + `},"note":"x"}` }
+	records := map[string]string{}
+	put := func(s *pgstore.Store, key, obj string) {
+		records[key] = record(obj)
+		require.NoError(t, s.Update(ctx, func(tx payments.Tx) error { return tx.Put("things", key, []byte(records[key])) }))
+	}
+	put(stores[0], "a1", first)  // kept after this commit
+	put(stores[1], "b1", second) // too late: learns first
+	put(stores[1], "b2", second)
+	put(stores[1], "b3", first)
+	put(stores[0], "a2", first)
+	put(stores[0], "a3", second)
+
+	c := sqlConn(t, schema)
+	var kept string
+	require.NoError(t, c.QueryRow(ctx, `SELECT obj FROM payments_doc_objects WHERE tbl = 'things' AND col = 'cur' AND val = 'ABC'`).Scan(&kept))
+	assert.Equal(t, first, kept)
+	docs := map[string]string{}
+	rows, err := c.Query(ctx, "SELECT id, doc::text FROM things")
+	require.NoError(t, err)
+	for rows.Next() {
+		var id, doc string
+		require.NoError(t, rows.Scan(&id, &doc))
+		docs[id] = doc
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, map[string]string{
+		// The first seen keeps its object in doc (its code in the column).
+		"a1": `{"~":"b28","money":{"amount":1,"cur":{"name":"First"}},"note":"x"}`,
+		"b1": `{"~":"b28","money":{"amount":1,"cur":{"name":"Second"}},"note":"x"}`,
+		"b2": `{"~":"b28","money":{"amount":1,"cur":{"name":"Second"}},"note":"x"}`,
+		"b3": `{"~":"*b20","money":{"amount":1},"note":"x"}`,
+		"a2": `{"~":"*b20","money":{"amount":1},"note":"x"}`,
+		"a3": `{"~":"b28","money":{"amount":1,"cur":{"name":"Second"}},"note":"x"}`,
+	}, docs)
+	for _, s := range stores {
+		scanned := map[string]string{}
+		require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
+			for k, v := range records {
+				got, err := tx.Get("things", k)
+				require.NoError(t, err)
+				assert.Equal(t, v, string(got), "Get %s", k)
+			}
+			return tx.Scan("things", payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+				scanned[key] = string(value)
+				return true, nil
+			})
+		}))
+		assert.Equal(t, records, scanned)
+	}
 }

@@ -22,6 +22,9 @@ type pathNode struct {
 	col      int
 	typ      colType
 	children map[string]*pathNode
+	// objSpan is where extract notes the span of this node's object when
+	// a column's value names it (markObjects), 0 for none.
+	objSpan int
 }
 
 // absentValues returns, per column, its value when the record lacks it.
@@ -53,14 +56,35 @@ func newPaths(cols []column) *pathNode {
 	return root
 }
 
+// markObjects marks the objects that the values of a table's ncols
+// columns name (objects, by column: a member path above the column's, or
+// ""): extract notes the span of column i's object at spans[ncols+i].
+func markObjects(root *pathNode, objects []string, ncols int) {
+	for i, o := range objects {
+		if o == "" {
+			continue
+		}
+		n := root
+		for _, name := range strings.Split(o, ".") {
+			if n = n.children[name]; n == nil {
+				break
+			}
+		}
+		if n != nil && n.col < 0 {
+			n.objSpan = ncols + i
+		}
+	}
+}
+
 var errNotJSON = errors.New("pgstore: a record of this table is not a JSON object")
 
 // span is where the value of a column's member lies in a record:
-// doc[start:end] (end 0 where the record lacks the member). Where a member
+// doc[start:end] (end 0 where the record lacks the member), and where the
+// member itself begins: doc[key:end] is the member, name included. Where a member
 // occurs more than once (a duplicate name in the record or in an object
 // above it), it is the last occurrence: the one the column's value is
 // taken from.
-type span struct{ start, end int }
+type span struct{ key, start, end int }
 
 // extract sets out[i] to the text of column i of the record doc (Valid false
 // where the member is absent, null or not of the column's type), and
@@ -94,6 +118,7 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text, spans []sp
 		if p >= len(doc) || doc[p] != '"' {
 			return 0, errNotJSON
 		}
+		key := p
 		kend, err := skipString(doc, p)
 		if err != nil {
 			return 0, err
@@ -124,11 +149,14 @@ func scanObject(doc []byte, p int, node *pathNode, out []pgtype.Text, spans []sp
 				out[child.col] = typed(doc[p:vend], child.typ)
 			}
 			if spans != nil {
-				spans[child.col] = span{p, vend}
+				spans[child.col] = span{key, p, vend}
 			}
 		case child != nil && doc[p] == '{':
 			if vend, err = scanObject(doc, p, child, out, spans); err != nil {
 				return 0, err
+			}
+			if child.objSpan > 0 && child.objSpan < len(spans) {
+				spans[child.objSpan] = span{key, p, vend}
 			}
 		default:
 			if vend, err = skipValue(doc, p); err != nil {

@@ -80,7 +80,7 @@ var sqlName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
 // kernelRelations are the store's own tables and views, which no
 // declaration may name.
-var kernelRelations = []string{"payments_kv", "payments_kv_dicts", "payments_leases", "payments_schema_migrations",
+var kernelRelations = []string{"payments_kv", "payments_kv_dicts", "payments_doc_objects", "payments_leases", "payments_schema_migrations",
 	"ledger_balances", "ledger_journal", "ledger_entries", "ledger_accounts", "ledger_journal_entries", "ledger_postings"}
 
 // newLayout returns the layout of the declared tables, or an error naming
@@ -134,6 +134,8 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 				return nil, fmt.Errorf("pgstore: %s: column %s has no path", by, c.Name)
 			case c.Absent != "" && !typed([]byte(c.Absent), typ).Valid:
 				return nil, fmt.Errorf("pgstore: %s: column %s: %q is not a %s value", by, c.Name, c.Absent, c.Type)
+			case c.Object != "" && (!strings.HasPrefix(c.Path, c.Object+".") || c.Absent != ""):
+				return nil, fmt.Errorf("pgstore: %s: column %s names the object %s, which is not above its member %s or it has a value for absent members", by, c.Name, c.Object, c.Path)
 			}
 			for _, o := range cols[:i] {
 				if o.path == c.Path || strings.HasPrefix(o.path, c.Path+".") || strings.HasPrefix(c.Path, o.path+".") {
@@ -143,7 +145,17 @@ func newLayout(tables []engine.TableDef) (*layout, error) {
 			seen[c.Name] = true
 			cols[i] = column{name: c.Name, typ: typ, path: c.Path, absent: c.Absent}
 		}
+		objects := make([]string, len(cols))
+		for i, c := range d.Rows.Columns {
+			objects[i] = c.Object
+			for _, o := range cols {
+				if c.Object != "" && o.name != c.Name && (o.path == c.Object || strings.HasPrefix(o.path, c.Object+".")) {
+					return nil, fmt.Errorf("pgstore: %s: column %s takes a member of the object %s that column %s names", by, o.name, c.Object, c.Name)
+				}
+			}
+		}
 		sh := newShape(d.Name, sql, cols...)
+		sh.objects = objects
 		sh.stripColumns()
 		l.shapes[d.Name], l.declared = sh, append(l.declared, sh)
 		for name, cols := range d.Rows.Lists {

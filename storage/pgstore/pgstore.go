@@ -117,6 +117,9 @@ type Store struct {
 	cache cache
 	// codecs keep payments_kv's values compressed (codec.go).
 	codecs codecs
+	// objects are the objects the record tables' docs leave out
+	// (objects.go).
+	objects keptObjects
 	// accounts are the keys of the ledger accounts (journal.go).
 	accounts accountIDs
 	// layout is where each engine table is kept (layout.go), set by
@@ -302,6 +305,9 @@ func (s *Store) update(ctx context.Context, fn func(payments.Tx) error, lead boo
 				// dictionary, once its values are enough (codec.go). A
 				// failure only leaves its values raw a while longer.
 				_ = s.codecs.makeDicts(ctx, s, c)
+				// And the objects its rows kept in doc for want of them
+				// (objects.go).
+				_ = s.objects.keep(ctx, s, c)
 			}
 			return err
 		}

@@ -91,6 +91,25 @@ type shape struct {
 	// index (doc.go): none but in the declared tables.
 	strip    []int
 	stripSel string // their values' select list (stripSQL)
+	// objects are, by column, the member above its path whose whole
+	// object its value names ("" for none; doc.go keeps each value's
+	// object once); kept is the store's record of those objects.
+	objects []string
+	kept    *keptObjects
+	// codes are the letters that name the stripped columns' members in a
+	// doc that leaves them out (doc.go: from the columns' numbers in the
+	// table; 0 for none), keys those members' names as doc spells them
+	// (`"status":`), both by strip's index; idCode names the record's id
+	// member (0 where it is never cut).
+	codes  []byte
+	keys   []string
+	idCode byte
+	// objKeys are, by strip's index, the names of the objects the
+	// columns' values name as doc spells them (`"sendingCurrency":`, ""
+	// for none), and objVals where their kept objects are among the values
+	// stripSQL selects.
+	objKeys []string
+	objVals []int
 
 	// getSQL reads one record, made once from the declaration.
 	getSQL string
