@@ -295,7 +295,7 @@ func (t *tx) checks(s *stmt, answering bool) {
 		g := typed[sh]
 		s.check(`payments_raise('`+codeStale+`', `+s.arg(sh.engine, "text")+` || '|' || encode(convert_to(r.k, 'UTF8'), 'hex'))`,
 			s.rows("r", []string{"k", "v"}, []string{"text", "bigint"}, g.keys, g.vers)+`
-			WHERE (SELECT x.xmin::text::bigint FROM `+ident(sh.sql)+` x WHERE x.id = r.k) IS DISTINCT FROM r.v`)
+			WHERE (SELECT x.xmin::text::bigint FROM `+ident(sh.sql)+` x WHERE `+sh.keyIs("x.", "r.k")+`) IS DISTINCT FROM r.v`)
 	}
 	if len(kvK) > 0 {
 		s.check(`payments_raise('`+codeStale+`', r.t || '|' || encode(r.k, 'hex'))`,
@@ -305,7 +305,7 @@ func (t *tx) checks(s *stmt, answering bool) {
 	// The records deleted on the bet that they existed.
 	for _, sh := range sortedShapes(bets) {
 		s.check(`payments_raise('`+codeStale+`', `+s.arg(sh.engine, "text")+` || '|' || encode(convert_to(r.k, 'UTF8'), 'hex'))`,
-			s.rows("r", []string{"k"}, []string{"text"}, bets[sh])+` WHERE NOT EXISTS (SELECT FROM `+ident(sh.sql)+` x WHERE x.id = r.k)`)
+			s.rows("r", []string{"k"}, []string{"text"}, bets[sh])+` WHERE NOT EXISTS (SELECT FROM `+ident(sh.sql)+` x WHERE `+sh.keyIs("x.", "r.k")+`)`)
 	}
 	if len(kvBetK) > 0 {
 		s.check(`payments_raise('`+codeStale+`', r.t || '|' || encode(r.k, 'hex'))`,
@@ -391,8 +391,8 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 		key = `(account || '|' || currency) COLLATE "C"`
 		from = `SELECT convert_to(account || '|' || currency, 'UTF8') AS k, xmin::text::bigint AS v FROM ledger_balances WHERE true`
 	case sh != nil:
-		key = "id"
-		from = "SELECT convert_to(id, 'UTF8') AS k, xmin::text::bigint AS v FROM " + ident(sh.sql) + " WHERE true"
+		key = sh.key
+		from = "SELECT convert_to(" + sh.key + ", 'UTF8') AS k, xmin::text::bigint AS v FROM " + ident(sh.sql) + " WHERE true"
 	default:
 		key = "k"
 		from = "SELECT k, xmin::text::bigint AS v FROM payments_kv WHERE tbl = " + s.arg(t.s.stored(sr.table), "text")

@@ -24,11 +24,31 @@ import (
 // except for a record the rows do not spell back exactly (an entry
 // imported with another encoding), kept whole in doc.
 //
+// The engine's id of an entry, "LedgerEntry:" and a lower-case canonical
+// UUID, is kept as the UUID (migration 8): uid, 16 bytes in the row and in
+// its unique B-tree, where the id's text took 48 in each. An id of any
+// other form keeps its text in id (NULL otherwise; its own unique B-tree
+// holds only such rows). The SQL function ledger_entry_uuid says which
+// column keeps an id, in every write and every read by id (keyIs): each
+// such read probes the B-tree of uid or of id. journalKey spells the id
+// back, as the views do.
+//
 // The ledger accounts' keys are known to the process once a commit
 // learned them (Store.accounts): a posting to a known account carries its
 // key; one to an account the process does not know yet carries its name
 // and currency, and the commit's statement inserts the account when it is
 // new and hands its key back.
+
+// journalKey is the SQL expression of an entry's id, read from its row of
+// ledger_journal_entries (unqualified).
+const journalKey = `(coalesce('LedgerEntry:' || uid::text, id) COLLATE "C")`
+
+// journalKeyIs is the SQL condition that the row of ledger_journal_entries
+// qualified by row ("" or "alias.") is the entry whose id is the SQL text
+// expression v: a probe of the B-tree of uid or of id.
+func journalKeyIs(row, v string) string {
+	return "(" + row + "uid = ledger_entry_uuid(" + v + ") OR " + row + "id = " + v + ")"
+}
 
 // journalShape is the kernel's ledger entries, read and checked as a record
 // table of rows keyed by id; its writes are journalRows'.
@@ -37,7 +57,7 @@ var journalShape = func() *shape {
 		text("reference", "reference"),
 		timestamptz("created_at", "createdAt"),
 		column{"overdraft", colBoolean, "overdraft", "false"})
-	sh.journal = true
+	sh.journal, sh.key = true, journalKey
 	sh.doc = journalDoc
 	sh.statements()
 	return sh
@@ -50,9 +70,14 @@ var journalShape = func() *shape {
 // spell exactly keeps its doc). ARRAY keeps the order of its subquery:
 // the postings' order.
 //
-// Migration 5 made the view ledger_journal with it: a change here needs a
-// migration that makes the view again.
-const journalDoc = `coalesce(doc::text, '{"id":"' || id || '"'
+// Migration 8 made the view ledger_journal with it (journalView): a change
+// here needs a migration that makes the view again.
+var journalDoc = journalDocOf(journalKey)
+
+// journalDocOf is journalDoc with the entry's id read as the SQL
+// expression id (migration 5 read the column id).
+func journalDocOf(id string) string {
+	return `coalesce(doc::text, '{"id":"' || ` + id + ` || '"'
 	|| CASE WHEN reference IS NULL THEN '' ELSE ',"reference":"' || reference || '"' END
 	|| ',"postings":[' || array_to_string(ARRAY(
 		SELECT '{"account":"' || a.name || '","currency":"' || a.currency || '","amount":' || p.amount || '}'
@@ -61,6 +86,7 @@ const journalDoc = `coalesce(doc::text, '{"id":"' || id || '"'
 	|| '],"createdAt":"'
 	|| coalesce(rtrim(rtrim(to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), '0'), '.'), '0001-01-01T00:00:00')
 	|| 'Z"' || CASE WHEN overdraft THEN ',"overdraft":true' ELSE '' END || '}')`
+}
 
 // accountIDs are the keys of ledger accounts in ledger_accounts, by
 // BalanceKey: learned from committed statements, never changed.
@@ -141,8 +167,10 @@ type entries struct {
 // inserted, put upserted (entries that may exist, whose rows they
 // replace), and their postings. known returns the key of a ledger account
 // the process knows (nil: none). It returns the CTE of the accounts it did
-// not know, as (id, name, currency), or "" when there were none.
-func journalRows(s *stmt, ins, put entries, known func(key string) (int32, bool)) string {
+// not know, as (id, name, currency), or "" when there were none. v5
+// writes the rows as migration 5 laid them out (the id in id, always), for
+// its Go step (moveJournal).
+func journalRows(s *stmt, ins, put entries, known func(key string) (int32, bool), v5 bool) string {
 	var names, curs []string
 	seen := map[string]bool{}
 	for _, es := range []entries{ins, put} {
@@ -174,14 +202,14 @@ func journalRows(s *stmt, ins, put entries, known func(key string) (int32, bool)
 		accounts = s.cte(`SELECT id, name, currency FROM ` + ia + `
 			UNION ALL SELECT a.id, a.name, a.currency FROM ledger_accounts a JOIN ` + na + ` n ON a.name = n.name AND a.currency = n.currency`)
 	}
-	ins.rows(s, false, accounts, known)
-	put.rows(s, true, accounts, known)
+	ins.rows(s, false, accounts, known, v5)
+	put.rows(s, true, accounts, known, v5)
 	return accounts
 }
 
 // rows adds to s the writes of es (upserts with replace), their postings'
-// accounts either known or in the CTE accounts.
-func (es entries) rows(s *stmt, replace bool, accounts string, known func(key string) (int32, bool)) {
+// accounts either known or in the CTE accounts; v5 as journalRows.
+func (es entries) rows(s *stmt, replace bool, accounts string, known func(key string) (int32, bool), v5 bool) {
 	if len(es.keys) == 0 {
 		return
 	}
@@ -213,22 +241,28 @@ func (es entries) rows(s *stmt, replace bool, accounts string, known func(key st
 			acct, names, curs = append(acct, pgtype.Int8{Int64: int64(id), Valid: ok}), append(names, p.Account), append(curs, p.Currency)
 		}
 	}
-	q := `INSERT INTO ledger_journal_entries (id, reference, created_at, overdraft, doc)
-		SELECT u.id, u.reference, u.created_at::timestamptz, u.overdraft, u.doc::json FROM ` +
-		s.rows("u", []string{"id", "reference", "created_at", "overdraft", "doc"}, []string{"text", "text", "text", "bool", "text"},
-			es.keys, refs, created, overdraft, docs)
-	if replace {
-		q += ` ON CONFLICT (id) DO UPDATE SET reference = excluded.reference, created_at = excluded.created_at,
-			overdraft = excluded.overdraft, doc = excluded.doc`
-	}
-	j := s.cte(q + ` RETURNING jid, id`)
-	if replace {
+	u := s.rows("u", []string{"id", "reference", "created_at", "overdraft", "doc"}, []string{"text", "text", "text", "bool", "text"},
+		es.keys, refs, created, overdraft, docs)
+	var j string
+	switch {
+	case v5:
+		j = s.cte(`INSERT INTO ledger_journal_entries (id, reference, created_at, overdraft, doc)
+			SELECT u.id, u.reference, u.created_at::timestamptz, u.overdraft, u.doc::json FROM ` + u + ` RETURNING jid, id`)
+	case !replace:
+		j = s.cte(journalInsert(u, "true", ""))
+	default:
+		// An entry's row is replaced where its id is kept, under the
+		// unique B-tree of uid or of id: one insert each.
+		u = s.cte(`SELECT * FROM `+u) + " u"
+		byUID := s.cte(journalInsert(u, "ledger_entry_uuid(u.id) IS NOT NULL", "(uid)"))
+		byID := s.cte(journalInsert(u, "ledger_entry_uuid(u.id) IS NULL", "(id) WHERE id IS NOT NULL"))
+		j = s.cte(`SELECT * FROM ` + byUID + ` UNION ALL SELECT * FROM ` + byID)
 		// The postings beyond each entry's new ones go; the others are
 		// replaced below (one statement: they must not be deleted and
 		// inserted again).
 		s.cte(`DELETE FROM ledger_postings x USING ledger_journal_entries e, ` +
 			s.rows("r", []string{"id", "n"}, []string{"text", "int"}, es.keys, counts) + `
-			WHERE e.id = r.id AND x.jid = e.jid AND x.ord >= r.n`)
+			WHERE ` + journalKeyIs("e.", "r.id") + ` AND x.jid = e.jid AND x.ord >= r.n`)
 	}
 	if len(pid) == 0 {
 		return
@@ -244,17 +278,34 @@ func (es entries) rows(s *stmt, replace bool, accounts string, known func(key st
 				pid, ord, acct, names, curs, amounts) +
 			` JOIN ` + j + ` j ON j.id = p.id LEFT JOIN ` + accounts + ` a ON p.account IS NULL AND a.name = p.name AND a.currency = p.currency`
 	}
-	q = `INSERT INTO ledger_postings (jid, amount, account, ord) ` + p
+	q := `INSERT INTO ledger_postings (jid, amount, account, ord) ` + p
 	if replace {
 		q += ` ON CONFLICT (jid, ord) DO UPDATE SET amount = excluded.amount, account = excluded.account`
 	}
 	s.cte(q)
 }
 
+// journalInsert is the insert of the entries of u, a FROM item named u (as
+// journalRows writes them), that meet the SQL condition where: each id in uid or id
+// (ledger_entry_uuid), upserted on the conflict target conflict when it is
+// not "", returning (jid, id).
+func journalInsert(u, where, conflict string) string {
+	q := `INSERT INTO ledger_journal_entries (uid, id, reference, created_at, overdraft, doc)
+		SELECT ledger_entry_uuid(u.id), CASE WHEN ledger_entry_uuid(u.id) IS NULL THEN u.id END,
+			u.reference, u.created_at::timestamptz, u.overdraft, u.doc::json FROM ` + u + ` WHERE ` + where
+	if conflict != "" {
+		q += ` ON CONFLICT ` + conflict + ` DO UPDATE SET reference = excluded.reference, created_at = excluded.created_at,
+			overdraft = excluded.overdraft, doc = excluded.doc`
+	}
+	return q + ` RETURNING jid, ` + journalKey + ` AS id`
+}
+
 // journalDeletes adds to s the deletes of the entries ids with their
 // postings.
 func journalDeletes(s *stmt, ids []string) {
-	d := s.cte(`DELETE FROM ledger_journal_entries WHERE id = ANY(` + s.arg(ids, "text[]") + `) RETURNING jid`)
+	a := s.arg(ids, "text[]")
+	d := s.cte(`DELETE FROM ledger_journal_entries WHERE uid = ANY(ARRAY(SELECT ledger_entry_uuid(k) FROM unnest(` + a + `) AS k))
+		OR id = ANY(` + a + `) RETURNING jid`)
 	s.cte(`DELETE FROM ledger_postings WHERE jid IN (SELECT jid FROM ` + d + `)`)
 }
 
@@ -294,7 +345,7 @@ func moveJournal(ctx context.Context, tx pgx.Tx) error {
 			break
 		}
 		s := &stmt{}
-		journalRows(s, entries{keys, es, values}, entries{}, nil)
+		journalRows(s, entries{keys, es, values}, entries{}, nil, true)
 		if _, err := tx.Exec(ctx, s.finish(false), s.args...); err != nil {
 			return fmt.Errorf("ledger_journal_v4: %w", err)
 		}
@@ -303,6 +354,15 @@ func moveJournal(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	_, err := tx.Exec(ctx, `CREATE VIEW ledger_journal AS
-		SELECT id, reference, created_at, overdraft, (`+journalDoc+`)::json AS doc FROM ledger_journal_entries`)
+		SELECT id, reference, created_at, overdraft, (`+journalDocOf("id")+`)::json AS doc FROM ledger_journal_entries`)
+	return err
+}
+
+// journalView is the Go step of migration 8: the view ledger_journal made
+// again over the table the migration's SQL made, with the same columns,
+// the id spelled back from uid or id (journalKey).
+func journalView(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `CREATE VIEW ledger_journal AS
+		SELECT `+journalKey+` AS id, reference, created_at, overdraft, (`+journalDoc+`)::json AS doc FROM ledger_journal_entries`)
 	return err
 }

@@ -83,6 +83,9 @@ type shape struct {
 	// of ledger_journal_entries and one of ledger_postings per posting, and
 	// read back through journalDoc (journal.go).
 	journal bool
+	// key is the SQL expression of a record's key, read from a row of the
+	// table: id, or for the journal journalKey (keyIs reads by it).
+	key string
 	// doc is the SQL expression of a record's value, read from a row of
 	// the table (named by the table's own name): its doc column, or for
 	// the journal the entry spelled back from its rows.
@@ -99,7 +102,7 @@ type shape struct {
 // newShape returns the record table of the engine's table, stored as the
 // SQL table sql with the typed columns cols.
 func newShape(table, sql string, cols ...column) *shape {
-	s := &shape{engine: table, sql: sql, cols: cols, doc: "doc::text"}
+	s := &shape{engine: table, sql: sql, cols: cols, key: "id", doc: "doc::text"}
 	s.paths, s.absent = newPaths(cols), absentValues(cols)
 	s.statements()
 	return s
@@ -114,7 +117,18 @@ func timestamptz(name, path string) column {
 // row of (xmin, doc, the stripped columns), which scanRecord reads.
 func (s *shape) statements() {
 	s.stripSel = s.stripSelect()
-	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + s.stripSQL() + " FROM " + ident(s.sql) + " WHERE id = $1"
+	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + s.stripSQL() + " FROM " + ident(s.sql) + " WHERE " + s.keyIs("", "$1")
+}
+
+// keyIs is the SQL condition that the row of the table qualified by row
+// ("" or "alias.") has the key v, an SQL text expression: a probe of the
+// primary key, or for the journal of the B-tree keeping the id
+// (journalKeyIs).
+func (s *shape) keyIs(row, v string) string {
+	if s.journal {
+		return journalKeyIs(row, v)
+	}
+	return row + "id = " + v
 }
 
 // insert returns the insert (upsert: or replace) of rows of the table,

@@ -593,8 +593,8 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 		q.WriteString(`SELECT convert_to(account || '|' || currency, 'UTF8'), xmin::text::bigint, convert_to(balance::text, 'UTF8') FROM ledger_balances WHERE true`)
 		bind = func(s string) any { return s }
 	case sh != nil:
-		key = "id"
-		q.WriteString("SELECT convert_to(id, 'UTF8'), xmin::text::bigint, convert_to(" + sh.doc + ", 'UTF8')" + sh.stripSQL() + " FROM " + ident(sh.sql) + " WHERE true")
+		key = sh.key
+		q.WriteString("SELECT convert_to(" + sh.key + ", 'UTF8'), xmin::text::bigint, convert_to(" + sh.doc + ", 'UTF8')" + sh.stripSQL() + " FROM " + ident(sh.sql) + " WHERE true")
 		bind = func(s string) any { return s }
 	default:
 		key = "k"
