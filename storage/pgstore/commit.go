@@ -387,6 +387,14 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 		keys := t.s.list(sr.table).query(r, s.arg)
 		t.checkKeys(s, sr, "SELECT k, 0::bigint AS v FROM ("+keys+") AS ix")
 		return
+	case sh != nil && sh.journal:
+		through := ""
+		if !sr.all {
+			through = sr.through
+		}
+		conds := keyConds(sr.opts.Prefix, sr.opts.After, through, sr.opts.Reverse)
+		t.checkKeys(s, sr, journalRange("convert_to("+journalKey+", 'UTF8') AS k, xmin::text::bigint AS v", conds, false, "", s.arg))
+		return
 	case sr.table == engine.TableLedgerBalances:
 		key = `(account || '|' || currency) COLLATE "C"`
 		from = `SELECT convert_to(account || '|' || currency, 'UTF8') AS k, xmin::text::bigint AS v FROM ledger_balances WHERE true`

@@ -178,7 +178,8 @@ type JournalRead struct {
 // (created at created, of the business record reference), as the store
 // builds them: a Get, the commit's check of a read and of a deleted
 // entry's existence, a delete, and the probe and a page of the list of
-// the record's entries (engine.IxLedgerReference).
+// the record's entries (engine.IxLedgerReference), a scan's batch from
+// the entry on and the commit's check of that range.
 func JournalReadsByID(id, reference string, created time.Time) []JournalRead {
 	ix := kernelLayout().lists[engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference)]
 	out := []JournalRead{{"get", journalShape.getSQL, []any{id}}}
@@ -199,5 +200,13 @@ func JournalReadsByID(id, reference string, created time.Time) []JournalRead {
 		page.Args = append(page.Args, v)
 		return "$" + strconv.Itoa(len(page.Args)) + "::" + typ
 	})
-	return append(out, page)
+	out = append(out, page)
+	q, args := (*tx)(nil).journalScanQuery("", id, false, firstBatch)
+	out = append(out, JournalRead{"scan", q, args})
+	scanCheck := JournalRead{Name: "scan check"}
+	scanCheck.SQL = journalRange("convert_to("+journalKey+", 'UTF8') AS k, xmin::text::bigint AS v", keyConds("", id, "", false), false, "", func(v any, typ string) string {
+		scanCheck.Args = append(scanCheck.Args, v)
+		return "$" + strconv.Itoa(len(scanCheck.Args)) + "::" + typ
+	})
+	return append(out, scanCheck)
 }

@@ -3,8 +3,10 @@ package pgstore
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -365,4 +367,182 @@ func journalView(ctx context.Context, tx pgx.Tx) error {
 	_, err := tx.Exec(ctx, `CREATE VIEW ledger_journal AS
 		SELECT `+journalKey+` AS id, reference, created_at, overdraft, (`+journalDoc+`)::json AS doc FROM ledger_journal_entries`)
 	return err
+}
+
+// keyCond is one condition of a range of keys: key op value.
+type keyCond struct{ op, value string }
+
+// journalRange returns the SQL of the journal's rows whose ids meet conds,
+// as rows of the select list sel (read from a row of
+// ledger_journal_entries, its first column the id as bytes, named k), in
+// key order (descending with reverse) when limit (an SQL expression) is
+// not "", at most limit of them; arg binds one parameter and returns its
+// placeholder. The rows whose id is a UUID are read from the B-tree of
+// uid, within the UUIDs the conditions allow (uuidBound: an id's text and
+// its UUID sort alike), and compared exactly as text; the others from the
+// B-tree of id; the two ranges are merged.
+func journalRange(sel string, conds []keyCond, reverse bool, limit string, arg func(v any, typ string) string) string {
+	lo, hi := [16]byte{}, [16]byte{}
+	for i := range hi {
+		hi[i] = 0xff
+	}
+	some := true
+	byUID, byID := []string{"true"}, []string{"id IS NOT NULL"}
+	for _, c := range conds {
+		v := arg(c.value, "text")
+		byUID, byID = append(byUID, journalKey+" "+c.op+" "+v), append(byID, "id "+c.op+" "+v)
+		lower := c.op == ">" || c.op == ">="
+		u, ok := uuidBound(c.value, lower)
+		switch {
+		case !ok:
+			some = false
+		case lower && bytes.Compare(u[:], lo[:]) > 0:
+			lo = u
+		case !lower && bytes.Compare(u[:], hi[:]) < 0:
+			hi = u
+		}
+	}
+	if !some || bytes.Compare(lo[:], hi[:]) > 0 {
+		byUID = []string{"false"}
+	} else {
+		byUID = append(byUID, "uid >= "+arg(lo, "uuid"), "uid <= "+arg(hi, "uuid"))
+	}
+	dir, tail := "", ""
+	if reverse {
+		dir = " DESC"
+	}
+	if limit != "" {
+		tail = " LIMIT " + limit
+	}
+	part := func(where []string, order string) string {
+		q := "SELECT " + sel + " FROM ledger_journal_entries WHERE " + strings.Join(where, " AND ")
+		if limit != "" {
+			q += " ORDER BY " + order + dir + tail
+		}
+		return "(" + q + ")"
+	}
+	q := "SELECT * FROM (" + part(byUID, "uid") + " UNION ALL " + part(byID, "id") + ") AS j"
+	if limit != "" {
+		q += " ORDER BY k" + dir + tail
+	}
+	return q
+}
+
+// uuidBound returns, of the ids of the engine's form ("LedgerEntry:" and
+// a lower-case canonical UUID, whose texts sort as their UUIDs do), the
+// least UUID of those that may sort after the text v (lower: the ids at
+// or after v), or the greatest of those that may sort before it (at or
+// before v); ok is false when no such id sorts there. The bound is the
+// UUID of the nearest id of the form to v on its side.
+func uuidBound(v string, lower bool) (u [16]byte, ok bool) {
+	const n = len(entryIDPrefix) + 36
+	b := make([]byte, 0, n)
+	for i := range n {
+		if i == len(v) {
+			// Every id starting with b sorts after v.
+			if lower {
+				return entryUUID(entryPad(b, false)), true
+			}
+			return step(entryUUID(entryPad(b, false)), -1)
+		}
+		c := v[i]
+		if entryValid(i, c) {
+			b = append(b, c)
+			continue
+		}
+		d, found := entryNext(i, c, lower)
+		switch {
+		case found:
+			return entryUUID(entryPad(append(b, d), !lower)), true
+		case lower:
+			// Every id starting with b sorts before v.
+			return step(entryUUID(entryPad(b, true)), 1)
+		default:
+			return step(entryUUID(entryPad(b, false)), -1)
+		}
+	}
+	u = entryUUID(b)
+	if lower && len(v) > n {
+		return step(u, 1)
+	}
+	return u, true
+}
+
+// entryIDPrefix starts every id of the engine's entries.
+const entryIDPrefix = "LedgerEntry:"
+
+// entryValid reports whether c may be the i-th character of an id of the
+// engine's form.
+func entryValid(i int, c byte) bool {
+	lo, hi := entryChars(i)
+	return c == lo || c == hi || hi != lo && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f')
+}
+
+// entryChars are the least and the greatest character at i of an id of
+// the engine's form.
+func entryChars(i int) (lo, hi byte) {
+	switch j := i - len(entryIDPrefix); {
+	case j < 0:
+		return entryIDPrefix[i], entryIDPrefix[i]
+	case j == 8 || j == 13 || j == 18 || j == 23:
+		return '-', '-'
+	}
+	return '0', 'f'
+}
+
+// entryNext returns the least character above c (up: else the greatest
+// below it) that may be the i-th of an id of the engine's form.
+func entryNext(i int, c byte, up bool) (byte, bool) {
+	for d := int(c); ; {
+		if up {
+			d++
+		} else {
+			d--
+		}
+		if d < 0 || d > 0x7f {
+			return 0, false
+		}
+		if entryValid(i, byte(d)) {
+			return byte(d), true
+		}
+	}
+}
+
+// entryPad completes b, the start of an id of the engine's form, with the
+// least characters (high: the greatest).
+func entryPad(b []byte, high bool) []byte {
+	for i := len(b); i < len(entryIDPrefix)+36; i++ {
+		lo, hi := entryChars(i)
+		if high {
+			b = append(b, hi)
+		} else {
+			b = append(b, lo)
+		}
+	}
+	return b
+}
+
+// entryUUID is the UUID of a whole id of the engine's form.
+func entryUUID(id []byte) (u [16]byte) {
+	var digits []byte
+	for _, c := range id[len(entryIDPrefix):] {
+		if c != '-' {
+			digits = append(digits, c)
+		}
+	}
+	_, _ = hex.Decode(u[:], digits)
+	return u
+}
+
+// step returns u plus d (1 or -1) as a 128-bit number; ok is false when
+// it has none.
+func step(u [16]byte, d int) ([16]byte, bool) {
+	for i := 15; i >= 0; i-- {
+		if d > 0 && u[i] < 0xff || d < 0 && u[i] > 0 {
+			u[i] = byte(int(u[i]) + d)
+			return u, true
+		}
+		u[i] = byte(int(u[i]) - 255*d)
+	}
+	return u, false
 }

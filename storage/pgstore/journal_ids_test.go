@@ -3,10 +3,13 @@ package pgstore_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
@@ -67,8 +70,12 @@ func TestJournal_CompactIDs(t *testing.T) {
 	}
 	canonical := "LedgerEntry:0190abcd-0000-7000-8000-0000000000ff"
 	want[canonical] = putEntry(t, store, canonical, "Transaction:odd", at)
+	for range 40 { // more than a scan's first batch
+		id := "LedgerEntry:" + uuid.NewString()
+		want[id] = putEntry(t, store, id, "Transaction:odd", at)
+	}
 	require.NoError(t, c.QueryRow(ctx, `SELECT count(uid), count(id) FROM ledger_journal_entries`).Scan(&withUID, &withText))
-	assert.Equal(t, engineEntries+1, withUID)
+	assert.Equal(t, engineEntries+1+40, withUID)
 	assert.Equal(t, len(oddIDs), withText, "an id of another form keeps its text")
 	for id, v := range want {
 		var got []byte
@@ -105,9 +112,74 @@ func TestJournal_CompactIDs(t *testing.T) {
 	}))
 	assert.IsIncreasing(t, keys)
 	assert.Len(t, keys, engineEntries+len(want))
-	page, err := newEngine(t, store).Ledger.Journal(ctx, "Transaction:odd", payments.ListParams{})
+	// From after each key, in either direction, and from bounds no id has
+	// (between the forms, past the UUIDs' digits).
+	scan := func(after string, reverse bool) []string {
+		var got []string
+		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
+			return tx.Scan("ledger_entries", payments.ScanOptions{After: after, Reverse: reverse}, func(k string, _ []byte) (bool, error) {
+				got = append(got, k)
+				return true, nil
+			})
+		}))
+		return got
+	}
+	reversed := slices.Clone(keys)
+	slices.Reverse(reversed)
+	for i, k := range keys {
+		assert.Equal(t, slices.Clip(append([]string(nil), keys[i+1:]...)), scan(k, false), "after %q", k)
+		assert.Equal(t, append([]string(nil), reversed[len(keys)-i:]...), scan(k, true), "before %q", k)
+	}
+	for _, b := range []string{"A", "LedgerEntry", "LedgerEntry:", "LedgerEntry:0190abcd-0000-7000-8000-0000000000", "LedgerEntry:0190abcd-0000-7000-8000-00000000000g",
+		"LedgerEntry:0190abcd-0000-7000-8000-0000000000ff~", "LedgerEntry:g", "LedgerEntry:0190abcd-", "LedgerEntry:0190abcdz", "LedgerEntry;", "ledgerentry", "~"} {
+		var after, before []string
+		for _, k := range keys {
+			if k > b {
+				after = append(after, k)
+			} else {
+				before = append(before, k)
+			}
+		}
+		slices.Reverse(before)
+		assert.Equal(t, after, scan(b, false), "after %q", b)
+		assert.Equal(t, before, scan(b, true), "before %q", b)
+	}
+	// An Update that scanned the journal runs again when an entry enters
+	// the range it read (written by another process meanwhile).
+	other, err := pgstore.Open(ctx, pgtest.DSN(t), &pgstore.Options{Schema: schema})
 	require.NoError(t, err)
-	assert.Len(t, page.Data, len(want), "the record's journal lists every entry")
+	defer other.Close()
+	runs := 0
+	require.NoError(t, store.Update(ctx, func(tx payments.Tx) error {
+		runs++
+		n := 0
+		if err := tx.Scan("ledger_entries", payments.ScanOptions{Prefix: "LedgerEntry:"}, func(string, []byte) (bool, error) {
+			n++
+			return true, nil
+		}); err != nil {
+			return err
+		}
+		if runs == 1 {
+			id := "LedgerEntry:" + uuid.NewString()
+			want[id] = putEntry(t, other, id, "Transaction:odd", at)
+		}
+		return tx.Put("bench_records", "scanned", []byte(strconv.Itoa(n)))
+	}))
+	assert.Equal(t, 2, runs, "the scan's range changed")
+	eng := newEngine(t, store)
+	listed := map[string]bool{}
+	for p := (payments.ListParams{Limit: 7}); ; {
+		page, err := eng.Ledger.Journal(ctx, "Transaction:odd", p)
+		require.NoError(t, err)
+		for _, e := range page.Data {
+			listed[e.ID] = true
+		}
+		if !page.HasMore {
+			break
+		}
+		p.Cursor = page.NextCursor
+	}
+	assert.Len(t, listed, len(want), "the record's journal lists every entry, in pages")
 
 	for id := range want {
 		require.NoError(t, store.Update(ctx, func(tx payments.Tx) error { return tx.Delete("ledger_entries", id) }))
@@ -123,7 +195,8 @@ func TestJournal_CompactIDs(t *testing.T) {
 
 // TestJournal_ReadsByIDAreIndexProbes: every read of the journal by an
 // entry's id (a Get, the commit's checks, a delete, the probe of the
-// list of a record's entries) reads the B-tree keeping the id, for an id
+// list of a record's entries, a scan from it and its check) reads the
+// B-tree keeping the id, for an id
 // the engine writes and for another, in a custom plan and in the generic
 // plan a prepared statement settles on; a page of the list reads the
 // index of references (sequential scans are ruled out so that a small
@@ -171,6 +244,11 @@ func TestJournal_ReadsByIDAreIndexProbes(t *testing.T) {
 				switch {
 				case r.Name == "list page":
 					assert.Contains(t, text, "ledger_journal_entries_reference", msg...)
+				case strings.HasPrefix(r.Name, "scan"):
+					// The entries after it: those with a UUID and the others,
+					// each from its B-tree in key order.
+					assert.Contains(t, text, "ledger_journal_entries_uid ", msg...)
+					assert.Contains(t, text, "ledger_journal_entries_id ", msg...)
 				case r.Name == "list probe":
 					// By the id, or by the value in the key: either is
 					// one entry's probe.
@@ -188,7 +266,7 @@ func TestJournal_ReadsByIDAreIndexProbes(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, 2*2*5, plans)
+	assert.Equal(t, 2*2*7, plans)
 }
 
 // TestOpen_UpgradesJournalIDs: a journal written as versions 5 to 7 laid
@@ -293,6 +371,10 @@ func sqlLiteral(t *testing.T, v any) string {
 		return "ARRAY[" + strings.Join(q, ", ") + "]::text[]"
 	case time.Time:
 		return quote(v.Format(time.RFC3339Nano)) + "::timestamptz"
+	case [16]byte:
+		return quote(uuid.UUID(v).String()) + "::uuid"
+	case int:
+		return strconv.Itoa(v)
 	}
 	t.Fatalf("no literal of %T", v)
 	return ""
