@@ -169,6 +169,8 @@ func colLen(col any) int {
 		return len(c)
 	case []pgtype.Int2:
 		return len(c)
+	case []pgtype.UUID:
+		return len(c)
 	}
 	panic(fmt.Sprintf("pgstore: a column of %T", col))
 }
@@ -190,6 +192,8 @@ func colAt(col any, i int) any {
 	case []pgtype.Int8:
 		return c[i]
 	case []pgtype.Int2:
+		return c[i]
+	case []pgtype.UUID:
 		return c[i]
 	}
 	panic(fmt.Sprintf("pgstore: a column of %T", col))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/paygrid/payments/internal/engine"
 	"github.com/paygrid/payments/internal/ixkey"
 )
@@ -182,7 +183,8 @@ type JournalRead struct {
 // the entry on and the commit's check of that range.
 func JournalReadsByID(id, reference string, created time.Time) []JournalRead {
 	ix := kernelLayout().lists[engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference)]
-	out := []JournalRead{{"get", journalShape.getSQL, []any{id}}}
+	get, args := journalShape.get(id)
+	out := []JournalRead{{"get", get, args}}
 	check := &stmt{}
 	check.check("0", check.rows("r", []string{"k"}, []string{"text"}, []string{id})+
 		` WHERE (SELECT x.xmin::text::bigint FROM ledger_journal_entries x WHERE `+journalShape.keyIs("x.", "r.k")+`) IS DISTINCT FROM 1`)
@@ -210,3 +212,6 @@ func JournalReadsByID(id, reference string, created time.Time) []JournalRead {
 	})
 	return append(out, scanCheck)
 }
+
+// EntryUID is the UUID the store keeps an entry's id as, when it does.
+func EntryUID(id string) pgtype.UUID { return entryUID(id) }

@@ -30,10 +30,12 @@ import (
 // UUID, is kept as the UUID (migration 8): uid, 16 bytes in the row and in
 // its unique B-tree, where the id's text took 48 in each. An id of any
 // other form keeps its text in id (NULL otherwise; its own unique B-tree
-// holds only such rows). The SQL function ledger_entry_uuid says which
-// column keeps an id, in every write and every read by id (keyIs): each
-// such read probes the B-tree of uid or of id. journalKey spells the id
-// back, as the views do.
+// holds only such rows). entryUID says which column keeps an id, for the
+// writes and a Get (one probe of the B-tree of uid or of id); its twin in
+// SQL, the function ledger_entry_uuid, for the reads that test ids in SQL
+// (keyIs: the commit's checks, deletes, the probes of a list), each a
+// probe of both B-trees. A scan reads both in key order (journalRange).
+// journalKey spells the id back, as the views do.
 //
 // The ledger accounts' keys are known to the process once a commit
 // learned them (Store.accounts): a posting to a known account carries its
@@ -44,6 +46,23 @@ import (
 // journalKey is the SQL expression of an entry's id, read from its row of
 // ledger_journal_entries (unqualified).
 const journalKey = `(coalesce('LedgerEntry:' || uid::text, id) COLLATE "C")`
+
+// entryUID is the UUID an entry's id is kept as (uid) when the id is of
+// the engine's form, "LedgerEntry:" and a lower-case canonical UUID; else
+// not Valid (the id's text is kept in id). The SQL function
+// ledger_entry_uuid (migration 8) is its twin, for the reads that test
+// ids in SQL (TestEntryUID_MatchesSQL).
+func entryUID(id string) pgtype.UUID {
+	if len(id) != len(entryIDPrefix)+36 {
+		return pgtype.UUID{}
+	}
+	for i := 0; i < len(id); i++ {
+		if !entryValid(i, id[i]) {
+			return pgtype.UUID{}
+		}
+	}
+	return pgtype.UUID{Bytes: entryUUID([]byte(id)), Valid: true}
+}
 
 // journalKeyIs is the SQL condition that the row of ledger_journal_entries
 // qualified by row ("" or "alias.") is the entry whose id is the SQL text
@@ -243,8 +262,20 @@ func (es entries) rows(s *stmt, replace bool, accounts string, known func(key st
 			acct, names, curs = append(acct, pgtype.Int8{Int64: int64(id), Valid: ok}), append(names, p.Account), append(curs, p.Currency)
 		}
 	}
-	u := s.rows("u", []string{"id", "reference", "created_at", "overdraft", "doc"}, []string{"text", "text", "text", "bool", "text"},
-		es.keys, refs, created, overdraft, docs)
+	uids, ids := make([]pgtype.UUID, n), make([]pgtype.Text, n)
+	for i, k := range es.keys {
+		if uids[i] = entryUID(k); !uids[i].Valid {
+			ids[i] = pgtype.Text{String: k, Valid: true}
+		}
+	}
+	var u string
+	if v5 {
+		u = s.rows("u", []string{"id", "reference", "created_at", "overdraft", "doc"}, []string{"text", "text", "text", "bool", "text"},
+			es.keys, refs, created, overdraft, docs)
+	} else {
+		u = s.rows("u", []string{"uid", "id", "reference", "created_at", "overdraft", "doc"}, []string{"uuid", "text", "text", "text", "bool", "text"},
+			uids, ids, refs, created, overdraft, docs)
+	}
 	var j string
 	switch {
 	case v5:
@@ -256,8 +287,8 @@ func (es entries) rows(s *stmt, replace bool, accounts string, known func(key st
 		// An entry's row is replaced where its id is kept, under the
 		// unique B-tree of uid or of id: one insert each.
 		u = s.cte(`SELECT * FROM `+u) + " u"
-		byUID := s.cte(journalInsert(u, "ledger_entry_uuid(u.id) IS NOT NULL", "(uid)"))
-		byID := s.cte(journalInsert(u, "ledger_entry_uuid(u.id) IS NULL", "(id) WHERE id IS NOT NULL"))
+		byUID := s.cte(journalInsert(u, "u.uid IS NOT NULL", "(uid)"))
+		byID := s.cte(journalInsert(u, "u.uid IS NULL", "(id) WHERE id IS NOT NULL"))
 		j = s.cte(`SELECT * FROM ` + byUID + ` UNION ALL SELECT * FROM ` + byID)
 		// The postings beyond each entry's new ones go; the others are
 		// replaced below (one statement: they must not be deleted and
@@ -288,13 +319,12 @@ func (es entries) rows(s *stmt, replace bool, accounts string, known func(key st
 }
 
 // journalInsert is the insert of the entries of u, a FROM item named u (as
-// journalRows writes them), that meet the SQL condition where: each id in uid or id
-// (ledger_entry_uuid), upserted on the conflict target conflict when it is
-// not "", returning (jid, id).
+// journalRows writes them: each id as its UUID in uid or its text in id,
+// entryUID), that meet the SQL condition where, upserted on the conflict
+// target conflict when it is not "", returning (jid, id).
 func journalInsert(u, where, conflict string) string {
 	q := `INSERT INTO ledger_journal_entries (uid, id, reference, created_at, overdraft, doc)
-		SELECT ledger_entry_uuid(u.id), CASE WHEN ledger_entry_uuid(u.id) IS NULL THEN u.id END,
-			u.reference, u.created_at::timestamptz, u.overdraft, u.doc::json FROM ` + u + ` WHERE ` + where
+		SELECT u.uid, u.id, u.reference, u.created_at::timestamptz, u.overdraft, u.doc::json FROM ` + u + ` WHERE ` + where
 	if conflict != "" {
 		q += ` ON CONFLICT ` + conflict + ` DO UPDATE SET reference = excluded.reference, created_at = excluded.created_at,
 			overdraft = excluded.overdraft, doc = excluded.doc`

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/paygrid/payments"
 	"github.com/paygrid/payments/internal/pgtest"
 	"github.com/paygrid/payments/storage/pgstore"
@@ -249,6 +250,13 @@ func TestJournal_ReadsByIDAreIndexProbes(t *testing.T) {
 					// each from its B-tree in key order.
 					assert.Contains(t, text, "ledger_journal_entries_uid ", msg...)
 					assert.Contains(t, text, "ledger_journal_entries_id ", msg...)
+				case r.Name == "get":
+					// One B-tree: the id's form says which.
+					if entry == odd {
+						assert.Contains(t, text, "using ledger_journal_entries_id ", msg...)
+					} else {
+						assert.Contains(t, text, "using ledger_journal_entries_uid ", msg...)
+					}
 				case r.Name == "list probe":
 					// By the id, or by the value in the key: either is
 					// one entry's probe.
@@ -373,6 +381,8 @@ func sqlLiteral(t *testing.T, v any) string {
 		return quote(v.Format(time.RFC3339Nano)) + "::timestamptz"
 	case [16]byte:
 		return quote(uuid.UUID(v).String()) + "::uuid"
+	case pgtype.UUID:
+		return quote(uuid.UUID(v.Bytes).String()) + "::uuid"
 	case int:
 		return strconv.Itoa(v)
 	}

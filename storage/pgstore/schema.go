@@ -95,8 +95,11 @@ type shape struct {
 	strip    []int
 	stripSel string // their values' select list (stripSQL)
 
-	// getSQL reads one record, made once from the declaration.
+	// getSQL reads one record, made once from the declaration: by its
+	// key in id (get chooses).
 	getSQL string
+	// getByUID reads one entry of the journal by the UUID of its id.
+	getByUID string
 }
 
 // newShape returns the record table of the engine's table, stored as the
@@ -117,7 +120,22 @@ func timestamptz(name, path string) column {
 // row of (xmin, doc, the stripped columns), which scanRecord reads.
 func (s *shape) statements() {
 	s.stripSel = s.stripSelect()
-	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + s.stripSQL() + " FROM " + ident(s.sql) + " WHERE " + s.keyIs("", "$1")
+	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + s.stripSQL() + " FROM " + ident(s.sql) + " WHERE id = $1"
+	if s.journal {
+		s.getByUID = "SELECT xmin::text::bigint, " + s.doc + " FROM " + ident(s.sql) + " WHERE uid = $1"
+	}
+}
+
+// get returns the statement reading the record at key, and its
+// arguments: for an entry of the journal whose id is kept as a UUID
+// (entryUID), the probe of uid; else the probe of id.
+func (s *shape) get(key string) (string, []any) {
+	if s.journal {
+		if u := entryUID(key); u.Valid {
+			return s.getByUID, []any{u}
+		}
+	}
+	return s.getSQL, []any{key}
 }
 
 // keyIs is the SQL condition that the row of the table qualified by row

@@ -215,7 +215,7 @@ func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	if ix := t.s.list(k.table); ix != nil {
 		sql, args = ix.getSQL(k.key)
 	} else if sh = t.s.shape(k.table); sh != nil {
-		sql, args = sh.getSQL, []any{k.key}
+		sql, args = sh.get(k.key)
 	} else {
 		sql, args, codec = kvGetSQL, []any{t.s.stored(k.table), []byte(k.key)}, &got.codec
 	}
