@@ -169,6 +169,8 @@ func colLen(col any) int {
 		return len(c)
 	case []pgtype.Int2:
 		return len(c)
+	case []pgtype.UUID:
+		return len(c)
 	}
 	panic(fmt.Sprintf("pgstore: a column of %T", col))
 }
@@ -190,6 +192,8 @@ func colAt(col any, i int) any {
 	case []pgtype.Int8:
 		return c[i]
 	case []pgtype.Int2:
+		return c[i]
+	case []pgtype.UUID:
 		return c[i]
 	}
 	panic(fmt.Sprintf("pgstore: a column of %T", col))
@@ -295,7 +299,7 @@ func (t *tx) checks(s *stmt, answering bool) {
 		g := typed[sh]
 		s.check(`payments_raise('`+codeStale+`', `+s.arg(sh.engine, "text")+` || '|' || encode(convert_to(r.k, 'UTF8'), 'hex'))`,
 			s.rows("r", []string{"k", "v"}, []string{"text", "bigint"}, g.keys, g.vers)+`
-			WHERE (SELECT x.xmin::text::bigint FROM `+ident(sh.sql)+` x WHERE x.id = r.k) IS DISTINCT FROM r.v`)
+			WHERE (SELECT x.xmin::text::bigint FROM `+ident(sh.sql)+` x WHERE `+sh.keyIs("x.", "r.k")+`) IS DISTINCT FROM r.v`)
 	}
 	if len(kvK) > 0 {
 		s.check(`payments_raise('`+codeStale+`', r.t || '|' || encode(r.k, 'hex'))`,
@@ -305,7 +309,7 @@ func (t *tx) checks(s *stmt, answering bool) {
 	// The records deleted on the bet that they existed.
 	for _, sh := range sortedShapes(bets) {
 		s.check(`payments_raise('`+codeStale+`', `+s.arg(sh.engine, "text")+` || '|' || encode(convert_to(r.k, 'UTF8'), 'hex'))`,
-			s.rows("r", []string{"k"}, []string{"text"}, bets[sh])+` WHERE NOT EXISTS (SELECT FROM `+ident(sh.sql)+` x WHERE x.id = r.k)`)
+			s.rows("r", []string{"k"}, []string{"text"}, bets[sh])+` WHERE NOT EXISTS (SELECT FROM `+ident(sh.sql)+` x WHERE `+sh.keyIs("x.", "r.k")+`)`)
 	}
 	if len(kvBetK) > 0 {
 		s.check(`payments_raise('`+codeStale+`', r.t || '|' || encode(r.k, 'hex'))`,
@@ -387,12 +391,20 @@ func (t *tx) checkScan(s *stmt, sr *scanRead) {
 		keys := t.s.list(sr.table).query(r, s.arg)
 		t.checkKeys(s, sr, "SELECT k, 0::bigint AS v FROM ("+keys+") AS ix")
 		return
+	case sh != nil && sh.journal:
+		through := ""
+		if !sr.all {
+			through = sr.through
+		}
+		conds := keyConds(sr.opts.Prefix, sr.opts.After, through, sr.opts.Reverse)
+		t.checkKeys(s, sr, journalRange("convert_to("+journalKey+", 'UTF8') AS k, xmin::text::bigint AS v", conds, false, "", s.arg))
+		return
 	case sr.table == engine.TableLedgerBalances:
 		key = `(account || '|' || currency) COLLATE "C"`
 		from = `SELECT convert_to(account || '|' || currency, 'UTF8') AS k, xmin::text::bigint AS v FROM ledger_balances WHERE true`
 	case sh != nil:
-		key = "id"
-		from = "SELECT convert_to(id, 'UTF8') AS k, xmin::text::bigint AS v FROM " + ident(sh.sql) + " WHERE true"
+		key = sh.key
+		from = "SELECT convert_to(" + sh.key + ", 'UTF8') AS k, xmin::text::bigint AS v FROM " + ident(sh.sql) + " WHERE true"
 	default:
 		key = "k"
 		from = "SELECT k, xmin::text::bigint AS v FROM payments_kv WHERE tbl = " + s.arg(t.s.stored(sr.table), "text")

@@ -7,9 +7,13 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/paygrid/payments/internal/engine"
+	"github.com/paygrid/payments/internal/ixkey"
 )
 
 // MigrateTo creates schema on the database dsn as the migrations up to
@@ -162,3 +166,52 @@ func (s *Store) Dict(table string) []byte {
 	}
 	return nil
 }
+
+// JournalRead is one statement the store reads the journal with by an
+// entry's id, and its arguments.
+type JournalRead struct {
+	Name string
+	SQL  string
+	Args []any
+}
+
+// JournalReadsByID are the store's reads of the journal by the entry id
+// (created at created, of the business record reference), as the store
+// builds them: a Get, the commit's check of a read and of a deleted
+// entry's existence, a delete, and the probe and a page of the list of
+// the record's entries (engine.IxLedgerReference), a scan's batch from
+// the entry on and the commit's check of that range.
+func JournalReadsByID(id, reference string, created time.Time) []JournalRead {
+	ix := kernelLayout().lists[engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference)]
+	get, args := journalShape.get(id)
+	out := []JournalRead{{"get", get, args}}
+	check := &stmt{}
+	check.check("0", check.rows("r", []string{"k"}, []string{"text"}, []string{id})+
+		` WHERE (SELECT x.xmin::text::bigint FROM ledger_journal_entries x WHERE `+journalShape.keyIs("x.", "r.k")+`) IS DISTINCT FROM 1`)
+	check.check("0", check.rows("r", []string{"k"}, []string{"text"}, []string{id})+
+		` WHERE NOT EXISTS (SELECT FROM ledger_journal_entries x WHERE `+journalShape.keyIs("x.", "r.k")+`)`)
+	out = append(out, JournalRead{"checks", check.finish(false), check.args})
+	del := &stmt{}
+	journalDeletes(del, []string{id})
+	out = append(out, JournalRead{"delete", del.finish(false), del.args})
+	key := engine.EscapeValue(reference) + ixkey.SortSuffix(created, id)
+	sql, args := ix.getSQL(key)
+	out = append(out, JournalRead{"list probe", sql, args})
+	page := JournalRead{Name: "list page"}
+	page.SQL = ix.query(listRange{prefix: engine.EscapeValue(reference) + "|", limit: 21}, func(v any, typ string) string {
+		page.Args = append(page.Args, v)
+		return "$" + strconv.Itoa(len(page.Args)) + "::" + typ
+	})
+	out = append(out, page)
+	q, args := (*tx)(nil).journalScanQuery("", id, false, firstBatch)
+	out = append(out, JournalRead{"scan", q, args})
+	scanCheck := JournalRead{Name: "scan check"}
+	scanCheck.SQL = journalRange("convert_to("+journalKey+", 'UTF8') AS k, xmin::text::bigint AS v", keyConds("", id, "", false), false, "", func(v any, typ string) string {
+		scanCheck.Args = append(scanCheck.Args, v)
+		return "$" + strconv.Itoa(len(scanCheck.Args)) + "::" + typ
+	})
+	return append(out, scanCheck)
+}
+
+// EntryUID is the UUID the store keeps an entry's id as, when it does.
+func EntryUID(id string) pgtype.UUID { return entryUID(id) }

@@ -270,7 +270,7 @@ func (l *txLedger) journalWrites(s *stmt, ins, put, del []tkey) error {
 			w[i].keys, w[i].entries, w[i].values = append(w[i].keys, k.key), append(w[i].entries, e), append(w[i].values, v)
 		}
 	}
-	if accounts := journalRows(s, w[0], w[1], t.s.accounts.get); accounts != "" {
+	if accounts := journalRows(s, w[0], w[1], t.s.accounts.get, false); accounts != "" {
 		s.accounts = accounts
 	}
 	return nil

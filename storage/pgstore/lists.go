@@ -67,7 +67,7 @@ func (ix *listIndex) keySQL(col string) string {
 	}
 	created := ident(ix.created)
 	return `convert_to(` + value + ` || '|' || lpad(to_hex(floor(extract(epoch FROM ` + created +
-		`) * 1000)::bigint # (-9223372036854775807 - 1)), 16, '0') || '|' || id, 'UTF8')`
+		`) * 1000)::bigint # (-9223372036854775807 - 1)), 16, '0') || '|' || ` + ix.sh.key + `, 'UTF8')`
 }
 
 // millis returns the millisecond of created_at in a bound of keys under
@@ -153,7 +153,7 @@ func (ix *listIndex) query(r listRange, arg func(v any, typ string) string) stri
 		if len(where) > 0 {
 			q += " WHERE " + strings.Join(where, " AND ")
 		}
-		q += " ORDER BY " + created + dir + ", id" + dir
+		q += " ORDER BY " + created + dir + ", " + ix.sh.key + dir
 		if r.limit > 0 {
 			q += " LIMIT " + strconv.Itoa(r.limit)
 		}
@@ -192,7 +192,7 @@ func (ix *listIndex) existsSQL(id, value, key string) string {
 		}
 		any = append(any, "("+c+")")
 	}
-	return "id = " + id + " AND (" + strings.Join(any, " OR ") + ")"
+	return ix.sh.keyIs("", id) + " AND (" + strings.Join(any, " OR ") + ")"
 }
 
 // getSQL reads whether the entry key exists: one row when it does. A key

@@ -306,14 +306,14 @@ func storedEntries(t *testing.T, c *pgx.Conn, store *pgstore.Store, ixTable stri
 // servedList is an index answered from the rows of a table.
 type servedList struct {
 	ixTable        string   // the engine's index table
-	table, created string   // the SQL table and its column of creation
+	table, created string   // the SQL table (the journal's view, which spells its ids) and its column of creation
 	cols           []string // the columns it reads
 }
 
 // servedIndexes are the indexes answered from the rows: those the tables
 // declare, and the journal's by reference.
 func servedIndexes(store *pgstore.Store, tables []engine.TableDef) []servedList {
-	out := []servedList{{engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference), "ledger_journal_entries", "created_at", []string{"reference"}}}
+	out := []servedList{{engine.IndexTable(engine.TableLedgerEntries, engine.IxLedgerReference), "ledger_journal", "created_at", []string{"reference"}}}
 	shapes := store.Shapes()
 	for _, d := range tables {
 		if d.Rows != nil {

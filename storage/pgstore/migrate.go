@@ -68,6 +68,7 @@ func lockKey(schema string) int64 {
 var steps = map[int]func(ctx context.Context, tx pgx.Tx) error{
 	4: moveRecords,
 	5: moveJournal,
+	8: journalView,
 }
 
 // migrate brings the schema of conn's search_path up to the newest embedded

@@ -83,6 +83,9 @@ type shape struct {
 	// of ledger_journal_entries and one of ledger_postings per posting, and
 	// read back through journalDoc (journal.go).
 	journal bool
+	// key is the SQL expression of a record's key, read from a row of the
+	// table: id, or for the journal journalKey (keyIs reads by it).
+	key string
 	// doc is the SQL expression of a record's value, read from a row of
 	// the table (named by the table's own name): its doc column, or for
 	// the journal the entry spelled back from its rows.
@@ -111,14 +114,17 @@ type shape struct {
 	objKeys []string
 	objVals []int
 
-	// getSQL reads one record, made once from the declaration.
+	// getSQL reads one record, made once from the declaration: by its
+	// key in id (get chooses).
 	getSQL string
+	// getByUID reads one entry of the journal by the UUID of its id.
+	getByUID string
 }
 
 // newShape returns the record table of the engine's table, stored as the
 // SQL table sql with the typed columns cols.
 func newShape(table, sql string, cols ...column) *shape {
-	s := &shape{engine: table, sql: sql, cols: cols, doc: "doc::text"}
+	s := &shape{engine: table, sql: sql, cols: cols, key: "id", doc: "doc::text"}
 	s.paths, s.absent = newPaths(cols), absentValues(cols)
 	s.statements()
 	return s
@@ -134,6 +140,32 @@ func timestamptz(name, path string) column {
 func (s *shape) statements() {
 	s.stripSel = s.stripSelect()
 	s.getSQL = "SELECT xmin::text::bigint, " + s.doc + s.stripSQL() + " FROM " + ident(s.sql) + " WHERE id = $1"
+	if s.journal {
+		s.getByUID = "SELECT xmin::text::bigint, " + s.doc + " FROM " + ident(s.sql) + " WHERE uid = $1"
+	}
+}
+
+// get returns the statement reading the record at key, and its
+// arguments: for an entry of the journal whose id is kept as a UUID
+// (entryUID), the probe of uid; else the probe of id.
+func (s *shape) get(key string) (string, []any) {
+	if s.journal {
+		if u := entryUID(key); u.Valid {
+			return s.getByUID, []any{u}
+		}
+	}
+	return s.getSQL, []any{key}
+}
+
+// keyIs is the SQL condition that the row of the table qualified by row
+// ("" or "alias.") has the key v, an SQL text expression: a probe of the
+// primary key, or for the journal of the B-tree keeping the id
+// (journalKeyIs).
+func (s *shape) keyIs(row, v string) string {
+	if s.journal {
+		return journalKeyIs(row, v)
+	}
+	return row + "id = " + v
 }
 
 // insert returns the insert (upsert: or replace) of rows of the table,

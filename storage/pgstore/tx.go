@@ -215,7 +215,7 @@ func (t *tx) readRecord(k tkey) (ver int64, v []byte, ok bool, err error) {
 	if ix := t.s.list(k.table); ix != nil {
 		sql, args = ix.getSQL(k.key)
 	} else if sh = t.s.shape(k.table); sh != nil {
-		sql, args = sh.getSQL, []any{k.key}
+		sql, args = sh.get(k.key)
 	} else {
 		sql, args, codec = kvGetSQL, []any{t.s.stored(k.table), []byte(k.key)}, &got.codec
 	}
@@ -587,14 +587,18 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 	var key string
 	var bind func(string) any
 	sh := t.s.shape(table)
+	if sh != nil && sh.journal {
+		q, args := t.journalScanQuery(prefix, after, reverse, limit)
+		return q, args, sh
+	}
 	switch {
 	case table == engine.TableLedgerBalances:
 		key = `(account || '|' || currency) COLLATE "C"`
 		q.WriteString(`SELECT convert_to(account || '|' || currency, 'UTF8'), xmin::text::bigint, convert_to(balance::text, 'UTF8') FROM ledger_balances WHERE true`)
 		bind = func(s string) any { return s }
 	case sh != nil:
-		key = "id"
-		q.WriteString("SELECT convert_to(id, 'UTF8'), xmin::text::bigint, convert_to(" + sh.doc + ", 'UTF8')" + sh.stripSQL() + " FROM " + ident(sh.sql) + " WHERE true")
+		key = sh.key
+		q.WriteString("SELECT convert_to(" + sh.key + ", 'UTF8'), xmin::text::bigint, convert_to(" + sh.doc + ", 'UTF8')" + sh.stripSQL() + " FROM " + ident(sh.sql) + " WHERE true")
 		bind = func(s string) any { return s }
 	default:
 		key = "k"
@@ -627,4 +631,45 @@ func (t *tx) scanQuery(table, prefix, after string, reverse bool, limit int) (st
 	args = append(args, limit)
 	q.WriteString(" LIMIT $" + strconv.Itoa(len(args)))
 	return q.String(), args, sh
+}
+
+// journalScanQuery is scanQuery of the journal: its rows in the range,
+// read from the B-trees keeping the ids (journalRange).
+func (*tx) journalScanQuery(prefix, after string, reverse bool, limit int) (string, []any) {
+	var args []any
+	arg := func(v any, typ string) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args)) + "::" + typ
+	}
+	conds := keyConds(prefix, after, "", reverse)
+	sel := "convert_to(" + journalKey + ", 'UTF8') AS k, xmin::text::bigint AS v, convert_to(" + journalDoc + ", 'UTF8') AS d"
+	q := journalRange(sel, conds, reverse, arg(limit, "bigint"), arg)
+	return q, args
+}
+
+// keyConds are the conditions of the keys of a scan's range: under
+// prefix, past after and up to through (each "" for none) in scan order.
+func keyConds(prefix, after, through string, reverse bool) []keyCond {
+	var conds []keyCond
+	if prefix != "" {
+		conds = append(conds, keyCond{">=", prefix})
+		if end := payments.PrefixEnd(prefix); end != "" {
+			conds = append(conds, keyCond{"<", end})
+		}
+	}
+	if after != "" {
+		if reverse {
+			conds = append(conds, keyCond{"<", after})
+		} else {
+			conds = append(conds, keyCond{">", after})
+		}
+	}
+	if through != "" {
+		if reverse {
+			conds = append(conds, keyCond{">=", through})
+		} else {
+			conds = append(conds, keyCond{"<=", through})
+		}
+	}
+	return conds
 }

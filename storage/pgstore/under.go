@@ -117,7 +117,8 @@ func (u *update) lockRead(ctx context.Context, s *Store, c *pgx.Conn, keys []tke
 		default:
 			sql, args, codec := kvGetSQL, []any{s.stored(k.table), []byte(k.key)}, &codecs[i]
 			if sh != nil {
-				sql, args, codec = sh.getSQL, []any{k.key}, nil
+				sql, args = sh.get(k.key)
+				codec = nil
 			}
 			b.query(sql, func(rows pgx.Rows) error {
 				for rows.Next() {
