@@ -251,19 +251,7 @@ func TestTables_DocSpellsBackTrickyMembers(t *testing.T) {
 		if view {
 			run = store.View
 		}
-		scanned := map[string]string{}
-		require.NoError(t, run(ctx, func(tx payments.Tx) error {
-			for k, v := range records {
-				got, err := tx.Get("things", k)
-				require.NoError(t, err)
-				assert.Equal(t, v, string(got), "Get %s", k)
-			}
-			return tx.Scan("things", payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
-				scanned[key] = string(value)
-				return true, nil
-			})
-		}))
-		assert.Equal(t, records, scanned, "Scan")
+		require.NoError(t, run(ctx, func(tx payments.Tx) error { return readsBack(t, tx, "things", records, "") }))
 	}
 }
 
@@ -414,19 +402,9 @@ func TestTables_DocFormsBefore(t *testing.T) {
 		}
 		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
 			for table, recs := range want {
-				scanned := map[string]string{}
-				for k, v := range recs {
-					got, err := tx.Get(table, k)
-					require.NoError(t, err)
-					assert.Equal(t, v, string(got), "%s: Get %s %s", msg, table, k)
-				}
-				if err := tx.Scan(table, payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
-					scanned[key] = string(value)
-					return true, nil
-				}); err != nil {
+				if err := readsBack(t, tx, table, recs, msg); err != nil {
 					return err
 				}
-				assert.Equal(t, recs, scanned, "%s: Scan %s", msg, table)
 			}
 			return nil
 		}))
@@ -478,19 +456,7 @@ func TestTables_DocLeavesOutTheID(t *testing.T) {
 	var doc string
 	require.NoError(t, sqlConn(t, schema).QueryRow(ctx, `SELECT doc::text FROM flags WHERE id = 'a'`).Scan(&doc))
 	assert.Equal(t, `{"~":"a1","flag":true}`, doc)
-	scanned := map[string]string{}
-	require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
-		for k, v := range records {
-			got, err := tx.Get("flags", k)
-			require.NoError(t, err)
-			assert.Equal(t, v, string(got), "Get %s", k)
-		}
-		return tx.Scan("flags", payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
-			scanned[key] = string(value)
-			return true, nil
-		})
-	}))
-	assert.Equal(t, records, scanned)
+	require.NoError(t, store.View(ctx, func(tx payments.Tx) error { return readsBack(t, tx, "flags", records, "") }))
 }
 
 // TestTables_DocKeepsObjectsOnce: the currency objects the currency
@@ -638,18 +604,27 @@ func TestTables_DocObjectsRace(t *testing.T) {
 		"a3": `{"~":"b28","money":{"amount":1,"cur":{"name":"Second"}},"note":"x"}`,
 	}, docs)
 	for _, s := range stores {
-		scanned := map[string]string{}
-		require.NoError(t, s.View(ctx, func(tx payments.Tx) error {
-			for k, v := range records {
-				got, err := tx.Get("things", k)
-				require.NoError(t, err)
-				assert.Equal(t, v, string(got), "Get %s", k)
-			}
-			return tx.Scan("things", payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
-				scanned[key] = string(value)
-				return true, nil
-			})
-		}))
-		assert.Equal(t, records, scanned)
+		require.NoError(t, s.View(ctx, func(tx payments.Tx) error { return readsBack(t, tx, "things", records, "") }))
 	}
+}
+
+// readsBack checks in tx that each of records (key: record) of table reads
+// back byte for byte by Get, and that a Scan of the table finds them all
+// and no other; msg says which reading it is.
+func readsBack(t *testing.T, tx payments.Tx, table string, records map[string]string, msg string) error {
+	t.Helper()
+	for k, v := range records {
+		got, err := tx.Get(table, k)
+		require.NoError(t, err)
+		assert.Equal(t, v, string(got), "%s: Get %s %s", msg, table, k)
+	}
+	scanned := map[string]string{}
+	if err := tx.Scan(table, payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
+		scanned[key] = string(value)
+		return true, nil
+	}); err != nil {
+		return err
+	}
+	assert.Equal(t, records, scanned, "%s: Scan %s", msg, table)
+	return nil
 }
