@@ -220,15 +220,7 @@ func TestTables_DocSpellsBackTrickyMembers(t *testing.T) {
 		return nil
 	}))
 	c := sqlConn(t, schema)
-	docs := map[string]string{}
-	rows, err := c.Query(ctx, "SELECT id, doc::text FROM things")
-	require.NoError(t, err)
-	for rows.Next() {
-		var id, doc string
-		require.NoError(t, rows.Scan(&id, &doc))
-		docs[id] = doc
-	}
-	require.NoError(t, rows.Err())
+	docs := docsOf(t, c, "things")
 	assert.Equal(t, map[string]string{
 		"a":   `{"~":"b1c11d15e0f0g0","address":{"zip":"78701"},"flag":true}`,
 		"b":   `{"~":"b1d0g45","amount":1e2,"at":"2026-01-02T03:04:05+02:00"}`,
@@ -524,24 +516,7 @@ func TestTables_DocKeepsObjectsOnce(t *testing.T) {
 				want[k[1]] = string(v)
 			}
 		}
-		got := map[string]string{}
-		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
-			for k := range want {
-				v, err := tx.Get(table, k)
-				require.NoError(t, err)
-				got[k] = string(v)
-			}
-			return nil
-		}))
-		assert.Equal(t, want, got, "Get %s", table)
-		scanned := map[string]string{}
-		require.NoError(t, store.View(ctx, func(tx payments.Tx) error {
-			return tx.Scan(table, payments.ScanOptions{}, func(key string, value []byte) (bool, error) {
-				scanned[key] = string(value)
-				return true, nil
-			})
-		}))
-		assert.Equal(t, want, scanned, "Scan %s", table)
+		require.NoError(t, store.View(ctx, func(tx payments.Tx) error { return readsBack(t, tx, table, want, "") }))
 	}
 	got, err := w.eng.Transactions.Get(ctx, w.completed)
 	require.NoError(t, err)
@@ -585,15 +560,7 @@ func TestTables_DocObjectsRace(t *testing.T) {
 	var kept string
 	require.NoError(t, c.QueryRow(ctx, `SELECT obj FROM payments_doc_objects WHERE tbl = 'things' AND col = 'cur' AND val = 'ABC'`).Scan(&kept))
 	assert.Equal(t, first, kept)
-	docs := map[string]string{}
-	rows, err := c.Query(ctx, "SELECT id, doc::text FROM things")
-	require.NoError(t, err)
-	for rows.Next() {
-		var id, doc string
-		require.NoError(t, rows.Scan(&id, &doc))
-		docs[id] = doc
-	}
-	require.NoError(t, rows.Err())
+	docs := docsOf(t, c, "things")
 	assert.Equal(t, map[string]string{
 		// The first seen keeps its object in doc (its code in the column).
 		"a1": `{"~":"b28","money":{"amount":1,"cur":{"name":"First"}},"note":"x"}`,
@@ -627,4 +594,19 @@ func readsBack(t *testing.T, tx payments.Tx, table string, records map[string]st
 	}
 	assert.Equal(t, records, scanned, "%s: Scan %s", msg, table)
 	return nil
+}
+
+// docsOf returns the doc of every row of table, by id, as stored.
+func docsOf(t *testing.T, c *pgx.Conn, table string) map[string]string {
+	t.Helper()
+	docs := map[string]string{}
+	rows, err := c.Query(ctx, "SELECT id, doc::text FROM "+table)
+	require.NoError(t, err)
+	for rows.Next() {
+		var id, doc string
+		require.NoError(t, rows.Scan(&id, &doc))
+		docs[id] = doc
+	}
+	require.NoError(t, rows.Err())
+	return docs
 }
