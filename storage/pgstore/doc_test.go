@@ -473,15 +473,7 @@ func TestTables_DocKeepsObjectsOnce(t *testing.T) {
 		require.NoError(t, err)
 	}
 
-	kept := map[string]string{}
-	rows, err := c.Query(ctx, `SELECT tbl || '.' || col || '.' || val, obj FROM payments_doc_objects`)
-	require.NoError(t, err)
-	for rows.Next() {
-		var k, obj string
-		require.NoError(t, rows.Scan(&k, &obj))
-		kept[k] = obj
-	}
-	require.NoError(t, rows.Err())
+	kept := pairs(t, c, `SELECT tbl || '.' || col || '.' || val, obj FROM payments_doc_objects`)
 	usd := `{"code":"USD","name":"United States Dollar","symbol":"$","decimals":2}`
 	assert.Equal(t, usDollar, kept["transactions.sent_currency.USD"], "never changed")
 	assert.Equal(t, usd, kept["transactions.received_currency.USD"])
@@ -598,15 +590,21 @@ func readsBack(t *testing.T, tx payments.Tx, table string, records map[string]st
 
 // docsOf returns the doc of every row of table, by id, as stored.
 func docsOf(t *testing.T, c *pgx.Conn, table string) map[string]string {
+	return pairs(t, c, "SELECT id, doc::text FROM "+table)
+}
+
+// pairs returns the rows of query, two text columns, as a map of the
+// first to the second.
+func pairs(t *testing.T, c *pgx.Conn, query string) map[string]string {
 	t.Helper()
-	docs := map[string]string{}
-	rows, err := c.Query(ctx, "SELECT id, doc::text FROM "+table)
+	out := map[string]string{}
+	rows, err := c.Query(ctx, query)
 	require.NoError(t, err)
 	for rows.Next() {
-		var id, doc string
-		require.NoError(t, rows.Scan(&id, &doc))
-		docs[id] = doc
+		var k, v string
+		require.NoError(t, rows.Scan(&k, &v))
+		out[k] = v
 	}
 	require.NoError(t, rows.Err())
-	return docs
+	return out
 }
