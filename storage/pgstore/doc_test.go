@@ -186,15 +186,8 @@ func stringsOf(m map[string][]byte) map[string]string {
 // read back (a space beside one) they are 0.
 func TestTables_DocSpellsBackTrickyMembers(t *testing.T) {
 	store, schema := openSchema(t)
-	require.NoError(t, store.DeclareTables(ctx, []engine.TableDef{{Name: "things", Rows: &engine.Rows{Columns: []engine.Column{
-		engine.TextColumn("name", "name"),
-		engine.TextColumn("city", "address.city"),
-		engine.BigintColumn("n", "n"),
-		engine.NumericColumn("amount", "amount"),
-		engine.TimeColumn("at", "at"),
-		engine.BoolColumn("ok", "ok"),
-		{Name: "flag", Type: engine.ColBool, Path: "flag", Absent: "false"},
-	}}}}))
+	require.NoError(t, store.DeclareTables(ctx, []engine.TableDef{{Name: "things", Rows: &engine.Rows{Columns: append(thingsColumns(),
+		engine.Column{Name: "flag", Type: engine.ColBool, Path: "flag", Absent: "false"})}}}))
 	records := map[string]string{
 		"a":   `{"name":"plain","address":{"city":"Austin","zip":"78701"},"n":42,"amount":1.50,"at":"2026-01-02T03:04:05.123456Z","ok":true,"flag":true}`,
 		"b":   `{"name":"\u003cb\u003e \u0026 \"q\" \\ é 日本 \u2028","n":-7,"amount":1e2,"at":"2026-01-02T03:04:05+02:00","ok":false}`,
@@ -331,14 +324,7 @@ func TestTables_DocFormsBefore(t *testing.T) {
 	rec := &recording{Store: store, wrote: map[[2]string][]byte{}}
 	w := newWorld(t, rec)
 	c := sqlConn(t, schema)
-	things := engine.TableDef{Name: "things", Rows: &engine.Rows{Columns: []engine.Column{
-		engine.TextColumn("name", "name"),
-		engine.TextColumn("city", "address.city"),
-		engine.BigintColumn("n", "n"),
-		engine.NumericColumn("amount", "amount"),
-		engine.TimeColumn("at", "at"),
-		engine.BoolColumn("ok", "ok"),
-	}}}
+	things := engine.TableDef{Name: "things", Rows: &engine.Rows{Columns: thingsColumns()}}
 	require.NoError(t, store.DeclareTables(ctx, append(slices.Clone(rec.tables), things)))
 	records := map[string]string{
 		"a": `{"id":"a","name":"plain","address":{"city":"Austin","zip":"78701"},"n":42,"amount":1.50,"at":"2026-01-02T03:04:05.123456Z","ok":true}`,
@@ -607,4 +593,17 @@ func pairs(t *testing.T, c *pgx.Conn, query string) map[string]string {
 	}
 	require.NoError(t, rows.Err())
 	return out
+}
+
+// thingsColumns are the columns of the tests' table "things", one of each
+// type.
+func thingsColumns() []engine.Column {
+	return []engine.Column{
+		engine.TextColumn("name", "name"),
+		engine.TextColumn("city", "address.city"),
+		engine.BigintColumn("n", "n"),
+		engine.NumericColumn("amount", "amount"),
+		engine.TimeColumn("at", "at"),
+		engine.BoolColumn("ok", "ok"),
+	}
 }
