@@ -3,6 +3,7 @@ package history_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -152,19 +153,20 @@ func TestEventHistory_RetentionDefault(t *testing.T) {
 // events, a bounded number per transaction; the next passes go on until
 // none is due.
 func TestEventHistory_RetentionBatches(t *testing.T) {
-	probe := &enginetest.Probe{}
+	fg := &foreground{}
 	e := enginetest.NewEnv(t, func(c *payments.Config) {
 		c.EventHistory, c.EventHistoryRetention = true, time.Hour
-		probe.Store = c.Store
-		c.Store = probe
+		fg.Store = c.Store
+		c.Store = fg
 	})
+	mine := context.WithValue(ctx, foregroundKey{}, true)
 	for i := range 1050 { // each a TEST event to the new endpoint, delivered to the Notifier
 		endpoint := fmt.Sprintf("https://example.com/hooks/%d", i)
 		_, err := e.Eng.Platform.UpdateConfig(ctx, payments.PlatformConfigUpdate{WebhookEndpoint: &endpoint})
 		require.NoError(t, err)
 	}
 	for {
-		n, err := e.Eng.Webhooks.Flush(ctx)
+		n, err := e.Eng.Webhooks.Flush(mine)
 		require.NoError(t, err)
 		if n == 0 {
 			break
@@ -172,16 +174,46 @@ func TestEventHistory_RetentionBatches(t *testing.T) {
 	}
 	require.Len(t, historyIDs(t, e), 1050)
 	e.Clock.Advance(time.Hour)
-	before := probe.Updates.Load()
-	n, err := e.Eng.ProcessDue(ctx)
+	before := fg.updates.Load()
+	n, err := e.Eng.ProcessDue(mine)
 	require.NoError(t, err)
 	assert.Equal(t, 1000, n, "a pass removes at most 1,000 events")
-	assert.Equal(t, int64(10), probe.Updates.Load()-before, "100 per transaction")
+	assert.Equal(t, int64(10), fg.updates.Load()-before, "100 per transaction")
 	assert.Len(t, historyIDs(t, e), 50)
-	n, err = e.Eng.ProcessDue(ctx)
+	n, err = e.Eng.ProcessDue(mine)
 	require.NoError(t, err)
 	assert.Equal(t, 50, n)
 	assert.Empty(t, historyIDs(t, e))
 }
+
+// foreground is a store that lets only the test's own calls (their
+// context carries foregroundKey) carry out background work: as a store
+// shared by processes (payments.Claimer), it refuses every claim of the
+// engine's background workers, which tick every second on the real clock
+// and would otherwise prune the history beside the test's ProcessDue. It
+// counts the test's Updates.
+type foreground struct {
+	payments.Store
+	updates atomic.Int64
+}
+
+// foregroundKey marks the context of the test's own calls.
+type foregroundKey struct{}
+
+func (f *foreground) Update(ctx context.Context, fn func(payments.Tx) error) error {
+	if ctx.Value(foregroundKey{}) != nil {
+		f.updates.Add(1)
+	}
+	return f.Store.Update(ctx, fn)
+}
+
+func (f *foreground) Claim(ctx context.Context, _ string, _ time.Duration, names []string) ([]string, error) {
+	if ctx.Value(foregroundKey{}) == nil {
+		return nil, nil
+	}
+	return names, nil
+}
+
+func (f *foreground) Release(context.Context, string, []string) error { return nil }
 
 var ctx = context.Background()
