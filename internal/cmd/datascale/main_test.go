@@ -105,15 +105,7 @@ func TestRun_Resumes(t *testing.T) {
 		t.Fatalf("first run:\n%s", log)
 	}
 	table, log := runSmall(t, "-store", "bolt", "-db", db, "-n", "2100", "-customers", "1", "-callers", "16")
-	m := regexp.MustCompile(`full store \(bbolt .*, 2100 payments\):\n  holds (\d+) payments\n  filled (\d+) payments`).FindStringSubmatch(log)
-	var held, filled int
-	if m != nil {
-		fmt.Sscan(m[1], &held)
-		fmt.Sscan(m[2], &filled)
-	}
-	if m == nil || held < 200 || held+filled != 2100 {
-		t.Fatalf("second run:\n%s", log)
-	}
+	resumed(t, log, "bbolt", 2100)
 	if got := row(t, table, "payments in the store"); got[1] != "2,100" {
 		t.Errorf("payments: %q", got)
 	}
@@ -133,15 +125,22 @@ func TestRun_ResumesOnPostgreSQL(t *testing.T) {
 	}
 	schema := fmt.Sprintf("datascale_resume_%d", os.Getpid())
 	t.Cleanup(func() { _ = storeSpec{kind: "pg", dsn: dsn, schema: schema, fresh: true}.cleanup(context.Background()) })
-	runSmall(t, "-store", "pg", "-postgres", dsn, "-schema", schema)
+	runSmall(t, "-store", "pg", "-postgres", dsn, "-schema", schema, "-rounds", "1") // well under the second run's -n
 	_, log := runSmall(t, "-store", "pg", "-postgres", dsn, "-schema", schema, "-n", "1500")
-	m := regexp.MustCompile(`full store \(PostgreSQL schema .*, 1500 payments\):\n  holds (\d+) payments\n  filled (\d+) payments`).FindStringSubmatch(log)
+	resumed(t, log, "PostgreSQL schema", 1500)
+}
+
+// resumed checks that the second run's log (its full store described as
+// store) found at least the first run's 200 payments and filled up to n.
+func resumed(t *testing.T, log, store string, n int) {
+	t.Helper()
+	m := regexp.MustCompile(`full store \(` + store + ` .*, ` + strconv.Itoa(n) + ` payments\):\n  holds (\d+) payments\n  filled (\d+) payments`).FindStringSubmatch(log)
 	var held, filled int
 	if m != nil {
 		fmt.Sscan(m[1], &held)
 		fmt.Sscan(m[2], &filled)
 	}
-	if m == nil || held < 200 || held+filled != 1500 {
+	if m == nil || held < 200 || held+filled != n {
 		t.Fatalf("second run:\n%s", log)
 	}
 }
