@@ -234,6 +234,16 @@ func TestTables_UsersQueries(t *testing.T) {
 	refunded, err := w.eng.Transactions.Get(ctx, q.TransactionID)
 	require.NoError(t, err)
 	require.NotNil(t, refunded.Refund, "the refused payout is refunded")
+	// A payout to a bank account fills its rail.
+	bank, err := w.eng.Accounts.CreateExternal(ctx, payments.ExternalAccountInput{CustomerID: payer.CustomerID, Currency: "USD",
+		AccountInfo: []byte(`{"accountType":"USD_ACCOUNT","accountNumber":"7778885678","routingNumber":"021000021",
+			"beneficiary":{"beneficiaryType":"INDIVIDUAL","fullName":"Ann Payer"}}`)}, payments.CustomerScope)
+	require.NoError(t, err)
+	q, err = w.eng.Quotes.Create(ctx, transfer(w.payer, bank.ID, 20, true))
+	require.NoError(t, err)
+	paid, err := w.eng.Transactions.Get(ctx, q.TransactionID)
+	require.NoError(t, err)
+	require.NotEmpty(t, paid.PaymentRail, "a payout names its rail")
 	require.Contains(t, store.Shapes(), "transactions", "the engine declared its tables to the store")
 	for table, sh := range store.Shapes() {
 		for _, col := range sh.Columns {
