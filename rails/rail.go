@@ -62,8 +62,11 @@ type Puller interface {
 // payment's outcome commits with its execution. Outcomes is a pure function
 // of p: it may be called more than once (the transaction may run again), and
 // must not change p. Each report names p.ID; one whose At is later than
-// p.SubmittedAt waits as due work, as any report does. Pulls (Puller) are
-// handed over after commit whatever the rail.
+// p.SubmittedAt waits as due work, as any report does; one that applies at
+// once is recorded by the payment's state rather than marked applied (a
+// payout's steps apply only from the state before them), so Report given
+// it again changes nothing. Pulls (Puller) are handed over after commit
+// whatever the rail.
 type Instant interface {
 	Rail
 	Outcomes(p OutgoingPayment) []Report

@@ -270,3 +270,54 @@ func TestRails_LateReturnOfSpentDeposit(t *testing.T) {
 	assert.EqualValues(t, -300, e.Available(t, acct), "a deposit pays the debt down")
 	require.NoError(t, payments.CheckLedger(ctx, e.Store))
 }
+
+// TestRails_InstantOutcomesMarkedByState: an instant rail's outcome that
+// applies as the payout executes leaves no mark of its own (the payment's
+// state records it), and the same report given to Rails.Report later
+// changes nothing; an instant outcome that waits as due work is marked, so
+// its repeat is refused before it takes effect, and it applies once.
+func TestRails_InstantOutcomesMarkedByState(t *testing.T) {
+	e := enginetest.MoneyEnv(t, func(c *payments.Config) { c.Rail = sandbox.InstantRail{} })
+	marks := func(txID string) []string {
+		var keys []string
+		require.NoError(t, e.Store.View(ctx, func(tx payments.Tx) error {
+			return tx.Scan("rail_reports", payments.ScanOptions{Prefix: "send:" + txID + "\x00"}, func(k string, _ []byte) (bool, error) {
+				keys = append(keys, k)
+				return true, nil
+			})
+		}))
+		return keys
+	}
+	settled := func() (events int) {
+		_, err := e.Eng.Webhooks.Flush(ctx)
+		require.NoError(t, err)
+		return len(e.Rec.Types())
+	}
+
+	acct, txID := payout(t, e, 10_000, 4_000, "000")
+	assert.Equal(t, payments.TxCompleted, e.TxStatus(t, txID), "settled as it executed")
+	assert.Empty(t, marks(txID), "its state is its mark")
+	events := settled()
+	require.NoError(t, e.Eng.Rails.Report(ctx, payments.RailReport{PaymentID: "send:" + txID, Reference: "sandbox-0-COMPLETED", Outcome: payments.RailCompleted}))
+	assert.Equal(t, events, settled(), "the same report again changes nothing")
+	assert.EqualValues(t, 6_000, e.Available(t, acct))
+
+	acct, txID = payout(t, e, 10_000, 4_000, "005")
+	assert.Equal(t, payments.TxCompleted, e.TxStatus(t, txID))
+	returned := payments.RailReport{PaymentID: "send:" + txID, Reference: "sandbox-1-RETURNED", Outcome: payments.RailReturned,
+		At: e.Clock.Now().Add(sandbox.ReturnAfter), FailureReason: "PAYOUT_RETURNED", RefundReason: "TRANSACTION_FAILED"}
+	assert.Equal(t, []string{"send:" + txID + "\x00" + returned.Reference}, marks(txID), "the return waiting is marked")
+	require.NoError(t, e.Eng.Rails.Report(ctx, returned))
+	e.Clock.Advance(sandbox.ReturnAfter + time.Second)
+	_, err := e.Eng.ProcessDue(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, payments.TxFailed, e.TxStatus(t, txID))
+	assert.EqualValues(t, 10_000, e.Available(t, acct), "returned once")
+	events = settled()
+	for _, rep := range []payments.RailReport{returned, {PaymentID: "send:" + txID, Reference: "sandbox-0-COMPLETED", Outcome: payments.RailCompleted}} {
+		require.NoError(t, e.Eng.Rails.Report(ctx, rep))
+	}
+	assert.Equal(t, events, settled(), "neither report again changes anything")
+	assert.EqualValues(t, 10_000, e.Available(t, acct))
+	require.NoError(t, payments.CheckLedger(ctx, e.Store))
+}

@@ -113,7 +113,7 @@ func SendPayment(t *engine.Txn, p rails.OutgoingPayment) error {
 			if err != nil {
 				return fmt.Errorf("payments: rail %s decided an outcome of payment %s that cannot apply: %w", in.Name(), p.ID, err)
 			}
-			if err := applyReport(t, rep); err != nil {
+			if err := applyOutcome(t, rep, rep.At.After(t.Now)); err != nil {
 				return err
 			}
 		}
@@ -298,7 +298,19 @@ func checkReport(rep rails.Report) (rails.Report, error) {
 // effect later. The pair (payment, reference) is marked applied before
 // anything else, ACCEPTED included, which only records that the rail took
 // the payment.
-func applyReport(t *engine.Txn, rep rails.Report) error {
+func applyReport(t *engine.Txn, rep rails.Report) error { return applyOutcome(t, rep, true) }
+
+// applyOutcome is applyReport, marking the pair applied only when mark is
+// set. An instant rail's outcome that applies at once, in the transaction
+// that makes the payment (SendPayment), is not marked: it is decided by
+// the payment alone and the payment's state records it, since a payout's
+// steps apply only from the state before them (COMPLETED and FAILED from
+// PROCESSING, RETURNED from COMPLETED, applyStep), so the same report
+// given to Report later changes nothing. That saves a stored row per
+// payment where payouts settle at once, as in the sandbox. A rail's
+// reports through Report, and an instant outcome that waits as due work,
+// are marked.
+func applyOutcome(t *engine.Txn, rep rails.Report, mark bool) error {
 	kind, txID := SplitPaymentID(rep.PaymentID)
 	if kind != IntentSend && kind != IntentPull {
 		return engine.Errorf(engine.CodeTransactionNotFound, "no payment %s", rep.PaymentID)
@@ -306,14 +318,16 @@ func applyReport(t *engine.Txn, rep rails.Report) error {
 	if err := slot.Of(t.Handle).Known(t, txID); err != nil {
 		return err
 	}
-	seen := rep.PaymentID + "\x00" + rep.Reference
-	if _, err := t.Get(tableRailReports, seen); err == nil {
-		return nil // applied before
-	} else if !errors.Is(err, engine.ErrNotFound) {
-		return err
-	}
-	if err := t.Put(tableRailReports, seen, []byte(t.Now.Format(engine.DueLayout))); err != nil {
-		return err
+	if mark {
+		seen := rep.PaymentID + "\x00" + rep.Reference
+		if _, err := t.Get(tableRailReports, seen); err == nil {
+			return nil // applied before
+		} else if !errors.Is(err, engine.ErrNotFound) {
+			return err
+		}
+		if err := t.Put(tableRailReports, seen, []byte(t.Now.Format(engine.DueLayout))); err != nil {
+			return err
+		}
 	}
 	if rep.Outcome == rails.Accepted {
 		return nil
