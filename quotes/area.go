@@ -61,6 +61,7 @@ func Area(e *engine.Handle, cfg Options) engine.AreaDef {
 					engine.NumericColumn("service_api_variable_fee_rate", "rateDetails.serviceApiVariableFeeRate"),
 					engine.TextColumn("platform_customer_id", "platformCustomerId"),
 					engine.TextColumn("rail", "rail"),
+					engine.BoolColumn("destination_internal", "destinationInternal"),
 				}, Created: "created_at", Lists: map[string][]string{
 					engine.IxAll: nil,
 					ixCustomer:   {"customer_id"},
