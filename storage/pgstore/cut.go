@@ -40,6 +40,7 @@ func (s *shape) setCodes(attnum func(name string) int) {
 		}
 	}
 	markObjects(s.paths, s.objects, len(s.cols))
+	s.shapes = true
 	s.statements()
 }
 
@@ -71,8 +72,8 @@ func codeOf(n int) byte {
 }
 
 // nvals is how many values stripSQL selects: the stripped columns', the
-// row's id where the id member is cut, and the kept objects the columns
-// name.
+// row's id where the id member is cut, the kept objects the columns name,
+// and the shape the doc names (shapes.go).
 func (s *shape) nvals() int {
 	n := len(s.strip)
 	if s.idCode != 0 {
@@ -82,6 +83,9 @@ func (s *shape) nvals() int {
 		if k != "" {
 			n++
 		}
+	}
+	if s.shapes {
+		n++
 	}
 	return n
 }

@@ -89,7 +89,7 @@ func (s *shape) stripColumns() {
 			s.strip = append(s.strip, i)
 		}
 	}
-	s.codes, s.keys, s.idCode, s.objKeys, s.objVals = nil, nil, 0, nil, nil
+	s.codes, s.keys, s.idCode, s.objKeys, s.objVals, s.shapes = nil, nil, 0, nil, nil, false
 	s.statements()
 }
 
@@ -122,6 +122,9 @@ func (s *shape) stripSelect() string {
 			out += ", (SELECT o.obj FROM payments_doc_objects o WHERE o.tbl = " + literal(s.sql) + " AND o.col = " + literal(c) +
 				" AND o.val = " + ident(s.sql) + "." + c + ")"
 		}
+	}
+	if s.shapes {
+		out += s.shapeSelect()
 	}
 	return out
 }
@@ -167,7 +170,7 @@ func (s *shape) docOf(key string, v []byte, row []pgtype.Text, spans []span, buf
 // spans are extract's of v.
 func (s *shape) appendDoc(b []byte, key string, v []byte, row []pgtype.Text, spans []span, buf *docBuf) []byte {
 	if out, ok := s.appendCut(b, key, v, row, spans, buf); ok {
-		return out
+		return s.shaped(out, len(b))
 	}
 	if bytes.HasPrefix(v, []byte(cutMark)) {
 		return append(append(b, cutMark+`",`...), v[1:]...)
@@ -292,6 +295,16 @@ func appendTime(b []byte, t time.Time) []byte {
 // holds as 0 spelled back, from the columns (vals: the stripped columns'
 // values, and the id where it is cut, as stripSQL selects them).
 func (s *shape) record(doc []byte, vals []pgtype.Text) ([]byte, error) {
+	if s.shapes && len(vals) > 0 {
+		var shape *string
+		if v := vals[len(vals)-1]; v.Valid {
+			shape = &v.String
+		}
+		var err error
+		if doc, err = unshaped(doc, shape); err != nil {
+			return nil, err
+		}
+	}
 	if bytes.HasPrefix(doc, []byte(cutMark)) {
 		return uncut(make([]byte, 0, len(doc)+24*len(vals)), doc, func(out []byte, code byte, obj bool) ([]byte, error) {
 			if code == s.idCode && !obj && len(vals) > len(s.strip) && vals[len(s.strip)].Valid {

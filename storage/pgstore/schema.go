@@ -113,6 +113,9 @@ type shape struct {
 	// stripSQL selects.
 	objKeys []string
 	objVals []int
+	// shapes: a doc may name its shape (shapes.go), which stripSQL
+	// selects last.
+	shapes bool
 
 	// getSQL reads one record, made once from the declaration: by its
 	// key in id (get chooses).
