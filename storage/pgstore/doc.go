@@ -74,6 +74,9 @@ import (
 // but for an entry they would not spell back (journal.go). Nor is version
 // 4's journal (journalV4), whose docs migration 5 reads as written.
 //
+// A doc that holds nothing but its "~" member and empty objects is the
+// record's shape, which a row may name instead of holding (shapes.go).
+//
 // A user's query reads a column where it wants a member a column holds:
 // doc->>'status' of a transaction is NULL; doc->>'name' of a member no
 // column holds is its value, but for an object a column names, which is
