@@ -44,6 +44,16 @@ func withoutColumns(tables []engine.TableDef, names []string) []engine.TableDef 
 	if len(names) == 0 {
 		return tables
 	}
+	return editRows(tables, func(table string, rows *engine.Rows) {
+		rows.Columns = slices.DeleteFunc(slices.Clone(rows.Columns), func(c engine.Column) bool {
+			return slices.Contains(names, table+"."+c.Name)
+		})
+	})
+}
+
+// editRows returns a copy of tables with each table's rows as edit leaves
+// a copy of them (the tables themselves are not changed).
+func editRows(tables []engine.TableDef, edit func(table string, rows *engine.Rows)) []engine.TableDef {
 	out := slices.Clone(tables)
 	for i := range out {
 		d := &out[i]
@@ -51,9 +61,7 @@ func withoutColumns(tables []engine.TableDef, names []string) []engine.TableDef 
 			continue
 		}
 		rows := *d.Rows
-		rows.Columns = slices.DeleteFunc(slices.Clone(rows.Columns), func(c engine.Column) bool {
-			return slices.Contains(names, d.Name+"."+c.Name)
-		})
+		edit(d.Name, &rows)
 		d.Rows = &rows
 	}
 	return out
@@ -288,21 +296,14 @@ func TestDeclareTables_AddsColumns(t *testing.T) {
 	w := newWorld(t, declaring{store, &tables, []string{"transactions.source_currency"}})
 	c := sqlConn(t, schema)
 
-	later := slices.Clone(tables)
-	for i := range later {
-		d := &later[i]
-		if d.Rows == nil {
-			continue
-		}
-		rows := *d.Rows
-		switch d.Name {
+	later := editRows(tables, func(table string, rows *engine.Rows) {
+		switch table {
 		case "transactions":
 			rows.Indexes = append(slices.Clone(rows.Indexes), []string{"source_currency", "created_at"})
 		case "internal_accounts":
 			rows.Columns = append(slices.Clone(rows.Columns), engine.TextColumn("nickname", "nickname"))
 		}
-		d.Rows = &rows
-	}
+	})
 	require.NoError(t, store.DeclareTables(ctx, later))
 	var rows, filled int
 	require.NoError(t, c.QueryRow(ctx, "SELECT count(*), count(source_currency) FROM transactions").Scan(&rows, &filled))
