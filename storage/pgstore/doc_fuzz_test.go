@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -99,6 +100,8 @@ func FuzzDoc(f *testing.F) {
 		{`{"money":{"cur":{"code":"EUR","name":"Dollar"}}}`, "s"},
 		{`{"money":{"cur":{"name":"Dollar","code":"USD"}},"money":{"cur":{"code":"USD","name":"Dollar"}}}`, "t"},
 		{`{"money":{"cur":{"code":"USD","name":"Dollar"},"cur":{"code":"USD","name":"Dollar"}}}`, "u"},
+		{shapeSeed, "v"},
+		{`{"id":"w","address":{"city":"Austin","zip":"78701"},"money":{"cur":{"code":"USD","name":"Dollar"}},"n":1,"amount":2,"ok":true}`, "w"},
 	} {
 		f.Add(seed.v, seed.key)
 	}
@@ -132,6 +135,13 @@ func FuzzDoc(f *testing.F) {
 		if err != nil || string(got) != v {
 			t.Fatalf("record %s\nstored %s\nread   %s (%v)", v, doc, got, err)
 		}
+		if named, ok := namedShape(t, sh, key, []byte(v), doc, row, spans); ok {
+			shaped := slices.Clone(vals)
+			shaped[len(shaped)-1] = pgtype.Text{String: string(doc), Valid: true}
+			if got, err := sh.record(named, shaped); err != nil || string(got) != v {
+				t.Fatalf("record %s\nstored naming its shape %s (%s)\nread   %s (%v)", v, named, doc, got, err)
+			}
+		}
 		if strings.HasPrefix(v, cutMark) {
 			return // the forms before never held such a record
 		}
@@ -143,4 +153,39 @@ func FuzzDoc(f *testing.F) {
 			t.Fatalf("record %s kept whole reads %s (%v)", v, whole, err)
 		}
 	})
+}
+
+// shapeSeed is a record whose doc is a shape (shapes.go): every member but
+// two objects is a column's.
+const shapeSeed = `{"id":"v","name":"x","address":{"city":"Austin"},"money":{"cur":{"code":"USD","name":"Dollar"}},"n":1,"amount":2,"at":"2026-01-02T03:04:05Z","ok":true}`
+
+// namedShape returns the doc of the record v once the shape doc, its doc,
+// is kept (the store learns it), and whether doc is a shape: the doc that
+// names the shape (t fails where it does not).
+func namedShape(t testing.TB, sh *shape, key string, v, doc []byte, row []pgtype.Text, spans []span) ([]byte, bool) {
+	if !bytes.HasPrefix(doc, []byte(cutMark)) || len(doc) < minShape || len(doc) > maxShape || !isShape(doc) {
+		return nil, false
+	}
+	sh.kept.mu.Lock()
+	sh.kept.known[objectKey{sh.sql, shapeCol, shapeName(doc)}] = string(doc)
+	sh.kept.mu.Unlock()
+	named := sh.appendDoc(nil, key, v, row, spans, &docBuf{})
+	if string(named) != cutMark+shapeName(doc)+`"}` {
+		t.Fatalf("the doc of %s names not its kept shape %s: %s", v, doc, named)
+	}
+	return named, true
+}
+
+// TestDoc_ShapeSeedIsAShape: FuzzDoc's seed reaches the shapes' path.
+func TestDoc_ShapeSeedIsAShape(t *testing.T) {
+	sh := docShape()
+	row := make([]pgtype.Text, len(sh.cols))
+	spans := make([]span, 2*len(sh.cols))
+	if err := extract([]byte(shapeSeed), sh.paths, sh.absent, row, spans); err != nil {
+		t.Fatal(err)
+	}
+	doc := sh.appendDoc(nil, "v", []byte(shapeSeed), row, spans, &docBuf{})
+	if _, ok := namedShape(t, sh, "v", []byte(shapeSeed), doc, row, spans); !ok {
+		t.Fatalf("the seed's doc %s (%d bytes) is no shape", doc, len(doc))
+	}
 }
