@@ -299,12 +299,8 @@ func appendTime(b []byte, t time.Time) []byte {
 // values, and the id where it is cut, as stripSQL selects them).
 func (s *shape) record(doc []byte, vals []pgtype.Text) ([]byte, error) {
 	if s.shapes && len(vals) > 0 {
-		var shape *string
-		if v := vals[len(vals)-1]; v.Valid {
-			shape = &v.String
-		}
 		var err error
-		if doc, err = unshaped(doc, shape); err != nil {
+		if doc, err = unshaped(doc, vals[len(vals)-1]); err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"strconv"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // A doc that leaves members out (doc.go) often holds nothing else: its
@@ -99,15 +101,15 @@ func isShape(doc []byte) bool {
 }
 
 // unshaped returns the doc a row's doc stands for: the kept shape it
-// names (val, as stripSQL selects it), or doc itself.
-func unshaped(doc []byte, val *string) ([]byte, error) {
-	if !bytes.HasPrefix(doc, []byte(shapeMark)) {
+// names (shape, as stripSQL selects it), or doc itself.
+func unshaped(doc []byte, shape pgtype.Text) ([]byte, error) {
+	switch {
+	case !bytes.HasPrefix(doc, []byte(shapeMark)):
 		return doc, nil
-	}
-	if val == nil {
+	case !shape.Valid:
 		return nil, errShape
 	}
-	return []byte(*val), nil
+	return []byte(shape.String), nil
 }
 
 // shapeSelect is the select item of the shape a row's doc names, NULL
